@@ -1,0 +1,25 @@
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { toAppError, newErrorId } from '../http/errors.ts';
+import type { Logger } from 'pino';
+
+const CODES: Record<number, string> = { 400: 'BAD_USER_INPUT', 404: 'NOT_FOUND', 409: 'CONFLICT', 422: 'BAD_USER_INPUT', 501: 'NOT_IMPLEMENTED' };
+
+/**
+ * Errors as data: every error entry carries `extensions.code` and an `errorId` that is also in the
+ * log. Unexpected failures keep their details in the log only.
+ */
+export function formatGraphQLError(error: GraphQLError, log: Logger): GraphQLFormattedError {
+  const formatted = error.toJSON();
+  if (!error.originalError || error.originalError instanceof GraphQLError) {
+    return { ...formatted, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', ...formatted.extensions, errorId: newErrorId() } };
+  }
+  const appError = toAppError(error.originalError);
+  const errorId = newErrorId();
+  if (appError.status >= 500 && appError.status !== 501) log.error({ errorId, err: error.originalError }, 'resolver failed');
+  return {
+    message: appError.message,
+    ...(formatted.locations ? { locations: formatted.locations } : {}),
+    ...(formatted.path ? { path: formatted.path } : {}),
+    extensions: { code: CODES[appError.status] ?? 'INTERNAL_SERVER_ERROR', errorId },
+  };
+}

@@ -1,0 +1,61 @@
+import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function isRealDate(value: string): boolean {
+  return DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+}
+
+/** A JSON literal from the query text, with variables resolved. */
+function literal(node: ValueNode, variables?: Record<string, unknown> | null): unknown {
+  switch (node.kind) {
+    case Kind.STRING:
+    case Kind.BOOLEAN:
+      return node.value;
+    case Kind.INT:
+    case Kind.FLOAT:
+      return Number(node.value);
+    case Kind.NULL:
+      return null;
+    case Kind.LIST:
+      return node.values.map((value) => literal(value, variables));
+    case Kind.OBJECT:
+      return Object.fromEntries(node.fields.map((field) => [field.name.value, literal(field.value, variables)]));
+    case Kind.VARIABLE:
+      return variables?.[node.name.value];
+    default:
+      return undefined;
+  }
+}
+
+function jsonObjectScalar(name: string, description: string) {
+  const check = (value: unknown) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TypeError(`${name} must be a JSON object`);
+    return value;
+  };
+  return new GraphQLScalarType({ name, description, serialize: check, parseValue: check, parseLiteral: (node, variables) => check(literal(node, variables)) });
+}
+
+export const scalars = {
+  Date: new GraphQLScalarType({
+    name: 'Date',
+    serialize: (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value)),
+    parseValue: (value) => {
+      if (typeof value !== 'string' || !isRealDate(value)) throw new TypeError('Date must be a real date as YYYY-MM-DD');
+      return value;
+    },
+    parseLiteral: (node) => {
+      if (node.kind !== Kind.STRING || !isRealDate(node.value)) throw new TypeError('Date must be a real date as YYYY-MM-DD');
+      return node.value;
+    },
+  }),
+  DateTime: new GraphQLScalarType({
+    name: 'DateTime',
+    serialize: (value) => (value instanceof Date ? value.toISOString() : String(value)),
+    parseValue: (value) => new Date(String(value)).toISOString(),
+    parseLiteral: (node) => (node.kind === Kind.STRING ? new Date(node.value).toISOString() : undefined),
+  }),
+  JSONObject: jsonObjectScalar('JSONObject', 'A JSON object.'),
+  Metadata: jsonObjectScalar('Metadata', 'Custom metadata.'),
+  MetadataFilter: jsonObjectScalar('MetadataFilter', 'Entries a record’s metadata must hold.'),
+};

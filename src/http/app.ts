@@ -1,0 +1,41 @@
+import Koa, { type Middleware } from 'koa';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { authenticate } from './authenticate.ts';
+import { errorHandler } from './errors.ts';
+import { jsonBody } from './json-body.ts';
+import { requestContext } from './request-context.ts';
+import type { AppState } from './state.ts';
+import { tlsGuard } from './tls-guard.ts';
+import { versioning } from './version.ts';
+
+export interface AppParts {
+  logger: Logger;
+  orm: MikroORM;
+  trustProxy: boolean;
+  /** The GraphQL front door, mounted at /v1/graphql. */
+  graphql: Middleware<AppState>;
+  /** The REST front door (every path of contracts/rest.yaml); it also answers unknown routes with 404. */
+  rest: Middleware<AppState>;
+}
+
+/**
+ * The request pipeline of DESIGN.md: request id → errors → TLS guard → version → EntityManager →
+ * auth → JSON body → GraphQL or REST.
+ */
+export function createApp({ logger, orm, trustProxy, graphql, rest }: AppParts): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: trustProxy });
+  app.silent = true;
+  app.use(requestContext(logger));
+  app.use(errorHandler());
+  app.use(tlsGuard());
+  app.use(versioning());
+  app.use(async (ctx, next) => {
+    ctx.state.em = orm.em.fork();
+    await next();
+  });
+  app.use(authenticate());
+  app.use(jsonBody());
+  app.use(async (ctx, next) => (ctx.path === '/v1/graphql' ? graphql(ctx, next) : rest(ctx, next)));
+  return app;
+}

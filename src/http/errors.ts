@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { Middleware } from 'koa';
+import { AppError, conflict, notFound, ValidationError } from '../errors.ts';
+import type { AppContext, AppState } from './state.ts';
+
+/** The contract's error body (components/schemas/Error in rest.yaml). */
+export interface ErrorBody {
+  message: string;
+  instruction?: string;
+  requestId: string;
+  errorId: string;
+  errors?: Record<string, string[]>;
+}
+
+/**
+ * Turns anything thrown below into the contract's error body. Domain errors keep their status;
+ * MikroORM's not-found and unique violations become 404 and 409; anything else is a 500 whose
+ * details go to the log under its errorId and never to the client.
+ */
+export function errorHandler(): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw notFound(`Route ${ctx.method} ${ctx.path}`);
+    } catch (thrown) {
+      sendError(ctx, toAppError(thrown), thrown);
+    }
+  };
+}
+
+export function toAppError(thrown: unknown): AppError {
+  if (thrown instanceof AppError) return thrown;
+  if (thrown instanceof NotFoundError) return notFound('Resource');
+  if (thrown instanceof UniqueConstraintViolationException) return conflict('A record with these values already exists');
+  return new AppError(500, 'INTERNAL', 'Something went wrong on our side', {
+    instruction: 'Retry later; if it persists, contact the operator with the errorId.',
+  });
+}
+
+export function newErrorId(): string {
+  return `err_${randomBytes(10).toString('hex')}`;
+}
+
+export function sendError(ctx: AppContext, error: AppError, cause: unknown = error): void {
+  const errorId = newErrorId();
+  const body: ErrorBody = { message: error.message, requestId: ctx.state.requestId, errorId };
+  if (error.instruction) body.instruction = error.instruction;
+  if (error instanceof ValidationError) body.errors = groupIssues(error);
+  if (error.status >= 500) ctx.state.log.error({ errorId, err: cause }, 'request failed');
+  else ctx.state.log.debug({ errorId, code: error.code }, error.message);
+  ctx.set(error.headers);
+  ctx.status = error.status;
+  ctx.body = body;
+}
+
+function groupIssues(error: ValidationError): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of error.issues) (errors[issue.path.join('.') || 'body'] ??= []).push(issue.message);
+  return errors;
+}

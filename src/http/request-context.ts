@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import type { AppState } from './state.ts';
+
+const ACCEPTABLE_ID = /^[\w.:-]{1,200}$/;
+
+/**
+ * Gives every request an id (the caller's X-Request-Id when it is a sane token, else a new one),
+ * echoes it, and logs one line per request with its outcome. No bodies, queries or headers are logged.
+ */
+export function requestContext(logger: Logger): Middleware<AppState> {
+  return async (ctx, next) => {
+    const given = ctx.get('X-Request-Id');
+    const requestId = ACCEPTABLE_ID.test(given) ? given : `req_${randomUUID().replaceAll('-', '')}`;
+    ctx.state.requestId = requestId;
+    ctx.state.log = logger.child({ requestId });
+    ctx.set('X-Request-Id', requestId);
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      ctx.state.log.info(
+        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+        'request',
+      );
+    }
+  };
+}

@@ -1,0 +1,41 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { generate } from 'selfsigned';
+import type { Config } from '../config.ts';
+
+export interface TlsMaterial {
+  cert: string;
+  key: string;
+  /** Set when the certificate is the generated self-signed one: where it lives, to print trust instructions. */
+  selfSignedPath: string | undefined;
+}
+
+/**
+ * The configured certificate (TLS_CERT_FILE/TLS_KEY_FILE), or a self-signed one for localhost created
+ * once under DATA_DIR/tls and reused on later starts.
+ */
+export async function loadTls(config: Config): Promise<TlsMaterial> {
+  if (config.tls) {
+    return { cert: readFileSync(config.tls.certFile, 'utf8'), key: readFileSync(config.tls.keyFile, 'utf8'), selfSignedPath: undefined };
+  }
+  const dir = path.join(config.dataDir, 'tls');
+  const certPath = path.join(dir, 'localhost.crt');
+  const keyPath = path.join(dir, 'localhost.key');
+  if (!existsSync(certPath) || !existsSync(keyPath)) {
+    const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+      keySize: 2048,
+      algorithm: 'sha256',
+      notAfterDate: new Date(Date.now() + 825 * 24 * 3600 * 1000),
+      extensions: [
+        { name: 'basicConstraints', cA: false },
+        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+        { name: 'extKeyUsage', serverAuth: true },
+        { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+      ],
+    });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(keyPath, pems.private, { mode: 0o600 });
+    writeFileSync(certPath, pems.cert);
+  }
+  return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8'), selfSignedPath: certPath };
+}

@@ -1,0 +1,31 @@
+import type { Middleware } from 'koa';
+import { CURRENT_VERSION, SUPPORTED_VERSIONS } from '../config.ts';
+import { badRequest } from '../errors.ts';
+import type { AppState } from './state.ts';
+
+/**
+ * API versioning: the `Service-Version` request header, when given, must name a supported version and
+ * wins; otherwise the credential's version applies (set by the auth middleware), else the current one.
+ * The response always names the version used, errors included.
+ */
+export function versioning(): Middleware<AppState> {
+  return async (ctx, next) => {
+    const requested = ctx.get('Service-Version');
+    setVersion(ctx, CURRENT_VERSION);
+    if (requested) {
+      if (!(SUPPORTED_VERSIONS as readonly string[]).includes(requested)) {
+        throw badRequest(`Unsupported Service-Version "${requested.slice(0, 40)}"; supported versions: ${SUPPORTED_VERSIONS.join(', ')}`, {
+          instruction: `Send Service-Version: ${CURRENT_VERSION}, or omit the header to use your API key's version.`,
+        });
+      }
+      setVersion(ctx, requested);
+    }
+    await next();
+  };
+}
+
+/** Records the version that processes the request; `explicit` wins over a credential's default. */
+export function setVersion(ctx: { state: AppState; set(name: string, value: string): void }, version: string): void {
+  ctx.state.version = version;
+  ctx.set('Service-Version', version);
+}

@@ -1,0 +1,34 @@
+import { PgBoss } from 'pg-boss';
+import type { Logger } from 'pino';
+
+/** A background job: its queue name and what a worker does with one job's data. */
+export interface JobDefinition<Data extends object> {
+  name: string;
+  handle(data: Data): Promise<void>;
+  /** Also run on this cron schedule (pg-boss schedules are cluster-wide: one run per tick). */
+  cron?: string;
+}
+
+/**
+ * Starts pg-boss on the service's database (schema `pgboss`) and a worker per job. pg-boss spreads
+ * jobs over every instance and never runs one job twice at once; a job that throws is retried.
+ */
+export async function startQueue(databaseUrl: string, jobs: JobDefinition<any>[], logger: Logger): Promise<PgBoss> {
+  const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', max: 4 });
+  boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
+  await boss.start();
+  for (const job of jobs) {
+    await boss.createQueue(job.name, { retryLimit: 10, retryDelay: 5, retryBackoff: true });
+    await boss.work<object>(job.name, async ([first]) => {
+      if (!first) return;
+      try {
+        await job.handle(first.data);
+      } catch (error) {
+        logger.error({ err: error, job: job.name, jobId: first.id }, 'job failed; it will be retried');
+        throw error;
+      }
+    });
+    if (job.cron) await boss.schedule(job.name, job.cron, {});
+  }
+  return boss;
+}

@@ -1,0 +1,52 @@
+import { ConfigError, loadConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+import { readBootstrapFile } from './modules/environment/bootstrap.ts';
+import { startService } from './service.ts';
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(78);
+}
+const logger = createLogger(config.logLevel);
+const started = performance.now();
+const service = await startService(config, logger);
+const key = service.bootstrap.created?.apiKey ?? readBootstrapFile(service.bootstrap.file)?.apiKey;
+
+// A human-readable welcome on stderr; the structured log stays on stdout.
+console.error(
+  [
+    '',
+    `Tributary is listening on ${service.url} (ready in ${Math.round(performance.now() - started)} ms)`,
+    service.bootstrap.created
+      ? `Created a sandbox environment ${service.bootstrap.created.environmentId}. Its API key, shown this once (also kept in ${service.bootstrap.file}):\n\n    ${service.bootstrap.created.apiKey}\n`
+      : key
+        ? `API key of the bootstrap environment: see ${service.bootstrap.file}`
+        : 'Use an API key of one of your environments.',
+    `Try:  curl --cacert ${service.tls.selfSignedPath ?? '<your CA bundle>'} -H "Authorization: Bearer ${service.bootstrap.created ? '<the key above>' : '$(jq -r .apiKey ' + service.bootstrap.file + ')'}" ${service.url}/v1/profiles`,
+    service.tls.selfSignedPath
+      ? `The certificate is self-signed (${service.tls.selfSignedPath}): pass it with --cacert, or trust it, e.g. on Debian: cp ${service.tls.selfSignedPath} /usr/local/share/ca-certificates/tributary.crt && update-ca-certificates`
+      : '',
+    `Contracts: ${service.url}/latest/rest.yaml and GraphQL introspection at ${service.url}/v1/graphql`,
+    '',
+  ].join('\n'),
+);
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining requests, stopping jobs and the database');
+    service.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'unclean shutdown');
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,29 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Environment } from '../environment/environment.entity.ts';
+
+/**
+ * The outbox: one row per event, written in the same transaction as the change that caused it.
+ * `payload` holds the SPEC envelope minus `id` and `at`, which are columns. Envelopes never carry a
+ * profile's sensitive fields, so the outbox holds no plaintext PII.
+ */
+export const Event = defineEntity({
+  name: 'Event',
+  properties: {
+    id: p.uuid().primary(),
+    environment: () => p.manyToOne(Environment),
+    profileId: p.uuid().nullable().index(),
+    type: p.text(),
+    at: p.datetime(),
+    payload: p.json<EventPayload>(),
+  },
+  indexes: [{ properties: ['environment', 'at', 'id'] }],
+});
+
+export type EventEntity = InstanceType<typeof Event.class>;
+
+export interface EventPayload {
+  type: string;
+  profile: { id: string; uuid: string; metadata: Record<string, unknown> | null } | null;
+  record: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+}

@@ -1,0 +1,29 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { JobDefinition } from '../../jobs/queue.ts';
+import { recordEvent } from '../event/event.service.ts';
+import { Profile } from './profile.entity.ts';
+import { presentProfileSummary } from './profile.presenter.ts';
+
+export const PROFILE_DELETION = 'profile.delete';
+
+/**
+ * Removes the rows of profiles marked as deleting, each in one transaction with its
+ * `profile.deleted` event. Enqueued by DELETE /v1/profiles/{id}; also swept every minute so a
+ * deletion whose enqueue was lost (a crash right after the 202) still completes.
+ */
+export function profileDeletionJob(orm: MikroORM): JobDefinition<{ profileId?: string }> {
+  return {
+    name: PROFILE_DELETION,
+    cron: '* * * * *',
+    async handle({ profileId }) {
+      const em = orm.em.fork();
+      const doomed = await em.find(Profile, { deletingAt: { $ne: null }, ...(profileId ? { id: profileId } : {}) });
+      for (const profile of doomed) {
+        await em.transactional(async (tx) => {
+          recordEvent(tx, profile.environment.id, 'profile.deleted', profile, presentProfileSummary(profile));
+          await tx.nativeDelete(Profile, { id: profile.id });
+        });
+      }
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { Metadata } from '../metadata/metadata.ts';
+import { Environment } from '../environment/environment.entity.ts';
+
+/**
+ * An end-user. Sensitive fields are stored only as FieldCipher ciphertext (`*Encrypted`): the
+ * plaintext never reaches the database. `deletingAt` marks a profile whose rows are being removed;
+ * from that moment it reads as not found.
+ */
+export const Profile = defineEntity({
+  name: 'Profile',
+  properties: {
+    id: p.uuid().primary(),
+    environment: () => p.manyToOne(Environment),
+    uuid: p.uuid(),
+    name: p.text().nullable(),
+    names: p.json<ProfileNames>().nullable(),
+    emailEncrypted: p.text().nullable(),
+    phoneEncrypted: p.text().nullable(),
+    dateOfBirthEncrypted: p.text().nullable(),
+    addressEncrypted: p.text().nullable(),
+    metadata: p.json<Metadata>().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    deletingAt: p.datetime().nullable(),
+  },
+  uniques: [{ properties: ['environment', 'uuid'] }],
+  indexes: [{ properties: ['environment', 'createdAt', 'id'] }],
+});
+
+export type ProfileEntity = InstanceType<typeof Profile.class>;
+
+export interface ProfileNames {
+  first: string | null;
+  middle: string | null;
+  last: string | null;
+}
+
+

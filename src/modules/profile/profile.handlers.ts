@@ -1,0 +1,52 @@
+import { notFound } from '../../errors.ts';
+import type { Credential } from '../../http/credentials.ts';
+import type { AppContext } from '../../http/state.ts';
+import type { FieldCipher } from '../../lib/field-cipher.ts';
+import { encodeId } from '../../lib/ids.ts';
+import { pageHeaders, pageOf } from '../../rest/pagination.ts';
+import type { Handlers } from '../../rest/types.ts';
+import { presentProfile } from './profile.presenter.ts';
+import { ProfileService } from './profile.service.ts';
+
+export interface ProfileHandlerDeps {
+  cipher: FieldCipher;
+  /** Starts the background removal of a profile marked as deleting. */
+  scheduleDeletion(profileId: string): Promise<void>;
+}
+
+type ProfileOperations = 'listProfiles' | 'createProfile' | 'getProfile' | 'updateProfile' | 'deleteProfile';
+
+/** REST handlers for /v1/profiles. Basic Auth reaches only its own profile; any other id reads 404. */
+export function profileHandlers({ cipher, scheduleDeletion }: ProfileHandlerDeps): Handlers<ProfileOperations> {
+  const service = (ctx: AppContext) => new ProfileService(ctx.state.em, cipher, ctx.state.credential!.environmentId);
+  return {
+    async listProfiles({ query, ctx }) {
+      const { page, limit } = pageOf(query);
+      const { items, total } = await service(ctx).list(page, limit);
+      return { status: 200, body: items.map((profile) => presentProfile(profile, cipher)), headers: pageHeaders(page, limit, total, items.length) };
+    },
+    async createProfile({ body, ctx }) {
+      const profile = await service(ctx).create(body);
+      return { status: 201, body: presentProfile(profile, cipher) };
+    },
+    async getProfile({ params, ctx }) {
+      const profile = await service(ctx).get(ownProfileId(ctx.state.credential!, params.profileId));
+      return { status: 200, body: presentProfile(profile, cipher) };
+    },
+    async updateProfile({ params, body, ctx }) {
+      const profile = await service(ctx).update(ownProfileId(ctx.state.credential!, params.profileId), body);
+      return { status: 200, body: presentProfile(profile, cipher) };
+    },
+    async deleteProfile({ params, ctx }) {
+      const profile = await service(ctx).markDeleting(params.profileId);
+      await scheduleDeletion(profile.id);
+      return { status: 202, body: { id: encodeId('profile', profile.id), status: 'DELETING' } };
+    },
+  };
+}
+
+/** The profile id a credential may address: any in its environment for an API key, only its own for Basic Auth. */
+function ownProfileId(credential: Credential, requested: string): string {
+  if (credential.kind === 'basic' && encodeId('profile', credential.profileId) !== requested) throw notFound('Profile');
+  return requested;
+}

@@ -1,0 +1,156 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { conflict, notFound, ValidationError, type FieldIssue } from '../../errors.ts';
+import type { FieldCipher } from '../../lib/field-cipher.ts';
+import { decodeId, uuidv7 } from '../../lib/ids.ts';
+import { recordEvent } from '../event/event.service.ts';
+import { mergeMetadata } from '../metadata/metadata.ts';
+import { Profile, type ProfileEntity, type ProfileNames } from './profile.entity.ts';
+import { presentProfileSummary } from './profile.presenter.ts';
+
+export interface Address {
+  line1: string | null;
+  line2: string | null;
+  city: string | null;
+  region: string | null;
+  postalCode: string | null;
+  country: string | null;
+}
+
+/** Profile attributes as callers send them; `undefined` leaves a field alone, `null` clears it. */
+export interface ProfileAttributes {
+  name?: string | null;
+  names?: Partial<ProfileNames> | null;
+  email?: string | null;
+  phone?: string | null;
+  dateOfBirth?: string | null;
+  address?: Partial<Address> | null;
+  metadata?: unknown;
+}
+
+const EMAIL = /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}$/;
+const E164 = /^\+[1-9]\d{6,14}$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Profiles of one environment. Every query is scoped by environment; deleting profiles read as absent. */
+export class ProfileService {
+  readonly #em: EntityManager;
+  readonly #cipher: FieldCipher;
+  readonly #environmentId: string;
+
+  constructor(em: EntityManager, cipher: FieldCipher, environmentId: string) {
+    this.#em = em;
+    this.#cipher = cipher;
+    this.#environmentId = environmentId;
+  }
+
+  async list(page: number, limit: number): Promise<{ items: ProfileEntity[]; total: number }> {
+    const [items, total] = await this.#em.findAndCount(
+      Profile,
+      { environment: this.#environmentId, deletingAt: null },
+      { orderBy: { createdAt: 'asc', id: 'asc' }, limit, offset: (page - 1) * limit },
+    );
+    return { items, total };
+  }
+
+  /** The live profile with this public id; 404 when absent, in another environment, or being deleted. */
+  async get(publicId: string): Promise<ProfileEntity> {
+    const id = decodeId('profile', publicId);
+    const profile = id && (await this.#em.findOne(Profile, { id, environment: this.#environmentId }));
+    if (!profile || profile.deletingAt) throw notFound('Profile');
+    return profile;
+  }
+
+  /** Looks a profile up by public id or by its uuid (session issuing accepts either). */
+  async findByIdOrUuid(idOrUuid: string): Promise<ProfileEntity | null> {
+    const id = decodeId('profile', idOrUuid);
+    const where = id ? { id } : isUuid(idOrUuid) ? { uuid: idOrUuid.toLowerCase() } : undefined;
+    return where ? this.#em.findOne(Profile, { ...where, environment: this.#environmentId }) : null;
+  }
+
+  async create(attributes: ProfileAttributes & { uuid?: string }): Promise<ProfileEntity> {
+    const uuid = (attributes.uuid ?? crypto.randomUUID()).toLowerCase();
+    if (await this.#em.count(Profile, { environment: this.#environmentId, uuid })) {
+      throw conflict(`A profile with uuid ${uuid} already exists in this environment`, {
+        instruction: 'Use a different uuid, or omit it to have one generated.',
+      });
+    }
+    const profile = this.#em.create(Profile, {
+      id: uuidv7(),
+      environment: this.#environmentId,
+      uuid,
+      name: null,
+      names: null,
+      emailEncrypted: null,
+      phoneEncrypted: null,
+      dateOfBirthEncrypted: null,
+      addressEncrypted: null,
+      metadata: null,
+      deletingAt: null,
+    });
+    this.#apply(profile, attributes);
+    recordEvent(this.#em, this.#environmentId, 'profile.created', profile, presentProfileSummary(profile));
+    await this.#em.flush();
+    return profile;
+  }
+
+  async update(publicId: string, attributes: ProfileAttributes): Promise<ProfileEntity> {
+    const profile = await this.get(publicId);
+    this.#apply(profile, attributes);
+    await this.#em.flush();
+    return profile;
+  }
+
+  /** Marks the profile as being deleted; it reads as absent from now on. Row removal runs in the background. */
+  async markDeleting(publicId: string): Promise<ProfileEntity> {
+    const profile = await this.get(publicId);
+    profile.deletingAt = new Date();
+    await this.#em.flush();
+    return profile;
+  }
+
+  /** Validates every attribute first (reporting all problems at once), then applies them. */
+  #apply(profile: ProfileEntity, attributes: ProfileAttributes): void {
+    const issues = checkAttributes(attributes);
+    let metadata = profile.metadata;
+    try {
+      metadata = mergeMetadata(profile.metadata, attributes.metadata);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      issues.push(...error.issues);
+    }
+    if (issues.length > 0) throw new ValidationError(issues);
+    const cipher = this.#cipher;
+    if (attributes.name !== undefined) profile.name = attributes.name;
+    if (attributes.names !== undefined) profile.names = attributes.names && { first: null, middle: null, last: null, ...attributes.names };
+    if (attributes.email !== undefined) profile.emailEncrypted = cipher.encrypt('email', attributes.email);
+    if (attributes.phone !== undefined) profile.phoneEncrypted = cipher.encrypt('phone', attributes.phone);
+    if (attributes.dateOfBirth !== undefined) profile.dateOfBirthEncrypted = cipher.encrypt('dateOfBirth', attributes.dateOfBirth);
+    if (attributes.address !== undefined) {
+      const address = attributes.address && { line1: null, line2: null, city: null, region: null, postalCode: null, country: null, ...attributes.address };
+      profile.addressEncrypted = cipher.encrypt('address', address && JSON.stringify(address));
+    }
+    profile.metadata = metadata;
+  }
+}
+
+/** Domain rules on profile attributes beyond the contract's shapes (GraphQL input reaches here unchecked). */
+function checkAttributes(attributes: ProfileAttributes): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const { email, phone, dateOfBirth } = attributes;
+  if (email != null && (email.length > 254 || !EMAIL.test(email))) issues.push({ path: ['email'], message: 'email must be a valid email address' });
+  if (phone != null && !E164.test(phone)) issues.push({ path: ['phone'], message: 'phone must be in E.164 format, e.g. +14155550123' });
+  if (dateOfBirth != null && !isPastDate(dateOfBirth)) {
+    issues.push({ path: ['dateOfBirth'], message: 'dateOfBirth must be a real date (YYYY-MM-DD) after 1900-01-01 and not in the future' });
+  }
+  return issues;
+}
+
+function isPastDate(value: string): boolean {
+  if (!DATE.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) && value >= '1900-01-01' && date.getTime() <= Date.now();
+}
+
+function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}

@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Middleware } from 'koa';
+import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
+import { parse } from 'yaml';
+import { forbidden, notFound, notImplemented, unauthorized, ValidationError, type FieldIssue } from '../errors.ts';
+import { WWW_AUTHENTICATE, type Credential } from '../http/credentials.ts';
+import type { AppContext, AppState } from '../http/state.ts';
+import type { Handler, OperationId } from './types.ts';
+
+export const REST_CONTRACT_PATH = fileURLToPath(new URL('../../contracts/rest.yaml', import.meta.url));
+
+/** Marks an operation of the contract that this server does not offer yet: it answers 501. */
+export const PENDING = 'pending';
+
+/** One entry per operationId, so an operation added to the contract fails to compile until handled or marked pending. */
+export type HandlerTable = { [K in OperationId]: Handler<K> | typeof PENDING };
+
+const SECURITY: Record<string, Credential['kind'] | 'session'> = { apiKey: 'apiKey', basicAuth: 'basic', sessionToken: 'session' };
+
+/**
+ * The REST front door: openapi-backend matches the request to an operation of contracts/rest.yaml,
+ * checks the credential against the operation's `security`, validates parameters and body, and calls
+ * the operation's handler. Everything here is wiring; rules live in the modules' services.
+ */
+export function restApi(table: HandlerTable): Middleware<AppState> {
+  const api = new OpenAPIBackend({
+    definition: parse(readFileSync(REST_CONTRACT_PATH, 'utf8')) as Document,
+    strict: true,
+    coerceTypes: true,
+    ajvOpts: { allErrors: true },
+    handlers: {
+      notFound: () => {
+        throw notFound('Route');
+      },
+      methodNotAllowed: (c: Context) => {
+        throw notFound(`Route ${c.request.method.toUpperCase()} ${c.request.path}`);
+      },
+      notImplemented: (c: Context) => {
+        throw notImplemented(`${c.request.method.toUpperCase()} ${c.request.path}`);
+      },
+      unauthorizedHandler: (_c: Context, ctx: AppContext) => {
+        if (!ctx.state.credential) {
+          throw unauthorized('This operation needs credentials', {
+            instruction: 'Send an Authorization header; see the operation\'s security in /latest/rest.yaml.',
+            headers: { 'WWW-Authenticate': WWW_AUTHENTICATE },
+          });
+        }
+        throw forbidden('This credential cannot be used for this operation', {
+          instruction: 'API keys administer the environment; Basic Auth and session tokens act as one profile. Use the kind this operation lists.',
+        });
+      },
+      validationFail: (c: Context) => {
+        throw new ValidationError((c.validation.errors ?? []).map(toIssue));
+      },
+    },
+  });
+  for (const [scheme, kind] of Object.entries(SECURITY)) {
+    api.registerSecurityHandler(scheme, (_c: Context, ctx: AppContext) => ctx.state.credential?.kind === kind);
+  }
+  for (const [operationId, handler] of Object.entries(table)) {
+    if (handler === PENDING) continue;
+    api.register(operationId, async (c: Context, ctx: AppContext) => {
+      const result = await (handler as Handler<OperationId>)({ params: c.request.params, query: c.request.query, body: c.request.requestBody, ctx } as never);
+      ctx.status = result.status;
+      if (result.headers) ctx.set(Object.fromEntries(Object.entries(result.headers).map(([name, value]) => [name, String(value)])));
+      if (result.body !== undefined) ctx.body = result.body;
+    });
+  }
+  api.init();
+  return async (ctx) => {
+    await api.handleRequest(
+      { method: ctx.method, path: ctx.path, query: ctx.querystring, headers: ctx.headers as Record<string, string>, body: ctx.state.body },
+      ctx,
+    );
+  };
+}
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** An ajv error as a field issue: the path below the request part ("email", "metadata.plan", "limit"). */
+function toIssue(error: AjvError): FieldIssue {
+  const path = error.instancePath.split('/').slice(1).map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+  if (['requestBody', 'query', 'path', 'header', 'params'].includes(path[0] ?? '')) path.shift();
+  if (error.keyword === 'required') return { path: [...path, String(error.params.missingProperty)], message: 'is required' };
+  if (error.keyword === 'additionalProperties') {
+    return { path: [...path, String(error.params.additionalProperty)], message: 'is not a known field' };
+  }
+  return { path, message: error.message ?? 'is invalid' };
+}

@@ -1,0 +1,30 @@
+import type { operations } from '../../generated/rest.ts';
+import type { AppContext } from '../http/state.ts';
+
+/** Every operationId of contracts/rest.yaml. */
+export type OperationId = keyof operations;
+
+type Json<T> = T extends { content: { 'application/json': infer B } } ? B : T extends { content: { 'application/yaml': infer Y } } ? Y : undefined;
+type Params<K extends OperationId, Where extends string> = operations[K]['parameters'] extends Record<Where, infer P>
+  ? NonNullable<P>
+  : Record<string, never>;
+type Responses<K extends OperationId> = operations[K]['responses'];
+type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 201 | 202 | 204>;
+
+/** What a handler receives: the request as validated against the contract. */
+export interface HandlerInput<K extends OperationId> {
+  params: Params<K, 'path'>;
+  query: Params<K, 'query'>;
+  body: operations[K] extends { requestBody: infer R } ? Json<NonNullable<R>> : undefined;
+  ctx: AppContext;
+}
+
+/** A success response the contract documents for this operation; failures are thrown AppErrors. */
+export type HandlerResult<K extends OperationId> = {
+  [S in SuccessStatus<K>]: { status: S; body?: Json<Responses<K>[S]>; headers?: Record<string, string | number> };
+}[SuccessStatus<K>];
+
+export type Handler<K extends OperationId> = (input: HandlerInput<K>) => Promise<HandlerResult<K>> | HandlerResult<K>;
+
+/** Handlers for some operations, each typed by its operationId. */
+export type Handlers<K extends OperationId = OperationId> = { [Op in K]: Handler<Op> };

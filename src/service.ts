@@ -1,0 +1,101 @@
+import type { AddressInfo } from 'node:net';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { PgBoss } from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import { resolveDatabase } from './db/database.ts';
+import { openDatabase } from './db/orm.ts';
+import { graphqlApi } from './graphql/server.ts';
+import { createApp } from './http/app.ts';
+import { createListener } from './http/listener.ts';
+import { loadTls, type TlsMaterial } from './http/tls.ts';
+import { startQueue } from './jobs/queue.ts';
+import { bootstrap, type BootstrapResult } from './modules/environment/bootstrap.ts';
+import { healthHandlers } from './modules/health/health.handlers.ts';
+import { PROFILE_DELETION, profileDeletionJob } from './modules/profile/profile-deletion.job.ts';
+import { profileHandlers } from './modules/profile/profile.handlers.ts';
+import { PENDING, restApi, type HandlerTable } from './rest/dispatch.ts';
+import { loadSecrets } from './secrets.ts';
+
+export interface RunningService {
+  url: string;
+  port: number;
+  orm: MikroORM;
+  boss: PgBoss;
+  tls: TlsMaterial;
+  bootstrap: BootstrapResult;
+  /** Graceful stop: refuse new connections, drain requests, stop jobs, close the database. */
+  stop(): Promise<void>;
+}
+
+/** The composition root: database, migrations, bootstrap, jobs, and the HTTPS listener. */
+export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  const secrets = loadSecrets(config);
+  const database = await resolveDatabase(config, logger);
+  const orm = await openDatabase(database.url, logger);
+  const bootstrapped = await bootstrap(orm, config.dataDir);
+  const boss = await startQueue(database.url, [profileDeletionJob(orm)], logger);
+  const tls = await loadTls(config);
+
+  const handlers: HandlerTable = {
+    ...healthHandlers(),
+    ...profileHandlers({
+      cipher: secrets.cipher,
+      scheduleDeletion: async (profileId) => {
+        await boss.send(PROFILE_DELETION, { profileId });
+      },
+    }),
+    createSession: PENDING,
+    getSession: PENDING,
+    deleteSession: PENDING,
+    refreshAccountBalance: PENDING,
+    getAchNumbers: PENDING,
+    refreshConnectionTransactions: PENDING,
+    disconnectConnection: PENDING,
+    listSandboxInstitutions: PENDING,
+    createSandboxConnection: PENDING,
+    reconnectSandboxConnection: PENDING,
+    listEvents: PENDING,
+    getEvent: PENDING,
+    listWebhookSubscriptions: PENDING,
+    createWebhookSubscription: PENDING,
+    getWebhookSubscription: PENDING,
+    updateWebhookSubscription: PENDING,
+    deleteWebhookSubscription: PENDING,
+    rotateWebhookSubscriptionSecret: PENDING,
+    listWebhookDeliveries: PENDING,
+    redeliverWebhookEvent: PENDING,
+  };
+  const app = createApp({
+    logger,
+    orm,
+    trustProxy: config.trustProxy,
+    graphql: graphqlApi(secrets.cipher, logger),
+    rest: restApi(handlers),
+  });
+  const listener = createListener(tls, app.callback());
+  await new Promise<void>((resolve, reject) => {
+    listener.server.once('error', reject);
+    listener.server.listen(config.port, config.host, resolve);
+  });
+  const { port } = listener.server.address() as AddressInfo;
+  const host = config.host === '127.0.0.1' || config.host === '0.0.0.0' ? 'localhost' : config.host;
+
+  return {
+    url: `https://${host}:${port}`,
+    port,
+    orm,
+    boss,
+    tls,
+    bootstrap: bootstrapped,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        listener.server.close(() => resolve());
+        listener.closeIdle();
+      });
+      await boss.stop({ graceful: true, timeout: 10_000 });
+      await orm.close();
+      await database.stop();
+    },
+  };
+}

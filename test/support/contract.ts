@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { OpenAPIBackend, type Document } from 'openapi-backend';
+import { expect } from 'vitest';
+import { parse } from 'yaml';
+import type { TestResponse } from './http-client.ts';
+
+const api = new OpenAPIBackend({ definition: parse(readFileSync('contracts/rest.yaml', 'utf8')) as Document, quick: false });
+api.init();
+
+const ALWAYS = ['service-version', 'x-request-id'];
+
+/**
+ * Every REST response a test sees must be one the contract documents for that operation: a listed
+ * status, a body matching its schema, and the headers every response carries. Responses outside any
+ * operation (unknown routes, refused plain HTTP) and 501s of not-yet-offered operations must still
+ * have the contract's error body.
+ */
+export function assertMatchesContract(method: string, path: string, response: TestResponse): void {
+  for (const header of ALWAYS) expect(response.headers, `${method} ${path} → ${response.status} lacks ${header}`).toHaveProperty(header);
+  const url = new URL(path, 'https://x');
+  const operation = api.matchOperation({ method, path: url.pathname, headers: {} });
+  if (!operation || response.status === 501 || response.status === 415 && !operation.requestBody) {
+    if (response.status >= 400) assertErrorBody(response);
+    return;
+  }
+  const documented = Object.keys(operation.responses ?? {});
+  expect(documented, `${method} ${path}: status ${response.status} is not documented for ${operation.operationId}`).toContain(String(response.status));
+  const result = api.validateResponse(response.body === '' ? undefined : response.body, operation, response.status);
+  expect(result.errors ?? [], `${operation.operationId} ${response.status} body breaks the contract: ${JSON.stringify(response.body).slice(0, 500)}`).toEqual([]);
+}
+
+function assertErrorBody(response: TestResponse): void {
+  expect(response.body).toMatchObject({ message: expect.any(String), requestId: expect.any(String), errorId: expect.any(String) });
+}

@@ -1,0 +1,43 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { PgBoss } from 'pg-boss';
+import type { TestProject } from 'vitest/node';
+import { ormConfig } from '../../src/db/orm.ts';
+import { openScratchServer } from '../../src/db/scratch.ts';
+import { loadTls } from '../../src/http/tls.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    database: { adminUrl: string; template: string };
+    tls: { certFile: string; keyFile: string };
+  }
+}
+
+/**
+ * Once per run: a real PostgreSQL (embedded under .data/test-postgres, or TEST_DATABASE_ADMIN_URL's
+ * server), a template database with every migration and the pg-boss schema applied, and one
+ * self-signed certificate. Each test file clones the template into a database of its own.
+ */
+export default async function setup(project: TestProject) {
+  const dataDir = path.resolve('.data/test');
+  mkdirSync(dataDir, { recursive: true });
+  const logger = createLogger('warn');
+  const server = await openScratchServer(path.resolve('.data'), 'test', logger, process.env.TEST_DATABASE_ADMIN_URL);
+  const template = await server.createDatabase();
+  const orm = await MikroORM.init(ormConfig(template.url, { poolMax: 2 }));
+  await orm.migrator.up();
+  await orm.close();
+  const boss = new PgBoss({ connectionString: template.url, schema: 'pgboss', max: 2 });
+  await boss.start();
+  await boss.stop({ graceful: false, close: true });
+  const tls = await loadTls(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }));
+  project.provide('database', { adminUrl: template.url.replace(/\/[^/]+$/, '/postgres'), template: template.name });
+  project.provide('tls', { certFile: tls.selfSignedPath!, keyFile: tls.selfSignedPath!.replace(/\.crt$/, '.key') });
+  return async () => {
+    await server.dropDatabase(template.name);
+    await server.stop();
+  };
+}

@@ -1,0 +1,67 @@
+import { request as httpsRequest } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import { assertMatchesContract } from './contract.ts';
+
+export interface TestResponse<Body = any> {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Body;
+  text: string;
+}
+
+export interface RequestOptions {
+  /** `Bearer …` / `Basic …` value, or a secret key (sent as Bearer). */
+  auth?: string;
+  /** Sent as JSON with Content-Type: application/json unless `raw` is given. */
+  json?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+  /** Plain HTTP to the same port (to prove it is refused). */
+  plain?: boolean;
+}
+
+/** An HTTPS client for one test app that checks every response against contracts/rest.yaml. */
+export function httpClient(baseUrl: string, ca: string) {
+  const send = (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
+    const url = new URL(path, baseUrl);
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.auth) headers.Authorization = /^(Bearer|Basic) /.test(options.auth) ? options.auth : `Bearer ${options.auth}`;
+    let payload: string | undefined = options.raw;
+    if (options.json !== undefined) {
+      payload = JSON.stringify(options.json);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    if (payload !== undefined) headers['Content-Length'] = String(Buffer.byteLength(payload));
+    const request = options.plain ? httpRequest : httpsRequest;
+    return new Promise((resolve, reject) => {
+      const req = request(url, { method, headers, ca, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const isJson = (res.headers['content-type'] ?? '').includes('json');
+          resolve({ status: res.statusCode!, headers: res.headers, text, body: isJson && text ? JSON.parse(text) : text });
+        });
+      });
+      req.on('error', reject);
+      if (payload !== undefined) req.write(payload);
+      req.end();
+    });
+  };
+  const checked = async (method: string, path: string, options?: RequestOptions) => {
+    const response = await send(method, path, options);
+    if (!path.startsWith('/v1/graphql')) assertMatchesContract(method, path, response);
+    return response;
+  };
+  return {
+    get: (path: string, options?: RequestOptions) => checked('GET', path, options),
+    post: (path: string, options?: RequestOptions) => checked('POST', path, options),
+    patch: (path: string, options?: RequestOptions) => checked('PATCH', path, options),
+    delete: (path: string, options?: RequestOptions) => checked('DELETE', path, options),
+    /** Any method, still contract-checked. */
+    send: checked,
+  };
+}
+
+export type HttpClient = ReturnType<typeof httpClient>;
