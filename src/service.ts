@@ -10,6 +10,11 @@ import { createApp } from './http/app.ts';
 import { createListener } from './http/listener.ts';
 import { loadTls, type TlsMaterial } from './http/tls.ts';
 import { startQueue } from './jobs/queue.ts';
+import { CredentialResolver } from './http/credentials.ts';
+import { FixedWindowLimiter, MemoryCounterStore, RedisCounterStore, type CounterStore } from './lib/fixed-window.ts';
+import { SessionTokens } from './modules/session/session-token.ts';
+import { sessionHandlers } from './modules/session/session.handlers.ts';
+import { Redis } from 'ioredis';
 import { bootstrap, type BootstrapResult } from './modules/environment/bootstrap.ts';
 import { healthHandlers } from './modules/health/health.handlers.ts';
 import { PROFILE_DELETION, profileDeletionJob } from './modules/profile/profile-deletion.job.ts';
@@ -36,6 +41,9 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const bootstrapped = await bootstrap(orm, config.dataDir);
   const boss = await startQueue(database.url, [profileDeletionJob(orm)], logger);
   const tls = await loadTls(config);
+  const counters = await openCounterStore(config.redisUrl);
+  const tokens = new SessionTokens(secrets.sessionSecret);
+  const credentials = new CredentialResolver(tokens);
 
   const handlers: HandlerTable = {
     ...healthHandlers(),
@@ -45,9 +53,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         await boss.send(PROFILE_DELETION, { profileId });
       },
     }),
-    createSession: PENDING,
-    getSession: PENDING,
-    deleteSession: PENDING,
+    ...sessionHandlers({ cipher: secrets.cipher, tokens, credentials }),
     refreshAccountBalance: PENDING,
     getAchNumbers: PENDING,
     refreshConnectionTransactions: PENDING,
@@ -70,6 +76,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     logger,
     orm,
     trustProxy: config.trustProxy,
+    credentials,
+    limiter: new FixedWindowLimiter(counters),
     graphql: graphqlApi(secrets.cipher, logger),
     rest: restApi(handlers),
   });
@@ -94,8 +102,17 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         listener.closeIdle();
       });
       await boss.stop({ graceful: true, timeout: 10_000 });
+      await counters.close();
       await orm.close();
       await database.stop();
     },
   };
+}
+
+/** Rate-limit counters: in this process, or in Redis (shared by every instance) when REDIS_URL is set. */
+async function openCounterStore(redisUrl: string | undefined): Promise<CounterStore> {
+  if (!redisUrl) return new MemoryCounterStore();
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: false });
+  await redis.connect();
+  return new RedisCounterStore(redis);
 }

@@ -23,6 +23,14 @@ export async function startEmbeddedPostgres(dir: string, logger: Logger): Promis
   mkdirSync(dir, { recursive: true, mode: 0o711 });
   const clusterDir = path.join(dir, 'cluster');
   const password = readOrCreatePassword(path.join(dir, 'password'));
+  const urlOn = (port: number) => (database: string) =>
+    `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+  const runningPort = portOfRunningCluster(clusterDir);
+  if (runningPort !== undefined) {
+    // Another process of ours (the service, or the CLI beside it) runs this cluster: share it.
+    logger.debug({ port: runningPort }, 'using the embedded PostgreSQL already running on this data directory');
+    return { adminUrl: urlOn(runningPort)('postgres'), urlFor: urlOn(runningPort), stop: async () => {} };
+  }
   const port = await freePort();
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
@@ -42,9 +50,27 @@ export async function startEmbeddedPostgres(dir: string, logger: Logger): Promis
     await server.initialise();
   }
   await server.start();
-  const urlFor = (database: string) =>
-    `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+  const urlFor = urlOn(port);
   return { adminUrl: urlFor('postgres'), urlFor, stop: () => server.stop() };
+}
+
+/** The port of a live postmaster on this cluster (postmaster.pid: line 1 the pid, line 4 the port). */
+function portOfRunningCluster(clusterDir: string): number | undefined {
+  let lines: string[];
+  try {
+    lines = readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    // EPERM: alive but owned by the postgres user we run it as.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
+  }
+  return Number.isInteger(port) && port > 0 ? port : undefined;
 }
 
 function readOrCreatePassword(file: string): string {

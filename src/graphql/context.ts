@@ -3,11 +3,11 @@ import type { FieldCipher } from '../lib/field-cipher.ts';
 import type { Logger } from 'pino';
 
 /** What every resolver gets: the acting profile, its environment, and the request's EntityManager. */
-export interface GraphQLContext {
+export type GraphQLContext = {
   profileId: string;
   environmentId: string;
   em: EntityManager;
   cipher: FieldCipher;
   log: Logger;
   requestId: string;
-}
+};

@@ -1,9 +1,12 @@
 import Koa, { type Middleware } from 'koa';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { authenticate } from './authenticate.ts';
+import type { FixedWindowLimiter } from '../lib/fixed-window.ts';
+import { identify, rejectInvalidCredential } from './authenticate.ts';
+import type { CredentialResolver } from './credentials.ts';
 import { errorHandler } from './errors.ts';
 import { jsonBody } from './json-body.ts';
+import { rateLimit } from './rate-limit.ts';
 import { requestContext } from './request-context.ts';
 import type { AppState } from './state.ts';
 import { tlsGuard } from './tls-guard.ts';
@@ -13,6 +16,8 @@ export interface AppParts {
   logger: Logger;
   orm: MikroORM;
   trustProxy: boolean;
+  credentials: CredentialResolver;
+  limiter: FixedWindowLimiter;
   /** The GraphQL front door, mounted at /v1/graphql. */
   graphql: Middleware<AppState>;
   /** The REST front door (every path of contracts/rest.yaml); it also answers unknown routes with 404. */
@@ -20,21 +25,24 @@ export interface AppParts {
 }
 
 /**
- * The request pipeline of DESIGN.md: request id → errors → TLS guard → version → EntityManager →
- * auth → JSON body → GraphQL or REST.
+ * The request pipeline of DESIGN.md: request id → errors → EntityManager → credential → rate limit →
+ * TLS guard → version → 401 for a bad credential → JSON body → GraphQL or REST. The rate limiter runs
+ * before anything can refuse the request, so every response carries its headers.
  */
-export function createApp({ logger, orm, trustProxy, graphql, rest }: AppParts): Koa<AppState> {
+export function createApp({ logger, orm, trustProxy, credentials, limiter, graphql, rest }: AppParts): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: trustProxy });
   app.silent = true;
   app.use(requestContext(logger));
   app.use(errorHandler());
-  app.use(tlsGuard());
-  app.use(versioning());
   app.use(async (ctx, next) => {
     ctx.state.em = orm.em.fork();
     await next();
   });
-  app.use(authenticate());
+  app.use(identify(credentials));
+  app.use(rateLimit(limiter));
+  app.use(tlsGuard());
+  app.use(versioning());
+  app.use(rejectInvalidCredential());
   app.use(jsonBody());
   app.use(async (ctx, next) => (ctx.path === '/v1/graphql' ? graphql(ctx, next) : rest(ctx, next)));
   return app;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { CURRENT_VERSION } from '../config.ts';
 import type { AppState } from './state.ts';
 
 const ACCEPTABLE_ID = /^[\w.:-]{1,200}$/;
@@ -14,8 +15,10 @@ export function requestContext(logger: Logger): Middleware<AppState> {
     const given = ctx.get('X-Request-Id');
     const requestId = ACCEPTABLE_ID.test(given) ? given : `req_${randomUUID().replaceAll('-', '')}`;
     ctx.state.requestId = requestId;
+    ctx.state.version = CURRENT_VERSION;
     ctx.state.log = logger.child({ requestId });
     ctx.set('X-Request-Id', requestId);
+    ctx.set('Service-Version', CURRENT_VERSION);
     const started = performance.now();
     try {
       await next();

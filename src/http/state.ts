@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
+import type { AppError } from '../errors.ts';
 import type { Credential } from './credentials.ts';
 
 /** What the middleware chain learns about a request, in order: id and log, version, credential, EntityManager. */
@@ -9,6 +10,8 @@ export interface AppState {
   log: Logger;
   version: string;
   credential: Credential | undefined;
+  /** Set when an Authorization header was sent but did not resolve; answered with 401 after rate limiting. */
+  credentialError?: AppError;
   em: EntityManager;
   /** The parsed JSON request body, when one was sent. */
   body: unknown;

@@ -11,7 +11,6 @@ import type { AppState } from './state.ts';
 export function versioning(): Middleware<AppState> {
   return async (ctx, next) => {
     const requested = ctx.get('Service-Version');
-    setVersion(ctx, CURRENT_VERSION);
     if (requested) {
       if (!(SUPPORTED_VERSIONS as readonly string[]).includes(requested)) {
         throw badRequest(`Unsupported Service-Version "${requested.slice(0, 40)}"; supported versions: ${SUPPORTED_VERSIONS.join(', ')}`, {
@@ -24,7 +23,7 @@ export function versioning(): Middleware<AppState> {
   };
 }
 
-/** Records the version that processes the request; `explicit` wins over a credential's default. */
+/** Records the version that processes the request and names it in the response. */
 export function setVersion(ctx: { state: AppState; set(name: string, value: string): void }, version: string): void {
   ctx.state.version = version;
   ctx.set('Service-Version', version);

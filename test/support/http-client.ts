@@ -1,4 +1,4 @@
-import { request as httpsRequest } from 'node:https';
+import { Agent, request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import { assertMatchesContract } from './contract.ts';
@@ -23,6 +23,8 @@ export interface RequestOptions {
 
 /** An HTTPS client for one test app that checks every response against contracts/rest.yaml. */
 export function httpClient(baseUrl: string, ca: string) {
+  // Keep-alive, like real clients: a burst of requests does not pay a TLS handshake each.
+  const agent = new Agent({ keepAlive: true, maxSockets: 64, ca });
   const send = (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
     const url = new URL(path, baseUrl);
     const headers: Record<string, string> = { ...options.headers };
@@ -35,7 +37,7 @@ export function httpClient(baseUrl: string, ca: string) {
     if (payload !== undefined) headers['Content-Length'] = String(Buffer.byteLength(payload));
     const request = options.plain ? httpRequest : httpsRequest;
     return new Promise((resolve, reject) => {
-      const req = request(url, { method, headers, ca, agent: false }, (res) => {
+      const req = request(url, { method, headers, ...(options.plain ? { agent: false } : { agent }) }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
@@ -61,6 +63,7 @@ export function httpClient(baseUrl: string, ca: string) {
     delete: (path: string, options?: RequestOptions) => checked('DELETE', path, options),
     /** Any method, still contract-checked. */
     send: checked,
+    close: () => agent.destroy(),
   };
 }
 

@@ -11,6 +11,7 @@ import { httpClient, type HttpClient } from './http-client.ts';
 export interface TestApp {
   service: RunningService;
   http: HttpClient;
+  databaseUrl: string;
   /** The bootstrap environment's API key. */
   apiKey: string;
   /** Direct SQL on this app's database, for assertions about what is stored. */
@@ -22,12 +23,13 @@ export interface TestApp {
  * Boots the real service on an ephemeral port over HTTPS, on a database of its own cloned from the
  * migrated template, with a fresh DATA_DIR. One per test file (call in beforeAll).
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { shareDatabaseOf?: TestApp } = {}): Promise<TestApp> {
   const { adminUrl, template } = inject('database');
   const tls = inject('tls');
   const name = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  await adminQuery(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`);
-  const databaseUrl = adminUrl.replace(/\/[^/]+$/, `/${name}`);
+  const shared = options.shareDatabaseOf;
+  if (!shared) await adminQuery(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`);
+  const databaseUrl = shared ? shared.databaseUrl : adminUrl.replace(/\/[^/]+$/, `/${name}`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -41,15 +43,18 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   });
   const service = await startService(config, createLogger(config.logLevel));
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const http = httpClient(`https://localhost:${service.port}`, readFileSync(tls.certFile, 'utf8'));
   return {
     service,
-    http: httpClient(`https://localhost:${service.port}`, readFileSync(tls.certFile, 'utf8')),
-    apiKey: service.bootstrap.created!.apiKey,
+    http,
+    databaseUrl,
+    apiKey: shared ? shared.apiKey : service.bootstrap.created!.apiKey,
     sql: async (text, values) => (await pool.query(text, values)).rows,
     async stop() {
+      http.close();
       await pool.end();
       await service.stop();
-      await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      if (!shared) await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

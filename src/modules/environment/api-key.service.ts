@@ -33,7 +33,7 @@ export function createApiKey(
   return { key, secret };
 }
 
-/** The live (unrevoked) key a secret belongs to, with its environment, or null. */
-export async function findLiveKey(em: EntityManager, secret: string): Promise<ApiKeyEntity | null> {
-  return em.findOne(ApiKey, { secretHash: hashSecret(secret), revokedAt: null }, { populate: ['environment'] });
+/** The live (unrevoked) key whose secret has this hash, or null. */
+export async function findLiveKey(em: EntityManager, secretHash: string): Promise<ApiKeyEntity | null> {
+  return em.findOne(ApiKey, { secretHash, revokedAt: null });
 }

@@ -93,8 +93,7 @@ export class ProfileService {
     return profile;
   }
 
-  async update(publicId: string, attributes: ProfileAttributes): Promise<ProfileEntity> {
-    const profile = await this.get(publicId);
+  async update(profile: ProfileEntity, attributes: ProfileAttributes): Promise<ProfileEntity> {
     this.#apply(profile, attributes);
     await this.#em.flush();
     return profile;

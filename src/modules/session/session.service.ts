@@ -1,0 +1,105 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError, conflict, notFound } from '../../errors.ts';
+import type { FieldCipher } from '../../lib/field-cipher.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import { Profile, type ProfileEntity } from '../profile/profile.entity.ts';
+import { ProfileService, type ProfileAttributes } from '../profile/profile.service.ts';
+import { Session, type SessionEntity } from './session.entity.ts';
+import { SESSION_LIFETIME_MS, type SessionTokens } from './session-token.ts';
+
+/** SPEC §8: at most 10 active tokens per profile per rolling hour and 20 per day; revoked ones do not count. */
+export const ISSUING_LIMITS = [
+  { windowMs: 3600_000, max: 10, label: 'hour' },
+  { windowMs: 24 * 3600_000, max: 20, label: 'day' },
+] as const;
+
+export interface IssueRequest extends ProfileAttributes {
+  /** A profile id or uuid; absent: create a profile (with `uuid` when given). */
+  userId?: string;
+  uuid?: string;
+}
+
+export interface IssuedSession {
+  token: string;
+  session: SessionEntity;
+  profile: ProfileEntity;
+}
+
+/** Issues and revokes session tokens for the profiles of one environment. */
+export class SessionService {
+  readonly #em: EntityManager;
+  readonly #cipher: FieldCipher;
+  readonly #tokens: SessionTokens;
+  readonly #environmentId: string;
+
+  constructor(em: EntityManager, cipher: FieldCipher, tokens: SessionTokens, environmentId: string) {
+    this.#em = em;
+    this.#cipher = cipher;
+    this.#tokens = tokens;
+    this.#environmentId = environmentId;
+  }
+
+  /**
+   * Finds (or creates) the profile, merges the given attributes and metadata into it, and issues a
+   * token, unless the profile is at its issuing limit. The profile row is locked while counting, so
+   * concurrent requests cannot both slip under the limit.
+   */
+  async issue(request: IssueRequest, apiVersion: string): Promise<IssuedSession> {
+    const { userId, uuid, ...attributes } = request;
+    const session = await this.#em.transactional(async (em) => {
+      const profiles = new ProfileService(em, this.#cipher, this.#environmentId);
+      let profile: ProfileEntity;
+      if (userId === undefined) {
+        profile = await profiles.create({ ...attributes, ...(uuid ? { uuid } : {}) });
+      } else {
+        const found = await profiles.findByIdOrUuid(userId);
+        if (!found) throw notFound('Profile');
+        profile = await em.findOneOrFail(Profile, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+        if (profile.deletingAt) throw conflict('The profile is being deleted', { instruction: 'Create a new profile instead.' });
+        await profiles.update(profile, attributes);
+      }
+      await this.#checkIssuingLimit(em, profile.id);
+      const now = new Date();
+      const created = em.create(Session, {
+        id: uuidv7(),
+        environment: this.#environmentId,
+        profile,
+        apiVersion,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
+        revokedAt: null,
+      });
+      await em.flush();
+      return created;
+    });
+    const token = await this.#tokens.sign(
+      { sessionId: session.id, profileId: session.profile.id, environmentId: this.#environmentId, apiVersion },
+      session.createdAt,
+      session.expiresAt,
+    );
+    return { token, session, profile: session.profile as ProfileEntity };
+  }
+
+  async #checkIssuingLimit(em: EntityManager, profileId: string): Promise<void> {
+    const now = Date.now();
+    for (const { windowMs, max, label } of ISSUING_LIMITS) {
+      const active = await em.count(Session, { profile: profileId, revokedAt: null, createdAt: { $gt: new Date(now - windowMs) } });
+      if (active >= max) {
+        throw new AppError(429, 'SESSION_LIMIT', `This profile already has ${active} active session tokens issued in the last ${label} (at most ${max})`, {
+          instruction: 'Reuse a token you hold, revoke unused ones with DELETE /v1/users/session, or use Basic Auth (not limited this way).',
+        });
+      }
+    }
+  }
+
+  async get(sessionId: string): Promise<SessionEntity> {
+    const session = await this.#em.findOne(Session, { id: sessionId, environment: this.#environmentId }, { populate: ['profile'] });
+    if (!session) throw notFound('Session');
+    return session;
+  }
+
+  async revoke(sessionId: string): Promise<void> {
+    await this.#em.nativeUpdate(Session, { id: sessionId, revokedAt: null }, { revokedAt: new Date() });
+  }
+}

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeId } from '../src/lib/ids.ts';
+import { asOperator } from './support/environments.ts';
+import type { TestResponse } from './support/http-client.ts';
+import { startTestApp, type TestApp } from './support/test-app.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app?.stop());
+
+type Send = () => Promise<TestResponse>;
+
+/**
+ * Fires `count` requests at once, starting just after a wall-clock second begins, and returns them if
+ * they all arrived within that one second (retrying a few bursts otherwise: this proves window
+ * arithmetic, it does not measure speed).
+ */
+async function burstWithinOneSecond(count: number, send: Send): Promise<TestResponse[]> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+    const second = Math.floor(Date.now() / 1000);
+    const responses = await Promise.all(Array.from({ length: count }, send));
+    if (Math.floor(Date.now() / 1000) === second) return responses;
+  }
+  throw new Error(`could not fit ${count} requests into one second in 5 attempts`);
+}
+
+function tally(responses: TestResponse[]) {
+  const ok = responses.filter((r) => r.status < 400);
+  const limited = responses.filter((r) => r.status === 429);
+  return { ok: ok.length, limited: limited.length, other: responses.length - ok.length - limited.length, limitedResponses: limited };
+}
+
+async function warm(send: Send) {
+  // Open the keep-alive connections first, in an earlier second.
+  await Promise.all(Array.from({ length: 40 }, send));
+}
+
+describe('request rate limits (fixed one-second windows)', () => {
+  it('admits exactly 100 of 150 for a current-generation key, then the next second admits again', async () => {
+    const send = () => app.http.get('/healthz', { auth: app.apiKey });
+    await warm(send);
+    const { ok, limited, other, limitedResponses } = tally(await burstWithinOneSecond(150, send));
+    expect({ ok, limited, other }).toEqual({ ok: 100, limited: 50, other: 0 });
+    for (const response of limitedResponses) {
+      expect(response.headers).toMatchObject({ 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '1', 'retry-after': '1' });
+      expect(response.body).toMatchObject({ message: expect.stringMatching(/Rate limit of 100/), errorId: expect.any(String) });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+    const next = await send();
+    expect(next.status).toBe(200);
+    expect(Number(next.headers['ratelimit-remaining'])).toBeGreaterThanOrEqual(98);
+  });
+
+  it('admits 25 of 150 for an older-generation key', async () => {
+    const legacy = `legacy${crypto.randomUUID().replaceAll('-', '')}`;
+    await asOperator(app, async (admin) => {
+      const [environment] = await admin.listEnvironments();
+      await admin.importLegacyKey(encodeId('environment', environment!.id), 'old key', legacy);
+    });
+    const send = () => app.http.get('/v1/profiles', { auth: legacy });
+    await warm(send);
+    const { ok, limited, other } = tally(await burstWithinOneSecond(150, send));
+    expect({ ok, limited, other }).toEqual({ ok: 25, limited: 125, other: 0 });
+  });
+
+  it('admits 25 of 150 anonymous requests per client address', async () => {
+    const send = () => app.http.get('/healthz');
+    await warm(send);
+    const responses = await burstWithinOneSecond(150, send);
+    expect(tally(responses)).toMatchObject({ ok: 25, limited: 125, other: 0 });
+    expect(responses.find((r) => r.status === 200)!.headers['ratelimit-limit']).toBe('25');
+  });
+
+  it('puts the headers on every response, errors and 404s included', async () => {
+    for (const response of [await app.http.get('/v1/nowhere', { auth: app.apiKey }), await app.http.get('/v1/profiles'), await app.http.get('/v1/profiles', { auth: 'sk_bad' })]) {
+      expect(response.headers['ratelimit-limit']).toMatch(/^\d+$/);
+      expect(response.headers['ratelimit-remaining']).toMatch(/^\d+$/);
+      expect(response.headers['ratelimit-reset']).toBe('1');
+    }
+  });
+});
+
+describe('shared windows in Redis', () => {
+  const redisUrl = process.env.REDIS_URL;
+  // CI provides Redis; there a missing REDIS_URL is a failure, not a skip.
+  const run = redisUrl || process.env.CI ? it : it.skip;
+
+  run('two instances on REDIS_URL share one window per credential', async () => {
+    expect(redisUrl, 'REDIS_URL must be set in CI').toBeTruthy();
+    const first = await startTestApp({ REDIS_URL: redisUrl! });
+    const second = await startTestApp({ REDIS_URL: redisUrl! }, { shareDatabaseOf: first });
+    try {
+      const sends: Send[] = [() => first.http.get('/healthz', { auth: first.apiKey }), () => second.http.get('/healthz', { auth: first.apiKey })];
+      let turn = 0;
+      const send = () => sends[turn++ % 2]!();
+      await warm(send);
+      const { ok, limited, other } = tally(await burstWithinOneSecond(150, send));
+      expect({ ok, limited, other }).toEqual({ ok: 100, limited: 50, other: 0 });
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  });
+});

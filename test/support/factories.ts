@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import type { TestApp } from './test-app.ts';
+
+let sequence = 0;
+
+/** Profile attributes as a client would send them; every call is distinct. */
+export function buildProfile(overrides: Record<string, unknown> = {}) {
+  sequence++;
+  return {
+    uuid: randomUUID(),
+    name: `Jane Tester ${sequence}`,
+    email: `jane.${sequence}.${randomUUID().slice(0, 8)}@example.com`,
+    phone: `+1415555${String(1000 + sequence).slice(-4)}`,
+    dateOfBirth: '1987-06-15',
+    address: { line1: '1 Market St', line2: null, city: 'San Francisco', region: 'CA', postalCode: '94105', country: 'US' },
+    metadata: { plan: 'gold' },
+    ...overrides,
+  };
+}
+
+/** Creates a profile through the REST API and returns its body. */
+export async function createProfile(app: TestApp, overrides: Record<string, unknown> = {}, apiKey = app.apiKey) {
+  const response = await app.http.post('/v1/profiles', { auth: apiKey, json: buildProfile(overrides) });
+  if (response.status !== 201) throw new Error(`createProfile: ${response.status} ${response.text}`);
+  return response.body;
+}
+
+/** `Basic` credentials acting as a profile. */
+export function basicAuth(profileId: string, apiKey: string): string {
+  return `Basic ${Buffer.from(`${profileId}:${apiKey}`).toString('base64')}`;
+}
