@@ -1,7 +1,6 @@
 import type { Resolvers } from '../../generated/graphql.ts';
 import { notImplemented } from '../errors.ts';
-import { Profile } from '../modules/profile/profile.entity.ts';
-import { presentProfile } from '../modules/profile/profile.presenter.ts';
+import { profileQuery, profileType, profileUpdate } from '../modules/profile/profile.resolvers.ts';
 import { scalars } from './scalars.ts';
 
 const pending = (field: string) => () => {
@@ -12,7 +11,7 @@ const pending = (field: string) => () => {
 export const resolvers: Resolvers = {
   ...scalars,
   Query: {
-    profile: async (_root, _args, { em, profileId, cipher }) => presentProfile(await em.findOneOrFail(Profile, { id: profileId }), cipher),
+    profile: profileQuery,
     account: pending('account'),
     accounts: pending('accounts'),
     connection: pending('connection'),
@@ -20,8 +19,9 @@ export const resolvers: Resolvers = {
     transaction: pending('transaction'),
     transactions: pending('transactions'),
   },
+  Profile: profileType,
   Mutation: {
-    profileUpdate: pending('profileUpdate'),
+    profileUpdate,
     connectionUpdate: pending('connectionUpdate'),
     accountUpdate: pending('accountUpdate'),
     transactionUpdate: pending('transactionUpdate'),

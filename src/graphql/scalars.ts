@@ -36,7 +36,22 @@ function jsonObjectScalar(name: string, description: string) {
   return new GraphQLScalarType({ name, description, serialize: check, parseValue: check, parseLiteral: (node, variables) => check(literal(node, variables)) });
 }
 
+const DECIMAL = /^-?\d{1,15}(\.\d{1,4})?$/;
+
+/** Exact decimals travel as strings inside the service and as JSON numbers on the wire. */
+function parseDecimal(value: unknown): string {
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  if (typeof text !== 'string' || !DECIMAL.test(text)) throw new TypeError('Decimal must be a number with at most 15 integer and 4 fraction digits');
+  return text;
+}
+
 export const scalars = {
+  Decimal: new GraphQLScalarType({
+    name: 'Decimal',
+    serialize: (value) => Number(value),
+    parseValue: parseDecimal,
+    parseLiteral: (node) => parseDecimal(node.kind === Kind.INT || node.kind === Kind.FLOAT || node.kind === Kind.STRING ? node.value : undefined),
+  }),
   Date: new GraphQLScalarType({
     name: 'Date',
     serialize: (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value)),

@@ -4,8 +4,8 @@ import { expect } from 'vitest';
 import { parse } from 'yaml';
 import type { TestResponse } from './http-client.ts';
 
-const api = new OpenAPIBackend({ definition: parse(readFileSync('contracts/rest.yaml', 'utf8')) as Document, quick: false });
-api.init();
+const api = new OpenAPIBackend({ definition: parse(readFileSync('contracts/rest.yaml', 'utf8')) as Document, quick: true });
+await api.init();
 
 const ALWAYS = ['service-version', 'x-request-id'];
 
@@ -25,7 +25,11 @@ export function assertMatchesContract(method: string, path: string, response: Te
   }
   const documented = Object.keys(operation.responses ?? {});
   expect(documented, `${method} ${path}: status ${response.status} is not documented for ${operation.operationId}`).toContain(String(response.status));
-  const result = api.validateResponse(response.body === '' ? undefined : response.body, operation, response.status);
+  if (response.status === 204) {
+    expect(response.text).toBe('');
+    return;
+  }
+  const result = api.validateResponse(response.body, operation, response.status);
   expect(result.errors ?? [], `${operation.operationId} ${response.status} body breaks the contract: ${JSON.stringify(response.body).slice(0, 500)}`).toEqual([]);
 }
 

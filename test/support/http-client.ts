@@ -27,6 +27,7 @@ export function httpClient(baseUrl: string, ca: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: 64, ca });
   const send = (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
     const url = new URL(path, baseUrl);
+    if (options.plain) url.protocol = 'http:';
     const headers: Record<string, string> = { ...options.headers };
     if (options.auth) headers.Authorization = /^(Bearer|Basic) /.test(options.auth) ? options.auth : `Bearer ${options.auth}`;
     let payload: string | undefined = options.raw;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -12,6 +12,7 @@ export interface TestApp {
   service: RunningService;
   http: HttpClient;
   databaseUrl: string;
+  dataDir: string;
   /** The bootstrap environment's API key. */
   apiKey: string;
   /** Direct SQL on this app's database, for assertions about what is stored. */
@@ -31,6 +32,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   if (!shared) await adminQuery(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`);
   const databaseUrl = shared ? shared.databaseUrl : adminUrl.replace(/\/[^/]+$/, `/${name}`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-test-'));
+  // Instances of one deployment share their secrets (encryption keys, session signing secret).
+  if (shared) copyFileSync(path.join(shared.dataDir, 'secrets.json'), path.join(dataDir, 'secrets.json'));
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
@@ -48,6 +51,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     service,
     http,
     databaseUrl,
+    dataDir,
     apiKey: shared ? shared.apiKey : service.bootstrap.created!.apiKey,
     sql: async (text, values) => (await pool.query(text, values)).rows,
     async stop() {

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122114431 extends Migration {
+export class Migration20261122134807 extends Migration {
 
-  override name = 'Migration20261122114431';
+  override name = 'Migration20261122134807';
 
   override up(): void | Promise<void> {
     this.addSql(`create table "environment" ("id" uuid not null, "name" text not null, "mode" text not null, "created_at" timestamptz not null, primary key ("id"));`);
@@ -19,6 +19,9 @@ export class Migration20261122114431 extends Migration {
     this.addSql(`create index "profile_environment_id_created_at_id_index" on "profile" ("environment_id", "created_at", "id");`);
     this.addSql(`alter table "profile" add constraint "profile_environment_id_uuid_unique" unique ("environment_id", "uuid");`);
 
+    this.addSql(`create table "session" ("id" uuid not null, "environment_id" uuid not null, "profile_id" uuid not null, "api_version" text not null, "created_at" timestamptz not null, "expires_at" timestamptz not null, "revoked_at" timestamptz null, primary key ("id"));`);
+    this.addSql(`create index "session_profile_id_created_at_index" on "session" ("profile_id", "created_at");`);
+
     this.addSql(`alter table "environment" add constraint "environment_mode_check" check ("mode" in ('SANDBOX', 'PRODUCTION'));`);
 
     this.addSql(`alter table "api_key" add constraint "api_key_environment_id_foreign" foreign key ("environment_id") references "environment" ("id");`);
@@ -27,17 +30,23 @@ export class Migration20261122114431 extends Migration {
     this.addSql(`alter table "event" add constraint "event_environment_id_foreign" foreign key ("environment_id") references "environment" ("id");`);
 
     this.addSql(`alter table "profile" add constraint "profile_environment_id_foreign" foreign key ("environment_id") references "environment" ("id");`);
+
+    this.addSql(`alter table "session" add constraint "session_environment_id_foreign" foreign key ("environment_id") references "environment" ("id");`);
+    this.addSql(`alter table "session" add constraint "session_profile_id_foreign" foreign key ("profile_id") references "profile" ("id") on delete cascade;`);
   }
 
   override down(): void | Promise<void> {
     this.addSql(`alter table "api_key" drop constraint "api_key_environment_id_foreign";`);
     this.addSql(`alter table "event" drop constraint "event_environment_id_foreign";`);
     this.addSql(`alter table "profile" drop constraint "profile_environment_id_foreign";`);
+    this.addSql(`alter table "session" drop constraint "session_environment_id_foreign";`);
+    this.addSql(`alter table "session" drop constraint "session_profile_id_foreign";`);
 
     this.addSql(`drop table if exists "environment" cascade;`);
     this.addSql(`drop table if exists "api_key" cascade;`);
     this.addSql(`drop table if exists "event" cascade;`);
     this.addSql(`drop table if exists "profile" cascade;`);
+    this.addSql(`drop table if exists "session" cascade;`);
   }
 
 }

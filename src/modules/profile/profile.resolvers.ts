@@ -1,0 +1,37 @@
+import type { ProfileResolvers, QueryResolvers, MutationResolvers } from '../../../generated/graphql.ts';
+import { ValidationError } from '../../errors.ts';
+import { encodeId } from '../../lib/ids.ts';
+import { Profile } from './profile.entity.ts';
+import type { Address } from './profile.service.ts';
+import { ProfileService } from './profile.service.ts';
+
+/** `Profile` fields from the stored entity; sensitive ones are decrypted only when asked for. */
+export const profileType: ProfileResolvers = {
+  id: (profile) => encodeId('profile', profile.id),
+  name: (profile) => profile.name ?? null,
+  names: (profile) => profile.names ?? null,
+  metadata: (profile) => profile.metadata ?? null,
+  email: (profile, _args, { cipher }) => cipher.decrypt('email', profile.emailEncrypted),
+  phone: (profile, _args, { cipher }) => cipher.decrypt('phone', profile.phoneEncrypted),
+  dateOfBirth: (profile, _args, { cipher }) => cipher.decrypt('dateOfBirth', profile.dateOfBirthEncrypted),
+  address: (profile, _args, { cipher }) => {
+    const address = cipher.decrypt('address', profile.addressEncrypted);
+    return address === null ? null : (JSON.parse(address) as Address);
+  },
+  at: (profile) => profile.createdAt,
+};
+
+export const profileQuery: NonNullable<QueryResolvers['profile']> = (_root, _args, { em, profileId }) =>
+  em.findOneOrFail(Profile, { id: profileId, deletingAt: null });
+
+/** Updates the authenticated profile; rule violations are data (`success: false`), not errors. */
+export const profileUpdate: NonNullable<MutationResolvers['profileUpdate']> = async (_root, { input }, { em, cipher, profileId, environmentId }) => {
+  const profiles = new ProfileService(em, cipher, environmentId);
+  try {
+    const profile = await profiles.update(await em.findOneOrFail(Profile, { id: profileId, deletingAt: null }), input);
+    return { success: true, record: profile, errors: null };
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    return { success: false, record: null, errors: error.issues.map((issue) => ({ path: ['attributes', ...issue.path], message: issue.message })) };
+  }
+};
