@@ -9,13 +9,13 @@ const CODES: Record<number, string> = { 400: 'BAD_USER_INPUT', 404: 'NOT_FOUND',
  * log. Unexpected failures keep their details in the log only.
  */
 export function formatGraphQLError(error: GraphQLError, log: Logger): GraphQLFormattedError {
-  const formatted = error.toJSON();
+  const formatted = typeof error.toJSON === 'function' ? error.toJSON() : { message: error.message };
   if (!error.path) {
     // A request error (syntax, validation, a variable that does not coerce): never a server fault.
     const code = error.originalError instanceof TypeError ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED';
     return { ...formatted, extensions: { code, ...formatted.extensions, errorId: newErrorId() } };
   }
-  if (!error.originalError || error.originalError instanceof GraphQLError) {
+  if (!error.originalError || 'locations' in error.originalError) {
     return { ...formatted, extensions: { code: 'INTERNAL_SERVER_ERROR', ...formatted.extensions, errorId: newErrorId() } };
   }
   const appError = toAppError(error.originalError);

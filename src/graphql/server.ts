@@ -32,7 +32,8 @@ export function graphqlApi(cipher: FieldCipher, logger: Logger): Middleware<AppS
       return { profileId: (credential as { profileId: string }).profileId, environmentId: credential.environmentId, em: state.em, cipher, log: state.log, requestId: state.requestId };
     },
     formatError: (error) => {
-      const graphqlError = error instanceof GraphQLError ? error : new GraphQLError(error.message, { originalError: error });
+      // Duck-typed: graphql-http and the schema may hold different copies of graphql's classes.
+      const graphqlError = 'locations' in error ? (error as GraphQLError) : new GraphQLError(error.message, { originalError: error });
       const formatted = formatGraphQLError(graphqlError, logger);
       return new GraphQLError(formatted.message, { path: formatted.path, extensions: formatted.extensions, nodes: graphqlError.nodes });
     },

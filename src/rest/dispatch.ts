@@ -3,6 +3,10 @@ import { fileURLToPath } from 'node:url';
 import type { Middleware } from 'koa';
 import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
 import { parse } from 'yaml';
+import { createRequire } from 'node:module';
+
+/** ajv-formats (CommonJS): date, date-time, uuid, uri… checked as the contract says. */
+const addFormats: <T>(ajv: T) => T = createRequire(import.meta.url)('ajv-formats');
 import { forbidden, notFound, notImplemented, unauthorized, ValidationError, type FieldIssue } from '../errors.ts';
 import { WWW_AUTHENTICATE, type Credential } from '../http/credentials.ts';
 import type { AppContext, AppState } from '../http/state.ts';
@@ -32,6 +36,7 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
     quick: true,
     coerceTypes: true,
     ajvOpts: { allErrors: true },
+    customizeAjv: (ajv) => addFormats(ajv),
     handlers: {
       notFound: () => {
         throw notFound('Route');

@@ -2,9 +2,13 @@ import { readFileSync } from 'node:fs';
 import { OpenAPIBackend, type Document } from 'openapi-backend';
 import { expect } from 'vitest';
 import { parse } from 'yaml';
+import { createRequire } from 'node:module';
+
+/** ajv-formats (CommonJS): date, date-time, uuid, uri… checked as the contract says. */
+const addFormats: <T>(ajv: T) => T = createRequire(import.meta.url)('ajv-formats');
 import type { TestResponse } from './http-client.ts';
 
-const api = new OpenAPIBackend({ definition: parse(readFileSync('contracts/rest.yaml', 'utf8')) as Document, quick: true });
+const api = new OpenAPIBackend({ definition: parse(readFileSync('contracts/rest.yaml', 'utf8')) as Document, quick: true, customizeAjv: (ajv) => addFormats(ajv) });
 await api.init();
 
 const ALWAYS = ['service-version', 'x-request-id'];
