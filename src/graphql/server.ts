@@ -13,9 +13,9 @@ import type { GraphQLContext } from './context.ts';
 import { formatGraphQLError } from './errors.ts';
 import { resolvers } from './resolvers.ts';
 
-export const GRAPHQL_SCHEMA_PATH = fileURLToPath(new URL('../../contracts/schema.graphql', import.meta.url));
+const GRAPHQL_SCHEMA_PATH = fileURLToPath(new URL('../../contracts/schema.graphql', import.meta.url));
 
-export function buildSchema(): GraphQLSchema {
+function buildSchema(): GraphQLSchema {
   return makeExecutableSchema({ typeDefs: readFileSync(GRAPHQL_SCHEMA_PATH, 'utf8'), resolvers });
 }
 

@@ -54,9 +54,4 @@ export class FieldCipher {
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
   }
-
-  /** Whether a stored value was encrypted with a key other than the active one (a rotation candidate). */
-  isStale(stored: string): boolean {
-    return stored.split('.')[1] !== this.#activeKeyId;
-  }
 }

@@ -60,8 +60,3 @@ export function decodeId(resource: Resource, id: string): string | undefined {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** A new public id and its stored uuid. */
-export function newId(resource: Resource): { uuid: string; id: string } {
-  const uuid = uuidv7();
-  return { uuid, id: encodeId(resource, uuid) };
-}

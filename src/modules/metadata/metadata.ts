@@ -4,7 +4,7 @@ import { ValidationError } from '../../errors.ts';
 /** Custom metadata as stored: never empty (an empty result is stored as null). */
 export type Metadata = Record<string, string | number | boolean>;
 
-export const METADATA_LIMITS = { keys: 50, keyLength: 50, valueLength: 500 } as const;
+const METADATA_LIMITS = { keys: 50, keyLength: 50, valueLength: 500 } as const;
 
 const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]{2,}/;
 // An international number (+ and 7-15 digits) or a national one written with separators.
@@ -41,7 +41,7 @@ export function mergeMetadata(current: Metadata | null | undefined, update: unkn
 }
 
 /** The issues with a metadata update object (not yet merged); empty when it is acceptable. */
-export function checkUpdate(update: unknown): FieldIssue[] {
+function checkUpdate(update: unknown): FieldIssue[] {
   if (typeof update !== 'object' || update === null || Array.isArray(update)) {
     return [{ path: ['metadata'], message: 'metadata must be a JSON object or null' }];
   }
