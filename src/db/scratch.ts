@@ -23,15 +23,7 @@ export async function openScratchServer(dataDir: string, purpose: string, logger
     url.pathname = `/${database}`;
     return url.toString();
   };
-  const run = async (sql: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
+  const run = (sql: string) => runOnce(admin, sql);
   return {
     async createDatabase(template) {
       const name = `tributary_${purpose.replaceAll('-', '_')}_${randomBytes(5).toString('hex')}`;
@@ -41,4 +33,15 @@ export async function openScratchServer(dataDir: string, purpose: string, logger
     dropDatabase: (name) => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
     stop: async () => embedded?.stop(),
   };
+}
+
+/** Runs one statement on its own connection (database DDL cannot run in a pooled transaction). */
+export async function runOnce(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }

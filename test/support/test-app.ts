@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import { runOnce } from '../../src/db/scratch.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startService, type RunningService } from '../../src/service.ts';
 import { httpClient, type HttpClient } from './http-client.ts';
@@ -29,7 +30,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const tls = inject('tls');
   const name = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const shared = options.shareDatabaseOf;
-  if (!shared) await adminQuery(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`);
+  if (!shared) await runOnce(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`);
   const databaseUrl = shared ? shared.databaseUrl : adminUrl.replace(/\/[^/]+$/, `/${name}`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-test-'));
   // Instances of one deployment share their secrets (encryption keys, session signing secret).
@@ -58,18 +59,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
       http.close();
       await pool.end();
       await service.stop();
-      if (!shared) await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      if (!shared) await runOnce(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
