@@ -3,11 +3,27 @@ export interface paths {
     "/healthz": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
-        /** Liveness */
+        /**
+         * Liveness probe
+         * @description Answers 200 while the process serves requests; does not touch the database.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -20,11 +36,27 @@ export interface paths {
     "/readyz": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
-        /** Readiness (the database answers) */
+        /**
+         * Readiness probe
+         * @description Answers 200 when the database answers; 503 otherwise. Use it to route traffic.
+         */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -37,11 +69,27 @@ export interface paths {
     "/latest/rest.yaml": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI document */
+        /**
+         * This OpenAPI document
+         * @description The REST contract this server validates requests against, as YAML.
+         */
         get: operations["getRestContract"];
         put?: never;
         post?: never;
@@ -54,19 +102,34 @@ export interface paths {
     "/v1/profiles": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
         /**
          * List profiles
-         * @description Profiles of the key's environment, oldest first.
+         * @description Profiles of the API key's environment, oldest first (creation time, then id). Profiles
+         *     being deleted are left out.
          */
         get: operations["listProfiles"];
         put?: never;
         /**
          * Create a profile
-         * @description Records `profile.created`. A `uuid` already used in the environment is 409.
+         * @description Creates a profile in the API key's environment. Every field is optional: `{}` creates an
+         *     empty profile with a generated `uuid`. Fires `profile.created`.
          */
         post: operations["createProfile"];
         delete?: never;
@@ -78,31 +141,52 @@ export interface paths {
     "/v1/profiles/{profileId}": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
-                /** @description A profile id (`p_…`). */
+                /**
+                 * @description Profile id, `p_` + 26 characters (`^p_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example p_01jdq3v6x8f9k2m4n7p0r5s8tw
+                 */
                 profileId: components["parameters"]["ProfileId"];
             };
             cookie?: never;
         };
         /**
          * Get a profile
-         * @description With Basic Auth, only the authenticated profile itself; any other id is 404.
+         * @description With an API key: any profile of its environment. With Basic Auth: only the authenticated
+         *     profile itself; any other id is 404.
          */
         get: operations["getProfile"];
         put?: never;
         post?: never;
         /**
          * Delete a profile
-         * @description The profile reads 404 at once; every row of it is removed in the background, then
-         *     `profile.deleted` fires.
+         * @description Starts deleting the profile and everything it owns (connections, accounts, balances,
+         *     transactions, sessions). The profile reads 404 at once and credentials acting as it
+         *     (Basic Auth, session tokens) stop working; the rows are removed in the background, then
+         *     `profile.deleted` fires. Recorded events stay in the event log (no sensitive fields).
          */
         delete: operations["deleteProfile"];
         options?: never;
         head?: never;
         /**
          * Update a profile
-         * @description Only the fields sent change; a field set to null is cleared; `metadata` merges.
+         * @description Changes only the fields sent; a field set to `null` is cleared; `names` and `address`
+         *     are replaced as a whole; `metadata` merges (see `Metadata`). With Basic Auth only the
+         *     authenticated profile itself can be updated; any other id is 404.
          */
         patch: operations["updateProfile"];
         trace?: never;
@@ -110,7 +194,20 @@ export interface paths {
     "/v1/users/sessions": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -118,9 +215,14 @@ export interface paths {
         put?: never;
         /**
          * Issue a session token
-         * @description Finds the profile by `userId` (profile id or uuid) or, when omitted, creates one; merges the
-         *     given attributes and metadata into it; issues a 24-hour token. At most 10 active tokens per
-         *     profile issued in the last hour and 20 in the last day (revoked ones do not count): 429.
+         * @description Finds the profile named by `userId` (a profile id or uuid) or, when `userId` is omitted,
+         *     creates one (firing `profile.created`); merges the given attributes and `metadata` into
+         *     it; and issues a session token valid for 24 hours, carrying the request's API version.
+         *     Hand the token to the end-user's device; it acts as that profile only.
+         *
+         *     Issuing is limited per profile: at most 10 active tokens issued within the last hour and
+         *     20 within the last day (rolling windows; revoked tokens do not count). Past that: 429.
+         *     Basic Auth is not limited this way: prefer it for intensive server-to-server use.
          */
         post: operations["createSession"];
         delete?: never;
@@ -132,17 +234,34 @@ export interface paths {
     "/v1/users/session": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
-        /** Check the presented session token */
+        /**
+         * Check the presented session token
+         * @description Answers 200 with the token's session while it is valid; 401 once it is revoked or expired.
+         */
         get: operations["getSession"];
         put?: never;
         post?: never;
         /**
          * Revoke the presented session token
-         * @description Effective within one second on every instance.
+         * @description Revokes the token; within one second every instance refuses it with 401. Call it when the
+         *     end-user signs out. Revoked tokens no longer count toward the issuing limit.
          */
         delete: operations["deleteSession"];
         options?: never;
@@ -153,15 +272,37 @@ export interface paths {
     "/v1/accounts/{accountId}/balances/refresh": {
         parameters: {
             query?: never;
-            header?: never;
-            path?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Account id, `acct_` + 26 characters (`^acct_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example acct_01jdq3w2b4c6d8e9f0g1h2j3k4
+                 */
+                accountId: components["parameters"]["AccountId"];
+            };
             cookie?: never;
         };
         get?: never;
         put?: never;
         /**
          * Refresh an account's balance
-         * @description Asks the provider for the latest balance; `balance.created` fires with source REFRESH.
+         * @description Asks the provider for the account's latest balance, in the background. When a new balance
+         *     arrives, `balance.created` fires with `source: REFRESH` and it becomes the account's
+         *     `balance`. A request while a refresh of the account is already queued joins it (202 again).
+         *     In PRODUCTION each call usually incurs a small upstream fee. No request body.
          */
         post: operations["refreshAccountBalance"];
         delete?: never;
@@ -173,15 +314,37 @@ export interface paths {
     "/v1/accounts/{accountId}/ach_numbers": {
         parameters: {
             query?: never;
-            header?: never;
-            path?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Account id, `acct_` + 26 characters (`^acct_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example acct_01jdq3w2b4c6d8e9f0g1h2j3k4
+                 */
+                accountId: components["parameters"]["AccountId"];
+            };
             cookie?: never;
         };
         /**
-         * ACH numbers of a verified depository account
-         * @description 400 for a non-depository account; 403 when the connection lacks the ACCOUNT_NUMBERS product;
-         *     409 until the account is verified (wait for `account.verified`). `number` may be a token
-         *     whose last four digits differ from the account's mask; always use the latest numbers.
+         * Get an account's ACH numbers
+         * @description The verified account and routing numbers of a depository account, server-to-server only.
+         *     Needs the `ACCOUNT_NUMBERS` product on the connection and a verified account: wait for
+         *     `account.verified`, then call. `number` may be a tokenized surrogate whose last four
+         *     digits differ from the account's `mask`; that is expected. A reconnect resets
+         *     verification and may change the number: always use the most recently retrieved numbers.
+         *     Every error body here carries an `instruction`.
          */
         get: operations["getAchNumbers"];
         put?: never;
@@ -195,8 +358,27 @@ export interface paths {
     "/v1/connections/{connectionId}": {
         parameters: {
             query?: never;
-            header?: never;
-            path?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Connection id, `conn_` + 26 characters (`^conn_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example conn_01jdq3vz9y8x7w6v5t4s3r2q1p
+                 */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
             cookie?: never;
         };
         get?: never;
@@ -204,7 +386,10 @@ export interface paths {
         post?: never;
         /**
          * Disconnect a connection
-         * @description The connection becomes DISCONNECTING, then DISCONNECTED; `connection.disconnected` fires.
+         * @description Stops syncing and revokes Tributary's access upstream. The connection is `DISCONNECTING`
+         *     at once, then `DISCONNECTED`, when `connection.disconnected` fires. Its data stays
+         *     readable. Idempotent: an already disconnecting or disconnected connection answers 202
+         *     with its current state.
          */
         delete: operations["disconnectConnection"];
         options?: never;
@@ -215,18 +400,39 @@ export interface paths {
     "/v1/connections/{connectionId}/transactions/refresh": {
         parameters: {
             query?: never;
-            header?: never;
-            path?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Connection id, `conn_` + 26 characters (`^conn_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example conn_01jdq3vz9y8x7w6v5t4s3r2q1p
+                 */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
             cookie?: never;
         };
         get?: never;
         put?: never;
         /**
          * Refresh a connection's transactions (beta)
-         * @description Asks the provider for the newest transactions. 403 when the connection is disconnected or in
-         *     an error state, or the beta is not enabled for the environment; 409 while a refresh runs; 429
-         *     when refreshed within the last 4 hours. `connection.synced.successful` fires only if
-         *     transactions were added, changed or removed.
+         * @description Beta, enabled per environment. Asks the provider to fetch the newest transactions, in the
+         *     background; no transactions are returned here. If the refresh yields new, changed or
+         *     removed transactions, `connection.synced.successful` fires and the changes are in GraphQL;
+         *     if nothing changed, no event fires. A refresh cannot surface data the institution has not
+         *     made available yet. At most once every 4 hours per connection, one at a time, on top of
+         *     the request rate limits. No request body.
          */
         post: operations["refreshConnectionTransactions"];
         delete?: never;
@@ -238,15 +444,37 @@ export interface paths {
     "/v1/sandbox/institutions": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
         /**
-         * Sandbox institutions
-         * @description Test credentials: `user_good`/`pass_good` succeeds; `user_bad_login` → ERROR_REPAIRABLE,
-         *     `user_institution_down` → ERROR_INSTITUTION, `user_provider_error` → ERROR_PROVIDER,
-         *     `user_service_error` → ERROR_SERVICE.
+         * List sandbox institutions
+         * @description The sandbox institutions, readable in every environment. Credentials they accept (any
+         *     password unless stated):
+         *
+         *     | username | password | outcome after the first sync |
+         *     |---|---|---|
+         *     | `user_good` | `pass_good` | `SYNCED` |
+         *     | `user_bad_login` | | `ERROR_REPAIRABLE` (repair: `reconnectSandboxConnection` with `user_good`) |
+         *     | `user_institution_down` | | `ERROR_INSTITUTION` |
+         *     | `user_provider_error` | | `ERROR_PROVIDER` |
+         *     | `user_service_error` | | `ERROR_SERVICE` |
+         *
+         *     Any other pair behaves like `user_bad_login`. Data is deterministic per connection.
          */
         get: operations["listSandboxInstitutions"];
         put?: never;
@@ -260,7 +488,20 @@ export interface paths {
     "/v1/sandbox/connections": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -268,7 +509,12 @@ export interface paths {
         put?: never;
         /**
          * Connect a sandbox institution server-to-server
-         * @description SANDBOX environments only (403 in PRODUCTION).
+         * @description SANDBOX environments only. Creates a connection for the profile as if the end-user had
+         *     connected the institution: it starts `INITIALIZING` and `connection.created` fires; the
+         *     first sync then runs in the background and ends with `connection.synced.successful` (status
+         *     `SYNCED`) or `connection.synced.errored.<STATUS>` as the credentials dictate (see
+         *     `listSandboxInstitutions`). With `ACCOUNT_NUMBERS`, `account.verified` fires per
+         *     depository account once verified.
          */
         post: operations["createSandboxConnection"];
         delete?: never;
@@ -280,15 +526,37 @@ export interface paths {
     "/v1/sandbox/connections/{connectionId}/reconnect": {
         parameters: {
             query?: never;
-            header?: never;
-            path?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Connection id, `conn_` + 26 characters (`^conn_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example conn_01jdq3vz9y8x7w6v5t4s3r2q1p
+                 */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
             cookie?: never;
         };
         get?: never;
         put?: never;
         /**
          * Reconnect a sandbox connection
-         * @description Accounts' `verified` is reset and re-verified; ACH numbers may change.
+         * @description SANDBOX environments only. Logs in again with new credentials, as an end-user repairing an
+         *     `ERROR_REPAIRABLE` connection would. The connection re-syncs (`INITIALIZING`, then
+         *     `SYNCED` or an error state); every account's `verified` is reset to false and verification
+         *     runs again (`account.verified` fires again), because tokenized ACH numbers can change.
          */
         post: operations["reconnectSandboxConnection"];
         delete?: never;
@@ -300,13 +568,30 @@ export interface paths {
     "/v1/events": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
         /**
          * List events
-         * @description Oldest first; continue with `after` set to the `Next-Cursor` header.
+         * @description The environment's events, oldest first (by id: ids are time-ordered). Page with a cursor:
+         *     pass the `Next-Cursor` header as `after`. To follow the log, keep the id of the last event
+         *     you processed and later ask for the events `after` it. The pagination headers count the
+         *     events matching the filters (`Current-Page` is the page of the last event returned, were
+         *     they split into pages of `limit`).
          */
         get: operations["listEvents"];
         put?: never;
@@ -320,11 +605,33 @@ export interface paths {
     "/v1/events/{eventId}": {
         parameters: {
             query?: never;
-            header?: never;
-            path?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Event id, `evt_` + 26 characters (`^evt_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example evt_01jdq4a1b2c3d4e5f6g7h8j9k0
+                 */
+                eventId: components["parameters"]["EventId"];
+            };
             cookie?: never;
         };
-        /** Get an event */
+        /**
+         * Get an event
+         * @description One event of the environment, exactly as webhooks deliver it.
+         */
         get: operations["getEvent"];
         put?: never;
         post?: never;
@@ -337,17 +644,33 @@ export interface paths {
     "/v1/webhooks/subscriptions": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
-        /** List webhook subscriptions */
+        /**
+         * List webhook subscriptions
+         * @description The environment's subscriptions, oldest first. Secrets are never listed.
+         */
         get: operations["listWebhookSubscriptions"];
         put?: never;
         /**
-         * Subscribe a URL to events
-         * @description Returns the signing secret once. Targets must be https in PRODUCTION environments; private,
-         *     loopback and link-local addresses are refused unless the operator allows them (422).
+         * Subscribe an endpoint to events
+         * @description Events recorded from now on whose type matches `eventTypes` are delivered to `targetUrl`
+         *     (see Webhooks above). The signing secret is returned once, here.
          */
         post: operations["createWebhookSubscription"];
         delete?: never;
@@ -359,37 +682,85 @@ export interface paths {
     "/v1/webhooks/subscriptions/{subscriptionId}": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
-                /** @description A webhook subscription id (`wh_…`). */
+                /**
+                 * @description Webhook subscription id, `wh_` + 26 characters (`^wh_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example wh_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
                 subscriptionId: components["parameters"]["SubscriptionId"];
             };
             cookie?: never;
         };
-        /** Get a webhook subscription */
+        /**
+         * Get a webhook subscription
+         * @description One subscription of the environment, without its secret.
+         */
         get: operations["getWebhookSubscription"];
         put?: never;
         post?: never;
-        /** Delete a webhook subscription */
+        /**
+         * Delete a webhook subscription
+         * @description Stops all deliveries at once, pending retries included, and forgets the secret.
+         */
         delete: operations["deleteWebhookSubscription"];
         options?: never;
         head?: never;
-        /** Update a webhook subscription */
+        /**
+         * Update a webhook subscription
+         * @description Changes only the fields sent. `disabled: false` re-enables a subscription (also one that a
+         *     `410` disabled) and clears `disabledReason`; events recorded while it was disabled are not
+         *     delivered (redeliver them if needed). `disabled: true` pauses deliveries and pending retries.
+         */
         patch: operations["updateWebhookSubscription"];
         trace?: never;
     };
     "/v1/webhooks/subscriptions/{subscriptionId}/rotate-secret": {
         parameters: {
             query?: never;
-            header?: never;
-            path?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Webhook subscription id, `wh_` + 26 characters (`^wh_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example wh_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
             cookie?: never;
         };
         get?: never;
         put?: never;
         /**
          * Rotate the signing secret
-         * @description The old secret stays valid for 24 hours; both signatures are sent meanwhile.
+         * @description Issues a new secret. The previous one stays valid for 24 hours: meanwhile every delivery
+         *     carries two signatures, one per secret, so receivers can switch without downtime. Rotating
+         *     again within those 24 hours ends the older secret at once. No request body.
          */
         post: operations["rotateWebhookSubscriptionSecret"];
         delete?: never;
@@ -401,11 +772,33 @@ export interface paths {
     "/v1/webhooks/subscriptions/{subscriptionId}/deliveries": {
         parameters: {
             query?: never;
-            header?: never;
-            path?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Webhook subscription id, `wh_` + 26 characters (`^wh_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example wh_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
             cookie?: never;
         };
-        /** Delivery attempts of a subscription */
+        /**
+         * List delivery attempts
+         * @description Every attempt to deliver an event to this subscription, newest first.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -418,13 +811,43 @@ export interface paths {
     "/v1/webhooks/subscriptions/{subscriptionId}/events/{eventId}/redeliver": {
         parameters: {
             query?: never;
-            header?: never;
-            path?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Webhook subscription id, `wh_` + 26 characters (`^wh_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example wh_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+                /**
+                 * @description Event id, `evt_` + 26 characters (`^evt_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example evt_01jdq4a1b2c3d4e5f6g7h8j9k0
+                 */
+                eventId: components["parameters"]["EventId"];
+            };
             cookie?: never;
         };
         get?: never;
         put?: never;
-        /** Deliver one event again */
+        /**
+         * Deliver an event again
+         * @description Queues one more attempt to deliver the event to this subscription, whatever its type and
+         *     past outcome, and even while the subscription is disabled (to test a fixed endpoint before
+         *     re-enabling it). The attempt is made once, with the same `webhook-id`, and is not retried.
+         *     No request body.
+         */
         post: operations["redeliverWebhookEvent"];
         delete?: never;
         options?: never;
@@ -438,247 +861,658 @@ export interface components {
     schemas: {
         /** @description The body of every 4xx and 5xx response. */
         Error: {
-            /** @description What went wrong. */
+            /**
+             * @description What went wrong, for a developer.
+             * @example Profile not found
+             */
             message: string;
-            /** @description What to do about it. */
+            /**
+             * @description What to do about it.
+             * @example Wait for the account.verified event, then call again.
+             */
             instruction?: string;
-            /** @description The request's id (X-Request-Id). */
+            /**
+             * @description The request's id, as in the `X-Request-Id` response header.
+             * @example req_6f1c2a9e0b7d4c3a8e5f1a2b3c4d5e6f
+             */
             requestId: string;
-            /** @description Unique id of this error occurrence; it is in the server log. */
+            /**
+             * @description Unique id of this error occurrence; it is in the server log. Quote it to the operator.
+             * @example err_5c0e9a7b2d4f6e8a1b3c
+             */
             errorId: string;
-            /** @description Field path (e.g. `email`, `metadata.plan`) → messages. */
+            /**
+             * @description Validation failures (422): field path → messages.
+             * @example {
+             *       "email": [
+             *         "email must be a valid email address"
+             *       ]
+             *     }
+             */
             errors?: {
                 [key: string]: string[];
             };
         };
-        Status: {
-            /** @description `ok` (liveness) or `ready` (readiness). */
-            status: string;
+        /** @description An `Error` that always says what to do. */
+        ErrorWithInstruction: components["schemas"]["Error"] & {
+            instruction: string;
+        };
+        Liveness: {
+            /** @enum {string} */
+            status: "ok";
+        };
+        Readiness: {
+            /** @enum {string} */
+            status: "ready";
         };
         /**
-         * @description Custom metadata: string, number or boolean values; at least one key; at most 50 keys; key
-         *     names ≤ 50 characters; values ≤ 500 characters. Updates merge (absent keys are unchanged);
-         *     a key set to null is removed; null, or nulling every key, clears it to null. Sensitive data
-         *     (emails, phone numbers, birthdays) is refused with 422.
+         * @description Profile id.
+         * @example p_01jdq3v6x8f9k2m4n7p0r5s8tw
+         */
+        ProfileId: string;
+        /**
+         * @description Connection id.
+         * @example conn_01jdq3vz9y8x7w6v5t4s3r2q1p
+         */
+        ConnectionId: string;
+        /**
+         * @description Account id.
+         * @example acct_01jdq3w2b4c6d8e9f0g1h2j3k4
+         */
+        AccountId: string;
+        /**
+         * @description Balance id.
+         * @example bal_01jdq3x5m6n7p8q9r0s1t2v3w4
+         */
+        BalanceId: string;
+        /**
+         * @description Event id.
+         * @example evt_01jdq4a1b2c3d4e5f6g7h8j9k0
+         */
+        EventId: string;
+        /**
+         * @description Environment id.
+         * @example env_01jdq2m3n4p5q6r7s8t9v0w1x2
+         */
+        EnvironmentId: string;
+        /**
+         * @description Session id.
+         * @example ses_01jdq4e9f0g1h2j3k4m5n6p7q8
+         */
+        SessionId: string;
+        /**
+         * @description Webhook subscription id.
+         * @example wh_01jdq4c5d6e7f8g9h0j1k2m3n4
+         */
+        WebhookSubscriptionId: string;
+        /**
+         * @description Webhook delivery attempt id.
+         * @example whd_01jdq4g1h2j3k4m5n6p7q8r9s0
+         */
+        WebhookDeliveryId: string;
+        /**
+         * @description ISO 4217 currency code.
+         * @example USD
+         */
+        CurrencyCode: string;
+        /**
+         * @description Custom metadata: your own key-value data on a Profile, Connection, Account or Transaction,
+         *     e.g. `{"plan": "premium", "score": 42, "beta": true}`; `null` when none is set (never `{}`).
+         *
+         *     - A JSON object with at least one key; keys are strings of 1–50 characters; at most 50
+         *       keys per record, counted after an update is merged.
+         *     - Values are strings (at most 500 characters), numbers or booleans; no nested objects or
+         *       arrays. `null` appears only in updates.
+         *     - Updates merge: keys absent from the update keep their value; a key set to `null` is
+         *       deleted; setting every key to `null`, or the whole `metadata` to `null`, clears it and
+         *       it then reads `null`.
+         *     - No sensitive data: values that look like email addresses, phone numbers or birthdays,
+         *       and keys naming them (`email`, `phone`, `dob`, …), are rejected with 422. Use the
+         *       Profile's own encrypted fields.
+         * @example {
+         *       "plan": "premium",
+         *       "score": 42,
+         *       "beta": true
+         *     }
          */
         Metadata: {
             [key: string]: string | number | boolean | null;
         } | null;
-        ProfileNames: {
+        /**
+         * @description Full name as free text; null clears it.
+         * @example Ada Lovelace
+         */
+        Name: string | null;
+        /**
+         * Format: email
+         * @description Email address, or null. Sensitive.
+         * @example ada@example.com
+         */
+        Email: string | null;
+        /**
+         * @description Phone number in E.164 format, or null. Sensitive.
+         * @example +14155550123
+         */
+        Phone: string | null;
+        /**
+         * Format: date
+         * @description Date of birth (`YYYY-MM-DD`, from 1900-01-01 and not in the future), or null. Sensitive.
+         * @example 1990-12-10
+         */
+        DateOfBirth: string | null;
+        /** @description The name split into its parts, each null when unknown; or null when not set. */
+        Names: {
+            /** @example Ada */
+            first: string | null;
+            /** @example Augusta */
+            middle: string | null;
+            /** @example Lovelace */
+            last: string | null;
+        } | null;
+        /** @description Replaces the stored names as a whole; parts left out become null. `null` clears them. */
+        NamesInput: {
             first?: string | null;
             middle?: string | null;
             last?: string | null;
         } | null;
+        /** @description Postal address, each part null when unknown; or null when not set. Sensitive. */
         Address: {
+            /** @example 1 Market St */
+            line1: string | null;
+            /** @example Suite 300 */
+            line2: string | null;
+            /** @example San Francisco */
+            city: string | null;
+            /**
+             * @description State, province or county.
+             * @example CA
+             */
+            region: string | null;
+            /** @example 94105 */
+            postalCode: string | null;
+            /**
+             * @description ISO 3166-1 alpha-2 country code.
+             * @example US
+             */
+            country: string | null;
+        } | null;
+        /** @description Replaces the stored address as a whole; parts left out become null. `null` clears it. */
+        AddressInput: {
             line1?: string | null;
             line2?: string | null;
             city?: string | null;
             region?: string | null;
             postalCode?: string | null;
-            /** @description ISO 3166-1 alpha-2. */
+            /** @description ISO 3166-1 alpha-2, upper case. */
             country?: string | null;
         } | null;
-        /** @description An end-user. email, phone, dateOfBirth and address are encrypted at rest. */
+        /** @description An end-user of the environment. `email`, `phone`, `dateOfBirth` and `address` are encrypted at rest. */
         Profile: {
-            /** @example p_01jdq3v6x8f9k2m4n7p0r5s8tw */
-            id: string;
-            /** Format: uuid */
+            id: components["schemas"]["ProfileId"];
+            /**
+             * Format: uuid
+             * @description Unique in the environment; the one given at creation (e.g. your own user id), else generated. Lower case.
+             * @example 0b9e4c1a-6f2d-4e8b-9a7c-3d5e1f2a4b6c
+             */
             uuid: string;
             metadata: components["schemas"]["Metadata"];
-            email: string | null;
-            /** @description E.164, e.g. +14155550123. */
-            phone: string | null;
+            email: components["schemas"]["Email"];
+            phone: components["schemas"]["Phone"];
+            /**
+             * @description Full name as free text, or null.
+             * @example Ada Lovelace
+             */
             name: string | null;
-            names: components["schemas"]["ProfileNames"];
-            /** Format: date */
-            dateOfBirth: string | null;
+            names: components["schemas"]["Names"];
+            dateOfBirth: components["schemas"]["DateOfBirth"];
             address: components["schemas"]["Address"];
             /**
              * Format: date-time
-             * @description Creation time (UTC).
+             * @description Creation time.
+             * @example 2026-04-01T09:30:00.000Z
              */
             at: string;
         };
-        /** @description Fields to change; null clears a field; metadata merges. */
-        ProfileUpdate: {
-            name?: string | null;
-            names?: components["schemas"]["ProfileNames"];
-            email?: string | null;
-            phone?: string | null;
-            dateOfBirth?: string | null;
-            address?: components["schemas"]["Address"];
-            metadata?: components["schemas"]["Metadata"];
-        };
-        ProfileCreate: {
-            /**
-             * Format: uuid
-             * @description Your id for the profile; unique in the environment. Generated when omitted.
-             */
-            uuid?: string;
-            name?: string | null;
-            names?: components["schemas"]["ProfileNames"];
-            email?: string | null;
-            phone?: string | null;
-            dateOfBirth?: string | null;
-            address?: components["schemas"]["Address"];
-            metadata?: components["schemas"]["Metadata"];
-        };
-        ProfileDeletion: {
-            id: string;
-            /** @enum {string} */
-            status: "DELETING";
-        };
-        SessionCreate: {
-            /** @description Profile id or uuid; omit to create a profile. */
-            userId?: string;
-            /**
-             * Format: uuid
-             * @description For a newly created profile.
-             */
-            uuid?: string;
-            name?: string | null;
-            email?: string | null;
-            phone?: string | null;
-            metadata?: components["schemas"]["Metadata"];
-        };
-        SessionIssued: {
-            /** @description Send as `Authorization: Bearer <token>`. */
-            token: string;
-            userId: string;
+        /** @description The non-sensitive part of a profile, the `record` of `profile.*` events. */
+        ProfileSummary: {
+            id: components["schemas"]["ProfileId"];
             /** Format: uuid */
-            userUuid: string;
-            environmentId: string;
-            /** Format: date-time */
-            expiresAt: string;
-        };
-        SessionInfo: {
-            id: string;
-            userId: string;
-            /** Format: uuid */
-            userUuid: string;
-            environmentId: string;
-            /** Format: date-time */
-            issuedAt: string;
-            /** Format: date-time */
-            expiresAt: string;
-        };
-        Queued: {
-            accountId?: string;
-            connectionId?: string;
-            /** @enum {string} */
-            status: "QUEUED";
-        };
-        AchNumbers: {
-            accountId: string;
-            /** @description Verified account number; may be a surrogate token. */
-            number: string;
-            routing: string;
-        };
-        Connection: {
-            id: string;
-            profileId: string;
-            institution: {
-                id: string;
-                name: string;
-            };
-            /** @enum {string} */
-            status: "INITIALIZING" | "SYNCING" | "SYNCED" | "ERROR_REPAIRABLE" | "ERROR_SERVICE" | "ERROR_PROVIDER" | "ERROR_INSTITUTION" | "DISCONNECTING" | "DISCONNECTED";
-            products: ("TRANSACTIONS" | "BALANCES" | "ACCOUNT_NUMBERS")[];
-            /** Format: date-time */
-            lastSyncedAt: string | null;
+            uuid: string;
             metadata: components["schemas"]["Metadata"];
             /** Format: date-time */
             at: string;
         };
         /**
-         * @description Envelope of every event and webhook. Types: profile.created, profile.deleted, profile.ready,
-         *     balance.created, account.verified, connection.created, connection.synced.successful,
-         *     connection.synced.errored.<STATUS>, connection.disconnected.
+         * @description A new profile. Every field is optional.
+         * @example {
+         *       "uuid": "0b9e4c1a-6f2d-4e8b-9a7c-3d5e1f2a4b6c",
+         *       "name": "Ada Lovelace",
+         *       "email": "ada@example.com",
+         *       "metadata": {
+         *         "plan": "premium"
+         *       }
+         *     }
+         */
+        ProfileCreate: {
+            /**
+             * Format: uuid
+             * @description Your id for the profile (e.g. your user id); unique in the environment (else 409). Generated when omitted.
+             */
+            uuid?: string;
+            name?: components["schemas"]["Name"];
+            names?: components["schemas"]["NamesInput"];
+            email?: components["schemas"]["Email"];
+            phone?: components["schemas"]["Phone"];
+            dateOfBirth?: components["schemas"]["DateOfBirth"];
+            address?: components["schemas"]["AddressInput"];
+            metadata?: components["schemas"]["Metadata"];
+        };
+        /**
+         * @description The fields to change (at least one). `null` clears a field; `metadata` merges.
+         * @example {
+         *       "phone": "+14155550123",
+         *       "metadata": {
+         *         "plan": "gold",
+         *         "trial": null
+         *       }
+         *     }
+         */
+        ProfileUpdate: {
+            name?: components["schemas"]["Name"];
+            names?: components["schemas"]["NamesInput"];
+            email?: components["schemas"]["Email"];
+            phone?: components["schemas"]["Phone"];
+            dateOfBirth?: components["schemas"]["DateOfBirth"];
+            address?: components["schemas"]["AddressInput"];
+            metadata?: components["schemas"]["Metadata"];
+        };
+        ProfileDeletion: {
+            id: components["schemas"]["ProfileId"];
+            /** @enum {string} */
+            status: "DELETING";
+        };
+        /**
+         * @description Which profile the token is for, and attributes to merge into it.
+         * @example {
+         *       "userId": "0b9e4c1a-6f2d-4e8b-9a7c-3d5e1f2a4b6c",
+         *       "metadata": {
+         *         "lastLoginChannel": "ios"
+         *       }
+         *     }
+         */
+        SessionCreate: {
+            /**
+             * @description The profile's id (`p_…`) or uuid. Omit it to create a new profile.
+             * @example p_01jdq3v6x8f9k2m4n7p0r5s8tw
+             */
+            userId?: string;
+            /**
+             * Format: uuid
+             * @description The uuid of the new profile; used only when `userId` is omitted.
+             */
+            uuid?: string;
+            name?: components["schemas"]["Name"];
+            email?: components["schemas"]["Email"];
+            phone?: components["schemas"]["Phone"];
+            metadata?: components["schemas"]["Metadata"];
+        };
+        SessionIssued: {
+            /**
+             * @description The session token (a JWT); send it as `Authorization: Bearer <token>`.
+             * @example eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwXzAxamRxM3Y2eDhmOWsybTRuN3AwcjVzOHR3In0.c2lnbmF0dXJl
+             */
+            token: string;
+            userId: components["schemas"]["ProfileId"];
+            /** Format: uuid */
+            userUuid: string;
+            environmentId: components["schemas"]["EnvironmentId"];
+            /**
+             * Format: date-time
+             * @description 24 hours after issuing.
+             */
+            expiresAt: string;
+        };
+        SessionInfo: {
+            id: components["schemas"]["SessionId"];
+            userId: components["schemas"]["ProfileId"];
+            /** Format: uuid */
+            userUuid: string;
+            environmentId: components["schemas"]["EnvironmentId"];
+            /** Format: date-time */
+            issuedAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        BalanceRefreshQueued: {
+            accountId: components["schemas"]["AccountId"];
+            /** @enum {string} */
+            status: "QUEUED";
+        };
+        TransactionsRefreshQueued: {
+            connectionId: components["schemas"]["ConnectionId"];
+            /** @enum {string} */
+            status: "QUEUED";
+        };
+        /** @description ACH numbers of a verified depository account. */
+        AchNumbers: {
+            accountId: components["schemas"]["AccountId"];
+            /**
+             * @description The verified account number; may be a tokenized surrogate whose last four digits differ from `mask`.
+             * @example 1111222233330042
+             */
+            number: string;
+            /**
+             * @description ABA routing number (9 digits).
+             * @example 011401533
+             */
+            routing: string;
+        };
+        /**
+         * @description Sync state. `INITIALIZING`: first sync not finished. `SYNCING`: a sync is running.
+         *     `SYNCED`: the last sync succeeded. `ERROR_REPAIRABLE`: the end-user must reconnect
+         *     (changed password, MFA, expired consent). `ERROR_SERVICE` (Tributary), `ERROR_PROVIDER`
+         *     (aggregator), `ERROR_INSTITUTION` (institution down): retried automatically.
+         *     `DISCONNECTING`, `DISCONNECTED`: no further syncs; data stays readable.
+         * @enum {string}
+         */
+        ConnectionStatus: "INITIALIZING" | "SYNCING" | "SYNCED" | "ERROR_REPAIRABLE" | "ERROR_SERVICE" | "ERROR_PROVIDER" | "ERROR_INSTITUTION" | "DISCONNECTING" | "DISCONNECTED";
+        /**
+         * @description A data product of a connection: `TRANSACTIONS` (history and sync), `BALANCES` (including real-time refresh), `ACCOUNT_NUMBERS` (ACH numbers).
+         * @enum {string}
+         */
+        Product: "TRANSACTIONS" | "BALANCES" | "ACCOUNT_NUMBERS";
+        /** @description One login of the profile at one institution, kept in sync with the upstream provider. */
+        Connection: {
+            id: components["schemas"]["ConnectionId"];
+            profileId: components["schemas"]["ProfileId"];
+            institution: {
+                /**
+                 * @description Institution id (`ins_…`), stable across profiles.
+                 * @example ins_first_platypus
+                 */
+                id: string;
+                /** @example First Platypus Bank */
+                name: string;
+            };
+            status: components["schemas"]["ConnectionStatus"];
+            products: components["schemas"]["Product"][];
+            /**
+             * Format: date-time
+             * @description When the last successful sync finished; null before the first.
+             */
+            lastSyncedAt: string | null;
+            metadata: components["schemas"]["Metadata"];
+            /**
+             * Format: date-time
+             * @description When the connection was created.
+             */
+            at: string;
+        };
+        /** @description An account reached through a connection. */
+        Account: {
+            id: components["schemas"]["AccountId"];
+            connectionId: components["schemas"]["ConnectionId"];
+            /** @example Everyday Checking */
+            name: string;
+            /**
+             * @description `DEPOSITORY` (checking, savings) and `INVESTMENT` are assets; `CREDIT` (cards, lines of credit) and `LOAN` are liabilities. Decides how balance signs read.
+             * @enum {string}
+             */
+            kind: "DEPOSITORY" | "CREDIT" | "LOAN" | "INVESTMENT";
+            /**
+             * @description The institution's finer classification in lower case; null when unknown.
+             * @example checking
+             */
+            subtype: string | null;
+            /**
+             * @description `CLOSED`: closed at the institution; history stays, no new data.
+             * @enum {string}
+             */
+            state: "OPEN" | "CLOSED";
+            /** @description True once verified for money movement (ACH numbers retrievable); reset to false on reconnect until verified again. */
+            verified: boolean;
+            /**
+             * @description Last four digits of the account number from aggregation; null when not reported. May differ from the ACH number's.
+             * @example 0042
+             */
+            mask: string | null;
+            currencyCode: components["schemas"]["CurrencyCode"];
+            /** @description The latest balance, or null before any was obtained. */
+            balance: components["schemas"]["Balance"] | null;
+            metadata: components["schemas"]["Metadata"];
+            /**
+             * Format: date-time
+             * @description When Tributary first recorded the account.
+             */
+            at: string;
+        };
+        /**
+         * @description A balance of an account at a point in time, in the account's currency. Amounts are exact
+         *     decimals (at most 2 fraction digits), signed from the holder's point of view, the same for
+         *     every provider:
+         *
+         *     - Asset accounts (checking, savings, investment): positive is money in the account;
+         *       negative means the holder owes the institution (overdrawn).
+         *     - Liability accounts (credit card, loan): negative is the amount owed; positive means the
+         *       lender owes the holder (overpaid).
+         *     - A credit card with `current: -2134.34` owes 2134.34; its limit is negative too
+         *       (`limit: -5000`), and `available: 2865.66` can still be spent.
+         */
+        Balance: {
+            id: components["schemas"]["BalanceId"];
+            accountId: components["schemas"]["AccountId"];
+            /**
+             * Format: date-time
+             * @description When the balance was obtained.
+             */
+            at: string;
+            /**
+             * @description `SYNC`: from a regular sync; `REFRESH`: from `refreshAccountBalance`.
+             * @enum {string}
+             */
+            source: "SYNC" | "REFRESH";
+            /**
+             * @description What can be spent or withdrawn now (for credit, the credit still available, positive); null when not reported.
+             * @example 2865.66
+             */
+            available: number | null;
+            /**
+             * @description The balance as the institution reports it; null when not reported.
+             * @example -2134.34
+             */
+            current: number | null;
+            /**
+             * @description Credit or overdraft limit as a negative number (the lowest `current` may reach); null when none.
+             * @example -5000
+             */
+            limit: number | null;
+            currencyCode: components["schemas"]["CurrencyCode"];
+        };
+        /**
+         * @description `profile.created` (a profile was created), `profile.deleted` (fully deleted),
+         *     `profile.ready` (enrichment completed), `balance.created` (new balance, also after a
+         *     refresh), `account.verified` (ACH numbers available), `connection.created`,
+         *     `connection.synced.successful` (a sync added, changed or removed transactions),
+         *     `connection.synced.errored.<STATUS>` (a sync ended in that `ERROR_*` status),
+         *     `connection.disconnected`.
+         * @enum {string}
+         */
+        EventType: "profile.created" | "profile.deleted" | "profile.ready" | "balance.created" | "account.verified" | "connection.created" | "connection.synced.successful" | "connection.synced.errored.ERROR_REPAIRABLE" | "connection.synced.errored.ERROR_SERVICE" | "connection.synced.errored.ERROR_PROVIDER" | "connection.synced.errored.ERROR_INSTITUTION" | "connection.disconnected";
+        /**
+         * @description An event type, or a prefix of whole dot-separated segments of one (`connection`, `connection.synced`).
+         * @example connection.synced
+         */
+        EventTypeFilter: string;
+        /**
+         * @description The envelope of every event, as `listEvents` returns and webhooks deliver it. `record` is
+         *     the resource concerned: a `ProfileSummary` for `profile.*`, a `Balance` for
+         *     `balance.created`, an `Account` for `account.verified`, a `Connection` for
+         *     `connection.*`. Events never carry sensitive profile fields.
          */
         Event: {
-            id: string;
-            /** Format: date-time */
+            id: components["schemas"]["EventId"];
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
             at: string;
-            type: string;
+            type: components["schemas"]["EventType"];
+            /** @description The profile concerned (null only for events not tied to a profile; no current type). */
             profile: {
-                id: string;
+                id: components["schemas"]["ProfileId"];
+                /** Format: uuid */
                 uuid: string;
                 metadata: components["schemas"]["Metadata"];
             } | null;
-            record: Record<string, never>;
-            metadata: Record<string, never>;
+            record: components["schemas"]["ProfileSummary"] | components["schemas"]["Balance"] | components["schemas"]["Account"] | components["schemas"]["Connection"];
+            /** @description Reserved for event-level data; `{}` today. */
+            metadata: {
+                [key: string]: unknown;
+            };
         };
         SandboxInstitution: {
+            /** @example ins_first_platypus */
             id: string;
+            /** @example First Platypus Bank */
             name: string;
-            products: string[];
+            /** @description Products its connections can enable. */
+            products: components["schemas"]["Product"][];
+            /** @example Checking, savings, credit card, loan and investment accounts; tokenized ACH numbers. */
             description: string;
         };
         SandboxConnectionCreate: {
+            /**
+             * @description The profile to connect (`p_…`); unknown: 404.
+             * @example p_01jdq3v6x8f9k2m4n7p0r5s8tw
+             */
             profileId: string;
+            /**
+             * @description A sandbox institution id; unknown: 404.
+             * @example ins_first_platypus
+             */
             institutionId: string;
+            /** @example user_good */
             username: string;
+            /** @example pass_good */
             password: string;
-            products?: ("TRANSACTIONS" | "BALANCES" | "ACCOUNT_NUMBERS")[];
+            /** @description Products to enable; default every product the institution offers. */
+            products?: components["schemas"]["Product"][];
         };
         SandboxReconnect: {
+            /** @example user_good */
             username: string;
+            /** @example pass_good */
             password: string;
         };
+        /**
+         * @description Event types or prefixes (`connection`, `connection.synced`) to deliver; an empty array delivers every event.
+         * @example [
+         *       "balance.created",
+         *       "connection.synced"
+         *     ]
+         */
+        EventTypeFilters: components["schemas"]["EventTypeFilter"][];
         WebhookSubscription: {
-            id: string;
+            id: components["schemas"]["WebhookSubscriptionId"];
+            /** @example Ledger sync */
             name: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @example https://api.example.com/webhooks/tributary
+             */
             targetUrl: string;
-            /** @description Exact types or prefixes (`connection`, `connection.synced`); empty = all. */
-            eventTypes: string[];
+            eventTypes: components["schemas"]["EventTypeFilters"];
+            /** @description True while deliveries are paused. */
             disabled: boolean;
+            /**
+             * @description Why it is disabled (set by you, or by a `410 Gone` answer); null when enabled.
+             * @example The endpoint answered 410 Gone at 2026-04-01T09:30:00.000Z
+             */
             disabledReason: string | null;
             /** Format: date-time */
             at: string;
         };
         WebhookSubscriptionCreate: {
+            /** @example Ledger sync */
             name: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description `https` in PRODUCTION environments.
+             * @example https://api.example.com/webhooks/tributary
+             */
             targetUrl: string;
-            eventTypes?: string[];
-            disabled?: boolean;
+            eventTypes?: components["schemas"]["EventTypeFilters"];
+            /**
+             * @description Create it paused.
+             * @default false
+             */
+            disabled: boolean;
         };
+        /** @description A new subscription with its signing secret. */
         WebhookSubscriptionCreated: components["schemas"]["WebhookSubscription"] & {
-            /** @description The `whsec_` signing secret, shown once. */
-            secret: string;
+            secret: components["schemas"]["WebhookSecret"];
         };
+        /** @description The fields to change (at least one). */
         WebhookSubscriptionUpdate: {
             name?: string;
             /** Format: uri */
             targetUrl?: string;
-            eventTypes?: string[];
+            eventTypes?: components["schemas"]["EventTypeFilters"];
             disabled?: boolean;
         };
+        /**
+         * @description Signing secret (`whsec_` + base64), shown only once. Keep it secret.
+         * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+         */
+        WebhookSecret: string;
         WebhookSecretRotated: {
-            secret: string;
-            /** Format: date-time */
+            secret: components["schemas"]["WebhookSecret"];
+            /**
+             * Format: date-time
+             * @description When the previous secret stops signing (24 hours from now).
+             */
             previousSecretExpiresAt: string;
         };
+        /** @description One attempt to deliver one event to one subscription. */
         WebhookDelivery: {
-            id: string;
-            eventId: string;
-            subscriptionId: string;
+            id: components["schemas"]["WebhookDeliveryId"];
+            eventId: components["schemas"]["EventId"];
+            subscriptionId: components["schemas"]["WebhookSubscriptionId"];
+            /** @description 1 for the first attempt of this event to this subscription, then 2, 3, … (redeliveries included). */
             attempt: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the attempt was made (or is due, while PENDING).
+             */
             at: string;
-            /** @enum {string} */
+            /**
+             * @description `PENDING` (not made yet), `SUCCEEDED` (2xx within 15 s) or `FAILED`.
+             * @enum {string}
+             */
             status: "PENDING" | "SUCCEEDED" | "FAILED";
+            /**
+             * @description The endpoint's HTTP status; null when there was none.
+             * @example 200
+             */
             responseStatus: number | null;
+            /**
+             * @description Time to the answer; null while PENDING.
+             * @example 182
+             */
             durationMs: number | null;
+            /** @description First 1 KiB of the response body; null when none. */
             responseExcerpt: string | null;
+            /** @description Why the attempt failed (timeout, connection refused, TLS error, non-2xx); null otherwise. */
             error: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the automatic retry is due after a failure; null when none will follow.
+             */
             nextAttemptAt: string | null;
         };
     };
     responses: {
-        /** @description Malformed request (invalid JSON, unsupported Service-Version). */
+        /** @description Malformed JSON body, or an unsupported `Service-Version` (the message names the supported versions). */
         BadRequest: {
             headers: {
                 "Service-Version": components["headers"]["ServiceVersion"];
@@ -692,7 +1526,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Missing or invalid credential. */
+        /** @description No valid credential; the credential is missing, malformed, unknown, revoked or expired. */
         Unauthorized: {
             headers: {
                 "Service-Version": components["headers"]["ServiceVersion"];
@@ -707,7 +1541,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The credential is valid but not allowed here (or the plain-HTTP refusal). */
+        /**
+         * @description Refused: the request came over plain HTTP, the credential is of a kind this operation does
+         *     not accept, or an operation-specific rule the message names.
+         */
         Forbidden: {
             headers: {
                 "Service-Version": components["headers"]["ServiceVersion"];
@@ -721,7 +1558,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No such record for this credential. */
+        /** @description No such record in the credential's environment (or profile). Malformed ids are not found too. */
         NotFound: {
             headers: {
                 "Service-Version": components["headers"]["ServiceVersion"];
@@ -735,7 +1572,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request conflicts with the record's state. */
+        /** @description The request conflicts with the record's current state; the message says how. */
         Conflict: {
             headers: {
                 "Service-Version": components["headers"]["ServiceVersion"];
@@ -749,7 +1586,21 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is not `application/json`. */
+        /** @description The request body is larger than 1 MiB. */
+        PayloadTooLarge: {
+            headers: {
+                "Service-Version": components["headers"]["ServiceVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is not sent as `Content-Type: application/json`. */
         UnsupportedMediaType: {
             headers: {
                 "Service-Version": components["headers"]["ServiceVersion"];
@@ -763,7 +1614,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Validation failed; `errors` names each field. */
+        /**
+         * @description A parameter, header or body field breaks this contract or a domain rule. `errors` maps
+         *     each field path (`email`, `metadata.favourite`, `limit`) to its messages.
+         */
         UnprocessableEntity: {
             headers: {
                 "Service-Version": components["headers"]["ServiceVersion"];
@@ -774,10 +1628,23 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "message": "Invalid metadata.favourite: metadata must not hold sensitive data (this looks like an email address); use the profile's own fields",
+                 *       "instruction": "Correct the fields listed in `errors` and retry.",
+                 *       "requestId": "req_6f1c2a9e0b7d4c3a8e5f1a2b3c4d5e6f",
+                 *       "errorId": "err_5c0e9a7b2d4f6e8a1b3c",
+                 *       "errors": {
+                 *         "metadata.favourite": [
+                 *           "metadata must not hold sensitive data (this looks like an email address); use the profile's own fields"
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A rate limit was exceeded. */
+        /** @description A rate limit was exceeded; retry after `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
                 "Service-Version": components["headers"]["ServiceVersion"];
@@ -792,8 +1659,39 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A dependency (the database) is unreachable. */
-        Unavailable: {
+        /** @description An unexpected failure on our side. The details are in the server log under `errorId`; quote it to the operator. */
+        InternalError: {
+            headers: {
+                "Service-Version": components["headers"]["ServiceVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description This server build, or the connection's upstream provider, does not offer this operation
+         *     (self-hosted releases can trail the contract). The message names the operation.
+         */
+        NotImplemented: {
+            headers: {
+                "Service-Version": components["headers"]["ServiceVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not ready; the database is unreachable. Retry shortly. */
+        ServiceUnavailable: {
             headers: {
                 "Service-Version": components["headers"]["ServiceVersion"];
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -808,49 +1706,110 @@ export interface components {
         };
     };
     parameters: {
-        /** @description API version for this request (overrides the key's); unsupported values get 400. */
+        /**
+         * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+         * @example 2026-04-01
+         */
         ServiceVersion: string;
-        /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+        /**
+         * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+         *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+         *     generated. Longer than 200 characters: 422.
+         * @example trace-7f3a9c
+         */
         RequestId: string;
-        /** @description Page number, from 1. */
+        /** @description Page number, from 1. A page past the last returns an empty array. */
         Page: number;
-        /** @description Items per page, at most 100. */
+        /** @description Items per page (at most 100). */
         Limit: number;
-        /** @description A profile id (`p_…`). */
+        /**
+         * @description Profile id, `p_` + 26 characters (`^p_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+         * @example p_01jdq3v6x8f9k2m4n7p0r5s8tw
+         */
         ProfileId: string;
-        /** @description An account id (`acct_…`). */
+        /**
+         * @description Account id, `acct_` + 26 characters (`^acct_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+         * @example acct_01jdq3w2b4c6d8e9f0g1h2j3k4
+         */
         AccountId: string;
-        /** @description A connection id (`conn_…`). */
+        /**
+         * @description Connection id, `conn_` + 26 characters (`^conn_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+         * @example conn_01jdq3vz9y8x7w6v5t4s3r2q1p
+         */
         ConnectionId: string;
-        /** @description An event id (`evt_…`). */
+        /**
+         * @description Event id, `evt_` + 26 characters (`^evt_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+         * @example evt_01jdq4a1b2c3d4e5f6g7h8j9k0
+         */
         EventId: string;
-        /** @description A webhook subscription id (`wh_…`). */
+        /**
+         * @description Webhook subscription id, `wh_` + 26 characters (`^wh_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+         * @example wh_01jdq4c5d6e7f8g9h0j1k2m3n4
+         */
         SubscriptionId: string;
     };
     requestBodies: never;
     headers: {
-        /** @description The API version that processed the request. */
+        /**
+         * @description The API version that processed the request (`YYYY-MM-DD`).
+         * @example 2026-04-01
+         */
         ServiceVersion: string;
-        /** @description The request's id; quote it with errorId when reporting a problem. */
+        /**
+         * @description The request's id (yours from `X-Request-Id`, or a generated `req_…`). Quote it with the `errorId` when reporting a problem.
+         * @example req_6f1c2a9e0b7d4c3a8e5f1a2b3c4d5e6f
+         */
         RequestId: string;
-        /** @description Requests allowed in the current one-second window. */
+        /**
+         * @description Requests allowed in the current one-second window for this credential (or client address).
+         * @example 100
+         */
         RatelimitLimit: number;
-        /** @description Requests left in the current window. */
+        /**
+         * @description Requests left in the current window.
+         * @example 99
+         */
         RatelimitRemaining: number;
-        /** @description Seconds until the window ends, rounded up. */
+        /**
+         * @description Seconds until the current one-second window ends, rounded up.
+         * @example 1
+         */
         RatelimitReset: number;
-        /** @description Seconds to wait before retrying. */
+        /**
+         * @description Seconds to wait before retrying.
+         * @example 1
+         */
         RetryAfter: number;
-        /** @description The accepted authentication schemes. */
+        /**
+         * @description The accepted authentication schemes.
+         * @example Bearer realm="tributary", Basic realm="tributary", charset="UTF-8"
+         */
         WwwAuthenticate: string;
-        /** @description The page returned. */
+        /**
+         * @description The page returned, from 1.
+         * @example 1
+         */
         CurrentPage: number;
-        /** @description Items on this page. */
+        /**
+         * @description Items in this response.
+         * @example 25
+         */
         PageItems: number;
-        /** @description Items in the whole list. */
+        /**
+         * @description Items across all pages.
+         * @example 137
+         */
         TotalCount: number;
-        /** @description Pages in the whole list. */
+        /**
+         * @description Pages at this `limit` (0 when there are no items).
+         * @example 6
+         */
         TotalPages: number;
+        /**
+         * @description Present when more events follow; pass it as `after` to get them.
+         * @example evt_01jdq4a1b2c3d4e5f6g7h8j9k0
+         */
+        NextCursor: string;
     };
     pathItems: never;
 }
@@ -860,9 +1819,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -870,7 +1837,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The process is up. */
+            /** @description The process is alive. */
             200: {
                 headers: {
                     "Service-Version": components["headers"]["ServiceVersion"];
@@ -881,21 +1848,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Status"];
+                    "application/json": components["schemas"]["Liveness"];
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getReadiness: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -914,22 +1892,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Status"];
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["Unavailable"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getRestContract: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -937,7 +1926,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The REST contract. */
+            /** @description The OpenAPI 3.1 document. */
             200: {
                 headers: {
                     "Service-Version": components["headers"]["ServiceVersion"];
@@ -952,22 +1941,33 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listProfiles: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1. A page past the last returns an empty array. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page, at most 100. */
+                /** @description Items per page (at most 100). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -998,15 +1998,24 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     createProfile: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -1035,30 +2044,44 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description A profile with this `uuid` already exists in the environment. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getProfile: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description A profile id (`p_…`). */
+                /**
+                 * @description Profile id, `p_` + 26 characters (`^p_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example p_01jdq3v6x8f9k2m4n7p0r5s8tw
+                 */
                 profileId: components["parameters"]["ProfileId"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The profile. */
+            /** @description The profile, sensitive fields decrypted. */
             200: {
                 headers: {
                     "Service-Version": components["headers"]["ServiceVersion"];
@@ -1076,20 +2099,33 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     deleteProfile: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description A profile id (`p_…`). */
+                /**
+                 * @description Profile id, `p_` + 26 characters (`^p_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example p_01jdq3v6x8f9k2m4n7p0r5s8tw
+                 */
                 profileId: components["parameters"]["ProfileId"];
             };
             cookie?: never;
@@ -1114,20 +2150,33 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     updateProfile: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description A profile id (`p_…`). */
+                /**
+                 * @description Profile id, `p_` + 26 characters (`^p_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example p_01jdq3v6x8f9k2m4n7p0r5s8tw
+                 */
                 profileId: components["parameters"]["ProfileId"];
             };
             cookie?: never;
@@ -1156,18 +2205,30 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The profile is being deleted (its deletion started while this update was in progress). */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     createSession: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -1179,7 +2240,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The token, shown once. */
+            /** @description The token. It is shown only here; keep it secret. */
             201: {
                 headers: {
                     "Service-Version": components["headers"]["ServiceVersion"];
@@ -1196,20 +2257,37 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description `userId` names no profile of this environment. */
             404: components["responses"]["NotFound"];
+            /** @description The profile is being deleted, or `uuid` (for a new profile) is already taken. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            /**
+             * @description The request rate limit, or the profile's token limit (10 active tokens issued in the
+             *     last hour, 20 in the last day). The instruction says to reuse or revoke tokens, or to
+             *     use Basic Auth, which is not subject to this limit.
+             */
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getSession: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -1232,18 +2310,29 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            /** @description The token is missing, malformed, revoked or expired. */
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     deleteSession: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -1264,22 +2353,36 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            /** @description The token is missing, malformed, already revoked or expired. */
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     refreshAccountBalance: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description An account id (`acct_…`). */
+                /**
+                 * @description Account id, `acct_` + 26 characters (`^acct_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example acct_01jdq3w2b4c6d8e9f0g1h2j3k4
+                 */
                 accountId: components["parameters"]["AccountId"];
             };
             cookie?: never;
@@ -1297,27 +2400,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Queued"];
+                    "application/json": components["schemas"]["BalanceRefreshQueued"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description The account's connection is disconnected or in an error state (`ERROR_*`), or it lacks the BALANCES product. */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getAchNumbers: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description An account id (`acct_…`). */
+                /**
+                 * @description Account id, `acct_` + 26 characters (`^acct_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example acct_01jdq3w2b4c6d8e9f0g1h2j3k4
+                 */
                 accountId: components["parameters"]["AccountId"];
             };
             cookie?: never;
@@ -1338,32 +2456,85 @@ export interface operations {
                     "application/json": components["schemas"]["AchNumbers"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The account's kind is not supported (e.g. a loan); a DEPOSITORY account is required. Also an unsupported `Service-Version`. */
+            400: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorWithInstruction"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description The connection is not enabled with the `ACCOUNT_NUMBERS` product (or the credential is not an API key). */
+            403: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorWithInstruction"];
+                };
+            };
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description The account is not verified yet; wait for the `account.verified` event. */
+            409: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorWithInstruction"];
+                };
+            };
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     disconnectConnection: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description A connection id (`conn_…`). */
+                /**
+                 * @description Connection id, `conn_` + 26 characters (`^conn_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example conn_01jdq3vz9y8x7w6v5t4s3r2q1p
+                 */
                 connectionId: components["parameters"]["ConnectionId"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Disconnection started. */
+            /** @description Disconnection started; the connection as it is now. */
             202: {
                 headers: {
                     "Service-Version": components["headers"]["ServiceVersion"];
@@ -1381,20 +2552,34 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     refreshConnectionTransactions: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description A connection id (`conn_…`). */
+                /**
+                 * @description Connection id, `conn_` + 26 characters (`^conn_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example conn_01jdq3vz9y8x7w6v5t4s3r2q1p
+                 */
                 connectionId: components["parameters"]["ConnectionId"];
             };
             cookie?: never;
@@ -1412,24 +2597,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Queued"];
+                    "application/json": components["schemas"]["TransactionsRefreshQueued"];
                 };
             };
             400: components["responses"]["BadRequest"];
+            /** @description No valid API secret key in `Authorization: Bearer`. */
             401: components["responses"]["Unauthorized"];
+            /** @description The connection is disconnected or in an error state, or the beta is not enabled for the environment. */
             403: components["responses"]["Forbidden"];
+            /** @description No connection of this environment matches the id. */
             404: components["responses"]["NotFound"];
+            /** @description A refresh is already running for this connection. */
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            /** @description The connection was refreshed within the last 4 hours (`Retry-After` says when it can be again), or the request rate limit. */
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listSandboxInstitutions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page number, from 1. A page past the last returns an empty array. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page (at most 100). */
+                limit?: components["parameters"]["Limit"];
+            };
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -1437,7 +2643,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The institutions. */
+            /** @description One page of institutions. */
             200: {
                 headers: {
                     "Service-Version": components["headers"]["ServiceVersion"];
@@ -1445,6 +2651,10 @@ export interface operations {
                     "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
                     "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
                     "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    "Current-Page": components["headers"]["CurrentPage"];
+                    "Page-Items": components["headers"]["PageItems"];
+                    "Total-Count": components["headers"]["TotalCount"];
+                    "Total-Pages": components["headers"]["TotalPages"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1454,16 +2664,27 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createSandboxConnection: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -1475,7 +2696,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The connection. */
+            /** @description The new connection. */
             201: {
                 headers: {
                     "Service-Version": components["headers"]["ServiceVersion"];
@@ -1491,24 +2712,41 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description The API key's environment is a PRODUCTION environment. */
             403: components["responses"]["Forbidden"];
+            /** @description `profileId` or `institutionId` is unknown. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description The body breaks the schema, or `products` names one the institution does not offer. */
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     reconnectSandboxConnection: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description A connection id (`conn_…`). */
+                /**
+                 * @description Connection id, `conn_` + 26 characters (`^conn_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example conn_01jdq3vz9y8x7w6v5t4s3r2q1p
+                 */
                 connectionId: components["parameters"]["ConnectionId"];
             };
             cookie?: never;
@@ -1535,33 +2773,48 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description A PRODUCTION environment, or the connection is `DISCONNECTING` or `DISCONNECTED`. */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listEvents: {
         parameters: {
             query?: {
-                /** @description An exact event type or a prefix such as `connection.synced`. */
-                type?: string;
-                /** @description Only events of this profile. */
+                /** @description An exact event type, or a prefix of whole dot-separated segments (`connection.synced` matches `connection.synced.successful` and every `connection.synced.errored.*`). */
+                type?: components["schemas"]["EventTypeFilter"];
+                /** @description Only events of this profile (`p_…`). */
                 profileId?: string;
-                /** @description Events at or after this time. */
+                /**
+                 * @description Only events at or after this time.
+                 * @example 2026-04-01T00:00:00Z
+                 */
                 since?: string;
-                /** @description Events before this time. */
+                /** @description Only events before this time. */
                 until?: string;
-                /** @description Cursor (an event id); returns the events after it. */
+                /** @description Cursor; an event id (`evt_…`). Only events after it, in order. */
                 after?: string;
-                /** @description Items per page, at most 100. */
+                /** @description Items per page (at most 100). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -1569,7 +2822,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of events. */
+            /** @description Up to `limit` events. */
             200: {
                 headers: {
                     "Service-Version": components["headers"]["ServiceVersion"];
@@ -1577,8 +2830,11 @@ export interface operations {
                     "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
                     "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
                     "Ratelimit-Reset": components["headers"]["RatelimitReset"];
-                    /** @description Present when more events follow; pass it as `after`. */
-                    "Next-Cursor"?: string;
+                    "Current-Page": components["headers"]["CurrentPage"];
+                    "Page-Items": components["headers"]["PageItems"];
+                    "Total-Count": components["headers"]["TotalCount"];
+                    "Total-Pages": components["headers"]["TotalPages"];
+                    "Next-Cursor": components["headers"]["NextCursor"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1590,19 +2846,32 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getEvent: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description An event id (`evt_…`). */
+                /**
+                 * @description Event id, `evt_` + 26 characters (`^evt_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example evt_01jdq4a1b2c3d4e5f6g7h8j9k0
+                 */
                 eventId: components["parameters"]["EventId"];
             };
             cookie?: never;
@@ -1627,21 +2896,32 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listWebhookSubscriptions: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1. A page past the last returns an empty array. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page, at most 100. */
+                /** @description Items per page (at most 100). */
                 limit?: components["parameters"]["Limit"];
             };
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -1672,15 +2952,25 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     createWebhookSubscription: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -1692,7 +2982,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The subscription and its secret. */
+            /** @description The subscription and its signing secret. */
             201: {
                 headers: {
                     "Service-Version": components["headers"]["ServiceVersion"];
@@ -1709,22 +2999,41 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description The body breaks the schema, an `eventTypes` entry is neither an event type nor a
+             *     prefix of one, or the target is refused: not `https` in a PRODUCTION environment, or
+             *     resolving to a private, loopback or link-local address unless the operator allows it.
+             */
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getWebhookSubscription: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description A webhook subscription id (`wh_…`). */
+                /**
+                 * @description Webhook subscription id, `wh_` + 26 characters (`^wh_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example wh_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
                 subscriptionId: components["parameters"]["SubscriptionId"];
             };
             cookie?: never;
@@ -1749,20 +3058,34 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     deleteWebhookSubscription: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description A webhook subscription id (`wh_…`). */
+                /**
+                 * @description Webhook subscription id, `wh_` + 26 characters (`^wh_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example wh_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
                 subscriptionId: components["parameters"]["SubscriptionId"];
             };
             cookie?: never;
@@ -1785,20 +3108,34 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     updateWebhookSubscription: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description A webhook subscription id (`wh_…`). */
+                /**
+                 * @description Webhook subscription id, `wh_` + 26 characters (`^wh_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example wh_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
                 subscriptionId: components["parameters"]["SubscriptionId"];
             };
             cookie?: never;
@@ -1827,29 +3164,48 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description The body breaks the schema, an `eventTypes` entry is neither an event type nor a
+             *     prefix of one, or the target is refused: not `https` in a PRODUCTION environment, or
+             *     resolving to a private, loopback or link-local address unless the operator allows it.
+             */
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     rotateWebhookSubscriptionSecret: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description A webhook subscription id (`wh_…`). */
+                /**
+                 * @description Webhook subscription id, `wh_` + 26 characters (`^wh_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example wh_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
                 subscriptionId: components["parameters"]["SubscriptionId"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The new secret, shown once. */
+            /** @description The new secret, shown only here. */
             200: {
                 headers: {
                     "Service-Version": components["headers"]["ServiceVersion"];
@@ -1867,34 +3223,48 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
-                page?: components["parameters"]["Page"];
-                /** @description Items per page, at most 100. */
-                limit?: components["parameters"]["Limit"];
-                /** @description Only attempts for this event. */
+                /** @description Only the attempts for this event (`evt_…`). */
                 eventId?: string;
+                /** @description Page number, from 1. A page past the last returns an empty array. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page (at most 100). */
+                limit?: components["parameters"]["Limit"];
             };
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description A webhook subscription id (`wh_…`). */
+                /**
+                 * @description Webhook subscription id, `wh_` + 26 characters (`^wh_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example wh_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
                 subscriptionId: components["parameters"]["SubscriptionId"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description One page of attempts, newest first. */
+            /** @description One page of attempts. */
             200: {
                 headers: {
                     "Service-Version": components["headers"]["ServiceVersion"];
@@ -1918,28 +3288,44 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     redeliverWebhookEvent: {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version for this request (overrides the key's); unsupported values get 400. */
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
                 "Service-Version"?: components["parameters"]["ServiceVersion"];
-                /** @description Your id for this request (letters, digits, `._:-`, ≤ 200); echoed back, generated when absent. */
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                /** @description A webhook subscription id (`wh_…`). */
+                /**
+                 * @description Webhook subscription id, `wh_` + 26 characters (`^wh_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example wh_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
                 subscriptionId: components["parameters"]["SubscriptionId"];
-                /** @description An event id (`evt_…`). */
+                /**
+                 * @description Event id, `evt_` + 26 characters (`^evt_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example evt_01jdq4a1b2c3d4e5f6g7h8j9k0
+                 */
                 eventId: components["parameters"]["EventId"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Queued. */
+            /** @description The queued attempt (`status` PENDING). */
             202: {
                 headers: {
                     "Service-Version": components["headers"]["ServiceVersion"];
@@ -1956,8 +3342,12 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description No subscription or no event of this environment matches. */
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
 }

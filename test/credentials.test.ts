@@ -165,6 +165,7 @@ describe('session tokens', () => {
     expect(refused.status).toBe(429);
     expect(refused.body.message).toMatch(/10 active session tokens issued in the last hour/);
     expect(refused.body.instruction).toMatch(/Basic Auth/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
     expect((await profileQuery(basicAuth(profile.id, app.apiKey))).status).toBe(200);
     await app.http.delete('/v1/users/session', { auth: `Bearer ${tokens[0]}` });
     expect((await issueSession(profile.id)).status).toBe(201);

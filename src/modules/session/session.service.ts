@@ -84,10 +84,17 @@ export class SessionService {
   async #checkIssuingLimit(em: EntityManager, profileId: string): Promise<void> {
     const now = Date.now();
     for (const { windowMs, max, label } of ISSUING_LIMITS) {
-      const active = await em.count(Session, { profile: profileId, revokedAt: null, createdAt: { $gt: new Date(now - windowMs) } });
-      if (active >= max) {
-        throw new AppError(429, 'SESSION_LIMIT', `This profile already has ${active} active session tokens issued in the last ${label} (at most ${max})`, {
+      const active = await em.find(
+        Session,
+        { profile: profileId, revokedAt: null, createdAt: { $gt: new Date(now - windowMs) } },
+        { fields: ['createdAt'], orderBy: { createdAt: 'asc' } },
+      );
+      if (active.length >= max) {
+        // The window frees a slot when its oldest counted token ages out of it.
+        const retryAfter = Math.max(1, Math.ceil((active[0]!.createdAt.getTime() + windowMs - now) / 1000));
+        throw new AppError(429, 'SESSION_LIMIT', `This profile already has ${active.length} active session tokens issued in the last ${label} (at most ${max})`, {
           instruction: 'Reuse a token you hold, revoke unused ones with DELETE /v1/users/session, or use Basic Auth (not limited this way).',
+          headers: { 'Retry-After': String(retryAfter) },
         });
       }
     }
