@@ -28,12 +28,7 @@ export const WWW_AUTHENTICATE = 'Bearer realm="tributary", Basic realm="tributar
 const REVOCATION_CACHE_MS = 1000;
 const CACHE_ENTRIES = 100_000;
 
-interface KeyFacts {
-  apiKeyId: string;
-  environmentId: string;
-  generation: ApiKeyGeneration;
-  apiVersion: string;
-}
+type KeyFacts = { apiKeyId: string } & Common;
 
 export const invalidCredential = (message: string) =>
   unauthorized(message, {

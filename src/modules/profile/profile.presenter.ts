@@ -3,12 +3,12 @@ import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { encodeId } from '../../lib/ids.ts';
 import type { Metadata } from '../metadata/metadata.ts';
 import type { ProfileEntity } from './profile.entity.ts';
+import type { Address } from './profile.service.ts';
 
 type RestProfile = components['schemas']['Profile'];
 
 /** A profile as the REST contract shows it, sensitive fields decrypted. */
 export function presentProfile(profile: ProfileEntity, cipher: FieldCipher): RestProfile {
-  const address = cipher.decrypt('address', profile.addressEncrypted);
   return {
     ...presentProfileSummary(profile),
     email: cipher.decrypt('email', profile.emailEncrypted),
@@ -16,7 +16,7 @@ export function presentProfile(profile: ProfileEntity, cipher: FieldCipher): Res
     name: profile.name ?? null,
     names: profile.names ?? null,
     dateOfBirth: cipher.decrypt('dateOfBirth', profile.dateOfBirthEncrypted),
-    address: address === null ? null : (JSON.parse(address) as RestProfile['address']),
+    address: decryptAddress(profile, cipher),
   };
 }
 
@@ -28,4 +28,10 @@ export function presentProfileSummary(profile: ProfileEntity): { id: string; uui
     metadata: profile.metadata ?? null,
     at: profile.createdAt.toISOString(),
   };
+}
+
+/** The profile's address, decrypted (stored as encrypted JSON). */
+export function decryptAddress(profile: ProfileEntity, cipher: FieldCipher): Address | null {
+  const address = cipher.decrypt('address', profile.addressEncrypted);
+  return address === null ? null : (JSON.parse(address) as Address);
 }

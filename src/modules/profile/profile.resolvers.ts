@@ -2,7 +2,7 @@ import type { ProfileResolvers, QueryResolvers, MutationResolvers } from '../../
 import { ValidationError } from '../../errors.ts';
 import { encodeId } from '../../lib/ids.ts';
 import { Profile } from './profile.entity.ts';
-import type { Address } from './profile.service.ts';
+import { decryptAddress } from './profile.presenter.ts';
 import { ProfileService } from './profile.service.ts';
 
 /** `Profile` fields from the stored entity; sensitive ones are decrypted only when asked for. */
@@ -14,10 +14,7 @@ export const profileType: ProfileResolvers = {
   email: (profile, _args, { cipher }) => cipher.decrypt('email', profile.emailEncrypted),
   phone: (profile, _args, { cipher }) => cipher.decrypt('phone', profile.phoneEncrypted),
   dateOfBirth: (profile, _args, { cipher }) => cipher.decrypt('dateOfBirth', profile.dateOfBirthEncrypted),
-  address: (profile, _args, { cipher }) => {
-    const address = cipher.decrypt('address', profile.addressEncrypted);
-    return address === null ? null : (JSON.parse(address) as Address);
-  },
+  address: (profile, _args, { cipher }) => decryptAddress(profile, cipher),
   at: (profile) => profile.createdAt,
 };
 

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { components } from '../../../generated/rest.ts';
 import { conflict, notFound, ValidationError, type FieldIssue } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
@@ -7,14 +8,8 @@ import { mergeMetadata } from '../metadata/metadata.ts';
 import { Profile, type ProfileEntity, type ProfileNames } from './profile.entity.ts';
 import { presentProfileSummary } from './profile.presenter.ts';
 
-export interface Address {
-  line1: string | null;
-  line2: string | null;
-  city: string | null;
-  region: string | null;
-  postalCode: string | null;
-  country: string | null;
-}
+/** A stored address: every part present, null when unknown (the contract's `Address`). */
+export type Address = NonNullable<components['schemas']['Address']>;
 
 /** Profile attributes as callers send them; `undefined` leaves a field alone, `null` clears it. */
 export interface ProfileAttributes {
