@@ -1,8 +1,12 @@
+import { Account } from '../modules/account/account.entity.ts';
 import { ApiKey } from '../modules/environment/api-key.entity.ts';
+import { Balance } from '../modules/balance/balance.entity.ts';
+import { Connection } from '../modules/connection/connection.entity.ts';
 import { Environment } from '../modules/environment/environment.entity.ts';
 import { Event } from '../modules/event/event.entity.ts';
 import { Profile } from '../modules/profile/profile.entity.ts';
 import { Session } from '../modules/session/session.entity.ts';
+import { Transaction } from '../modules/transaction/transaction.entity.ts';
 
 /** Every entity the ORM maps; the migrations check compares these to src/db/migrations. */
-export const entities = [Environment, ApiKey, Profile, Session, Event];
+export const entities = [Environment, ApiKey, Profile, Session, Event, Connection, Account, Balance, Transaction];

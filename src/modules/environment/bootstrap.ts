@@ -19,7 +19,7 @@ export async function bootstrap(orm: MikroORM, dataDir: string): Promise<Bootstr
   const file = path.join(dataDir, 'bootstrap.json');
   const em = orm.em.fork();
   if ((await em.count(Environment, {})) > 0) return { file };
-  const environment = em.create(Environment, { id: uuidv7(), name: 'Sandbox', mode: 'SANDBOX' });
+  const environment = em.create(Environment, { id: uuidv7(), name: 'Sandbox', mode: 'SANDBOX', transactionsRefreshBeta: true });
   const { secret } = createApiKey(em, environment, 'Bootstrap key');
   await em.flush();
   const created = { environmentId: encodeId('environment', environment.id), apiKey: secret };

@@ -22,7 +22,7 @@ export class EnvironmentAdmin {
 
   async createEnvironment(name: string, mode: string): Promise<EnvironmentEntity> {
     if (!ENVIRONMENT_MODES.includes(mode as EnvironmentMode)) throw new OperatorError(`mode must be one of ${ENVIRONMENT_MODES.join(', ')}`);
-    const environment = this.#em.create(Environment, { id: uuidv7(), name, mode: mode as EnvironmentMode });
+    const environment = this.#em.create(Environment, { id: uuidv7(), name, mode: mode as EnvironmentMode, transactionsRefreshBeta: mode === 'SANDBOX' });
     await this.#em.flush();
     return environment;
   }

@@ -1,0 +1,53 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { Metadata } from '../metadata/metadata.ts';
+import { Environment } from '../environment/environment.entity.ts';
+import { Profile } from '../profile/profile.entity.ts';
+
+export const CONNECTION_STATUSES = [
+  'INITIALIZING',
+  'SYNCING',
+  'SYNCED',
+  'ERROR_REPAIRABLE',
+  'ERROR_SERVICE',
+  'ERROR_PROVIDER',
+  'ERROR_INSTITUTION',
+  'DISCONNECTING',
+  'DISCONNECTED',
+] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+export type ConnectionErrorStatus = Extract<ConnectionStatus, `ERROR_${string}`>;
+
+export const PRODUCTS = ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS'] as const;
+export type Product = (typeof PRODUCTS)[number];
+
+/**
+ * One login of a profile at one institution, reached through a provider. `credentialEncrypted` is the
+ * provider's access token (FieldCipher ciphertext). `generation` counts logins: a reconnect bumps it,
+ * which resets verification. `refreshStartedAt` is set while a transactions refresh runs (one at a
+ * time, claimed with a conditional UPDATE so it holds across instances); `lastRefreshAt` enforces
+ * the 4-hour spacing.
+ */
+export const Connection = defineEntity({
+  name: 'Connection',
+  properties: {
+    id: p.uuid().primary(),
+    environment: () => p.manyToOne(Environment),
+    profile: () => p.manyToOne(Profile).deleteRule('cascade'),
+    provider: p.text(),
+    institutionId: p.text(),
+    institutionName: p.text(),
+    status: p.enum(CONNECTION_STATUSES),
+    products: p.json<Product[]>(),
+    credentialEncrypted: p.text(),
+    generation: p.integer().default(1),
+    syncCursor: p.text().nullable(),
+    lastSyncedAt: p.datetime().nullable(),
+    refreshStartedAt: p.datetime().nullable(),
+    lastRefreshAt: p.datetime().nullable(),
+    metadata: p.json<Metadata>().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  indexes: [{ properties: ['profile', 'createdAt'] }, { properties: ['environment', 'status'] }],
+});
+
+export type ConnectionEntity = InstanceType<typeof Connection.class>;

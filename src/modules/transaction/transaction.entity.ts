@@ -1,0 +1,39 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { Metadata } from '../metadata/metadata.ts';
+import { Account } from '../account/account.entity.ts';
+import { money } from '../balance/balance.entity.ts';
+import { Connection } from '../connection/connection.entity.ts';
+import { Profile } from '../profile/profile.entity.ts';
+
+export const TRANSACTION_STATUSES = ['PENDING', 'POSTED'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+/**
+ * A movement of money on an account. `amount` is signed relative to the account (negative = DEBIT),
+ * so `entryType` is derived, never stored. `remoteId` is the provider's id, unique per connection; a
+ * pending transaction that posts keeps this row (and its id and metadata) and takes the posted
+ * transaction's remoteId. `remoteData` holds one sub-object per provider, each with a `timestamp`.
+ * (profile, date, id) serves every `transactions` page in both sort orders.
+ */
+export const Transaction = defineEntity({
+  name: 'Transaction',
+  properties: {
+    id: p.uuid().primary(),
+    profile: () => p.manyToOne(Profile).deleteRule('cascade'),
+    connection: () => p.manyToOne(Connection).deleteRule('cascade'),
+    account: () => p.manyToOne(Account).deleteRule('cascade'),
+    remoteId: p.text(),
+    date: p.date(),
+    description: p.text(),
+    amount: money(),
+    status: p.enum(TRANSACTION_STATUSES),
+    currencyCode: p.text(),
+    metadata: p.json<Metadata>().nullable(),
+    remoteData: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [{ properties: ['connection', 'remoteId'] }],
+  indexes: [{ properties: ['profile', 'date', 'id'] }, { properties: ['account', 'date', 'id'] }],
+});
+
+export type TransactionEntity = InstanceType<typeof Transaction.class>;
