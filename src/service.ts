@@ -19,6 +19,12 @@ import { bootstrap, type BootstrapResult } from './modules/environment/bootstrap
 import { healthHandlers } from './modules/health/health.handlers.ts';
 import { PROFILE_DELETION, profileDeletionJob } from './modules/profile/profile-deletion.job.ts';
 import { profileHandlers } from './modules/profile/profile.handlers.ts';
+import { accountHandlers } from './modules/account/account.handlers.ts';
+import { connectionHandlers } from './modules/connection/connection.handlers.ts';
+import { ConnectionJobs } from './modules/connection/connection.jobs.ts';
+import { sandboxHandlers } from './modules/connection/sandbox.handlers.ts';
+import { providerRegistry } from './providers/registry.ts';
+import { SandboxProvider } from './providers/sandbox/sandbox-provider.ts';
 import { PENDING, restApi, type HandlerTable } from './rest/dispatch.ts';
 import { loadSecrets } from './secrets.ts';
 
@@ -34,12 +40,21 @@ export interface RunningService {
 }
 
 /** The composition root: database, migrations, bootstrap, jobs, and the HTTPS listener. */
-export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+export interface ServiceOptions {
+  /** The sandbox institutions' clock (tests move it to make new activity appear). */
+  sandboxNow?: () => Date;
+}
+
+export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<RunningService> {
   const secrets = loadSecrets(config);
   const database = await resolveDatabase(config, logger);
   const orm = await openDatabase(database.url, logger);
   const bootstrapped = await bootstrap(orm, config.dataDir);
-  const boss = await startQueue(database.url, [profileDeletionJob(orm)], logger);
+  const sandbox = new SandboxProvider({ now: options.sandboxNow });
+  const provider = providerRegistry([sandbox]);
+  const connectionJobs = new ConnectionJobs({ orm, cipher: secrets.cipher, provider });
+  const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions()], logger);
+  connectionJobs.attach(boss);
   const tls = await loadTls(config);
   const counters = await openCounterStore(config.redisUrl);
   const tokens = new SessionTokens(secrets.sessionSecret);
@@ -54,13 +69,9 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       },
     }),
     ...sessionHandlers({ cipher: secrets.cipher, tokens, credentials }),
-    refreshAccountBalance: PENDING,
-    getAchNumbers: PENDING,
-    refreshConnectionTransactions: PENDING,
-    disconnectConnection: PENDING,
-    listSandboxInstitutions: PENDING,
-    createSandboxConnection: PENDING,
-    reconnectSandboxConnection: PENDING,
+    ...accountHandlers({ cipher: secrets.cipher, provider, jobs: connectionJobs }),
+    ...connectionHandlers({ cipher: secrets.cipher, jobs: connectionJobs }),
+    ...sandboxHandlers({ cipher: secrets.cipher, sandbox, jobs: connectionJobs }),
     listEvents: PENDING,
     getEvent: PENDING,
     listWebhookSubscriptions: PENDING,

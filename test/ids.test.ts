@@ -15,6 +15,12 @@ describe('public identifiers', () => {
     expect(earlier < later).toBe(true);
   });
 
+  it('orders ids made within the same millisecond by creation', () => {
+    const ids = Array.from({ length: 5000 }, () => uuidv7());
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it('refuses ids of another resource or garbled ones', () => {
     const id = encodeId('account', uuidv7());
     expect(decodeId('profile', id)).toBeUndefined();

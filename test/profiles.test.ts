@@ -4,22 +4,13 @@ import { encodeId } from '../src/lib/ids.ts';
 import { createEnvironmentWithKey } from './support/environments.ts';
 import { buildProfile, createProfile } from './support/factories.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
+import { waitFor } from './support/wait.ts';
 
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
 afterAll(() => app?.stop());
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('creating profiles', () => {
   it('creates a profile with every attribute and a p_ id', async () => {

@@ -1,4 +1,4 @@
-import { PgBoss } from 'pg-boss';
+import { PgBoss, type QueuePolicy } from 'pg-boss';
 import type { Logger } from 'pino';
 
 /** A background job: its queue name and what a worker does with one job's data. */
@@ -7,6 +7,8 @@ export interface JobDefinition<Data extends object> {
   handle(data: Data): Promise<void>;
   /** Also run on this cron schedule (pg-boss schedules are cluster-wide: one run per tick). */
   cron?: string;
+  /** pg-boss queue policy; `stately` with a singletonKey lets a request join a job already queued. */
+  policy?: QueuePolicy;
 }
 
 /**
@@ -14,11 +16,12 @@ export interface JobDefinition<Data extends object> {
  * jobs over every instance and never runs one job twice at once; a job that throws is retried.
  */
 export async function startQueue(databaseUrl: string, jobs: JobDefinition<any>[], logger: Logger): Promise<PgBoss> {
-  const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', max: 4 });
+  // LISTEN/NOTIFY wakes a worker the moment a job is sent; polling stays on as the fallback.
+  const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', max: 4, useListenNotify: true });
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
   await boss.start();
   for (const job of jobs) {
-    await boss.createQueue(job.name, { retryLimit: 10, retryDelay: 5, retryBackoff: true });
+    await boss.createQueue(job.name, { policy: job.policy ?? 'standard', notify: true, retryLimit: 10, retryDelay: 5, retryBackoff: true });
     await boss.work<object>(job.name, async ([first]) => {
       if (!first) return;
       try {

@@ -23,11 +23,26 @@ export type Resource = keyof typeof PREFIXES;
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const DECODE = new Map([...ALPHABET].map((char, index) => [char, index]));
 
-/** A new UUIDv7 (RFC 9562): 48-bit millisecond timestamp, version and variant bits, random rest. */
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * A new UUIDv7 (RFC 9562): 48-bit millisecond timestamp, a 12-bit sequence (RFC 9562 method 1) and
+ * random bits. Ids made by one process are strictly increasing, even within one millisecond, so
+ * "order of recording" is simply id order.
+ */
 export function uuidv7(now = Date.now()): string {
+  if (now > lastMs) {
+    lastMs = now;
+    sequence = 0;
+  } else if (++sequence > 0xfff) {
+    lastMs++;
+    sequence = 0;
+  }
   const bytes = randomBytes(16);
-  bytes.writeUIntBE(now, 0, 6);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes.writeUIntBE(lastMs, 0, 6);
+  bytes[6] = 0x70 | (sequence >> 8);
+  bytes[7] = sequence & 0xff;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;

@@ -25,7 +25,10 @@ export interface TestApp {
  * Boots the real service on an ephemeral port over HTTPS, on a database of its own cloned from the
  * migrated template, with a fresh DATA_DIR. One per test file (call in beforeAll).
  */
-export async function startTestApp(env: Record<string, string> = {}, options: { shareDatabaseOf?: TestApp } = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { shareDatabaseOf?: TestApp; sandboxNow?: () => Date } = {},
+): Promise<TestApp> {
   const { adminUrl, template } = inject('database');
   const tls = inject('tls');
   const name = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
@@ -45,7 +48,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const service = await startService(config, createLogger(config.logLevel));
+  const service = await startService(config, createLogger(config.logLevel), { sandboxNow: options.sandboxNow });
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const http = httpClient(`https://localhost:${service.port}`, readFileSync(tls.certFile, 'utf8'));
   return {

@@ -41,6 +41,8 @@ export const Connection = defineEntity({
     credentialEncrypted: p.text(),
     generation: p.integer().default(1),
     syncCursor: p.text().nullable(),
+    /** Changes applied by the sync in progress, reported by its `connection.synced.successful`. */
+    syncChanges: p.json<{ added: number; modified: number; removed: number }>().nullable(),
     lastSyncedAt: p.datetime().nullable(),
     refreshStartedAt: p.datetime().nullable(),
     lastRefreshAt: p.datetime().nullable(),

@@ -22,6 +22,8 @@ export const Profile = defineEntity({
     metadata: p.json<Metadata>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     deletingAt: p.datetime().nullable(),
+    /** When the first sync of one of its connections finished, with enrichment (`profile.ready`). */
+    readyAt: p.datetime().nullable(),
   },
   uniques: [{ properties: ['environment', 'uuid'] }],
   indexes: [{ properties: ['environment', 'createdAt', 'id'] }],

@@ -81,6 +81,7 @@ export class ProfileService {
       addressEncrypted: null,
       metadata: null,
       deletingAt: null,
+      readyAt: null,
     });
     this.#apply(profile, attributes);
     recordEvent(this.#em, this.#environmentId, 'profile.created', profile, presentProfileSummary(profile));

@@ -1,0 +1,42 @@
+import { badRequest, conflict } from '../../errors.ts';
+import type { FieldCipher } from '../../lib/field-cipher.ts';
+import type { Provider } from '../../providers/provider.ts';
+import type { AppContext } from '../../http/state.ts';
+import type { Handlers } from '../../rest/types.ts';
+import type { ConnectionJobs } from '../connection/connection.jobs.ts';
+import { AccountService, requireProduct } from './account.service.ts';
+
+export interface AccountHandlerDeps {
+  cipher: FieldCipher;
+  provider(name: string): Provider;
+  jobs: ConnectionJobs;
+}
+
+/** REST handlers for /v1/accounts: real-time balance refresh and ACH numbers (API key only). */
+export function accountHandlers({ cipher, provider, jobs }: AccountHandlerDeps): Handlers<'refreshAccountBalance' | 'getAchNumbers'> {
+  const service = (ctx: AppContext) => new AccountService(ctx.state.em, ctx.state.credential!.environmentId);
+  return {
+    async refreshAccountBalance({ params, ctx }) {
+      const accounts = service(ctx);
+      const account = await accounts.get(params.accountId);
+      accounts.assertRefreshable(account);
+      await jobs.refreshBalance(account.id);
+      return { status: 202, body: { accountId: params.accountId, status: 'QUEUED' } };
+    },
+    async getAchNumbers({ params, ctx }) {
+      const account = await service(ctx).get(params.accountId);
+      if (account.kind !== 'DEPOSITORY') {
+        throw badRequest(`ACH numbers are not available for ${account.kind} accounts`, {
+          instruction: 'Ask for the ACH numbers of a DEPOSITORY (checking or savings) account.',
+        });
+      }
+      requireProduct(account, 'ACCOUNT_NUMBERS');
+      if (!account.verified) {
+        throw conflict('The account is not verified yet', { instruction: 'Wait for the account.verified event, then retry.' });
+      }
+      const { connection } = account;
+      const numbers = await provider(connection.provider).accountNumbers(cipher.decrypt('credential', connection.credentialEncrypted)!, account.remoteId);
+      return { status: 200, body: { accountId: params.accountId, ...numbers } };
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { forbidden } from '../../errors.ts';
+import type { FieldCipher } from '../../lib/field-cipher.ts';
+import type { AppContext } from '../../http/state.ts';
+import type { Handlers } from '../../rest/types.ts';
+import { Environment } from '../environment/environment.entity.ts';
+import type { ConnectionJobs } from './connection.jobs.ts';
+import { presentConnection } from './connection.presenter.ts';
+import { ConnectionService } from './connection.service.ts';
+
+export interface ConnectionHandlerDeps {
+  cipher: FieldCipher;
+  jobs: ConnectionJobs;
+}
+
+/** REST handlers for /v1/connections: disconnection and the (beta) transactions refresh. */
+export function connectionHandlers({ cipher, jobs }: ConnectionHandlerDeps): Handlers<'disconnectConnection' | 'refreshConnectionTransactions'> {
+  const service = (ctx: AppContext) => new ConnectionService(ctx.state.em, cipher, { environmentId: ctx.state.credential!.environmentId });
+  return {
+    async disconnectConnection({ params, ctx }) {
+      const connections = service(ctx);
+      const connection = await connections.get(params.connectionId);
+      if (await connections.disconnect(connection)) await jobs.disconnect(connection.id);
+      return { status: 202, body: presentConnection(connection) };
+    },
+    async refreshConnectionTransactions({ params, ctx }) {
+      const connections = service(ctx);
+      const connection = await connections.get(params.connectionId);
+      const environment = await ctx.state.em.findOneOrFail(Environment, { id: ctx.state.credential!.environmentId });
+      if (!environment.transactionsRefreshBeta) {
+        throw forbidden('Transactions refresh is in beta and not enabled for this environment', {
+          instruction: 'Ask the operator to enable it: npm run cli -- environments beta <environment id> transactions-refresh on',
+        });
+      }
+      await connections.claimTransactionsRefresh(connection);
+      await jobs.sync(connection.id, { refresh: true });
+      return { status: 202, body: { connectionId: params.connectionId, status: 'QUEUED' } };
+    },
+  };
+}

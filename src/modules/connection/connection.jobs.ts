@@ -1,0 +1,108 @@
+import type { PgBoss } from 'pg-boss';
+import type { JobDefinition } from '../../jobs/queue.ts';
+import { ProviderError } from '../../providers/provider.ts';
+import { Account } from '../account/account.entity.ts';
+import { recordEvent } from '../event/event.service.ts';
+import { Connection } from './connection.entity.ts';
+import { presentConnection } from './connection.presenter.ts';
+import { addBalance, syncConnection, type SyncDependencies } from './sync-engine.ts';
+
+const SYNC = 'connection.sync';
+const SYNC_DUE = 'connection.sync-due';
+const DISCONNECT = 'connection.disconnect';
+const BALANCE_REFRESH = 'account.balance-refresh';
+
+/** How often a SYNCED connection is synced again; errors the provider may recover from retry every tick. */
+const SYNC_INTERVAL_HOURS = 6;
+
+/**
+ * The provider-facing background work: syncs (initial, scheduled, refresh), disconnection and
+ * real-time balance refresh, on pg-boss. `attach` gives it the started queue to enqueue with.
+ */
+export class ConnectionJobs {
+  readonly #deps: SyncDependencies;
+  #boss: PgBoss | undefined;
+
+  constructor(deps: SyncDependencies) {
+    this.#deps = deps;
+  }
+
+  attach(boss: PgBoss): void {
+    this.#boss = boss;
+  }
+
+  definitions(): JobDefinition<any>[] {
+    return [
+      {
+        name: SYNC,
+        handle: async ({ connectionId, refresh }: { connectionId: string; refresh?: boolean }) => {
+          try {
+            await syncConnection(this.#deps, connectionId);
+          } finally {
+            if (refresh) await this.#deps.orm.em.fork().nativeUpdate(Connection, { id: connectionId }, { refreshStartedAt: null });
+          }
+        },
+      },
+      { name: SYNC_DUE, cron: '*/15 * * * *', handle: () => this.#syncDue() },
+      { name: DISCONNECT, handle: ({ connectionId }: { connectionId: string }) => this.#disconnect(connectionId) },
+      { name: BALANCE_REFRESH, policy: 'stately', handle: ({ accountId }: { accountId: string }) => this.#refreshBalance(accountId) },
+    ];
+  }
+
+  async sync(connectionId: string, options: { refresh?: boolean } = {}): Promise<void> {
+    await this.#queue().send(SYNC, { connectionId, refresh: options.refresh ?? false });
+  }
+
+  async disconnect(connectionId: string): Promise<void> {
+    await this.#queue().send(DISCONNECT, { connectionId });
+  }
+
+  /** Queues a balance refresh; a request while one is queued for the account joins it. */
+  async refreshBalance(accountId: string): Promise<void> {
+    await this.#queue().send(BALANCE_REFRESH, { accountId }, { singletonKey: accountId });
+  }
+
+  #queue(): PgBoss {
+    if (!this.#boss) throw new Error('ConnectionJobs used before the queue started');
+    return this.#boss;
+  }
+
+  async #syncDue(): Promise<void> {
+    const due = await this.#deps.orm.em.fork().execute<Array<{ id: string }>>(
+      `select id from connection
+        where (status = 'SYNCED' and last_synced_at < now() - make_interval(hours => ?))
+           or status in ('ERROR_SERVICE', 'ERROR_PROVIDER', 'ERROR_INSTITUTION')`,
+      [SYNC_INTERVAL_HOURS],
+    );
+    for (const { id } of due) await this.sync(id);
+  }
+
+  async #disconnect(connectionId: string): Promise<void> {
+    const em = this.#deps.orm.em.fork();
+    const connection = await em.findOne(Connection, { id: connectionId, status: 'DISCONNECTING' }, { populate: ['profile'] });
+    if (!connection) return;
+    await this.#deps.provider(connection.provider).disconnect(this.#deps.cipher.decrypt('credential', connection.credentialEncrypted)!);
+    await em.transactional(async (tx) => {
+      const current = await tx.findOneOrFail(Connection, { id: connectionId }, { populate: ['profile'] });
+      current.status = 'DISCONNECTED';
+      recordEvent(tx, current.environment.id, 'connection.disconnected', current.profile, presentConnection(current));
+    });
+  }
+
+  async #refreshBalance(accountId: string): Promise<void> {
+    const em = this.#deps.orm.em.fork();
+    const account = await em.findOne(Account, { id: accountId }, { populate: ['connection.profile'] });
+    if (!account || account.state !== 'OPEN') return;
+    const connection = account.connection;
+    const accessToken = this.#deps.cipher.decrypt('credential', connection.credentialEncrypted)!;
+    try {
+      const balance = await this.#deps.provider(connection.provider).refreshBalance(accessToken, account.remoteId);
+      await em.transactional(async (tx) => {
+        addBalance(tx, connection, tx.merge(account), { ...balance, source: 'REFRESH' });
+      });
+    } catch (error) {
+      // The connection's next sync reports provider failures; a refresh that cannot run is dropped.
+      if (!(error instanceof ProviderError)) throw error;
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError, conflict, forbidden, notFound, ValidationError } from '../../errors.ts';
+import type { FieldCipher } from '../../lib/field-cipher.ts';
+import { decodeId, uuidv7 } from '../../lib/ids.ts';
+import type { Provider } from '../../providers/provider.ts';
+import { Account } from '../account/account.entity.ts';
+import { recordEvent } from '../event/event.service.ts';
+import { Profile } from '../profile/profile.entity.ts';
+import { Connection, type ConnectionEntity, type ConnectionStatus, type Product } from './connection.entity.ts';
+import { presentConnection } from './connection.presenter.ts';
+
+/** Transactions refresh: at most once per this period per connection. */
+export const REFRESH_INTERVAL_MS = 4 * 60 * 60 * 1000;
+/** A refresh claimed longer ago than this is taken as crashed, so it no longer blocks the next one. */
+const REFRESH_STALE_MS = 15 * 60 * 1000;
+
+const INACTIVE: ConnectionStatus[] = ['DISCONNECTING', 'DISCONNECTED'];
+
+export interface Login {
+  username: string;
+  password: string;
+}
+
+/** Connections of one environment (optionally of one profile). Every lookup is scoped by both. */
+export class ConnectionService {
+  readonly #em: EntityManager;
+  readonly #cipher: FieldCipher;
+  readonly #environmentId: string;
+  readonly #profileId: string | undefined;
+
+  constructor(em: EntityManager, cipher: FieldCipher, scope: { environmentId: string; profileId?: string }) {
+    this.#em = em;
+    this.#cipher = cipher;
+    this.#environmentId = scope.environmentId;
+    this.#profileId = scope.profileId;
+  }
+
+  /** The connection with this public id in scope; 404 otherwise (also for a profile being deleted). */
+  async get(publicId: string): Promise<ConnectionEntity> {
+    const id = decodeId('connection', publicId);
+    const connection =
+      id &&
+      (await this.#em.findOne(
+        Connection,
+        { id, environment: this.#environmentId, ...(this.#profileId ? { profile: this.#profileId } : {}), profile: { deletingAt: null } },
+        { populate: ['profile'] },
+      ));
+    if (!connection) throw notFound('Connection');
+    return connection;
+  }
+
+  /** Logs the profile in at an institution: a new INITIALIZING connection and `connection.created`. */
+  async connect(provider: Provider, profilePublicId: string, institutionId: string, login: Login, products?: Product[]): Promise<ConnectionEntity> {
+    const profileId = decodeId('profile', profilePublicId);
+    const profile = profileId && (await this.#em.findOne(Profile, { id: profileId, environment: this.#environmentId }));
+    if (!profile || profile.deletingAt || (this.#profileId && this.#profileId !== profile.id)) throw notFound('Profile');
+    const institution = provider.institutions().find((candidate) => candidate.id === institutionId);
+    if (!institution) throw notFound('Institution');
+    const unsupported = (products ?? []).filter((product) => !institution.products.includes(product));
+    if (unsupported.length > 0) {
+      throw new ValidationError([{ path: ['products'], message: `${institution.name} does not offer ${unsupported.join(', ')}; it offers ${institution.products.join(', ')}` }]);
+    }
+    const enabled = products ?? institution.products;
+    const accessToken = await provider.connect({ institutionId, ...login, products: enabled });
+    const connection = this.#em.create(Connection, {
+      id: uuidv7(),
+      environment: this.#environmentId,
+      profile,
+      provider: provider.name,
+      institutionId: institution.id,
+      institutionName: institution.name,
+      status: 'INITIALIZING',
+      products: enabled,
+      credentialEncrypted: this.#cipher.encrypt('credential', accessToken)!,
+      generation: 1,
+      syncCursor: null,
+      syncChanges: null,
+      lastSyncedAt: null,
+      refreshStartedAt: null,
+      lastRefreshAt: null,
+      metadata: null,
+    });
+    recordEvent(this.#em, this.#environmentId, 'connection.created', profile, presentConnection(connection));
+    await this.#em.flush();
+    return connection;
+  }
+
+  /**
+   * Logs in again (repairing ERROR_REPAIRABLE): new credentials, status INITIALIZING, and every account
+   * unverified until verification runs again, because a tokenized ACH number can change.
+   */
+  async reconnect(provider: Provider, connection: ConnectionEntity, login: Login): Promise<ConnectionEntity> {
+    if (INACTIVE.includes(connection.status)) {
+      throw forbidden(`The connection is ${connection.status}`, { instruction: 'Connect the institution again as a new connection.' });
+    }
+    const previous = this.#cipher.decrypt('credential', connection.credentialEncrypted)!;
+    const accessToken = await provider.connect({ institutionId: connection.institutionId, ...login, products: connection.products }, previous);
+    connection.credentialEncrypted = this.#cipher.encrypt('credential', accessToken)!;
+    connection.generation += 1;
+    connection.status = 'INITIALIZING';
+    await this.#em.nativeUpdate(Account, { connection: connection.id }, { verified: false });
+    await this.#em.flush();
+    return connection;
+  }
+
+  /** Starts disconnecting; idempotent. Returns whether a disconnection was started now. */
+  async disconnect(connection: ConnectionEntity): Promise<boolean> {
+    if (INACTIVE.includes(connection.status)) return false;
+    connection.status = 'DISCONNECTING';
+    await this.#em.flush();
+    return true;
+  }
+
+  /**
+   * Claims the connection's transactions refresh in one conditional UPDATE, so two requests (on any
+   * instances) cannot both start one: 409 while one runs, 429 within 4 hours of the last.
+   */
+  async claimTransactionsRefresh(connection: ConnectionEntity, now = new Date()): Promise<void> {
+    if (connection.status.startsWith('ERROR_') || INACTIVE.includes(connection.status)) {
+      throw forbidden(`The connection is ${connection.status}; transactions cannot be refreshed`, {
+        instruction: connection.status === 'ERROR_REPAIRABLE' ? 'Have the end-user reconnect the institution, then retry.' : 'Wait until the connection is SYNCED again, then retry.',
+      });
+    }
+    const claimed = await this.#em.execute<Array<{ id: string }>>(
+      `update connection set refresh_started_at = ?, last_refresh_at = ?
+        where id = ? and (refresh_started_at is null or refresh_started_at < ?) and (last_refresh_at is null or last_refresh_at <= ?)
+        returning id`,
+      [now, now, connection.id, new Date(now.getTime() - REFRESH_STALE_MS), new Date(now.getTime() - REFRESH_INTERVAL_MS)],
+    );
+    if (claimed.length > 0) return;
+    const [state] = await this.#em.execute<Array<{ refresh_started_at: Date | null; last_refresh_at: Date | null }>>(
+      'select refresh_started_at, last_refresh_at from connection where id = ?',
+      [connection.id],
+    );
+    if (state?.refresh_started_at && state.refresh_started_at.getTime() >= now.getTime() - REFRESH_STALE_MS) {
+      throw conflict('A transactions refresh is already running for this connection', { instruction: 'Wait for connection.synced.successful (or no event when nothing changed).' });
+    }
+    const next = (state?.last_refresh_at?.getTime() ?? now.getTime()) + REFRESH_INTERVAL_MS;
+    const seconds = Math.max(1, Math.ceil((next - now.getTime()) / 1000));
+    throw new AppError(429, 'REFRESH_TOO_SOON', 'This connection was refreshed within the last 4 hours', {
+      instruction: `Transactions refresh is allowed once every 4 hours per connection; retry in ${seconds} seconds.`,
+      headers: { 'Retry-After': String(seconds) },
+    });
+  }
+}

@@ -1,0 +1,25 @@
+import { createHash } from 'node:crypto';
+
+/** A deterministic pseudo-random sequence in [0, 1) for a key (mulberry32 seeded from SHA-256). */
+export function randomFor(key: string): () => number {
+  let state = createHash('sha256').update(key).digest().readUInt32LE(0);
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** An integer in [min, max] drawn from `random`. */
+export function between(random: () => number, min: number, max: number): number {
+  return min + Math.floor(random() * (max - min + 1));
+}
+
+/** Digits drawn from `random`, as a string of exactly `length` characters. */
+export function digits(random: () => number, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += String(Math.floor(random() * 10));
+  return out;
+}

@@ -1,0 +1,261 @@
+import { randomBytes } from 'node:crypto';
+import type { ConnectRequest, Institution, Provider, ProviderAccount, ProviderBalance, ProviderTransaction, SyncPage } from '../provider.ts';
+import { ProviderError } from '../provider.ts';
+import { activitiesOn, dayOf, HISTORY_DAYS, isoDay, visibleVersion, type AccountKey, type VisibleTransaction } from './activity.ts';
+import { findInstitution, logoUrl, SANDBOX_INSTITUTIONS, type SandboxInstitution } from './institutions.ts';
+import { centsToDecimal } from './money.ts';
+import { between, digits, randomFor } from './random.ts';
+
+/** What the sandbox's access token carries (the token is stored encrypted on the connection). */
+interface Login {
+  institutionId: string;
+  username: string;
+  passwordOk: boolean;
+  seed: string;
+  /** First day of the connection's history (days since the epoch). */
+  firstDay: number;
+  /** Counts logins: a reconnect bumps it, and tokenized ACH numbers change with it. */
+  generation: number;
+}
+
+/** Usernames that force an error state on every call after connecting (see listSandboxInstitutions). */
+const FORCED_ERRORS = {
+  user_good: undefined,
+  user_institution_down: 'ERROR_INSTITUTION',
+  user_provider_error: 'ERROR_PROVIDER',
+  user_service_error: 'ERROR_SERVICE',
+} as const;
+
+export interface SandboxOptions {
+  now?: () => Date;
+  /** Transaction changes per sync page. */
+  pageSize?: number;
+}
+
+/**
+ * The built-in sandbox institutions: deterministic per connection (a random seed fixed at connect),
+ * with history, pending transactions that post, corrections, reversals and new activity every day
+ * as the clock moves. Sync cursors are `<from day>.<to day>.<offset>` while paging and `<day>` at
+ * rest: each sync reports the difference between what the institution showed on those two days.
+ */
+export class SandboxProvider implements Provider {
+  readonly name = 'sandbox';
+  readonly #now: () => Date;
+  readonly #pageSize: number;
+
+  constructor(options: SandboxOptions = {}) {
+    this.#now = options.now ?? (() => new Date());
+    this.#pageSize = options.pageSize ?? 500;
+  }
+
+  institutions(): Institution[] {
+    return SANDBOX_INSTITUTIONS.map(({ id, name, products, description }) => ({ id, name, products, description }));
+  }
+
+  async connect(request: ConnectRequest, existingAccessToken?: string): Promise<string> {
+    const previous = existingAccessToken ? readLogin(existingAccessToken) : undefined;
+    const login: Login = {
+      institutionId: request.institutionId,
+      username: request.username,
+      passwordOk: request.username !== 'user_good' || request.password === 'pass_good',
+      seed: previous?.seed ?? randomBytes(8).toString('hex'),
+      firstDay: previous?.firstDay ?? dayOf(this.#now().getTime()) - HISTORY_DAYS,
+      generation: (previous?.generation ?? 0) + 1,
+    };
+    return Buffer.from(JSON.stringify(login)).toString('base64url');
+  }
+
+  async accounts(accessToken: string): Promise<ProviderAccount[]> {
+    const { login, institution } = this.#authorize(accessToken);
+    const today = this.#today();
+    const transactions = this.#visibleOn(login, institution, today);
+    return institution.accounts.map((template) => ({
+      remoteId: accountRemoteIdOf(login, template.key),
+      name: template.name,
+      kind: template.kind,
+      subtype: template.subtype,
+      state: 'OPEN',
+      mask: maskOf(login, template.key),
+      currencyCode: 'USD',
+      balance: this.#balance(login, template.key, transactions),
+    }));
+  }
+
+  async syncTransactions(accessToken: string, cursor: string | null): Promise<SyncPage> {
+    const { login, institution } = this.#authorize(accessToken);
+    const position = parseCursor(cursor, this.#today());
+    const before = position.from === null ? new Map<string, VisibleTransaction>() : indexById(this.#visibleOn(login, institution, position.from));
+    const after = indexById(this.#visibleOn(login, institution, position.to));
+    // Added before modified before removed: a posted transaction must arrive before the removal
+    // of the pending one it replaces, so the pending row can be updated in place.
+    const changes: Array<{ kind: 'added' | 'modified' | 'removed'; transaction: VisibleTransaction }> = [];
+    for (const [id, transaction] of after) if (!before.has(id)) changes.push({ kind: 'added', transaction });
+    for (const [id, transaction] of after) {
+      const old = before.get(id);
+      if (old && (old.cents !== transaction.cents || old.date !== transaction.date || old.corrected !== transaction.corrected)) changes.push({ kind: 'modified', transaction });
+    }
+    for (const [id, transaction] of before) if (!after.has(id)) changes.push({ kind: 'removed', transaction });
+    const page = changes.slice(position.offset, position.offset + this.#pageSize);
+    const hasMore = position.offset + page.length < changes.length;
+    const present = (kind: 'added' | 'modified') =>
+      page.filter((change) => change.kind === kind).map((change) => presentTransaction(login, change.transaction, this.#now()));
+    return {
+      added: present('added'),
+      modified: present('modified'),
+      removed: page.filter((change) => change.kind === 'removed').map((change) => change.transaction.remoteId),
+      nextCursor: hasMore ? `${position.from ?? ''}.${position.to}.${position.offset + page.length}` : String(position.to),
+      hasMore,
+    };
+  }
+
+  async refreshBalance(accessToken: string, accountRemoteId: string): Promise<ProviderBalance> {
+    const { login, institution } = this.#authorize(accessToken);
+    const template = institution.accounts.find((account) => accountRemoteIdOf(login, account.key) === accountRemoteId);
+    if (!template) throw new ProviderError('ERROR_PROVIDER', `unknown account ${accountRemoteId}`);
+    return this.#balance(login, template.key, this.#visibleOn(login, institution, this.#today()));
+  }
+
+  async accountNumbers(accessToken: string, accountRemoteId: string): Promise<{ number: string; routing: string }> {
+    const { login, institution } = this.#authorize(accessToken);
+    const key = institution.accounts.find((account) => accountRemoteIdOf(login, account.key) === accountRemoteId)?.key;
+    if (!key) throw new ProviderError('ERROR_PROVIDER', `unknown account ${accountRemoteId}`);
+    const mask = maskOf(login, key);
+    if (!institution.tokenizedNumbers) return { number: `${digits(randomFor(`${login.seed}:${key}:number`), 6)}${mask}`, routing: institution.routing };
+    // Tokenized: a surrogate that changes with every login and never ends with the real mask.
+    const random = randomFor(`${login.seed}:${key}:token:${login.generation}`);
+    let number = `9${digits(random, 15)}`;
+    while (number.endsWith(mask)) number = `9${digits(random, 15)}`;
+    return { number, routing: institution.routing };
+  }
+
+  async disconnect(accessToken: string): Promise<void> {
+    readLogin(accessToken);
+  }
+
+  #today(): number {
+    return dayOf(this.#now().getTime());
+  }
+
+  #authorize(accessToken: string): { login: Login; institution: SandboxInstitution } {
+    const login = readLogin(accessToken);
+    const institution = findInstitution(login.institutionId);
+    if (!institution) throw new ProviderError('ERROR_INSTITUTION', `institution ${login.institutionId} is not supported`);
+    const forced = login.username in FORCED_ERRORS ? FORCED_ERRORS[login.username as keyof typeof FORCED_ERRORS] : 'ERROR_REPAIRABLE';
+    if (forced) throw new ProviderError(forced, forcedMessage(forced));
+    if (!login.passwordOk) throw new ProviderError('ERROR_REPAIRABLE', forcedMessage('ERROR_REPAIRABLE'));
+    return { login, institution };
+  }
+
+  #visibleOn(login: Login, institution: SandboxInstitution, today: number): VisibleTransaction[] {
+    const out: VisibleTransaction[] = [];
+    for (let day = login.firstDay; day <= today; day++) {
+      for (const activity of activitiesOn(login.seed, institution, day)) {
+        const version = visibleVersion(activity, today);
+        if (version) out.push(version);
+      }
+    }
+    return out;
+  }
+
+  /** Balances follow from the opening balance and what has posted, so they agree with the transactions. */
+  #balance(login: Login, key: AccountKey, transactions: VisibleTransaction[]): ProviderBalance {
+    const random = randomFor(`${login.seed}:${key}:opening`);
+    const opening = OPENING[key](random);
+    let posted = 0;
+    let pending = 0;
+    for (const transaction of transactions) {
+      if (transaction.account !== key) continue;
+      if (transaction.status === 'POSTED') posted += transaction.cents;
+      else pending += transaction.cents;
+    }
+    const current = opening + posted;
+    const limit = key === 'card' ? -between(random, 30, 100) * 100_00 : null;
+    const available = key === 'card' ? current - limit! + pending : key === 'checking' || key === 'savings' ? current + pending : null;
+    return {
+      at: this.#now(),
+      current: centsToDecimal(current),
+      available: available === null ? null : centsToDecimal(available),
+      limit: limit === null ? null : centsToDecimal(limit),
+    };
+  }
+}
+
+const OPENING: Record<AccountKey, (random: () => number) => number> = {
+  checking: (random) => between(random, 1_500_00, 4_000_00),
+  savings: (random) => between(random, 5_000_00, 20_000_00),
+  card: (random) => -between(random, 300_00, 2_000_00),
+  loan: (random) => -between(random, 15_000_00, 350_000_00),
+  brokerage: (random) => between(random, 20_000_00, 80_000_00),
+  retirement: (random) => between(random, 50_000_00, 150_000_00),
+};
+
+function forcedMessage(status: string): string {
+  switch (status) {
+    case 'ERROR_REPAIRABLE':
+      return 'the institution refused the login: the username or password is wrong';
+    case 'ERROR_INSTITUTION':
+      return 'the institution is down for maintenance';
+    case 'ERROR_PROVIDER':
+      return 'the upstream aggregator failed';
+    default:
+      return 'an internal error occurred while syncing';
+  }
+}
+
+function readLogin(accessToken: string): Login {
+  try {
+    const login = JSON.parse(Buffer.from(accessToken, 'base64url').toString('utf8')) as Login;
+    if (typeof login.seed === 'string' && typeof login.firstDay === 'number') return login;
+  } catch {
+    // fall through: a token this provider did not issue
+  }
+  throw new ProviderError('ERROR_REPAIRABLE', 'the access token is not valid');
+}
+
+function accountRemoteIdOf(login: Login, key: AccountKey): string {
+  return `${login.seed.slice(0, 10)}-${key}`;
+}
+
+function maskOf(login: Login, key: AccountKey): string {
+  return digits(randomFor(`${login.seed}:${key}:mask`), 4);
+}
+
+function indexById(transactions: VisibleTransaction[]): Map<string, VisibleTransaction> {
+  return new Map(transactions.map((transaction) => [transaction.remoteId, transaction]));
+}
+
+function parseCursor(cursor: string | null, today: number): { from: number | null; to: number; offset: number } {
+  if (cursor === null) return { from: null, to: today, offset: 0 };
+  const paging = /^(\d*)\.(\d+)\.(\d+)$/.exec(cursor);
+  if (paging) return { from: paging[1] ? Number(paging[1]) : null, to: Number(paging[2]), offset: Number(paging[3]) };
+  if (/^\d+$/.test(cursor)) return { from: Number(cursor), to: Math.max(Number(cursor), today), offset: 0 };
+  throw new ProviderError('ERROR_PROVIDER', `unreadable sync cursor ${cursor}`);
+}
+
+function presentTransaction(login: Login, transaction: VisibleTransaction, now: Date): ProviderTransaction {
+  const { activity } = transaction;
+  const timestamp = now.toISOString();
+  return {
+    remoteId: transaction.remoteId,
+    accountRemoteId: accountRemoteIdOf(login, transaction.account),
+    pendingRemoteId: transaction.pendingRemoteId,
+    date: transaction.date,
+    description: activity.description,
+    amount: centsToDecimal(transaction.cents),
+    status: transaction.status,
+    raw: {
+      guid: `TRN-${transaction.remoteId}`,
+      description: activity.raw.replace(/^POS /, ''),
+      originalDescription: `${activity.raw} ${isoDay(activity.day).slice(5)}`,
+      ...(transaction.corrected ? { corrected: true } : {}),
+      timestamp,
+    },
+    enrichment: {
+      categories: activity.categories,
+      counterpartyName: activity.counterparty,
+      logo: activity.website ? logoUrl(activity.website) : null,
+      website: activity.website,
+      timestamp,
+    },
+  };
+}
