@@ -42,6 +42,11 @@ async function connected(overrides: Record<string, unknown> = {}) {
   return { profile, connection: response.body, row };
 }
 
+async function accountOf(connectionId: string, subtype: string) {
+  const [account] = await app.sql('select * from account where connection_id = $1 and subtype = $2', [decodeId('connection', connectionId), subtype]);
+  return { ...account, publicId: encodeId('account', account.id) };
+}
+
 describe('connecting a sandbox institution', () => {
   it('creates an INITIALIZING connection that syncs accounts, balances and two years of transactions', async () => {
     const profile = await createProfile(app);
@@ -142,5 +147,158 @@ describe('error states', () => {
     expect(reconnect.status).toBe(200);
     expect(reconnect.body.status).toBe('INITIALIZING');
     expect((await settled(connection.id)).status).toBe('SYNCED');
+  });
+});
+
+describe('transactions refresh', () => {
+  it('posts pending transactions in place, keeps their metadata, and reports the changes once', async () => {
+    const { profile, connection, row } = await connected();
+    const [pending] = await app.sql(`select id, remote_id from transaction where connection_id = $1 and status = 'PENDING' order by date limit 1`, [row.id]);
+    expect(pending).toBeDefined();
+    await app.sql(`update transaction set metadata = '{"reviewed": true}' where id = $1`, [pending.id]);
+    const before = await app.sql('select count(*)::int as n from transaction where connection_id = $1', [row.id]);
+
+    now = new Date(now.getTime() + 4 * DAY);
+    try {
+      const refresh = await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: app.apiKey });
+      expect(refresh.status).toBe(202);
+      expect(refresh.body).toEqual({ connectionId: connection.id, status: 'QUEUED' });
+      await settled(connection.id);
+      const [posted] = await app.sql('select status, remote_id, metadata from transaction where id = $1', [pending.id]);
+      expect(posted.status).toBe('POSTED');
+      expect(posted.remote_id).toBe(pending.remote_id.replace(/-p$/, ''));
+      expect(posted.metadata).toEqual({ reviewed: true });
+      // Never counted twice: no pending row survives next to the posted one that replaced it.
+      const doubles = await app.sql(
+        `select p.id from transaction p join transaction t on t.connection_id = p.connection_id and t.remote_id || '-p' = p.remote_id where p.connection_id = $1`,
+        [row.id],
+      );
+      expect(doubles).toEqual([]);
+      const after = await app.sql('select count(*)::int as n from transaction where connection_id = $1', [row.id]);
+      expect(after[0].n).toBeGreaterThan(before[0].n);
+      expect(await eventsOf(profile.id, 'connection.synced.successful')).toHaveLength(2);
+    } finally {
+      now = new Date(now.getTime() - 4 * DAY);
+    }
+  });
+
+  it('answers 429 within 4 hours, 409 while one runs, and fires nothing when nothing changed', async () => {
+    const { profile, connection, row } = await connected();
+    const first = await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: app.apiKey });
+    expect(first.status).toBe(202);
+    await settled(connection.id);
+    expect(await eventsOf(profile.id, 'connection.synced.successful')).toHaveLength(1);
+
+    const tooSoon = await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: app.apiKey });
+    expect(tooSoon.status).toBe(429);
+    expect(Number(tooSoon.headers['retry-after'])).toBeGreaterThan(4 * 3600 - 60);
+
+    await app.sql(`update connection set last_refresh_at = now() - interval '5 hours', refresh_started_at = now() where id = $1`, [row.id]);
+    expect((await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: app.apiKey })).status).toBe(409);
+
+    // Concurrent requests: exactly one is accepted, whichever instance they reach.
+    await app.sql(`update connection set last_refresh_at = now() - interval '5 hours', refresh_started_at = null where id = $1`, [row.id]);
+    const burst = await Promise.all(Array.from({ length: 5 }, () => app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: app.apiKey })));
+    expect(burst.map((response) => response.status).sort()).toEqual([202, 409, 409, 409, 409]);
+    await settled(connection.id);
+  });
+
+  it('is refused without an API key, for unknown connections, and when the beta is off', async () => {
+    const { connection } = await connected();
+    expect((await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`)).status).toBe(401);
+    expect((await app.http.post('/v1/connections/conn_01jdq3v6x8f9k2m4n7p0r5s8tw/transactions/refresh', { auth: app.apiKey })).status).toBe(404);
+    const production = await createEnvironmentWithKey(app, 'PRODUCTION');
+    await app.sql('update connection set environment_id = $1 where id = $2', [decodeId('environment', production.environmentId), decodeId('connection', connection.id)]);
+    await app.sql('update profile set environment_id = $1 where id = $2', [decodeId('environment', production.environmentId), decodeId('profile', connection.profileId)]);
+    const refused = await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: production.apiKey });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toContain('beta');
+  });
+});
+
+describe('balances and ACH numbers', () => {
+  it('refreshes a balance in the background: a REFRESH balance becomes the latest, with balance.created', async () => {
+    const { profile, connection } = await connected();
+    const checking = await accountOf(connection.id, 'checking');
+    const response = await app.http.post(`/v1/accounts/${checking.publicId}/balances/refresh`, { auth: app.apiKey });
+    expect(response.status).toBe(202);
+    expect(response.body).toEqual({ accountId: checking.publicId, status: 'QUEUED' });
+    const latest = await waitFor(async () => {
+      const [row] = await app.sql(`select b.* from account a join balance b on b.id = a.latest_balance_id where a.id = $1 and b.source = 'REFRESH'`, [checking.id]);
+      return row;
+    }, 'the refreshed balance');
+    const events = await eventsOf(profile.id, 'balance.created');
+    const record = events.at(-1)!.payload.record;
+    expect(record).toMatchObject({ id: encodeId('balance', latest.id), accountId: checking.publicId, source: 'REFRESH', currencyCode: 'USD' });
+    expect(record.current).toBe(Number(latest.current));
+  });
+
+  it('serves ACH numbers of verified depository accounts; tokenized numbers differ from the mask and change on reconnect', async () => {
+    const { profile, connection } = await connected();
+    const checking = await accountOf(connection.id, 'checking');
+    const first = await app.http.get(`/v1/accounts/${checking.publicId}/ach_numbers`, { auth: app.apiKey });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ accountId: checking.publicId, number: expect.stringMatching(/^\d{16}$/), routing: '011401533' });
+    expect(first.body.number.endsWith(checking.mask)).toBe(false);
+
+    const reconnect = await app.http.post(`/v1/sandbox/connections/${connection.id}/reconnect`, { auth: app.apiKey, json: { username: 'user_good', password: 'pass_good' } });
+    expect(reconnect.status).toBe(200);
+    await settled(connection.id);
+    expect((await accountOf(connection.id, 'checking')).verified).toBe(true);
+    expect(await eventsOf(profile.id, 'account.verified')).toHaveLength(4);
+    const second = await app.http.get(`/v1/accounts/${checking.publicId}/ach_numbers`, { auth: app.apiKey });
+    expect(second.body.number).not.toBe(first.body.number);
+  });
+
+  it('answers 400 for a loan, 403 without ACCOUNT_NUMBERS, 409 before verification, 403 for Basic Auth', async () => {
+    const { profile, connection } = await connected();
+    const loan = await accountOf(connection.id, 'mortgage');
+    const wrongKind = await app.http.get(`/v1/accounts/${loan.publicId}/ach_numbers`, { auth: app.apiKey });
+    expect(wrongKind.status).toBe(400);
+    expect(wrongKind.body.instruction).toContain('DEPOSITORY');
+
+    const checking = await accountOf(connection.id, 'checking');
+    await app.sql('update account set verified = false where id = $1', [checking.id]);
+    const unverified = await app.http.get(`/v1/accounts/${checking.publicId}/ach_numbers`, { auth: app.apiKey });
+    expect(unverified.status).toBe(409);
+    expect(unverified.body.instruction).toContain('account.verified');
+    const basic = `Basic ${Buffer.from(`${profile.id}:${app.apiKey}`).toString('base64')}`;
+    expect((await app.http.get(`/v1/accounts/${checking.publicId}/ach_numbers`, { auth: basic })).status).toBe(403);
+
+    const other = await connected({ institutionId: 'ins_houndstooth' });
+    const noProduct = await accountOf(other.connection.id, 'checking');
+    const refused = await app.http.get(`/v1/accounts/${noProduct.publicId}/ach_numbers`, { auth: app.apiKey });
+    expect(refused.status).toBe(403);
+    expect(refused.body.instruction).toContain('ACCOUNT_NUMBERS');
+  });
+});
+
+describe('disconnecting and deleting', () => {
+  it('disconnects in the background, idempotently, and refuses refreshes afterwards', async () => {
+    const { profile, connection } = await connected();
+    const response = await app.http.delete(`/v1/connections/${connection.id}`, { auth: app.apiKey });
+    expect(response.status).toBe(202);
+    expect(response.body.status).toBe('DISCONNECTING');
+    expect((await settled(connection.id)).status).toBe('DISCONNECTED');
+    expect(await eventsOf(profile.id, 'connection.disconnected')).toHaveLength(1);
+    const again = await app.http.delete(`/v1/connections/${connection.id}`, { auth: app.apiKey });
+    expect(again.status).toBe(202);
+    expect(again.body.status).toBe('DISCONNECTED');
+    expect((await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: app.apiKey })).status).toBe(403);
+    const checking = await accountOf(connection.id, 'checking');
+    expect((await app.http.post(`/v1/accounts/${checking.publicId}/balances/refresh`, { auth: app.apiKey })).status).toBe(403);
+  });
+
+  it('deleting a profile removes every row of its financial data', async () => {
+    const { profile } = await connected();
+    const second = await connect(profile.id, { institutionId: 'ins_tattersall_fcu' });
+    await settled(second.body.id);
+    expect((await app.http.delete(`/v1/profiles/${profile.id}`, { auth: app.apiKey })).status).toBe(202);
+    const id = decodeId('profile', profile.id);
+    await waitFor(async () => ((await app.sql('select 1 from profile where id = $1', [id])).length === 0 ? true : undefined), 'the profile to be deleted');
+    for (const table of ['connection', 'account', 'balance', 'transaction', 'session']) {
+      expect(await app.sql(`select 1 from ${table} where profile_id = $1`, [id]), table).toEqual([]);
+    }
+    expect(await eventsOf(profile.id, 'profile.deleted')).toHaveLength(1);
   });
 });

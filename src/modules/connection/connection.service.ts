@@ -128,14 +128,14 @@ export class ConnectionService {
       [now, now, connection.id, new Date(now.getTime() - REFRESH_STALE_MS), new Date(now.getTime() - REFRESH_INTERVAL_MS)],
     );
     if (claimed.length > 0) return;
-    const [state] = await this.#em.execute<Array<{ refresh_started_at: Date | null; last_refresh_at: Date | null }>>(
-      'select refresh_started_at, last_refresh_at from connection where id = ?',
+    const [state] = await this.#em.execute<Array<{ started: number | null; last: number | null }>>(
+      `select extract(epoch from refresh_started_at) * 1000 as started, extract(epoch from last_refresh_at) * 1000 as last from connection where id = ?`,
       [connection.id],
     );
-    if (state?.refresh_started_at && state.refresh_started_at.getTime() >= now.getTime() - REFRESH_STALE_MS) {
+    if (state?.started != null && Number(state.started) >= now.getTime() - REFRESH_STALE_MS) {
       throw conflict('A transactions refresh is already running for this connection', { instruction: 'Wait for connection.synced.successful (or no event when nothing changed).' });
     }
-    const next = (state?.last_refresh_at?.getTime() ?? now.getTime()) + REFRESH_INTERVAL_MS;
+    const next = Number(state?.last ?? now.getTime()) + REFRESH_INTERVAL_MS;
     const seconds = Math.max(1, Math.ceil((next - now.getTime()) / 1000));
     throw new AppError(429, 'REFRESH_TOO_SOON', 'This connection was refreshed within the last 4 hours', {
       instruction: `Transactions refresh is allowed once every 4 hours per connection; retry in ${seconds} seconds.`,
