@@ -99,6 +99,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/connector": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hosted connect page
+         * @description A small web page where an end-user picks a sandbox institution and signs in to it. Open it
+         *     with a session token for the profile in the URL fragment (never sent to any server):
+         *     `{base_url}/connector#token=<session token>`. To repair a connection in `ERROR_REPAIRABLE`,
+         *     add `&connection=<conn_…>`. When the end-user finishes, the page posts
+         *     `{type: "tributary.connected", connectionId}` to `window.opener` (or the parent frame) and
+         *     shows the result. The page calls `listSandboxInstitutions`, `connectInstitution` and
+         *     `reconnectInstitution` with the token.
+         */
+        get: operations["getConnector"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/profiles": {
         parameters: {
             query?: never;
@@ -463,7 +489,8 @@ export interface paths {
         };
         /**
          * List sandbox institutions
-         * @description The sandbox institutions, readable in every environment. Credentials they accept (any
+         * @description The sandbox institutions, readable in every environment, with an API key or (for the
+         *     connect page) a session token. Credentials they accept (any
          *     password unless stated):
          *
          *     | username | password | outcome after the first sync |
@@ -559,6 +586,81 @@ export interface paths {
          *     runs again (`account.verified` fires again), because tokenized ACH numbers can change.
          */
         post: operations["reconnectSandboxConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connect/connections": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect an institution as the end-user
+         * @description What the connect page (`getConnector`) calls when the end-user signs in: creates a
+         *     connection for the session token's profile, exactly as `createSandboxConnection` does
+         *     for a server (SANDBOX environments only; the same credentials table applies).
+         */
+        post: operations["connectInstitution"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connect/connections/{connectionId}/reconnect": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Connection id, `conn_` + 26 characters (`^conn_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example conn_01jdq3vz9y8x7w6v5t4s3r2q1p
+                 */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reconnect an institution as the end-user
+         * @description What the connect page calls to repair one of the session profile's connections: the same
+         *     as `reconnectSandboxConnection` (verification is reset and runs again).
+         */
+        post: operations["reconnectInstitution"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1398,6 +1500,19 @@ export interface components {
             /** @description Products to enable; default every product the institution offers. */
             products?: components["schemas"]["Product"][];
         };
+        ConnectInstitution: {
+            /**
+             * @description A sandbox institution id; unknown: 404.
+             * @example ins_first_platypus
+             */
+            institutionId: string;
+            /** @example user_good */
+            username: string;
+            /** @example pass_good */
+            password: string;
+            /** @description Products to enable; default every product the institution offers. */
+            products?: components["schemas"]["Product"][];
+        };
         SandboxReconnect: {
             /** @example user_good */
             username: string;
@@ -1938,6 +2053,37 @@ export interface operations {
                 };
                 content: {
                     "application/yaml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2782,6 +2928,118 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
+        };
+    };
+    connectInstitution: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectInstitution"];
+            };
+        };
+        responses: {
+            /** @description The new connection (`INITIALIZING`; the first sync runs in the background). */
+            201: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description A PRODUCTION environment, or a credential other than a session token. */
+            403: components["responses"]["Forbidden"];
+            /** @description `institutionId` is unknown. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reconnectInstitution: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Connection id, `conn_` + 26 characters (`^conn_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example conn_01jdq3vz9y8x7w6v5t4s3r2q1p
+                 */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxReconnect"];
+            };
+        };
+        responses: {
+            /** @description The reconnected connection. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description A PRODUCTION environment, the connection is `DISCONNECTING` or `DISCONNECTED`, or a credential other than a session token. */
+            403: components["responses"]["Forbidden"];
+            /** @description No connection of the session's profile matches the id. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listEvents: {

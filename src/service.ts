@@ -22,6 +22,7 @@ import { profileHandlers } from './modules/profile/profile.handlers.ts';
 import { accountHandlers } from './modules/account/account.handlers.ts';
 import { connectionHandlers } from './modules/connection/connection.handlers.ts';
 import { ConnectionJobs } from './modules/connection/connection.jobs.ts';
+import { connectorHandlers } from './modules/connector/connector.handlers.ts';
 import { sandboxHandlers } from './modules/connection/sandbox.handlers.ts';
 import { providerRegistry } from './providers/registry.ts';
 import { SandboxProvider } from './providers/sandbox/sandbox-provider.ts';
@@ -72,6 +73,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     ...accountHandlers({ cipher: secrets.cipher, provider, jobs: connectionJobs }),
     ...connectionHandlers({ cipher: secrets.cipher, jobs: connectionJobs }),
     ...sandboxHandlers({ cipher: secrets.cipher, sandbox, jobs: connectionJobs }),
+    ...connectorHandlers({ cipher: secrets.cipher, sandbox, jobs: connectionJobs }),
     listEvents: PENDING,
     getEvent: PENDING,
     listWebhookSubscriptions: PENDING,

@@ -4,7 +4,13 @@ import type { AppContext } from '../http/state.ts';
 /** Every operationId of contracts/rest.yaml. */
 export type OperationId = keyof operations;
 
-type Json<T> = T extends { content: { 'application/json': infer B } } ? B : T extends { content: { 'application/yaml': infer Y } } ? Y : undefined;
+type Json<T> = T extends { content: { 'application/json': infer B } }
+  ? B
+  : T extends { content: { 'application/yaml': infer Y } }
+    ? Y
+    : T extends { content: { 'text/html': infer H } }
+      ? H
+      : undefined;
 type Params<K extends OperationId, Where extends string> = operations[K]['parameters'] extends Record<Where, infer P>
   ? NonNullable<P>
   : Record<string, never>;

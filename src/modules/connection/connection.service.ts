@@ -42,7 +42,7 @@ export class ConnectionService {
       id &&
       (await this.#em.findOne(
         Connection,
-        { id, environment: this.#environmentId, ...(this.#profileId ? { profile: this.#profileId } : {}), profile: { deletingAt: null } },
+        { id, environment: this.#environmentId, profile: this.#profileId ? { id: this.#profileId, deletingAt: null } : { deletingAt: null } },
         { populate: ['profile'] },
       ));
     if (!connection) throw notFound('Connection');

@@ -41,7 +41,8 @@ export function sandboxHandlers({ cipher, sandbox, jobs }: SandboxHandlerDeps): 
   };
 }
 
-async function requireSandbox(ctx: AppContext): Promise<void> {
+/** Sandbox institutions are for SANDBOX environments only. */
+export async function requireSandbox(ctx: AppContext): Promise<void> {
   const environment = await ctx.state.em.findOneOrFail(Environment, { id: ctx.state.credential!.environmentId });
   if (environment.mode !== 'SANDBOX') {
     throw forbidden('Sandbox connections can only be made in SANDBOX environments', { instruction: 'Use an API key of a SANDBOX environment.' });
