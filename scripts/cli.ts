@@ -15,6 +15,7 @@ import { EnvironmentAdmin, OperatorError } from '../src/modules/environment/envi
 const USAGE = `usage: npm run cli -- <command> [options]
   environments list
   environments create --name <name> --mode SANDBOX|PRODUCTION
+  environments beta <env_…> transactions-refresh on|off
   keys list --environment <env_…>
   keys create --environment <env_…> [--name <name>] [--version <YYYY-MM-DD>]
   keys import --environment <env_…> --secret <older-generation secret> [--name <name>]
@@ -50,11 +51,20 @@ try {
   const [noun, verb, ...rest] = positionals;
   switch (`${noun} ${verb}`) {
     case 'environments list':
-      for (const env of await admin.listEnvironments()) console.log(`${encodeId('environment', env.id)}  ${env.mode.padEnd(10)}  ${env.name}`);
+      for (const env of await admin.listEnvironments()) {
+        console.log(`${encodeId('environment', env.id)}  ${env.mode.padEnd(10)}  ${env.transactionsRefreshBeta ? 'beta:transactions-refresh  ' : ''}${env.name}`);
+      }
       break;
     case 'environments create': {
       const env = await admin.createEnvironment(required(values.name, 'name'), required(values.mode, 'mode'));
       console.log(`created environment ${encodeId('environment', env.id)} (${env.mode})`);
+      break;
+    }
+    case 'environments beta': {
+      const [environmentId, feature, state] = rest;
+      if (feature !== 'transactions-refresh' || (state !== 'on' && state !== 'off')) throw new OperatorError('usage: environments beta <env_…> transactions-refresh on|off');
+      const env = await admin.setTransactionsRefreshBeta(required(environmentId, 'environment id (positional)'), state === 'on');
+      console.log(`${encodeId('environment', env.id)}: transactions refresh beta ${env.transactionsRefreshBeta ? 'on' : 'off'}`);
       break;
     }
     case 'keys list':

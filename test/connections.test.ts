@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId, encodeId } from '../src/lib/ids.ts';
-import { createEnvironmentWithKey } from './support/environments.ts';
+import { asOperator, createEnvironmentWithKey } from './support/environments.ts';
 import { createProfile } from './support/factories.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { waitFor } from './support/wait.ts';
@@ -207,10 +207,11 @@ describe('transactions refresh', () => {
     const { connection } = await connected();
     expect((await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`)).status).toBe(401);
     expect((await app.http.post('/v1/connections/conn_01jdq3v6x8f9k2m4n7p0r5s8tw/transactions/refresh', { auth: app.apiKey })).status).toBe(404);
-    const production = await createEnvironmentWithKey(app, 'PRODUCTION');
-    await app.sql('update connection set environment_id = $1 where id = $2', [decodeId('environment', production.environmentId), decodeId('connection', connection.id)]);
-    await app.sql('update profile set environment_id = $1 where id = $2', [decodeId('environment', production.environmentId), decodeId('profile', connection.profileId)]);
-    const refused = await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: production.apiKey });
+    const environmentId = app.service.bootstrap.created!.environmentId;
+    await asOperator(app, (admin) => admin.setTransactionsRefreshBeta(environmentId, false));
+    const refused = await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: app.apiKey }).finally(() =>
+      asOperator(app, (admin) => admin.setTransactionsRefreshBeta(environmentId, true)),
+    );
     expect(refused.status).toBe(403);
     expect(refused.body.message).toContain('beta');
   });

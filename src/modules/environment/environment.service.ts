@@ -27,6 +27,14 @@ export class EnvironmentAdmin {
     return environment;
   }
 
+  /** Enables or disables the beta transactions refresh for an environment. */
+  async setTransactionsRefreshBeta(environmentId: string, enabled: boolean): Promise<EnvironmentEntity> {
+    const environment = await this.#environment(environmentId);
+    environment.transactionsRefreshBeta = enabled;
+    await this.#em.flush();
+    return environment;
+  }
+
   async createKey(environmentId: string, name: string, apiVersion: string = CURRENT_VERSION): Promise<{ key: ApiKeyEntity; secret: string }> {
     checkVersion(apiVersion);
     const created = createApiKey(this.#em, await this.#environment(environmentId), name, apiVersion);
