@@ -69,8 +69,16 @@ export function visibleVersion(activity: Activity, today: number): VisibleTransa
   };
 }
 
+const ISO_DAYS = new Map<number, string>();
+
+/** `YYYY-MM-DD` of a day number (memoised: history generation asks for the same days again and again). */
 export function isoDay(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+  let iso = ISO_DAYS.get(day);
+  if (iso === undefined) {
+    iso = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    ISO_DAYS.set(day, iso);
+  }
+  return iso;
 }
 
 export function dayOf(time: number): number {

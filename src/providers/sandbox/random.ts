@@ -1,8 +1,10 @@
-import { createHash } from 'node:crypto';
-
-/** A deterministic pseudo-random sequence in [0, 1) for a key (mulberry32 seeded from SHA-256). */
+/**
+ * A deterministic pseudo-random sequence in [0, 1) for a key: mulberry32 seeded with the key's
+ * FNV-1a hash. Not cryptographic (test data only), and fast enough to regenerate years of history.
+ */
 export function randomFor(key: string): () => number {
-  let state = createHash('sha256').update(key).digest().readUInt32LE(0);
+  let state = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) state = Math.imul(state ^ key.charCodeAt(i), 0x01000193);
   return () => {
     state = (state + 0x6d2b79f5) | 0;
     let t = state;

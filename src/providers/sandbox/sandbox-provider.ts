@@ -28,6 +28,8 @@ const FORCED_ERRORS = {
 
 export interface SandboxOptions {
   now?: () => Date;
+  /** How far back a new connection's history reaches (the dataset generator asks for less). */
+  historyDays?: number;
   /** Transaction changes per sync page. */
   pageSize?: number;
 }
@@ -42,10 +44,12 @@ export class SandboxProvider implements Provider {
   readonly name = 'sandbox';
   readonly #now: () => Date;
   readonly #pageSize: number;
+  readonly #historyDays: number;
 
   constructor(options: SandboxOptions = {}) {
     this.#now = options.now ?? (() => new Date());
     this.#pageSize = options.pageSize ?? 500;
+    this.#historyDays = options.historyDays ?? HISTORY_DAYS;
   }
 
   institutions(): Institution[] {
@@ -59,7 +63,7 @@ export class SandboxProvider implements Provider {
       username: request.username,
       passwordOk: request.username !== 'user_good' || request.password === 'pass_good',
       seed: previous?.seed ?? randomBytes(8).toString('hex'),
-      firstDay: previous?.firstDay ?? dayOf(this.#now().getTime()) - HISTORY_DAYS,
+      firstDay: previous?.firstDay ?? dayOf(this.#now().getTime()) - this.#historyDays,
       generation: (previous?.generation ?? 0) + 1,
     };
     return Buffer.from(JSON.stringify(login)).toString('base64url');
