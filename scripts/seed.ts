@@ -4,6 +4,7 @@
  * gets one sandbox connection with its accounts, balances and most recent transactions), written
  * with bulk inserts. Works on DATABASE_URL or the embedded PostgreSQL under DATA_DIR, like the CLI.
  */
+import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
@@ -31,6 +32,7 @@ if (!Number.isInteger(profiles) || profiles < 1 || !Number.isInteger(transaction
 }
 
 const config = loadConfig();
+mkdirSync(config.dataDir, { recursive: true });
 const logger = createLogger('warn');
 const database = await resolveDatabase(config, logger);
 const orm = await openDatabase(database.url, logger);

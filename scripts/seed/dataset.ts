@@ -128,7 +128,7 @@ export async function insertRows(pool: pg.Pool, rows: SeedRows): Promise<void> {
 }
 
 /** COPY text format: tab-separated, `\N` for null, backslash escapes; chunked so memory stays flat. */
-function* copyLines(rows: Row[]): Generator<string> {
+export function* copyLines(rows: Row[]): Generator<string> {
   let chunk = '';
   for (const row of rows) {
     chunk += `${row.map(copyValue).join('\t')}\n`;

@@ -1,0 +1,94 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { ormConfig } from '../../src/db/orm.ts';
+import type { FieldCipher } from '../../src/lib/field-cipher.ts';
+import { encodeId } from '../../src/lib/ids.ts';
+import { ConnectionService } from '../../src/modules/connection/connection.service.ts';
+import { syncConnection } from '../../src/modules/connection/sync-engine.ts';
+import type { Provider, SyncPage } from '../../src/providers/provider.ts';
+import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
+import { copyLines } from '../seed/dataset.ts';
+
+export interface IngestResult {
+  transactions: number;
+  syncPerSecond: number;
+  copyPerSecond: number;
+}
+
+const PAGE_SIZE = 500;
+
+/**
+ * An initial sync of about `target` transactions through the real sync engine (pages of 500, each in
+ * its own database transaction, as a provider delivers them), against COPY of the same rows into a
+ * table with the same indexes. The provider's pages are generated before the clock starts.
+ */
+export async function measureIngest(url: string, cipher: FieldCipher, profileId: string, environmentId: string, target: number): Promise<IngestResult> {
+  // First Platypus produces about 2.1 transactions a day: a history long enough for `target`.
+  const sandbox = new SandboxProvider({ historyDays: Math.ceil(target / 2.1), pageSize: PAGE_SIZE });
+  const orm = await MikroORM.init(ormConfig(url, { poolMax: 4 }));
+  try {
+    const connection = await new ConnectionService(orm.em.fork(), cipher, { environmentId }).connect(
+      sandbox,
+      encodeId('profile', profileId),
+      'ins_first_platypus',
+      { username: 'user_good', password: 'pass_good' },
+    );
+    const token = cipher.decrypt('credential', connection.credentialEncrypted)!;
+    const pages = new Map<string | null, SyncPage>();
+    let cursor: string | null = null;
+    for (;;) {
+      const page = await sandbox.syncTransactions(token, cursor);
+      pages.set(cursor, page);
+      if (!page.hasMore) break;
+      cursor = page.nextCursor;
+    }
+    const replay: Provider = new Proxy(sandbox, {
+      get(target, property) {
+        if (property === 'syncTransactions') return async (_token: string, from: string | null) => pages.get(from)!;
+        const value = Reflect.get(target, property);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const started = performance.now();
+    await syncConnection({ orm, cipher, provider: () => replay }, connection.id);
+    const syncSeconds = (performance.now() - started) / 1000;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const [{ n }] = (await client.query('select count(*)::int as n from transaction where connection_id = $1', [connection.id])).rows;
+      const copySeconds = await copyBaseline(client, connection.id);
+      await client.query('delete from connection where id = $1', [connection.id]);
+      return { transactions: n, syncPerSecond: Math.round(n / syncSeconds), copyPerSecond: Math.round(n / copySeconds) };
+    } finally {
+      await client.end();
+    }
+  } finally {
+    await orm.close();
+  }
+}
+
+/** COPY of the same rows into a scratch copy of the transaction table (same columns and indexes). */
+async function copyBaseline(client: pg.Client, connectionId: string): Promise<number> {
+  const { rows } = await client.query(
+    `select gen_random_uuid() as id, profile_id, connection_id, account_id, remote_id || '-copy' as remote_id, date, description, amount, status, currency_code, remote_data
+       from transaction where connection_id = $1`,
+    [connectionId],
+  );
+  await client.query('drop table if exists bench_copy_baseline');
+  await client.query('create table bench_copy_baseline (like transaction including all)');
+  const columns = ['id', 'profile_id', 'connection_id', 'account_id', 'remote_id', 'date', 'description', 'amount', 'status', 'currency_code', 'remote_data', 'created_at'];
+  const now = new Date().toISOString();
+  const values = rows.map((row) => [
+    row.id, row.profile_id, row.connection_id, row.account_id, row.remote_id, row.date, row.description, row.amount, row.status, row.currency_code, JSON.stringify(row.remote_data), now,
+  ]);
+  const started = performance.now();
+  await client.query('begin');
+  await pipeline(Readable.from(copyLines(values)), client.query(copyFrom(`copy bench_copy_baseline (${columns.join(', ')}) from stdin`)));
+  await client.query('commit');
+  const seconds = (performance.now() - started) / 1000;
+  await client.query('drop table bench_copy_baseline');
+  return seconds;
+}
