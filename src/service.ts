@@ -36,6 +36,8 @@ export interface RunningService {
   boss: PgBoss;
   tls: TlsMaterial;
   bootstrap: BootstrapResult;
+  /** Provider-facing background work (syncs, refreshes), for operators' tools and tests. */
+  connectionJobs: ConnectionJobs;
   /** Graceful stop: refuse new connections, drain requests, stop jobs, close the database. */
   stop(): Promise<void>;
 }
@@ -109,6 +111,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     boss,
     tls,
     bootstrap: bootstrapped,
+    connectionJobs,
     async stop() {
       await new Promise<void>((resolve) => {
         listener.server.close(() => resolve());

@@ -10,7 +10,7 @@ let now = new Date('2026-06-10T15:00:00Z');
 let app: TestApp;
 
 beforeAll(async () => {
-  app = await startTestApp({}, { sandboxNow: () => now });
+  app = await startTestApp({ LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent' }, { sandboxNow: () => now });
 });
 afterAll(() => app?.stop());
 
@@ -147,6 +147,23 @@ describe('error states', () => {
     expect(reconnect.status).toBe(200);
     expect(reconnect.body.status).toBe('INITIALIZING');
     expect((await settled(connection.id)).status).toBe('SYNCED');
+  });
+});
+
+describe('scheduled syncs', () => {
+  it('syncs connections last synced over 6 hours ago and picks up the new day\'s activity', async () => {
+    const { profile, row } = await connected();
+    await app.sql(`update connection set last_synced_at = now() - interval '7 hours' where id = $1`, [row.id]);
+    const before = (await app.sql('select count(*)::int as n from transaction where connection_id = $1', [row.id]))[0].n;
+    now = new Date(now.getTime() + 2 * DAY);
+    try {
+      await app.service.connectionJobs.syncDue();
+      await waitFor(async () => ((await eventsOf(profile.id, 'connection.synced.successful')).length === 2 ? true : undefined), 'the scheduled sync');
+      const after = (await app.sql('select count(*)::int as n from transaction where connection_id = $1', [row.id]))[0].n;
+      expect(after).toBeGreaterThan(before);
+    } finally {
+      now = new Date(now.getTime() - 2 * DAY);
+    }
   });
 });
 

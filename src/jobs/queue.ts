@@ -1,4 +1,4 @@
-import { PgBoss, type QueuePolicy } from 'pg-boss';
+import { PgBoss, type JobResult, type QueuePolicy } from 'pg-boss';
 import type { Logger } from 'pino';
 
 /** A background job: its queue name and what a worker does with one job's data. */
@@ -22,14 +22,20 @@ export async function startQueue(databaseUrl: string, jobs: JobDefinition<any>[]
   await boss.start();
   for (const job of jobs) {
     await boss.createQueue(job.name, { policy: job.policy ?? 'standard', notify: true, retryLimit: 10, retryDelay: 5, retryBackoff: true });
-    await boss.work<object>(job.name, async ([first]) => {
-      if (!first) return;
-      try {
-        await job.handle(first.data);
-      } catch (error) {
-        logger.error({ err: error, job: job.name, jobId: first.id }, 'job failed; it will be retried');
-        throw error;
+    // Batches of up to 10, fetched again at once while they come back full: with LISTEN/NOTIFY alone
+    // a backlog (a cron tick enqueuing many syncs) would drain one job per polling interval.
+    await boss.work<object>(job.name, { batchSize: 10, burstWhenBatchFull: true, perJobResults: true }, async (batch) => {
+      const results: JobResult[] = [];
+      for (const { id, data } of batch) {
+        try {
+          await job.handle(data);
+          results.push({ id, status: 'completed' });
+        } catch (error) {
+          logger.error({ err: error, job: job.name, jobId: id }, 'job failed; it will be retried');
+          results.push({ id, status: 'failed', output: { message: error instanceof Error ? error.message : String(error) } });
+        }
       }
+      return results;
     });
     if (job.cron) await boss.schedule(job.name, job.cron, {});
   }

@@ -43,7 +43,7 @@ export class ConnectionJobs {
           }
         },
       },
-      { name: SYNC_DUE, cron: '*/15 * * * *', handle: () => this.#syncDue() },
+      { name: SYNC_DUE, cron: '*/15 * * * *', handle: () => this.syncDue() },
       { name: DISCONNECT, handle: ({ connectionId }: { connectionId: string }) => this.#disconnect(connectionId) },
       { name: BALANCE_REFRESH, policy: 'stately', handle: ({ accountId }: { accountId: string }) => this.#refreshBalance(accountId) },
     ];
@@ -67,7 +67,8 @@ export class ConnectionJobs {
     return this.#boss;
   }
 
-  async #syncDue(): Promise<void> {
+  /** Queues a sync of every connection that is due (the cron job runs this every 15 minutes). */
+  async syncDue(): Promise<void> {
     const due = await this.#deps.orm.em.fork().execute<Array<{ id: string }>>(
       `select id from connection
         where (status = 'SYNCED' and last_synced_at < now() - make_interval(hours => ?))
