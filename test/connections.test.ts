@@ -10,7 +10,7 @@ let now = new Date('2026-06-10T15:00:00Z');
 let app: TestApp;
 
 beforeAll(async () => {
-  app = await startTestApp({ LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent' }, { sandboxNow: () => now });
+  app = await startTestApp({}, { sandboxNow: () => now });
 });
 afterAll(() => app?.stop());
 
