@@ -15,6 +15,12 @@ const config: CodegenConfig = {
         contextType: '../src/graphql/context.ts#GraphQLContext',
         mappers: {
           Profile: '../src/modules/profile/profile.entity.ts#ProfileEntity',
+          Connection: '../src/modules/connection/connection.entity.ts#ConnectionEntity',
+          Account: '../src/modules/account/account.entity.ts#AccountEntity',
+          Balance: '../src/modules/balance/balance.entity.ts#BalanceEntity',
+          Transaction: '../src/modules/transaction/transaction.query.ts#TransactionRecord',
+          TransactionConnection: '../src/modules/transaction/transaction.query.ts#TransactionPage',
+          PageInfo: '../src/modules/transaction/transaction.query.ts#TransactionPage',
         },
         scalars: {
           Date: 'string',

@@ -1,6 +1,13 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // Node loads graphql's CommonJS entry (the package has no "exports"), and so do the libraries
+    // that build and serve the schema; Vite would pick its ESM "module" entry for our own files,
+    // giving two copies of graphql's classes. Resolve it the way Node does.
+    alias: [{ find: /^graphql$/, replacement: createRequire(import.meta.url).resolve('graphql') }],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],

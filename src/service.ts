@@ -93,7 +93,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     trustProxy: config.trustProxy,
     credentials,
     limiter: new FixedWindowLimiter(counters),
-    graphql: graphqlApi(secrets.cipher, logger),
+    graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions: config.nodeEnv !== 'development' }),
     rest: restApi(handlers),
   });
   const listener = createListener(tls, app.callback());

@@ -45,10 +45,11 @@ describe('GraphQL profile', () => {
     expect(response.body.data.__type.fields.map((f: { name: string }) => f.name)).toEqual(expect.arrayContaining(['profile', 'transactions', 'accounts']));
   });
 
-  it('reports fields this build does not serve yet as errors with a code and errorId', async () => {
+  it('reports a record that is not the profile\'s as an error with a code and errorId, and a null field', async () => {
     const profile = await createProfile(app);
-    const response = await graphql(basicAuth(profile.id, app.apiKey), '{ accounts { id } }');
+    const response = await graphql(basicAuth(profile.id, app.apiKey), '{ account(id: "acct_01jdq3v6x8f9k2m4n7p0r5s8tw") { id } }');
     expect(response.status).toBe(200);
-    expect(response.body.errors[0], JSON.stringify(response.body)).toMatchObject({ path: ['accounts'], extensions: { code: 'NOT_IMPLEMENTED', errorId: expect.stringMatching(/^err_/) } });
+    expect(response.body.data).toEqual({ account: null });
+    expect(response.body.errors[0], JSON.stringify(response.body)).toMatchObject({ path: ['account'], extensions: { code: 'NOT_FOUND', errorId: expect.stringMatching(/^err_/) } });
   });
 });

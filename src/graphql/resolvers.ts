@@ -1,29 +1,35 @@
 import type { Resolvers } from '../../generated/graphql.ts';
-import { notImplemented } from '../errors.ts';
+import { accountQuery, accountsQuery, accountType, accountUpdate, balanceType } from '../modules/account/account.resolvers.ts';
+import { connectionQuery, connectionsQuery, connectionType, connectionUpdate } from '../modules/connection/connection.resolvers.ts';
 import { profileQuery, profileType, profileUpdate } from '../modules/profile/profile.resolvers.ts';
+import {
+  pageInfoType,
+  transactionConnectionType,
+  transactionQuery,
+  transactionsQuery,
+  transactionType,
+  transactionUpdate,
+} from '../modules/transaction/transaction.resolvers.ts';
 import { scalars } from './scalars.ts';
 
-const pending = (field: string) => () => {
-  throw notImplemented(`GraphQL field ${field}`);
-};
-
-/** Root resolvers; each acts on the authenticated profile only. */
+/** Root and type resolvers; everything acts on the authenticated profile only. */
 export const resolvers: Resolvers = {
   ...scalars,
   Query: {
     profile: profileQuery,
-    account: pending('account'),
-    accounts: pending('accounts'),
-    connection: pending('connection'),
-    connections: pending('connections'),
-    transaction: pending('transaction'),
-    transactions: pending('transactions'),
+    account: accountQuery,
+    accounts: accountsQuery,
+    connection: connectionQuery,
+    connections: connectionsQuery,
+    transaction: transactionQuery,
+    transactions: transactionsQuery,
   },
+  Mutation: { profileUpdate, connectionUpdate, accountUpdate, transactionUpdate },
   Profile: profileType,
-  Mutation: {
-    profileUpdate,
-    connectionUpdate: pending('connectionUpdate'),
-    accountUpdate: pending('accountUpdate'),
-    transactionUpdate: pending('transactionUpdate'),
-  },
+  Connection: connectionType,
+  Account: accountType,
+  Balance: balanceType,
+  Transaction: transactionType,
+  TransactionConnection: transactionConnectionType,
+  PageInfo: pageInfoType,
 };

@@ -1,10 +1,6 @@
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { isRealDate } from '../lib/dates.ts';
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-function isRealDate(value: string): boolean {
-  return DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
-}
 
 /** A JSON literal from the query text, with variables resolved. */
 function literal(node: ValueNode, variables?: Record<string, unknown> | null): unknown {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
-import { createHandler } from 'graphql-http';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { createHandler, type Request as GraphQLRequest } from 'graphql-http';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { forbidden, unauthorized } from '../errors.ts';
@@ -10,10 +10,21 @@ import { WWW_AUTHENTICATE } from '../http/credentials.ts';
 import type { AppContext, AppState } from '../http/state.ts';
 import type { FieldCipher } from '../lib/field-cipher.ts';
 import type { GraphQLContext } from './context.ts';
+import { DocumentCache } from './documents.ts';
 import { formatGraphQLError } from './errors.ts';
+import { createLoaders } from './loaders.ts';
 import { resolvers } from './resolvers.ts';
 
 const GRAPHQL_SCHEMA_PATH = fileURLToPath(new URL('../../contracts/schema.graphql', import.meta.url));
+/** Operations per batched request (a JSON array body, as Apollo's BatchHttpLink sends). */
+const MAX_BATCH = 10;
+
+export interface GraphQLOptions {
+  cipher: FieldCipher;
+  logger: Logger;
+  /** Outside development, validation messages do not suggest field names ("Did you mean …?"). */
+  hideSuggestions: boolean;
+}
 
 function buildSchema(): GraphQLSchema {
   return makeExecutableSchema({ typeDefs: readFileSync(GRAPHQL_SCHEMA_PATH, 'utf8'), resolvers });
@@ -21,23 +32,47 @@ function buildSchema(): GraphQLSchema {
 
 /**
  * The GraphQL front door (GraphQL over HTTP via graphql-http). Only a credential that acts as a
- * profile may execute: none → 401, an API key → 403, both before any execution.
+ * profile may execute: none → 401, an API key → 403, both before any execution. Documents are parsed
+ * and validated once per query text; a document over a limit gets 400 and never runs.
  */
-export function graphqlApi(cipher: FieldCipher, logger: Logger): Middleware<AppState> {
+export function graphqlApi({ cipher, logger, hideSuggestions }: GraphQLOptions): Middleware<AppState> {
+  const schema = buildSchema();
+  const documents = new DocumentCache(schema, { hideSuggestions });
+  const formatError = (error: Error): GraphQLError => {
+    // Duck-typed: graphql-http and the schema may hold different copies of graphql's classes.
+    const graphqlError = 'locations' in error ? (error as GraphQLError) : new GraphQLError(error.message, { originalError: error });
+    const formatted = formatGraphQLError(graphqlError, logger);
+    return new GraphQLError(formatted.message, { path: formatted.path, extensions: formatted.extensions, nodes: graphqlError.nodes });
+  };
+  const contextFor = (ctx: AppContext): GraphQLContext => {
+    const { state } = ctx;
+    const profileId = (state.credential as { profileId: string }).profileId;
+    return { profileId, environmentId: state.credential!.environmentId, em: state.em, cipher, log: state.log, requestId: state.requestId, loaders: createLoaders(state.em, profileId) };
+  };
   const handler = createHandler<unknown, AppContext, GraphQLContext>({
-    schema: buildSchema(),
-    context: (req) => {
-      const { state } = req.context;
-      const credential = state.credential!;
-      return { profileId: (credential as { profileId: string }).profileId, environmentId: credential.environmentId, em: state.em, cipher, log: state.log, requestId: state.requestId };
-    },
-    formatError: (error) => {
-      // Duck-typed: graphql-http and the schema may hold different copies of graphql's classes.
-      const graphqlError = 'locations' in error ? (error as GraphQLError) : new GraphQLError(error.message, { originalError: error });
-      const formatted = formatGraphQLError(graphqlError, logger);
-      return new GraphQLError(formatted.message, { path: formatted.path, extensions: formatted.extensions, nodes: graphqlError.nodes });
+    schema,
+    formatError,
+    onSubscribe: (req, params) => {
+      const prepared = documents.prepare(params.query, params.variables);
+      if ('document' in prepared) {
+        return { schema, document: prepared.document, variableValues: params.variables, operationName: params.operationName, contextValue: contextFor(req.context) };
+      }
+      if (!prepared.overLimit) return prepared.errors;
+      const graphqlResponse = req.context.get('Accept').includes('application/graphql-response+json');
+      const body: { errors: GraphQLFormattedError[] } = { errors: prepared.errors.map((error) => formatError(error).toJSON()) };
+      return [JSON.stringify(body), { status: 400, statusText: 'Bad Request', headers: { 'content-type': `${graphqlResponse ? 'application/graphql-response+json' : 'application/json'}; charset=utf-8` } }];
     },
   });
+  const run = async (ctx: AppContext, body: unknown) =>
+    handler({
+      method: ctx.method,
+      url: ctx.url,
+      headers: { get: (name) => ctx.get(name) || null },
+      body: body as GraphQLRequest<unknown, AppContext>['body'],
+      raw: ctx.req,
+      context: ctx,
+    });
+
   return async (ctx) => {
     const credential = ctx.state.credential;
     if (!credential) {
@@ -51,16 +86,27 @@ export function graphqlApi(cipher: FieldCipher, logger: Logger): Middleware<AppS
         instruction: 'Use Basic Auth with a profile id and your API key, or a session token from POST /v1/users/sessions.',
       });
     }
-    const [body, init] = await handler({
-      method: ctx.method,
-      url: ctx.url,
-      headers: { get: (name) => ctx.get(name) || null },
-      body: (ctx.state.body ?? null) as Record<string, unknown> | null,
-      raw: ctx.req,
-      context: ctx,
-    });
+    const body = ctx.state.body ?? null;
+    if (ctx.method === 'POST' && Array.isArray(body)) return runBatch(ctx, body);
+    const [responseBody, init] = await run(ctx, body);
     ctx.status = init.status;
     for (const [name, value] of Object.entries(init.headers ?? {})) ctx.set(name, value);
-    ctx.body = body ?? '';
+    ctx.body = responseBody ?? '';
   };
+
+  /** Each operation runs on its own (its own limits, its own errors); the answer lists the results in order. */
+  async function runBatch(ctx: AppContext, operations: unknown[]) {
+    if (operations.length === 0 || operations.length > MAX_BATCH) {
+      ctx.status = 400;
+      ctx.body = { errors: [{ message: `A batch holds 1 to ${MAX_BATCH} operations, not ${operations.length}`, extensions: { code: 'BAD_REQUEST' } }] };
+      return;
+    }
+    const results = [];
+    for (const operation of operations) {
+      const [responseBody] = await run(ctx, operation);
+      results.push(responseBody ? JSON.parse(responseBody) : null);
+    }
+    ctx.status = 200;
+    ctx.body = results;
+  }
 }

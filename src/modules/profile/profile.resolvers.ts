@@ -1,5 +1,5 @@
 import type { ProfileResolvers, QueryResolvers, MutationResolvers } from '../../../generated/graphql.ts';
-import { ValidationError } from '../../errors.ts';
+import { mutationPayload } from '../../graphql/payload.ts';
 import { encodeId } from '../../lib/ids.ts';
 import { Profile } from './profile.entity.ts';
 import { decryptAddress } from './profile.presenter.ts';
@@ -22,13 +22,5 @@ export const profileQuery: NonNullable<QueryResolvers['profile']> = (_root, _arg
   em.findOneOrFail(Profile, { id: profileId, deletingAt: null });
 
 /** Updates the authenticated profile; rule violations are data (`success: false`), not errors. */
-export const profileUpdate: NonNullable<MutationResolvers['profileUpdate']> = async (_root, { input }, { em, cipher, profileId, environmentId }) => {
-  const profiles = new ProfileService(em, cipher, environmentId);
-  try {
-    const profile = await profiles.update(await em.findOneOrFail(Profile, { id: profileId, deletingAt: null }), input);
-    return { success: true, record: profile, errors: null };
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
-    return { success: false, record: null, errors: error.issues.map((issue) => ({ path: ['attributes', ...issue.path], message: issue.message })) };
-  }
-};
+export const profileUpdate: NonNullable<MutationResolvers['profileUpdate']> = (_root, { input }, { em, cipher, profileId, environmentId }) =>
+  mutationPayload(async () => new ProfileService(em, cipher, environmentId).update(await em.findOneOrFail(Profile, { id: profileId, deletingAt: null }), input));

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { components } from '../../../generated/rest.ts';
 import { conflict, notFound, ValidationError, type FieldIssue } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
+import { isRealDate } from '../../lib/dates.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
@@ -24,7 +25,6 @@ export interface ProfileAttributes {
 
 const EMAIL = /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}$/;
 const E164 = /^\+[1-9]\d{6,14}$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Profiles of one environment. Every query is scoped by environment; deleting profiles read as absent. */
 export class ProfileService {
@@ -141,9 +141,7 @@ function checkAttributes(attributes: ProfileAttributes): FieldIssue[] {
 }
 
 function isPastDate(value: string): boolean {
-  if (!DATE.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) && value >= '1900-01-01' && date.getTime() <= Date.now();
+  return isRealDate(value) && value >= '1900-01-01' && new Date(`${value}T00:00:00Z`).getTime() <= Date.now();
 }
 
 function isUuid(value: string): boolean {

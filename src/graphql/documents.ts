@@ -1,0 +1,57 @@
+import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { checkLimits, LIMITS } from './limits.ts';
+
+/** What a query text turned into: a runnable document, or why it cannot run. */
+export type Prepared = { document: DocumentNode } | { errors: GraphQLError[]; overLimit: boolean };
+
+const CACHE_ENTRIES = 1000;
+
+/**
+ * Parses and validates query texts once: for small queries validation costs more than execution, and
+ * clients send the same few texts again and again. Bounded (least recently used out). The cost limit
+ * depends on variables (`first: $n`), so it is checked on every request, after the cache.
+ */
+export class DocumentCache {
+  readonly #schema: GraphQLSchema;
+  readonly #hideSuggestions: boolean;
+  readonly #entries = new Map<string, Prepared>();
+
+  constructor(schema: GraphQLSchema, options: { hideSuggestions: boolean }) {
+    this.#schema = schema;
+    this.#hideSuggestions = options.hideSuggestions;
+  }
+
+  prepare(query: string, variables: Record<string, unknown> | null | undefined): Prepared {
+    let prepared = this.#entries.get(query);
+    if (prepared) {
+      this.#entries.delete(query);
+    } else {
+      prepared = this.#prepare(query);
+      if (this.#entries.size >= CACHE_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
+    }
+    this.#entries.set(query, prepared);
+    if (!('document' in prepared)) return prepared;
+    const problem = checkLimits(this.#schema, prepared.document, variables);
+    return problem ? { errors: [new GraphQLError(problem)], overLimit: true } : prepared;
+  }
+
+  #prepare(query: string): Prepared {
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: LIMITS.tokens });
+    } catch (error) {
+      if (!(error instanceof GraphQLError)) throw error;
+      const overLimit = /tokens/.test(error.message);
+      return { errors: [overLimit ? new GraphQLError(`The document has more than ${LIMITS.tokens} tokens, the limit`) : error], overLimit };
+    }
+    const errors = validate(this.#schema, document, specifiedRules);
+    if (errors.length === 0) return { document };
+    return { errors: this.#hideSuggestions ? errors.map(withoutSuggestions) : [...errors], overLimit: false };
+  }
+}
+
+/** "Cannot query field x. Did you mean y?" tells a stranger the schema's names; outside development, drop the hint. */
+function withoutSuggestions(error: GraphQLError): GraphQLError {
+  const message = error.message.replace(/ Did you mean .*\?$/, '');
+  return message === error.message ? error : new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path });
+}

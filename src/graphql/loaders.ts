@@ -1,0 +1,27 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import DataLoader from 'dataloader';
+import { Account, type AccountEntity } from '../modules/account/account.entity.ts';
+import { Balance, type BalanceEntity } from '../modules/balance/balance.entity.ts';
+import { Connection, type ConnectionEntity } from '../modules/connection/connection.entity.ts';
+
+export type Loaders = ReturnType<typeof createLoaders>;
+
+/**
+ * Per-request batch loaders, each scoped to the acting profile: however many transactions a page
+ * holds, their accounts (and those accounts' balances and connections) cost one query each.
+ */
+export function createLoaders(em: EntityManager, profileId: string) {
+  const byId = <T extends { id: string }>(ids: readonly string[], rows: T[]) => {
+    const found = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => found.get(id) ?? null);
+  };
+  return {
+    account: new DataLoader<string, AccountEntity | null>(async (ids) => byId(ids, await em.find(Account, { id: [...ids], profile: profileId }))),
+    connection: new DataLoader<string, ConnectionEntity | null>(async (ids) => byId(ids, await em.find(Connection, { id: [...ids], profile: profileId }))),
+    balance: new DataLoader<string, BalanceEntity | null>(async (ids) => byId(ids, await em.find(Balance, { id: [...ids], profile: profileId }))),
+    accountsOfConnection: new DataLoader<string, AccountEntity[]>(async (connectionIds) => {
+      const accounts = await em.find(Account, { connection: [...connectionIds], profile: profileId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+      return connectionIds.map((id) => accounts.filter((account) => account.connection.id === id));
+    }),
+  };
+}

@@ -1,0 +1,72 @@
+import type { AccountResolvers, BalanceResolvers, MutationResolvers, QueryResolvers } from '../../../generated/graphql.ts';
+import { notFound, ValidationError } from '../../errors.ts';
+import { mutationPayload, RecordNotFound } from '../../graphql/payload.ts';
+import { decodeId, encodeId } from '../../lib/ids.ts';
+import { mergeMetadata } from '../metadata/metadata.ts';
+import { matchesMetadata } from '../metadata/metadata-filter.ts';
+import { Account } from './account.entity.ts';
+
+/** `Account` fields from the stored entity; its balance and connection come through the request's loaders. */
+export const accountType: AccountResolvers = {
+  id: (account) => encodeId('account', account.id),
+  connectionId: (account) => encodeId('connection', account.connection.id),
+  connection: async (account, _args, { loaders }) => (await loaders.connection.load(account.connection.id))!,
+  name: (account) => account.nameOverride ?? account.name,
+  subtype: (account) => account.subtype ?? null,
+  mask: (account) => account.mask ?? null,
+  balance: (account, _args, { loaders }) => (account.latestBalanceId ? loaders.balance.load(account.latestBalanceId) : null),
+  metadata: (account) => account.metadata ?? null,
+  at: (account) => account.createdAt,
+};
+
+export const balanceType: BalanceResolvers = {
+  id: (balance) => encodeId('balance', balance.id),
+  accountId: (balance) => encodeId('account', balance.account.id),
+  available: (balance) => balance.available ?? null,
+  current: (balance) => balance.current ?? null,
+  limit: (balance) => balance.limit ?? null,
+};
+
+export const accountQuery: NonNullable<QueryResolvers['account']> = async (_root, { id }, { loaders }) => {
+  const uuid = decodeId('account', id);
+  const account = uuid && (await loaders.account.load(uuid));
+  if (!account) throw notFound('Account');
+  return account;
+};
+
+/** A profile has a handful of accounts: they are read once and filtered here, in the schema's terms. */
+export const accountsQuery: NonNullable<QueryResolvers['accounts']> = async (_root, { filter }, { em, profileId, loaders }) => {
+  const accounts = await em.find(Account, { profile: profileId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const statuses = filter?.connectionStatus;
+  const connections = statuses ? await loaders.connection.loadMany(accounts.map((account) => account.connection.id)) : [];
+  return accounts.filter((account, index) => {
+    if (filter?.kind && !filter.kind.includes(account.kind)) return false;
+    if (filter?.verified != null && account.verified !== filter.verified) return false;
+    if (filter && filter.metadata !== undefined && !matchesMetadata(account.metadata, filter.metadata)) return false;
+    const connection = connections[index];
+    return !statuses || (connection != null && !(connection instanceof Error) && statuses.includes(connection.status));
+  });
+};
+
+/** Sets the display-name override and merges metadata; every rule is checked before anything changes. */
+export const accountUpdate: NonNullable<MutationResolvers['accountUpdate']> = (_root, { input }, { em, profileId }) =>
+  mutationPayload(async () => {
+    const uuid = decodeId('account', input.id);
+    const account = uuid && (await em.findOne(Account, { id: uuid, profile: profileId }));
+    if (!account) throw new RecordNotFound('Account');
+    const issues = [];
+    const name = input.name === undefined || input.name === null ? input.name : input.name.trim();
+    if (typeof name === 'string' && (name.length < 1 || name.length > 100)) issues.push({ path: ['name'], message: 'name must be 1 to 100 characters after trimming' });
+    let metadata = account.metadata;
+    try {
+      metadata = mergeMetadata(account.metadata, input.metadata);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      issues.push(...error.issues);
+    }
+    if (issues.length > 0) throw new ValidationError(issues);
+    if (name !== undefined) account.nameOverride = name;
+    account.metadata = metadata;
+    await em.flush();
+    return account;
+  });

@@ -1,0 +1,52 @@
+import type { MutationResolvers, PageInfoResolvers, QueryResolvers, TransactionConnectionResolvers, TransactionResolvers } from '../../../generated/graphql.ts';
+import { notFound } from '../../errors.ts';
+import { mutationPayload, RecordNotFound } from '../../graphql/payload.ts';
+import { decodeId, encodeId } from '../../lib/ids.ts';
+import { mergeMetadata } from '../metadata/metadata.ts';
+import { transactionById, transactionPage, type TransactionRecord } from './transaction.query.ts';
+
+/** `Transaction` fields from its row; `entryType` follows the sign of the exact amount. */
+export const transactionType: TransactionResolvers = {
+  id: (transaction) => encodeId('transaction', transaction.id),
+  entryType: (transaction) => (transaction.amount.startsWith('-') ? 'DEBIT' : 'CREDIT'),
+  account: async (transaction, _args, { loaders }) => (await loaders.account.load(transaction.accountId))!,
+  at: (transaction) => transaction.createdAt,
+};
+
+/** The connection's count and page flags cost queries of their own, so they run only when selected. */
+export const transactionConnectionType: TransactionConnectionResolvers = {
+  count: (page) => page.count(),
+  edges: (page) => page.records.map((node) => ({ cursor: page.cursorOf(node), node })),
+  nodes: (page) => page.records,
+  pageInfo: (page) => page,
+};
+
+export const pageInfoType: PageInfoResolvers = {
+  hasNextPage: (page) => page.hasNextPage(),
+  hasPreviousPage: (page) => page.hasPreviousPage(),
+  startCursor: (page) => (page.records.length > 0 ? page.cursorOf(page.records[0]!) : null),
+  endCursor: (page) => (page.records.length > 0 ? page.cursorOf(page.records.at(-1)!) : null),
+};
+
+export const transactionQuery: NonNullable<QueryResolvers['transaction']> = async (_root, { id }, { em, profileId }) => {
+  const uuid = decodeId('transaction', id);
+  const transaction = uuid && (await transactionById(em, profileId, uuid));
+  if (!transaction) throw notFound('Transaction');
+  return transaction;
+};
+
+export const transactionsQuery: NonNullable<QueryResolvers['transactions']> = (_root, args, { em, profileId }) =>
+  transactionPage(em, profileId, { ...args, sort: args.sort ?? 'DATE_DESC' });
+
+export const transactionUpdate: NonNullable<MutationResolvers['transactionUpdate']> = (_root, { input }, { em, profileId }) =>
+  mutationPayload(() =>
+    // Read, merge and write under a row lock, so concurrent updates merge instead of overwriting.
+    em.transactional(async (tx): Promise<TransactionRecord> => {
+      const uuid = decodeId('transaction', input.id);
+      const transaction = uuid && (await transactionById(tx, profileId, uuid, { forUpdate: true }));
+      if (!transaction) throw new RecordNotFound('Transaction');
+      const metadata = mergeMetadata(transaction.metadata, input.metadata);
+      await tx.execute('update transaction set metadata = ?::jsonb where id = ?', [metadata === null ? null : JSON.stringify(metadata), transaction.id]);
+      return { ...transaction, metadata };
+    }),
+  );
