@@ -106,8 +106,10 @@ function profileOf(seed: string): Profile {
 /**
  * Every movement that happens on `day` across a connection's accounts, always the same for the same
  * seed and day. Linked movements (a transfer to savings, a card payment) appear on both accounts.
+ * The card payment settles what was spent from `historyStart` on (null: leave its amount at 0, used
+ * while computing statements).
  */
-export function activitiesOn(seed: string, institution: SandboxInstitution, day: number, withStatement = true): Activity[] {
+export function activitiesOn(seed: string, institution: SandboxInstitution, day: number, historyStart: number | null): Activity[] {
   const has = new Set(institution.accounts.map((account) => account.key));
   const random = randomFor(`${seed}:${day}`);
   const profile = profileOf(seed);
@@ -161,7 +163,7 @@ export function activitiesOn(seed: string, institution: SandboxInstitution, day:
   if (dom === 15 && date.getUTCMonth() % 3 === 2) transfer('brokerage', 'Dividend', between(random, 20_00, 300_00), ['Income', 'Dividends'], 'Vanguard');
   if (dom === 20 && has.has('card')) {
     // The card is paid in full each month: last calendar month's purchases.
-    const payment = withStatement ? statementBalance(seed, institution, day) : 0;
+    const payment = historyStart === null ? 0 : statementBalance(seed, institution, day, historyStart);
     transfer('checking', 'Credit Card Payment', -payment, ['Payment', 'Credit Card'], institution.name);
     transfer('card', 'Payment Thank You', payment, ['Payment', 'Credit Card'], 'Checking');
   }
@@ -178,14 +180,14 @@ export function activitiesOn(seed: string, institution: SandboxInstitution, day:
   return out;
 }
 
-/** What was spent on the card during the calendar month before `day`'s month. */
-function statementBalance(seed: string, institution: SandboxInstitution, day: number): number {
+/** What was spent on the card during the calendar month before `day`'s month (within the history). */
+function statementBalance(seed: string, institution: SandboxInstitution, day: number, historyStart: number): number {
   const date = new Date(day * DAY_MS);
-  const first = dayOf(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - 1, 1));
+  const first = Math.max(historyStart, dayOf(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - 1, 1)));
   const last = dayOf(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1)) - 1;
   let spent = 0;
   for (let d = first; d <= last; d++) {
-    for (const activity of activitiesOn(seed, institution, d, false)) {
+    for (const activity of activitiesOn(seed, institution, d, null)) {
       if (activity.account === 'card' && activity.cents < 0 && activity.fate !== 'dropped' && activity.fate !== 'reversed') spent -= activity.cents;
     }
   }

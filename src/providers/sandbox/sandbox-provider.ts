@@ -153,7 +153,7 @@ export class SandboxProvider implements Provider {
   #visibleOn(login: Login, institution: SandboxInstitution, today: number): VisibleTransaction[] {
     const out: VisibleTransaction[] = [];
     for (let day = login.firstDay; day <= today; day++) {
-      for (const activity of activitiesOn(login.seed, institution, day)) {
+      for (const activity of activitiesOn(login.seed, institution, day, login.firstDay)) {
         const version = visibleVersion(activity, today);
         if (version) out.push(version);
       }
