@@ -3,6 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { entities } from './entities.ts';
+import { countStatement } from './query-stats.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 
@@ -26,6 +27,7 @@ export function ormConfig(clientUrl: string, options: { poolMax?: number } = {})
     // Request code forks an EntityManager per request; the global one must never hold state.
     allowGlobalContext: false,
     forceUtcTimezone: true,
+    onQuery: countStatement,
     ensureDatabase: false,
   });
 }
