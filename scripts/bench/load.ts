@@ -54,7 +54,9 @@ export function fetchJson(url: string, ca: string, options: LoadRequest): Promis
 
 /** Starts a server script as a child process and waits until it reports ready (IPC) or answers `readyPath`. */
 export async function startServer(script: string, env: Record<string, string>, ready: { ipc: true } | { url: string; ca: string }): Promise<ChildProcess> {
-  const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  // BENCH_CPU_PROF=1 writes a V8 CPU profile of each server to bench/profiles when it stops.
+  const execArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [];
+  const child = fork(script, [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`))));
   const started =
     'ipc' in ready
@@ -71,6 +73,14 @@ export async function startServer(script: string, env: Record<string, string>, r
         })();
   await Promise.race([started, exited]);
   return child;
+}
+
+/** Asks a server to stop and waits until it has (so it can flush profiles and close its connections). */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
 }
 
 /** Peak resident memory (VmHWM) of a process, in MB. */

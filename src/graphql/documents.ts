@@ -1,4 +1,5 @@
-import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { checkLimits, LIMITS } from './limits.ts';
 
 /** What a query text turned into: a runnable document, or why it cannot run. */
@@ -15,6 +16,7 @@ export class DocumentCache {
   readonly #schema: GraphQLSchema;
   readonly #hideSuggestions: boolean;
   readonly #entries = new Map<string, Prepared>();
+  readonly #compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | ExecutionResult>>();
 
   constructor(schema: GraphQLSchema, options: { hideSuggestions: boolean }) {
     this.#schema = schema;
@@ -33,6 +35,26 @@ export class DocumentCache {
     if (!('document' in prepared)) return prepared;
     const problem = checkLimits(this.#schema, prepared.document, variables);
     return problem ? { errors: [new GraphQLError(problem)], overLimit: true } : prepared;
+  }
+
+  /**
+   * Runs a prepared document with graphql-jit: each (document, operation) is compiled once into a
+   * plain function, which executes a page of a hundred transactions several times faster than
+   * graphql-js's generic walk. Same semantics (it reuses graphql-js's coercion and errors).
+   */
+  execute(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
+    let byOperation = this.#compiled.get(args.document);
+    if (!byOperation) {
+      byOperation = new Map();
+      this.#compiled.set(args.document, byOperation);
+    }
+    const key = args.operationName ?? '';
+    let compiled = byOperation.get(key);
+    if (!compiled) {
+      compiled = compileQuery(this.#schema, args.document, args.operationName ?? undefined);
+      byOperation.set(key, compiled);
+    }
+    return isCompiledQuery(compiled) ? compiled.query(args.rootValue, args.contextValue, args.variableValues) : compiled;
   }
 
   #prepare(query: string): Prepared {

@@ -19,6 +19,14 @@ export function createLoaders(em: EntityManager, profileId: string) {
     account: new DataLoader<string, AccountEntity | null>(async (ids) => byId(ids, await em.find(Account, { id: [...ids], profile: profileId }))),
     connection: new DataLoader<string, ConnectionEntity | null>(async (ids) => byId(ids, await em.find(Connection, { id: [...ids], profile: profileId }))),
     balance: new DataLoader<string, BalanceEntity | null>(async (ids) => byId(ids, await em.find(Balance, { id: [...ids], profile: profileId }))),
+    remoteData: new DataLoader<string, Record<string, unknown>>(async (ids) => {
+      const rows = await em.execute<Array<{ id: string; remote_data: Record<string, unknown> }>>('select id, remote_data from transaction where id = any(?::uuid[]) and profile_id = ?', [
+        `{${ids.join(',')}}`,
+        profileId,
+      ]);
+      const found = new Map(rows.map((row) => [row.id, row.remote_data]));
+      return ids.map((id) => found.get(id) ?? {});
+    }),
     accountsOfConnection: new DataLoader<string, AccountEntity[]>(async (connectionIds) => {
       const accounts = await em.find(Account, { connection: [...connectionIds], profile: profileId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
       return connectionIds.map((id) => accounts.filter((account) => account.connection.id === id));

@@ -52,6 +52,7 @@ export function graphqlApi({ cipher, logger, hideSuggestions }: GraphQLOptions):
   const handler = createHandler<unknown, AppContext, GraphQLContext>({
     schema,
     formatError,
+    execute: (args) => documents.execute(args),
     onSubscribe: (req, params) => {
       const prepared = documents.prepare(params.query, params.variables);
       if ('document' in prepared) {

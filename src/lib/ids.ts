@@ -22,6 +22,7 @@ export type Resource = keyof typeof PREFIXES;
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const DECODE = new Map([...ALPHABET].map((char, index) => [char, index]));
+const HEX = '0123456789abcdef';
 
 const POOL_SIZE = 16 * 256;
 let pool = Buffer.alloc(0);
@@ -65,28 +66,42 @@ export function uuidv7(now = Date.now()): string {
 
 /** Public id of a stored uuid: `encodeId('profile', uuid)` → `p_01jd…`. */
 export function encodeId(resource: Resource, uuid: string): string {
-  let value = BigInt(`0x${uuid.replaceAll('-', '')}`);
-  let out = '';
-  for (let i = 0; i < 26; i++) {
-    out = ALPHABET[Number(value & 31n)] + out;
-    value >>= 5n;
+  // 128 bits after two zero bits make 26 five-bit characters; hex digits arrive four bits at a time.
+  let out = `${PREFIXES[resource]}_`;
+  let buffer = 0;
+  let bits = 2;
+  for (let i = 0; i < uuid.length; i++) {
+    const code = uuid.charCodeAt(i);
+    if (code === 45) continue; // '-'
+    buffer = (buffer << 4) | (code <= 57 ? code - 48 : (code | 32) - 87);
+    bits += 4;
+    if (bits >= 5) {
+      bits -= 5;
+      out += ALPHABET[(buffer >> bits) & 31];
+      buffer &= (1 << bits) - 1;
+    }
   }
-  return `${PREFIXES[resource]}_${out}`;
+  return out;
 }
 
 /** The stored uuid behind a public id, or undefined when the id is not one of this resource's. */
 export function decodeId(resource: Resource, id: string): string | undefined {
   const prefix = `${PREFIXES[resource]}_`;
   if (typeof id !== 'string' || id.length !== prefix.length + 26 || !id.startsWith(prefix)) return undefined;
-  const body = id.slice(prefix.length);
-  if (body[0]! > '7') return undefined;
-  let value = 0n;
-  for (const char of body) {
-    const digit = DECODE.get(char);
+  let hex = '';
+  let buffer = 0;
+  let bits = -2; // the first character carries two zero bits ahead of the 128
+  for (let i = prefix.length; i < id.length; i++) {
+    const digit = DECODE.get(id[i]!);
     if (digit === undefined) return undefined;
-    value = (value << 5n) | BigInt(digit);
+    if (bits === -2 && digit > 7) return undefined;
+    buffer = (buffer << 5) | digit;
+    bits += 5;
+    while (bits >= 4) {
+      bits -= 4;
+      hex += HEX[(buffer >> bits) & 15];
+      buffer &= (1 << bits) - 1;
+    }
   }
-  const hex = value.toString(16).padStart(32, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
-

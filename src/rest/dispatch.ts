@@ -76,7 +76,7 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
       if (result.body !== undefined) ctx.body = result.body;
     });
   }
-  const ready = api.init();
+  const ready = api.init().then(() => memoizeOperations(api));
   return async (ctx) => {
     await ready;
     await api.handleRequest(
@@ -84,6 +84,17 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
       ctx,
     );
   };
+}
+
+/**
+ * openapi-backend rebuilds its flattened operation list (a lodash chain over the whole document) for
+ * every request it routes; the document never changes after init, so build the list once.
+ */
+function memoizeOperations(api: OpenAPIBackend): void {
+  const operations = api.router.getOperations();
+  const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
+  api.router.getOperations = () => operations;
+  api.router.getOperation = (operationId: string) => byId.get(operationId);
 }
 
 interface AjvError {

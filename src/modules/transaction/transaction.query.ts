@@ -7,7 +7,10 @@ import type { Metadata } from '../metadata/metadata.ts';
 import { checkMetadataFilter } from '../metadata/metadata-filter.ts';
 import type { TransactionStatus } from './transaction.entity.ts';
 
-/** A transaction as read for GraphQL: the row, with ids as stored uuids and the amount as exact text. */
+/**
+ * A transaction as read for GraphQL: the row, with ids as stored uuids and the amount as exact text.
+ * `remote_data` (the bulk of a row) is loaded separately, only when a query selects it.
+ */
 export interface TransactionRecord {
   id: string;
   accountId: string;
@@ -17,7 +20,6 @@ export interface TransactionRecord {
   status: TransactionStatus;
   currencyCode: string;
   metadata: Metadata | null;
-  remoteData: Record<string, unknown>;
   createdAt: Date;
 }
 
@@ -56,7 +58,7 @@ export interface TransactionPage {
 const DEFAULT_PAGE = 25;
 const MAX_PAGE = 100;
 const COLUMNS = `t.id, t.account_id as "accountId", to_char(t.date, 'YYYY-MM-DD') as date, t.description, t.amount::text as amount, t.status,
-  t.currency_code as "currencyCode", t.metadata, t.remote_data as "remoteData", t.created_at as "createdAt"`;
+  t.currency_code as "currencyCode", t.metadata, t.created_at as "createdAt"`;
 
 /** One of the profile's transactions by id (locked for the rest of the transaction with `forUpdate`). */
 export async function transactionById(em: EntityManager, profileId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<TransactionRecord | undefined> {

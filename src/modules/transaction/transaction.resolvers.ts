@@ -10,6 +10,7 @@ export const transactionType: TransactionResolvers = {
   id: (transaction) => encodeId('transaction', transaction.id),
   entryType: (transaction) => (transaction.amount.startsWith('-') ? 'DEBIT' : 'CREDIT'),
   account: async (transaction, _args, { loaders }) => (await loaders.account.load(transaction.accountId))!,
+  remoteData: (transaction, _args, { loaders }) => loaders.remoteData.load(transaction.id),
   at: (transaction) => transaction.createdAt,
 };
 
