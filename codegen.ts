@@ -16,7 +16,7 @@ const config: CodegenConfig = {
         mappers: {
           Profile: '../src/modules/profile/profile.entity.ts#ProfileEntity',
           Connection: '../src/modules/connection/connection.entity.ts#ConnectionEntity',
-          Account: '../src/modules/account/account.entity.ts#AccountEntity',
+          Account: '../src/modules/account/account.entity.ts#AccountView',
           Balance: '../src/modules/balance/balance.entity.ts#BalanceEntity',
           Transaction: '../src/modules/transaction/transaction.query.ts#TransactionRecord',
           TransactionConnection: '../src/modules/transaction/transaction.query.ts#TransactionPage',

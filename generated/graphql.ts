@@ -2,7 +2,7 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { ProfileEntity } from '../src/modules/profile/profile.entity.ts';
 import type { ConnectionEntity } from '../src/modules/connection/connection.entity.ts';
-import type { AccountEntity } from '../src/modules/account/account.entity.ts';
+import type { AccountView } from '../src/modules/account/account.entity.ts';
 import type { BalanceEntity } from '../src/modules/balance/balance.entity.ts';
 import type { TransactionRecord, TransactionPage } from '../src/modules/transaction/transaction.query.ts';
 import type { GraphQLContext } from '../src/graphql/context.ts';
@@ -911,7 +911,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
-  Account: ResolverTypeWrapper<AccountEntity>;
+  Account: ResolverTypeWrapper<AccountView>;
   AccountFilter: AccountFilter;
   AccountKind: AccountKind;
   AccountState: AccountState;
@@ -960,7 +960,7 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
-  Account: AccountEntity;
+  Account: AccountView;
   AccountFilter: AccountFilter;
   AccountUpdateInput: AccountUpdateInput;
   AccountUpdatePayload: Omit<AccountUpdatePayload, 'record'> & { record?: Maybe<ResolversParentTypes['Account']> };

@@ -39,3 +39,9 @@ export const Account = defineEntity({
 });
 
 export type AccountEntity = InstanceType<typeof Account.class>;
+
+/** What GraphQL reads of an account: the entity, or the same columns read with plain SQL. */
+export type AccountView = Pick<
+  AccountEntity,
+  'id' | 'name' | 'nameOverride' | 'kind' | 'subtype' | 'state' | 'verified' | 'mask' | 'currencyCode' | 'latestBalanceId' | 'metadata' | 'createdAt'
+> & { connection: { id: string } };

@@ -13,9 +13,16 @@ export interface SessionClaims {
   apiVersion: string;
 }
 
-/** Signs and verifies session JWTs (HS256 with the configured session secret). */
+const VERIFIED_CACHE_ENTRIES = 10_000;
+
+/**
+ * Signs and verifies session JWTs (HS256 with the configured session secret). A token verified once
+ * is remembered (by its exact text) until it expires, so hot tokens skip the HMAC; revocation is
+ * checked separately on every request.
+ */
 export class SessionTokens {
   readonly #key: Uint8Array;
+  readonly #verified = new Map<string, { claims: SessionClaims; expiresAt: number }>();
 
   constructor(secret: string) {
     this.#key = new TextEncoder().encode(secret);
@@ -35,13 +42,21 @@ export class SessionTokens {
 
   /** The claims of a genuine, unexpired token; undefined for anything else. */
   async verify(token: string): Promise<SessionClaims | undefined> {
+    const known = this.#verified.get(token);
+    if (known) {
+      if (known.expiresAt > Date.now()) return known.claims;
+      this.#verified.delete(token);
+    }
     try {
       const { payload } = await jwtVerify(token, this.#key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
       const sessionId = decodeId('session', String(payload.jti));
       const profileId = decodeId('profile', String(payload.sub));
       const environmentId = decodeId('environment', String(payload.env));
       if (!sessionId || !profileId || !environmentId || typeof payload.ver !== 'string') return undefined;
-      return { sessionId, profileId, environmentId, apiVersion: payload.ver };
+      const claims = { sessionId, profileId, environmentId, apiVersion: payload.ver };
+      if (this.#verified.size >= VERIFIED_CACHE_ENTRIES) this.#verified.clear();
+      this.#verified.set(token, { claims, expiresAt: Number(payload.exp) * 1000 });
+      return claims;
     } catch {
       return undefined;
     }

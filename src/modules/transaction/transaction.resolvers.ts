@@ -17,7 +17,8 @@ export const transactionType: TransactionResolvers = {
 /** The connection's count and page flags cost queries of their own, so they run only when selected. */
 export const transactionConnectionType: TransactionConnectionResolvers = {
   count: (page) => page.count(),
-  edges: (page) => page.records.map((node) => ({ cursor: page.cursorOf(node), node })),
+  // Cursors are computed only for the edges whose `cursor` is selected.
+  edges: (page) => page.records.map((node) => ({ node, get cursor() { return page.cursorOf(node); } })),
   nodes: (page) => page.records,
   pageInfo: (page) => page,
 };
