@@ -53,6 +53,12 @@ export function graphqlApi({ cipher, logger, hideSuggestions }: GraphQLOptions):
     schema,
     formatError,
     execute: (args) => documents.execute(args),
+    // Successful results skip graphql-http's serializer, whose replacer function visits every value.
+    onOperation: (req, _args, result) => {
+      if ('errors' in result && result.errors) return undefined;
+      const mediaType = successMediaType(req.context.get('Accept'));
+      return [JSON.stringify(result), { status: 200, statusText: 'OK', headers: { 'content-type': `${mediaType}; charset=utf-8` } }];
+    },
     onSubscribe: (req, params) => {
       const prepared = documents.prepare(params.query, params.variables);
       if ('document' in prepared) {
@@ -110,4 +116,14 @@ export function graphqlApi({ cipher, logger, hideSuggestions }: GraphQLOptions):
     ctx.status = 200;
     ctx.body = results;
   }
+}
+
+/** The media type graphql-http would answer with for this Accept header (negotiated before execution). */
+function successMediaType(accept: string): string {
+  for (const entry of (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
+    const [mediaType] = entry.split(';');
+    if (mediaType === 'application/graphql-response+json') return mediaType;
+    if (mediaType === 'application/json' || mediaType === 'application/*' || mediaType === '*/*') return 'application/json';
+  }
+  return 'application/json';
 }
