@@ -25,6 +25,10 @@ export interface Config {
   encryptionKeys: string | undefined;
   /** Absent: a generated secret under dataDir. */
   sessionSecret: string | undefined;
+  /** Webhook targets may resolve to private, loopback or link-local addresses (default outside production). */
+  webhookAllowPrivate: boolean;
+  /** Extra CA certificates (PEM file) trusted for webhook targets, on top of the system's. */
+  webhookCaFile: string | undefined;
 }
 
 /** A configuration problem found at boot; the message names the variable. */
@@ -53,6 +57,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info', problems),
     encryptionKeys: env.ENCRYPTION_KEYS || undefined,
     sessionSecret: env.SESSION_SECRET || undefined,
+    webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', nodeEnv !== 'production', problems),
+    webhookCaFile: env.WEBHOOK_CA_FILE ? path.resolve(env.WEBHOOK_CA_FILE) : undefined,
   };
   if (config.sessionSecret !== undefined && config.sessionSecret.length < 32) {
     problems.push('SESSION_SECRET must be at least 32 characters');

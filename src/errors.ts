@@ -38,10 +38,6 @@ export const conflict = (message: string, options?: Options) => new AppError(409
 export const unsupportedMediaType = (message: string) =>
   new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message, { instruction: 'Send the body as JSON with Content-Type: application/json.' });
 export const payloadTooLarge = (message: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', message);
-export const notImplemented = (what: string) =>
-  new AppError(501, 'NOT_IMPLEMENTED', `${what} is not implemented yet`, {
-    instruction: 'This operation is part of the contract but this server does not offer it yet.',
-  });
 
 /** Input that breaks a rule: 422 in REST, `success: false` with `errors` in GraphQL mutations. */
 export class ValidationError extends AppError {

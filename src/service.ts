@@ -26,7 +26,10 @@ import { connectorHandlers } from './modules/connector/connector.handlers.ts';
 import { sandboxHandlers } from './modules/connection/sandbox.handlers.ts';
 import { providerRegistry } from './providers/registry.ts';
 import { SandboxProvider } from './providers/sandbox/sandbox-provider.ts';
-import { PENDING, restApi, type HandlerTable } from './rest/dispatch.ts';
+import { eventHandlers } from './modules/event/event.handlers.ts';
+import { WebhookDeliveries } from './modules/webhook/delivery.ts';
+import { webhookHandlers } from './modules/webhook/webhook.handlers.ts';
+import { restApi, type HandlerTable } from './rest/dispatch.ts';
 import { loadSecrets } from './secrets.ts';
 
 export interface RunningService {
@@ -38,6 +41,8 @@ export interface RunningService {
   bootstrap: BootstrapResult;
   /** Provider-facing background work (syncs, refreshes), for operators' tools and tests. */
   connectionJobs: ConnectionJobs;
+  /** Webhook relay and delivery attempts. */
+  webhooks: WebhookDeliveries;
   /** Graceful stop: refuse new connections, drain requests, stop jobs, close the database. */
   stop(): Promise<void>;
 }
@@ -56,8 +61,10 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const sandbox = new SandboxProvider({ now: options.sandboxNow });
   const provider = providerRegistry([sandbox]);
   const connectionJobs = new ConnectionJobs({ orm, cipher: secrets.cipher, provider });
-  const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions()], logger);
+  const webhooks = new WebhookDeliveries({ orm, cipher: secrets.cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile });
+  const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), ...webhooks.definitions()], logger);
   connectionJobs.attach(boss);
+  webhooks.start((name, data, startAfter) => boss.send(name, data, { startAfter }));
   const tls = await loadTls(config);
   const counters = await openCounterStore(config.redisUrl);
   const tokens = new SessionTokens(secrets.sessionSecret);
@@ -76,16 +83,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
     ...connectionHandlers({ cipher: secrets.cipher, jobs: connectionJobs }),
     ...sandboxHandlers({ cipher: secrets.cipher, sandbox, jobs: connectionJobs }),
     ...connectorHandlers({ cipher: secrets.cipher, sandbox, jobs: connectionJobs }),
-    listEvents: PENDING,
-    getEvent: PENDING,
-    listWebhookSubscriptions: PENDING,
-    createWebhookSubscription: PENDING,
-    getWebhookSubscription: PENDING,
-    updateWebhookSubscription: PENDING,
-    deleteWebhookSubscription: PENDING,
-    rotateWebhookSubscriptionSecret: PENDING,
-    listWebhookDeliveries: PENDING,
-    redeliverWebhookEvent: PENDING,
+    ...eventHandlers(),
+    ...webhookHandlers({ cipher: secrets.cipher, allowPrivate: config.webhookAllowPrivate, deliveries: webhooks }),
   };
   const app = createApp({
     logger,
@@ -112,11 +111,13 @@ export async function startService(config: Config, logger: Logger, options: Serv
     tls,
     bootstrap: bootstrapped,
     connectionJobs,
+    webhooks,
     async stop() {
       await new Promise<void>((resolve) => {
         listener.server.close(() => resolve());
         listener.closeIdle();
       });
+      await webhooks.stop();
       await boss.stop({ graceful: true, timeout: 10_000 });
       await counters.close();
       await orm.close();

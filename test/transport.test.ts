@@ -59,12 +59,6 @@ describe('transport', () => {
     expect(malformed.status).toBe(400);
     expect(malformed.body.message).toMatch(/not valid JSON/);
   });
-
-  it('answers operations this build does not offer yet with 501, never a fake success', async () => {
-    const response = await app.http.get('/v1/events', { auth: app.apiKey });
-    expect(response.status).toBe(501);
-    expect(response.body.message).toMatch(/not implemented/);
-  });
 });
 
 describe('behind a TLS-terminating proxy (TRUST_PROXY=true)', () => {

@@ -7,6 +7,7 @@ import { Event } from '../modules/event/event.entity.ts';
 import { Profile } from '../modules/profile/profile.entity.ts';
 import { Session } from '../modules/session/session.entity.ts';
 import { Transaction } from '../modules/transaction/transaction.entity.ts';
+import { WebhookDelivery, WebhookSubscription } from '../modules/webhook/webhook.entity.ts';
 
 /** Every entity the ORM maps; the migrations check compares these to src/db/migrations. */
-export const entities = [Environment, ApiKey, Profile, Session, Event, Connection, Account, Balance, Transaction];
+export const entities = [Environment, ApiKey, Profile, Session, Event, Connection, Account, Balance, Transaction, WebhookSubscription, WebhookDelivery];

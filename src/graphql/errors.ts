@@ -2,7 +2,7 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { toAppError, newErrorId } from '../http/errors.ts';
 import type { Logger } from 'pino';
 
-const CODES: Record<number, string> = { 400: 'BAD_USER_INPUT', 404: 'NOT_FOUND', 409: 'CONFLICT', 422: 'BAD_USER_INPUT', 501: 'NOT_IMPLEMENTED' };
+const CODES: Record<number, string> = { 400: 'BAD_USER_INPUT', 404: 'NOT_FOUND', 409: 'CONFLICT', 422: 'BAD_USER_INPUT' };
 
 /**
  * Errors as data: every error entry carries `extensions.code` and an `errorId` that is also in the
@@ -20,7 +20,7 @@ export function formatGraphQLError(error: GraphQLError, log: Logger): GraphQLFor
   }
   const appError = toAppError(error.originalError);
   const errorId = newErrorId();
-  if (appError.status >= 500 && appError.status !== 501) log.error({ errorId, err: error.originalError }, 'resolver failed');
+  if (appError.status >= 500) log.error({ errorId, err: error.originalError }, 'resolver failed');
   return {
     message: appError.message,
     ...(formatted.locations ? { locations: formatted.locations } : {}),

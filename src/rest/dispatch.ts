@@ -7,18 +7,15 @@ import { createRequire } from 'node:module';
 
 /** ajv-formats (CommonJS): date, date-time, uuid, uri… checked as the contract says. */
 const addFormats: <T>(ajv: T) => T = createRequire(import.meta.url)('ajv-formats');
-import { forbidden, notFound, notImplemented, unauthorized, ValidationError, type FieldIssue } from '../errors.ts';
+import { forbidden, notFound, unauthorized, ValidationError, type FieldIssue } from '../errors.ts';
 import { WWW_AUTHENTICATE, type Credential } from '../http/credentials.ts';
 import type { AppContext, AppState } from '../http/state.ts';
 import type { Handler, OperationId } from './types.ts';
 
 export const REST_CONTRACT_PATH = fileURLToPath(new URL('../../contracts/rest.yaml', import.meta.url));
 
-/** Marks an operation of the contract that this server does not offer yet: it answers 501. */
-export const PENDING = 'pending';
-
-/** One entry per operationId, so an operation added to the contract fails to compile until handled or marked pending. */
-export type HandlerTable = { [K in OperationId]: Handler<K> | typeof PENDING };
+/** One entry per operationId, so an operation added to the contract fails to compile until it is handled. */
+export type HandlerTable = { [K in OperationId]: Handler<K> };
 
 const SECURITY: Record<string, Credential['kind'] | 'session'> = { apiKey: 'apiKey', basicAuth: 'basic', sessionToken: 'session' };
 
@@ -44,9 +41,6 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
       methodNotAllowed: (c: Context) => {
         throw notFound(`Route ${c.request.method.toUpperCase()} ${c.request.path}`);
       },
-      notImplemented: (c: Context) => {
-        throw notImplemented(`${c.request.method.toUpperCase()} ${c.request.path}`);
-      },
       unauthorizedHandler: (_c: Context, ctx: AppContext) => {
         if (!ctx.state.credential) {
           throw unauthorized('This operation needs credentials', {
@@ -67,7 +61,6 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
     api.registerSecurityHandler(scheme, (_c: Context, ctx: AppContext) => ctx.state.credential?.kind === kind);
   }
   for (const [operationId, handler] of Object.entries(table)) {
-    if (handler === PENDING) continue;
     api.register(operationId, async (c: Context, ctx: AppContext) => {
       const run = handler as (input: unknown) => Promise<{ status: number; body?: unknown; headers?: Record<string, string | number> }>;
       const result = await run({ params: c.request.params, query: c.request.query, body: c.request.requestBody, ctx });

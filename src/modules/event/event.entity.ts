@@ -15,8 +15,10 @@ export const Event = defineEntity({
     type: p.text(),
     at: p.datetime(),
     payload: p.json<EventPayload>(),
+    /** Set once the relay has fanned the event out to its subscriptions' deliveries. */
+    dispatchedAt: p.datetime().nullable(),
   },
-  indexes: [{ properties: ['environment', 'at', 'id'] }],
+  indexes: [{ properties: ['environment', 'at', 'id'] }, { properties: ['environment', 'type'] }, { properties: ['dispatchedAt'] }],
 });
 
 export type EventEntity = InstanceType<typeof Event.class>;

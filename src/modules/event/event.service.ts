@@ -26,6 +26,7 @@ export function recordEvent(
     profileId: profile?.id ?? null,
     type,
     at: new Date(),
+    dispatchedAt: null,
     payload: {
       type,
       profile: profile && { id: encodeId('profile', profile.id), uuid: profile.uuid, metadata: profile.metadata ?? null },

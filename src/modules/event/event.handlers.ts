@@ -1,0 +1,55 @@
+import { notFound } from '../../errors.ts';
+import type { AppContext } from '../../http/state.ts';
+import { decodeId, encodeId } from '../../lib/ids.ts';
+import type { Handlers } from '../../rest/types.ts';
+import { Event } from './event.entity.ts';
+import { presentEvent } from './event.presenter.ts';
+
+/** REST handlers for the event log (/v1/events, API key): the same envelopes webhooks deliver. */
+export function eventHandlers(): Handlers<'listEvents' | 'getEvent'> {
+  return {
+    async listEvents({ query, ctx }) {
+      const limit = query.limit ?? 25;
+      const where = filterOf(ctx, query);
+      const afterId = query.after ? (decodeId('event', query.after) ?? '00000000-0000-0000-0000-000000000000') : undefined;
+      const em = ctx.state.em;
+      const [rows, total] = await Promise.all([
+        em.find(Event, { ...where, ...(afterId ? { id: { $gt: afterId } } : {}) }, { orderBy: { id: 'asc' }, limit: limit + 1 }),
+        em.count(Event, where),
+      ]);
+      const items = rows.slice(0, limit);
+      const last = items.at(-1);
+      // Where the last event returned sits in the whole filtered log, for Current-Page.
+      const position = last ? await em.count(Event, { ...where, id: { $lte: last.id } }) : 0;
+      return {
+        status: 200,
+        body: items.map(presentEvent),
+        headers: {
+          'Current-Page': Math.max(1, Math.ceil(position / limit)),
+          'Page-Items': items.length,
+          'Total-Count': total,
+          'Total-Pages': Math.ceil(total / limit),
+          ...(rows.length > limit && last ? { 'Next-Cursor': encodeId('event', last.id) } : {}),
+        },
+      };
+    },
+    async getEvent({ params, ctx }) {
+      const id = decodeId('event', params.eventId);
+      const event = id && (await ctx.state.em.findOne(Event, { id, environment: ctx.state.credential!.environmentId }));
+      if (!event) throw notFound('Event');
+      return { status: 200, body: presentEvent(event) };
+    },
+  };
+}
+
+/** The filters of listEvents, always scoped to the caller's environment. */
+function filterOf(ctx: AppContext, query: { type?: string; profileId?: string; since?: string; until?: string }) {
+  const at = { ...(query.since ? { $gte: new Date(query.since) } : {}), ...(query.until ? { $lt: new Date(query.until) } : {}) };
+  const profileId = query.profileId === undefined ? undefined : (decodeId('profile', query.profileId) ?? '00000000-0000-0000-0000-000000000000');
+  return {
+    environment: ctx.state.credential!.environmentId,
+    ...(query.type ? { $or: [{ type: query.type }, { type: { $like: `${query.type.replaceAll('_', '\\_')}.%` } }] } : {}),
+    ...(profileId ? { profileId } : {}),
+    ...(Object.keys(at).length > 0 ? { at } : {}),
+  };
+}

@@ -1,0 +1,132 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { notFound, ValidationError, type FieldIssue } from '../../errors.ts';
+import type { FieldCipher } from '../../lib/field-cipher.ts';
+import { decodeId, uuidv7 } from '../../lib/ids.ts';
+import { Environment } from '../environment/environment.entity.ts';
+import { Event } from '../event/event.entity.ts';
+import { isEventTypeFilter } from '../event/event.types.ts';
+import { newWebhookSecret } from './signing.ts';
+import { checkTarget } from './target.ts';
+import { WebhookDelivery, WebhookSubscription, type WebhookDeliveryEntity, type WebhookSubscriptionEntity } from './webhook.entity.ts';
+
+const PREVIOUS_SECRET_VALID_MS = 24 * 3600 * 1000;
+
+export interface SubscriptionFields {
+  name?: string;
+  targetUrl?: string;
+  eventTypes?: string[];
+  disabled?: boolean;
+}
+
+/** Webhook subscriptions of one environment, their secrets and their delivery attempts. */
+export class WebhookService {
+  readonly #em: EntityManager;
+  readonly #cipher: FieldCipher;
+  readonly #environmentId: string;
+  readonly #allowPrivate: boolean;
+
+  constructor(em: EntityManager, cipher: FieldCipher, environmentId: string, options: { allowPrivate: boolean }) {
+    this.#em = em;
+    this.#cipher = cipher;
+    this.#environmentId = environmentId;
+    this.#allowPrivate = options.allowPrivate;
+  }
+
+  async list(page: number, limit: number): Promise<{ items: WebhookSubscriptionEntity[]; total: number }> {
+    const [items, total] = await this.#em.findAndCount(
+      WebhookSubscription,
+      { environment: this.#environmentId },
+      { orderBy: { createdAt: 'asc', id: 'asc' }, limit, offset: (page - 1) * limit },
+    );
+    return { items, total };
+  }
+
+  async get(publicId: string): Promise<WebhookSubscriptionEntity> {
+    const id = decodeId('webhookSubscription', publicId);
+    const subscription = id && (await this.#em.findOne(WebhookSubscription, { id, environment: this.#environmentId }));
+    if (!subscription) throw notFound('Webhook subscription');
+    return subscription;
+  }
+
+  /** Creates a subscription; its secret is returned this once and stored encrypted. */
+  async create(fields: Required<Pick<SubscriptionFields, 'name' | 'targetUrl'>> & SubscriptionFields): Promise<{ subscription: WebhookSubscriptionEntity; secret: string }> {
+    await this.#check(fields);
+    const secret = newWebhookSecret();
+    const subscription = this.#em.create(WebhookSubscription, {
+      id: uuidv7(),
+      environment: this.#environmentId,
+      name: fields.name,
+      targetUrl: fields.targetUrl,
+      eventTypes: fields.eventTypes ?? [],
+      disabled: fields.disabled ?? false,
+      disabledReason: fields.disabled ? 'Created disabled' : null,
+      secretEncrypted: this.#cipher.encrypt('webhookSecret', secret)!,
+      previousSecretEncrypted: null,
+      previousSecretExpiresAt: null,
+    });
+    await this.#em.flush();
+    return { subscription, secret };
+  }
+
+  async update(subscription: WebhookSubscriptionEntity, fields: SubscriptionFields): Promise<WebhookSubscriptionEntity> {
+    await this.#check(fields);
+    if (fields.name !== undefined) subscription.name = fields.name;
+    if (fields.targetUrl !== undefined) subscription.targetUrl = fields.targetUrl;
+    if (fields.eventTypes !== undefined) subscription.eventTypes = fields.eventTypes;
+    if (fields.disabled !== undefined && fields.disabled !== subscription.disabled) {
+      subscription.disabled = fields.disabled;
+      subscription.disabledReason = fields.disabled ? `Disabled through the API at ${new Date().toISOString()}` : null;
+    }
+    await this.#em.flush();
+    return subscription;
+  }
+
+  async delete(subscription: WebhookSubscriptionEntity): Promise<void> {
+    await this.#em.nativeDelete(WebhookSubscription, { id: subscription.id });
+  }
+
+  /** A new secret; the current one keeps signing for 24 hours (an older previous one ends now). */
+  async rotate(subscription: WebhookSubscriptionEntity): Promise<{ secret: string; previousSecretExpiresAt: Date }> {
+    const secret = newWebhookSecret();
+    subscription.previousSecretEncrypted = subscription.secretEncrypted;
+    subscription.previousSecretExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_VALID_MS);
+    subscription.secretEncrypted = this.#cipher.encrypt('webhookSecret', secret)!;
+    await this.#em.flush();
+    return { secret, previousSecretExpiresAt: subscription.previousSecretExpiresAt };
+  }
+
+  async deliveries(subscription: WebhookSubscriptionEntity, eventPublicId: string | undefined, page: number, limit: number) {
+    const eventId = eventPublicId === undefined ? undefined : (decodeId('event', eventPublicId) ?? '00000000-0000-0000-0000-000000000000');
+    const [items, total] = await this.#em.findAndCount(
+      WebhookDelivery,
+      { subscription: subscription.id, ...(eventId ? { event: eventId } : {}) },
+      { orderBy: { id: 'desc' }, limit, offset: (page - 1) * limit },
+    );
+    return { items, total };
+  }
+
+  /** Queues one more attempt of an event, whatever its past and even while the subscription is disabled. */
+  async redeliver(subscription: WebhookSubscriptionEntity, eventPublicId: string): Promise<WebhookDeliveryEntity> {
+    const id = decodeId('event', eventPublicId);
+    const event = id && (await this.#em.findOne(Event, { id, environment: this.#environmentId }));
+    if (!event) throw notFound('Event');
+    const previous = await this.#em.count(WebhookDelivery, { subscription: subscription.id, event: event.id });
+    const delivery = this.#em.create(WebhookDelivery, { id: uuidv7(), subscription, event, attempt: previous + 1, redelivery: true, status: 'PENDING', at: new Date() });
+    await this.#em.flush();
+    return delivery;
+  }
+
+  /** Event types must name real types (or prefixes of them); the target must be reachable and allowed. */
+  async #check(fields: SubscriptionFields): Promise<void> {
+    const issues: FieldIssue[] = [];
+    fields.eventTypes?.forEach((filter, index) => {
+      if (!isEventTypeFilter(filter)) issues.push({ path: ['eventTypes', String(index)], message: `${filter} is neither an event type nor a prefix of one` });
+    });
+    if (fields.targetUrl !== undefined) {
+      const environment = await this.#em.findOneOrFail(Environment, { id: this.#environmentId });
+      const target = await checkTarget(fields.targetUrl, { httpsOnly: environment.mode === 'PRODUCTION', allowPrivate: this.#allowPrivate });
+      if ('refused' in target) issues.push({ path: ['targetUrl'], message: target.refused });
+    }
+    if (issues.length > 0) throw new ValidationError(issues);
+  }
+}

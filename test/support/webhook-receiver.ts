@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { inject } from 'vitest';
+
+export interface Received {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * A real HTTPS endpoint on loopback (the tests' certificate) that records every delivery. `respond`
+ * decides each answer; returning `'hang'` never answers (a receiver that stalls).
+ */
+export async function startReceiver(respond: (request: Received, index: number) => { status: number; headers?: Record<string, string> } | 'hang' = () => ({ status: 200 })) {
+  const tls = inject('tls');
+  const received: Received[] = [];
+  const server: Server = createServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const request = { headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') };
+      received.push(request);
+      const answer = respond(request, received.length - 1);
+      if (answer === 'hang') return;
+      res.writeHead(answer.status, answer.headers).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `https://localhost:${port}/hooks`,
+    received,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
