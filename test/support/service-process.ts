@@ -1,0 +1,53 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  port: number;
+  /** What the service printed on stderr up to "listening". */
+  banner: string;
+  exited: Promise<number | null>;
+}
+
+/** A database cloned from the migrated template and a fresh DATA_DIR, for running `src/main.ts` as users do. */
+export async function processFixture() {
+  const { adminUrl, template } = inject('database');
+  const name = `t_process_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-process-'));
+  return {
+    databaseUrl: adminUrl.replace(/\/[^/]+$/, `/${name}`),
+    dataDir,
+    async cleanup() {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts `node src/main.ts` on an ephemeral port and resolves once it prints where it listens. */
+export async function startServiceProcess(fixture: { databaseUrl: string; dataDir: string }, env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const tls = inject('tls');
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    env: { ...process.env, PORT: '0', DATA_DIR: fixture.dataDir, DATABASE_URL: fixture.databaseUrl, TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile, LOG_LEVEL: 'warn', NODE_ENV: 'development', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let banner = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      banner += chunk;
+      const match = /listening on https:\/\/localhost:(\d+)/.exec(banner);
+      if (match && /\n\n/.test(banner.slice(match.index))) resolve(Number(match[1]));
+    });
+    child.once('exit', () => reject(new Error(`exited early: ${banner}`)));
+  });
+  return { child, port, banner, exited };
+}
