@@ -15,6 +15,7 @@ import { FixedWindowLimiter, MemoryCounterStore, RedisCounterStore, type Counter
 import { SessionTokens } from './modules/session/session-token.ts';
 import { sessionHandlers } from './modules/session/session.handlers.ts';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { bootstrap, type BootstrapResult } from './modules/environment/bootstrap.ts';
 import { healthHandlers } from './modules/health/health.handlers.ts';
 import { PROFILE_DELETION, profileDeletionJob } from './modules/profile/profile-deletion.job.ts';
@@ -60,7 +61,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const bootstrapped = await bootstrap(orm, config.dataDir);
   const sandbox = new SandboxProvider({ now: options.sandboxNow });
   const provider = providerRegistry([sandbox]);
-  const connectionJobs = new ConnectionJobs({ orm, cipher: secrets.cipher, provider });
+  const syncPool = new pg.Pool({ connectionString: database.url, max: 4 });
+  const connectionJobs = new ConnectionJobs({ orm, pool: syncPool, cipher: secrets.cipher, provider });
   const webhooks = new WebhookDeliveries({ orm, cipher: secrets.cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile });
   const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), ...webhooks.definitions()], logger);
   connectionJobs.attach(boss);
@@ -120,6 +122,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
       await webhooks.stop();
       await boss.stop({ graceful: true, timeout: 10_000 });
       await counters.close();
+      await syncPool.end();
       await orm.close();
       await database.stop();
     },

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { decodeId } from '../src/lib/ids.ts';
@@ -34,9 +35,12 @@ function crashingOnce(failAt: number): Provider {
 beforeAll(async () => {
   app = await startTestApp();
   const { cipher } = loadSecrets(loadConfig({ NODE_ENV: 'test', DATA_DIR: app.dataDir }));
-  deps = { orm: app.service.orm, cipher, provider: () => sandbox };
+  deps = { orm: app.service.orm, pool: new pg.Pool({ connectionString: app.databaseUrl, max: 4 }), cipher, provider: () => sandbox };
 });
-afterAll(() => app?.stop());
+afterAll(async () => {
+  await deps?.pool.end();
+  await app?.stop();
+});
 
 /** A connection made through the service but never enqueued, so this test drives its syncs. */
 async function newConnection(): Promise<string> {

@@ -52,9 +52,11 @@ export async function measureIngest(url: string, cipher: FieldCipher, profileId:
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
     const started = performance.now();
-    await syncConnection({ orm, cipher, provider: () => replay }, connection.id);
+    await syncConnection({ orm, pool, cipher, provider: () => replay }, connection.id);
     const syncSeconds = (performance.now() - started) / 1000;
+    await pool.end();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {

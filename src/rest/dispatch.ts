@@ -69,7 +69,7 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
       if (result.body !== undefined) ctx.body = result.body;
     });
   }
-  const ready = api.init().then(() => memoizeOperations(api));
+  const ready = api.init().then(() => precompileRouting(api));
   return async (ctx) => {
     await ready;
     await api.handleRequest(
@@ -80,14 +80,34 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
 }
 
 /**
- * openapi-backend rebuilds its flattened operation list (a lodash chain over the whole document) for
- * every request it routes; the document never changes after init, so build the list once.
+ * openapi-backend rebuilds its flattened operation list (a lodash chain over the whole document) and
+ * compiles a RegExp per templated path for every request it routes. The document never changes after
+ * init, so the list, an exact-path index and the compiled templates are built once; anything they do
+ * not match (404, 405) still goes through openapi-backend's own matcher for its answer.
  */
-function memoizeOperations(api: OpenAPIBackend): void {
-  const operations = api.router.getOperations();
+function precompileRouting(api: OpenAPIBackend): void {
+  const router = api.router;
+  const operations = router.getOperations();
   const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
-  api.router.getOperations = () => operations;
-  api.router.getOperation = (operationId: string) => byId.get(operationId);
+  const exact = new Map(operations.filter((operation) => !operation.path.includes('{')).map((operation) => [`${operation.method} ${operation.path}`, operation]));
+  const literalLength = (path: string) => path.replace(/\{.*?\}/g, '').length;
+  const templated = operations
+    .filter((operation) => operation.path.includes('{'))
+    .sort((a, b) => literalLength(b.path) - literalLength(a.path))
+    .map((operation) => ({
+      operation,
+      pattern: new RegExp(`^${operation.path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`),
+    }));
+  const matchOperation = router.matchOperation.bind(router);
+  router.getOperations = () => operations;
+  router.getOperation = (operationId: string) => byId.get(operationId);
+  router.matchOperation = ((request: Parameters<typeof matchOperation>[0], strict?: boolean) => {
+    const normalized = router.normalizeRequest(request);
+    const path = router.normalizePath(normalized.path);
+    const found =
+      exact.get(`${normalized.method} ${path}`) ?? templated.find(({ operation, pattern }) => operation.method === normalized.method && pattern.test(path))?.operation;
+    return found ?? matchOperation(request, strict as true);
+  }) as typeof router.matchOperation;
 }
 
 interface AjvError {

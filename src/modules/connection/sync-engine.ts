@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { ProviderError, type Provider, type ProviderAccount, type ProviderTransaction } from '../../providers/provider.ts';
@@ -13,6 +14,8 @@ import { presentConnection } from './connection.presenter.ts';
 
 export interface SyncDependencies {
   orm: MikroORM;
+  /** Plain connections for applying transaction pages (bulk JSON parameters). */
+  pool: pg.Pool;
   cipher: FieldCipher;
   provider(name: string): Provider;
 }
@@ -42,7 +45,7 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
     let cursor = connection.syncCursor ?? null;
     for (;;) {
       const page = await provider.syncTransactions(accessToken, cursor);
-      const applied = await applyPage(em, connection.id, cursor, page.nextCursor, page);
+      const applied = await applyPage(deps.pool, connection.id, cursor, page.nextCursor, page);
       if (!applied || !page.hasMore) break;
       cursor = page.nextCursor;
     }
@@ -124,66 +127,79 @@ function sameAmount(stored: string | null | undefined, reported: string | null):
   return Number(stored) === Number(reported) && stored.replace(/\.?0+$/, '') === reported.replace(/\.?0+$/, '');
 }
 
-/** Applies one page; false when another worker moved the cursor on first (this sync then stops). */
+/**
+ * Applies one page; false when another worker moved the cursor on first (this sync then stops).
+ * Runs on a plain pg client: the page travels as one JSON parameter per statement, unescaped.
+ */
 async function applyPage(
-  em: EntityManager,
+  pool: pg.Pool,
   connectionId: string,
   cursor: string | null,
   nextCursor: string,
   page: { added: ProviderTransaction[]; modified: ProviderTransaction[]; removed: string[] },
 ): Promise<boolean> {
-  return em.transactional(async (tx) => {
-    const [row] = await tx.execute<Array<{ sync_cursor: string | null; profile_id: string; provider: string }>>(
-      'select sync_cursor, profile_id, provider from connection where id = ? for update',
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const { rows: [row] } = await client.query<{ sync_cursor: string | null; profile_id: string; provider: string }>(
+      'select sync_cursor, profile_id, provider from connection where id = $1 for update',
       [connectionId],
     );
-    if (!row || row.sync_cursor !== cursor) return false;
+    if (!row || row.sync_cursor !== cursor) {
+      await client.query('rollback');
+      return false;
+    }
     const changes = { added: 0, modified: 0, removed: 0 };
     const upserts = [...page.added, ...page.modified];
     if (upserts.length > 0) {
       const rows = JSON.stringify(upserts.map((transaction) => toRow(transaction, row.provider)));
-      // A posted transaction that replaces a pending one takes over the pending row: same id and metadata.
-      await tx.execute(
-        `update transaction t set remote_id = r.remote_id
-           from jsonb_to_recordset(?::jsonb) as r(remote_id text, pending_remote_id text)
-          where t.connection_id = ? and r.pending_remote_id is not null and t.remote_id = r.pending_remote_id
-            and not exists (select 1 from transaction p where p.connection_id = t.connection_id and p.remote_id = r.remote_id)`,
-        [rows, connectionId],
-      );
-      const written = await tx.execute<Array<{ inserted: boolean }>>(
+      if (upserts.some((transaction) => transaction.pendingRemoteId !== null)) {
+        // A posted transaction that replaces a pending one takes over the pending row: same id and metadata.
+        await client.query(
+          `update transaction t set remote_id = r.remote_id
+             from jsonb_to_recordset($1::jsonb) as r(remote_id text, pending_remote_id text)
+            where t.connection_id = $2 and r.pending_remote_id is not null and t.remote_id = r.pending_remote_id
+              and not exists (select 1 from transaction p where p.connection_id = t.connection_id and p.remote_id = r.remote_id)`,
+          [rows, connectionId],
+        );
+      }
+      const written = await client.query<{ inserted: boolean }>(
         `insert into transaction (id, profile_id, connection_id, account_id, remote_id, date, description, amount, status, currency_code, metadata, remote_data, created_at)
-         select r.id, ?, ?, a.id, r.remote_id, r.date, r.description, r.amount, r.status, a.currency_code, null, r.remote_data, now()
-           from jsonb_to_recordset(?::jsonb) as r(id uuid, remote_id text, account_remote_id text, date date, description text, amount numeric, status text, remote_data jsonb)
-           join account a on a.connection_id = ? and a.remote_id = r.account_remote_id
+         select r.id, $1, $2, a.id, r.remote_id, r.date, r.description, r.amount, r.status, a.currency_code, null, r.remote_data, now()
+           from jsonb_to_recordset($3::jsonb) as r(id uuid, remote_id text, account_remote_id text, date date, description text, amount numeric, status text, remote_data jsonb)
+           join account a on a.connection_id = $2 and a.remote_id = r.account_remote_id
          on conflict (connection_id, remote_id) do update
             set date = excluded.date, description = excluded.description, amount = excluded.amount, status = excluded.status,
                 remote_data = transaction.remote_data || excluded.remote_data
           where (transaction.date, transaction.description, transaction.amount, transaction.status, transaction.remote_data)
                 is distinct from (excluded.date, excluded.description, excluded.amount, excluded.status, transaction.remote_data || excluded.remote_data)
          returning (xmax = 0) as inserted`,
-        [row.profile_id, connectionId, rows, connectionId],
+        [row.profile_id, connectionId, rows],
       );
       // A replaced pending row counts as modified: it is updated (to POSTED) by the upsert.
-      changes.added = written.filter((result) => result.inserted).length;
-      changes.modified = written.length - changes.added;
+      changes.added = written.rows.filter((result) => result.inserted).length;
+      changes.modified = written.rows.length - changes.added;
     }
     if (page.removed.length > 0) {
-      const removed = await tx.execute<Array<{ id: string }>>('delete from transaction where connection_id = ? and remote_id = any(?::text[]) returning id', [
-        connectionId,
-        `{${page.removed.map((id) => JSON.stringify(id)).join(',')}}`,
-      ]);
-      changes.removed = removed.length;
+      const removed = await client.query('delete from transaction where connection_id = $1 and remote_id = any($2::text[])', [connectionId, page.removed]);
+      changes.removed = removed.rowCount ?? 0;
     }
-    await tx.execute(
-      `update connection set sync_cursor = ?,
-         sync_changes = jsonb_build_object('added', coalesce((sync_changes->>'added')::int, 0) + ?,
-                                           'modified', coalesce((sync_changes->>'modified')::int, 0) + ?,
-                                           'removed', coalesce((sync_changes->>'removed')::int, 0) + ?)
-       where id = ?`,
+    await client.query(
+      `update connection set sync_cursor = $1,
+         sync_changes = jsonb_build_object('added', coalesce((sync_changes->>'added')::int, 0) + $2,
+                                           'modified', coalesce((sync_changes->>'modified')::int, 0) + $3,
+                                           'removed', coalesce((sync_changes->>'removed')::int, 0) + $4)
+       where id = $5`,
       [nextCursor, changes.added, changes.modified, changes.removed, connectionId],
     );
+    await client.query('commit');
     return true;
-  });
+  } catch (error) {
+    await client.query('rollback');
+    throw error;
+  } finally {
+    client.release();
+  }
 }
 
 function toRow(transaction: ProviderTransaction, provider: string) {
