@@ -13,14 +13,16 @@ export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
  * so `entryType` is derived, never stored. `remoteId` is the provider's id, unique per connection; a
  * pending transaction that posts keeps this row (and its id and metadata) and takes the posted
  * transaction's remoteId. `remoteData` holds one sub-object per provider, each with a `timestamp`.
- * (profile, date, id) serves every `transactions` page in both sort orders.
+ * (profile, date, id) serves every `transactions` page in both sort orders. Only `account` carries a
+ * foreign key: `profile` and `connection` are the account's own (written together by the sync engine,
+ * and removed by the account's cascade), and checking all three tripled the cost of every insert.
  */
 export const Transaction = defineEntity({
   name: 'Transaction',
   properties: {
     id: p.uuid().primary(),
-    profile: () => p.manyToOne(Profile).deleteRule('cascade'),
-    connection: () => p.manyToOne(Connection).deleteRule('cascade'),
+    profile: () => p.manyToOne(Profile).createForeignKeyConstraint(false),
+    connection: () => p.manyToOne(Connection).createForeignKeyConstraint(false),
     account: () => p.manyToOne(Account).deleteRule('cascade'),
     remoteId: p.text(),
     date: p.date(),
