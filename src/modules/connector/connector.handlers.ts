@@ -6,9 +6,8 @@ import type { AppContext } from '../../http/state.ts';
 import type { Provider } from '../../providers/provider.ts';
 import type { Handlers } from '../../rest/types.ts';
 import type { ConnectionJobs } from '../connection/connection.jobs.ts';
-import { presentConnection } from '../connection/connection.presenter.ts';
 import { ConnectionService } from '../connection/connection.service.ts';
-import { requireSandbox } from '../connection/sandbox.handlers.ts';
+import { connectSandbox, reconnectSandbox } from '../connection/sandbox.handlers.ts';
 
 export interface ConnectorHandlerDeps {
   cipher: FieldCipher;
@@ -36,18 +35,11 @@ export function connectorHandlers({ cipher, sandbox, jobs }: ConnectorHandlerDep
       return { status: 200, body: PAGE, headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' } };
     },
     async connectInstitution({ body, ctx }) {
-      await requireSandbox(ctx);
       const profileId = encodeId('profile', (ctx.state.credential as { profileId: string }).profileId);
-      const connection = await service(ctx).connect(sandbox, profileId, body.institutionId, { username: body.username, password: body.password }, body.products);
-      await jobs.sync(connection.id);
-      return { status: 201, body: presentConnection(connection) };
+      return { status: 201, body: await connectSandbox({ sandbox, jobs }, ctx, service(ctx), profileId, body) };
     },
     async reconnectInstitution({ params, body, ctx }) {
-      await requireSandbox(ctx);
-      const connections = service(ctx);
-      const connection = await connections.reconnect(sandbox, await connections.get(params.connectionId), { username: body.username, password: body.password });
-      await jobs.sync(connection.id);
-      return { status: 200, body: presentConnection(connection) };
+      return { status: 200, body: await reconnectSandbox({ sandbox, jobs }, ctx, service(ctx), params.connectionId, body) };
     },
   };
 }
