@@ -37,8 +37,9 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
   const accessToken = deps.cipher.decrypt('credential', connection.credentialEncrypted)!;
   const previousStatus = connection.status;
   if (connection.status !== 'INITIALIZING') {
-    connection.status = 'SYNCING';
-    await em.flush();
+    // Conditional, so a disconnect that lands meanwhile is never overwritten.
+    const started = await em.nativeUpdate(Connection, { id: connection.id, status: { $nin: ['DISCONNECTING', 'DISCONNECTED'] } }, { status: 'SYNCING' });
+    if (started === 0) return;
   }
   try {
     await applyAccounts(em, connection, await provider.accounts(accessToken));

@@ -158,7 +158,7 @@ export class WebhookDeliveries {
           headers: { ...headers, 'Content-Length': Buffer.byteLength(body) },
           // Connect to the address that was checked, so a DNS answer cannot change in between.
           lookup: (_host, options, callback) =>
-            options.all ? callback(null, [{ address: target.address, family: target.family }] as never, 0) : callback(null, target.address, target.family),
+            options.all ? callback(null, [{ address: target.address, family: target.family }]) : callback(null, target.address, target.family),
           servername: target.url.hostname,
           ca: this.#ca,
           timeout: TIMEOUT_MS,
