@@ -179,6 +179,7 @@ function report() {
     `| Tributary peak RSS under this load | ${r.peakRssMb} MB | ≤ 250 MB |`,
   ];
   console.log(`\n${lines.join('\n')}`);
+  if (values.only) return; // a partial run (for profiling) is not a result
   mkdirSync('bench/results', { recursive: true });
   const file = `bench/results/${new Date().toISOString().slice(0, 10)}${quick ? '-quick' : ''}.json`;
   writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), quick, machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version }, dataset: { profiles: dataset.profiles, transactions: dataset.transactions }, results }, null, 2)}\n`);
