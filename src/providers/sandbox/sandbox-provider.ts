@@ -173,7 +173,7 @@ export class SandboxProvider implements Provider {
       else pending += transaction.cents;
     }
     const current = opening + posted;
-    const limit = key === 'card' ? -between(random, 30, 100) * 100_00 : null;
+    const limit = key === 'card' ? -between(random, 50, 150) * 100_00 : null;
     const available = key === 'card' ? current - limit! + pending : key === 'checking' || key === 'savings' ? current + pending : null;
     return {
       at: this.#now(),
