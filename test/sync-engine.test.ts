@@ -80,11 +80,13 @@ describe('the sync engine', () => {
     await expect(syncConnection({ ...deps, provider: () => crashingOnce(4) }, connectionId)).rejects.toThrow('worker killed');
     const partial = await stored(connectionId);
     expect(partial.size).toBeGreaterThan(0);
+    expect((await app.sql('select status from connection where id = $1', [connectionId]))[0].status).toBe('ERROR_SERVICE');
     expect(await syncedEvents(connectionId)).toHaveLength(0);
 
     await syncConnection(deps, connectionId);
     expect(await stored(connectionId)).toEqual(await institutionView(connectionId));
     expect(await syncedEvents(connectionId)).toHaveLength(1);
+    expect((await app.sql('select status from connection where id = $1', [connectionId]))[0].status).toBe('SYNCED');
     // Running it again changes nothing and reports nothing.
     await syncConnection(deps, connectionId);
     expect(await syncedEvents(connectionId)).toHaveLength(1);

@@ -53,8 +53,10 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
     if (connection.products.includes('ACCOUNT_NUMBERS')) await verifyAccounts(em, connection, provider, accessToken);
     await finish(em, connection.id, null);
   } catch (error) {
+    // A failure of our own shows as ERROR_SERVICE (not a sync stuck at SYNCING) and is rethrown, so
+    // the job is retried; pages already applied stay, and the retry goes on from their cursor.
+    await finish(em, connection.id, error instanceof ProviderError ? error : new ProviderError('ERROR_SERVICE', 'the sync failed inside Tributary'), previousStatus);
     if (!(error instanceof ProviderError)) throw error;
-    await finish(em, connection.id, error, previousStatus);
   }
 }
 
