@@ -54,7 +54,7 @@ async function newConnection(): Promise<string> {
 /** What the institution shows right now, straight from the provider: remoteId → amount and status. */
 async function institutionView(connectionId: string): Promise<Map<string, string>> {
   const [row] = await app.sql('select credential_encrypted from connection where id = $1', [connectionId]);
-  const token = deps.cipher.decrypt('credential', row.credential_encrypted)!;
+  const token = deps.cipher.decrypt('credential', { id: connectionId }, row.credential_encrypted);
   const view = new Map<string, string>();
   let cursor: string | null = null;
   for (;;) {

@@ -36,7 +36,7 @@ export async function measureIngest(url: string, cipher: FieldCipher, profileId:
       'ins_first_platypus',
       { username: 'user_good', password: 'pass_good' },
     );
-    const token = cipher.decrypt('credential', connection.credentialEncrypted)!;
+    const token = cipher.decrypt('credential', connection, connection.credentialEncrypted);
     const pages = new Map<string | null, SyncPage>();
     let cursor: string | null = null;
     for (;;) {

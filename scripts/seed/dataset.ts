@@ -82,7 +82,7 @@ export async function seedProfile(rows: SeedRows, { sandbox, cipher, environment
   const connectionId = idOf();
   rows.connections.push([
     connectionId, environmentId, profileId, sandbox.name, institution.id, institution.name, 'SYNCED', JSON.stringify(institution.products),
-    cipher.encrypt('credential', token), 1, page.nextCursor, now, now,
+    cipher.encrypt('credential', { id: connectionId }, token), 1, page.nextCursor, now, now,
   ]);
 
   const accountIds = new Map<string, { id: string; currencyCode: string }>();

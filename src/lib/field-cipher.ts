@@ -2,13 +2,36 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 const ALGORITHM = 'aes-256-gcm';
 const IV_BYTES = 12;
-const FORMAT = 'v1';
+const TAG_BYTES = 16;
+const FORMAT = 'v2';
+/** Written before row binding: the associated data was the field name alone. Read until re-encrypted. */
+const LEGACY_FORMAT = 'v1';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The row an encrypted value belongs to: its primary key, known before the row is inserted. */
+export interface CipherRecord {
+  id: string;
+}
+
+/**
+ * A stored value that does not decrypt here: tampered with, moved from another row or column, or
+ * under a key no longer configured. Names the field and row (never the value) so the log leads the
+ * operator to it; the API answers a 500, never another row's data.
+ */
+export class DecryptionError extends Error {
+  constructor(field: string, record: CipherRecord, reason: string) {
+    super(`cannot decrypt ${field} of record ${record.id}: ${reason}`);
+    this.name = 'DecryptionError';
+  }
+}
 
 /**
  * Column-level encryption for sensitive fields (AES-256-GCM). A stored value is
- * `v1.<keyId>.<iv>.<tag>.<ciphertext>` (base64url parts), so keys can rotate: the first key of the
- * ring encrypts, every key in the ring decrypts. The field name is bound as associated data, so a
- * ciphertext copied into another column does not decrypt.
+ * `v2.<keyId>.<iv>.<tag>.<ciphertext>` (base64url parts), so keys can rotate: the first key of the
+ * ring encrypts, every key in the ring decrypts. The field name and the row's id are bound as
+ * associated data, so a ciphertext copied into another column or another row does not decrypt.
+ * Legacy `v1` values (bound to the field only) still decrypt; `npm run cli -- encryption reencrypt`
+ * rewrites them, and values under older keys, in the current format and key.
  */
 export class FieldCipher {
   readonly #keys: Map<string, Buffer>;
@@ -34,24 +57,59 @@ export class FieldCipher {
     );
   }
 
-  encrypt(field: string, plaintext: string | null): string | null {
+  /** Ids of the configured keys, the encrypting one first. */
+  get keyIds(): string[] {
+    return [...this.#keys.keys()];
+  }
+
+  /** How every value written now begins: a stored value without it is due for re-encryption. */
+  get currentPrefix(): string {
+    return `${FORMAT}.${this.#activeKeyId}.`;
+  }
+
+  /** Encrypts `field` of the row `record` (pass the entity, or `{ id }` of a row about to be inserted). */
+  encrypt(field: string, record: CipherRecord, plaintext: string): string;
+  encrypt(field: string, record: CipherRecord, plaintext: string | null): string | null;
+  encrypt(field: string, record: CipherRecord, plaintext: string | null): string | null {
+    const aad = boundData(field, record);
     if (plaintext === null) return null;
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv(ALGORITHM, this.#keys.get(this.#activeKeyId)!, iv);
-    cipher.setAAD(Buffer.from(field));
+    cipher.setAAD(aad);
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     const parts = [iv, cipher.getAuthTag(), ciphertext].map((part) => part.toString('base64url'));
     return [FORMAT, this.#activeKeyId, ...parts].join('.');
   }
 
-  decrypt(field: string, stored: string | null | undefined): string | null {
+  /** Decrypts `field` of the row `record`; throws DecryptionError when the value was not written for it. */
+  decrypt(field: string, record: CipherRecord, stored: string): string;
+  decrypt(field: string, record: CipherRecord, stored: string | null | undefined): string | null;
+  decrypt(field: string, record: CipherRecord, stored: string | null | undefined): string | null {
+    const aad = boundData(field, record);
     if (stored == null) return null;
     const [format, keyId = '', iv = '', tag = '', ciphertext = ''] = stored.split('.');
+    if (format !== FORMAT && format !== LEGACY_FORMAT) throw new DecryptionError(field, record, `unknown format "${format}"`);
     const key = this.#keys.get(keyId);
-    if (format !== FORMAT || !key) throw new Error(`cannot decrypt ${field}: unknown format or key id "${keyId}"`);
-    const decipher = createDecipheriv(ALGORITHM, key, Buffer.from(iv, 'base64url'));
-    decipher.setAAD(Buffer.from(field));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+    if (!key) throw new DecryptionError(field, record, `key "${keyId}" is not configured`);
+    try {
+      const decipher = createDecipheriv(ALGORITHM, key, Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });
+      decipher.setAAD(format === FORMAT ? aad : Buffer.from(field));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+    } catch {
+      throw new DecryptionError(field, record, 'authentication failed (tampered with, or written for another field or row)');
+    }
   }
+
+  /** The stored value in the current format under the active key (null stays null). */
+  reencrypt(field: string, record: CipherRecord, stored: string | null): string | null {
+    return this.encrypt(field, record, this.decrypt(field, record, stored));
+  }
+}
+
+/** `<field>\0<record id>`: the record id is checked to be a stored uuid, so a wrong argument fails loudly. */
+function boundData(field: string, record: CipherRecord): Buffer {
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(field)) throw new Error(`FieldCipher: field name "${field}" must be alphanumeric`);
+  if (typeof record?.id !== 'string' || !UUID.test(record.id)) throw new Error(`FieldCipher: ${field} needs the id (a lowercase uuid) of the row it belongs to`);
+  return Buffer.from(`${field}\0${record.id}`);
 }

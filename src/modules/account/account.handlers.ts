@@ -35,7 +35,7 @@ export function accountHandlers({ cipher, provider, jobs }: AccountHandlerDeps):
         throw conflict('The account is not verified yet', { instruction: 'Wait for the account.verified event, then retry.' });
       }
       const { connection } = account;
-      const numbers = await provider(connection.provider).accountNumbers(cipher.decrypt('credential', connection.credentialEncrypted)!, account.remoteId);
+      const numbers = await provider(connection.provider).accountNumbers(cipher.decrypt('credential', connection, connection.credentialEncrypted), account.remoteId);
       return { status: 200, body: { accountId: params.accountId, ...numbers } };
     },
   };

@@ -82,7 +82,7 @@ export class ConnectionJobs {
     const em = this.#deps.orm.em.fork();
     const connection = await em.findOne(Connection, { id: connectionId, status: 'DISCONNECTING' }, { populate: ['profile'] });
     if (!connection) return;
-    await this.#deps.provider(connection.provider).disconnect(this.#deps.cipher.decrypt('credential', connection.credentialEncrypted)!);
+    await this.#deps.provider(connection.provider).disconnect(this.#deps.cipher.decrypt('credential', connection, connection.credentialEncrypted));
     await em.transactional(async (tx) => {
       const current = await tx.findOneOrFail(Connection, { id: connectionId }, { populate: ['profile'] });
       current.status = 'DISCONNECTED';
@@ -95,7 +95,7 @@ export class ConnectionJobs {
     const account = await em.findOne(Account, { id: accountId }, { populate: ['connection.profile'] });
     if (!account || account.state !== 'OPEN') return;
     const connection = account.connection;
-    const accessToken = this.#deps.cipher.decrypt('credential', connection.credentialEncrypted)!;
+    const accessToken = this.#deps.cipher.decrypt('credential', connection, connection.credentialEncrypted);
     try {
       const balance = await this.#deps.provider(connection.provider).refreshBalance(accessToken, account.remoteId);
       await em.transactional(async (tx) => {

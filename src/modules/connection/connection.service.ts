@@ -62,8 +62,9 @@ export class ConnectionService {
     }
     const enabled = products ?? institution.products;
     const accessToken = await provider.connect({ institutionId, ...login, products: enabled });
+    const id = uuidv7();
     const connection = this.#em.create(Connection, {
-      id: uuidv7(),
+      id,
       environment: this.#environmentId,
       profile,
       provider: provider.name,
@@ -71,7 +72,7 @@ export class ConnectionService {
       institutionName: institution.name,
       status: 'INITIALIZING',
       products: enabled,
-      credentialEncrypted: this.#cipher.encrypt('credential', accessToken)!,
+      credentialEncrypted: this.#cipher.encrypt('credential', { id }, accessToken),
       generation: 1,
       syncCursor: null,
       syncChanges: null,
@@ -93,9 +94,9 @@ export class ConnectionService {
     if (INACTIVE.includes(connection.status)) {
       throw forbidden(`The connection is ${connection.status}`, { instruction: 'Connect the institution again as a new connection.' });
     }
-    const previous = this.#cipher.decrypt('credential', connection.credentialEncrypted)!;
+    const previous = this.#cipher.decrypt('credential', connection, connection.credentialEncrypted);
     const accessToken = await provider.connect({ institutionId: connection.institutionId, ...login, products: connection.products }, previous);
-    connection.credentialEncrypted = this.#cipher.encrypt('credential', accessToken)!;
+    connection.credentialEncrypted = this.#cipher.encrypt('credential', connection, accessToken);
     connection.generation += 1;
     connection.status = 'INITIALIZING';
     await this.#em.nativeUpdate(Account, { connection: connection.id }, { verified: false });

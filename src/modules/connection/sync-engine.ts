@@ -34,7 +34,7 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
   if (!connection || connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
   if (connection.profile.deletingAt) return;
   const provider = deps.provider(connection.provider);
-  const accessToken = deps.cipher.decrypt('credential', connection.credentialEncrypted)!;
+  const accessToken = deps.cipher.decrypt('credential', connection, connection.credentialEncrypted);
   const previousStatus = connection.status;
   if (connection.status !== 'INITIALIZING') {
     // Conditional, so a disconnect that lands meanwhile is never overwritten.

@@ -11,11 +11,11 @@ type RestProfile = components['schemas']['Profile'];
 export function presentProfile(profile: ProfileEntity, cipher: FieldCipher): RestProfile {
   return {
     ...presentProfileSummary(profile),
-    email: cipher.decrypt('email', profile.emailEncrypted),
-    phone: cipher.decrypt('phone', profile.phoneEncrypted),
+    email: cipher.decrypt('email', profile, profile.emailEncrypted),
+    phone: cipher.decrypt('phone', profile, profile.phoneEncrypted),
     name: profile.name ?? null,
     names: profile.names ?? null,
-    dateOfBirth: cipher.decrypt('dateOfBirth', profile.dateOfBirthEncrypted),
+    dateOfBirth: cipher.decrypt('dateOfBirth', profile, profile.dateOfBirthEncrypted),
     address: decryptAddress(profile, cipher),
   };
 }
@@ -32,6 +32,6 @@ export function presentProfileSummary(profile: ProfileEntity): { id: string; uui
 
 /** The profile's address, decrypted (stored as encrypted JSON). */
 export function decryptAddress(profile: ProfileEntity, cipher: FieldCipher): Address | null {
-  const address = cipher.decrypt('address', profile.addressEncrypted);
+  const address = cipher.decrypt('address', profile, profile.addressEncrypted);
   return address === null ? null : (JSON.parse(address) as Address);
 }

@@ -11,9 +11,9 @@ export const profileType: ProfileResolvers = {
   name: (profile) => profile.name ?? null,
   names: (profile) => profile.names ?? null,
   metadata: (profile) => profile.metadata ?? null,
-  email: (profile, _args, { cipher }) => cipher.decrypt('email', profile.emailEncrypted),
-  phone: (profile, _args, { cipher }) => cipher.decrypt('phone', profile.phoneEncrypted),
-  dateOfBirth: (profile, _args, { cipher }) => cipher.decrypt('dateOfBirth', profile.dateOfBirthEncrypted),
+  email: (profile, _args, { cipher }) => cipher.decrypt('email', profile, profile.emailEncrypted),
+  phone: (profile, _args, { cipher }) => cipher.decrypt('phone', profile, profile.phoneEncrypted),
+  dateOfBirth: (profile, _args, { cipher }) => cipher.decrypt('dateOfBirth', profile, profile.dateOfBirthEncrypted),
   address: (profile, _args, { cipher }) => decryptAddress(profile, cipher),
   at: (profile) => profile.createdAt,
 };

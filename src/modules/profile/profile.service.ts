@@ -118,12 +118,12 @@ export class ProfileService {
     const cipher = this.#cipher;
     if (attributes.name !== undefined) profile.name = attributes.name;
     if (attributes.names !== undefined) profile.names = attributes.names && { first: null, middle: null, last: null, ...attributes.names };
-    if (attributes.email !== undefined) profile.emailEncrypted = cipher.encrypt('email', attributes.email);
-    if (attributes.phone !== undefined) profile.phoneEncrypted = cipher.encrypt('phone', attributes.phone);
-    if (attributes.dateOfBirth !== undefined) profile.dateOfBirthEncrypted = cipher.encrypt('dateOfBirth', attributes.dateOfBirth);
+    if (attributes.email !== undefined) profile.emailEncrypted = cipher.encrypt('email', profile, attributes.email);
+    if (attributes.phone !== undefined) profile.phoneEncrypted = cipher.encrypt('phone', profile, attributes.phone);
+    if (attributes.dateOfBirth !== undefined) profile.dateOfBirthEncrypted = cipher.encrypt('dateOfBirth', profile, attributes.dateOfBirth);
     if (attributes.address !== undefined) {
       const address = attributes.address && { line1: null, line2: null, city: null, region: null, postalCode: null, country: null, ...attributes.address };
-      profile.addressEncrypted = cipher.encrypt('address', address && JSON.stringify(address));
+      profile.addressEncrypted = cipher.encrypt('address', profile, address && JSON.stringify(address));
     }
     profile.metadata = metadata;
   }

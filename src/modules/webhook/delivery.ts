@@ -174,9 +174,9 @@ export class WebhookDeliveries {
 
   #secrets(subscription: WebhookSubscriptionEntity): string[] {
     const { cipher } = this.#options;
-    const secrets = [cipher.decrypt('webhookSecret', subscription.secretEncrypted)!];
+    const secrets = [cipher.decrypt('webhookSecret', subscription, subscription.secretEncrypted)];
     if (subscription.previousSecretEncrypted && subscription.previousSecretExpiresAt && subscription.previousSecretExpiresAt > this.#now()) {
-      secrets.push(cipher.decrypt('webhookSecret', subscription.previousSecretEncrypted)!);
+      secrets.push(cipher.decrypt('webhookSecret', subscription, subscription.previousSecretEncrypted));
     }
     return secrets;
   }

@@ -52,15 +52,16 @@ export class WebhookService {
   async create(fields: Required<Pick<SubscriptionFields, 'name' | 'targetUrl'>> & SubscriptionFields): Promise<{ subscription: WebhookSubscriptionEntity; secret: string }> {
     await this.#check(fields);
     const secret = newWebhookSecret();
+    const id = uuidv7();
     const subscription = this.#em.create(WebhookSubscription, {
-      id: uuidv7(),
+      id,
       environment: this.#environmentId,
       name: fields.name,
       targetUrl: fields.targetUrl,
       eventTypes: fields.eventTypes ?? [],
       disabled: fields.disabled ?? false,
       disabledReason: fields.disabled ? 'Created disabled' : null,
-      secretEncrypted: this.#cipher.encrypt('webhookSecret', secret)!,
+      secretEncrypted: this.#cipher.encrypt('webhookSecret', { id }, secret),
       previousSecretEncrypted: null,
       previousSecretExpiresAt: null,
     });
@@ -90,7 +91,7 @@ export class WebhookService {
     const secret = newWebhookSecret();
     subscription.previousSecretEncrypted = subscription.secretEncrypted;
     subscription.previousSecretExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_VALID_MS);
-    subscription.secretEncrypted = this.#cipher.encrypt('webhookSecret', secret)!;
+    subscription.secretEncrypted = this.#cipher.encrypt('webhookSecret', subscription, secret);
     await this.#em.flush();
     return { secret, previousSecretExpiresAt: subscription.previousSecretExpiresAt };
   }
