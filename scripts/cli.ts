@@ -11,6 +11,8 @@ import { encodeId } from '../src/lib/ids.ts';
 import { createLogger } from '../src/logger.ts';
 import type { ApiKeyEntity } from '../src/modules/environment/api-key.entity.ts';
 import { EnvironmentAdmin, OperatorError } from '../src/modules/environment/environment.service.ts';
+import { loadSecrets } from '../src/secrets.ts';
+import { reencryptCommand } from './cli/encryption.ts';
 
 const USAGE = `usage: npm run cli -- <command> [options]
   environments list
@@ -20,7 +22,8 @@ const USAGE = `usage: npm run cli -- <command> [options]
   keys create --environment <env_…> [--name <name>] [--version <YYYY-MM-DD>]
   keys import --environment <env_…> --secret <older-generation secret> [--name <name>]
   keys revoke <key_…>
-  keys set-version <key_…> <YYYY-MM-DD>`;
+  keys set-version <key_…> <YYYY-MM-DD>
+  encryption reencrypt   (every encrypted value to the current format and the first key of ENCRYPTION_KEYS)`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -85,6 +88,9 @@ try {
       break;
     case 'keys set-version':
       console.log(describeKey(await admin.setKeyVersion(required(rest[0], 'key id (positional)'), required(rest[1], 'version (positional)'))));
+      break;
+    case 'encryption reencrypt':
+      exitCode = await reencryptCommand(database.url, loadSecrets(config).cipher);
       break;
     default:
       console.error(USAGE);
