@@ -55,7 +55,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Answers 200 when the database answers; 503 otherwise. Use it to route traffic.
+         * @description Answers 200 when the database answers; 503 otherwise. Use it to route traffic. A Redis outage does not make an instance unready (taking every instance out of rotation would turn a cache outage into an outage): it answers 200 with `status: degraded` and `rateLimits: degraded` while it counts rate limits in-process, and returns to `shared` when Redis answers again.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -108,13 +108,14 @@ export interface paths {
         };
         /**
          * The hosted connect page
-         * @description A small web page where an end-user picks a sandbox institution and signs in to it. Open it
+         * @description A small web page where an end-user connects a bank through the environment's provider (the
+         *     sandbox's institutions and sign-in form, or Plaid Link). Open it
          *     with a session token for the profile in the URL fragment (never sent to any server):
          *     `{base_url}/connector#token=<session token>`. To repair a connection in `ERROR_REPAIRABLE`,
          *     add `&connection=<conn_…>`. When the end-user finishes, the page posts
          *     `{type: "tributary.connected", connectionId}` to `window.opener` (or the parent frame) and
-         *     shows the result. The page calls `listSandboxInstitutions`, `connectInstitution` and
-         *     `reconnectInstitution` with the token.
+         *     shows the result. The page calls `startLink`, then `connectInstitution` or
+         *     `reconnectInstitution`, with the token.
          */
         get: operations["getConnector"];
         put?: never;
@@ -616,9 +617,10 @@ export interface paths {
         put?: never;
         /**
          * Connect an institution as the end-user
-         * @description What the connect page (`getConnector`) calls when the end-user signs in: creates a
-         *     connection for the session token's profile, exactly as `createSandboxConnection` does
-         *     for a server (SANDBOX environments only; the same credentials table applies).
+         * @description What the connect page (`getConnector`) calls when the provider's UI finishes: creates a
+         *     connection for the session token's profile from what the UI returned (the sandbox: the
+         *     institution and the credentials, as `createSandboxConnection`; Plaid: Link's public token,
+         *     exchanged for an access token kept encrypted). The first sync runs in the background.
          */
         post: operations["connectInstitution"];
         delete?: never;
@@ -657,10 +659,88 @@ export interface paths {
         put?: never;
         /**
          * Reconnect an institution as the end-user
-         * @description What the connect page calls to repair one of the session profile's connections: the same
-         *     as `reconnectSandboxConnection` (verification is reset and runs again).
+         * @description What the connect page calls when the provider's UI has repaired one of the session
+         *     profile's connections (update mode, started by `startLink` with `connectionId`): the
+         *     connection syncs again, and verification is reset and runs again.
          */
         post: operations["reconnectInstitution"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connect/link": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start linking an institution as the end-user
+         * @description What the connect page calls first: what to open for the provider (the sandbox's sign-in
+         *     form, or Plaid Link with a fresh link token whose webhook is this service's
+         *     `receiveProviderWebhook`). With `connectionId`, the provider's UI repairs that connection
+         *     (update mode); finish with `reconnectInstitution`.
+         */
+        post: operations["startLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/providers/{provider}/webhooks": {
+        parameters: {
+            query: {
+                /** @description The environment whose provider keys verify the webhook (Tributary puts it in the webhook URL it gives the provider). */
+                environment: string;
+            };
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                provider: components["schemas"]["ProviderName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive an upstream provider's webhook
+         * @description Where upstream providers send their webhooks. Each is verified by the provider's own scheme
+         *     before anything happens (Plaid: the `Plaid-Verification` JWT, ES256 only, with Plaid's key
+         *     for its `kid`, at most five minutes old, over the SHA-256 of the exact body); an
+         *     unverifiable request is a 401 and changes nothing. Then it is mapped to actions on the
+         *     connection it names: sync now (`SYNC_UPDATES_AVAILABLE`, `LOGIN_REPAIRED`), an error state
+         *     and its `connection.synced.errored.*` event (`ITEM: ERROR`, `ITEM_LOGIN_REQUIRED` →
+         *     `ERROR_REPAIRABLE`), `connection.accounts_available` (`NEW_ACCOUNTS_AVAILABLE`),
+         *     `connection.consent_expiring` (`PENDING_EXPIRATION`, `PENDING_DISCONNECT`), or
+         *     `DISCONNECTED` (`USER_PERMISSION_REVOKED`).
+         */
+        post: operations["receiveProviderWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1004,8 +1084,16 @@ export interface components {
             status: "ok";
         };
         Readiness: {
-            /** @enum {string} */
-            status: "ready";
+            /**
+             * @description `degraded`: serving, but an optional dependency is down; the other fields say which.
+             * @enum {string}
+             */
+            status: "ready" | "degraded";
+            /**
+             * @description Where rate-limit windows are counted. `shared`: in Redis, by every instance together. `local`: in this process, because no REDIS_URL is configured. `degraded`: in this process because Redis does not answer, so each instance admits up to the full limit on its own.
+             * @enum {string}
+             */
+            rateLimits: "shared" | "local" | "degraded";
         };
         /**
          * @description Profile id.
@@ -1327,6 +1415,7 @@ export interface components {
         Connection: {
             id: components["schemas"]["ConnectionId"];
             profileId: components["schemas"]["ProfileId"];
+            provider: components["schemas"]["ProviderName"];
             institution: {
                 /**
                  * @description Institution id (`ins_…`), stable across profiles.
@@ -1436,10 +1525,13 @@ export interface components {
          *     refresh), `account.verified` (ACH numbers available), `connection.created`,
          *     `connection.synced.successful` (a sync added, changed or removed transactions),
          *     `connection.synced.errored.<STATUS>` (a sync ended in that `ERROR_*` status),
-         *     `connection.disconnected`.
+         *     `connection.disconnected`, `connection.accounts_available` (the institution has accounts
+         *     the end-user has not shared yet: open the connect page in repair mode to add them),
+         *     `connection.consent_expiring` (the end-user's consent ends soon, `record.consentExpiresAt`:
+         *     open the connect page in repair mode to renew it).
          * @enum {string}
          */
-        EventType: "profile.created" | "profile.deleted" | "profile.ready" | "balance.created" | "account.verified" | "connection.created" | "connection.synced.successful" | "connection.synced.errored.ERROR_REPAIRABLE" | "connection.synced.errored.ERROR_SERVICE" | "connection.synced.errored.ERROR_PROVIDER" | "connection.synced.errored.ERROR_INSTITUTION" | "connection.disconnected";
+        EventType: "profile.created" | "profile.deleted" | "profile.ready" | "balance.created" | "account.verified" | "connection.created" | "connection.synced.successful" | "connection.synced.errored.ERROR_REPAIRABLE" | "connection.synced.errored.ERROR_SERVICE" | "connection.synced.errored.ERROR_PROVIDER" | "connection.synced.errored.ERROR_INSTITUTION" | "connection.disconnected" | "connection.accounts_available" | "connection.consent_expiring";
         /**
          * @description An event type, or a prefix of whole dot-separated segments of one (`connection`, `connection.synced`).
          * @example connection.synced
@@ -1489,18 +1581,12 @@ export interface components {
              */
             profileId: string;
             /**
-             * @description A sandbox institution id; unknown: 404.
-             * @example ins_first_platypus
+             * @description `sandbox` (default): the built-in institutions below. `plaid`: an institution of Plaid's
+             *     sandbox (`ins_109508` …) through the environment's Plaid keys, with Plaid's sandbox
+             *     credentials (`user_good` / `pass_good`); Tributary creates the public token with
+             *     `/sandbox/public_token/create` and exchanges it, as Plaid's own sandbox does.
              */
-            institutionId: string;
-            /** @example user_good */
-            username: string;
-            /** @example pass_good */
-            password: string;
-            /** @description Products to enable; default every product the institution offers. */
-            products?: components["schemas"]["Product"][];
-        };
-        ConnectInstitution: {
+            provider?: components["schemas"]["ProviderName"];
             /**
              * @description A sandbox institution id; unknown: 404.
              * @example ins_first_platypus
@@ -1513,11 +1599,81 @@ export interface components {
             /** @description Products to enable; default every product the institution offers. */
             products?: components["schemas"]["Product"][];
         };
+        /**
+         * @description An upstream provider. `sandbox` is built in; `plaid` needs the environment's Plaid keys (`npm run cli -- providers set`).
+         * @enum {string}
+         */
+        ProviderName: "sandbox" | "plaid";
+        LinkStart: {
+            /** @description Default the environment's most recently configured provider, else `sandbox`. */
+            provider?: components["schemas"]["ProviderName"];
+            /** @description Repair this connection (update mode); its provider is used. */
+            connectionId?: string;
+            /** @description Products to ask for; default every product. */
+            products?: components["schemas"]["Product"][];
+        };
+        /**
+         * @description What the connect page opens. `CREDENTIALS` (the sandbox): a sign-in form over `institutions`.
+         *     `PLAID_LINK`: Plaid Link, loaded from `scriptUrl` and opened with `linkToken`; its
+         *     `onSuccess` public token goes to `connectInstitution` as `publicToken`.
+         */
+        LinkSession: {
+            provider: components["schemas"]["ProviderName"];
+            /** @enum {string} */
+            kind: "CREDENTIALS" | "PLAID_LINK";
+            institutions?: components["schemas"]["SandboxInstitution"][];
+            linkToken?: string;
+            /** Format: uri */
+            scriptUrl?: string;
+            /** Format: date-time */
+            expiresAt?: string;
+        };
+        /**
+         * @description What the provider's UI returned. `sandbox`: `institutionId`, `username`, `password`.
+         *     `plaid`: `publicToken` from Plaid Link's `onSuccess`.
+         */
+        ConnectInstitution: {
+            /** @description Default the environment's most recently configured provider, else `sandbox`. */
+            provider?: components["schemas"]["ProviderName"];
+            /**
+             * @description The institution (sandbox: its id; unknown: 404).
+             * @example ins_first_platypus
+             */
+            institutionId?: string;
+            /** @example user_good */
+            username?: string;
+            /** @example pass_good */
+            password?: string;
+            /**
+             * @description Plaid Link's public token.
+             * @example public-sandbox-5c224a01-8314-4491-a06f-39e193d5cddc
+             */
+            publicToken?: string;
+            /** @description Products to enable; default every product the institution offers. */
+            products?: components["schemas"]["Product"][];
+        };
         SandboxReconnect: {
             /** @example user_good */
             username: string;
             /** @example pass_good */
             password: string;
+        };
+        /**
+         * @description What the provider's UI returned in update mode. `sandbox`: `username` and `password`.
+         *     `plaid`: nothing is needed (Plaid repaired the Item itself; `publicToken` is accepted and ignored).
+         */
+        Reconnect: {
+            /** @example user_good */
+            username?: string;
+            /** @example pass_good */
+            password?: string;
+            publicToken?: string;
+        };
+        ProviderWebhookReceived: {
+            /** @constant */
+            received: true;
+            /** @description How many actions the webhook led to (syncs queued, states entered, events). */
+            actions: number;
         };
         /**
          * @description Event types or prefixes (`connection`, `connection.synced`) to deliver; an empty array delivers every event.
@@ -1627,7 +1783,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Malformed JSON body, or an unsupported `Service-Version` (the message names the supported versions). */
+        /** @description Malformed JSON body, a path that is not valid percent-encoded UTF-8, or an unsupported `Service-Version` (the message names the supported versions). */
         BadRequest: {
             headers: {
                 "Service-Version": components["headers"]["ServiceVersion"];
@@ -1731,7 +1887,8 @@ export interface components {
         };
         /**
          * @description A parameter, header or body field breaks this contract or a domain rule. `errors` maps
-         *     each field path (`email`, `metadata.favourite`, `limit`) to its messages.
+         *     each field path (`email`, `metadata.favourite`, `limit`) to its messages. Text anywhere
+         *     (values and keys) must not contain NUL (`\u0000`) or an unpaired surrogate.
          */
         UnprocessableEntity: {
             headers: {
@@ -1833,7 +1990,7 @@ export interface components {
          * @example trace-7f3a9c
          */
         RequestId: string;
-        /** @description Page number, from 1. A page past the last returns an empty array. */
+        /** @description Page number, from 1 to 1,000,000. A page past the last returns an empty array. */
         Page: number;
         /** @description Items per page (at most 100). */
         Limit: number;
@@ -2097,7 +2254,7 @@ export interface operations {
     listProfiles: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. A page past the last returns an empty array. */
+                /** @description Page number, from 1 to 1,000,000. A page past the last returns an empty array. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 limit?: components["parameters"]["Limit"];
@@ -2551,7 +2708,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The account's connection is disconnected or in an error state (`ERROR_*`), or it lacks the BALANCES product. */
+            /** @description The account's connection is disconnected or in an error state (`ERROR_*`), it lacks the BALANCES product, or its provider does not offer real-time balance refresh. */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2617,7 +2774,11 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The connection is not enabled with the `ACCOUNT_NUMBERS` product (or the credential is not an API key). */
+            /**
+             * @description The connection is not enabled with the `ACCOUNT_NUMBERS` product, its provider does not
+             *     offer account numbers, the institution needs the end-user to sign in again, or the
+             *     credential is not an API key.
+             */
             403: {
                 headers: {
                     "Service-Version": components["headers"]["ServiceVersion"];
@@ -2650,6 +2811,20 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
+            /** @description The provider could not answer right now; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorWithInstruction"];
+                };
+            };
         };
     };
     disconnectConnection: {
@@ -2749,7 +2924,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             /** @description No valid API secret key in `Authorization: Bearer`. */
             401: components["responses"]["Unauthorized"];
-            /** @description The connection is disconnected or in an error state, or the beta is not enabled for the environment. */
+            /** @description The connection is disconnected or in an error state, the beta is not enabled for the environment, or its provider does not offer on-demand refresh. */
             403: components["responses"]["Forbidden"];
             /** @description No connection of this environment matches the id. */
             404: components["responses"]["NotFound"];
@@ -2765,7 +2940,7 @@ export interface operations {
     listSandboxInstitutions: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. A page past the last returns an empty array. */
+                /** @description Page number, from 1 to 1,000,000. A page past the last returns an empty array. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 limit?: components["parameters"]["Limit"];
@@ -2972,15 +3147,18 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description A PRODUCTION environment, or a credential other than a session token. */
+            /** @description The sandbox provider in a PRODUCTION environment, or a credential other than a session token. */
             403: components["responses"]["Forbidden"];
             /** @description `institutionId` is unknown. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description The provider is not configured for the environment, or the fields it needs are missing or refused (an invalid public token). */
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            /** @description The provider failed; `Retry-After` says when to try again. */
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reconnectInstitution: {
@@ -3011,7 +3189,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SandboxReconnect"];
+                "application/json": components["schemas"]["Reconnect"];
             };
         };
         responses: {
@@ -3031,10 +3209,118 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description A PRODUCTION environment, the connection is `DISCONNECTING` or `DISCONNECTED`, or a credential other than a session token. */
+            /** @description The sandbox provider in a PRODUCTION environment, the connection is `DISCONNECTING` or `DISCONNECTED`, or a credential other than a session token. */
             403: components["responses"]["Forbidden"];
             /** @description No connection of the session's profile matches the id. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            /** @description The provider failed; `Retry-After` says when to try again. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["LinkStart"];
+            };
+        };
+        responses: {
+            /** @description What to open. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The sandbox provider in a PRODUCTION environment, a connection that is `DISCONNECTING` or `DISCONNECTED`, or a credential other than a session token. */
+            403: components["responses"]["Forbidden"];
+            /** @description No connection of the session's profile matches `connectionId`. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The provider is not configured for the environment. */
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            /** @description The provider failed; `Retry-After` says when to try again. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    receiveProviderWebhook: {
+        parameters: {
+            query: {
+                /** @description The environment whose provider keys verify the webhook (Tributary puts it in the webhook URL it gives the provider). */
+                environment: string;
+            };
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                provider: components["schemas"]["ProviderName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Verified and acted on. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderWebhookReceived"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The webhook does not verify (signature, key, age or body), or the environment has no such provider. */
+            401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -3163,7 +3449,7 @@ export interface operations {
     listWebhookSubscriptions: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. A page past the last returns an empty array. */
+                /** @description Page number, from 1 to 1,000,000. A page past the last returns an empty array. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 limit?: components["parameters"]["Limit"];
@@ -3492,7 +3778,7 @@ export interface operations {
             query?: {
                 /** @description Only the attempts for this event (`evt_…`). */
                 eventId?: string;
-                /** @description Page number, from 1. A page past the last returns an empty array. */
+                /** @description Page number, from 1 to 1,000,000. A page past the last returns an empty array. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 limit?: components["parameters"]["Limit"];

@@ -12,7 +12,9 @@ import { createLogger } from '../src/logger.ts';
 import type { ApiKeyEntity } from '../src/modules/environment/api-key.entity.ts';
 import { EnvironmentAdmin, OperatorError } from '../src/modules/environment/environment.service.ts';
 import { loadSecrets } from '../src/secrets.ts';
+import { providerFactories } from '../src/providers/factories.ts';
 import { reencryptCommand } from './cli/encryption.ts';
+import { providersCommand } from './cli/providers.ts';
 
 const USAGE = `usage: npm run cli -- <command> [options]
   environments list
@@ -23,7 +25,10 @@ const USAGE = `usage: npm run cli -- <command> [options]
   keys import --environment <env_…> --secret <older-generation secret> [--name <name>]
   keys revoke <key_…>
   keys set-version <key_…> <YYYY-MM-DD>
-  encryption reencrypt   (every encrypted value to the current format and the first key of ENCRYPTION_KEYS)`;
+  encryption reencrypt   (every encrypted value to the current format and the first key of ENCRYPTION_KEYS)
+  providers list <env_…>
+  providers set <env_…> plaid --client-id <id> --secret <secret> --plaid-env sandbox|production [--base-url <https://…>]
+  providers remove <env_…> plaid`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -33,6 +38,9 @@ const { positionals, values } = parseArgs({
     environment: { type: 'string' },
     version: { type: 'string' },
     secret: { type: 'string' },
+    'client-id': { type: 'string' },
+    'plaid-env': { type: 'string' },
+    'base-url': { type: 'string' },
   },
 });
 
@@ -93,6 +101,10 @@ try {
       exitCode = await reencryptCommand(database.url, loadSecrets(config).cipher);
       break;
     default:
+      if (noun === 'providers') {
+        await providersCommand(orm.em.fork(), loadSecrets(config).cipher, providerFactories(config), verb, rest, values);
+        break;
+      }
       console.error(USAGE);
       exitCode = 2;
   }

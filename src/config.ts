@@ -20,6 +20,9 @@ export interface Config {
   redisUrl: string | undefined;
   tls: { certFile: string; keyFile: string } | undefined;
   trustProxy: boolean;
+  /** Proxies in front of the service (TRUST_PROXY=true): the client address is the X-Forwarded-For entry this many from the right. */
+  trustProxyHops: number;
+  connections: ConnectionLimits;
   logLevel: LogLevel;
   /** `kid:base64key` pairs; the first encrypts, all decrypt. Absent: a generated key under dataDir. */
   encryptionKeys: string | undefined;
@@ -29,6 +32,39 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** Extra CA certificates (PEM file) trusted for webhook targets, on top of the system's. */
   webhookCaFile: string | undefined;
+  /** This service's public https origin (upstream providers send webhooks there). Absent: the listening URL. */
+  publicUrl: string | undefined;
+  /** Plaid Link's script, loaded by the connect page. */
+  plaidLinkScriptUrl: string;
+  /** Extra CA certificates (PEM file) trusted for upstream providers' APIs, besides the system's. */
+  providerCaFile: string | undefined;
+  recovery: RecoveryTimings;
+}
+
+/** How soon work interrupted by a crash is taken up again. */
+export interface RecoveryTimings {
+  /** A job whose worker has not reported for this long (its process died) is retried; workers report every half of it. */
+  jobHeartbeatSeconds: number;
+  /** A job still running after this long is taken as hung and retried, even while its worker reports. */
+  jobTimeoutSeconds: number;
+  /** A connection left INITIALIZING, SYNCING or DISCONNECTING this long without a job for it is queued again. */
+  stuckConnectionSeconds: number;
+  /** How long start keeps retrying an embedded PostgreSQL that will not start yet (a killed predecessor's processes still exiting). */
+  embeddedPostgresStartSeconds: number;
+}
+
+/** What a client gets before the service closes its connection, and how many it may hold open. */
+export interface ConnectionLimits {
+  /** From accepting the connection to its first byte, and then to the end of the TLS handshake. */
+  handshakeTimeoutMs: number;
+  /** From the start of a request to the end of its headers. */
+  headersTimeoutMs: number;
+  /** From the start of a request to the end of its body. */
+  requestTimeoutMs: number;
+  /** Idle time between requests on a kept-alive connection. */
+  keepAliveTimeoutMs: number;
+  /** Open connections one peer address may hold; 0: no cap. */
+  maxPerAddress: number;
 }
 
 /** A configuration problem found at boot; the message names the variable. */
@@ -45,6 +81,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (Boolean(certFile) !== Boolean(keyFile)) {
     problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
   }
+  const trustProxy = boolean(env, 'TRUST_PROXY', false, problems);
   const config: Config = {
     nodeEnv,
     host: env.HOST || '127.0.0.1',
@@ -53,15 +90,38 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], problems),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:'], problems),
     tls: certFile && keyFile ? { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) } : undefined,
-    trustProxy: boolean(env, 'TRUST_PROXY', false, problems),
+    trustProxy,
+    trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 1, 1, 10, problems),
+    connections: {
+      handshakeTimeoutMs: integer(env, 'HANDSHAKE_TIMEOUT_MS', 10_000, 1_000, 600_000, problems),
+      headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1_000, 600_000, problems),
+      requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1_000, 600_000, problems),
+      keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1_000, 600_000, problems),
+      // Behind a proxy every connection comes from the proxy: capping per client is the proxy's job.
+      maxPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', trustProxy ? 0 : 64, 0, 100_000, problems),
+    },
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info', problems),
     encryptionKeys: env.ENCRYPTION_KEYS || undefined,
     sessionSecret: env.SESSION_SECRET || undefined,
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', nodeEnv !== 'production', problems),
     webhookCaFile: env.WEBHOOK_CA_FILE ? path.resolve(env.WEBHOOK_CA_FILE) : undefined,
+    publicUrl: url(env, 'PUBLIC_URL', ['https:'], problems)?.replace(/\/+$/, ''),
+    plaidLinkScriptUrl: url(env, 'PLAID_LINK_SCRIPT_URL', ['https:'], problems) ?? 'https://cdn.plaid.com/link/v2/stable/link-initialize.js',
+    providerCaFile: env.PROVIDER_CA_FILE ? path.resolve(env.PROVIDER_CA_FILE) : undefined,
+    recovery: {
+      // pg-boss accepts heartbeats of 10 s or more, and expiries of at most 24 hours.
+      jobHeartbeatSeconds: integer(env, 'JOB_HEARTBEAT_SECONDS', 10, 10, 3600, problems),
+      jobTimeoutSeconds: integer(env, 'JOB_TIMEOUT_SECONDS', 6 * 3600, 60, 24 * 3600, problems),
+      stuckConnectionSeconds: integer(env, 'STUCK_CONNECTION_SECONDS', 120, 1, 24 * 3600, problems),
+      embeddedPostgresStartSeconds: integer(env, 'EMBEDDED_POSTGRES_START_SECONDS', 30, 1, 3600, problems),
+    },
   };
   if (config.sessionSecret !== undefined && config.sessionSecret.length < 32) {
     problems.push('SESSION_SECRET must be at least 32 characters');
+  }
+  if (env.TRUST_PROXY_HOPS && !trustProxy) problems.push('TRUST_PROXY_HOPS applies only with TRUST_PROXY=true');
+  if (config.connections.headersTimeoutMs > config.connections.requestTimeoutMs) {
+    problems.push('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS');
   }
   if (nodeEnv === 'production') {
     for (const name of ['ENCRYPTION_KEYS', 'SESSION_SECRET', 'DATABASE_URL'] as const) {

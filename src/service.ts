@@ -11,10 +11,9 @@ import { createListener } from './http/listener.ts';
 import { loadTls, type TlsMaterial } from './http/tls.ts';
 import { startQueue } from './jobs/queue.ts';
 import { CredentialResolver } from './http/credentials.ts';
-import { FixedWindowLimiter, MemoryCounterStore, RedisCounterStore, type CounterStore } from './lib/fixed-window.ts';
+import { FixedWindowLimiter, MemoryCounterStore, RedisCounterStore } from './lib/fixed-window.ts';
 import { SessionTokens } from './modules/session/session-token.ts';
 import { sessionHandlers } from './modules/session/session.handlers.ts';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { bootstrap, type BootstrapResult } from './modules/environment/bootstrap.ts';
 import { healthHandlers } from './modules/health/health.handlers.ts';
@@ -23,9 +22,14 @@ import { profileHandlers } from './modules/profile/profile.handlers.ts';
 import { accountHandlers } from './modules/account/account.handlers.ts';
 import { connectionHandlers } from './modules/connection/connection.handlers.ts';
 import { ConnectionJobs } from './modules/connection/connection.jobs.ts';
+import { connectionSweepJob } from './modules/connection/connection-sweeper.ts';
 import { connectorHandlers } from './modules/connector/connector.handlers.ts';
 import { sandboxHandlers } from './modules/connection/sandbox.handlers.ts';
-import { providerRegistry } from './providers/registry.ts';
+import { ProviderDirectory } from './providers/directory.ts';
+import { providerFactories } from './providers/factories.ts';
+import { ProviderSettings } from './modules/environment/provider-settings.service.ts';
+import { Linking } from './modules/connection/linking.ts';
+import { providerWebhookHandlers } from './modules/connection/provider-webhooks.ts';
 import { SandboxProvider } from './providers/sandbox/sandbox-provider.ts';
 import { eventHandlers } from './modules/event/event.handlers.ts';
 import { WebhookDeliveries } from './modules/webhook/delivery.ts';
@@ -60,20 +64,30 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const orm = await openDatabase(database.url, logger);
   const bootstrapped = await bootstrap(orm, config.dataDir);
   const sandbox = new SandboxProvider({ now: options.sandboxNow });
-  const provider = providerRegistry([sandbox]);
+  const providers = new ProviderDirectory({
+    builtIn: [sandbox],
+    factories: providerFactories(config),
+    settingsOf: (environmentId, name) => new ProviderSettings(orm.em.fork(), secrets.cipher).read(environmentId, name),
+    configured: (environmentId) => new ProviderSettings(orm.em.fork(), secrets.cipher).configured(environmentId),
+  });
+  const provider = (name: string, environmentId: string) => providers.get(name, environmentId);
   const syncPool = new pg.Pool({ connectionString: database.url, max: 4 });
   const connectionJobs = new ConnectionJobs({ orm, pool: syncPool, cipher: secrets.cipher, provider });
   const webhooks = new WebhookDeliveries({ orm, cipher: secrets.cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile });
-  const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), ...webhooks.definitions()], logger);
+  const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
+  const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep, ...webhooks.definitions()], logger, config.recovery);
   connectionJobs.attach(boss);
   webhooks.start((name, data, startAfter) => boss.send(name, data, { startAfter }));
   const tls = await loadTls(config);
-  const counters = await openCounterStore(config.redisUrl);
+  const counters = config.redisUrl ? await RedisCounterStore.open(config.redisUrl, logger) : new MemoryCounterStore();
   const tokens = new SessionTokens(secrets.sessionSecret);
   const credentials = new CredentialResolver(tokens);
 
+  // Known once the listener has its port (PORT=0 in tests); webhooks are only sent after that.
+  let listeningUrl = '';
+  const linking = new Linking({ providers, jobs: connectionJobs, publicUrl: () => config.publicUrl ?? listeningUrl });
   const handlers: HandlerTable = {
-    ...healthHandlers(),
+    ...healthHandlers({ rateLimits: () => counters.mode }),
     ...profileHandlers({
       cipher: secrets.cipher,
       scheduleDeletion: async (profileId) => {
@@ -81,10 +95,11 @@ export async function startService(config: Config, logger: Logger, options: Serv
       },
     }),
     ...sessionHandlers({ cipher: secrets.cipher, tokens, credentials }),
-    ...accountHandlers({ cipher: secrets.cipher, provider, jobs: connectionJobs }),
-    ...connectionHandlers({ cipher: secrets.cipher, jobs: connectionJobs }),
-    ...sandboxHandlers({ cipher: secrets.cipher, sandbox, jobs: connectionJobs }),
-    ...connectorHandlers({ cipher: secrets.cipher, sandbox, jobs: connectionJobs }),
+    ...accountHandlers({ cipher: secrets.cipher, providers, jobs: connectionJobs }),
+    ...connectionHandlers({ cipher: secrets.cipher, jobs: connectionJobs, providers }),
+    ...sandboxHandlers({ cipher: secrets.cipher, sandbox, linking }),
+    ...connectorHandlers({ cipher: secrets.cipher, linking, plaidLinkScriptUrl: config.plaidLinkScriptUrl }),
+    ...providerWebhookHandlers({ providers, jobs: connectionJobs }),
     ...eventHandlers(),
     ...webhookHandlers({ cipher: secrets.cipher, allowPrivate: config.webhookAllowPrivate, deliveries: webhooks }),
   };
@@ -92,21 +107,23 @@ export async function startService(config: Config, logger: Logger, options: Serv
     logger,
     orm,
     trustProxy: config.trustProxy,
+    trustProxyHops: config.trustProxyHops,
     credentials,
     limiter: new FixedWindowLimiter(counters),
     graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions: config.nodeEnv !== 'development' }),
     rest: restApi(handlers),
   });
-  const listener = createListener(tls, app.callback());
+  const listener = createListener(tls, app.callback(), config.connections);
   await new Promise<void>((resolve, reject) => {
     listener.server.once('error', reject);
     listener.server.listen(config.port, config.host, resolve);
   });
   const { port } = listener.server.address() as AddressInfo;
   const host = config.host === '127.0.0.1' || config.host === '0.0.0.0' ? 'localhost' : config.host;
+  listeningUrl = `https://${host}:${port}`;
 
   return {
-    url: `https://${host}:${port}`,
+    url: listeningUrl,
     port,
     orm,
     boss,
@@ -127,12 +144,4 @@ export async function startService(config: Config, logger: Logger, options: Serv
       await database.stop();
     },
   };
-}
-
-/** Rate-limit counters: in this process, or in Redis (shared by every instance) when REDIS_URL is set. */
-async function openCounterStore(redisUrl: string | undefined): Promise<CounterStore> {
-  if (!redisUrl) return new MemoryCounterStore();
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: false });
-  await redis.connect();
-  return new RedisCounterStore(redis);
 }

@@ -35,7 +35,7 @@ function crashingOnce(failAt: number): Provider {
 beforeAll(async () => {
   app = await startTestApp();
   const { cipher } = loadSecrets(loadConfig({ NODE_ENV: 'test', DATA_DIR: app.dataDir }));
-  deps = { orm: app.service.orm, pool: new pg.Pool({ connectionString: app.databaseUrl, max: 4 }), cipher, provider: () => sandbox };
+  deps = { orm: app.service.orm, pool: new pg.Pool({ connectionString: app.databaseUrl, max: 4 }), cipher, provider: async () => sandbox };
 });
 afterAll(async () => {
   await deps?.pool.end();
@@ -47,7 +47,8 @@ async function newConnection(): Promise<string> {
   const profile = await createProfile(app);
   const [environment] = await app.sql('select environment_id from profile where id = $1', [decodeId('profile', profile.id)]);
   const service = new ConnectionService(app.service.orm.em.fork(), deps.cipher, { environmentId: environment.environment_id });
-  const connection = await service.connect(sandbox, profile.id, 'ins_tattersall_fcu', { username: 'user_good', password: 'pass_good' });
+  const linked = await sandbox.completeLink({ institutionId: 'ins_tattersall_fcu', username: 'user_good', password: 'pass_good', products: undefined, webhookUrl: '' });
+  const connection = await service.create(await service.profileFor(profile.id), sandbox.name, linked);
   return connection.id;
 }
 
@@ -77,7 +78,7 @@ async function syncedEvents(connectionId: string) {
 describe('the sync engine', () => {
   it('loses and duplicates nothing when a worker dies mid-sync and the job is retried', async () => {
     const connectionId = await newConnection();
-    await expect(syncConnection({ ...deps, provider: () => crashingOnce(4) }, connectionId)).rejects.toThrow('worker killed');
+    await expect(syncConnection({ ...deps, provider: async () => crashingOnce(4) }, connectionId)).rejects.toThrow('worker killed');
     const partial = await stored(connectionId);
     expect(partial.size).toBeGreaterThan(0);
     expect((await app.sql('select status from connection where id = $1', [connectionId]))[0].status).toBe('ERROR_SERVICE');

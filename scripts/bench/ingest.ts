@@ -30,12 +30,9 @@ export async function measureIngest(url: string, cipher: FieldCipher, profileId:
   const sandbox = new SandboxProvider({ historyDays: Math.ceil(target / 2.1), pageSize: PAGE_SIZE });
   const orm = await MikroORM.init(ormConfig(url, { poolMax: 4 }));
   try {
-    const connection = await new ConnectionService(orm.em.fork(), cipher, { environmentId }).connect(
-      sandbox,
-      encodeId('profile', profileId),
-      'ins_first_platypus',
-      { username: 'user_good', password: 'pass_good' },
-    );
+    const connections = new ConnectionService(orm.em.fork(), cipher, { environmentId });
+    const linked = await sandbox.completeLink({ institutionId: 'ins_first_platypus', username: 'user_good', password: 'pass_good', products: undefined, webhookUrl: '' });
+    const connection = await connections.create(await connections.profileFor(encodeId('profile', profileId)), sandbox.name, linked);
     const token = cipher.decrypt('credential', connection, connection.credentialEncrypted);
     const pages = new Map<string | null, SyncPage>();
     let cursor: string | null = null;
@@ -54,7 +51,7 @@ export async function measureIngest(url: string, cipher: FieldCipher, profileId:
     });
     const pool = new pg.Pool({ connectionString: url, max: 4 });
     const started = performance.now();
-    await syncConnection({ orm, pool, cipher, provider: () => replay }, connection.id);
+    await syncConnection({ orm, pool, cipher, provider: async () => replay }, connection.id);
     const syncSeconds = (performance.now() - started) / 1000;
     await pool.end();
     const client = new pg.Client({ connectionString: url });

@@ -76,7 +76,7 @@ export async function seedProfile(rows: SeedRows, { sandbox, cipher, environment
   rows.profiles.push([profileId, environmentId, randomUUID(), `Seed User ${index + 1}`, JSON.stringify({ cohort: COHORTS[index % COHORTS.length] }), now, now]);
 
   const institution = sandbox.institutions().find((candidate) => candidate.id === INSTITUTIONS[index % INSTITUTIONS.length])!;
-  const token = await sandbox.connect({ institutionId: institution.id, username: 'user_good', password: 'pass_good', products: institution.products });
+  const { credential: token } = await sandbox.completeLink({ institutionId: institution.id, username: 'user_good', password: 'pass_good', products: institution.products, webhookUrl: '' });
   const accounts = await sandbox.accounts(token);
   const page = await sandbox.syncTransactions(token, null);
   const connectionId = idOf();

@@ -3,6 +3,7 @@ import { ApiKey } from '../modules/environment/api-key.entity.ts';
 import { Balance } from '../modules/balance/balance.entity.ts';
 import { Connection } from '../modules/connection/connection.entity.ts';
 import { Environment } from '../modules/environment/environment.entity.ts';
+import { ProviderSetting } from '../modules/environment/provider-setting.entity.ts';
 import { Event } from '../modules/event/event.entity.ts';
 import { Profile } from '../modules/profile/profile.entity.ts';
 import { Session } from '../modules/session/session.entity.ts';
@@ -10,4 +11,4 @@ import { Transaction } from '../modules/transaction/transaction.entity.ts';
 import { WebhookDelivery, WebhookSubscription } from '../modules/webhook/webhook.entity.ts';
 
 /** Every entity the ORM maps; the migrations check compares these to src/db/migrations. */
-export const entities = [Environment, ApiKey, Profile, Session, Event, Connection, Account, Balance, Transaction, WebhookSubscription, WebhookDelivery];
+export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, Event, Connection, Account, Balance, Transaction, WebhookSubscription, WebhookDelivery];

@@ -14,6 +14,7 @@ export const ENCRYPTED_COLUMNS = [
   // The current and the previous secret share a field: rotation moves the value from one to the other.
   { table: 'webhook_subscription', column: 'secret_encrypted', field: 'webhookSecret' },
   { table: 'webhook_subscription', column: 'previous_secret_encrypted', field: 'webhookSecret' },
+  { table: 'provider_setting', column: 'settings_encrypted', field: 'providerSettings' },
 ] as const;
 
 export interface ColumnReport {

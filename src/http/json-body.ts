@@ -19,6 +19,7 @@ export function jsonBody(): Middleware<AppState> {
     }
     if (ctx.request.length > LIMIT_BYTES) throw payloadTooLarge(`Request body is larger than ${LIMIT_BYTES} bytes`);
     const raw = await readBody(ctx.req);
+    ctx.state.rawBody = raw;
     if (raw.length > 0) {
       try {
         ctx.state.body = JSON.parse(raw.toString('utf8'));

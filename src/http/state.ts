@@ -15,6 +15,8 @@ export interface AppState {
   em: EntityManager;
   /** The parsed JSON request body, when one was sent. */
   body: unknown;
+  /** The body's exact bytes (signatures of inbound provider webhooks cover them). */
+  rawBody?: Buffer;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

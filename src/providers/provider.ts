@@ -1,51 +1,97 @@
-import type { AccountKind, AccountState } from '../modules/account/account.entity.ts';
-import type { ConnectionErrorStatus, Product } from '../modules/connection/connection.entity.ts';
-import type { TransactionStatus } from '../modules/transaction/transaction.entity.ts';
-
 /**
- * The contract between Tributary and an upstream aggregator (the sandbox, later Plaid, MX, …). An
+ * The contract between Tributary and an upstream aggregator (the built-in sandbox, Plaid, …). An
  * adapter translates its upstream into these normalised shapes; nothing else in the service knows
- * which provider it talks to. Amounts are exact decimal strings (at most 4 fraction digits) already
- * in Tributary's sign conventions (see the contract's Balance and Transaction).
+ * which provider it talks to, and this layer knows nothing of the service's modules: its types are
+ * its own. Amounts are exact decimal strings already in Tributary's sign conventions (SPEC §2:
+ * positive = money in; owed balances and card limits negative).
  */
 export interface Provider {
-  /** Stable name, used as the key of this provider's sub-object in `Transaction.remoteData`. */
+  /** Stable name, stored on each connection and used as its key in `Transaction.remoteData`. */
   readonly name: string;
-  institutions(): Institution[];
+  /** What the provider offers; REST operations a connection's provider cannot do answer 403. */
+  readonly capabilities: ReadonlySet<Capability>;
   /**
-   * Logs in at an institution and resolves to the access token stored (encrypted) on the connection.
-   * With `existingAccessToken` it logs the same connection in again (repairing it, "update mode").
-   * Bad credentials are not refused here: like real aggregators, the first sync reports them.
+   * What the connect page needs to open the provider's own UI (the sandbox: its credential form;
+   * Plaid: a link token). With `existingCredential` the UI repairs that login ("update mode").
    */
-  connect(request: ConnectRequest, existingAccessToken?: string): Promise<string>;
+  startLink(request: LinkStart): Promise<LinkSession>;
+  /**
+   * Turns what the provider's UI returned into the credential stored (encrypted) on the connection.
+   * Refuses input the provider cannot use with a `LinkRefused`. Bad bank credentials are not
+   * refused here: like real aggregators, the first sync reports them.
+   */
+  completeLink(request: LinkCompletion): Promise<LinkedLogin>;
   /** Every account of the login with its current balance. */
-  accounts(accessToken: string): Promise<ProviderAccount[]>;
+  accounts(credential: string): Promise<ProviderAccount[]>;
   /**
    * One page of transaction changes since `cursor` (null: from the beginning). Keep calling with
    * `nextCursor` while `hasMore`; the last page's `nextCursor` is the position to sync from next time.
-   * Replaying a cursor returns the same page, so a page whose application failed can be retried.
+   * Replaying a cursor returns the same changes, so a page whose application failed can be retried.
+   * A `SyncRestart` thrown mid-walk means: start again from the cursor the walk began with.
    */
-  syncTransactions(accessToken: string, cursor: string | null): Promise<SyncPage>;
-  /** Asks the institution for the account's balance right now (a real-time refresh). */
-  refreshBalance(accessToken: string, accountRemoteId: string): Promise<ProviderBalance>;
-  /** Verified ACH numbers of a depository account; the number may be a tokenized surrogate. */
-  accountNumbers(accessToken: string, accountRemoteId: string): Promise<{ number: string; routing: string }>;
+  syncTransactions(credential: string, cursor: string | null): Promise<SyncPage>;
+  /** Asks the upstream to look for new transactions now (TRANSACTIONS_REFRESH). */
+  refreshTransactions(credential: string): Promise<void>;
+  /** Asks the institution for the account's balance right now (BALANCE_REFRESH). */
+  refreshBalance(credential: string, accountRemoteId: string): Promise<ProviderBalance>;
+  /** Verified ACH numbers of a depository account (ACCOUNT_NUMBERS); may be a tokenized surrogate. */
+  accountNumbers(credential: string, accountRemoteId: string): Promise<{ number: string; routing: string }>;
   /** Revokes Tributary's access upstream. */
-  disconnect(accessToken: string): Promise<void>;
+  disconnect(credential: string): Promise<void>;
+  /**
+   * Verifies an inbound webhook by the provider's own scheme (throws `WebhookUnverified`), then maps
+   * it to what Tributary should do. Only providers with the WEBHOOKS capability receive any.
+   */
+  receiveWebhook(request: InboundWebhook): Promise<WebhookAction[]>;
 }
+
+export const CAPABILITIES = ['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH', 'WEBHOOKS'] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+export type ProductName = 'TRANSACTIONS' | 'BALANCES' | 'ACCOUNT_NUMBERS';
+export type AccountKind = 'DEPOSITORY' | 'CREDIT' | 'LOAN' | 'INVESTMENT';
+export type ErrorState = 'ERROR_REPAIRABLE' | 'ERROR_SERVICE' | 'ERROR_PROVIDER' | 'ERROR_INSTITUTION';
 
 export interface Institution {
   id: string;
   name: string;
-  products: Product[];
+  products: ProductName[];
   description: string;
 }
 
-export interface ConnectRequest {
-  institutionId: string;
-  username: string;
-  password: string;
-  products: Product[];
+export interface LinkStart {
+  /** The profile's public id (Plaid's `client_user_id`). */
+  profileId: string;
+  products: ProductName[];
+  /** Where the upstream should send webhooks about this login. */
+  webhookUrl: string;
+  /** Update mode: the credential of the login being repaired. */
+  existingCredential?: string;
+}
+
+/** What the connect page opens: a credential form over institutions, or the provider's own script. */
+export type LinkSession =
+  | { kind: 'CREDENTIALS'; institutions: Institution[] }
+  | { kind: 'PLAID_LINK'; linkToken: string; scriptUrl: string; expiresAt: string };
+
+/** What the provider's UI handed back; each provider reads the fields it defines. */
+export interface LinkCompletion {
+  institutionId?: string;
+  username?: string;
+  password?: string;
+  publicToken?: string;
+  products: ProductName[] | undefined;
+  webhookUrl: string;
+  /** Update mode: the credential of the login being repaired. */
+  existingCredential?: string;
+}
+
+export interface LinkedLogin {
+  credential: string;
+  /** The upstream's id of the login (Plaid's item_id), to route its webhooks. */
+  remoteId: string | null;
+  institution: { id: string; name: string };
+  products: ProductName[];
 }
 
 export interface ProviderAccount {
@@ -53,7 +99,7 @@ export interface ProviderAccount {
   name: string;
   kind: AccountKind;
   subtype: string | null;
-  state: AccountState;
+  state: 'OPEN' | 'CLOSED';
   mask: string | null;
   currencyCode: string;
   balance: ProviderBalance;
@@ -74,8 +120,8 @@ export interface ProviderTransaction {
   date: string;
   description: string;
   amount: string;
-  status: TransactionStatus;
-  /** The provider's own data (guid, raw descriptions, …), stored under `remoteData[provider.name]`. */
+  status: 'PENDING' | 'POSTED';
+  /** The provider's own data, with a `timestamp`, stored under `remoteData[provider.name]`. */
   raw: Record<string, unknown>;
   /** Enrichment (categories, counterpartyName, logo, website), stored under `remoteData.enrichment`. */
   enrichment: Record<string, unknown> | null;
@@ -90,12 +136,73 @@ export interface SyncPage {
   hasMore: boolean;
 }
 
-/** An upstream failure that puts the connection in an error state. */
-export class ProviderError extends Error {
-  readonly status: ConnectionErrorStatus;
+export interface InboundWebhook {
+  headers: Record<string, string | undefined>;
+  /** The exact bytes received: signatures cover them. */
+  body: Buffer;
+}
 
-  constructor(status: ConnectionErrorStatus, message: string) {
+/** What an inbound webhook asks of Tributary, for the login with this upstream id. */
+export type WebhookAction =
+  | { kind: 'SYNC'; remoteId: string }
+  | { kind: 'ERROR'; remoteId: string; state: ErrorState; reason: string }
+  | { kind: 'NEW_ACCOUNTS'; remoteId: string }
+  | { kind: 'CONSENT_EXPIRING'; remoteId: string; expiresAt: string | null }
+  | { kind: 'REVOKED'; remoteId: string };
+
+/**
+ * An upstream failure. `state` is the connection state it puts the connection in. `retryAfterSeconds`
+ * set: the failure is temporary (rate limited, upstream hiccup) and the work is retried after that
+ * delay (the upstream's own when it gave one) without counting as the connection's new state.
+ */
+export class ProviderError extends Error {
+  readonly status: ErrorState;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(status: ErrorState, message: string, options: { retryAfterSeconds?: number } = {}) {
     super(message);
     this.status = status;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+/**
+ * The upstream asks to come back later (rate limited, data not ready yet): the work is retried after
+ * `retryAfterSeconds` and the connection's state does not change.
+ */
+export class ProviderBusy extends Error {
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** The cursor walk must start again from its first cursor (the upstream changed mid-pagination). */
+export class SyncRestart extends Error {}
+
+/** What the user handed the link flow cannot be used: `notFound` (unknown institution) or invalid. */
+export class LinkRefused extends Error {
+  readonly reason: 'NOT_FOUND' | 'INVALID';
+  readonly field: string;
+
+  constructor(reason: 'NOT_FOUND' | 'INVALID', field: string, message: string) {
+    super(message);
+    this.reason = reason;
+    this.field = field;
+  }
+}
+
+/** An inbound webhook whose signature, age or body does not verify: nothing happens. */
+export class WebhookUnverified extends Error {}
+
+/** An operation the provider does not offer (a capability it lacks). */
+export class NotOffered extends Error {
+  readonly capability: Capability;
+
+  constructor(capability: Capability, provider: string) {
+    super(`${provider} does not offer ${capability}`);
+    this.capability = capability;
   }
 }

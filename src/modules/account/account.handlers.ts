@@ -1,25 +1,28 @@
-import { badRequest, conflict } from '../../errors.ts';
+import { AppError, badRequest, conflict, forbidden } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
-import type { Provider } from '../../providers/provider.ts';
+import type { ProviderDirectory } from '../../providers/directory.ts';
+import { ProviderBusy, ProviderError } from '../../providers/provider.ts';
 import type { AppContext } from '../../http/state.ts';
 import type { Handlers } from '../../rest/types.ts';
+import { providerOffering } from '../connection/capabilities.ts';
 import type { ConnectionJobs } from '../connection/connection.jobs.ts';
 import { AccountService, requireProduct } from './account.service.ts';
 
 export interface AccountHandlerDeps {
   cipher: FieldCipher;
-  provider(name: string): Provider;
+  providers: ProviderDirectory;
   jobs: ConnectionJobs;
 }
 
 /** REST handlers for /v1/accounts: real-time balance refresh and ACH numbers (API key only). */
-export function accountHandlers({ cipher, provider, jobs }: AccountHandlerDeps): Handlers<'refreshAccountBalance' | 'getAchNumbers'> {
+export function accountHandlers({ cipher, providers, jobs }: AccountHandlerDeps): Handlers<'refreshAccountBalance' | 'getAchNumbers'> {
   const service = (ctx: AppContext) => new AccountService(ctx.state.em, ctx.state.credential!.environmentId);
   return {
     async refreshAccountBalance({ params, ctx }) {
       const accounts = service(ctx);
       const account = await accounts.get(params.accountId);
       accounts.assertRefreshable(account);
+      await providerOffering(providers, account.connection, 'BALANCE_REFRESH');
       await jobs.refreshBalance(account.id);
       return { status: 202, body: { accountId: params.accountId, status: 'QUEUED' } };
     },
@@ -31,12 +34,29 @@ export function accountHandlers({ cipher, provider, jobs }: AccountHandlerDeps):
         });
       }
       requireProduct(account, 'ACCOUNT_NUMBERS');
+      const provider = await providerOffering(providers, account.connection, 'ACCOUNT_NUMBERS');
       if (!account.verified) {
         throw conflict('The account is not verified yet', { instruction: 'Wait for the account.verified event, then retry.' });
       }
       const { connection } = account;
-      const numbers = await provider(connection.provider).accountNumbers(cipher.decrypt('credential', connection, connection.credentialEncrypted), account.remoteId);
+      const numbers = await upstreamAnswer(() => provider.accountNumbers(cipher.decrypt('credential', connection, connection.credentialEncrypted), account.remoteId));
       return { status: 200, body: { accountId: params.accountId, ...numbers } };
     },
   };
+}
+
+/** ACH numbers are read from the upstream while the caller waits: its failures answer 403 or 503, never 500. */
+async function upstreamAnswer<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ProviderError && error.status === 'ERROR_REPAIRABLE') {
+      throw forbidden('The institution needs the end-user to sign in again', { instruction: 'Open the connect page in repair mode for this connection, then retry.' });
+    }
+    if (error instanceof ProviderError || error instanceof ProviderBusy) {
+      const seconds = String(error.retryAfterSeconds ?? 30);
+      throw new AppError(503, 'UPSTREAM_UNAVAILABLE', 'The provider could not answer right now', { instruction: `Retry in ${seconds} seconds.`, headers: { 'Retry-After': seconds } });
+    }
+    throw error;
+  }
 }

@@ -34,6 +34,8 @@ export const Connection = defineEntity({
     environment: () => p.manyToOne(Environment),
     profile: () => p.manyToOne(Profile).deleteRule('cascade'),
     provider: p.text(),
+    /** The upstream's id of the login (Plaid's item_id), so its webhooks find the connection. */
+    remoteId: p.text().nullable(),
     institutionId: p.text(),
     institutionName: p.text(),
     status: p.enum(CONNECTION_STATUSES),
@@ -43,13 +45,18 @@ export const Connection = defineEntity({
     syncCursor: p.text().nullable(),
     /** Changes applied by the sync in progress, reported by its `connection.synced.successful`. */
     syncChanges: p.json<{ added: number; modified: number; removed: number }>().nullable(),
+    /**
+     * Removals reported by the sync in progress, applied when its walk ends: a pending transaction a
+     * page removes may be taken over by its posted twin on a later page (same id and metadata).
+     */
+    syncRemovals: p.json<string[]>().nullable(),
     lastSyncedAt: p.datetime().nullable(),
     refreshStartedAt: p.datetime().nullable(),
     lastRefreshAt: p.datetime().nullable(),
     metadata: p.json<Metadata>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  indexes: [{ properties: ['profile', 'createdAt'] }, { properties: ['environment', 'status'] }],
+  indexes: [{ properties: ['profile', 'createdAt'] }, { properties: ['environment', 'status'] }, { properties: ['provider', 'remoteId'] }],
 });
 
 export type ConnectionEntity = InstanceType<typeof Connection.class>;

@@ -3,6 +3,8 @@ import type { FieldCipher } from '../../lib/field-cipher.ts';
 import type { AppContext } from '../../http/state.ts';
 import type { Handlers } from '../../rest/types.ts';
 import { Environment } from '../environment/environment.entity.ts';
+import type { ProviderDirectory } from '../../providers/directory.ts';
+import { providerOffering } from './capabilities.ts';
 import type { ConnectionJobs } from './connection.jobs.ts';
 import { presentConnection } from './connection.presenter.ts';
 import { ConnectionService } from './connection.service.ts';
@@ -10,10 +12,11 @@ import { ConnectionService } from './connection.service.ts';
 export interface ConnectionHandlerDeps {
   cipher: FieldCipher;
   jobs: ConnectionJobs;
+  providers: ProviderDirectory;
 }
 
 /** REST handlers for /v1/connections: disconnection and the (beta) transactions refresh. */
-export function connectionHandlers({ cipher, jobs }: ConnectionHandlerDeps): Handlers<'disconnectConnection' | 'refreshConnectionTransactions'> {
+export function connectionHandlers({ cipher, jobs, providers }: ConnectionHandlerDeps): Handlers<'disconnectConnection' | 'refreshConnectionTransactions'> {
   const service = (ctx: AppContext) => new ConnectionService(ctx.state.em, cipher, { environmentId: ctx.state.credential!.environmentId });
   return {
     async disconnectConnection({ params, ctx }) {
@@ -31,6 +34,7 @@ export function connectionHandlers({ cipher, jobs }: ConnectionHandlerDeps): Han
           instruction: 'Ask the operator to enable it: npm run cli -- environments beta <environment id> transactions-refresh on',
         });
       }
+      await providerOffering(providers, connection, 'TRANSACTIONS_REFRESH');
       await connections.claimTransactionsRefresh(connection);
       await jobs.sync(connection.id, { refresh: true });
       return { status: 202, body: { connectionId: params.connectionId, status: 'QUEUED' } };

@@ -1,15 +1,15 @@
 import type { PgBoss } from 'pg-boss';
 import type { JobDefinition } from '../../jobs/queue.ts';
-import { ProviderError } from '../../providers/provider.ts';
+import { ProviderBusy, ProviderError } from '../../providers/provider.ts';
 import { Account } from '../account/account.entity.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { Connection } from './connection.entity.ts';
 import { presentConnection } from './connection.presenter.ts';
 import { addBalance, syncConnection, type SyncDependencies } from './sync-engine.ts';
 
-const SYNC = 'connection.sync';
+export const SYNC = 'connection.sync';
 const SYNC_DUE = 'connection.sync-due';
-const DISCONNECT = 'connection.disconnect';
+export const DISCONNECT = 'connection.disconnect';
 const BALANCE_REFRESH = 'account.balance-refresh';
 
 /** How often a SYNCED connection is synced again; errors the provider may recover from retry every tick. */
@@ -37,7 +37,13 @@ export class ConnectionJobs {
         name: SYNC,
         handle: async ({ connectionId, refresh }: { connectionId: string; refresh?: boolean }) => {
           try {
+            if (refresh) await this.#askForNewTransactions(connectionId);
             await syncConnection(this.#deps, connectionId);
+          } catch (error) {
+            // A temporary upstream failure comes back after the upstream's own delay, not pg-boss's.
+            const delay = error instanceof ProviderBusy || error instanceof ProviderError ? error.retryAfterSeconds : undefined;
+            if (delay === undefined) throw error;
+            await this.#queue().send(SYNC, { connectionId }, { startAfter: delay });
           } finally {
             if (refresh) await this.#deps.orm.em.fork().nativeUpdate(Connection, { id: connectionId }, { refreshStartedAt: null });
           }
@@ -82,12 +88,25 @@ export class ConnectionJobs {
     const em = this.#deps.orm.em.fork();
     const connection = await em.findOne(Connection, { id: connectionId, status: 'DISCONNECTING' }, { populate: ['profile'] });
     if (!connection) return;
-    await this.#deps.provider(connection.provider).disconnect(this.#deps.cipher.decrypt('credential', connection, connection.credentialEncrypted));
+    await (await this.#deps.provider(connection.provider, connection.environment.id)).disconnect(this.#deps.cipher.decrypt('credential', connection, connection.credentialEncrypted));
     await em.transactional(async (tx) => {
       const current = await tx.findOneOrFail(Connection, { id: connectionId }, { populate: ['profile'] });
       current.status = 'DISCONNECTED';
       recordEvent(tx, current.environment.id, 'connection.disconnected', current.profile, presentConnection(current));
     });
+  }
+
+  /** A transactions refresh first asks the upstream to look for new activity (Plaid: /transactions/refresh). */
+  async #askForNewTransactions(connectionId: string): Promise<void> {
+    const connection = await this.#deps.orm.em.fork().findOne(Connection, { id: connectionId });
+    if (!connection) return;
+    const provider = await this.#deps.provider(connection.provider, connection.environment.id);
+    try {
+      await provider.refreshTransactions(this.#deps.cipher.decrypt('credential', connection, connection.credentialEncrypted));
+    } catch (error) {
+      // The sync that follows reports what the upstream thinks of this connection.
+      if (!(error instanceof ProviderError) && !(error instanceof ProviderBusy)) throw error;
+    }
   }
 
   async #refreshBalance(accountId: string): Promise<void> {
@@ -97,7 +116,7 @@ export class ConnectionJobs {
     const connection = account.connection;
     const accessToken = this.#deps.cipher.decrypt('credential', connection, connection.credentialEncrypted);
     try {
-      const balance = await this.#deps.provider(connection.provider).refreshBalance(accessToken, account.remoteId);
+      const balance = await (await this.#deps.provider(connection.provider, connection.environment.id)).refreshBalance(accessToken, account.remoteId);
       await em.transactional(async (tx) => {
         addBalance(tx, connection, tx.merge(account), { ...balance, source: 'REFRESH' });
       });

@@ -7,6 +7,7 @@ export function presentConnection(connection: ConnectionEntity): components['sch
   return {
     id: encodeId('connection', connection.id),
     profileId: encodeId('profile', connection.profile.id),
+    provider: connection.provider as components['schemas']['ProviderName'],
     institution: { id: connection.institutionId, name: connection.institutionName },
     status: connection.status,
     products: connection.products,

@@ -33,7 +33,7 @@ export const connectionsQuery: NonNullable<QueryResolvers['connections']> = asyn
 };
 
 export const connectionUpdate: NonNullable<MutationResolvers['connectionUpdate']> = (_root, { input }, { em, profileId }) =>
-  mutationPayload(async () => {
+  mutationPayload(input, async () => {
     const uuid = decodeId('connection', input.id);
     const connection = uuid && (await em.findOne(Connection, { id: uuid, profile: profileId }));
     if (!connection) throw new RecordNotFound('Connection');

@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError, conflict, forbidden, notFound, ValidationError } from '../../errors.ts';
+import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
-import type { Provider } from '../../providers/provider.ts';
+import type { LinkedLogin } from '../../providers/provider.ts';
 import { Account } from '../account/account.entity.ts';
 import { recordEvent } from '../event/event.service.ts';
-import { Profile } from '../profile/profile.entity.ts';
-import { Connection, type ConnectionEntity, type ConnectionStatus, type Product } from './connection.entity.ts';
+import { Profile, type ProfileEntity } from '../profile/profile.entity.ts';
+import { Connection, type ConnectionEntity, type ConnectionStatus } from './connection.entity.ts';
 import { presentConnection } from './connection.presenter.ts';
 
 /** Transactions refresh: at most once per this period per connection. */
@@ -15,11 +15,6 @@ export const REFRESH_INTERVAL_MS = 4 * 60 * 60 * 1000;
 const REFRESH_STALE_MS = 15 * 60 * 1000;
 
 const INACTIVE: ConnectionStatus[] = ['DISCONNECTING', 'DISCONNECTED'];
-
-export interface Login {
-  username: string;
-  password: string;
-}
 
 /** Connections of one environment (optionally of one profile). Every lookup is scoped by both. */
 export class ConnectionService {
@@ -49,33 +44,37 @@ export class ConnectionService {
     return connection;
   }
 
-  /** Logs the profile in at an institution: a new INITIALIZING connection and `connection.created`. */
-  async connect(provider: Provider, profilePublicId: string, institutionId: string, login: Login, products?: Product[]): Promise<ConnectionEntity> {
+  /** The profile a new connection is for: in scope (the session's own) and not being deleted. */
+  async profileFor(profilePublicId: string): Promise<ProfileEntity> {
     const profileId = decodeId('profile', profilePublicId);
     const profile = profileId && (await this.#em.findOne(Profile, { id: profileId, environment: this.#environmentId }));
     if (!profile || profile.deletingAt || (this.#profileId && this.#profileId !== profile.id)) throw notFound('Profile');
-    const institution = provider.institutions().find((candidate) => candidate.id === institutionId);
-    if (!institution) throw notFound('Institution');
-    const unsupported = (products ?? []).filter((product) => !institution.products.includes(product));
-    if (unsupported.length > 0) {
-      throw new ValidationError([{ path: ['products'], message: `${institution.name} does not offer ${unsupported.join(', ')}; it offers ${institution.products.join(', ')}` }]);
-    }
-    const enabled = products ?? institution.products;
-    const accessToken = await provider.connect({ institutionId, ...login, products: enabled });
+    return profile;
+  }
+
+  /** The upstream credential of a connection, decrypted. */
+  credentialOf(connection: ConnectionEntity): string {
+    return this.#cipher.decrypt('credential', connection, connection.credentialEncrypted);
+  }
+
+  /** Stores a completed link as a new INITIALIZING connection, with `connection.created`. */
+  async create(profile: ProfileEntity, provider: string, linked: LinkedLogin): Promise<ConnectionEntity> {
     const id = uuidv7();
     const connection = this.#em.create(Connection, {
       id,
       environment: this.#environmentId,
       profile,
-      provider: provider.name,
-      institutionId: institution.id,
-      institutionName: institution.name,
+      provider,
+      remoteId: linked.remoteId,
+      institutionId: linked.institution.id,
+      institutionName: linked.institution.name,
       status: 'INITIALIZING',
-      products: enabled,
-      credentialEncrypted: this.#cipher.encrypt('credential', { id }, accessToken),
+      products: linked.products,
+      credentialEncrypted: this.#cipher.encrypt('credential', { id }, linked.credential),
       generation: 1,
       syncCursor: null,
       syncChanges: null,
+      syncRemovals: null,
       lastSyncedAt: null,
       refreshStartedAt: null,
       lastRefreshAt: null,
@@ -86,17 +85,20 @@ export class ConnectionService {
     return connection;
   }
 
-  /**
-   * Logs in again (repairing ERROR_REPAIRABLE): new credentials, status INITIALIZING, and every account
-   * unverified until verification runs again, because a tokenized ACH number can change.
-   */
-  async reconnect(provider: Provider, connection: ConnectionEntity, login: Login): Promise<ConnectionEntity> {
+  /** Refuses to repair a connection that is gone. */
+  assertRepairable(connection: ConnectionEntity): void {
     if (INACTIVE.includes(connection.status)) {
       throw forbidden(`The connection is ${connection.status}`, { instruction: 'Connect the institution again as a new connection.' });
     }
-    const previous = this.#cipher.decrypt('credential', connection, connection.credentialEncrypted);
-    const accessToken = await provider.connect({ institutionId: connection.institutionId, ...login, products: connection.products }, previous);
-    connection.credentialEncrypted = this.#cipher.encrypt('credential', connection, accessToken);
+  }
+
+  /**
+   * Stores a repaired login (ERROR_REPAIRABLE → INITIALIZING): the new credential, and every account
+   * unverified until verification runs again, because a tokenized ACH number can change.
+   */
+  async relink(connection: ConnectionEntity, linked: LinkedLogin): Promise<ConnectionEntity> {
+    this.assertRepairable(connection);
+    connection.credentialEncrypted = this.#cipher.encrypt('credential', connection, linked.credential);
     connection.generation += 1;
     connection.status = 'INITIALIZING';
     await this.#em.nativeUpdate(Account, { connection: connection.id }, { verified: false });

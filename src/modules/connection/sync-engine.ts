@@ -3,7 +3,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { ProviderError, type Provider, type ProviderAccount, type ProviderTransaction } from '../../providers/provider.ts';
+import { ProviderBusy, ProviderError, SyncRestart, type Provider, type ProviderAccount, type ProviderTransaction } from '../../providers/provider.ts';
 import { Account } from '../account/account.entity.ts';
 import { presentAccount, presentBalance } from '../account/account.presenter.ts';
 import { Balance } from '../balance/balance.entity.ts';
@@ -17,7 +17,8 @@ export interface SyncDependencies {
   /** Plain connections for applying transaction pages (bulk JSON parameters). */
   pool: pg.Pool;
   cipher: FieldCipher;
-  provider(name: string): Provider;
+  /** The provider a connection of this environment syncs with. */
+  provider(name: string, environmentId: string): Promise<Provider>;
 }
 
 /**
@@ -33,7 +34,7 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
   const connection = await em.findOne(Connection, { id: connectionId }, { populate: ['profile'] });
   if (!connection || connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
   if (connection.profile.deletingAt) return;
-  const provider = deps.provider(connection.provider);
+  const provider = await deps.provider(connection.provider, connection.environment.id);
   const accessToken = deps.cipher.decrypt('credential', connection, connection.credentialEncrypted);
   const previousStatus = connection.status;
   if (connection.status !== 'INITIALIZING') {
@@ -43,25 +44,53 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
   }
   try {
     await applyAccounts(em, connection, await provider.accounts(accessToken));
-    let cursor = connection.syncCursor ?? null;
-    for (;;) {
-      const page = await provider.syncTransactions(accessToken, cursor);
-      const applied = await applyPage(deps.pool, connection.id, cursor, page.nextCursor, page);
-      if (!applied || !page.hasMore) break;
-      cursor = page.nextCursor;
-    }
-    if (connection.products.includes('ACCOUNT_NUMBERS')) await verifyAccounts(em, connection, provider, accessToken);
+    if (!(await walkTransactions(deps.pool, provider, accessToken, connection.id, connection.syncCursor ?? null))) return;
+    if (connection.products.includes('ACCOUNT_NUMBERS') && provider.capabilities.has('ACCOUNT_NUMBERS')) await verifyAccounts(em, connection, provider, accessToken);
     await finish(em, connection.id, null);
   } catch (error) {
+    if (error instanceof ProviderBusy) {
+      // Come back later (the job retries after the upstream's delay); the connection's state stands.
+      await em.nativeUpdate(Connection, { id: connection.id, status: 'SYNCING' }, { status: previousStatus });
+      throw error;
+    }
     // A failure of our own shows as ERROR_SERVICE (not a sync stuck at SYNCING) and is rethrown, so
     // the job is retried; pages already applied stay, and the retry goes on from their cursor.
     await finish(em, connection.id, error instanceof ProviderError ? error : new ProviderError('ERROR_SERVICE', 'the sync failed inside Tributary'), previousStatus);
-    if (!(error instanceof ProviderError)) throw error;
+    if (!(error instanceof ProviderError) || error.retryAfterSeconds !== undefined) throw error;
+  }
+}
+
+/** Restarts of one walk after the upstream changed mid-pagination, before the sync gives up (and retries later). */
+const MAX_RESTARTS = 3;
+
+/**
+ * Walks the cursor to the end, one page per database transaction. When the upstream changed under
+ * the walk (`SyncRestart`), the stored cursor goes back to where the walk began and the walk starts
+ * again: pages already applied are applied again, which changes nothing. False when another worker
+ * took the connection over.
+ */
+async function walkTransactions(pool: pg.Pool, provider: Provider, accessToken: string, connectionId: string, start: string | null): Promise<boolean> {
+  for (let restarts = 0; ; restarts++) {
+    let cursor = start;
+    try {
+      for (;;) {
+        const page = await provider.syncTransactions(accessToken, cursor);
+        if (!(await applyPage(pool, connectionId, cursor, page.nextCursor, page))) return false;
+        if (!page.hasMore) return true;
+        cursor = page.nextCursor;
+      }
+    } catch (error) {
+      if (!(error instanceof SyncRestart) || restarts >= MAX_RESTARTS) throw error;
+      const { rowCount } = await pool.query('update connection set sync_cursor = $1 where id = $2 and sync_cursor is not distinct from $3', [start, connectionId, cursor]);
+      if (rowCount === 0) return false;
+    }
   }
 }
 
 async function applyAccounts(em: EntityManager, connection: ConnectionEntity, reported: ProviderAccount[]): Promise<void> {
   await em.transactional(async (tx) => {
+    // One accounts step per connection at a time: two workers syncing it at once would both insert a new account.
+    await tx.findOneOrFail(Connection, { id: connection.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const existing = new Map((await tx.find(Account, { connection: connection.id })).map((account) => [account.remoteId, account]));
     const latest = new Map(
       (await tx.find(Balance, { id: [...existing.values()].flatMap((account) => (account.latestBalanceId ? [account.latestBalanceId] : [])) })).map((balance) => [
@@ -139,13 +168,13 @@ async function applyPage(
   connectionId: string,
   cursor: string | null,
   nextCursor: string,
-  page: { added: ProviderTransaction[]; modified: ProviderTransaction[]; removed: string[] },
+  page: { added: ProviderTransaction[]; modified: ProviderTransaction[]; removed: string[]; hasMore: boolean },
 ): Promise<boolean> {
   const client = await pool.connect();
   try {
     await client.query('begin');
-    const { rows: [row] } = await client.query<{ sync_cursor: string | null; profile_id: string; provider: string }>(
-      'select sync_cursor, profile_id, provider from connection where id = $1 for update',
+    const { rows: [row] } = await client.query<{ sync_cursor: string | null; sync_removals: string[] | null; profile_id: string; provider: string }>(
+      'select sync_cursor, sync_removals, profile_id, provider from connection where id = $1 for update',
       [connectionId],
     );
     if (!row || row.sync_cursor !== cursor) {
@@ -183,17 +212,21 @@ async function applyPage(
       changes.added = written.rows.filter((result) => result.inserted).length;
       changes.modified = written.rows.length - changes.added;
     }
-    if (page.removed.length > 0) {
-      const removed = await client.query('delete from transaction where connection_id = $1 and remote_id = any($2::text[])', [connectionId, page.removed]);
+    // Removals wait for the walk's last page: a pending transaction removed here may be taken over
+    // by its posted twin on a later page, keeping its id and metadata.
+    const removals = [...(row.sync_removals ?? []), ...page.removed];
+    if (!page.hasMore && removals.length > 0) {
+      const removed = await client.query('delete from transaction where connection_id = $1 and remote_id = any($2::text[])', [connectionId, removals]);
       changes.removed = removed.rowCount ?? 0;
     }
     await client.query(
       `update connection set sync_cursor = $1,
          sync_changes = jsonb_build_object('added', coalesce((sync_changes->>'added')::int, 0) + $2,
                                            'modified', coalesce((sync_changes->>'modified')::int, 0) + $3,
-                                           'removed', coalesce((sync_changes->>'removed')::int, 0) + $4)
+                                           'removed', coalesce((sync_changes->>'removed')::int, 0) + $4),
+         sync_removals = $6::jsonb
        where id = $5`,
-      [nextCursor, changes.added, changes.modified, changes.removed, connectionId],
+      [nextCursor, changes.added, changes.modified, changes.removed, connectionId, page.hasMore && removals.length > 0 ? JSON.stringify(removals) : null],
     );
     await client.query('commit');
     return true;

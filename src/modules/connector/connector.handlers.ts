@@ -3,16 +3,15 @@ import { readFileSync } from 'node:fs';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { encodeId } from '../../lib/ids.ts';
 import type { AppContext } from '../../http/state.ts';
-import type { Provider } from '../../providers/provider.ts';
 import type { Handlers } from '../../rest/types.ts';
-import type { ConnectionJobs } from '../connection/connection.jobs.ts';
 import { ConnectionService } from '../connection/connection.service.ts';
-import { connectSandbox, reconnectSandbox } from '../connection/sandbox.handlers.ts';
+import type { Linking } from '../connection/linking.ts';
 
 export interface ConnectorHandlerDeps {
   cipher: FieldCipher;
-  sandbox: Provider;
-  jobs: ConnectionJobs;
+  linking: Linking;
+  /** Plaid Link's script: the page may load it, and nothing else from elsewhere. */
+  plaidLinkScriptUrl: string;
 }
 
 const PAGE = readFileSync(new URL('./connector.html', import.meta.url), 'utf8');
@@ -20,11 +19,19 @@ const hashOf = (tag: 'script' | 'style') => {
   const body = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(PAGE)![1]!;
   return `'sha256-${createHash('sha256').update(body).digest('base64')}'`;
 };
-// Only the page's own inline script and style may run; it talks to this origin only.
-const CONTENT_SECURITY_POLICY = `default-src 'none'; script-src ${hashOf('script')}; style-src ${hashOf('style')}; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *`;
 
-/** The hosted connect page and the two calls it makes as the end-user (session token). */
-export function connectorHandlers({ cipher, sandbox, jobs }: ConnectorHandlerDeps): Handlers<'getConnector' | 'connectInstitution' | 'reconnectInstitution'> {
+/**
+ * The page's own inline script and style may run, and Plaid Link's script from its origin (Link
+ * opens its UI in a frame of that origin); the page talks to this origin only.
+ */
+function contentSecurityPolicy(plaidLinkScriptUrl: string): string {
+  const plaid = new URL(plaidLinkScriptUrl).origin;
+  return `default-src 'none'; script-src ${hashOf('script')} ${plaid}; style-src ${hashOf('style')}; frame-src ${plaid}; connect-src 'self' ${plaid}; img-src ${plaid}; base-uri 'none'; form-action 'none'; frame-ancestors *`;
+}
+
+/** The hosted connect page and the calls it makes as the end-user (session token). */
+export function connectorHandlers({ cipher, linking, plaidLinkScriptUrl }: ConnectorHandlerDeps): Handlers<'getConnector' | 'startLink' | 'connectInstitution' | 'reconnectInstitution'> {
+  const csp = contentSecurityPolicy(plaidLinkScriptUrl);
   const service = (ctx: AppContext) => {
     const credential = ctx.state.credential!;
     return new ConnectionService(ctx.state.em, cipher, { environmentId: credential.environmentId, profileId: 'profileId' in credential ? credential.profileId : undefined });
@@ -32,14 +39,17 @@ export function connectorHandlers({ cipher, sandbox, jobs }: ConnectorHandlerDep
   return {
     getConnector({ ctx }) {
       ctx.type = 'text/html; charset=utf-8';
-      return { status: 200, body: PAGE, headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' } };
+      return { status: 200, body: PAGE, headers: { 'Content-Security-Policy': csp, 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' } };
+    },
+    async startLink({ body, ctx }) {
+      return { status: 200, body: await linking.start(ctx, service(ctx), body ?? {}) };
     },
     async connectInstitution({ body, ctx }) {
       const profileId = encodeId('profile', (ctx.state.credential as { profileId: string }).profileId);
-      return { status: 201, body: await connectSandbox({ sandbox, jobs }, ctx, service(ctx), profileId, body) };
+      return { status: 201, body: await linking.connect(ctx, service(ctx), profileId, body) };
     },
     async reconnectInstitution({ params, body, ctx }) {
-      return { status: 200, body: await reconnectSandbox({ sandbox, jobs }, ctx, service(ctx), params.connectionId, body) };
+      return { status: 200, body: await linking.reconnect(ctx, service(ctx), params.connectionId, body) };
     },
   };
 }

@@ -12,6 +12,8 @@ export const EVENT_TYPES = [
   'connection.synced.errored.ERROR_PROVIDER',
   'connection.synced.errored.ERROR_INSTITUTION',
   'connection.disconnected',
+  'connection.accounts_available',
+  'connection.consent_expiring',
 ] as const;
 
 /** Whether `filter` names an event type exactly or is a prefix of whole dot-separated segments of one. */

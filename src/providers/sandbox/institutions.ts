@@ -1,5 +1,4 @@
-import type { AccountKind } from '../../modules/account/account.entity.ts';
-import type { Institution } from '../provider.ts';
+import type { AccountKind, Institution } from '../provider.ts';
 
 /** An account template: every connection to the institution has one account per template. */
 export interface AccountTemplate {

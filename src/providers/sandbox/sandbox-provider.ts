@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { ConnectRequest, Institution, Provider, ProviderAccount, ProviderBalance, ProviderTransaction, SyncPage } from '../provider.ts';
-import { ProviderError } from '../provider.ts';
+import type { Capability, Institution, LinkCompletion, LinkedLogin, LinkSession, Provider, ProviderAccount, ProviderBalance, ProviderTransaction, SyncPage, WebhookAction } from '../provider.ts';
+import { LinkRefused, ProviderError, WebhookUnverified } from '../provider.ts';
 import { activitiesOn, dayOf, HISTORY_DAYS, isoDay, visibleVersion, type AccountKey, type VisibleTransaction } from './activity.ts';
 import { findInstitution, logoUrl, SANDBOX_INSTITUTIONS, type SandboxInstitution } from './institutions.ts';
 import { centsToDecimal } from './money.ts';
@@ -42,6 +42,7 @@ export interface SandboxOptions {
  */
 export class SandboxProvider implements Provider {
   readonly name = 'sandbox';
+  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH']);
   readonly #now: () => Date;
   readonly #pageSize: number;
   readonly #historyDays: number;
@@ -56,17 +57,34 @@ export class SandboxProvider implements Provider {
     return SANDBOX_INSTITUTIONS.map(({ id, name, products, description }) => ({ id, name, products, description }));
   }
 
-  async connect(request: ConnectRequest, existingAccessToken?: string): Promise<string> {
-    const previous = existingAccessToken ? readLogin(existingAccessToken) : undefined;
+  async startLink(): Promise<LinkSession> {
+    return { kind: 'CREDENTIALS', institutions: this.institutions() };
+  }
+
+  /** Logs in at an institution (or, with `existingCredential`, the same login again: repair). */
+  async completeLink(request: LinkCompletion): Promise<LinkedLogin> {
+    const previous = request.existingCredential ? readLogin(request.existingCredential) : undefined;
+    const institution = findInstitution(previous?.institutionId ?? request.institutionId ?? '');
+    if (!institution) throw new LinkRefused('NOT_FOUND', 'institutionId', 'Institution');
+    if (!request.username || !request.password) throw new LinkRefused('INVALID', request.username ? 'password' : 'username', 'the sandbox needs a username and a password');
+    const unsupported = (request.products ?? []).filter((product) => !institution.products.includes(product));
+    if (unsupported.length > 0) {
+      throw new LinkRefused('INVALID', 'products', `${institution.name} does not offer ${unsupported.join(', ')}; it offers ${institution.products.join(', ')}`);
+    }
     const login: Login = {
-      institutionId: request.institutionId,
+      institutionId: institution.id,
       username: request.username,
       passwordOk: request.username !== 'user_good' || request.password === 'pass_good',
       seed: previous?.seed ?? randomBytes(8).toString('hex'),
       firstDay: previous?.firstDay ?? dayOf(this.#now().getTime()) - this.#historyDays,
       generation: (previous?.generation ?? 0) + 1,
     };
-    return Buffer.from(JSON.stringify(login)).toString('base64url');
+    return {
+      credential: Buffer.from(JSON.stringify(login)).toString('base64url'),
+      remoteId: null,
+      institution: { id: institution.id, name: institution.name },
+      products: request.products ?? institution.products,
+    };
   }
 
   async accounts(accessToken: string): Promise<ProviderAccount[]> {
@@ -134,6 +152,15 @@ export class SandboxProvider implements Provider {
 
   async disconnect(accessToken: string): Promise<void> {
     readLogin(accessToken);
+  }
+
+  /** New sandbox activity appears as the clock moves; the sync that follows a refresh picks it up. */
+  async refreshTransactions(accessToken: string): Promise<void> {
+    this.#authorize(accessToken);
+  }
+
+  async receiveWebhook(): Promise<WebhookAction[]> {
+    throw new WebhookUnverified('the sandbox sends no webhooks');
   }
 
   #today(): number {

@@ -1,0 +1,137 @@
+import type { components } from '../../../generated/rest.ts';
+import { AppError, forbidden, notFound, ValidationError } from '../../errors.ts';
+import type { AppContext } from '../../http/state.ts';
+import { encodeId } from '../../lib/ids.ts';
+import { ProviderNotConfigured, type ProviderDirectory } from '../../providers/directory.ts';
+import { LinkRefused, ProviderError, type LinkCompletion, type LinkSession, type Provider } from '../../providers/provider.ts';
+import { Environment } from '../environment/environment.entity.ts';
+import type { Product } from './connection.entity.ts';
+import type { ConnectionJobs } from './connection.jobs.ts';
+import { presentConnection } from './connection.presenter.ts';
+import type { ConnectionService } from './connection.service.ts';
+
+export interface LinkingDeps {
+  providers: ProviderDirectory;
+  jobs: ConnectionJobs;
+  /** This service's public https origin: upstreams send their webhooks there. */
+  publicUrl(): string;
+}
+
+/** What the end-user's side of a link handed back (the connect page, or a server in a sandbox). */
+export interface LinkInput {
+  provider?: string;
+  institutionId?: string;
+  username?: string;
+  password?: string;
+  publicToken?: string;
+  products?: Product[];
+}
+
+/**
+ * Connecting an institution through a provider's own UI, for the connect page and the sandbox API:
+ * start (what the page opens), complete (a new connection, first sync queued), and repair (update
+ * mode: the same two steps on an existing connection). The provider is the one asked for, else the
+ * environment's link provider; the built-in sandbox serves SANDBOX environments only.
+ */
+export class Linking {
+  readonly #deps: LinkingDeps;
+
+  constructor(deps: LinkingDeps) {
+    this.#deps = deps;
+  }
+
+  async start(ctx: AppContext, connections: ConnectionService, request: { provider?: string; products?: Product[]; connectionId?: string }) {
+    const profileId = profileOf(ctx);
+    const repairing = request.connectionId ? await connections.get(request.connectionId) : undefined;
+    if (repairing) connections.assertRepairable(repairing);
+    const name = repairing?.provider ?? (await this.#providerName(ctx, request.provider));
+    const provider = await this.#provider(ctx, name);
+    const session: LinkSession = await upstream(() =>
+      provider.startLink({
+        profileId,
+        products: repairing?.products ?? request.products ?? ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS'],
+        webhookUrl: this.#webhookUrl(ctx, name),
+        existingCredential: repairing ? connections.credentialOf(repairing) : undefined,
+      }),
+    );
+    return { provider: name as components['schemas']['ProviderName'], ...session };
+  }
+
+  async connect(ctx: AppContext, connections: ConnectionService, profilePublicId: string, input: LinkInput) {
+    const profile = await connections.profileFor(profilePublicId);
+    const name = await this.#providerName(ctx, input.provider);
+    const provider = await this.#provider(ctx, name);
+    const linked = await upstream(() => provider.completeLink(this.#completion(ctx, name, input)));
+    const connection = await connections.create(profile, name, linked);
+    await this.#deps.jobs.sync(connection.id);
+    return presentConnection(connection);
+  }
+
+  async reconnect(ctx: AppContext, connections: ConnectionService, connectionId: string, input: LinkInput) {
+    const connection = await connections.get(connectionId);
+    connections.assertRepairable(connection);
+    const provider = await this.#provider(ctx, connection.provider);
+    const linked = await upstream(() =>
+      provider.completeLink({ ...this.#completion(ctx, connection.provider, input), products: connection.products, existingCredential: connections.credentialOf(connection) }),
+    );
+    await connections.relink(connection, linked);
+    await this.#deps.jobs.sync(connection.id);
+    return presentConnection(connection);
+  }
+
+  #completion(ctx: AppContext, name: string, input: LinkInput): LinkCompletion {
+    const { institutionId, username, password, publicToken, products } = input;
+    return { institutionId, username, password, publicToken, products, webhookUrl: this.#webhookUrl(ctx, name) };
+  }
+
+  async #providerName(ctx: AppContext, requested: string | undefined): Promise<string> {
+    return requested ?? (await this.#deps.providers.linkProviderName(ctx.state.credential!.environmentId));
+  }
+
+  async #provider(ctx: AppContext, name: string): Promise<Provider> {
+    const environmentId = ctx.state.credential!.environmentId;
+    if (name === 'sandbox') await requireSandboxEnvironment(ctx);
+    try {
+      return await this.#deps.providers.get(name, environmentId);
+    } catch (error) {
+      if (!(error instanceof ProviderNotConfigured)) throw error;
+      throw new ValidationError([{ path: ['provider'], message: `${name} is not configured for this environment (npm run cli -- providers set)` }]);
+    }
+  }
+
+  #webhookUrl(ctx: AppContext, name: string): string {
+    return `${this.#deps.publicUrl()}/v1/providers/${name}/webhooks?environment=${encodeId('environment', ctx.state.credential!.environmentId)}`;
+  }
+}
+
+/** The built-in sandbox institutions are for SANDBOX environments only. */
+export async function requireSandboxEnvironment(ctx: AppContext): Promise<void> {
+  const environment = await ctx.state.em.findOneOrFail(Environment, { id: ctx.state.credential!.environmentId });
+  if (environment.mode !== 'SANDBOX') {
+    throw forbidden('Sandbox connections can only be made in SANDBOX environments', { instruction: 'Use an API key of a SANDBOX environment, or a real provider.' });
+  }
+}
+
+/** The session's profile (linking is started by the end-user's connect page). */
+function profileOf(ctx: AppContext): string {
+  return encodeId('profile', (ctx.state.credential as { profileId: string }).profileId);
+}
+
+/** Runs a link step; what the provider refuses is the caller's input, what fails upstream is a 503. */
+async function upstream<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof LinkRefused) {
+      if (error.reason === 'NOT_FOUND') throw notFound(error.message);
+      throw new ValidationError([{ path: [error.field], message: error.message }]);
+    }
+    if (error instanceof ProviderError) {
+      throw new AppError(503, 'UPSTREAM_UNAVAILABLE', `The provider could not complete the link: ${error.message}`, {
+        instruction: 'Retry in a moment; if it persists, the operator can check the provider settings.',
+        headers: { 'Retry-After': String(error.retryAfterSeconds ?? 30) },
+      });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,34 @@
+import type { ProviderFactory } from '../directory.ts';
+import { PLAID_ENVS, plaidClient, type PlaidEnv } from './plaid-client.ts';
+import { PlaidProvider } from './plaid-provider.ts';
+
+export interface PlaidFactoryOptions {
+  /** Plaid Link's script for the connect page (tests serve a stand-in). */
+  linkScriptUrl: string;
+  /** Extra CA certificates (PEM file) trusted for Plaid's API. */
+  caFile?: string;
+}
+
+/**
+ * Plaid for an environment, from the settings `npm run cli -- providers set <env> plaid` stored:
+ * `clientId`, `secret`, `plaidEnv` (sandbox|production) and, for tests or a proxy, `baseUrl`.
+ * A PRODUCTION environment must use Plaid's production.
+ */
+export function plaidFactory(options: PlaidFactoryOptions): ProviderFactory {
+  return {
+    name: 'plaid',
+    parseSettings(input, environmentMode) {
+      const { clientId, secret, plaidEnv, baseUrl } = input;
+      if (!clientId || !secret) return { problem: 'plaid needs --client-id and --secret' };
+      if (plaidEnv !== 'sandbox' && plaidEnv !== 'production') return { problem: '--plaid-env must be sandbox or production' };
+      if (environmentMode === 'PRODUCTION' && plaidEnv !== 'production') return { problem: 'a PRODUCTION environment must use --plaid-env production' };
+      if (baseUrl && !/^https:\/\//.test(baseUrl)) return { problem: '--base-url must be an https:// URL' };
+      return { settings: { clientId, secret, plaidEnv, ...(baseUrl ? { baseUrl } : {}) } };
+    },
+    create(settings) {
+      const env = settings.plaidEnv as PlaidEnv;
+      const client = plaidClient({ clientId: settings.clientId!, secret: settings.secret!, basePath: settings.baseUrl ?? PLAID_ENVS[env], caFile: options.caFile });
+      return new PlaidProvider({ client, env, linkScriptUrl: options.linkScriptUrl });
+    },
+  };
+}

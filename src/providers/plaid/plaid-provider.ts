@@ -1,0 +1,196 @@
+import { CountryCode, Products, type PlaidApi } from 'plaid';
+import {
+  LinkRefused,
+  ProviderError,
+  type Capability,
+  type InboundWebhook,
+  type LinkCompletion,
+  type LinkedLogin,
+  type LinkSession,
+  type LinkStart,
+  type ProductName,
+  type Provider,
+  type ProviderAccount,
+  type ProviderBalance,
+  type SyncPage,
+  type WebhookAction,
+} from '../provider.ts';
+import { mapPlaidError } from './errors.ts';
+import type { PlaidEnv } from './plaid-client.ts';
+import { toAccount, toBalance, toTransaction } from './transforms.ts';
+import { actionsOf, PlaidWebhookVerifier } from './webhooks.ts';
+
+/** Transactions per /transactions/sync page (Plaid's maximum). */
+const SYNC_PAGE = 500;
+
+export interface PlaidProviderOptions {
+  client: PlaidApi;
+  env: PlaidEnv;
+  /** Plaid Link's script, loaded by the connect page. */
+  linkScriptUrl: string;
+  now?: () => Date;
+}
+
+/** What Tributary stores (encrypted) for a Plaid connection. */
+interface PlaidLogin {
+  accessToken: string;
+  itemId: string;
+}
+
+/**
+ * Plaid through its official SDK. Linking opens Plaid Link with a link token and exchanges the public
+ * token it returns; update mode repairs an Item in place (the access token stays). Transactions come
+ * from /transactions/sync; webhooks are verified with Plaid's ES256 keys. Every failure is mapped to a
+ * connection state or a retry (errors.ts), and every amount to SPEC §2's signs (transforms.ts).
+ */
+export class PlaidProvider implements Provider {
+  readonly name = 'plaid';
+  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH', 'WEBHOOKS']);
+  readonly #client: PlaidApi;
+  readonly #env: PlaidEnv;
+  readonly #linkScriptUrl: string;
+  readonly #now: () => Date;
+  readonly #verifier: PlaidWebhookVerifier;
+
+  constructor(options: PlaidProviderOptions) {
+    this.#client = options.client;
+    this.#env = options.env;
+    this.#linkScriptUrl = options.linkScriptUrl;
+    this.#now = options.now ?? (() => new Date());
+    this.#verifier = new PlaidWebhookVerifier(options.client);
+  }
+
+  async startLink(request: LinkStart): Promise<LinkSession> {
+    const existing = request.existingCredential ? readLogin(request.existingCredential) : undefined;
+    const { data } = await call(() =>
+      this.#client.linkTokenCreate({
+        client_name: 'Tributary',
+        language: 'en',
+        country_codes: [CountryCode.Us],
+        user: { client_user_id: request.profileId },
+        webhook: request.webhookUrl,
+        // Update mode names the Item and no products: the Item keeps the ones it has.
+        ...(existing ? { access_token: existing.accessToken } : { products: plaidProducts(request.products) }),
+      }),
+    );
+    return { kind: 'PLAID_LINK', linkToken: data.link_token, scriptUrl: this.#linkScriptUrl, expiresAt: new Date(data.expiration).toISOString() };
+  }
+
+  async completeLink(request: LinkCompletion): Promise<LinkedLogin> {
+    const products = request.products ?? ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS'];
+    let login: PlaidLogin;
+    if (request.existingCredential) {
+      // Update mode repaired the Item itself; its access token does not change.
+      login = readLogin(request.existingCredential);
+    } else {
+      const publicToken = request.publicToken ?? (await this.#sandboxPublicToken(request, products));
+      const { data } = await call(() => this.#client.itemPublicTokenExchange({ public_token: publicToken }));
+      login = { accessToken: data.access_token, itemId: data.item_id };
+    }
+    const { data } = await call(() => this.#client.itemGet({ access_token: login.accessToken }));
+    const institutionId = data.item.institution_id ?? request.institutionId ?? 'unknown';
+    return {
+      credential: JSON.stringify(login),
+      remoteId: login.itemId,
+      institution: { id: institutionId, name: data.item.institution_name ?? institutionId },
+      products,
+    };
+  }
+
+  async accounts(credential: string): Promise<ProviderAccount[]> {
+    const { data } = await call(() => this.#client.accountsGet({ access_token: readLogin(credential).accessToken }));
+    const at = this.#now();
+    return data.accounts.map((account) => toAccount(account, at));
+  }
+
+  async syncTransactions(credential: string, cursor: string | null): Promise<SyncPage> {
+    const { data } = await call(() =>
+      this.#client.transactionsSync({ access_token: readLogin(credential).accessToken, count: SYNC_PAGE, ...(cursor ? { cursor } : {}) }),
+    );
+    const at = this.#now();
+    return {
+      added: data.added.map((transaction) => toTransaction(transaction, at)),
+      modified: data.modified.map((transaction) => toTransaction(transaction, at)),
+      removed: data.removed.map((removed) => removed.transaction_id),
+      nextCursor: data.next_cursor,
+      hasMore: data.has_more,
+    };
+  }
+
+  async refreshTransactions(credential: string): Promise<void> {
+    await call(() => this.#client.transactionsRefresh({ access_token: readLogin(credential).accessToken }));
+  }
+
+  async refreshBalance(credential: string, accountRemoteId: string): Promise<ProviderBalance> {
+    const { data } = await call(() =>
+      this.#client.accountsBalanceGet({ access_token: readLogin(credential).accessToken, options: { account_ids: [accountRemoteId] } }),
+    );
+    const account = data.accounts.find((candidate) => candidate.account_id === accountRemoteId);
+    if (!account) throw new ProviderError('ERROR_PROVIDER', 'Plaid no longer reports this account');
+    return toBalance(account, this.#now());
+  }
+
+  async accountNumbers(credential: string, accountRemoteId: string): Promise<{ number: string; routing: string }> {
+    const { data } = await call(() => this.#client.authGet({ access_token: readLogin(credential).accessToken, options: { account_ids: [accountRemoteId] } }));
+    const ach = data.numbers.ach.find((numbers) => numbers.account_id === accountRemoteId);
+    if (!ach) throw new ProviderError('ERROR_PROVIDER', 'Plaid reports no ACH numbers for this account');
+    return { number: ach.account, routing: ach.routing };
+  }
+
+  async disconnect(credential: string): Promise<void> {
+    try {
+      await this.#client.itemRemove({ access_token: readLogin(credential).accessToken });
+    } catch (error) {
+      // An Item Plaid no longer knows is as disconnected as it gets.
+      const code = (error as { response?: { data?: { error_code?: string } } }).response?.data?.error_code;
+      if (code !== 'ITEM_NOT_FOUND' && code !== 'INVALID_ACCESS_TOKEN') throw mapPlaidError(error);
+    }
+  }
+
+  async receiveWebhook(request: InboundWebhook): Promise<WebhookAction[]> {
+    return actionsOf(await this.#verifier.verify(request));
+  }
+
+  /** Plaid's sandbox can make a public token without Link, for server-to-server sandbox connections. */
+  async #sandboxPublicToken(request: LinkCompletion, products: ProductName[]): Promise<string> {
+    if (!request.institutionId) throw new LinkRefused('INVALID', 'publicToken', 'send the publicToken Plaid Link returned');
+    if (this.#env !== 'sandbox') throw new LinkRefused('INVALID', 'publicToken', 'only Plaid sandbox connections can be made without Plaid Link');
+    const { data } = await call(() =>
+      this.#client.sandboxPublicTokenCreate({
+        institution_id: request.institutionId!,
+        initial_products: plaidProducts(products),
+        options: {
+          webhook: request.webhookUrl,
+          ...(request.username ? { override_username: request.username, override_password: request.password ?? '' } : {}),
+        },
+      }),
+    );
+    return data.public_token;
+  }
+}
+
+/** Tributary's products as Plaid's: balances come with every product, account numbers are Auth. */
+function plaidProducts(products: ProductName[]): Products[] {
+  const mapped = new Set<Products>([Products.Transactions]);
+  if (products.includes('ACCOUNT_NUMBERS')) mapped.add(Products.Auth);
+  if (!products.includes('TRANSACTIONS') && mapped.size > 1) mapped.delete(Products.Transactions);
+  return [...mapped];
+}
+
+function readLogin(credential: string): PlaidLogin {
+  try {
+    const login = JSON.parse(credential) as PlaidLogin;
+    if (typeof login.accessToken === 'string' && typeof login.itemId === 'string') return login;
+  } catch {
+    // fall through: not a credential this provider stored
+  }
+  throw new ProviderError('ERROR_SERVICE', 'the stored Plaid credential is unreadable');
+}
+
+async function call<T>(request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    throw mapPlaidError(error);
+  }
+}
