@@ -125,7 +125,7 @@ describe('encryption at rest', () => {
     const stored = JSON.stringify(row);
     expect(stored).not.toContain(marker);
     expect(stored).not.toContain('+14155550999');
-    expect(row.email_encrypted).toMatch(/^v1\.dev1\./);
+    expect(row.email_encrypted).toMatch(/^v2\.dev1\./);
     await app.sql('checkpoint');
     const dataDir = (await app.sql(`select setting from pg_settings where name = 'data_directory'`))[0].setting;
     let found = '';
