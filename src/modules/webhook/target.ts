@@ -1,12 +1,42 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 
-/** Addresses a webhook must not reach unless the operator allows it (WEBHOOK_ALLOW_PRIVATE). */
-const PRIVATE = new BlockList();
-for (const [network, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) {
-  PRIVATE.addSubnet(network, prefix, 'ipv4');
+/** An address as a number: 32 bits for IPv4, 128 for IPv6. */
+interface Address {
+  bits: 32 | 128;
+  value: bigint;
 }
-for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['::ffff:0:0', 96]] as const) PRIVATE.addSubnet(network, prefix, 'ipv6');
+
+interface Range extends Address {
+  prefix: number;
+}
+
+/**
+ * Special-purpose ranges (IANA registries) a webhook must not reach unless the operator allows it
+ * (WEBHOOK_ALLOW_PRIVATE): this network, private networks, shared (CGN) space, loopback, link-local,
+ * IETF protocol assignments, benchmarking, unique-local, site-local, local-use NAT64, Teredo, SRv6.
+ */
+const PRIVATE = [
+  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24', '192.168.0.0/16', '198.18.0.0/15',
+  '::/128', '::1/128', 'fc00::/7', 'fe80::/10', 'fec0::/10', '64:ff9b:1::/48', '2001::/32', '2001:2::/48', '5f00::/16',
+].map(range);
+
+/** Documentation, multicast, reserved (with broadcast) and discard-only ranges: no webhook can reach them. */
+const UNREACHABLE = [
+  '192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4',
+  '2001:db8::/32', '3fff::/20', '100::/64', 'ff00::/8',
+].map(range);
+
+/**
+ * IPv6 ranges that carry an IPv4 address, with the bit offset of that address from the low end:
+ * IPv4-mapped, IPv4-compatible, NAT64 (well-known prefix) and 6to4. The IPv4 address decides.
+ */
+const EMBEDDING: Array<[Range, number]> = [
+  [range('::ffff:0:0/96'), 0],
+  [range('::/96'), 0],
+  [range('64:ff9b::/96'), 0],
+  [range('2002::/16'), 80],
+];
 
 export interface TargetRules {
   /** PRODUCTION environments take https targets only. */
@@ -22,8 +52,9 @@ export interface CheckedTarget {
 }
 
 /**
- * Checks a webhook URL and resolves it, refusing private, loopback and link-local addresses (every
- * address the name resolves to) unless allowed. Returns the reason it is refused, or the target.
+ * Checks a webhook URL and resolves it. Every address the name resolves to must be public, or
+ * private when allowed; documentation, multicast and reserved addresses are always refused.
+ * Returns the reason it is refused, or the target.
  */
 export async function checkTarget(targetUrl: string, rules: TargetRules): Promise<CheckedTarget | { refused: string }> {
   let url: URL;
@@ -43,11 +74,43 @@ export async function checkTarget(targetUrl: string, rules: TargetRules): Promis
   } catch {
     return { refused: `targetUrl's host ${host} does not resolve` };
   }
-  if (!rules.allowPrivate) {
-    const blocked = addresses.find(({ address, family }) => PRIVATE.check(address, family === 6 ? 'ipv6' : 'ipv4'));
-    if (blocked) return { refused: `targetUrl resolves to ${blocked.address}, a private, loopback or link-local address` };
+  for (const { address } of addresses) {
+    const reach = reachOf(parse(address));
+    if (reach === 'unreachable') return { refused: `targetUrl resolves to ${address}, a documentation, multicast or reserved address that cannot receive webhooks` };
+    if (reach === 'private' && !rules.allowPrivate) return { refused: `targetUrl resolves to ${address}, a private, loopback, link-local or other non-public address` };
   }
   const [first] = addresses;
   if (!first) return { refused: `targetUrl's host ${host} does not resolve` };
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+function reachOf(address: Address): 'public' | 'private' | 'unreachable' {
+  if (UNREACHABLE.some((candidate) => contains(candidate, address))) return 'unreachable';
+  if (PRIVATE.some((candidate) => contains(candidate, address))) return 'private';
+  const embedding = EMBEDDING.find(([candidate]) => contains(candidate, address));
+  return embedding ? reachOf({ bits: 32, value: (address.value >> BigInt(embedding[1])) & 0xffff_ffffn }) : 'public';
+}
+
+function contains(candidate: Range, address: Address): boolean {
+  const shift = BigInt(candidate.bits - candidate.prefix);
+  return candidate.bits === address.bits && address.value >> shift === candidate.value >> shift;
+}
+
+function range(cidr: string): Range {
+  const [network, prefix] = cidr.split('/');
+  return { ...parse(network!), prefix: Number(prefix) };
+}
+
+/** A valid IPv4 or IPv6 address (as `isIP` accepts, without a zone) as a number. */
+function parse(address: string): Address {
+  if (isIP(address) === 4) return { bits: 32, value: address.split('.').reduce((value, octet) => (value << 8n) | BigInt(octet), 0n) };
+  // Eight 16-bit groups: a trailing dotted IPv4 is two of them, `::` stands for the missing ones.
+  const dotted = /\d+\.\d+\.\d+\.\d+$/.exec(address);
+  const ipv4 = dotted ? parse(dotted[0]).value : undefined;
+  const text = ipv4 === undefined ? address : `${address.slice(0, dotted!.index)}${(ipv4 >> 16n).toString(16)}:${(ipv4 & 0xffffn).toString(16)}`;
+  const [head = '', tail] = text.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return { bits: 128, value: groups.reduce((value, group) => (value << 16n) | BigInt(`0x${group}`), 0n) };
 }
