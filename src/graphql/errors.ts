@@ -12,8 +12,11 @@ export function formatGraphQLError(error: GraphQLError, log: Logger): GraphQLFor
   const formatted = typeof error.toJSON === 'function' ? error.toJSON() : { message: error.message };
   if (!error.path) {
     // A request error (syntax, validation, a variable that does not coerce): never a server fault.
-    const code = error.originalError instanceof TypeError ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED';
-    return { ...formatted, extensions: { code, ...formatted.extensions, errorId: newErrorId() } };
+    const reason = error.originalError instanceof TypeError ? error.originalError.message : undefined;
+    const code = reason === undefined ? 'GRAPHQL_VALIDATION_FAILED' : 'BAD_USER_INPUT';
+    // graphql-jit's variable errors name the expected type only; the scalar's reason says what to fix.
+    const message = reason === undefined || formatted.message.includes(reason) ? formatted.message : `${formatted.message} ${reason}`;
+    return { ...formatted, message, extensions: { code, ...formatted.extensions, errorId: newErrorId() } };
   }
   if (!error.originalError || 'locations' in error.originalError) {
     return { ...formatted, extensions: { code: 'INTERNAL_SERVER_ERROR', ...formatted.extensions, errorId: newErrorId() } };

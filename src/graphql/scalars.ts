@@ -1,5 +1,6 @@
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { isRealDate } from '../lib/dates.ts';
+import { unstorableText } from '../lib/storable-text.ts';
 
 
 /** A JSON literal from the query text, with variables resolved. */
@@ -16,6 +17,9 @@ function literal(node: ValueNode, variables?: Record<string, unknown> | null): u
     case Kind.LIST:
       return node.values.map((value) => literal(value, variables));
     case Kind.OBJECT:
+      // graphql-jit compiles inline argument values into JavaScript object literals, where this key
+      // would set the prototype: refused rather than silently lost.
+      if (node.fields.some((field) => field.name.value === '__proto__')) throw new TypeError('"__proto__" cannot be a key');
       return Object.fromEntries(node.fields.map((field) => [field.name.value, literal(field.value, variables)]));
     case Kind.VARIABLE:
       return variables?.[node.name.value];
@@ -24,12 +28,24 @@ function literal(node: ValueNode, variables?: Record<string, unknown> | null): u
   }
 }
 
-function jsonObjectScalar(name: string, description: string) {
-  const check = (value: unknown) => {
+/** A JSON object scalar; `checkInput` adds rules for values coming in (variables and literals). */
+function jsonObjectScalar(name: string, description: string, checkInput?: (value: object) => void) {
+  const check = (value: unknown): object => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TypeError(`${name} must be a JSON object`);
     return value;
   };
-  return new GraphQLScalarType({ name, description, serialize: check, parseValue: check, parseLiteral: (node, variables) => check(literal(node, variables)) });
+  const parse = (value: unknown) => {
+    const object = check(value);
+    checkInput?.(object);
+    return object;
+  };
+  return new GraphQLScalarType({ name, description, serialize: check, parseValue: parse, parseLiteral: (node, variables) => parse(literal(node, variables)) });
+}
+
+/** Transaction filters are compared in SQL, where text PostgreSQL cannot hold fails the query: refused as bad input (in every filter alike). */
+function refuseUnstorableText(filter: object): void {
+  const [issue] = unstorableText(filter);
+  if (issue) throw new TypeError(`MetadataFilter${issue.path.length > 0 ? ` value "${issue.path.join('.')}"` : ''} ${issue.message}`);
 }
 
 const DECIMAL = /^-?\d{1,15}(\.\d{1,4})?$/;
@@ -68,5 +84,5 @@ export const scalars = {
   }),
   JSONObject: jsonObjectScalar('JSONObject', 'A JSON object.'),
   Metadata: jsonObjectScalar('Metadata', 'Custom metadata.'),
-  MetadataFilter: jsonObjectScalar('MetadataFilter', 'Entries a record’s metadata must hold.'),
+  MetadataFilter: jsonObjectScalar('MetadataFilter', 'Entries a record’s metadata must hold.', refuseUnstorableText),
 };

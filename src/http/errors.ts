@@ -54,8 +54,12 @@ export function sendError(ctx: AppContext, error: AppError, cause: unknown = err
   ctx.body = body;
 }
 
+/** Issue messages by field path. Paths come from the request ("constructor", "__proto__"), so they are Map keys, never property lookups. */
 function groupIssues(error: ValidationError): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  for (const issue of error.issues) (errors[issue.path.join('.') || 'body'] ??= []).push(issue.message);
-  return errors;
+  const errors = new Map<string, string[]>();
+  for (const issue of error.issues) {
+    const field = issue.path.join('.') || 'body';
+    errors.set(field, [...(errors.get(field) ?? []), issue.message]);
+  }
+  return Object.fromEntries(errors);
 }

@@ -7,9 +7,10 @@ import { createRequire } from 'node:module';
 
 /** ajv-formats (CommonJS): date, date-time, uuid, uri… checked as the contract says. */
 const addFormats: <T>(ajv: T) => T = createRequire(import.meta.url)('ajv-formats');
-import { forbidden, notFound, unauthorized, ValidationError, type FieldIssue } from '../errors.ts';
+import { badRequest, forbidden, notFound, unauthorized, ValidationError, type FieldIssue } from '../errors.ts';
 import { WWW_AUTHENTICATE, type Credential } from '../http/credentials.ts';
 import type { AppContext, AppState } from '../http/state.ts';
+import { unstorableText } from '../lib/storable-text.ts';
 import type { Handler, OperationId } from './types.ts';
 
 export const REST_CONTRACT_PATH = fileURLToPath(new URL('../../contracts/rest.yaml', import.meta.url));
@@ -63,6 +64,8 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
   for (const [operationId, handler] of Object.entries(table)) {
     api.register(operationId, async (c: Context, ctx: AppContext) => {
       const run = handler as (input: unknown) => Promise<{ status: number; body?: unknown; headers?: Record<string, string | number> }>;
+      const unstorable = [c.request.params, c.request.query, c.request.requestBody].flatMap((part) => unstorableText(part));
+      if (unstorable.length > 0) throw new ValidationError(unstorable);
       const result = await run({ params: c.request.params, query: c.request.query, body: c.request.requestBody, ctx });
       ctx.status = result.status;
       if (result.headers) ctx.set(Object.fromEntries(Object.entries(result.headers).map(([name, value]) => [name, String(value)])));
@@ -72,11 +75,21 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
   const ready = api.init().then(() => precompileRouting(api));
   return async (ctx) => {
     await ready;
+    assertDecodable(ctx.path);
     await api.handleRequest(
       { method: ctx.method, path: ctx.path, query: ctx.querystring, headers: ctx.headers as Record<string, string>, body: ctx.state.body },
       ctx,
     );
   };
+}
+
+/** Path parameters are percent-decoded as UTF-8; a path that cannot be is the client's mistake, not a URIError. */
+function assertDecodable(path: string): void {
+  try {
+    decodeURIComponent(path);
+  } catch {
+    throw badRequest('The request path is not valid percent-encoded UTF-8', { instruction: 'Percent-encode each byte of a UTF-8 path segment, e.g. %C3%A9 for é.' });
+  }
 }
 
 /**

@@ -50,7 +50,7 @@ export const accountsQuery: NonNullable<QueryResolvers['accounts']> = async (_ro
 
 /** Sets the display-name override and merges metadata; every rule is checked before anything changes. */
 export const accountUpdate: NonNullable<MutationResolvers['accountUpdate']> = (_root, { input }, { em, profileId }) =>
-  mutationPayload(async () => {
+  mutationPayload(input, async () => {
     const uuid = decodeId('account', input.id);
     const account = uuid && (await em.findOne(Account, { id: uuid, profile: profileId }));
     if (!account) throw new RecordNotFound('Account');

@@ -28,16 +28,16 @@ export function mergeMetadata(current: Metadata | null | undefined, update: unkn
   if (update === null) return null;
   const issues = checkUpdate(update);
   if (issues.length > 0) throw new ValidationError(issues);
-  const merged: Record<string, string | number | boolean> = { ...current };
+  // Keys are the caller's own ("constructor" is an ordinary key): a Map, never property assignment.
+  const merged = new Map(Object.entries(current ?? {}));
   for (const [key, value] of Object.entries(update as Record<string, unknown>)) {
-    if (value === null) delete merged[key];
-    else merged[key] = value as string | number | boolean;
+    if (value === null) merged.delete(key);
+    else merged.set(key, value as string | number | boolean);
   }
-  const size = Object.keys(merged).length;
-  if (size > METADATA_LIMITS.keys) {
-    throw new ValidationError([{ path: ['metadata'], message: `metadata can hold at most ${METADATA_LIMITS.keys} keys; this update would leave ${size}` }]);
+  if (merged.size > METADATA_LIMITS.keys) {
+    throw new ValidationError([{ path: ['metadata'], message: `metadata can hold at most ${METADATA_LIMITS.keys} keys; this update would leave ${merged.size}` }]);
   }
-  return size === 0 ? null : merged;
+  return merged.size === 0 ? null : Object.fromEntries(merged);
 }
 
 /** The issues with a metadata update object (not yet merged); empty when it is acceptable. */
@@ -55,6 +55,10 @@ function checkUpdate(update: unknown): FieldIssue[] {
 
 function checkEntry(key: string, value: unknown): string[] {
   if (key.length === 0) return ['a metadata key must not be empty'];
+  // Other keys named after Object.prototype members ("constructor", "toString") are ordinary keys.
+  // This one is not: JavaScript object literals (graphql-jit compiles inline GraphQL arguments into
+  // them) and assignments treat it as the prototype, so it could not be written the same way everywhere.
+  if (key === '__proto__') return ['"__proto__" cannot be a metadata key'];
   if (key.length > METADATA_LIMITS.keyLength) return [`a metadata key must be at most ${METADATA_LIMITS.keyLength} characters`];
   if (value === null) return [];
   if (!['string', 'number', 'boolean'].includes(typeof value)) return ['a metadata value must be a string, number, boolean or null'];

@@ -41,7 +41,7 @@ export const transactionsQuery: NonNullable<QueryResolvers['transactions']> = (_
   transactionPage(em, profileId, { ...args, sort: args.sort ?? 'DATE_DESC' });
 
 export const transactionUpdate: NonNullable<MutationResolvers['transactionUpdate']> = (_root, { input }, { em, profileId }) =>
-  mutationPayload(() =>
+  mutationPayload(input, () =>
     // Read, merge and write under a row lock, so concurrent updates merge instead of overwriting.
     em.transactional(async (tx): Promise<TransactionRecord> => {
       const uuid = decodeId('transaction', input.id);
