@@ -4,6 +4,7 @@ import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { decodeId, encodeId, uuidv7 } from '../src/lib/ids.ts';
 import { RETRY_DELAYS_SECONDS, WebhookDeliveries } from '../src/modules/webhook/delivery.ts';
+import { WebhookService } from '../src/modules/webhook/webhook.service.ts';
 import { loadSecrets } from '../src/secrets.ts';
 import { createEnvironmentWithKey } from './support/environments.ts';
 import { createProfile } from './support/factories.ts';
@@ -157,6 +158,40 @@ describe('webhook subscriptions', () => {
     } finally {
       await receiver.close();
       await app.sql('delete from webhook_subscription');
+    }
+  });
+});
+
+describe('redelivery racing the deletion of its subscription', () => {
+  async function profileEvent() {
+    const profile = await createProfile(app);
+    const events = await app.http.get(`/v1/events?profileId=${profile.id}&type=profile.created`, { auth: app.apiKey });
+    return events.body[0].id as string;
+  }
+
+  it('is not found when the subscription is deleted between its lookup and the new attempt', async () => {
+    const eventId = await profileEvent();
+    const created = await subscribe('https://localhost:9/hooks');
+    const subscriptionId = decodeId('webhookSubscription', created.body.id)!;
+    const [{ environment_id: environmentId }] = await app.sql('select environment_id from webhook_subscription where id = $1', [subscriptionId]);
+    const { cipher } = loadSecrets(loadConfig({ NODE_ENV: 'test', DATA_DIR: app.dataDir }));
+    const webhooks = new WebhookService(app.service.orm.em.fork(), cipher, environmentId, { allowPrivate: true });
+    const subscription = await webhooks.get(created.body.id);
+    await app.sql('delete from webhook_subscription where id = $1', [subscriptionId]);
+    await expect(webhooks.redeliver(subscription, eventId)).rejects.toMatchObject({ status: 404, message: 'Webhook subscription not found' });
+  });
+
+  it('answers 202 or 404, never 500, when a redelivery and a deletion race', async () => {
+    const eventId = await profileEvent();
+    for (let round = 0; round < 20; round++) {
+      const created = await subscribe('https://localhost:9/hooks');
+      const [redelivered, deleted] = await Promise.all([
+        app.http.post(`/v1/webhooks/subscriptions/${created.body.id}/events/${eventId}/redeliver`, { auth: app.apiKey }),
+        app.http.delete(`/v1/webhooks/subscriptions/${created.body.id}`, { auth: app.apiKey }),
+      ]);
+      expect(deleted.status).toBe(204);
+      expect([202, 404]).toContain(redelivered.status);
+      if (redelivered.status === 404) expect(redelivered.body).toMatchObject({ message: expect.stringMatching(/not found/), requestId: expect.any(String), errorId: expect.any(String) });
     }
   });
 });

@@ -1,3 +1,4 @@
+import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound, ValidationError, type FieldIssue } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
@@ -106,14 +107,22 @@ export class WebhookService {
     return { items, total };
   }
 
-  /** Queues one more attempt of an event, whatever its past and even while the subscription is disabled. */
+  /**
+   * Queues one more attempt of an event, whatever its past and even while the subscription is
+   * disabled. A subscription deleted since it was read is not found (events are never deleted).
+   */
   async redeliver(subscription: WebhookSubscriptionEntity, eventPublicId: string): Promise<WebhookDeliveryEntity> {
     const id = decodeId('event', eventPublicId);
     const event = id && (await this.#em.findOne(Event, { id, environment: this.#environmentId }));
     if (!event) throw notFound('Event');
     const previous = await this.#em.count(WebhookDelivery, { subscription: subscription.id, event: event.id });
     const delivery = this.#em.create(WebhookDelivery, { id: uuidv7(), subscription, event, attempt: previous + 1, redelivery: true, status: 'PENDING', at: new Date() });
-    await this.#em.flush();
+    try {
+      await this.#em.flush();
+    } catch (error) {
+      if (error instanceof ForeignKeyConstraintViolationException) throw notFound('Webhook subscription');
+      throw error;
+    }
     return delivery;
   }
 
