@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { Writable } from 'node:stream';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ValidationError } from '../src/errors.ts';
 import { errorHandler } from '../src/http/errors.ts';
 import { requestContext } from '../src/http/request-context.ts';
 import type { AppState } from '../src/http/state.ts';
@@ -99,6 +100,11 @@ describe('malformed percent-encoding in the path', () => {
     const response = await app.http.get(path, { auth: app.apiKey });
     expectErrorResponse(response, 400);
     expect(response.body.message).toMatch(/percent-encod/);
+  });
+
+  it('is told apart from a well-formed id that decodes to nonsense, which is simply not found', async () => {
+    expectErrorResponse(await app.http.get('/v1/profiles/%00', { auth: app.apiKey }), 404);
+    expectErrorResponse(await app.http.get('/v1/profiles/p_%ED%A0%80', { auth: app.apiKey }), 400);
   });
 
   it('is also a 400 for a profile acting through Basic Auth and in a PATCH', async () => {
@@ -213,15 +219,15 @@ describe('text PostgreSQL cannot store (NUL, unpaired surrogates)', () => {
 describe('logging an unexpected database failure', () => {
   const SECRET = 'Sensitive-Fragment';
 
-  /** A minimal app with the real error middleware and the service's logger, failing with a real PostgreSQL error. */
-  async function failWith(statement: string, params: unknown[]) {
+  /** A minimal app with the real error middleware and the service's logger (at debug level), failing as `fail` does. */
+  async function failWith(fail: () => Promise<unknown>) {
     const lines: string[] = [];
-    const logger = createLogger('info', new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
+    const logger = createLogger('debug', new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
     const koa = new Koa<AppState>();
     koa.use(requestContext(logger));
     koa.use(errorHandler());
     koa.use(async () => {
-      await app.service.orm.em.fork().execute(statement, params);
+      await fail();
     });
     const server = koa.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -244,11 +250,21 @@ describe('logging an unexpected database failure', () => {
     ['a bad cast (quoted in the message)', 'select ?::text::integer', [SECRET], '22P02'],
     ['a not-null violation (the failing row in "detail")', 'insert into profile (id, uuid, name) values (gen_random_uuid(), gen_random_uuid(), ?)', [SECRET], '23502'],
   ])('%s: logged by code and place under the errorId, without the data', async (_case, statement, params, code) => {
-    const { response, lines } = await failWith(statement, params);
+    const { response, lines } = await failWith(() => app.service.orm.em.fork().execute(statement, params));
     expect(response.status).toBe(500);
     const { errorId } = JSON.parse(response.body);
     const logged = lines.map((line) => JSON.parse(line)).find((entry) => entry.errorId === errorId);
     expect(logged.err).toMatchObject({ code, stack: expect.stringContaining(' at ') });
+    expect(lines.join('\n')).not.toContain(SECRET);
+  });
+
+  it('logs a refused request by its code, without the field names it quotes', async () => {
+    const { response, lines } = await failWith(async () => {
+      throw new ValidationError([{ path: ['metadata', SECRET], message: 'is not allowed' }]);
+    });
+    expect(response.status).toBe(422);
+    expect(JSON.parse(response.body).errors).toEqual({ [`metadata.${SECRET}`]: ['is not allowed'] });
+    expect(lines.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ level: 20, code: 'VALIDATION_FAILED', errorId: JSON.parse(response.body).errorId }));
     expect(lines.join('\n')).not.toContain(SECRET);
   });
 });

@@ -48,7 +48,8 @@ export function sendError(ctx: AppContext, error: AppError, cause: unknown = err
   if (error.instruction) body.instruction = error.instruction;
   if (error instanceof ValidationError) body.errors = groupIssues(error);
   if (error.status >= 500) ctx.state.log.error({ errorId, err: cause }, 'request failed');
-  else ctx.state.log.debug({ errorId, code: error.code }, error.message);
+  // Messages can quote the request (field names, a Content-Type): the code says enough.
+  else ctx.state.log.debug({ errorId, code: error.code }, 'request refused');
   ctx.set(error.headers);
   ctx.status = error.status;
   ctx.body = body;

@@ -64,7 +64,8 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
   for (const [operationId, handler] of Object.entries(table)) {
     api.register(operationId, async (c: Context, ctx: AppContext) => {
       const run = handler as (input: unknown) => Promise<{ status: number; body?: unknown; headers?: Record<string, string | number> }>;
-      const unstorable = [c.request.params, c.request.query, c.request.requestBody].flatMap((part) => unstorableText(part));
+      // Path parameters are ids, only ever decoded (a malformed one is a 404); the rest may be stored.
+      const unstorable = [c.request.query, c.request.requestBody].flatMap((part) => unstorableText(part));
       if (unstorable.length > 0) throw new ValidationError(unstorable);
       const result = await run({ params: c.request.params, query: c.request.query, body: c.request.requestBody, ctx });
       ctx.status = result.status;
