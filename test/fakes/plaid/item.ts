@@ -1,0 +1,207 @@
+import { AccountType, Products, TransactionsUpdateStatus, type AccountBase, type Transaction } from 'plaid';
+import { ActivityGenerator, HISTORY_DAYS, type Activity } from './activity.ts';
+import type { PlaidErrorBody } from './errors.ts';
+import { ACCOUNTS, type AccountKey, type AccountTemplate, type FakeInstitution } from './catalog.ts';
+import { digits, plaidId, randomFor, uuidFrom } from './random.ts';
+import { buildTransaction, transactionIds } from './transaction.ts';
+
+/** One entry of an Item's change log; `/transactions/sync` cursors are positions in this log. */
+export interface Change {
+  kind: 'added' | 'modified' | 'removed';
+  transactionId: string;
+  accountId: string;
+}
+
+export interface ItemAccount {
+  template: AccountTemplate;
+  accountId: string;
+  /** ACH account number (depository accounts); tokenized institutions issue a new one per Item. */
+  accountNumber: string;
+  persistentAccountId: string | null;
+  /** Balance before any visible transaction, in cents, so `current` follows the transactions. */
+  openingCents: number;
+}
+
+export interface ItemSetup {
+  seed: string;
+  index: number;
+  institution: FakeInstitution;
+  products: Products[];
+  webhook: string | null;
+  today: number;
+  transactionCount: number;
+}
+
+const cents = (amount: number) => Math.round(amount * 100);
+
+/**
+ * A Plaid Item: its accounts, the transactions Plaid currently reports (`view`), the change log
+ * that sync cursors walk, and the institution's activity not visible yet (`open`: future days,
+ * pending authorisations waiting to post).
+ */
+export class FakeItem {
+  readonly itemId: string;
+  readonly accessToken: string;
+  readonly institution: FakeInstitution;
+  readonly createdAt = new Date();
+  readonly accounts: ItemAccount[];
+  readonly view = new Map<string, Transaction>();
+  readonly log: Change[] = [];
+  products: Products[];
+  webhook: string | null;
+  error: PlaidErrorBody | null = null;
+  removed = false;
+  lastUpdate = new Date();
+  lastWebhook: { sentAt: Date; code: string } | null = null;
+  updateStatus = TransactionsUpdateStatus.HistoricalUpdateComplete;
+  /** Set by `injectMutationDuringPagination`: the next walk with more than one page is disturbed. */
+  mutationPending = false;
+  #open: Activity[];
+  #syncedDay: number;
+  #extraSerial = 0;
+  readonly #generator: ActivityGenerator;
+  readonly #purchasesPerDay: number;
+
+  constructor(setup: ItemSetup) {
+    this.itemId = plaidId(setup.seed, 'item', setup.index);
+    this.accessToken = `access-sandbox-${uuidFrom(setup.seed, 'access-token', setup.index)}`;
+    this.institution = setup.institution;
+    this.products = [...setup.products];
+    this.webhook = setup.webhook;
+    this.#generator = new ActivityGenerator(setup.seed, setup.index);
+    this.#purchasesPerDay = Math.max(0.5, setup.transactionCount / HISTORY_DAYS - 0.35);
+    this.accounts = ACCOUNTS.map((template) => {
+      const numbers = randomFor(setup.institution.tokenizedAccountNumbers ? `${this.itemId}:${template.key}` : `${setup.seed}:${setup.institution.id}:${template.key}`);
+      return {
+        template,
+        accountId: plaidId(this.itemId, 'account', template.key),
+        accountNumber: digits(numbers, setup.institution.tokenizedAccountNumbers ? 16 : 10),
+        persistentAccountId: setup.institution.tokenizedAccountNumbers ? plaidId(setup.seed, setup.institution.id, 'persistent', template.key) : null,
+        openingCents: 0,
+      };
+    });
+    this.#open = this.#generator.history(setup.today, setup.transactionCount);
+    this.#syncedDay = setup.today;
+    this.#settle(setup.today);
+    for (const account of this.accounts) {
+      const posted = this.#postedCents(account.accountId);
+      account.openingCents = account.template.currentAtLink + (account.template.type === AccountType.Depository ? posted : -posted);
+    }
+  }
+
+  account(key: AccountKey): ItemAccount {
+    return this.accounts.find((account) => account.template.key === key)!;
+  }
+
+  /** Plaid's update from the institution: days up to `today` happen, pending authorisations post. Returns how many changes it logged. */
+  update(today: number): number {
+    for (let day = this.#syncedDay + 1; day <= today; day++) this.#open.push(...this.#generator.day(day, this.#purchasesPerDay));
+    this.#syncedDay = Math.max(this.#syncedDay, today);
+    this.lastUpdate = new Date();
+    return this.#settle(today);
+  }
+
+  /** New card purchases authorised on `today`, visible at once. */
+  addPurchases(today: number, count: number, options: { pending?: boolean; account?: AccountKey }): Transaction[] {
+    const activities = this.#generator.extra(today, count, this.#extraSerial++, options);
+    this.#open.push(...activities);
+    this.#settle(today);
+    return activities.map((activity) => {
+      const ids = transactionIds(this.itemId, activity);
+      return structuredClone(this.view.get(ids.pending) ?? this.view.get(ids.posted)!);
+    });
+  }
+
+  /** Posts a pending transaction now, under a new id, optionally for a different amount (a tip). */
+  postPending(today: number, pendingId: string | undefined, amount: number | undefined): Transaction {
+    const pending = pendingId === undefined ? this.#oldestPending() : this.view.get(pendingId);
+    if (!pending?.pending) throw new Error(pendingId === undefined ? `item ${this.itemId} has no pending transaction` : `${pendingId} is not a pending transaction of item ${this.itemId}`);
+    const activity = this.#open.find((candidate) => transactionIds(this.itemId, candidate).pending === pending.transaction_id)!;
+    this.#open.splice(this.#open.indexOf(activity), 1);
+    const settled = { ...activity, postDay: Math.max(today, activity.authorizedDay), cents: amount === undefined ? activity.cents : cents(amount) };
+    this.#remove(pending.transaction_id);
+    return structuredClone(this.#add(settled, 'posted'));
+  }
+
+  modify(transactionId: string, patch: Partial<Transaction>): Transaction {
+    const current = this.#visible(transactionId);
+    const next = { ...current, ...structuredClone(patch), transaction_id: transactionId, account_id: current.account_id };
+    this.view.set(transactionId, next);
+    this.log.push({ kind: 'modified', transactionId, accountId: next.account_id });
+    return structuredClone(next);
+  }
+
+  /** Removes a transaction; a pending one is dropped for good (the authorisation never posts). */
+  remove(transactionId: string): void {
+    this.#visible(transactionId);
+    this.#open = this.#open.filter((activity) => transactionIds(this.itemId, activity).pending !== transactionId);
+    this.#remove(transactionId);
+  }
+
+  /** The account as Plaid reports it, with balances following the visible transactions. */
+  describeAccount(account: ItemAccount, lastUpdated: string | null): AccountBase {
+    const { template } = account;
+    const posted = this.#postedCents(account.accountId);
+    const pendingOut = [...this.view.values()].filter((t) => t.pending && t.account_id === account.accountId && t.amount > 0).reduce((sum, t) => sum + cents(t.amount), 0);
+    const depository = template.type === AccountType.Depository;
+    // Plaid's conventions: for credit and loan accounts `current` is the positive amount owed.
+    const current = depository ? account.openingCents - posted : account.openingCents + posted;
+    const available = depository ? current - pendingOut : template.limit !== null ? template.limit - current - pendingOut : null;
+    return {
+      account_id: account.accountId,
+      balances: { available: available === null ? null : available / 100, current: current / 100, limit: template.limit === null ? null : template.limit / 100, iso_currency_code: 'USD', unofficial_currency_code: null, last_updated_datetime: lastUpdated },
+      mask: template.mask,
+      name: template.name,
+      official_name: template.officialName,
+      type: template.type,
+      subtype: template.subtype,
+      ...(account.persistentAccountId === null ? {} : { persistent_account_id: account.persistentAccountId }),
+    };
+  }
+
+  #settle(today: number): number {
+    const before = this.log.length;
+    this.#open.sort((a, b) => a.authorizedDay - b.authorizedDay);
+    this.#open = this.#open.filter((activity) => {
+      if (activity.authorizedDay > today) return true;
+      const ids = transactionIds(this.itemId, activity);
+      if (activity.pendingCents !== null && today < activity.postDay) {
+        if (!this.view.has(ids.pending)) this.#add(activity, 'pending');
+        return true;
+      }
+      if (this.view.has(ids.pending)) this.#remove(ids.pending);
+      this.#add(activity, 'posted');
+      return false;
+    });
+    return this.log.length - before;
+  }
+
+  #add(activity: Activity, stage: 'pending' | 'posted'): Transaction {
+    const transaction = buildTransaction(this.itemId, this.account(activity.account).accountId, activity, stage);
+    this.view.set(transaction.transaction_id, transaction);
+    this.log.push({ kind: 'added', transactionId: transaction.transaction_id, accountId: transaction.account_id });
+    return transaction;
+  }
+
+  #remove(transactionId: string) {
+    const transaction = this.view.get(transactionId)!;
+    this.view.delete(transactionId);
+    this.log.push({ kind: 'removed', transactionId, accountId: transaction.account_id });
+  }
+
+  #visible(transactionId: string): Transaction {
+    const transaction = this.view.get(transactionId);
+    if (!transaction) throw new Error(`item ${this.itemId} has no transaction ${transactionId}`);
+    return transaction;
+  }
+
+  #oldestPending(): Transaction | undefined {
+    return [...this.view.values()].filter((t) => t.pending).sort((a, b) => a.date.localeCompare(b.date) || a.transaction_id.localeCompare(b.transaction_id))[0];
+  }
+
+  #postedCents(accountId: string): number {
+    let sum = 0;
+    for (const transaction of this.view.values()) if (!transaction.pending && transaction.account_id === accountId) sum += cents(transaction.amount);
+    return sum;
+  }
+}
