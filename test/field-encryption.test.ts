@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENCRYPTED_COLUMNS, reencryptAll, type Queryable } from '../src/db/reencrypt.ts';
 import { DecryptionError, FieldCipher } from '../src/lib/field-cipher.ts';
 import { decodeId, uuidv7 } from '../src/lib/ids.ts';
+import { ProviderSettings } from '../src/modules/environment/provider-settings.service.ts';
 import { basicAuth, createProfile } from './support/factories.ts';
 import { encryptV1 } from './support/legacy-cipher.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -68,7 +69,7 @@ function reencrypt(encryptionKeys: string): Promise<{ code: number; stdout: stri
   });
 }
 
-/** A profile, a connection and a webhook subscription with a rotated secret: every encrypted column filled. */
+/** A profile, a connection, a webhook subscription with a rotated secret and provider settings: every encrypted column filled. */
 async function fillEveryEncryptedColumn() {
   const profile = await createProfile(app);
   const connection = await app.http.post('/v1/sandbox/connections', {
@@ -82,6 +83,8 @@ async function fillEveryEncryptedColumn() {
   });
   expect(subscription.status).toBe(201);
   expect((await app.http.post(`/v1/webhooks/subscriptions/${subscription.body.id}/rotate-secret`, { auth: app.apiKey })).status).toBe(200);
+  const [{ environment_id: environmentId }] = await app.sql('select environment_id from profile where id = $1', [decodeId('profile', profile.id)]);
+  await new ProviderSettings(app.service.orm.em.fork(), cipher).set(environmentId, 'plaid', { clientId: 'client-1', secret: randomBytes(12).toString('hex'), plaidEnv: 'sandbox' });
   // The first sync reads the credential; let it finish so it does not race the rewrites below.
   await waitFor(async () => {
     const [row] = await app.sql('select status from connection where id = $1', [decodeId('connection', connection.body.id)]);
@@ -132,7 +135,8 @@ describe('field encryption bound to the row', () => {
   });
 });
 
-describe('npm run cli -- encryption reencrypt', () => {
+// Each run of the command starts a Node process; on a loaded machine that takes seconds.
+describe('npm run cli -- encryption reencrypt', { timeout: 120_000 }, () => {
   it('rewrites every v1 value of every encrypted column as v2 bound to its row, and a second run changes nothing', async () => {
     const profile = await fillEveryEncryptedColumn();
     const plaintexts = await downgradeAllToV1();
