@@ -84,7 +84,9 @@ export class PlaidProvider implements Provider {
       login = readLogin(request.existingCredential);
     } else {
       const publicToken = request.publicToken ?? (await this.#sandboxPublicToken(request, products));
-      const { data } = await call(() => this.#client.itemPublicTokenExchange({ public_token: publicToken }));
+      const { data } = await call(() => this.#client.itemPublicTokenExchange({ public_token: publicToken }), {
+        INVALID_PUBLIC_TOKEN: new LinkRefused('INVALID', 'publicToken', 'the public token is invalid or expired: open Plaid Link again'),
+      });
       login = { accessToken: data.access_token, itemId: data.item_id };
     }
     const { data } = await call(() => this.#client.itemGet({ access_token: login.accessToken }));
@@ -155,8 +157,9 @@ export class PlaidProvider implements Provider {
   async #sandboxPublicToken(request: LinkCompletion, products: ProductName[]): Promise<string> {
     if (!request.institutionId) throw new LinkRefused('INVALID', 'publicToken', 'send the publicToken Plaid Link returned');
     if (this.#env !== 'sandbox') throw new LinkRefused('INVALID', 'publicToken', 'only Plaid sandbox connections can be made without Plaid Link');
-    const { data } = await call(() =>
-      this.#client.sandboxPublicTokenCreate({
+    const { data } = await call(
+      () =>
+        this.#client.sandboxPublicTokenCreate({
         institution_id: request.institutionId!,
         initial_products: plaidProducts(products),
         options: {
@@ -164,6 +167,7 @@ export class PlaidProvider implements Provider {
           ...(request.username ? { override_username: request.username, override_password: request.password ?? '' } : {}),
         },
       }),
+      { INVALID_INSTITUTION: new LinkRefused('NOT_FOUND', 'institutionId', 'Institution'), INSTITUTION_NOT_FOUND: new LinkRefused('NOT_FOUND', 'institutionId', 'Institution') },
     );
     return data.public_token;
   }
@@ -187,10 +191,12 @@ function readLogin(credential: string): PlaidLogin {
   throw new ProviderError('ERROR_SERVICE', 'the stored Plaid credential is unreadable');
 }
 
-async function call<T>(request: () => Promise<T>): Promise<T> {
+/** Runs a Plaid call; its failure is mapped (errors.ts), or, for the error codes in `refusals`, refused as the user's input. */
+async function call<T>(request: () => Promise<T>, refusals: Record<string, LinkRefused> = {}): Promise<T> {
   try {
     return await request();
   } catch (error) {
-    throw mapPlaidError(error);
+    const code = (error as { response?: { data?: { error_code?: string } } }).response?.data?.error_code;
+    throw (code && refusals[code]) || mapPlaidError(error);
   }
 }
