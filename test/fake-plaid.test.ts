@@ -237,6 +237,18 @@ describe('transactions sync', () => {
     sameTransactions(new Map(restarted.added.map((t) => [t.transaction_id, t])), itemId);
   });
 
+  it('limits the history to days_requested, from the link token or the sandbox options', async () => {
+    const { data: created } = await plaid.sandboxPublicTokenCreate({ institution_id: 'ins_109508', initial_products: [Products.Transactions], options: { transactions: { days_requested: 90 } } });
+    const { data: item } = await plaid.itemPublicTokenExchange({ public_token: created.public_token });
+    const history = fake.currentTransactions(item.item_id);
+    expect(history).toHaveLength(Math.round((2_200 * 90) / 730));
+    expect(history.every((t) => t.authorized_date! > addDays(fake.today(), -90))).toBe(true);
+
+    const { data: link } = await plaid.linkTokenCreate({ client_name: 'Tributary', language: 'en', country_codes: [CountryCode.Us], user: { client_user_id: 'user-1' }, products: [Products.Transactions], transactions: { days_requested: 30 } });
+    const { itemId } = await fake.completeLink(link.link_token);
+    expect(fake.currentTransactions(itemId)).toHaveLength(Math.round((2_200 * 30) / 730));
+  });
+
   it('answers NOT_READY with empty pages and an empty cursor', async () => {
     const { accessToken, itemId } = await linkItem();
     fake.setUpdateStatus(itemId, 'NOT_READY' as never);
@@ -336,6 +348,14 @@ describe('webhooks', () => {
     expect(delivered.body).toContain('\n  "webhook_type"');
     const key = await verify(delivered.body, delivered.headers['plaid-verification']!);
     expect(key).toMatchObject({ alg: 'ES256', kty: 'EC', crv: 'P-256', use: 'sig', expired_at: null, created_at: expect.any(Number) });
+  });
+
+  it('acknowledges a webhook URL change at the new URL', async () => {
+    const { accessToken, itemId } = await linkItem({ webhook: 'https://127.0.0.1:9/unreachable' });
+    const { data } = await plaid.itemWebhookUpdate({ access_token: accessToken, webhook: receiver.url });
+    expect(data.item.webhook).toBe(receiver.url);
+    await fake.webhooksSettled();
+    expect(receiver.received.map((r) => JSON.parse(r.body))).toContainEqual(expect.objectContaining({ webhook_code: 'WEBHOOK_UPDATE_ACKNOWLEDGED', item_id: itemId, new_webhook_url: receiver.url }));
   });
 
   it('sends forged, stale and tampered webhooks that fail verification', async () => {

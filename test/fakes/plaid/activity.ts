@@ -1,7 +1,7 @@
 import { FLOWS, MERCHANTS, type AccountKey, type Counterparty } from './catalog.ts';
 import { between, DAY_MS, pick, randomFor } from './random.ts';
 
-/** How far back a new Item's history reaches (Plaid's maximum `days_requested`). */
+/** How far back a new Item's history reaches unless `days_requested` says less (Plaid's maximum). */
 export const HISTORY_DAYS = 730;
 
 /**
@@ -30,15 +30,15 @@ export class ActivityGenerator {
   }
 
   /**
-   * Exactly `count` movements over the `HISTORY_DAYS` up to `today` (scheduled flows first, card
-   * purchases fill the rest), sorted by day.
+   * Exactly `count` movements over the `days` up to `today` (scheduled flows first, card purchases
+   * fill the rest), sorted by day.
    */
-  history(today: number, count: number): Activity[] {
-    const first = today - HISTORY_DAYS + 1;
+  history(today: number, days: number, count: number): Activity[] {
+    const first = today - days + 1;
     const scheduled: Activity[] = [];
     for (let day = first; day <= today; day++) scheduled.push(...this.#scheduledOn(day));
     const random = randomFor(`${this.#seed}:history`);
-    const purchases = Array.from({ length: Math.max(0, count - scheduled.length) }, (_, i) => this.#purchase(random, `h${i}`, first + Math.floor(random() * HISTORY_DAYS)));
+    const purchases = Array.from({ length: Math.max(0, count - scheduled.length) }, (_, i) => this.#purchase(random, `h${i}`, first + Math.floor(random() * days)));
     return [...scheduled.slice(0, count), ...purchases].sort((a, b) => a.authorizedDay - b.authorizedDay);
   }
 

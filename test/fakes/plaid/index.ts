@@ -5,11 +5,12 @@ import type { FakeItem } from './item.ts';
 import { isoDay } from './random.ts';
 import type { Endpoint } from './schemas.ts';
 import { FakePlaidServer, type FailureKind, type RequestRecord } from './server.ts';
-import { FakePlaidState, GOOD_CREDENTIALS } from './state.ts';
+import { FakePlaidState, GOOD_CREDENTIALS, type LinkSession } from './state.ts';
 import { WebhookSender, type WebhookDelivery, type WebhookVariant } from './webhooks.ts';
 
 export type { AccountKey } from './catalog.ts';
 export type { FailureKind, RequestRecord } from './server.ts';
+export type { LinkSession } from './state.ts';
 export type { WebhookDelivery, WebhookVariant } from './webhooks.ts';
 export { INSTITUTIONS, GOOD_CREDENTIALS };
 
@@ -151,7 +152,7 @@ export async function startFakePlaid(options: FakePlaidOptions = {}) {
         if (session.webhook !== null) item.webhook = session.webhook;
         await state.repair(item, true);
       } else {
-        item = state.createItem(state.institution(linkOptions.institutionId ?? INSTITUTIONS[0]!.id), session.products, session.webhook, credentials);
+        item = state.createItem(state.institution(linkOptions.institutionId ?? INSTITUTIONS[0]!.id), session, credentials);
       }
       return { publicToken: state.publicTokenFor(item), itemId: item.itemId };
     },
@@ -188,6 +189,11 @@ export async function startFakePlaid(options: FakePlaidOptions = {}) {
     accounts(itemId: string): AccountBase[] {
       const item = state.item(itemId);
       return item.accounts.map((account) => item.describeAccount(account, null));
+    },
+
+    /** Link tokens created so far, oldest first (`itemId` set for update mode). */
+    linkSessions(): LinkSession[] {
+      return [...state.linkSessions.values()].map((session) => structuredClone(session));
     },
 
     items(): FakeItemSummary[] {

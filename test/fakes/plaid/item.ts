@@ -29,7 +29,9 @@ export interface ItemSetup {
   products: Products[];
   webhook: string | null;
   today: number;
+  /** Transactions over the full `HISTORY_DAYS`; an Item asking for fewer days gets its share. */
   transactionCount: number;
+  daysRequested: number;
 }
 
 const cents = (amount: number) => Math.round(amount * 100);
@@ -80,7 +82,7 @@ export class FakeItem {
         openingCents: 0,
       };
     });
-    this.#open = this.#generator.history(setup.today, setup.transactionCount);
+    this.#open = this.#generator.history(setup.today, setup.daysRequested, Math.round((setup.transactionCount * setup.daysRequested) / HISTORY_DAYS));
     this.#syncedDay = setup.today;
     this.#settle(setup.today);
     for (const account of this.accounts) {

@@ -64,7 +64,7 @@ const FIREABLE: Partial<Record<FireCode, { type: WebhookType; product?: Products
   [FireCode.UserAccountRevoked]: { type: WebhookType.Item },
 };
 
-export function describeItem(item: FakeItem): Item {
+function describeItem(item: FakeItem): Item {
   return {
     item_id: item.itemId,
     institution_id: item.institution.id,
@@ -99,7 +99,14 @@ export const handlers: { [E in Endpoint]: Handler<E> } = {
     if (!request.user && !request.user_id && !request.user_token) throw errors.missingFields(['user']);
     const products = [...(request.products ?? []), ...(request.required_if_supported_products ?? []), ...(request.optional_products ?? [])];
     if (!item && products.length === 0) throw errors.invalidField('products must contain at least one product unless access_token is set (update mode)');
-    const session = { linkToken: `link-sandbox-${randomUUID()}`, products, webhook: request.webhook ?? null, itemId: item?.itemId ?? null, expiration: new Date(Date.now() + LINK_TOKEN_LIFETIME_MS) };
+    const session = {
+      linkToken: `link-sandbox-${randomUUID()}`,
+      products,
+      webhook: request.webhook ?? null,
+      daysRequested: request.transactions?.days_requested,
+      itemId: item?.itemId ?? null,
+      expiration: new Date(Date.now() + LINK_TOKEN_LIFETIME_MS),
+    };
     state.linkSessions.set(session.linkToken, session);
     return { link_token: session.linkToken, expiration: session.expiration.toISOString() };
   },
@@ -108,7 +115,8 @@ export const handlers: { [E in Endpoint]: Handler<E> } = {
     const institution = state.institution(request.institution_id);
     const options = request.options ?? {};
     const credentials = { username: options.override_username ?? GOOD_CREDENTIALS.username, password: options.override_password ?? GOOD_CREDENTIALS.password };
-    const item = state.createItem(institution, request.initial_products, options.webhook ?? null, credentials);
+    const link = { products: request.initial_products, webhook: options.webhook ?? null, daysRequested: options.transactions?.days_requested };
+    const item = state.createItem(institution, link, credentials);
     onItem(item);
     return { public_token: state.publicTokenFor(item) };
   },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Products, WebhookEnvironmentValues, WebhookType } from 'plaid';
 import { INSTITUTIONS, type FakeInstitution } from './catalog.ts';
 import { errors, FakePlaidError } from './errors.ts';
+import { HISTORY_DAYS } from './activity.ts';
 import { FakeItem } from './item.ts';
 import { dayOf } from './random.ts';
 import type { WebhookDelivery, WebhookSender, WebhookVariant } from './webhooks.ts';
@@ -14,6 +15,7 @@ export interface LinkSession {
   linkToken: string;
   products: Products[];
   webhook: string | null;
+  daysRequested: number | undefined;
   /** Update mode: the Item whose login the session repairs. */
   itemId: string | null;
   expiration: Date;
@@ -48,9 +50,18 @@ export class FakePlaidState {
   }
 
   /** Logs in at an institution, as Link or `/sandbox/public_token/create` does, creating an Item. */
-  createItem(institution: FakeInstitution, products: Products[], webhook: string | null, credentials: { username: string; password: string }): FakeItem {
+createItem(institution: FakeInstitution, link: { products: Products[]; webhook: string | null; daysRequested: number | undefined }, credentials: { username: string; password: string }): FakeItem {
     checkCredentials(credentials);
-    const item = new FakeItem({ seed: this.#options.seed, index: this.items.size, institution, products, webhook, today: this.today, transactionCount: this.#options.transactionCount });
+    const item = new FakeItem({
+      seed: this.#options.seed,
+      index: this.items.size,
+      institution,
+      products: link.products,
+      webhook: link.webhook,
+      today: this.today,
+      transactionCount: this.#options.transactionCount,
+      daysRequested: link.daysRequested ?? HISTORY_DAYS,
+    });
     this.items.set(item.itemId, item);
     this.#byAccessToken.set(item.accessToken, item);
     return item;
@@ -104,11 +115,10 @@ export class FakePlaidState {
    * The login works again. Through update mode in the client's own app no webhook follows; repaired
    * any other way (the user fixed it elsewhere) Plaid sends LOGIN_REPAIRED.
    */
-  repair(item: FakeItem, throughUpdateMode: boolean): Promise<WebhookDelivery | null> {
+  async repair(item: FakeItem, throughUpdateMode: boolean): Promise<void> {
     item.error = null;
-    const repaired = throughUpdateMode ? Promise.resolve(null) : this.notify(item, WebhookType.Item, 'LOGIN_REPAIRED');
-    const { webhook } = this.update(item);
-    return Promise.all([repaired, webhook]).then(([first]) => first);
+    const repaired = throughUpdateMode ? null : this.notify(item, WebhookType.Item, 'LOGIN_REPAIRED');
+    await Promise.all([repaired, this.update(item).webhook]);
   }
 
   /** Sends a webhook for `item` to its webhook URL (none set: nothing is sent). */
