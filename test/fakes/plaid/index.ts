@@ -19,7 +19,10 @@ export interface FakePlaidOptions {
   seed?: string;
   /** The institution's date when the fake starts (history ends on it). Default: today, UTC. */
   today?: Date | string;
-  /** Transactions in a new Item's two-year history. Default 2,200. */
+  /**
+   * Transactions in a new Item's history over two years (Plaid's maximum `days_requested`, used when
+   * the link asks for no fewer days; an Item linked with `days_requested` gets its share). Default 2,200.
+   */
   transactionCount?: number;
   clientId?: string;
   secret?: string;
