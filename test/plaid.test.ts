@@ -1,15 +1,10 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { decodeId, encodeId } from '../src/lib/ids.ts';
 import { negate } from '../src/providers/plaid/money.ts';
-import { INSTITUTIONS, startFakePlaid, type FakePlaid } from './fakes/plaid/index.ts';
+import { INSTITUTIONS, type FakePlaid } from './fakes/plaid/index.ts';
 import { basicAuth, createProfile } from './support/factories.ts';
-import { startTestApp, type TestApp } from './support/test-app.ts';
+import { PLAID_LINK_SCRIPT_URL, startPlaidApp } from './support/plaid-app.ts';
+import type { TestApp } from './support/test-app.ts';
 import { waitFor } from './support/wait.ts';
 
 let app: TestApp;
@@ -17,27 +12,15 @@ let plaid: FakePlaid;
 let environmentId: string;
 
 beforeAll(async () => {
-  const tls = inject('tls');
-  plaid = await startFakePlaid({ webhookCa: readFileSync(tls.certFile), transactionCount: 2_200 });
-  const caFile = path.join(mkdtempSync(path.join(tmpdir(), 'fake-plaid-')), 'ca.pem');
-  writeFileSync(caFile, plaid.ca);
-  app = await startTestApp({ PROVIDER_CA_FILE: caFile, PLAID_LINK_SCRIPT_URL: `${plaid.url}/link-initialize.js` });
-  environmentId = app.service.bootstrap.created!.environmentId;
-  // The operator's own command, as the README shows it.
-  const { stdout } = await cli('providers', 'set', environmentId, 'plaid', '--client-id', plaid.clientId, '--secret', plaid.secret, '--plaid-env', 'sandbox', '--base-url', plaid.url);
-  expect(stdout).toContain('plaid configured');
-  expect(stdout).not.toContain(plaid.secret);
+  let cliOutput: string;
+  ({ app, plaid, environmentId, cliOutput } = await startPlaidApp());
+  expect(cliOutput).toContain('plaid configured');
+  expect(cliOutput).not.toContain(plaid.secret);
 }, 120_000);
 afterAll(async () => {
   await app?.stop();
   await plaid?.stop();
 });
-
-function cli(...args: string[]) {
-  return promisify(execFile)(process.execPath, ['scripts/cli.ts', ...args], {
-    env: { ...process.env, DATABASE_URL: app.databaseUrl, DATA_DIR: app.dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
-  });
-}
 
 /** A Plaid connection made server-to-server (Plaid's sandbox public token, exchanged), fully synced. */
 async function connectPlaid(overrides: Record<string, unknown> = {}) {
@@ -221,7 +204,7 @@ describe('Plaid errors, repair and disconnect', () => {
     const token = await sessionToken(profile.id);
     const link = await app.http.post('/v1/connect/link', { auth: token, json: { connectionId: connection.id } });
     expect(link.status).toBe(200);
-    expect(link.body).toMatchObject({ provider: 'plaid', kind: 'PLAID_LINK', linkToken: expect.any(String), scriptUrl: `${plaid.url}/link-initialize.js` });
+    expect(link.body).toMatchObject({ provider: 'plaid', kind: 'PLAID_LINK', linkToken: expect.any(String), scriptUrl: PLAID_LINK_SCRIPT_URL });
     const { publicToken } = await plaid.completeLink(link.body.linkToken);
     const repaired = await app.http.post(`/v1/connect/connections/${connection.id}/reconnect`, { auth: token, json: { publicToken } });
     expect(repaired.status).toBe(200);
