@@ -105,3 +105,19 @@ describe('shared windows in Redis', () => {
     }
   });
 });
+
+describe('behind a trusted proxy (TRUST_PROXY=true)', () => {
+  it('counts anonymous requests by the address the proxy saw, whatever the client wrote before it', async () => {
+    const proxied = await startTestApp({ TRUST_PROXY: 'true' });
+    try {
+      // The client invents a new address for every request; the proxy appends the one it really saw.
+      let invented = 0;
+      const send = () => proxied.http.get('/healthz', { headers: { 'X-Forwarded-For': `203.0.113.${invented++ % 256}, 198.51.100.7` } });
+      await warm(send);
+      const { ok, limited, other } = tally(await burstWithinOneSecond(150, send));
+      expect({ ok, limited, other }).toEqual({ ok: 25, limited: 125, other: 0 });
+    } finally {
+      await proxied.stop();
+    }
+  });
+});

@@ -9,6 +9,7 @@ import { jsonBody } from './json-body.ts';
 import { rateLimit } from './rate-limit.ts';
 import { requestContext } from './request-context.ts';
 import type { AppState } from './state.ts';
+import { securityHeaders } from './security-headers.ts';
 import { tlsGuard } from './tls-guard.ts';
 import { versioning } from './version.ts';
 
@@ -16,6 +17,8 @@ export interface AppParts {
   logger: Logger;
   orm: MikroORM;
   trustProxy: boolean;
+  /** Behind a trusted proxy: how many proxies append to X-Forwarded-For (the client is that many entries from the right). */
+  trustProxyHops: number;
   credentials: CredentialResolver;
   limiter: FixedWindowLimiter;
   /** The GraphQL front door, mounted at /v1/graphql. */
@@ -25,13 +28,16 @@ export interface AppParts {
 }
 
 /**
- * The request pipeline of DESIGN.md: request id → errors → EntityManager → credential → rate limit →
+ * The request pipeline of DESIGN.md, after the security headers: request id → errors → EntityManager → credential → rate limit →
  * TLS guard → version → 401 for a bad credential → JSON body → GraphQL or REST. The rate limiter runs
  * before anything can refuse the request, so every response carries its headers.
  */
-export function createApp({ logger, orm, trustProxy, credentials, limiter, graphql, rest }: AppParts): Koa<AppState> {
-  const app = new Koa<AppState>({ proxy: trustProxy });
+export function createApp({ logger, orm, trustProxy, trustProxyHops, credentials, limiter, graphql, rest }: AppParts): Koa<AppState> {
+  // ctx.ip: the address the outermost trusted proxy saw (X-Forwarded-For, `trustProxyHops` from the
+  // right), never an entry the client wrote itself.
+  const app = new Koa<AppState>({ proxy: trustProxy, maxIpsCount: trustProxyHops });
   app.silent = true;
+  app.use(securityHeaders());
   app.use(requestContext(logger));
   app.use(errorHandler());
   app.use(async (ctx, next) => {

@@ -13,7 +13,7 @@ const ACCEPTABLE_ID = /^[\w.:-]{1,200}$/;
 export function requestContext(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
     const given = ctx.get('X-Request-Id');
-    const requestId = ACCEPTABLE_ID.test(given) ? given : `req_${randomUUID().replaceAll('-', '')}`;
+    const requestId = ACCEPTABLE_ID.test(given) ? given : newRequestId();
     ctx.state.requestId = requestId;
     ctx.state.version = CURRENT_VERSION;
     ctx.state.log = logger.child({ requestId });
@@ -29,4 +29,9 @@ export function requestContext(logger: Logger): Middleware<AppState> {
       );
     }
   };
+}
+
+/** A fresh request id, for requests that did not bring a usable one. */
+export function newRequestId(): string {
+  return `req_${randomUUID().replaceAll('-', '')}`;
 }

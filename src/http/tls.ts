@@ -3,6 +3,27 @@ import path from 'node:path';
 import { generate } from 'selfsigned';
 import type { Config } from '../config.ts';
 
+/**
+ * TLS 1.2 and 1.3 with AEAD ciphers and forward secrecy only (ECDHE with AES-GCM or ChaCha20-Poly1305),
+ * in the server's order of preference: no CBC suites (LUCKY13), no static-RSA key exchange. The TLS 1.3
+ * suites must be named too, or Node would offer none of them.
+ */
+export const TLS_POLICY = {
+  minVersion: 'TLSv1.2',
+  honorCipherOrder: true,
+  ciphers: [
+    'TLS_AES_128_GCM_SHA256',
+    'TLS_AES_256_GCM_SHA384',
+    'TLS_CHACHA20_POLY1305_SHA256',
+    'ECDHE-ECDSA-AES128-GCM-SHA256',
+    'ECDHE-RSA-AES128-GCM-SHA256',
+    'ECDHE-ECDSA-AES256-GCM-SHA384',
+    'ECDHE-RSA-AES256-GCM-SHA384',
+    'ECDHE-ECDSA-CHACHA20-POLY1305',
+    'ECDHE-RSA-CHACHA20-POLY1305',
+  ].join(':'),
+} as const;
+
 export interface TlsMaterial {
   cert: string;
   key: string;
