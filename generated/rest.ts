@@ -1149,8 +1149,8 @@ export interface components {
          * @description Custom metadata: your own key-value data on a Profile, Connection, Account or Transaction,
          *     e.g. `{"plan": "premium", "score": 42, "beta": true}`; `null` when none is set (never `{}`).
          *
-         *     - A JSON object with at least one key; keys are strings of 1–50 characters; at most 50
-         *       keys per record, counted after an update is merged.
+         *     - A JSON object with at least one key; keys are strings of 1–50 characters other than
+         *       `__proto__`; at most 50 keys per record, counted after an update is merged.
          *     - Values are strings (at most 500 characters), numbers or booleans; no nested objects or
          *       arrays. `null` appears only in updates.
          *     - Updates merge: keys absent from the update keep their value; a key set to `null` is
