@@ -75,9 +75,9 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const connectionJobs = new ConnectionJobs({ orm, pool: syncPool, cipher: secrets.cipher, provider });
   const webhooks = new WebhookDeliveries({ orm, cipher: secrets.cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
-  const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep, ...webhooks.definitions()], logger, config.recovery);
+  const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep], logger, config.recovery);
   connectionJobs.attach(boss);
-  webhooks.start((name, data, startAfter) => boss.send(name, data, { startAfter }));
+  await webhooks.start(boss);
   const tls = await loadTls(config);
   const counters = config.redisUrl ? await RedisCounterStore.open(config.redisUrl, logger) : new MemoryCounterStore();
   const tokens = new SessionTokens(secrets.sessionSecret);

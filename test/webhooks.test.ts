@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { decodeId, encodeId, uuidv7 } from '../src/lib/ids.ts';
-import { RETRY_DELAYS_SECONDS, WebhookDeliveries } from '../src/modules/webhook/delivery.ts';
+import { RETRY_DELAYS_SECONDS, WebhookDeliveries, type QueuedAttempt } from '../src/modules/webhook/delivery.ts';
 import { WebhookService } from '../src/modules/webhook/webhook.service.ts';
 import { loadSecrets } from '../src/secrets.ts';
 import { createEnvironmentWithKey } from './support/environments.ts';
@@ -25,7 +25,7 @@ async function subscribe(targetUrl: string, extra: Record<string, unknown> = {},
 /** A delivery engine on the app's database with a clock the test moves; attempts it queues are captured, not run. */
 function controlledDeliveries(options: { allowPrivate?: boolean } = {}) {
   let now = new Date();
-  const queued: Array<{ id: string; at: Date }> = [];
+  const queued: QueuedAttempt[] = [];
   const { cipher } = loadSecrets(loadConfig({ NODE_ENV: 'test', DATA_DIR: app.dataDir }));
   const deliveries = new WebhookDeliveries({
     orm: app.service.orm,
@@ -34,7 +34,7 @@ function controlledDeliveries(options: { allowPrivate?: boolean } = {}) {
     allowPrivate: options.allowPrivate ?? true,
     caFile: inject('tls').certFile,
     now: () => now,
-    enqueue: async (id, at) => void queued.push({ id, at }),
+    enqueue: async (attempts) => void queued.push(...attempts),
   });
   return { deliveries, queued, advanceTo: (at: Date) => (now = at), now: () => now };
 }
@@ -215,13 +215,49 @@ describe('retries', () => {
         const next = clock.queued.at(-1)!;
         delays.push((next.at.getTime() - clock.now().getTime()) / 1000);
         clock.advanceTo(next.at);
-        id = next.id;
+        id = next.deliveryId;
       }
       expect(delays).toEqual([3600, ...RETRY_DELAYS_SECONDS.slice(1)]);
       expect(delays.reduce((sum, delay) => sum + delay, 0) / 86_400).toBeGreaterThan(2.9);
       expect(receiver.received).toHaveLength(RETRY_DELAYS_SECONDS.length + 1);
     } finally {
       await receiver.close();
+      await app.sql('delete from webhook_subscription');
+    }
+  });
+
+  it('ends an attempt after 15 s even while the endpoint keeps trickling its answer', { timeout: 60_000 }, async () => {
+    const receiver = await startReceiver(() => 'trickle');
+    try {
+      const created = await subscribe(receiver.url);
+      const clock = controlledDeliveries();
+      const id = await owedDelivery(created.body.id, clock.now());
+      await clock.deliveries.attempt(id);
+      const [row] = await app.sql('select status, error from webhook_delivery where id = $1', [id]);
+      expect(row).toEqual({ status: 'FAILED', error: 'no answer within 15 s' });
+    } finally {
+      await receiver.close();
+      await app.sql('delete from webhook_subscription');
+    }
+  });
+
+  it('queues an owed row again under its own job id (a no-op while that job waits), and a lapsed claim once more', async () => {
+    const created = await subscribe('https://localhost:9/hooks');
+    try {
+      const clock = controlledDeliveries();
+      const waiting = await owedDelivery(created.body.id, clock.now());
+      const lapsed = await owedDelivery(created.body.id, clock.now());
+      await app.sql('update webhook_delivery set claimed_until = $2 where id = $1', [lapsed, new Date(clock.now().getTime() + 1000)]);
+      // A minute on (for this engine only): both rows are owed; the service's own relay does not see them yet.
+      clock.advanceTo(new Date(clock.now().getTime() + 60_000));
+      await clock.deliveries.relay();
+      await clock.deliveries.relay();
+      const jobIds = (deliveryId: string) => clock.queued.filter((attempt) => attempt.deliveryId === deliveryId).map((attempt) => attempt.jobId);
+      expect(jobIds(waiting)).toEqual([waiting, waiting]);
+      const [lapseJob, again] = jobIds(lapsed);
+      expect(lapseJob).not.toBe(lapsed);
+      expect(again).toBe(lapseJob);
+    } finally {
       await app.sql('delete from webhook_subscription');
     }
   });

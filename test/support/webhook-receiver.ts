@@ -10,9 +10,12 @@ export interface Received {
 
 /**
  * A real HTTPS endpoint on loopback (the tests' certificate) that records every delivery. `respond`
- * decides each answer; returning `'hang'` never answers (a receiver that stalls).
+ * decides each answer; returning `'hang'` never answers (a receiver that stalls), `'trickle'` answers
+ * 200 and then sends its body a byte at a time, never ending it.
  */
-export async function startReceiver(respond: (request: Received, index: number) => { status: number; headers?: Record<string, string> } | 'hang' = () => ({ status: 200 })) {
+export async function startReceiver(
+  respond: (request: Received, index: number) => { status: number; headers?: Record<string, string> } | 'hang' | 'trickle' = () => ({ status: 200 }),
+) {
   const tls = inject('tls');
   const received: Received[] = [];
   const server: Server = createServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, (req, res) => {
@@ -23,6 +26,12 @@ export async function startReceiver(respond: (request: Received, index: number) 
       received.push(request);
       const answer = respond(request, received.length - 1);
       if (answer === 'hang') return;
+      if (answer === 'trickle') {
+        res.writeHead(200);
+        const timer = setInterval(() => res.write('.'), 500);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
       res.writeHead(answer.status, answer.headers).end('ok');
     });
   });

@@ -4,10 +4,10 @@ import { request as httpsRequest } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import { LockMode } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Job, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { encodeId, uuidv7 } from '../../lib/ids.ts';
-import type { JobDefinition } from '../../jobs/queue.ts';
 import { Environment } from '../environment/environment.entity.ts';
 import { Event } from '../event/event.entity.ts';
 import { presentEvent } from '../event/event.presenter.ts';
@@ -18,11 +18,28 @@ import { WebhookDelivery, WebhookSubscription, type WebhookDeliveryEntity, type 
 
 /** Delays before each retry after a failure: about three days in all (the contract's schedule). */
 export const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 72_000];
+/** Attempts one instance makes at once; a subscription has at most one of them. */
+export const MAX_ATTEMPTS_IN_FLIGHT = 32;
+/** An attempt (connecting, sending, reading the answer) ends after this, however the receiver behaves. */
 const TIMEOUT_MS = 15_000;
 /** How long an attempt's claim lasts: past it, the attempt is taken as lost (its worker died). */
 const CLAIM_MS = TIMEOUT_MS + 5_000;
+/** How often an instance with nothing to do looks for attempts that other instances queued. */
+const POLL_MS = 1000;
+/** Owed rows the relay looks at per pass, walking all of them over successive passes. */
+const SWEEP_ROWS = 100;
 const EXCERPT_BYTES = 1024;
 const DELIVER = 'webhook.deliver';
+
+/** An attempt to queue: the job `jobId` makes the attempt of row `deliveryId` at `at`. */
+export interface QueuedAttempt {
+  deliveryId: string;
+  subscriptionId: string;
+  at: Date;
+  jobId: string;
+}
+
+type AttemptJob = Pick<QueuedAttempt, 'deliveryId' | 'subscriptionId'>;
 
 export interface WebhookDeliveryOptions {
   orm: MikroORM;
@@ -31,23 +48,37 @@ export interface WebhookDeliveryOptions {
   allowPrivate: boolean;
   caFile: string | undefined;
   now?: () => Date;
-  /** Queues an attempt (pg-boss in the service; tests capture it). */
-  enqueue?: (deliveryId: string, startAfter: Date) => Promise<void>;
+  /** Queues attempts (pg-boss once started; tests capture them). */
+  enqueue?: (attempts: QueuedAttempt[]) => Promise<void>;
 }
 
 /**
  * Webhook delivery. The relay turns outbox events into PENDING delivery rows (one per matching
- * subscription) in one transaction; an attempt job claims a row, POSTs the signed event, records the
- * outcome and queues the next attempt on failure. Rows are the durable state: the relay also
- * re-queues PENDING rows whose attempt is due and unclaimed, so a crash loses nothing.
+ * subscription) in one transaction and queues a pg-boss job per row; an attempt claims its row, POSTs
+ * the signed event, records the outcome and queues the next attempt on failure. Rows are the durable
+ * state: the relay also re-queues owed rows whose job is gone, so a crash loses nothing.
+ *
+ * Each instance fetches attempt jobs itself, up to MAX_ATTEMPTS_IN_FLIGHT at once and never a second
+ * one for a subscription that has one in flight here (its jobs carry the subscription as their pg-boss
+ * group): a slow or failing endpoint holds one slot for at most TIMEOUT_MS and delays only its own
+ * subscription's events, which are attempted in order.
  */
 export class WebhookDeliveries {
   readonly #options: WebhookDeliveryOptions;
   readonly #now: () => Date;
   readonly #ca: string[] | undefined;
-  #enqueue: ((deliveryId: string, startAfter: Date) => Promise<void>) | undefined;
+  #enqueue: ((attempts: QueuedAttempt[]) => Promise<void>) | undefined;
   #timer: NodeJS.Timeout | undefined;
   #relaying: Promise<void> | undefined;
+  /** Where the relay's sweep of owed rows resumes (its last row), or undefined to start over. */
+  #swept: { at: string; id: string } | undefined;
+  /** Subscriptions with an attempt in flight in this instance, to the attempt and its job's settlement. */
+  readonly #inFlight = new Map<string, Promise<void>>();
+  #dispatching: Promise<void> | undefined;
+  #stopped = false;
+  /** Set when a slot or new work may be there, so the dispatcher fetches again instead of pausing. */
+  #woken = false;
+  #resume: (() => void) | undefined;
 
   constructor(options: WebhookDeliveryOptions) {
     this.#options = options;
@@ -56,26 +87,96 @@ export class WebhookDeliveries {
     this.#enqueue = options.enqueue;
   }
 
-  definitions(): JobDefinition<any>[] {
-    return [{ name: DELIVER, handle: ({ deliveryId }: { deliveryId: string }) => this.attempt(deliveryId) }];
-  }
-
-  /** Starts relaying every second on the started queue. */
-  start(send: (name: string, data: object, startAfter: Date) => Promise<unknown>): void {
-    this.#enqueue ??= async (deliveryId, startAfter) => {
-      await send(DELIVER, { deliveryId }, startAfter);
+  /** Creates the attempt queue on the started pg-boss, then relays every second and makes attempts. */
+  async start(boss: PgBoss): Promise<void> {
+    // An attempt that throws (not one the endpoint fails) is retried. Attempts send no heartbeats, and
+    // end within TIMEOUT_MS: a job still active after a minute belongs to a worker that died.
+    const settings = { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 };
+    await boss.createQueue(DELIVER, settings);
+    // createQueue leaves a queue that exists as it was: this build's settings apply to it too.
+    await boss.updateQueue(DELIVER, { ...settings, heartbeatSeconds: null });
+    this.#enqueue ??= async (attempts) => {
+      if (attempts.length === 0) return;
+      await boss.insert(
+        DELIVER,
+        attempts.map(({ deliveryId, subscriptionId, at, jobId }) => ({ id: jobId, data: { deliveryId, subscriptionId }, startAfter: at, group: { id: subscriptionId } })),
+      );
+      this.#wake();
     };
     this.#timer = setInterval(() => void this.relay(), 1000);
+    this.#dispatching = this.#dispatch(boss);
   }
 
-  /** Queues an attempt now (a redelivery). */
-  async queue(deliveryId: string): Promise<void> {
-    await this.#enqueue!(deliveryId, this.#now());
+  /** Queues a new row's attempt (a redelivery). */
+  async queue(delivery: WebhookDeliveryEntity): Promise<void> {
+    await this.#enqueue!([queued(delivery)]);
   }
 
+  /** Stops relaying and fetching, and waits for the attempts in flight (each ends within TIMEOUT_MS). */
   async stop(): Promise<void> {
+    this.#stopped = true;
     clearInterval(this.#timer);
+    this.#wake();
     await this.#relaying;
+    await this.#dispatching;
+    await Promise.all(this.#inFlight.values());
+  }
+
+  /** Fetches attempt jobs while a slot is free, skipping subscriptions that have one in flight here. */
+  async #dispatch(boss: PgBoss): Promise<void> {
+    while (!this.#stopped) {
+      this.#woken = false;
+      let job: Job<AttemptJob> | undefined;
+      if (this.#inFlight.size < MAX_ATTEMPTS_IN_FLIGHT) {
+        try {
+          [job] = await boss.fetch<AttemptJob>(DELIVER, { ignoreGroups: [...this.#inFlight.keys()] });
+        } catch (error) {
+          this.#options.logger.error({ err: error }, 'fetching webhook attempts failed');
+        }
+      }
+      if (job) this.#run(boss, job);
+      else await this.#pause();
+    }
+  }
+
+  /** Makes the job's attempt in the background and settles the job; its subscription's slot is then free. */
+  #run(boss: PgBoss, job: Job<AttemptJob>): void {
+    const { deliveryId, subscriptionId } = job.data;
+    const settled = this.attempt(deliveryId)
+      .then(
+        () => boss.complete(DELIVER, job.id),
+        (error: unknown) => {
+          this.#options.logger.error({ err: error, deliveryId: encodeId('webhookDelivery', deliveryId) }, 'webhook attempt failed inside Tributary; it will be retried');
+          return boss.fail(DELIVER, job.id, { message: error instanceof Error ? error.message : String(error) });
+        },
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => this.#options.logger.error({ err: error }, 'settling a webhook attempt job failed'),
+      )
+      .finally(() => {
+        this.#inFlight.delete(subscriptionId);
+        this.#wake();
+      });
+    this.#inFlight.set(subscriptionId, settled);
+  }
+
+  #wake(): void {
+    this.#woken = true;
+    this.#resume?.();
+  }
+
+  /** Waits POLL_MS, or less if woken (at once if woken since the last fetch began). */
+  async #pause(): Promise<void> {
+    if (this.#woken) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, POLL_MS);
+      this.#resume = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.#resume = undefined;
   }
 
   /** One relay pass (at most one at a time per process); errors are logged, the next pass retries. */
@@ -106,13 +207,29 @@ export class WebhookDeliveries {
       }
       return deliveries;
     });
-    for (const delivery of created) await this.#enqueue!(delivery.id, delivery.at);
-    // Attempts owed but not running: their job was lost with a crashed process.
-    const owed = await em.getConnection().execute<Array<{ id: string; at: Date }>>(
-      `select id, at from webhook_delivery where status = 'PENDING' and at <= ? and (claimed_until is null or claimed_until < ?) order by at limit 100`,
-      [new Date(this.#now().getTime() - CLAIM_MS), this.#now()],
+    await this.#enqueue!(created.map(queued));
+    await this.#sweep(em);
+  }
+
+  /**
+   * Queues again the owed rows whose job may be gone, SWEEP_ROWS per pass from where the last pass
+   * stopped. A row never claimed gets its own job id again: a no-op while that job exists (it is gone
+   * only if a process died between writing the row and queuing it), so rows waiting behind a slow
+   * endpoint are not queued twice. A lapsed claim (its worker died) gets one new job per lapse, its
+   * id a hash of the row and the claim, the same in every instance.
+   */
+  async #sweep(em: ReturnType<MikroORM['em']['fork']>): Promise<void> {
+    const now = this.#now();
+    const from = this.#swept ?? { at: new Date(0).toISOString(), id: '00000000-0000-0000-0000-000000000000' };
+    const owed = await em.getConnection().execute<Array<{ id: string; subscription_id: string; at: string; job_id: string }>>(
+      `select id, subscription_id, at, coalesce(md5(id::text || extract(epoch from claimed_until)::text)::uuid, id) as job_id from webhook_delivery
+       where status = 'PENDING' and at <= ? and (claimed_until is null or claimed_until < ?) and at >= ? and (at, id) > (?, ?)
+       order by at, id limit ${SWEEP_ROWS}`,
+      [new Date(now.getTime() - CLAIM_MS), now, from.at, from.at, from.id],
     );
-    for (const { id } of owed) await this.#enqueue!(id, this.#now());
+    const last = owed.at(-1);
+    this.#swept = owed.length === SWEEP_ROWS && last ? { at: last.at, id: last.id } : undefined;
+    await this.#enqueue!(owed.map((row) => ({ deliveryId: row.id, subscriptionId: row.subscription_id, at: now, jobId: row.job_id })));
   }
 
   /** Makes one attempt, if the row is still owed one and no other worker holds it. */
@@ -151,6 +268,10 @@ export class WebhookDeliveries {
     const started = performance.now();
     const request = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<Outcome>((resolve) => {
+      const settle = (outcome: Omit<Outcome, 'durationMs'>) => {
+        clearTimeout(deadline);
+        resolve({ ...outcome, durationMs: Math.round(performance.now() - started) });
+      };
       const req = request(
         target.url,
         {
@@ -161,13 +282,20 @@ export class WebhookDeliveries {
             options.all ? callback(null, [{ address: target.address, family: target.family }]) : callback(null, target.address, target.family),
           servername: target.url.hostname,
           ca: this.#ca,
-          timeout: TIMEOUT_MS,
           agent: false,
         },
-        (res) => readExcerpt(res).then((excerpt) => resolve({ status: res.statusCode!, excerpt, retryAfter: res.headers['retry-after'], durationMs: Math.round(performance.now() - started) })),
+        (res) =>
+          readExcerpt(res).then(
+            (excerpt) => settle({ status: res.statusCode!, excerpt, retryAfter: res.headers['retry-after'] }),
+            (error: Error) => settle({ error: error.message }),
+          ),
       );
-      req.setTimeout(TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
-      req.on('error', (error) => resolve({ error: error.message, durationMs: Math.round(performance.now() - started) }));
+      // One deadline for the whole attempt (an idle timeout would let a receiver that trickles bytes hold it).
+      const deadline = setTimeout(() => {
+        settle({ error: `no answer within ${TIMEOUT_MS / 1000} s` });
+        req.destroy();
+      }, TIMEOUT_MS);
+      req.on('error', (error) => settle({ error: error.message }));
       req.end(body);
     });
   }
@@ -205,9 +333,14 @@ export class WebhookDeliveries {
       next = em.create(WebhookDelivery, { id: uuidv7(), subscription: delivery.subscription, event: delivery.event, attempt: delivery.attempt + 1, redelivery: false, status: 'PENDING', at });
     }
     await em.flush();
-    if (next) await this.#enqueue!(next.id, next.at);
+    if (next) await this.#enqueue!([queued(next)]);
     if (!succeeded) this.#options.logger.info({ deliveryId: encodeId('webhookDelivery', delivery.id), status: outcome.status, error: delivery.error }, 'webhook attempt failed');
   }
+}
+
+/** A new row's attempt: its job id is the row's id, so queuing it again is a no-op. */
+function queued(delivery: WebhookDeliveryEntity): QueuedAttempt {
+  return { deliveryId: delivery.id, subscriptionId: delivery.subscription.id, at: delivery.at, jobId: delivery.id };
 }
 
 interface Outcome {

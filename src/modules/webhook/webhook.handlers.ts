@@ -61,7 +61,7 @@ export function webhookHandlers({ cipher, allowPrivate, deliveries }: WebhookHan
     async redeliverWebhookEvent({ params, ctx }) {
       const webhooks = service(ctx);
       const delivery = await webhooks.redeliver(await webhooks.get(params.subscriptionId), params.eventId);
-      await deliveries.queue(delivery.id);
+      await deliveries.queue(delivery);
       return { status: 202, body: presentDelivery(delivery) };
     },
   };
