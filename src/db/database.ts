@@ -9,7 +9,7 @@ const EMBEDDED_DATABASE = 'tributary';
 /** The database the service runs on: DATABASE_URL, or the embedded server under DATA_DIR/postgres. */
 export async function resolveDatabase(config: Config, logger: Logger): Promise<{ url: string; stop(): Promise<void> }> {
   if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => {} };
-  const server = await startEmbeddedPostgres(path.join(config.dataDir, 'postgres'), logger);
+  const server = await startEmbeddedPostgres(path.join(config.dataDir, 'postgres'), logger, config.recovery.embeddedPostgresStartSeconds);
   const admin = new pg.Client({ connectionString: server.adminUrl });
   await admin.connect();
   try {

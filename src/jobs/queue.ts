@@ -1,5 +1,9 @@
 import { PgBoss, type JobResult, type QueuePolicy } from 'pg-boss';
 import type { Logger } from 'pino';
+import type { RecoveryTimings } from '../config.ts';
+
+/** The database schema pg-boss keeps its queues and jobs in. */
+export const JOB_SCHEMA = 'pgboss';
 
 /** A background job: its queue name and what a worker does with one job's data. */
 export interface JobDefinition<Data extends object> {
@@ -13,18 +17,50 @@ export interface JobDefinition<Data extends object> {
 
 /**
  * Starts pg-boss on the service's database (schema `pgboss`) and a worker per job. pg-boss spreads
- * jobs over every instance and never runs one job twice at once; a job that throws is retried.
+ * jobs over every instance and never runs one job twice at once; a job that throws is retried, and
+ * so is a job whose worker stopped sending heartbeats (its process died), within
+ * `jobHeartbeatSeconds` and a supervisor pass.
  */
-export async function startQueue(databaseUrl: string, jobs: JobDefinition<any>[], logger: Logger): Promise<PgBoss> {
-  // LISTEN/NOTIFY wakes a worker the moment a job is sent; polling stays on as the fallback.
-  const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', max: 4, useListenNotify: true });
+export async function startQueue(
+  databaseUrl: string,
+  jobs: JobDefinition<any>[],
+  logger: Logger,
+  timings: Pick<RecoveryTimings, 'jobHeartbeatSeconds' | 'jobTimeoutSeconds'>,
+): Promise<PgBoss> {
+  // The supervisor fails jobs whose heartbeats stopped on its monitor pass, run twice per heartbeat
+  // period: a dead worker's job is failed, to be retried after its retry delay, at most one and a
+  // half periods after its last heartbeat.
+  const passSeconds = Math.max(1, Math.floor(timings.jobHeartbeatSeconds / 2));
+  const boss = new PgBoss({
+    connectionString: databaseUrl,
+    schema: JOB_SCHEMA,
+    max: 4,
+    // LISTEN/NOTIFY wakes a worker the moment a job is sent; polling stays on as the fallback.
+    useListenNotify: true,
+    superviseIntervalSeconds: passSeconds,
+    monitorIntervalSeconds: passSeconds,
+  });
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
   await boss.start();
+  // Heartbeats, not a short expiry, find dead workers: a first sync of 100k transactions may run for
+  // long, so the expiry only catches a job that hangs while its process lives on.
+  const settings = {
+    notify: true,
+    retryLimit: 10,
+    retryDelay: 5,
+    retryBackoff: true,
+    heartbeatSeconds: timings.jobHeartbeatSeconds,
+    expireInSeconds: timings.jobTimeoutSeconds,
+  };
   for (const job of jobs) {
-    await boss.createQueue(job.name, { policy: job.policy ?? 'standard', notify: true, retryLimit: 10, retryDelay: 5, retryBackoff: true });
+    await boss.createQueue(job.name, { policy: job.policy ?? 'standard', ...settings });
+    // createQueue leaves a queue that exists as it was: this build's settings apply to it too.
+    await boss.updateQueue(job.name, settings);
     // Batches of up to 10, fetched again at once while they come back full: with LISTEN/NOTIFY alone
     // a backlog (a cron tick enqueuing many syncs) would drain one job per polling interval.
-    await boss.work<object>(job.name, { batchSize: 10, burstWhenBatchFull: true, perJobResults: true }, async (batch) => {
+    // Polling also finds the jobs no NOTIFY announces (retries and delayed jobs coming due): every
+    // 2 s, pg-boss's base interval, rather than the 30 s it keeps while LISTEN/NOTIFY works.
+    await boss.work<object>(job.name, { batchSize: 10, burstWhenBatchFull: true, perJobResults: true, notifyPollingIntervalSeconds: 2 }, async (batch) => {
       const results: JobResult[] = [];
       for (const { id, data } of batch) {
         try {

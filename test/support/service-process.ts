@@ -32,12 +32,21 @@ export async function processFixture() {
   };
 }
 
-/** Starts `node src/main.ts` on an ephemeral port and resolves once it prints where it listens. */
-export async function startServiceProcess(fixture: { databaseUrl: string; dataDir: string }, env: Record<string, string> = {}): Promise<ServiceProcess> {
+/**
+ * Starts `node src/main.ts` on an ephemeral port and resolves once it prints where it listens. An
+ * empty `databaseUrl` runs it on its embedded PostgreSQL under `dataDir`. With `processGroup` it
+ * leads a process group of its own, which `process.kill(-child.pid, signal)` signals as a whole.
+ */
+export async function startServiceProcess(
+  fixture: { databaseUrl: string; dataDir: string },
+  env: Record<string, string> = {},
+  options: { processGroup?: boolean } = {},
+): Promise<ServiceProcess> {
   const tls = inject('tls');
   const child = spawn(process.execPath, ['src/main.ts'], {
     env: { ...process.env, PORT: '0', DATA_DIR: fixture.dataDir, DATABASE_URL: fixture.databaseUrl, TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile, LOG_LEVEL: 'warn', NODE_ENV: 'development', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
+    detached: options.processGroup ?? false,
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let banner = '';

@@ -1,0 +1,147 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { expect, inject, it } from 'vitest';
+import { FieldCipher } from '../src/lib/field-cipher.ts';
+import { decodeId } from '../src/lib/ids.ts';
+import { createLogger } from '../src/logger.ts';
+import { sweepStuckConnections } from '../src/modules/connection/connection-sweeper.ts';
+import { SYNC } from '../src/modules/connection/connection.jobs.ts';
+import { DAY_MS } from '../src/providers/sandbox/activity.ts';
+import { SandboxProvider } from '../src/providers/sandbox/sandbox-provider.ts';
+import { buildProfile, createProfile } from './support/factories.ts';
+import { httpClient } from './support/http-client.ts';
+import { startServiceProcess, type ServiceProcess } from './support/service-process.ts';
+import { startTestApp } from './support/test-app.ts';
+import { waitFor } from './support/wait.ts';
+
+const CONNECTIONS = 6;
+const RESTARTS = 3;
+const SANDBOX_LOGIN = { institutionId: 'ins_first_platypus', username: 'user_good', password: 'pass_good' };
+
+/** SQL on the embedded PostgreSQL of the service on `dataDir`, wherever its latest start put it. */
+async function sqlOn(dataDir: string, text: string, values: unknown[] = []): Promise<any[]> {
+  const dir = path.join(dataDir, 'postgres');
+  const port = Number(readFileSync(path.join(dir, 'cluster', 'postmaster.pid'), 'utf8').split('\n')[3]);
+  const password = readFileSync(path.join(dir, 'password'), 'utf8').trim();
+  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'tributary' });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** SIGKILL to the service's process group: node and its postmaster die at once, as in an OOM kill of the container. */
+async function crash(service: ServiceProcess): Promise<void> {
+  process.kill(-service.child.pid!, 'SIGKILL');
+  await service.exited;
+}
+
+/** The remote ids a first sync of `credential` must store, asked of the sandbox on the day the sync ended. */
+async function expectedRemoteIds(credential: string, day: number): Promise<string[]> {
+  const sandbox = new SandboxProvider({ now: () => new Date(day * DAY_MS) });
+  const ids = new Set<string>();
+  for (let cursor: string | null = null; ; ) {
+    const page = await sandbox.syncTransactions(credential, cursor);
+    for (const transaction of [...page.added, ...page.modified]) ids.add(transaction.remoteId);
+    for (const remoteId of page.removed) ids.delete(remoteId);
+    if (!page.hasMore) break;
+    cursor = page.nextCursor;
+  }
+  return [...ids].sort();
+}
+
+it('finishes every first sync with exactly its transactions after SIGKILLs of the service and its embedded PostgreSQL, each restarted 0.5 s later', { timeout: 180_000 }, async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-crash-'));
+  const fixture = { databaseUrl: '', dataDir };
+  const env = { JOB_HEARTBEAT_SECONDS: '10' };
+  const ca = readFileSync(inject('tls').certFile, 'utf8');
+  let service = await startServiceProcess(fixture, env, { processGroup: true });
+  try {
+    const apiKey = JSON.parse(readFileSync(path.join(dataDir, 'bootstrap.json'), 'utf8')).apiKey;
+    const http = httpClient(`https://localhost:${service.port}`, ca);
+    const profile = await http.post('/v1/profiles', { auth: apiKey, json: buildProfile() });
+    const connectionIds: string[] = [];
+    for (let i = 0; i < CONNECTIONS; i++) {
+      const created = await http.post('/v1/sandbox/connections', { auth: apiKey, json: { profileId: profile.body.id, ...SANDBOX_LOGIN } });
+      expect(created.status).toBe(201);
+      connectionIds.push(created.body.id);
+    }
+    http.close();
+    const early = await waitFor(async () => {
+      const [row] = await sqlOn(dataDir, `select count(*) filter (where status = 'SYNCED')::int as synced, (select count(*)::int from transaction) as stored from connection`);
+      return row.stored > 0 ? row : undefined;
+    }, 'the first pages of the first syncs');
+    await crash(service);
+    expect(early.synced).toBeLessThan(CONNECTIONS);
+
+    for (let restart = 1; restart <= RESTARTS; restart++) {
+      await sleep(500);
+      service = await startServiceProcess(fixture, env, { processGroup: true });
+      if (restart < RESTARTS) await crash(service);
+    }
+
+    // A dead worker's job is retried after 10 s without its heartbeat, a supervisor pass (5 s) and its
+    // retry delay (5-10 s); pg-boss's default expiry left it active for 15 minutes.
+    const connections = await waitFor(async () => {
+      const rows = await sqlOn(dataDir, 'select id, status, sync_cursor, credential_encrypted from connection');
+      return rows.every((row) => row.status === 'SYNCED') ? rows : undefined;
+    }, 'every connection to be SYNCED', 90_000);
+    const cipher = FieldCipher.fromKeyList(JSON.parse(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8')).encryptionKeys);
+    for (const connection of connections) {
+      const stored = await sqlOn(dataDir, 'select remote_id from transaction where connection_id = $1', [connection.id]);
+      const credential = cipher.decrypt('credential', connection, connection.credential_encrypted);
+      expect(stored.map((row) => row.remote_id).sort()).toEqual(await expectedRemoteIds(credential, Number(connection.sync_cursor)));
+    }
+    const events = await sqlOn(dataDir, `select type, payload->'record'->>'id' as id from event where type in ('connection.synced.successful', 'profile.ready')`);
+    expect(events.filter((event) => event.type === 'connection.synced.successful').map((event) => event.id).sort()).toEqual([...connectionIds].sort());
+    expect(events.filter((event) => event.type === 'profile.ready')).toHaveLength(1);
+  } finally {
+    if (service.child.exitCode === null && service.child.signalCode === null) {
+      process.kill(-service.child.pid!, 'SIGTERM');
+      await service.exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+it('queues again the sync or disconnection of a connection left without a job, and leaves one with a job alone', async () => {
+  const app = await startTestApp();
+  try {
+    const profile = await createProfile(app);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const created = await app.http.post('/v1/sandbox/connections', { auth: app.apiKey, json: { profileId: profile.id, ...SANDBOX_LOGIN } });
+      expect(created.status).toBe(201);
+      ids.push(decodeId('connection', created.body.id)!);
+    }
+    await waitFor(async () => {
+      const [row] = await app.sql(`select count(*)::int as synced from connection where status = 'SYNCED'`);
+      return row.synced === ids.length ? true : undefined;
+    }, 'the first syncs');
+    const [lostSync, lostDisconnect, queued] = ids as [string, string, string];
+    // As left by a crash between the status change and sending its job.
+    await app.sql(`update connection set status = 'INITIALIZING' where id = $1`, [lostSync]);
+    await app.sql(`update connection set status = 'DISCONNECTING' where id = $1`, [lostDisconnect]);
+    // Not stuck: its job waits to run.
+    await app.sql(`update connection set status = 'SYNCING' where id = $1`, [queued]);
+    await app.service.boss.send(SYNC, { connectionId: queued }, { startAfter: 3600 });
+    // Swept here with a 1 s wait (the service's own sweep waits STUCK_CONNECTION_SECONDS, 120 s, so it stays out of this).
+    await sleep(1500);
+    const deps = { orm: app.service.orm, jobs: app.service.connectionJobs, logger: createLogger('silent'), stuckAfterSeconds: 1 };
+    expect((await sweepStuckConnections(deps)).sort()).toEqual([lostSync, lostDisconnect].sort());
+    await waitFor(async () => {
+      const rows = await app.sql('select id, status from connection order by id');
+      const status = Object.fromEntries(rows.map((row) => [row.id, row.status]));
+      return status[lostSync] === 'SYNCED' && status[lostDisconnect] === 'DISCONNECTED' ? status : undefined;
+    }, 'the swept connections to be synced and disconnected');
+    expect(await sweepStuckConnections(deps)).toEqual([]);
+    expect((await app.sql('select status from connection where id = $1', [queued]))[0].status).toBe('SYNCING');
+  } finally {
+    await app.stop();
+  }
+});
