@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeId } from '../src/lib/ids.ts';
 import { asOperator } from './support/environments.ts';
-import type { TestResponse } from './support/http-client.ts';
+import { burstWithinOneSecond, nextSecond, tally, warm, type Send } from './support/bursts.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 let app: TestApp;
@@ -9,34 +9,6 @@ beforeAll(async () => {
   app = await startTestApp();
 });
 afterAll(() => app?.stop());
-
-type Send = () => Promise<TestResponse>;
-
-/**
- * Fires `count` requests at once, starting just after a wall-clock second begins, and returns them if
- * they all arrived within that one second (retrying a few bursts otherwise: this proves window
- * arithmetic, it does not measure speed).
- */
-async function burstWithinOneSecond(count: number, send: Send): Promise<TestResponse[]> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
-    const second = Math.floor(Date.now() / 1000);
-    const responses = await Promise.all(Array.from({ length: count }, send));
-    if (Math.floor(Date.now() / 1000) === second) return responses;
-  }
-  throw new Error(`could not fit ${count} requests into one second in 5 attempts`);
-}
-
-function tally(responses: TestResponse[]) {
-  const ok = responses.filter((r) => r.status < 400);
-  const limited = responses.filter((r) => r.status === 429);
-  return { ok: ok.length, limited: limited.length, other: responses.length - ok.length - limited.length, limitedResponses: limited };
-}
-
-async function warm(send: Send) {
-  // Open the keep-alive connections first, in an earlier second.
-  await Promise.all(Array.from({ length: 40 }, send));
-}
 
 describe('request rate limits (fixed one-second windows)', () => {
   it('admits exactly 100 of 150 for a current-generation key, then the next second admits again', async () => {
@@ -48,7 +20,7 @@ describe('request rate limits (fixed one-second windows)', () => {
       expect(response.headers).toMatchObject({ 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '1', 'retry-after': '1' });
       expect(response.body).toMatchObject({ message: expect.stringMatching(/Rate limit of 100/), errorId: expect.any(String) });
     }
-    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+    await nextSecond();
     const next = await send();
     expect(next.status).toBe(200);
     expect(Number(next.headers['ratelimit-remaining'])).toBeGreaterThanOrEqual(98);

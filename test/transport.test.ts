@@ -11,7 +11,7 @@ afterAll(() => app?.stop());
 describe('transport', () => {
   it('serves HTTPS with health, readiness and the published contract', async () => {
     expect((await app.http.get('/healthz')).body).toEqual({ status: 'ok' });
-    expect((await app.http.get('/readyz')).body).toEqual({ status: 'ready' });
+    expect((await app.http.get('/readyz')).body).toEqual({ status: 'ready', rateLimits: 'local' });
     const contract = await app.http.get('/latest/rest.yaml');
     expect(contract.headers['content-type']).toMatch(/yaml/);
     expect(contract.text).toMatch(/^openapi: 3\.1/m);

@@ -1,4 +1,11 @@
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+
+/** A hanging Redis costs the requests in flight at most this long once; then the store is degraded. */
+const COMMAND_TIMEOUT_MS = 100;
+const CONNECT_WAIT_MS = 1000;
+const PROBE_INTERVAL_MS = 1000;
+const WARNING_INTERVAL_MS = 60_000;
 
 /** The outcome of counting one request in its window. */
 export interface WindowCount {
@@ -9,8 +16,15 @@ export interface WindowCount {
   resetSeconds: number;
 }
 
+/**
+ * Where windows are counted. `shared`: in Redis, by every instance together. `local`: in this process,
+ * by configuration (no REDIS_URL). `degraded`: in this process because Redis does not answer.
+ */
+export type CounterMode = 'shared' | 'local' | 'degraded';
+
 /** Where window counters live: this process, or Redis when several instances must share them. */
 export interface CounterStore {
+  readonly mode: CounterMode;
   /** Adds one to `key` for a window lasting `ttlMs`, and returns the new count. */
   increment(key: string, ttlMs: number): Promise<number>;
   close(): Promise<void>;
@@ -48,6 +62,7 @@ export class FixedWindowLimiter {
 
 /** Counters in this process's memory; expired windows are swept as time moves on. */
 export class MemoryCounterStore implements CounterStore {
+  readonly mode = 'local';
   readonly #counts = new Map<string, { count: number; expiresAt: number }>();
   #nextSweep = 0;
 
@@ -70,22 +85,118 @@ export class MemoryCounterStore implements CounterStore {
   }
 }
 
-/** Counters in Redis: INCR and PEXPIRE in one MULTI, so every instance shares each window atomically. */
+/**
+ * Counters in Redis, shared by every instance — and never a reason to fail a request. While Redis is
+ * unreachable, errs or takes longer than COMMAND_TIMEOUT_MS, windows are counted in this process
+ * instead (degraded: each instance then admits up to the full limit on its own), an error is logged
+ * at most once a minute, and a PING every PROBE_INTERVAL_MS brings the shared windows back as soon as
+ * Redis answers again. ioredis itself keeps reconnecting in the background.
+ */
 export class RedisCounterStore implements CounterStore {
   readonly #redis: Redis;
+  readonly #log: Logger;
+  readonly #local = new MemoryCounterStore();
+  readonly #probe: NodeJS.Timeout;
+  #shared = false;
+  #warnedAt = -Infinity;
 
-  constructor(redis: Redis) {
+  /**
+   * Connects, waiting at most CONNECT_WAIT_MS for a first answer. A Redis that does not answer does
+   * not stop the start: the store begins degraded and switches to Redis once it answers.
+   */
+  static async open(url: string, log: Logger): Promise<RedisCounterStore> {
+    // No offline queue and no per-command retries: a command either goes out now or fails now.
+    const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+    const store = new RedisCounterStore(redis, log);
+    await new Promise((resolve) => {
+      redis.once('ready', resolve);
+      redis.once('error', resolve);
+      setTimeout(resolve, CONNECT_WAIT_MS).unref();
+    });
+    await store.#check();
+    return store;
+  }
+
+  constructor(redis: Redis, log: Logger) {
     this.#redis = redis;
+    this.#log = log;
+    redis.on('error', (error) => this.#degrade(error));
+    this.#probe = setInterval(() => {
+      if (!this.#shared) void this.#check();
+    }, PROBE_INTERVAL_MS).unref();
+  }
+
+  get mode(): CounterMode {
+    return this.#shared ? 'shared' : 'degraded';
   }
 
   async increment(key: string, ttlMs: number): Promise<number> {
+    if (this.#shared) {
+      try {
+        return await withTimeout(this.#increment(key, ttlMs), COMMAND_TIMEOUT_MS);
+      } catch (error) {
+        this.#degrade(error);
+      }
+    }
+    return this.#local.increment(key, ttlMs);
+  }
+
+  /** INCR and PEXPIRE in one MULTI, so every instance shares each window atomically. */
+  async #increment(key: string, ttlMs: number): Promise<number> {
     const results = await this.#redis.multi().incr(`ratelimit:${key}`).pexpire(`ratelimit:${key}`, ttlMs).exec();
     const [error, count] = results?.[0] ?? [new Error('empty Redis reply'), 0];
     if (error) throw error;
     return Number(count);
   }
 
-  async close(): Promise<void> {
-    await this.#redis.quit();
+  async #check(): Promise<void> {
+    try {
+      if (this.#redis.status !== 'ready') throw new Error(`connection ${this.#redis.status}`);
+      await withTimeout(this.#redis.ping(), COMMAND_TIMEOUT_MS);
+    } catch (error) {
+      this.#degrade(error);
+      return;
+    }
+    if (!this.#shared) this.#log.info('Redis answers: rate-limit windows are shared by every instance');
+    this.#shared = true;
   }
+
+  #degrade(error: unknown): void {
+    const now = Date.now();
+    if (this.#shared || now - this.#warnedAt >= WARNING_INTERVAL_MS) {
+      this.#warnedAt = now;
+      this.#log.error(
+        { reason: error instanceof Error ? error.message : String(error) },
+        'Redis is unreachable: rate limits are counted in this process (each instance admits the full limit) until it answers again',
+      );
+    }
+    this.#shared = false;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#probe);
+    this.#redis.disconnect();
+    await this.#local.close();
+  }
+}
+
+/**
+ * Rejects when `promise` has not settled `ms` after the call. The deadline is checked only after the
+ * event loop has read pending I/O once more, so a busy process does not take its own lag for a slow
+ * Redis whose reply is already waiting in the socket.
+ */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => setImmediate(() => reject(new Error(`no answer within ${ms} ms`))), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
