@@ -26,6 +26,7 @@ try {
   const header = `Bearer ${created!.apiKey}`;
   const resolver = new CredentialResolver(new SessionTokens('x'.repeat(32)));
   const limiter = new FixedWindowLimiter(new MemoryCounterStore());
+  const admitAll = async () => {};
 
   const time = async (label: string, work: (i: number) => Promise<unknown>) => {
     for (let i = 0; i < 500; i++) await work(i);
@@ -41,12 +42,12 @@ try {
   });
   const cached = await time('API key (cached) + rate limit', async () => {
     const em = orm.em.fork();
-    const credential = await resolver.resolve(em, header);
+    const credential = await (await resolver.claim(header)).resolve(em, admitAll);
     return limiter.hit(`key:${(credential as { apiKeyId: string }).apiKeyId}`, 1e9);
   });
   const uncached = await time('API key (database lookup) + rate limit', async () => {
     const em = orm.em.fork();
-    const credential = await new CredentialResolver(new SessionTokens('x'.repeat(32))).resolve(em, header);
+    const credential = await (await new CredentialResolver(new SessionTokens('x'.repeat(32))).claim(header)).resolve(em, admitAll);
     return limiter.hit(`key:${(credential as { apiKeyId: string }).apiKeyId}`, 1e9);
   });
   console.log(`auth + rate limiting cost per request (${ROUNDS} rounds, same run):`);

@@ -6,7 +6,6 @@ import { identify, rejectInvalidCredential } from './authenticate.ts';
 import type { CredentialResolver } from './credentials.ts';
 import { errorHandler } from './errors.ts';
 import { jsonBody } from './json-body.ts';
-import { rateLimit } from './rate-limit.ts';
 import { requestContext } from './request-context.ts';
 import type { AppState } from './state.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -28,9 +27,10 @@ export interface AppParts {
 }
 
 /**
- * The request pipeline of DESIGN.md, after the security headers: request id → errors → EntityManager → credential → rate limit →
- * TLS guard → version → 401 for a bad credential → JSON body → GraphQL or REST. The rate limiter runs
- * before anything can refuse the request, so every response carries its headers.
+ * The request pipeline of DESIGN.md, after the security headers: request id → errors → EntityManager →
+ * credential and rate limit → TLS guard → version → 401 for a bad credential → JSON body → GraphQL or
+ * REST. The rate limiter runs before anything can refuse the request, so every response carries its
+ * headers, and before the database is asked about an unfamiliar credential (see identify).
  */
 export function createApp({ logger, orm, trustProxy, trustProxyHops, credentials, limiter, graphql, rest }: AppParts): Koa<AppState> {
   // ctx.ip: the address the outermost trusted proxy saw (X-Forwarded-For, `trustProxyHops` from the
@@ -44,8 +44,7 @@ export function createApp({ logger, orm, trustProxy, trustProxyHops, credentials
     ctx.state.em = orm.em.fork();
     await next();
   });
-  app.use(identify(credentials));
-  app.use(rateLimit(limiter));
+  app.use(identify(credentials, limiter));
   app.use(tlsGuard());
   app.use(versioning());
   app.use(rejectInvalidCredential());

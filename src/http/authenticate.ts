@@ -1,25 +1,45 @@
 import type { Middleware } from 'koa';
 import { AppError } from '../errors.ts';
+import type { FixedWindowLimiter } from '../lib/fixed-window.ts';
 import type { CredentialResolver } from './credentials.ts';
+import { countRequest } from './rate-limit.ts';
 import type { AppState } from './state.ts';
 import { setVersion } from './version.ts';
 
 /**
- * Resolves the Authorization header, if any, into `ctx.state.credential`. A header that does not
- * resolve is remembered rather than thrown, so the rate limiter can still count the request (by
- * client address) before `rejectInvalidCredential` answers 401. Whether an operation accepts a
- * credential is decided by the contract's `security` (REST) or the GraphQL front door.
+ * Resolves the Authorization header, if any, into `ctx.state.credential`, and counts the request in
+ * its rate-limit window (SPEC §8) in an order that keeps a flood away from the database:
+ * - a credential this process knows valid is counted in its own window, then re-checked when due;
+ * - no credential, or one remembered invalid, is counted against the client address;
+ * - a credential this process knows nothing about takes a slot of the client address's window before
+ *   it is looked up (past 25/s: 429, no query), and is then counted as what it turned out to be.
+ * A header that does not resolve is remembered rather than thrown, so the TLS guard and versioning
+ * still run before `rejectInvalidCredential` answers 401. Whether an operation accepts a credential
+ * is decided by the contract's `security` (REST) or the GraphQL front door.
  */
-export function identify(resolver: CredentialResolver): Middleware<AppState> {
+export function identify(resolver: CredentialResolver, limiter: FixedWindowLimiter): Middleware<AppState> {
   return async (ctx, next) => {
-    const header = ctx.get('Authorization');
-    if (header && ctx.protocol === 'https') {
-      try {
-        ctx.state.credential = await resolver.resolve(ctx.state.em, header);
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        ctx.state.credentialError = error;
-      }
+    const header = ctx.protocol === 'https' ? ctx.get('Authorization') : '';
+    if (!header) {
+      await countRequest(ctx, limiter);
+      return next();
+    }
+    const claim = await resolver.claim(header);
+    if (claim.known) await countRequest(ctx, limiter, claim.known);
+    let counted = Boolean(claim.known);
+    try {
+      ctx.state.credential = await claim.resolve(ctx.state.em, async () => {
+        counted = true;
+        await countRequest(ctx, limiter);
+      });
+    } catch (error) {
+      if (!(error instanceof AppError && error.status === 401)) throw error;
+      ctx.state.credentialError = error;
+    }
+    if (ctx.state.credential) {
+      if (!claim.known) await countRequest(ctx, limiter, ctx.state.credential);
+    } else if (!counted) {
+      await countRequest(ctx, limiter);
     }
     await next();
   };

@@ -5,6 +5,7 @@ import type { ApiKeyGeneration } from '../modules/environment/api-key.entity.ts'
 import { findLiveKey, hashSecret } from '../modules/environment/api-key.service.ts';
 import { Profile } from '../modules/profile/profile.entity.ts';
 import { looksLikeJwt, type SessionTokens } from '../modules/session/session-token.ts';
+import { LookupCache } from './lookup-cache.ts';
 
 interface Common {
   environmentId: string;
@@ -24,8 +25,15 @@ export type Credential =
 
 export const WWW_AUTHENTICATE = 'Bearer realm="tributary", Basic realm="tributary", charset="UTF-8"';
 
-const REVOCATION_CACHE_MS = 1000;
-const CACHE_ENTRIES = 100_000;
+/** Valid answers are re-checked this often, so a revocation takes effect within it on every instance. */
+const RECHECK_MS = 1000;
+/**
+ * Invalid answers are trusted this long. Safe because no credential turns valid after being refused:
+ * new keys, profiles and sessions get random ids and secrets that cannot have been tried before. The
+ * one exception, an older-generation key imported with a secret clients already send, works within it.
+ */
+const NEGATIVE_MS = 5000;
+const CACHE = { recheckMs: RECHECK_MS, negativeMs: NEGATIVE_MS, capacity: 100_000 };
 
 type KeyFacts = { apiKeyId: string } & Common;
 
@@ -35,89 +43,126 @@ export const invalidCredential = (message: string) =>
     headers: { 'WWW-Authenticate': WWW_AUTHENTICATE },
   });
 
+const REFUSED = {
+  scheme: 'Unsupported Authorization scheme',
+  apiKey: 'The API key is not valid or has been revoked',
+  basic: 'The Basic credentials are not valid',
+  session: 'The session token is not valid, has expired or has been revoked',
+};
+
+/** What an Authorization header claims, read without asking the database. */
+export interface Claim {
+  /** The credential, when this process already knows it valid (`resolve` re-checks it when due). */
+  known: Credential | undefined;
+  /**
+   * The credential, from memory or the database; throws 401 when it is not valid. `admitLookup` runs
+   * before the database is asked about a credential this process does not know valid, and refuses
+   * by throwing: the caller's chance to rate-limit unknown credentials before they cost a query.
+   */
+  resolve(em: EntityManager, admitLookup: () => Promise<void>): Promise<Credential>;
+}
+
 /**
- * Resolves Authorization headers. API keys and session tokens are checked against their stored rows
- * (revocation, expiry, profile deletion) at most REVOCATION_CACHE_MS apart, so a revoked credential
- * stops working within a second on every instance while hot credentials cost no query per request.
+ * Resolves Authorization headers. Answers are remembered both ways (see LookupCache): API keys by the
+ * hash of their secret, Basic pairs by profile and hash, sessions by id. Valid ones are re-checked
+ * against their stored rows (revocation, expiry, profile deletion) at most RECHECK_MS apart; invalid
+ * ones are refused from memory for NEGATIVE_MS.
  */
 export class CredentialResolver {
   readonly #tokens: SessionTokens;
-  readonly #liveSessions = new Map<string, number>();
-  readonly #liveKeys = new Map<string, { facts: KeyFacts; checkedAt: number }>();
+  readonly #keys = new LookupCache<KeyFacts>(CACHE);
+  readonly #pairs = new LookupCache<Credential>(CACHE);
+  readonly #sessions = new LookupCache<true>(CACHE);
 
   constructor(tokens: SessionTokens) {
     this.#tokens = tokens;
   }
 
-  /** The credential of a header; throws 401 when it is present but not valid. */
-  async resolve(em: EntityManager, header: string): Promise<Credential> {
+  /** Reads a header; verifying a session token's signature is the only work it does. */
+  async claim(header: string): Promise<Claim> {
     const [scheme = '', value = ''] = header.trim().split(/\s+/, 2);
     switch (scheme.toLowerCase()) {
       case 'bearer':
-        return looksLikeJwt(value) ? this.#session(em, value) : this.#apiKey(em, value);
+        return looksLikeJwt(value) ? this.#session(value) : this.#apiKey(value);
       case 'basic':
-        return this.#basic(em, value);
+        return this.#basic(value);
       default:
-        throw invalidCredential('Unsupported Authorization scheme');
+        return refused(REFUSED.scheme);
     }
   }
 
   /** Forgets a session at once in this process (its revocation reaches other instances within a second). */
   forget(sessionId: string): void {
-    this.#liveSessions.delete(sessionId);
+    this.#sessions.forget(sessionId);
   }
 
-  async #apiKey(em: EntityManager, secret: string): Promise<Credential> {
-    const key = await this.#liveKey(em, secret);
-    if (!key) throw invalidCredential('The API key is not valid or has been revoked');
-    return { kind: 'apiKey', ...key };
+  #apiKey(secret: string): Claim {
+    if (!secret) return refused(REFUSED.apiKey);
+    const hash = hashSecret(secret);
+    return claimOf(this.#keys, hash, (em) => this.#findKey(em, hash), (facts) => ({ kind: 'apiKey', ...facts }), REFUSED.apiKey);
   }
 
-  async #basic(em: EntityManager, value: string): Promise<Credential> {
+  #basic(value: string): Claim {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const separator = decoded.indexOf(':');
     const profileId = separator > 0 ? decodeId('profile', decoded.slice(0, separator)) : undefined;
-    const key = profileId ? await this.#liveKey(em, decoded.slice(separator + 1)) : undefined;
-    const profile = key && (await em.findOne(Profile, { id: profileId!, environment: key.environmentId, deletingAt: null }, { fields: ['id'] }));
-    if (!key || !profile) throw invalidCredential('The Basic credentials are not valid');
-    return { kind: 'basic', ...key, profileId: profile.id };
-  }
-
-  async #liveKey(em: EntityManager, secret: string): Promise<KeyFacts | undefined> {
-    if (!secret) return undefined;
+    const secret = decoded.slice(separator + 1);
+    if (!profileId || !secret) return refused(REFUSED.basic);
     const hash = hashSecret(secret);
-    const cached = this.#liveKeys.get(hash);
-    if (cached && Date.now() - cached.checkedAt < REVOCATION_CACHE_MS) return cached.facts;
+    const lookUp = async (em: EntityManager): Promise<Credential | undefined> => {
+      // The pair was admitted already; the key on its own needs no second admission.
+      const key = await this.#keys.get(hash, () => this.#findKey(em, hash), async () => {});
+      const profile = key && (await em.findOne(Profile, { id: profileId, environment: key.environmentId, deletingAt: null }, { fields: ['id'] }));
+      return profile ? { kind: 'basic', ...key, profileId: profile.id } : undefined;
+    };
+    return claimOf(this.#pairs, `${profileId}:${hash}`, lookUp, (credential) => credential, REFUSED.basic);
+  }
+
+  async #findKey(em: EntityManager, hash: string): Promise<KeyFacts | undefined> {
     const key = await findLiveKey(em, hash);
-    if (!key) {
-      this.#liveKeys.delete(hash);
-      return undefined;
-    }
-    const facts = { apiKeyId: key.id, environmentId: key.environment.id, generation: key.generation, apiVersion: key.apiVersion };
-    if (this.#liveKeys.size >= CACHE_ENTRIES) this.#liveKeys.clear();
-    this.#liveKeys.set(hash, { facts, checkedAt: Date.now() });
-    return facts;
+    return key ? { apiKeyId: key.id, environmentId: key.environment.id, generation: key.generation, apiVersion: key.apiVersion } : undefined;
   }
 
-  async #session(em: EntityManager, token: string): Promise<Credential> {
+  async #session(token: string): Promise<Claim> {
     const claims = await this.#tokens.verify(token);
-    if (!claims || !(await this.#isLive(em, claims.sessionId))) throw invalidCredential('The session token is not valid, has expired or has been revoked');
-    return { kind: 'session', ...claims, generation: 'CURRENT' };
+    if (!claims) return refused(REFUSED.session);
+    return claimOf(this.#sessions, claims.sessionId, (em) => isLive(em, claims.sessionId), () => ({ kind: 'session', ...claims, generation: 'CURRENT' }), REFUSED.session);
   }
+}
 
-  async #isLive(em: EntityManager, sessionId: string): Promise<boolean> {
-    const checkedAt = this.#liveSessions.get(sessionId);
-    if (checkedAt !== undefined && Date.now() - checkedAt < REVOCATION_CACHE_MS) return true;
-    // Runs for every token at most once a second: plain SQL, no query builder.
-    const [row] = await em.execute<Array<{ live: boolean }>>(
-      `select exists (select 1 from session s join profile p on p.id = s.profile_id
-                       where s.id = ? and s.revoked_at is null and s.expires_at > now() and p.deleting_at is null) as live`,
-      [sessionId],
-    );
-    const live = row?.live === true;
-    if (live) this.#liveSessions.set(sessionId, Date.now());
-    else this.#liveSessions.delete(sessionId);
-    if (this.#liveSessions.size > CACHE_ENTRIES) this.#liveSessions.clear();
-    return live;
-  }
+/** The claim of a credential whose answers `cache` remembers under `key`. */
+function claimOf<T>(
+  cache: LookupCache<T>,
+  key: string,
+  lookUp: (em: EntityManager) => Promise<T | undefined>,
+  credentialOf: (value: T) => Credential,
+  refusal: string,
+): Claim {
+  const known = cache.known(key);
+  return {
+    known: known === undefined ? undefined : credentialOf(known),
+    async resolve(em, admitLookup) {
+      const value = await cache.get(key, () => lookUp(em), admitLookup);
+      if (value === undefined) throw invalidCredential(refusal);
+      return credentialOf(value);
+    },
+  };
+}
+
+/** A claim refused without any lookup (malformed header, bad signature). */
+function refused(message: string): Claim {
+  return {
+    known: undefined,
+    resolve: () => Promise.reject(invalidCredential(message)),
+  };
+}
+
+async function isLive(em: EntityManager, sessionId: string): Promise<true | undefined> {
+  // Runs for every token at most once a second: plain SQL, no query builder.
+  const [row] = await em.execute<Array<{ live: boolean }>>(
+    `select exists (select 1 from session s join profile p on p.id = s.profile_id
+                     where s.id = ? and s.revoked_at is null and s.expires_at > now() and p.deleting_at is null) as live`,
+    [sessionId],
+  );
+  return row?.live === true ? true : undefined;
 }

@@ -1,33 +1,30 @@
-import type { Middleware } from 'koa';
 import { AppError } from '../errors.ts';
 import type { FixedWindowLimiter } from '../lib/fixed-window.ts';
 import type { Credential } from './credentials.ts';
-import type { AppState } from './state.ts';
+import type { AppContext } from './state.ts';
 
 /** SPEC §8 request limits per one-second window. */
 export const REQUEST_LIMITS = { authenticated: 100, olderGenerationKey: 25, anonymous: 25 } as const;
 
 /**
- * Counts every request in its one-second window — per credential when one is valid, else per client
- * address — and sets the Ratelimit-* headers on every response, errors included. Past the limit: 429.
+ * Counts the request in its one-second window — the credential's when one is given, else the client
+ * address's — and sets the Ratelimit-* headers (a later count on the same request overwrites them).
+ * Past the limit: throws 429.
  */
-export function rateLimit(limiter: FixedWindowLimiter): Middleware<AppState> {
-  return async (ctx, next) => {
-    const { key, limit } = subject(ctx.state.credential, ctx.ip);
-    const count = await limiter.hit(key, limit);
-    ctx.set({
-      'Ratelimit-Limit': String(count.limit),
-      'Ratelimit-Remaining': String(count.remaining),
-      'Ratelimit-Reset': String(count.resetSeconds),
+export async function countRequest(ctx: AppContext, limiter: FixedWindowLimiter, credential?: Credential): Promise<void> {
+  const { key, limit } = subject(credential, ctx.ip);
+  const count = await limiter.hit(key, limit);
+  ctx.set({
+    'Ratelimit-Limit': String(count.limit),
+    'Ratelimit-Remaining': String(count.remaining),
+    'Ratelimit-Reset': String(count.resetSeconds),
+  });
+  if (!count.allowed) {
+    throw new AppError(429, 'RATE_LIMITED', `Rate limit of ${count.limit} requests per second exceeded`, {
+      instruction: `Wait ${count.resetSeconds} second(s) before retrying; spread requests evenly across seconds.`,
+      headers: { 'Retry-After': String(count.resetSeconds) },
     });
-    if (!count.allowed) {
-      throw new AppError(429, 'RATE_LIMITED', `Rate limit of ${count.limit} requests per second exceeded`, {
-        instruction: `Wait ${count.resetSeconds} second(s) before retrying; spread requests evenly across seconds.`,
-        headers: { 'Retry-After': String(count.resetSeconds) },
-      });
-    }
-    await next();
-  };
+  }
 }
 
 function subject(credential: Credential | undefined, ip: string): { key: string; limit: number } {
