@@ -140,6 +140,22 @@ describe('webhook subscriptions', () => {
     expect((await app.http.get(`/v1/webhooks/subscriptions/${created.body.id}`, { auth: app.apiKey })).status).toBe(404);
   });
 
+  it.each(['127.0.0.1', '::1'] as const)('delivers to an IP address target (%s), its certificate checked against that address', async (address) => {
+    const receiver = await startReceiver(undefined, address);
+    try {
+      const created = await subscribe(receiver.url);
+      const clock = controlledDeliveries();
+      const id = await owedDelivery(created.body.id, clock.now());
+      await clock.deliveries.attempt(id);
+      const [row] = await app.sql('select status, error from webhook_delivery where id = $1', [id]);
+      expect(row).toEqual({ status: 'SUCCEEDED', error: null });
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await receiver.close();
+      await app.sql('delete from webhook_subscription');
+    }
+  });
+
   it('refuses plain http in PRODUCTION and private addresses unless allowed, also at delivery time', async () => {
     const production = await createEnvironmentWithKey(app, 'PRODUCTION');
     const refused = await subscribe('http://hooks.example.com/x', {}, production.apiKey);

@@ -11,10 +11,12 @@ export interface Received {
 /**
  * A real HTTPS endpoint on loopback (the tests' certificate) that records every delivery. `respond`
  * decides each answer; returning `'hang'` never answers (a receiver that stalls), `'trickle'` answers
- * 200 and then sends its body a byte at a time, never ending it.
+ * 200 and then sends its body a byte at a time, never ending it. With `address` its URL names that
+ * loopback address instead of localhost.
  */
 export async function startReceiver(
   respond: (request: Received, index: number) => { status: number; headers?: Record<string, string> } | 'hang' | 'trickle' = () => ({ status: 200 }),
+  address?: '127.0.0.1' | '::1',
 ) {
   const tls = inject('tls');
   const received: Received[] = [];
@@ -35,10 +37,11 @@ export async function startReceiver(
       res.writeHead(answer.status, answer.headers).end('ok');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, address ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const host = address === undefined ? 'localhost' : address === '::1' ? '[::1]' : address;
   return {
-    url: `https://localhost:${port}/hooks`,
+    url: `https://${host}:${port}/hooks`,
     received,
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };

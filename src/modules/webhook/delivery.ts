@@ -277,10 +277,10 @@ export class WebhookDeliveries {
         {
           method: 'POST',
           headers: { ...headers, 'Content-Length': Buffer.byteLength(body) },
-          // Connect to the address that was checked, so a DNS answer cannot change in between.
+          // Connect to the address that was checked, so a DNS answer cannot change in between. The TLS
+          // name stays Node's own: the host, or none for an IP address (checked against the certificate's IPs).
           lookup: (_host, options, callback) =>
             options.all ? callback(null, [{ address: target.address, family: target.family }]) : callback(null, target.address, target.family),
-          servername: target.url.hostname,
           ca: this.#ca,
           agent: false,
         },
