@@ -1,4 +1,6 @@
+import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
+import { RedisCounterStore } from '../src/lib/fixed-window.ts';
 import { burstWithinOneSecond, tally, warm, type Send } from './support/bursts.ts';
 import type { TestResponse } from './support/http-client.ts';
 import { freePort, startRedisServer, type RedisServer } from './support/redis-server.ts';
@@ -17,8 +19,8 @@ async function appOn(redisUrl: string, shareDatabaseOf?: TestApp): Promise<TestA
   return app;
 }
 
-async function redisServer(port?: number): Promise<RedisServer> {
-  const redis = await startRedisServer(port);
+async function redisServer(options: { port?: number; password?: string } = {}): Promise<RedisServer> {
+  const redis = await startRedisServer(options);
   cleanups.push(() => redis.kill());
   return redis;
 }
@@ -64,7 +66,7 @@ describe('rate limits when Redis is unreachable', () => {
     await warm(send);
     expect(tally(await burstWithinOneSecond(150, send))).toMatchObject({ ok: 25, limited: 125, other: 0 });
 
-    await redisServer(port);
+    await redisServer({ port });
     expect(await rateLimitsBecome(app, 'shared')).toEqual({ status: 'ready', rateLimits: 'shared' });
   });
 
@@ -96,5 +98,21 @@ describe('rate limits when Redis is unreachable', () => {
     await rateLimitsBecome(first, 'shared');
     await rateLimitsBecome(second, 'shared');
     expect(await sharedBurst(first, second)).toEqual({ ok: 100, limited: 50, other: 0 });
+  });
+
+  it('logs an outage once rather than per request, without the URL\'s password, and logs its end', async () => {
+    const lines: Array<{ level: number; msg: string }> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const port = await freePort();
+    const store = await RedisCounterStore.open(`redis://:pa55word@127.0.0.1:${port}`, logger);
+    cleanups.push(() => store.close());
+    for (let i = 1; i <= 200; i++) expect(await store.increment('outage-log', 60_000)).toBe(i);
+    expect(store.mode).toBe('degraded');
+    expect(lines.filter((line) => line.level >= 50).map((line) => line.msg)).toEqual([expect.stringMatching(/^Redis is unreachable: rate limits are counted in this process/)]);
+
+    await redisServer({ port, password: 'pa55word' });
+    await waitFor(async () => (store.mode === 'shared' ? true : undefined), 'the store to share windows again');
+    expect(lines.at(-1)!.msg).toMatch(/^Redis answers/);
+    expect(JSON.stringify(lines)).not.toContain('pa55word');
   });
 });

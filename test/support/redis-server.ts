@@ -25,13 +25,17 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts `redis-server` without persistence on `port` (a free one by default), once it accepts connections. */
-export async function startRedisServer(port?: number): Promise<RedisServer> {
-  const chosen = port ?? (await freePort());
-  let child = await launch(chosen);
+/**
+ * Starts `redis-server` without persistence on `port` (a free one by default), requiring `password`
+ * when one is given, and resolves once it accepts connections.
+ */
+export async function startRedisServer(options: { port?: number; password?: string } = {}): Promise<RedisServer> {
+  const chosen = options.port ?? (await freePort());
+  const args = ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...(options.password ? ['--requirepass', options.password] : [])];
+  let child = await launch(args);
   return {
     port: chosen,
-    url: `redis://127.0.0.1:${chosen}`,
+    url: `redis://${options.password ? `:${options.password}@` : ''}127.0.0.1:${chosen}`,
     freeze: () => child.kill('SIGSTOP'),
     thaw: () => child.kill('SIGCONT'),
     async kill() {
@@ -41,13 +45,13 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
       await once(child, 'exit');
     },
     async restart() {
-      child = await launch(chosen);
+      child = await launch(args);
     },
   };
 }
 
-async function launch(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function launch(args: string[]): Promise<ChildProcess> {
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     child.once('error', reject);
