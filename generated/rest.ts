@@ -1600,10 +1600,11 @@ export interface components {
             products?: components["schemas"]["Product"][];
         };
         /**
-         * @description An upstream provider. `sandbox` is built in; `plaid` needs the environment's Plaid keys (`npm run cli -- providers set`).
+         * @description An upstream provider. `sandbox` is built in; `plaid` needs the environment's Plaid keys and
+         *     `simplefin` the operator's go-ahead (`npm run cli -- providers set`).
          * @enum {string}
          */
-        ProviderName: "sandbox" | "plaid";
+        ProviderName: "sandbox" | "plaid" | "simplefin";
         LinkStart: {
             /** @description Default the environment's most recently configured provider, else `sandbox`. */
             provider?: components["schemas"]["ProviderName"];
@@ -1615,22 +1616,30 @@ export interface components {
         /**
          * @description What the connect page opens. `CREDENTIALS` (the sandbox): a sign-in form over `institutions`.
          *     `PLAID_LINK`: Plaid Link, loaded from `scriptUrl` and opened with `linkToken`; its
-         *     `onSuccess` public token goes to `connectInstitution` as `publicToken`.
+         *     `onSuccess` public token goes to `connectInstitution` as `publicToken`. `SETUP_TOKEN`
+         *     (SimpleFIN): the end-user makes a Setup Token at `createUrl` and pastes it; it goes to
+         *     `connectInstitution` as `setupToken`.
          */
         LinkSession: {
             provider: components["schemas"]["ProviderName"];
             /** @enum {string} */
-            kind: "CREDENTIALS" | "PLAID_LINK";
+            kind: "CREDENTIALS" | "PLAID_LINK" | "SETUP_TOKEN";
             institutions?: components["schemas"]["SandboxInstitution"][];
             linkToken?: string;
             /** Format: uri */
             scriptUrl?: string;
             /** Format: date-time */
             expiresAt?: string;
+            /**
+             * Format: uri
+             * @description Where the end-user makes a SimpleFIN Setup Token.
+             */
+            createUrl?: string;
         };
         /**
          * @description What the provider's UI returned. `sandbox`: `institutionId`, `username`, `password`.
-         *     `plaid`: `publicToken` from Plaid Link's `onSuccess`.
+         *     `plaid`: `publicToken` from Plaid Link's `onSuccess`. `simplefin`: `setupToken`, which
+         *     Tributary claims once (a used or invalid token is a 422).
          */
         ConnectInstitution: {
             /** @description Default the environment's most recently configured provider, else `sandbox`. */
@@ -1649,6 +1658,8 @@ export interface components {
              * @example public-sandbox-5c224a01-8314-4491-a06f-39e193d5cddc
              */
             publicToken?: string;
+            /** @description A SimpleFIN Setup Token (base64 of a claim URL). */
+            setupToken?: string;
             /** @description Products to enable; default every product the institution offers. */
             products?: components["schemas"]["Product"][];
         };
@@ -1661,6 +1672,7 @@ export interface components {
         /**
          * @description What the provider's UI returned in update mode. `sandbox`: `username` and `password`.
          *     `plaid`: nothing is needed (Plaid repaired the Item itself; `publicToken` is accepted and ignored).
+         *     `simplefin`: a new `setupToken` for the same bridge login.
          */
         Reconnect: {
             /** @example user_good */
@@ -1668,6 +1680,7 @@ export interface components {
             /** @example pass_good */
             password?: string;
             publicToken?: string;
+            setupToken?: string;
         };
         ProviderWebhookReceived: {
             /** @constant */
@@ -2931,7 +2944,11 @@ export interface operations {
             /** @description A refresh is already running for this connection. */
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
-            /** @description The connection was refreshed within the last 4 hours (`Retry-After` says when it can be again), or the request rate limit. */
+            /**
+             * @description The connection was refreshed within the last 4 hours, or its provider's daily request
+             *     budget is used up (SimpleFIN Bridge: 24 a day); `Retry-After` says when it can be again.
+             *     Or the request rate limit.
+             */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];

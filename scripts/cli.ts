@@ -28,7 +28,8 @@ const USAGE = `usage: npm run cli -- <command> [options]
   encryption reencrypt   (every encrypted value to the current format and the first key of ENCRYPTION_KEYS)
   providers list <env_…>
   providers set <env_…> plaid --client-id <id> --secret <secret> --plaid-env sandbox|production [--base-url <https://…>]
-  providers remove <env_…> plaid`;
+  providers set <env_…> simplefin [--allowed-hosts bridge.simplefin.org]
+  providers remove <env_…> plaid|simplefin`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -41,6 +42,7 @@ const { positionals, values } = parseArgs({
     'client-id': { type: 'string' },
     'plaid-env': { type: 'string' },
     'base-url': { type: 'string' },
+    'allowed-hosts': { type: 'string' },
   },
 });
 

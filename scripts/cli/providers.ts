@@ -11,6 +11,7 @@ export interface ProviderFlags {
   secret?: string;
   'plaid-env'?: string;
   'base-url'?: string;
+  'allowed-hosts'?: string;
 }
 
 /**
@@ -32,10 +33,10 @@ export async function providersCommand(em: EntityManager, cipher: FieldCipher, f
     case 'set': {
       const factory = factories.find((candidate) => candidate.name === providerName);
       if (!factory) throw new OperatorError(`usage: providers set <env_…> <${factories.map((candidate) => candidate.name).join('|')}> …`);
-      const parsed = factory.parseSettings({ clientId: flags['client-id'], secret: flags.secret, plaidEnv: flags['plaid-env'], baseUrl: flags['base-url'] }, environment.mode);
+      const parsed = factory.parseSettings({ clientId: flags['client-id'], secret: flags.secret, plaidEnv: flags['plaid-env'], baseUrl: flags['base-url'], allowedHosts: flags['allowed-hosts'] }, environment.mode);
       if ('problem' in parsed) throw new OperatorError(parsed.problem);
       await settings.set(environment.id, factory.name, parsed.settings);
-      console.log(`${label}: ${factory.name} configured (${parsed.settings.plaidEnv ?? 'settings stored'}); secrets stored encrypted. Instances pick it up within a minute.`);
+      console.log(`${label}: ${factory.name} configured (${parsed.settings.plaidEnv ?? parsed.settings.allowedHosts ?? 'settings stored'}); settings stored encrypted. Instances pick it up within a minute.`);
       return;
     }
     case 'remove':

@@ -5,11 +5,16 @@
  * its own. Amounts are exact decimal strings already in Tributary's sign conventions (SPEC §2:
  * positive = money in; owed balances and card limits negative).
  */
-export interface Provider {
+export type Provider = CursorProvider | WindowProvider;
+
+/** What every provider does, whatever its sync style. */
+export interface ProviderBase {
   /** Stable name, stored on each connection and used as its key in `Transaction.remoteData`. */
   readonly name: string;
   /** What the provider offers; REST operations a connection's provider cannot do answer 403. */
   readonly capabilities: ReadonlySet<Capability>;
+  /** Upstream requests a login may make per UTC day (SimpleFIN Bridge: about 24); absent: unlimited. */
+  readonly requestBudgetPerDay?: number;
   /**
    * What the connect page needs to open the provider's own UI (the sandbox: its credential form;
    * Plaid: a link token). With `existingCredential` the UI repairs that login ("update mode").
@@ -23,13 +28,6 @@ export interface Provider {
   completeLink(request: LinkCompletion): Promise<LinkedLogin>;
   /** Every account of the login with its current balance. */
   accounts(credential: string): Promise<ProviderAccount[]>;
-  /**
-   * One page of transaction changes since `cursor` (null: from the beginning). Keep calling with
-   * `nextCursor` while `hasMore`; the last page's `nextCursor` is the position to sync from next time.
-   * Replaying a cursor returns the same changes, so a page whose application failed can be retried.
-   * A `SyncRestart` thrown mid-walk means: start again from the cursor the walk began with.
-   */
-  syncTransactions(credential: string, cursor: string | null): Promise<SyncPage>;
   /** Asks the upstream to look for new transactions now (TRANSACTIONS_REFRESH). */
   refreshTransactions(credential: string): Promise<void>;
   /** Asks the institution for the account's balance right now (BALANCE_REFRESH). */
@@ -43,6 +41,39 @@ export interface Provider {
    * it to what Tributary should do. Only providers with the WEBHOOKS capability receive any.
    */
   receiveWebhook(request: InboundWebhook): Promise<WebhookAction[]>;
+}
+
+/** An upstream with a change feed (Plaid, the sandbox): Tributary applies the changes it reports. */
+export interface CursorProvider extends ProviderBase {
+  readonly syncStyle: 'CURSOR';
+  /**
+   * One page of transaction changes since `cursor` (null: from the beginning). Keep calling with
+   * `nextCursor` while `hasMore`; the last page's `nextCursor` is the position to sync from next time.
+   * Replaying a cursor returns the same changes, so a page whose application failed can be retried.
+   * A `SyncRestart` thrown mid-walk means: start again from the cursor the walk began with.
+   */
+  syncTransactions(credential: string, cursor: string | null): Promise<SyncPage>;
+}
+
+/**
+ * An upstream without a change feed (SimpleFIN, Teller, Enable Banking): it reports what a date
+ * window holds, and Tributary reconciles that with what it stored (added, modified, removed).
+ */
+export interface WindowProvider extends ProviderBase {
+  readonly syncStyle: 'WINDOW';
+  /** The accounts and every transaction (pending included) from `start` (a date) until today, in one upstream request. */
+  readWindow(credential: string, start: string): Promise<WindowSnapshot>;
+}
+
+export interface WindowSnapshot {
+  /** First day the window covers (transactions before it are not reported, so never removed because of it). */
+  start: string;
+  /** The upstream's today: the window's last day. */
+  end: string;
+  accounts: ProviderAccount[];
+  transactions: ProviderTransaction[];
+  /** The upstream delivered the data but says the login needs the end-user's attention. */
+  attention: string | null;
 }
 
 export const CAPABILITIES = ['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH', 'WEBHOOKS'] as const;
@@ -72,7 +103,8 @@ export interface LinkStart {
 /** What the connect page opens: a credential form over institutions, or the provider's own script. */
 export type LinkSession =
   | { kind: 'CREDENTIALS'; institutions: Institution[] }
-  | { kind: 'PLAID_LINK'; linkToken: string; scriptUrl: string; expiresAt: string };
+  | { kind: 'PLAID_LINK'; linkToken: string; scriptUrl: string; expiresAt: string }
+  | { kind: 'SETUP_TOKEN'; createUrl: string };
 
 /** What the provider's UI handed back; each provider reads the fields it defines. */
 export interface LinkCompletion {
@@ -80,6 +112,8 @@ export interface LinkCompletion {
   username?: string;
   password?: string;
   publicToken?: string;
+  /** SimpleFIN: the Setup Token the end-user pasted. */
+  setupToken?: string;
   products: ProductName[] | undefined;
   webhookUrl: string;
   /** Update mode: the credential of the login being repaired. */

@@ -5,6 +5,7 @@ import type { Handlers } from '../../rest/types.ts';
 import { Environment } from '../environment/environment.entity.ts';
 import type { ProviderDirectory } from '../../providers/directory.ts';
 import { providerOffering } from './capabilities.ts';
+import { assertBudgetLeft } from './window-sync.ts';
 import type { ConnectionJobs } from './connection.jobs.ts';
 import { presentConnection } from './connection.presenter.ts';
 import { ConnectionService } from './connection.service.ts';
@@ -34,7 +35,8 @@ export function connectionHandlers({ cipher, jobs, providers }: ConnectionHandle
           instruction: 'Ask the operator to enable it: npm run cli -- environments beta <environment id> transactions-refresh on',
         });
       }
-      await providerOffering(providers, connection, 'TRANSACTIONS_REFRESH');
+      const provider = await providerOffering(providers, connection, 'TRANSACTIONS_REFRESH');
+      assertBudgetLeft(connection, provider.requestBudgetPerDay);
       await connections.claimTransactionsRefresh(connection);
       await jobs.sync(connection.id, { refresh: true });
       return { status: 202, body: { connectionId: params.connectionId, status: 'QUEUED' } };

@@ -5,7 +5,9 @@ import { Account } from '../account/account.entity.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { Connection } from './connection.entity.ts';
 import { presentConnection } from './connection.presenter.ts';
-import { addBalance, syncConnection, type SyncDependencies } from './sync-engine.ts';
+import { syncConnection, type SyncDependencies } from './sync-engine.ts';
+import { addBalance } from './sync-store.ts';
+import { BudgetUsedUp } from './window-sync.ts';
 
 export const SYNC = 'connection.sync';
 const SYNC_DUE = 'connection.sync-due';
@@ -38,9 +40,10 @@ export class ConnectionJobs {
         handle: async ({ connectionId, refresh }: { connectionId: string; refresh?: boolean }) => {
           try {
             if (refresh) await this.#askForNewTransactions(connectionId);
-            await syncConnection(this.#deps, connectionId);
+            await syncConnection(this.#deps, connectionId, { refresh });
           } catch (error) {
             // A temporary upstream failure comes back after the upstream's own delay, not pg-boss's.
+            if (error instanceof BudgetUsedUp) return;
             const delay = error instanceof ProviderBusy || error instanceof ProviderError ? error.retryAfterSeconds : undefined;
             if (delay === undefined) throw error;
             await this.#queue().send(SYNC, { connectionId }, { startAfter: delay });

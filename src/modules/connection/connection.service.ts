@@ -75,6 +75,7 @@ export class ConnectionService {
       syncCursor: null,
       syncChanges: null,
       syncRemovals: null,
+      upstreamRequests: null,
       lastSyncedAt: null,
       refreshStartedAt: null,
       lastRefreshAt: null,

@@ -24,6 +24,7 @@ export interface LinkInput {
   username?: string;
   password?: string;
   publicToken?: string;
+  setupToken?: string;
   products?: Product[];
 }
 
@@ -80,8 +81,8 @@ export class Linking {
   }
 
   #completion(ctx: AppContext, name: string, input: LinkInput): LinkCompletion {
-    const { institutionId, username, password, publicToken, products } = input;
-    return { institutionId, username, password, publicToken, products, webhookUrl: this.#webhookUrl(ctx, name) };
+    const { institutionId, username, password, publicToken, setupToken, products } = input;
+    return { institutionId, username, password, publicToken, setupToken, products, webhookUrl: this.#webhookUrl(ctx, name) };
   }
 
   async #providerName(ctx: AppContext, requested: string | undefined): Promise<string> {

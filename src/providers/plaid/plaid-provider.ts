@@ -9,7 +9,7 @@ import {
   type LinkSession,
   type LinkStart,
   type ProductName,
-  type Provider,
+  type CursorProvider,
   type ProviderAccount,
   type ProviderBalance,
   type SyncPage,
@@ -43,8 +43,9 @@ interface PlaidLogin {
  * from /transactions/sync; webhooks are verified with Plaid's ES256 keys. Every failure is mapped to a
  * connection state or a retry (errors.ts), and every amount to SPEC §2's signs (transforms.ts).
  */
-export class PlaidProvider implements Provider {
+export class PlaidProvider implements CursorProvider {
   readonly name = 'plaid';
+  readonly syncStyle = 'CURSOR' as const;
   readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH', 'WEBHOOKS']);
   readonly #client: PlaidApi;
   readonly #env: PlaidEnv;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Capability, Institution, LinkCompletion, LinkedLogin, LinkSession, Provider, ProviderAccount, ProviderBalance, ProviderTransaction, SyncPage, WebhookAction } from '../provider.ts';
+import type { Capability, Institution, LinkCompletion, LinkedLogin, LinkSession, CursorProvider, ProviderAccount, ProviderBalance, ProviderTransaction, SyncPage, WebhookAction } from '../provider.ts';
 import { LinkRefused, ProviderError, WebhookUnverified } from '../provider.ts';
 import { activitiesOn, dayOf, HISTORY_DAYS, isoDay, visibleVersion, type AccountKey, type VisibleTransaction } from './activity.ts';
 import { findInstitution, logoUrl, SANDBOX_INSTITUTIONS, type SandboxInstitution } from './institutions.ts';
@@ -40,8 +40,9 @@ export interface SandboxOptions {
  * as the clock moves. Sync cursors are `<from day>.<to day>.<offset>` while paging and `<day>` at
  * rest: each sync reports the difference between what the institution showed on those two days.
  */
-export class SandboxProvider implements Provider {
+export class SandboxProvider implements CursorProvider {
   readonly name = 'sandbox';
+  readonly syncStyle = 'CURSOR' as const;
   readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH']);
   readonly #now: () => Date;
   readonly #pageSize: number;

@@ -1,0 +1,91 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type pg from 'pg';
+import { AppError } from '../../errors.ts';
+import { ProviderBusy, ProviderError, type WindowProvider } from '../../providers/provider.ts';
+import type { ConnectionEntity } from './connection.entity.ts';
+import { applyAccounts, applyPage } from './sync-store.ts';
+import { reconcile, type StoredTransaction } from './window-reconciliation.ts';
+
+/** A first sync reads this much history; later ones re-read this many days before the last one. */
+export const WINDOW = { initialDays: 90, overlapDays: 30 } as const;
+/** Requests of a budgeted login kept for transactions refreshes: scheduled syncs and retries stop short of them. */
+export const REFRESH_RESERVE = 4;
+const DAY_MS = 86_400_000;
+
+/**
+ * One sync of a window provider: one upstream request for the accounts and the window's
+ * transactions, then the reconciled changes applied as one page (one database transaction, the
+ * cursor checked and moved with it). The cursor is the upstream's day of the last sync, so the next
+ * window starts `overlapDays` before it. A login over its daily request budget waits for tomorrow.
+ */
+export async function syncWindow(args: { em: EntityManager; pool: pg.Pool; provider: WindowProvider; credential: string; connection: ConnectionEntity; refresh: boolean }): Promise<boolean> {
+  const { em, pool, provider, credential, connection } = args;
+  if (provider.requestBudgetPerDay) await claimRequest(pool, connection.id, provider.requestBudgetPerDay - (args.refresh ? 0 : REFRESH_RESERVE));
+  const cursor = connection.syncCursor ?? null;
+  const snapshot = await provider.readWindow(credential, windowStart(cursor, new Date()));
+  await applyAccounts(em, connection, snapshot.accounts);
+  const stored = await storedFrom(pool, connection.id, snapshot.start);
+  const page = reconcile(stored, snapshot, snapshot.end, `${snapshot.end}.${Date.now()}`);
+  if (!(await applyPage(pool, connection.id, cursor, page.nextCursor, page))) return false;
+  if (snapshot.attention) throw new ProviderError('ERROR_REPAIRABLE', snapshot.attention);
+  return true;
+}
+
+/** Where the next window starts: `initialDays` back for a first sync, else `overlapDays` before the last one. */
+export function windowStart(cursor: string | null, now: Date): string {
+  const last = cursor ? Date.parse(`${cursor.slice(0, 10)}T00:00:00Z`) : Number.NaN;
+  const from = Number.isNaN(last) ? now.getTime() - WINDOW.initialDays * DAY_MS : last - WINDOW.overlapDays * DAY_MS;
+  return new Date(from).toISOString().slice(0, 10);
+}
+
+/** Every stored transaction a window can speak for: those dated from its start, and every pending one. */
+async function storedFrom(pool: pg.Pool, connectionId: string, start: string): Promise<StoredTransaction[]> {
+  const { rows } = await pool.query<StoredTransaction>(
+    `select t.remote_id as "remoteId", a.remote_id as "accountRemoteId", to_char(t.date, 'YYYY-MM-DD') as date,
+            t.amount::text as amount, t.description, t.status
+       from transaction t join account a on a.id = t.account_id
+      where t.connection_id = $1 and (t.date >= $2::date or t.status = 'PENDING')`,
+    [connectionId, start],
+  );
+  return rows;
+}
+
+/**
+ * Counts one upstream request against the login's budget for the current UTC day, in one
+ * conditional UPDATE (so instances cannot both take the last one); over it, the sync waits for the
+ * next day.
+ */
+async function claimRequest(pool: pg.Pool, connectionId: string, limit: number): Promise<void> {
+  const now = new Date();
+  const day = now.toISOString().slice(0, 10);
+  const { rowCount } = await pool.query(
+    `update connection set upstream_requests = jsonb_build_object('day', $2::text, 'count',
+        case when upstream_requests->>'day' = $2 then (upstream_requests->>'count')::int + 1 else 1 end)
+      where id = $1 and (upstream_requests is null or upstream_requests->>'day' <> $2 or (upstream_requests->>'count')::int < $3)`,
+    [connectionId, day, limit],
+  );
+  if (rowCount === 0) throw new BudgetUsedUp(secondsUntilTomorrow(now));
+}
+
+/** The login has no upstream request left today: the scheduled syncs of tomorrow pick it up (no retry is queued). */
+export class BudgetUsedUp extends ProviderBusy {
+  constructor(retryAfterSeconds: number) {
+    super("the login's daily request budget is used up", retryAfterSeconds);
+  }
+}
+
+/** Refuses a transactions refresh that the login's daily request budget could not pay for: 429 until tomorrow. */
+export function assertBudgetLeft(connection: ConnectionEntity, perDay: number | undefined, now = new Date()): void {
+  const used = connection.upstreamRequests;
+  if (!perDay || !used || used.day !== now.toISOString().slice(0, 10) || used.count < perDay) return;
+  const seconds = secondsUntilTomorrow(now);
+  throw new AppError(429, 'REQUEST_BUDGET_USED', `This connection's provider allows ${perDay} upstream requests a day, and today's are used`, {
+    instruction: `Retry in ${seconds} seconds, when the provider's day starts again.`,
+    headers: { 'Retry-After': String(seconds) },
+  });
+}
+
+/** Seconds until the next UTC day, when a login's request budget starts again. */
+export function secondsUntilTomorrow(now: Date): number {
+  return Math.max(1, Math.ceil((Math.floor(now.getTime() / DAY_MS + 1) * DAY_MS - now.getTime()) / 1000));
+}

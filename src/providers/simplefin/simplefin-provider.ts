@@ -1,0 +1,177 @@
+import {
+  LinkRefused,
+  NotOffered,
+  ProviderBusy,
+  ProviderError,
+  WebhookUnverified,
+  type Capability,
+  type LinkCompletion,
+  type LinkedLogin,
+  type LinkSession,
+  type ProviderAccount,
+  type ProviderBalance,
+  type WebhookAction,
+  type WindowProvider,
+  type WindowSnapshot,
+} from '../provider.ts';
+import { Unreachable, type HttpAnswer, type HttpsClient } from './simplefin-client.ts';
+import { sanitize, toAccount, toTransaction, type SimplefinAccount } from './transforms.ts';
+
+/** The SimpleFIN Bridge's own allowance per Access URL; Tributary stays within it. */
+const BRIDGE_REQUESTS_PER_DAY = 24;
+const RETRY_SECONDS = 900;
+
+export interface SimplefinOptions {
+  http: HttpsClient;
+  /** Hosts a Setup Token's claim URL and the Access URL may point at (default the SimpleFIN Bridge). */
+  allowedHosts: string[];
+  /** Where the end-user makes a Setup Token. */
+  createUrl: string;
+}
+
+/**
+ * SimpleFIN (https://www.simplefin.org/protocol.html): the end-user pastes a Setup Token, Tributary
+ * claims it once for an Access URL (kept encrypted) and reads `/accounts` windows, which the sync
+ * engine reconciles with what is stored. No ACH numbers, no real-time balances, no webhooks; at most
+ * 24 requests a day per login.
+ */
+export class SimplefinProvider implements WindowProvider {
+  readonly name = 'simplefin';
+  readonly syncStyle = 'WINDOW' as const;
+  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['TRANSACTIONS_REFRESH']);
+  readonly requestBudgetPerDay = BRIDGE_REQUESTS_PER_DAY;
+  readonly #options: SimplefinOptions;
+
+  constructor(options: SimplefinOptions) {
+    this.#options = options;
+  }
+
+  async startLink(): Promise<LinkSession> {
+    return { kind: 'SETUP_TOKEN', createUrl: this.#options.createUrl };
+  }
+
+  /** Claims the Setup Token (a repair claims a new one for the same connection). */
+  async completeLink(request: LinkCompletion): Promise<LinkedLogin> {
+    const claimUrl = this.#claimUrl(request.setupToken);
+    const answer = await this.#send('POST', claimUrl);
+    if (answer.status === 403) {
+      throw new LinkRefused('INVALID', 'setupToken', 'this Setup Token was already claimed or is not valid: make a new one at your SimpleFIN Bridge (and if you did not use it, disable it there)');
+    }
+    if (answer.status !== 200) throw failure(answer);
+    const accessUrl = this.#allowed(answer.body.trim(), 'the Access URL SimpleFIN returned');
+    if (!accessUrl.username) throw new ProviderError('ERROR_PROVIDER', 'SimpleFIN returned an Access URL without credentials');
+    return {
+      credential: JSON.stringify({ accessUrl: accessUrl.toString() }),
+      remoteId: null,
+      institution: { id: accessUrl.hostname, name: 'SimpleFIN Bridge' },
+      products: ['TRANSACTIONS', 'BALANCES'],
+    };
+  }
+
+  async accounts(credential: string): Promise<ProviderAccount[]> {
+    return (await this.#accountSet(credential, { 'balances-only': '1' })).accounts.map(toAccount);
+  }
+
+  async readWindow(credential: string, start: string): Promise<WindowSnapshot> {
+    const set = await this.#accountSet(credential, { 'start-date': String(Date.parse(`${start}T00:00:00Z`) / 1000), pending: '1' });
+    const at = new Date();
+    const latest = Math.max(0, ...set.accounts.map((account) => account['balance-date'] ?? 0));
+    const messages = [...(set.errors ?? []), ...(set.errlist ?? []).map((entry) => entry.msg ?? entry.code ?? '')].filter(Boolean).map(sanitize);
+    return {
+      start,
+      end: new Date(Math.max(latest * 1000, Date.parse(`${start}T00:00:00Z`))).toISOString().slice(0, 10),
+      accounts: set.accounts.map(toAccount),
+      transactions: set.accounts.flatMap((account) => (account.transactions ?? []).map((transaction) => toTransaction(account, transaction, at))),
+      attention: messages.length > 0 ? messages.join(' · ') : null,
+    };
+  }
+
+  /** The sync that follows reads the newest window: there is nothing to ask for first. */
+  async refreshTransactions(): Promise<void> {}
+
+  async refreshBalance(): Promise<ProviderBalance> {
+    throw new NotOffered('BALANCE_REFRESH', this.name);
+  }
+
+  async accountNumbers(): Promise<{ number: string; routing: string }> {
+    throw new NotOffered('ACCOUNT_NUMBERS', this.name);
+  }
+
+  /** Access is revoked by the end-user at their Bridge; Tributary forgets the Access URL with the connection. */
+  async disconnect(): Promise<void> {}
+
+  async receiveWebhook(): Promise<WebhookAction[]> {
+    throw new WebhookUnverified('SimpleFIN sends no webhooks');
+  }
+
+  async #accountSet(credential: string, query: Record<string, string>): Promise<{ accounts: SimplefinAccount[]; errors?: string[]; errlist?: Array<{ code?: string; msg?: string }> }> {
+    const url = new URL(`${readLogin(credential).replace(/\/+$/, '')}/accounts`);
+    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+    const answer = await this.#send('GET', this.#allowed(url.toString(), 'the Access URL'));
+    if (answer.status !== 200) throw failure(answer);
+    try {
+      const set = JSON.parse(answer.body) as { accounts?: SimplefinAccount[] };
+      if (!Array.isArray(set.accounts)) throw new Error('no accounts');
+      return set as { accounts: SimplefinAccount[] };
+    } catch {
+      throw new ProviderError('ERROR_PROVIDER', 'SimpleFIN answered something other than an Account Set', { retryAfterSeconds: RETRY_SECONDS });
+    }
+  }
+
+  #claimUrl(setupToken: string | undefined): URL {
+    if (!setupToken) throw new LinkRefused('INVALID', 'setupToken', 'paste the Setup Token from your SimpleFIN Bridge');
+    const decoded = Buffer.from(setupToken.trim(), 'base64').toString('utf8');
+    try {
+      return this.#allowed(decoded, 'the Setup Token');
+    } catch (error) {
+      throw new LinkRefused('INVALID', 'setupToken', error instanceof Error ? error.message : 'not a Setup Token');
+    }
+  }
+
+  /** Only https URLs on the allowed hosts: a pasted token must not make Tributary call anything else. */
+  #allowed(text: string, what: string): URL {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new Error(`${what} is not a SimpleFIN URL`);
+    }
+    if (url.protocol !== 'https:' || !this.#options.allowedHosts.includes(url.hostname)) {
+      throw new Error(`${what} points at ${url.protocol === 'https:' ? url.hostname : 'a non-https URL'}, not at an allowed SimpleFIN server`);
+    }
+    return url;
+  }
+
+  async #send(method: 'GET' | 'POST', url: URL): Promise<HttpAnswer> {
+    try {
+      return await this.#options.http(method, url);
+    } catch (error) {
+      if (error instanceof Unreachable) throw new ProviderError('ERROR_PROVIDER', error.message, { retryAfterSeconds: RETRY_SECONDS });
+      throw error;
+    }
+  }
+}
+
+/** A failed SimpleFIN answer as what Tributary does about it. */
+function failure(answer: HttpAnswer): Error {
+  switch (answer.status) {
+    case 402:
+      return new ProviderError('ERROR_REPAIRABLE', 'the SimpleFIN Bridge subscription needs payment');
+    case 403:
+      return new ProviderError('ERROR_REPAIRABLE', 'SimpleFIN refused the access: it was revoked, or the credentials changed; connect again with a new Setup Token');
+    case 429:
+      return new ProviderBusy('the SimpleFIN Bridge request budget is used up', Number(answer.headers['retry-after']) || 3600);
+    default:
+      return new ProviderError('ERROR_PROVIDER', `SimpleFIN answered ${answer.status}`, { retryAfterSeconds: RETRY_SECONDS });
+  }
+}
+
+function readLogin(credential: string): string {
+  try {
+    const { accessUrl } = JSON.parse(credential) as { accessUrl?: unknown };
+    if (typeof accessUrl === 'string') return accessUrl;
+  } catch {
+    // fall through
+  }
+  throw new ProviderError('ERROR_SERVICE', 'the stored SimpleFIN credential is unreadable');
+}
