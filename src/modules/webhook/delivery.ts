@@ -60,8 +60,8 @@ export interface WebhookDeliveryOptions {
  *
  * Each instance fetches attempt jobs itself, up to MAX_ATTEMPTS_IN_FLIGHT at once and never a second
  * one for a subscription that has one in flight here (its jobs carry the subscription as their pg-boss
- * group): a slow or failing endpoint holds one slot for at most TIMEOUT_MS and delays only its own
- * subscription's events, which are attempted in order.
+ * group): a slow or failing endpoint holds one slot for about TIMEOUT_MS at most and delays only its
+ * own subscription's events, which wait their turn (oldest job first).
  */
 export class WebhookDeliveries {
   readonly #options: WebhookDeliveryOptions;
