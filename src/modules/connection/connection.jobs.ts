@@ -95,6 +95,8 @@ export class ConnectionJobs {
     await em.transactional(async (tx) => {
       const current = await tx.findOneOrFail(Connection, { id: connectionId }, { populate: ['profile'] });
       current.status = 'DISCONNECTED';
+      // The upstream access is revoked (or, for SimpleFIN, revoked by the user at their Bridge): keep nothing that could reach it.
+      current.credentialEncrypted = this.#deps.cipher.encrypt('credential', current, '');
       recordEvent(tx, current.environment.id, 'connection.disconnected', current.profile, presentConnection(current));
     });
   }

@@ -28,7 +28,14 @@ export function providerWebhookHandlers({ providers, jobs }: ProviderWebhookDeps
       if (!environmentId) throw unverified();
       const actions = await verified(providers, params.provider, environmentId, { headers: ctx.headers as Record<string, string | undefined>, body: ctx.state.rawBody ?? Buffer.alloc(0) });
       let applied = 0;
-      for (const action of actions) if (await apply(ctx.state.em, jobs, environmentId, params.provider, action)) applied++;
+      for (const action of actions) {
+        const job = await apply(ctx.state.em, environmentId, params.provider, action);
+        if (!job) continue;
+        applied++;
+        // Queued once the change is committed, so the job sees it.
+        if (job.queue === 'sync') await jobs.sync(job.connectionId);
+        if (job.queue === 'disconnect') await jobs.disconnect(job.connectionId);
+      }
       ctx.state.log.info({ provider: params.provider, actions: actions.map((action) => action.kind), applied }, 'provider webhook');
       return { status: 200, body: { received: true, actions: applied } };
     },
@@ -46,34 +53,37 @@ async function verified(providers: ProviderDirectory, name: string, environmentI
   }
 }
 
-/** Applies one action to the connection it names; false when no live connection matches. */
-async function apply(em: EntityManager, jobs: ConnectionJobs, environmentId: string, provider: string, action: WebhookAction): Promise<boolean> {
+type Applied = { queue: 'sync' | 'disconnect' | null; connectionId: string } | undefined;
+
+/** Applies one action to the connection it names (undefined when no live one matches), and says which job should follow. */
+async function apply(em: EntityManager, environmentId: string, provider: string, action: WebhookAction): Promise<Applied> {
   return em.transactional(async (tx) => {
     const connection = await tx.findOne(
       Connection,
       { environment: environmentId, provider, remoteId: action.remoteId, status: { $nin: ['DISCONNECTING', 'DISCONNECTED'] } },
       { populate: ['profile'] },
     );
-    if (!connection || connection.profile.deletingAt) return false;
+    if (!connection || connection.profile.deletingAt) return undefined;
+    const done = (queue: 'sync' | 'disconnect' | null = null) => ({ queue, connectionId: connection.id });
     switch (action.kind) {
       case 'SYNC':
-        await jobs.sync(connection.id);
-        return true;
+        return done('sync');
       case 'ERROR':
-        if (connection.status === action.state) return true;
-        connection.status = action.state;
-        record(tx, connection, `connection.synced.errored.${action.state}`);
-        return true;
+        if (connection.status !== action.state) {
+          connection.status = action.state;
+          record(tx, connection, `connection.synced.errored.${action.state}`);
+        }
+        return done();
       case 'NEW_ACCOUNTS':
         record(tx, connection, 'connection.accounts_available');
-        return true;
+        return done();
       case 'CONSENT_EXPIRING':
         record(tx, connection, 'connection.consent_expiring', { consentExpiresAt: action.expiresAt });
-        return true;
+        return done();
       case 'REVOKED':
-        connection.status = 'DISCONNECTED';
-        record(tx, connection, 'connection.disconnected');
-        return true;
+        // Disconnected as if the app had asked: the upstream login is removed and the credential wiped.
+        connection.status = 'DISCONNECTING';
+        return done('disconnect');
     }
   });
 }
