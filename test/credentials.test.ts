@@ -157,6 +157,17 @@ describe('session tokens', () => {
     expect((await app.http.get('/v1/users/session', { auth: `Bearer ${token}` })).status).toBe(401);
   });
 
+  it('are refused by GET /v1/users/session (401, not 200 or 404) as soon as their profile is deleted, within the second a known token is trusted', async () => {
+    const profile = await createProfile(app);
+    const auth = `Bearer ${(await issueSession(profile.id)).body.token}`;
+    expect((await app.http.get('/v1/users/session', { auth })).status).toBe(200);
+    await app.http.delete(`/v1/profiles/${profile.id}`, { auth: app.apiKey });
+    const whileMarked = await app.http.get('/v1/users/session', { auth });
+    await app.sql('delete from session where profile_id = (select id from profile where uuid = $1)', [profile.uuid]);
+    const onceRemoved = await app.http.get('/v1/users/session', { auth });
+    expect([whileMarked.status, onceRemoved.status]).toEqual([401, 401]);
+  });
+
   it('are limited to 10 active per profile per hour and 20 per day; revoked ones do not count', async () => {
     const profile = await createProfile(app);
     const tokens: string[] = [];

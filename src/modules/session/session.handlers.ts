@@ -1,5 +1,5 @@
 import type { AppContext } from '../../http/state.ts';
-import type { CredentialResolver } from '../../http/credentials.ts';
+import { invalidCredential, type CredentialResolver } from '../../http/credentials.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { encodeId } from '../../lib/ids.ts';
 import type { Handlers } from '../../rest/types.ts';
@@ -32,7 +32,9 @@ export function sessionHandlers({ cipher, tokens, credentials }: SessionHandlerD
       };
     },
     async getSession({ ctx }) {
-      return { status: 200, body: presentSession(await service(ctx).get(sessionId(ctx))) };
+      const session = await service(ctx).live(sessionId(ctx));
+      if (!session) throw invalidCredential('The session token has been revoked, has expired, or its profile has been deleted');
+      return { status: 200, body: presentSession(session) };
     },
     async deleteSession({ ctx }) {
       await service(ctx).revoke(sessionId(ctx));

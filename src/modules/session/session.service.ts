@@ -100,10 +100,17 @@ export class SessionService {
     }
   }
 
-  async get(sessionId: string): Promise<SessionEntity> {
-    const session = await this.#em.findOne(Session, { id: sessionId, environment: this.#environmentId }, { populate: ['profile'] });
-    if (!session) throw notFound('Session');
-    return session;
+  /**
+   * The session while its token is valid: not revoked or expired, and its profile not being deleted.
+   * Null otherwise, even when the credential check (which trusts a known token for up to a second)
+   * let the request through.
+   */
+  async live(sessionId: string): Promise<SessionEntity | null> {
+    return this.#em.findOne(
+      Session,
+      { id: sessionId, environment: this.#environmentId, revokedAt: null, expiresAt: { $gt: new Date() }, profile: { deletingAt: null } },
+      { populate: ['profile'] },
+    );
   }
 
   async revoke(sessionId: string): Promise<void> {
