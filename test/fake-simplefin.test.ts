@@ -169,6 +169,11 @@ describe('the Account Set', () => {
     expect(card!.transactions.some((transaction) => cents(transaction.amount) < 0)).toBe(true);
     expect(checking!.transactions.some((transaction) => transaction.description.startsWith('ACME CORP PAYROLL') && cents(transaction.amount) > 0)).toBe(true);
     expect(fake.accounts(connectionId).map((account) => account.balance)).toEqual(v2.accounts.map((account) => account.balance));
+
+    const oneOrg = await connect({ orgs: 1 });
+    const single = (await oneOrg.client.get({ version: 2 })).body!;
+    expect(single.connections!.map((connection) => connection.name)).toEqual(['Riverbend Federal Credit Union']);
+    expect(new Set(single.accounts.map((account) => account.conn_id))).toEqual(new Set([single.connections![0]!.conn_id]));
   });
 
   it('filters by account= (repeatable), answers balances only with balances-only=1, ignores unknown parameters', async () => {
@@ -272,6 +277,25 @@ describe('a bank that evolves on the bridge clock', () => {
     expect(others.every((transaction) => !laterIds.has(transaction.id))).toBe(true);
     const reposted = transactionsOf(later).filter((transaction) => !transaction.pending && transaction.transacted_at !== undefined && others.some((other) => other.transacted_at === transaction.transacted_at && other.payee === transaction.payee));
     expect(reposted).toHaveLength(others.length);
+  });
+
+  it('settles card purchases after 1 to 3 days under new ids, restaurants with a tip, the place added to the description', async () => {
+    const { connectionId, client } = await connect();
+    const added = fake.addTransactions(connectionId, 40, { pending: true, account: 'card' });
+    const window = { version: 2, pending: 1, 'start-date': fake.now() - DAY };
+    fake.advanceClock(1);
+    const pendingAfterADay = transactionsOf((await client.get(window)).body!).filter((transaction) => transaction.pending);
+    expect(pendingAfterADay.length).toBeGreaterThan(0);
+    expect(pendingAfterADay.length).toBeLessThan(added.length);
+    fake.advanceClock(3);
+    const settled = transactionsOf((await client.get(window)).body!);
+    const pairs = added.map((pending) => ({ pending, posted: settled.find((transaction) => transaction.transacted_at === pending.transacted_at)! }));
+    expect(pairs.every(({ posted }) => posted !== undefined && !posted.pending && posted.posted > 0)).toBe(true);
+    expect(pairs.every(({ pending, posted }) => posted.id !== pending.id && posted.payee === pending.payee)).toBe(true);
+    const tipped = pairs.filter(({ pending, posted }) => posted.amount !== pending.amount);
+    expect(tipped.length).toBeGreaterThan(0);
+    expect(tipped.every(({ pending, posted }) => cents(posted.amount) < cents(pending.amount) && cents(posted.amount) >= Math.round(cents(pending.amount) * 1.23))).toBe(true);
+    expect(pairs.some(({ pending, posted }) => posted.description !== pending.description && posted.description.startsWith(pending.description))).toBe(true);
   });
 
   it('brings new days of activity as the clock moves, and the balance date with them', async () => {

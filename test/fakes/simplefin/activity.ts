@@ -56,15 +56,16 @@ export class ActivityGenerator {
     return [...this.#scheduledOn(day), ...Array.from({ length: purchases }, (_, i) => this.#purchase(random, `d${day}-${i}`, day))];
   }
 
-  /** Card purchases a test makes at `now` (`addTransactions`), keyed so they never collide with generated ones. */
+  /** Card purchases a test makes, a minute apart up to `now` (`addTransactions`), keyed so they never collide with generated ones. */
   extra(now: number, count: number, serial: number, options: { pending?: boolean; account?: AccountKey }): Activity[] {
     const random = randomFor(`${this.#seed}:extra:${serial}`);
     const day = Math.floor(now / DAY);
     return Array.from({ length: count }, (_, i) => {
       const drawn = this.#purchase(random, `x${serial}-${i}`, day, options.account);
       const authorized = drawn.pendingCents ?? drawn.cents;
-      const activity = { ...drawn, transactedAt: now };
-      if (options.pending === false || (options.pending === undefined && drawn.pendingCents === null)) return { ...activity, postedAt: now, pendingCents: null };
+      const transactedAt = now - (count - 1 - i) * 60;
+      const activity = { ...drawn, transactedAt };
+      if (options.pending === false || (options.pending === undefined && drawn.pendingCents === null)) return { ...activity, postedAt: transactedAt, pendingCents: null };
       return { ...activity, pendingCents: authorized, postedAt: Math.max(drawn.postedAt, (day + 1) * DAY + 4 * HOUR) };
     });
   }

@@ -20,6 +20,14 @@ export interface SimplefinTransaction {
   mcc: string | null;
 }
 
+/** An entry of the v2 `errlist`; version 1 reports only `msg`, in `errors`. */
+export interface BridgeError {
+  code: string;
+  msg: string;
+  conn_id?: string;
+  account_id?: string;
+}
+
 /** What a test may change on a reported transaction (`modifyTransaction`). */
 export type TransactionPatch = Partial<Pick<SimplefinTransaction, 'amount' | 'description' | 'payee' | 'memo' | 'posted' | 'transacted_at'>>;
 
@@ -213,14 +221,6 @@ export class FakeConnection {
     };
     return { ...rendered, ...this.#overrides.get(rendered.id) };
   }
-}
-
-/** An entry of the v2 `errlist`; version 1 reports only `msg`, in `errors`. */
-export interface BridgeError {
-  code: string;
-  msg: string;
-  conn_id?: string;
-  account_id?: string;
 }
 
 function stageAt(activity: Activity, now: number): 'pending' | 'posted' | null {

@@ -118,7 +118,11 @@ export async function startFakeSimplefin(options: FakeSimplefinOptions = {}) {
       connection(connectionId).errors = errors.map((error) => (typeof error === 'string' ? { code: 'gen.', msg: error } : { ...error }));
     },
 
-    /** The login at an institution (default the bank) needs the user's attention at the bridge: a `con.auth` error, worded as the Bridge words it. */
+    /**
+     * The login at an institution (default the bank) needs the user's attention at the bridge: adds a
+     * `con.auth` error for its `conn_id`, worded as the Bridge words it in version 1 (peers match that
+     * text). The data keeps coming; `setErrors(connectionId, [])` clears it.
+     */
     needsAttention(connectionId: string, org: 'bank' | 'card' = 'bank'): BridgeError {
       const login = connection(connectionId).logins.find((candidate) => candidate.org.key === org)!;
       const error = { code: 'con.auth', msg: `Connection to ${login.name} may need attention`, conn_id: login.connId };
