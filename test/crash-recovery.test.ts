@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -39,6 +39,23 @@ async function sqlOn(dataDir: string, text: string, values: unknown[] = []): Pro
 async function crash(service: ServiceProcess): Promise<void> {
   process.kill(-service.child.pid!, 'SIGKILL');
   await service.exited;
+}
+
+/**
+ * Stops the postmaster a service that died during start-up may have left on `dataDir`, so a failing
+ * run leaks no server. Only a process whose command line names this cluster is signalled.
+ */
+async function stopLeftoverPostgres(dataDir: string): Promise<void> {
+  const cluster = path.join(dataDir, 'postgres', 'cluster');
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path.join(cluster, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(cluster)) return;
+  } catch {
+    return;
+  }
+  process.kill(pid, 'SIGINT');
+  await waitFor(async () => (existsSync(`/proc/${pid}/cmdline`) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(cluster) ? undefined : true), 'the leftover PostgreSQL to stop');
 }
 
 /** The remote ids a first sync of `credential` must store, asked of the sandbox on the day the sync ended. */
@@ -105,6 +122,7 @@ it('finishes every first sync with exactly its transactions after SIGKILLs of th
       process.kill(-service.child.pid!, 'SIGTERM');
       await service.exited;
     }
+    await stopLeftoverPostgres(dataDir);
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
