@@ -1,6 +1,6 @@
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { checkLimits, LIMITS } from './limits.ts';
+import { checkCost, checkShape, LIMITS } from './limits.ts';
 
 /** What a query text turned into: a runnable document, or why it cannot run. */
 export type Prepared = { document: DocumentNode } | { errors: GraphQLError[]; overLimit: boolean };
@@ -8,9 +8,9 @@ export type Prepared = { document: DocumentNode } | { errors: GraphQLError[]; ov
 const CACHE_ENTRIES = 1000;
 
 /**
- * Parses and validates query texts once: for small queries validation costs more than execution, and
- * clients send the same few texts again and again. Bounded (least recently used out). The cost limit
- * depends on variables (`first: $n`), so it is checked on every request, after the cache.
+ * Parses, checks and validates query texts once: for small queries validation costs more than
+ * execution, and clients send the same few texts again and again. Bounded (least recently used out).
+ * The cost limit depends on variables (`first: $n`), so it is checked on every request, after the cache.
  */
 export class DocumentCache {
   readonly #schema: GraphQLSchema;
@@ -33,7 +33,7 @@ export class DocumentCache {
     }
     this.#entries.set(query, prepared);
     if (!('document' in prepared)) return prepared;
-    const problem = checkLimits(this.#schema, prepared.document, variables);
+    const problem = checkCost(this.#schema, prepared.document, variables);
     return problem ? { errors: [new GraphQLError(problem)], overLimit: true } : prepared;
   }
 
@@ -66,6 +66,9 @@ export class DocumentCache {
       const overLimit = /tokens/.test(error.message);
       return { errors: [overLimit ? new GraphQLError(`The document has more than ${LIMITS.tokens} tokens, the limit`) : error], overLimit };
     }
+    // Before validation: its rules, and graphql-jit's compiler after it, walk every fragment expansion.
+    const problem = checkShape(document);
+    if (problem) return { errors: [new GraphQLError(problem)], overLimit: true };
     const errors = validate(this.#schema, document, specifiedRules);
     if (errors.length === 0) return { document };
     return { errors: this.#hideSuggestions ? errors.map(withoutSuggestions) : [...errors], overLimit: false };

@@ -1,67 +1,126 @@
-import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode, getNamedType, isListType, isNonNullType, isObjectType, isInterfaceType, type GraphQLOutputType, type GraphQLField, type GraphQLNamedType } from 'graphql';
+import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode, getNamedType, isListType, isNonNullType, isObjectType, isInterfaceType, type GraphQLOutputType, type GraphQLField, type GraphQLNamedType, type OperationDefinitionNode } from 'graphql';
 
-/** The limits the schema's description promises; a document over any of them is refused before it runs. */
-export const LIMITS = { depth: 10, aliases: 30, tokens: 2000, cost: 5000 } as const;
+/**
+ * The limits the schema's description promises. A document over `tokens`, `fields`, `depth` or
+ * `aliases` is refused before it is validated or compiled, over `cost` before it runs; a response
+ * over `responseBytes` is refused instead of sent.
+ */
+export const LIMITS = { depth: 10, aliases: 30, tokens: 2000, fields: 1000, cost: 5000, responseBytes: 1024 * 1024 } as const;
 
 const LIST_FACTOR = 10;
 const DEFAULT_PAGE = 25;
 const MAX_PAGE = 100;
 
+/** What one operation selects once every fragment spread is replaced by the fragment's selections. */
+export interface Shape {
+  /** Field selections, introspection fields included. */
+  fields: number;
+  /** Nested selection levels, introspection fields not included. */
+  depth: number;
+  /** Aliased field selections, introspection fields included. */
+  aliases: number;
+}
+
+const EMPTY: Shape = { fields: 0, depth: 0, aliases: 0 };
+
 /**
- * Checks depth, aliases and cost as contracts/schema.graphql describes them and returns what is
- * wrong, or undefined. Tokens are limited by the parser (`maxTokens`). Introspection fields do not
- * count. Cost: every field that returns an object costs 1, times how often it can run: inside
- * `transactions` the page size asked for, inside other lists 10.
+ * The shape of each operation of a document, in document order. Each fragment is measured once and
+ * its shape reused at every spread, so the walk is linear in the document's size, not in its
+ * expansion (ten fragments each spreading the next ten times expand to ten billion fields). Needs
+ * no schema: it runs before validation, whose rules and graphql-jit's compiler walk the expansion.
  */
-export function checkLimits(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | null | undefined): string | undefined {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  for (const definition of document.definitions) {
-    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    const root = definition.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
-    if (!root) continue;
-    const walk = { aliases: 0, depth: 0, cost: 0 };
-    visit(definition.selectionSet, root, 1, 1, walk, fragments, variables ?? {}, new Set());
-    if (walk.depth > LIMITS.depth) return `Query depth ${walk.depth} exceeds the limit of ${LIMITS.depth} nested selection levels`;
-    if (walk.aliases > LIMITS.aliases) return `The operation uses ${walk.aliases} aliases; at most ${LIMITS.aliases} are allowed`;
-    if (walk.cost > LIMITS.cost) return `Query cost ${walk.cost} exceeds the limit of ${LIMITS.cost} (see the Limits section of the schema description)`;
+export function measureShapes(document: DocumentNode): Shape[] {
+  const spread = memoisedFragments(document, EMPTY, (fragment, spread) => shapeOf(fragment.selectionSet, spread));
+  return operationsOf(document).map((operation) => shapeOf(operation.selectionSet, spread));
+}
+
+function shapeOf(selectionSet: SelectionSetNode, spread: (name: string) => Shape): Shape {
+  const shape = { ...EMPTY };
+  for (const selection of selectionSet.selections) {
+    const inner = selection.kind === Kind.FRAGMENT_SPREAD ? spread(selection.name.value) : selection.selectionSet ? shapeOf(selection.selectionSet, spread) : EMPTY;
+    shape.fields += inner.fields;
+    shape.aliases += inner.aliases;
+    if (selection.kind !== Kind.FIELD) {
+      shape.depth = Math.max(shape.depth, inner.depth);
+      continue;
+    }
+    shape.fields += 1;
+    if (selection.alias) shape.aliases += 1;
+    // Introspection's own nesting is bounded by graphql's MaxIntrospectionDepthRule.
+    if (!selection.name.value.startsWith('__')) shape.depth = Math.max(shape.depth, 1 + inner.depth);
+  }
+  return shape;
+}
+
+/** Fields, depth and aliases as contracts/schema.graphql describes them: what is wrong, or undefined. */
+export function checkShape(document: DocumentNode): string | undefined {
+  for (const shape of measureShapes(document)) {
+    if (shape.fields > LIMITS.fields) return `The operation selects ${shape.fields} fields once its fragments are expanded; at most ${LIMITS.fields} are allowed`;
+    if (shape.depth > LIMITS.depth) return `Query depth ${shape.depth} exceeds the limit of ${LIMITS.depth} nested selection levels`;
+    if (shape.aliases > LIMITS.aliases) return `The operation uses ${shape.aliases} aliases; at most ${LIMITS.aliases} are allowed`;
   }
   return undefined;
 }
 
-function visit(
-  selectionSet: SelectionSetNode,
-  parent: GraphQLNamedType,
-  level: number,
-  multiplier: number,
-  walk: { aliases: number; depth: number; cost: number },
-  fragments: Map<string, FragmentDefinitionNode>,
-  variables: Record<string, unknown>,
-  visiting: Set<string>,
-): void {
-  for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.FRAGMENT_SPREAD) {
-      const fragment = fragments.get(selection.name.value);
-      // A cycle is a validation error reported elsewhere; stop here rather than loop.
-      if (!fragment || visiting.has(fragment.name.value)) continue;
-      visiting.add(fragment.name.value);
-      visit(fragment.selectionSet, parent, level, multiplier, walk, fragments, variables, visiting);
-      visiting.delete(fragment.name.value);
-      continue;
+/**
+ * The cost of each operation of a validated document, in document order: every field that returns
+ * an object costs 1, times how often it can run (inside `transactions` the page size asked for,
+ * inside other lists 10). Introspection fields are free (their size is bounded by `fields`,
+ * `aliases` and the response size). A fragment's cost is measured once, for one run of it, and
+ * scaled by the multiplier at each spread.
+ */
+export function measureCosts(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | null | undefined): number[] {
+  const values = variables ?? {};
+  const costOf = (selectionSet: SelectionSetNode, parent: GraphQLNamedType | undefined, spread: (name: string) => number): number => {
+    let cost = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        cost += spread(selection.name.value);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        cost += costOf(selection.selectionSet, selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent, spread);
+      } else if (selection.selectionSet && !selection.name.value.startsWith('__') && (isObjectType(parent) || isInterfaceType(parent))) {
+        const field = parent.getFields()[selection.name.value];
+        if (field) cost += 1 + timesRun(parent, field, selection, values) * costOf(selection.selectionSet, getNamedType(field.type), spread);
+      }
     }
-    if (selection.kind === Kind.INLINE_FRAGMENT) {
-      visit(selection.selectionSet, parent, level, multiplier, walk, fragments, variables, visiting);
-      continue;
-    }
-    if (selection.name.value.startsWith('__')) continue;
-    if (selection.alias) walk.aliases++;
-    walk.depth = Math.max(walk.depth, level);
-    const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
-    if (!field || !selection.selectionSet) continue;
-    walk.cost += multiplier;
-    const inner = multiplier * timesRun(parent, field, selection, variables);
-    visit(selection.selectionSet, getNamedType(field.type), level + 1, inner, walk, fragments, variables, visiting);
-  }
+    return cost;
+  };
+  const spread = memoisedFragments(document, 0, (fragment, spread) => costOf(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value), spread));
+  return operationsOf(document).map((operation) => {
+    const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+    return root ? costOf(operation.selectionSet, root, spread) : 0;
+  });
+}
+
+/** The cost limit, which depends on variables (`first: $n`): what is wrong, or undefined. */
+export function checkCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | null | undefined): string | undefined {
+  const cost = Math.max(0, ...measureCosts(schema, document, variables));
+  return cost > LIMITS.cost ? `Query cost ${cost} exceeds the limit of ${LIMITS.cost} (see the Limits section of the schema description)` : undefined;
+}
+
+function operationsOf(document: DocumentNode): OperationDefinitionNode[] {
+  return document.definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION);
+}
+
+/**
+ * A lookup of each fragment's measure by name, measured on first use and remembered. An unknown
+ * fragment, or one spread inside its own expansion (both refused by validation), measures `empty`.
+ */
+function memoisedFragments<T>(document: DocumentNode, empty: T, measure: (fragment: FragmentDefinitionNode, spread: (name: string) => T) => T): (name: string) => T {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  const measured = new Map<string, T>();
+  const spread = (name: string): T => {
+    const known = measured.get(name);
+    if (known !== undefined) return known;
+    const fragment = fragments.get(name);
+    if (!fragment) return empty;
+    measured.set(name, empty);
+    const value = measure(fragment, spread);
+    measured.set(name, value);
+    return value;
+  };
+  return spread;
 }
 
 /** How many times the selections under a field can run for each time the field runs. */

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
-import { createHandler, type Request as GraphQLRequest } from 'graphql-http';
+import { createHandler, type Request as GraphQLRequest, type Response as Answer } from 'graphql-http';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { forbidden, unauthorized } from '../errors.ts';
@@ -12,6 +13,7 @@ import type { FieldCipher } from '../lib/field-cipher.ts';
 import type { GraphQLContext } from './context.ts';
 import { DocumentCache } from './documents.ts';
 import { formatGraphQLError } from './errors.ts';
+import { LIMITS } from './limits.ts';
 import { createLoaders } from './loaders.ts';
 import { resolvers } from './resolvers.ts';
 
@@ -33,7 +35,9 @@ function buildSchema(): GraphQLSchema {
 /**
  * The GraphQL front door (GraphQL over HTTP via graphql-http). Only a credential that acts as a
  * profile may execute: none → 401, an API key → 403, both before any execution. Documents are parsed
- * and validated once per query text; a document over a limit gets 400 and never runs.
+ * and validated once per query text; a document over a limit gets 400 and never runs. A request's
+ * response body holds at most `LIMITS.responseBytes` (the operations of a batch share it); a result
+ * past it is refused with 400, never truncated.
  */
 export function graphqlApi({ cipher, logger, hideSuggestions }: GraphQLOptions): Middleware<AppState> {
   const schema = buildSchema();
@@ -64,14 +68,24 @@ export function graphqlApi({ cipher, logger, hideSuggestions }: GraphQLOptions):
       if ('document' in prepared) {
         return { schema, document: prepared.document, variableValues: params.variables, operationName: params.operationName, contextValue: contextFor(req.context) };
       }
-      if (!prepared.overLimit) return prepared.errors;
-      const graphqlResponse = req.context.get('Accept').includes('application/graphql-response+json');
-      const body: { errors: GraphQLFormattedError[] } = { errors: prepared.errors.map((error) => formatError(error).toJSON()) };
-      return [JSON.stringify(body), { status: 400, statusText: 'Bad Request', headers: { 'content-type': `${graphqlResponse ? 'application/graphql-response+json' : 'application/json'}; charset=utf-8` } }];
+      return prepared.overLimit ? refusal(req.context, prepared.errors) : prepared.errors;
     },
   });
-  const run = async (ctx: AppContext, body: unknown) =>
-    handler({
+  /** A 400 with these errors and no `data`, in the media type the client accepts. */
+  const refusal = (ctx: AppContext, errors: GraphQLError[]): Answer => {
+    const graphqlResponse = ctx.get('Accept').includes('application/graphql-response+json');
+    const body: { errors: GraphQLFormattedError[] } = { errors: errors.map((error) => formatError(error).toJSON()) };
+    return [JSON.stringify(body), { status: 400, statusText: 'Bad Request', headers: { 'content-type': `${graphqlResponse ? 'application/graphql-response+json' : 'application/json'}; charset=utf-8` } }];
+  };
+  const tooLarge = (ctx: AppContext) =>
+    refusal(ctx, [
+      new GraphQLError(`The response would pass ${LIMITS.responseBytes} bytes, the limit per request (the operations of a batch share it): select fewer fields or smaller pages, or send the operations separately`, {
+        extensions: { code: 'RESPONSE_TOO_LARGE' },
+      }),
+    ]);
+  /** Runs one operation; a response body longer than `budget` bytes is refused instead. */
+  const run = async (ctx: AppContext, body: unknown, budget: number): Promise<{ answer: Answer; bytes: number } | undefined> => {
+    const [responseBody, init] = await handler({
       method: ctx.method,
       url: ctx.url,
       headers: { get: (name) => ctx.get(name) || null },
@@ -79,6 +93,10 @@ export function graphqlApi({ cipher, logger, hideSuggestions }: GraphQLOptions):
       raw: ctx.req,
       context: ctx,
     });
+    const text = responseBody ?? '';
+    const bytes = Buffer.byteLength(text);
+    return bytes > budget ? undefined : { answer: [text, init], bytes };
+  };
 
   return async (ctx) => {
     const credential = ctx.state.credential;
@@ -95,26 +113,35 @@ export function graphqlApi({ cipher, logger, hideSuggestions }: GraphQLOptions):
     }
     const body = ctx.state.body ?? null;
     if (ctx.method === 'POST' && Array.isArray(body)) return runBatch(ctx, body);
-    const [responseBody, init] = await run(ctx, body);
+    const [responseBody, init] = (await run(ctx, body, LIMITS.responseBytes))?.answer ?? tooLarge(ctx);
     ctx.status = init.status;
     for (const [name, value] of Object.entries(init.headers ?? {})) ctx.set(name, value);
-    ctx.body = responseBody ?? '';
+    ctx.body = responseBody;
   };
 
-  /** Each operation runs on its own (its own limits, its own errors); the answer lists the results in order. */
+  /**
+   * Each operation runs on its own (its own limits, its own errors); the answer lists the results in
+   * order. The results share one response budget: the operation that would pass it, and every one
+   * after it, is answered with RESPONSE_TOO_LARGE (the later ones without running).
+   */
   async function runBatch(ctx: AppContext, operations: unknown[]) {
     if (operations.length === 0 || operations.length > MAX_BATCH) {
       ctx.status = 400;
       ctx.body = { errors: [{ message: `A batch holds 1 to ${MAX_BATCH} operations, not ${operations.length}`, extensions: { code: 'BAD_REQUEST' } }] };
       return;
     }
-    const results = [];
+    const results: string[] = [];
+    let budget = LIMITS.responseBytes;
     for (const operation of operations) {
-      const [responseBody] = await run(ctx, operation);
-      results.push(responseBody ? JSON.parse(responseBody) : null);
+      // Operations that need no I/O (introspection, cached refusals) would otherwise run back to back without letting other requests in.
+      if (results.length > 0) await nextTurn();
+      const ran = budget > 0 ? await run(ctx, operation, budget) : undefined;
+      budget = ran ? budget - ran.bytes : 0;
+      results.push((ran?.answer ?? tooLarge(ctx))[0] || 'null');
     }
     ctx.status = 200;
-    ctx.body = results;
+    ctx.type = 'application/json';
+    ctx.body = `[${results.join(',')}]`;
   }
 }
 
