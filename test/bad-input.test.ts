@@ -153,6 +153,19 @@ describe('text PostgreSQL cannot store (NUL, unpaired surrogates)', () => {
     expect(Object.keys(updated.body.errors)).toEqual([field]);
   });
 
+  it.each([
+    ['objects', (leaf: string) => `{"a":${'{"a":'.repeat(100_000)}${leaf}${'}'.repeat(100_000)}}`],
+    ['arrays', (leaf: string) => `{"a":${'['.repeat(100_000)}${leaf}${']'.repeat(100_000)}}`],
+  ])('is found in bodies of %s nested 100,000 deep (422), and such bodies without it are no 500 either', async (_shape, nested) => {
+    const post = (path: string, raw: string) => app.http.post(path, { auth: app.apiKey, raw, headers: { 'Content-Type': 'application/json' } });
+    const webhook = '/v1/providers/plaid/webhooks?environment=env_x';
+    const refused = await post(webhook, nested('"\\u0000"'));
+    expectErrorResponse(refused, 422);
+    expect(Object.values(refused.body.errors)).toEqual([[expect.stringMatching(/NUL/)]]);
+    expectErrorResponse(await post(webhook, nested('1')), 401);
+    expectErrorResponse(await post(`/v1/webhooks/subscriptions/${encodeId('webhookSubscription', uuidv7())}/rotate-secret`, nested('1')), 404);
+  });
+
   it('accepts well-formed text outside the Basic Multilingual Plane (paired surrogates)', async () => {
     const created = await app.http.post('/v1/profiles', { auth: app.apiKey, json: buildProfile({ name: 'Zoë 😀 𝔄', metadata: { mood: '😀' } }) });
     expect(created.status, created.text).toBe(201);
