@@ -5,15 +5,17 @@ import type { AppState } from './state.ts';
 const LIMIT_BYTES = 1024 * 1024;
 
 /**
- * Request bodies are JSON only. A request that carries a body (or names a Content-Type) must say
- * `application/json`, else 415; malformed JSON is a 400; over 1 MiB is a 413. A body-less POST (the
- * refresh triggers) passes. The parsed value lands in `ctx.state.body`.
+ * Request bodies are JSON only. A request that carries a body must say `application/json`, else 415;
+ * malformed JSON is a 400; over 1 MiB is a 413. A request without a body (the refresh triggers,
+ * DELETE) has no body rules to follow, whatever Content-Type it names: many HTTP clients send
+ * `application/json` on every call. The parsed value lands in `ctx.state.body`, its bytes in
+ * `ctx.state.rawBody`.
  */
 export function jsonBody(): Middleware<AppState> {
   return async (ctx, next) => {
     const contentType = ctx.get('Content-Type');
     const hasBody = ctx.request.length > 0 || ctx.get('Transfer-Encoding') !== '';
-    if (ctx.method === 'GET' || ctx.method === 'HEAD' || (!hasBody && !contentType)) return next();
+    if (ctx.method === 'GET' || ctx.method === 'HEAD' || !hasBody) return next();
     if (!ctx.is('application/json')) {
       throw unsupportedMediaType(`Content-Type must be application/json, got ${contentType ? `"${contentType.slice(0, 80)}"` : 'none'}`);
     }
