@@ -40,6 +40,11 @@ describe('the document walker', () => {
     expect(checkShape(document)).toBe(`The operation selects ${bombFields(levels)} fields once its fragments are expanded; at most ${LIMITS.fields} are allowed`);
   });
 
+  it('allows 400 fields, as the schema description says, and refuses 401', () => {
+    expect(checkShape(parse(`{ profile { ${'id '.repeat(399)}} }`))).toBeUndefined();
+    expect(checkShape(parse(`{ profile { ${'id '.repeat(400)}} }`))).toBe('The operation selects 401 fields once its fragments are expanded; at most 400 are allowed');
+  });
+
   it('prices a fragment once and scales it at every spread', () => {
     const fragments = Array.from({ length: 6 }, (_, i) => `fragment A${i} on Account { connection { id } ${`...A${i + 1} `.repeat(10)}}`);
     const query = `{ accounts { ...A0 } } ${fragments.join(' ')} fragment A6 on Account { connection { id } }`;

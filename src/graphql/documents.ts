@@ -66,7 +66,8 @@ export class DocumentCache {
       const overLimit = /tokens/.test(error.message);
       return { errors: [overLimit ? new GraphQLError(`The document has more than ${LIMITS.tokens} tokens, the limit`) : error], overLimit };
     }
-    // Before validation: its rules, and graphql-jit's compiler after it, walk every fragment expansion.
+    // Before validation: its OverlappingFieldsCanBeMerged rule is quadratic in the expanded fields, and
+    // graphql-jit's compiler (after it) walks every fragment expansion.
     const problem = checkShape(document);
     if (problem) return { errors: [new GraphQLError(problem)], overLimit: true };
     const errors = validate(this.#schema, document, specifiedRules);
