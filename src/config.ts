@@ -4,10 +4,13 @@ import path from 'node:path';
 export const SUPPORTED_VERSIONS = ['2026-04-01'] as const;
 export const CURRENT_VERSION = SUPPORTED_VERSIONS[0];
 
+const ROLES = ['all', 'api', 'worker'] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const NODE_ENVS = ['development', 'production', 'test'] as const;
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
+/** `api` serves HTTPS and queues work; `worker` runs jobs, cron and the webhook relay; `all` does both. */
+export type Role = (typeof ROLES)[number];
 export type NodeEnv = (typeof NODE_ENVS)[number];
 
 export interface Config {
@@ -39,6 +42,25 @@ export interface Config {
   /** Extra CA certificates (PEM file) trusted for upstream providers' APIs, besides the system's. */
   providerCaFile: string | undefined;
   recovery: RecoveryTimings;
+  role: Role;
+  /** Apply pending migrations at start (under an advisory lock); off: refuse to start on an unmigrated database. */
+  migrateOnStart: boolean;
+  /** Reads that may lag a little (GraphQL queries, REST GETs) go here when set. */
+  databaseReplicaUrl: string | undefined;
+  pools: PoolSettings;
+}
+
+/** PostgreSQL connections one process may open, and how long one statement may run. */
+export interface PoolSettings {
+  /** The ORM's pool: requests and jobs. */
+  orm: number;
+  /** Plain connections for applying transaction pages in syncs. */
+  sync: number;
+  /** pg-boss's own pool (fetching, completing, sending jobs). */
+  jobs: number;
+  /** The read replica's pool, when one is configured. */
+  replica: number;
+  statementTimeoutMs: number;
 }
 
 /** How soon work interrupted by a crash is taken up again. */
@@ -114,6 +136,17 @@ export function loadConfig(env: Env = process.env): Config {
       jobTimeoutSeconds: integer(env, 'JOB_TIMEOUT_SECONDS', 6 * 3600, 60, 24 * 3600, problems),
       stuckConnectionSeconds: integer(env, 'STUCK_CONNECTION_SECONDS', 120, 1, 24 * 3600, problems),
       embeddedPostgresStartSeconds: integer(env, 'EMBEDDED_POSTGRES_START_SECONDS', 30, 1, 3600, problems),
+    },
+    role: oneOf(env, 'ROLE', ROLES, 'all', problems),
+    migrateOnStart: boolean(env, 'MIGRATE_ON_START', true, problems),
+    databaseReplicaUrl: url(env, 'DATABASE_REPLICA_URL', ['postgres:', 'postgresql:'], problems),
+    // Defaults keep one `all` process under 20 connections: 8 + 4 + 4, plus pg-boss's LISTEN connection.
+    pools: {
+      orm: integer(env, 'DB_POOL_MAX', 8, 1, 200, problems),
+      sync: integer(env, 'SYNC_POOL_MAX', 4, 1, 100, problems),
+      jobs: integer(env, 'JOB_POOL_MAX', 4, 1, 100, problems),
+      replica: integer(env, 'REPLICA_POOL_MAX', 8, 1, 200, problems),
+      statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT_MS', 30_000, 1000, 3_600_000, problems),
     },
   };
   if (config.sessionSecret !== undefined && config.sessionSecret.length < 32) {

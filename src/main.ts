@@ -17,7 +17,9 @@ const service = await startService(config, logger);
 const key = service.bootstrap.created?.apiKey ?? readBootstrapFile(service.bootstrap.file)?.apiKey;
 
 // A human-readable welcome on stderr; the structured log stays on stdout.
-console.error(
+if (!service.url) {
+  console.error(`\nTributary worker is running jobs, cron and the webhook relay (ready in ${Math.round(performance.now() - started)} ms)\n`);
+} else console.error(
   [
     '',
     `Tributary is listening on ${service.url} (ready in ${Math.round(performance.now() - started)} ms)`,

@@ -4,7 +4,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { resolveDatabase } from './db/database.ts';
-import { openDatabase } from './db/orm.ts';
+import { migrate, openDatabase, underStartupLock, withStatementTimeout } from './db/orm.ts';
 import { graphqlApi } from './graphql/server.ts';
 import { createApp } from './http/app.ts';
 import { createListener } from './http/listener.ts';
@@ -38,6 +38,7 @@ import { restApi, type HandlerTable } from './rest/dispatch.ts';
 import { loadSecrets } from './secrets.ts';
 
 export interface RunningService {
+  /** Where it serves HTTPS; empty for a `worker`. */
   url: string;
   port: number;
   orm: MikroORM;
@@ -61,8 +62,18 @@ export interface ServiceOptions {
 export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<RunningService> {
   const secrets = loadSecrets(config);
   const database = await resolveDatabase(config, logger);
-  const orm = await openDatabase(database.url, logger);
-  const bootstrapped = await bootstrap(orm, config.dataDir);
+  const working = config.role !== 'api';
+  const serving = config.role !== 'worker';
+  const bootstrapped = await underStartupLock(database.url, async () => {
+    if (config.migrateOnStart) await migrate(database.url, logger);
+    const orm = await openDatabase(database.url, { poolMax: 1 });
+    try {
+      return await bootstrap(orm, config.dataDir);
+    } finally {
+      await orm.close();
+    }
+  });
+  const orm = await openDatabase(database.url, { poolMax: config.pools.orm, statementTimeoutMs: config.pools.statementTimeoutMs });
   const sandbox = new SandboxProvider({ now: options.sandboxNow });
   const providers = new ProviderDirectory({
     builtIn: [sandbox],
@@ -71,13 +82,17 @@ export async function startService(config: Config, logger: Logger, options: Serv
     configured: (environmentId) => new ProviderSettings(orm.em.fork(), secrets.cipher).configured(environmentId),
   });
   const provider = (name: string, environmentId: string) => providers.get(name, environmentId);
-  const syncPool = new pg.Pool({ connectionString: database.url, max: 4 });
+  const syncPool = new pg.Pool({ connectionString: withStatementTimeout(database.url, config.pools.statementTimeoutMs), max: config.pools.sync });
   const connectionJobs = new ConnectionJobs({ orm, pool: syncPool, cipher: secrets.cipher, provider });
   const webhooks = new WebhookDeliveries({ orm, cipher: secrets.cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
-  const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep], logger, config.recovery);
+  const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep], logger, config.recovery, {
+    work: working,
+    poolMax: config.pools.jobs,
+    migrate: config.migrateOnStart,
+  });
   connectionJobs.attach(boss);
-  await webhooks.start(boss);
+  await webhooks.start(boss, { work: working });
   const tls = await loadTls(config);
   const counters = config.redisUrl ? await RedisCounterStore.open(config.redisUrl, logger) : new MemoryCounterStore();
   const tokens = new SessionTokens(secrets.sessionSecret);
@@ -113,14 +128,18 @@ export async function startService(config: Config, logger: Logger, options: Serv
     graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions: config.nodeEnv !== 'development' }),
     rest: restApi(handlers),
   });
-  const listener = createListener(tls, app.callback(), config.connections);
-  await new Promise<void>((resolve, reject) => {
-    listener.server.once('error', reject);
-    listener.server.listen(config.port, config.host, resolve);
-  });
-  const { port } = listener.server.address() as AddressInfo;
-  const host = config.host === '127.0.0.1' || config.host === '0.0.0.0' ? 'localhost' : config.host;
-  listeningUrl = `https://${host}:${port}`;
+  // A `worker` serves nothing: it runs jobs, cron and the webhook relay.
+  const listener = serving ? createListener(tls, app.callback(), config.connections) : undefined;
+  let port = 0;
+  if (listener) {
+    await new Promise<void>((resolve, reject) => {
+      listener.server.once('error', reject);
+      listener.server.listen(config.port, config.host, resolve);
+    });
+    port = (listener.server.address() as AddressInfo).port;
+    const host = config.host === '127.0.0.1' || config.host === '0.0.0.0' ? 'localhost' : config.host;
+    listeningUrl = `https://${host}:${port}`;
+  }
 
   return {
     url: listeningUrl,
@@ -132,10 +151,12 @@ export async function startService(config: Config, logger: Logger, options: Serv
     connectionJobs,
     webhooks,
     async stop() {
-      await new Promise<void>((resolve) => {
-        listener.server.close(() => resolve());
-        listener.closeIdle();
-      });
+      if (listener) {
+        await new Promise<void>((resolve) => {
+          listener.server.close(() => resolve());
+          listener.closeIdle();
+        });
+      }
       await webhooks.stop();
       await boss.stop({ graceful: true, timeout: 10_000 });
       await counters.close();

@@ -9,10 +9,9 @@ import { decodeId } from '../src/lib/ids.ts';
 import { createLogger } from '../src/logger.ts';
 import { sweepStuckConnections } from '../src/modules/connection/connection-sweeper.ts';
 import { SYNC } from '../src/modules/connection/connection.jobs.ts';
-import { DAY_MS } from '../src/providers/sandbox/activity.ts';
-import { SandboxProvider } from '../src/providers/sandbox/sandbox-provider.ts';
 import { buildProfile, createProfile } from './support/factories.ts';
 import { httpClient } from './support/http-client.ts';
+import { expectedRemoteIds } from './support/sandbox-view.ts';
 import { startServiceProcess, type ServiceProcess } from './support/service-process.ts';
 import { startTestApp } from './support/test-app.ts';
 import { waitFor } from './support/wait.ts';
@@ -56,20 +55,6 @@ async function stopLeftoverPostgres(dataDir: string): Promise<void> {
   }
   process.kill(pid, 'SIGINT');
   await waitFor(async () => (existsSync(`/proc/${pid}/cmdline`) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(cluster) ? undefined : true), 'the leftover PostgreSQL to stop');
-}
-
-/** The remote ids a first sync of `credential` must store, asked of the sandbox on the day the sync ended. */
-async function expectedRemoteIds(credential: string, day: number): Promise<string[]> {
-  const sandbox = new SandboxProvider({ now: () => new Date(day * DAY_MS) });
-  const ids = new Set<string>();
-  for (let cursor: string | null = null; ; ) {
-    const page = await sandbox.syncTransactions(credential, cursor);
-    for (const transaction of [...page.added, ...page.modified]) ids.add(transaction.remoteId);
-    for (const remoteId of page.removed) ids.delete(remoteId);
-    if (!page.hasMore) break;
-    cursor = page.nextCursor;
-  }
-  return [...ids].sort();
 }
 
 it('finishes every first sync with exactly its transactions after SIGKILLs of the service and its embedded PostgreSQL, each restarted 0.5 s later', { timeout: 180_000 }, async () => {

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
-import { openDatabase } from '../../src/db/orm.ts';
+import { migrate } from '../../src/db/orm.ts';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.ts';
 import { createLogger } from '../../src/logger.ts';
 
@@ -42,7 +42,7 @@ export async function benchDataset(size: keyof typeof SIZES): Promise<BenchDatas
     await admin.end();
   }
   if (!reused) {
-    await (await openDatabase(url, logger)).close();
+    await migrate(url, logger);
     console.log(`Seeding ${profiles.toLocaleString('en-US')} profiles and ${transactions.toLocaleString('en-US')} transactions (once; later runs reuse them)…`);
     execFileSync(process.execPath, ['scripts/seed.ts', '--profiles', String(profiles), '--transactions', String(transactions)], {
       stdio: 'inherit',

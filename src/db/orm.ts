@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
 import type { Logger } from 'pino';
 import { entities } from './entities.ts';
 import { countStatement } from './query-stats.ts';
@@ -32,10 +33,55 @@ export function ormConfig(clientUrl: string, options: { poolMax?: number } = {})
   });
 }
 
-/** Connects and applies every pending migration. */
-export async function openDatabase(clientUrl: string, logger: Logger): Promise<MikroORM> {
-  const orm = await MikroORM.init(ormConfig(clientUrl));
-  const applied = await orm.migrator.up();
-  if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'applied database migrations');
+/** Any stable 64-bit number: the advisory lock every instance takes to migrate (and bootstrap). */
+const STARTUP_LOCK = 7_203_115_998_214_001n;
+
+/**
+ * Runs `step` while holding the startup advisory lock, so two instances starting at once never
+ * migrate (or create the bootstrap environment) side by side: the second waits, then finds it done.
+ */
+export async function underStartupLock<T>(clientUrl: string, step: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: clientUrl });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK.toString()]);
+    return await step();
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK.toString()]).catch(() => undefined);
+    await client.end();
+  }
+}
+
+/** Applies every pending migration (no statement timeout: a migration may take long); returns their names. */
+export async function migrate(clientUrl: string, logger: Logger): Promise<string[]> {
+  const orm = await MikroORM.init(ormConfig(clientUrl, { poolMax: 1 }));
+  try {
+    const applied = (await orm.migrator.up()).map((migration) => migration.name);
+    if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
+    return applied;
+  } finally {
+    await orm.close();
+  }
+}
+
+/** Connects for serving; refuses a database that still has pending migrations (run `npm run migrate`). */
+export async function openDatabase(clientUrl: string, options: { poolMax?: number; statementTimeoutMs?: number } = {}): Promise<MikroORM> {
+  const orm = await MikroORM.init(ormConfig(withStatementTimeout(clientUrl, options.statementTimeoutMs), { poolMax: options.poolMax }));
+  const pending = await orm.migrator.getPending();
+  if (pending.length > 0) {
+    await orm.close();
+    throw new UnmigratedDatabase(`the database has ${pending.length} pending migration(s) (${pending.map((migration) => migration.name).join(', ')}): run \`npm run migrate\` or start with MIGRATE_ON_START=true`);
+  }
   return orm;
+}
+
+/** A process told not to migrate found a database that needs it. */
+export class UnmigratedDatabase extends Error {}
+
+/** The URL with a server-side statement timeout for every session opened with it. */
+export function withStatementTimeout(clientUrl: string, milliseconds: number | undefined): string {
+  if (!milliseconds) return clientUrl;
+  const url = new URL(clientUrl);
+  url.searchParams.set('options', `${url.searchParams.get('options') ?? ''} -c statement_timeout=${milliseconds}`.trim());
+  return url.toString();
 }

@@ -5,6 +5,13 @@ import type { RecoveryTimings } from '../config.ts';
 /** The database schema pg-boss keeps its queues and jobs in. */
 export const JOB_SCHEMA = 'pgboss';
 
+/** Creates (or upgrades) pg-boss's schema, for `npm run migrate`: processes that do not migrate find it ready. */
+export async function prepareQueueSchema(databaseUrl: string): Promise<void> {
+  const boss = new PgBoss({ connectionString: databaseUrl, schema: JOB_SCHEMA, max: 1, supervise: false, schedule: false });
+  await boss.start();
+  await boss.stop({ graceful: false, close: true });
+}
+
 /** A background job: its queue name and what a worker does with one job's data. */
 export interface JobDefinition<Data extends object> {
   name: string;
@@ -26,6 +33,7 @@ export async function startQueue(
   jobs: JobDefinition<any>[],
   logger: Logger,
   timings: Pick<RecoveryTimings, 'jobHeartbeatSeconds' | 'jobTimeoutSeconds'>,
+  options: { work: boolean; poolMax: number; migrate: boolean },
 ): Promise<PgBoss> {
   // The supervisor fails jobs whose heartbeats stopped on its monitor pass, run twice per heartbeat
   // period: a dead worker's job is failed, to be retried after its retry delay, at most one and a
@@ -34,7 +42,12 @@ export async function startQueue(
   const boss = new PgBoss({
     connectionString: databaseUrl,
     schema: JOB_SCHEMA,
-    max: 4,
+    max: options.poolMax,
+    // An `api` process only sends jobs: no maintenance, no cron, no schema changes of its own.
+    supervise: options.work,
+    schedule: options.work,
+    // Told not to migrate: pg-boss's schema is `npm run migrate`'s to change too.
+    migrate: options.migrate,
     // LISTEN/NOTIFY wakes a worker the moment a job is sent; polling stays on as the fallback.
     useListenNotify: true,
     superviseIntervalSeconds: passSeconds,
@@ -56,6 +69,7 @@ export async function startQueue(
     await boss.createQueue(job.name, { policy: job.policy ?? 'standard', ...settings });
     // createQueue leaves a queue that exists as it was: this build's settings apply to it too.
     await boss.updateQueue(job.name, settings);
+    if (!options.work) continue;
     // Batches of up to 10, fetched again at once while they come back full: with LISTEN/NOTIFY alone
     // a backlog (a cron tick enqueuing many syncs) would drain one job per polling interval.
     // Polling also finds the jobs no NOTIFY announces (retries and delayed jobs coming due): every

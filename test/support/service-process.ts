@@ -33,7 +33,8 @@ export async function processFixture() {
 }
 
 /**
- * Starts `node src/main.ts` on an ephemeral port and resolves once it prints where it listens. An
+ * Starts `node src/main.ts` on an ephemeral port and resolves once it prints where it listens (a
+ * `ROLE=worker` once it says it runs; its port is 0). An
  * empty `databaseUrl` runs it on its embedded PostgreSQL under `dataDir`. With `processGroup` it
  * leads a process group of its own, which `process.kill(-child.pid, signal)` signals as a whole.
  */
@@ -55,6 +56,8 @@ export async function startServiceProcess(
       banner += chunk;
       const match = /listening on https:\/\/localhost:(\d+)/.exec(banner);
       if (match && /\n\n/.test(banner.slice(match.index))) resolve(Number(match[1]));
+      // A worker serves nothing: it is up once it says so.
+      if (/Tributary worker is running/.test(banner)) resolve(0);
     });
     child.once('exit', () => reject(new Error(`exited early: ${banner}`)));
   });

@@ -87,8 +87,11 @@ export class WebhookDeliveries {
     this.#enqueue = options.enqueue;
   }
 
-  /** Creates the attempt queue on the started pg-boss, then relays every second and makes attempts. */
-  async start(boss: PgBoss): Promise<void> {
+  /**
+   * Creates the attempt queue on the started pg-boss; with `work` (roles `worker` and `all`), relays
+   * every second and makes attempts. Without, it only queues redeliveries (role `api`).
+   */
+  async start(boss: PgBoss, options: { work: boolean } = { work: true }): Promise<void> {
     // An attempt that throws (not one the endpoint fails) is retried. Attempts send no heartbeats, and
     // end within TIMEOUT_MS: a job still active after a minute belongs to a worker that died.
     const settings = { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 };
@@ -103,6 +106,7 @@ export class WebhookDeliveries {
       );
       this.#wake();
     };
+    if (!options.work) return;
     this.#timer = setInterval(() => void this.relay(), 1000);
     this.#dispatching = this.#dispatch(boss);
   }

@@ -19,6 +19,9 @@ import { sanitize, toAccount, toTransaction, type SimplefinAccount } from './tra
 
 /** The SimpleFIN Bridge's own allowance per Access URL; Tributary stays within it. */
 const BRIDGE_REQUESTS_PER_DAY = 24;
+/** The Bridge silently caps a window at 90 days: Tributary never asks for more than this, so what it reconciles is what came. */
+const MAX_WINDOW_DAYS = 89;
+const DAY_MS = 86_400_000;
 const RETRY_SECONDS = 900;
 
 export interface SimplefinOptions {
@@ -72,17 +75,18 @@ export class SimplefinProvider implements WindowProvider {
     return (await this.#accountSet(credential, { 'balances-only': '1' })).accounts.map(toAccount);
   }
 
-  async readWindow(credential: string, start: string): Promise<WindowSnapshot> {
-    const set = await this.#accountSet(credential, { 'start-date': String(Date.parse(`${start}T00:00:00Z`) / 1000), pending: '1' });
+  async readWindow(credential: string, requestedStart: string): Promise<WindowSnapshot> {
     const at = new Date();
+    const earliest = new Date(at.getTime() - MAX_WINDOW_DAYS * DAY_MS).toISOString().slice(0, 10);
+    const start = requestedStart < earliest ? earliest : requestedStart;
+    const set = await this.#accountSet(credential, { 'start-date': String(Date.parse(`${start}T00:00:00Z`) / 1000), pending: '1' });
     const latest = Math.max(0, ...set.accounts.map((account) => account['balance-date'] ?? 0));
-    const messages = [...(set.errors ?? []), ...(set.errlist ?? []).map((entry) => entry.msg ?? entry.code ?? '')].filter(Boolean).map(sanitize);
     return {
       start,
       end: new Date(Math.max(latest * 1000, Date.parse(`${start}T00:00:00Z`))).toISOString().slice(0, 10),
       accounts: set.accounts.map(toAccount),
       transactions: set.accounts.flatMap((account) => (account.transactions ?? []).map((transaction) => toTransaction(account, transaction, at))),
-      attention: messages.length > 0 ? messages.join(' · ') : null,
+      attention: attentionOf(set),
     };
   }
 
@@ -104,15 +108,17 @@ export class SimplefinProvider implements WindowProvider {
     throw new WebhookUnverified('SimpleFIN sends no webhooks');
   }
 
-  async #accountSet(credential: string, query: Record<string, string>): Promise<{ accounts: SimplefinAccount[]; errors?: string[]; errlist?: Array<{ code?: string; msg?: string }> }> {
+  async #accountSet(credential: string, query: Record<string, string>): Promise<AccountSet> {
     const url = new URL(`${readLogin(credential).replace(/\/+$/, '')}/accounts`);
+    // Version 2: structured errors (`errlist`, by code), payee and memo; without it the Bridge answers version 1.
+    url.searchParams.set('version', '2');
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     const answer = await this.#send('GET', this.#allowed(url.toString(), 'the Access URL'));
     if (answer.status !== 200) throw failure(answer);
     try {
       const set = JSON.parse(answer.body) as { accounts?: SimplefinAccount[] };
       if (!Array.isArray(set.accounts)) throw new Error('no accounts');
-      return set as { accounts: SimplefinAccount[] };
+      return set as AccountSet;
     } catch {
       throw new ProviderError('ERROR_PROVIDER', 'SimpleFIN answered something other than an Account Set', { retryAfterSeconds: RETRY_SECONDS });
     }
@@ -150,6 +156,26 @@ export class SimplefinProvider implements WindowProvider {
       throw error;
     }
   }
+}
+
+interface AccountSet {
+  accounts: SimplefinAccount[];
+  /** Version 1: messages for the user. */
+  errors?: string[];
+  /** Version 2: `gen.*` (general: advice, caps), `con.*` (a bank login needs attention), `act.*` (an account). */
+  errlist?: Array<{ code?: string; msg?: string }>;
+}
+
+/**
+ * What the end-user must act on: a bank login or account that needs attention (version 2 `con.` and
+ * `act.` errors; version 1 strings). General notices (`gen.`, e.g. window advice) are not the user's.
+ */
+function attentionOf(set: AccountSet): string | null {
+  const messages = set.errlist
+    ? set.errlist.filter((entry) => /^(con|act)\./.test(entry.code ?? '')).map((entry) => entry.msg ?? entry.code ?? '')
+    : (set.errors ?? []);
+  const clean = messages.filter(Boolean).map(sanitize);
+  return clean.length > 0 ? clean.join(' · ') : null;
 }
 
 /** A failed SimpleFIN answer as what Tributary does about it. */

@@ -3,7 +3,9 @@ import { ProviderError } from '../provider.ts';
 
 /** The protocol's Account and Transaction (https://www.simplefin.org/protocol.html). */
 export interface SimplefinAccount {
-  org: { domain?: string; name?: string; 'sfin-url': string; id?: string };
+  /** Version 1 only; version 2 names the bank login by `conn_id`. */
+  org?: { domain?: string; name?: string; 'sfin-url'?: string; id?: string };
+  conn_id?: string;
   id: string;
   name: string;
   currency: string;
