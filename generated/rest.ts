@@ -1810,7 +1810,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No valid credential; the credential is missing, malformed, unknown, revoked or expired. */
+        /**
+         * @description No valid credential: it is missing, malformed, unknown, revoked or expired. On operations
+         *     that accept only `apiKey`, also any credential that is not an API secret key.
+         */
         Unauthorized: {
             headers: {
                 "Service-Version": components["headers"]["ServiceVersion"];
@@ -1827,7 +1830,8 @@ export interface components {
         };
         /**
          * @description Refused: the request came over plain HTTP, the credential is of a kind this operation does
-         *     not accept, or an operation-specific rule the message names.
+         *     not accept (operations that accept only `apiKey` answer `401` instead), or an
+         *     operation-specific rule the message names.
          */
         Forbidden: {
             headers: {
@@ -2789,8 +2793,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /**
              * @description The connection is not enabled with the `ACCOUNT_NUMBERS` product, its provider does not
-             *     offer account numbers, the institution needs the end-user to sign in again, or the
-             *     credential is not an API key.
+             *     offer account numbers, or the institution needs the end-user to sign in again.
              */
             403: {
                 headers: {
@@ -2935,7 +2938,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            /** @description No valid API secret key in `Authorization: Bearer`. */
+            /** @description No valid API secret key in `Authorization: Bearer`: none, an invalid one, or a session token or Basic credentials instead. */
             401: components["responses"]["Unauthorized"];
             /** @description The connection is disconnected or in an error state, the beta is not enabled for the environment, or its provider does not offer on-demand refresh. */
             403: components["responses"]["Forbidden"];

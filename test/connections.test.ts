@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId, encodeId } from '../src/lib/ids.ts';
 import { asOperator, createEnvironmentWithKey } from './support/environments.ts';
-import { createProfile } from './support/factories.ts';
+import { basicAuth, createProfile } from './support/factories.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { waitFor } from './support/wait.ts';
 
@@ -229,8 +229,16 @@ describe('transactions refresh', () => {
   });
 
   it('is refused without an API key, for unknown connections, and when the beta is off', async () => {
-    const { connection } = await connected();
-    expect((await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`)).status).toBe(401);
+    const { profile, connection } = await connected();
+    const refresh = `/v1/connections/${connection.id}/transactions/refresh`;
+    expect((await app.http.post(refresh)).status).toBe(401);
+    // SPEC §7: 401 when there is no valid API secret bearer token; a session token or Basic credentials are not one.
+    const session = await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profile.id } });
+    for (const auth of [`Bearer ${session.body.token}`, basicAuth(profile.id, app.apiKey)]) {
+      const refused = await app.http.post(refresh, { auth });
+      expect(refused.status).toBe(401);
+      expect(refused.headers['www-authenticate']).toMatch(/Bearer/);
+    }
     expect((await app.http.post('/v1/connections/conn_01jdq3v6x8f9k2m4n7p0r5s8tw/transactions/refresh', { auth: app.apiKey })).status).toBe(404);
     const environmentId = app.service.bootstrap.created!.environmentId;
     await asOperator(app, (admin) => admin.setTransactionsRefreshBeta(environmentId, false));
@@ -276,7 +284,7 @@ describe('balances and ACH numbers', () => {
     expect(second.body.number).not.toBe(first.body.number);
   });
 
-  it('answers 400 for a loan, 403 without ACCOUNT_NUMBERS, 409 before verification, 403 for Basic Auth', async () => {
+  it('answers 400 for a loan, 403 without ACCOUNT_NUMBERS, 409 before verification, 401 for Basic Auth', async () => {
     const { profile, connection } = await connected();
     const loan = await accountOf(connection.id, 'mortgage');
     const wrongKind = await app.http.get(`/v1/accounts/${loan.publicId}/ach_numbers`, { auth: app.apiKey });
@@ -288,8 +296,7 @@ describe('balances and ACH numbers', () => {
     const unverified = await app.http.get(`/v1/accounts/${checking.publicId}/ach_numbers`, { auth: app.apiKey });
     expect(unverified.status).toBe(409);
     expect(unverified.body.instruction).toContain('account.verified');
-    const basic = `Basic ${Buffer.from(`${profile.id}:${app.apiKey}`).toString('base64')}`;
-    expect((await app.http.get(`/v1/accounts/${checking.publicId}/ach_numbers`, { auth: basic })).status).toBe(403);
+    expect((await app.http.get(`/v1/accounts/${checking.publicId}/ach_numbers`, { auth: basicAuth(profile.id, app.apiKey) })).status).toBe(401);
 
     const other = await connected({ institutionId: 'ins_houndstooth' });
     const noProduct = await accountOf(other.connection.id, 'checking');

@@ -59,16 +59,19 @@ describe('Basic Auth (profileId:apiSecretKey)', () => {
     expect((await app.http.patch(`/v1/profiles/${profile.id}`, { auth, json: { name: 'Self-renamed' } })).body.name).toBe('Self-renamed');
   });
 
-  it('never reaches another profile, and cannot administer the environment', async () => {
+  it('never reaches another profile, and cannot administer the environment (401: not an API secret key)', async () => {
     const mine = await createProfile(app);
     const other = await createProfile(app);
     const auth = basicAuth(mine.id, app.apiKey);
     expect((await app.http.get(`/v1/profiles/${other.id}`, { auth })).status).toBe(404);
     expect((await app.http.patch(`/v1/profiles/${other.id}`, { auth, json: { name: 'x' } })).status).toBe(404);
-    expect((await app.http.get('/v1/profiles', { auth })).status).toBe(403);
-    expect((await app.http.post('/v1/profiles', { auth, json: {} })).status).toBe(403);
-    expect((await app.http.delete(`/v1/profiles/${mine.id}`, { auth })).status).toBe(403);
-    expect((await app.http.post('/v1/users/sessions', { auth, json: {} })).status).toBe(403);
+    const listed = await app.http.get('/v1/profiles', { auth });
+    expect(listed.status).toBe(401);
+    expect(listed.headers['www-authenticate']).toMatch(/Bearer/);
+    expect(listed.body.message).toBe('This operation needs an API secret key');
+    expect((await app.http.post('/v1/profiles', { auth, json: {} })).status).toBe(401);
+    expect((await app.http.delete(`/v1/profiles/${mine.id}`, { auth })).status).toBe(401);
+    expect((await app.http.post('/v1/users/sessions', { auth, json: {} })).status).toBe(401);
   });
 
   it('is refused for a profile of another environment or a wrong secret', async () => {
@@ -123,7 +126,8 @@ describe('session tokens', () => {
     const info = await app.http.get('/v1/users/session', { auth });
     expect(info.status).toBe(200);
     expect(info.body).toMatchObject({ id: expect.stringMatching(/^ses_/), userId: profile.id, userUuid: profile.uuid });
-    expect((await app.http.get('/v1/profiles', { auth })).status).toBe(403);
+    // API-key-only operations: a session token is no API secret key (401); others refuse the kind (403).
+    expect((await app.http.get('/v1/profiles', { auth })).status).toBe(401);
     expect((await app.http.get(`/v1/profiles/${profile.id}`, { auth })).status).toBe(403);
     expect((await app.http.get('/v1/users/session', { auth: app.apiKey })).status).toBe(403);
   });

@@ -26,8 +26,9 @@ const SECURITY: Record<string, Credential['kind'] | 'session'> = { apiKey: 'apiK
  * the operation's handler. Everything here is wiring; rules live in the modules' services.
  */
 export function restApi(table: HandlerTable): Middleware<AppState> {
+  const definition = parse(readFileSync(REST_CONTRACT_PATH, 'utf8')) as Document;
   const api = new OpenAPIBackend({
-    definition: parse(readFileSync(REST_CONTRACT_PATH, 'utf8')) as Document,
+    definition,
     strict: true,
     // The contract is OpenAPI 3.1, which openapi-backend's own 3.0 document check rejects;
     // `npm run lint:contracts` (Redocly) validates the document instead.
@@ -42,10 +43,18 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
       methodNotAllowed: (c: Context) => {
         throw notFound(`Route ${c.request.method.toUpperCase()} ${c.request.path}`);
       },
-      unauthorizedHandler: (_c: Context, ctx: AppContext) => {
+      unauthorizedHandler: (c: Context, ctx: AppContext) => {
         if (!ctx.state.credential) {
           throw unauthorized('This operation needs credentials', {
             instruction: 'Send an Authorization header; see the operation\'s security in /latest/rest.yaml.',
+            headers: { 'WWW-Authenticate': WWW_AUTHENTICATE },
+          });
+        }
+        // SPEC §7: without a valid API secret key, a server-to-server operation answers 401; a session
+        // token or Basic credentials are valid, but not that.
+        if (acceptsOnlyApiKeys(c.operation.security ?? definition.security)) {
+          throw unauthorized('This operation needs an API secret key', {
+            instruction: 'Call it from your server with Authorization: Bearer <API secret key>; session tokens and Basic credentials act as one profile and cannot.',
             headers: { 'WWW-Authenticate': WWW_AUTHENTICATE },
           });
         }
@@ -82,6 +91,12 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
       ctx,
     );
   };
+}
+
+/** Whether every security requirement of an operation is the API key alone. */
+function acceptsOnlyApiKeys(security: Document['security']): boolean {
+  const requirements = security ?? [];
+  return requirements.length > 0 && requirements.every((requirement) => Object.keys(requirement).join() === 'apiKey');
 }
 
 /** Path parameters are percent-decoded as UTF-8; a path that cannot be is the client's mistake, not a URIError. */
