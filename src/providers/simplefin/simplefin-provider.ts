@@ -81,9 +81,12 @@ export class SimplefinProvider implements WindowProvider {
     const start = requestedStart < earliest ? earliest : requestedStart;
     const set = await this.#accountSet(credential, { 'start-date': String(Date.parse(`${start}T00:00:00Z`) / 1000), pending: '1' });
     const latest = Math.max(0, ...set.accounts.map((account) => account['balance-date'] ?? 0));
+    const end = new Date(Math.max(latest * 1000, Date.parse(`${start}T00:00:00Z`))).toISOString().slice(0, 10);
+    // What the Bridge covered, by its own clock: never more than the cap before its today.
+    const covered = new Date(Date.parse(`${end}T00:00:00Z`) - MAX_WINDOW_DAYS * DAY_MS).toISOString().slice(0, 10);
     return {
-      start,
-      end: new Date(Math.max(latest * 1000, Date.parse(`${start}T00:00:00Z`))).toISOString().slice(0, 10),
+      start: start < covered ? covered : start,
+      end,
       accounts: set.accounts.map(toAccount),
       transactions: set.accounts.flatMap((account) => (account.transactions ?? []).map((transaction) => toTransaction(account, transaction, at))),
       attention: attentionOf(set),
