@@ -1,4 +1,5 @@
 import type { AccountResolvers, BalanceResolvers, MutationResolvers, QueryResolvers } from '../../../generated/graphql.ts';
+import { updateLocked } from '../../db/locked-update.ts';
 import { notFound, ValidationError } from '../../errors.ts';
 import { mutationPayload, RecordNotFound } from '../../graphql/payload.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
@@ -48,25 +49,25 @@ export const accountsQuery: NonNullable<QueryResolvers['accounts']> = async (_ro
   });
 };
 
-/** Sets the display-name override and merges metadata; every rule is checked before anything changes. */
+/** Sets the display-name override and merges metadata under the row's lock; every rule is checked before anything changes. */
 export const accountUpdate: NonNullable<MutationResolvers['accountUpdate']> = (_root, { input }, { em, profileId }) =>
-  mutationPayload(input, async () => {
-    const uuid = decodeId('account', input.id);
-    const account = uuid && (await em.findOne(Account, { id: uuid, profile: profileId }));
-    if (!account) throw new RecordNotFound('Account');
-    const issues = [];
-    const name = input.name === undefined || input.name === null ? input.name : input.name.trim();
-    if (typeof name === 'string' && (name.length < 1 || name.length > 100)) issues.push({ path: ['name'], message: 'name must be 1 to 100 characters after trimming' });
-    let metadata = account.metadata;
-    try {
-      metadata = mergeMetadata(account.metadata, input.metadata);
-    } catch (error) {
-      if (!(error instanceof ValidationError)) throw error;
-      issues.push(...error.issues);
-    }
-    if (issues.length > 0) throw new ValidationError(issues);
-    if (name !== undefined) account.nameOverride = name;
-    account.metadata = metadata;
-    await em.flush();
-    return account;
+  mutationPayload(input, () => {
+    const id = decodeId('account', input.id);
+    if (!id) throw new RecordNotFound('Account');
+    return updateLocked(em, Account, { id, profile: profileId }, { missing: () => new RecordNotFound('Account') }, (account) => {
+      const issues = [];
+      const name = input.name === undefined || input.name === null ? input.name : input.name.trim();
+      if (typeof name === 'string' && (name.length < 1 || name.length > 100)) issues.push({ path: ['name'], message: 'name must be 1 to 100 characters after trimming' });
+      let metadata = account.metadata;
+      try {
+        metadata = mergeMetadata(account.metadata, input.metadata);
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        issues.push(...error.issues);
+      }
+      if (issues.length > 0) throw new ValidationError(issues);
+      if (name !== undefined) account.nameOverride = name;
+      account.metadata = metadata;
+      return account;
+    });
   });

@@ -1,4 +1,5 @@
 import type { ConnectionResolvers, MutationResolvers, QueryResolvers } from '../../../generated/graphql.ts';
+import { updateLocked } from '../../db/locked-update.ts';
 import { notFound } from '../../errors.ts';
 import { mutationPayload, RecordNotFound } from '../../graphql/payload.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
@@ -32,12 +33,13 @@ export const connectionsQuery: NonNullable<QueryResolvers['connections']> = asyn
   );
 };
 
+/** Merges metadata under the row's lock, so concurrent merges all land. */
 export const connectionUpdate: NonNullable<MutationResolvers['connectionUpdate']> = (_root, { input }, { em, profileId }) =>
-  mutationPayload(input, async () => {
-    const uuid = decodeId('connection', input.id);
-    const connection = uuid && (await em.findOne(Connection, { id: uuid, profile: profileId }));
-    if (!connection) throw new RecordNotFound('Connection');
-    connection.metadata = mergeMetadata(connection.metadata, input.metadata);
-    await em.flush();
-    return connection;
+  mutationPayload(input, () => {
+    const id = decodeId('connection', input.id);
+    if (!id) throw new RecordNotFound('Connection');
+    return updateLocked(em, Connection, { id, profile: profileId }, { missing: () => new RecordNotFound('Connection') }, (connection) => {
+      connection.metadata = mergeMetadata(connection.metadata, input.metadata);
+      return connection;
+    });
   });

@@ -34,8 +34,7 @@ export function profileHandlers({ cipher, scheduleDeletion }: ProfileHandlerDeps
       return { status: 200, body: presentProfile(profile, cipher) };
     },
     async updateProfile({ params, body, ctx }) {
-      const profiles = service(ctx);
-      const profile = await profiles.update(await profiles.get(ownProfileId(ctx.state.credential!, params.profileId)), body);
+      const profile = await service(ctx).updateById(ownProfileId(ctx.state.credential!, params.profileId), body);
       return { status: 200, body: presentProfile(profile, cipher) };
     },
     async deleteProfile({ params, ctx }) {

@@ -23,4 +23,4 @@ export const profileQuery: NonNullable<QueryResolvers['profile']> = (_root, _arg
 
 /** Updates the authenticated profile; rule violations are data (`success: false`), not errors. */
 export const profileUpdate: NonNullable<MutationResolvers['profileUpdate']> = (_root, { input }, { em, cipher, profileId, environmentId }) =>
-  mutationPayload(input, async () => new ProfileService(em, cipher, environmentId).update(await em.findOneOrFail(Profile, { id: profileId, deletingAt: null }), input));
+  mutationPayload(input, () => new ProfileService(em, cipher, environmentId).updateById(encodeId('profile', profileId), input));

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { components } from '../../../generated/rest.ts';
+import { updateLocked } from '../../db/locked-update.ts';
 import { conflict, notFound, ValidationError, type FieldIssue } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { isRealDate } from '../../lib/dates.ts';
@@ -90,6 +91,21 @@ export class ProfileService {
     return profile;
   }
 
+  /**
+   * Updates the live profile with this public id (404 when absent, in another environment, or being
+   * deleted) holding its row lock, so that concurrent metadata merges all land.
+   */
+  async updateById(publicId: string, attributes: ProfileAttributes): Promise<ProfileEntity> {
+    const id = decodeId('profile', publicId);
+    if (!id) throw notFound('Profile');
+    const where = { id, environment: this.#environmentId, deletingAt: null };
+    return updateLocked(this.#em, Profile, where, { missing: () => notFound('Profile') }, (profile) => {
+      this.#apply(profile, attributes);
+      return profile;
+    });
+  }
+
+  /** Updates a profile the caller read under its row lock (session issuing does); `updateById` takes the lock itself. */
   async update(profile: ProfileEntity, attributes: ProfileAttributes): Promise<ProfileEntity> {
     this.#apply(profile, attributes);
     await this.#em.flush();

@@ -60,9 +60,9 @@ const MAX_PAGE = 100;
 const COLUMNS = `t.id, t.account_id as "accountId", to_char(t.date, 'YYYY-MM-DD') as date, t.description, t.amount::text as amount, t.status,
   t.currency_code as "currencyCode", t.metadata, t.created_at as "createdAt"`;
 
-/** One of the profile's transactions by id (locked for the rest of the transaction with `forUpdate`). */
-export async function transactionById(em: EntityManager, profileId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<TransactionRecord | undefined> {
-  const [row] = await em.execute<TransactionRecord[]>(`select ${COLUMNS} from transaction t where t.id = ? and t.profile_id = ?${options.forUpdate ? ' for update' : ''}`, [id, profileId]);
+/** One of the profile's transactions by id. */
+export async function transactionById(em: EntityManager, profileId: string, id: string): Promise<TransactionRecord | undefined> {
+  const [row] = await em.execute<TransactionRecord[]>(`select ${COLUMNS} from transaction t where t.id = ? and t.profile_id = ?`, [id, profileId]);
   if (row) row.createdAt = new Date(row.createdAt);
   return row;
 }

@@ -1,8 +1,10 @@
 import type { MutationResolvers, PageInfoResolvers, QueryResolvers, TransactionConnectionResolvers, TransactionResolvers } from '../../../generated/graphql.ts';
+import { updateLocked } from '../../db/locked-update.ts';
 import { notFound } from '../../errors.ts';
 import { mutationPayload, RecordNotFound } from '../../graphql/payload.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
+import { Transaction } from './transaction.entity.ts';
 import { transactionById, transactionPage, type TransactionRecord } from './transaction.query.ts';
 
 /** `Transaction` fields from its row; `entryType` follows the sign of the exact amount. */
@@ -40,15 +42,24 @@ export const transactionQuery: NonNullable<QueryResolvers['transaction']> = asyn
 export const transactionsQuery: NonNullable<QueryResolvers['transactions']> = (_root, args, { em, profileId }) =>
   transactionPage(em, profileId, { ...args, sort: args.sort ?? 'DATE_DESC' });
 
+/** Merges metadata under the row's lock, so concurrent merges all land; remote data is neither read nor written. */
 export const transactionUpdate: NonNullable<MutationResolvers['transactionUpdate']> = (_root, { input }, { em, profileId }) =>
-  mutationPayload(input, () =>
-    // Read, merge and write under a row lock, so concurrent updates merge instead of overwriting.
-    em.transactional(async (tx): Promise<TransactionRecord> => {
-      const uuid = decodeId('transaction', input.id);
-      const transaction = uuid && (await transactionById(tx, profileId, uuid, { forUpdate: true }));
-      if (!transaction) throw new RecordNotFound('Transaction');
-      const metadata = mergeMetadata(transaction.metadata, input.metadata);
-      await tx.execute('update transaction set metadata = ?::jsonb where id = ?', [metadata === null ? null : JSON.stringify(metadata), transaction.id]);
-      return { ...transaction, metadata };
-    }),
-  );
+  mutationPayload(input, () => {
+    const id = decodeId('transaction', input.id);
+    if (!id) throw new RecordNotFound('Transaction');
+    const options = { missing: () => new RecordNotFound('Transaction'), exclude: ['remoteData'] };
+    return updateLocked(em, Transaction, { id, profile: profileId }, options, (transaction): TransactionRecord => {
+      transaction.metadata = mergeMetadata(transaction.metadata, input.metadata);
+      return {
+        id: transaction.id,
+        accountId: transaction.account.id,
+        date: transaction.date,
+        description: transaction.description,
+        amount: transaction.amount,
+        status: transaction.status,
+        currencyCode: transaction.currencyCode,
+        metadata: transaction.metadata,
+        createdAt: transaction.createdAt,
+      };
+    });
+  });
