@@ -53,7 +53,11 @@ export type Scalars = {
    *    most 500 characters long, counting a number or boolean by its JSON text.
    * 3. At most 50 keys per record, counted after the update is merged.
    * 4. No sensitive data: emails, phone numbers and birthdays (or keys naming them, such as `email`,
-   *    `phone`, `dob`) are refused. Use the Profile's own encrypted fields for them.
+   *    `phone`, `dob`) are refused, as whole values and inside text. A phone number is `+` and 8-15
+   *    digits, or the North American form with separators (`(415) 555-0123`); a birthday is a date
+   *    with a birth word (born, birthday, DOB) near it, or a value that is only a date at least 13
+   *    years ago. Ids, bare digit runs, amounts and other dates pass. Use the Profile's own encrypted
+   *    fields for them.
    *
    * Updates merge into what is stored:
    *

@@ -1156,9 +1156,12 @@ export interface components {
          *     - Updates merge: keys absent from the update keep their value; a key set to `null` is
          *       deleted; setting every key to `null`, or the whole `metadata` to `null`, clears it and
          *       it then reads `null`.
-         *     - No sensitive data: values that look like email addresses, phone numbers or birthdays,
-         *       and keys naming them (`email`, `phone`, `dob`, …), are rejected with 422. Use the
-         *       Profile's own encrypted fields.
+         *     - No sensitive data: values holding email addresses, phone numbers or birthdays, whole or
+         *       inside text, and keys naming them (`email`, `phone`, `dob`, …), are rejected with 422.
+         *       A phone number is `+` and 8–15 digits, or the North American form with separators
+         *       (`(415) 555-0123`); a birthday is a date with a birth word (born, birthday, DOB) within
+         *       30 characters, or a value that is only a date at least 13 years ago. Ids, bare digit
+         *       runs, amounts and other dates pass. Use the Profile's own encrypted fields.
          * @example {
          *       "plan": "premium",
          *       "score": 42,

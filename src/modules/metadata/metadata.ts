@@ -1,21 +1,11 @@
 import type { FieldIssue } from '../../errors.ts';
 import { ValidationError } from '../../errors.ts';
+import { sensitiveDataIn } from './sensitive-data.ts';
 
 /** Custom metadata as stored: never empty (an empty result is stored as null). */
 export type Metadata = Record<string, string | number | boolean>;
 
 const METADATA_LIMITS = { keys: 50, keyLength: 50, valueLength: 500 } as const;
-
-const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]{2,}/;
-// An international number (+ and 7-15 digits) or a national one written with separators.
-const PHONE = /^\+[\d\s().-]{7,20}$|^\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}$/;
-const SENSITIVE_KEY = /e-?mail|phone|mobile|birth|dob|bday|ssn/i;
-const DATE_SHAPES = [
-  /^(?<y>\d{4})-(?<m>\d{2})-(?<d>\d{2})$/,
-  /^(?<m>\d{1,2})\/(?<d>\d{1,2})\/(?<y>\d{4})$/,
-  /^(?<d>\d{1,2})\.(?<m>\d{1,2})\.(?<y>\d{4})$/,
-];
-const MIN_AGE_YEARS = 13;
 
 /**
  * Applies a metadata update under the SPEC's rules: `undefined` leaves metadata unchanged, `null`
@@ -65,30 +55,6 @@ function checkEntry(key: string, value: unknown): string[] {
   if (typeof value === 'number' && !Number.isFinite(value)) return ['a metadata number must be finite'];
   const text = String(value);
   if (text.length > METADATA_LIMITS.valueLength) return [`a metadata value must be at most ${METADATA_LIMITS.valueLength} characters`];
-  const sensitive = sensitiveKind(key, text);
+  const sensitive = sensitiveDataIn(key, text);
   return sensitive ? [`metadata must not hold sensitive data (this looks like ${sensitive}); use the profile's own fields`] : [];
 }
-
-function sensitiveKind(key: string, value: string): string | undefined {
-  if (SENSITIVE_KEY.test(key)) return 'an email, phone number or birthday, judging by its key';
-  if (EMAIL.test(value)) return 'an email address';
-  if (PHONE.test(value.trim())) return 'a phone number';
-  if (isPlausibleBirthday(value.trim())) return 'a birthday';
-  return undefined;
-}
-
-/** A date-shaped value between 1900 and MIN_AGE_YEARS ago: the dates a person's birthday takes. */
-function isPlausibleBirthday(value: string, today = new Date()): boolean {
-  for (const shape of DATE_SHAPES) {
-    const groups = shape.exec(value)?.groups;
-    if (!groups) continue;
-    const year = Number(groups.y);
-    const month = Number(groups.m);
-    const day = Number(groups.d);
-    if (month < 1 || month > 12 || day < 1 || day > 31) return false;
-    const latest = today.getUTCFullYear() - MIN_AGE_YEARS;
-    return year >= 1900 && year <= latest;
-  }
-  return false;
-}
-
