@@ -42,7 +42,13 @@ export const Connection = defineEntity({
     products: p.json<Product[]>(),
     credentialEncrypted: p.text(),
     generation: p.integer().default(1),
+    /** Where the last complete transactions walk ended: the next walk starts (and restarts) here. */
     syncCursor: p.text().nullable(),
+    /**
+     * The cursor of the next page while a walk is between pages (null otherwise): a retried crash
+     * resumes there, while a restart (the upstream changed mid-walk) still goes back to `syncCursor`.
+     */
+    syncPageCursor: p.text().nullable(),
     /** Changes applied by the sync in progress, reported by its `connection.synced.successful`. */
     syncChanges: p.json<{ added: number; modified: number; removed: number }>().nullable(),
     /**
@@ -50,6 +56,8 @@ export const Connection = defineEntity({
      * page removes may be taken over by its posted twin on a later page (same id and metadata).
      */
     syncRemovals: p.json<string[]>().nullable(),
+    /** Ids the pages of the walk in progress added: due for removal if it restarts, unless reported again. */
+    syncAdded: p.json<string[]>().nullable(),
     /** Upstream requests made for this login on one UTC day, for providers with a daily request budget. */
     upstreamRequests: p.json<{ day: string; count: number }>().nullable(),
     lastSyncedAt: p.datetime().nullable(),

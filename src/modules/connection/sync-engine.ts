@@ -3,7 +3,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { ProviderBusy, ProviderError, SyncRestart, type CursorProvider, type Provider } from '../../providers/provider.ts';
-import { applyAccounts, applyPage } from './sync-store.ts';
+import { applyAccounts, applyPage, rewindWalk } from './sync-store.ts';
 import { syncWindow } from './window-sync.ts';
 import { Account } from '../account/account.entity.ts';
 import { presentAccount } from '../account/account.presenter.ts';
@@ -69,18 +69,20 @@ const MAX_RESTARTS = 3;
 
 async function syncCursor(em: EntityManager, pool: pg.Pool, provider: CursorProvider, credential: string, connection: ConnectionEntity): Promise<boolean> {
   await applyAccounts(em, connection, await provider.accounts(credential));
-  return walkTransactions(pool, provider, credential, connection.id, connection.syncCursor ?? null);
+  return walkTransactions(pool, provider, credential, connection.id, connection.syncCursor ?? null, connection.syncPageCursor ?? null);
 }
 
 /**
- * Walks the cursor to the end, one page per database transaction. When the upstream changed under
- * the walk (`SyncRestart`), the stored cursor goes back to where the walk began and the walk starts
- * again: pages already applied are applied again, which changes nothing. False when another worker
- * took the connection over.
+ * Walks the cursor to the end, one page per database transaction, from `resume` when a crashed walk
+ * stopped between pages. When the upstream changed under the walk (`SyncRestart`), the walk goes
+ * back to its first cursor `start` (after a crash too: the cursor it resumed from is as stale) and
+ * starts again: pages already applied are applied again, which changes nothing, and what they added
+ * that the upstream no longer reports is removed when the walk ends. False when another worker took
+ * the connection over.
  */
-async function walkTransactions(pool: pg.Pool, provider: CursorProvider, accessToken: string, connectionId: string, start: string | null): Promise<boolean> {
+async function walkTransactions(pool: pg.Pool, provider: CursorProvider, accessToken: string, connectionId: string, start: string | null, resume: string | null): Promise<boolean> {
   for (let restarts = 0; ; restarts++) {
-    let cursor = start;
+    let cursor = restarts === 0 && resume !== null ? resume : start;
     try {
       for (;;) {
         const page = await provider.syncTransactions(accessToken, cursor);
@@ -90,8 +92,7 @@ async function walkTransactions(pool: pg.Pool, provider: CursorProvider, accessT
       }
     } catch (error) {
       if (!(error instanceof SyncRestart) || restarts >= MAX_RESTARTS) throw error;
-      const { rowCount } = await pool.query('update connection set sync_cursor = $1 where id = $2 and sync_cursor is not distinct from $3', [start, connectionId, cursor]);
-      if (rowCount === 0) return false;
+      if (!(await rewindWalk(pool, connectionId, start, cursor))) return false;
     }
   }
 }

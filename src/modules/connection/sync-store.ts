@@ -100,11 +100,18 @@ export async function applyPage(
   const client = await pool.connect();
   try {
     await client.query('begin');
-    const { rows: [row] } = await client.query<{ sync_cursor: string | null; sync_removals: string[] | null; profile_id: string; provider: string }>(
-      'select sync_cursor, sync_removals, profile_id, provider from connection where id = $1 for update',
+    const { rows: [row] } = await client.query<{
+      sync_cursor: string | null;
+      sync_page_cursor: string | null;
+      sync_removals: string[] | null;
+      sync_added: string[] | null;
+      profile_id: string;
+      provider: string;
+    }>(
+      'select sync_cursor, sync_page_cursor, sync_removals, sync_added, profile_id, provider from connection where id = $1 for update',
       [connectionId],
     );
-    if (!row || row.sync_cursor !== cursor) {
+    if (!row || (row.sync_page_cursor ?? row.sync_cursor) !== cursor) {
       await client.query('rollback');
       return false;
     }
@@ -140,20 +147,33 @@ export async function applyPage(
       changes.modified = written.rows.length - changes.added;
     }
     // Removals wait for the walk's last page: a pending transaction removed here may be taken over
-    // by its posted twin on a later page, keeping its id and metadata.
-    const removals = [...(row.sync_removals ?? []), ...page.removed];
+    // by its posted twin on a later page, keeping its id and metadata. One reported again is no
+    // removal: a restarted walk reports what an earlier attempt added and still exists (rewindWalk).
+    const reported = new Set(upserts.map((transaction) => transaction.remoteId));
+    const removals = [...(row.sync_removals ?? []).filter((remoteId) => !reported.has(remoteId)), ...page.removed];
+    const added = [...(row.sync_added ?? []), ...page.added.map((transaction) => transaction.remoteId)];
     if (!page.hasMore && removals.length > 0) {
       const removed = await client.query('delete from transaction where connection_id = $1 and remote_id = any($2::text[])', [connectionId, removals]);
       changes.removed = removed.rowCount ?? 0;
     }
+    // Mid-walk only the page cursor moves: the walk's first cursor stays, to restart from.
     await client.query(
-      `update connection set sync_cursor = $1,
+      `update connection set sync_cursor = case when $7 then sync_cursor else $1 end, sync_page_cursor = case when $7 then $1 end,
          sync_changes = jsonb_build_object('added', coalesce((sync_changes->>'added')::int, 0) + $2,
                                            'modified', coalesce((sync_changes->>'modified')::int, 0) + $3,
                                            'removed', coalesce((sync_changes->>'removed')::int, 0) + $4),
-         sync_removals = $6::jsonb
+         sync_removals = $6::jsonb, sync_added = $8::jsonb
        where id = $5`,
-      [nextCursor, changes.added, changes.modified, changes.removed, connectionId, page.hasMore && removals.length > 0 ? JSON.stringify(removals) : null],
+      [
+        nextCursor,
+        changes.added,
+        changes.modified,
+        changes.removed,
+        connectionId,
+        page.hasMore && removals.length > 0 ? JSON.stringify(removals) : null,
+        page.hasMore,
+        page.hasMore && added.length > 0 ? JSON.stringify(added) : null,
+      ],
     );
     await client.query('commit');
     return true;
@@ -163,6 +183,22 @@ export async function applyPage(
   } finally {
     client.release();
   }
+}
+
+/**
+ * Sends a walk back to its first cursor `start` (the upstream changed under it); false when another
+ * worker moved the walk on from `cursor` meanwhile. What its pages added becomes due for removal,
+ * and stays only if the restarted walk reports it again: one that vanished meanwhile is never
+ * reported again (added then removed is nothing), so it would otherwise stay forever.
+ */
+export async function rewindWalk(pool: pg.Pool, connectionId: string, start: string | null, cursor: string | null): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    `update connection set sync_page_cursor = null, sync_added = null,
+        sync_removals = case when sync_added is null then sync_removals else coalesce(sync_removals, '[]'::jsonb) || sync_added end
+      where id = $1 and sync_cursor is not distinct from $2 and coalesce(sync_page_cursor, sync_cursor) is not distinct from $3`,
+    [connectionId, start, cursor],
+  );
+  return rowCount !== 0;
 }
 
 function toRow(transaction: ProviderTransaction, provider: string) {

@@ -1,0 +1,272 @@
+import fc from 'fast-check';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
+import { decodeId } from '../src/lib/ids.ts';
+import type { FieldCipher } from '../src/lib/field-cipher.ts';
+import { ConnectionService } from '../src/modules/connection/connection.service.ts';
+import { syncConnection, type SyncDependencies } from '../src/modules/connection/sync-engine.ts';
+import { RECONCILIATION } from '../src/modules/connection/window-reconciliation.ts';
+import { loadSecrets } from '../src/secrets.ts';
+import { createProfile } from './support/factories.ts';
+import { MUTABLE_DAYS, ModelInstitution, daysBetween, descriptionOf, formatCents, type BankCommand, type ModelTransaction, type SyncStyle } from './support/model-institution.ts';
+import { ModelCursorProvider, ModelWindowProvider, WorkerKilled, modelLogin, type Disruption } from './support/model-providers.ts';
+import { startTestApp, type TestApp } from './support/test-app.ts';
+
+/*
+ * Property tests of the sync engine: random histories of a model bank (purchases, pending charges
+ * posting, corrections, removals, re-issued ids, days passing) interleaved with syncs that crash
+ * between pages, meet a bank changing mid-walk, or run twice at once. After every sync the stored
+ * transactions are checked against the bank. PROPERTY_SEED / PROPERTY_PATH replay a failure (both
+ * are printed), PROPERTY_RUNS sets the runs per property.
+ */
+
+const SEED = envInteger('PROPERTY_SEED', 20261122);
+const RUNS = envInteger('PROPERTY_RUNS', 20);
+const PATH = process.env.PROPERTY_PATH || undefined;
+
+interface SyncStep {
+  kind: 'sync';
+  disruption: Disruption | null;
+  /** Workers running the sync at the same time. */
+  workers: 1 | 2;
+  /** Metadata is then set on the stored transaction at this index (modulo their number). */
+  tag: number | null;
+}
+
+interface Scenario {
+  accounts: number;
+  pageSize: number;
+  history: BankCommand[];
+  steps: (BankCommand | SyncStep)[];
+}
+
+let app: TestApp;
+let pool: pg.Pool;
+let cipher: FieldCipher;
+let profileId: string;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  cipher = loadSecrets(loadConfig({ NODE_ENV: 'test', DATA_DIR: app.dataDir })).cipher;
+  pool = new pg.Pool({ connectionString: app.databaseUrl, max: 4 });
+  profileId = (await createProfile(app)).id;
+});
+afterAll(async () => {
+  await pool?.end();
+  await app?.stop();
+});
+
+describe('the sync engine, over random histories', () => {
+  for (const style of ['CURSOR', 'WINDOW'] as const) {
+    it(`stores exactly what a ${style.toLowerCase()} provider's bank holds, through crashes, retries and changes mid-walk`, async () => {
+      await holds(`${style} property`, scenario(style, 1), (generated) => play(style, generated));
+    }, 180_000);
+
+    it(`never duplicates when two workers sync one ${style.toLowerCase()} connection at once`, async () => {
+      await holds(`${style} concurrency property`, scenario(style, 2), (generated) => play(style, generated), Math.ceil(RUNS / 2));
+    }, 180_000);
+  }
+});
+
+/** A purchase of today, posted, for the examples below. */
+const bought = (cents: number): BankCommand => ({ kind: 'purchase', account: 0, cents, daysAgo: 0, pending: false, decoration: 0 });
+
+describe('the sync engine, on the counterexamples the properties found', () => {
+  it('finishes a walk that crashed between pages after the bank changed: the retry restarts from the walk’s first cursor, not the page it stopped at', async () => {
+    await play('CURSOR', {
+      accounts: 1,
+      pageSize: 3,
+      history: [bought(1), bought(-1), bought(1), bought(-1)],
+      steps: [{ kind: 'sync', disruption: { kind: 'crash', beforeRequest: 1 }, workers: 1, tag: null }, bought(1)],
+    });
+  });
+
+  it('removes what a restarted walk no longer reports: a transaction its first attempt stored, then removed at the bank mid-walk', async () => {
+    await play('CURSOR', {
+      accounts: 1,
+      pageSize: 3,
+      history: [bought(1), bought(-1), bought(1), bought(-1)],
+      steps: [{ kind: 'sync', disruption: { kind: 'change', beforeRequest: 1, change: { kind: 'remove', pick: 0 } }, workers: 1, tag: null }],
+    });
+  });
+});
+
+/** Runs the property with the file's seed; a failure names the seed and path that replay it. */
+async function holds(name: string, arbitrary: fc.Arbitrary<Scenario>, predicate: (scenario: Scenario) => Promise<void>, runs = RUNS): Promise<void> {
+  const details = await fc.check(fc.asyncProperty(arbitrary, predicate), { seed: SEED, path: PATH, numRuns: runs, includeErrorInReport: true });
+  if (!details.failed) return;
+  const replay = `PROPERTY_SEED=${details.seed} PROPERTY_PATH=${details.counterexamplePath} npx vitest run test/sync-properties.test.ts`;
+  throw new Error(`${name} failed (seed ${details.seed}); replay with: ${replay}\n${(await fc.asyncDefaultReportMessage(details)) ?? ''}`);
+}
+
+function scenario(style: SyncStyle, workers: 1 | 2): fc.Arbitrary<Scenario> {
+  const history = purchase(45).map((command) => ({ ...command, pending: command.pending && command.daysAgo <= 3 }));
+  return fc.record({
+    accounts: fc.integer({ min: 1, max: 3 }),
+    pageSize: fc.integer({ min: 3, max: 7 }),
+    history: fc.array(history, { maxLength: 12 }),
+    steps: fc.array(fc.oneof({ arbitrary: bankCommand(style), weight: 3 }, { arbitrary: syncStep(style, workers), weight: 1 }), { minLength: 1, maxLength: 20 }),
+  });
+}
+
+const pick = fc.nat(40);
+const cents = fc.oneof(fc.integer({ min: -40_000, max: -1 }), fc.integer({ min: 1, max: 250_000 }));
+const decoration = fc.nat(8);
+
+function purchase(maxDaysAgo: number) {
+  return fc.record({ kind: fc.constant('purchase' as const), account: fc.nat(2), cents, daysAgo: fc.nat(maxDaysAgo), pending: fc.boolean(), decoration });
+}
+
+function bankCommand(style: SyncStyle): fc.Arbitrary<BankCommand> {
+  const commands: fc.WeightedArbitrary<BankCommand>[] = [
+    { weight: 4, arbitrary: purchase(3) },
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant('post' as const), pick, days: fc.nat(3), tipPercent: fc.oneof(fc.constant(0), fc.nat(30)), decoration, removedFirst: fc.boolean() }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('drop' as const), pick }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('modifyAmount' as const), pick, cents }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('modifyDescription' as const), pick, decoration }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), pick }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), days: fc.integer({ min: 1, max: 3 }) }) },
+  ];
+  if (style === 'WINDOW') commands.push({ weight: 1, arbitrary: fc.record({ kind: fc.constant('reissue' as const), daysAgo: fc.nat(MUTABLE_DAYS), span: fc.nat(4) }) });
+  return fc.oneof(...commands);
+}
+
+function syncStep(style: SyncStyle, workers: 1 | 2): fc.Arbitrary<SyncStep> {
+  const crash = fc.record({ kind: fc.constant('crash' as const), beforeRequest: style === 'CURSOR' ? fc.nat(6) : fc.constant(0) });
+  // A window is one request: the bank changing "during" it is just a change before it.
+  const change = fc.record({ kind: fc.constant('change' as const), beforeRequest: fc.integer({ min: 1, max: 6 }), change: bankCommand(style) });
+  const disruption = workers === 2 ? fc.constant(null) : fc.option(style === 'CURSOR' ? fc.oneof(crash, change) : crash, { nil: null, freq: 2 });
+  return fc.record({ kind: fc.constant('sync' as const), disruption, workers: fc.constant(workers), tag: fc.option(fc.nat(40), { nil: null }) });
+}
+
+/** Plays one scenario on a new connection, checking the store after every sync and after a final one. */
+async function play(style: SyncStyle, { accounts, pageSize, history, steps }: Scenario): Promise<void> {
+  const model = new ModelInstitution(style, { accounts, pageSize, today: new Date().toISOString().slice(0, 10) });
+  for (const command of history) model.apply(command);
+  const provider = style === 'CURSOR' ? new ModelCursorProvider(model) : new ModelWindowProvider(model);
+  const deps: SyncDependencies = { orm: app.service.orm, pool, cipher, provider: async () => provider };
+  const store = new Store(await newConnection(), model);
+  const sync = async (step: SyncStep) => {
+    provider.disrupt(step.disruption);
+    const results = await Promise.allSettled(Array.from({ length: step.workers }, () => syncConnection(deps, store.connectionId)));
+    const crashed = provider.disrupted && step.disruption?.kind === 'crash';
+    provider.disrupt(null);
+    for (const result of results) if (result.status === 'rejected' && !(crashed && result.reason instanceof WorkerKilled)) throw result.reason;
+    await store.check(crashed ? 'ERROR_SERVICE' : 'SYNCED');
+    if (!crashed) await store.tag(step.tag);
+  };
+  for (const step of steps) {
+    if (step.kind === 'sync') await sync(step);
+    else model.apply(step);
+  }
+  await sync({ kind: 'sync', disruption: null, workers: 1, tag: null });
+}
+
+/** A connection to the model bank made through the service but never enqueued: the property drives its syncs. */
+async function newConnection(): Promise<string> {
+  const [profile] = await app.sql('select environment_id from profile where id = $1', [decodeId('profile', profileId)]);
+  const service = new ConnectionService(app.service.orm.em.fork(), cipher, { environmentId: profile.environment_id });
+  return (await service.create(await service.profileFor(profileId), 'model', modelLogin())).id;
+}
+
+interface StoredRow {
+  id: string;
+  remote_id: string;
+  account: string;
+  date: string;
+  description: string;
+  amount: string;
+  status: 'PENDING' | 'POSTED';
+  metadata: unknown;
+}
+
+/** What the connection stores, checked against the bank; remembers each purchase's Tributary id and metadata. */
+class Store {
+  readonly connectionId: string;
+  readonly #model: ModelInstitution;
+  readonly #ids = new Map<number, string>();
+  readonly #tagged = new Set<number>();
+  /** The bank's today at the last successful sync: vanished pending charges are kept for a grace period after it. */
+  #syncedOn: string | null = null;
+
+  constructor(connectionId: string, model: ModelInstitution) {
+    this.connectionId = connectionId;
+    this.#model = model;
+  }
+
+  async rows(): Promise<StoredRow[]> {
+    return app.sql<StoredRow>(
+      `select t.id, t.remote_id, a.remote_id as account, to_char(t.date, 'YYYY-MM-DD') as date, t.description, t.amount::text as amount, t.status, t.metadata
+         from transaction t join account a on a.id = t.account_id where t.connection_id = $1 order by t.remote_id`,
+      [this.connectionId],
+    );
+  }
+
+  /**
+   * Always: one row per purchase (never a pending row beside its posted twin), each purchase keeps
+   * its Tributary id and metadata. After a successful sync: exactly the bank's transactions (ids,
+   * accounts, dates, amounts, statuses, descriptions), except that a window provider's vanished
+   * pending charge may stay for the grace period.
+   */
+  async check(status: 'SYNCED' | 'ERROR_SERVICE'): Promise<void> {
+    const [connection] = await app.sql('select status from connection where id = $1', [this.connectionId]);
+    expect(connection.status).toBe(status);
+    const rows = await this.rows();
+    const purchases = new Map<number, StoredRow>();
+    for (const row of rows) {
+      const key = this.#model.keyOf(row.remote_id);
+      if (key === undefined) throw new Error(`stored ${row.remote_id}, an id the bank never issued`);
+      const twin = purchases.get(key);
+      if (twin) throw new Error(`two rows for one purchase: ${twin.remote_id} (${twin.status}) and ${row.remote_id} (${row.status})`);
+      purchases.set(key, row);
+      const id = this.#ids.get(key) ?? row.id;
+      if (row.id !== id) throw new Error(`purchase ${key} (now ${row.remote_id}) was stored as ${id} and is now ${row.id}: its id and metadata are lost`);
+      this.#ids.set(key, id);
+      expect(row.metadata, `metadata of ${row.remote_id}`).toEqual(this.#tagged.has(key) ? tagOf(key) : null);
+    }
+    if (status !== 'SYNCED') return;
+    this.#model.markSynced();
+    this.#syncedOn = this.#model.today;
+    const stored = new Set(rows.filter((row) => !this.#inGrace(row)).map((row) => `${row.remote_id} ${row.account} ${row.date} ${row.amount.replace(/00$/, '')} ${row.status} ${row.description}`));
+    const held = new Set(this.#model.view().map(line));
+    const missing = [...held].filter((transaction) => !stored.has(transaction));
+    const extra = [...stored].filter((transaction) => !held.has(transaction));
+    if (missing.length + extra.length > 0) throw new Error(`the store differs from the bank: missing [${missing.join('; ')}], not at the bank [${extra.join('; ')}]`);
+  }
+
+  /** Sets metadata on one stored transaction, as a client would: it must follow the purchase from now on. */
+  async tag(index: number | null): Promise<void> {
+    const rows = await this.rows();
+    if (index === null || rows.length === 0) return;
+    const row = rows[index % rows.length]!;
+    const key = this.#model.keyOf(row.remote_id)!;
+    await app.sql('update transaction set metadata = $1 where id = $2', [JSON.stringify(tagOf(key)), row.id]);
+    this.#tagged.add(key);
+  }
+
+  #inGrace(row: StoredRow): boolean {
+    return (
+      this.#model.style === 'WINDOW' &&
+      row.status === 'PENDING' &&
+      !this.#model.holds(this.#model.keyOf(row.remote_id)!) &&
+      daysBetween(row.date, this.#syncedOn!) <= RECONCILIATION.pendingGraceDays
+    );
+  }
+}
+
+function line(transaction: ModelTransaction): string {
+  return `${transaction.remoteId} ${transaction.accountRemoteId} ${transaction.date} ${formatCents(transaction.cents)} ${transaction.status} ${descriptionOf(transaction)}`;
+}
+
+function tagOf(key: number): Record<string, string> {
+  return { note: `purchase ${key}` };
+}
+
+function envInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value)) throw new Error(`${name} must be an integer, got "${raw}"`);
+  return value;
+}
