@@ -4,7 +4,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { resolveDatabase } from './db/database.ts';
-import { migrate, openDatabase, underStartupLock, withStatementTimeout } from './db/orm.ts';
+import { migrate, openDatabase, openReplica, underStartupLock, withStatementTimeout } from './db/orm.ts';
 import { graphqlApi } from './graphql/server.ts';
 import { createApp } from './http/app.ts';
 import { createListener } from './http/listener.ts';
@@ -34,8 +34,10 @@ import { SandboxProvider } from './providers/sandbox/sandbox-provider.ts';
 import { eventHandlers } from './modules/event/event.handlers.ts';
 import { WebhookDeliveries } from './modules/webhook/delivery.ts';
 import { webhookHandlers } from './modules/webhook/webhook.handlers.ts';
-import { restApi, type HandlerTable } from './rest/dispatch.ts';
+import { contractPaths, restApi, type HandlerTable } from './rest/dispatch.ts';
 import { loadSecrets } from './secrets.ts';
+import { Metrics, pgPoolCounts } from './metrics/metrics.ts';
+import { startMetricsServer } from './metrics/metrics-server.ts';
 
 export interface RunningService {
   /** Where it serves HTTPS; empty for a `worker`. */
@@ -49,6 +51,8 @@ export interface RunningService {
   connectionJobs: ConnectionJobs;
   /** Webhook relay and delivery attempts. */
   webhooks: WebhookDeliveries;
+  /** Where `GET /metrics` is served (plain HTTP); undefined unless METRICS_PORT is set. */
+  metricsPort: number | undefined;
   /** Graceful stop: refuse new connections, drain requests, stop jobs, close the database. */
   stop(): Promise<void>;
 }
@@ -74,6 +78,9 @@ export async function startService(config: Config, logger: Logger, options: Serv
     }
   });
   const orm = await openDatabase(database.url, { poolMax: config.pools.orm, statementTimeoutMs: config.pools.statementTimeoutMs });
+  // Only requests read the replica: a `worker` never opens it.
+  const replica =
+    serving && config.databaseReplicaUrl ? await openReplica(config.databaseReplicaUrl, { poolMax: config.pools.replica, statementTimeoutMs: config.pools.statementTimeoutMs }) : undefined;
   const sandbox = new SandboxProvider({ now: options.sandboxNow });
   const providers = new ProviderDirectory({
     builtIn: [sandbox],
@@ -83,14 +90,22 @@ export async function startService(config: Config, logger: Logger, options: Serv
   });
   const provider = (name: string, environmentId: string) => providers.get(name, environmentId);
   const syncPool = new pg.Pool({ connectionString: withStatementTimeout(database.url, config.pools.statementTimeoutMs), max: config.pools.sync });
+  // Recorded whether or not they are served: a registry nobody scrapes costs next to nothing.
+  const metrics = new Metrics({ processMetrics: config.metrics !== undefined });
+  const ormPool = await orm.em.getConnection().getNativeClient();
+  metrics.watchPool('orm', () => pgPoolCounts(ormPool));
+  metrics.watchPool('sync', () => pgPoolCounts(syncPool));
   const connectionJobs = new ConnectionJobs({ orm, pool: syncPool, cipher: secrets.cipher, provider });
-  const webhooks = new WebhookDeliveries({ orm, cipher: secrets.cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile });
+  const webhooks = new WebhookDeliveries({ orm, cipher: secrets.cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile, metrics });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
   const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep], logger, config.recovery, {
     work: working,
     poolMax: config.pools.jobs,
     migrate: config.migrateOnStart,
+    metrics,
   });
+  metrics.watchPool('jobs', () => boss.getDb().poolCounts?.() ?? null);
+  metrics.watchQueues(() => boss.getQueues());
   connectionJobs.attach(boss);
   await webhooks.start(boss, { work: working });
   const tls = await loadTls(config);
@@ -105,8 +120,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
     ...healthHandlers({ rateLimits: () => counters.mode }),
     ...profileHandlers({
       cipher: secrets.cipher,
-      scheduleDeletion: async (profileId) => {
-        await boss.send(PROFILE_DELETION, { profileId });
+      scheduleDeletion: async (profileId, db) => {
+        await boss.send(PROFILE_DELETION, { profileId }, { db });
       },
     }),
     ...sessionHandlers({ cipher: secrets.cipher, tokens, credentials }),
@@ -121,12 +136,15 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const app = createApp({
     logger,
     orm,
+    replica,
     trustProxy: config.trustProxy,
     trustProxyHops: config.trustProxyHops,
     credentials,
     limiter: new FixedWindowLimiter(counters),
     graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions: config.nodeEnv !== 'development' }),
     rest: restApi(handlers),
+    metrics,
+    restRoutes: contractPaths(),
   });
   // A `worker` serves nothing: it runs jobs, cron and the webhook relay.
   const listener = serving ? createListener(tls, app.callback(), config.connections) : undefined;
@@ -140,6 +158,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     const host = config.host === '127.0.0.1' || config.host === '0.0.0.0' ? 'localhost' : config.host;
     listeningUrl = `https://${host}:${port}`;
   }
+  const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics, logger) : undefined;
 
   return {
     url: listeningUrl,
@@ -150,7 +169,9 @@ export async function startService(config: Config, logger: Logger, options: Serv
     bootstrap: bootstrapped,
     connectionJobs,
     webhooks,
+    metricsPort: metricsServer?.port,
     async stop() {
+      await metricsServer?.close();
       if (listener) {
         await new Promise<void>((resolve) => {
           listener.server.close(() => resolve());
@@ -161,6 +182,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
       await boss.stop({ graceful: true, timeout: 10_000 });
       await counters.close();
       await syncPool.end();
+      await replica?.close();
       await orm.close();
       await database.stop();
     },

@@ -3,6 +3,7 @@ import type { FieldCipher } from '../../lib/field-cipher.ts';
 import type { AppContext } from '../../http/state.ts';
 import type { Handlers } from '../../rest/types.ts';
 import { Environment } from '../environment/environment.entity.ts';
+import { jobsIn } from '../../jobs/in-transaction.ts';
 import type { ProviderDirectory } from '../../providers/directory.ts';
 import { providerOffering } from './capabilities.ts';
 import { assertBudgetLeft } from './window-sync.ts';
@@ -23,7 +24,7 @@ export function connectionHandlers({ cipher, jobs, providers }: ConnectionHandle
     async disconnectConnection({ params, ctx }) {
       const connections = service(ctx);
       const connection = await connections.get(params.connectionId);
-      if (await connections.disconnect(connection)) await jobs.disconnect(connection.id);
+      await connections.disconnect(connection, (tx) => jobs.disconnect(connection.id, { db: jobsIn(tx) }));
       return { status: 202, body: presentConnection(connection) };
     },
     async refreshConnectionTransactions({ params, ctx }) {
@@ -37,8 +38,7 @@ export function connectionHandlers({ cipher, jobs, providers }: ConnectionHandle
       }
       const provider = await providerOffering(providers, connection, 'TRANSACTIONS_REFRESH');
       assertBudgetLeft(connection, provider.requestBudgetPerDay);
-      await connections.claimTransactionsRefresh(connection);
-      await jobs.sync(connection.id, { refresh: true });
+      await connections.claimTransactionsRefresh(connection, (tx) => jobs.sync(connection.id, { db: jobsIn(tx) }));
       return { status: 202, body: { connectionId: params.connectionId, status: 'QUEUED' } };
     },
   };

@@ -1,4 +1,4 @@
-import type { PgBoss } from 'pg-boss';
+import type { Db, PgBoss } from 'pg-boss';
 import type { JobDefinition } from '../../jobs/queue.ts';
 import { ProviderBusy, ProviderError } from '../../providers/provider.ts';
 import { Account } from '../account/account.entity.ts';
@@ -37,7 +37,13 @@ export class ConnectionJobs {
     return [
       {
         name: SYNC,
-        handle: async ({ connectionId, refresh }: { connectionId: string; refresh?: boolean }) => {
+        // One sync per connection at a time, enforced by pg-boss in the database: `stately` with the
+        // connection as singleton key holds at most one queued and one running job per connection,
+        // whatever sends it (cron, refresh, webhook, reconnect); a send while one is queued joins it.
+        policy: 'stately',
+        handle: async ({ connectionId }: { connectionId: string }) => {
+          // A refresh is a claim on the connection row, so a refresh that joined a queued sync still counts.
+          const refresh = (await this.#deps.orm.em.fork().findOne(Connection, { id: connectionId }, { fields: ['refreshStartedAt'] }))?.refreshStartedAt != null;
           try {
             if (refresh) await this.#askForNewTransactions(connectionId);
             await syncConnection(this.#deps, connectionId, { refresh });
@@ -46,7 +52,7 @@ export class ConnectionJobs {
             if (error instanceof BudgetUsedUp) return;
             const delay = error instanceof ProviderBusy || error instanceof ProviderError ? error.retryAfterSeconds : undefined;
             if (delay === undefined) throw error;
-            await this.#queue().send(SYNC, { connectionId }, { startAfter: delay });
+            await this.#queue().send(SYNC, { connectionId }, { startAfter: delay, singletonKey: connectionId });
           } finally {
             if (refresh) await this.#deps.orm.em.fork().nativeUpdate(Connection, { id: connectionId }, { refreshStartedAt: null });
           }
@@ -58,12 +64,13 @@ export class ConnectionJobs {
     ];
   }
 
-  async sync(connectionId: string, options: { refresh?: boolean } = {}): Promise<void> {
-    await this.#queue().send(SYNC, { connectionId, refresh: options.refresh ?? false });
+  /** Queues a sync (joining one already queued); with `db` (jobsIn), inside the caller's transaction. */
+  async sync(connectionId: string, options: { db?: Db } = {}): Promise<void> {
+    await this.#queue().send(SYNC, { connectionId }, { singletonKey: connectionId, db: options.db });
   }
 
-  async disconnect(connectionId: string): Promise<void> {
-    await this.#queue().send(DISCONNECT, { connectionId });
+  async disconnect(connectionId: string, options: { db?: Db } = {}): Promise<void> {
+    await this.#queue().send(DISCONNECT, { connectionId }, { db: options.db });
   }
 
   /** Queues a balance refresh; a request while one is queued for the account joins it. */
@@ -84,7 +91,8 @@ export class ConnectionJobs {
            or status in ('ERROR_SERVICE', 'ERROR_PROVIDER', 'ERROR_INSTITUTION')`,
       [SYNC_INTERVAL_HOURS],
     );
-    for (const { id } of due) await this.sync(id);
+    // One statement for the whole tick; a connection with a sync already queued is skipped by its key.
+    if (due.length > 0) await this.#queue().insert(SYNC, due.map(({ id }) => ({ data: { connectionId: id }, singletonKey: id })));
   }
 
   async #disconnect(connectionId: string): Promise<void> {

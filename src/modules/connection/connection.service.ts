@@ -57,10 +57,23 @@ export class ConnectionService {
     return this.#cipher.decrypt('credential', connection, connection.credentialEncrypted);
   }
 
-  /** Stores a completed link as a new INITIALIZING connection, with `connection.created`. */
-  async create(profile: ProfileEntity, provider: string, linked: LinkedLogin): Promise<ConnectionEntity> {
+  /**
+   * Stores a completed link as a new INITIALIZING connection, with `connection.created`; `then` runs
+   * in the same transaction (queueing its first sync with jobsIn).
+   */
+  async create(profile: ProfileEntity, provider: string, linked: LinkedLogin, then: (connection: ConnectionEntity, tx: EntityManager) => Promise<void> = async () => {}): Promise<ConnectionEntity> {
+    return this.#em.transactional(async (tx) => {
+      const connection = this.#newConnection(tx, profile, provider, linked);
+      recordEvent(tx, this.#environmentId, 'connection.created', profile, presentConnection(connection));
+      await tx.flush();
+      await then(connection, tx);
+      return connection;
+    });
+  }
+
+  #newConnection(tx: EntityManager, profile: ProfileEntity, provider: string, linked: LinkedLogin): ConnectionEntity {
     const id = uuidv7();
-    const connection = this.#em.create(Connection, {
+    return tx.create(Connection, {
       id,
       environment: this.#environmentId,
       profile,
@@ -83,9 +96,6 @@ export class ConnectionService {
       lastRefreshAt: null,
       metadata: null,
     });
-    recordEvent(this.#em, this.#environmentId, 'connection.created', profile, presentConnection(connection));
-    await this.#em.flush();
-    return connection;
   }
 
   /** Refuses to repair a connection that is gone. */
@@ -99,41 +109,49 @@ export class ConnectionService {
    * Stores a repaired login (ERROR_REPAIRABLE → INITIALIZING): the new credential, and every account
    * unverified until verification runs again, because a tokenized ACH number can change.
    */
-  async relink(connection: ConnectionEntity, linked: LinkedLogin): Promise<ConnectionEntity> {
+  async relink(connection: ConnectionEntity, linked: LinkedLogin, then: (tx: EntityManager) => Promise<void>): Promise<ConnectionEntity> {
     this.assertRepairable(connection);
-    connection.credentialEncrypted = this.#cipher.encrypt('credential', connection, linked.credential);
-    connection.generation += 1;
-    connection.status = 'INITIALIZING';
-    await this.#em.nativeUpdate(Account, { connection: connection.id }, { verified: false });
-    await this.#em.flush();
-    return connection;
+    const changes = { credentialEncrypted: this.#cipher.encrypt('credential', connection, linked.credential), generation: connection.generation + 1, status: 'INITIALIZING' as const };
+    await this.#em.transactional(async (tx) => {
+      await tx.nativeUpdate(Connection, { id: connection.id }, changes);
+      await tx.nativeUpdate(Account, { connection: connection.id }, { verified: false });
+      await then(tx);
+    });
+    return Object.assign(connection, changes);
   }
 
-  /** Starts disconnecting; idempotent. Returns whether a disconnection was started now. */
-  async disconnect(connection: ConnectionEntity): Promise<boolean> {
-    if (INACTIVE.includes(connection.status)) return false;
+  /** Starts disconnecting (idempotent); `then` runs in the same transaction when it starts now (queueing the job). */
+  async disconnect(connection: ConnectionEntity, then: (tx: EntityManager) => Promise<void>): Promise<void> {
+    if (INACTIVE.includes(connection.status)) return;
+    await this.#em.transactional(async (tx) => {
+      const started = await tx.nativeUpdate(Connection, { id: connection.id, status: { $nin: INACTIVE } }, { status: 'DISCONNECTING' });
+      if (started > 0) await then(tx);
+    });
     connection.status = 'DISCONNECTING';
-    await this.#em.flush();
-    return true;
   }
 
   /**
    * Claims the connection's transactions refresh in one conditional UPDATE, so two requests (on any
    * instances) cannot both start one: 409 while one runs, 429 within 4 hours of the last.
    */
-  async claimTransactionsRefresh(connection: ConnectionEntity, now = new Date()): Promise<void> {
+  async claimTransactionsRefresh(connection: ConnectionEntity, then: (tx: EntityManager) => Promise<void>, now = new Date()): Promise<void> {
     if (connection.status.startsWith('ERROR_') || INACTIVE.includes(connection.status)) {
       throw forbidden(`The connection is ${connection.status}; transactions cannot be refreshed`, {
         instruction: connection.status === 'ERROR_REPAIRABLE' ? 'Have the end-user reconnect the institution, then retry.' : 'Wait until the connection is SYNCED again, then retry.',
       });
     }
-    const claimed = await this.#em.execute<Array<{ id: string }>>(
-      `update connection set refresh_started_at = ?, last_refresh_at = ?
-        where id = ? and (refresh_started_at is null or refresh_started_at < ?) and (last_refresh_at is null or last_refresh_at <= ?)
-        returning id`,
-      [now, now, connection.id, new Date(now.getTime() - REFRESH_STALE_MS), new Date(now.getTime() - REFRESH_INTERVAL_MS)],
-    );
-    if (claimed.length > 0) return;
+    // The claim and the sync that honours it commit together: never a refresh claimed with no sync behind it.
+    const claimed = await this.#em.transactional(async (tx) => {
+      const rows = await tx.execute<Array<{ id: string }>>(
+        `update connection set refresh_started_at = ?, last_refresh_at = ?
+          where id = ? and (refresh_started_at is null or refresh_started_at < ?) and (last_refresh_at is null or last_refresh_at <= ?)
+          returning id`,
+        [now, now, connection.id, new Date(now.getTime() - REFRESH_STALE_MS), new Date(now.getTime() - REFRESH_INTERVAL_MS)],
+      );
+      if (rows.length > 0) await then(tx);
+      return rows.length > 0;
+    });
+    if (claimed) return;
     const [state] = await this.#em.execute<Array<{ started: number | null; last: number | null }>>(
       `select extract(epoch from refresh_started_at) * 1000 as started, extract(epoch from last_refresh_at) * 1000 as last from connection where id = ?`,
       [connection.id],

@@ -1,6 +1,7 @@
 import type { components } from '../../../generated/rest.ts';
 import { AppError, forbidden, notFound, ValidationError } from '../../errors.ts';
 import type { AppContext } from '../../http/state.ts';
+import { jobsIn } from '../../jobs/in-transaction.ts';
 import { encodeId } from '../../lib/ids.ts';
 import { ProviderNotConfigured, type ProviderDirectory } from '../../providers/directory.ts';
 import { LinkRefused, ProviderError, type LinkCompletion, type LinkSession, type Provider } from '../../providers/provider.ts';
@@ -63,8 +64,7 @@ export class Linking {
     const name = await this.#providerName(ctx, input.provider);
     const provider = await this.#provider(ctx, name);
     const linked = await upstream(() => provider.completeLink(this.#completion(ctx, name, input)));
-    const connection = await connections.create(profile, name, linked);
-    await this.#deps.jobs.sync(connection.id);
+    const connection = await connections.create(profile, name, linked, (created, tx) => this.#deps.jobs.sync(created.id, { db: jobsIn(tx) }));
     return presentConnection(connection);
   }
 
@@ -75,8 +75,7 @@ export class Linking {
     const linked = await upstream(() =>
       provider.completeLink({ ...this.#completion(ctx, connection.provider, input), products: connection.products, existingCredential: connections.credentialOf(connection) }),
     );
-    await connections.relink(connection, linked);
-    await this.#deps.jobs.sync(connection.id);
+    await connections.relink(connection, linked, (tx) => this.#deps.jobs.sync(connection.id, { db: jobsIn(tx) }));
     return presentConnection(connection);
   }
 

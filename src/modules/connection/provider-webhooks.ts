@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { unauthorized } from '../../errors.ts';
+import { jobsIn } from '../../jobs/in-transaction.ts';
 import { decodeId } from '../../lib/ids.ts';
 import { ProviderNotConfigured, type ProviderDirectory } from '../../providers/directory.ts';
 import { WebhookUnverified, type Provider, type WebhookAction } from '../../providers/provider.ts';
@@ -28,14 +29,7 @@ export function providerWebhookHandlers({ providers, jobs }: ProviderWebhookDeps
       if (!environmentId) throw unverified();
       const actions = await verified(providers, params.provider, environmentId, { headers: ctx.headers as Record<string, string | undefined>, body: ctx.state.rawBody ?? Buffer.alloc(0) });
       let applied = 0;
-      for (const action of actions) {
-        const job = await apply(ctx.state.em, environmentId, params.provider, action);
-        if (!job) continue;
-        applied++;
-        // Queued once the change is committed, so the job sees it.
-        if (job.queue === 'sync') await jobs.sync(job.connectionId);
-        if (job.queue === 'disconnect') await jobs.disconnect(job.connectionId);
-      }
+      for (const action of actions) if (await apply(ctx.state.em, jobs, environmentId, params.provider, action)) applied++;
       ctx.state.log.info({ provider: params.provider, actions: actions.map((action) => action.kind), applied }, 'provider webhook');
       return { status: 200, body: { received: true, actions: applied } };
     },
@@ -53,37 +47,37 @@ async function verified(providers: ProviderDirectory, name: string, environmentI
   }
 }
 
-type Applied = { queue: 'sync' | 'disconnect' | null; connectionId: string } | undefined;
-
-/** Applies one action to the connection it names (undefined when no live one matches), and says which job should follow. */
-async function apply(em: EntityManager, environmentId: string, provider: string, action: WebhookAction): Promise<Applied> {
+/** Applies one action to the connection it names, with any job it needs in the same transaction; false when no live connection matches. */
+async function apply(em: EntityManager, jobs: ConnectionJobs, environmentId: string, provider: string, action: WebhookAction): Promise<boolean> {
   return em.transactional(async (tx) => {
     const connection = await tx.findOne(
       Connection,
       { environment: environmentId, provider, remoteId: action.remoteId, status: { $nin: ['DISCONNECTING', 'DISCONNECTED'] } },
       { populate: ['profile'] },
     );
-    if (!connection || connection.profile.deletingAt) return undefined;
-    const done = (queue: 'sync' | 'disconnect' | null = null) => ({ queue, connectionId: connection.id });
+    if (!connection || connection.profile.deletingAt) return false;
     switch (action.kind) {
       case 'SYNC':
-        return done('sync');
+        await jobs.sync(connection.id, { db: jobsIn(tx) });
+        return true;
       case 'ERROR':
         if (connection.status !== action.state) {
           connection.status = action.state;
           record(tx, connection, `connection.synced.errored.${action.state}`);
         }
-        return done();
+        return true;
       case 'NEW_ACCOUNTS':
         record(tx, connection, 'connection.accounts_available');
-        return done();
+        return true;
       case 'CONSENT_EXPIRING':
         record(tx, connection, 'connection.consent_expiring', { consentExpiresAt: action.expiresAt });
-        return done();
+        return true;
       case 'REVOKED':
         // Disconnected as if the app had asked: the upstream login is removed and the credential wiped.
         connection.status = 'DISCONNECTING';
-        return done('disconnect');
+        await tx.flush();
+        await jobs.disconnect(connection.id, { db: jobsIn(tx) });
+        return true;
     }
   });
 }

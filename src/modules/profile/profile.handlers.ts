@@ -4,6 +4,8 @@ import type { AppContext } from '../../http/state.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { encodeId } from '../../lib/ids.ts';
 import { pageHeaders, pageOf } from '../../rest/pagination.ts';
+import type { Db } from 'pg-boss';
+import { jobsIn } from '../../jobs/in-transaction.ts';
 import type { Handlers } from '../../rest/types.ts';
 import { presentProfile } from './profile.presenter.ts';
 import { ProfileService } from './profile.service.ts';
@@ -11,7 +13,8 @@ import { ProfileService } from './profile.service.ts';
 export interface ProfileHandlerDeps {
   cipher: FieldCipher;
   /** Starts the background removal of a profile marked as deleting. */
-  scheduleDeletion(profileId: string): Promise<void>;
+  /** Queues the deletion job; `db` runs it in the caller's transaction. */
+  scheduleDeletion(profileId: string, db: Db): Promise<void>;
 }
 
 type ProfileOperations = 'listProfiles' | 'createProfile' | 'getProfile' | 'updateProfile' | 'deleteProfile';
@@ -38,8 +41,12 @@ export function profileHandlers({ cipher, scheduleDeletion }: ProfileHandlerDeps
       return { status: 200, body: presentProfile(profile, cipher) };
     },
     async deleteProfile({ params, ctx }) {
-      const profile = await service(ctx).markDeleting(params.profileId);
-      await scheduleDeletion(profile.id);
+      // The mark and its job commit together: a deletion can never be left without the job that finishes it.
+      const profile = await ctx.state.em.transactional(async (tx) => {
+        const marked = await new ProfileService(tx, cipher, ctx.state.credential!.environmentId).markDeleting(params.profileId);
+        await scheduleDeletion(marked.id, jobsIn(tx));
+        return marked;
+      });
       return { status: 202, body: { id: encodeId('profile', profile.id), status: 'DELETING' } };
     },
   };
