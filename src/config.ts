@@ -48,6 +48,17 @@ export interface Config {
   /** Reads that may lag a little (GraphQL queries, REST GETs) go here when set. */
   databaseReplicaUrl: string | undefined;
   pools: PoolSettings;
+  /** Prometheus metrics on a plain-HTTP port of their own (METRICS_PORT); absent: not served. */
+  metrics: MetricsSettings | undefined;
+}
+
+/** Where `GET /metrics` is served. */
+export interface MetricsSettings {
+  /** Loopback unless set; any other address needs a token. */
+  host: string;
+  port: number;
+  /** When set, a scrape must send `Authorization: Bearer <token>`. */
+  token: string | undefined;
 }
 
 /** PostgreSQL connections one process may open, and how long one statement may run. */
@@ -148,11 +159,15 @@ export function loadConfig(env: Env = process.env): Config {
       replica: integer(env, 'REPLICA_POOL_MAX', 8, 1, 200, problems),
       statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT_MS', 30_000, 1000, 3_600_000, problems),
     },
+    metrics: env.METRICS_PORT
+      ? { host: env.METRICS_HOST || '127.0.0.1', port: integer(env, 'METRICS_PORT', 0, 0, 65535, problems), token: env.METRICS_TOKEN || undefined }
+      : undefined,
   };
   if (config.sessionSecret !== undefined && config.sessionSecret.length < 32) {
     problems.push('SESSION_SECRET must be at least 32 characters');
   }
   if (env.TRUST_PROXY_HOPS && !trustProxy) problems.push('TRUST_PROXY_HOPS applies only with TRUST_PROXY=true');
+  problems.push(...metricsProblems(env, config));
   if (config.connections.headersTimeoutMs > config.connections.requestTimeoutMs) {
     problems.push('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS');
   }
@@ -163,6 +178,18 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
+}
+
+/** Metrics are never public by default: off unless METRICS_PORT is set, and off loopback only with a token. */
+function metricsProblems(env: Env, config: Config): string[] {
+  const { metrics } = config;
+  if (!metrics) return ['METRICS_HOST', 'METRICS_TOKEN'].filter((name) => env[name]).map((name) => `${name} applies only with METRICS_PORT set`);
+  const problems: string[] = [];
+  if (metrics.token !== undefined && metrics.token.length < 32) problems.push('METRICS_TOKEN must be at least 32 characters');
+  const loopback = metrics.host === 'localhost' || metrics.host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(metrics.host);
+  if (!loopback && metrics.token === undefined) problems.push('METRICS_TOKEN is required when METRICS_HOST is not a loopback address');
+  if (metrics.port !== 0 && metrics.port === config.port) problems.push('METRICS_PORT must differ from PORT');
+  return problems;
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]): number {

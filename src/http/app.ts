@@ -2,6 +2,8 @@ import Koa, { type Middleware } from 'koa';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { FixedWindowLimiter } from '../lib/fixed-window.ts';
+import { httpMetrics } from '../metrics/http-metrics.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { identify, rejectInvalidCredential } from './authenticate.ts';
 import type { CredentialResolver } from './credentials.ts';
 import { errorHandler } from './errors.ts';
@@ -24,7 +26,12 @@ export interface AppParts {
   graphql: Middleware<AppState>;
   /** The REST front door (every path of contracts/rest.yaml); it also answers unknown routes with 404. */
   rest: Middleware<AppState>;
+  metrics: Metrics;
+  /** The REST contract's path templates: requests are counted by the one they fall under. */
+  restRoutes: string[];
 }
+
+const GRAPHQL_PATH = '/v1/graphql';
 
 /**
  * The request pipeline of DESIGN.md, after the security headers: request id → errors → EntityManager →
@@ -32,11 +39,12 @@ export interface AppParts {
  * REST. The rate limiter runs before anything can refuse the request, so every response carries its
  * headers, and before the database is asked about an unfamiliar credential (see identify).
  */
-export function createApp({ logger, orm, trustProxy, trustProxyHops, credentials, limiter, graphql, rest }: AppParts): Koa<AppState> {
+export function createApp({ logger, orm, trustProxy, trustProxyHops, credentials, limiter, graphql, rest, metrics, restRoutes }: AppParts): Koa<AppState> {
   // ctx.ip: the address the outermost trusted proxy saw (X-Forwarded-For, `trustProxyHops` from the
   // right), never an entry the client wrote itself.
   const app = new Koa<AppState>({ proxy: trustProxy, maxIpsCount: trustProxyHops });
   app.silent = true;
+  app.use(httpMetrics(metrics, [...restRoutes, GRAPHQL_PATH]));
   app.use(securityHeaders());
   app.use(requestContext(logger));
   app.use(errorHandler());
@@ -44,11 +52,11 @@ export function createApp({ logger, orm, trustProxy, trustProxyHops, credentials
     ctx.state.em = orm.em.fork();
     await next();
   });
-  app.use(identify(credentials, limiter));
+  app.use(identify(credentials, limiter, metrics));
   app.use(tlsGuard());
   app.use(versioning());
   app.use(rejectInvalidCredential());
   app.use(jsonBody());
-  app.use(async (ctx, next) => (ctx.path === '/v1/graphql' ? graphql(ctx, next) : rest(ctx, next)));
+  app.use(async (ctx, next) => (ctx.path === GRAPHQL_PATH ? graphql(ctx, next) : rest(ctx, next)));
   return app;
 }

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { AppError } from '../errors.ts';
 import type { FixedWindowLimiter } from '../lib/fixed-window.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { CredentialResolver } from './credentials.ts';
 import { countRequest } from './rate-limit.ts';
 import type { AppState } from './state.ts';
@@ -17,29 +18,29 @@ import { setVersion } from './version.ts';
  * still run before `rejectInvalidCredential` answers 401. Whether an operation accepts a credential
  * is decided by the contract's `security` (REST) or the GraphQL front door.
  */
-export function identify(resolver: CredentialResolver, limiter: FixedWindowLimiter): Middleware<AppState> {
+export function identify(resolver: CredentialResolver, limiter: FixedWindowLimiter, metrics: Metrics): Middleware<AppState> {
   return async (ctx, next) => {
     const header = ctx.protocol === 'https' ? ctx.get('Authorization') : '';
     if (!header) {
-      await countRequest(ctx, limiter);
+      await countRequest(ctx, limiter, metrics);
       return next();
     }
     const claim = await resolver.claim(header);
-    if (claim.known) await countRequest(ctx, limiter, claim.known);
+    if (claim.known) await countRequest(ctx, limiter, metrics, claim.known);
     let counted = Boolean(claim.known);
     try {
       ctx.state.credential = await claim.resolve(ctx.state.em, async () => {
         counted = true;
-        await countRequest(ctx, limiter);
+        await countRequest(ctx, limiter, metrics);
       });
     } catch (error) {
       if (!(error instanceof AppError && error.status === 401)) throw error;
       ctx.state.credentialError = error;
     }
     if (ctx.state.credential) {
-      if (!claim.known) await countRequest(ctx, limiter, ctx.state.credential);
+      if (!claim.known) await countRequest(ctx, limiter, metrics, ctx.state.credential);
     } else if (!counted) {
-      await countRequest(ctx, limiter);
+      await countRequest(ctx, limiter, metrics);
     }
     await next();
   };

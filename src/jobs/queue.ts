@@ -1,6 +1,7 @@
 import { PgBoss, type JobResult, type QueuePolicy } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { RecoveryTimings } from '../config.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 
 /** The database schema pg-boss keeps its queues and jobs in. */
 export const JOB_SCHEMA = 'pgboss';
@@ -33,7 +34,7 @@ export async function startQueue(
   jobs: JobDefinition<any>[],
   logger: Logger,
   timings: Pick<RecoveryTimings, 'jobHeartbeatSeconds' | 'jobTimeoutSeconds'>,
-  options: { work: boolean; poolMax: number; migrate: boolean },
+  options: { work: boolean; poolMax: number; migrate: boolean; metrics: Metrics },
 ): Promise<PgBoss> {
   // The supervisor fails jobs whose heartbeats stopped on its monitor pass, run twice per heartbeat
   // period: a dead worker's job is failed, to be retried after its retry delay, at most one and a
@@ -77,13 +78,17 @@ export async function startQueue(
     await boss.work<object>(job.name, { batchSize: 10, burstWhenBatchFull: true, perJobResults: true, notifyPollingIntervalSeconds: 2 }, async (batch) => {
       const results: JobResult[] = [];
       for (const { id, data } of batch) {
+        const started = performance.now();
+        let outcome: 'completed' | 'failed' = 'completed';
         try {
           await job.handle(data);
           results.push({ id, status: 'completed' });
         } catch (error) {
+          outcome = 'failed';
           logger.error({ err: error, job: job.name, jobId: id }, 'job failed; it will be retried');
           results.push({ id, status: 'failed', output: { message: error instanceof Error ? error.message : String(error) } });
         }
+        options.metrics.jobFinished(job.name, outcome, (performance.now() - started) / 1000);
       }
       return results;
     });

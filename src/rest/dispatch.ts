@@ -11,6 +11,7 @@ import { badRequest, forbidden, notFound, unauthorized, ValidationError, type Fi
 import { WWW_AUTHENTICATE, type Credential } from '../http/credentials.ts';
 import type { AppContext, AppState } from '../http/state.ts';
 import { unstorableText } from '../lib/storable-text.ts';
+import { mostLiteralFirst, templatePattern } from './routes.ts';
 import type { Handler, OperationId } from './types.ts';
 
 export const REST_CONTRACT_PATH = fileURLToPath(new URL('../../contracts/rest.yaml', import.meta.url));
@@ -93,6 +94,11 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
   };
 }
 
+/** The contract's path templates, to label requests by route (metrics). */
+export function contractPaths(): string[] {
+  return Object.keys((parse(readFileSync(REST_CONTRACT_PATH, 'utf8')) as Document).paths ?? {});
+}
+
 /** Whether every security requirement of an operation is the API key alone. */
 function acceptsOnlyApiKeys(security: Document['security']): boolean {
   const requirements = security ?? [];
@@ -119,14 +125,10 @@ function precompileRouting(api: OpenAPIBackend): void {
   const operations = router.getOperations();
   const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
   const exact = new Map(operations.filter((operation) => !operation.path.includes('{')).map((operation) => [`${operation.method} ${operation.path}`, operation]));
-  const literalLength = (path: string) => path.replace(/\{.*?\}/g, '').length;
   const templated = operations
     .filter((operation) => operation.path.includes('{'))
-    .sort((a, b) => literalLength(b.path) - literalLength(a.path))
-    .map((operation) => ({
-      operation,
-      pattern: new RegExp(`^${operation.path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`),
-    }));
+    .sort((a, b) => mostLiteralFirst(a.path, b.path))
+    .map((operation) => ({ operation, pattern: templatePattern(operation.path) }));
   const matchOperation = router.matchOperation.bind(router);
   router.getOperations = () => operations;
   router.getOperation = (operationId: string) => byId.get(operationId);

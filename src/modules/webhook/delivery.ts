@@ -8,6 +8,7 @@ import type { Job, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { encodeId, uuidv7 } from '../../lib/ids.ts';
+import type { Metrics, WebhookOutcome } from '../../metrics/metrics.ts';
 import { Environment } from '../environment/environment.entity.ts';
 import { Event } from '../event/event.entity.ts';
 import { presentEvent } from '../event/event.presenter.ts';
@@ -50,6 +51,8 @@ export interface WebhookDeliveryOptions {
   now?: () => Date;
   /** Queues attempts (pg-boss once started; tests capture them). */
   enqueue?: (attempts: QueuedAttempt[]) => Promise<void>;
+  /** Counts attempts and their lag; absent, nothing is counted (tests that drive attempts themselves). */
+  metrics?: Metrics;
 }
 
 /**
@@ -247,14 +250,17 @@ export class WebhookDeliveries {
     if (claimed.length === 0) return;
     const delivery = await em.findOneOrFail(WebhookDelivery, { id: deliveryId }, { populate: ['subscription', 'event'] });
     const { subscription } = delivery;
+    const kind = delivery.redelivery ? 'redelivery' : delivery.attempt === 1 ? 'first' : 'retry';
     if (subscription.disabled && !delivery.redelivery) {
       Object.assign(delivery, { status: 'FAILED', error: 'The subscription is disabled', nextAttemptAt: null, claimedUntil: null });
       await em.flush();
+      this.#options.metrics?.webhookAttempt('disabled', kind, undefined);
       return;
     }
     const environment = await em.findOneOrFail(Environment, { id: subscription.environment.id });
     const target = await checkTarget(subscription.targetUrl, { httpsOnly: environment.mode === 'PRODUCTION', allowPrivate: this.#options.allowPrivate });
     const outcome = 'refused' in target ? { error: `Refused: ${target.refused}` } : await this.#post(target, subscription, delivery);
+    this.#options.metrics?.webhookAttempt('refused' in target ? 'refused' : answered(outcome.status), kind, (now.getTime() - delivery.event.at.getTime()) / 1000);
     await this.#record(em, delivery, outcome);
   }
 
@@ -316,8 +322,8 @@ export class WebhookDeliveries {
   /** Stores the outcome; on failure queues the next attempt (none after a redelivery, a 410 or the last delay). */
   async #record(em: ReturnType<MikroORM['em']['fork']>, delivery: WebhookDeliveryEntity, outcome: Outcome): Promise<void> {
     const now = this.#now();
-    const succeeded = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
-    const gone = outcome.status === 410;
+    const succeeded = answered(outcome.status) === 'succeeded';
+    const gone = answered(outcome.status) === 'gone';
     Object.assign(delivery, {
       status: succeeded ? 'SUCCEEDED' : 'FAILED',
       at: now,
@@ -345,6 +351,13 @@ export class WebhookDeliveries {
 /** A new row's attempt: its job id is the row's id, so queuing it again is a no-op. */
 function queued(delivery: WebhookDeliveryEntity): QueuedAttempt {
   return { deliveryId: delivery.id, subscriptionId: delivery.subscription.id, at: delivery.at, jobId: delivery.id };
+}
+
+/** What an attempt's answer means; no status: the endpoint never answered. */
+function answered(status: number | undefined): WebhookOutcome {
+  if (status === undefined) return 'unreachable';
+  if (status >= 200 && status < 300) return 'succeeded';
+  return status === 410 ? 'gone' : 'failed';
 }
 
 interface Outcome {

@@ -1,0 +1,256 @@
+import type pg from 'pg';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What one database pool holds right now; pg's Pool and pg-boss's poolCounts() both give these. */
+export interface PoolCounts {
+  /** Connections open, busy or idle. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  max: number;
+}
+
+/** Jobs of one pg-boss queue by state, as pg-boss last counted them. */
+export interface QueueCounts {
+  name: string;
+  readyCount: number;
+  deferredCount: number;
+  activeCount: number;
+}
+
+/** How one webhook attempt ended. */
+export type WebhookOutcome = 'succeeded' | 'failed' | 'gone' | 'unreachable' | 'refused' | 'disabled';
+/** Which attempt of a delivery: its first, a scheduled retry, or a redelivery someone asked for. */
+export type WebhookAttemptKind = 'first' | 'retry' | 'redelivery';
+/** Whose one-second window refused a request (SPEC §8). */
+export type RateLimitSubject = 'address' | 'api_key' | 'basic' | 'session';
+
+/** GraphQL operation names are the client's choice: this many distinct ones are kept, later ones count as "other". */
+export const MAX_OPERATION_NAMES = 100;
+const MAX_OPERATION_NAME_LENGTH = 64;
+const HTTP_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const LONG_SECONDS = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600];
+const LAG_SECONDS = [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 1800, 3600, 6 * 3600, 24 * 3600, 3 * 24 * 3600];
+const COSTS = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000];
+
+/**
+ * The service's Prometheus metrics, in a registry of its own (several services in one process, as in
+ * tests, never share one). The parts that do the work record through these methods, which keep every
+ * label bounded: routes are the contract's path templates, names are capped, outcomes are fixed lists.
+ * Pool and queue gauges are read when scraped. README.md ("Metrics") documents each metric.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly #operationNames = new Set<string>();
+  readonly #pools = new Map<string, () => PoolCounts | null>();
+  #queues: (() => Promise<QueueCounts[]>) | undefined;
+
+  readonly #http = new Histogram({
+    name: 'tributary_http_request_duration_seconds',
+    help: 'HTTP requests by method, route (the contract path template) and status, and how long they took',
+    labelNames: ['method', 'route', 'status'],
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+  readonly #graphqlOperations = new Counter({
+    name: 'tributary_graphql_operations_total',
+    help: 'GraphQL operations run, by type and operation name',
+    labelNames: ['type', 'name'],
+    registers: [this.registry],
+  });
+  readonly #graphqlCost = new Histogram({
+    name: 'tributary_graphql_operation_cost',
+    help: 'Cost of GraphQL operations run (the measure the cost limit applies to), by type and operation name',
+    labelNames: ['type', 'name'],
+    buckets: COSTS,
+    registers: [this.registry],
+  });
+  readonly #graphqlRefusals = new Counter({
+    name: 'tributary_graphql_refusals_total',
+    help: 'GraphQL operations refused before running: invalid documents, and documents over a limit',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
+  readonly #rateLimited = new Counter({
+    name: 'tributary_rate_limit_refusals_total',
+    help: 'Requests refused with 429 by the per-second rate limits, by whose window refused them',
+    labelNames: ['subject'],
+    registers: [this.registry],
+  });
+  readonly #jobs = new Histogram({
+    name: 'tributary_job_duration_seconds',
+    help: 'Background jobs run by this process, by queue and outcome, and how long they took',
+    labelNames: ['queue', 'outcome'],
+    buckets: LONG_SECONDS,
+    registers: [this.registry],
+  });
+  readonly #syncs = new Histogram({
+    name: 'tributary_sync_duration_seconds',
+    help: 'Connection syncs by provider and outcome, and how long they took',
+    labelNames: ['provider', 'outcome'],
+    buckets: LONG_SECONDS,
+    registers: [this.registry],
+  });
+  readonly #syncPages = new Counter({
+    name: 'tributary_sync_pages_total',
+    help: 'Pages of transactions applied by syncs, by provider',
+    labelNames: ['provider'],
+    registers: [this.registry],
+  });
+  readonly #syncTransactions = new Counter({
+    name: 'tributary_sync_transactions_total',
+    help: 'Transactions changed by syncs, by provider and change (added, modified, removed)',
+    labelNames: ['provider', 'change'],
+    registers: [this.registry],
+  });
+  readonly #webhookAttempts = new Counter({
+    name: 'tributary_webhook_attempts_total',
+    help: 'Webhook delivery attempts by outcome',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  readonly #webhookLag = new Histogram({
+    name: 'tributary_webhook_delivery_lag_seconds',
+    help: 'Time from an event to an attempt to deliver it, by attempt kind (first, retry, redelivery)',
+    labelNames: ['attempt'],
+    buckets: LAG_SECONDS,
+    registers: [this.registry],
+  });
+
+  /** With `processMetrics`, also Node's own (CPU, memory, event loop lag, GC: prom-client's defaults, unprefixed). */
+  constructor(options: { processMetrics?: boolean } = {}) {
+    const pools = this.#pools;
+    new Gauge({
+      name: 'tributary_db_pool_connections',
+      help: 'Connections of each PostgreSQL pool of this process, by state (busy, idle)',
+      labelNames: ['pool', 'state'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [pool, counts] of readPools(pools)) {
+          this.set({ pool, state: 'busy' }, counts.total - counts.idle);
+          this.set({ pool, state: 'idle' }, counts.idle);
+        }
+      },
+    });
+    new Gauge({
+      name: 'tributary_db_pool_waiting',
+      help: 'Queries waiting for a connection of each PostgreSQL pool of this process',
+      labelNames: ['pool'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [pool, counts] of readPools(pools)) this.set({ pool }, counts.waiting);
+      },
+    });
+    new Gauge({
+      name: 'tributary_db_pool_max',
+      help: 'Connections each PostgreSQL pool of this process may open',
+      labelNames: ['pool'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [pool, counts] of readPools(pools)) this.set({ pool }, counts.max);
+      },
+    });
+    // A scrape that failed would hide every other metric too (say while the database is down): the queue counts are left out instead.
+    const queues = () => (this.#queues?.() ?? Promise.resolve([])).catch(() => []);
+    new Gauge({
+      name: 'tributary_job_queue_jobs',
+      help: "Jobs waiting or running in each queue (cluster-wide), by state (ready, deferred, active), as of pg-boss's last count",
+      labelNames: ['queue', 'state'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const queue of await queues()) {
+          this.set({ queue: queue.name, state: 'ready' }, queue.readyCount);
+          this.set({ queue: queue.name, state: 'deferred' }, queue.deferredCount);
+          this.set({ queue: queue.name, state: 'active' }, queue.activeCount);
+        }
+      },
+    });
+    if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The registry in Prometheus's text format. */
+  scrape(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** Reads this pool's counts on every scrape (null: the pool is closed). */
+  watchPool(name: string, counts: () => PoolCounts | null): void {
+    this.#pools.set(name, counts);
+  }
+
+  /** Reads the job queues' counts on every scrape. */
+  watchQueues(counts: () => Promise<QueueCounts[]>): void {
+    this.#queues = counts;
+  }
+
+  /** `route`: the contract's path template, or undefined for a path outside the contract. */
+  httpRequest(method: string, route: string | undefined, status: number, seconds: number): void {
+    this.#http.observe({ method: HTTP_METHODS.has(method) ? method : 'other', route: route ?? 'unmatched', status: String(status) }, seconds);
+  }
+
+  /** An operation about to run; `name` undefined for an anonymous one. */
+  graphqlOperation(type: string, name: string | undefined, cost: number): void {
+    const labels = { type, name: this.#operationName(name) };
+    this.#graphqlOperations.inc(labels);
+    this.#graphqlCost.observe(labels, cost);
+  }
+
+  graphqlRefusal(reason: 'invalid' | 'over_limit'): void {
+    this.#graphqlRefusals.inc({ reason });
+  }
+
+  rateLimitRefusal(subject: RateLimitSubject): void {
+    this.#rateLimited.inc({ subject });
+  }
+
+  jobFinished(queue: string, outcome: 'completed' | 'failed', seconds: number): void {
+    this.#jobs.observe({ queue, outcome }, seconds);
+  }
+
+  /** `outcome`: synced, failed (the connection went to an error state, or Tributary failed) or deferred (the upstream is busy). */
+  syncFinished(provider: string, outcome: 'synced' | 'failed' | 'deferred', seconds: number): void {
+    this.#syncs.observe({ provider, outcome }, seconds);
+  }
+
+  pageApplied(provider: string, changes: { added: number; modified: number; removed: number }): void {
+    this.#syncPages.inc({ provider });
+    for (const change of ['added', 'modified', 'removed'] as const) this.#syncTransactions.inc({ provider, change }, changes[change]);
+  }
+
+  /** `lagSeconds`: from the event to this attempt; undefined when nothing was sent (the subscription is disabled). */
+  webhookAttempt(outcome: WebhookOutcome, attempt: WebhookAttemptKind, lagSeconds: number | undefined): void {
+    this.#webhookAttempts.inc({ outcome });
+    if (lagSeconds !== undefined) this.#webhookLag.observe({ attempt }, lagSeconds);
+  }
+
+  #operationName(name: string | undefined): string {
+    if (name === undefined) return 'anonymous';
+    if (this.#operationNames.has(name)) return name;
+    if (name.length > MAX_OPERATION_NAME_LENGTH || this.#operationNames.size >= MAX_OPERATION_NAMES) return 'other';
+    this.#operationNames.add(name);
+    return name;
+  }
+}
+
+function readPools(pools: Map<string, () => PoolCounts | null>): Array<[string, PoolCounts]> {
+  return [...pools].flatMap(([name, counts]) => {
+    const read = counts();
+    return read ? [[name, read] as [string, PoolCounts]] : [];
+  });
+}
+
+/** A pg Pool's counts, for watchPool. */
+export function pgPoolCounts(pool: pg.Pool): PoolCounts | null {
+  return pool.ended ? null : { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 };
+}
