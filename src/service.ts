@@ -92,7 +92,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const ormPool = await orm.em.getConnection().getNativeClient();
   metrics.watchPool('orm', () => pgPoolCounts(ormPool));
   metrics.watchPool('sync', () => pgPoolCounts(syncPool));
-  const connectionJobs = new ConnectionJobs({ orm, pool: syncPool, cipher: secrets.cipher, provider });
+  const connectionJobs = new ConnectionJobs({ orm, pool: syncPool, cipher: secrets.cipher, provider, metrics });
   const webhooks = new WebhookDeliveries({ orm, cipher: secrets.cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile, metrics });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
   const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep], logger, config.recovery, {

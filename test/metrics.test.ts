@@ -164,6 +164,11 @@ describe('what the metrics count', () => {
     const moved = (name: string, labels: Record<string, string> = {}) => total(after, name, labels) - total(before, name, labels);
 
     expect(moved('tributary_job_duration_seconds_count', { queue: 'connection.sync', outcome: 'completed' })).toBeGreaterThanOrEqual(1);
+    expect(moved('tributary_sync_duration_seconds_count', { provider: 'sandbox', outcome: 'synced' })).toBe(1);
+    expect(moved('tributary_sync_pages_total', { provider: 'sandbox' })).toBeGreaterThanOrEqual(1);
+    const [{ count: stored }] = await app.sql('select count(*)::int as count from transaction where connection_id = $1', [decodeId('connection', created.body.id)]);
+    expect(stored).toBeGreaterThan(0);
+    expect(moved('tributary_sync_transactions_total', { provider: 'sandbox', change: 'added' })).toBe(stored);
 
     expect(moved('tributary_webhook_attempts_total', { outcome: 'succeeded' })).toBeGreaterThanOrEqual(1);
     expect(moved('tributary_webhook_attempts_total', { outcome: 'failed' })).toBeGreaterThanOrEqual(1);

@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
+import type { Metrics } from '../../metrics/metrics.ts';
 import { ProviderBusy, ProviderError, SyncRestart, type CursorProvider, type Provider } from '../../providers/provider.ts';
 import { applyAccounts, applyPage, rewindWalk } from './sync-store.ts';
 import { syncWindow } from './window-sync.ts';
@@ -20,6 +21,8 @@ export interface SyncDependencies {
   cipher: FieldCipher;
   /** The provider a connection of this environment syncs with. */
   provider(name: string, environmentId: string): Promise<Provider>;
+  /** Counts syncs and pages; absent, nothing is counted (tests of the engine alone). */
+  metrics?: Metrics;
 }
 
 /**
@@ -43,23 +46,28 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
     const started = await em.nativeUpdate(Connection, { id: connection.id, status: { $nin: ['DISCONNECTING', 'DISCONNECTED'] } }, { status: 'SYNCING' });
     if (started === 0) return;
   }
+  const began = performance.now();
+  const observe = (outcome: 'synced' | 'failed' | 'deferred') => deps.metrics?.syncFinished(connection.provider, outcome, (performance.now() - began) / 1000);
   try {
     const applied =
       provider.syncStyle === 'WINDOW'
-        ? await syncWindow({ em, pool: deps.pool, provider, credential: accessToken, connection, refresh: options.refresh ?? false })
-        : await syncCursor(em, deps.pool, provider, accessToken, connection);
+        ? await syncWindow({ em, pool: deps.pool, provider, credential: accessToken, connection, refresh: options.refresh ?? false, metrics: deps.metrics })
+        : await syncCursor(em, deps.pool, provider, accessToken, connection, deps.metrics);
     if (!applied) return;
     if (connection.products.includes('ACCOUNT_NUMBERS') && provider.capabilities.has('ACCOUNT_NUMBERS')) await verifyAccounts(em, connection, provider, accessToken);
     await finish(em, connection.id, null);
+    observe('synced');
   } catch (error) {
     if (error instanceof ProviderBusy) {
       // Come back later (the job retries after the upstream's delay); the connection's state stands.
       await em.nativeUpdate(Connection, { id: connection.id, status: 'SYNCING' }, { status: previousStatus });
+      observe('deferred');
       throw error;
     }
     // A failure of our own shows as ERROR_SERVICE (not a sync stuck at SYNCING) and is rethrown, so
     // the job is retried; pages already applied stay, and the retry goes on from their cursor.
     await finish(em, connection.id, error instanceof ProviderError ? error : new ProviderError('ERROR_SERVICE', 'the sync failed inside Tributary'), previousStatus);
+    observe('failed');
     if (!(error instanceof ProviderError) || error.retryAfterSeconds !== undefined) throw error;
   }
 }
@@ -67,9 +75,9 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
 /** Restarts of one walk after the upstream changed mid-pagination, before the sync gives up (and retries later). */
 const MAX_RESTARTS = 3;
 
-async function syncCursor(em: EntityManager, pool: pg.Pool, provider: CursorProvider, credential: string, connection: ConnectionEntity): Promise<boolean> {
+async function syncCursor(em: EntityManager, pool: pg.Pool, provider: CursorProvider, credential: string, connection: ConnectionEntity, metrics: Metrics | undefined): Promise<boolean> {
   await applyAccounts(em, connection, await provider.accounts(credential));
-  return walkTransactions(pool, provider, credential, connection.id, connection.syncCursor ?? null, connection.syncPageCursor ?? null);
+  return walkTransactions(pool, provider, credential, connection.id, { start: connection.syncCursor ?? null, resume: connection.syncPageCursor ?? null }, metrics);
 }
 
 /**
@@ -80,13 +88,20 @@ async function syncCursor(em: EntityManager, pool: pg.Pool, provider: CursorProv
  * that the upstream no longer reports is removed when the walk ends. False when another worker took
  * the connection over.
  */
-async function walkTransactions(pool: pg.Pool, provider: CursorProvider, accessToken: string, connectionId: string, start: string | null, resume: string | null): Promise<boolean> {
+async function walkTransactions(
+  pool: pg.Pool,
+  provider: CursorProvider,
+  accessToken: string,
+  connectionId: string,
+  { start, resume }: { start: string | null; resume: string | null },
+  metrics: Metrics | undefined,
+): Promise<boolean> {
   for (let restarts = 0; ; restarts++) {
     let cursor = restarts === 0 && resume !== null ? resume : start;
     try {
       for (;;) {
         const page = await provider.syncTransactions(accessToken, cursor);
-        if (!(await applyPage(pool, connectionId, cursor, page.nextCursor, page))) return false;
+        if (!(await applyPage(pool, connectionId, cursor, page.nextCursor, page, metrics))) return false;
         if (!page.hasMore) return true;
         cursor = page.nextCursor;
       }

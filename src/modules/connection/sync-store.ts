@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import type pg from 'pg';
 import { uuidv7 } from '../../lib/ids.ts';
+import type { Metrics } from '../../metrics/metrics.ts';
 import type { ProviderAccount, ProviderTransaction } from '../../providers/provider.ts';
 import { Account } from '../account/account.entity.ts';
 import { presentBalance } from '../account/account.presenter.ts';
@@ -87,7 +88,7 @@ function sameAmount(stored: string | null | undefined, reported: string | null):
 }
 
 /**
- * Applies one page; false when another worker moved the cursor on first (this sync then stops).
+ * Applies one page, and counts it in `metrics`; false when another worker moved the cursor on first (this sync then stops).
  * Runs on a plain pg client: the page travels as one JSON parameter per statement, unescaped.
  */
 export async function applyPage(
@@ -96,6 +97,7 @@ export async function applyPage(
   cursor: string | null,
   nextCursor: string,
   page: { added: ProviderTransaction[]; modified: ProviderTransaction[]; removed: string[]; hasMore: boolean },
+  metrics?: Metrics,
 ): Promise<boolean> {
   const client = await pool.connect();
   try {
@@ -176,6 +178,7 @@ export async function applyPage(
       ],
     );
     await client.query('commit');
+    metrics?.pageApplied(row.provider, changes);
     return true;
   } catch (error) {
     await client.query('rollback');

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { AppError } from '../../errors.ts';
 import { ProviderBusy, ProviderError, type WindowProvider } from '../../providers/provider.ts';
+import type { Metrics } from '../../metrics/metrics.ts';
 import type { ConnectionEntity } from './connection.entity.ts';
 import { applyAccounts, applyPage } from './sync-store.ts';
 import { reconcile, type StoredTransaction } from './window-reconciliation.ts';
@@ -18,7 +19,15 @@ const DAY_MS = 86_400_000;
  * cursor checked and moved with it). The cursor is the upstream's day of the last sync, so the next
  * window starts `overlapDays` before it. A login over its daily request budget waits for tomorrow.
  */
-export async function syncWindow(args: { em: EntityManager; pool: pg.Pool; provider: WindowProvider; credential: string; connection: ConnectionEntity; refresh: boolean }): Promise<boolean> {
+export async function syncWindow(args: {
+  em: EntityManager;
+  pool: pg.Pool;
+  provider: WindowProvider;
+  credential: string;
+  connection: ConnectionEntity;
+  refresh: boolean;
+  metrics: Metrics | undefined;
+}): Promise<boolean> {
   const { em, pool, provider, credential, connection } = args;
   if (provider.requestBudgetPerDay) await claimRequest(pool, connection.id, provider.requestBudgetPerDay - (args.refresh ? 0 : REFRESH_RESERVE));
   const cursor = connection.syncCursor ?? null;
@@ -26,7 +35,7 @@ export async function syncWindow(args: { em: EntityManager; pool: pg.Pool; provi
   await applyAccounts(em, connection, snapshot.accounts);
   const stored = await storedFrom(pool, connection.id, snapshot.start);
   const page = reconcile(stored, snapshot, snapshot.end, `${snapshot.end}.${Date.now()}`);
-  if (!(await applyPage(pool, connection.id, cursor, page.nextCursor, page))) return false;
+  if (!(await applyPage(pool, connection.id, cursor, page.nextCursor, page, args.metrics))) return false;
   if (snapshot.attention) throw new ProviderError('ERROR_REPAIRABLE', snapshot.attention);
   return true;
 }
