@@ -1,35 +1,10 @@
 import { createHash } from 'node:crypto';
 
-/**
- * A deterministic pseudo-random sequence in [0, 1) for a key: mulberry32 seeded with the key's
- * FNV-1a hash. Test data only; the same key always gives the same sequence.
- */
-export function randomFor(key: string): () => number {
-  let state = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) state = Math.imul(state ^ key.charCodeAt(i), 0x01000193);
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-/** An integer in [min, max] drawn from `random`. */
-export function between(random: () => number, min: number, max: number): number {
-  return min + Math.floor(random() * (max - min + 1));
-}
+// The sandbox's deterministic generator serves the fakes too: one mulberry32, one place.
+export { between, digits, randomFor } from '../../../src/providers/sandbox/random.ts';
 
 export function pick<T>(random: () => number, list: readonly T[]): T {
   return list[Math.floor(random() * list.length)]!;
-}
-
-/** `length` decimal digits drawn from `random`. */
-export function digits(random: () => number, length: number): string {
-  let out = '';
-  for (let i = 0; i < length; i++) out += String(Math.floor(random() * 10));
-  return out;
 }
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { generate } from 'selfsigned';
+import { selfSignedLocalhost } from '../tls.ts';
 import { errors, FakePlaidError, newRequestId } from './errors.ts';
 import type { FakeItem } from './item.ts';
 import { handlers } from './routes.ts';
@@ -160,19 +160,4 @@ function parseBody(request: IncomingMessage, raw: Buffer): Record<string, unknow
 
 function redact(body: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, REDACTED.has(key) ? '[redacted]' : structuredClone(value)]));
-}
-
-async function selfSignedLocalhost(): Promise<{ cert: string; key: string }> {
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keySize: 2048,
-    algorithm: 'sha256',
-    notAfterDate: new Date(Date.now() + 7 * 86_400_000),
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
-    ],
-  });
-  return { cert: pems.cert, key: pems.private };
 }

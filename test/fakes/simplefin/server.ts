@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { accountSet, errorSet, parseAccountsQuery } from './account-set.ts';
 import type { FakeBridge } from './bridge.ts';
 import { budgetWarning, spend } from './budget.ts';
-import { selfSignedLocalhost } from './tls.ts';
+import { selfSignedLocalhost } from '../tls.ts';
 
 /** One request the fake answered; claim codes and credentials never appear in it. */
 export interface RequestRecord {
