@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { FixedWindowLimiter } from '../lib/fixed-window.ts';
 import { httpMetrics } from '../metrics/http-metrics.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { explorers } from '../modules/explorer/explorer.ts';
 import { identify, rejectInvalidCredential } from './authenticate.ts';
 import type { CredentialResolver } from './credentials.ts';
 import { errorHandler } from './errors.ts';
@@ -57,6 +58,8 @@ export function createApp({ logger, orm, trustProxy, trustProxyHops, credentials
   app.use(versioning());
   app.use(rejectInvalidCredential());
   app.use(jsonBody());
+  // Browser pages (GraphiQL, the REST reference) before the front doors: GraphiQL shares GraphQL's path.
+  app.use(explorers());
   app.use(async (ctx, next) => (ctx.path === GRAPHQL_PATH ? graphql(ctx, next) : rest(ctx, next)));
   return app;
 }
