@@ -4,7 +4,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { resolveDatabase } from './db/database.ts';
-import { migrate, openDatabase, underStartupLock, withStatementTimeout } from './db/orm.ts';
+import { migrate, openDatabase, openReplica, underStartupLock, withStatementTimeout } from './db/orm.ts';
 import { graphqlApi } from './graphql/server.ts';
 import { createApp } from './http/app.ts';
 import { createListener } from './http/listener.ts';
@@ -78,6 +78,9 @@ export async function startService(config: Config, logger: Logger, options: Serv
     }
   });
   const orm = await openDatabase(database.url, { poolMax: config.pools.orm, statementTimeoutMs: config.pools.statementTimeoutMs });
+  // Only requests read the replica: a `worker` never opens it.
+  const replica =
+    serving && config.databaseReplicaUrl ? await openReplica(config.databaseReplicaUrl, { poolMax: config.pools.replica, statementTimeoutMs: config.pools.statementTimeoutMs }) : undefined;
   const sandbox = new SandboxProvider({ now: options.sandboxNow });
   const providers = new ProviderDirectory({
     builtIn: [sandbox],
@@ -133,6 +136,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const app = createApp({
     logger,
     orm,
+    replica,
     trustProxy: config.trustProxy,
     trustProxyHops: config.trustProxyHops,
     credentials,
@@ -178,6 +182,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
       await boss.stop({ graceful: true, timeout: 10_000 });
       await counters.close();
       await syncPool.end();
+      await replica?.close();
       await orm.close();
       await database.stop();
     },

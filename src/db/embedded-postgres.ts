@@ -177,7 +177,8 @@ function readOrCreatePassword(file: string): string {
   return password;
 }
 
-function freePort(): Promise<number> {
+/** A loopback port nothing listens on at the moment of asking. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

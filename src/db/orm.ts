@@ -12,6 +12,9 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.
 export function ormConfig(clientUrl: string, options: { poolMax?: number } = {}) {
   return defineConfig({
     clientUrl,
+    // MikroORM keeps only the host, port, user, password and database of clientUrl: pg reads the rest
+    // of the URL itself (sslmode, `options` such as the statement timeout).
+    driverOptions: { connectionString: clientUrl },
     entities,
     extensions: [Migrator],
     pool: { min: 0, max: options.poolMax ?? 10 },
@@ -75,13 +78,27 @@ export async function openDatabase(clientUrl: string, options: { poolMax?: numbe
   return orm;
 }
 
+/**
+ * Connects to a read replica (DATABASE_REPLICA_URL). No migration check: a streaming replica is a copy
+ * of the primary and follows its migrations by itself. Every session is read-only, so a write sent
+ * here by mistake fails loudly, even on a replica that would accept it (a logical subscriber).
+ */
+export async function openReplica(clientUrl: string, options: { poolMax: number; statementTimeoutMs: number }): Promise<MikroORM> {
+  const url = withSetting(withStatementTimeout(clientUrl, options.statementTimeoutMs), 'default_transaction_read_only', 'on');
+  return MikroORM.init(ormConfig(url, { poolMax: options.poolMax }));
+}
+
 /** A process told not to migrate found a database that needs it. */
 export class UnmigratedDatabase extends Error {}
 
 /** The URL with a server-side statement timeout for every session opened with it. */
 export function withStatementTimeout(clientUrl: string, milliseconds: number | undefined): string {
-  if (!milliseconds) return clientUrl;
+  return milliseconds ? withSetting(clientUrl, 'statement_timeout', String(milliseconds)) : clientUrl;
+}
+
+/** The URL with a server setting for every session opened with it. */
+function withSetting(clientUrl: string, name: string, value: string): string {
   const url = new URL(clientUrl);
-  url.searchParams.set('options', `${url.searchParams.get('options') ?? ''} -c statement_timeout=${milliseconds}`.trim());
+  url.searchParams.set('options', `${url.searchParams.get('options') ?? ''} -c ${name}=${value}`.trim());
   return url.toString();
 }

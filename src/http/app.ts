@@ -18,6 +18,8 @@ import { versioning } from './version.ts';
 export interface AppParts {
   logger: Logger;
   orm: MikroORM;
+  /** The read replica, when one is configured. */
+  replica?: MikroORM;
   trustProxy: boolean;
   /** Behind a trusted proxy: how many proxies append to X-Forwarded-For (the client is that many entries from the right). */
   trustProxyHops: number;
@@ -40,7 +42,7 @@ const GRAPHQL_PATH = '/v1/graphql';
  * REST. The rate limiter runs before anything can refuse the request, so every response carries its
  * headers, and before the database is asked about an unfamiliar credential (see identify).
  */
-export function createApp({ logger, orm, trustProxy, trustProxyHops, credentials, limiter, graphql, rest, metrics, restRoutes }: AppParts): Koa<AppState> {
+export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, credentials, limiter, graphql, rest, metrics, restRoutes }: AppParts): Koa<AppState> {
   // ctx.ip: the address the outermost trusted proxy saw (X-Forwarded-For, `trustProxyHops` from the
   // right), never an entry the client wrote itself.
   const app = new Koa<AppState>({ proxy: trustProxy, maxIpsCount: trustProxyHops });
@@ -51,6 +53,7 @@ export function createApp({ logger, orm, trustProxy, trustProxyHops, credentials
   app.use(errorHandler());
   app.use(async (ctx, next) => {
     ctx.state.em = orm.em.fork();
+    ctx.state.reads = replica ? replica.em.fork() : ctx.state.em;
     await next();
   });
   app.use(identify(credentials, limiter, metrics));

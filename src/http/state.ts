@@ -12,7 +12,16 @@ export interface AppState {
   credential: Credential | undefined;
   /** Set when an Authorization header was sent but did not resolve; answered with 401 after rate limiting. */
   credentialError?: AppError;
+  /**
+   * The EntityManager operations work through: the primary's (credentials, writes, and whatever must
+   * read its own writes). While a REST GET served from the replica runs, it is `reads` (src/rest/dispatch.ts).
+   */
   em: EntityManager;
+  /**
+   * For reads that may lag a moment: the read replica's EntityManager when DATABASE_REPLICA_URL is set,
+   * else the primary's. GraphQL queries and most REST GETs read through it.
+   */
+  reads: EntityManager;
   /** The parsed JSON request body, when one was sent. */
   body: unknown;
   /** The body's exact bytes (signatures of inbound provider webhooks cover them). */

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 const addFormats: <T>(ajv: T) => T = createRequire(import.meta.url)('ajv-formats');
 import { badRequest, forbidden, notFound, unauthorized, ValidationError, type FieldIssue } from '../errors.ts';
 import { WWW_AUTHENTICATE, type Credential } from '../http/credentials.ts';
+import { toAppError } from '../http/errors.ts';
 import type { AppContext, AppState } from '../http/state.ts';
 import { unstorableText } from '../lib/storable-text.ts';
 import { mostLiteralFirst, templatePattern } from './routes.ts';
@@ -77,7 +78,8 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
       // Path parameters are ids, only ever decoded (a malformed one is a 404); the rest may be stored.
       const unstorable = [c.request.query, c.request.requestBody].flatMap((part) => unstorableText(part));
       if (unstorable.length > 0) throw new ValidationError(unstorable);
-      const result = await run({ params: c.request.params, query: c.request.query, body: c.request.requestBody, ctx });
+      const call = () => run({ params: c.request.params, query: c.request.query, body: c.request.requestBody, ctx });
+      const result = c.operation.method === 'get' && !PRIMARY_GETS.has(operationId as OperationId) ? await onReplica(ctx, call) : await call();
       ctx.status = result.status;
       if (result.headers) ctx.set(Object.fromEntries(Object.entries(result.headers).map(([name, value]) => [name, String(value)])));
       if (result.body !== undefined) ctx.body = result.body;
@@ -97,6 +99,34 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
 /** The contract's path templates, to label requests by route (metrics). */
 export function contractPaths(): string[] {
   return Object.keys((parse(readFileSync(REST_CONTRACT_PATH, 'utf8')) as Document).paths ?? {});
+}
+
+/**
+ * GETs served by the primary even when a read replica is configured: a session's liveness (a revoked
+ * token stays revoked), ACH numbers (fetched upstream with the connection's current credential, once
+ * the account.verified event said so), and readiness (which reports on the primary).
+ */
+const PRIMARY_GETS: ReadonlySet<OperationId> = new Set(['getSession', 'getAchNumbers', 'getReadiness']);
+
+/**
+ * Runs a GET handler on `ctx.state.reads` (the read replica, when one is configured), which may lag
+ * the primary a moment. A 404 is confirmed on the primary before it is answered: a record created a
+ * moment ago may not have reached the replica yet, and a client just given an id must not be told
+ * it does not exist.
+ */
+async function onReplica<T>(ctx: AppContext, call: () => Promise<T>): Promise<T> {
+  const primary = ctx.state.em;
+  if (ctx.state.reads === primary) return call();
+  ctx.state.em = ctx.state.reads;
+  try {
+    return await call();
+  } catch (error) {
+    if (toAppError(error).status !== 404) throw error;
+    ctx.state.em = primary;
+    return await call();
+  } finally {
+    ctx.state.em = primary;
+  }
 }
 
 /** Whether every security requirement of an operation is the API key alone. */

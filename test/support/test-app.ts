@@ -27,14 +27,20 @@ export interface TestApp {
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: { shareDatabaseOf?: TestApp; sandboxNow?: () => Date } = {},
+  options: {
+    shareDatabaseOf?: TestApp;
+    sandboxNow?: () => Date;
+    /** A database the test set up itself (left in place at stop), instead of a clone of the template. */
+    databaseUrl?: string;
+  } = {},
 ): Promise<TestApp> {
   const { adminUrl, template } = inject('database');
   const tls = inject('tls');
   const name = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const shared = options.shareDatabaseOf;
-  if (!shared) await runOnce(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`);
-  const databaseUrl = shared ? shared.databaseUrl : adminUrl.replace(/\/[^/]+$/, `/${name}`);
+  const cloned = !shared && !options.databaseUrl;
+  if (cloned) await runOnce(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`);
+  const databaseUrl = shared?.databaseUrl ?? options.databaseUrl ?? adminUrl.replace(/\/[^/]+$/, `/${name}`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-test-'));
   // Instances of one deployment share their secrets (encryption keys, session signing secret).
   if (shared) copyFileSync(path.join(shared.dataDir, 'secrets.json'), path.join(dataDir, 'secrets.json'));
@@ -62,7 +68,7 @@ export async function startTestApp(
       http.close();
       await pool.end();
       await service.stop();
-      if (!shared) await runOnce(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      if (cloned) await runOnce(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
