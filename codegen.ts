@@ -27,7 +27,8 @@ const config: CodegenConfig = {
           DateTime: 'Date | string',
           Decimal: 'string',
           JSONObject: 'Record<string, unknown>',
-          Metadata: 'Record<string, unknown>',
+          // Any JSON value comes in: the service decides whether it is acceptable metadata.
+          Metadata: { input: 'unknown', output: 'Record<string, unknown>' },
           MetadataFilter: 'Record<string, unknown>',
         },
         avoidOptionals: { field: true, inputValue: false, object: false },

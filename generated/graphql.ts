@@ -49,6 +49,10 @@ export type Scalars = {
    * `["attributes", "metadata"]` or `["attributes", "metadata", "<key>"]`):
    *
    * 1. A JSON object with at least one key. Keys are non-empty strings of at most 50 characters.
+   *    A mutation's input takes any JSON value here, inline or in variables, so another value (an
+   *    array, a string, a number) breaks this rule like any other: `success: false`, not a
+   *    `BAD_USER_INPUT` error. (The key `"__proto__"` is refused; written inline in the document it
+   *    is refused as `BAD_USER_INPUT` with no data, because it cannot be represented there.)
    * 2. Values are strings, numbers, booleans, or `null` (no nested objects or arrays). A value is at
    *    most 500 characters long, counting a number or boolean by its JSON text.
    * 3. At most 50 keys per record, counted after the update is merged.
@@ -68,7 +72,7 @@ export type Scalars = {
    *
    * When a record has no metadata, the field reads `null` (never `{}`).
    */
-  Metadata: { input: Record<string, unknown>; output: Record<string, unknown>; }
+  Metadata: { input: unknown; output: Record<string, unknown>; }
   /**
    * A metadata filter: a JSON object of key-value pairs that must all be present, with equal values,
    * in a record's metadata, e.g. `{"plan": "premium", "beta": true}`. Values are compared by JSON type

@@ -88,9 +88,42 @@ export interface paths {
         };
         /**
          * This OpenAPI document
-         * @description The REST contract this server validates requests against, as YAML.
+         * @description The REST contract this server validates requests against, as YAML. It carries an `ETag`; send it back in `If-None-Match` to get `304` while the document is unchanged.
          */
         get: operations["getRestContract"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/latest/schema.graphql": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The GraphQL schema
+         * @description The GraphQL API's schema (`/v1/graphql`) as SDL, descriptions included: the contract the GraphQL endpoint serves, for code generators and schema registries that read a file. It carries an `ETag`; send it back in `If-None-Match` to get `304` while the schema is unchanged.
+         */
+        get: operations["getGraphqlSchema"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1799,6 +1832,19 @@ export interface components {
         };
     };
     responses: {
+        /** @description The document still has the `ETag` sent in `If-None-Match`; no body. */
+        NotModified: {
+            headers: {
+                "Service-Version": components["headers"]["ServiceVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description Malformed JSON body, a path that is not valid percent-encoded UTF-8, or an unsupported `Service-Version` (the message names the supported versions). */
         BadRequest: {
             headers: {
@@ -2010,6 +2056,11 @@ export interface components {
          * @example trace-7f3a9c
          */
         RequestId: string;
+        /**
+         * @description The `ETag` of the copy you hold (or several, comma-separated); while the document still has it, the answer is `304` with no body.
+         * @example "Ry0Fz3vQyQ8yCkR2WkS8vA"
+         */
+        IfNoneMatch: string;
         /** @description Page number, from 1 to 1,000,000. A page past the last returns an empty array. */
         Page: number;
         /** @description Items per page (at most 100). */
@@ -2097,6 +2148,11 @@ export interface components {
          * @example 6
          */
         TotalPages: number;
+        /**
+         * @description A strong validator of the document's content (a hash of it); it changes only when the document does.
+         * @example "Ry0Fz3vQyQ8yCkR2WkS8vA"
+         */
+        ETag: string;
         /**
          * @description Present when more events follow; pass it as `after` to get them.
          * @example evt_01jdq4a1b2c3d4e5f6g7h8j9k0
@@ -2212,6 +2268,11 @@ export interface operations {
                  * @example trace-7f3a9c
                  */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The `ETag` of the copy you hold (or several, comma-separated); while the document still has it, the answer is `304` with no body.
+                 * @example "Ry0Fz3vQyQ8yCkR2WkS8vA"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
             cookie?: never;
@@ -2226,12 +2287,65 @@ export interface operations {
                     "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
                     "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
                     "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/yaml": string;
                 };
             };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getGraphqlSchema: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description The `ETag` of the copy you hold (or several, comma-separated); while the document still has it, the answer is `304` with no body.
+                 * @example "Ry0Fz3vQyQ8yCkR2WkS8vA"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SDL document. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -32,7 +32,7 @@ if (!service.url) {
     service.tls.selfSignedPath
       ? `The certificate is self-signed (${service.tls.selfSignedPath}): pass it with --cacert, or trust it, e.g. on Debian: cp ${service.tls.selfSignedPath} /usr/local/share/ca-certificates/tributary.crt && update-ca-certificates`
       : '',
-    `Contracts: ${service.url}/latest/rest.yaml and GraphQL introspection at ${service.url}/v1/graphql`,
+    `Contracts: ${service.url}/latest/rest.yaml and ${service.url}/latest/schema.graphql (GraphQL at ${service.url}/v1/graphql)`,
     '',
   ].join('\n'),
 );

@@ -36,7 +36,7 @@ describe('API keys (Bearer sk_…)', () => {
     expect((await app.http.get('/v1/profiles', { auth: apiKey })).status).toBe(401);
   });
 
-  it('cannot query GraphQL (403: an API key acts as no profile)', async () => {
+  it('cannot query a profile\'s data over GraphQL (403: an API key acts as no profile)', async () => {
     const response = await app.http.post('/v1/graphql', { auth: app.apiKey, json: { query: '{ profile { id } }' } });
     expect(response.status).toBe(403);
   });

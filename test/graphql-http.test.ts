@@ -81,9 +81,9 @@ describe('GraphQL over HTTP', () => {
     ['aliases', `{ ${Array.from({ length: 31 }, (_, i) => `a${i}: profile { id }`).join(' ')} }`, /31 aliases/],
     ['tokens', `{ profile { ${'id '.repeat(2000)} } }`, /2000 tokens/],
     ['cost', `{ transactions(first: 100) { nodes { account { connection { accounts { connection { accounts { connection { id } } } } } } } } }`, /Query cost 12401 exceeds the limit of 5000/],
-  ])('refuses a document over the %s limit with 400 before running it', async (_limit, query, message) => {
+  ])('refuses a document over the %s limit before running it (no data; 200 as application/json)', async (_limit, query, message) => {
     const response = await post({ query });
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(200);
     expect(response.body.data).toBeUndefined();
     expect(response.body.errors[0].message).toMatch(message);
     expect(response.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
@@ -91,8 +91,8 @@ describe('GraphQL over HTTP', () => {
 
   it('counts the cost of a variable page size, and keeps introspection on', async () => {
     const query = 'query($n: Int) { transactions(first: $n) { nodes { account { connection { accounts { connection { accounts { connection { id } } } } } } } } }';
-    expect((await post({ query, variables: { n: 10 } })).status).toBe(200);
-    expect((await post({ query, variables: { n: 100 } })).status).toBe(400);
+    expect((await post({ query, variables: { n: 10 } })).body.data.transactions.nodes.length).toBeGreaterThan(0);
+    expect((await post({ query, variables: { n: 100 } })).body).toEqual({ errors: [expect.objectContaining({ message: expect.stringMatching(/^Query cost 12401 exceeds/) })] });
     const introspection = await post({ query: '{ __schema { queryType { name } } }' });
     expect(introspection.body.data.__schema.queryType.name).toBe('Query');
   });

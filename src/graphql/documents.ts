@@ -3,7 +3,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { checkCost, checkShape, LIMITS } from './limits.ts';
 
 /** What a query text turned into: a runnable document, or why it cannot run. */
-export type Prepared = { document: DocumentNode } | { errors: GraphQLError[]; overLimit: boolean };
+export type Prepared = { document: DocumentNode } | { errors: GraphQLError[] };
 
 const CACHE_ENTRIES = 1000;
 
@@ -34,7 +34,7 @@ export class DocumentCache {
     this.#entries.set(query, prepared);
     if (!('document' in prepared)) return prepared;
     const problem = checkCost(this.#schema, prepared.document, variables);
-    return problem ? { errors: [new GraphQLError(problem)], overLimit: true } : prepared;
+    return problem ? { errors: [new GraphQLError(problem)] } : prepared;
   }
 
   /**
@@ -63,16 +63,15 @@ export class DocumentCache {
       document = parse(query, { maxTokens: LIMITS.tokens });
     } catch (error) {
       if (!(error instanceof GraphQLError)) throw error;
-      const overLimit = /tokens/.test(error.message);
-      return { errors: [overLimit ? new GraphQLError(`The document has more than ${LIMITS.tokens} tokens, the limit`) : error], overLimit };
+      return { errors: [/tokens/.test(error.message) ? new GraphQLError(`The document has more than ${LIMITS.tokens} tokens, the limit`) : error] };
     }
     // Before validation: its OverlappingFieldsCanBeMerged rule is quadratic in the expanded fields, and
     // graphql-jit's compiler (after it) walks every fragment expansion.
     const problem = checkShape(document);
-    if (problem) return { errors: [new GraphQLError(problem)], overLimit: true };
+    if (problem) return { errors: [new GraphQLError(problem)] };
     const errors = validate(this.#schema, document, specifiedRules);
     if (errors.length === 0) return { document };
-    return { errors: this.#hideSuggestions ? errors.map(withoutSuggestions) : [...errors], overLimit: false };
+    return { errors: this.#hideSuggestions ? errors.map(withoutSuggestions) : [...errors] };
   }
 }
 

@@ -1,4 +1,4 @@
-import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { GraphQLScalarType, Kind, type GraphQLScalarTypeConfig, type ValueNode } from 'graphql';
 import { isRealDate } from '../lib/dates.ts';
 import { unstorableText } from '../lib/storable-text.ts';
 
@@ -28,19 +28,45 @@ function literal(node: ValueNode, variables?: Record<string, unknown> | null): u
   }
 }
 
+/** A JSON object, or a TypeError naming the scalar. */
+function jsonObject(name: string, value: unknown): object {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TypeError(`${name} must be a JSON object`);
+  return value;
+}
+
+/**
+ * A scalar's coercion; its description is contracts/schema.graphql's. graphql-tools copies every own
+ * property of a scalar resolver onto the schema's type, an unset `description` included, which would
+ * hide the SDL's description from introspection: so the property is removed.
+ */
+function coercion(config: GraphQLScalarTypeConfig<unknown, unknown>): GraphQLScalarType {
+  const scalar = new GraphQLScalarType(config);
+  delete (scalar as { description?: unknown }).description;
+  return scalar;
+}
+
 /** A JSON object scalar; `checkInput` adds rules for values coming in (variables and literals). */
-function jsonObjectScalar(name: string, description: string, checkInput?: (value: object) => void) {
-  const check = (value: unknown): object => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TypeError(`${name} must be a JSON object`);
-    return value;
-  };
+function jsonObjectScalar(name: string, checkInput?: (value: object) => void) {
   const parse = (value: unknown) => {
-    const object = check(value);
+    const object = jsonObject(name, value);
     checkInput?.(object);
     return object;
   };
-  return new GraphQLScalarType({ name, description, serialize: check, parseValue: parse, parseLiteral: (node, variables) => parse(literal(node, variables)) });
+  return coercion({ name, serialize: (value) => jsonObject(name, value), parseValue: parse, parseLiteral: (node, variables) => parse(literal(node, variables)) });
 }
+
+/**
+ * Metadata goes out as a JSON object and comes in (only in mutation inputs) as any JSON value:
+ * whether a value is an acceptable update is a rule of the service, which a mutation reports as
+ * data (`success: false` at `["attributes", "metadata"]`) like every other rule. Failing coercion
+ * instead would refuse the whole request with a top-level error and no payload.
+ */
+const metadataScalar = coercion({
+  name: 'Metadata',
+  serialize: (value) => jsonObject('Metadata', value),
+  parseValue: (value) => value,
+  parseLiteral: (node, variables) => literal(node, variables),
+});
 
 /** Transaction filters are compared in SQL, where text PostgreSQL cannot hold fails the query: refused as bad input (in every filter alike). */
 function refuseUnstorableText(filter: object): void {
@@ -57,14 +83,15 @@ function parseDecimal(value: unknown): string {
   return text;
 }
 
+/** The coercion of every custom scalar of the schema. */
 export const scalars = {
-  Decimal: new GraphQLScalarType({
+  Decimal: coercion({
     name: 'Decimal',
     serialize: (value) => Number(value),
     parseValue: parseDecimal,
     parseLiteral: (node) => parseDecimal(node.kind === Kind.INT || node.kind === Kind.FLOAT || node.kind === Kind.STRING ? node.value : undefined),
   }),
-  Date: new GraphQLScalarType({
+  Date: coercion({
     name: 'Date',
     serialize: (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value)),
     parseValue: (value) => {
@@ -76,13 +103,13 @@ export const scalars = {
       return node.value;
     },
   }),
-  DateTime: new GraphQLScalarType({
+  DateTime: coercion({
     name: 'DateTime',
     serialize: (value) => (value instanceof Date ? value.toISOString() : String(value)),
     parseValue: (value) => new Date(String(value)).toISOString(),
     parseLiteral: (node) => (node.kind === Kind.STRING ? new Date(node.value).toISOString() : undefined),
   }),
-  JSONObject: jsonObjectScalar('JSONObject', 'A JSON object.'),
-  Metadata: jsonObjectScalar('Metadata', 'Custom metadata.'),
-  MetadataFilter: jsonObjectScalar('MetadataFilter', 'Entries a record’s metadata must hold.', refuseUnstorableText),
+  JSONObject: jsonObjectScalar('JSONObject'),
+  Metadata: metadataScalar,
+  MetadataFilter: jsonObjectScalar('MetadataFilter', refuseUnstorableText),
 };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { getOperationAST, GraphQLError, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { createHandler, type Request as GraphQLRequest, type Response as Answer } from 'graphql-http';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
@@ -13,11 +13,13 @@ import type { FieldCipher } from '../lib/field-cipher.ts';
 import type { GraphQLContext } from './context.ts';
 import { DocumentCache } from './documents.ts';
 import { formatGraphQLError } from './errors.ts';
+import { selectsOnlyIntrospection } from './introspection.ts';
 import { LIMITS } from './limits.ts';
 import { createLoaders } from './loaders.ts';
 import { resolvers } from './resolvers.ts';
 
-const GRAPHQL_SCHEMA_PATH = fileURLToPath(new URL('../../contracts/schema.graphql', import.meta.url));
+/** The hand-maintained SDL: the schema served, and the document published at /latest/schema.graphql. */
+export const GRAPHQL_SCHEMA_PATH = fileURLToPath(new URL('../../contracts/schema.graphql', import.meta.url));
 /** Operations per batched request (a JSON array body, as Apollo's BatchHttpLink sends). */
 const MAX_BATCH = 10;
 
@@ -33,11 +35,14 @@ function buildSchema(): GraphQLSchema {
 }
 
 /**
- * The GraphQL front door (GraphQL over HTTP via graphql-http). Only a credential that acts as a
- * profile may execute: none → 401, an API key → 403, both before any execution. Documents are parsed
- * and validated once per query text; a document over a limit gets 400 and never runs. A request's
- * response body holds at most `LIMITS.responseBytes` (the operations of a batch share it); a result
- * past it is refused with 400, never truncated.
+ * The GraphQL front door (GraphQL over HTTP via graphql-http). A request needs a credential (none →
+ * 401). A credential that acts as a profile may run any operation; an API key acts as none, so it
+ * may run only introspection, and any other operation it sends is refused with 403 before it runs.
+ * Documents are parsed and validated once per query text; a document over a limit never runs. A
+ * request's response body holds at most `LIMITS.responseBytes` (the operations of a batch share it);
+ * a result past it is refused, never truncated. An answer without `data` (a request error, a limit,
+ * a refused result) is HTTP 200 as `application/json` and 400 as `application/graphql-response+json`,
+ * as GraphQL over HTTP has it.
  */
 export function graphqlApi({ cipher, logger, hideSuggestions }: GraphQLOptions): Middleware<AppState> {
   const schema = buildSchema();
@@ -48,42 +53,49 @@ export function graphqlApi({ cipher, logger, hideSuggestions }: GraphQLOptions):
     const formatted = formatGraphQLError(graphqlError, logger);
     return new GraphQLError(formatted.message, { path: formatted.path, extensions: formatted.extensions, nodes: graphqlError.nodes });
   };
-  /** Requests that ran a mutation: the operations after it in a batch read the primary, to see what it wrote. */
-  const wrote = new WeakSet<AppContext>();
-  /** A query reads the replica (it may lag a moment); a mutation, and what it returns, works on the primary. */
-  const contextFor = (ctx: AppContext, document: DocumentNode, operationName: string | null | undefined): GraphQLContext => {
+  const contextFor = (ctx: AppContext): GraphQLContext => {
     const { state } = ctx;
-    if (getOperationAST(document, operationName)?.operation !== 'query') wrote.add(ctx);
-    const em = wrote.has(ctx) ? state.em : state.reads;
     const profileId = (state.credential as { profileId: string }).profileId;
-    return { profileId, environmentId: state.credential!.environmentId, em, cipher, log: state.log, requestId: state.requestId, loaders: createLoaders(em, profileId) };
+    return { profileId, environmentId: state.credential!.environmentId, em: state.em, cipher, log: state.log, requestId: state.requestId, loaders: createLoaders(state.em, profileId) };
   };
-  const handler = createHandler<unknown, AppContext, GraphQLContext>({
+  const handler = createHandler<unknown, AppContext, GraphQLContext | undefined>({
     schema,
     formatError,
     execute: (args) => documents.execute(args),
     // Successful results skip graphql-http's serializer, whose replacer function visits every value.
     onOperation: (req, _args, result) => {
-      if ('errors' in result && result.errors) return undefined;
-      const mediaType = successMediaType(req.context.get('Accept'));
+      // No `data` at all (variables that do not coerce) is a request error, which graphql-http would answer 200
+      // in either media type; `data: null` (a failed non-null root field) is a field error, answered 200.
+      if (result.data === undefined) return withoutData(req.context, result.errors ?? []);
+      if (result.errors) return undefined;
+      const mediaType = negotiatedMediaType(req.context.get('Accept'));
       return [JSON.stringify(result), { status: 200, statusText: 'OK', headers: { 'content-type': `${mediaType}; charset=utf-8` } }];
     },
     onSubscribe: (req, params) => {
       const prepared = documents.prepare(params.query, params.variables);
-      if ('document' in prepared) {
-        return { schema, document: prepared.document, variableValues: params.variables, operationName: params.operationName, contextValue: contextFor(req.context, prepared.document, params.operationName) };
+      // graphql-http answers errors by the media type, as withoutData does.
+      if (!('document' in prepared)) return prepared.errors;
+      const { document } = prepared;
+      const actsAsProfile = req.context.state.credential?.kind !== 'apiKey';
+      if (!actsAsProfile && !selectsOnlyIntrospection(document, params.operationName)) {
+        throw forbidden('An API key can only run introspection (__schema, __type, __typename): it acts as no profile', {
+          instruction: 'Use Basic Auth with a profile id and your API key, or a session token from POST /v1/users/sessions.',
+        });
       }
-      return prepared.overLimit ? refusal(req.context, prepared.errors) : prepared.errors;
+      // An API key's introspection runs without a context: no resolver could reach a profile's data through it.
+      const contextValue = actsAsProfile ? contextFor(req.context) : undefined;
+      return { schema, document, variableValues: params.variables, operationName: params.operationName, contextValue };
     },
   });
-  /** A 400 with these errors and no `data`, in the media type the client accepts. */
-  const refusal = (ctx: AppContext, errors: GraphQLError[]): Answer => {
-    const graphqlResponse = ctx.get('Accept').includes('application/graphql-response+json');
+  /** Errors and no `data`, in the media type the client accepts: 200 as application/json, 400 as application/graphql-response+json. */
+  const withoutData = (ctx: AppContext, errors: readonly GraphQLError[]): Answer => {
+    const mediaType = negotiatedMediaType(ctx.get('Accept'));
     const body: { errors: GraphQLFormattedError[] } = { errors: errors.map((error) => formatError(error).toJSON()) };
-    return [JSON.stringify(body), { status: 400, statusText: 'Bad Request', headers: { 'content-type': `${graphqlResponse ? 'application/graphql-response+json' : 'application/json'}; charset=utf-8` } }];
+    const status = mediaType === 'application/json' ? { status: 200, statusText: 'OK' } : { status: 400, statusText: 'Bad Request' };
+    return [JSON.stringify(body), { ...status, headers: { 'content-type': `${mediaType}; charset=utf-8` } }];
   };
   const tooLarge = (ctx: AppContext) =>
-    refusal(ctx, [
+    withoutData(ctx, [
       new GraphQLError(`The response would pass ${LIMITS.responseBytes} bytes, the limit per request (the operations of a batch share it): select fewer fields or smaller pages, or send the operations separately`, {
         extensions: { code: 'RESPONSE_TOO_LARGE' },
       }),
@@ -109,11 +121,6 @@ export function graphqlApi({ cipher, logger, hideSuggestions }: GraphQLOptions):
       throw unauthorized('GraphQL needs a credential that acts as a profile', {
         instruction: 'Send Basic base64(<profile id>:<API secret key>) or Bearer <session token>.',
         headers: { 'WWW-Authenticate': WWW_AUTHENTICATE },
-      });
-    }
-    if (credential.kind === 'apiKey') {
-      throw forbidden('An API key cannot query GraphQL: it acts as no profile', {
-        instruction: 'Use Basic Auth with a profile id and your API key, or a session token from POST /v1/users/sessions.',
       });
     }
     const body = ctx.state.body ?? null;
@@ -150,12 +157,13 @@ export function graphqlApi({ cipher, logger, hideSuggestions }: GraphQLOptions):
   }
 }
 
-/** The media type graphql-http would answer with for this Accept header (negotiated before execution). */
-function successMediaType(accept: string): string {
+/** The media type graphql-http answers with for this Accept header: the first acceptable entry (it refuses a request with none, 406). */
+function negotiatedMediaType(accept: string): 'application/json' | 'application/graphql-response+json' {
   for (const entry of (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
-    const [mediaType] = entry.split(';');
-    if (mediaType === 'application/graphql-response+json') return mediaType;
-    if (mediaType === 'application/json' || mediaType === 'application/*' || mediaType === '*/*') return 'application/json';
+    const [mediaType, ...parameters] = entry.split(';');
+    const charset = parameters.find((parameter) => parameter.startsWith('charset=')) ?? 'charset=utf-8';
+    if (mediaType === 'application/graphql-response+json' && charset === 'charset=utf-8') return mediaType;
+    if ((mediaType === 'application/json' || mediaType === 'application/*' || mediaType === '*/*') && (charset === 'charset=utf-8' || charset === 'charset=utf8')) return 'application/json';
   }
   return 'application/json';
 }

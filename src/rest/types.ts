@@ -10,12 +10,14 @@ type Json<T> = T extends { content: { 'application/json': infer B } }
     ? Y
     : T extends { content: { 'text/html': infer H } }
       ? H
-      : undefined;
+      : T extends { content: { 'text/plain': infer P } }
+        ? P
+        : undefined;
 type Params<K extends OperationId, Where extends string> = operations[K]['parameters'] extends Record<Where, infer P>
   ? NonNullable<P>
   : Record<string, never>;
 type Responses<K extends OperationId> = operations[K]['responses'];
-type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 201 | 202 | 204>;
+type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 201 | 202 | 204 | 304>;
 
 /** What a handler receives: the request as validated against the contract. */
 export interface HandlerInput<K extends OperationId> {

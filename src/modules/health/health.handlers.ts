@@ -1,16 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { AppError } from '../../errors.ts';
+import { GRAPHQL_SCHEMA_PATH } from '../../graphql/server.ts';
 import type { CounterMode } from '../../lib/fixed-window.ts';
 import { REST_CONTRACT_PATH } from '../../rest/dispatch.ts';
 import type { Handlers } from '../../rest/types.ts';
+import { PublishedDocument } from './published-document.ts';
 
 /**
- * Liveness, readiness and the published REST contract. Readiness needs the database; a Redis outage
+ * Liveness, readiness and the published contracts (REST and GraphQL SDL). Readiness needs the database; a Redis outage
  * only degrades it (still 200), because a load balancer would otherwise take every instance out of
  * rotation at once for what is a loss of shared rate-limit counting.
  */
-export function healthHandlers(options: { rateLimits: () => CounterMode }): Handlers<'getHealth' | 'getReadiness' | 'getRestContract'> {
-  const contract = readFileSync(REST_CONTRACT_PATH, 'utf8');
+export function healthHandlers(options: { rateLimits: () => CounterMode }): Handlers<'getHealth' | 'getReadiness' | 'getRestContract' | 'getGraphqlSchema'> {
+  const restContract = new PublishedDocument(REST_CONTRACT_PATH, 'application/yaml');
+  const graphqlSchema = new PublishedDocument(GRAPHQL_SCHEMA_PATH, 'text/plain; charset=utf-8');
   return {
     getHealth: () => ({ status: 200, body: { status: 'ok' } }),
     async getReadiness({ ctx }) {
@@ -22,9 +24,7 @@ export function healthHandlers(options: { rateLimits: () => CounterMode }): Hand
       const rateLimits = options.rateLimits();
       return { status: 200, body: { status: rateLimits === 'degraded' ? 'degraded' : 'ready', rateLimits } };
     },
-    getRestContract({ ctx }) {
-      ctx.type = 'application/yaml';
-      return { status: 200, body: contract };
-    },
+    getRestContract: ({ ctx }) => restContract.answer(ctx),
+    getGraphqlSchema: ({ ctx }) => graphqlSchema.answer(ctx),
   };
 }
