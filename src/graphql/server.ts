@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { getOperationAST, GraphQLError, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { createHandler, type Request as GraphQLRequest, type Response as Answer } from 'graphql-http';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
@@ -53,10 +53,15 @@ export function graphqlApi({ cipher, logger, hideSuggestions }: GraphQLOptions):
     const formatted = formatGraphQLError(graphqlError, logger);
     return new GraphQLError(formatted.message, { path: formatted.path, extensions: formatted.extensions, nodes: graphqlError.nodes });
   };
-  const contextFor = (ctx: AppContext): GraphQLContext => {
+  /** Requests that ran a mutation: the operations after it in a batch read the primary, to see what it wrote. */
+  const wrote = new WeakSet<AppContext>();
+  /** A query reads the replica (it may lag a moment); a mutation, and what it returns, works on the primary. */
+  const contextFor = (ctx: AppContext, document: DocumentNode, operationName: string | null | undefined): GraphQLContext => {
     const { state } = ctx;
+    if (getOperationAST(document, operationName)?.operation !== 'query') wrote.add(ctx);
+    const em = wrote.has(ctx) ? state.em : state.reads;
     const profileId = (state.credential as { profileId: string }).profileId;
-    return { profileId, environmentId: state.credential!.environmentId, em: state.em, cipher, log: state.log, requestId: state.requestId, loaders: createLoaders(state.em, profileId) };
+    return { profileId, environmentId: state.credential!.environmentId, em, cipher, log: state.log, requestId: state.requestId, loaders: createLoaders(em, profileId) };
   };
   const handler = createHandler<unknown, AppContext, GraphQLContext | undefined>({
     schema,
@@ -83,7 +88,7 @@ export function graphqlApi({ cipher, logger, hideSuggestions }: GraphQLOptions):
         });
       }
       // An API key's introspection runs without a context: no resolver could reach a profile's data through it.
-      const contextValue = actsAsProfile ? contextFor(req.context) : undefined;
+      const contextValue = actsAsProfile ? contextFor(req.context, document, params.operationName) : undefined;
       return { schema, document, variableValues: params.variables, operationName: params.operationName, contextValue };
     },
   });
