@@ -20,7 +20,7 @@ export interface Timed extends TestResponse {
 /** A raw HTTPS sender for fuzzing: exact paths and bytes, per-request source addresses, timing, and no assertions of its own. */
 export function rawSender(port: number, ca: string, timeoutMs: number) {
   const agent = new Agent({ keepAlive: true, maxSockets: 4, ca });
-  const send = (sent: SentRequest): Promise<Timed> => {
+  const attempt = (sent: SentRequest, retried: boolean): Promise<Timed> => {
     const started = performance.now();
     const headers = { ...sent.headers };
     if (sent.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(sent.body));
@@ -46,11 +46,16 @@ export function rawSender(port: number, ca: string, timeoutMs: number) {
         },
       );
       req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-      req.on('error', reject);
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the server closed as idle just as it was reused: the race every
+        // keep-alive client has (see request.reusedSocket in Node's docs); a fresh connection decides.
+        if (req.reusedSocket && error.code === 'ECONNRESET' && !retried) resolve(attempt(sent, true));
+        else reject(error);
+      });
       req.end(sent.body);
     });
   };
-  return { send, close: () => agent.destroy() };
+  return { send: (sent: SentRequest) => attempt(sent, false), close: () => agent.destroy() };
 }
 
 export type RawSender = ReturnType<typeof rawSender>;

@@ -108,6 +108,12 @@ export class World {
       });
   }
 
+  /** The ids of this environment's records that appear in `text` (the other environment's are left out). */
+  recordsIn(text: string): string[] {
+    const foreign = new Set([this.#foreign.profileId, this.#foreign.environmentId]);
+    return [...this.#ids].filter(([prefix]) => prefix !== 'cursor').flatMap(([, ids]) => ids).filter((id) => !foreign.has(id) && text.includes(id));
+  }
+
   #authorization(auth: AuthChoice): string | undefined {
     if (typeof auth === 'object') return auth.header;
     const turn = this.#turn;
