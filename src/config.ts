@@ -43,6 +43,8 @@ export interface Config {
   providerCaFile: string | undefined;
   recovery: RecoveryTimings;
   role: Role;
+  /** How far back a new sandbox connection's history reaches (days). */
+  sandboxHistoryDays: number;
   /** Apply pending migrations at start (under an advisory lock); off: refuse to start on an unmigrated database. */
   migrateOnStart: boolean;
   /** Reads that may lag a little (GraphQL queries, REST GETs) go here when set. */
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
       embeddedPostgresStartSeconds: integer(env, 'EMBEDDED_POSTGRES_START_SECONDS', 30, 1, 3600, problems),
     },
     role: oneOf(env, 'ROLE', ROLES, 'all', problems),
+    sandboxHistoryDays: integer(env, 'SANDBOX_HISTORY_DAYS', 730, 7, 3650, problems),
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true, problems),
     databaseReplicaUrl: url(env, 'DATABASE_REPLICA_URL', ['postgres:', 'postgresql:'], problems),
     // Defaults keep one `all` process under 20 connections: 8 + 4 + 4, plus pg-boss's LISTEN connection.

@@ -81,7 +81,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   // Only requests read the replica: a `worker` never opens it.
   const replica =
     serving && config.databaseReplicaUrl ? await openReplica(config.databaseReplicaUrl, { poolMax: config.pools.replica, statementTimeoutMs: config.pools.statementTimeoutMs }) : undefined;
-  const sandbox = new SandboxProvider({ now: options.sandboxNow });
+  const sandbox = new SandboxProvider({ now: options.sandboxNow, historyDays: config.sandboxHistoryDays });
   const providers = new ProviderDirectory({
     builtIn: [sandbox],
     factories: providerFactories(config),
@@ -95,6 +95,10 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const ormPool = await orm.em.getConnection().getNativeClient();
   metrics.watchPool('orm', () => pgPoolCounts(ormPool));
   metrics.watchPool('sync', () => pgPoolCounts(syncPool));
+  if (replica) {
+    const replicaPool = await replica.em.getConnection().getNativeClient();
+    metrics.watchPool('replica', () => pgPoolCounts(replicaPool));
+  }
   const connectionJobs = new ConnectionJobs({ orm, pool: syncPool, cipher: secrets.cipher, provider, metrics });
   const webhooks = new WebhookDeliveries({ orm, cipher: secrets.cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile, metrics });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
@@ -120,8 +124,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
     ...healthHandlers({ rateLimits: () => counters.mode }),
     ...profileHandlers({
       cipher: secrets.cipher,
-      scheduleDeletion: async (profileId) => {
-        await boss.send(PROFILE_DELETION, { profileId });
+      scheduleDeletion: async (profileId, db) => {
+        await boss.send(PROFILE_DELETION, { profileId }, { db });
       },
     }),
     ...sessionHandlers({ cipher: secrets.cipher, tokens, credentials }),
@@ -141,7 +145,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     trustProxyHops: config.trustProxyHops,
     credentials,
     limiter: new FixedWindowLimiter(counters),
-    graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions: config.nodeEnv !== 'development' }),
+    graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions: config.nodeEnv !== 'development', metrics }),
     rest: restApi(handlers),
     metrics,
     restRoutes: contractPaths(),

@@ -43,6 +43,8 @@ beforeAll(async () => {
     SESSION_SECRET: randomBytes(32).toString('hex'),
     WEBHOOK_CA_FILE: inject('tls').certFile,
     JOB_HEARTBEAT_SECONDS: '10',
+    // Two months of history per connection: 200 syncs carry volume without dominating the test run.
+    SANDBOX_HISTORY_DAYS: '60',
   };
   apis = [await startServiceProcess(fixture, { ...env, ROLE: 'api' }), await startServiceProcess(fixture, { ...env, ROLE: 'api' })];
   worker = await startServiceProcess(fixture, { ...env, ROLE: 'worker' }, { processGroup: true });
