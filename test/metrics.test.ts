@@ -1,9 +1,11 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { runOnce } from '../src/db/scratch.ts';
+import { MAX_OPERATION_NAMES, Metrics } from '../src/metrics/metrics.ts';
 import { decodeId } from '../src/lib/ids.ts';
 import { burstWithinOneSecond, nextSecond, tally } from './support/bursts.ts';
-import { createProfile } from './support/factories.ts';
+import { basicAuth, createProfile } from './support/factories.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { waitFor } from './support/wait.ts';
 import { startReceiver } from './support/webhook-receiver.ts';
@@ -11,11 +13,17 @@ import { startReceiver } from './support/webhook-receiver.ts';
 const TOKEN = 'metrics-token-0123456789abcdef0123456789';
 
 let app: TestApp;
+let database: { adminUrl: string; name: string };
 let succeeding: Awaited<ReturnType<typeof startReceiver>>;
 let failing: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
-  app = await startTestApp({ METRICS_PORT: '0', METRICS_TOKEN: TOKEN, WEBHOOK_CA_FILE: inject('tls').certFile });
+  // A database of our own, so the replica pool can be pointed at it too (a read-only view of the primary).
+  const { adminUrl, template } = inject('database');
+  database = { adminUrl, name: `t_metrics_${Math.random().toString(36).slice(2, 8)}` };
+  await runOnce(adminUrl, `CREATE DATABASE ${database.name} TEMPLATE ${template}`);
+  const databaseUrl = adminUrl.replace(/\/[^/]+$/, `/${database.name}`);
+  app = await startTestApp({ METRICS_PORT: '0', METRICS_TOKEN: TOKEN, WEBHOOK_CA_FILE: inject('tls').certFile, DATABASE_REPLICA_URL: databaseUrl }, { databaseUrl });
   succeeding = await startReceiver(() => ({ status: 204 }));
   failing = await startReceiver(() => ({ status: 500 }));
 });
@@ -23,6 +31,7 @@ afterAll(async () => {
   await app?.stop();
   await succeeding?.close();
   await failing?.close();
+  if (database) await runOnce(database.adminUrl, `DROP DATABASE IF EXISTS ${database.name} WITH (FORCE)`);
 });
 
 interface Sample {
@@ -45,12 +54,17 @@ function get(path: string, headers: Record<string, string> = {}, port = app.serv
   });
 }
 
-/** Scrapes and parses Prometheus's text format (the subset prom-client writes: no timestamps). */
+/** Scrapes and parses Prometheus's text format. */
 async function scrape(): Promise<Sample[]> {
   const response = await get('/metrics', { Authorization: `Bearer ${TOKEN}` });
   expect(response.status).toBe(200);
   expect(response.type).toMatch(/^text\/plain; version=0\.0\.4/);
-  return response.text
+  return parse(response.text);
+}
+
+/** The subset of the text format prom-client writes (no timestamps). */
+function parse(text: string): Sample[] {
+  return text
     .split('\n')
     .filter((line) => line !== '' && !line.startsWith('#'))
     .map((line) => {
@@ -71,6 +85,8 @@ function total(samples: Sample[], name: string, labels: Record<string, string> =
 function labelValues(samples: Sample[], name: string, label: string): Set<string> {
   return new Set(samples.filter((sample) => sample.name === name).map((sample) => sample.labels[label]!));
 }
+
+const graphql = (auth: string, query: string, operationName?: string) => app.http.post('/v1/graphql', { auth, json: { query, operationName } });
 
 describe('the metrics endpoint', () => {
   it('is off unless METRICS_PORT is set, and never served on the API port', async () => {
@@ -140,6 +156,25 @@ describe('what the metrics count', () => {
     await nextSecond();
   });
 
+  it('GraphQL operations by type and name with their cost, and refusals', async () => {
+    const profile = await createProfile(app);
+    const auth = basicAuth(profile.id, app.apiKey);
+    const before = await scrape();
+    expect((await graphql(auth, 'query WhoAmI { profile { id } }')).status).toBe(200);
+    expect((await graphql(auth, '{ profile { id } accounts { id } }')).body.errors).toBeUndefined();
+    const invalid = await graphql(auth, '{ profile { nope } }');
+    expect(invalid.body.errors).toHaveLength(1);
+    expect((await graphql(auth, 'query A { profile { id } } query B { profile { id } }')).body.errors).toHaveLength(1);
+    const after = await scrape();
+    const moved = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels);
+    expect(moved('tributary_graphql_operations_total', { type: 'query', name: 'WhoAmI' })).toBe(1);
+    expect(moved('tributary_graphql_operations_total', { type: 'query', name: 'anonymous' })).toBe(1);
+    expect(moved('tributary_graphql_operation_cost_sum', { type: 'query', name: 'WhoAmI' })).toBe(1);
+    expect(moved('tributary_graphql_operation_cost_sum', { type: 'query', name: 'anonymous' })).toBeGreaterThan(1);
+    expect(moved('tributary_graphql_refusals_total', {})).toBe(2);
+    expect(moved('tributary_http_request_duration_seconds_count', { method: 'POST', route: '/v1/graphql', status: '200' })).toBe(4);
+  });
+
   it('jobs, syncs and webhook attempts after a sandbox connection syncs and its events are delivered', async () => {
     for (const receiver of [succeeding, failing]) {
       const subscribed = await app.http.post('/v1/webhooks/subscriptions', { auth: app.apiKey, json: { name: 'Metrics', targetUrl: receiver.url } });
@@ -164,6 +199,7 @@ describe('what the metrics count', () => {
     const moved = (name: string, labels: Record<string, string> = {}) => total(after, name, labels) - total(before, name, labels);
 
     expect(moved('tributary_job_duration_seconds_count', { queue: 'connection.sync', outcome: 'completed' })).toBeGreaterThanOrEqual(1);
+    expect(moved('tributary_job_duration_seconds_count', { queue: 'webhook.deliver', outcome: 'completed' })).toBeGreaterThanOrEqual(2);
     expect(moved('tributary_sync_duration_seconds_count', { provider: 'sandbox', outcome: 'synced' })).toBe(1);
     expect(moved('tributary_sync_pages_total', { provider: 'sandbox' })).toBeGreaterThanOrEqual(1);
     const [{ count: stored }] = await app.sql('select count(*)::int as count from transaction where connection_id = $1', [decodeId('connection', created.body.id)]);
@@ -178,17 +214,36 @@ describe('what the metrics count', () => {
 
   it('database pools and job queues, read when scraped', async () => {
     const samples = await scrape();
-    expect(labelValues(samples, 'tributary_db_pool_max', 'pool')).toEqual(new Set(['orm', 'sync', 'jobs']));
+    expect(labelValues(samples, 'tributary_db_pool_max', 'pool')).toEqual(new Set(['orm', 'replica', 'sync', 'jobs']));
+    expect(total(samples, 'tributary_db_pool_max', { pool: 'replica' })).toBe(8);
     expect(total(samples, 'tributary_db_pool_max', { pool: 'orm' })).toBe(8);
     expect(total(samples, 'tributary_db_pool_max', { pool: 'sync' })).toBe(4);
     expect(total(samples, 'tributary_db_pool_max', { pool: 'jobs' })).toBe(4);
     expect(total(samples, 'tributary_db_pool_connections', { pool: 'orm' })).toBeGreaterThan(0);
     expect(total(samples, 'tributary_db_pool_connections', { pool: 'sync' })).toBeGreaterThan(0);
     expect(labelValues(samples, 'tributary_db_pool_connections', 'state')).toEqual(new Set(['busy', 'idle']));
-    expect(labelValues(samples, 'tributary_db_pool_waiting', 'pool')).toEqual(new Set(['orm', 'sync', 'jobs']));
+    expect(labelValues(samples, 'tributary_db_pool_waiting', 'pool')).toEqual(new Set(['orm', 'replica', 'sync', 'jobs']));
     const queues = labelValues(samples, 'tributary_job_queue_jobs', 'queue');
     for (const queue of ['connection.sync', 'webhook.deliver', 'profile.delete']) expect(queues).toContain(queue);
     expect(labelValues(samples, 'tributary_job_queue_jobs', 'state')).toEqual(new Set(['ready', 'deferred', 'active']));
     expect(total(samples, 'process_cpu_seconds_total')).toBeGreaterThan(0);
+  });
+});
+
+describe('label values clients choose', () => {
+  it('keep a bounded set: the first operation names, then "other"; unknown methods are "other"', async () => {
+    const metrics = new Metrics();
+    for (let i = 0; i < MAX_OPERATION_NAMES + 50; i++) metrics.graphqlOperation('query', `Op${i}`, 1);
+    metrics.graphqlOperation('query', 'Op0', 1);
+    metrics.graphqlOperation('query', `Long${'x'.repeat(100)}`, 1);
+    metrics.httpRequest('BREW', undefined, 404, 0.001);
+    const samples = parse(await metrics.scrape());
+    const names = labelValues(samples, 'tributary_graphql_operations_total', 'name');
+    expect(names.size).toBe(MAX_OPERATION_NAMES + 1);
+    expect(names).toContain('other');
+    expect(total(samples, 'tributary_graphql_operations_total', { name: 'other' })).toBe(51);
+    expect(total(samples, 'tributary_graphql_operations_total', { name: 'Op0' })).toBe(2);
+    expect(labelValues(samples, 'tributary_http_request_duration_seconds_count', 'method')).toEqual(new Set(['other']));
+    expect(labelValues(samples, 'tributary_http_request_duration_seconds_count', 'route')).toEqual(new Set(['unmatched']));
   });
 });

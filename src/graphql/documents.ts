@@ -1,9 +1,11 @@
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { checkCost, checkShape, LIMITS } from './limits.ts';
+import { checkCost, checkShape, documentCost, LIMITS } from './limits.ts';
 
-/** What a query text turned into: a runnable document, or why it cannot run. */
-export type Prepared = { document: DocumentNode } | { errors: GraphQLError[] };
+/** What a query text turned into: a valid document, or why it cannot run. */
+type Parsed = { document: DocumentNode } | { errors: GraphQLError[] };
+/** A runnable document and its cost with the request's variables, or why it cannot run. */
+export type Prepared = { document: DocumentNode; cost: number } | { errors: GraphQLError[] };
 
 const CACHE_ENTRIES = 1000;
 
@@ -15,7 +17,7 @@ const CACHE_ENTRIES = 1000;
 export class DocumentCache {
   readonly #schema: GraphQLSchema;
   readonly #hideSuggestions: boolean;
-  readonly #entries = new Map<string, Prepared>();
+  readonly #entries = new Map<string, Parsed>();
   readonly #compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | ExecutionResult>>();
 
   constructor(schema: GraphQLSchema, options: { hideSuggestions: boolean }) {
@@ -33,8 +35,9 @@ export class DocumentCache {
     }
     this.#entries.set(query, prepared);
     if (!('document' in prepared)) return prepared;
-    const problem = checkCost(this.#schema, prepared.document, variables);
-    return problem ? { errors: [new GraphQLError(problem)] } : prepared;
+    const cost = documentCost(this.#schema, prepared.document, variables);
+    const problem = checkCost(cost);
+    return problem ? { errors: [new GraphQLError(problem)] } : { document: prepared.document, cost };
   }
 
   /**
@@ -57,7 +60,7 @@ export class DocumentCache {
     return isCompiledQuery(compiled) ? compiled.query(args.rootValue, args.contextValue, args.variableValues) : compiled;
   }
 
-  #prepare(query: string): Prepared {
+  #prepare(query: string): Parsed {
     let document: DocumentNode;
     try {
       document = parse(query, { maxTokens: LIMITS.tokens });

@@ -93,9 +93,13 @@ export function measureCosts(schema: GraphQLSchema, document: DocumentNode, vari
   });
 }
 
-/** The cost limit, which depends on variables (`first: $n`): what is wrong, or undefined. */
-export function checkCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | null | undefined): string | undefined {
-  const cost = Math.max(0, ...measureCosts(schema, document, variables));
+/** The cost the limit applies to, which depends on variables (`first: $n`): the costliest operation's. */
+export function documentCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | null | undefined): number {
+  return Math.max(0, ...measureCosts(schema, document, variables));
+}
+
+/** The cost limit: what is wrong with a document of this cost, or undefined. */
+export function checkCost(cost: number): string | undefined {
   return cost > LIMITS.cost ? `Query cost ${cost} exceeds the limit of ${LIMITS.cost} (see the Limits section of the schema description)` : undefined;
 }
 

@@ -10,6 +10,7 @@ import { forbidden, unauthorized } from '../errors.ts';
 import { WWW_AUTHENTICATE } from '../http/credentials.ts';
 import type { AppContext, AppState } from '../http/state.ts';
 import type { FieldCipher } from '../lib/field-cipher.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { GraphQLContext } from './context.ts';
 import { DocumentCache } from './documents.ts';
 import { formatGraphQLError } from './errors.ts';
@@ -28,6 +29,7 @@ export interface GraphQLOptions {
   logger: Logger;
   /** Outside development, validation messages do not suggest field names ("Did you mean …?"). */
   hideSuggestions: boolean;
+  metrics: Metrics;
 }
 
 function buildSchema(): GraphQLSchema {
@@ -44,7 +46,7 @@ function buildSchema(): GraphQLSchema {
  * a refused result) is HTTP 200 as `application/json` and 400 as `application/graphql-response+json`,
  * as GraphQL over HTTP has it.
  */
-export function graphqlApi({ cipher, logger, hideSuggestions }: GraphQLOptions): Middleware<AppState> {
+export function graphqlApi({ cipher, logger, hideSuggestions, metrics }: GraphQLOptions): Middleware<AppState> {
   const schema = buildSchema();
   const documents = new DocumentCache(schema, { hideSuggestions });
   const formatError = (error: Error): GraphQLError => {
@@ -79,7 +81,10 @@ export function graphqlApi({ cipher, logger, hideSuggestions }: GraphQLOptions):
     onSubscribe: (req, params) => {
       const prepared = documents.prepare(params.query, params.variables);
       // graphql-http answers errors by the media type, as withoutData does.
-      if (!('document' in prepared)) return prepared.errors;
+      if (!('document' in prepared)) {
+        metrics.graphqlRefusal();
+        return prepared.errors;
+      }
       const { document } = prepared;
       const actsAsProfile = req.context.state.credential?.kind !== 'apiKey';
       if (!actsAsProfile && !selectsOnlyIntrospection(document, params.operationName)) {
@@ -87,6 +92,9 @@ export function graphqlApi({ cipher, logger, hideSuggestions }: GraphQLOptions):
           instruction: 'Use Basic Auth with a profile id and your API key, or a session token from POST /v1/users/sessions.',
         });
       }
+      const operation = getOperationAST(document, params.operationName);
+      if (operation) metrics.graphqlOperation(operation.operation, operation.name?.value, prepared.cost);
+      else metrics.graphqlRefusal();
       // An API key's introspection runs without a context: no resolver could reach a profile's data through it.
       const contextValue = actsAsProfile ? contextFor(req.context, document, params.operationName) : undefined;
       return { schema, document, variableValues: params.variables, operationName: params.operationName, contextValue };

@@ -37,7 +37,8 @@ export interface AppParts {
 const GRAPHQL_PATH = '/v1/graphql';
 
 /**
- * The request pipeline of DESIGN.md, after the security headers: request id → errors → EntityManager →
+ * The request pipeline of DESIGN.md, inside the metrics (every request, whatever answers it) and the
+ * security headers: request id → errors → EntityManager →
  * credential and rate limit → TLS guard → version → 401 for a bad credential → JSON body → GraphQL or
  * REST. The rate limiter runs before anything can refuse the request, so every response carries its
  * headers, and before the database is asked about an unfamiliar credential (see identify).

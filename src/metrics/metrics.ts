@@ -70,8 +70,7 @@ export class Metrics {
   });
   readonly #graphqlRefusals = new Counter({
     name: 'tributary_graphql_refusals_total',
-    help: 'GraphQL operations refused before running: invalid documents, and documents over a limit',
-    labelNames: ['reason'],
+    help: 'GraphQL operations refused before running: invalid documents, documents over a limit, and unknown operation names',
     registers: [this.registry],
   });
   readonly #rateLimited = new Counter({
@@ -199,15 +198,15 @@ export class Metrics {
     this.#http.observe({ method: HTTP_METHODS.has(method) ? method : 'other', route: route ?? 'unmatched', status: String(status) }, seconds);
   }
 
-  /** An operation about to run; `name` undefined for an anonymous one. */
+  /** An operation about to run (`type`: query, mutation or subscription); `name` undefined for an anonymous one. */
   graphqlOperation(type: string, name: string | undefined, cost: number): void {
     const labels = { type, name: this.#operationName(name) };
     this.#graphqlOperations.inc(labels);
     this.#graphqlCost.observe(labels, cost);
   }
 
-  graphqlRefusal(reason: 'invalid' | 'over_limit'): void {
-    this.#graphqlRefusals.inc({ reason });
+  graphqlRefusal(): void {
+    this.#graphqlRefusals.inc();
   }
 
   rateLimitRefusal(subject: RateLimitSubject): void {

@@ -149,10 +149,16 @@ export class WebhookDeliveries {
   /** Makes the job's attempt in the background and settles the job; its subscription's slot is then free. */
   #run(boss: PgBoss, job: Job<AttemptJob>): void {
     const { deliveryId, subscriptionId } = job.data;
+    const started = performance.now();
+    const finished = (outcome: 'completed' | 'failed') => this.#options.metrics?.jobFinished(DELIVER, outcome, (performance.now() - started) / 1000);
     const settled = this.attempt(deliveryId)
       .then(
-        () => boss.complete(DELIVER, job.id),
+        () => {
+          finished('completed');
+          return boss.complete(DELIVER, job.id);
+        },
         (error: unknown) => {
+          finished('failed');
           this.#options.logger.error({ err: error, deliveryId: encodeId('webhookDelivery', deliveryId) }, 'webhook attempt failed inside Tributary; it will be retried');
           return boss.fail(DELIVER, job.id, { message: error instanceof Error ? error.message : String(error) });
         },
