@@ -112,6 +112,20 @@ describe('the metrics endpoint', () => {
     expect((await get('/metrics', { Authorization: `Bearer ${TOKEN}` })).status).toBe(200);
   });
 
+  it('serves a worker, which has no API listener, without a token on loopback', async () => {
+    const worker = await startTestApp({ ROLE: 'worker', METRICS_PORT: '0' }, { shareDatabaseOf: app });
+    try {
+      expect(worker.service.url).toBe('');
+      const scraped = await get('/metrics', {}, worker.service.metricsPort);
+      expect(scraped.status).toBe(200);
+      const samples = parse(scraped.text);
+      expect(labelValues(samples, 'tributary_db_pool_max', 'pool')).toEqual(new Set(['orm', 'sync', 'jobs']));
+      expect(labelValues(samples, 'tributary_job_queue_jobs', 'queue')).toContain('connection.sync');
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it('binds to loopback by default and needs a token anywhere else', () => {
     expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ host: '127.0.0.1', port: 9464, token: undefined });
     expect(loadConfig({}).metrics).toBeUndefined();
