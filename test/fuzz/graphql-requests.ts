@@ -36,6 +36,9 @@ interface Variable {
   value: unknown;
 }
 
+/** `arbitrary`'s value one time in `n`, else null. */
+const oneIn = <T>(n: number, arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | null> => fc.oneof({ weight: n - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
+
 const piece = (text: string, parts: Piece[] = []): Piece => ({ text, fragments: parts.flatMap((part) => part.fragments), variables: parts.flatMap((part) => part.variables) });
 
 /** A short stable name for generated text, so equal fragments and variables share one definition. */
@@ -146,12 +149,12 @@ function selectionSet(type: GraphQLObjectType, depth: number): fc.Arbitrary<Piec
     const leaves = fields.filter((field) => !isObjectType(getNamedType(field.type)));
     const objects = depth > 0 ? fields.filter((field) => isObjectType(getNamedType(field.type))) : [];
     const branching = depth <= BRANCHING_DEPTH;
-    const chosenLeaves = fc.tuple(...leaves.map((field) => fc.option(fieldSelection(field, 0), { freq: Math.max(2, Math.round(leaves.length / 2)) })));
+    const chosenLeaves = fc.tuple(...leaves.map((field) => oneIn(Math.max(2, Math.round(leaves.length / 2)), fieldSelection(field, 0))));
     const chosenObjects = fc.subarray(objects, { maxLength: Math.min(objects.length, branching ? 2 : 1) }).chain((picked) => fc.tuple(...picked.map((field) => fieldSelection(field, depth - 1))));
     const fragments = fc.tuple(
-      fc.option(fc.constantFrom('__typename', 'alias: __typename').map((text) => piece(text)), { freq: 6 }),
-      fc.option(branching && depth > 0 ? fc.constant(0).chain(() => selectionSet(type, depth - 1)).map((inner) => piece(`... on ${type.name} ${inner.text}`, [inner])) : fc.constant(piece('__typename')), { freq: 8 }),
-      fc.option(branching ? fc.constant(0).chain(() => selectionSet(type, Math.max(0, depth - 1))).map((inner) => namedFragment(type, inner)) : fc.constant(piece('__typename')), { freq: 8 }),
+      oneIn(6, fc.constantFrom('__typename', 'alias: __typename').map((text) => piece(text))),
+      oneIn(8, branching && depth > 0 ? fc.constant(0).chain(() => selectionSet(type, depth - 1)).map((inner) => piece(`... on ${type.name} ${inner.text}`, [inner])) : fc.constant(piece('__typename'))),
+      oneIn(8, branching ? fc.constant(0).chain(() => selectionSet(type, Math.max(0, depth - 1))).map((inner) => namedFragment(type, inner)) : fc.constant(piece('__typename'))),
     );
     arbitrary = fc.tuple(chosenLeaves, chosenObjects, fragments).map(([pickedLeaves, pickedObjects, extra]) => {
       const parts = [...pickedLeaves, ...pickedObjects, ...extra].filter((part): part is Piece => part !== null);
@@ -171,10 +174,10 @@ function namedFragment(type: GraphQLObjectType, inner: Piece): Piece {
 function fieldSelection(field: GraphQLField<unknown, unknown>, depth: number): fc.Arbitrary<Piece> {
   const named = getNamedType(field.type);
   const args = fc.tuple(
-    ...field.args.map((arg) => (isNonNullType(arg.type) ? fc.oneof({ weight: 12, arbitrary: argument(arg) }, { weight: 1, arbitrary: fc.constant(null) }) : fc.option(argument(arg), { freq: 2 }))),
-    fc.option(fc.constant(piece('bogus: 1')), { freq: 60 }),
+    ...field.args.map((arg) => (isNonNullType(arg.type) ? fc.oneof({ weight: 12, arbitrary: argument(arg) }, { weight: 1, arbitrary: fc.constant(null) }) : oneIn(2, argument(arg)))),
+    oneIn(60, fc.constant(piece('bogus: 1'))),
   );
-  const alias = fc.option(fc.stringMatching(/^[a-z][a-zA-Z0-9_]{0,5}$/), { freq: 5 });
+  const alias = oneIn(5, fc.stringMatching(/^[a-z][a-zA-Z0-9_]{0,5}$/));
   const sub = isObjectType(named) ? fc.constant(0).chain(() => selectionSet(named, Math.max(depth, 0))) : fc.constant(undefined);
   return fc.tuple(alias, args, DIRECTIVES, sub).map(([name, given, directive, inner]) => {
     const present = given.filter((arg): arg is Piece => arg !== null);
@@ -197,7 +200,7 @@ interface Operation {
 const operation: fc.Arbitrary<Operation> = fc
   .record({
     mutation: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
-    name: fc.option(fc.constantFrom('Q', 'Fuzz', 'op_1'), { freq: 2 }),
+    name: oneIn(2, fc.constantFrom('Q', 'Fuzz', 'op_1')),
     depth: fc.oneof({ weight: 10, arbitrary: fc.integer({ min: 1, max: 4 }) }, { weight: 1, arbitrary: fc.constantFrom(9, 11) }),
     sendName: fc.boolean(),
   })
@@ -251,7 +254,11 @@ const postBody = fc.oneof(
   { weight: 1, arbitrary: brokenBody },
 );
 
-const ACCEPT = fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.constantFrom('application/graphql-response+json', 'application/json', '*/*', 'text/html', 'application/graphql-response+json;q=0.9, application/json;q=0.8', 'image/png') });
+const ACCEPT = fc.oneof(
+  { weight: 12, arbitrary: fc.constant(undefined) },
+  { weight: 3, arbitrary: fc.constantFrom('application/graphql-response+json', 'application/json', '*/*', 'application/graphql-response+json;q=0.9, application/json;q=0.8') },
+  { weight: 1, arbitrary: fc.constantFrom('text/html', 'image/png', 'application/json;q=0') },
+);
 
 const credentials = authFor(['basic', 'session']);
 

@@ -67,9 +67,9 @@ const authJunk: fc.Arbitrary<string> = fc.oneof(
 export function authFor(accepted: AuthChoice[]): fc.Arbitrary<AuthChoice> {
   const wanted = accepted.length > 0 ? accepted : (['none'] as AuthChoice[]);
   return fc.oneof(
-    { weight: 12, arbitrary: fc.constantFrom(...wanted) },
-    { weight: 3, arbitrary: fc.constantFrom<AuthChoice>('none', 'apiKey', 'foreignApiKey', 'basic', 'basicWrongKey', 'basicForeignProfile', 'session') },
-    { weight: 2, arbitrary: authJunk.map((header) => ({ header })) },
+    { weight: 14, arbitrary: fc.constantFrom(...wanted) },
+    { weight: 2, arbitrary: fc.constantFrom<AuthChoice>('none', 'apiKey', 'foreignApiKey', 'basic', 'basicWrongKey', 'basicForeignProfile', 'session') },
+    { weight: 1, arbitrary: authJunk.map((header) => ({ header })) },
   );
 }
 
