@@ -43,7 +43,7 @@ const COSTS = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000];
  * Pool and queue gauges are read when scraped. README.md ("Metrics") documents each metric.
  */
 export class Metrics {
-  readonly registry = new Registry();
+  readonly #registry = new Registry();
   readonly #operationNames = new Set<string>();
   readonly #pools = new Map<string, () => PoolCounts | null>();
   #queues: (() => Promise<QueueCounts[]>) | undefined;
@@ -53,70 +53,70 @@ export class Metrics {
     help: 'HTTP requests by method, route (the contract path template) and status, and how long they took',
     labelNames: ['method', 'route', 'status'],
     buckets: SECONDS,
-    registers: [this.registry],
+    registers: [this.#registry],
   });
   readonly #graphqlOperations = new Counter({
     name: 'tributary_graphql_operations_total',
     help: 'GraphQL operations run, by type and operation name',
     labelNames: ['type', 'name'],
-    registers: [this.registry],
+    registers: [this.#registry],
   });
   readonly #graphqlCost = new Histogram({
     name: 'tributary_graphql_operation_cost',
     help: 'Cost of GraphQL operations run (the measure the cost limit applies to), by type and operation name',
     labelNames: ['type', 'name'],
     buckets: COSTS,
-    registers: [this.registry],
+    registers: [this.#registry],
   });
   readonly #graphqlRefusals = new Counter({
     name: 'tributary_graphql_refusals_total',
     help: 'GraphQL operations refused before running: invalid documents, documents over a limit, and unknown operation names',
-    registers: [this.registry],
+    registers: [this.#registry],
   });
   readonly #rateLimited = new Counter({
     name: 'tributary_rate_limit_refusals_total',
     help: 'Requests refused with 429 by the per-second rate limits, by whose window refused them',
     labelNames: ['subject'],
-    registers: [this.registry],
+    registers: [this.#registry],
   });
   readonly #jobs = new Histogram({
     name: 'tributary_job_duration_seconds',
     help: 'Background jobs run by this process, by queue and outcome, and how long they took',
     labelNames: ['queue', 'outcome'],
     buckets: LONG_SECONDS,
-    registers: [this.registry],
+    registers: [this.#registry],
   });
   readonly #syncs = new Histogram({
     name: 'tributary_sync_duration_seconds',
     help: 'Connection syncs by provider and outcome, and how long they took',
     labelNames: ['provider', 'outcome'],
     buckets: LONG_SECONDS,
-    registers: [this.registry],
+    registers: [this.#registry],
   });
   readonly #syncPages = new Counter({
     name: 'tributary_sync_pages_total',
     help: 'Pages of transactions applied by syncs, by provider',
     labelNames: ['provider'],
-    registers: [this.registry],
+    registers: [this.#registry],
   });
   readonly #syncTransactions = new Counter({
     name: 'tributary_sync_transactions_total',
     help: 'Transactions changed by syncs, by provider and change (added, modified, removed)',
     labelNames: ['provider', 'change'],
-    registers: [this.registry],
+    registers: [this.#registry],
   });
   readonly #webhookAttempts = new Counter({
     name: 'tributary_webhook_attempts_total',
     help: 'Webhook delivery attempts by outcome',
     labelNames: ['outcome'],
-    registers: [this.registry],
+    registers: [this.#registry],
   });
   readonly #webhookLag = new Histogram({
     name: 'tributary_webhook_delivery_lag_seconds',
     help: 'Time from an event to an attempt to deliver it, by attempt kind (first, retry, redelivery)',
     labelNames: ['attempt'],
     buckets: LAG_SECONDS,
-    registers: [this.registry],
+    registers: [this.#registry],
   });
 
   /** With `processMetrics`, also Node's own (CPU, memory, event loop lag, GC: prom-client's defaults, unprefixed). */
@@ -126,7 +126,7 @@ export class Metrics {
       name: 'tributary_db_pool_connections',
       help: 'Connections of each PostgreSQL pool of this process, by state (busy, idle)',
       labelNames: ['pool', 'state'],
-      registers: [this.registry],
+      registers: [this.#registry],
       collect() {
         this.reset();
         for (const [pool, counts] of readPools(pools)) {
@@ -139,7 +139,7 @@ export class Metrics {
       name: 'tributary_db_pool_waiting',
       help: 'Queries waiting for a connection of each PostgreSQL pool of this process',
       labelNames: ['pool'],
-      registers: [this.registry],
+      registers: [this.#registry],
       collect() {
         this.reset();
         for (const [pool, counts] of readPools(pools)) this.set({ pool }, counts.waiting);
@@ -149,7 +149,7 @@ export class Metrics {
       name: 'tributary_db_pool_max',
       help: 'Connections each PostgreSQL pool of this process may open',
       labelNames: ['pool'],
-      registers: [this.registry],
+      registers: [this.#registry],
       collect() {
         this.reset();
         for (const [pool, counts] of readPools(pools)) this.set({ pool }, counts.max);
@@ -161,7 +161,7 @@ export class Metrics {
       name: 'tributary_job_queue_jobs',
       help: "Jobs waiting or running in each queue (cluster-wide), by state (ready, deferred, active), as of pg-boss's last count",
       labelNames: ['queue', 'state'],
-      registers: [this.registry],
+      registers: [this.#registry],
       async collect() {
         this.reset();
         for (const queue of await queues()) {
@@ -171,16 +171,16 @@ export class Metrics {
         }
       },
     });
-    if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
+    if (options.processMetrics) collectDefaultMetrics({ register: this.#registry });
   }
 
   /** The registry in Prometheus's text format. */
   scrape(): Promise<string> {
-    return this.registry.metrics();
+    return this.#registry.metrics();
   }
 
   get contentType(): string {
-    return this.registry.contentType;
+    return this.#registry.contentType;
   }
 
   /** Reads this pool's counts on every scrape (null: the pool is closed). */
