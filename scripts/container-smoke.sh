@@ -137,7 +137,7 @@ health=$(api -D "$work/headers" "$public/healthz")
 grep -qi '^strict-transport-security:' "$work/headers" || fail "no HSTS: the api did not see the request as HTTPS"
 echo "GET /healthz: $health, with HSTS (X-Forwarded-Proto https reached the api)" >&2
 redirect=$(curl -sS -o /dev/null -w '%{http_code} %{redirect_url}' "http://localhost:$HTTP_PORT/healthz")
-case "$redirect" in "308 https://"*) ;; *) fail "plain HTTP is not redirected to HTTPS: $redirect" ;; esac
+[ "$redirect" = "308 $public/healthz" ] || fail "plain HTTP is not redirected to $public/healthz: $redirect"
 echo "plain HTTP: $redirect" >&2
 # SECLEVEL=0 lets this client offer what OpenSSL 3 would otherwise refuse itself: the proxy must refuse.
 tls() { openssl s_client -connect "localhost:$HTTPS_PORT" -servername localhost "$@" </dev/null 2>&1 || true; }
@@ -146,8 +146,14 @@ tls -tls1_2 -cipher 'AES128-SHA:@SECLEVEL=0' | grep -q 'alert handshake failure'
 tls -tls1_2 | grep -q 'Cipher is ECDHE-ECDSA-AES128-GCM-SHA256' || fail "TLS 1.2 with ECDHE and AES-GCM failed"
 echo "TLS 1.1 and CBC ciphers refused; TLS 1.2 uses ECDHE-ECDSA-AES128-GCM-SHA256" >&2
 
-key=$(for service in api-1 api-2 worker; do podman logs "$(container "$service")" 2>&1; done | grep -A2 'API key, shown this once' | grep -o 'sk_[A-Za-z0-9_-]*' | head -1)
-[ -n "$key" ] || fail "no instance printed the bootstrap API key"
+# The first instance to start (any role) made the Sandbox environment and kept its key in its DATA_DIR.
+key=
+for service in api-1 api-2 worker; do
+  key=$(podman exec "$(container "$service")" cat /var/lib/tributary/bootstrap.json 2>/dev/null | jq -r .apiKey) && break
+done
+[ -n "$key" ] || fail "no instance kept the bootstrap API key"
+environments=$(podman exec "$(container api-1)" node scripts/cli.ts environments list) || fail "the operator CLI does not run in the image"
+echo "operator CLI in api-1, environments list: $environments" >&2
 auth=(-H "Authorization: Bearer $key" -H 'Content-Type: application/json')
 profile=$(api "${auth[@]}" -d '{}' "$public/v1/profiles" | jq -r .id)
 [ "${profile#p_}" != "$profile" ] || fail "POST /v1/profiles did not create a profile"

@@ -2,10 +2,13 @@
 # Serves TLS_PEM (certificate chain and private key in one PEM file, e.g. mounted from a secret), or
 # else a self-signed certificate for TLS_HOSTNAME, made on the container's first start and kept in
 # /var/lib/haproxy/tls (its certificate alone in self-signed.crt, for clients to trust).
+# Plain HTTP is redirected to PUBLIC_URL (default https://TLS_HOSTNAME).
 set -eu
+hostname=${TLS_HOSTNAME:-localhost}
+PUBLIC_URL=${PUBLIC_URL:-https://$hostname}
+export PUBLIC_URL="${PUBLIC_URL%/}"
 
 if [ -z "${TLS_PEM:-}" ]; then
-  hostname=${TLS_HOSTNAME:-localhost}
   dir=/var/lib/haproxy/tls
   TLS_PEM=$dir/self-signed.pem
   if [ ! -s "$TLS_PEM" ]; then
