@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
@@ -70,6 +71,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const serving = config.role !== 'worker';
   const bootstrapped = await underStartupLock(database.url, async () => {
     if (config.migrateOnStart) await migrate(database.url, logger);
+    // Only a process that serves creates the bootstrap environment: it is the one that prints the key.
+    if (!serving) return { file: path.join(config.dataDir, 'bootstrap.json') };
     const orm = await openDatabase(database.url, { poolMax: 1 });
     try {
       return await bootstrap(orm, config.dataDir);
