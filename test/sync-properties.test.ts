@@ -9,7 +9,7 @@ import { syncConnection, type SyncDependencies } from '../src/modules/connection
 import { RECONCILIATION } from '../src/modules/connection/window-reconciliation.ts';
 import { loadSecrets } from '../src/secrets.ts';
 import { createProfile } from './support/factories.ts';
-import { MUTABLE_DAYS, ModelInstitution, daysBetween, descriptionOf, formatCents, type BankCommand, type ModelTransaction, type SyncStyle } from './support/model-institution.ts';
+import { MUTABLE_DAYS, ModelInstitution, daysBetween, descriptionOf, formatCents, type BankCommand, type BankView, type ModelTransaction, type SyncStyle } from './support/model-institution.ts';
 import { ModelCursorProvider, ModelWindowProvider, WorkerKilled, modelLogin, type Disruption } from './support/model-providers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
@@ -22,11 +22,10 @@ import { startTestApp, type TestApp } from './support/test-app.ts';
  */
 
 const SEED = envInteger('PROPERTY_SEED', 20261122);
-const RUNS = envInteger('PROPERTY_RUNS', 20);
+const RUNS = envInteger('PROPERTY_RUNS', 25);
 const PATH = process.env.PROPERTY_PATH || undefined;
 
 interface SyncStep {
-  kind: 'sync';
   disruption: Disruption | null;
   /** Workers running the sync at the same time. */
   workers: 1 | 2;
@@ -34,11 +33,18 @@ interface SyncStep {
   tag: number | null;
 }
 
+/** What the bank does, then a sync. */
+interface Round {
+  changes: BankCommand[];
+  sync: SyncStep;
+}
+
 interface Scenario {
   accounts: number;
   pageSize: number;
+  /** Purchases of the last weeks, before the first sync. */
   history: BankCommand[];
-  steps: (BankCommand | SyncStep)[];
+  rounds: Round[];
 }
 
 let app: TestApp;
@@ -78,7 +84,10 @@ describe('the sync engine, on the counterexamples the properties found', () => {
       accounts: 1,
       pageSize: 3,
       history: [bought(1), bought(-1), bought(1), bought(-1)],
-      steps: [{ kind: 'sync', disruption: { kind: 'crash', beforeRequest: 1 }, workers: 1, tag: null }, bought(1)],
+      rounds: [
+        { changes: [], sync: { disruption: { kind: 'crash', afterPage: 0 }, workers: 1, tag: null } },
+        { changes: [bought(1)], sync: { disruption: null, workers: 1, tag: null } },
+      ],
     });
   });
 
@@ -87,8 +96,30 @@ describe('the sync engine, on the counterexamples the properties found', () => {
       accounts: 1,
       pageSize: 3,
       history: [bought(1), bought(-1), bought(1), bought(-1)],
-      steps: [{ kind: 'sync', disruption: { kind: 'change', beforeRequest: 1, change: { kind: 'remove', pick: 0 } }, workers: 1, tag: null }],
+      rounds: [{ changes: [], sync: { disruption: { kind: 'change', afterPage: 0, change: { kind: 'remove', pick: 0 } }, workers: 1, tag: null } }],
     });
+  });
+});
+
+describe('the sync engine, with two workers on one connection', () => {
+  it('ends SYNCED (window provider) when the second worker read the connection before the first finished, and wrote SYNCING after', async () => {
+    const model = new ModelInstitution('WINDOW', { accounts: 1, pageSize: 2, today: new Date().toISOString().slice(0, 10) });
+    const provider = new ModelWindowProvider(model);
+    const deps: SyncDependencies = { orm: app.service.orm, pool, cipher, provider: async () => provider };
+    const store = new Store(await newConnection(), model);
+    await syncConnection(deps, store.connectionId);
+    model.apply(bought(-1250));
+    // The engine asks for its provider between reading the connection and writing SYNCING: the
+    // second worker is held there while the first runs from start to end.
+    const { promise: read, resolve: hasRead } = Promise.withResolvers<void>();
+    const { promise: held, resolve: release } = Promise.withResolvers<void>();
+    const late: SyncDependencies = { ...deps, provider: async () => (hasRead(), await held, provider) };
+    const second = syncConnection(late, store.connectionId);
+    await read;
+    await syncConnection(deps, store.connectionId);
+    release();
+    await second;
+    await store.check(provider.lastRead);
   });
 });
 
@@ -104,9 +135,9 @@ function scenario(style: SyncStyle, workers: 1 | 2): fc.Arbitrary<Scenario> {
   const history = purchase(45).map((command) => ({ ...command, pending: command.pending && command.daysAgo <= 3 }));
   return fc.record({
     accounts: fc.integer({ min: 1, max: 3 }),
-    pageSize: fc.integer({ min: 3, max: 7 }),
-    history: fc.array(history, { maxLength: 12 }),
-    steps: fc.array(fc.oneof({ arbitrary: bankCommand(style), weight: 3 }, { arbitrary: syncStep(style, workers), weight: 1 }), { minLength: 1, maxLength: 20 }),
+    pageSize: fc.integer({ min: 1, max: 3 }),
+    history: fc.array(history, { maxLength: 12, size: 'max' }),
+    rounds: fc.array(fc.record({ changes: fc.array(bankCommand(style), { maxLength: 8, size: 'max' }), sync: syncStep(style, workers) }), { minLength: 1, maxLength: 5, size: 'max' }),
   });
 }
 
@@ -121,7 +152,7 @@ function purchase(maxDaysAgo: number) {
 function bankCommand(style: SyncStyle): fc.Arbitrary<BankCommand> {
   const commands: fc.WeightedArbitrary<BankCommand>[] = [
     { weight: 4, arbitrary: purchase(3) },
-    { weight: 3, arbitrary: fc.record({ kind: fc.constant('post' as const), pick, days: fc.nat(3), tipPercent: fc.oneof(fc.constant(0), fc.nat(30)), decoration, removedFirst: fc.boolean() }) },
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant('post' as const), pick, days: fc.integer({ min: -1, max: 3 }), tipPercent: fc.oneof(fc.constant(0), fc.nat(30)), decoration, removedFirst: fc.boolean() }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('drop' as const), pick }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('modifyAmount' as const), pick, cents }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('modifyDescription' as const), pick, decoration }) },
@@ -133,15 +164,15 @@ function bankCommand(style: SyncStyle): fc.Arbitrary<BankCommand> {
 }
 
 function syncStep(style: SyncStyle, workers: 1 | 2): fc.Arbitrary<SyncStep> {
-  const crash = fc.record({ kind: fc.constant('crash' as const), beforeRequest: style === 'CURSOR' ? fc.nat(6) : fc.constant(0) });
-  // A window is one request: the bank changing "during" it is just a change before it.
-  const change = fc.record({ kind: fc.constant('change' as const), beforeRequest: fc.integer({ min: 1, max: 6 }), change: bankCommand(style) });
-  const disruption = workers === 2 ? fc.constant(null) : fc.option(style === 'CURSOR' ? fc.oneof(crash, change) : crash, { nil: null, freq: 2 });
-  return fc.record({ kind: fc.constant('sync' as const), disruption, workers: fc.constant(workers), tag: fc.option(fc.nat(40), { nil: null }) });
+  const afterPage = fc.nat(3);
+  const crash = fc.record({ kind: fc.constant('crash' as const), afterPage });
+  const change = fc.record({ kind: fc.constant('change' as const), afterPage, change: bankCommand(style) });
+  const disruption = workers === 2 ? fc.constant(null) : fc.oneof(fc.constant(null), crash, change);
+  return fc.record({ disruption, workers: fc.constant(workers), tag: fc.option(fc.nat(40), { nil: null }) });
 }
 
 /** Plays one scenario on a new connection, checking the store after every sync and after a final one. */
-async function play(style: SyncStyle, { accounts, pageSize, history, steps }: Scenario): Promise<void> {
+async function play(style: SyncStyle, { accounts, pageSize, history, rounds }: Scenario): Promise<void> {
   const model = new ModelInstitution(style, { accounts, pageSize, today: new Date().toISOString().slice(0, 10) });
   for (const command of history) model.apply(command);
   const provider = style === 'CURSOR' ? new ModelCursorProvider(model) : new ModelWindowProvider(model);
@@ -153,14 +184,17 @@ async function play(style: SyncStyle, { accounts, pageSize, history, steps }: Sc
     const crashed = provider.disrupted && step.disruption?.kind === 'crash';
     provider.disrupt(null);
     for (const result of results) if (result.status === 'rejected' && !(crashed && result.reason instanceof WorkerKilled)) throw result.reason;
-    await store.check(crashed ? 'ERROR_SERVICE' : 'SYNCED');
-    if (!crashed) await store.tag(step.tag);
+    if (crashed) return store.check(null);
+    const read = provider.lastRead!;
+    await store.check(read);
+    model.markSynced(read);
+    await store.tag(step.tag);
   };
-  for (const step of steps) {
-    if (step.kind === 'sync') await sync(step);
-    else model.apply(step);
+  for (const round of rounds) {
+    for (const change of round.changes) model.apply(change);
+    await sync(round.sync);
   }
-  await sync({ kind: 'sync', disruption: null, workers: 1, tag: null });
+  await sync({ disruption: null, workers: 1, tag: null });
 }
 
 /** A connection to the model bank made through the service but never enqueued: the property drives its syncs. */
@@ -187,8 +221,6 @@ class Store {
   readonly #model: ModelInstitution;
   readonly #ids = new Map<number, string>();
   readonly #tagged = new Set<number>();
-  /** The bank's today at the last successful sync: vanished pending charges are kept for a grace period after it. */
-  #syncedOn: string | null = null;
 
   constructor(connectionId: string, model: ModelInstitution) {
     this.connectionId = connectionId;
@@ -205,13 +237,14 @@ class Store {
 
   /**
    * Always: one row per purchase (never a pending row beside its posted twin), each purchase keeps
-   * its Tributary id and metadata. After a successful sync: exactly the bank's transactions (ids,
-   * accounts, dates, amounts, statuses, descriptions), except that a window provider's vanished
-   * pending charge may stay for the grace period.
+   * its Tributary id and metadata. After a successful sync (`read`: the bank as it read it; null
+   * after a crash): exactly the bank's transactions (ids, accounts, dates, amounts, statuses,
+   * descriptions), except that a window provider's vanished pending charge may stay for the grace
+   * period.
    */
-  async check(status: 'SYNCED' | 'ERROR_SERVICE'): Promise<void> {
+  async check(read: BankView | null): Promise<void> {
     const [connection] = await app.sql('select status from connection where id = $1', [this.connectionId]);
-    expect(connection.status).toBe(status);
+    expect(connection.status).toBe(read ? 'SYNCED' : 'ERROR_SERVICE');
     const rows = await this.rows();
     const purchases = new Map<number, StoredRow>();
     for (const row of rows) {
@@ -225,11 +258,9 @@ class Store {
       this.#ids.set(key, id);
       expect(row.metadata, `metadata of ${row.remote_id}`).toEqual(this.#tagged.has(key) ? tagOf(key) : null);
     }
-    if (status !== 'SYNCED') return;
-    this.#model.markSynced();
-    this.#syncedOn = this.#model.today;
-    const stored = new Set(rows.filter((row) => !this.#inGrace(row)).map((row) => `${row.remote_id} ${row.account} ${row.date} ${row.amount.replace(/00$/, '')} ${row.status} ${row.description}`));
-    const held = new Set(this.#model.view().map(line));
+    if (!read) return;
+    const stored = new Set(rows.filter((row) => !this.#inGrace(row, read)).map((row) => `${row.remote_id} ${row.account} ${row.date} ${row.amount.replace(/00$/, '')} ${row.status} ${row.description}`));
+    const held = new Set(read.transactions.map(line));
     const missing = [...held].filter((transaction) => !stored.has(transaction));
     const extra = [...stored].filter((transaction) => !held.has(transaction));
     if (missing.length + extra.length > 0) throw new Error(`the store differs from the bank: missing [${missing.join('; ')}], not at the bank [${extra.join('; ')}]`);
@@ -245,12 +276,13 @@ class Store {
     this.#tagged.add(key);
   }
 
-  #inGrace(row: StoredRow): boolean {
+  #inGrace(row: StoredRow, read: BankView): boolean {
+    const key = this.#model.keyOf(row.remote_id);
     return (
       this.#model.style === 'WINDOW' &&
       row.status === 'PENDING' &&
-      !this.#model.holds(this.#model.keyOf(row.remote_id)!) &&
-      daysBetween(row.date, this.#syncedOn!) <= RECONCILIATION.pendingGraceDays
+      !read.transactions.some((transaction) => transaction.key === key) &&
+      daysBetween(row.date, read.today) <= RECONCILIATION.pendingGraceDays
     );
   }
 }

@@ -15,7 +15,7 @@ export type SyncStyle = 'CURSOR' | 'WINDOW';
  */
 export type BankCommand =
   | { kind: 'purchase'; account: number; cents: number; daysAgo: number; pending: boolean; decoration: number }
-  /** A pending charge settles `days` later (at most today), a debit larger by `tipPercent`. */
+  /** A pending charge settles `days` later (-1: the day before; at most today), a debit larger by `tipPercent`. */
   | { kind: 'post'; pick: number; days: number; tipPercent: number; decoration: number; removedFirst: boolean }
   /** A pending charge vanishes without posting (the authorisation expired). */
   | { kind: 'drop'; pick: number }
@@ -37,6 +37,12 @@ export interface ModelTransaction {
   status: 'PENDING' | 'POSTED';
   /** Cursor style: the pending transaction this posted one replaced (Plaid's pending_transaction_id). */
   pendingRemoteId: string | null;
+}
+
+/** What the bank held when a sync read it. */
+export interface BankView {
+  today: string;
+  transactions: ModelTransaction[];
 }
 
 interface Change {
@@ -91,14 +97,14 @@ export class ModelInstitution {
     return this.#keys.get(remoteId);
   }
 
-  /** Whether the bank still holds the purchase (under any id). */
-  holds(key: number): boolean {
-    return this.view().some((transaction) => transaction.key === key);
+  /** The bank as a sync reads it now. */
+  snapshot(): BankView {
+    return { today: this.today, transactions: this.view().map((transaction) => ({ ...transaction })) };
   }
 
-  /** A sync read the bank as it is now: later changes must stay recognisable from this (window style). */
-  markSynced(): void {
-    this.#seen = new Map(this.view().map((transaction) => [transaction.key, { ...transaction }]));
+  /** A sync stored what it read: later changes must stay recognisable from this (window style). */
+  markSynced(read: BankView): void {
+    this.#seen = new Map(read.transactions.map((transaction) => [transaction.key, transaction]));
   }
 
   apply(command: BankCommand): void {
@@ -159,8 +165,11 @@ export class ModelInstitution {
     }
   }
 
-  /** One page of Plaid-like changes since `cursor`; a mid-walk cursor after the bank changed throws `SyncRestart`, as Plaid does. */
-  page(cursor: string | null): SyncPage {
+  /**
+   * One page of Plaid-like changes since `cursor`, with its place in the walk (`index` of `count`
+   * pages); a mid-walk cursor after the bank changed throws `SyncRestart`, as Plaid does.
+   */
+  page(cursor: string | null): { page: SyncPage; index: number; count: number } {
     const length = this.#log.length;
     const position = cursor === null ? { from: 0, head: length, offset: 0 } : decodeCursor(cursor);
     if (position.offset === 0) position.head = length;
@@ -170,11 +179,15 @@ export class ModelInstitution {
     const hasMore = position.offset + this.pageSize < changes.length;
     const present = (change: Change) => this.present(this.#current.get(change.remoteId)!);
     return {
-      added: page.filter((change) => change.kind === 'added').map(present),
-      modified: page.filter((change) => change.kind === 'modified').map(present),
-      removed: page.filter((change) => change.kind === 'removed').map((change) => change.remoteId),
-      nextCursor: hasMore ? encodeCursor(position.from, position.head, position.offset + this.pageSize) : encodeCursor(position.head, position.head, 0),
-      hasMore,
+      page: {
+        added: page.filter((change) => change.kind === 'added').map(present),
+        modified: page.filter((change) => change.kind === 'modified').map(present),
+        removed: page.filter((change) => change.kind === 'removed').map((change) => change.remoteId),
+        nextCursor: hasMore ? encodeCursor(position.from, position.head, position.offset + this.pageSize) : encodeCursor(position.head, position.head, 0),
+        hasMore,
+      },
+      index: position.offset / this.pageSize,
+      count: Math.max(1, Math.ceil(changes.length / this.pageSize)),
     };
   }
 

@@ -10,14 +10,15 @@ import {
   type WindowProvider,
   type WindowSnapshot,
 } from '../../src/providers/provider.ts';
-import type { BankCommand, ModelInstitution } from './model-institution.ts';
+import type { BankCommand, BankView, ModelInstitution } from './model-institution.ts';
 
 /**
- * Something that happens to the next sync before its transactions request number `beforeRequest`
- * (0: the first page or the window): the worker dies (a plain Error, as a killed process looks to
- * the job), or the bank changes under a cursor walk (the next page then asks for a restart).
+ * Something that happens to the next sync once it has fetched page number `afterPage` (0: the first
+ * page, or the window), before the page is applied: the worker dies (a plain Error, as a killed
+ * process looks to the job), or the bank changes (a cursor walk's next page then asks for a
+ * restart). A walk with fewer pages meets it at its last page, or for a change the one before.
  */
-export type Disruption = { beforeRequest: number; kind: 'crash' } | { beforeRequest: number; kind: 'change'; change: BankCommand };
+export type Disruption = { afterPage: number; kind: 'crash' } | { afterPage: number; kind: 'change'; change: BankCommand };
 
 /** The error a disrupted sync dies with. */
 export class WorkerKilled extends Error {}
@@ -33,9 +34,10 @@ abstract class ModelProvider {
   readonly capabilities = new Set<never>();
   readonly model: ModelInstitution;
   #disruption: Disruption | null = null;
-  #requests = 0;
-  /** Whether the last disruption happened (a walk shorter than `beforeRequest` never meets it). */
+  /** Whether the last disruption happened. */
   disrupted = false;
+  /** The bank as the last complete read (a walk's last page, a window) found it. */
+  lastRead: BankView | null = null;
 
   constructor(model: ModelInstitution) {
     this.model = model;
@@ -44,16 +46,15 @@ abstract class ModelProvider {
   /** Arms a disruption for the next transactions requests (null: none). */
   disrupt(disruption: Disruption | null): void {
     this.#disruption = disruption;
-    this.#requests = 0;
     this.disrupted = false;
   }
 
-  protected beforeRequest(): void {
+  protected fetched(index: number, count: number): void {
     const disruption = this.#disruption;
-    if (!disruption || this.#requests++ !== disruption.beforeRequest) return;
+    if (!disruption || index !== Math.min(disruption.afterPage, Math.max(0, count - (disruption.kind === 'change' ? 2 : 1)))) return;
     this.#disruption = null;
     this.disrupted = true;
-    if (disruption.kind === 'crash') throw new WorkerKilled(`worker killed before transactions request ${disruption.beforeRequest}`);
+    if (disruption.kind === 'crash') throw new WorkerKilled(`worker killed after fetching page ${index} of ${count}`);
     this.model.apply(disruption.change);
   }
 
@@ -91,8 +92,10 @@ export class ModelCursorProvider extends ModelProvider implements CursorProvider
   readonly syncStyle = 'CURSOR';
 
   async syncTransactions(_credential: string, cursor: string | null): Promise<SyncPage> {
-    this.beforeRequest();
-    return this.model.page(cursor);
+    const { page, index, count } = this.model.page(cursor);
+    if (!page.hasMore) this.lastRead = this.model.snapshot();
+    this.fetched(index, count);
+    return page;
   }
 }
 
@@ -101,8 +104,7 @@ export class ModelWindowProvider extends ModelProvider implements WindowProvider
   readonly syncStyle = 'WINDOW';
 
   async readWindow(_credential: string, start: string): Promise<WindowSnapshot> {
-    this.beforeRequest();
-    return {
+    const snapshot = {
       start,
       end: this.model.today,
       accounts: structuredClone(this.model.accounts),
@@ -112,5 +114,8 @@ export class ModelWindowProvider extends ModelProvider implements WindowProvider
         .map((transaction) => this.model.present(transaction)),
       attention: null,
     };
+    this.lastRead = this.model.snapshot();
+    this.fetched(0, 1);
+    return snapshot;
   }
 }

@@ -45,6 +45,10 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
     // Conditional, so a disconnect that lands meanwhile is never overwritten.
     const started = await em.nativeUpdate(Connection, { id: connection.id, status: { $nin: ['DISCONNECTING', 'DISCONNECTED'] } }, { status: 'SYNCING' });
     if (started === 0) return;
+    // Where to sync from is read after SYNCING is written: a worker that moves the cursor past that
+    // read finishes after this write, so its final status is not overwritten by this sync's SYNCING
+    // while this one stops (the cursor moved) without finishing.
+    await em.refresh(connection);
   }
   const began = performance.now();
   const observe = (outcome: 'synced' | 'failed' | 'deferred') => deps.metrics?.syncFinished(connection.provider, outcome, (performance.now() - began) / 1000);
