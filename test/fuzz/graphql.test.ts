@@ -6,7 +6,7 @@ import { fuzz } from './run.ts';
 import { fuzzSettings } from './settings.ts';
 import { World } from './world.ts';
 
-const settings = fuzzSettings(800);
+const settings = fuzzSettings(1_200);
 let app: TestApp;
 let world: World;
 

@@ -7,7 +7,7 @@ import { fuzz } from './run.ts';
 import { fuzzSettings } from './settings.ts';
 import { World } from './world.ts';
 
-const settings = fuzzSettings(1_500);
+const settings = fuzzSettings(2_000);
 let app: TestApp;
 let world: World;
 

@@ -54,7 +54,8 @@ function ofType(type: string, schema: Schema): fc.Arbitrary<unknown> {
 function string(schema: Schema): fc.Arbitrary<string> {
   const minLength: number = schema.minLength ?? 0;
   const maxLength = Math.min(schema.maxLength ?? 40, 40);
-  const prefix = prefixIn(schema.pattern);
+  // An id slot, by its pattern or by the prefix its description names (`The profile to connect (\`p_…\`)`).
+  const prefix = prefixIn(schema.pattern) ?? prefixIn(schema.description);
   if (prefix) return idFor(prefix);
   if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern)).filter((text) => text.length <= (schema.maxLength ?? Infinity));
   switch (schema.format) {
