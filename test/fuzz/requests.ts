@@ -9,6 +9,7 @@ import { toJson } from './json-text.ts';
  */
 export type AuthChoice = 'none' | 'apiKey' | 'foreignApiKey' | 'basic' | 'basicWrongKey' | 'basicForeignProfile' | 'session' | { header: string };
 
+/** A request body: a generated value sent as JSON, or text or bytes sent as they are. */
 export type Body = { json: unknown } | { text: string } | { bytes: number[] };
 
 /** A generated request, printable as a counterexample; `⟪…⟫` placeholders name the world's records. */
