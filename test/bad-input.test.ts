@@ -229,6 +229,33 @@ describe('text PostgreSQL cannot store (NUL, unpaired surrogates)', () => {
   });
 });
 
+describe('dates before the year 0001, which PostgreSQL cannot hold', () => {
+  it.each([
+    ['since', '/v1/events?since=0000-01-01T00:00:00Z'],
+    ['until', '/v1/events?until=0000-12-31T23:59:59.999Z'],
+    ['since', '/v1/events?since=0001-01-01T00:30:00%2B01:00'],
+  ])('bound listEvents with a 422 naming %s (%s)', async (field, path) => {
+    const response = await app.http.get(path, { auth: app.apiKey });
+    expectErrorResponse(response, 422);
+    expect(response.body.errors).toEqual({ [field]: [`${field} must be in the year 0001 or later`] });
+  });
+
+  it('are BAD_USER_INPUT in a GraphQL transactions filter, inline or as variables, not an internal error', async () => {
+    const profile = await createProfile(app);
+    const auth = basicAuth(profile.id, app.apiKey);
+    const responses = [
+      await graphql(auth, '{ transactions(filter: {date_gte: "0000-01-01"}) { count } }'),
+      await graphql(auth, 'query($filter: TransactionFilter) { transactions(filter: $filter) { count } }', { filter: { date_lte: '0000-02-29' } }),
+    ];
+    for (const response of responses) {
+      expect(response.body.data).toBeUndefined();
+      expect(response.body.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/real date/), extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) })]);
+    }
+    const earliest = await graphql(auth, '{ transactions(filter: {date_gte: "0001-01-01"}) { count } }');
+    expect(earliest.body).toEqual({ data: { transactions: { count: 0 } } });
+  });
+});
+
 describe('logging an unexpected database failure', () => {
   const SECRET = 'Sensitive-Fragment';
 

@@ -1,4 +1,12 @@
-/** A real calendar date written as YYYY-MM-DD (`2026-02-30` and `2026-4-1` are not). */
+/**
+ * A real calendar date written as YYYY-MM-DD (`2026-02-30` and `2026-4-1` are not), from the year
+ * 0001 on: PostgreSQL has no year 0000, which JavaScript dates do have.
+ */
 export function isRealDate(value: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !value.startsWith('0000') && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+}
+
+/** An instant PostgreSQL can compare a timestamp with: in the year 0001 or later (UTC). */
+export function isStorableInstant(instant: Date): boolean {
+  return instant.getUTCFullYear() >= 1;
 }

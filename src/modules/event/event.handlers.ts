@@ -1,5 +1,6 @@
-import { notFound } from '../../errors.ts';
+import { notFound, ValidationError } from '../../errors.ts';
 import type { AppContext } from '../../http/state.ts';
+import { isStorableInstant } from '../../lib/dates.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
 import type { Handlers } from '../../rest/types.ts';
 import { Event } from './event.entity.ts';
@@ -42,9 +43,13 @@ export function eventHandlers(): Handlers<'listEvents' | 'getEvent'> {
   };
 }
 
-/** The filters of listEvents, always scoped to the caller's environment. */
+/** The filters of listEvents, always scoped to the caller's environment. A bound before the year 0001 is a 422. */
 function filterOf(ctx: AppContext, query: { type?: string; profileId?: string; since?: string; until?: string }) {
-  const at = { ...(query.since ? { $gte: new Date(query.since) } : {}), ...(query.until ? { $lt: new Date(query.until) } : {}) };
+  const since = query.since ? new Date(query.since) : undefined;
+  const until = query.until ? new Date(query.until) : undefined;
+  const early = Object.entries({ since, until }).filter(([, instant]) => instant && !isStorableInstant(instant));
+  if (early.length > 0) throw new ValidationError(early.map(([name]) => ({ path: [name], message: `${name} must be in the year 0001 or later` })));
+  const at = { ...(since ? { $gte: since } : {}), ...(until ? { $lt: until } : {}) };
   const profileId = query.profileId === undefined ? undefined : (decodeId('profile', query.profileId) ?? '00000000-0000-0000-0000-000000000000');
   return {
     environment: ctx.state.credential!.environmentId,
