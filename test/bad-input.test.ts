@@ -229,15 +229,24 @@ describe('text PostgreSQL cannot store (NUL, unpaired surrogates)', () => {
   });
 });
 
-describe('dates before the year 0001, which PostgreSQL cannot hold', () => {
+describe('dates PostgreSQL cannot hold: before the year 0001, after 9999, leap seconds', () => {
   it.each([
     ['since', '/v1/events?since=0000-01-01T00:00:00Z'],
     ['until', '/v1/events?until=0000-12-31T23:59:59.999Z'],
     ['since', '/v1/events?since=0001-01-01T00:30:00%2B01:00'],
+    ['since', '/v1/events?since=9999-12-31T23:59:59.999-23:59'],
+    ['until', '/v1/events?until=2016-12-31T23:59:60Z'],
   ])('bound listEvents with a 422 naming %s (%s)', async (field, path) => {
     const response = await app.http.get(path, { auth: app.apiKey });
     expectErrorResponse(response, 422);
-    expect(response.body.errors).toEqual({ [field]: [`${field} must be in the year 0001 or later`] });
+    expect(response.body.errors).toEqual({ [field]: [`${field} must be a real instant from 0001-01-01 to 9999-12-31 UTC`] });
+  });
+
+  it('still bound listEvents at the edges of that range', async () => {
+    for (const path of ['/v1/events?since=0001-01-01T00:00:00Z', '/v1/events?until=9999-12-31T23:59:59.999Z']) {
+      const response = await app.http.get(path, { auth: app.apiKey });
+      expect(response.status, response.text).toBe(200);
+    }
   });
 
   it('are BAD_USER_INPUT in a GraphQL transactions filter, inline or as variables, not an internal error', async () => {

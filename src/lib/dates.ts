@@ -6,7 +6,11 @@ export function isRealDate(value: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(value) && !value.startsWith('0000') && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
 }
 
-/** An instant PostgreSQL can compare a timestamp with: in the year 0001 or later (UTC). */
+/**
+ * An instant PostgreSQL can compare a timestamp with: a real one (not a leap second such as
+ * `23:59:60Z`, which RFC 3339 allows but JavaScript cannot hold) from 0001-01-01 to 9999-12-31 UTC.
+ */
 export function isStorableInstant(instant: Date): boolean {
-  return instant.getUTCFullYear() >= 1;
+  const year = instant.getUTCFullYear();
+  return year >= 1 && year <= 9999;
 }

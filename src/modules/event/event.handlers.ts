@@ -43,12 +43,12 @@ export function eventHandlers(): Handlers<'listEvents' | 'getEvent'> {
   };
 }
 
-/** The filters of listEvents, always scoped to the caller's environment. A bound before the year 0001 is a 422. */
+/** The filters of listEvents, always scoped to the caller's environment. A bound PostgreSQL cannot compare with is a 422. */
 function filterOf(ctx: AppContext, query: { type?: string; profileId?: string; since?: string; until?: string }) {
   const since = query.since ? new Date(query.since) : undefined;
   const until = query.until ? new Date(query.until) : undefined;
-  const early = Object.entries({ since, until }).filter(([, instant]) => instant && !isStorableInstant(instant));
-  if (early.length > 0) throw new ValidationError(early.map(([name]) => ({ path: [name], message: `${name} must be in the year 0001 or later` })));
+  const unusable = Object.entries({ since, until }).filter(([, instant]) => instant && !isStorableInstant(instant));
+  if (unusable.length > 0) throw new ValidationError(unusable.map(([name]) => ({ path: [name], message: `${name} must be a real instant from 0001-01-01 to 9999-12-31 UTC` })));
   const at = { ...(since ? { $gte: since } : {}), ...(until ? { $lt: until } : {}) };
   const profileId = query.profileId === undefined ? undefined : (decodeId('profile', query.profileId) ?? '00000000-0000-0000-0000-000000000000');
   return {
