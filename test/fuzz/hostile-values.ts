@@ -5,12 +5,12 @@ import { ownObject, RawJson } from './json-text.ts';
 /** Keys that mean something to JavaScript objects. */
 export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isPrototypeOf'];
 
-/** Text PostgreSQL cannot store or that trips naive code: NUL, unpaired surrogates, controls, odd Unicode. */
+/** Text PostgreSQL cannot store or that trips naive code: NUL, unpaired surrogates, controls, odd Unicode, dates at the edges of what PostgreSQL holds. */
 const NASTY_TEXT = [
   '', ' ', '\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\udc00\ud800', '\ud83d', '\u2028\u2029', '\u202e', '\ufeff', '\uffff', '\u{10ffff}',
   '%00', '%', '%zz', '%ff', '%ED%A0%80', '..', '../../etc/passwd', "' OR 1=1 --", '"; drop table profile; --', '<script>alert(1)</script>',
   '${jndi:ldap://x}', '{{7*7}}', 'null', 'undefined', 'true', 'NaN', '-0', '1e400', '0x10', '٣', '2026-02-30', '2026-4-1', '0000-00-00T00:00:00Z',
-  '9999-12-31T23:59:59.999Z', 'Ω≈ç√∫', '👩‍👩‍👧‍👦', 'a\r\nb', '\t', '\\', '"', 'sk_live_0000000000000000000000', 'whsec_AAAA',
+  '9999-12-31T23:59:59.999Z', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59-23:59', '2016-12-31T23:59:60Z', '0000-01-01', '0001-01-01', 'Ω≈ç√∫', '👩‍👩‍👧‍👦', 'a\r\nb', '\t', '\\', '"', 'sk_live_0000000000000000000000', 'whsec_AAAA',
 ];
 
 /**

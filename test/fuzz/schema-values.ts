@@ -6,6 +6,18 @@ import { resolve, type Schema } from './rest-contract.ts';
 /** Where generated webhook targets point: the fuzz world's receiver, loopback, private, unresolvable and documentation addresses (never a real host). */
 const URIS = ['⟪receiver⟫', 'https://localhost:1/hook', 'https://127.0.0.1/x', 'https://[::1]/x', 'http://10.0.0.1/x', 'https://192.0.2.1/x', 'https://hooks.invalid/x', 'https://user:pass@localhost/x', 'ftp://localhost/x', 'https://localhost/x?a=%00'];
 
+const recentDate = fc.date({ min: new Date('1900-01-01'), max: new Date(), noInvalidDate: true });
+/** Any date with a four-digit year. */
+const anyDate = fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true });
+
+/** RFC 3339 date-times, in UTC or at any offset (which can carry them past 0001 or 9999 in UTC). */
+const instant = fc.tuple(fc.oneof(recentDate, anyDate), fc.integer({ min: -1439, max: 1439 })).map(([date, offset]) => {
+  const local = new Date(date.getTime() + offset * 60_000).toISOString().slice(0, 23);
+  const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
+  const minutes = String(Math.abs(offset) % 60).padStart(2, '0');
+  return offset === 0 ? `${local}Z` : `${local}${offset < 0 ? '-' : '+'}${hours}:${minutes}`;
+});
+
 /** Cap for generated collections: valid bodies stay small; the bulk comes from hostile values. */
 const MAX_ITEMS = 5;
 
@@ -64,9 +76,9 @@ function string(schema: Schema): fc.Arbitrary<string> {
     case 'email':
       return fc.emailAddress().filter((email) => email.length <= (schema.maxLength ?? 254));
     case 'date':
-      return fc.date({ min: new Date('1900-01-01'), max: new Date(), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10));
+      return fc.oneof(recentDate, anyDate).map((date) => date.toISOString().slice(0, 10));
     case 'date-time':
-      return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((date) => date.toISOString());
+      return instant;
     case 'uri':
       return fc.constantFrom(...URIS);
   }
