@@ -3,7 +3,7 @@ import { anyRealId } from './id-values.ts';
 import { ownObject, RawJson } from './json-text.ts';
 
 /** Keys that mean something to JavaScript objects. */
-export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isPrototypeOf'];
+const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isPrototypeOf'];
 
 /** Text PostgreSQL cannot store or that trips naive code: NUL, unpaired surrogates, controls, odd Unicode, dates at the edges of what PostgreSQL holds. */
 const NASTY_TEXT = [
@@ -40,7 +40,7 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
 const NUMBERS = [0, -1, 1.5, -0.5, 0.1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 2, 1e21, 1e308, -1e308, Number.MIN_VALUE, 1_000_001, 123456.789];
 
 /** Deeply nested or huge JSON, each within the 1 MiB body limit. */
-export const bulkJson: fc.Arbitrary<RawJson> = fc.oneof(
+const bulkJson: fc.Arbitrary<RawJson> = fc.oneof(
   fc.constantFrom(100, 1_000, 10_000, 100_000).map((depth) => new RawJson(`array nested ${depth} deep`, () => '['.repeat(depth) + ']'.repeat(depth))),
   fc.constantFrom(100, 1_000, 10_000, 100_000).map((depth) => new RawJson(`object nested ${depth} deep`, () => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth))),
   fc.constantFrom(1_000, 100_000, 300_000).map((size) => new RawJson(`array of ${size} zeros`, () => `[${Array(size).fill('0').join(',')}]`)),
@@ -52,7 +52,7 @@ export const bulkJson: fc.Arbitrary<RawJson> = fc.oneof(
 const rawNumber = fc.constantFrom('1e400', '-1e400', '123456789012345678901234567890', '0.000000000000000000000000001', '1E+2', '-0', '1.0', '9007199254740993').map((text) => new RawJson(text, () => text));
 
 /** An object whose keys are prototype-named, nasty or long. */
-export const hostileObject: fc.Arbitrary<Record<string, unknown>> = fc
+const hostileObject: fc.Arbitrary<Record<string, unknown>> = fc
   .array(fc.tuple(fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), hostileString.filter((key) => key.length < 200)), fc.oneof(fc.jsonValue({ maxDepth: 2 }), hostileString)), { minLength: 1, maxLength: 4 })
   .map(ownObject);
 

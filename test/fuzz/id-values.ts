@@ -2,13 +2,13 @@ import fc from 'fast-check';
 import { PREFIXES } from '../../src/lib/ids.ts';
 
 /** Every id prefix (`p`, `conn`, `acct`, …). */
-export const ID_PREFIXES: string[] = Object.values(PREFIXES);
+const ID_PREFIXES: string[] = Object.values(PREFIXES);
 
 /**
  * A placeholder for the `index`-th real record with this id prefix, replaced when the request is sent
  * (see World.resolve): generated requests stay pure values, and records made later still resolve.
  */
-export const idToken = (prefix: string, index: number) => `⟪${prefix}:${index}⟫`;
+const idToken = (prefix: string, index: number) => `⟪${prefix}:${index}⟫`;
 
 /** Placeholders as they appear in generated text. */
 export const ID_TOKEN = /⟪([a-z]+):(\d+)⟫/g;

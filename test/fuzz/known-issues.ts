@@ -6,7 +6,7 @@ import type { Timed } from './sender.ts';
  * is matched narrowly, counted and reported instead of failing the run; delete an entry once it is
  * fixed, and the suite fails again if it comes back.
  */
-export const KNOWN_ISSUES: Array<{ issue: string; matches: (request: FuzzRequest, response: Timed) => boolean }> = [
+const KNOWN_ISSUES: Array<{ issue: string; matches: (request: FuzzRequest, response: Timed) => boolean }> = [
   {
     issue:
       "GraphQL: graphql-http's own refusals have an empty body, not the error body: 406 for an Accept without a JSON media type, 415 for a Content-Type the front door let through (`application/json;;`, a non-UTF-8 charset); in a batch each becomes a `null` result (src/graphql/server.ts)",

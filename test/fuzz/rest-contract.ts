@@ -27,7 +27,7 @@ export interface Operation {
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 /** contracts/rest.yaml, parsed. */
-export const restDocument: Schema = parse(readFileSync('contracts/rest.yaml', 'utf8'));
+const restDocument: Schema = parse(readFileSync('contracts/rest.yaml', 'utf8'));
 
 /** Follows a local `$ref` (`#/components/…`) until it reaches a value that is not one. */
 export function resolve<T = Schema>(value: T): T {
