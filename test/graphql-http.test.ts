@@ -116,3 +116,28 @@ describe('GraphQL over HTTP', () => {
     expect(large).toBeLessThanOrEqual(3);
   });
 });
+
+describe('refusals of the HTTP exchange itself', () => {
+  const query = JSON.stringify({ query: '{ __typename }' });
+  const errorBody = { message: expect.any(String), instruction: expect.any(String), requestId: expect.any(String), errorId: expect.stringMatching(/^err_/) };
+
+  it('answers 406 for an Accept without a JSON media type, in the error body, also for a whole batch', async () => {
+    for (const raw of [query, `[${query},${query}]`]) {
+      const response = await app.http.post('/v1/graphql', { auth, raw, headers: { 'Content-Type': 'application/json', Accept: 'image/png' } });
+      expect(response.status).toBe(406);
+      expect(response.body).toMatchObject(errorBody);
+    }
+  });
+
+  it('answers 415 for a Content-Type graphql-http cannot read, in the error body', async () => {
+    const response = await app.http.post('/v1/graphql', { auth, raw: query, headers: { 'Content-Type': 'application/json; charset=latin1' } });
+    expect(response.status).toBe(415);
+    expect(response.body).toMatchObject(errorBody);
+  });
+
+  it('answers 405 for a mutation over GET, in the error body with Allow', async () => {
+    const response = await app.http.get(`/v1/graphql?query=${encodeURIComponent('mutation { __typename }')}`, { auth });
+    expect(response.status).toBe(405);
+    expect(response.body).toMatchObject({ ...errorBody, message: expect.stringMatching(/GET/) });
+  });
+});

@@ -6,7 +6,7 @@ import { getOperationAST, GraphQLError, type DocumentNode, type GraphQLFormatted
 import { createHandler, type Request as GraphQLRequest, type Response as Answer } from 'graphql-http';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { forbidden, unauthorized } from '../errors.ts';
+import { AppError, forbidden, unauthorized } from '../errors.ts';
 import { WWW_AUTHENTICATE } from '../http/credentials.ts';
 import type { AppContext, AppState } from '../http/state.ts';
 import type { FieldCipher } from '../lib/field-cipher.ts';
@@ -123,6 +123,8 @@ export function graphqlApi({ cipher, logger, hideSuggestions, metrics }: GraphQL
       raw: ctx.req,
       context: ctx,
     });
+    const refused = HTTP_REFUSALS[init.status];
+    if (refused) throw httpRefusal(init.status, refused, responseBody, init.headers);
     const text = responseBody ?? '';
     const bytes = Buffer.byteLength(text);
     return bytes > budget ? undefined : { answer: [text, init], bytes };
@@ -168,6 +170,27 @@ export function graphqlApi({ cipher, logger, hideSuggestions, metrics }: GraphQL
     ctx.type = 'application/json';
     ctx.body = `[${results.join(',')}]`;
   }
+}
+
+/**
+ * graphql-http's refusals of the HTTP exchange itself (not GraphQL results): answered like every other
+ * refusal, in the contract's error body with requestId and errorId, for the whole request.
+ */
+const HTTP_REFUSALS: Record<number, { code: string; message: string; instruction: string }> = {
+  405: { code: 'METHOD_NOT_ALLOWED', message: 'This operation cannot run over this method', instruction: 'Send mutations with POST; GET runs queries only.' },
+  406: { code: 'NOT_ACCEPTABLE', message: 'No acceptable response media type', instruction: 'Accept application/graphql-response+json or application/json (UTF-8).' },
+  415: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported request media type', instruction: 'Send the body as JSON with Content-Type: application/json (UTF-8).' },
+};
+
+function httpRefusal(status: number, refused: { code: string; message: string; instruction: string }, body: string | null | undefined, headers: Record<string, string> | undefined): AppError {
+  let message = refused.message;
+  try {
+    message = (JSON.parse(body ?? '') as { errors?: Array<{ message?: string }> }).errors?.[0]?.message ?? message;
+  } catch {
+    // graphql-http sent no body: keep ours
+  }
+  const allow = headers?.allow ?? headers?.Allow;
+  return new AppError(status, refused.code, message, { instruction: refused.instruction, headers: allow ? { Allow: allow } : {} });
 }
 
 /** The media type graphql-http answers with for this Accept header: the first acceptable entry (it refuses a request with none, 406). */
