@@ -4,25 +4,16 @@ import { auditServer } from 'graphql-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { queryStats, statementsSince } from '../src/db/query-stats.ts';
-import { decodeId } from '../src/lib/ids.ts';
-import { basicAuth, createProfile } from './support/factories.ts';
+import { basicAuth } from './support/factories.ts';
+import { syncedProfile } from './support/synced-profile.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
-import { waitFor } from './support/wait.ts';
 
 let app: TestApp;
 let auth: string;
 beforeAll(async () => {
   app = await startTestApp({ NODE_ENV: 'production', ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`, SESSION_SECRET: 'x'.repeat(48) });
-  const profile = await createProfile(app);
+  const { profile } = await syncedProfile(app);
   auth = basicAuth(profile.id, app.apiKey);
-  const connection = await app.http.post('/v1/sandbox/connections', {
-    auth: app.apiKey,
-    json: { profileId: profile.id, institutionId: 'ins_first_platypus', username: 'user_good', password: 'pass_good' },
-  });
-  await waitFor(async () => {
-    const [row] = await app.sql('select status from connection where id = $1', [decodeId('connection', connection.body.id)]);
-    return row.status === 'SYNCED' ? true : undefined;
-  }, 'the sync');
 });
 afterAll(() => app?.stop());
 

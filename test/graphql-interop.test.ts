@@ -3,27 +3,19 @@ import { buildClientSchema, buildSchema, getIntrospectionQuery, lexicographicSor
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/graphql/limits.ts';
 import { decodeId } from '../src/lib/ids.ts';
-import { basicAuth, createProfile } from './support/factories.ts';
+import { basicAuth } from './support/factories.ts';
 import type { TestResponse } from './support/http-client.ts';
+import { syncedProfile } from './support/synced-profile.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
-import { waitFor } from './support/wait.ts';
 
 let app: TestApp;
 let profileId: string;
 let auth: string;
 beforeAll(async () => {
   app = await startTestApp();
-  const profile = await createProfile(app, { metadata: { plan: 'gold' } });
+  const { profile } = await syncedProfile(app, { metadata: { plan: 'gold' } });
   profileId = profile.id;
   auth = basicAuth(profile.id, app.apiKey);
-  const connection = await app.http.post('/v1/sandbox/connections', {
-    auth: app.apiKey,
-    json: { profileId: profile.id, institutionId: 'ins_first_platypus', username: 'user_good', password: 'pass_good' },
-  });
-  await waitFor(async () => {
-    const [row] = await app.sql('select status from connection where id = $1', [decodeId('connection', connection.body.id)]);
-    return row.status === 'SYNCED' ? true : undefined;
-  }, 'the sync');
 });
 afterAll(() => app?.stop());
 

@@ -2,10 +2,9 @@ import { readFileSync } from 'node:fs';
 import { buildSchema, getIntrospectionQuery, Kind, parse, type DocumentNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS, checkShape, measureCosts, measureShapes } from '../src/graphql/limits.ts';
-import { decodeId } from '../src/lib/ids.ts';
-import { basicAuth, createProfile } from './support/factories.ts';
+import { basicAuth } from './support/factories.ts';
+import { syncedProfile } from './support/synced-profile.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
-import { waitFor } from './support/wait.ts';
 
 const schema = buildSchema(readFileSync(new URL('../contracts/schema.graphql', import.meta.url), 'utf8'));
 
@@ -89,17 +88,9 @@ describe('GraphQL limits over HTTPS', () => {
 
   beforeAll(async () => {
     app = await startTestApp({ NODE_ENV: 'production', ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`, SESSION_SECRET: 'x'.repeat(48) });
-    const profile = await createProfile(app);
+    const { profile } = await syncedProfile(app);
     profileId = profile.id;
     auth = basicAuth(profile.id, app.apiKey);
-    const connection = await app.http.post('/v1/sandbox/connections', {
-      auth: app.apiKey,
-      json: { profileId: profile.id, institutionId: 'ins_first_platypus', username: 'user_good', password: 'pass_good' },
-    });
-    await waitFor(async () => {
-      const [row] = await app.sql('select status from connection where id = $1', [decodeId('connection', connection.body.id)]);
-      return row.status === 'SYNCED' ? true : undefined;
-    }, 'the sync');
     // The largest metadata the rules allow, on every account: about 25 KB each.
     const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${String(i).padStart(2, '0')}`, 'x'.repeat(500)]));
     const accounts = (await post({ query: '{ accounts { id } }' })).body.data.accounts as { id: string }[];
