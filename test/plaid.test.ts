@@ -233,6 +233,18 @@ describe('Plaid errors, repair and disconnect', () => {
     expect(plaid.requests.some((request) => request.endpoint === '/item/remove' && request.itemId === itemId)).toBe(true);
   });
 
+  it('answers 503 with Retry-After, not 500, when Plaid rate-limits or fails a link step', async () => {
+    const profile = await createProfile(app);
+    const token = await sessionToken(profile.id);
+    for (const kind of ['RATE_LIMIT_EXCEEDED', 'INTERNAL_SERVER_ERROR'] as const) {
+      plaid.failNext(kind, { endpoint: '/link/token/create' });
+      const link = await app.http.post('/v1/connect/link', { auth: token, json: {} });
+      expect(link.status, kind).toBe(503);
+      expect(Number(link.headers['retry-after'])).toBeGreaterThan(0);
+      expect(link.body).toMatchObject({ requestId: expect.any(String), errorId: expect.any(String), instruction: expect.any(String) });
+    }
+  });
+
   it('USER_PERMISSION_REVOKED disconnects; PENDING_EXPIRATION fires connection.consent_expiring', async () => {
     const { connection, itemId, profile } = await connectPlaid();
     await plaid.fireWebhook(itemId, 'ITEM', 'PENDING_EXPIRATION', { consent_expiration_time: '2027-01-01T00:00:00Z' });

@@ -1,10 +1,10 @@
-import { AppError, badRequest, conflict, forbidden } from '../../errors.ts';
+import { badRequest, conflict, forbidden } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import type { ProviderDirectory } from '../../providers/directory.ts';
-import { ProviderBusy, ProviderError } from '../../providers/provider.ts';
+import { ProviderError } from '../../providers/provider.ts';
 import type { AppContext } from '../../http/state.ts';
 import type { Handlers } from '../../rest/types.ts';
-import { providerOffering } from '../connection/capabilities.ts';
+import { providerOffering, upstreamFailure } from '../connection/capabilities.ts';
 import type { ConnectionJobs } from '../connection/connection.jobs.ts';
 import { AccountService, requireProduct } from './account.service.ts';
 
@@ -53,10 +53,6 @@ async function upstreamAnswer<T>(call: () => Promise<T>): Promise<T> {
     if (error instanceof ProviderError && error.status === 'ERROR_REPAIRABLE') {
       throw forbidden('The institution needs the end-user to sign in again', { instruction: 'Open the connect page in repair mode for this connection, then retry.' });
     }
-    if (error instanceof ProviderError || error instanceof ProviderBusy) {
-      const seconds = String(error.retryAfterSeconds ?? 30);
-      throw new AppError(503, 'UPSTREAM_UNAVAILABLE', 'The provider could not answer right now', { instruction: `Retry in ${seconds} seconds.`, headers: { 'Retry-After': seconds } });
-    }
-    throw error;
+    throw upstreamFailure(error, 'read the account numbers');
   }
 }

@@ -1,6 +1,6 @@
-import { forbidden } from '../../errors.ts';
+import { AppError, forbidden } from '../../errors.ts';
 import type { ProviderDirectory } from '../../providers/directory.ts';
-import type { Capability, Provider } from '../../providers/provider.ts';
+import { ProviderBusy, ProviderError, type Capability, type Provider } from '../../providers/provider.ts';
 import type { ConnectionEntity } from './connection.entity.ts';
 
 const WHAT: Record<Capability, string> = {
@@ -22,4 +22,17 @@ export async function providerOffering(providers: ProviderDirectory, connection:
     });
   }
   return provider;
+}
+
+/**
+ * A provider failure met while the caller waits (linking, ACH numbers) as the REST answer: a 503 with
+ * `Retry-After` (the upstream's own delay, else 30 s), never a 500. Anything else is returned as is.
+ */
+export function upstreamFailure(error: unknown, doing: string): unknown {
+  if (!(error instanceof ProviderError) && !(error instanceof ProviderBusy)) return error;
+  const seconds = String(error.retryAfterSeconds ?? 30);
+  return new AppError(503, 'UPSTREAM_UNAVAILABLE', `The provider could not ${doing}: ${error.message}`, {
+    instruction: `Retry in ${seconds} seconds; if it persists, the operator can check the provider settings.`,
+    headers: { 'Retry-After': seconds },
+  });
 }

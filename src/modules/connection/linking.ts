@@ -1,11 +1,12 @@
 import type { components } from '../../../generated/rest.ts';
-import { AppError, forbidden, notFound, ValidationError } from '../../errors.ts';
+import { forbidden, notFound, ValidationError } from '../../errors.ts';
 import type { AppContext } from '../../http/state.ts';
 import { jobsIn } from '../../jobs/in-transaction.ts';
 import { encodeId } from '../../lib/ids.ts';
 import { ProviderNotConfigured, type ProviderDirectory } from '../../providers/directory.ts';
-import { LinkRefused, ProviderError, type LinkCompletion, type LinkSession, type Provider } from '../../providers/provider.ts';
+import { LinkRefused, type LinkCompletion, type LinkSession, type Provider } from '../../providers/provider.ts';
 import { Environment } from '../environment/environment.entity.ts';
+import { upstreamFailure } from './capabilities.ts';
 import type { Product } from './connection.entity.ts';
 import type { ConnectionJobs } from './connection.jobs.ts';
 import { presentConnection } from './connection.presenter.ts';
@@ -117,7 +118,7 @@ function profileOf(ctx: AppContext): string {
   return encodeId('profile', (ctx.state.credential as { profileId: string }).profileId);
 }
 
-/** Runs a link step; what the provider refuses is the caller's input, what fails upstream is a 503. */
+/** Runs a link step; what the provider refuses is the caller's input, what fails upstream (or is rate limited) is a 503. */
 async function upstream<T>(step: () => Promise<T>): Promise<T> {
   try {
     return await step();
@@ -126,12 +127,7 @@ async function upstream<T>(step: () => Promise<T>): Promise<T> {
       if (error.reason === 'NOT_FOUND') throw notFound(error.message);
       throw new ValidationError([{ path: [error.field], message: error.message }]);
     }
-    if (error instanceof ProviderError) {
-      throw new AppError(503, 'UPSTREAM_UNAVAILABLE', `The provider could not complete the link: ${error.message}`, {
-        instruction: 'Retry in a moment; if it persists, the operator can check the provider settings.',
-        headers: { 'Retry-After': String(error.retryAfterSeconds ?? 30) },
-      });
-    }
-    throw error;
+    // A rate limit (ProviderBusy) too: 503 with the upstream's delay, never a 500.
+    throw upstreamFailure(error, 'complete the link');
   }
 }
