@@ -40,15 +40,6 @@ export class ProviderDirectory {
     this.#factories = new Map(options.factories.map((factory) => [factory.name, factory]));
   }
 
-  factory(name: string): ProviderFactory | undefined {
-    return this.#factories.get(name);
-  }
-
-  /** Whether `name` is a provider this build knows (built in or configurable). */
-  knows(name: string): boolean {
-    return this.#builtIn.has(name) || this.#factories.has(name);
-  }
-
   async get(name: string, environmentId: string): Promise<Provider> {
     const builtIn = this.#builtIn.get(name);
     if (builtIn) return builtIn;
