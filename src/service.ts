@@ -69,18 +69,12 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const database = await resolveDatabase(config, logger);
   const working = config.role !== 'api';
   const serving = config.role !== 'worker';
-  const bootstrapped = await underStartupLock(database.url, async () => {
+  const { orm, bootstrapped } = await underStartupLock(database.url, async () => {
     if (config.migrateOnStart) await migrate(database.url, logger);
+    const opened = await openDatabase(database.url, { poolMax: config.pools.orm, statementTimeoutMs: config.pools.statementTimeoutMs });
     // Only a process that serves creates the bootstrap environment: it is the one that prints the key.
-    if (!serving) return { file: path.join(config.dataDir, 'bootstrap.json') };
-    const orm = await openDatabase(database.url, { poolMax: 1 });
-    try {
-      return await bootstrap(orm, config.dataDir);
-    } finally {
-      await orm.close();
-    }
+    return { orm: opened, bootstrapped: serving ? await bootstrap(opened, config.dataDir) : { file: path.join(config.dataDir, 'bootstrap.json') } };
   });
-  const orm = await openDatabase(database.url, { poolMax: config.pools.orm, statementTimeoutMs: config.pools.statementTimeoutMs });
   // Only requests read the replica: a `worker` never opens it.
   const replica =
     serving && config.databaseReplicaUrl ? await openReplica(config.databaseReplicaUrl, { poolMax: config.pools.replica, statementTimeoutMs: config.pools.statementTimeoutMs }) : undefined;
