@@ -1,9 +1,9 @@
 import type { Db, PgBoss } from 'pg-boss';
 import type { JobDefinition } from '../../jobs/queue.ts';
-import { ProviderBusy, ProviderError } from '../../providers/provider.ts';
+import { ProviderBusy, ProviderError, type Provider } from '../../providers/provider.ts';
 import { Account } from '../account/account.entity.ts';
 import { recordEvent } from '../event/event.service.ts';
-import { Connection } from './connection.entity.ts';
+import { Connection, type ConnectionEntity } from './connection.entity.ts';
 import { presentConnection } from './connection.presenter.ts';
 import { syncConnection, type SyncDependencies } from './sync-engine.ts';
 import { addBalance } from './sync-store.ts';
@@ -43,9 +43,10 @@ export class ConnectionJobs {
         policy: 'stately',
         handle: async ({ connectionId }: { connectionId: string }) => {
           // A refresh is a claim on the connection row, so a refresh that joined a queued sync still counts.
-          const refresh = (await this.#deps.orm.em.fork().findOne(Connection, { id: connectionId }, { fields: ['refreshStartedAt'] }))?.refreshStartedAt != null;
+          const connection = await this.#deps.orm.em.fork().findOne(Connection, { id: connectionId });
+          const refresh = connection?.refreshStartedAt != null;
           try {
-            if (refresh) await this.#askForNewTransactions(connectionId);
+            if (refresh) await this.#askForNewTransactions(connection!);
             await syncConnection(this.#deps, connectionId, { refresh });
           } catch (error) {
             // A temporary upstream failure comes back after the upstream's own delay, not pg-boss's.
@@ -99,7 +100,8 @@ export class ConnectionJobs {
     const em = this.#deps.orm.em.fork();
     const connection = await em.findOne(Connection, { id: connectionId, status: 'DISCONNECTING' }, { populate: ['profile'] });
     if (!connection) return;
-    await (await this.#deps.provider(connection.provider, connection.environment.id)).disconnect(this.#deps.cipher.decrypt('credential', connection, connection.credentialEncrypted));
+    const { provider, credential } = await this.#upstream(connection);
+    await provider.disconnect(credential);
     await em.transactional(async (tx) => {
       const current = await tx.findOneOrFail(Connection, { id: connectionId }, { populate: ['profile'] });
       current.status = 'DISCONNECTED';
@@ -109,13 +111,19 @@ export class ConnectionJobs {
     });
   }
 
+  /** The connection's provider and its decrypted credential. */
+  async #upstream(connection: ConnectionEntity): Promise<{ provider: Provider; credential: string }> {
+    return {
+      provider: await this.#deps.provider(connection.provider, connection.environment.id),
+      credential: this.#deps.cipher.decrypt('credential', connection, connection.credentialEncrypted),
+    };
+  }
+
   /** A transactions refresh first asks the upstream to look for new activity (Plaid: /transactions/refresh). */
-  async #askForNewTransactions(connectionId: string): Promise<void> {
-    const connection = await this.#deps.orm.em.fork().findOne(Connection, { id: connectionId });
-    if (!connection) return;
-    const provider = await this.#deps.provider(connection.provider, connection.environment.id);
+  async #askForNewTransactions(connection: ConnectionEntity): Promise<void> {
+    const { provider, credential } = await this.#upstream(connection);
     try {
-      await provider.refreshTransactions(this.#deps.cipher.decrypt('credential', connection, connection.credentialEncrypted));
+      await provider.refreshTransactions(credential);
     } catch (error) {
       // The sync that follows reports what the upstream thinks of this connection.
       if (!(error instanceof ProviderError) && !(error instanceof ProviderBusy)) throw error;
@@ -127,9 +135,9 @@ export class ConnectionJobs {
     const account = await em.findOne(Account, { id: accountId }, { populate: ['connection.profile'] });
     if (!account || account.state !== 'OPEN') return;
     const connection = account.connection;
-    const accessToken = this.#deps.cipher.decrypt('credential', connection, connection.credentialEncrypted);
+    const { provider, credential } = await this.#upstream(connection);
     try {
-      const balance = await (await this.#deps.provider(connection.provider, connection.environment.id)).refreshBalance(accessToken, account.remoteId);
+      const balance = await provider.refreshBalance(credential, account.remoteId);
       await em.transactional(async (tx) => {
         addBalance(tx, connection, tx.merge(account), { ...balance, source: 'REFRESH' });
       });
