@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
+import { inlineHashes } from '../../lib/content-hash.ts';
 import { encodeId } from '../../lib/ids.ts';
 import type { AppContext } from '../../http/state.ts';
 import type { Handlers } from '../../rest/types.ts';
@@ -15,10 +15,6 @@ export interface ConnectorHandlerDeps {
 }
 
 const PAGE = readFileSync(new URL('./connector.html', import.meta.url), 'utf8');
-const hashOf = (tag: 'script' | 'style') => {
-  const body = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(PAGE)![1]!;
-  return `'sha256-${createHash('sha256').update(body).digest('base64')}'`;
-};
 
 /**
  * The page's own inline script and style may run, and Plaid Link's script from its origin (Link
@@ -26,7 +22,7 @@ const hashOf = (tag: 'script' | 'style') => {
  */
 function contentSecurityPolicy(plaidLinkScriptUrl: string): string {
   const plaid = new URL(plaidLinkScriptUrl).origin;
-  return `default-src 'none'; script-src ${hashOf('script')} ${plaid}; style-src ${hashOf('style')}; frame-src ${plaid}; connect-src 'self' ${plaid}; img-src ${plaid}; base-uri 'none'; form-action 'none'; frame-ancestors *`;
+  return `default-src 'none'; script-src ${inlineHashes(PAGE, 'script').join(' ')} ${plaid}; style-src ${inlineHashes(PAGE, 'style').join(' ')}; frame-src ${plaid}; connect-src 'self' ${plaid}; img-src ${plaid}; base-uri 'none'; form-action 'none'; frame-ancestors *`;
 }
 
 /** The hosted connect page and the calls it makes as the end-user (session token). */

@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Middleware } from 'koa';
 import type { AppContext, AppState } from '../../http/state.ts';
+import { inlineHashes, strongEtag } from '../../lib/content-hash.ts';
 
 /** GraphQL's path: a browser asking it for a page gets GraphiQL instead of a GraphQL answer. */
 const GRAPHQL_PATH = '/v1/graphql';
@@ -41,9 +42,8 @@ function loadAssets(): Map<string, Asset> {
       const manifest = resolve(`${name}/package.json`);
       const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
       const body = readFileSync(path.join(path.dirname(manifest), file));
-      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
       const type = file.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8';
-      return [`${ASSET_PREFIX}${name}@${version}/${file}`, { body, type, etag }];
+      return [`${ASSET_PREFIX}${name}@${version}/${file}`, { body, type, etag: strongEtag(body) }];
     }),
   );
 }
@@ -61,10 +61,9 @@ function loadPage(file: string, assets: Map<string, Asset>): Page {
     if (!url) throw new Error(`${file}: no asset ${name}/${asset}`);
     return url;
   });
-  const inlineScripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(([, script]) => `'sha256-${createHash('sha256').update(script!).digest('base64')}'`);
   const csp = [
     `default-src 'none'`,
-    `script-src 'self' ${inlineScripts.join(' ')}`,
+    `script-src 'self' ${inlineHashes(html, 'script').join(' ')}`,
     `style-src 'self' 'nonce-{{nonce}}'`,
     `img-src 'self' data:`,
     `font-src 'self' data:`,

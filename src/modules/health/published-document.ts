@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AppContext } from '../../http/state.ts';
+import { strongEtag } from '../../lib/content-hash.ts';
 
 /**
  * A contract file served as it is on disk, read once at start with its strong ETag (a hash of the
@@ -13,7 +13,7 @@ export class PublishedDocument {
 
   constructor(path: string, mediaType: string) {
     this.content = readFileSync(path, 'utf8');
-    this.etag = `"${createHash('sha256').update(this.content).digest('base64url').slice(0, 27)}"`;
+    this.etag = strongEtag(this.content);
     this.#mediaType = mediaType;
   }
 
