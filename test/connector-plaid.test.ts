@@ -1,8 +1,8 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../scripts/chromium.ts';
 import { decodeId, encodeId } from '../src/lib/ids.ts';
 import type { FakePlaid } from './fakes/plaid/index.ts';
+import { launchChromium } from './support/browser.ts';
 import { createProfile } from './support/factories.ts';
 import { PLAID_LINK_SCRIPT_URL, startPlaidApp } from './support/plaid-app.ts';
 import type { TestApp } from './support/test-app.ts';
@@ -34,10 +34,8 @@ let plaid: FakePlaid;
 let browser: Browser;
 
 beforeAll(async () => {
-  const executablePath = findChromium();
-  if (!executablePath) throw new Error('Chromium is missing: `npm test` installs it on Debian as root; otherwise install it or set CHROMIUM_PATH');
   ({ app, plaid } = await startPlaidApp());
-  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

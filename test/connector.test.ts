@@ -1,7 +1,7 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../scripts/chromium.ts';
 import { decodeId } from '../src/lib/ids.ts';
+import { launchChromium } from './support/browser.ts';
 import { createProfile } from './support/factories.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { waitFor } from './support/wait.ts';
@@ -10,10 +10,8 @@ let app: TestApp;
 let browser: Browser;
 
 beforeAll(async () => {
-  const executablePath = findChromium();
-  if (!executablePath) throw new Error('Chromium is missing: `npm test` installs it on Debian as root; otherwise install it or set CHROMIUM_PATH');
   app = await startTestApp();
-  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,9 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../scripts/chromium.ts';
+import { launchChromium } from './support/browser.ts';
 import { basicAuth, createProfile } from './support/factories.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
@@ -12,10 +12,8 @@ let browser: Browser;
 const screenshots = mkdtempSync(path.join(tmpdir(), 'tributary-explorers-'));
 
 beforeAll(async () => {
-  const executablePath = findChromium();
-  if (!executablePath) throw new Error('Chromium is missing: `npm test` installs it on Debian as root; otherwise install it or set CHROMIUM_PATH');
   app = await startTestApp();
-  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
