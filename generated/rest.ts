@@ -1076,6 +1076,7 @@ export interface components {
     schemas: {
         /** @description The body of every 4xx and 5xx response. */
         Error: {
+            code: components["schemas"]["ErrorCode"];
             /**
              * @description What went wrong, for a developer.
              * @example Profile not found
@@ -1108,6 +1109,50 @@ export interface components {
                 [key: string]: string[];
             };
         };
+        /**
+         * @description What went wrong, as a stable machine-readable code: branch on it, never on `message`. REST
+         *     error bodies carry it in `code`, GraphQL errors in `extensions.code`. A code is never renamed
+         *     or given another meaning; new codes may be added, so treat one you do not know by its HTTP
+         *     status (over GraphQL, like `INTERNAL_SERVER_ERROR`).
+         *
+         *     | Code | Status | What happened, and what to do |
+         *     |---|---|---|
+         *     | `BAD_REQUEST` | 400 | The request could not be read: malformed JSON, a path that is not valid percent-encoded UTF-8, malformed HTTP, a GraphQL request that is none (no `query`, a body that is neither an object nor a batch, a batch of 0 or over 10), or ACH numbers of an account that is not `DEPOSITORY`. Fix the request; sent again unchanged it fails again. |
+         *     | `UNSUPPORTED_VERSION` | 400 | `Service-Version` names a version this server does not serve; the message lists those it does. Send one of them, or omit the header. |
+         *     | `UNAUTHENTICATED` | 401 | No valid credential: missing, malformed, unknown, expired or revoked (on operations that accept only `apiKey`, anything but an API secret key). Send a valid one; see `WWW-Authenticate`. |
+         *     | `FORBIDDEN` | 403 | The credential is valid but may not do this: a kind the operation does not accept, an API key running GraphQL other than introspection, a beta not enabled for the environment, sandbox connections outside a `SANDBOX` environment. The message says which; use another credential or environment. |
+         *     | `HTTPS_REQUIRED` | 403 | The request came over plain HTTP and was not processed. Send it over HTTPS. |
+         *     | `REPAIR_REQUIRED` | 403 | The institution needs the end-user to sign in again (the connection is, or is about to be, `ERROR_REPAIRABLE`). Open the connect page in repair mode for the connection, then retry. |
+         *     | `CONNECTION_NOT_USABLE` | 403 | The connection is in another error state, disconnecting or disconnected; the message names it. Retry once it is `SYNCED` again; a disconnected connection is gone, so connect the institution again. |
+         *     | `PRODUCT_NOT_ENABLED` | 403 | The connection was made without the product the operation needs (`ACCOUNT_NUMBERS`, `BALANCES`). Connect the institution again with that product enabled. |
+         *     | `CAPABILITY_NOT_OFFERED` | 403 | The connection's provider does not offer this (ACH numbers, real-time balance refresh, transactions refresh, webhooks). It will not work for this connection: do not retry. |
+         *     | `NOT_FOUND` | 404 | No such record in the credential's environment or profile (a malformed id included), or no such route. |
+         *     | `METHOD_NOT_ALLOWED` | 405 | GraphQL: a mutation sent with `GET`. Send it with `POST` (see `Allow`). |
+         *     | `NOT_ACCEPTABLE` | 406 | GraphQL: `Accept` names no media type the answer can have. Accept `application/graphql-response+json` or `application/json`. |
+         *     | `REQUEST_TIMEOUT` | 408 | The headers or the body did not arrive in time, and the connection was closed. Send the request without pauses, on a new connection. |
+         *     | `CONFLICT` | 409 | The request conflicts with the record's current state: a refresh already running, an account not verified yet, a `uuid` in use, a profile being deleted. The message says which; the instruction, what to wait for. |
+         *     | `PAYLOAD_TOO_LARGE` | 413 | The body is over 1 MiB, or its chunk extensions are too large. Send less. |
+         *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The body is not JSON sent with `Content-Type: application/json` (UTF-8). |
+         *     | `VALIDATION_FAILED` | 422 | A parameter, header or body field breaks this contract or a domain rule; `errors` maps each field path to its messages. Correct those fields. |
+         *     | `RATE_LIMITED` | 429 | Over the per-second request limit of the credential (or client address). Retry after `Retry-After`; spread requests across seconds. |
+         *     | `SESSION_LIMIT` | 429 | The profile already has the most active session tokens allowed (10 issued in an hour, 20 in a day). Reuse or revoke tokens, retry after `Retry-After`, or use Basic Auth from your server. |
+         *     | `REFRESH_TOO_SOON` | 429 | The connection's transactions were refreshed within the last 4 hours. Retry after `Retry-After`. |
+         *     | `PROVIDER_BUDGET_USED` | 429 | The connection's provider allows so many upstream requests a day, and today's are used. Retry after `Retry-After` (the next UTC day). |
+         *     | `HEADERS_TOO_LARGE` | 431 | The request line and headers are over 16 KiB, and the connection was closed. Send smaller headers (check cookies and tokens). |
+         *     | `INTERNAL_SERVER_ERROR` | 500 | An unexpected failure on our side; the details are in the server log under `errorId`. Retry later; if it persists, quote the `errorId` to the operator. |
+         *     | `PROVIDER_UNAVAILABLE` | 503 | The connection's upstream provider failed or was busy while you waited. Retry after `Retry-After`. |
+         *     | `NOT_READY` | 503 | `/readyz`: the service cannot reach its database. Retry shortly. |
+         *     | `BAD_USER_INPUT` | GraphQL | An argument or variable value breaks a rule: a bad cursor, a negative `first`, a malformed `Decimal` or `Date` in `variables`. The message says which. |
+         *     | `GRAPHQL_VALIDATION_FAILED` | GraphQL | The document cannot run: a syntax error, an unknown field, a value of the wrong type written inline. Fix the document. |
+         *     | `QUERY_TOO_COMPLEX` | GraphQL | The document is over a limit (tokens, fields, depth, aliases or cost; the message names it) and did not run. Select less, ask for smaller pages, or split the operation. |
+         *     | `RESPONSE_TOO_LARGE` | GraphQL | The result would pass the response size limit, so none of it is sent. Select fewer fields or smaller pages. |
+         *
+         *     GraphQL answers the codes without a status with HTTP 200 or 400 by media type (see
+         *     `/latest/schema.graphql`); inside a GraphQL result every code reads the same as here.
+         * @example NOT_FOUND
+         * @enum {string}
+         */
+        ErrorCode: "BAD_REQUEST" | "UNSUPPORTED_VERSION" | "UNAUTHENTICATED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "REPAIR_REQUIRED" | "CONNECTION_NOT_USABLE" | "PRODUCT_NOT_ENABLED" | "CAPABILITY_NOT_OFFERED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "REQUEST_TIMEOUT" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "RATE_LIMITED" | "SESSION_LIMIT" | "REFRESH_TOO_SOON" | "PROVIDER_BUDGET_USED" | "HEADERS_TOO_LARGE" | "INTERNAL_SERVER_ERROR" | "PROVIDER_UNAVAILABLE" | "NOT_READY" | "BAD_USER_INPUT" | "GRAPHQL_VALIDATION_FAILED" | "QUERY_TOO_COMPLEX" | "RESPONSE_TOO_LARGE";
         /** @description An `Error` that always says what to do. */
         ErrorWithInstruction: components["schemas"]["Error"] & {
             instruction: string;
@@ -1968,6 +2013,7 @@ export interface components {
             content: {
                 /**
                  * @example {
+                 *       "code": "VALIDATION_FAILED",
                  *       "message": "Invalid metadata.favourite: metadata must not hold sensitive data (this looks like an email address); use the profile's own fields",
                  *       "instruction": "Correct the fields listed in `errors` and retry.",
                  *       "requestId": "req_6f1c2a9e0b7d4c3a8e5f1a2b3c4d5e6f",
@@ -2702,8 +2748,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             /**
-             * @description The request rate limit, or the profile's token limit (10 active tokens issued in the
-             *     last hour, 20 in the last day). The instruction says to reuse or revoke tokens, or to
+             * @description The request rate limit (`RATE_LIMITED`), or the profile's token limit
+             *     (`SESSION_LIMIT`: 10 active tokens issued in the last hour, 20 in the last day). The instruction says to reuse or revoke tokens, or to
              *     use Basic Auth, which is not subject to this limit.
              */
             429: components["responses"]["TooManyRequests"];
@@ -2842,7 +2888,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The account's connection is disconnected or in an error state (`ERROR_*`), it lacks the BALANCES product, or its provider does not offer real-time balance refresh. */
+            /** @description The account's connection needs the end-user to sign in again (`REPAIR_REQUIRED`), is in another error state or disconnected (`CONNECTION_NOT_USABLE`), lacks the BALANCES product (`PRODUCT_NOT_ENABLED`), or its provider does not offer real-time balance refresh (`CAPABILITY_NOT_OFFERED`). */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
@@ -2909,8 +2955,9 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /**
-             * @description The connection is not enabled with the `ACCOUNT_NUMBERS` product, its provider does not
-             *     offer account numbers, or the institution needs the end-user to sign in again.
+             * @description The connection is not enabled with the `ACCOUNT_NUMBERS` product (`PRODUCT_NOT_ENABLED`),
+             *     its provider does not offer account numbers (`CAPABILITY_NOT_OFFERED`), or the institution
+             *     needs the end-user to sign in again (`REPAIR_REQUIRED`).
              */
             403: {
                 headers: {
@@ -3057,7 +3104,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             /** @description No valid API secret key in `Authorization: Bearer`: none, an invalid one, or a session token or Basic credentials instead. */
             401: components["responses"]["Unauthorized"];
-            /** @description The connection is disconnected or in an error state, the beta is not enabled for the environment, or its provider does not offer on-demand refresh. */
+            /** @description The connection needs the end-user to sign in again (`REPAIR_REQUIRED`), is in another error state or disconnected (`CONNECTION_NOT_USABLE`), its provider does not offer on-demand refresh (`CAPABILITY_NOT_OFFERED`), or the beta is not enabled for the environment (`FORBIDDEN`). */
             403: components["responses"]["Forbidden"];
             /** @description No connection of this environment matches the id. */
             404: components["responses"]["NotFound"];
@@ -3065,9 +3112,9 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
             /**
-             * @description The connection was refreshed within the last 4 hours, or its provider's daily request
-             *     budget is used up (SimpleFIN Bridge: 24 a day); `Retry-After` says when it can be again.
-             *     Or the request rate limit.
+             * @description The connection was refreshed within the last 4 hours (`REFRESH_TOO_SOON`), or its
+             *     provider's daily request budget is used up (`PROVIDER_BUDGET_USED`; SimpleFIN Bridge: 24
+             *     a day); `Retry-After` says when it can be again. Or the request rate limit (`RATE_LIMITED`).
              */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

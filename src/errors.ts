@@ -2,6 +2,11 @@
  * Typed domain errors with stable codes. Services throw these; one middleware (src/http/errors.ts)
  * maps them to the contract's error body, and the GraphQL layer maps them to errors as data.
  */
+import type { components } from '../generated/rest.ts';
+
+/** The contract's list of error codes (ErrorCode in rest.yaml), the same in REST bodies and GraphQL `extensions.code`: a code it does not list does not compile. */
+export type ErrorCode = components['schemas']['ErrorCode'];
+
 export interface FieldIssue {
   /** Path of the offending input field, e.g. ['email'] or ['metadata', 'favourite']. */
   path: string[];
@@ -10,13 +15,13 @@ export interface FieldIssue {
 
 export class AppError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly instruction: string | undefined;
   readonly headers: Record<string, string>;
 
   constructor(
     status: number,
-    code: string,
+    code: ErrorCode,
     message: string,
     options: { instruction?: string; headers?: Record<string, string> } = {},
   ) {
@@ -38,6 +43,8 @@ export const conflict = (message: string, options?: Options) => new AppError(409
 export const unsupportedMediaType = (message: string) =>
   new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message, { instruction: 'Send the body as JSON with Content-Type: application/json.' });
 export const payloadTooLarge = (message: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', message);
+/** A GraphQL argument value that breaks a rule (REST checks its arguments against the contract: 422). */
+export const badUserInput = (message: string) => new AppError(400, 'BAD_USER_INPUT', message);
 
 /** Input that breaks a rule: 422 in REST, `success: false` with `errors` in GraphQL mutations. */
 export class ValidationError extends AppError {

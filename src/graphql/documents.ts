@@ -1,5 +1,6 @@
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { requestError } from './errors.ts';
 import { checkCost, checkShape, documentCost, LIMITS } from './limits.ts';
 
 /** What a query text turned into: a valid document, or why it cannot run. */
@@ -37,7 +38,7 @@ export class DocumentCache {
     if (!('document' in prepared)) return prepared;
     const cost = documentCost(this.#schema, prepared.document, variables);
     const problem = checkCost(cost);
-    return problem ? { errors: [new GraphQLError(problem)] } : { document: prepared.document, cost };
+    return problem ? { errors: [overLimit(problem)] } : { document: prepared.document, cost };
   }
 
   /**
@@ -66,17 +67,20 @@ export class DocumentCache {
       document = parse(query, { maxTokens: LIMITS.tokens });
     } catch (error) {
       if (!(error instanceof GraphQLError)) throw error;
-      return { errors: [/tokens/.test(error.message) ? new GraphQLError(`The document has more than ${LIMITS.tokens} tokens, the limit`) : error] };
+      return { errors: [/tokens/.test(error.message) ? overLimit(`The document has more than ${LIMITS.tokens} tokens, the limit`) : error] };
     }
     // Before validation: its OverlappingFieldsCanBeMerged rule is quadratic in the expanded fields, and
     // graphql-jit's compiler (after it) walks every fragment expansion.
     const problem = checkShape(document);
-    if (problem) return { errors: [new GraphQLError(problem)] };
+    if (problem) return { errors: [overLimit(problem)] };
     const errors = validate(this.#schema, document, specifiedRules);
     if (errors.length === 0) return { document };
     return { errors: this.#hideSuggestions ? errors.map(withoutSuggestions) : [...errors] };
   }
 }
+
+/** A document over one of the limits in contracts/schema.graphql: it never runs. */
+const overLimit = (problem: string) => requestError(problem, 'QUERY_TOO_COMPLEX');
 
 /** "Cannot query field x. Did you mean y?" tells a stranger the schema's names; outside development, drop the hint. */
 function withoutSuggestions(error: GraphQLError): GraphQLError {

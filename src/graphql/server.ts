@@ -6,14 +6,14 @@ import { getOperationAST, GraphQLError, type DocumentNode, type GraphQLFormatted
 import { createHandler, type Request as GraphQLRequest, type Response as Answer } from 'graphql-http';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { AppError, forbidden, unauthorized } from '../errors.ts';
+import { AppError, forbidden, unauthorized, type ErrorCode } from '../errors.ts';
 import { WWW_AUTHENTICATE } from '../http/credentials.ts';
 import type { AppContext, AppState } from '../http/state.ts';
 import type { FieldCipher } from '../lib/field-cipher.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { GraphQLContext } from './context.ts';
 import { DocumentCache } from './documents.ts';
-import { formatGraphQLError } from './errors.ts';
+import { formatGraphQLError, requestError } from './errors.ts';
 import { selectsOnlyIntrospection } from './introspection.ts';
 import { LIMITS } from './limits.ts';
 import { createLoaders } from './loaders.ts';
@@ -50,8 +50,9 @@ export function graphqlApi({ cipher, logger, hideSuggestions, metrics }: GraphQL
   const schema = buildSchema();
   const documents = new DocumentCache(schema, { hideSuggestions });
   const formatError = (error: Error): GraphQLError => {
-    // Duck-typed: graphql-http and the schema may hold different copies of graphql's classes.
-    const graphqlError = 'locations' in error ? (error as GraphQLError) : new GraphQLError(error.message, { originalError: error });
+    // Duck-typed: graphql-http and the schema may hold different copies of graphql's classes. Its
+    // other errors refuse a request that is no GraphQL request (no query, a body that is no object).
+    const graphqlError = 'locations' in error ? (error as GraphQLError) : requestError(error.message, 'BAD_REQUEST');
     const formatted = formatGraphQLError(graphqlError, logger);
     return new GraphQLError(formatted.message, { path: formatted.path, extensions: formatted.extensions, nodes: graphqlError.nodes });
   };
@@ -109,9 +110,10 @@ export function graphqlApi({ cipher, logger, hideSuggestions, metrics }: GraphQL
   };
   const tooLarge = (ctx: AppContext) =>
     withoutData(ctx, [
-      new GraphQLError(`The response would pass ${LIMITS.responseBytes} bytes, the limit per request (the operations of a batch share it): select fewer fields or smaller pages, or send the operations separately`, {
-        extensions: { code: 'RESPONSE_TOO_LARGE' },
-      }),
+      requestError(
+        `The response would pass ${LIMITS.responseBytes} bytes, the limit per request (the operations of a batch share it): select fewer fields or smaller pages, or send the operations separately`,
+        'RESPONSE_TOO_LARGE',
+      ),
     ]);
   /** Runs one operation; a response body longer than `budget` bytes is refused instead. */
   const run = async (ctx: AppContext, body: unknown, budget: number): Promise<{ answer: Answer; bytes: number } | undefined> => {
@@ -154,7 +156,7 @@ export function graphqlApi({ cipher, logger, hideSuggestions, metrics }: GraphQL
   async function runBatch(ctx: AppContext, operations: unknown[]) {
     if (operations.length === 0 || operations.length > MAX_BATCH) {
       ctx.status = 400;
-      ctx.body = { errors: [{ message: `A batch holds 1 to ${MAX_BATCH} operations, not ${operations.length}`, extensions: { code: 'BAD_REQUEST' } }] };
+      ctx.body = { errors: [formatError(requestError(`A batch holds 1 to ${MAX_BATCH} operations, not ${operations.length}`, 'BAD_REQUEST')).toJSON()] };
       return;
     }
     const results: string[] = [];
@@ -176,13 +178,13 @@ export function graphqlApi({ cipher, logger, hideSuggestions, metrics }: GraphQL
  * graphql-http's refusals of the HTTP exchange itself (not GraphQL results): answered like every other
  * refusal, in the contract's error body with requestId and errorId, for the whole request.
  */
-const HTTP_REFUSALS: Record<number, { code: string; message: string; instruction: string }> = {
+const HTTP_REFUSALS: Record<number, { code: ErrorCode; message: string; instruction: string }> = {
   405: { code: 'METHOD_NOT_ALLOWED', message: 'This operation cannot run over this method', instruction: 'Send mutations with POST; GET runs queries only.' },
   406: { code: 'NOT_ACCEPTABLE', message: 'No acceptable response media type', instruction: 'Accept application/graphql-response+json or application/json (UTF-8).' },
   415: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported request media type', instruction: 'Send the body as JSON with Content-Type: application/json (UTF-8).' },
 };
 
-function httpRefusal(status: number, refused: { code: string; message: string; instruction: string }, body: string | null | undefined, headers: Record<string, string> | undefined): AppError {
+function httpRefusal(status: number, refused: { code: ErrorCode; message: string; instruction: string }, body: string | null | undefined, headers: Record<string, string> | undefined): AppError {
   let message = refused.message;
   try {
     message = (JSON.parse(body ?? '') as { errors?: Array<{ message?: string }> }).errors?.[0]?.message ?? message;

@@ -2,6 +2,7 @@ import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { TLSSocket } from 'node:tls';
 import { CURRENT_VERSION, type ConnectionLimits } from '../config.ts';
+import type { ErrorCode } from '../errors.ts';
 import { newErrorId, type ErrorBody } from './errors.ts';
 import { newRequestId } from './request-context.ts';
 import { NO_SNIFF, NO_STORE, STRICT_TRANSPORT } from './security-headers.ts';
@@ -13,6 +14,7 @@ const LINGER_MS = 1_000;
 
 interface Answer {
   status: number;
+  code: ErrorCode;
   message: string;
   instruction: string;
 }
@@ -52,28 +54,30 @@ function answerFor(code: string | undefined, limits: ConnectionLimits): Answer |
     case 'HPE_HEADER_OVERFLOW':
       return {
         status: 431,
+        code: 'HEADERS_TOO_LARGE',
         message: `The request line and headers are larger than ${MAX_HEADER_BYTES / 1024} KiB`,
         instruction: 'Send smaller headers (check cookies and tokens) and retry.',
       };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return {
         status: 408,
+        code: 'REQUEST_TIMEOUT',
         message: `The request did not arrive in time: headers are allowed ${limits.headersTimeoutMs / 1000} s and the whole request ${limits.requestTimeoutMs / 1000} s`,
         instruction: 'Send the request without pauses, on a new connection.',
       };
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return { status: 413, message: 'The chunk extensions of the request body are too large', instruction: 'Send the body without chunk extensions.' };
+      return { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'The chunk extensions of the request body are too large', instruction: 'Send the body without chunk extensions.' };
     default:
       // Other HPE_ codes are malformed HTTP; anything else is the connection failing, with no one to answer.
       return code?.startsWith('HPE_')
-        ? { status: 400, message: 'The request is not valid HTTP/1.1', instruction: 'Send a well-formed HTTP/1.1 request.' }
+        ? { status: 400, code: 'BAD_REQUEST', message: 'The request is not valid HTTP/1.1', instruction: 'Send a well-formed HTTP/1.1 request.' }
         : undefined;
   }
 }
 
-function render({ status, message, instruction }: Answer, overTls: boolean): string {
+function render({ status, code, message, instruction }: Answer, overTls: boolean): string {
   const requestId = newRequestId();
-  const body: ErrorBody = { message, instruction, requestId, errorId: newErrorId() };
+  const body: ErrorBody = { code, message, instruction, requestId, errorId: newErrorId() };
   const json = JSON.stringify(body);
   const headers = {
     'Content-Type': 'application/json; charset=utf-8',

@@ -1,17 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Middleware } from 'koa';
+import type { components } from '../../generated/rest.ts';
 import { AppError, conflict, notFound, ValidationError } from '../errors.ts';
 import type { AppContext, AppState } from './state.ts';
 
 /** The contract's error body (components/schemas/Error in rest.yaml). */
-export interface ErrorBody {
-  message: string;
-  instruction?: string;
-  requestId: string;
-  errorId: string;
-  errors?: Record<string, string[]>;
-}
+export type ErrorBody = components['schemas']['Error'];
 
 /**
  * Turns anything thrown below into the contract's error body. Domain errors keep their status;
@@ -33,7 +28,7 @@ export function toAppError(thrown: unknown): AppError {
   if (thrown instanceof AppError) return thrown;
   if (thrown instanceof NotFoundError) return notFound('Resource');
   if (thrown instanceof UniqueConstraintViolationException) return conflict('A record with these values already exists');
-  return new AppError(500, 'INTERNAL', 'Something went wrong on our side', {
+  return new AppError(500, 'INTERNAL_SERVER_ERROR', 'Something went wrong on our side', {
     instruction: 'Retry later; if it persists, contact the operator with the errorId.',
   });
 }
@@ -44,7 +39,7 @@ export function newErrorId(): string {
 
 export function sendError(ctx: AppContext, error: AppError, cause: unknown = error): void {
   const errorId = newErrorId();
-  const body: ErrorBody = { message: error.message, requestId: ctx.state.requestId, errorId };
+  const body: ErrorBody = { code: error.code, message: error.message, requestId: ctx.state.requestId, errorId };
   if (error.instruction) body.instruction = error.instruction;
   if (error instanceof ValidationError) body.errors = groupIssues(error);
   if (error.status >= 500) ctx.state.log.error({ errorId, err: cause }, 'request failed');

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { CURRENT_VERSION, SUPPORTED_VERSIONS } from '../config.ts';
-import { badRequest } from '../errors.ts';
+import { AppError } from '../errors.ts';
 import type { AppState } from './state.ts';
 
 /**
@@ -13,7 +13,7 @@ export function versioning(): Middleware<AppState> {
     const requested = ctx.get('Service-Version');
     if (requested) {
       if (!(SUPPORTED_VERSIONS as readonly string[]).includes(requested)) {
-        throw badRequest(`Unsupported Service-Version "${requested.slice(0, 40)}"; supported versions: ${SUPPORTED_VERSIONS.join(', ')}`, {
+        throw new AppError(400, 'UNSUPPORTED_VERSION', `Unsupported Service-Version "${requested.slice(0, 40)}"; supported versions: ${SUPPORTED_VERSIONS.join(', ')}`, {
           instruction: `Send Service-Version: ${CURRENT_VERSION}, or omit the header to use your API key's version.`,
         });
       }

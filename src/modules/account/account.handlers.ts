@@ -1,4 +1,4 @@
-import { badRequest, conflict, forbidden } from '../../errors.ts';
+import { AppError, badRequest, conflict } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import type { ProviderDirectory } from '../../providers/directory.ts';
 import { ProviderError } from '../../providers/provider.ts';
@@ -51,7 +51,7 @@ async function upstreamAnswer<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (error instanceof ProviderError && error.status === 'ERROR_REPAIRABLE') {
-      throw forbidden('The institution needs the end-user to sign in again', { instruction: 'Open the connect page in repair mode for this connection, then retry.' });
+      throw new AppError(403, 'REPAIR_REQUIRED', 'The institution needs the end-user to sign in again', { instruction: 'Open the connect page in repair mode for this connection, then retry.' });
     }
     throw upstreamFailure(error, 'read the account numbers');
   }

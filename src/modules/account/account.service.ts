@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { forbidden, notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import { decodeId } from '../../lib/ids.ts';
 import type { Product } from '../connection/connection.entity.ts';
 import { Account, type AccountEntity } from './account.entity.ts';
@@ -32,7 +32,7 @@ export class AccountService {
   assertRefreshable(account: AccountEntity): void {
     const { status } = account.connection;
     if (status.startsWith('ERROR_') || status === 'DISCONNECTING' || status === 'DISCONNECTED') {
-      throw forbidden(`The account's connection is ${status}; its balance cannot be refreshed`, {
+      throw new AppError(403, status === 'ERROR_REPAIRABLE' ? 'REPAIR_REQUIRED' : 'CONNECTION_NOT_USABLE', `The account's connection is ${status}; its balance cannot be refreshed`, {
         instruction: status === 'ERROR_REPAIRABLE' ? 'Have the end-user reconnect the institution, then retry.' : 'Retry once the connection is SYNCED again.',
       });
     }
@@ -42,7 +42,7 @@ export class AccountService {
 
 export function requireProduct(account: AccountEntity, product: Product): void {
   if (!account.connection.products.includes(product)) {
-    throw forbidden(`The account's connection is not enabled with the ${product} product`, {
+    throw new AppError(403, 'PRODUCT_NOT_ENABLED', `The account's connection is not enabled with the ${product} product`, {
       instruction: `Connect the institution again with the ${product} product enabled.`,
     });
   }

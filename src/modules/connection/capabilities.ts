@@ -1,4 +1,4 @@
-import { AppError, forbidden } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import type { ProviderDirectory } from '../../providers/directory.ts';
 import { ProviderBusy, ProviderError, type Capability, type Provider } from '../../providers/provider.ts';
 import type { ConnectionEntity } from './connection.entity.ts';
@@ -17,7 +17,7 @@ const WHAT: Record<Capability, string> = {
 export async function providerOffering(providers: ProviderDirectory, connection: ConnectionEntity, capability: Capability): Promise<Provider> {
   const provider = await providers.get(connection.provider, connection.environment.id);
   if (!provider.capabilities.has(capability)) {
-    throw forbidden(`The connection's provider (${connection.provider}) does not offer ${WHAT[capability]}`, {
+    throw new AppError(403, 'CAPABILITY_NOT_OFFERED', `The connection's provider (${connection.provider}) does not offer ${WHAT[capability]}`, {
       instruction: `${WHAT[capability]} is not available for ${connection.provider} connections; see the provider capabilities in the README.`,
     });
   }
@@ -31,7 +31,7 @@ export async function providerOffering(providers: ProviderDirectory, connection:
 export function upstreamFailure(error: unknown, doing: string): unknown {
   if (!(error instanceof ProviderError) && !(error instanceof ProviderBusy)) return error;
   const seconds = String(error.retryAfterSeconds ?? 30);
-  return new AppError(503, 'UPSTREAM_UNAVAILABLE', `The provider could not ${doing}: ${error.message}`, {
+  return new AppError(503, 'PROVIDER_UNAVAILABLE', `The provider could not ${doing}: ${error.message}`, {
     instruction: `Retry in ${seconds} seconds; if it persists, the operator can check the provider settings.`,
     headers: { 'Retry-After': seconds },
   });

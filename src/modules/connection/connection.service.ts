@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
+import { AppError, conflict, notFound } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
 import type { LinkedLogin } from '../../providers/provider.ts';
@@ -101,7 +101,7 @@ export class ConnectionService {
   /** Refuses to repair a connection that is gone. */
   assertRepairable(connection: ConnectionEntity): void {
     if (INACTIVE.includes(connection.status)) {
-      throw forbidden(`The connection is ${connection.status}`, { instruction: 'Connect the institution again as a new connection.' });
+      throw new AppError(403, 'CONNECTION_NOT_USABLE', `The connection is ${connection.status}`, { instruction: 'Connect the institution again as a new connection.' });
     }
   }
 
@@ -136,7 +136,7 @@ export class ConnectionService {
    */
   async claimTransactionsRefresh(connection: ConnectionEntity, then: (tx: EntityManager) => Promise<void>, now = new Date()): Promise<void> {
     if (connection.status.startsWith('ERROR_') || INACTIVE.includes(connection.status)) {
-      throw forbidden(`The connection is ${connection.status}; transactions cannot be refreshed`, {
+      throw new AppError(403, connection.status === 'ERROR_REPAIRABLE' ? 'REPAIR_REQUIRED' : 'CONNECTION_NOT_USABLE', `The connection is ${connection.status}; transactions cannot be refreshed`, {
         instruction: connection.status === 'ERROR_REPAIRABLE' ? 'Have the end-user reconnect the institution, then retry.' : 'Wait until the connection is SYNCED again, then retry.',
       });
     }

@@ -88,7 +88,7 @@ export function assertBudgetLeft(connection: ConnectionEntity, perDay: number | 
   const used = connection.upstreamRequests;
   if (!perDay || !used || used.day !== now.toISOString().slice(0, 10) || used.count < perDay) return;
   const seconds = secondsUntilTomorrow(now);
-  throw new AppError(429, 'REQUEST_BUDGET_USED', `This connection's provider allows ${perDay} upstream requests a day, and today's are used`, {
+  throw new AppError(429, 'PROVIDER_BUDGET_USED', `This connection's provider allows ${perDay} upstream requests a day, and today's are used`, {
     instruction: `Retry in ${seconds} seconds, when the provider's day starts again.`,
     headers: { 'Retry-After': String(seconds) },
   });

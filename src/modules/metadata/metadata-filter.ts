@@ -1,10 +1,10 @@
-import { badRequest } from '../../errors.ts';
+import { badUserInput } from '../../errors.ts';
 import type { Metadata } from './metadata.ts';
 
 /** A MetadataFilter's values are compared by JSON type and value, so only scalars are allowed. */
 export function checkMetadataFilter(filter: Record<string, unknown>): Record<string, string | number | boolean> {
   for (const [key, value] of Object.entries(filter)) {
-    if (value === null || typeof value === 'object') throw badRequest(`metadata filter value for "${key}" must be a string, number or boolean`);
+    if (value === null || typeof value === 'object') throw badUserInput(`metadata filter value for "${key}" must be a string, number or boolean`);
   }
   return filter as Record<string, string | number | boolean>;
 }

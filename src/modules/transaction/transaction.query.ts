@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { badRequest } from '../../errors.ts';
+import { badUserInput } from '../../errors.ts';
 import { isRealDate } from '../../lib/dates.ts';
 import { decodeId } from '../../lib/ids.ts';
 import type { AccountKind } from '../account/account.entity.ts';
@@ -80,9 +80,9 @@ interface Position {
  */
 export async function transactionPage(em: EntityManager, profileId: string, request: PageRequest): Promise<TransactionPage> {
   const { first, after, last, before, sort } = request;
-  if ((first ?? 0) < 0 || (last ?? 0) < 0) throw badRequest('first and last must not be negative');
-  if (first != null && (last != null || before != null)) throw badRequest('first cannot be combined with last or before: page forwards with first/after, backwards with last/before');
-  if (last != null && after != null) throw badRequest('last cannot be combined with after: page backwards with last/before');
+  if ((first ?? 0) < 0 || (last ?? 0) < 0) throw badUserInput('first and last must not be negative');
+  if (first != null && (last != null || before != null)) throw badUserInput('first cannot be combined with last or before: page forwards with first/after, backwards with last/before');
+  if (last != null && after != null) throw badUserInput('last cannot be combined with after: page backwards with last/before');
   const backwards = last != null || before != null;
   const size = Math.min(MAX_PAGE, (backwards ? last : first) ?? DEFAULT_PAGE);
   const cursor = backwards ? before : after;
@@ -179,8 +179,8 @@ function readCursor(cursor: string, sort: Sort): Position {
   }
   const [order, date, id] = Array.isArray(parsed) && parsed.length === 3 ? parsed.map(String) : [];
   const valid = isRealDate(date ?? '') && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id ?? '');
-  if (!valid) throw badRequest('The cursor is malformed: pass an endCursor, startCursor or edge cursor exactly as received');
-  if (order !== (sort === 'DATE_DESC' ? 'd' : 'a')) throw badRequest(`The cursor comes from the other sort order; keep sort ${sort} throughout a walk`);
+  if (!valid) throw badUserInput('The cursor is malformed: pass an endCursor, startCursor or edge cursor exactly as received');
+  if (order !== (sort === 'DATE_DESC' ? 'd' : 'a')) throw badUserInput(`The cursor comes from the other sort order; keep sort ${sort} throughout a walk`);
   return { date: date!, id: id! };
 }
 
