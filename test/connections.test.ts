@@ -113,7 +113,7 @@ describe('connecting a sandbox institution', () => {
   it('refuses sandbox connections in a PRODUCTION environment and keeps environments apart', async () => {
     const production = await createEnvironmentWithKey(app, 'PRODUCTION');
     const productionProfile = await createProfile(app, {}, production.apiKey);
-    expect((await connect(productionProfile.id, {}, production.apiKey)).status).toBe(403);
+    expect(await connect(productionProfile.id, {}, production.apiKey)).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
 
     const other = await createEnvironmentWithKey(app);
     const { connection } = await connected();
@@ -128,16 +128,17 @@ describe('connecting a sandbox institution', () => {
 
 describe('error states', () => {
   it.each([
-    ['user_bad_login', 'ERROR_REPAIRABLE'],
-    ['user_institution_down', 'ERROR_INSTITUTION'],
-    ['user_provider_error', 'ERROR_PROVIDER'],
-    ['user_service_error', 'ERROR_SERVICE'],
-  ])('%s ends the first sync in %s with its event', async (username, status) => {
+    ['user_bad_login', 'ERROR_REPAIRABLE', 'REPAIR_REQUIRED'],
+    ['user_institution_down', 'ERROR_INSTITUTION', 'CONNECTION_NOT_USABLE'],
+    ['user_provider_error', 'ERROR_PROVIDER', 'CONNECTION_NOT_USABLE'],
+    ['user_service_error', 'ERROR_SERVICE', 'CONNECTION_NOT_USABLE'],
+  ])('%s ends the first sync in %s with its event; a refresh is refused with %s', async (username, status, code) => {
     const { profile, connection, row } = await connected({ username, password: 'whatever' });
     expect(row.status).toBe(status);
     expect((await eventsOf(profile.id, `connection.synced.errored.${status}`)).length).toBe(1);
     const refresh = await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: app.apiKey });
     expect(refresh.status).toBe(403);
+    expect(refresh.body.code).toBe(code);
     expect(refresh.body.message).toContain(status);
   });
 
@@ -225,6 +226,7 @@ describe('transactions refresh', () => {
 
     const tooSoon = await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: app.apiKey });
     expect(tooSoon.status).toBe(429);
+    expect(tooSoon.body.code).toBe('REFRESH_TOO_SOON');
     expect(Number(tooSoon.headers['retry-after'])).toBeGreaterThan(4 * 3600 - 60);
 
     await app.sql(`update connection set last_refresh_at = now() - interval '5 hours', refresh_started_at = now() where id = $1`, [row.id]);
@@ -258,7 +260,7 @@ describe('transactions refresh', () => {
       asOperator(app, (admin) => admin.setTransactionsRefreshBeta(environmentId, true)),
     );
     expect(refused.status).toBe(403);
-    expect(refused.body.message).toContain('beta');
+    expect(refused.body).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('beta') });
   });
 });
 
@@ -301,20 +303,20 @@ describe('balances and ACH numbers', () => {
     const loan = await accountOf(connection.id, 'mortgage');
     const wrongKind = await app.http.get(`/v1/accounts/${loan.publicId}/ach_numbers`, { auth: app.apiKey });
     expect(wrongKind.status).toBe(400);
-    expect(wrongKind.body.instruction).toContain('DEPOSITORY');
+    expect(wrongKind.body).toMatchObject({ code: 'BAD_REQUEST', instruction: expect.stringContaining('DEPOSITORY') });
 
     const checking = await accountOf(connection.id, 'checking');
     await app.sql('update account set verified = false where id = $1', [checking.id]);
     const unverified = await app.http.get(`/v1/accounts/${checking.publicId}/ach_numbers`, { auth: app.apiKey });
     expect(unverified.status).toBe(409);
-    expect(unverified.body.instruction).toContain('account.verified');
+    expect(unverified.body).toMatchObject({ code: 'CONFLICT', instruction: expect.stringContaining('account.verified') });
     expect((await app.http.get(`/v1/accounts/${checking.publicId}/ach_numbers`, { auth: basicAuth(profile.id, app.apiKey) })).status).toBe(401);
 
     const other = await connected({ institutionId: 'ins_houndstooth' });
     const noProduct = await accountOf(other.connection.id, 'checking');
     const refused = await app.http.get(`/v1/accounts/${noProduct.publicId}/ach_numbers`, { auth: app.apiKey });
     expect(refused.status).toBe(403);
-    expect(refused.body.instruction).toContain('ACCOUNT_NUMBERS');
+    expect(refused.body).toMatchObject({ code: 'PRODUCT_NOT_ENABLED', instruction: expect.stringContaining('ACCOUNT_NUMBERS') });
   });
 });
 
@@ -329,9 +331,10 @@ describe('disconnecting and deleting', () => {
     const again = await app.http.delete(`/v1/connections/${connection.id}`, { auth: app.apiKey });
     expect(again.status).toBe(202);
     expect(again.body.status).toBe('DISCONNECTED');
-    expect((await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: app.apiKey })).status).toBe(403);
+    const unusable = { status: 403, body: { code: 'CONNECTION_NOT_USABLE' } };
+    expect(await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: app.apiKey })).toMatchObject(unusable);
     const checking = await accountOf(connection.id, 'checking');
-    expect((await app.http.post(`/v1/accounts/${checking.publicId}/balances/refresh`, { auth: app.apiKey })).status).toBe(403);
+    expect(await app.http.post(`/v1/accounts/${checking.publicId}/balances/refresh`, { auth: app.apiKey })).toMatchObject(unusable);
   });
 
   it('deleting a profile removes every row of its financial data', async () => {

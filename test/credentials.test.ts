@@ -178,6 +178,7 @@ describe('session tokens', () => {
     for (let i = 0; i < 10; i++) tokens.push((await issueSession(profile.id)).body.token);
     const refused = await issueSession(profile.id);
     expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('SESSION_LIMIT');
     expect(refused.body.message).toMatch(/10 active session tokens issued in the last hour/);
     expect(refused.body.instruction).toMatch(/Basic Auth/);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);

@@ -33,7 +33,7 @@ describe('unexpected failures', () => {
     server.close();
     expect(status).toBe(500);
     const parsed = JSON.parse(body);
-    expect(parsed).toEqual({ message: 'Something went wrong on our side', instruction: expect.any(String), requestId: expect.any(String), errorId: expect.stringMatching(/^err_/) });
+    expect(parsed).toEqual({ code: 'INTERNAL_SERVER_ERROR', message: 'Something went wrong on our side', instruction: expect.any(String), requestId: expect.any(String), errorId: expect.stringMatching(/^err_/) });
     expect(body).not.toMatch(/hunter2|db-internal|at .*\.ts/);
     const logged = lines.map((line) => JSON.parse(line)).find((entry) => entry.errorId === parsed.errorId);
     expect(logged.err.message).toContain('db-internal');

@@ -65,6 +65,7 @@ describe('GraphQL over HTTP', () => {
     expect(response.body[3].data.transactions.nodes).toHaveLength(2);
     const tooMany = await post(Array.from({ length: 11 }, () => ({ query: '{ profile { id } }' })));
     expect(tooMany.status).toBe(400);
+    expect(tooMany.body.errors).toEqual([{ message: 'A batch holds 1 to 10 operations, not 11', extensions: { code: 'BAD_REQUEST', errorId: expect.stringMatching(/^err_/) } }]);
   });
 
   it.each([
@@ -77,7 +78,7 @@ describe('GraphQL over HTTP', () => {
     expect(response.status).toBe(200);
     expect(response.body.data).toBeUndefined();
     expect(response.body.errors[0].message).toMatch(message);
-    expect(response.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(response.body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
   });
 
   it('counts the cost of a variable page size, and keeps introspection on', async () => {
@@ -116,19 +117,19 @@ describe('refusals of the HTTP exchange itself', () => {
     for (const raw of [query, `[${query},${query}]`]) {
       const response = await app.http.post('/v1/graphql', { auth, raw, headers: { 'Content-Type': 'application/json', Accept: 'image/png' } });
       expect(response.status).toBe(406);
-      expect(response.body).toMatchObject(errorBody);
+      expect(response.body).toMatchObject({ ...errorBody, code: 'NOT_ACCEPTABLE' });
     }
   });
 
   it('answers 415 for a Content-Type graphql-http cannot read, in the error body', async () => {
     const response = await app.http.post('/v1/graphql', { auth, raw: query, headers: { 'Content-Type': 'application/json; charset=latin1' } });
     expect(response.status).toBe(415);
-    expect(response.body).toMatchObject(errorBody);
+    expect(response.body).toMatchObject({ ...errorBody, code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
 
   it('answers 405 for a mutation over GET, in the error body with Allow', async () => {
     const response = await app.http.get(`/v1/graphql?query=${encodeURIComponent('mutation { __typename }')}`, { auth });
     expect(response.status).toBe(405);
-    expect(response.body).toMatchObject({ ...errorBody, message: expect.stringMatching(/GET/) });
+    expect(response.body).toMatchObject({ ...errorBody, code: 'METHOD_NOT_ALLOWED', message: expect.stringMatching(/GET/) });
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { buildClientSchema, buildSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ErrorCode } from '../src/errors.ts';
 import { LIMITS } from '../src/graphql/limits.ts';
 import { decodeId } from '../src/lib/ids.ts';
 import { basicAuth } from './support/factories.ts';
@@ -26,9 +27,9 @@ const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 const post = (credential: string, body: unknown, accept?: string) => app.http.post('/v1/graphql', { auth: credential, json: body, headers: accept ? { Accept: accept } : {} });
 
 /** The REST error body refusals before GraphQL runs carry. */
-function expectRestError(response: TestResponse, status: number) {
+function expectRestError(response: TestResponse, status: number, code: ErrorCode) {
   expect(response.status, response.text).toBe(status);
-  expect(response.body).toMatchObject({ message: expect.any(String), requestId: expect.any(String), errorId: expect.stringMatching(/^err_/) });
+  expect(response.body).toMatchObject({ code, message: expect.any(String), requestId: expect.any(String), errorId: expect.stringMatching(/^err_/) });
 }
 
 describe('metadata that is not an object, in a mutation', () => {
@@ -84,10 +85,10 @@ describe('HTTP status of GraphQL answers', () => {
   const REQUEST_ERRORS: [string, unknown, string][] = [
     ['a syntax error', { query: '{ profile { id }' }, 'GRAPHQL_VALIDATION_FAILED'],
     ['a validation error', { query: '{ profile { nope } }' }, 'GRAPHQL_VALIDATION_FAILED'],
-    ['a document over the depth limit', { query: depth11 }, 'GRAPHQL_VALIDATION_FAILED'],
-    ['a document over the token limit', { query: `{ profile { ${'id '.repeat(LIMITS.tokens)} } }` }, 'GRAPHQL_VALIDATION_FAILED'],
-    ['a document over the alias limit', { query: `{ ${Array.from({ length: LIMITS.aliases + 1 }, (_, i) => `a${i}: __typename`).join(' ')} }` }, 'GRAPHQL_VALIDATION_FAILED'],
-    ['a document over the cost limit', { query: 'query($n: Int) { transactions(first: $n) { nodes { account { connection { accounts { connection { accounts { connection { id } } } } } } } } }', variables: { n: 100 } }, 'GRAPHQL_VALIDATION_FAILED'],
+    ['a document over the depth limit', { query: depth11 }, 'QUERY_TOO_COMPLEX'],
+    ['a document over the token limit', { query: `{ profile { ${'id '.repeat(LIMITS.tokens)} } }` }, 'QUERY_TOO_COMPLEX'],
+    ['a document over the alias limit', { query: `{ ${Array.from({ length: LIMITS.aliases + 1 }, (_, i) => `a${i}: __typename`).join(' ')} }` }, 'QUERY_TOO_COMPLEX'],
+    ['a document over the cost limit', { query: 'query($n: Int) { transactions(first: $n) { nodes { account { connection { accounts { connection { accounts { connection { id } } } } } } } } }', variables: { n: 100 } }, 'QUERY_TOO_COMPLEX'],
     ['a variable that does not coerce', { query: 'query($d: Date) { transactions(filter: {date_gte: $d}) { count } }', variables: { d: '2026-02-30' } }, 'BAD_USER_INPUT'],
   ];
 
@@ -116,7 +117,7 @@ describe('HTTP status of GraphQL answers', () => {
       const response = await post(auth, body, accept);
       expect(response.status, `${accept}: ${response.text}`).toBe(400);
       expect(response.body.data).toBeUndefined();
-      expect(response.body.errors).toEqual([expect.objectContaining({ message: expect.any(String) })]);
+      expect(response.body.errors).toEqual([expect.objectContaining({ message: expect.any(String), extensions: expect.objectContaining({ code: 'BAD_REQUEST' }) })]);
     }
   });
 
@@ -167,7 +168,7 @@ describe('an API key on /v1/graphql', () => {
     ['a mutation', 'mutation { profileUpdate(input: {name: "By key"}) { success } }'],
   ])('is refused with 403 for %s, before anything runs', async (_what, query) => {
     const response = await post(app.apiKey, { query });
-    expectRestError(response, 403);
+    expectRestError(response, 403, 'FORBIDDEN');
     expect(response.body.message).toMatch(/only run introspection/);
     const [row] = await app.sql('select name from profile where id = $1', [decodeId('profile', profileId)]);
     expect(row.name).not.toBe('By key');
@@ -178,9 +179,9 @@ describe('an API key on /v1/graphql', () => {
     const schema = await post(app.apiKey, { query, operationName: 'Schema' });
     expect(schema.status).toBe(200);
     expect(schema.body).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
-    expectRestError(await post(app.apiKey, { query, operationName: 'Data' }), 403);
-    expectRestError(await post(app.apiKey, { query }), 403);
-    expectRestError(await post(app.apiKey, { query, operationName: 'Missing' }), 403);
+    expectRestError(await post(app.apiKey, { query, operationName: 'Data' }), 403, 'FORBIDDEN');
+    expectRestError(await post(app.apiKey, { query }), 403, 'FORBIDDEN');
+    expectRestError(await post(app.apiKey, { query, operationName: 'Missing' }), 403, 'FORBIDDEN');
   });
 
   it('gets request errors like anyone for a document that cannot run, and 403 for a batch holding a data operation', async () => {
@@ -188,7 +189,7 @@ describe('an API key on /v1/graphql', () => {
     expect(syntax.status).toBe(200);
     expect(syntax.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     const batch = await post(app.apiKey, [{ query: '{ __typename }' }, { query: '{ profile { id } }' }]);
-    expectRestError(batch, 403);
+    expectRestError(batch, 403, 'FORBIDDEN');
     const introspectionBatch = await post(app.apiKey, [{ query: '{ __typename }' }, { query: '{ __type(name: "Account") { name } }' }]);
     expect(introspectionBatch.body).toEqual([{ data: { __typename: 'Query' } }, { data: { __type: { name: 'Account' } } }]);
   });
@@ -196,7 +197,7 @@ describe('an API key on /v1/graphql', () => {
   it('does not change what a profile or a missing credential gets', async () => {
     expect((await post(auth, { query: '{ profile { id } }' })).body).toEqual({ data: { profile: { id: profileId } } });
     const anonymous = await app.http.post('/v1/graphql', { json: { query: '{ __typename }' } });
-    expectRestError(anonymous, 401);
+    expectRestError(anonymous, 401, 'UNAUTHENTICATED');
   });
 });
 

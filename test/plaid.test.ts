@@ -241,7 +241,7 @@ describe('Plaid errors, repair and disconnect', () => {
       const link = await app.http.post('/v1/connect/link', { auth: token, json: {} });
       expect(link.status, kind).toBe(503);
       expect(Number(link.headers['retry-after'])).toBeGreaterThan(0);
-      expect(link.body).toMatchObject({ requestId: expect.any(String), errorId: expect.any(String), instruction: expect.any(String) });
+      expect(link.body).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', requestId: expect.any(String), errorId: expect.any(String), instruction: expect.any(String) });
     }
   });
 

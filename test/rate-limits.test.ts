@@ -18,7 +18,7 @@ describe('request rate limits (fixed one-second windows)', () => {
     expect({ ok, limited, other }).toEqual({ ok: 100, limited: 50, other: 0 });
     for (const response of limitedResponses) {
       expect(response.headers).toMatchObject({ 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '1', 'retry-after': '1' });
-      expect(response.body).toMatchObject({ message: expect.stringMatching(/Rate limit of 100/), errorId: expect.any(String) });
+      expect(response.body).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/Rate limit of 100/), errorId: expect.any(String) });
     }
     await nextSecond();
     const next = await send();

@@ -181,7 +181,7 @@ describe('SimpleFIN connections', () => {
     const accountId = encodeId('account', account.id);
     const refresh = await app.http.post(`/v1/accounts/${accountId}/balances/refresh`, { auth: app.apiKey });
     expect(refresh.status).toBe(403);
-    expect(refresh.body.instruction).toBeTruthy();
+    expect(refresh.body).toMatchObject({ code: 'CAPABILITY_NOT_OFFERED', instruction: expect.any(String) });
   });
 
   it('answers a transactions refresh the daily request budget cannot pay for with 429 and Retry-After', async () => {
@@ -189,6 +189,7 @@ describe('SimpleFIN connections', () => {
     await app.sql(`update connection set upstream_requests = jsonb_build_object('day', $2::text, 'count', 24) where id = $1`, [shared.row.id, today]);
     const refresh = await app.http.post(`/v1/connections/${shared.connection.id}/transactions/refresh`, { auth: app.apiKey });
     expect(refresh.status).toBe(429);
+    expect(refresh.body.code).toBe('PROVIDER_BUDGET_USED');
     expect(Number(refresh.headers['retry-after'])).toBeGreaterThan(0);
     await app.sql(`update connection set upstream_requests = null where id = $1`, [shared.row.id]);
   });

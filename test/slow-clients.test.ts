@@ -45,6 +45,7 @@ function expectRequestTimeout(received: string) {
   expect(head).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
   expect(head).toMatch(/\r\nConnection: close(\r\n|$)/);
   expect(JSON.parse(body!)).toEqual({
+    code: 'REQUEST_TIMEOUT',
     message: 'The request did not arrive in time: headers are allowed 1 s and the whole request 2 s',
     instruction: expect.any(String),
     requestId: expect.stringMatching(/^req_/),

@@ -79,6 +79,7 @@ describe('oversized headers', () => {
     expect(response.status).toBe(431);
     expect(response.headers).toMatchObject({ connection: 'close', 'content-type': 'application/json; charset=utf-8', 'strict-transport-security': 'max-age=31536000' });
     expect(JSON.parse(response.body)).toEqual({
+      code: 'HEADERS_TOO_LARGE',
       message: 'The request line and headers are larger than 16 KiB',
       instruction: expect.any(String),
       requestId: response.headers['x-request-id'],

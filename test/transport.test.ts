@@ -20,6 +20,7 @@ describe('transport', () => {
   it('refuses plain HTTP on the same port before any handler runs', async () => {
     const response = await app.http.post('/v1/profiles', { plain: true, auth: app.apiKey, json: buildProfile() });
     expect(response.status).toBe(403);
+    expect(response.body.code).toBe('HTTPS_REQUIRED');
     expect(response.body.message).toMatch(/HTTPS only/);
     expect(response.body.instruction).toMatch(/^Send the request to https:\/\//);
     expect(response.headers['ratelimit-limit']).toBe('25');
@@ -39,6 +40,7 @@ describe('transport', () => {
     expect(ok.status).toBe(200);
     const unknown = await app.http.get('/v1/profiles', { auth: app.apiKey, headers: { 'Service-Version': '2019-01-01' } });
     expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe('UNSUPPORTED_VERSION');
     expect(unknown.body.message).toMatch(/Unsupported Service-Version "2019-01-01"; supported versions: 2026-04-01/);
     expect(unknown.headers['service-version']).toBe('2026-04-01');
   });
@@ -46,18 +48,18 @@ describe('transport', () => {
   it('answers unknown routes with a 404 in the error shape', async () => {
     const response = await app.http.get('/v1/nothing-here', { auth: app.apiKey });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ message: expect.stringMatching(/not found/), requestId: response.headers['x-request-id'], errorId: expect.stringMatching(/^err_/) });
+    expect(response.body).toEqual({ code: 'NOT_FOUND', message: expect.stringMatching(/not found/), requestId: response.headers['x-request-id'], errorId: expect.stringMatching(/^err_/) });
   });
 
   it('wants JSON bodies: 415 for another media type, 400 for malformed JSON', async () => {
     const wrongType = await app.http.post('/v1/profiles', { auth: app.apiKey, raw: 'name=Jane', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     expect(wrongType.status).toBe(415);
-    expect(wrongType.body.message).toMatch(/application\/json/);
+    expect(wrongType.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringMatching(/application\/json/) });
     const noType = await app.http.post('/v1/profiles', { auth: app.apiKey, raw: '{"name":"Jane"}' });
     expect(noType.status).toBe(415);
     const malformed = await app.http.post('/v1/profiles', { auth: app.apiKey, raw: '{"name":', headers: { 'Content-Type': 'application/json' } });
     expect(malformed.status).toBe(400);
-    expect(malformed.body.message).toMatch(/not valid JSON/);
+    expect(malformed.body).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/not valid JSON/) });
   });
 });
 

@@ -1,11 +1,13 @@
 import { expect } from 'vitest';
+import { assertErrorBody, ERROR_CODES } from '../support/contract.ts';
 import type { TestResponse } from '../support/http-client.ts';
 
 /**
  * What contracts/schema.graphql promises about any answer of /v1/graphql: the headers every response
  * carries; HTTP 200 with a GraphQL result (or, for a batch, an array of them); any other status with
  * either a GraphQL result holding only errors or, for refusals before GraphQL runs, the REST error
- * body. Every GraphQL error has a message and an `extensions.code`, never INTERNAL_SERVER_ERROR.
+ * body. Every GraphQL error has a message and an `extensions.code` from the contract's list, never
+ * INTERNAL_SERVER_ERROR.
  */
 export function assertGraphQLAnswer(response: TestResponse): void {
   const said = `→ ${response.status} ${response.text.slice(0, 500)}`;
@@ -23,7 +25,7 @@ export function assertGraphQLAnswer(response: TestResponse): void {
     expect(body, said).not.toHaveProperty('data');
     return;
   }
-  expect(body, said).toMatchObject({ message: expect.any(String), requestId: expect.any(String), errorId: expect.any(String) });
+  assertErrorBody(response);
 }
 
 function assertResult(result: unknown, said: string): void {
@@ -38,6 +40,7 @@ function assertResult(result: unknown, said: string): void {
   expect(Array.isArray(errors) && errors.length > 0, `errors is a non-empty list ${said}`).toBe(true);
   for (const error of errors as Array<Record<string, any>>) {
     expect(error, said).toMatchObject({ message: expect.any(String), extensions: { code: expect.any(String) } });
+    expect(ERROR_CODES, said).toContain(error.extensions.code);
     expect(error.extensions.code, `an internal error ${said}`).not.toBe('INTERNAL_SERVER_ERROR');
   }
 }

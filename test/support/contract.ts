@@ -8,8 +8,12 @@ import { createRequire } from 'node:module';
 const addFormats: <T>(ajv: T) => T = createRequire(import.meta.url)('ajv-formats');
 import type { TestResponse } from './http-client.ts';
 
-const api = new OpenAPIBackend({ definition: parse(readFileSync('contracts/rest.yaml', 'utf8')) as Document, quick: true, customizeAjv: (ajv) => addFormats(ajv) });
+const definition = parse(readFileSync('contracts/rest.yaml', 'utf8')) as Document;
+const api = new OpenAPIBackend({ definition, quick: true, customizeAjv: (ajv) => addFormats(ajv) });
 await api.init();
+
+/** The contract's error codes (components/schemas/ErrorCode): REST bodies' `code`, GraphQL errors' `extensions.code`. */
+export const ERROR_CODES: readonly string[] = (definition.components!.schemas!.ErrorCode as { enum: string[] }).enum;
 
 const ALWAYS = ['service-version', 'x-request-id'];
 /** Answers of the transport (request too slow, headers too large), given before any operation runs; the contract documents them once, in its Transport section. */
@@ -40,6 +44,9 @@ export function assertMatchesContract(method: string, path: string, response: Te
   expect(result.errors ?? [], `${operation.operationId} ${response.status} body breaks the contract: ${JSON.stringify(response.body).slice(0, 500)}`).toEqual([]);
 }
 
-function assertErrorBody(response: TestResponse): void {
-  expect(response.body).toMatchObject({ message: expect.any(String), requestId: expect.any(String), errorId: expect.any(String) });
+/** The contract's error body, with a code the contract lists. */
+export function assertErrorBody(response: TestResponse): void {
+  const said = `${response.status} ${response.text.slice(0, 500)}`;
+  expect(response.body, said).toMatchObject({ code: expect.any(String), message: expect.any(String), requestId: expect.any(String), errorId: expect.any(String) });
+  expect(ERROR_CODES, said).toContain(response.body.code);
 }
