@@ -50,15 +50,17 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
     const { operationId, params } = route;
     if (!operationId) throw notFound(`Route ${ctx.method.toUpperCase()} ${ctx.path}`);
     const credential = admittedCredential(operationId, ctx.state.credential);
+    const operation = operations.get(operationId);
     const request = { method: ctx.method, path: ctx.path, query: ctx.querystring, headers: ctx.headers as Record<string, string>, body: ctx.state.body };
-    const validation = api.validateRequest(request, operations.get(operationId));
+    const validation = api.validateRequest(request, operation);
     if (validation.errors) throw new ValidationError(validation.errors.map(toIssue));
-    const { query } = validation.coerced;
+    // Query and body as they were validated: parameters coerced to their types, a JSON string body parsed.
+    const { query, requestBody: body } = api.router.parseRequest(validation.coerced, operation);
     // Path parameters are ids, only ever decoded (a malformed one is a 404); the rest may be stored.
-    const unstorable = [query, request.body].flatMap((part) => unstorableText(part));
+    const unstorable = [query, body].flatMap((part) => unstorableText(part));
     if (unstorable.length > 0) throw new ValidationError(unstorable);
     const run = table[operationId] as Run;
-    const call = () => run({ params, query, body: request.body, credential, ctx });
+    const call = () => run({ params, query, body, credential, ctx });
     const result = REST_OPERATIONS[operationId].method === 'get' && !PRIMARY_GETS.has(operationId) ? await onReplica(ctx, call) : await call();
     ctx.status = result.status;
     if (result.headers) ctx.set(Object.fromEntries(Object.entries(result.headers).map(([name, value]) => [name, String(value)])));
