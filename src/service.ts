@@ -35,7 +35,7 @@ import { SandboxProvider } from './providers/sandbox/sandbox-provider.ts';
 import { eventHandlers } from './modules/event/event.handlers.ts';
 import { WebhookDeliveries } from './modules/webhook/delivery.ts';
 import { webhookHandlers } from './modules/webhook/webhook.handlers.ts';
-import { contractPaths, restApi, type HandlerTable } from './rest/dispatch.ts';
+import { restApi, type HandlerTable } from './rest/dispatch.ts';
 import { loadSecrets } from './secrets.ts';
 import { Metrics, pgPoolCounts } from './metrics/metrics.ts';
 import { startMetricsServer } from './metrics/metrics-server.ts';
@@ -145,7 +145,6 @@ export async function startService(config: Config, logger: Logger, options: Serv
     graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions: config.nodeEnv !== 'development', metrics }),
     rest: restApi(handlers),
     metrics,
-    restRoutes: contractPaths(),
   });
   // A `worker` serves nothing: it runs jobs, cron and the webhook relay.
   const listener = serving ? createListener(tls, app.callback(), config.connections) : undefined;

@@ -5,6 +5,7 @@ import type { FixedWindowLimiter } from '../lib/fixed-window.ts';
 import { httpMetrics } from '../metrics/http-metrics.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { explorers } from '../modules/explorer/explorer.ts';
+import { REST_ROUTES } from '../rest/routes.ts';
 import { identify, rejectInvalidCredential } from './authenticate.ts';
 import type { CredentialResolver } from './credentials.ts';
 import { errorHandler } from './errors.ts';
@@ -30,25 +31,28 @@ export interface AppParts {
   /** The REST front door (every path of contracts/rest.yaml); it also answers unknown routes with 404. */
   rest: Middleware<AppState>;
   metrics: Metrics;
-  /** The REST contract's path templates: requests are counted by the one they fall under. */
-  restRoutes: string[];
 }
 
 const GRAPHQL_PATH = '/v1/graphql';
 
 /**
- * The request pipeline of DESIGN.md, inside the metrics (every request, whatever answers it) and the
- * security headers: request id → errors → EntityManager →
+ * The request pipeline of DESIGN.md, after the request is matched to the REST contract's routes
+ * (once: metrics and the REST front door both read `ctx.state.route`) and inside the metrics (every
+ * request, whatever answers it) and the security headers: request id → errors → EntityManager →
  * credential and rate limit → TLS guard → version → 401 for a bad credential → JSON body → GraphQL or
  * REST. The rate limiter runs before anything can refuse the request, so every response carries its
  * headers, and before the database is asked about an unfamiliar credential (see identify).
  */
-export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, credentials, limiter, graphql, rest, metrics, restRoutes }: AppParts): Koa<AppState> {
+export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, credentials, limiter, graphql, rest, metrics }: AppParts): Koa<AppState> {
   // ctx.ip: the address the outermost trusted proxy saw (X-Forwarded-For, `trustProxyHops` from the
   // right), never an entry the client wrote itself.
   const app = new Koa<AppState>({ proxy: trustProxy, maxIpsCount: trustProxyHops });
   app.silent = true;
-  app.use(httpMetrics(metrics, [...restRoutes, GRAPHQL_PATH]));
+  app.use((ctx, next) => {
+    ctx.state.route = REST_ROUTES.match(ctx.method, ctx.path);
+    return next();
+  });
+  app.use(httpMetrics(metrics, (ctx) => (ctx.path === GRAPHQL_PATH ? GRAPHQL_PATH : ctx.state.route?.template)));
   app.use(securityHeaders());
   app.use(requestContext(logger));
   app.use(errorHandler());

@@ -2,10 +2,16 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import type { AppError } from '../errors.ts';
+import type { Route } from '../rest/routes.ts';
 import type { Credential } from './credentials.ts';
 
-/** What the middleware chain learns about a request, in order: id and log, version, credential, EntityManager. */
+/** What the middleware chain learns about a request, in order: route, id and log, version, credential, EntityManager. */
 export interface AppState {
+  /**
+   * Where the request falls in the REST contract, matched once on arrival: metrics label the request
+   * by its template, the REST front door calls its operation. Undefined: no path of the contract.
+   */
+  route: Route | undefined;
   requestId: string;
   log: Logger;
   version: string;

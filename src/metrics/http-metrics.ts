@@ -1,21 +1,19 @@
 import type { Middleware } from 'koa';
-import type { AppState } from '../http/state.ts';
-import { routeMatcher } from '../rest/routes.ts';
+import type { AppContext, AppState } from '../http/state.ts';
 import type { Metrics } from './metrics.ts';
 
 /**
  * Records every request's method, route and final status, and how long the pipeline took with it.
- * The route is the path template the request falls under (`routes`: the REST contract's and
- * GraphQL's), whatever answered it, so a 401 or 429 counts against the route it was for.
+ * The route (`routeOf`) is the path template the request falls under, whatever answered it, so a 401
+ * or 429 counts against the route it was for; never the raw path.
  */
-export function httpMetrics(metrics: Metrics, routes: string[]): Middleware<AppState> {
-  const routeOf = routeMatcher(routes);
+export function httpMetrics(metrics: Metrics, routeOf: (ctx: AppContext) => string | undefined): Middleware<AppState> {
   return async (ctx, next) => {
     const started = performance.now();
     try {
       await next();
     } finally {
-      metrics.httpRequest(ctx.method, routeOf(ctx.path), ctx.status, (performance.now() - started) / 1000);
+      metrics.httpRequest(ctx.method, routeOf(ctx), ctx.status, (performance.now() - started) / 1000);
     }
   };
 }

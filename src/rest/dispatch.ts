@@ -1,36 +1,37 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Middleware } from 'koa';
-import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
+import { OpenAPIBackend, type Document } from 'openapi-backend';
 import { parse } from 'yaml';
-import { createRequire } from 'node:module';
-
-/** ajv-formats (CommonJS): date, date-time, uuid, uri… checked as the contract says. */
-const addFormats: <T>(ajv: T) => T = createRequire(import.meta.url)('ajv-formats');
-import { badRequest, forbidden, notFound, unauthorized, ValidationError, type FieldIssue } from '../errors.ts';
-import { WWW_AUTHENTICATE, type Credential } from '../http/credentials.ts';
+import { REST_OPERATIONS } from '../../generated/rest-operations.ts';
+import { badRequest, notFound, ValidationError } from '../errors.ts';
 import { toAppError } from '../http/errors.ts';
 import type { AppContext, AppState } from '../http/state.ts';
 import { unstorableText } from '../lib/storable-text.ts';
-import { mostLiteralFirst, templatePattern } from './routes.ts';
+import { admittedCredential } from './security.ts';
 import type { Handler, OperationId } from './types.ts';
+import { toIssue } from './validation-issues.ts';
+
+/** ajv-formats (CommonJS): date, date-time, uuid, uri… checked as the contract says. */
+const addFormats: <T>(ajv: T) => T = createRequire(import.meta.url)('ajv-formats');
 
 export const REST_CONTRACT_PATH = fileURLToPath(new URL('../../contracts/rest.yaml', import.meta.url));
 
 /** One entry per operationId, so an operation added to the contract fails to compile until it is handled. */
 export type HandlerTable = { [K in OperationId]: Handler<K> };
 
-const SECURITY: Record<string, Credential['kind'] | 'session'> = { apiKey: 'apiKey', basicAuth: 'basic', sessionToken: 'session' };
+type Run = (input: unknown) => Promise<{ status: number; body?: unknown; headers?: Record<string, string | number> }>;
 
 /**
- * The REST front door: openapi-backend matches the request to an operation of contracts/rest.yaml,
- * checks the credential against the operation's `security`, validates parameters and body, and calls
- * the operation's handler. Everything here is wiring; rules live in the modules' services.
+ * The REST front door, for the operation of contracts/rest.yaml the request was matched to on arrival
+ * (`ctx.state.route`, see src/rest/routes.ts): it checks the credential against the operation's
+ * `security`, has openapi-backend validate parameters and body (coercing query parameters to their
+ * types), and calls the operation's handler. Everything here is wiring; rules live in the modules' services.
  */
 export function restApi(table: HandlerTable): Middleware<AppState> {
-  const definition = parse(readFileSync(REST_CONTRACT_PATH, 'utf8')) as Document;
   const api = new OpenAPIBackend({
-    definition,
+    definition: parse(readFileSync(REST_CONTRACT_PATH, 'utf8')) as Document,
     strict: true,
     // The contract is OpenAPI 3.1, which openapi-backend's own 3.0 document check rejects;
     // `npm run lint:contracts` (Redocly) validates the document instead.
@@ -38,67 +39,33 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
     coerceTypes: true,
     ajvOpts: { allErrors: true },
     customizeAjv: (ajv) => addFormats(ajv),
-    handlers: {
-      notFound: () => {
-        throw notFound('Route');
-      },
-      methodNotAllowed: (c: Context) => {
-        throw notFound(`Route ${c.request.method.toUpperCase()} ${c.request.path}`);
-      },
-      unauthorizedHandler: (c: Context, ctx: AppContext) => {
-        if (!ctx.state.credential) {
-          throw unauthorized('This operation needs credentials', {
-            instruction: 'Send an Authorization header; see the operation\'s security in /latest/rest.yaml.',
-            headers: { 'WWW-Authenticate': WWW_AUTHENTICATE },
-          });
-        }
-        // SPEC §7: without a valid API secret key, a server-to-server operation answers 401; a session
-        // token or Basic credentials are valid, but not that.
-        if (acceptsOnlyApiKeys(c.operation.security ?? definition.security)) {
-          throw unauthorized('This operation needs an API secret key', {
-            instruction: 'Call it from your server with Authorization: Bearer <API secret key>; session tokens and Basic credentials act as one profile and cannot.',
-            headers: { 'WWW-Authenticate': WWW_AUTHENTICATE },
-          });
-        }
-        throw forbidden('This credential cannot be used for this operation', {
-          instruction: 'API keys administer the environment; Basic Auth and session tokens act as one profile. Use the kind this operation lists.',
-        });
-      },
-      validationFail: (c: Context) => {
-        throw new ValidationError((c.validation.errors ?? []).map(toIssue));
-      },
-    },
   });
-  for (const [scheme, kind] of Object.entries(SECURITY)) {
-    api.registerSecurityHandler(scheme, (_c: Context, ctx: AppContext) => ctx.state.credential?.kind === kind);
-  }
-  for (const [operationId, handler] of Object.entries(table)) {
-    api.register(operationId, async (c: Context, ctx: AppContext) => {
-      const run = handler as (input: unknown) => Promise<{ status: number; body?: unknown; headers?: Record<string, string | number> }>;
-      // Path parameters are ids, only ever decoded (a malformed one is a 404); the rest may be stored.
-      const unstorable = [c.request.query, c.request.requestBody].flatMap((part) => unstorableText(part));
-      if (unstorable.length > 0) throw new ValidationError(unstorable);
-      const call = () => run({ params: c.request.params, query: c.request.query, body: c.request.requestBody, ctx });
-      const result = c.operation.method === 'get' && !PRIMARY_GETS.has(operationId as OperationId) ? await onReplica(ctx, call) : await call();
-      ctx.status = result.status;
-      if (result.headers) ctx.set(Object.fromEntries(Object.entries(result.headers).map(([name, value]) => [name, String(value)])));
-      if (result.body !== undefined) ctx.body = result.body;
-    });
-  }
-  const ready = api.init().then(() => precompileRouting(api));
+  // The validator's view of each operation, looked up once: openapi-backend rebuilds it on every lookup by id.
+  const ready = api.init().then(() => new Map(api.getOperations().map((operation) => [operation.operationId, operation])));
   return async (ctx) => {
-    await ready;
+    const operations = await ready;
     assertDecodable(ctx.path);
-    await api.handleRequest(
-      { method: ctx.method, path: ctx.path, query: ctx.querystring, headers: ctx.headers as Record<string, string>, body: ctx.state.body },
-      ctx,
-    );
+    const route = ctx.state.route;
+    if (!route) throw notFound('Route');
+    const { operationId, params } = route;
+    if (!operationId) throw notFound(`Route ${ctx.method.toUpperCase()} ${ctx.path}`);
+    const credential = admittedCredential(operationId, ctx.state.credential);
+    const operation = operations.get(operationId);
+    const request = { method: ctx.method, path: ctx.path, query: ctx.querystring, headers: ctx.headers as Record<string, string>, body: ctx.state.body };
+    const validation = api.validateRequest(request, operation);
+    if (validation.errors) throw new ValidationError(validation.errors.map(toIssue));
+    // Query and body as they were validated: parameters coerced to their types, a JSON string body parsed.
+    const { query, requestBody: body } = api.router.parseRequest(validation.coerced, operation);
+    // Path parameters are ids, only ever decoded (a malformed one is a 404); the rest may be stored.
+    const unstorable = [query, body].flatMap((part) => unstorableText(part));
+    if (unstorable.length > 0) throw new ValidationError(unstorable);
+    const run = table[operationId] as Run;
+    const call = () => run({ params, query, body, credential, ctx });
+    const result = REST_OPERATIONS[operationId].method === 'get' && !PRIMARY_GETS.has(operationId) ? await onReplica(ctx, call) : await call();
+    ctx.status = result.status;
+    if (result.headers) ctx.set(Object.fromEntries(Object.entries(result.headers).map(([name, value]) => [name, String(value)])));
+    if (result.body !== undefined) ctx.body = result.body;
   };
-}
-
-/** The contract's path templates, to label requests by route (metrics). */
-export function contractPaths(): string[] {
-  return Object.keys((parse(readFileSync(REST_CONTRACT_PATH, 'utf8')) as Document).paths ?? {});
 }
 
 /**
@@ -129,12 +96,6 @@ async function onReplica<T>(ctx: AppContext, call: () => Promise<T>): Promise<T>
   }
 }
 
-/** Whether every security requirement of an operation is the API key alone. */
-function acceptsOnlyApiKeys(security: Document['security']): boolean {
-  const requirements = security ?? [];
-  return requirements.length > 0 && requirements.every((requirement) => Object.keys(requirement).join() === 'apiKey');
-}
-
 /** Path parameters are percent-decoded as UTF-8; a path that cannot be is the client's mistake, not a URIError. */
 function assertDecodable(path: string): void {
   try {
@@ -142,49 +103,4 @@ function assertDecodable(path: string): void {
   } catch {
     throw badRequest('The request path is not valid percent-encoded UTF-8', { instruction: 'Percent-encode each byte of a UTF-8 path segment, e.g. %C3%A9 for é.' });
   }
-}
-
-/**
- * openapi-backend rebuilds its flattened operation list (a lodash chain over the whole document) and
- * compiles a RegExp per templated path for every request it routes. The document never changes after
- * init, so the list, an exact-path index and the compiled templates are built once; anything they do
- * not match (404, 405) still goes through openapi-backend's own matcher for its answer.
- */
-function precompileRouting(api: OpenAPIBackend): void {
-  const router = api.router;
-  const operations = router.getOperations();
-  const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
-  const exact = new Map(operations.filter((operation) => !operation.path.includes('{')).map((operation) => [`${operation.method} ${operation.path}`, operation]));
-  const templated = operations
-    .filter((operation) => operation.path.includes('{'))
-    .sort((a, b) => mostLiteralFirst(a.path, b.path))
-    .map((operation) => ({ operation, pattern: templatePattern(operation.path) }));
-  const matchOperation = router.matchOperation.bind(router);
-  router.getOperations = () => operations;
-  router.getOperation = (operationId: string) => byId.get(operationId);
-  router.matchOperation = ((request: Parameters<typeof matchOperation>[0], strict?: boolean) => {
-    const normalized = router.normalizeRequest(request);
-    const path = router.normalizePath(normalized.path);
-    const found =
-      exact.get(`${normalized.method} ${path}`) ?? templated.find(({ operation, pattern }) => operation.method === normalized.method && pattern.test(path))?.operation;
-    return found ?? matchOperation(request, strict as true);
-  }) as typeof router.matchOperation;
-}
-
-interface AjvError {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
-
-/** An ajv error as a field issue: the path below the request part ("email", "metadata.plan", "limit"). */
-function toIssue(error: AjvError): FieldIssue {
-  const path = error.instancePath.split('/').slice(1).map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
-  if (['requestBody', 'query', 'path', 'header', 'params'].includes(path[0] ?? '')) path.shift();
-  if (error.keyword === 'required') return { path: [...path, String(error.params.missingProperty)], message: 'is required' };
-  if (error.keyword === 'additionalProperties') {
-    return { path: [...path, String(error.params.additionalProperty)], message: 'is not a known field' };
-  }
-  return { path, message: error.message ?? 'is invalid' };
 }

@@ -1,4 +1,6 @@
+import type { REST_OPERATIONS } from '../../generated/rest-operations.ts';
 import type { operations } from '../../generated/rest.ts';
+import type { Credential } from '../http/credentials.ts';
 import type { AppContext } from '../http/state.ts';
 
 /** Every operationId of contracts/rest.yaml. */
@@ -19,11 +21,20 @@ type Params<K extends OperationId, Where extends string> = operations[K]['parame
 type Responses<K extends OperationId> = operations[K]['responses'];
 type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 201 | 202 | 204 | 304>;
 
-/** What a handler receives: the request as validated against the contract. */
+type AcceptedKind<K extends OperationId> = (typeof REST_OPERATIONS)[K]['credentials'][number];
+
+/**
+ * The caller of an operation: a credential of a kind its `security` accepts (the front door refuses
+ * any other before the handler runs), or undefined for a public operation.
+ */
+export type CredentialOf<K extends OperationId> = [AcceptedKind<K>] extends [never] ? undefined : Extract<Credential, { kind: AcceptedKind<K> }>;
+
+/** What a handler receives: the request as validated against the contract, and who sent it. */
 export interface HandlerInput<K extends OperationId> {
   params: Params<K, 'path'>;
   query: Params<K, 'query'>;
   body: operations[K] extends { requestBody: infer R } ? Json<NonNullable<R>> : undefined;
+  credential: CredentialOf<K>;
   ctx: AppContext;
 }
 

@@ -2,6 +2,7 @@ import { AppError, badRequest, conflict } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import type { ProviderDirectory } from '../../providers/directory.ts';
 import { ProviderError } from '../../providers/provider.ts';
+import type { Credential } from '../../http/credentials.ts';
 import type { AppContext } from '../../http/state.ts';
 import type { Handlers } from '../../rest/types.ts';
 import { providerOffering, upstreamFailure } from '../connection/capabilities.ts';
@@ -16,18 +17,18 @@ export interface AccountHandlerDeps {
 
 /** REST handlers for /v1/accounts: real-time balance refresh and ACH numbers (API key only). */
 export function accountHandlers({ cipher, providers, jobs }: AccountHandlerDeps): Handlers<'refreshAccountBalance' | 'getAchNumbers'> {
-  const service = (ctx: AppContext) => new AccountService(ctx.state.em, ctx.state.credential!.environmentId);
+  const service = (ctx: AppContext, { environmentId }: Credential) => new AccountService(ctx.state.em, environmentId);
   return {
-    async refreshAccountBalance({ params, ctx }) {
-      const accounts = service(ctx);
+    async refreshAccountBalance({ params, credential, ctx }) {
+      const accounts = service(ctx, credential);
       const account = await accounts.get(params.accountId);
       accounts.assertRefreshable(account);
       await providerOffering(providers, account.connection, 'BALANCE_REFRESH');
       await jobs.refreshBalance(account.id);
       return { status: 202, body: { accountId: params.accountId, status: 'QUEUED' } };
     },
-    async getAchNumbers({ params, ctx }) {
-      const account = await service(ctx).get(params.accountId);
+    async getAchNumbers({ params, credential, ctx }) {
+      const account = await service(ctx, credential).get(params.accountId);
       if (account.kind !== 'DEPOSITORY') {
         throw badRequest(`ACH numbers are not available for ${account.kind} accounts`, {
           instruction: 'Ask for the ACH numbers of a DEPOSITORY (checking or savings) account.',

@@ -1,5 +1,6 @@
 import { forbidden } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
+import type { Credential } from '../../http/credentials.ts';
 import type { AppContext } from '../../http/state.ts';
 import type { Handlers } from '../../rest/types.ts';
 import { Environment } from '../environment/environment.entity.ts';
@@ -19,18 +20,18 @@ export interface ConnectionHandlerDeps {
 
 /** REST handlers for /v1/connections: disconnection and the (beta) transactions refresh. */
 export function connectionHandlers({ cipher, jobs, providers }: ConnectionHandlerDeps): Handlers<'disconnectConnection' | 'refreshConnectionTransactions'> {
-  const service = (ctx: AppContext) => new ConnectionService(ctx.state.em, cipher, { environmentId: ctx.state.credential!.environmentId });
+  const service = (ctx: AppContext, { environmentId }: Credential) => new ConnectionService(ctx.state.em, cipher, { environmentId });
   return {
-    async disconnectConnection({ params, ctx }) {
-      const connections = service(ctx);
+    async disconnectConnection({ params, credential, ctx }) {
+      const connections = service(ctx, credential);
       const connection = await connections.get(params.connectionId);
       await connections.disconnect(connection, (tx) => jobs.disconnect(connection.id, { db: jobsIn(tx) }));
       return { status: 202, body: presentConnection(connection) };
     },
-    async refreshConnectionTransactions({ params, ctx }) {
-      const connections = service(ctx);
+    async refreshConnectionTransactions({ params, credential, ctx }) {
+      const connections = service(ctx, credential);
       const connection = await connections.get(params.connectionId);
-      const environment = await ctx.state.em.findOneOrFail(Environment, { id: ctx.state.credential!.environmentId });
+      const environment = await ctx.state.em.findOneOrFail(Environment, { id: credential.environmentId });
       if (!environment.transactionsRefreshBeta) {
         throw forbidden('Transactions refresh is in beta and not enabled for this environment', {
           instruction: 'Ask the operator to enable it: npm run cli -- environments beta <environment id> transactions-refresh on',

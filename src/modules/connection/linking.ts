@@ -1,5 +1,7 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { components } from '../../../generated/rest.ts';
 import { forbidden, notFound, ValidationError } from '../../errors.ts';
+import type { Credential } from '../../http/credentials.ts';
 import type { AppContext } from '../../http/state.ts';
 import { jobsIn } from '../../jobs/in-transaction.ts';
 import { encodeId } from '../../lib/ids.ts';
@@ -7,7 +9,6 @@ import { ProviderNotConfigured, type ProviderDirectory } from '../../providers/d
 import { LinkRefused, type LinkCompletion, type LinkSession, type Provider } from '../../providers/provider.ts';
 import { Environment } from '../environment/environment.entity.ts';
 import { upstreamFailure } from './capabilities.ts';
-import type { Product } from './connection.entity.ts';
 import type { ConnectionJobs } from './connection.jobs.ts';
 import { presentConnection } from './connection.presenter.ts';
 import type { ConnectionService } from './connection.service.ts';
@@ -20,14 +21,12 @@ export interface LinkingDeps {
 }
 
 /** What the end-user's side of a link handed back (the connect page, or a server in a sandbox). */
-export interface LinkInput {
-  provider?: string;
-  institutionId?: string;
-  username?: string;
-  password?: string;
-  publicToken?: string;
-  setupToken?: string;
-  products?: Product[];
+type LinkInput = components['schemas']['ConnectInstitution'];
+
+/** The request a link step acts for: its context and the caller's credential. */
+interface Caller<C extends Credential = Credential> {
+  ctx: AppContext;
+  credential: C;
 }
 
 /**
@@ -43,55 +42,56 @@ export class Linking {
     this.#deps = deps;
   }
 
-  async start(ctx: AppContext, connections: ConnectionService, request: { provider?: string; products?: Product[]; connectionId?: string }) {
-    const profileId = profileOf(ctx);
+  /** Started by the end-user's connect page, for the session's profile. */
+  async start(caller: Caller<Extract<Credential, { kind: 'session' }>>, connections: ConnectionService, request: components['schemas']['LinkStart']) {
+    const profileId = encodeId('profile', caller.credential.profileId);
     const repairing = request.connectionId ? await connections.get(request.connectionId) : undefined;
     if (repairing) connections.assertRepairable(repairing);
-    const name = repairing?.provider ?? (await this.#providerName(ctx, request.provider));
-    const provider = await this.#provider(ctx, name);
+    const name = repairing?.provider ?? (await this.#providerName(caller, request.provider));
+    const provider = await this.#provider(caller, name);
     const session: LinkSession = await upstream(() =>
       provider.startLink({
         profileId,
         products: repairing?.products ?? request.products ?? ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS'],
-        webhookUrl: this.#webhookUrl(ctx, name),
+        webhookUrl: this.#webhookUrl(caller, name),
         existingCredential: repairing ? connections.credentialOf(repairing) : undefined,
       }),
     );
     return { provider: name as components['schemas']['ProviderName'], ...session };
   }
 
-  async connect(ctx: AppContext, connections: ConnectionService, profilePublicId: string, input: LinkInput) {
+  async connect(caller: Caller, connections: ConnectionService, profilePublicId: string, input: LinkInput) {
     const profile = await connections.profileFor(profilePublicId);
-    const name = await this.#providerName(ctx, input.provider);
-    const provider = await this.#provider(ctx, name);
-    const linked = await upstream(() => provider.completeLink(this.#completion(ctx, name, input)));
+    const name = await this.#providerName(caller, input.provider);
+    const provider = await this.#provider(caller, name);
+    const linked = await upstream(() => provider.completeLink(this.#completion(caller, name, input)));
     const connection = await connections.create(profile, name, linked, (created, tx) => this.#deps.jobs.sync(created.id, { db: jobsIn(tx) }));
     return presentConnection(connection);
   }
 
-  async reconnect(ctx: AppContext, connections: ConnectionService, connectionId: string, input: LinkInput) {
+  async reconnect(caller: Caller, connections: ConnectionService, connectionId: string, input: LinkInput) {
     const connection = await connections.get(connectionId);
     connections.assertRepairable(connection);
-    const provider = await this.#provider(ctx, connection.provider);
+    const provider = await this.#provider(caller, connection.provider);
     const linked = await upstream(() =>
-      provider.completeLink({ ...this.#completion(ctx, connection.provider, input), products: connection.products, existingCredential: connections.credentialOf(connection) }),
+      provider.completeLink({ ...this.#completion(caller, connection.provider, input), products: connection.products, existingCredential: connections.credentialOf(connection) }),
     );
     await connections.relink(connection, linked, (tx) => this.#deps.jobs.sync(connection.id, { db: jobsIn(tx) }));
     return presentConnection(connection);
   }
 
-  #completion(ctx: AppContext, name: string, input: LinkInput): LinkCompletion {
+  #completion(caller: Caller, name: string, input: LinkInput): LinkCompletion {
     const { institutionId, username, password, publicToken, setupToken, products } = input;
-    return { institutionId, username, password, publicToken, setupToken, products, webhookUrl: this.#webhookUrl(ctx, name) };
+    return { institutionId, username, password, publicToken, setupToken, products, webhookUrl: this.#webhookUrl(caller, name) };
   }
 
-  async #providerName(ctx: AppContext, requested: string | undefined): Promise<string> {
-    return requested ?? (await this.#deps.providers.linkProviderName(ctx.state.credential!.environmentId));
+  async #providerName({ credential }: Caller, requested: string | undefined): Promise<string> {
+    return requested ?? (await this.#deps.providers.linkProviderName(credential.environmentId));
   }
 
-  async #provider(ctx: AppContext, name: string): Promise<Provider> {
-    const environmentId = ctx.state.credential!.environmentId;
-    if (name === 'sandbox') await requireSandboxEnvironment(ctx);
+  async #provider({ ctx, credential }: Caller, name: string): Promise<Provider> {
+    const { environmentId } = credential;
+    if (name === 'sandbox') await requireSandboxEnvironment(ctx.state.em, environmentId);
     try {
       return await this.#deps.providers.get(name, environmentId);
     } catch (error) {
@@ -100,22 +100,17 @@ export class Linking {
     }
   }
 
-  #webhookUrl(ctx: AppContext, name: string): string {
-    return `${this.#deps.publicUrl()}/v1/providers/${name}/webhooks?environment=${encodeId('environment', ctx.state.credential!.environmentId)}`;
+  #webhookUrl({ credential }: Caller, name: string): string {
+    return `${this.#deps.publicUrl()}/v1/providers/${name}/webhooks?environment=${encodeId('environment', credential.environmentId)}`;
   }
 }
 
 /** The built-in sandbox institutions are for SANDBOX environments only. */
-export async function requireSandboxEnvironment(ctx: AppContext): Promise<void> {
-  const environment = await ctx.state.em.findOneOrFail(Environment, { id: ctx.state.credential!.environmentId });
+export async function requireSandboxEnvironment(em: EntityManager, environmentId: string): Promise<void> {
+  const environment = await em.findOneOrFail(Environment, { id: environmentId });
   if (environment.mode !== 'SANDBOX') {
     throw forbidden('Sandbox connections can only be made in SANDBOX environments', { instruction: 'Use an API key of a SANDBOX environment, or a real provider.' });
   }
-}
-
-/** The session's profile (linking is started by the end-user's connect page). */
-function profileOf(ctx: AppContext): string {
-  return encodeId('profile', (ctx.state.credential as { profileId: string }).profileId);
 }
 
 /** Runs a link step; what the provider refuses is the caller's input, what fails upstream (or is rate limited) is a 503. */

@@ -1,3 +1,4 @@
+import type { Credential } from '../../http/credentials.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import type { AppContext } from '../../http/state.ts';
 import type { Institution } from '../../providers/provider.ts';
@@ -14,7 +15,7 @@ export interface SandboxHandlerDeps {
 
 /** REST handlers for /v1/sandbox: the sandbox institutions, and connecting server-to-server in SANDBOX environments. */
 export function sandboxHandlers({ cipher, sandbox, linking }: SandboxHandlerDeps): Handlers<'listSandboxInstitutions' | 'createSandboxConnection' | 'reconnectSandboxConnection'> {
-  const service = (ctx: AppContext) => new ConnectionService(ctx.state.em, cipher, { environmentId: ctx.state.credential!.environmentId });
+  const service = (ctx: AppContext, { environmentId }: Credential) => new ConnectionService(ctx.state.em, cipher, { environmentId });
   return {
     listSandboxInstitutions({ query }) {
       const { page, limit } = pageOf(query);
@@ -22,14 +23,14 @@ export function sandboxHandlers({ cipher, sandbox, linking }: SandboxHandlerDeps
       const items = all.slice((page - 1) * limit, page * limit);
       return { status: 200, body: items, headers: pageHeaders(page, limit, all.length, items.length) };
     },
-    async createSandboxConnection({ body, ctx }) {
-      await requireSandboxEnvironment(ctx);
+    async createSandboxConnection({ body, credential, ctx }) {
+      await requireSandboxEnvironment(ctx.state.em, credential.environmentId);
       const { profileId, ...input } = body;
-      return { status: 201, body: await linking.connect(ctx, service(ctx), profileId, { provider: 'sandbox', ...input }) };
+      return { status: 201, body: await linking.connect({ ctx, credential }, service(ctx, credential), profileId, { provider: 'sandbox', ...input }) };
     },
-    async reconnectSandboxConnection({ params, body, ctx }) {
-      await requireSandboxEnvironment(ctx);
-      return { status: 200, body: await linking.reconnect(ctx, service(ctx), params.connectionId, body) };
+    async reconnectSandboxConnection({ params, body, credential, ctx }) {
+      await requireSandboxEnvironment(ctx.state.em, credential.environmentId);
+      return { status: 200, body: await linking.reconnect({ ctx, credential }, service(ctx, credential), params.connectionId, body) };
     },
   };
 }

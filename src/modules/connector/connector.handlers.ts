@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Credential } from '../../http/credentials.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { inlineHashes } from '../../lib/content-hash.ts';
 import { encodeId } from '../../lib/ids.ts';
@@ -28,24 +29,21 @@ function contentSecurityPolicy(plaidLinkScriptUrl: string): string {
 /** The hosted connect page and the calls it makes as the end-user (session token). */
 export function connectorHandlers({ cipher, linking, plaidLinkScriptUrl }: ConnectorHandlerDeps): Handlers<'getConnector' | 'startLink' | 'connectInstitution' | 'reconnectInstitution'> {
   const csp = contentSecurityPolicy(plaidLinkScriptUrl);
-  const service = (ctx: AppContext) => {
-    const credential = ctx.state.credential!;
-    return new ConnectionService(ctx.state.em, cipher, { environmentId: credential.environmentId, profileId: 'profileId' in credential ? credential.profileId : undefined });
-  };
+  // The session's profile only: its connections, and new ones for it.
+  const service = (ctx: AppContext, { environmentId, profileId }: Extract<Credential, { kind: 'session' }>) => new ConnectionService(ctx.state.em, cipher, { environmentId, profileId });
   return {
     getConnector({ ctx }) {
       ctx.type = 'text/html; charset=utf-8';
       return { status: 200, body: PAGE, headers: { 'Content-Security-Policy': csp, 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' } };
     },
-    async startLink({ body, ctx }) {
-      return { status: 200, body: await linking.start(ctx, service(ctx), body ?? {}) };
+    async startLink({ body, credential, ctx }) {
+      return { status: 200, body: await linking.start({ ctx, credential }, service(ctx, credential), body ?? {}) };
     },
-    async connectInstitution({ body, ctx }) {
-      const profileId = encodeId('profile', (ctx.state.credential as { profileId: string }).profileId);
-      return { status: 201, body: await linking.connect(ctx, service(ctx), profileId, body) };
+    async connectInstitution({ body, credential, ctx }) {
+      return { status: 201, body: await linking.connect({ ctx, credential }, service(ctx, credential), encodeId('profile', credential.profileId), body) };
     },
-    async reconnectInstitution({ params, body, ctx }) {
-      return { status: 200, body: await linking.reconnect(ctx, service(ctx), params.connectionId, body) };
+    async reconnectInstitution({ params, body, credential, ctx }) {
+      return { status: 200, body: await linking.reconnect({ ctx, credential }, service(ctx, credential), params.connectionId, body) };
     },
   };
 }

@@ -1,5 +1,5 @@
 import { notFound, ValidationError } from '../../errors.ts';
-import type { AppContext } from '../../http/state.ts';
+import type { Credential } from '../../http/credentials.ts';
 import { isStorableInstant } from '../../lib/dates.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
 import type { Handlers } from '../../rest/types.ts';
@@ -9,9 +9,9 @@ import { presentEvent } from './event.presenter.ts';
 /** REST handlers for the event log (/v1/events, API key): the same envelopes webhooks deliver. */
 export function eventHandlers(): Handlers<'listEvents' | 'getEvent'> {
   return {
-    async listEvents({ query, ctx }) {
+    async listEvents({ query, credential, ctx }) {
       const limit = query.limit ?? 25;
-      const where = filterOf(ctx, query);
+      const where = filterOf(credential, query);
       const afterId = query.after ? (decodeId('event', query.after) ?? '00000000-0000-0000-0000-000000000000') : undefined;
       const em = ctx.state.em;
       const [rows, total] = await Promise.all([
@@ -34,9 +34,9 @@ export function eventHandlers(): Handlers<'listEvents' | 'getEvent'> {
         },
       };
     },
-    async getEvent({ params, ctx }) {
+    async getEvent({ params, credential, ctx }) {
       const id = decodeId('event', params.eventId);
-      const event = id && (await ctx.state.em.findOne(Event, { id, environment: ctx.state.credential!.environmentId }));
+      const event = id && (await ctx.state.em.findOne(Event, { id, environment: credential.environmentId }));
       if (!event) throw notFound('Event');
       return { status: 200, body: presentEvent(event) };
     },
@@ -44,7 +44,7 @@ export function eventHandlers(): Handlers<'listEvents' | 'getEvent'> {
 }
 
 /** The filters of listEvents, always scoped to the caller's environment. A bound PostgreSQL cannot compare with is a 422. */
-function filterOf(ctx: AppContext, query: { type?: string; profileId?: string; since?: string; until?: string }) {
+function filterOf({ environmentId }: Credential, query: { type?: string; profileId?: string; since?: string; until?: string }) {
   const since = query.since ? new Date(query.since) : undefined;
   const until = query.until ? new Date(query.until) : undefined;
   const unusable = Object.entries({ since, until }).filter(([, instant]) => instant && !isStorableInstant(instant));
@@ -52,7 +52,7 @@ function filterOf(ctx: AppContext, query: { type?: string; profileId?: string; s
   const at = { ...(since ? { $gte: since } : {}), ...(until ? { $lt: until } : {}) };
   const profileId = query.profileId === undefined ? undefined : (decodeId('profile', query.profileId) ?? '00000000-0000-0000-0000-000000000000');
   return {
-    environment: ctx.state.credential!.environmentId,
+    environment: environmentId,
     ...(query.type ? { $or: [{ type: query.type }, { type: { $like: `${query.type.replaceAll('_', '\\_')}.%` } }] } : {}),
     ...(profileId ? { profileId } : {}),
     ...(Object.keys(at).length > 0 ? { at } : {}),

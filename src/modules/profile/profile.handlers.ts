@@ -1,6 +1,6 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../errors.ts';
 import type { Credential } from '../../http/credentials.ts';
-import type { AppContext } from '../../http/state.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { encodeId } from '../../lib/ids.ts';
 import { pageHeaders, pageOf } from '../../rest/pagination.ts';
@@ -21,29 +21,29 @@ type ProfileOperations = 'listProfiles' | 'createProfile' | 'getProfile' | 'upda
 
 /** REST handlers for /v1/profiles. Basic Auth reaches only its own profile; any other id reads 404. */
 export function profileHandlers({ cipher, scheduleDeletion }: ProfileHandlerDeps): Handlers<ProfileOperations> {
-  const service = (ctx: AppContext) => new ProfileService(ctx.state.em, cipher, ctx.state.credential!.environmentId);
+  const service = (em: EntityManager, { environmentId }: Credential) => new ProfileService(em, cipher, environmentId);
   return {
-    async listProfiles({ query, ctx }) {
+    async listProfiles({ query, credential, ctx }) {
       const { page, limit } = pageOf(query);
-      const { items, total } = await service(ctx).list(page, limit);
+      const { items, total } = await service(ctx.state.em, credential).list(page, limit);
       return { status: 200, body: items.map((profile) => presentProfile(profile, cipher)), headers: pageHeaders(page, limit, total, items.length) };
     },
-    async createProfile({ body, ctx }) {
-      const profile = await service(ctx).create(body);
+    async createProfile({ body, credential, ctx }) {
+      const profile = await service(ctx.state.em, credential).create(body);
       return { status: 201, body: presentProfile(profile, cipher) };
     },
-    async getProfile({ params, ctx }) {
-      const profile = await service(ctx).get(ownProfileId(ctx.state.credential!, params.profileId));
+    async getProfile({ params, credential, ctx }) {
+      const profile = await service(ctx.state.em, credential).get(ownProfileId(credential, params.profileId));
       return { status: 200, body: presentProfile(profile, cipher) };
     },
-    async updateProfile({ params, body, ctx }) {
-      const profile = await service(ctx).updateById(ownProfileId(ctx.state.credential!, params.profileId), body);
+    async updateProfile({ params, body, credential, ctx }) {
+      const profile = await service(ctx.state.em, credential).updateById(ownProfileId(credential, params.profileId), body);
       return { status: 200, body: presentProfile(profile, cipher) };
     },
-    async deleteProfile({ params, ctx }) {
+    async deleteProfile({ params, credential, ctx }) {
       // The mark and its job commit together: a deletion can never be left without the job that finishes it.
       const profile = await ctx.state.em.transactional(async (tx) => {
-        const marked = await new ProfileService(tx, cipher, ctx.state.credential!.environmentId).markDeleting(params.profileId);
+        const marked = await service(tx, credential).markDeleting(params.profileId);
         await scheduleDeletion(marked.id, jobsIn(tx));
         return marked;
       });

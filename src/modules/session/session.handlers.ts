@@ -1,5 +1,5 @@
+import { invalidCredential, type Credential, type CredentialResolver } from '../../http/credentials.ts';
 import type { AppContext } from '../../http/state.ts';
-import { invalidCredential, type CredentialResolver } from '../../http/credentials.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { encodeId } from '../../lib/ids.ts';
 import type { Handlers } from '../../rest/types.ts';
@@ -15,30 +15,29 @@ export interface SessionHandlerDeps {
 
 /** POST /v1/users/sessions (API key) issues; GET and DELETE /v1/users/session act on the presented token. */
 export function sessionHandlers({ cipher, tokens, credentials }: SessionHandlerDeps): Handlers<'createSession' | 'getSession' | 'deleteSession'> {
-  const service = (ctx: AppContext) => new SessionService(ctx.state.em, cipher, tokens, ctx.state.credential!.environmentId);
-  const sessionId = (ctx: AppContext) => (ctx.state.credential as { sessionId: string }).sessionId;
+  const service = (ctx: AppContext, { environmentId }: Credential) => new SessionService(ctx.state.em, cipher, tokens, environmentId);
   return {
-    async createSession({ body, ctx }) {
-      const { token, session, profile } = await service(ctx).issue(body, ctx.state.version);
+    async createSession({ body, credential, ctx }) {
+      const { token, session, profile } = await service(ctx, credential).issue(body, ctx.state.version);
       return {
         status: 201,
         body: {
           token,
           userId: encodeId('profile', profile.id),
           userUuid: profile.uuid,
-          environmentId: encodeId('environment', ctx.state.credential!.environmentId),
+          environmentId: encodeId('environment', credential.environmentId),
           expiresAt: session.expiresAt.toISOString(),
         },
       };
     },
-    async getSession({ ctx }) {
-      const session = await service(ctx).live(sessionId(ctx));
+    async getSession({ credential, ctx }) {
+      const session = await service(ctx, credential).live(credential.sessionId);
       if (!session) throw invalidCredential('The session token has been revoked, has expired, or its profile has been deleted');
       return { status: 200, body: presentSession(session) };
     },
-    async deleteSession({ ctx }) {
-      await service(ctx).revoke(sessionId(ctx));
-      credentials.forget(sessionId(ctx));
+    async deleteSession({ credential, ctx }) {
+      await service(ctx, credential).revoke(credential.sessionId);
+      credentials.forget(credential.sessionId);
       return { status: 204 };
     },
   };

@@ -1,10 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { components } from '../../../generated/rest.ts';
 import { AppError, conflict, notFound } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { Profile, type ProfileEntity } from '../profile/profile.entity.ts';
-import { ProfileService, type ProfileAttributes } from '../profile/profile.service.ts';
+import { ProfileService } from '../profile/profile.service.ts';
 import { Session, type SessionEntity } from './session.entity.ts';
 import { SESSION_LIFETIME_MS, type SessionTokens } from './session-token.ts';
 
@@ -13,12 +14,6 @@ export const ISSUING_LIMITS = [
   { windowMs: 3600_000, max: 10, label: 'hour' },
   { windowMs: 24 * 3600_000, max: 20, label: 'day' },
 ] as const;
-
-export interface IssueRequest extends ProfileAttributes {
-  /** A profile id or uuid; absent: create a profile (with `uuid` when given). */
-  userId?: string;
-  uuid?: string;
-}
 
 export interface IssuedSession {
   token: string;
@@ -45,7 +40,7 @@ export class SessionService {
    * token, unless the profile is at its issuing limit. The profile row is locked while counting, so
    * concurrent requests cannot both slip under the limit.
    */
-  async issue(request: IssueRequest, apiVersion: string): Promise<IssuedSession> {
+  async issue(request: components['schemas']['SessionCreate'], apiVersion: string): Promise<IssuedSession> {
     const { userId, uuid, ...attributes } = request;
     const session = await this.#em.transactional(async (em) => {
       const profiles = new ProfileService(em, this.#cipher, this.#environmentId);

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { QueryTransactionsArgs, TransactionFilter, TransactionSort as Sort } from '../../../generated/graphql.ts';
 import { badUserInput } from '../../errors.ts';
 import { isRealDate } from '../../lib/dates.ts';
 import { decodeId } from '../../lib/ids.ts';
-import type { AccountKind } from '../account/account.entity.ts';
 import type { Metadata } from '../metadata/metadata.ts';
 import { checkMetadataFilter } from '../metadata/metadata-filter.ts';
 import type { TransactionStatus } from './transaction.entity.ts';
@@ -23,28 +23,8 @@ export interface TransactionRecord {
   createdAt: Date;
 }
 
-export type Sort = 'DATE_DESC' | 'DATE_ASC';
-
-export interface TransactionFilter {
-  status?: TransactionStatus[] | null;
-  entryType?: 'CREDIT' | 'DEBIT' | null;
-  amount_gte?: string | null;
-  amount_lte?: string | null;
-  date_gte?: string | null;
-  date_lte?: string | null;
-  kind?: AccountKind[] | null;
-  accountIds?: string[] | null;
-  metadata?: Record<string, unknown> | null;
-}
-
-export interface PageRequest {
-  first?: number | null;
-  after?: string | null;
-  last?: number | null;
-  before?: string | null;
-  sort: Sort;
-  filter?: TransactionFilter | null;
-}
+/** The transactions query's arguments, with the sort resolved (DATE_DESC when absent). */
+export type PageRequest = QueryTransactionsArgs & { sort: Sort };
 
 /** One page, with the parts that cost a query of their own computed only when selected. */
 export interface TransactionPage {
