@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { createRequire } from 'node:module';
 
 /** ajv-formats (CommonJS): date, date-time, uuid, uri… checked as the contract says. */
-const addFormats: <T>(ajv: T) => T = createRequire(import.meta.url)('ajv-formats');
+const addFormats = createRequire(import.meta.url)('ajv-formats') as <T>(ajv: T) => T;
 import { badRequest, forbidden, notFound, unauthorized, ValidationError, type FieldIssue } from '../errors.ts';
 import { WWW_AUTHENTICATE, type Credential } from '../http/credentials.ts';
 import { toAppError } from '../http/errors.ts';
@@ -74,7 +74,7 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
   }
   for (const [operationId, handler] of Object.entries(table)) {
     api.register(operationId, async (c: Context, ctx: AppContext) => {
-      const run = handler as (input: unknown) => Promise<{ status: number; body?: unknown; headers?: Record<string, string | number> }>;
+      const run = handler as (input: { params: unknown; query: unknown; body: unknown; ctx: AppContext }) => Promise<{ status: number; body?: unknown; headers?: Record<string, string | number> }>;
       // Path parameters are ids, only ever decoded (a malformed one is a 404); the rest may be stored.
       const unstorable = [c.request.query, c.request.requestBody].flatMap((part) => unstorableText(part));
       if (unstorable.length > 0) throw new ValidationError(unstorable);
