@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 // Which rules are on, which are off and why: docs/decisions.md, "Linting".
 export default defineConfig(
   {
-    files: ['src/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts', 'codegen.ts', 'vitest.config.ts'],
+    files: ['src/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts', 'deploy/**/*.ts', 'codegen.ts', 'vitest.config.ts'],
     extends: [tseslint.configs.recommendedTypeChecked],
     plugins: { 'import-x': importX },
     languageOptions: {
