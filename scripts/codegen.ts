@@ -59,7 +59,7 @@ const rest = HEADER + astToString(await openapiTS(pathToFileURL(REST_CONTRACT), 
 const outputs = [
   { filename: 'generated/rest.ts', content: rest },
   { filename: 'generated/rest-operations.ts', content: restOperations(parse(readFileSync(REST_CONTRACT, 'utf8')) as Contract) },
-  ...(await generate({ ...config, silent: true }, false)),
+  ...((await generate({ ...config, silent: true }, false)) as Array<{ filename: string; content: string }>),
 ];
 
 let stale = 0;

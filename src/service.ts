@@ -146,8 +146,10 @@ export async function startService(config: Config, logger: Logger, options: Serv
     rest: restApi(handlers),
     metrics,
   });
-  // A `worker` serves nothing: it runs jobs, cron and the webhook relay.
-  const listener = serving ? createListener(tls, app.callback(), config.connections) : undefined;
+  // A `worker` serves nothing: it runs jobs, cron and the webhook relay. Koa answers every error
+  // itself (ctx.onerror), so the promise its request handler returns never rejects.
+  const handle = app.callback();
+  const listener = serving ? createListener(tls, (req, res) => void handle(req, res), config.connections) : undefined;
   let port = 0;
   if (listener) {
     await new Promise<void>((resolve, reject) => {

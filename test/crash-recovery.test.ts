@@ -21,14 +21,14 @@ const RESTARTS = 3;
 const SANDBOX_LOGIN = { institutionId: 'ins_first_platypus', username: 'user_good', password: 'pass_good' };
 
 /** SQL on the embedded PostgreSQL of the service on `dataDir`, wherever its latest start put it. */
-async function sqlOn(dataDir: string, text: string, values: unknown[] = []): Promise<any[]> {
+async function sqlOn<T extends pg.QueryResultRow = pg.QueryResultRow>(dataDir: string, text: string, values: unknown[] = []): Promise<T[]> {
   const dir = path.join(dataDir, 'postgres');
   const port = Number(readFileSync(path.join(dir, 'cluster', 'postmaster.pid'), 'utf8').split('\n')[3]);
   const password = readFileSync(path.join(dir, 'password'), 'utf8').trim();
   const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'tributary' });
   await client.connect();
   try {
-    return (await client.query(text, values)).rows;
+    return (await client.query<T>(text, values)).rows;
   } finally {
     await client.end();
   }
@@ -90,7 +90,7 @@ it('finishes every first sync with exactly its transactions after SIGKILLs of th
     // A dead worker's job is retried after 10 s without its heartbeat, a supervisor pass (5 s) and its
     // retry delay (5-10 s); pg-boss's default expiry left it active for 15 minutes.
     const connections = await waitFor(async () => {
-      const rows = await sqlOn(dataDir, 'select id, status, sync_cursor, credential_encrypted from connection');
+      const rows = await sqlOn<{ id: string; status: string; sync_cursor: string; credential_encrypted: string }>(dataDir, 'select id, status, sync_cursor, credential_encrypted from connection');
       return rows.every((row) => row.status === 'SYNCED') ? rows : undefined;
     }, 'every connection to be SYNCED', 90_000);
     const cipher = FieldCipher.fromKeyList(JSON.parse(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8')).encryptionKeys);

@@ -50,7 +50,7 @@ function clientOf(accessUrl: string) {
   const get = async (query: Query = {}, headers: Record<string, string> = { authorization }) => {
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) for (const each of [value].flat()) params.append(name, String(each));
-    const reply = await call('GET', `${root}/accounts?${params}`, headers);
+    const reply = await call('GET', `${root}/accounts?${params.toString()}`, headers);
     return { ...reply, body: reply.headers['content-type'] === 'application/json' ? (JSON.parse(reply.text) as AccountSet) : undefined };
   };
   return { root, authorization, get };

@@ -34,7 +34,7 @@ function authorizedFetch(ca: string) {
         });
       });
       req.on('error', reject);
-      if (init.body) req.write(String(init.body));
+      if (init.body) req.write(init.body as string); // the audits send JSON text
       req.end();
     });
   };

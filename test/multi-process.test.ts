@@ -72,8 +72,8 @@ afterAll(async () => {
   await fixture?.cleanup();
 });
 
-async function rows<T = any>(text: string, values: unknown[] = []): Promise<T[]> {
-  return (await db.query(text, values)).rows;
+async function rows<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
+  return (await db.query<T>(text, values)).rows;
 }
 
 /** A POST that waits out the key's 100/s window when it is full (this test makes hundreds in a row). */
@@ -101,7 +101,7 @@ async function connectMany(count: number, start = 0): Promise<void> {
 
 async function allSynced(timeoutMs: number) {
   return waitFor(async () => {
-    const connections = await rows('select id, status, sync_cursor, credential_encrypted from connection');
+    const connections = await rows<{ id: string; status: string; sync_cursor: string; credential_encrypted: string }>('select id, status, sync_cursor, credential_encrypted from connection');
     return connections.every((row) => row.status === 'SYNCED') ? connections : undefined;
   }, 'every connection to be SYNCED', timeoutMs);
 }

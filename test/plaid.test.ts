@@ -49,7 +49,7 @@ async function settled(connectionId: string, status = 'SYNCED') {
 }
 
 async function stored(connectionId: string) {
-  return app.sql<{ id: string; remote_id: string; amount: string; status: string; metadata: unknown; remote_data: any; date: string }>(
+  return app.sql<{ id: string; remote_id: string; amount: string; status: string; metadata: unknown; remote_data: { plaid: unknown; enrichment?: { categories?: unknown[] } }; date: string }>(
     "select id, remote_id, amount::text, status, metadata, remote_data, to_char(date, 'YYYY-MM-DD') as date from transaction where connection_id = $1",
     [decodeId('connection', connectionId)],
   );
@@ -106,7 +106,7 @@ describe('Plaid connections', () => {
     await expectSameAsInstitution(connection.id, itemId);
     const rows = await stored(connection.id);
     expect(rows[0]!.remote_data.plaid).toMatchObject({ transaction_id: expect.any(String), timestamp: expect.any(String) });
-    expect(rows.some((row) => row.remote_data.enrichment?.categories?.length > 0)).toBe(true);
+    expect(rows.some((row) => (row.remote_data.enrichment?.categories?.length ?? 0) > 0)).toBe(true);
 
     const { data } = await graphql(profile.id, '{ accounts { id kind mask balance { current limit available } } transactions(first: 100) { nodes { amount entryType } } }');
     const kinds = data.accounts.map((account: { kind: string }) => account.kind).sort();

@@ -160,7 +160,7 @@ describe('SimpleFIN connections', () => {
     const { connection, bridgeConnection } = shared;
     const history = await stored(connection.id);
     for (let week = 0; week < 3; week++) {
-      await bridge.advanceClock(7);
+      bridge.advanceClock(7);
       await syncNow(connection.id);
     }
     const rows = await stored(connection.id);

@@ -71,7 +71,7 @@ describe('webhook subscriptions', () => {
       const profile = await createProfile(app);
       await waitFor(async () => (receiver.received.length > 0 ? true : undefined), 'the delivery');
       const [delivery] = receiver.received;
-      const event = new Webhook(created.body.secret).verify(delivery!.body, delivery!.headers) as Record<string, any>;
+      const event = new Webhook(created.body.secret).verify(delivery!.body, delivery!.headers) as { id: string; record: unknown };
       expect(event).toMatchObject({ id: delivery!.headers['webhook-id'], type: 'profile.created', profile: { id: profile.id, uuid: profile.uuid }, record: { id: profile.id }, metadata: {} });
       expect(event.record).not.toHaveProperty('email');
 
@@ -307,7 +307,7 @@ describe('the event log', () => {
     expect(first.body[0].type).toBe('profile.created');
     expect(first.headers['next-cursor']).toBe(first.body[0].id);
     expect(first.headers['total-count']).toBe('2');
-    const second = await app.http.get(`/v1/events?profileId=${profile.id}&limit=1&after=${first.headers['next-cursor']}`, { auth: app.apiKey });
+    const second = await app.http.get(`/v1/events?profileId=${profile.id}&limit=1&after=${first.headers['next-cursor'] as string}`, { auth: app.apiKey });
     expect(second.body[0].type).toBe('profile.deleted');
     expect(second.headers['current-page']).toBe('2');
     expect(second.headers['next-cursor']).toBeUndefined();

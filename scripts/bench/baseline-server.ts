@@ -8,6 +8,7 @@ import { createServer } from 'node:https';
 import pg from 'pg';
 
 const pool = new pg.Pool({ connectionString: process.env.BENCH_DATABASE_URL, max: 10 });
+// eslint-disable-next-line @typescript-eslint/no-misused-promises -- the handler catches every error itself: its promise never rejects.
 const server = createServer({ cert: readFileSync(process.env.BENCH_CERT!), key: readFileSync(process.env.BENCH_KEY!), keepAlive: true }, async (request, response) => {
   try {
     const chunks: Buffer[] = [];
@@ -16,13 +17,13 @@ const server = createServer({ cert: readFileSync(process.env.BENCH_CERT!), key: 
     let body: unknown;
     if (request.url === '/transactions') {
       const { since } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { since: string };
-      const page = await pool.query(
+      const page = await pool.query<{ id: string; date: string; amount: string; description: string; account_id: string }>(
         `select id, date, amount, description, account_id from transaction
           where profile_id = $1 and date >= $2 and amount < 0 order by date desc, id desc limit 100`,
         [profileId, since],
       );
       const accountIds = [...new Set(page.rows.map((row) => row.account_id))];
-      const accounts = await pool.query('select id, coalesce(name_override, name) as name, kind from account where id = any($1)', [accountIds]);
+      const accounts = await pool.query<{ id: string; name: string; kind: string }>('select id, coalesce(name_override, name) as name, kind from account where id = any($1)', [accountIds]);
       const byId = new Map(accounts.rows.map((account) => [account.id, account]));
       const edges = page.rows.map((row) => ({
         node: { id: row.id, date: row.date, amount: Number(row.amount), description: row.description, account: byId.get(row.account_id) },

@@ -60,7 +60,7 @@ async function holds(url: string, profiles: number, transactions: number): Promi
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query(
+    const { rows } = await client.query<{ profiles: number; transactions: number; migrated: boolean }>(
       `select (select count(*)::int from profile) as profiles, (select count(*)::int from transaction) as transactions,
               exists (select 1 from mikro_orm_migrations) as migrated`,
     );

@@ -45,8 +45,8 @@ export async function measureIngest(url: string, cipher: FieldCipher, profileId:
     const replay: Provider = new Proxy(sandbox, {
       get(target, property) {
         if (property === 'syncTransactions') return async (_token: string, from: string | null) => pages.get(from)!;
-        const value = Reflect.get(target, property);
-        return typeof value === 'function' ? value.bind(target) : value;
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });
     const pool = new pg.Pool({ connectionString: url, max: 4 });
@@ -57,7 +57,7 @@ export async function measureIngest(url: string, cipher: FieldCipher, profileId:
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      const [{ n }] = (await client.query('select count(*)::int as n from transaction where connection_id = $1', [connection.id])).rows;
+      const [{ n }] = (await client.query<{ n: number }>('select count(*)::int as n from transaction where connection_id = $1', [connection.id])).rows;
       const copySeconds = await copyBaseline(client, connection.id);
       await client.query('delete from connection where id = $1', [connection.id]);
       return { transactions: n, syncPerSecond: Math.round(n / syncSeconds), copyPerSecond: Math.round(n / copySeconds) };
@@ -69,9 +69,23 @@ export async function measureIngest(url: string, cipher: FieldCipher, profileId:
   }
 }
 
+interface CopiedRow {
+  id: string;
+  profile_id: string;
+  connection_id: string;
+  account_id: string;
+  remote_id: string;
+  date: string | Date;
+  description: string;
+  amount: string;
+  status: string;
+  currency_code: string;
+  remote_data: unknown;
+}
+
 /** COPY of the same rows into a scratch copy of the transaction table (same columns and indexes). */
 async function copyBaseline(client: pg.Client, connectionId: string): Promise<number> {
-  const { rows } = await client.query(
+  const { rows } = await client.query<CopiedRow>(
     `select gen_random_uuid() as id, profile_id, connection_id, account_id, remote_id || '-copy' as remote_id, date, description, amount, status, currency_code, remote_data
        from transaction where connection_id = $1`,
     [connectionId],

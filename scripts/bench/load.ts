@@ -36,14 +36,14 @@ export async function load(url: string, ca: string, connections: number, seconds
 }
 
 /** One HTTPS request, for setup and correctness checks before the load. */
-export function fetchJson(url: string, ca: string, options: LoadRequest): Promise<{ status: number; body: any }> {
+export function fetchJson<Body = unknown>(url: string, ca: string, options: LoadRequest): Promise<{ status: number; body: Body }> {
   return new Promise((resolve, reject) => {
     const req = request(new URL(options.path, url), { method: options.method, headers: options.headers, ca }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined });
+        resolve({ status: res.statusCode!, body: (text ? JSON.parse(text) : undefined) as Body });
       });
     });
     req.on('error', reject);

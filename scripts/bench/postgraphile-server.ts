@@ -20,4 +20,5 @@ const preset: GraphileConfig.Preset = {
 const pgl = postgraphile(preset);
 const serv = pgl.createServ(grafserv);
 const server = createServer({ cert: readFileSync(process.env.BENCH_CERT!), key: readFileSync(process.env.BENCH_KEY!), keepAlive: true });
-serv.addTo(server).then(() => server.listen(Number(process.env.BENCH_PORT), '127.0.0.1', () => process.send?.('ready')));
+await serv.addTo(server);
+server.listen(Number(process.env.BENCH_PORT), '127.0.0.1', () => process.send?.('ready'));

@@ -42,7 +42,7 @@ await db.connect();
 await db.query(`create schema if not exists bench_postgraphile`);
 await db.query(`create or replace function bench_postgraphile.profile_debits(profile uuid, since date) returns setof public.transaction language sql stable as
   $$ select * from public.transaction where profile_id = profile and date >= since and amount < 0 order by date desc, id desc $$`);
-const profiles = (await db.query('select id from profile order by random() limit 300')).rows.map((row) => row.id as string);
+const profiles = (await db.query<{ id: string }>('select id from profile order by random() limit 300')).rows.map((row) => row.id);
 // Earlier runs' tokens would count toward the 10-per-hour issuing limit: this database is the bench's own.
 await db.query('update session set revoked_at = now() where revoked_at is null');
 const environmentId = readBootstrapFile(`${dataset.dataDir}/bootstrap.json`)!.environmentId;
@@ -73,7 +73,7 @@ try {
   const forwarded = () => ({ 'X-Forwarded-For': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.1` });
   const sessions: string[] = [];
   for (const profile of profiles) {
-    const response = await fetchJson(url('tributary'), ca, {
+    const response = await fetchJson<{ token: string }>(url('tributary'), ca, {
       method: 'POST',
       path: '/v1/users/sessions',
       headers: { Authorization: `Bearer ${pick(apiKeys)}`, 'Content-Type': 'application/json', ...forwarded() },
@@ -137,9 +137,10 @@ report();
 /** The same profile's page from all three servers must hold the same transactions, or the comparison means nothing. */
 async function checkSameAnswers(url: (server: keyof typeof PORTS) => string, requests: Record<string, () => LoadRequest>, token: string, profile: string) {
   const ids = async (server: 'tributary' | 'baseline' | 'postgraphile', request: LoadRequest) => {
-    const { status, body } = await fetchJson(url(server), ca, request);
+    type Edges = { edges: Array<{ node: { id?: string; rowId?: string } }> };
+    const { status, body } = await fetchJson<{ errors?: unknown; data: { transactions?: Edges; benchPostgraphileProfileDebits: Edges } }>(url(server), ca, request);
     if (status !== 200 || body.errors) throw new Error(`${server} answered ${status}: ${JSON.stringify(body).slice(0, 500)}`);
-    const edges: Array<{ node: { id?: string; rowId?: string } }> = body.data.transactions?.edges ?? body.data.benchPostgraphileProfileDebits.edges;
+    const { edges } = body.data.transactions ?? body.data.benchPostgraphileProfileDebits;
     return edges.map(({ node }) => node.rowId ?? (node.id!.startsWith('txn_') ? decodeId('transaction', node.id!) : node.id));
   };
   const baselineIds = await ids('baseline', { ...requests.baseline!(), headers: { 'X-Profile-Id': profile } });

@@ -6,7 +6,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { FieldCipher } from '../../src/lib/field-cipher.ts';
 import type { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
 
-type Row = unknown[];
+type Row = Array<string | number | boolean | Date | null>;
 
 /** Rows for a batch of profiles, column values in the order of TABLES below. */
 export interface SeedRows {
@@ -140,8 +140,8 @@ export function* copyLines(rows: Row[]): Generator<string> {
   if (chunk) yield chunk;
 }
 
-function copyValue(value: unknown): string {
-  if (value === null || value === undefined) return '\\N';
+function copyValue(value: Row[number]): string {
+  if (value === null) return '\\N';
   const text = value instanceof Date ? value.toISOString() : String(value);
   return text.replace(/[\\\t\n\r]/g, (char) => (char === '\\' ? '\\\\' : char === '\t' ? '\\t' : char === '\n' ? '\\n' : '\\r'));
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { getOperationAST, GraphQLError, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { getOperationAST, GraphQLError, OperationTypeNode, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { createHandler, type Request as GraphQLRequest, type Response as Answer } from 'graphql-http';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
@@ -61,7 +61,7 @@ export function graphqlApi({ cipher, logger, hideSuggestions, metrics }: GraphQL
   /** A query reads the replica (it may lag a moment); a mutation, and what it returns, works on the primary. */
   const contextFor = (ctx: AppContext, document: DocumentNode, operationName: string | null | undefined): GraphQLContext => {
     const { state } = ctx;
-    if (getOperationAST(document, operationName)?.operation !== 'query') wrote.add(ctx);
+    if (getOperationAST(document, operationName)?.operation !== OperationTypeNode.QUERY) wrote.add(ctx);
     const em = wrote.has(ctx) ? state.em : state.reads;
     const profileId = (state.credential as { profileId: string }).profileId;
     return { profileId, environmentId: state.credential!.environmentId, em, cipher, log: state.log, requestId: state.requestId, loaders: createLoaders(em, profileId) };

@@ -68,6 +68,8 @@ export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, cr
   app.use(jsonBody());
   // Browser pages (GraphiQL, the REST reference) before the front doors: GraphiQL shares GraphQL's path.
   app.use(explorers());
-  app.use(async (ctx, next) => (ctx.path === GRAPHQL_PATH ? graphql(ctx, next) : rest(ctx, next)));
+  app.use(async (ctx, next) => {
+    await (ctx.path === GRAPHQL_PATH ? graphql(ctx, next) : rest(ctx, next));
+  });
   return app;
 }

@@ -23,7 +23,8 @@ export function identify(resolver: CredentialResolver, limiter: FixedWindowLimit
     const header = ctx.protocol === 'https' ? ctx.get('Authorization') : '';
     if (!header) {
       await countRequest(ctx, limiter, metrics);
-      return next();
+      await next();
+      return;
     }
     const claim = await resolver.claim(header);
     if (claim.known) await countRequest(ctx, limiter, metrics, claim.known);

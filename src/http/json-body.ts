@@ -15,7 +15,10 @@ export function jsonBody(): Middleware<AppState> {
   return async (ctx, next) => {
     const contentType = ctx.get('Content-Type');
     const hasBody = ctx.request.length > 0 || ctx.get('Transfer-Encoding') !== '';
-    if (ctx.method === 'GET' || ctx.method === 'HEAD' || !hasBody) return next();
+    if (ctx.method === 'GET' || ctx.method === 'HEAD' || !hasBody) {
+      await next();
+      return;
+    }
     if (!ctx.is('application/json')) {
       throw unsupportedMediaType(`Content-Type must be application/json, got ${contentType ? `"${contentType.slice(0, 80)}"` : 'none'}`);
     }

@@ -8,7 +8,7 @@ import type { Db } from 'pg-boss';
  * a connection waiting for a job that does not exist.
  */
 export function jobsIn(tx: EntityManager): Db {
-  const transaction = tx.getTransactionContext<Transaction<any>>();
+  const transaction = tx.getTransactionContext<Transaction<unknown>>();
   if (!transaction) throw new Error('jobsIn needs an EntityManager inside a transaction');
-  return { executeSql: async (text, values = []) => ({ rows: (await transaction.executeQuery(CompiledQuery.raw(text, values))).rows as any[] }) };
+  return { executeSql: async (text, values = []) => ({ rows: (await transaction.executeQuery(CompiledQuery.raw(text, values))).rows }) };
 }

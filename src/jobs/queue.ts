@@ -31,7 +31,7 @@ export interface JobDefinition<Data extends object> {
  */
 export async function startQueue(
   databaseUrl: string,
-  jobs: JobDefinition<any>[],
+  jobs: JobDefinition<object>[],
   logger: Logger,
   timings: Pick<RecoveryTimings, 'jobHeartbeatSeconds' | 'jobTimeoutSeconds'>,
   options: { work: boolean; poolMax: number; migrate: boolean; metrics: Metrics },

@@ -31,7 +31,7 @@ export function unstorableText(value: unknown): FieldIssue[] {
     } else if (Array.isArray(current)) {
       for (let index = current.length - 1; index >= 0; index--) pending.push({ value: current[index], key: String(index), parent: visit });
     } else if (typeof current === 'object' && current !== null) {
-      const entries = Object.entries(current);
+      const entries = Object.entries(current as Record<string, unknown>);
       for (let index = entries.length - 1; index >= 0; index--) {
         const [key, item] = entries[index];
         const keyProblem = textProblem(key);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Middleware } from 'koa';
-import { OpenAPIBackend, type Document } from 'openapi-backend';
+import { OpenAPIBackend, type Document, type Request } from 'openapi-backend';
 import { parse } from 'yaml';
 import { REST_OPERATIONS } from '../../generated/rest-operations.ts';
 import { badRequest, notFound, ValidationError } from '../errors.ts';
@@ -14,7 +14,7 @@ import type { Handler, OperationId } from './types.ts';
 import { toIssue } from './validation-issues.ts';
 
 /** ajv-formats (CommonJS): date, date-time, uuid, uri… checked as the contract says. */
-const addFormats: <T>(ajv: T) => T = createRequire(import.meta.url)('ajv-formats');
+const addFormats = createRequire(import.meta.url)('ajv-formats') as <T>(ajv: T) => T;
 
 export const REST_CONTRACT_PATH = fileURLToPath(new URL('../../contracts/rest.yaml', import.meta.url));
 
@@ -55,7 +55,9 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
     const validation = api.validateRequest(request, operation);
     if (validation.errors) throw new ValidationError(validation.errors.map(toIssue));
     // Query and body as they were validated: parameters coerced to their types, a JSON string body parsed.
-    const { query, requestBody: body } = api.router.parseRequest(validation.coerced, operation);
+    const parsed = api.router.parseRequest(validation.coerced as Request, operation);
+    const query: unknown = parsed.query;
+    const body: unknown = parsed.requestBody;
     // Path parameters are ids, only ever decoded (a malformed one is a 404); the rest may be stored.
     const unstorable = [query, body].flatMap((part) => unstorableText(part));
     if (unstorable.length > 0) throw new ValidationError(unstorable);

@@ -32,7 +32,7 @@ export class RestRouter<Id extends string = OperationId> {
     const templates = new Map<string, Template<Id>>();
     for (const [operationId, { method, path }] of Object.entries(operations) as Array<[Id, { method: string; path: string }]>) {
       if (!path.includes('{')) {
-        this.#exact.set(path, (this.#exact.get(path) ?? new Map()).set(method, operationId));
+        this.#exact.set(path, (this.#exact.get(path) ?? new Map<string, Id>()).set(method, operationId));
         continue;
       }
       const template = templates.get(path) ?? { template: path, ...templatePattern(path), methods: new Map() };

@@ -15,9 +15,10 @@ type Json<T> = T extends { content: { 'application/json': infer B } }
       : T extends { content: { 'text/plain': infer P } }
         ? P
         : undefined;
-type Params<K extends OperationId, Where extends string> = operations[K]['parameters'] extends Record<Where, infer P>
-  ? NonNullable<P>
-  : Record<string, never>;
+// `query?:` when every query parameter is optional: read the property, do not match `Record<Where, …>`.
+type Params<K extends OperationId, Where extends 'path' | 'query'> = [NonNullable<operations[K]['parameters'][Where]>] extends [never]
+  ? Record<string, never>
+  : NonNullable<operations[K]['parameters'][Where]>;
 type Responses<K extends OperationId> = operations[K]['responses'];
 type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 201 | 202 | 204 | 304>;
 

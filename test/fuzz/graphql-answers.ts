@@ -38,7 +38,7 @@ function assertResult(result: unknown, said: string): void {
   if (extensions !== undefined) expect(extensions, said).toBeTypeOf('object');
   if (errors === undefined) return;
   expect(Array.isArray(errors) && errors.length > 0, `errors is a non-empty list ${said}`).toBe(true);
-  for (const error of errors as Array<Record<string, any>>) {
+  for (const error of errors as Array<{ extensions: { code: unknown } }>) {
     expect(error, said).toMatchObject({ message: expect.any(String), extensions: { code: expect.any(String) } });
     expect(ERROR_CODES, said).toContain(error.extensions.code);
     expect(error.extensions.code, `an internal error ${said}`).not.toBe('INTERNAL_SERVER_ERROR');

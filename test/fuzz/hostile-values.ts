@@ -122,7 +122,7 @@ function placesIn(value: unknown, path: Path = []): Path[] {
 }
 
 function getAt(value: unknown, path: Path): unknown {
-  return path.reduce<any>((node, key) => node?.[key], value);
+  return path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | null | undefined)?.[key], value);
 }
 
 /** A copy of `value` with `replacement` at `path` (undefined removes an object key). */

@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import { assertMatchesContract } from './contract.ts';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are checked against rest.yaml at run time (assertMatchesContract), not typed per operation.
 export interface TestResponse<Body = any> {
   status: number;
   headers: IncomingHttpHeaders;

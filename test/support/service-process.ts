@@ -53,7 +53,7 @@ export async function startServiceProcess(
   let banner = '';
   const port = await new Promise<number>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
-      banner += chunk;
+      banner += chunk.toString('utf8');
       const match = /listening on https:\/\/localhost:(\d+)/.exec(banner);
       if (match && /\n\n/.test(banner.slice(match.index))) resolve(Number(match[1]));
       // A worker serves nothing: it is up once it says so.

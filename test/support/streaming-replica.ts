@@ -98,7 +98,7 @@ async function startStandby(clusterDir: string, primary: URL) {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let log = '';
-  child.stderr!.on('data', (chunk: Buffer) => (log += chunk));
+  child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const urlFor = (database: string) => `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
   const stop = async () => {

@@ -17,6 +17,7 @@ export interface TestApp {
   /** The bootstrap environment's API key. */
   apiKey: string;
   /** Direct SQL on this app's database, for assertions about what is stored. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of ad-hoc SELECTs read like response bodies; a type per query would restate its SQL.
   sql<T extends pg.QueryResultRow = any>(text: string, values?: unknown[]): Promise<T[]>;
   stop(): Promise<void>;
 }

@@ -33,7 +33,7 @@ export class ConnectionJobs {
     this.#boss = boss;
   }
 
-  definitions(): JobDefinition<any>[] {
+  definitions(): JobDefinition<object>[] {
     return [
       {
         name: SYNC,

@@ -29,5 +29,5 @@ export async function bootstrap(orm: MikroORM, dataDir: string): Promise<Bootstr
 
 /** The bootstrap key recorded in DATA_DIR, if this data directory has one. */
 export function readBootstrapFile(file: string): { environmentId: string; apiKey: string } | undefined {
-  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as NonNullable<BootstrapResult['created']>) : undefined;
 }

@@ -91,7 +91,10 @@ export function explorers(): Middleware<AppState> {
   const graphiql = loadPage('./graphiql.html', assets);
   const reference = loadPage('./docs.html', assets);
   return async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      await next();
+      return;
+    }
     const page = wantsGraphiQL(ctx) ? graphiql : ctx.path === REFERENCE_PATH ? reference : undefined;
     if (page) {
       const nonce = randomBytes(16).toString('base64');
@@ -101,7 +104,10 @@ export function explorers(): Middleware<AppState> {
       return;
     }
     const asset = ctx.path.startsWith(ASSET_PREFIX) ? assets.get(ctx.path) : undefined;
-    if (!asset) return next();
+    if (!asset) {
+      await next();
+      return;
+    }
     ctx.status = 200;
     ctx.set({ ETag: asset.etag, 'Cache-Control': 'public, max-age=31536000, immutable' });
     if (ctx.fresh) {

@@ -51,7 +51,7 @@ function checkEntry(key: string, value: unknown): string[] {
   if (key === '__proto__') return ['"__proto__" cannot be a metadata key'];
   if (key.length > METADATA_LIMITS.keyLength) return [`a metadata key must be at most ${METADATA_LIMITS.keyLength} characters`];
   if (value === null) return [];
-  if (!['string', 'number', 'boolean'].includes(typeof value)) return ['a metadata value must be a string, number, boolean or null'];
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return ['a metadata value must be a string, number, boolean or null'];
   if (typeof value === 'number' && !Number.isFinite(value)) return ['a metadata number must be finite'];
   const text = String(value);
   if (text.length > METADATA_LIMITS.valueLength) return [`a metadata value must be at most ${METADATA_LIMITS.valueLength} characters`];

@@ -14,7 +14,7 @@ export interface ProfileHandlerDeps {
   cipher: FieldCipher;
   /** Starts the background removal of a profile marked as deleting. */
   /** Queues the deletion job; `db` runs it in the caller's transaction. */
-  scheduleDeletion(profileId: string, db: Db): Promise<void>;
+  scheduleDeletion: (profileId: string, db: Db) => Promise<void>;
 }
 
 type ProfileOperations = 'listProfiles' | 'createProfile' | 'getProfile' | 'updateProfile' | 'deleteProfile';

@@ -300,11 +300,12 @@ export class WebhookDeliveries {
           ca: this.#ca,
           agent: false,
         },
-        (res) =>
+        (res) => {
           readExcerpt(res).then(
             (excerpt) => settle({ status: res.statusCode!, excerpt, retryAfter: res.headers['retry-after'] }),
             (error: Error) => settle({ error: error.message }),
-          ),
+          );
+        },
       );
       // One deadline for the whole attempt (an idle timeout would let a receiver that trickles bytes hold it).
       const deadline = setTimeout(() => {

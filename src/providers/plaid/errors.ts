@@ -1,4 +1,4 @@
-import type { PlaidError } from 'plaid';
+import { PlaidErrorType, type PlaidError } from 'plaid';
 import { ProviderBusy, ProviderError, SyncRestart } from '../provider.ts';
 
 /** Item errors the end-user fixes by signing in again (Link's update mode). */
@@ -36,12 +36,12 @@ export function mapPlaidError(thrown: unknown): Error {
   const what = `Plaid ${error.error_type ?? response.status} ${error.error_code ?? ''}`.trim();
   const retryAfter = retryAfterOf(response.headers);
   if (error.error_code === 'TRANSACTIONS_SYNC_MUTATION_DURING_PAGINATION') return new SyncRestart(what);
-  if (error.error_type === 'RATE_LIMIT_EXCEEDED' || response.status === 429) return new ProviderBusy(what, retryAfter ?? DEFAULT_RETRY_SECONDS.rateLimited);
+  if (error.error_type === PlaidErrorType.RateLimitExceeded || response.status === 429) return new ProviderBusy(what, retryAfter ?? DEFAULT_RETRY_SECONDS.rateLimited);
   if (error.error_code === 'PRODUCT_NOT_READY') return new ProviderBusy(what, retryAfter ?? DEFAULT_RETRY_SECONDS.rateLimited);
-  if (error.error_type === 'ITEM_ERROR' && REPAIRABLE.has(error.error_code ?? '')) return new ProviderError('ERROR_REPAIRABLE', what);
-  if (error.error_type === 'INSTITUTION_ERROR') return new ProviderError('ERROR_INSTITUTION', what, { retryAfterSeconds: retryAfter ?? DEFAULT_RETRY_SECONDS.upstream });
-  if (error.error_type === 'API_ERROR' || response.status >= 500) return new ProviderError('ERROR_PROVIDER', what, { retryAfterSeconds: retryAfter ?? DEFAULT_RETRY_SECONDS.upstream });
-  if (error.error_type === 'ITEM_ERROR') return new ProviderError('ERROR_PROVIDER', what);
+  if (error.error_type === PlaidErrorType.ItemError && REPAIRABLE.has(error.error_code ?? '')) return new ProviderError('ERROR_REPAIRABLE', what);
+  if (error.error_type === PlaidErrorType.InstitutionError) return new ProviderError('ERROR_INSTITUTION', what, { retryAfterSeconds: retryAfter ?? DEFAULT_RETRY_SECONDS.upstream });
+  if (error.error_type === PlaidErrorType.ApiError || response.status >= 500) return new ProviderError('ERROR_PROVIDER', what, { retryAfterSeconds: retryAfter ?? DEFAULT_RETRY_SECONDS.upstream });
+  if (error.error_type === PlaidErrorType.ItemError) return new ProviderError('ERROR_PROVIDER', what);
   // INVALID_REQUEST, INVALID_INPUT (keys, access token), … : Tributary's side of the conversation is wrong.
   return new ProviderError('ERROR_SERVICE', what);
 }

@@ -1,4 +1,4 @@
-import type { AccountBase, Transaction } from 'plaid';
+import { CounterpartyType, type AccountBase, type Transaction } from 'plaid';
 import type { AccountKind, ProviderAccount, ProviderBalance, ProviderTransaction } from '../provider.ts';
 import { decimal, negate } from './money.ts';
 
@@ -46,7 +46,7 @@ export function toAccount(account: AccountBase, at: Date): ProviderAccount {
 export function toTransaction(transaction: Transaction, at: Date): ProviderTransaction {
   const timestamp = at.toISOString();
   const category = transaction.personal_finance_category;
-  const counterparty = transaction.counterparties?.find((candidate) => candidate.type === 'merchant') ?? transaction.counterparties?.[0];
+  const counterparty = transaction.counterparties?.find((candidate) => candidate.type === CounterpartyType.Merchant) ?? transaction.counterparties?.[0];
   return {
     remoteId: transaction.transaction_id,
     accountRemoteId: transaction.account_id,

@@ -14,7 +14,7 @@ interface Problems {
 export interface Rule<Required extends boolean = boolean> {
   readonly required: Required;
   /** Records the problems of a present, non-null value found at `path`. */
-  check(value: unknown, path: string, problems: Problems): void;
+  check: (value: unknown, path: string, problems: Problems) => void;
 }
 
 type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
