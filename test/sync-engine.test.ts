@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { decodeId } from '../src/lib/ids.ts';
@@ -35,10 +34,9 @@ function crashingOnce(failAt: number): Provider {
 beforeAll(async () => {
   app = await startTestApp();
   const { cipher } = loadSecrets(loadConfig({ NODE_ENV: 'test', DATA_DIR: app.dataDir }));
-  deps = { orm: app.service.orm, pool: new pg.Pool({ connectionString: app.databaseUrl, max: 4 }), cipher, provider: async () => sandbox };
+  deps = { orm: app.service.orm, cipher, provider: async () => sandbox };
 });
 afterAll(async () => {
-  await deps?.pool.end();
   await app?.stop();
 });
 

@@ -145,6 +145,16 @@ export class ProfileService {
   }
 }
 
+/**
+ * Marks a profile ready, with `profile.ready`, the first time one of its connections finishes a sync
+ * (enrichment runs inside it); in the caller's unit of work. Later calls change nothing.
+ */
+export function markProfileReady(em: EntityManager, profile: ProfileEntity): void {
+  if (profile.readyAt) return;
+  profile.readyAt = new Date();
+  recordEvent(em, profile.environment.id, 'profile.ready', profile, presentProfileSummary(profile));
+}
+
 /** Domain rules on profile attributes beyond the contract's shapes (GraphQL input reaches here unchecked). */
 function checkAttributes(attributes: ProfileAttributes): FieldIssue[] {
   const issues: FieldIssue[] = [];
