@@ -44,7 +44,7 @@ export const col = {
   integer: () => column<number>('integer'),
 };
 
-type Columns = Record<string, Column<unknown>>;
+export type Columns = Record<string, Column<unknown>>;
 
 export interface Table<C extends Columns> {
   name: string;

@@ -5,7 +5,8 @@ import { decodeId, uuidv7 } from '../../lib/ids.ts';
 import type { LinkedLogin } from '../../providers/provider.ts';
 import { resetVerification } from '../account/account.service.ts';
 import { recordEvent } from '../event/event.service.ts';
-import { Profile, type ProfileEntity } from '../profile/profile.entity.ts';
+import type { ProfileEntity } from '../profile/profile.entity.ts';
+import { ProfileService } from '../profile/profile.service.ts';
 import { Connection, type ConnectionEntity, type ConnectionStatus } from './connection.entity.ts';
 import { presentConnection } from './connection.presenter.ts';
 import { claimRefresh, refreshTimes } from './connection.store.ts';
@@ -52,9 +53,8 @@ export class ConnectionService {
 
   /** The profile a new connection is for: in scope (the session's own) and not being deleted. */
   async profileFor(profilePublicId: string): Promise<ProfileEntity> {
-    const profileId = decodeId('profile', profilePublicId);
-    const profile = profileId && (await this.#em.findOne(Profile, { id: profileId, environment: this.#environmentId }));
-    if (!profile || profile.deletingAt || (this.#profileId && this.#profileId !== profile.id)) throw notFound('Profile');
+    const profile = await new ProfileService(this.#em, this.#cipher, this.#environmentId).get(profilePublicId);
+    if (this.#profileId && this.#profileId !== profile.id) throw notFound('Profile');
     return profile;
   }
 
