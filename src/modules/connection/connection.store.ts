@@ -2,16 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { run } from '../../db/statement.ts';
 import { col, table, type ReadRow } from '../../db/table.ts';
 import { JOB_SCHEMA } from '../../jobs/queue.ts';
-import type { Metadata } from '../metadata/metadata.ts';
 import { CONNECTION_STATUSES, type Product } from './connection.entity.ts';
 
-/** The connection table as its SQL reads and writes it (checked against the entity by test/stores.test.ts). */
+/** The connection table's columns that the store's statements read and the seed writes (checked against the entity by test/stores.test.ts). */
 export const CONNECTION = table('connection', {
   id: col.uuid(),
   environmentId: col.uuid(),
   profileId: col.uuid(),
   provider: col.text(),
-  remoteId: col.text().orNull(),
   institutionId: col.text(),
   institutionName: col.text(),
   status: col.oneOf(CONNECTION_STATUSES),
@@ -20,14 +18,9 @@ export const CONNECTION = table('connection', {
   generation: col.integer(),
   syncCursor: col.text().orNull(),
   syncPageCursor: col.text().orNull(),
-  syncChanges: col.json<{ added: number; modified: number; removed: number }>().orNull(),
   syncRemovals: col.json<string[]>().orNull(),
   syncAdded: col.json<string[]>().orNull(),
-  upstreamRequests: col.json<{ day: string; count: number }>().orNull(),
   lastSyncedAt: col.timestamp().orNull(),
-  refreshStartedAt: col.timestamp().orNull(),
-  lastRefreshAt: col.timestamp().orNull(),
-  metadata: col.json<Metadata>().orNull(),
   createdAt: col.timestamp(),
 });
 

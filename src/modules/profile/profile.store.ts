@@ -2,22 +2,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { run } from '../../db/statement.ts';
 import { col, table } from '../../db/table.ts';
 import type { Metadata } from '../metadata/metadata.ts';
-import type { ProfileNames } from './profile.entity.ts';
 
-/** The profile table as its SQL reads and writes it (checked against the entity by test/stores.test.ts). */
+/** The columns of the profile table that plain SQL writes (the seed's COPY); checked against the entity by test/stores.test.ts. */
 export const PROFILE = table('profile', {
   id: col.uuid(),
   environmentId: col.uuid(),
   uuid: col.uuid(),
   name: col.text().orNull(),
-  names: col.json<ProfileNames>().orNull(),
-  emailEncrypted: col.text().orNull(),
-  phoneEncrypted: col.text().orNull(),
-  dateOfBirthEncrypted: col.text().orNull(),
-  addressEncrypted: col.text().orNull(),
   metadata: col.json<Metadata>().orNull(),
   createdAt: col.timestamp(),
-  deletingAt: col.timestamp().orNull(),
   readyAt: col.timestamp().orNull(),
 });
 
