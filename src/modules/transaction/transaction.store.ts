@@ -26,8 +26,9 @@ export const TRANSACTION = table('transaction', {
 });
 
 const RECORD = ['id', 'accountId', 'date', 'description', 'amount', 'status', 'currencyCode', 'metadata', 'createdAt'] as const;
-/** A page row: what a provider reports of a transaction, keyed by row field (`pendingRemoteId` and `accountRemoteId` find rows). */
-const PAGE = ['id', 'remoteId', 'date', 'description', 'amount', 'status', 'remoteData'] as const;
+/** What a provider reports of a transaction; a page row adds a new id, and `pendingRemoteId` and `accountRemoteId` to find rows by. */
+const REPORTED = ['remoteId', 'date', 'description', 'amount', 'status', 'remoteData'] as const;
+const PAGE = ['id', ...REPORTED] as const;
 type PageRow = Row<typeof TRANSACTION, (typeof PAGE)[number]> & { pendingRemoteId: string | null; accountRemoteId: string };
 const STORED = ['remoteId', 'date', 'amount', 'description', 'status'] as const;
 
@@ -44,8 +45,8 @@ export const transactionStatements = {
      where t.connection_id = $2 and r."pendingRemoteId" is not null and t.remote_id = r."pendingRemoteId"
        and not exists (select 1 from transaction p where p.connection_id = t.connection_id and p.remote_id = r."remoteId")`,
   // Only a row whose content changed is rewritten: a page reported again changes nothing.
-  upsert: `insert into transaction (${TRANSACTION.list(['id', 'profileId', 'connectionId', 'accountId', ...PAGE.slice(1), 'currencyCode', 'metadata', 'createdAt'])})
-     select r.id, $1, $2, a.id, ${PAGE.slice(1).map((field) => `r."${field}"`).join(', ')}, a.currency_code, null, now()
+  upsert: `insert into transaction (${TRANSACTION.list(['id', 'profileId', 'connectionId', 'accountId', ...REPORTED, 'currencyCode', 'metadata', 'createdAt'])})
+     select r.id, $1, $2, a.id, ${REPORTED.map((field) => `r."${field}"`).join(', ')}, a.currency_code, null, now()
        from jsonb_to_recordset($3::jsonb) as r(${TRANSACTION.recordset(PAGE)}, "accountRemoteId" text)
        join account a on a.connection_id = $2 and a.remote_id = r."accountRemoteId"
      on conflict (connection_id, remote_id) do update
