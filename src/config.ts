@@ -65,9 +65,9 @@ export interface MetricsSettings {
 
 /** PostgreSQL connections one process may open, and how long one statement may run. */
 export interface PoolSettings {
-  /** The ORM's pool: requests and jobs. */
+  /** The ORM's pool: requests, webhook delivery, profile deletion. */
   orm: number;
-  /** Plain connections for applying transaction pages in syncs. */
+  /** The sync ORM's pool: every statement of syncs, balance refreshes and disconnections. */
   sync: number;
   /** pg-boss's own pool (fetching, completing, sending jobs). */
   jobs: number;

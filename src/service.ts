@@ -5,7 +5,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { resolveDatabase } from './db/database.ts';
-import { migrate, openDatabase, openReplica, underStartupLock, withStatementTimeout } from './db/orm.ts';
+import { migrate, openDatabase, openReplica, openSyncDatabase, underStartupLock } from './db/orm.ts';
 import { graphqlApi } from './graphql/server.ts';
 import { createApp } from './http/app.ts';
 import { createListener } from './http/listener.ts';
@@ -15,7 +15,6 @@ import { CredentialResolver } from './http/credentials.ts';
 import { FixedWindowLimiter, MemoryCounterStore, RedisCounterStore } from './lib/fixed-window.ts';
 import { SessionTokens } from './modules/session/session-token.ts';
 import { sessionHandlers } from './modules/session/session.handlers.ts';
-import pg from 'pg';
 import { bootstrap, type BootstrapResult } from './modules/environment/bootstrap.ts';
 import { healthHandlers } from './modules/health/health.handlers.ts';
 import { PROFILE_DELETION, profileDeletionJob } from './modules/profile/profile-deletion.job.ts';
@@ -86,17 +85,18 @@ export async function startService(config: Config, logger: Logger, options: Serv
     configured: (environmentId) => new ProviderSettings(orm.em.fork(), secrets.cipher).configured(environmentId),
   });
   const provider = (name: string, environmentId: string) => providers.get(name, environmentId);
-  const syncPool = new pg.Pool({ connectionString: withStatementTimeout(database.url, config.pools.statementTimeoutMs), max: config.pools.sync });
+  const syncOrm = await openSyncDatabase(database.url, { poolMax: config.pools.sync, statementTimeoutMs: config.pools.statementTimeoutMs });
   // Recorded whether or not they are served: a registry nobody scrapes costs next to nothing.
   const metrics = new Metrics({ processMetrics: config.metrics !== undefined });
   const ormPool = await orm.em.getConnection().getNativeClient();
+  const syncPool = await syncOrm.em.getConnection().getNativeClient();
   metrics.watchPool('orm', () => pgPoolCounts(ormPool));
   metrics.watchPool('sync', () => pgPoolCounts(syncPool));
   if (replica) {
     const replicaPool = await replica.em.getConnection().getNativeClient();
     metrics.watchPool('replica', () => pgPoolCounts(replicaPool));
   }
-  const connectionJobs = new ConnectionJobs({ orm, pool: syncPool, cipher: secrets.cipher, provider, metrics });
+  const connectionJobs = new ConnectionJobs({ orm: syncOrm, cipher: secrets.cipher, provider, metrics });
   const webhooks = new WebhookDeliveries({ orm, cipher: secrets.cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile, metrics });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
   const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep], logger, config.recovery, {
@@ -183,7 +183,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
       await webhooks.stop();
       await boss.stop({ graceful: true, timeout: 10_000 });
       await counters.close();
-      await syncPool.end();
+      await syncOrm.close();
       await replica?.close();
       await orm.close();
       await database.stop();

@@ -1,6 +1,6 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
+import { queryStats, statementsSince } from '../src/db/query-stats.ts';
 import { decodeId } from '../src/lib/ids.ts';
 import { ConnectionService } from '../src/modules/connection/connection.service.ts';
 import { syncConnection, type SyncDependencies } from '../src/modules/connection/sync-engine.ts';
@@ -16,14 +16,9 @@ let app: TestApp;
 let deps: SyncDependencies;
 const sandbox = new SandboxProvider({ now: () => now, pageSize: 150 });
 
-/** The sandbox, except that one sync page request in `failAt` throws, as a crashed worker would. */
-function crashingOnce(failAt: number): Provider {
-  let calls = 0;
-  const syncTransactions = async (token: string, cursor: string | null) => {
-    if (++calls === failAt) throw new Error('worker killed');
-    return sandbox.syncTransactions(token, cursor);
-  };
-  return new Proxy(sandbox, {
+/** A sandbox whose page requests go through `syncTransactions` instead. */
+function withPages(provider: SandboxProvider, syncTransactions: SandboxProvider['syncTransactions']): Provider {
+  return new Proxy(provider, {
     get(target, property) {
       if (property === 'syncTransactions') return syncTransactions;
       const value = Reflect.get(target, property);
@@ -32,13 +27,21 @@ function crashingOnce(failAt: number): Provider {
   });
 }
 
+/** The sandbox, except that one sync page request in `failAt` throws, as a crashed worker would. */
+function crashingOnce(failAt: number): Provider {
+  let calls = 0;
+  return withPages(sandbox, async (token, cursor) => {
+    if (++calls === failAt) throw new Error('worker killed');
+    return sandbox.syncTransactions(token, cursor);
+  });
+}
+
 beforeAll(async () => {
   app = await startTestApp();
   const { cipher } = loadSecrets(loadConfig({ NODE_ENV: 'test', DATA_DIR: app.dataDir }));
-  deps = { orm: app.service.orm, pool: new pg.Pool({ connectionString: app.databaseUrl, max: 4 }), cipher, provider: async () => sandbox };
+  deps = { orm: app.service.orm, cipher, provider: async () => sandbox };
 });
 afterAll(async () => {
-  await deps?.pool.end();
   await app?.stop();
 });
 
@@ -116,6 +119,24 @@ describe('the sync engine', () => {
       expect(changes.corrected).toBeGreaterThan(0);
     } finally {
       now = start;
+    }
+  });
+
+  it('sends every statement of a sync through the statement counter, and writes a page of any size with one insert', async () => {
+    for (const pageSize of [40, 400]) {
+      const connectionId = await newConnection();
+      const paged = new SandboxProvider({ now: () => now, pageSize });
+      let pagesWithRows = 0;
+      const counting = withPages(paged, async (token, cursor) => {
+        const page = await paged.syncTransactions(token, cursor);
+        if (page.added.length + page.modified.length > 0) pagesWithRows++;
+        return page;
+      });
+      const before = queryStats.statements;
+      await syncConnection({ ...deps, provider: async () => counting }, connectionId);
+      const inserts = statementsSince(before).filter((sql) => sql.trimStart().startsWith('insert into transaction'));
+      expect(pagesWithRows).toBeGreaterThan(1);
+      expect(inserts).toHaveLength(pagesWithRows);
     }
   });
 });

@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { decodeId } from '../src/lib/ids.ts';
@@ -48,18 +47,15 @@ interface Scenario {
 }
 
 let app: TestApp;
-let pool: pg.Pool;
 let cipher: FieldCipher;
 let profileId: string;
 
 beforeAll(async () => {
   app = await startTestApp();
   cipher = loadSecrets(loadConfig({ NODE_ENV: 'test', DATA_DIR: app.dataDir })).cipher;
-  pool = new pg.Pool({ connectionString: app.databaseUrl, max: 4 });
   profileId = (await createProfile(app)).id;
 });
 afterAll(async () => {
-  await pool?.end();
   await app?.stop();
 });
 
@@ -105,7 +101,7 @@ describe('the sync engine, with two workers on one connection', () => {
   it('ends SYNCED (window provider) when the second worker read the connection before the first finished, and wrote SYNCING after', async () => {
     const model = new ModelInstitution('WINDOW', { accounts: 1, pageSize: 2, today: new Date().toISOString().slice(0, 10) });
     const provider = new ModelWindowProvider(model);
-    const deps: SyncDependencies = { orm: app.service.orm, pool, cipher, provider: async () => provider };
+    const deps: SyncDependencies = { orm: app.service.orm, cipher, provider: async () => provider };
     const store = new Store(await newConnection(), model);
     await syncConnection(deps, store.connectionId);
     model.apply(bought(-1250));
@@ -176,7 +172,7 @@ async function play(style: SyncStyle, { accounts, pageSize, history, rounds }: S
   const model = new ModelInstitution(style, { accounts, pageSize, today: new Date().toISOString().slice(0, 10) });
   for (const command of history) model.apply(command);
   const provider = style === 'CURSOR' ? new ModelCursorProvider(model) : new ModelWindowProvider(model);
-  const deps: SyncDependencies = { orm: app.service.orm, pool, cipher, provider: async () => provider };
+  const deps: SyncDependencies = { orm: app.service.orm, cipher, provider: async () => provider };
   const store = new Store(await newConnection(), model);
   const sync = async (step: SyncStep) => {
     provider.disrupt(step.disruption);

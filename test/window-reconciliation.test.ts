@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reconcile, similar, type StoredTransaction } from '../src/modules/connection/window-reconciliation.ts';
+import { reconcile, similar } from '../src/modules/connection/window-reconciliation.ts';
+import type { StoredTransaction } from '../src/modules/transaction/transaction.store.ts';
 import type { ProviderTransaction } from '../src/providers/provider.ts';
 
 const TODAY = '2026-11-20';

@@ -49,11 +49,9 @@ export async function measureIngest(url: string, cipher: FieldCipher, profileId:
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });
-    const pool = new pg.Pool({ connectionString: url, max: 4 });
     const started = performance.now();
-    await syncConnection({ orm, pool, cipher, provider: async () => replay }, connection.id);
+    await syncConnection({ orm, cipher, provider: async () => replay }, connection.id);
     const syncSeconds = (performance.now() - started) / 1000;
-    await pool.end();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {

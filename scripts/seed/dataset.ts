@@ -4,55 +4,35 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { FieldCipher } from '../../src/lib/field-cipher.ts';
+import { fieldsOf, type Columns, type Row, type Table } from '../../src/db/table.ts';
+import { newAccountFields } from '../../src/modules/account/account.service.ts';
+import { ACCOUNT } from '../../src/modules/account/account.store.ts';
+import { BALANCE } from '../../src/modules/balance/balance.store.ts';
+import { CONNECTION } from '../../src/modules/connection/connection.store.ts';
+import { PROFILE } from '../../src/modules/profile/profile.store.ts';
+import { remoteDataFrom, TRANSACTION } from '../../src/modules/transaction/transaction.store.ts';
 import type { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
 
-type Row = Array<string | number | boolean | Date | null>;
-
-/** Rows for a batch of profiles, column values in the order of TABLES below. */
-export interface SeedRows {
-  profiles: Row[];
-  connections: Row[];
-  accounts: Row[];
-  balances: Row[];
-  transactions: Row[];
+/** A seeded table and the fields the seed fills (the rest take their defaults), in COPY order. */
+interface Seeded<C extends Columns, F extends keyof C & string> {
+  table: Table<C>;
+  fields: readonly F[];
 }
 
-/** Column names of each seeded table, in insert order. */
-const TABLES: Record<keyof SeedRows, { table: string; columns: string[] }> = {
-  profiles: {
-    table: 'profile',
-    columns: ['id', 'environment_id', 'uuid', 'name', 'metadata', 'created_at', 'ready_at'],
-  },
-  connections: {
-    table: 'connection',
-    columns: [
-      'id', 'environment_id', 'profile_id', 'provider', 'institution_id', 'institution_name',
-      'status', 'products', 'credential_encrypted', 'generation', 'sync_cursor',
-      'last_synced_at', 'created_at',
-    ],
-  },
-  accounts: {
-    table: 'account',
-    columns: [
-      'id', 'connection_id', 'profile_id', 'remote_id', 'name', 'kind', 'subtype',
-      'state', 'verified', 'mask', 'currency_code', 'latest_balance_id', 'created_at',
-    ],
-  },
-  balances: {
-    table: 'balance',
-    columns: [
-      'id', 'account_id', 'profile_id', 'at', 'source', 'available', 'current',
-      'limit', 'currency_code',
-    ],
-  },
-  transactions: {
-    table: 'transaction',
-    columns: [
-      'id', 'profile_id', 'connection_id', 'account_id', 'remote_id', 'date', 'description',
-      'amount', 'status', 'currency_code', 'metadata', 'remote_data', 'created_at',
-    ],
-  },
+const seeded = <C extends Columns, const F extends keyof C & string>(table: Table<C>, fields: readonly F[]): Seeded<C, F> => ({ table, fields });
+
+const SEEDED = {
+  profiles: seeded(PROFILE, ['id', 'environmentId', 'uuid', 'name', 'metadata', 'createdAt', 'readyAt']),
+  connections: seeded(CONNECTION, [
+    'id', 'environmentId', 'profileId', 'provider', 'institutionId', 'institutionName', 'status', 'products', 'credentialEncrypted', 'generation', 'syncCursor', 'lastSyncedAt', 'createdAt',
+  ]),
+  accounts: seeded(ACCOUNT, ['id', 'connectionId', 'profileId', 'remoteId', 'name', 'kind', 'subtype', 'state', 'verified', 'mask', 'currencyCode', 'latestBalanceId', 'createdAt']),
+  balances: seeded(BALANCE, fieldsOf(BALANCE)),
+  transactions: seeded(TRANSACTION, fieldsOf(TRANSACTION)),
 };
+
+/** Rows for a batch of profiles, typed by the stores' own table declarations. */
+export type SeedRows = { [K in keyof typeof SEEDED]: (typeof SEEDED)[K] extends Seeded<infer C, infer F> ? Array<Row<Table<C>, F>> : never };
 
 const INSTITUTIONS = ['ins_first_platypus', 'ins_tattersall_fcu', 'ins_houndstooth'];
 const COHORTS = ['alpha', 'beta', 'gamma'];
@@ -73,17 +53,28 @@ export interface SeedProfileOptions {
 export async function seedProfile(rows: SeedRows, { sandbox, cipher, environmentId, index, transactions, idOf }: SeedProfileOptions): Promise<void> {
   const now = new Date();
   const profileId = idOf();
-  rows.profiles.push([profileId, environmentId, randomUUID(), `Seed User ${index + 1}`, JSON.stringify({ cohort: COHORTS[index % COHORTS.length] }), now, now]);
+  rows.profiles.push({ id: profileId, environmentId, uuid: randomUUID(), name: `Seed User ${index + 1}`, metadata: { cohort: COHORTS[index % COHORTS.length]! }, createdAt: now, readyAt: now });
 
   const institution = sandbox.institutions().find((candidate) => candidate.id === INSTITUTIONS[index % INSTITUTIONS.length])!;
   const { credential: token } = await sandbox.completeLink({ institutionId: institution.id, username: 'user_good', password: 'pass_good', products: institution.products, webhookUrl: '' });
   const accounts = await sandbox.accounts(token);
   const page = await sandbox.syncTransactions(token, null);
   const connectionId = idOf();
-  rows.connections.push([
-    connectionId, environmentId, profileId, sandbox.name, institution.id, institution.name, 'SYNCED', JSON.stringify(institution.products),
-    cipher.encrypt('credential', { id: connectionId }, token), 1, page.nextCursor, now, now,
-  ]);
+  rows.connections.push({
+    id: connectionId,
+    environmentId,
+    profileId,
+    provider: sandbox.name,
+    institutionId: institution.id,
+    institutionName: institution.name,
+    status: 'SYNCED',
+    products: institution.products,
+    credentialEncrypted: cipher.encrypt('credential', { id: connectionId }, token),
+    generation: 1,
+    syncCursor: page.nextCursor,
+    lastSyncedAt: now,
+    createdAt: now,
+  });
 
   const accountIds = new Map<string, { id: string; currencyCode: string }>();
   for (const account of accounts) {
@@ -91,19 +82,28 @@ export async function seedProfile(rows: SeedRows, { sandbox, cipher, environment
     const balanceId = idOf();
     accountIds.set(account.remoteId, { id: accountId, currencyCode: account.currencyCode });
     const verified = account.kind === 'DEPOSITORY' && institution.products.includes('ACCOUNT_NUMBERS');
-    rows.accounts.push([accountId, connectionId, profileId, account.remoteId, account.name, account.kind, account.subtype, account.state, verified, account.mask, account.currencyCode, balanceId, now]);
-    const { balance } = account;
-    rows.balances.push([balanceId, accountId, profileId, balance.at, 'SYNC', balance.available, balance.current, balance.limit, account.currencyCode]);
+    rows.accounts.push({ id: accountId, connectionId, profileId, ...newAccountFields(account), verified, latestBalanceId: balanceId, createdAt: now });
+    rows.balances.push({ id: balanceId, accountId, profileId, ...account.balance, source: 'SYNC', currencyCode: account.currencyCode });
   }
 
   const recent = page.added.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0)).slice(0, transactions).reverse();
   for (const transaction of recent) {
     const account = accountIds.get(transaction.accountRemoteId)!;
-    const remoteData = { [sandbox.name]: transaction.raw, ...(transaction.enrichment ? { enrichment: transaction.enrichment } : {}) };
-    rows.transactions.push([
-      idOf(), profileId, connectionId, account.id, transaction.remoteId, transaction.date, transaction.description, transaction.amount, transaction.status,
-      account.currencyCode, null, JSON.stringify(remoteData), now,
-    ]);
+    rows.transactions.push({
+      id: idOf(),
+      profileId,
+      connectionId,
+      accountId: account.id,
+      remoteId: transaction.remoteId,
+      date: transaction.date,
+      description: transaction.description,
+      amount: transaction.amount,
+      status: transaction.status,
+      currencyCode: account.currencyCode,
+      metadata: null,
+      remoteData: remoteDataFrom(sandbox.name, transaction),
+      createdAt: now,
+    });
   }
 }
 
@@ -112,11 +112,12 @@ export async function insertRows(pool: pg.Pool, rows: SeedRows): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('begin');
-    for (const key of Object.keys(TABLES) as Array<keyof SeedRows>) {
+    for (const key of Object.keys(SEEDED) as Array<keyof SeedRows>) {
       if (rows[key].length === 0) continue;
-      const { table, columns } = TABLES[key];
-      const copy = client.query(copyFrom(`copy "${table}" (${columns.map((name) => `"${name}"`).join(', ')}) from stdin`));
-      await pipeline(Readable.from(copyLines(rows[key])), copy);
+      const { table, fields } = SEEDED[key] as Seeded<Columns, string>;
+      const values = (rows[key] as Array<Record<string, unknown>>).map((row) => fields.map((field) => row[field]));
+      const copy = client.query(copyFrom(`copy "${table.name}" (${table.list(fields)}) from stdin`));
+      await pipeline(Readable.from(copyLines(values)), copy);
     }
     await client.query('commit');
   } catch (error) {
@@ -127,8 +128,8 @@ export async function insertRows(pool: pg.Pool, rows: SeedRows): Promise<void> {
   }
 }
 
-/** COPY text format: tab-separated, `\N` for null, backslash escapes; chunked so memory stays flat. */
-export function* copyLines(rows: Row[]): Generator<string> {
+/** COPY text format: tab-separated, `\N` for null, JSON for objects, backslash escapes; chunked so memory stays flat. */
+export function* copyLines(rows: unknown[][]): Generator<string> {
   let chunk = '';
   for (const row of rows) {
     chunk += `${row.map(copyValue).join('\t')}\n`;
@@ -140,8 +141,8 @@ export function* copyLines(rows: Row[]): Generator<string> {
   if (chunk) yield chunk;
 }
 
-function copyValue(value: Row[number]): string {
-  if (value === null) return '\\N';
-  const text = value instanceof Date ? value.toISOString() : String(value);
+function copyValue(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  const text = value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean);
   return text.replace(/[\\\t\n\r]/g, (char) => (char === '\\' ? '\\\\' : char === '\t' ? '\\t' : char === '\n' ? '\\n' : '\\r'));
 }

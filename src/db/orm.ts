@@ -79,6 +79,16 @@ export async function openDatabase(clientUrl: string, options: { poolMax?: numbe
 }
 
 /**
+ * A second ORM on the same database, with a pool of its own (SYNC_POOL_MAX), for the provider-facing
+ * jobs: every statement of a sync runs on it, in one transaction style, seen by the statement
+ * counter; and a burst of syncs waits for its own connections instead of taking the requests'. No
+ * migration check: the service's main ORM has made it.
+ */
+export async function openSyncDatabase(clientUrl: string, options: { poolMax: number; statementTimeoutMs: number }): Promise<MikroORM> {
+  return MikroORM.init(ormConfig(withStatementTimeout(clientUrl, options.statementTimeoutMs), { poolMax: options.poolMax }));
+}
+
+/**
  * Connects to a read replica (DATABASE_REPLICA_URL). No migration check: a streaming replica is a copy
  * of the primary and follows its migrations by itself. Every session is read-only, so a write sent
  * here by mistake fails loudly, even on a replica that would accept it (a logical subscriber).

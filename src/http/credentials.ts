@@ -5,6 +5,7 @@ import type { ApiKeyGeneration } from '../modules/environment/api-key.entity.ts'
 import { findLiveKey, hashSecret } from '../modules/environment/api-key.service.ts';
 import { Profile } from '../modules/profile/profile.entity.ts';
 import { looksLikeJwt, type SessionTokens } from '../modules/session/session-token.ts';
+import { sessionIsLive } from '../modules/session/session.store.ts';
 import { LookupCache } from './lookup-cache.ts';
 
 interface Common {
@@ -159,10 +160,5 @@ function refused(message: string): Claim {
 
 async function isLive(em: EntityManager, sessionId: string): Promise<true | undefined> {
   // Runs for every token at most once a second: plain SQL, no query builder.
-  const [row] = await em.execute<Array<{ live: boolean }>>(
-    `select exists (select 1 from session s join profile p on p.id = s.profile_id
-                     where s.id = ? and s.revoked_at is null and s.expires_at > now() and p.deleting_at is null) as live`,
-    [sessionId],
-  );
-  return row?.live === true ? true : undefined;
+  return (await sessionIsLive(em, sessionId)) ? true : undefined;
 }

@@ -1,8 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, notFound } from '../../errors.ts';
-import { decodeId } from '../../lib/ids.ts';
+import { decodeId, uuidv7 } from '../../lib/ids.ts';
+import type { ProviderAccount } from '../../providers/provider.ts';
+import { addBalance, balancesById, type BalanceReading } from '../balance/balance.service.ts';
+import type { BalanceSource } from '../balance/balance.entity.ts';
 import type { Product } from '../connection/connection.entity.ts';
+import { recordEvent, type EventProfile } from '../event/event.service.ts';
 import { Account, type AccountEntity } from './account.entity.ts';
+import { presentAccount } from './account.presenter.ts';
 
 /** Accounts of one environment; a profile being deleted reads as absent. */
 export class AccountService {
@@ -46,4 +51,96 @@ export function requireProduct(account: AccountEntity, product: Product): void {
       instruction: `Connect the institution again with the ${product} product enabled.`,
     });
   }
+}
+
+/** Who a connection's accounts belong to. */
+export interface AccountOwner {
+  connectionId: string;
+  profileId: string;
+}
+
+/** Where an account's events go: its connection's environment and profile. */
+export interface AccountEventTarget {
+  environmentId: string;
+  profile: EventProfile;
+}
+
+/**
+ * Brings a connection's accounts in line with what its provider reports, in the caller's unit of
+ * work: a new one is created unverified, a known one takes what may have changed, and one no longer
+ * reported is closed (its history stays readable). Returns the reported accounts, in their order.
+ */
+export async function applyReportedAccounts(em: EntityManager, owner: AccountOwner, reported: ProviderAccount[]): Promise<AccountEntity[]> {
+  const existing = new Map((await em.find(Account, { connection: owner.connectionId })).map((account) => [account.remoteId, account]));
+  const accounts = reported.map((remote) => {
+    const known = existing.get(remote.remoteId);
+    if (known) return Object.assign(known, changeableFields(remote));
+    return em.create(Account, {
+      id: uuidv7(),
+      connection: owner.connectionId,
+      profile: owner.profileId,
+      ...newAccountFields(remote),
+      nameOverride: null,
+      verified: false,
+      latestBalanceId: null,
+      metadata: null,
+    });
+  });
+  const reportedIds = new Set(reported.map((remote) => remote.remoteId));
+  for (const account of existing.values()) if (!reportedIds.has(account.remoteId)) account.state = 'CLOSED';
+  return accounts;
+}
+
+/** A new account's fields from what its provider reports (the seed stores the same). */
+export function newAccountFields(remote: ProviderAccount) {
+  return { remoteId: remote.remoteId, currencyCode: remote.currencyCode, ...changeableFields(remote) };
+}
+
+/** What a provider says of an account that may change from one sync to the next. */
+function changeableFields(remote: ProviderAccount) {
+  return { name: remote.name, kind: remote.kind, subtype: remote.subtype, state: remote.state, mask: remote.mask };
+}
+
+/** Adds a balance to an account and makes it the latest, with its `balance.created` event, in the caller's unit of work. */
+export function recordBalance(em: EntityManager, account: AccountEntity, reading: BalanceReading, source: BalanceSource, target: AccountEventTarget): void {
+  const balance = addBalance(em, { accountId: account.id, currencyCode: account.currencyCode, ...target }, reading, source);
+  account.latestBalanceId = balance.id;
+}
+
+/** The latest balance of each account that has one, by balance id. */
+export function latestBalances(em: EntityManager, accounts: AccountEntity[]) {
+  return balancesById(
+    em,
+    accounts.flatMap((account) => (account.latestBalanceId ? [account.latestBalanceId] : [])),
+  );
+}
+
+/** The connection's open depository accounts still waiting to be verified for money movement. */
+export function unverifiedAccounts(em: EntityManager, connectionId: string): Promise<AccountEntity[]> {
+  return em.find(Account, { connection: connectionId, kind: 'DEPOSITORY', state: 'OPEN', verified: false });
+}
+
+/** Marks an account verified, with its `account.verified` event, in one transaction. */
+export async function markVerified(em: EntityManager, accountId: string, target: AccountEventTarget): Promise<void> {
+  await em.transactional(async (tx) => {
+    const account = await tx.findOneOrFail(Account, { id: accountId });
+    account.verified = true;
+    const balance = account.latestBalanceId ? (await balancesById(tx, [account.latestBalanceId])).get(account.latestBalanceId) : undefined;
+    recordEvent(tx, target.environmentId, 'account.verified', target.profile, presentAccount(account, balance ?? null));
+  });
+}
+
+/** Every account of a reconnected connection is unverified until verification runs again (a tokenized ACH number can change). */
+export async function resetVerification(em: EntityManager, connectionId: string): Promise<void> {
+  await em.nativeUpdate(Account, { connection: connectionId }, { verified: false });
+}
+
+/** An account with its connection and the connection's profile, for a balance refresh job; null when gone. */
+export function accountToRefresh(em: EntityManager, accountId: string): Promise<AccountEntity | null> {
+  return em.findOne(Account, { id: accountId }, { populate: ['connection.profile'] });
+}
+
+/** The profile's accounts of these connections, oldest first. */
+export function accountsOfConnections(em: EntityManager, profileId: string, connectionIds: readonly string[]): Promise<AccountEntity[]> {
+  return em.find(Account, { connection: [...connectionIds], profile: profileId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }

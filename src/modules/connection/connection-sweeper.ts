@@ -1,7 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { JOB_SCHEMA, type JobDefinition } from '../../jobs/queue.ts';
+import type { JobDefinition } from '../../jobs/queue.ts';
 import { DISCONNECT, SYNC, type ConnectionJobs } from './connection.jobs.ts';
+import { stuckConnections } from './connection.store.ts';
 
 const SWEEP = 'connection.sweep';
 
@@ -31,18 +32,7 @@ export function connectionSweepJob(deps: SweepDependencies): JobDefinition<objec
 
 /** One sweep; resolves to the ids of the connections whose sync or disconnection it queued. */
 export async function sweepStuckConnections({ orm, jobs, logger, stuckAfterSeconds }: SweepDependencies): Promise<string[]> {
-  // The wait keeps the sweep away from a connection whose job is being sent at this very moment.
-  const stuck = await orm.em.fork().execute<Array<{ id: string; status: string }>>(
-    `with busy as (
-       select distinct j.data->>'connectionId' as id from ${JOB_SCHEMA}.job j
-        where j.name in (?, ?)
-          and (j.state in ('created', 'retry', 'active') or j.created_on > now() - make_interval(secs => ?) or j.completed_on > now() - make_interval(secs => ?)))
-     select c.id, c.status from connection c join profile p on p.id = c.profile_id
-      where c.status in ('INITIALIZING', 'SYNCING', 'DISCONNECTING') and p.deleting_at is null
-        and c.created_at < now() - make_interval(secs => ?)
-        and not exists (select 1 from busy where busy.id = c.id::text)`,
-    [SYNC, DISCONNECT, stuckAfterSeconds, stuckAfterSeconds, stuckAfterSeconds],
-  );
+  const stuck = await stuckConnections(orm.em.fork(), [SYNC, DISCONNECT], stuckAfterSeconds);
   for (const { id, status } of stuck) {
     if (status === 'DISCONNECTING') await jobs.disconnect(id);
     else await jobs.sync(id);

@@ -3,7 +3,7 @@ import type { FieldCipher } from '../../lib/field-cipher.ts';
 import type { Credential } from '../../http/credentials.ts';
 import type { AppContext } from '../../http/state.ts';
 import type { Handlers } from '../../rest/types.ts';
-import { Environment } from '../environment/environment.entity.ts';
+import { readEnvironment } from '../environment/environment.service.ts';
 import { jobsIn } from '../../jobs/in-transaction.ts';
 import type { ProviderDirectory } from '../../providers/directory.ts';
 import { providerOffering } from './capabilities.ts';
@@ -31,7 +31,7 @@ export function connectionHandlers({ cipher, jobs, providers }: ConnectionHandle
     async refreshConnectionTransactions({ params, credential, ctx }) {
       const connections = service(ctx, credential);
       const connection = await connections.get(params.connectionId);
-      const environment = await ctx.state.em.findOneOrFail(Environment, { id: credential.environmentId });
+      const environment = await readEnvironment(ctx.state.em, credential.environmentId);
       if (!environment.transactionsRefreshBeta) {
         throw forbidden('Transactions refresh is in beta and not enabled for this environment', {
           instruction: 'Ask the operator to enable it: npm run cli -- environments beta <environment id> transactions-refresh on',

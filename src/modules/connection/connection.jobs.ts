@@ -1,12 +1,12 @@
 import type { Db, PgBoss } from 'pg-boss';
 import type { JobDefinition } from '../../jobs/queue.ts';
 import { ProviderBusy, ProviderError, type Provider } from '../../providers/provider.ts';
-import { Account } from '../account/account.entity.ts';
+import { accountToRefresh, recordBalance } from '../account/account.service.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { Connection, type ConnectionEntity } from './connection.entity.ts';
 import { presentConnection } from './connection.presenter.ts';
+import { dueForSync } from './connection.store.ts';
 import { syncConnection, type SyncDependencies } from './sync-engine.ts';
-import { addBalance } from './sync-store.ts';
 import { BudgetUsedUp } from './window-sync.ts';
 
 export const SYNC = 'connection.sync';
@@ -86,14 +86,9 @@ export class ConnectionJobs {
 
   /** Queues a sync of every connection that is due (the cron job runs this every 15 minutes). */
   async syncDue(): Promise<void> {
-    const due = await this.#deps.orm.em.fork().execute<Array<{ id: string }>>(
-      `select id from connection
-        where (status = 'SYNCED' and last_synced_at < now() - make_interval(hours => ?))
-           or status in ('ERROR_SERVICE', 'ERROR_PROVIDER', 'ERROR_INSTITUTION')`,
-      [SYNC_INTERVAL_HOURS],
-    );
+    const due = await dueForSync(this.#deps.orm.em.fork(), SYNC_INTERVAL_HOURS);
     // One statement for the whole tick; a connection with a sync already queued is skipped by its key.
-    if (due.length > 0) await this.#queue().insert(SYNC, due.map(({ id }) => ({ data: { connectionId: id }, singletonKey: id })));
+    if (due.length > 0) await this.#queue().insert(SYNC, due.map((id) => ({ data: { connectionId: id }, singletonKey: id })));
   }
 
   async #disconnect(connectionId: string): Promise<void> {
@@ -132,14 +127,14 @@ export class ConnectionJobs {
 
   async #refreshBalance(accountId: string): Promise<void> {
     const em = this.#deps.orm.em.fork();
-    const account = await em.findOne(Account, { id: accountId }, { populate: ['connection.profile'] });
+    const account = await accountToRefresh(em, accountId);
     if (!account || account.state !== 'OPEN') return;
     const connection = account.connection;
     const { provider, credential } = await this.#upstream(connection);
     try {
       const balance = await provider.refreshBalance(credential, account.remoteId);
       await em.transactional(async (tx) => {
-        addBalance(tx, connection, tx.merge(account), { ...balance, source: 'REFRESH' });
+        recordBalance(tx, tx.merge(account), balance, 'REFRESH', { environmentId: connection.environment.id, profile: connection.profile });
       });
     } catch (error) {
       // The connection's next sync reports provider failures; a refresh that cannot run is dropped.

@@ -3,11 +3,13 @@ import { AppError, conflict, notFound } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
 import type { LinkedLogin } from '../../providers/provider.ts';
-import { Account } from '../account/account.entity.ts';
+import { resetVerification } from '../account/account.service.ts';
 import { recordEvent } from '../event/event.service.ts';
-import { Profile, type ProfileEntity } from '../profile/profile.entity.ts';
+import type { ProfileEntity } from '../profile/profile.entity.ts';
+import { ProfileService } from '../profile/profile.service.ts';
 import { Connection, type ConnectionEntity, type ConnectionStatus } from './connection.entity.ts';
 import { presentConnection } from './connection.presenter.ts';
+import { claimRefresh, refreshTimes } from './connection.store.ts';
 
 /** Transactions refresh: at most once per this period per connection. */
 export const REFRESH_INTERVAL_MS = 4 * 60 * 60 * 1000;
@@ -15,6 +17,11 @@ export const REFRESH_INTERVAL_MS = 4 * 60 * 60 * 1000;
 const REFRESH_STALE_MS = 15 * 60 * 1000;
 
 const INACTIVE: ConnectionStatus[] = ['DISCONNECTING', 'DISCONNECTED'];
+
+/** The profile's connections with these ids (the GraphQL loaders' batch). */
+export function profileConnections(em: EntityManager, profileId: string, ids: readonly string[]): Promise<ConnectionEntity[]> {
+  return em.find(Connection, { id: [...ids], profile: profileId });
+}
 
 /** Connections of one environment (optionally of one profile). Every lookup is scoped by both. */
 export class ConnectionService {
@@ -46,9 +53,8 @@ export class ConnectionService {
 
   /** The profile a new connection is for: in scope (the session's own) and not being deleted. */
   async profileFor(profilePublicId: string): Promise<ProfileEntity> {
-    const profileId = decodeId('profile', profilePublicId);
-    const profile = profileId && (await this.#em.findOne(Profile, { id: profileId, environment: this.#environmentId }));
-    if (!profile || profile.deletingAt || (this.#profileId && this.#profileId !== profile.id)) throw notFound('Profile');
+    const profile = await new ProfileService(this.#em, this.#cipher, this.#environmentId).get(profilePublicId);
+    if (this.#profileId && this.#profileId !== profile.id) throw notFound('Profile');
     return profile;
   }
 
@@ -114,7 +120,7 @@ export class ConnectionService {
     const changes = { credentialEncrypted: this.#cipher.encrypt('credential', connection, linked.credential), generation: connection.generation + 1, status: 'INITIALIZING' as const };
     await this.#em.transactional(async (tx) => {
       await tx.nativeUpdate(Connection, { id: connection.id }, changes);
-      await tx.nativeUpdate(Account, { connection: connection.id }, { verified: false });
+      await resetVerification(tx, connection.id);
       await then(tx);
     });
     return Object.assign(connection, changes);
@@ -142,24 +148,16 @@ export class ConnectionService {
     }
     // The claim and the sync that honours it commit together: never a refresh claimed with no sync behind it.
     const claimed = await this.#em.transactional(async (tx) => {
-      const rows = await tx.execute<Array<{ id: string }>>(
-        `update connection set refresh_started_at = ?, last_refresh_at = ?
-          where id = ? and (refresh_started_at is null or refresh_started_at < ?) and (last_refresh_at is null or last_refresh_at <= ?)
-          returning id`,
-        [now, now, connection.id, new Date(now.getTime() - REFRESH_STALE_MS), new Date(now.getTime() - REFRESH_INTERVAL_MS)],
-      );
-      if (rows.length > 0) await then(tx);
-      return rows.length > 0;
+      const won = await claimRefresh(tx, connection.id, now, new Date(now.getTime() - REFRESH_STALE_MS), new Date(now.getTime() - REFRESH_INTERVAL_MS));
+      if (won) await then(tx);
+      return won;
     });
     if (claimed) return;
-    const [state] = await this.#em.execute<Array<{ started: number | null; last: number | null }>>(
-      `select extract(epoch from refresh_started_at) * 1000 as started, extract(epoch from last_refresh_at) * 1000 as last from connection where id = ?`,
-      [connection.id],
-    );
-    if (state?.started != null && Number(state.started) >= now.getTime() - REFRESH_STALE_MS) {
+    const state = await refreshTimes(this.#em, connection.id);
+    if (state?.started != null && state.started >= now.getTime() - REFRESH_STALE_MS) {
       throw conflict('A transactions refresh is already running for this connection', { instruction: 'Wait for connection.synced.successful (or no event when nothing changed).' });
     }
-    const next = Number(state?.last ?? now.getTime()) + REFRESH_INTERVAL_MS;
+    const next = (state?.last ?? now.getTime()) + REFRESH_INTERVAL_MS;
     const seconds = Math.max(1, Math.ceil((next - now.getTime()) / 1000));
     throw new AppError(429, 'REFRESH_TOO_SOON', 'This connection was refreshed within the last 4 hours', {
       instruction: `Transactions refresh is allowed once every 4 hours per connection; retry in ${seconds} seconds.`,

@@ -7,7 +7,7 @@ import { jobsIn } from '../../jobs/in-transaction.ts';
 import { encodeId } from '../../lib/ids.ts';
 import { ProviderNotConfigured, type ProviderDirectory } from '../../providers/directory.ts';
 import { LinkRefused, type LinkCompletion, type LinkSession, type Provider } from '../../providers/provider.ts';
-import { Environment } from '../environment/environment.entity.ts';
+import { readEnvironment } from '../environment/environment.service.ts';
 import { upstreamFailure } from './capabilities.ts';
 import type { ConnectionJobs } from './connection.jobs.ts';
 import { presentConnection } from './connection.presenter.ts';
@@ -107,7 +107,7 @@ export class Linking {
 
 /** The built-in sandbox institutions are for SANDBOX environments only. */
 export async function requireSandboxEnvironment(em: EntityManager, environmentId: string): Promise<void> {
-  const environment = await em.findOneOrFail(Environment, { id: environmentId });
+  const environment = await readEnvironment(em, environmentId);
   if (environment.mode !== 'SANDBOX') {
     throw forbidden('Sandbox connections can only be made in SANDBOX environments', { instruction: 'Use an API key of a SANDBOX environment, or a real provider.' });
   }

@@ -1,23 +1,20 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type pg from 'pg';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import { ProviderBusy, ProviderError, SyncRestart, type CursorProvider, type Provider } from '../../providers/provider.ts';
-import { applyAccounts, applyPage, rewindWalk } from './sync-store.ts';
-import { syncWindow } from './window-sync.ts';
-import { Account } from '../account/account.entity.ts';
-import { presentAccount } from '../account/account.presenter.ts';
-import { Balance } from '../balance/balance.entity.ts';
+import { markVerified, unverifiedAccounts } from '../account/account.service.ts';
 import { recordEvent } from '../event/event.service.ts';
-import { presentProfileSummary } from '../profile/profile.presenter.ts';
+import { markProfileReady } from '../profile/profile.service.ts';
 import { Connection, type ConnectionEntity, type ConnectionStatus } from './connection.entity.ts';
 import { presentConnection } from './connection.presenter.ts';
+import { rewindWalk } from './connection.store.ts';
+import { applyAccounts, applyPage } from './sync-steps.ts';
+import { syncWindow } from './window-sync.ts';
 
 export interface SyncDependencies {
+  /** The ORM a sync runs on, every step of it (its own pool in the service: see openSyncDatabase). */
   orm: MikroORM;
-  /** Plain connections for applying transaction pages (bulk JSON parameters). */
-  pool: pg.Pool;
   cipher: FieldCipher;
   /** The provider a connection of this environment syncs with. */
   provider(name: string, environmentId: string): Promise<Provider>;
@@ -55,8 +52,8 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
   try {
     const applied =
       provider.syncStyle === 'WINDOW'
-        ? await syncWindow({ em, pool: deps.pool, provider, credential: accessToken, connection, refresh: options.refresh ?? false, metrics: deps.metrics })
-        : await syncCursor(em, deps.pool, provider, accessToken, connection, deps.metrics);
+        ? await syncWindow({ em, provider, credential: accessToken, connection, refresh: options.refresh ?? false, metrics: deps.metrics })
+        : await syncCursor(em, provider, accessToken, connection, deps.metrics);
     if (!applied) return;
     if (connection.products.includes('ACCOUNT_NUMBERS') && provider.capabilities.has('ACCOUNT_NUMBERS')) await verifyAccounts(em, connection, provider, accessToken);
     await finish(em, connection.id, null);
@@ -79,9 +76,9 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
 /** Restarts of one walk after the upstream changed mid-pagination, before the sync gives up (and retries later). */
 const MAX_RESTARTS = 3;
 
-async function syncCursor(em: EntityManager, pool: pg.Pool, provider: CursorProvider, credential: string, connection: ConnectionEntity, metrics: Metrics | undefined): Promise<boolean> {
+async function syncCursor(em: EntityManager, provider: CursorProvider, credential: string, connection: ConnectionEntity, metrics: Metrics | undefined): Promise<boolean> {
   await applyAccounts(em, connection, await provider.accounts(credential));
-  return walkTransactions(pool, provider, credential, connection.id, { start: connection.syncCursor ?? null, resume: connection.syncPageCursor ?? null }, metrics);
+  return walkTransactions(em, provider, credential, connection.id, { start: connection.syncCursor ?? null, resume: connection.syncPageCursor ?? null }, metrics);
 }
 
 /**
@@ -93,7 +90,7 @@ async function syncCursor(em: EntityManager, pool: pg.Pool, provider: CursorProv
  * the connection over.
  */
 async function walkTransactions(
-  pool: pg.Pool,
+  em: EntityManager,
   provider: CursorProvider,
   accessToken: string,
   connectionId: string,
@@ -105,13 +102,13 @@ async function walkTransactions(
     try {
       for (;;) {
         const page = await provider.syncTransactions(accessToken, cursor);
-        if (!(await applyPage(pool, connectionId, cursor, page.nextCursor, page, metrics))) return false;
+        if (!(await applyPage(em, connectionId, cursor, page.nextCursor, page, metrics))) return false;
         if (!page.hasMore) return true;
         cursor = page.nextCursor;
       }
     } catch (error) {
       if (!(error instanceof SyncRestart) || restarts >= MAX_RESTARTS) throw error;
-      if (!(await rewindWalk(pool, connectionId, start, cursor))) return false;
+      if (!(await rewindWalk(em, connectionId, start, cursor))) return false;
     }
   }
 }
@@ -121,15 +118,9 @@ async function walkTransactions(
  * verification. Each account flips to verified with its `account.verified` event in one transaction.
  */
 async function verifyAccounts(em: EntityManager, connection: ConnectionEntity, provider: Provider, accessToken: string): Promise<void> {
-  const pending = await em.find(Account, { connection: connection.id, kind: 'DEPOSITORY', state: 'OPEN', verified: false });
-  for (const account of pending) {
+  for (const account of await unverifiedAccounts(em, connection.id)) {
     await provider.accountNumbers(accessToken, account.remoteId);
-    await em.transactional(async (tx) => {
-      const fresh = await tx.findOneOrFail(Account, { id: account.id });
-      fresh.verified = true;
-      const balance = fresh.latestBalanceId ? await tx.findOne(Balance, { id: fresh.latestBalanceId }) : null;
-      recordEvent(tx, connection.environment.id, 'account.verified', connection.profile, presentAccount(fresh, balance));
-    });
+    await markVerified(em, account.id, { environmentId: connection.environment.id, profile: connection.profile });
   }
 }
 
@@ -153,14 +144,6 @@ async function finish(em: EntityManager, connectionId: string, failure: Provider
     if (changes.added + changes.modified + changes.removed > 0) {
       recordEvent(tx, connection.environment.id, 'connection.synced.successful', connection.profile, presentConnection(connection));
     }
-    if (firstSync) await markProfileReady(tx, connection);
+    if (firstSync) markProfileReady(tx, connection.profile);
   });
-}
-
-/** Enrichment runs inside the first sync (remoteData.enrichment); the profile is ready once one has finished. */
-async function markProfileReady(tx: EntityManager, connection: ConnectionEntity): Promise<void> {
-  const profile = connection.profile;
-  if (profile.readyAt) return;
-  profile.readyAt = new Date();
-  recordEvent(tx, connection.environment.id, 'profile.ready', profile, presentProfileSummary(profile));
 }

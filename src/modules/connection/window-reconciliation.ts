@@ -1,14 +1,5 @@
 import type { ProviderTransaction, SyncPage, WindowSnapshot } from '../../providers/provider.ts';
-
-/** A stored transaction as reconciliation needs it. */
-export interface StoredTransaction {
-  remoteId: string;
-  accountRemoteId: string;
-  date: string;
-  amount: string;
-  description: string;
-  status: 'PENDING' | 'POSTED';
-}
+import type { StoredTransaction } from '../transaction/transaction.store.ts';
 
 /** The rules of docs/decisions.md ("Window reconciliation"), in one place. */
 export const RECONCILIATION = {

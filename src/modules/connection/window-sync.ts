@@ -1,11 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type pg from 'pg';
 import { AppError } from '../../errors.ts';
 import { ProviderBusy, ProviderError, type WindowProvider } from '../../providers/provider.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
+import { storedFrom } from '../transaction/transaction.store.ts';
 import type { ConnectionEntity } from './connection.entity.ts';
-import { applyAccounts, applyPage } from './sync-store.ts';
-import { reconcile, type StoredTransaction } from './window-reconciliation.ts';
+import { claimUpstreamRequest } from './connection.store.ts';
+import { applyAccounts, applyPage } from './sync-steps.ts';
+import { reconcile } from './window-reconciliation.ts';
 
 /** A first sync reads this much history; later ones re-read this many days before the last one. */
 export const WINDOW = { initialDays: 90, overlapDays: 30 } as const;
@@ -21,21 +22,20 @@ const DAY_MS = 86_400_000;
  */
 export async function syncWindow(args: {
   em: EntityManager;
-  pool: pg.Pool;
   provider: WindowProvider;
   credential: string;
   connection: ConnectionEntity;
   refresh: boolean;
   metrics: Metrics | undefined;
 }): Promise<boolean> {
-  const { em, pool, provider, credential, connection } = args;
-  if (provider.requestBudgetPerDay) await claimRequest(pool, connection.id, provider.requestBudgetPerDay - (args.refresh ? 0 : REFRESH_RESERVE));
+  const { em, provider, credential, connection } = args;
+  if (provider.requestBudgetPerDay) await claimRequest(em, connection.id, provider.requestBudgetPerDay - (args.refresh ? 0 : REFRESH_RESERVE));
   const cursor = connection.syncCursor ?? null;
   const snapshot = await provider.readWindow(credential, windowStart(cursor, new Date()));
   await applyAccounts(em, connection, snapshot.accounts);
-  const stored = await storedFrom(pool, connection.id, snapshot.start);
+  const stored = await storedFrom(em, connection.id, snapshot.start);
   const page = reconcile(stored, snapshot, snapshot.end, `${snapshot.end}.${Date.now()}`);
-  if (!(await applyPage(pool, connection.id, cursor, page.nextCursor, page, args.metrics))) return false;
+  if (!(await applyPage(em, connection.id, cursor, page.nextCursor, page, args.metrics))) return false;
   if (snapshot.attention) throw new ProviderError('ERROR_REPAIRABLE', snapshot.attention);
   return true;
 }
@@ -47,33 +47,10 @@ export function windowStart(cursor: string | null, now: Date): string {
   return new Date(from).toISOString().slice(0, 10);
 }
 
-/** Every stored transaction a window can speak for: those dated from its start, and every pending one. */
-async function storedFrom(pool: pg.Pool, connectionId: string, start: string): Promise<StoredTransaction[]> {
-  const { rows } = await pool.query<StoredTransaction>(
-    `select t.remote_id as "remoteId", a.remote_id as "accountRemoteId", to_char(t.date, 'YYYY-MM-DD') as date,
-            t.amount::text as amount, t.description, t.status
-       from transaction t join account a on a.id = t.account_id
-      where t.connection_id = $1 and (t.date >= $2::date or t.status = 'PENDING')`,
-    [connectionId, start],
-  );
-  return rows;
-}
-
-/**
- * Counts one upstream request against the login's budget for the current UTC day, in one
- * conditional UPDATE (so instances cannot both take the last one); over it, the sync waits for the
- * next day.
- */
-async function claimRequest(pool: pg.Pool, connectionId: string, limit: number): Promise<void> {
+/** Counts one upstream request against the login's budget for the current UTC day; over it, the sync waits for the next day. */
+async function claimRequest(em: EntityManager, connectionId: string, limit: number): Promise<void> {
   const now = new Date();
-  const day = now.toISOString().slice(0, 10);
-  const { rowCount } = await pool.query(
-    `update connection set upstream_requests = jsonb_build_object('day', $2::text, 'count',
-        case when upstream_requests->>'day' = $2 then (upstream_requests->>'count')::int + 1 else 1 end)
-      where id = $1 and (upstream_requests is null or upstream_requests->>'day' <> $2 or (upstream_requests->>'count')::int < $3)`,
-    [connectionId, day, limit],
-  );
-  if (rowCount === 0) throw new BudgetUsedUp(secondsUntilTomorrow(now));
+  if (!(await claimUpstreamRequest(em, connectionId, now.toISOString().slice(0, 10), limit))) throw new BudgetUsedUp(secondsUntilTomorrow(now));
 }
 
 /** The login has no upstream request left today: the scheduled syncs of tomorrow pick it up (no retry is queued). */

@@ -1,9 +1,43 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { CURRENT_VERSION, SUPPORTED_VERSIONS } from '../../config.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
 import { ApiKey, type ApiKeyEntity } from './api-key.entity.ts';
 import { CURRENT_KEY_PREFIX, createApiKey, hashSecret } from './api-key.service.ts';
 import { Environment, ENVIRONMENT_MODES, type EnvironmentEntity, type EnvironmentMode } from './environment.entity.ts';
+
+/** What requests and jobs need to know of an environment. */
+export type EnvironmentSettings = Pick<EnvironmentEntity, 'id' | 'mode' | 'transactionsRefreshBeta'>;
+
+/** An environment's settings as stored now (it exists: every credential names a live one). */
+export async function readEnvironment(em: EntityManager, id: string): Promise<EnvironmentSettings> {
+  return em.findOneOrFail(Environment, { id }, { fields: ['mode', 'transactionsRefreshBeta'] });
+}
+
+/** How long a remembered mode is used before it is read again. */
+const MODE_RECHECK_MS = 60_000;
+
+/**
+ * Environments' modes, remembered for the webhook attempts (one read a minute per environment, not
+ * one per attempt). A mode is set when the environment is created and no command changes it; the
+ * recheck bounds how long a change made by hand would take. A deleted environment takes its
+ * subscriptions with it, so no attempt asks for it.
+ */
+export class EnvironmentModes {
+  readonly #orm: MikroORM;
+  readonly #known = new Map<string, { mode: EnvironmentMode; readAt: number }>();
+
+  constructor(orm: MikroORM) {
+    this.#orm = orm;
+  }
+
+  async of(environmentId: string): Promise<EnvironmentMode> {
+    const known = this.#known.get(environmentId);
+    if (known && Date.now() - known.readAt < MODE_RECHECK_MS) return known.mode;
+    const { mode } = await readEnvironment(this.#orm.em.fork(), environmentId);
+    this.#known.set(environmentId, { mode, readAt: Date.now() });
+    return mode;
+  }
+}
 
 /** A mistake in an operator's command: the message says what to fix. */
 export class OperatorError extends Error {}

@@ -5,6 +5,7 @@ import { decodeId, encodeId } from '../../lib/ids.ts';
 import type { Handlers } from '../../rest/types.ts';
 import { Event } from './event.entity.ts';
 import { presentEvent } from './event.presenter.ts';
+import { findEvent } from './event.service.ts';
 
 /** REST handlers for the event log (/v1/events, API key): the same envelopes webhooks deliver. */
 export function eventHandlers(): Handlers<'listEvents' | 'getEvent'> {
@@ -36,7 +37,7 @@ export function eventHandlers(): Handlers<'listEvents' | 'getEvent'> {
     },
     async getEvent({ params, credential, ctx }) {
       const id = decodeId('event', params.eventId);
-      const event = id && (await ctx.state.em.findOne(Event, { id, environment: credential.environmentId }));
+      const event = id && (await findEvent(ctx.state.em, credential.environmentId, id));
       if (!event) throw notFound('Event');
       return { status: 200, body: presentEvent(event) };
     },

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { encodeId, uuidv7 } from '../../lib/ids.ts';
 import type { Metadata } from '../metadata/metadata.ts';
@@ -34,4 +35,20 @@ export function recordEvent(
       metadata: {},
     },
   });
+}
+
+/**
+ * Takes up to `limit` events not yet fanned out, oldest first, and marks them dispatched at `at`, in
+ * the caller's transaction (the relay writes their deliveries in it). Rows another relay holds are
+ * skipped, so instances relay side by side without taking an event twice.
+ */
+export async function takeUndispatched(tx: EntityManager, limit: number, at: Date): Promise<EventEntity[]> {
+  const events = await tx.find(Event, { dispatchedAt: null }, { orderBy: { id: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE });
+  for (const event of events) event.dispatchedAt = at;
+  return events;
+}
+
+/** The environment's event with this id, or null. */
+export function findEvent(em: EntityManager, environmentId: string, id: string): Promise<EventEntity | null> {
+  return em.findOne(Event, { id, environment: environmentId });
 }

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { components } from '../../../generated/rest.ts';
 import { updateLocked } from '../../db/locked-update.ts';
@@ -9,6 +10,7 @@ import { recordEvent } from '../event/event.service.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
 import { Profile, type ProfileEntity, type ProfileNames } from './profile.entity.ts';
 import { presentProfileSummary } from './profile.presenter.ts';
+import { liveProfileRow } from './profile.store.ts';
 
 /** A stored address: every part present, null when unknown (the contract's `Address`). */
 export type Address = NonNullable<components['schemas']['Address']>;
@@ -52,7 +54,7 @@ export class ProfileService {
   async get(publicId: string): Promise<ProfileEntity> {
     const id = decodeId('profile', publicId);
     // One indexed lookup on every profile request: plain SQL mapped to the entity skips the query builder.
-    const [row] = id ? await this.#em.execute('select * from profile where id = ? and environment_id = ? and deleting_at is null', [id, this.#environmentId]) : [];
+    const row = id && (await liveProfileRow(this.#em, id, this.#environmentId));
     if (!row) throw notFound('Profile');
     return this.#em.map(Profile, row);
   }
@@ -105,6 +107,11 @@ export class ProfileService {
     });
   }
 
+  /** The profile read again under its row lock, held until the caller's transaction ends (session issuing counts tokens under it). */
+  async lock(profile: ProfileEntity): Promise<ProfileEntity> {
+    return this.#em.findOneOrFail(Profile, { id: profile.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  }
+
   /** Updates a profile the caller read under its row lock (session issuing does); `updateById` takes the lock itself. */
   async update(profile: ProfileEntity, attributes: ProfileAttributes): Promise<ProfileEntity> {
     this.#apply(profile, attributes);
@@ -143,6 +150,16 @@ export class ProfileService {
     }
     profile.metadata = metadata;
   }
+}
+
+/**
+ * Marks a profile ready, with `profile.ready`, the first time one of its connections finishes a sync
+ * (enrichment runs inside it); in the caller's unit of work. Later calls change nothing.
+ */
+export function markProfileReady(em: EntityManager, profile: ProfileEntity): void {
+  if (profile.readyAt) return;
+  profile.readyAt = new Date();
+  recordEvent(em, profile.environment.id, 'profile.ready', profile, presentProfileSummary(profile));
 }
 
 /** Domain rules on profile attributes beyond the contract's shapes (GraphQL input reaches here unchecked). */

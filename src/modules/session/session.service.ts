@@ -1,10 +1,9 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { components } from '../../../generated/rest.ts';
 import { AppError, conflict, notFound } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { Profile, type ProfileEntity } from '../profile/profile.entity.ts';
+import type { ProfileEntity } from '../profile/profile.entity.ts';
 import { ProfileService } from '../profile/profile.service.ts';
 import { Session, type SessionEntity } from './session.entity.ts';
 import { SESSION_LIFETIME_MS, type SessionTokens } from './session-token.ts';
@@ -50,7 +49,7 @@ export class SessionService {
       } else {
         const found = await profiles.findByIdOrUuid(userId);
         if (!found) throw notFound('Profile');
-        profile = await em.findOneOrFail(Profile, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+        profile = await profiles.lock(found);
         if (profile.deletingAt) throw conflict('The profile is being deleted', { instruction: 'Create a new profile instead.' });
         await profiles.update(profile, attributes);
       }

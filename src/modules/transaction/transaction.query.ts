@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { QueryTransactionsArgs, TransactionFilter, TransactionSort as Sort } from '../../../generated/graphql.ts';
+import type { QueryTransactionsArgs, TransactionSort as Sort } from '../../../generated/graphql.ts';
 import { badUserInput } from '../../errors.ts';
-import { isRealDate } from '../../lib/dates.ts';
-import { decodeId } from '../../lib/ids.ts';
 import type { Metadata } from '../metadata/metadata.ts';
-import { checkMetadataFilter } from '../metadata/metadata-filter.ts';
 import type { TransactionStatus } from './transaction.entity.ts';
+import { readCursor, writeCursor, type Position } from './transaction-cursor.ts';
+import { countTransactions, transactionRecords, transactionsExist, transactionWhere, type KeysetBound } from './transaction.store.ts';
 
 /**
  * A transaction as read for GraphQL: the row, with ids as stored uuids and the amount as exact text.
@@ -37,21 +36,6 @@ export interface TransactionPage {
 
 const DEFAULT_PAGE = 25;
 const MAX_PAGE = 100;
-const COLUMNS = `t.id, t.account_id as "accountId", to_char(t.date, 'YYYY-MM-DD') as date, t.description, t.amount::text as amount, t.status,
-  t.currency_code as "currencyCode", t.metadata, t.created_at as "createdAt"`;
-
-/** One of the profile's transactions by id. */
-export async function transactionById(em: EntityManager, profileId: string, id: string): Promise<TransactionRecord | undefined> {
-  const [row] = await em.execute<TransactionRecord[]>(`select ${COLUMNS} from transaction t where t.id = ? and t.profile_id = ?`, [id, profileId]);
-  if (row) row.createdAt = new Date(row.createdAt);
-  return row;
-}
-
-/** A keyset position in one sort order: the (date, id) of a record. */
-interface Position {
-  date: string;
-  id: string;
-}
 
 /**
  * Reads one page of a profile's transactions: keyset pagination on (date, id) in the requested
@@ -68,51 +52,23 @@ export async function transactionPage(em: EntityManager, profileId: string, requ
   const cursor = backwards ? before : after;
   const position = cursor == null ? undefined : readCursor(cursor, sort);
 
-  const where = filterSql(profileId, request.filter ?? {});
+  const where = transactionWhere(profileId, request.filter ?? {});
   const descending = sort === 'DATE_DESC' !== backwards;
   /** Records on one side of a position, in sort order: `after` comes later in the walk, `before` earlier. */
-  const keyset = (at: Position, side: 'after' | 'before' | 'notAfter' | 'notBefore') => {
-    const operator = (sort === 'DATE_DESC' ? KEYSET_DESC : KEYSET_ASC)[side];
-    return { sql: `(t.date, t.id) ${operator} (?::date, ?::uuid)`, params: [at.date, at.id] };
-  };
-  const exists = async (bound?: { sql: string; params: unknown[] }) => {
-    const [row] = await em.execute<Array<{ found: boolean }>>(
-      `select exists (select 1 from transaction t where ${[...where.conditions, ...(bound ? [bound.sql] : [])].join(' and ')}) as found`,
-      [...where.params, ...(bound?.params ?? [])],
-    );
-    return row!.found;
-  };
-  const conditions = [...where.conditions];
-  const params = [...where.params];
-  if (position) {
-    const bound = keyset(position, backwards ? 'before' : 'after');
-    conditions.push(bound.sql);
-    params.push(...bound.params);
-  }
-  const order = descending ? 'desc' : 'asc';
-  const rows =
-    size === 0
-      ? []
-      : await em.execute<TransactionRecord[]>(
-          `select ${COLUMNS} from transaction t where ${conditions.join(' and ')} order by t.date ${order}, t.id ${order} limit ?`,
-          [...params, size + 1],
-        );
+  const keyset = (at: Position, side: 'after' | 'before' | 'notAfter' | 'notBefore'): KeysetBound => ({ operator: (sort === 'DATE_DESC' ? KEYSET_DESC : KEYSET_ASC)[side], ...at });
+  const rows = size === 0 ? [] : await transactionRecords(em, where, position && keyset(position, backwards ? 'before' : 'after'), descending ? 'desc' : 'asc', size + 1);
   const more = rows.length > size;
   const records = rows.slice(0, size);
   if (backwards) records.reverse();
-  for (const record of records) record.createdAt = new Date(record.createdAt);
 
   // The far side of the page is known from the extra row fetched; the near side (behind the
   // cursor) and empty pages take one EXISTS query, run only when the field is selected.
-  const behindCursor = () => (position ? exists(keyset(position, backwards ? 'notBefore' : 'notAfter')) : Promise.resolve(false));
-  const ahead = () => (size > 0 ? Promise.resolve(more) : exists(position && keyset(position, backwards ? 'before' : 'after')));
+  const behindCursor = () => (position ? transactionsExist(em, where, keyset(position, backwards ? 'notBefore' : 'notAfter')) : Promise.resolve(false));
+  const ahead = () => (size > 0 ? Promise.resolve(more) : transactionsExist(em, where, position && keyset(position, backwards ? 'before' : 'after')));
   return {
     records,
     cursorOf: (record) => writeCursor(sort, { date: record.date, id: record.id }),
-    count: async () => {
-      const [row] = await em.execute<Array<{ count: number }>>(`select count(*)::int as count from transaction t where ${where.conditions.join(' and ')}`, where.params);
-      return row!.count;
-    },
+    count: () => countTransactions(em, where),
     hasNextPage: () => (backwards ? behindCursor() : ahead()),
     hasPreviousPage: () => (backwards ? ahead() : behindCursor()),
   };
@@ -120,47 +76,3 @@ export async function transactionPage(em: EntityManager, profileId: string, requ
 
 const KEYSET_DESC = { after: '<', before: '>', notAfter: '>=', notBefore: '<=' } as const;
 const KEYSET_ASC = { after: '>', before: '<', notAfter: '<=', notBefore: '>=' } as const;
-
-/** The filter as SQL conditions on `transaction t`, always scoped to the profile. */
-function filterSql(profileId: string, filter: TransactionFilter): { conditions: string[]; params: unknown[] } {
-  const conditions = ['t.profile_id = ?'];
-  const params: unknown[] = [profileId];
-  const add = (sql: string, ...values: unknown[]) => {
-    conditions.push(sql);
-    params.push(...values);
-  };
-  const list = (values: readonly string[]) => `{${values.map((value) => JSON.stringify(value)).join(',')}}`;
-  if (filter.status) add('t.status = any(?::text[])', list(filter.status));
-  if (filter.entryType) conditions.push(filter.entryType === 'DEBIT' ? 't.amount < 0' : 't.amount >= 0');
-  if (filter.amount_gte != null) add('t.amount >= ?::numeric', filter.amount_gte);
-  if (filter.amount_lte != null) add('t.amount <= ?::numeric', filter.amount_lte);
-  if (filter.date_gte != null) add('t.date >= ?::date', filter.date_gte);
-  if (filter.date_lte != null) add('t.date <= ?::date', filter.date_lte);
-  if (filter.kind) add('exists (select 1 from account a where a.id = t.account_id and a.kind = any(?::text[]))', list(filter.kind));
-  if (filter.accountIds) {
-    const ids = filter.accountIds.map((id) => decodeId('account', id)).filter((id) => id !== undefined);
-    add('t.account_id = any(?::uuid[])', list(ids));
-  }
-  if (filter.metadata === null) conditions.push('t.metadata is null');
-  else if (filter.metadata && Object.keys(checkMetadataFilter(filter.metadata)).length > 0) add('t.metadata @> ?::jsonb', JSON.stringify(filter.metadata));
-  return { conditions, params };
-}
-
-function writeCursor(sort: Sort, position: Position): string {
-  return Buffer.from(JSON.stringify([sort === 'DATE_DESC' ? 'd' : 'a', position.date, position.id])).toString('base64url');
-}
-
-function readCursor(cursor: string, sort: Sort): Position {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = undefined;
-  }
-  const [order, date, id] = Array.isArray(parsed) && parsed.length === 3 ? parsed.map(String) : [];
-  const valid = isRealDate(date ?? '') && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id ?? '');
-  if (!valid) throw badUserInput('The cursor is malformed: pass an endCursor, startCursor or edge cursor exactly as received');
-  if (order !== (sort === 'DATE_DESC' ? 'd' : 'a')) throw badUserInput(`The cursor comes from the other sort order; keep sort ${sort} throughout a walk`);
-  return { date: date!, id: id! };
-}
-

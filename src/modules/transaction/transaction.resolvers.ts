@@ -5,7 +5,8 @@ import { mutationPayload, RecordNotFound } from '../../graphql/payload.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
 import { Transaction } from './transaction.entity.ts';
-import { transactionById, transactionPage, type TransactionRecord } from './transaction.query.ts';
+import { transactionPage, type TransactionRecord } from './transaction.query.ts';
+import { transactionById } from './transaction.store.ts';
 
 /** `Transaction` fields from its row; `entryType` follows the sign of the exact amount. */
 export const transactionType: TransactionResolvers = {

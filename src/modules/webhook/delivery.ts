@@ -2,20 +2,20 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { rootCertificates } from 'node:tls';
-import { LockMode } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Job, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { encodeId, uuidv7 } from '../../lib/ids.ts';
 import type { Metrics, WebhookOutcome } from '../../metrics/metrics.ts';
-import { Environment } from '../environment/environment.entity.ts';
-import { Event } from '../event/event.entity.ts';
+import { EnvironmentModes } from '../environment/environment.service.ts';
 import { presentEvent } from '../event/event.presenter.ts';
+import { takeUndispatched } from '../event/event.service.ts';
 import { matchesEventType } from '../event/event.types.ts';
 import { signatureHeader } from './signing.ts';
 import { checkTarget, type CheckedTarget } from './target.ts';
 import { WebhookDelivery, WebhookSubscription, type WebhookDeliveryEntity, type WebhookSubscriptionEntity } from './webhook.entity.ts';
+import { claimDelivery, owedDeliveries, SWEEP_ROWS } from './webhook.store.ts';
 
 /** Delays before each retry after a failure: about three days in all (the contract's schedule). */
 export const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 72_000];
@@ -27,8 +27,6 @@ const TIMEOUT_MS = 15_000;
 const CLAIM_MS = TIMEOUT_MS + 5_000;
 /** How often an instance with nothing to do looks for attempts that other instances queued. */
 const POLL_MS = 1000;
-/** Owed rows the relay looks at per pass, walking all of them over successive passes. */
-const SWEEP_ROWS = 100;
 const EXCERPT_BYTES = 1024;
 const DELIVER = 'webhook.deliver';
 
@@ -70,6 +68,7 @@ export class WebhookDeliveries {
   readonly #options: WebhookDeliveryOptions;
   readonly #now: () => Date;
   readonly #ca: string[] | undefined;
+  readonly #modes: EnvironmentModes;
   #enqueue: ((attempts: QueuedAttempt[]) => Promise<void>) | undefined;
   #timer: NodeJS.Timeout | undefined;
   #relaying: Promise<void> | undefined;
@@ -87,6 +86,7 @@ export class WebhookDeliveries {
     this.#options = options;
     this.#now = options.now ?? (() => new Date());
     this.#ca = options.caFile ? [...rootCertificates, readFileSync(options.caFile, 'utf8')] : undefined;
+    this.#modes = new EnvironmentModes(options.orm);
     this.#enqueue = options.enqueue;
   }
 
@@ -205,7 +205,7 @@ export class WebhookDeliveries {
   async #relay(): Promise<void> {
     const em = this.#options.orm.em.fork();
     const created = await em.transactional(async (tx) => {
-      const events = await tx.find(Event, { dispatchedAt: null }, { orderBy: { id: 'asc' }, limit: 100, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE });
+      const events = await takeUndispatched(tx, 100, this.#now());
       const deliveries: WebhookDeliveryEntity[] = [];
       const subscriptions = new Map<string, WebhookSubscriptionEntity[]>();
       for (const event of events) {
@@ -216,7 +216,6 @@ export class WebhookDeliveries {
           if (!wanted || subscription.createdAt > event.at) continue;
           deliveries.push(tx.create(WebhookDelivery, { id: uuidv7(), subscription, event, attempt: 1, redelivery: false, status: 'PENDING', at: this.#now() }));
         }
-        event.dispatchedAt = this.#now();
       }
       return deliveries;
     });
@@ -234,26 +233,17 @@ export class WebhookDeliveries {
   async #sweep(em: ReturnType<MikroORM['em']['fork']>): Promise<void> {
     const now = this.#now();
     const from = this.#swept ?? { at: new Date(0).toISOString(), id: '00000000-0000-0000-0000-000000000000' };
-    const owed = await em.getConnection().execute<Array<{ id: string; subscription_id: string; at: string; job_id: string }>>(
-      `select id, subscription_id, at, coalesce(md5(id::text || extract(epoch from claimed_until)::text)::uuid, id) as job_id from webhook_delivery
-       where status = 'PENDING' and at <= ? and (claimed_until is null or claimed_until < ?) and at >= ? and (at, id) > (?, ?)
-       order by at, id limit ${SWEEP_ROWS}`,
-      [new Date(now.getTime() - CLAIM_MS), now, from.at, from.at, from.id],
-    );
+    const owed = await owedDeliveries(em, new Date(now.getTime() - CLAIM_MS), now, from);
     const last = owed.at(-1);
     this.#swept = owed.length === SWEEP_ROWS && last ? { at: last.at, id: last.id } : undefined;
-    await this.#enqueue!(owed.map((row) => ({ deliveryId: row.id, subscriptionId: row.subscription_id, at: now, jobId: row.job_id })));
+    await this.#enqueue!(owed.map((row) => ({ deliveryId: row.id, subscriptionId: row.subscriptionId, at: now, jobId: row.jobId })));
   }
 
   /** Makes one attempt, if the row is still owed one and no other worker holds it. */
   async attempt(deliveryId: string): Promise<void> {
     const em = this.#options.orm.em.fork();
     const now = this.#now();
-    const claimed = await em.getConnection().execute<Array<{ id: string }>>(
-      `update webhook_delivery set claimed_until = ? where id = ? and status = 'PENDING' and (claimed_until is null or claimed_until < ?) returning id`,
-      [new Date(now.getTime() + CLAIM_MS), deliveryId, now],
-    );
-    if (claimed.length === 0) return;
+    if (!(await claimDelivery(em, deliveryId, new Date(now.getTime() + CLAIM_MS), now))) return;
     const delivery = await em.findOneOrFail(WebhookDelivery, { id: deliveryId }, { populate: ['subscription', 'event'] });
     const { subscription } = delivery;
     const kind = delivery.redelivery ? 'redelivery' : delivery.attempt === 1 ? 'first' : 'retry';
@@ -263,8 +253,8 @@ export class WebhookDeliveries {
       this.#options.metrics?.webhookAttempt('disabled', kind, undefined);
       return;
     }
-    const environment = await em.findOneOrFail(Environment, { id: subscription.environment.id });
-    const target = await checkTarget(subscription.targetUrl, { httpsOnly: environment.mode === 'PRODUCTION', allowPrivate: this.#options.allowPrivate });
+    const mode = await this.#modes.of(subscription.environment.id);
+    const target = await checkTarget(subscription.targetUrl, { httpsOnly: mode === 'PRODUCTION', allowPrivate: this.#options.allowPrivate });
     const outcome = 'refused' in target ? { error: `Refused: ${target.refused}` } : await this.#post(target, subscription, delivery);
     this.#options.metrics?.webhookAttempt('refused' in target ? 'refused' : answered(outcome.status), kind, (now.getTime() - delivery.event.at.getTime()) / 1000);
     await this.#record(em, delivery, outcome);

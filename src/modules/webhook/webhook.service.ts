@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound, ValidationError, type FieldIssue } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
-import { Environment } from '../environment/environment.entity.ts';
-import { Event } from '../event/event.entity.ts';
+import { readEnvironment } from '../environment/environment.service.ts';
+import { findEvent } from '../event/event.service.ts';
 import { isEventTypeFilter } from '../event/event.types.ts';
 import { newWebhookSecret } from './signing.ts';
 import { checkTarget } from './target.ts';
@@ -113,7 +113,7 @@ export class WebhookService {
    */
   async redeliver(subscription: WebhookSubscriptionEntity, eventPublicId: string): Promise<WebhookDeliveryEntity> {
     const id = decodeId('event', eventPublicId);
-    const event = id && (await this.#em.findOne(Event, { id, environment: this.#environmentId }));
+    const event = id && (await findEvent(this.#em, this.#environmentId, id));
     if (!event) throw notFound('Event');
     const previous = await this.#em.count(WebhookDelivery, { subscription: subscription.id, event: event.id });
     const delivery = this.#em.create(WebhookDelivery, { id: uuidv7(), subscription, event, attempt: previous + 1, redelivery: true, status: 'PENDING', at: new Date() });
@@ -133,7 +133,7 @@ export class WebhookService {
       if (!isEventTypeFilter(filter)) issues.push({ path: ['eventTypes', String(index)], message: `${filter} is neither an event type nor a prefix of one` });
     });
     if (fields.targetUrl !== undefined) {
-      const environment = await this.#em.findOneOrFail(Environment, { id: this.#environmentId });
+      const environment = await readEnvironment(this.#em, this.#environmentId);
       const target = await checkTarget(fields.targetUrl, { httpsOnly: environment.mode === 'PRODUCTION', allowPrivate: this.#allowPrivate });
       if ('refused' in target) issues.push({ path: ['targetUrl'], message: target.refused });
     }

@@ -1,0 +1,37 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { run } from '../../db/statement.ts';
+import { col, table, type ReadRow } from '../../db/table.ts';
+import type { Metadata } from '../metadata/metadata.ts';
+import { ACCOUNT_KINDS, ACCOUNT_STATES, type AccountView } from './account.entity.ts';
+
+/** The account table as its SQL reads and writes it (checked against the entity by test/stores.test.ts). */
+export const ACCOUNT = table('account', {
+  id: col.uuid(),
+  connectionId: col.uuid(),
+  profileId: col.uuid(),
+  remoteId: col.text(),
+  name: col.text(),
+  nameOverride: col.text().orNull(),
+  kind: col.oneOf(ACCOUNT_KINDS),
+  subtype: col.text().orNull(),
+  state: col.oneOf(ACCOUNT_STATES),
+  verified: col.boolean(),
+  mask: col.text().orNull(),
+  currencyCode: col.text(),
+  latestBalanceId: col.uuid().orNull(),
+  metadata: col.json<Metadata>().orNull(),
+  createdAt: col.timestamp(),
+});
+
+const VIEW = ['id', 'connectionId', 'name', 'nameOverride', 'kind', 'subtype', 'state', 'verified', 'mask', 'currencyCode', 'latestBalanceId', 'metadata', 'createdAt'] as const;
+
+/** The statements of the account table; test/stores.test.ts prepares each. */
+export const accountStatements = {
+  viewsByIds: `select ${ACCOUNT.select(VIEW, 'a')} from account a where a.id = any($1::uuid[]) and a.profile_id = $2`,
+};
+
+/** The profile's accounts with these ids as GraphQL reads them (plain rows, no entity hydration: every transaction's account is one). */
+export async function accountViews(em: EntityManager, profileId: string, ids: readonly string[]): Promise<AccountView[]> {
+  const { rows } = await run<ReadRow<typeof ACCOUNT, (typeof VIEW)[number]>>(em, accountStatements.viewsByIds, [ids, profileId]);
+  return rows.map(({ connectionId, createdAt, ...row }) => ({ ...row, connection: { id: connectionId }, createdAt: new Date(createdAt) }));
+}

@@ -1,0 +1,135 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { run } from '../../db/statement.ts';
+import { col, table, type ReadRow } from '../../db/table.ts';
+import { JOB_SCHEMA } from '../../jobs/queue.ts';
+import { CONNECTION_STATUSES, type Product } from './connection.entity.ts';
+
+/** The connection table's columns that the store's statements read and the seed writes (checked against the entity by test/stores.test.ts). */
+export const CONNECTION = table('connection', {
+  id: col.uuid(),
+  environmentId: col.uuid(),
+  profileId: col.uuid(),
+  provider: col.text(),
+  institutionId: col.text(),
+  institutionName: col.text(),
+  status: col.oneOf(CONNECTION_STATUSES),
+  products: col.json<Product[]>(),
+  credentialEncrypted: col.text(),
+  generation: col.integer(),
+  syncCursor: col.text().orNull(),
+  syncPageCursor: col.text().orNull(),
+  syncRemovals: col.json<string[]>().orNull(),
+  syncAdded: col.json<string[]>().orNull(),
+  lastSyncedAt: col.timestamp().orNull(),
+  createdAt: col.timestamp(),
+});
+
+const WALK = ['syncCursor', 'syncPageCursor', 'syncRemovals', 'syncAdded', 'profileId', 'provider'] as const;
+/** Where a connection's transactions walk stands, read under the connection's row lock. */
+export type WalkState = ReadRow<typeof CONNECTION, (typeof WALK)[number]>;
+
+/** The statements of the connection table; test/stores.test.ts prepares each. */
+export const connectionStatements = {
+  lockWalk: `select ${CONNECTION.select(WALK, 'c')} from connection c where c.id = $1 for update`,
+  // Mid-walk ($7: more pages follow) only the page cursor moves: the walk's first cursor stays, to restart from.
+  moveWalk: `update connection set sync_cursor = case when $7 then sync_cursor else $1 end, sync_page_cursor = case when $7 then $1 end,
+       sync_changes = jsonb_build_object('added', coalesce((sync_changes->>'added')::int, 0) + $2,
+                                         'modified', coalesce((sync_changes->>'modified')::int, 0) + $3,
+                                         'removed', coalesce((sync_changes->>'removed')::int, 0) + $4),
+       sync_removals = $6::jsonb, sync_added = $8::jsonb
+     where id = $5`,
+  rewindWalk: `update connection set sync_page_cursor = null, sync_added = null,
+       sync_removals = case when sync_added is null then sync_removals else coalesce(sync_removals, '[]'::jsonb) || sync_added end
+     where id = $1 and sync_cursor is not distinct from $2 and coalesce(sync_page_cursor, sync_cursor) is not distinct from $3`,
+  claimUpstreamRequest: `update connection set upstream_requests = jsonb_build_object('day', $2::text, 'count',
+       case when upstream_requests->>'day' = $2 then (upstream_requests->>'count')::int + 1 else 1 end)
+     where id = $1 and (upstream_requests is null or upstream_requests->>'day' <> $2 or (upstream_requests->>'count')::int < $3)`,
+  claimRefresh: `update connection set refresh_started_at = $1, last_refresh_at = $1
+     where id = $2 and (refresh_started_at is null or refresh_started_at < $3) and (last_refresh_at is null or last_refresh_at <= $4)
+     returning id`,
+  refreshTimes: `select extract(epoch from refresh_started_at) * 1000 as started, extract(epoch from last_refresh_at) * 1000 as last from connection where id = $1`,
+  dueForSync: `select id from connection
+     where (status = 'SYNCED' and last_synced_at < now() - make_interval(hours => $1))
+        or status in ('ERROR_SERVICE', 'ERROR_PROVIDER', 'ERROR_INSTITUTION')`,
+  // The wait keeps the sweep away from a connection whose job is being sent at this very moment.
+  stuck: `with busy as (
+       select distinct j.data->>'connectionId' as id from ${JOB_SCHEMA}.job j
+        where j.name = any($1::text[])
+          and (j.state in ('created', 'retry', 'active') or j.created_on > now() - make_interval(secs => $2) or j.completed_on > now() - make_interval(secs => $2)))
+     select c.id, c.status from connection c join profile p on p.id = c.profile_id
+      where c.status in ('INITIALIZING', 'SYNCING', 'DISCONNECTING') and p.deleting_at is null
+        and c.created_at < now() - make_interval(secs => $2)
+        and not exists (select 1 from busy where busy.id = c.id::text)`,
+};
+
+/** The walk's state under the connection's row lock (held until the caller's transaction ends); undefined when the connection is gone. */
+export async function lockWalk(tx: EntityManager, connectionId: string): Promise<WalkState | undefined> {
+  return (await run<WalkState>(tx, connectionStatements.lockWalk, [connectionId])).rows[0];
+}
+
+/** A walk's step: the cursor it reached, the changes it applied, and what its last page must settle. */
+export interface WalkStep {
+  nextCursor: string;
+  hasMore: boolean;
+  changes: { added: number; modified: number; removed: number };
+  /** Removals waiting for the walk's last page, and what the walk's pages added so far (both only kept mid-walk). */
+  removals: string[];
+  added: string[];
+}
+
+/** Moves the walk on, in the caller's transaction (the one holding `lockWalk`'s lock, with the page's rows). */
+export async function moveWalk(tx: EntityManager, connectionId: string, step: WalkStep): Promise<void> {
+  const { nextCursor, hasMore, changes, removals, added } = step;
+  await run(tx, connectionStatements.moveWalk, [
+    nextCursor,
+    changes.added,
+    changes.modified,
+    changes.removed,
+    connectionId,
+    hasMore && removals.length > 0 ? JSON.stringify(removals) : null,
+    hasMore,
+    hasMore && added.length > 0 ? JSON.stringify(added) : null,
+  ]);
+}
+
+/**
+ * Sends a walk back to its first cursor `start` (the upstream changed under it); false when another
+ * worker moved the walk on from `cursor` meanwhile. What its pages added becomes due for removal,
+ * and stays only if the restarted walk reports it again: one that vanished meanwhile is never
+ * reported again (added then removed is nothing), so it would otherwise stay forever.
+ */
+export async function rewindWalk(em: EntityManager, connectionId: string, start: string | null, cursor: string | null): Promise<boolean> {
+  return (await run(em, connectionStatements.rewindWalk, [connectionId, start, cursor])).count !== 0;
+}
+
+/**
+ * Counts one upstream request against the login's budget for the UTC `day`, in one conditional
+ * UPDATE (so instances cannot both take the last one); false when `limit` is reached.
+ */
+export async function claimUpstreamRequest(em: EntityManager, connectionId: string, day: string, limit: number): Promise<boolean> {
+  return (await run(em, connectionStatements.claimUpstreamRequest, [connectionId, day, limit])).count !== 0;
+}
+
+/** Claims a transactions refresh at `now` unless one runs (claimed after `staleBefore`) or ran after `spacedAfter`. */
+export async function claimRefresh(em: EntityManager, connectionId: string, now: Date, staleBefore: Date, spacedAfter: Date): Promise<boolean> {
+  return (await run(em, connectionStatements.claimRefresh, [now, connectionId, staleBefore, spacedAfter])).count !== 0;
+}
+
+/** When the running refresh was claimed and when the last one started, in epoch milliseconds. */
+export async function refreshTimes(em: EntityManager, connectionId: string): Promise<{ started: number | null; last: number | null } | undefined> {
+  const { rows: [row] } = await run<{ started: string | null; last: string | null }>(em, connectionStatements.refreshTimes, [connectionId]);
+  return row && { started: row.started === null ? null : Number(row.started), last: row.last === null ? null : Number(row.last) };
+}
+
+/** Connections due a scheduled sync: SYNCED longer ago than `hours`, or in an error their provider may recover from. */
+export async function dueForSync(em: EntityManager, hours: number): Promise<string[]> {
+  return (await run<{ id: string }>(em, connectionStatements.dueForSync, [hours])).rows.map(({ id }) => id);
+}
+
+/**
+ * Connections left INITIALIZING, SYNCING or DISCONNECTING for `seconds` with no job of `jobNames`
+ * for them: none queued or running, and none sent or settled within `seconds`.
+ */
+export async function stuckConnections(em: EntityManager, jobNames: string[], seconds: number): Promise<Array<{ id: string; status: string }>> {
+  return (await run<{ id: string; status: string }>(em, connectionStatements.stuck, [jobNames, seconds])).rows;
+}

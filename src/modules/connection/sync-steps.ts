@@ -1,0 +1,57 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Metrics } from '../../metrics/metrics.ts';
+import type { ProviderAccount, SyncPage } from '../../providers/provider.ts';
+import { applyReportedAccounts, latestBalances, recordBalance } from '../account/account.service.ts';
+import { sameReading } from '../balance/balance.service.ts';
+import { applyTransactionChanges } from '../transaction/transaction.store.ts';
+import { Connection, type ConnectionEntity } from './connection.entity.ts';
+import { lockWalk, moveWalk } from './connection.store.ts';
+
+/*
+ * The units of work of a sync, each one database transaction on the sync's EntityManager that
+ * composes what the owning modules expose: accounts and their balances (with their events), and
+ * pages of transaction changes applied together with the cursor that produced them. Used by the
+ * cursor walk (sync-engine.ts) and window reconciliation (window-sync.ts).
+ */
+
+/** Stores what the provider reports of the connection's accounts, and a balance for each whose balance changed. */
+export async function applyAccounts(em: EntityManager, connection: ConnectionEntity, reported: ProviderAccount[]): Promise<void> {
+  await em.transactional(async (tx) => {
+    // One accounts step per connection at a time: two workers syncing it at once would both insert a new account.
+    await tx.findOneOrFail(Connection, { id: connection.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const accounts = await applyReportedAccounts(tx, { connectionId: connection.id, profileId: connection.profile.id }, reported);
+    const latest = await latestBalances(tx, accounts);
+    const target = { environmentId: connection.environment.id, profile: connection.profile };
+    accounts.forEach((account, index) => {
+      const { balance } = reported[index]!;
+      if (!sameReading(account.latestBalanceId ? latest.get(account.latestBalanceId) : undefined, balance)) recordBalance(tx, account, balance, 'SYNC', target);
+    });
+  });
+}
+
+/**
+ * Applies one page fetched from `cursor`, in one transaction with the walk's move to `nextCursor`,
+ * under the connection's row lock; counts it in `metrics`. False when another worker moved the walk
+ * on from `cursor` first (this sync then stops): a page is never applied twice, nor one skipped.
+ */
+export async function applyPage(em: EntityManager, connectionId: string, cursor: string | null, nextCursor: string, page: Omit<SyncPage, 'nextCursor'>, metrics?: Metrics): Promise<boolean> {
+  const applied = await em.transactional(async (tx) => {
+    const walk = await lockWalk(tx, connectionId);
+    if (!walk || (walk.syncPageCursor ?? walk.syncCursor) !== cursor) return undefined;
+    const upserts = [...page.added, ...page.modified];
+    // Removals wait for the walk's last page: a pending transaction removed here may be taken over
+    // by its posted twin on a later page, keeping its id and metadata. One reported again is no
+    // removal: a restarted walk reports what an earlier attempt added and still exists (rewindWalk).
+    const reported = new Set(upserts.map((transaction) => transaction.remoteId));
+    const removals = [...(walk.syncRemovals ?? []).filter((remoteId) => !reported.has(remoteId)), ...page.removed];
+    const added = [...(walk.syncAdded ?? []), ...page.added.map((transaction) => transaction.remoteId)];
+    const owner = { connectionId, profileId: walk.profileId, provider: walk.provider };
+    const changes = await applyTransactionChanges(tx, owner, upserts, page.hasMore ? [] : removals);
+    await moveWalk(tx, connectionId, { nextCursor, hasMore: page.hasMore, changes, removals, added });
+    return { provider: walk.provider, changes };
+  });
+  if (!applied) return false;
+  metrics?.pageApplied(applied.provider, applied.changes);
+  return true;
+}

@@ -1,0 +1,206 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { run } from '../../db/statement.ts';
+import { col, table, type ReadRow, type Row } from '../../db/table.ts';
+import { decodeId, uuidv7 } from '../../lib/ids.ts';
+import type { ProviderTransaction } from '../../providers/provider.ts';
+import type { Metadata } from '../metadata/metadata.ts';
+import { checkMetadataFilter } from '../metadata/metadata-filter.ts';
+import { TRANSACTION_STATUSES } from './transaction.entity.ts';
+import type { TransactionFilter } from '../../../generated/graphql.ts';
+import type { TransactionRecord } from './transaction.query.ts';
+
+/** The transaction table as its SQL reads and writes it (checked against the entity by test/stores.test.ts). */
+export const TRANSACTION = table('transaction', {
+  id: col.uuid(),
+  profileId: col.uuid(),
+  connectionId: col.uuid(),
+  accountId: col.uuid(),
+  remoteId: col.text(),
+  date: col.date(),
+  description: col.text(),
+  amount: col.money(),
+  status: col.oneOf(TRANSACTION_STATUSES),
+  currencyCode: col.text(),
+  metadata: col.json<Metadata>().orNull(),
+  remoteData: col.json<Record<string, unknown>>(),
+  createdAt: col.timestamp(),
+});
+
+const RECORD = ['id', 'accountId', 'date', 'description', 'amount', 'status', 'currencyCode', 'metadata', 'createdAt'] as const;
+/** What a provider reports of a transaction; a page row adds a new id, and `pendingRemoteId` and `accountRemoteId` to find rows by. */
+const REPORTED = ['remoteId', 'date', 'description', 'amount', 'status', 'remoteData'] as const;
+const PAGE = ['id', ...REPORTED] as const;
+type PageRow = Row<typeof TRANSACTION, (typeof PAGE)[number]> & { pendingRemoteId: string | null; accountRemoteId: string };
+const STORED = ['remoteId', 'date', 'amount', 'description', 'status'] as const;
+
+/** A stored transaction as window reconciliation compares it with what the upstream reports. */
+export type StoredTransaction = ReadRow<typeof TRANSACTION, (typeof STORED)[number]> & { accountRemoteId: string };
+
+/** The statements of the transaction table that take no filter; test/stores.test.ts prepares each. */
+export const transactionStatements = {
+  byId: `select ${TRANSACTION.select(RECORD, 't')} from transaction t where t.id = $1 and t.profile_id = $2`,
+  remoteData: `select t.id, t.remote_data as "remoteData" from transaction t where t.id = any($1::uuid[]) and t.profile_id = $2`,
+  // A posted transaction that replaces a pending one takes over the pending row: same id and metadata.
+  takeOverPending: `update transaction t set remote_id = r."remoteId"
+      from jsonb_to_recordset($1::jsonb) as r("remoteId" text, "pendingRemoteId" text)
+     where t.connection_id = $2 and r."pendingRemoteId" is not null and t.remote_id = r."pendingRemoteId"
+       and not exists (select 1 from transaction p where p.connection_id = t.connection_id and p.remote_id = r."remoteId")`,
+  // Only a row whose content changed is rewritten: a page reported again changes nothing.
+  upsert: `insert into transaction (${TRANSACTION.list(['id', 'profileId', 'connectionId', 'accountId', ...REPORTED, 'currencyCode', 'metadata', 'createdAt'])})
+     select r.id, $1, $2, a.id, ${REPORTED.map((field) => `r."${field}"`).join(', ')}, a.currency_code, null, now()
+       from jsonb_to_recordset($3::jsonb) as r(${TRANSACTION.recordset(PAGE)}, "accountRemoteId" text)
+       join account a on a.connection_id = $2 and a.remote_id = r."accountRemoteId"
+     on conflict (connection_id, remote_id) do update
+        set date = excluded.date, description = excluded.description, amount = excluded.amount, status = excluded.status,
+            remote_data = transaction.remote_data || excluded.remote_data
+      where (transaction.date, transaction.description, transaction.amount, transaction.status, transaction.remote_data)
+            is distinct from (excluded.date, excluded.description, excluded.amount, excluded.status, transaction.remote_data || excluded.remote_data)
+     returning (xmax = 0) as inserted`,
+  remove: `delete from transaction where connection_id = $1 and remote_id = any($2::text[])`,
+  storedFrom: `select ${TRANSACTION.select(STORED, 't')}, a.remote_id as "accountRemoteId"
+       from transaction t join account a on a.id = t.account_id
+      where t.connection_id = $1 and (t.date >= $2::date or t.status = 'PENDING')`,
+};
+
+/** One of the profile's transactions by id. */
+export async function transactionById(em: EntityManager, profileId: string, id: string): Promise<TransactionRecord | undefined> {
+  const { rows: [row] } = await run<StoredRecord>(em, transactionStatements.byId, [id, profileId]);
+  return row && toRecord(row);
+}
+
+/** The remote data of each of the profile's transactions (`{}` for one not found), in the order of `ids`. */
+export async function remoteDataByIds(em: EntityManager, profileId: string, ids: readonly string[]): Promise<Array<Record<string, unknown>>> {
+  const { rows } = await run<{ id: string; remoteData: Record<string, unknown> }>(em, transactionStatements.remoteData, [ids, profileId]);
+  const found = new Map(rows.map((row) => [row.id, row.remoteData]));
+  return ids.map((id) => found.get(id) ?? {});
+}
+
+type StoredRecord = ReadRow<typeof TRANSACTION, (typeof RECORD)[number]>;
+
+function toRecord(row: StoredRecord): TransactionRecord {
+  return { ...row, createdAt: new Date(row.createdAt) };
+}
+
+/** A filter of a profile's transactions as SQL conditions on `transaction t`, with their parameters ($1, $2, … in order). */
+export interface TransactionWhere {
+  conditions: string[];
+  params: unknown[];
+}
+
+/** The records on one side of a keyset position (date, id). */
+export interface KeysetBound {
+  operator: '<' | '>' | '<=' | '>=';
+  date: string;
+  id: string;
+}
+
+/** Every filter of the schema's TransactionFilter, as SQL (exact numeric comparisons), always scoped to the profile. */
+export function transactionWhere(profileId: string, filter: TransactionFilter): TransactionWhere {
+  const where: TransactionWhere = { conditions: [], params: [] };
+  const add = (sql: (...placeholders: string[]) => string, ...values: unknown[]) => {
+    const placeholders = values.map((value) => `$${where.params.push(value)}`);
+    where.conditions.push(sql(...placeholders));
+  };
+  add((id) => `t.profile_id = ${id}`, profileId);
+  if (filter.status) add((statuses) => `t.status = any(${statuses}::text[])`, filter.status);
+  if (filter.entryType) add(() => (filter.entryType === 'DEBIT' ? 't.amount < 0' : 't.amount >= 0'));
+  if (filter.amount_gte != null) add((amount) => `t.amount >= ${amount}::numeric`, filter.amount_gte);
+  if (filter.amount_lte != null) add((amount) => `t.amount <= ${amount}::numeric`, filter.amount_lte);
+  if (filter.date_gte != null) add((date) => `t.date >= ${date}::date`, filter.date_gte);
+  if (filter.date_lte != null) add((date) => `t.date <= ${date}::date`, filter.date_lte);
+  if (filter.kind) add((kinds) => `exists (select 1 from account a where a.id = t.account_id and a.kind = any(${kinds}::text[]))`, filter.kind);
+  if (filter.accountIds) {
+    const ids = filter.accountIds.map((id) => decodeId('account', id)).filter((id) => id !== undefined);
+    add((accounts) => `t.account_id = any(${accounts}::uuid[])`, ids);
+  }
+  if (filter.metadata === null) add(() => 't.metadata is null');
+  else if (filter.metadata && Object.keys(checkMetadataFilter(filter.metadata)).length > 0) add((entries) => `t.metadata @> ${entries}::jsonb`, JSON.stringify(filter.metadata));
+  return where;
+}
+
+function bounded(where: TransactionWhere, bound: KeysetBound | undefined): TransactionWhere {
+  if (!bound) return where;
+  const next = where.params.length + 1;
+  return { conditions: [...where.conditions, `(t.date, t.id) ${bound.operator} ($${next}::date, $${next + 1}::uuid)`], params: [...where.params, bound.date, bound.id] };
+}
+
+/** The statements of filtered reads, built from a TransactionWhere; test/stores.test.ts prepares each with every filter. */
+export const filteredStatements = {
+  page: (where: TransactionWhere, order: 'asc' | 'desc') =>
+    `select ${TRANSACTION.select(RECORD, 't')} from transaction t where ${where.conditions.join(' and ')} order by t.date ${order}, t.id ${order} limit $${where.params.length + 1}`,
+  exists: (where: TransactionWhere) => `select exists (select 1 from transaction t where ${where.conditions.join(' and ')}) as found`,
+  count: (where: TransactionWhere) => `select count(*)::int as count from transaction t where ${where.conditions.join(' and ')}`,
+};
+
+/** Up to `limit` records matching `where` past `bound`, in (date, id) order. */
+export async function transactionRecords(em: EntityManager, where: TransactionWhere, bound: KeysetBound | undefined, order: 'asc' | 'desc', limit: number): Promise<TransactionRecord[]> {
+  const page = bounded(where, bound);
+  return (await run<StoredRecord>(em, filteredStatements.page(page, order), [...page.params, limit])).rows.map(toRecord);
+}
+
+/** Whether any record matches `where` past `bound`. */
+export async function transactionsExist(em: EntityManager, where: TransactionWhere, bound?: KeysetBound): Promise<boolean> {
+  const query = bounded(where, bound);
+  return (await run<{ found: boolean }>(em, filteredStatements.exists(query), query.params)).rows[0]!.found;
+}
+
+export async function countTransactions(em: EntityManager, where: TransactionWhere): Promise<number> {
+  return (await run<{ count: number }>(em, filteredStatements.count(where), where.params)).rows[0]!.count;
+}
+
+/** Who a connection's transactions belong to, and the provider whose data they carry. */
+export interface TransactionOwner {
+  connectionId: string;
+  profileId: string;
+  provider: string;
+}
+
+export interface AppliedChanges {
+  added: number;
+  modified: number;
+  removed: number;
+}
+
+/**
+ * Applies a page of changes to a connection's transactions, in the caller's database transaction:
+ * posted transactions take over their pending rows, then every reported transaction is inserted or
+ * (when its content changed) updated, then `removals` (remote ids) are deleted. The rows travel as
+ * one JSON parameter per statement, so a page costs the same few statements whatever its size.
+ */
+export async function applyTransactionChanges(tx: EntityManager, owner: TransactionOwner, upserts: ProviderTransaction[], removals: string[]): Promise<AppliedChanges> {
+  const changes = { added: 0, modified: 0, removed: 0 };
+  if (upserts.length > 0) {
+    const rows = JSON.stringify(upserts.map((transaction) => pageRow(transaction, owner.provider)));
+    if (upserts.some((transaction) => transaction.pendingRemoteId !== null)) await run(tx, transactionStatements.takeOverPending, [rows, owner.connectionId]);
+    const written = await run<{ inserted: boolean }>(tx, transactionStatements.upsert, [owner.profileId, owner.connectionId, rows]);
+    // A taken-over pending row counts as modified: the upsert updates it (to POSTED).
+    changes.added = written.rows.filter((result) => result.inserted).length;
+    changes.modified = written.rows.length - changes.added;
+  }
+  if (removals.length > 0) changes.removed = (await run(tx, transactionStatements.remove, [owner.connectionId, removals])).count;
+  return changes;
+}
+
+/** Every stored transaction of the connection dated from `start`, and every pending one. */
+export async function storedFrom(em: EntityManager, connectionId: string, start: string): Promise<StoredTransaction[]> {
+  return (await run<StoredTransaction>(em, transactionStatements.storedFrom, [connectionId, start])).rows;
+}
+
+/** A provider's own data as stored: under the provider's name, with the enrichment beside it. */
+export function remoteDataFrom(provider: string, transaction: ProviderTransaction): Record<string, unknown> {
+  return { [provider]: transaction.raw, ...(transaction.enrichment ? { enrichment: transaction.enrichment } : {}) };
+}
+
+function pageRow(transaction: ProviderTransaction, provider: string): PageRow {
+  return {
+    id: uuidv7(),
+    remoteId: transaction.remoteId,
+    pendingRemoteId: transaction.pendingRemoteId,
+    accountRemoteId: transaction.accountRemoteId,
+    date: transaction.date,
+    description: transaction.description,
+    amount: transaction.amount,
+    status: transaction.status,
+    remoteData: remoteDataFrom(provider, transaction),
+  };
+}

@@ -1,0 +1,36 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { run } from '../../db/statement.ts';
+
+/** A delivery row owed an attempt, with the id of the job that makes it. */
+export interface OwedDelivery {
+  id: string;
+  subscriptionId: string;
+  at: string;
+  jobId: string;
+}
+
+/** Owed rows the relay's sweep reads per pass. */
+export const SWEEP_ROWS = 100;
+
+/** The statements of the webhook_delivery table; test/stores.test.ts prepares each. */
+export const webhookStatements = {
+  // A row never claimed keeps its own id as job id; a lapsed claim gets a hash of the row and the claim.
+  owed: `select id, subscription_id as "subscriptionId", at, coalesce(md5(id::text || extract(epoch from claimed_until)::text)::uuid, id) as "jobId"
+       from webhook_delivery
+      where status = 'PENDING' and at <= $1 and (claimed_until is null or claimed_until < $2) and at >= $3::timestamptz and (at, id) > ($3::timestamptz, $4::uuid)
+      order by at, id limit ${SWEEP_ROWS}`,
+  claim: `update webhook_delivery set claimed_until = $1 where id = $2 and status = 'PENDING' and (claimed_until is null or claimed_until < $3) returning id`,
+};
+
+/**
+ * PENDING rows due by `dueBy` that no live claim holds at `now`, in (at, id) order after `from`: up to
+ * SWEEP_ROWS of them.
+ */
+export async function owedDeliveries(em: EntityManager, dueBy: Date, now: Date, from: { at: string; id: string }): Promise<OwedDelivery[]> {
+  return (await run<OwedDelivery>(em, webhookStatements.owed, [dueBy, now, from.at, from.id])).rows;
+}
+
+/** Claims a PENDING row until `until`, unless a claim still live at `now` holds it; false when not claimed. */
+export async function claimDelivery(em: EntityManager, deliveryId: string, until: Date, now: Date): Promise<boolean> {
+  return (await run(em, webhookStatements.claim, [until, deliveryId, now])).count > 0;
+}
