@@ -206,10 +206,15 @@ describe('what the metrics count', () => {
       return row.status === 'SYNCED' ? row : undefined;
     }, 'the connection to sync');
     await waitFor(async () => (succeeding.received.length > 0 && failing.received.length > 0 ? true : undefined), 'webhook attempts');
+    // A job's completion is counted after its handler returns, so after the attempt it made is
+    // counted: wait for both, or a scrape can land between the two.
+    const completed = (samples: Sample[], queue: string) => total(samples, 'tributary_job_duration_seconds_count', { queue, outcome: 'completed' }) - total(before, 'tributary_job_duration_seconds_count', { queue, outcome: 'completed' });
     const after = await waitFor(async () => {
       const samples = await scrape();
-      return total(samples, 'tributary_webhook_attempts_total', { outcome: 'failed' }) > 0 ? samples : undefined;
-    }, 'the failed attempt to be counted');
+      const counted =
+        total(samples, 'tributary_webhook_attempts_total', { outcome: 'failed' }) > 0 && completed(samples, 'connection.sync') >= 1 && completed(samples, 'webhook.deliver') >= 2;
+      return counted ? samples : undefined;
+    }, 'the failed attempt, the sync job and both delivery jobs to be counted');
     const moved = (name: string, labels: Record<string, string> = {}) => total(after, name, labels) - total(before, name, labels);
 
     expect(moved('tributary_job_duration_seconds_count', { queue: 'connection.sync', outcome: 'completed' })).toBeGreaterThanOrEqual(1);
