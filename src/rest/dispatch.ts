@@ -7,13 +7,14 @@ import { createRequire } from 'node:module';
 
 /** ajv-formats (CommonJS): date, date-time, uuid, uri… checked as the contract says. */
 const addFormats: <T>(ajv: T) => T = createRequire(import.meta.url)('ajv-formats');
-import { badRequest, forbidden, notFound, unauthorized, ValidationError, type FieldIssue } from '../errors.ts';
+import { badRequest, forbidden, notFound, unauthorized, ValidationError } from '../errors.ts';
 import { WWW_AUTHENTICATE, type Credential } from '../http/credentials.ts';
 import { toAppError } from '../http/errors.ts';
 import type { AppContext, AppState } from '../http/state.ts';
 import { unstorableText } from '../lib/storable-text.ts';
 import { mostLiteralFirst, templatePattern } from './routes.ts';
 import type { Handler, OperationId } from './types.ts';
+import { toIssue } from './validation-issues.ts';
 
 export const REST_CONTRACT_PATH = fileURLToPath(new URL('../../contracts/rest.yaml', import.meta.url));
 
@@ -169,22 +170,4 @@ function precompileRouting(api: OpenAPIBackend): void {
       exact.get(`${normalized.method} ${path}`) ?? templated.find(({ operation, pattern }) => operation.method === normalized.method && pattern.test(path))?.operation;
     return found ?? matchOperation(request, strict as true);
   }) as typeof router.matchOperation;
-}
-
-interface AjvError {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
-
-/** An ajv error as a field issue: the path below the request part ("email", "metadata.plan", "limit"). */
-function toIssue(error: AjvError): FieldIssue {
-  const path = error.instancePath.split('/').slice(1).map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
-  if (['requestBody', 'query', 'path', 'header', 'params'].includes(path[0] ?? '')) path.shift();
-  if (error.keyword === 'required') return { path: [...path, String(error.params.missingProperty)], message: 'is required' };
-  if (error.keyword === 'additionalProperties') {
-    return { path: [...path, String(error.params.additionalProperty)], message: 'is not a known field' };
-  }
-  return { path, message: error.message ?? 'is invalid' };
 }

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest } from '../../errors.ts';
-import { isRealDate } from '../../lib/dates.ts';
 import { decodeId } from '../../lib/ids.ts';
 import type { AccountKind } from '../account/account.entity.ts';
 import type { Metadata } from '../metadata/metadata.ts';
 import { checkMetadataFilter } from '../metadata/metadata-filter.ts';
 import type { TransactionStatus } from './transaction.entity.ts';
+import { readCursor, writeCursor, type Position } from './transaction-cursor.ts';
 
 /**
  * A transaction as read for GraphQL: the row, with ids as stored uuids and the amount as exact text.
@@ -65,12 +65,6 @@ export async function transactionById(em: EntityManager, profileId: string, id: 
   const [row] = await em.execute<TransactionRecord[]>(`select ${COLUMNS} from transaction t where t.id = ? and t.profile_id = ?`, [id, profileId]);
   if (row) row.createdAt = new Date(row.createdAt);
   return row;
-}
-
-/** A keyset position in one sort order: the (date, id) of a record. */
-interface Position {
-  date: string;
-  id: string;
 }
 
 /**
@@ -165,22 +159,3 @@ function filterSql(profileId: string, filter: TransactionFilter): { conditions: 
   else if (filter.metadata && Object.keys(checkMetadataFilter(filter.metadata)).length > 0) add('t.metadata @> ?::jsonb', JSON.stringify(filter.metadata));
   return { conditions, params };
 }
-
-function writeCursor(sort: Sort, position: Position): string {
-  return Buffer.from(JSON.stringify([sort === 'DATE_DESC' ? 'd' : 'a', position.date, position.id])).toString('base64url');
-}
-
-function readCursor(cursor: string, sort: Sort): Position {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = undefined;
-  }
-  const [order, date, id] = Array.isArray(parsed) && parsed.length === 3 ? parsed.map(String) : [];
-  const valid = isRealDate(date ?? '') && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id ?? '');
-  if (!valid) throw badRequest('The cursor is malformed: pass an endCursor, startCursor or edge cursor exactly as received');
-  if (order !== (sort === 'DATE_DESC' ? 'd' : 'a')) throw badRequest(`The cursor comes from the other sort order; keep sort ${sort} throughout a walk`);
-  return { date: date!, id: id! };
-}
-
