@@ -16,6 +16,8 @@ import { SESSION_LIFETIME_MS } from '../../src/modules/session/session-token.ts'
 import { Transaction, type TransactionEntity } from '../../src/modules/transaction/transaction.entity.ts';
 import { newWebhookSecret } from '../../src/modules/webhook/signing.ts';
 import { WebhookDelivery, WebhookSubscription, type WebhookDeliveryEntity, type WebhookSubscriptionEntity } from '../../src/modules/webhook/webhook.entity.ts';
+import { dayOf } from '../../src/providers/sandbox/activity.ts';
+import { findInstitution } from '../../src/providers/sandbox/institutions.ts';
 import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
 import { buildProfile } from './factories.ts';
 import type { BuildTarget } from './test-database.ts';
@@ -33,7 +35,7 @@ import type { BuildTarget } from './test-database.ts';
 type Overrides<T extends object> = Partial<RequiredEntityData<T>>;
 
 type ProfileOverrides = Overrides<ProfileEntity> & { email?: string | null; phone?: string | null; dateOfBirth?: string | null; address?: Record<string, string | null> | null };
-type ConnectionOverrides = Overrides<ConnectionEntity> & { profile?: ProfileEntity; credential?: string };
+type ConnectionOverrides = Overrides<ConnectionEntity> & { profile?: { id: string }; credential?: string };
 type AccountOverrides = Overrides<AccountEntity> & { connection?: ConnectionEntity };
 type BalanceOverrides = Overrides<BalanceEntity> & { account?: AccountEntity; latest?: boolean };
 type TransactionOverrides = Overrides<TransactionEntity> & { account?: AccountEntity };
@@ -55,6 +57,8 @@ export function builders(target: BuildTarget) {
     await em.flush();
     return row;
   };
+  /** The environment of a stored profile (a profile given as a bare reference carries only its id). */
+  const environmentOf = async (profile: { id: string }) => (await orm.em.fork().findOneOrFail(Profile, { id: profile.id })).environment.id;
 
   const build = {
     environment: (overrides: Overrides<EnvironmentEntity> = {}) =>
@@ -113,19 +117,21 @@ export function builders(target: BuildTarget) {
     async connection(overrides: ConnectionOverrides = {}): Promise<ConnectionEntity> {
       const { credential, profile: given, ...columns } = overrides;
       const profile = given ?? (await build.profile({ environment: columns.environment ?? target.environmentId }));
+      const environmentId = await environmentOf(profile);
       const id = String(columns.id ?? uuidv7());
-      const plaintext = credential ?? (await sandboxCredential({ institutionId: String(columns.institutionId ?? 'ins_first_platypus') }));
+      const institution = findInstitution(String(columns.institutionId ?? 'ins_first_platypus'));
+      const plaintext = credential ?? (await sandboxCredential({ institutionId: institution?.id }));
       return insert((em) =>
         em.create(Connection, {
           id,
-          environment: profile.environment.id,
+          environment: environmentId,
           profile: profile.id,
           provider: 'sandbox',
           remoteId: null,
           institutionId: 'ins_first_platypus',
-          institutionName: 'First Platypus Bank',
+          institutionName: institution?.name ?? 'Unknown institution',
           status: 'SYNCED',
-          products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS'],
+          products: institution?.products ?? ['TRANSACTIONS', 'BALANCES'],
           credentialEncrypted: cipher.encrypt('credential', { id }, plaintext),
           generation: 1,
           syncCursor: null,
@@ -141,6 +147,24 @@ export function builders(target: BuildTarget) {
           ...columns,
         }),
       );
+    },
+
+    /**
+     * A sandbox connection as its first sync leaves it, transactions aside: SYNCED just now with the cursor at
+     * `now`'s day (a later sync walks only what changed since), and the accounts the sandbox reports
+     * under their upstream ids (so refreshes and ACH numbers reach them), depository accounts
+     * verified where the institution offers ACCOUNT_NUMBERS.
+     */
+    async sandboxConnection(overrides: Omit<ConnectionOverrides, 'credential'> & { now?: Date } = {}): Promise<{ connection: ConnectionEntity; accounts: AccountEntity[] }> {
+      const { now = new Date(), ...columns } = overrides;
+      const credential = await sandboxCredential({ institutionId: columns.institutionId === undefined ? undefined : String(columns.institutionId), now });
+      const connection = await build.connection({ syncCursor: String(dayOf(now.getTime())), ...columns, credential });
+      const verifiable = connection.products.includes('ACCOUNT_NUMBERS');
+      const accounts: AccountEntity[] = [];
+      for (const { remoteId, name, kind, subtype, state, mask, currencyCode } of await new SandboxProvider({ now: () => now }).accounts(credential)) {
+        accounts.push(await build.account({ connection, remoteId, name, kind, subtype, state, mask, currencyCode, verified: verifiable && kind === 'DEPOSITORY' }));
+      }
+      return { connection, accounts };
     },
 
     /** An account (open, unverified checking in USD unless told otherwise) of `connection` (or of a new one). */
@@ -166,16 +190,6 @@ export function builders(target: BuildTarget) {
           ...columns,
         }),
       );
-    },
-
-    /** The accounts the sandbox reports for a sandbox connection (its upstream ids, so refreshes and ACH numbers reach them). */
-    async sandboxAccounts(connection: ConnectionEntity, overrides: Omit<AccountOverrides, 'connection'> = {}): Promise<AccountEntity[]> {
-      const reported = await new SandboxProvider().accounts(cipher.decrypt('credential', connection, connection.credentialEncrypted));
-      const accounts: AccountEntity[] = [];
-      for (const { remoteId, name, kind, subtype, state, mask, currencyCode } of reported) {
-        accounts.push(await build.account({ connection, remoteId, name, kind, subtype, state, mask, currencyCode, ...overrides }));
-      }
-      return accounts;
     },
 
     /** A balance (exact decimal strings) of `account` (or of a new one), made its latest unless `latest: false`. */
@@ -233,20 +247,22 @@ export function builders(target: BuildTarget) {
     },
 
     /** An issued session of `profile`, active unless told otherwise (the token is not signed: SessionTokens does that). */
-    session: (profile: ProfileEntity, overrides: Overrides<SessionEntity> = {}) =>
-      insert((em) => {
-        const createdAt = overrides.createdAt instanceof Date ? overrides.createdAt : new Date();
-        return em.create(Session, {
+    async session(profile: { id: string }, overrides: Overrides<SessionEntity> = {}): Promise<SessionEntity> {
+      const environmentId = await environmentOf(profile);
+      const createdAt = overrides.createdAt instanceof Date ? overrides.createdAt : new Date();
+      return insert((em) =>
+        em.create(Session, {
           id: uuidv7(),
-          environment: profile.environment.id,
+          environment: environmentId,
           profile: profile.id,
           apiVersion: CURRENT_VERSION,
           createdAt,
           expiresAt: new Date(createdAt.getTime() + SESSION_LIFETIME_MS),
           revokedAt: null,
           ...overrides,
-        });
-      }),
+        }),
+      );
+    },
 
     /** A webhook subscription (all event types, enabled) and its secret in plaintext. */
     async webhookSubscription(
