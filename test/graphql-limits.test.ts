@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/graphql/limits.ts';
 import { basicAuth } from './support/factories.ts';
 import { bombFields, fragmentBomb } from './support/fragment-bomb.ts';
-import { syncedProfile } from './support/synced-profile.ts';
+import { profileWithData } from './support/profile-with-data.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 describe('GraphQL limits over HTTPS', () => {
@@ -15,7 +15,7 @@ describe('GraphQL limits over HTTPS', () => {
 
   beforeAll(async () => {
     app = await startTestApp({ NODE_ENV: 'production', ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`, SESSION_SECRET: 'x'.repeat(48) });
-    const { profile } = await syncedProfile(app);
+    const { profile } = await profileWithData(app);
     profileId = profile.id;
     auth = basicAuth(profile.id, app.apiKey);
     // The largest metadata the rules allow, on every account: about 25 KB each.
