@@ -35,7 +35,7 @@ import type { BuildTarget } from './test-database.ts';
 type Overrides<T extends object> = Partial<RequiredEntityData<T>>;
 
 type ProfileOverrides = Overrides<ProfileEntity> & { email?: string | null; phone?: string | null; dateOfBirth?: string | null; address?: Record<string, string | null> | null };
-type ConnectionOverrides = Overrides<ConnectionEntity> & { profile?: { id: string }; credential?: string };
+type ConnectionOverrides = Omit<Overrides<ConnectionEntity>, 'profile'> & { profile?: { id: string }; credential?: string };
 type AccountOverrides = Overrides<AccountEntity> & { connection?: ConnectionEntity };
 type BalanceOverrides = Overrides<BalanceEntity> & { account?: AccountEntity; latest?: boolean };
 type TransactionOverrides = Overrides<TransactionEntity> & { account?: AccountEntity };
