@@ -12,21 +12,28 @@ const BALANCES: Record<AccountKind, { current: string; available: string | null;
 };
 
 /**
- * A profile with one sandbox connection (First Platypus) as its first sync leaves it, built rather
- * than synced: its five accounts with a latest balance each, and `transactions` transactions (one a
- * day, spread over the accounts, every fifth one money in, amounts exact to the cent).
+ * A sandbox connection (First Platypus) of the profile (stored uuid) as its first sync leaves it,
+ * built rather than synced: its five accounts with a latest balance each, and `transactions`
+ * transactions (one a day, spread over the accounts, every fifth one money in, exact to the cent).
+ * Returns the connection's public id.
  */
-export async function profileWithData(app: TestApp, options: { metadata?: Record<string, string> | null; transactions?: number } = {}) {
+export async function connectionWithData(app: TestApp, profileId: string, transactions = 300): Promise<string> {
   const build = builders(app);
-  const profile = await build.profile({ metadata: options.metadata ?? null });
-  const { connection, accounts } = await build.sandboxConnection({ profile });
+  const { connection, accounts } = await build.sandboxConnection({ profile: { id: profileId } });
   for (const account of accounts) await build.balance({ account, ...BALANCES[account.kind] });
   await build.transactions(
-    Array.from({ length: options.transactions ?? 300 }, (_, i) => ({
+    Array.from({ length: transactions }, (_, i) => ({
       account: accounts[i % accounts.length]!,
       amount: i % 5 === 0 ? `${1000 + i}.25` : `-${(i % 97) + 1}.${String(i % 100).padStart(2, '0')}`,
       description: i % 5 === 0 ? 'Payroll' : 'Corner Grocery',
     })),
   );
-  return { profile: { id: encodeId('profile', profile.id), uuid: profile.uuid }, connectionId: encodeId('connection', connection.id) };
+  return encodeId('connection', connection.id);
+}
+
+/** A new profile (with this metadata) and a connection with data (connectionWithData). */
+export async function profileWithData(app: TestApp, options: { metadata?: Record<string, string> | null } = {}) {
+  const profile = await builders(app).profile({ metadata: options.metadata ?? null });
+  const connectionId = await connectionWithData(app, profile.id);
+  return { profile: { id: encodeId('profile', profile.id), uuid: profile.uuid }, connectionId };
 }
