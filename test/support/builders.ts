@@ -39,6 +39,7 @@ type ConnectionOverrides = Omit<Overrides<ConnectionEntity>, 'profile'> & { prof
 type AccountOverrides = Overrides<AccountEntity> & { connection?: ConnectionEntity };
 type BalanceOverrides = Overrides<BalanceEntity> & { account?: AccountEntity; latest?: boolean };
 type TransactionOverrides = Overrides<TransactionEntity> & { account?: AccountEntity };
+type EventOverrides = Pick<Overrides<EventEntity>, 'id' | 'at' | 'dispatchedAt'> & { type?: string; profile?: ProfileEntity | null; record?: Record<string, unknown> };
 
 /** The sandbox's access token for a login, as its connect flow issues it (history from `now`'s two years back). */
 export async function sandboxCredential(login: { institutionId?: string; username?: string; password?: string; now?: Date } = {}): Promise<string> {
@@ -87,25 +88,20 @@ export function builders(target: BuildTarget) {
 
     /** A profile; `email`, `phone`, `dateOfBirth` and `address` are given in plaintext and stored encrypted. */
     async profile(overrides: ProfileOverrides = {}): Promise<ProfileEntity> {
-      const { email, phone, dateOfBirth, address, ...columns } = overrides;
-      const plain = { ...buildProfile(), ...(email !== undefined && { email }), ...(phone !== undefined && { phone }), ...(dateOfBirth !== undefined && { dateOfBirth }), ...(address !== undefined && { address }) };
-      const id = columns.id ?? uuidv7();
-      const record = { id: String(id) };
+      const { email, phone, dateOfBirth, address, ...columns } = { ...buildProfile(), ...overrides };
+      const id = String(columns.id ?? uuidv7());
       return insert((em) =>
         em.create(Profile, {
           id,
           environment: target.environmentId,
-          uuid: plain.uuid,
-          name: plain.name,
           names: null,
-          emailEncrypted: cipher.encrypt('email', record, plain.email),
-          phoneEncrypted: cipher.encrypt('phone', record, plain.phone),
-          dateOfBirthEncrypted: cipher.encrypt('dateOfBirth', record, plain.dateOfBirth),
-          addressEncrypted: cipher.encrypt('address', record, plain.address && JSON.stringify(plain.address)),
-          metadata: plain.metadata,
           deletingAt: null,
           readyAt: null,
           ...columns,
+          emailEncrypted: cipher.encrypt('email', { id }, email),
+          phoneEncrypted: cipher.encrypt('phone', { id }, phone),
+          dateOfBirthEncrypted: cipher.encrypt('dateOfBirth', { id }, dateOfBirth),
+          addressEncrypted: cipher.encrypt('address', { id }, address && JSON.stringify(address)),
         }),
       );
     },
@@ -289,14 +285,13 @@ export function builders(target: BuildTarget) {
     },
 
     /**
-     * An event in the outbox, in the envelope `recordEvent` writes. Already dispatched unless
-     * `dispatchedAt: null` (a running service's relay then fans it out to its subscriptions).
+     * An event of the target's environment in the outbox, in the envelope `recordEvent` writes.
+     * Already dispatched unless `dispatchedAt: null` (a running service's relay then fans it out).
      */
-    event: (overrides: Overrides<EventEntity> & { profile?: ProfileEntity | null; record?: Record<string, unknown> } = {}) =>
+    event: (overrides: EventOverrides = {}) =>
       insert((em) => {
-        const { profile = null, record = { id: `p_${'0'.repeat(26)}` }, type = 'profile.created', environment = target.environmentId, ...columns } = overrides;
-        const event = recordEvent(em, String(typeof environment === 'object' ? (environment as EnvironmentEntity).id : environment), String(type), profile, record);
-        return Object.assign(event, { dispatchedAt: new Date() }, columns);
+        const { profile = null, record = { id: `p_${'0'.repeat(26)}` }, type = 'profile.created', ...columns } = overrides;
+        return Object.assign(recordEvent(em, target.environmentId, type, profile, record), { dispatchedAt: new Date() }, columns);
       }),
 
     /** An attempt of `event` owed to `subscription` (PENDING, first attempt, due now unless told otherwise). */
