@@ -13,10 +13,28 @@ export async function cloneTemplate(): Promise<{ url: string; drop(): Promise<vo
   const { adminUrl, template } = inject('database');
   const name = `t_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   await runOnce(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`);
-  return {
-    url: adminUrl.replace(/\/[^/]+$/, `/${name}`),
-    drop: () => runOnce(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-  };
+  return { url: adminUrl.replace(/\/[^/]+$/, `/${name}`), drop: () => dropWhenClosed(adminUrl, name) };
+}
+
+/**
+ * Drops a test's database once the connections its pools were told to close have closed. pg's
+ * `Pool.end()` resolves before its clients' sockets are shut, and a client that FORCE terminates
+ * first emits an error nobody listens to any more (an unhandled error failing the run). Whatever
+ * is still connected after two seconds is forced out.
+ */
+async function dropWhenClosed(adminUrl: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const { rows } = await admin.query('select count(*)::int as open from pg_stat_activity where datname = $1', [name]);
+      if (rows[0].open === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
 }
 
 /** What the builders write through: an ORM, the cipher its encrypted columns are under, and the environment rows default to. */
