@@ -9,10 +9,10 @@ import { requestContext } from '../src/http/request-context.ts';
 import type { AppState } from '../src/http/state.ts';
 import { decodeId, encodeId, uuidv7 } from '../src/lib/ids.ts';
 import { createLogger } from '../src/logger.ts';
+import { builders } from './support/builders.ts';
 import { basicAuth, buildProfile, createProfile } from './support/factories.ts';
 import type { TestResponse } from './support/http-client.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
-import { waitFor } from './support/wait.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -213,15 +213,9 @@ describe('text PostgreSQL cannot store (NUL, unpaired surrogates)', () => {
   it('in any GraphQL mutation, such as an account\'s display name, fails as data', async () => {
     const profile = await createProfile(app);
     const auth = basicAuth(profile.id, app.apiKey);
-    const connection = await app.http.post('/v1/sandbox/connections', {
-      auth: app.apiKey,
-      json: { profileId: profile.id, institutionId: 'ins_houndstooth', username: 'user_good', password: 'pass_good' },
-    });
-    expect(connection.status, connection.text).toBe(201);
-    const accountId = await waitFor(async () => {
-      const accounts = await graphql(auth, '{ accounts { id } }');
-      return accounts.body.data.accounts[0]?.id as string | undefined;
-    }, 'the first sync to find an account');
+    const build = builders(app);
+    const account = await build.account({ connection: await build.connection({ profile: { id: decodeId('profile', profile.id)! } }) });
+    const accountId = encodeId('account', account.id);
     const response = await graphql(auth, 'mutation($input: AccountUpdateInput!) { accountUpdate(input: $input) { success errors { path message } } }', {
       input: { id: accountId, name: 'Joint\u0000household' },
     });

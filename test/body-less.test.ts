@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { decodeId, encodeId } from '../src/lib/ids.ts';
 import { assertMatchesContract } from './support/contract.ts';
+import { builders } from './support/builders.ts';
 import { createProfile } from './support/factories.ts';
 import type { TestResponse } from './support/http-client.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
-import { waitFor } from './support/wait.ts';
 
 interface Operation {
   operationId: string;
@@ -92,20 +92,12 @@ async function sendBodiless(method: string, path: string, { auth, contentType, f
   return response;
 }
 
-/** A profile with a synced sandbox connection, a session token, a webhook subscription and an event: what the path parameters name. */
+/** A profile with a sandbox connection (built as its first sync leaves it), a session token, a webhook subscription and an event: what the path parameters name. */
 async function world() {
   const profile = await createProfile(app);
-  const connection = await app.http.post('/v1/sandbox/connections', {
-    auth: app.apiKey,
-    json: { profileId: profile.id, institutionId: 'ins_first_platypus', username: 'user_good', password: 'pass_good' },
-  });
-  expect(connection.status).toBe(201);
-  const connectionId: string = connection.body.id;
-  await waitFor(async () => {
-    const [row] = await app.sql('select status from connection where id = $1', [decodeId('connection', connectionId)]);
-    return row.status === 'SYNCED' ? true : undefined;
-  }, 'the connection to sync');
-  const [checking] = await app.sql(`select id from account where connection_id = $1 and subtype = 'checking'`, [decodeId('connection', connectionId)]);
+  const { connection, accounts } = await builders(app).sandboxConnection({ profile: { id: decodeId('profile', profile.id)! } });
+  const connectionId = encodeId('connection', connection.id);
+  const checking = accounts.find((account) => account.subtype === 'checking')!;
   const session = await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profile.id } });
   const subscription = await app.http.post('/v1/webhooks/subscriptions', { auth: app.apiKey, json: { name: 'Body-less', targetUrl: 'https://127.0.0.1:9/hooks' } });
   const events = await app.http.get(`/v1/events?profileId=${profile.id}&limit=1`, { auth: app.apiKey });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId, encodeId } from '../src/lib/ids.ts';
+import { builders, sandboxCredential, type Builders } from './support/builders.ts';
 import { asOperator, createEnvironmentWithKey } from './support/environments.ts';
 import { basicAuth, createProfile } from './support/factories.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -8,11 +9,23 @@ import { waitFor } from './support/wait.ts';
 const DAY = 86_400_000;
 let now = new Date('2026-06-10T15:00:00Z');
 let app: TestApp;
+let build: Builders;
 
 beforeAll(async () => {
   app = await startTestApp({}, { sandboxNow: () => now });
+  build = builders(app);
 });
 afterAll(() => app?.stop());
+
+/** A sandbox connection as its first sync on the app's clock leaves it (transactions aside), built rather than synced. */
+async function built(overrides: Parameters<Builders['sandboxConnection']>[0] = {}) {
+  const { connection, accounts } = await build.sandboxConnection({ now, ...overrides });
+  const account = (subtype: string) => {
+    const found = accounts.find((candidate) => candidate.subtype === subtype)!;
+    return { ...found, publicId: encodeId('account', found.id) };
+  };
+  return { connection, accounts, id: encodeId('connection', connection.id), profileId: encodeId('profile', connection.profile.id), account };
+}
 
 async function connect(profileId: string, overrides: Record<string, unknown> = {}, apiKey = app.apiKey) {
   return app.http.post('/v1/sandbox/connections', {
@@ -40,6 +53,13 @@ async function connected(overrides: Record<string, unknown> = {}) {
   expect(response.status).toBe(201);
   const row = await settled(response.body.id);
   return { profile, connection: response.body, row };
+}
+
+/** Tags transactions as a client would, through transactionUpdate (one request, an alias per transaction). */
+async function markReviewed(profileId: string, transactionIds: string[]) {
+  const fields = transactionIds.map((id, index) => `t${index}: transactionUpdate(input: { id: "${id}", metadata: { reviewed: true } }) { success }`);
+  const response = await app.http.post('/v1/graphql', { auth: basicAuth(profileId, app.apiKey), json: { query: `mutation { ${fields.join(' ')} }` } });
+  expect(Object.values(response.body.data ?? {}), response.text).toEqual(transactionIds.map(() => ({ success: true })));
 }
 
 async function accountOf(connectionId: string, subtype: string) {
@@ -116,11 +136,10 @@ describe('connecting a sandbox institution', () => {
     expect(await connect(productionProfile.id, {}, production.apiKey)).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
 
     const other = await createEnvironmentWithKey(app);
-    const { connection } = await connected();
+    const connection = await built();
     expect((await app.http.delete(`/v1/connections/${connection.id}`, { auth: other.apiKey })).status).toBe(404);
     expect((await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: other.apiKey })).status).toBe(404);
-    const [account] = await app.sql('select id from account where connection_id = $1', [decodeId('connection', connection.id)]);
-    const accountId = encodeId('account', account.id);
+    const accountId = connection.account('checking').publicId;
     expect((await app.http.get(`/v1/accounts/${accountId}/ach_numbers`, { auth: other.apiKey })).status).toBe(404);
     expect((await app.http.post(`/v1/accounts/${accountId}/balances/refresh`, { auth: other.apiKey })).status).toBe(404);
   });
@@ -143,25 +162,25 @@ describe('error states', () => {
   });
 
   it('repairs an ERROR_REPAIRABLE connection by reconnecting', async () => {
-    const { connection } = await connected({ password: 'wrong' });
-    const reconnect = await app.http.post(`/v1/sandbox/connections/${connection.id}/reconnect`, { auth: app.apiKey, json: { username: 'user_good', password: 'pass_good' } });
+    const connection = await build.connection({ status: 'ERROR_REPAIRABLE', credential: await sandboxCredential({ password: 'wrong', now }) });
+    const id = encodeId('connection', connection.id);
+    const reconnect = await app.http.post(`/v1/sandbox/connections/${id}/reconnect`, { auth: app.apiKey, json: { username: 'user_good', password: 'pass_good' } });
     expect(reconnect.status).toBe(200);
     expect(reconnect.body.status).toBe('INITIALIZING');
-    expect((await settled(connection.id)).status).toBe('SYNCED');
+    expect((await settled(id)).status).toBe('SYNCED');
   });
 });
 
 describe('scheduled syncs', () => {
   it('syncs connections last synced over 6 hours ago and picks up the new day\'s activity', async () => {
-    const { profile, row } = await connected();
-    await app.sql(`update connection set last_synced_at = now() - interval '7 hours' where id = $1`, [row.id]);
-    const before = (await app.sql('select count(*)::int as n from transaction where connection_id = $1', [row.id]))[0].n;
+    const due = await built({ lastSyncedAt: new Date(Date.now() - 7 * 3600_000) });
     now = new Date(now.getTime() + 2 * DAY);
     try {
       await app.service.connectionJobs.syncDue();
-      await waitFor(async () => ((await eventsOf(profile.id, 'connection.synced.successful')).length === 2 ? true : undefined), 'the scheduled sync');
-      const after = (await app.sql('select count(*)::int as n from transaction where connection_id = $1', [row.id]))[0].n;
-      expect(after).toBeGreaterThan(before);
+      await waitFor(async () => ((await eventsOf(due.profileId, 'connection.synced.successful')).length === 1 ? true : undefined), 'the scheduled sync');
+      const [{ n }] = await app.sql('select count(*)::int as n from transaction where connection_id = $1', [due.connection.id]);
+      expect(n).toBeGreaterThan(0);
+      expect((await settled(due.id)).sync_cursor).toBe(String(Math.floor(now.getTime() / DAY)));
     } finally {
       now = new Date(now.getTime() - 2 * DAY);
     }
@@ -179,7 +198,7 @@ describe('transactions refresh', () => {
       if (pendings.length > 0) found = { ...candidate, pendings };
     }
     const { profile, connection, row, pendings } = found!;
-    await app.sql(`update transaction set metadata = '{"reviewed": true}' where connection_id = $1 and status = 'PENDING'`, [row.id]);
+    await markReviewed(profile.id, pendings.map((pending: { id: string }) => encodeId('transaction', pending.id)));
     const before = await app.sql('select count(*)::int as n from transaction where connection_id = $1', [row.id]);
 
     now = new Date(now.getTime() + 4 * DAY);
@@ -218,32 +237,34 @@ describe('transactions refresh', () => {
   });
 
   it('answers 429 within 4 hours, 409 while one runs, and fires nothing when nothing changed', async () => {
-    const { profile, connection, row } = await connected();
-    const first = await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: app.apiKey });
+    const connection = await built();
+    const refresh = (id = connection.id) => app.http.post(`/v1/connections/${id}/transactions/refresh`, { auth: app.apiKey });
+    const first = await refresh();
     expect(first.status).toBe(202);
     await settled(connection.id);
-    expect(await eventsOf(profile.id, 'connection.synced.successful')).toHaveLength(1);
+    expect(await eventsOf(connection.profileId, 'connection.synced.successful')).toEqual([]);
 
-    const tooSoon = await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: app.apiKey });
+    const tooSoon = await refresh();
     expect(tooSoon.status).toBe(429);
     expect(tooSoon.body.code).toBe('REFRESH_TOO_SOON');
     expect(Number(tooSoon.headers['retry-after'])).toBeGreaterThan(4 * 3600 - 60);
 
-    await app.sql(`update connection set last_refresh_at = now() - interval '5 hours', refresh_started_at = now() where id = $1`, [row.id]);
-    expect((await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: app.apiKey })).status).toBe(409);
+    const running = await built({ refreshStartedAt: new Date(), lastRefreshAt: new Date(Date.now() - 5 * 3600_000) });
+    expect((await refresh(running.id)).status).toBe(409);
 
     // Concurrent requests: exactly one is accepted, whichever instance they reach.
-    await app.sql(`update connection set last_refresh_at = now() - interval '5 hours', refresh_started_at = null where id = $1`, [row.id]);
-    const burst = await Promise.all(Array.from({ length: 5 }, () => app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: app.apiKey })));
+    const idle = await built({ lastRefreshAt: new Date(Date.now() - 5 * 3600_000) });
+    const burst = await Promise.all(Array.from({ length: 5 }, () => refresh(idle.id)));
     // The others meet the running refresh (409), or, once it has finished, its 4-hour window (429).
     const statuses = burst.map((response) => response.status);
     expect(statuses.filter((status) => status === 202)).toHaveLength(1);
     expect(statuses.filter((status) => status !== 202).every((status) => status === 409 || status === 429)).toBe(true);
-    await settled(connection.id);
+    await settled(idle.id);
   });
 
   it('is refused without an API key, for unknown connections, and when the beta is off', async () => {
-    const { profile, connection } = await connected();
+    const connection = await built();
+    const profile = { id: connection.profileId };
     const refresh = `/v1/connections/${connection.id}/transactions/refresh`;
     expect((await app.http.post(refresh)).status).toBe(401);
     // SPEC §7: 401 when there is no valid API secret bearer token; a session token or Basic credentials are not one.
@@ -266,8 +287,8 @@ describe('transactions refresh', () => {
 
 describe('balances and ACH numbers', () => {
   it('refreshes a balance in the background: a REFRESH balance becomes the latest, with balance.created', async () => {
-    const { profile, connection } = await connected();
-    const checking = await accountOf(connection.id, 'checking');
+    const connection = await built();
+    const checking = connection.account('checking');
     const response = await app.http.post(`/v1/accounts/${checking.publicId}/balances/refresh`, { auth: app.apiKey });
     expect(response.status).toBe(202);
     expect(response.body).toEqual({ accountId: checking.publicId, status: 'QUEUED' });
@@ -275,15 +296,15 @@ describe('balances and ACH numbers', () => {
       const [row] = await app.sql(`select b.* from account a join balance b on b.id = a.latest_balance_id where a.id = $1 and b.source = 'REFRESH'`, [checking.id]);
       return row;
     }, 'the refreshed balance');
-    const events = await eventsOf(profile.id, 'balance.created');
-    const record = events.at(-1)!.payload.record;
-    expect(record).toMatchObject({ id: encodeId('balance', latest.id), accountId: checking.publicId, source: 'REFRESH', currencyCode: 'USD' });
-    expect(record.current).toBe(Number(latest.current));
+    const events = await eventsOf(connection.profileId, 'balance.created');
+    expect(events).toHaveLength(1);
+    expect(events[0]!.payload.record).toMatchObject({ id: encodeId('balance', latest.id), accountId: checking.publicId, source: 'REFRESH', currencyCode: 'USD' });
+    expect(events[0]!.payload.record.current).toBe(Number(latest.current));
   });
 
   it('serves ACH numbers of verified depository accounts; tokenized numbers differ from the mask and change on reconnect', async () => {
-    const { profile, connection } = await connected();
-    const checking = await accountOf(connection.id, 'checking');
+    const connection = await built();
+    const checking = connection.account('checking');
     const first = await app.http.get(`/v1/accounts/${checking.publicId}/ach_numbers`, { auth: app.apiKey });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ accountId: checking.publicId, number: expect.stringMatching(/^\d{16}$/), routing: '011401533' });
@@ -293,28 +314,27 @@ describe('balances and ACH numbers', () => {
     expect(reconnect.status).toBe(200);
     await settled(connection.id);
     expect((await accountOf(connection.id, 'checking')).verified).toBe(true);
-    expect(await eventsOf(profile.id, 'account.verified')).toHaveLength(4);
+    // Reconnecting unverified both depository accounts; the sync that followed verified them again.
+    expect(await eventsOf(connection.profileId, 'account.verified')).toHaveLength(2);
     const second = await app.http.get(`/v1/accounts/${checking.publicId}/ach_numbers`, { auth: app.apiKey });
     expect(second.body.number).not.toBe(first.body.number);
   });
 
   it('answers 400 for a loan, 403 without ACCOUNT_NUMBERS, 409 before verification, 401 for Basic Auth', async () => {
-    const { profile, connection } = await connected();
-    const loan = await accountOf(connection.id, 'mortgage');
-    const wrongKind = await app.http.get(`/v1/accounts/${loan.publicId}/ach_numbers`, { auth: app.apiKey });
+    const connection = await built();
+    const wrongKind = await app.http.get(`/v1/accounts/${connection.account('mortgage').publicId}/ach_numbers`, { auth: app.apiKey });
     expect(wrongKind.status).toBe(400);
     expect(wrongKind.body).toMatchObject({ code: 'BAD_REQUEST', instruction: expect.stringContaining('DEPOSITORY') });
 
-    const checking = await accountOf(connection.id, 'checking');
-    await app.sql('update account set verified = false where id = $1', [checking.id]);
-    const unverified = await app.http.get(`/v1/accounts/${checking.publicId}/ach_numbers`, { auth: app.apiKey });
-    expect(unverified.status).toBe(409);
-    expect(unverified.body).toMatchObject({ code: 'CONFLICT', instruction: expect.stringContaining('account.verified') });
-    expect((await app.http.get(`/v1/accounts/${checking.publicId}/ach_numbers`, { auth: basicAuth(profile.id, app.apiKey) })).status).toBe(401);
+    const unverified = encodeId('account', (await build.account({ connection: connection.connection, verified: false })).id);
+    const refusedUntilVerified = await app.http.get(`/v1/accounts/${unverified}/ach_numbers`, { auth: app.apiKey });
+    expect(refusedUntilVerified.status).toBe(409);
+    expect(refusedUntilVerified.body).toMatchObject({ code: 'CONFLICT', instruction: expect.stringContaining('account.verified') });
+    const checking = connection.account('checking').publicId;
+    expect((await app.http.get(`/v1/accounts/${checking}/ach_numbers`, { auth: basicAuth(connection.profileId, app.apiKey) })).status).toBe(401);
 
-    const other = await connected({ institutionId: 'ins_houndstooth' });
-    const noProduct = await accountOf(other.connection.id, 'checking');
-    const refused = await app.http.get(`/v1/accounts/${noProduct.publicId}/ach_numbers`, { auth: app.apiKey });
+    const other = await built({ institutionId: 'ins_houndstooth' });
+    const refused = await app.http.get(`/v1/accounts/${other.account('checking').publicId}/ach_numbers`, { auth: app.apiKey });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: 'PRODUCT_NOT_ENABLED', instruction: expect.stringContaining('ACCOUNT_NUMBERS') });
   });
@@ -322,31 +342,34 @@ describe('balances and ACH numbers', () => {
 
 describe('disconnecting and deleting', () => {
   it('disconnects in the background, idempotently, and refuses refreshes afterwards', async () => {
-    const { profile, connection } = await connected();
+    const connection = await built();
     const response = await app.http.delete(`/v1/connections/${connection.id}`, { auth: app.apiKey });
     expect(response.status).toBe(202);
     expect(response.body.status).toBe('DISCONNECTING');
     expect((await settled(connection.id)).status).toBe('DISCONNECTED');
-    expect(await eventsOf(profile.id, 'connection.disconnected')).toHaveLength(1);
+    expect(await eventsOf(connection.profileId, 'connection.disconnected')).toHaveLength(1);
     const again = await app.http.delete(`/v1/connections/${connection.id}`, { auth: app.apiKey });
     expect(again.status).toBe(202);
     expect(again.body.status).toBe('DISCONNECTED');
     const unusable = { status: 403, body: { code: 'CONNECTION_NOT_USABLE' } };
     expect(await app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: app.apiKey })).toMatchObject(unusable);
-    const checking = await accountOf(connection.id, 'checking');
-    expect(await app.http.post(`/v1/accounts/${checking.publicId}/balances/refresh`, { auth: app.apiKey })).toMatchObject(unusable);
+    expect(await app.http.post(`/v1/accounts/${connection.account('checking').publicId}/balances/refresh`, { auth: app.apiKey })).toMatchObject(unusable);
   });
 
   it('deleting a profile removes every row of its financial data', async () => {
-    const { profile } = await connected();
-    const second = await connect(profile.id, { institutionId: 'ins_tattersall_fcu' });
-    await settled(second.body.id);
-    expect((await app.http.delete(`/v1/profiles/${profile.id}`, { auth: app.apiKey })).status).toBe(202);
-    const id = decodeId('profile', profile.id);
-    await waitFor(async () => ((await app.sql('select 1 from profile where id = $1', [id])).length === 0 ? true : undefined), 'the profile to be deleted');
-    for (const table of ['connection', 'account', 'balance', 'transaction', 'session']) {
-      expect(await app.sql(`select 1 from ${table} where profile_id = $1`, [id]), table).toEqual([]);
+    const first = await built();
+    const profile = first.connection.profile;
+    const second = await built({ profile, institutionId: 'ins_tattersall_fcu' });
+    for (const account of [...first.accounts, ...second.accounts]) {
+      await build.balance({ account });
+      await build.transactions(Array.from({ length: 20 }, () => ({})), { account });
     }
-    expect(await eventsOf(profile.id, 'profile.deleted')).toHaveLength(1);
+    await build.session(profile);
+    expect((await app.http.delete(`/v1/profiles/${first.profileId}`, { auth: app.apiKey })).status).toBe(202);
+    await waitFor(async () => ((await app.sql('select 1 from profile where id = $1', [profile.id])).length === 0 ? true : undefined), 'the profile to be deleted');
+    for (const table of ['connection', 'account', 'balance', 'transaction', 'session']) {
+      expect(await app.sql(`select 1 from ${table} where profile_id = $1`, [profile.id]), table).toEqual([]);
+    }
+    expect(await eventsOf(first.profileId, 'profile.deleted')).toHaveLength(1);
   });
 });

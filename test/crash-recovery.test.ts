@@ -5,11 +5,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { expect, inject, it } from 'vitest';
 import { FieldCipher } from '../src/lib/field-cipher.ts';
-import { decodeId } from '../src/lib/ids.ts';
 import { createLogger } from '../src/logger.ts';
 import { sweepStuckConnections } from '../src/modules/connection/connection-sweeper.ts';
 import { SYNC } from '../src/modules/connection/connection.jobs.ts';
-import { buildProfile, createProfile } from './support/factories.ts';
+import { builders } from './support/builders.ts';
+import { buildProfile } from './support/factories.ts';
 import { httpClient } from './support/http-client.ts';
 import { expectedRemoteIds } from './support/sandbox-view.ts';
 import { startServiceProcess, type ServiceProcess } from './support/service-process.ts';
@@ -115,35 +115,25 @@ it('finishes every first sync with exactly its transactions after SIGKILLs of th
 it('queues again the sync or disconnection of a connection left without a job, and leaves one with a job alone', async () => {
   const app = await startTestApp();
   try {
-    const profile = await createProfile(app);
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const created = await app.http.post('/v1/sandbox/connections', { auth: app.apiKey, json: { profileId: profile.id, ...SANDBOX_LOGIN } });
-      expect(created.status).toBe(201);
-      ids.push(decodeId('connection', created.body.id)!);
-    }
-    await waitFor(async () => {
-      const [row] = await app.sql(`select count(*)::int as synced from connection where status = 'SYNCED'`);
-      return row.synced === ids.length ? true : undefined;
-    }, 'the first syncs');
-    const [lostSync, lostDisconnect, queued] = ids as [string, string, string];
-    // As left by a crash between the status change and sending its job.
-    await app.sql(`update connection set status = 'INITIALIZING' where id = $1`, [lostSync]);
-    await app.sql(`update connection set status = 'DISCONNECTING' where id = $1`, [lostDisconnect]);
+    const build = builders(app);
+    const profile = await build.profile();
+    // As a crash between the status change and sending its job leaves them, a minute ago.
+    const createdAt = new Date(Date.now() - 60_000);
+    const { connection: lostSync } = await build.sandboxConnection({ profile, status: 'INITIALIZING', createdAt });
+    const { connection: lostDisconnect } = await build.sandboxConnection({ profile, status: 'DISCONNECTING', createdAt });
     // Not stuck: its job waits to run.
-    await app.sql(`update connection set status = 'SYNCING' where id = $1`, [queued]);
-    await app.service.boss.send(SYNC, { connectionId: queued }, { startAfter: 3600 });
-    // Swept here with a 1 s wait (the service's own sweep waits STUCK_CONNECTION_SECONDS, 120 s, so it stays out of this).
-    await sleep(1500);
-    const deps = { orm: app.service.orm, jobs: app.service.connectionJobs, logger: createLogger('silent'), stuckAfterSeconds: 1 };
-    expect((await sweepStuckConnections(deps)).sort()).toEqual([lostSync, lostDisconnect].sort());
+    const { connection: queued } = await build.sandboxConnection({ profile, status: 'SYNCING', createdAt });
+    await app.service.boss.send(SYNC, { connectionId: queued.id }, { startAfter: 3600 });
+    // Swept here after 30 s without a job (the service's own sweep waits STUCK_CONNECTION_SECONDS, 120 s, so it stays out of this).
+    const deps = { orm: app.service.orm, jobs: app.service.connectionJobs, logger: createLogger('silent'), stuckAfterSeconds: 30 };
+    expect((await sweepStuckConnections(deps)).sort()).toEqual([lostSync.id, lostDisconnect.id].sort());
     await waitFor(async () => {
       const rows = await app.sql('select id, status from connection order by id');
       const status = Object.fromEntries(rows.map((row) => [row.id, row.status]));
-      return status[lostSync] === 'SYNCED' && status[lostDisconnect] === 'DISCONNECTED' ? status : undefined;
+      return status[lostSync.id] === 'SYNCED' && status[lostDisconnect.id] === 'DISCONNECTED' ? status : undefined;
     }, 'the swept connections to be synced and disconnected');
     expect(await sweepStuckConnections(deps)).toEqual([]);
-    expect((await app.sql('select status from connection where id = $1', [queued]))[0].status).toBe('SYNCING');
+    expect((await app.sql('select status from connection where id = $1', [queued.id]))[0].status).toBe('SYNCING');
   } finally {
     await app.stop();
   }

@@ -6,10 +6,10 @@ import { ENCRYPTED_COLUMNS, reencryptAll, type Queryable } from '../src/db/reenc
 import { DecryptionError, FieldCipher } from '../src/lib/field-cipher.ts';
 import { decodeId, uuidv7 } from '../src/lib/ids.ts';
 import { ProviderSettings } from '../src/modules/environment/provider-settings.service.ts';
+import { builders } from './support/builders.ts';
 import { basicAuth, createProfile } from './support/factories.ts';
 import { encryptV1 } from './support/legacy-cipher.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
-import { waitFor } from './support/wait.ts';
 
 const K1 = randomBytes(32).toString('base64');
 const K2 = randomBytes(32).toString('base64');
@@ -69,14 +69,10 @@ function reencrypt(encryptionKeys: string): Promise<{ code: number; stdout: stri
   });
 }
 
-/** A profile, a connection, a webhook subscription with a rotated secret and provider settings: every encrypted column filled. */
+/** A profile, a connection (built: no sync reads its credential while it is rewritten), a webhook subscription with a rotated secret and provider settings: every encrypted column filled. */
 async function fillEveryEncryptedColumn() {
   const profile = await createProfile(app);
-  const connection = await app.http.post('/v1/sandbox/connections', {
-    auth: app.apiKey,
-    json: { profileId: profile.id, institutionId: 'ins_first_platypus', username: 'user_good', password: 'pass_good' },
-  });
-  expect(connection.status).toBe(201);
+  await builders(app).connection({ profile: { id: decodeId('profile', profile.id)! } });
   const subscription = await app.http.post('/v1/webhooks/subscriptions', {
     auth: app.apiKey,
     json: { name: 'Ledger', targetUrl: 'https://127.0.0.1:9/hooks', disabled: true },
@@ -85,11 +81,6 @@ async function fillEveryEncryptedColumn() {
   expect((await app.http.post(`/v1/webhooks/subscriptions/${subscription.body.id}/rotate-secret`, { auth: app.apiKey })).status).toBe(200);
   const [{ environment_id: environmentId }] = await app.sql('select environment_id from profile where id = $1', [decodeId('profile', profile.id)]);
   await new ProviderSettings(app.service.orm.em.fork(), cipher).set(environmentId, 'plaid', { clientId: 'client-1', secret: randomBytes(12).toString('hex'), plaidEnv: 'sandbox' });
-  // The first sync reads the credential; let it finish so it does not race the rewrites below.
-  await waitFor(async () => {
-    const [row] = await app.sql('select status from connection where id = $1', [decodeId('connection', connection.body.id)]);
-    return row.status === 'SYNCED' || undefined;
-  }, 'the first sync');
   return profile;
 }
 

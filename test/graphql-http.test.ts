@@ -5,14 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { queryStats, statementsSince } from '../src/db/query-stats.ts';
 import { basicAuth } from './support/factories.ts';
-import { syncedProfile } from './support/synced-profile.ts';
+import { profileWithData } from './support/profile-with-data.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 let app: TestApp;
 let auth: string;
 beforeAll(async () => {
   app = await startTestApp({ NODE_ENV: 'production', ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`, SESSION_SECRET: 'x'.repeat(48) });
-  const { profile } = await syncedProfile(app);
+  const { profile } = await profileWithData(app);
   auth = basicAuth(profile.id, app.apiKey);
 });
 afterAll(() => app?.stop());

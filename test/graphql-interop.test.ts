@@ -6,7 +6,7 @@ import { LIMITS } from '../src/graphql/limits.ts';
 import { decodeId } from '../src/lib/ids.ts';
 import { basicAuth } from './support/factories.ts';
 import type { TestResponse } from './support/http-client.ts';
-import { syncedProfile } from './support/synced-profile.ts';
+import { profileWithData } from './support/profile-with-data.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 let app: TestApp;
@@ -14,7 +14,7 @@ let profileId: string;
 let auth: string;
 beforeAll(async () => {
   app = await startTestApp();
-  const { profile } = await syncedProfile(app, { metadata: { plan: 'gold' } });
+  const { profile } = await profileWithData(app, { metadata: { plan: 'gold' } });
   profileId = profile.id;
   auth = basicAuth(profile.id, app.apiKey);
 });

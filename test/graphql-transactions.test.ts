@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId, encodeId } from '../src/lib/ids.ts';
+import { Account } from '../src/modules/account/account.entity.ts';
+import { builders, type Builders } from './support/builders.ts';
 import { basicAuth, createProfile } from './support/factories.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { waitFor } from './support/wait.ts';
 
 const now = new Date('2026-05-20T12:00:00Z');
 let app: TestApp;
+let build: Builders;
 let owner: { id: string; auth: string };
 let stranger: { id: string; auth: string };
 
@@ -27,6 +30,7 @@ async function connectedProfile(institutions: string[]) {
 
 beforeAll(async () => {
   app = await startTestApp({}, { sandboxNow: () => now });
+  build = builders(app);
   owner = await connectedProfile(['ins_first_platypus', 'ins_tattersall_fcu']);
   stranger = await connectedProfile(['ins_houndstooth']);
 });
@@ -152,21 +156,15 @@ describe('transactions', () => {
       seen.push(...transactions.edges.map((edge: { node: { id: string } }) => edge.node.id));
       if (page === 2) {
         // A new transaction dated today (ahead of the walk) and one dated in the distant past (behind it).
-        const [account] = await app.sql('select id, connection_id from account where profile_id = $1 limit 1', [decodeId('profile', owner.id)]);
-        for (const [remote, date] of [['late-arrival-new', '2026-05-20'], ['late-arrival-old', '2020-01-01']]) {
-          await app.sql(
-            `insert into transaction (id, profile_id, connection_id, account_id, remote_id, date, description, amount, status, currency_code, remote_data, created_at)
-             values (gen_random_uuid(), $1, $2, $3, $4, $5, 'Late arrival', -1.23, 'POSTED', 'USD', '{}', now())`,
-            [decodeId('profile', owner.id), account.connection_id, account.id, remote, date],
-          );
-        }
+        const account = await app.orm.em.fork().findOneOrFail(Account, { profile: decodeId('profile', owner.id)! }, { orderBy: { id: 'asc' } });
+        await build.transactions([{ date: '2026-05-20' }, { date: '2020-01-01' }], { account, description: 'Late arrival', amount: '-1.23' });
       }
       if (!transactions.pageInfo.hasNextPage) break;
       cursor = transactions.pageInfo.endCursor;
     }
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.filter((id) => before.includes(id))).toEqual(before);
-    await app.sql(`delete from transaction where remote_id like 'late-arrival-%'`);
+    await app.sql(`delete from transaction where description = 'Late arrival'`);
   });
 
   it('reads each transaction with its account, an entryType that agrees with the amount, and exact amounts', async () => {

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
 import { jobsIn } from '../src/jobs/in-transaction.ts';
 import { decodeId } from '../src/lib/ids.ts';
 import { ConnectionService } from '../src/modules/connection/connection.service.ts';
 import { SandboxProvider } from '../src/providers/sandbox/sandbox-provider.ts';
-import { loadSecrets } from '../src/secrets.ts';
 import { createProfile } from './support/factories.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { waitFor } from './support/wait.ts';
@@ -15,7 +13,7 @@ const sandbox = new SandboxProvider();
 
 beforeAll(async () => {
   app = await startTestApp();
-  const { cipher } = loadSecrets(loadConfig({ NODE_ENV: 'test', DATA_DIR: app.dataDir }));
+  const { cipher } = app;
   const environmentId = decodeId('environment', app.service.bootstrap.created!.environmentId)!;
   connections = () => new ConnectionService(app.service.orm.em.fork(), cipher, { environmentId });
 });

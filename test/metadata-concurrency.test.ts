@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId, encodeId } from '../src/lib/ids.ts';
+import { builders } from './support/builders.ts';
 import { basicAuth, createProfile } from './support/factories.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
-import { waitFor } from './support/wait.ts';
 
 let app: TestApp;
 
@@ -25,20 +25,14 @@ async function freshProfile(): Promise<Target> {
   return { id: profile.id, auth: basicAuth(profile.id, app.apiKey) };
 }
 
-/** A profile with a synced sandbox connection, and the first of its records in `table`. */
-async function freshSynced(table: 'connection' | 'account' | 'transaction'): Promise<Target> {
+/** A profile with a connection, an account and a transaction (built), and the one of them in `table`. */
+async function freshBuilt(table: 'connection' | 'account' | 'transaction'): Promise<Target> {
   const profile = await freshProfile();
-  const response = await app.http.post('/v1/sandbox/connections', {
-    auth: app.apiKey,
-    json: { profileId: profile.id, institutionId: 'ins_first_platypus', username: 'user_good', password: 'pass_good' },
-  });
-  expect(response.status, response.text).toBe(201);
-  await waitFor(async () => {
-    const [row] = await app.sql('select status from connection where id = $1', [decodeId('connection', response.body.id)]);
-    return row.status === 'SYNCED' ? true : undefined;
-  }, 'the sandbox connection to sync');
-  const [row] = await app.sql(`select id from ${table} where profile_id = $1 order by id limit 1`, [decodeId('profile', profile.id)]);
-  return { id: encodeId(table, row.id), auth: profile.auth };
+  const build = builders(app);
+  const connection = await build.connection({ profile: { id: decodeId('profile', profile.id)! } });
+  const account = await build.account({ connection });
+  const [transaction] = await build.transactions([{}], { account });
+  return { id: encodeId(table, { connection, account, transaction: transaction! }[table].id), auth: profile.auth };
 }
 
 /** What one merge request answered: the record's metadata after it, or the validation issues it reported. */
@@ -95,9 +89,9 @@ const routes: Record<string, Route> = {
     stored: storedIn('profile'),
   },
   'GraphQL profileUpdate': { fresh: freshProfile, merge: mutation('profileUpdate', 'ProfileUpdateInput', false), stored: storedIn('profile') },
-  'GraphQL connectionUpdate': { fresh: () => freshSynced('connection'), merge: mutation('connectionUpdate', 'ConnectionUpdateInput', true), stored: storedIn('connection') },
-  'GraphQL accountUpdate': { fresh: () => freshSynced('account'), merge: mutation('accountUpdate', 'AccountUpdateInput', true), stored: storedIn('account') },
-  'GraphQL transactionUpdate': { fresh: () => freshSynced('transaction'), merge: mutation('transactionUpdate', 'TransactionUpdateInput', true), stored: storedIn('transaction') },
+  'GraphQL connectionUpdate': { fresh: () => freshBuilt('connection'), merge: mutation('connectionUpdate', 'ConnectionUpdateInput', true), stored: storedIn('connection') },
+  'GraphQL accountUpdate': { fresh: () => freshBuilt('account'), merge: mutation('accountUpdate', 'AccountUpdateInput', true), stored: storedIn('account') },
+  'GraphQL transactionUpdate': { fresh: () => freshBuilt('transaction'), merge: mutation('transactionUpdate', 'TransactionUpdateInput', true), stored: storedIn('transaction') },
 };
 
 const entries = (count: number, prefix: string) => Array.from({ length: count }, (_, i) => [`${prefix}${i}`, `value ${i}`] as const);

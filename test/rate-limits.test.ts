@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeId } from '../src/lib/ids.ts';
-import { asOperator } from './support/environments.ts';
+import { builders } from './support/builders.ts';
 import { burstWithinOneSecond, nextSecond, tally, warm, type Send } from './support/bursts.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
@@ -27,11 +26,7 @@ describe('request rate limits (fixed one-second windows)', () => {
   });
 
   it('admits 25 of 150 for an older-generation key', async () => {
-    const legacy = `legacy${crypto.randomUUID().replaceAll('-', '')}`;
-    await asOperator(app, async (admin) => {
-      const [environment] = await admin.listEnvironments();
-      await admin.importLegacyKey(encodeId('environment', environment!.id), 'old key', legacy);
-    });
+    const { secret: legacy } = await builders(app).apiKey({ generation: 'LEGACY' });
     const send = () => app.http.get('/v1/profiles', { auth: legacy });
     await warm(send);
     const { ok, limited, other } = tally(await burstWithinOneSecond(150, send));

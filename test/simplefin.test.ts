@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId, encodeId } from '../src/lib/ids.ts';
 import { startFakeSimplefin } from './fakes/simplefin/index.ts';
+import { builders } from './support/builders.ts';
 import { basicAuth, createProfile } from './support/factories.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { waitFor } from './support/wait.ts';
@@ -130,7 +131,11 @@ describe('SimpleFIN connections', () => {
     const { connection, bridgeConnection } = shared;
     const pendingRow = (await stored(connection.id)).find((row) => row.status === 'PENDING' && Number(row.amount) < 0);
     expect(pendingRow).toBeDefined();
-    await app.sql(`update transaction set metadata = '{"note":"team lunch"}' where id = $1`, [pendingRow!.id]);
+    const note = await app.http.post('/v1/graphql', {
+      auth: basicAuth(shared.profile.id, app.apiKey),
+      json: { query: 'mutation($input: TransactionUpdateInput!) { transactionUpdate(input: $input) { success } }', variables: { input: { id: encodeId('transaction', pendingRow!.id), metadata: { note: 'team lunch' } } } },
+    });
+    expect(note.body.data.transactionUpdate.success).toBe(true);
     const pendingId = pendingRow!.remote_id.split(':').slice(1).join(':');
     const posted = bridge.postPending(bridgeConnection, { transactionId: pendingId, amount: (Number(pendingRow!.amount) * 1.18).toFixed(2) });
     await syncNow(connection.id);
@@ -186,12 +191,12 @@ describe('SimpleFIN connections', () => {
 
   it('answers a transactions refresh the daily request budget cannot pay for with 429 and Retry-After', async () => {
     const today = new Date().toISOString().slice(0, 10);
-    await app.sql(`update connection set upstream_requests = jsonb_build_object('day', $2::text, 'count', 24) where id = $1`, [shared.row.id, today]);
-    const refresh = await app.http.post(`/v1/connections/${shared.connection.id}/transactions/refresh`, { auth: app.apiKey });
+    const spent = await builders(app).connection({ provider: 'simplefin', institutionId: 'simplefin-bank', credential: 'https://user:secret@127.0.0.1:1/simplefin', upstreamRequests: { day: today, count: 24 } });
+    const refresh = await app.http.post(`/v1/connections/${encodeId('connection', spent.id)}/transactions/refresh`, { auth: app.apiKey });
     expect(refresh.status).toBe(429);
     expect(refresh.body.code).toBe('PROVIDER_BUDGET_USED');
+    expect(refresh.body.message).toMatch(/allows 24 upstream requests a day, and today's are used/);
     expect(Number(refresh.headers['retry-after'])).toBeGreaterThan(0);
-    await app.sql(`update connection set upstream_requests = null where id = $1`, [shared.row.id]);
   });
 });
 

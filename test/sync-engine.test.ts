@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
 import { queryStats, statementsSince } from '../src/db/query-stats.ts';
 import { decodeId } from '../src/lib/ids.ts';
 import { ConnectionService } from '../src/modules/connection/connection.service.ts';
 import { syncConnection, type SyncDependencies } from '../src/modules/connection/sync-engine.ts';
 import type { Provider } from '../src/providers/provider.ts';
 import { SandboxProvider } from '../src/providers/sandbox/sandbox-provider.ts';
-import { loadSecrets } from '../src/secrets.ts';
 import { createProfile } from './support/factories.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
@@ -38,7 +36,7 @@ function crashingOnce(failAt: number): Provider {
 
 beforeAll(async () => {
   app = await startTestApp();
-  const { cipher } = loadSecrets(loadConfig({ NODE_ENV: 'test', DATA_DIR: app.dataDir }));
+  const { cipher } = app;
   deps = { orm: app.service.orm, cipher, provider: async () => sandbox };
 });
 afterAll(async () => {

@@ -1,13 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
-import { decodeId } from '../src/lib/ids.ts';
+import { decodeId, encodeId } from '../src/lib/ids.ts';
 import type { FieldCipher } from '../src/lib/field-cipher.ts';
 import { ConnectionService } from '../src/modules/connection/connection.service.ts';
 import { syncConnection, type SyncDependencies } from '../src/modules/connection/sync-engine.ts';
 import { RECONCILIATION } from '../src/modules/connection/window-reconciliation.ts';
-import { loadSecrets } from '../src/secrets.ts';
-import { createProfile } from './support/factories.ts';
+import { basicAuth, createProfile } from './support/factories.ts';
 import { MUTABLE_DAYS, ModelInstitution, daysBetween, descriptionOf, formatCents, type BankCommand, type BankView, type ModelTransaction, type SyncStyle } from './support/model-institution.ts';
 import { ModelCursorProvider, ModelWindowProvider, WorkerKilled, modelLogin, type Disruption } from './support/model-providers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -52,7 +50,7 @@ let profileId: string;
 
 beforeAll(async () => {
   app = await startTestApp();
-  cipher = loadSecrets(loadConfig({ NODE_ENV: 'test', DATA_DIR: app.dataDir })).cipher;
+  cipher = app.cipher;
   profileId = (await createProfile(app)).id;
 });
 afterAll(async () => {
@@ -268,7 +266,11 @@ class Store {
     if (index === null || rows.length === 0) return;
     const row = rows[index % rows.length]!;
     const key = this.#model.keyOf(row.remote_id)!;
-    await app.sql('update transaction set metadata = $1 where id = $2', [JSON.stringify(tagOf(key)), row.id]);
+    const response = await app.http.post('/v1/graphql', {
+      auth: basicAuth(profileId, app.apiKey),
+      json: { query: 'mutation($input: TransactionUpdateInput!) { transactionUpdate(input: $input) { success } }', variables: { input: { id: encodeId('transaction', row.id), metadata: tagOf(key) } } },
+    });
+    expect(response.body.data?.transactionUpdate, response.text).toEqual({ success: true });
     this.#tagged.add(key);
   }
 

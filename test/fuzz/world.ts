@@ -3,8 +3,8 @@ import { inject } from 'vitest';
 import { decodeId, encodeId, type Resource } from '../../src/lib/ids.ts';
 import { asOperator, createEnvironmentWithKey } from '../support/environments.ts';
 import { basicAuth, createProfile } from '../support/factories.ts';
+import { connectionWithData } from '../support/profile-with-data.ts';
 import type { TestApp } from '../support/test-app.ts';
-import { waitFor } from '../support/wait.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 import { ID_TOKEN } from './id-values.ts';
 import type { AuthChoice, FuzzRequest } from './requests.ts';
@@ -164,14 +164,9 @@ export class World {
     return row ? encodeId('profile', row.profile_id) : '';
   }
 
-  /** A sandbox connection of the profile, once its first sync has ended. */
+  /** A sandbox connection of the profile with accounts, balances and transactions (built, not synced). */
   async #connect(profileId: string): Promise<string> {
-    const connection = await this.#post('/v1/sandbox/connections', { profileId, institutionId: 'ins_first_platypus', username: 'user_good', password: 'pass_good' }, 201);
-    await waitFor(async () => {
-      const [row] = await this.#app.sql('select status from connection where id = $1', [decodeId('connection', connection.id)]);
-      return ['INITIALIZING', 'SYNCING'].includes(row.status) ? undefined : row;
-    }, 'the fuzz connection to sync', 60_000);
-    return connection.id;
+    return connectionWithData(this.#app, decodeId('profile', profileId)!);
   }
 
   /** One valid session per living profile; a profile past its issuing limit gets a session on a new profile instead. */

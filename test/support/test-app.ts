@@ -1,16 +1,27 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { runOnce } from '../../src/db/scratch.ts';
+import type { FieldCipher } from '../../src/lib/field-cipher.ts';
+import { decodeId } from '../../src/lib/ids.ts';
 import { createLogger } from '../../src/logger.ts';
+import { loadSecrets } from '../../src/secrets.ts';
 import { startService, type RunningService } from '../../src/service.ts';
 import { httpClient, type HttpClient } from './http-client.ts';
+import { cloneTemplate, type BuildTarget } from './test-database.ts';
 
-export interface TestApp {
+/** A running service; builders (test/support/builders.ts) write to its database with its own cipher. */
+export interface TestApp extends BuildTarget {
   service: RunningService;
+  /** The service's ORM. */
+  orm: MikroORM;
+  /** The service's FieldCipher (the keys of its configuration or of DATA_DIR/secrets.json). */
+  cipher: FieldCipher;
+  /** Stored uuid of the bootstrap environment, which `apiKey` belongs to. */
+  environmentId: string;
   http: HttpClient;
   databaseUrl: string;
   dataDir: string;
@@ -35,13 +46,10 @@ export async function startTestApp(
     databaseUrl?: string;
   } = {},
 ): Promise<TestApp> {
-  const { adminUrl, template } = inject('database');
   const tls = inject('tls');
-  const name = `t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const shared = options.shareDatabaseOf;
-  const cloned = !shared && !options.databaseUrl;
-  if (cloned) await runOnce(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`);
-  const databaseUrl = shared?.databaseUrl ?? options.databaseUrl ?? adminUrl.replace(/\/[^/]+$/, `/${name}`);
+  const clone = shared || options.databaseUrl ? undefined : await cloneTemplate();
+  const databaseUrl = shared?.databaseUrl ?? options.databaseUrl ?? clone!.url;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-test-'));
   // Instances of one deployment share their secrets (encryption keys, session signing secret).
   if (shared) copyFileSync(path.join(shared.dataDir, 'secrets.json'), path.join(dataDir, 'secrets.json'));
@@ -58,18 +66,22 @@ export async function startTestApp(
   const service = await startService(config, createLogger(config.logLevel), { sandboxNow: options.sandboxNow });
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const http = httpClient(`https://localhost:${service.port}`, readFileSync(tls.certFile, 'utf8'));
+  const apiKey = shared ? shared.apiKey : service.bootstrap.created!.apiKey;
   return {
     service,
+    orm: service.orm,
+    cipher: loadSecrets(config).cipher,
+    environmentId: shared ? shared.environmentId : decodeId('environment', service.bootstrap.created!.environmentId)!,
     http,
     databaseUrl,
     dataDir,
-    apiKey: shared ? shared.apiKey : service.bootstrap.created!.apiKey,
+    apiKey,
     sql: async (text, values) => (await pool.query(text, values)).rows,
     async stop() {
       http.close();
       await pool.end();
       await service.stop();
-      if (cloned) await runOnce(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await clone?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { ormConfig } from '../../src/db/orm.ts';
+import { runOnce } from '../../src/db/scratch.ts';
+import { FieldCipher } from '../../src/lib/field-cipher.ts';
+import { uuidv7 } from '../../src/lib/ids.ts';
+import { Environment } from '../../src/modules/environment/environment.entity.ts';
+
+/** A database of its own, cloned from the migrated template (migrations and pg-boss's schema applied). */
+export async function cloneTemplate(): Promise<{ url: string; drop(): Promise<void> }> {
+  const { adminUrl, template } = inject('database');
+  const name = `t_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  await runOnce(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`);
+  return { url: adminUrl.replace(/\/[^/]+$/, `/${name}`), drop: () => dropWhenClosed(adminUrl, name) };
+}
+
+/**
+ * Drops a test's database once the connections its pools were told to close have closed. pg's
+ * `Pool.end()` resolves before its clients' sockets are shut, and a client that FORCE terminates
+ * first emits an error nobody listens to any more (an unhandled error failing the run). Whatever
+ * is still connected after two seconds is forced out.
+ */
+async function dropWhenClosed(adminUrl: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const { rows } = await admin.query('select count(*)::int as open from pg_stat_activity where datname = $1', [name]);
+      if (rows[0].open === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** What the builders write through: an ORM, the cipher its encrypted columns are under, and the environment rows default to. */
+export interface BuildTarget {
+  orm: MikroORM;
+  cipher: FieldCipher;
+  /** Stored uuid of the environment built rows belong to unless told otherwise. */
+  environmentId: string;
+}
+
+/** A service-tier test's database: the ORM on a clone of the template, with one SANDBOX environment in it. */
+export interface TestDatabase extends BuildTarget {
+  url: string;
+  /** A fresh EntityManager, as a request or a job gets one. */
+  em(): EntityManager;
+  /** Direct SQL, for assertions about what is stored. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of ad-hoc SELECTs read like response bodies; a type per query would restate its SQL.
+  sql<T extends pg.QueryResultRow = any>(text: string, values?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+/** Opens a database of its own for one test file (call in beforeAll; `close` in afterAll). */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const clone = await cloneTemplate();
+  const orm = await MikroORM.init(ormConfig(clone.url, { poolMax: 4 }));
+  const pool = new pg.Pool({ connectionString: clone.url, max: 2 });
+  const em = orm.em.fork();
+  const environment = em.create(Environment, { id: uuidv7(), name: 'Service tests', mode: 'SANDBOX', transactionsRefreshBeta: true });
+  await em.flush();
+  return {
+    orm,
+    cipher: new FieldCipher([{ id: 'test', key: randomBytes(32) }]),
+    environmentId: environment.id,
+    url: clone.url,
+    em: () => orm.em.fork(),
+    sql: async (text, values) => (await pool.query(text, values)).rows,
+    async close() {
+      await pool.end();
+      await orm.close();
+      await clone.drop();
+    },
+  };
+}
