@@ -104,7 +104,7 @@ describe('the issuing limit (SPEC §8)', () => {
 });
 
 describe('liveness and revocation', () => {
-  it('is live until revoked (idempotently), expired, or its profile is being deleted; never from another environment', async () => {
+  it('is live until revoked (idempotently), expired, or its profile is being deleted; never read or revoked from another environment', async () => {
     const profile = await build.profile();
     const active = await build.session(profile);
     const expired = await build.session(profile, { createdAt: hoursAgo(25), expiresAt: hoursAgo(1) });
@@ -113,6 +113,8 @@ describe('liveness and revocation', () => {
     const other = await build.environment();
     expect(await sessions(other.id).live(active.id)).toBeNull();
 
+    await sessions(other.id).revoke(active.id);
+    expect(await db.sql('select revoked_at from session where id = $1', [active.id])).toEqual([{ revoked_at: null }]);
     await sessions().revoke(active.id);
     const [{ revoked_at: revokedAt }] = await db.sql('select revoked_at from session where id = $1', [active.id]);
     expect(revokedAt).toBeInstanceOf(Date);

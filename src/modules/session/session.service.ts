@@ -108,6 +108,6 @@ export class SessionService {
   }
 
   async revoke(sessionId: string): Promise<void> {
-    await this.#em.nativeUpdate(Session, { id: sessionId, revokedAt: null }, { revokedAt: new Date() });
+    await this.#em.nativeUpdate(Session, { id: sessionId, environment: this.#environmentId, revokedAt: null }, { revokedAt: new Date() });
   }
 }
