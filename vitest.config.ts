@@ -12,6 +12,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
+    // Two files at a time: most of a file's time is waiting on PostgreSQL, HTTPS and child processes,
+    // so on two cores two workers finish well before one (each file has its own database).
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
