@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/lib/ids.ts';
 import { CONNECTION_STATUSES, type ConnectionEntity, type ConnectionStatus } from '../../src/modules/connection/connection.entity.ts';
 import { ConnectionService, REFRESH_INTERVAL_MS } from '../../src/modules/connection/connection.service.ts';
 import type { LinkedLogin } from '../../src/providers/provider.ts';
-import { builders, type Builders } from '../support/builders.ts';
-import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import type { Builders } from '../support/builders.ts';
+import { withServiceTier } from '../support/service-tier.ts';
+import type { TestDatabase } from '../support/test-database.ts';
 
 const MINUTE = 60_000;
 let db: TestDatabase;
 let build: Builders;
 
-beforeAll(async () => {
-  db = await openTestDatabase();
-  build = builders(db);
-});
-afterAll(() => db?.close());
+withServiceTier((tier) => ({ db, build } = tier));
 
 const service = (scope: { environmentId?: string; profileId?: string } = {}) => new ConnectionService(db.em(), db.cipher, { environmentId: db.environmentId, ...scope });
 const publicId = (connection: ConnectionEntity) => encodeId('connection', connection.id);

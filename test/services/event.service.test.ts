@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/lib/ids.ts';
 import { presentEvent } from '../../src/modules/event/event.presenter.ts';
 import { recordEvent } from '../../src/modules/event/event.service.ts';
-import { builders, type Builders } from '../support/builders.ts';
-import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import type { Builders } from '../support/builders.ts';
+import { withServiceTier } from '../support/service-tier.ts';
+import type { TestDatabase } from '../support/test-database.ts';
 
 let db: TestDatabase;
 let build: Builders;
 
-beforeAll(async () => {
-  db = await openTestDatabase();
-  build = builders(db);
-});
-afterAll(() => db?.close());
+withServiceTier((tier) => ({ db, build } = tier));
 
 describe('recording an event (the outbox)', () => {
   it('writes the SPEC envelope: public ids, the profile\'s uuid and metadata, an empty metadata object, not yet dispatched', async () => {

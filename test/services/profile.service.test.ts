@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/lib/ids.ts';
 import { profileDeletionJob } from '../../src/modules/profile/profile-deletion.job.ts';
 import { Profile, type ProfileEntity } from '../../src/modules/profile/profile.entity.ts';
 import { presentProfile } from '../../src/modules/profile/profile.presenter.ts';
 import { ProfileService } from '../../src/modules/profile/profile.service.ts';
 import { builders, type Builders } from '../support/builders.ts';
-import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { withServiceTier } from '../support/service-tier.ts';
+import type { TestDatabase } from '../support/test-database.ts';
 
 let db: TestDatabase;
 let build: Builders;
 
-beforeAll(async () => {
-  db = await openTestDatabase();
-  build = builders(db);
-});
-afterAll(() => db?.close());
+withServiceTier((tier) => ({ db, build } = tier));
 
 const profiles = (environmentId = db.environmentId) => new ProfileService(db.em(), db.cipher, environmentId);
 const publicId = (profile: ProfileEntity) => encodeId('profile', profile.id);

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/lib/ids.ts';
 import { Profile } from '../../src/modules/profile/profile.entity.ts';
 import { SessionService } from '../../src/modules/session/session.service.ts';
 import { SessionTokens } from '../../src/modules/session/session-token.ts';
-import { builders, type Builders } from '../support/builders.ts';
-import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import type { Builders } from '../support/builders.ts';
+import { withServiceTier } from '../support/service-tier.ts';
+import type { TestDatabase } from '../support/test-database.ts';
 
 const HOUR = 3600_000;
 const VERSION = '2026-04-01';
@@ -14,11 +15,7 @@ const tokens = new SessionTokens('a session secret of forty-eight characters, at
 const sessions = (environmentId = db.environmentId) => new SessionService(db.em(), db.cipher, tokens, environmentId);
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * HOUR);
 
-beforeAll(async () => {
-  db = await openTestDatabase();
-  build = builders(db);
-});
-afterAll(() => db?.close());
+withServiceTier((tier) => ({ db, build } = tier));
 
 describe('issuing', () => {
   it('finds the profile by public id or uuid, merges the attributes given, and signs a token for the new session', async () => {

@@ -1,21 +1,18 @@
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
 import { encodeId } from '../../src/lib/ids.ts';
 import { RETRY_DELAYS_SECONDS, WebhookDeliveries, type QueuedAttempt } from '../../src/modules/webhook/delivery.ts';
 import type { WebhookSubscriptionEntity } from '../../src/modules/webhook/webhook.entity.ts';
 import { builders, type Builders } from '../support/builders.ts';
-import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { withServiceTier } from '../support/service-tier.ts';
+import type { TestDatabase } from '../support/test-database.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 let db: TestDatabase;
 let build: Builders;
 
-beforeAll(async () => {
-  db = await openTestDatabase();
-  build = builders(db);
-});
-afterAll(() => db?.close());
+withServiceTier((tier) => ({ db, build } = tier));
 
 /** A delivery engine on the test database with a clock the test moves; the attempts it queues are captured, not run. */
 function controlledDeliveries(options: { allowPrivate?: boolean; now?: Date } = {}) {

@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/lib/ids.ts';
 import { WebhookService } from '../../src/modules/webhook/webhook.service.ts';
 import { builders, type Builders } from '../support/builders.ts';
-import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { withServiceTier } from '../support/service-tier.ts';
+import type { TestDatabase } from '../support/test-database.ts';
 
 let db: TestDatabase;
 let build: Builders;
 
-beforeAll(async () => {
-  db = await openTestDatabase();
-  build = builders(db);
-});
-afterAll(() => db?.close());
+withServiceTier((tier) => ({ db, build } = tier));
 
 const webhooks = (environmentId = db.environmentId, allowPrivate = true) => new WebhookService(db.em(), db.cipher, environmentId, { allowPrivate });
 const TARGET = 'https://localhost:9/hooks';
