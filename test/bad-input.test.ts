@@ -1,15 +1,8 @@
-import type { AddressInfo } from 'node:net';
-import { request } from 'node:http';
-import { Writable } from 'node:stream';
-import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../src/errors.ts';
-import { errorHandler } from '../src/http/errors.ts';
-import { requestContext } from '../src/http/request-context.ts';
-import type { AppState } from '../src/http/state.ts';
 import { decodeId, encodeId, uuidv7 } from '../src/lib/ids.ts';
-import { createLogger } from '../src/logger.ts';
 import { builders } from './support/builders.ts';
+import { answerToFailure } from './support/failing-app.ts';
 import { basicAuth, buildProfile, createProfile } from './support/factories.ts';
 import type { TestResponse } from './support/http-client.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -262,38 +255,12 @@ describe('dates PostgreSQL cannot hold: before the year 0001, after 9999, leap s
 describe('logging an unexpected database failure', () => {
   const SECRET = 'Sensitive-Fragment';
 
-  /** A minimal app with the real error middleware and the service's logger (at debug level), failing as `fail` does. */
-  async function failWith(fail: () => Promise<unknown>) {
-    const lines: string[] = [];
-    const logger = createLogger('debug', new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
-    const koa = new Koa<AppState>();
-    koa.use(requestContext(logger));
-    koa.use(errorHandler());
-    koa.use(async () => {
-      await fail();
-    });
-    const server = koa.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const { port } = server.address() as AddressInfo;
-    const response = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      request({ port, host: '127.0.0.1', path: '/fail' }, (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
-      })
-        .on('error', reject)
-        .end();
-    });
-    server.close();
-    return { response, lines };
-  }
-
   it.each([
     ['jsonb with a NUL (quoted in "where")', 'select ?::jsonb', [JSON.stringify({ note: `${SECRET}\u0000` })], '22P05'],
     ['a bad cast (quoted in the message)', 'select ?::text::integer', [SECRET], '22P02'],
     ['a not-null violation (the failing row in "detail")', 'insert into profile (id, uuid, name) values (gen_random_uuid(), gen_random_uuid(), ?)', [SECRET], '23502'],
   ])('%s: logged by code and place under the errorId, without the data', async (_case, statement, params, code) => {
-    const { response, lines } = await failWith(() => app.service.orm.em.fork().execute(statement, params));
+    const { lines, ...response } = await answerToFailure(() => app.service.orm.em.fork().execute(statement, params));
     expect(response.status).toBe(500);
     const { errorId } = JSON.parse(response.body);
     const logged = lines.map((line) => JSON.parse(line)).find((entry) => entry.errorId === errorId);
@@ -302,7 +269,7 @@ describe('logging an unexpected database failure', () => {
   });
 
   it('logs a refused request by its code, without the field names it quotes', async () => {
-    const { response, lines } = await failWith(async () => {
+    const { lines, ...response } = await answerToFailure(() => {
       throw new ValidationError([{ path: ['metadata', SECRET], message: 'is not allowed' }]);
     });
     expect(response.status).toBe(422);
