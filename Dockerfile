@@ -1,5 +1,5 @@
 # Tributary's production image: Node 24 running the compiled service (dist/src/main.js, built by
-# `npm run build` in the build stage) as an unprivileged user, with production dependencies only. The
+# `npm run build` in the build stage, started by scripts/start.sh) as an unprivileged user, with production dependencies only. The
 # same image runs every role (ROLE=api|worker|all), `node dist/scripts/migrate.js` and the operator
 # CLI, `node dist/scripts/cli.js`.
 #
@@ -85,6 +85,7 @@ COPY --from=dependencies /build/node_modules ./node_modules
 # package.json says "type": "module": dist/'s .js files are ES modules.
 COPY package.json package-lock.json ./
 COPY --from=build /build/dist ./dist
+COPY scripts/start.sh ./scripts/start.sh
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8443 \
@@ -92,4 +93,5 @@ ENV NODE_ENV=production \
 USER tributary:tributary
 EXPOSE 8443
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 CMD ["node", "dist/deploy/healthcheck.js"]
-CMD ["node", "dist/src/main.js"]
+# The launcher execs node (PID 1 then) with the V8 heap settings the service is sized for.
+CMD ["sh", "scripts/start.sh"]

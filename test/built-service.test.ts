@@ -8,11 +8,11 @@ import { processFixture, startServiceProcess } from './support/service-process.t
 const run = promisify(execFile);
 
 /**
- * What production runs (the image, compose, `npm start`): the compiled service under dist/. It must
- * find, beside the compiled code, everything it reads at run time — the migrations, both contracts,
- * the pages' HTML. The other process tests run the TypeScript sources; this one builds dist/ when it
- * is stale, migrates an empty database with dist/scripts/migrate.js and starts dist/src/main.js
- * without migrating, as compose does.
+ * What production runs (the image, compose, `npm start`): the compiled service under dist/, started
+ * by scripts/start.sh. It must find, beside the compiled code, everything it reads at run time — the
+ * migrations, both contracts, the pages' HTML. The other process tests run the TypeScript sources;
+ * this one builds dist/ when it is stale, migrates an empty database with dist/scripts/migrate.js
+ * and starts the build without migrating, as compose does.
  */
 it('the build migrates an empty database, serves the contracts and pages, and stops cleanly', async () => {
   await run(process.execPath, ['scripts/build.ts', '--if-stale'], { timeout: 120_000 });
@@ -23,7 +23,7 @@ it('the build migrates an empty database, serves the contracts and pages, and st
     const migrations = readdirSync('src/db/migrations').filter((file) => file.endsWith('.ts'));
     expect(stdout).toContain(`applied ${migrations.length} migration(s)`);
 
-    const service = await startServiceProcess(fixture, { MIGRATE_ON_START: 'false' }, { entry: 'dist/src/main.js' });
+    const service = await startServiceProcess(fixture, { MIGRATE_ON_START: 'false' }, { command: ['sh', 'scripts/start.sh'] });
     const apiKey = /\n {4}(sk_\S+)/.exec(service.banner)![1]!;
     const http = httpClient(`https://localhost:${service.port}`, readFileSync(inject('tls').certFile, 'utf8'));
     expect((await http.get('/latest/rest.yaml')).text).toBe(readFileSync('contracts/rest.yaml', 'utf8'));

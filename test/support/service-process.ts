@@ -40,15 +40,16 @@ export async function processFixture(options: { migrated?: boolean } = {}) {
  * `ROLE=worker` once it says it runs; its port is 0). An
  * empty `databaseUrl` runs it on its embedded PostgreSQL under `dataDir`. With `processGroup` it
  * leads a process group of its own, which `process.kill(-child.pid, signal)` signals as a whole;
- * `entry` runs another build of it (`dist/src/main.js`, the compiled one production runs).
+ * `command` starts it another way (`sh scripts/start.sh`: the compiled build, as production does).
  */
 export async function startServiceProcess(
   fixture: { databaseUrl: string; dataDir: string },
   env: Record<string, string> = {},
-  options: { processGroup?: boolean; entry?: string } = {},
+  options: { processGroup?: boolean; command?: string[] } = {},
 ): Promise<ServiceProcess> {
   const tls = inject('tls');
-  const child = spawn(process.execPath, [options.entry ?? 'src/main.ts'], {
+  const [command, ...args] = options.command ?? [process.execPath, 'src/main.ts'];
+  const child = spawn(command!, args, {
     env: { ...process.env, PORT: '0', DATA_DIR: fixture.dataDir, DATABASE_URL: fixture.databaseUrl, TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile, LOG_LEVEL: 'warn', NODE_ENV: 'development', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: options.processGroup ?? false,
