@@ -78,8 +78,7 @@ export async function measureWebhooks(bench: WebhookBench): Promise<WebhookResul
     const ids = await record(bench.orm, targets, bench.events);
     await receiver.until(ids.length);
     const tributarySeconds = (performance.now() - started) / 1000;
-    const { rows } = await bench.db.query(`select count(*)::int as n from webhook_delivery where event_id = any($1::uuid[]) and status = 'SUCCEEDED'`, [ids]);
-    if (rows[0].n !== ids.length) throw new Error(`${rows[0].n} of ${ids.length} deliveries are recorded SUCCEEDED`);
+    await recorded(bench.db, ids);
 
     const events = await readEvents(bench.db, ids);
     receiver.reset();
@@ -99,6 +98,16 @@ export async function measureWebhooks(bench: WebhookBench): Promise<WebhookResul
     await bench.db.query('delete from webhook_delivery where subscription_id in (select id from webhook_subscription where environment_id = any($1::uuid[]))', [environments]);
     for (const table of ['event', 'webhook_subscription', 'api_key']) await bench.db.query(`delete from ${table} where environment_id = any($1::uuid[])`, [environments]);
     await bench.db.query('delete from environment where id = any($1::uuid[])', [environments]);
+  }
+}
+
+/** Waits until every event's delivery is recorded SUCCEEDED (the last attempts record theirs after the receiver answered). */
+async function recorded(db: pg.Client, ids: string[]): Promise<void> {
+  for (let waited = 0; ; waited += 100) {
+    const { rows } = await db.query(`select count(*)::int as n from webhook_delivery where event_id = any($1::uuid[]) and status = 'SUCCEEDED'`, [ids]);
+    if (rows[0].n === ids.length) return;
+    if (waited >= 10_000) throw new Error(`${rows[0].n} of ${ids.length} deliveries are recorded SUCCEEDED`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
