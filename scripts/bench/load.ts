@@ -10,6 +10,8 @@ export interface LoadResult {
   p99: number;
   requests: number;
   failures: number;
+  /** CPU time the server process (all its threads) spent per request, in ms: less sensitive to other load on the machine than req/s. */
+  cpuMsPerRequest?: number;
   /** Increases of the run's counters over its slices (see Run.counters). */
   counters?: Record<string, number>;
 }
@@ -58,6 +60,8 @@ export interface Run {
   url: string;
   connections: number;
   script: Script;
+  /** The server's process, whose CPU time is read before and after each slice. */
+  pid: number;
   /** Counters read before and after each slice (e.g. from /metrics); the result sums their increases. */
   counters?: () => Promise<Record<string, number>>;
 }
@@ -66,16 +70,20 @@ export interface Run {
  * Runs that are compared with each other, measured in turns: after a warm-up of each (JIT, pools,
  * caches), `rounds` slices of `sliceSeconds` each, run after run. On cores shared with other work,
  * a change of load then shifts every run alike and the ratios between them hold. req/s is all
- * requests over all the time; p50 and p99 are the medians of the slices' figures.
+ * requests over all the time; p50 and p99 are the medians of the slices' figures; CPU per request
+ * is the server's CPU time over the slices divided by their requests.
  */
 export async function interleaved(runs: Run[], ca: string, options: { rounds: number; sliceSeconds: number }): Promise<Record<string, LoadResult>> {
   for (const run of runs) await load(run.url, ca, 8, 2, run.script);
   const slices = new Map<string, Array<LoadResult & { seconds: number }>>(runs.map((run) => [run.name, []]));
   const counted = new Map<string, Record<string, number>>();
+  const cpuMs = new Map<string, number>();
   for (let round = 0; round < options.rounds; round++) {
     for (const run of runs) {
       const before = await run.counters?.();
+      const cpuBefore = await processCpuMs(run.pid);
       slices.get(run.name)!.push(await load(run.url, ca, run.connections, options.sliceSeconds, run.script));
+      cpuMs.set(run.name, (cpuMs.get(run.name) ?? 0) + (await processCpuMs(run.pid)) - cpuBefore);
       const after = await run.counters?.();
       if (before && after) {
         const sums = counted.get(run.name) ?? {};
@@ -96,6 +104,7 @@ export async function interleaved(runs: Run[], ca: string, options: { rounds: nu
         p99: median(parts.map((part) => part.p99)),
         requests,
         failures: parts.reduce((sum, part) => sum + part.failures, 0),
+        cpuMsPerRequest: Number((cpuMs.get(run.name)! / requests).toFixed(3)),
         ...(counted.has(run.name) ? { counters: counted.get(run.name) } : {}),
       };
       console.log(run.name, JSON.stringify(result));
@@ -156,6 +165,13 @@ export async function stopServer(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
+}
+
+/** CPU time a process has used so far (user and system, all threads), in ms. */
+async function processCpuMs(pid: number): Promise<number> {
+  // Fields 14 and 15 of /proc/<pid>/stat, after the command name in parentheses; in clock ticks of 10 ms.
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Peak resident memory (VmHWM) of a process so far, in MB. */

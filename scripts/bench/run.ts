@@ -67,9 +67,10 @@ const results: BenchResults = { runs: {} };
 try {
   execFileSync(process.execPath, ['scripts/build.ts', '--if-stale'], { stdio: 'inherit' });
   const tributary = await startTributary(PORTS.tributary);
-  children.push(tributary);
-  children.push(await startServer([process.execPath, 'scripts/bench/baseline-server.ts'], { BENCH_DATABASE_URL: dataset.url, BENCH_PORT: String(PORTS.baseline), ...cert }, { ipc: true }));
-  children.push(await startServer([process.execPath, 'scripts/bench/postgraphile-server.ts'], { BENCH_DATABASE_URL: dataset.url, BENCH_PORT: String(PORTS.postgraphile), GRAPHILE_ENV: 'production', ...cert }, { ipc: true }));
+  const baseline = await startServer([process.execPath, 'scripts/bench/baseline-server.ts'], { BENCH_DATABASE_URL: dataset.url, BENCH_PORT: String(PORTS.baseline), ...cert }, { ipc: true });
+  const postgraphile = await startServer([process.execPath, 'scripts/bench/postgraphile-server.ts'], { BENCH_DATABASE_URL: dataset.url, BENCH_PORT: String(PORTS.postgraphile), GRAPHILE_ENV: 'production', ...cert }, { ipc: true });
+  children.push(tributary, baseline, postgraphile);
+  const pid = { tributary: tributary.pid!, baseline: baseline.pid!, postgraphile: postgraphile.pid! };
 
   const sessions: BenchSession[] = [];
   for (const [index, profile] of profiles.entries()) {
@@ -90,23 +91,23 @@ try {
   };
   const servers = ['baseline', 'tributary', 'postgraphile'] as const;
   for (const connections of [1, 32]) {
-    await compare(`graphql.page.c${connections}`, servers.map((server) => ({ name: server, url: url(server), connections, script: scenarios.page[server] })));
+    await compare(`graphql.page.c${connections}`, servers.map((server) => ({ name: server, url: url(server), pid: pid[server], connections, script: scenarios.page[server] })));
   }
-  await compare('rest', (['baseline', 'tributary'] as const).map((server) => ({ name: server, url: url(server), connections: 32, script: scenarios.rest[server] })));
+  await compare('rest', (['baseline', 'tributary'] as const).map((server) => ({ name: server, url: url(server), pid: pid[server], connections: 32, script: scenarios.rest[server] })));
   await compare('auth', [
-    { name: 'anonymous', url: url('tributary'), connections: 32, script: scenarios.healthAnonymous },
-    { name: 'apiKey', url: url('tributary'), connections: 32, script: scenarios.healthApiKey },
+    { name: 'anonymous', url: url('tributary'), pid: pid.tributary, connections: 32, script: scenarios.healthAnonymous },
+    { name: 'apiKey', url: url('tributary'), pid: pid.tributary, connections: 32, script: scenarios.healthApiKey },
   ]);
   // The figure the target is about: the 32-connection GraphQL and REST load above.
-  results.peakRssMb = await peakRssMb(tributary.pid!);
+  results.peakRssMb = await peakRssMb(pid.tributary);
 
-  await compare('graphql.remoteData', servers.map((server) => ({ name: server, url: url(server), connections: 32, script: scenarios.remoteDataPage[server] })));
-  await compare('graphql.walk', (['baseline', 'tributary'] as const).map((server) => ({ name: server, url: url(server), connections: 32, script: scenarios.walk[server] })));
+  await compare('graphql.remoteData', servers.map((server) => ({ name: server, url: url(server), pid: pid[server], connections: 32, script: scenarios.remoteDataPage[server] })));
+  await compare('graphql.walk', (['baseline', 'tributary'] as const).map((server) => ({ name: server, url: url(server), pid: pid[server], connections: 32, script: scenarios.walk[server] })));
   if (selected('webhooks')) {
     const events = quick ? 640 : 3200;
     results.webhooks = await measureWebhooks({ orm, db, tributaryUrl: url('tributary'), ca, certFile: cert.BENCH_CERT, keyFile: cert.BENCH_KEY, subscriptions: 32, events });
   }
-  results.peakRssMbAllRuns = await peakRssMb(tributary.pid!);
+  results.peakRssMbAllRuns = await peakRssMb(pid.tributary);
 
   if (selected('credentialCache')) {
     // A fresh instance with /metrics, whose counters tell how each session check was answered.
@@ -117,8 +118,8 @@ try {
       const pool = (tokens: BenchSession[]) => repeat(() => page(false, tokens[Math.floor(Math.random() * tokens.length)]!));
       const counters = () => credentialCounters(PORTS.cacheMetrics);
       await compare('credentialCache', [
-        { name: 'oneInstance', url: url('cacheTributary'), connections: 32, script: pool(sessions), counters },
-        { name: 'hundredInstances', url: url('cacheTributary'), connections: 32, script: pool(fleet.sessions), counters },
+        { name: 'oneInstance', url: url('cacheTributary'), pid: instance.pid!, connections: 32, script: pool(sessions), counters },
+        { name: 'hundredInstances', url: url('cacheTributary'), pid: instance.pid!, connections: 32, script: pool(fleet.sessions), counters },
       ]);
     } finally {
       await fleet.discard();
