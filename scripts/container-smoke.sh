@@ -152,7 +152,7 @@ for service in api-1 api-2 worker; do
   key=$(podman exec "$(container "$service")" cat /var/lib/tributary/bootstrap.json 2>/dev/null | jq -r .apiKey) && break
 done
 [ -n "$key" ] || fail "no instance kept the bootstrap API key"
-environments=$(podman exec "$(container api-1)" node scripts/cli.ts environments list) || fail "the operator CLI does not run in the image"
+environments=$(podman exec "$(container api-1)" node dist/scripts/cli.js environments list) || fail "the operator CLI does not run in the image"
 echo "operator CLI in api-1, environments list: $environments" >&2
 auth=(-H "Authorization: Bearer $key" -H 'Content-Type: application/json')
 profile=$(api "${auth[@]}" -d '{}' "$public/v1/profiles" | jq -r .id)

@@ -112,7 +112,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const tls = await loadTls(config);
   const counters = config.redisUrl ? await RedisCounterStore.open(config.redisUrl, logger) : new MemoryCounterStore();
   const tokens = new SessionTokens(secrets.sessionSecret);
-  const credentials = new CredentialResolver(tokens);
+  const credentials = new CredentialResolver(tokens, metrics);
 
   // Known once the listener has its port (PORT=0 in tests); webhooks are only sent after that.
   let listeningUrl = '';

@@ -189,6 +189,22 @@ describe('what the metrics count', () => {
     expect(moved('tributary_http_request_duration_seconds_count', { method: 'POST', route: '/v1/graphql', status: '200' })).toBe(4);
   });
 
+  it('credential checks by kind and by what answered them, and the ORM statements they cost', async () => {
+    const profile = await createProfile(app);
+    const issued = await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profile.id } });
+    expect(issued.status).toBe(201);
+    const before = await scrape();
+    for (let i = 0; i < 3; i++) expect((await graphql(`Bearer ${issued.body.token}`, '{ profile { id } }')).body.errors).toBeUndefined();
+    const after = await scrape();
+    const moved = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels);
+    const lookups = moved('tributary_credential_checks_total', { kind: 'session', answer: 'database' });
+    // A token this process has not seen is looked up; within a second of that, it is answered from memory.
+    expect(lookups).toBeGreaterThanOrEqual(1);
+    expect(lookups + moved('tributary_credential_checks_total', { kind: 'session', answer: 'memory' })).toBe(3);
+    // Each lookup and each request's profile read is a statement (jobs and the relay may add more).
+    expect(moved('tributary_db_statements_total', {})).toBeGreaterThanOrEqual(lookups + 3);
+  });
+
   it('jobs, syncs and webhook attempts after a sandbox connection syncs and its events are delivered', async () => {
     for (const receiver of [succeeding, failing]) {
       const subscribed = await app.http.post('/v1/webhooks/subscriptions', { auth: app.apiKey, json: { name: 'Metrics', targetUrl: receiver.url } });

@@ -1,14 +1,57 @@
 /**
  * The benchmark's baseline: the practical limit of this stack on this machine. node:https with the
- * same certificate, pg, the same SQL Tributary runs, JSON.stringify; no framework, no auth, no
- * validation. Started by `npm run bench` with BENCH_DATABASE_URL, BENCH_PORT, BENCH_CERT, BENCH_KEY.
+ * same certificate, pg, the statements Tributary sends for the same request (same text, same
+ * parameters), and the same JSON answer, made with JSON.stringify; no framework, no auth, no
+ * validation, no GraphQL. Started by `npm run bench` with BENCH_DATABASE_URL, BENCH_PORT,
+ * BENCH_CERT, BENCH_KEY.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import pg from 'pg';
+import { encodeId } from '../../src/lib/ids.ts';
 
 const pool = new pg.Pool({ connectionString: process.env.BENCH_DATABASE_URL, max: 10 });
-// eslint-disable-next-line @typescript-eslint/no-misused-promises -- the handler catches every error itself: its promise never rejects.
+// As Tributary's transaction page selects them (src/modules/transaction/transaction.query.ts).
+const COLUMNS = `t.id, t.account_id as "accountId", to_char(t.date, 'YYYY-MM-DD') as date, t.description, t.amount::text as amount, t.status,
+  t.currency_code as "currencyCode", t.metadata, t.created_at as "createdAt"`;
+// As its account and remoteData loaders read them (src/graphql/loaders.ts).
+const ACCOUNTS = `select id, connection_id, name, name_override, kind, subtype, state, verified, mask, currency_code, latest_balance_id, metadata, created_at
+           from account where id = any($1::uuid[]) and profile_id = $2`;
+const REMOTE_DATA = 'select id, remote_data from transaction where id = any($1::uuid[]) and profile_id = $2';
+
+interface Row {
+  id: string;
+  accountId: string;
+  date: string;
+  description: string;
+  amount: string;
+}
+
+/** The `transactions` answer for `rows` (one page plus one row telling whether more follow). */
+async function page(profileId: string, rows: Row[], size: number, options: { remoteData: boolean; pageInfo: boolean }) {
+  const records = rows.slice(0, size);
+  const list = (ids: string[]) => `{${[...new Set(ids)].join(',')}}`;
+  const [accounts, remote] = await Promise.all([
+    pool.query(ACCOUNTS, [list(records.map((row) => row.accountId)), profileId]),
+    options.remoteData ? pool.query(REMOTE_DATA, [list(records.map((row) => row.id)), profileId]) : undefined,
+  ]);
+  const accountById = new Map(accounts.rows.map((account) => [account.id, { id: encodeId('account', account.id), name: account.name_override ?? account.name, kind: account.kind }]));
+  const remoteById = new Map(remote?.rows.map((row) => [row.id, row.remote_data]));
+  const edges = records.map((row) => ({
+    node: {
+      id: encodeId('transaction', row.id),
+      date: row.date,
+      amount: Number(row.amount),
+      description: row.description,
+      ...(options.remoteData ? { remoteData: remoteById.get(row.id) ?? {} } : {}),
+      account: accountById.get(row.accountId),
+    },
+  }));
+  const last = records.at(-1);
+  const endCursor = last ? Buffer.from(JSON.stringify(['d', last.date, last.id])).toString('base64url') : null;
+  return { data: { transactions: { edges, ...(options.pageInfo ? { pageInfo: { hasNextPage: rows.length > size, endCursor } } : {}) } } };
+}
+
 const server = createServer({ cert: readFileSync(process.env.BENCH_CERT!), key: readFileSync(process.env.BENCH_KEY!), keepAlive: true }, async (request, response) => {
   try {
     const chunks: Buffer[] = [];
@@ -16,22 +59,28 @@ const server = createServer({ cert: readFileSync(process.env.BENCH_CERT!), key: 
     const profileId = String(request.headers['x-profile-id']);
     let body: unknown;
     if (request.url === '/transactions') {
-      const { since } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { since: string };
-      const page = await pool.query<{ id: string; date: string; amount: string; description: string; account_id: string }>(
-        `select id, date, amount, description, account_id from transaction
-          where profile_id = $1 and date >= $2 and amount < 0 order by date desc, id desc limit 100`,
-        [profileId, since],
+      // transactions(first: 100, sort: DATE_DESC, filter: {date_gte: $since, entryType: DEBIT})
+      const { since, remoteData } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { since: string; remoteData?: boolean };
+      const rows = await pool.query<Row>(
+        `select ${COLUMNS} from transaction t where t.profile_id = $1 and t.amount < 0 and t.date >= $2::date order by t.date desc, t.id desc limit $3`,
+        [profileId, since, 101],
       );
-      const accountIds = [...new Set(page.rows.map((row) => row.account_id))];
-      const accounts = await pool.query<{ id: string; name: string; kind: string }>('select id, coalesce(name_override, name) as name, kind from account where id = any($1)', [accountIds]);
-      const byId = new Map(accounts.rows.map((account) => [account.id, account]));
-      const edges = page.rows.map((row) => ({
-        node: { id: row.id, date: row.date, amount: Number(row.amount), description: row.description, account: byId.get(row.account_id) },
-      }));
-      body = { data: { transactions: { edges } } };
+      body = await page(profileId, rows.rows, 100, { remoteData: Boolean(remoteData), pageInfo: false });
+    } else if (request.url === '/walk') {
+      // transactions(first: 5, after: $after), sort DATE_DESC
+      const { after } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { after: string | null };
+      const [, date, id] = after ? (JSON.parse(Buffer.from(after, 'base64url').toString('utf8')) as string[]) : [];
+      const rows = after
+        ? await pool.query<Row>(`select ${COLUMNS} from transaction t where t.profile_id = $1 and (t.date, t.id) < ($2::date, $3::uuid) order by t.date desc, t.id desc limit $4`, [profileId, date, id, 6])
+        : await pool.query<Row>(`select ${COLUMNS} from transaction t where t.profile_id = $1 order by t.date desc, t.id desc limit $2`, [profileId, 6]);
+      body = await page(profileId, rows.rows, 5, { remoteData: false, pageInfo: true });
     } else if (request.url?.startsWith('/profiles/')) {
-      const result = await pool.query('select id, uuid, name, metadata, created_at from profile where id = $1', [request.url.slice('/profiles/'.length)]);
-      body = result.rows[0];
+      // GET /v1/profiles/{id}: the seeded profiles have no encrypted fields, so there is nothing to decrypt.
+      const environmentId = String(request.headers['x-environment-id']);
+      const { rows } = await pool.query('select * from profile where id = $1 and environment_id = $2 and deleting_at is null', [request.url.slice('/profiles/'.length), environmentId]);
+      const row = rows[0];
+      if (!row || row.email_encrypted || row.phone_encrypted || row.date_of_birth_encrypted || row.address_encrypted) throw new Error('the baseline serves seeded profiles only');
+      body = { id: encodeId('profile', row.id), uuid: row.uuid, metadata: row.metadata, at: row.created_at.toISOString(), email: null, phone: null, name: row.name, names: row.names, dateOfBirth: null, address: null };
     } else {
       body = { status: 'ok' };
     }

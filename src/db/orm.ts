@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
@@ -7,6 +8,8 @@ import { entities } from './entities.ts';
 import { countStatement } from './query-stats.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+/** The migrations are compiled with this module: `.ts` run from the sources, `.js` from dist/. */
+const MIGRATIONS_GLOB = `*${path.extname(fileURLToPath(import.meta.url))}`;
 
 /** The ORM configuration for a database URL; shared by the service, the CLI scripts and the tests. */
 export function ormConfig(clientUrl: string, options: { poolMax?: number } = {}) {
@@ -20,7 +23,7 @@ export function ormConfig(clientUrl: string, options: { poolMax?: number } = {})
     pool: { min: 0, max: options.poolMax ?? 10 },
     migrations: {
       path: MIGRATIONS_DIR,
-      glob: '*.ts',
+      glob: MIGRATIONS_GLOB,
       tableName: 'mikro_orm_migrations',
       transactional: true,
       allOrNothing: true,

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { unauthorized } from '../errors.ts';
 import { decodeId } from '../lib/ids.ts';
+import type { CredentialKind, Metrics } from '../metrics/metrics.ts';
 import type { ApiKeyGeneration } from '../modules/environment/api-key.entity.ts';
 import { findLiveKey, hashSecret } from '../modules/environment/api-key.service.ts';
 import { Profile } from '../modules/profile/profile.entity.ts';
@@ -71,12 +72,17 @@ export interface Claim {
  */
 export class CredentialResolver {
   readonly #tokens: SessionTokens;
-  readonly #keys = new LookupCache<KeyFacts>(CACHE);
-  readonly #pairs = new LookupCache<Credential>(CACHE);
-  readonly #sessions = new LookupCache<true>(CACHE);
+  readonly #keys: LookupCache<KeyFacts>;
+  readonly #pairs: LookupCache<Credential>;
+  readonly #sessions: LookupCache<true>;
 
-  constructor(tokens: SessionTokens) {
+  /** `metrics` counts how each check was answered (memory or database). */
+  constructor(tokens: SessionTokens, metrics?: Metrics) {
     this.#tokens = tokens;
+    const cache = (kind: CredentialKind) => ({ ...CACHE, counted: metrics && ((answer: 'memory' | 'database') => metrics.credentialCheck(kind, answer)) });
+    this.#keys = new LookupCache(cache('api_key'));
+    this.#pairs = new LookupCache(cache('basic'));
+    this.#sessions = new LookupCache(cache('session'));
   }
 
   /** Reads a header; verifying a session token's signature is the only work it does. */

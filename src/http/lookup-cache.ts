@@ -6,6 +6,8 @@ export interface LookupCacheOptions {
   negativeMs: number;
   /** At most this many valid and this many invalid answers; the least recently checked go first. */
   capacity: number;
+  /** Told how each answer came: from memory (remembered, or a lookup already under way) or from a new lookup. */
+  counted?: (answer: 'memory' | 'database') => void;
 }
 
 /**
@@ -36,18 +38,24 @@ export class LookupCache<T> {
   async get(key: string, lookUp: () => Promise<T | undefined>, admit: () => Promise<void>): Promise<T | undefined> {
     const now = Date.now();
     const valid = this.#valid.get(key);
-    if (valid && now - valid.checkedAt < this.#options.recheckMs) return valid.value;
+    if (valid && now - valid.checkedAt < this.#options.recheckMs) return this.#answered('memory', valid.value);
     const invalidAt = this.#invalid.get(key);
-    if (invalidAt !== undefined && now - invalidAt < this.#options.negativeMs) return undefined;
+    if (invalidAt !== undefined && now - invalidAt < this.#options.negativeMs) return this.#answered('memory', undefined);
     const underWay = this.#pending.get(key);
-    if (underWay) return underWay;
+    if (underWay) return this.#answered('memory', underWay);
     if (!valid) await admit();
-    return this.#pending.get(key) ?? this.#start(key, lookUp);
+    const joined = this.#pending.get(key);
+    return joined ? this.#answered('memory', joined) : this.#answered('database', this.#start(key, lookUp));
   }
 
   /** Remembers `key` as invalid now (a revocation made by this process). */
   forget(key: string): void {
     this.#remember(key, undefined);
+  }
+
+  #answered<A>(answer: 'memory' | 'database', value: A): A {
+    this.#options.counted?.(answer);
+    return value;
   }
 
   #start(key: string, lookUp: () => Promise<T | undefined>): Promise<T | undefined> {

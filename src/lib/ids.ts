@@ -23,6 +23,9 @@ export type Resource = keyof typeof PREFIXES;
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const DECODE = new Map([...ALPHABET].map((char, index) => [char, index]));
 const HEX = '0123456789abcdef';
+const ALPHABET_CODES = [...ALPHABET].map((char) => char.charCodeAt(0));
+/** The 26 characters of the id being encoded (one id at a time: encoding never yields). */
+const ENCODED = new Array<number>(26).fill(0);
 
 const POOL_SIZE = 16 * 256;
 let pool = Buffer.alloc(0);
@@ -67,9 +70,11 @@ export function uuidv7(now = Date.now()): string {
 /** Public id of a stored uuid: `encodeId('profile', uuid)` → `p_01jd…`. */
 export function encodeId(resource: Resource, uuid: string): string {
   // 128 bits after two zero bits make 26 five-bit characters; hex digits arrive four bits at a time.
-  let out = `${PREFIXES[resource]}_`;
+  // The characters are collected as codes and made into one string: appending them one by one built
+  // a chain of 26 partial strings for every id served.
   let buffer = 0;
   let bits = 2;
+  let length = 0;
   for (let i = 0; i < uuid.length; i++) {
     const code = uuid.charCodeAt(i);
     if (code === 45) continue; // '-'
@@ -77,11 +82,11 @@ export function encodeId(resource: Resource, uuid: string): string {
     bits += 4;
     if (bits >= 5) {
       bits -= 5;
-      out += ALPHABET[(buffer >> bits) & 31];
+      ENCODED[length++] = ALPHABET_CODES[(buffer >> bits) & 31]!;
       buffer &= (1 << bits) - 1;
     }
   }
-  return out;
+  return `${PREFIXES[resource]}_${String.fromCharCode(...ENCODED)}`;
 }
 
 /** The stored uuid behind a public id, or undefined when the id is not one of this resource's. */

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { queryStats } from '../db/query-stats.ts';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What one database pool holds right now; pg's Pool and pg-boss's poolCounts() both give these. */
@@ -23,6 +24,8 @@ export interface QueueCounts {
 export type WebhookOutcome = 'succeeded' | 'failed' | 'gone' | 'unreachable' | 'refused' | 'disabled';
 /** Which attempt of a delivery: its first, a scheduled retry, or a redelivery someone asked for. */
 export type WebhookAttemptKind = 'first' | 'retry' | 'redelivery';
+/** Which kind of credential was checked. */
+export type CredentialKind = 'api_key' | 'basic' | 'session';
 /** Whose one-second window refused a request (SPEC §8). */
 export type RateLimitSubject = 'address' | 'api_key' | 'basic' | 'session';
 
@@ -118,6 +121,12 @@ export class Metrics {
     buckets: LAG_SECONDS,
     registers: [this.#registry],
   });
+  readonly #credentialChecks = new Counter({
+    name: 'tributary_credential_checks_total',
+    help: 'Credentials checked, by kind and by what answered: memory (this process knew the answer) or database (a lookup ran)',
+    labelNames: ['kind', 'answer'],
+    registers: [this.#registry],
+  });
 
   /** With `processMetrics`, also Node's own (CPU, memory, event loop lag, GC: prom-client's defaults, unprefixed). */
   constructor(options: { processMetrics?: boolean } = {}) {
@@ -169,6 +178,15 @@ export class Metrics {
           this.set({ queue: queue.name, state: 'deferred' }, queue.deferredCount);
           this.set({ queue: queue.name, state: 'active' }, queue.activeCount);
         }
+      },
+    });
+    new Counter({
+      name: 'tributary_db_statements_total',
+      help: 'SQL statements sent through the ORM by this process (requests, jobs, the webhook relay; not pg-boss or sync page writes)',
+      registers: [this.#registry],
+      collect() {
+        this.reset();
+        this.inc(queryStats.statements);
       },
     });
     if (options.processMetrics) collectDefaultMetrics({ register: this.#registry });
@@ -231,6 +249,10 @@ export class Metrics {
   webhookAttempt(outcome: WebhookOutcome, attempt: WebhookAttemptKind, lagSeconds: number | undefined): void {
     this.#webhookAttempts.inc({ outcome });
     if (lagSeconds !== undefined) this.#webhookLag.observe({ attempt }, lagSeconds);
+  }
+
+  credentialCheck(kind: CredentialKind, answer: 'memory' | 'database'): void {
+    this.#credentialChecks.inc({ kind, answer });
   }
 
   #operationName(name: string | undefined): string {

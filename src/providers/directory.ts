@@ -5,7 +5,7 @@ export interface ProviderFactory {
   name: string;
   /** Checks settings an operator typed; returns what is wrong, or the settings to store. */
   parseSettings(input: Record<string, string | undefined>, environmentMode: 'SANDBOX' | 'PRODUCTION'): { settings: Record<string, string> } | { problem: string };
-  create(settings: Record<string, string>): Provider;
+  create(settings: Record<string, string>): Provider | Promise<Provider>;
 }
 
 export interface DirectoryOptions {

@@ -13,13 +13,16 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-/** A database cloned from the migrated template and a fresh DATA_DIR, for running `src/main.ts` as users do. */
-export async function processFixture() {
+/**
+ * A database cloned from the migrated template (or an empty one, `migrated: false`) and a fresh
+ * DATA_DIR, for running `src/main.ts` as users do.
+ */
+export async function processFixture(options: { migrated?: boolean } = {}) {
   const { adminUrl, template } = inject('database');
   const name = `t_process_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  await admin.query(options.migrated === false ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${template}`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-process-'));
   return {
     databaseUrl: adminUrl.replace(/\/[^/]+$/, `/${name}`),
@@ -36,15 +39,17 @@ export async function processFixture() {
  * Starts `node src/main.ts` on an ephemeral port and resolves once it prints where it listens (a
  * `ROLE=worker` once it says it runs; its port is 0). An
  * empty `databaseUrl` runs it on its embedded PostgreSQL under `dataDir`. With `processGroup` it
- * leads a process group of its own, which `process.kill(-child.pid, signal)` signals as a whole.
+ * leads a process group of its own, which `process.kill(-child.pid, signal)` signals as a whole;
+ * `command` starts it another way (`sh scripts/start.sh`: the compiled build, as production does).
  */
 export async function startServiceProcess(
   fixture: { databaseUrl: string; dataDir: string },
   env: Record<string, string> = {},
-  options: { processGroup?: boolean } = {},
+  options: { processGroup?: boolean; command?: string[] } = {},
 ): Promise<ServiceProcess> {
   const tls = inject('tls');
-  const child = spawn(process.execPath, ['src/main.ts'], {
+  const [command, ...args] = options.command ?? [process.execPath, 'src/main.ts'];
+  const child = spawn(command!, args, {
     env: { ...process.env, PORT: '0', DATA_DIR: fixture.dataDir, DATABASE_URL: fixture.databaseUrl, TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile, LOG_LEVEL: 'warn', NODE_ENV: 'development', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: options.processGroup ?? false,

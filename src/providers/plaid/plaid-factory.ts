@@ -1,6 +1,5 @@
 import type { ProviderFactory } from '../directory.ts';
-import { PLAID_ENVS, plaidClient, type PlaidEnv } from './plaid-client.ts';
-import { PlaidProvider } from './plaid-provider.ts';
+import type { PlaidEnv } from './plaid-client.ts';
 
 export interface PlaidFactoryOptions {
   /** Plaid Link's script for the connect page (tests serve a stand-in). */
@@ -25,7 +24,10 @@ export function plaidFactory(options: PlaidFactoryOptions): ProviderFactory {
       if (baseUrl && !/^https:\/\//.test(baseUrl)) return { problem: '--base-url must be an https:// URL' };
       return { settings: { clientId, secret, plaidEnv, ...(baseUrl ? { baseUrl } : {}) } };
     },
-    create(settings) {
+    async create(settings) {
+      // Plaid's SDK is ~10 MB of JavaScript (some 30 MB of heap once loaded): it loads when an
+      // environment first uses Plaid, not in every process at start.
+      const [{ PLAID_ENVS, plaidClient }, { PlaidProvider }] = await Promise.all([import('./plaid-client.ts'), import('./plaid-provider.ts')]);
       const env = settings.plaidEnv as PlaidEnv;
       const client = plaidClient({ clientId: settings.clientId!, secret: settings.secret!, basePath: settings.baseUrl ?? PLAID_ENVS[env], caFile: options.caFile });
       return new PlaidProvider({ client, env, linkScriptUrl: options.linkScriptUrl });
