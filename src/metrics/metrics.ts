@@ -182,7 +182,7 @@ export class Metrics {
     });
     new Counter({
       name: 'tributary_db_statements_total',
-      help: 'SQL statements sent through the ORM by this process (requests, jobs, the webhook relay; not pg-boss or sync page writes)',
+      help: 'SQL statements sent through the ORMs by this process (requests, syncs and their page writes, jobs, the webhook relay; not pg-boss)',
       registers: [this.#registry],
       collect() {
         this.reset();
