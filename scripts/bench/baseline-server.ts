@@ -6,6 +6,7 @@
  * BENCH_CERT, BENCH_KEY.
  */
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import pg from 'pg';
 import { encodeId } from '../../src/lib/ids.ts';
@@ -26,14 +27,37 @@ interface Row {
   description: string;
   amount: string;
 }
+/** The columns of ACCOUNTS, REMOTE_DATA and the profile read that the answers use. */
+interface AccountRow {
+  id: string;
+  name: string;
+  name_override: string | null;
+  kind: string;
+}
+interface RemoteDataRow {
+  id: string;
+  remote_data: unknown;
+}
+interface ProfileRow {
+  id: string;
+  uuid: string;
+  name: string | null;
+  names: unknown;
+  metadata: unknown;
+  created_at: Date;
+  email_encrypted: string | null;
+  phone_encrypted: string | null;
+  date_of_birth_encrypted: string | null;
+  address_encrypted: string | null;
+}
 
 /** The `transactions` answer for `rows` (one page plus one row telling whether more follow). */
 async function page(profileId: string, rows: Row[], size: number, options: { remoteData: boolean; pageInfo: boolean }) {
   const records = rows.slice(0, size);
   const list = (ids: string[]) => `{${[...new Set(ids)].join(',')}}`;
   const [accounts, remote] = await Promise.all([
-    pool.query(ACCOUNTS, [list(records.map((row) => row.accountId)), profileId]),
-    options.remoteData ? pool.query(REMOTE_DATA, [list(records.map((row) => row.id)), profileId]) : undefined,
+    pool.query<AccountRow>(ACCOUNTS, [list(records.map((row) => row.accountId)), profileId]),
+    options.remoteData ? pool.query<RemoteDataRow>(REMOTE_DATA, [list(records.map((row) => row.id)), profileId]) : undefined,
   ]);
   const accountById = new Map(accounts.rows.map((account) => [account.id, { id: encodeId('account', account.id), name: account.name_override ?? account.name, kind: account.kind }]));
   const remoteById = new Map(remote?.rows.map((row) => [row.id, row.remote_data]));
@@ -52,7 +76,7 @@ async function page(profileId: string, rows: Row[], size: number, options: { rem
   return { data: { transactions: { edges, ...(options.pageInfo ? { pageInfo: { hasNextPage: rows.length > size, endCursor } } : {}) } } };
 }
 
-const server = createServer({ cert: readFileSync(process.env.BENCH_CERT!), key: readFileSync(process.env.BENCH_KEY!), keepAlive: true }, async (request, response) => {
+async function respond(request: IncomingMessage, response: ServerResponse): Promise<void> {
   try {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -77,7 +101,7 @@ const server = createServer({ cert: readFileSync(process.env.BENCH_CERT!), key: 
     } else if (request.url?.startsWith('/profiles/')) {
       // GET /v1/profiles/{id}: the seeded profiles have no encrypted fields, so there is nothing to decrypt.
       const environmentId = String(request.headers['x-environment-id']);
-      const { rows } = await pool.query('select * from profile where id = $1 and environment_id = $2 and deleting_at is null', [request.url.slice('/profiles/'.length), environmentId]);
+      const { rows } = await pool.query<ProfileRow>('select * from profile where id = $1 and environment_id = $2 and deleting_at is null', [request.url.slice('/profiles/'.length), environmentId]);
       const row = rows[0];
       if (!row || row.email_encrypted || row.phone_encrypted || row.date_of_birth_encrypted || row.address_encrypted) throw new Error('the baseline serves seeded profiles only');
       body = { id: encodeId('profile', row.id), uuid: row.uuid, metadata: row.metadata, at: row.created_at.toISOString(), email: null, phone: null, name: row.name, names: row.names, dateOfBirth: null, address: null };
@@ -90,7 +114,9 @@ const server = createServer({ cert: readFileSync(process.env.BENCH_CERT!), key: 
   } catch (error) {
     response.writeHead(500).end(String(error));
   }
-});
+}
+
+const server = createServer({ cert: readFileSync(process.env.BENCH_CERT!), key: readFileSync(process.env.BENCH_KEY!), keepAlive: true }, (request, response) => void respond(request, response));
 // Dates as the plain YYYY-MM-DD text PostgreSQL sends, like Tributary.
 pg.types.setTypeParser(1082, (value) => value);
 server.listen(Number(process.env.BENCH_PORT), '127.0.0.1', () => process.send?.('ready'));

@@ -113,15 +113,18 @@ export async function interleaved(runs: Run[], ca: string, options: { rounds: nu
   );
 }
 
-/** One HTTPS request, for setup and correctness checks before the load. */
-export function fetchJson(url: string, ca: string, options: LoadRequest): Promise<{ status: number; body: any; text: string }> {
+/**
+ * One HTTPS request, for setup and correctness checks before the load. `Body` is what the caller
+ * expects a JSON answer to hold; it is not checked (the body is undefined when the answer is not JSON).
+ */
+export function fetchJson<Body = unknown>(url: string, ca: string, options: LoadRequest): Promise<{ status: number; body: Body; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(new URL(options.path, url), { method: options.method, headers: options.headers, ca }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode!, body: text && /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(text) : undefined, text });
+        resolve({ status: res.statusCode!, body: text && /json/.test(res.headers['content-type'] ?? '') ? (JSON.parse(text) as Body) : (undefined as Body), text });
       });
     });
     req.on('error', reject);

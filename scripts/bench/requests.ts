@@ -29,6 +29,20 @@ const WALK = `query Walk($after: String) { transactions(first: 5, after: $after)
 /** Every seeded profile holds 100 transactions: a walk of 20 pages of 5 reads them all. */
 export const WALK_PAGES = 20;
 
+/** The parts of the GraphQL answers that the walk and the checks read (the rest is compared whole). */
+interface Answer<Data> {
+  data: Data;
+}
+interface Edges<Node> {
+  edges: Array<{ node: Node }>;
+}
+interface PageInfo {
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+type PageAnswer = Answer<{ transactions: Edges<{ id: string; remoteData?: unknown }> }>;
+type WalkAnswer = Answer<{ transactions: PageInfo }>;
+type PeerPageAnswer = Answer<{ benchPostgraphileProfileDebits: Edges<{ rowId: string; remoteData?: unknown }> }>;
+
 const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)]!;
 /** Behind TRUST_PROXY, X-Forwarded-For spreads requests over many client addresses. */
 const forwarded = () => ({ 'X-Forwarded-For': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.1` });
@@ -56,7 +70,7 @@ export function benchRequests({ sessions, apiKeys, environmentId, since }: Reque
       WALK_PAGES,
       (context) => step((context.session ??= pick(sessions)), context.after ?? null),
       (body, context) => {
-        context.after = (JSON.parse(body) as { data: { transactions: { pageInfo: { endCursor: string | null } } } }).data.transactions.pageInfo.endCursor;
+        context.after = (JSON.parse(body) as WalkAnswer).data.transactions.pageInfo.endCursor;
       },
     );
   const profileGet = {
@@ -93,8 +107,8 @@ export function benchRequests({ sessions, apiKeys, environmentId, since }: Reque
    */
   async function checkAnswers(url: (server: 'tributary' | 'baseline' | 'postgraphile') => string, ca: string): Promise<void> {
     const session = sessions[0]!;
-    const ask = async (server: 'tributary' | 'baseline' | 'postgraphile', request: LoadRequest) => {
-      const { status, body } = await fetchJson(url(server), ca, request);
+    const ask = async <Body = unknown>(server: 'tributary' | 'baseline' | 'postgraphile', request: LoadRequest) => {
+      const { status, body } = await fetchJson<Body & { errors?: unknown }>(url(server), ca, request);
       if (status !== 200 || body?.errors) throw new Error(`${server} answered ${status}: ${JSON.stringify(body).slice(0, 500)}`);
       return body;
     };
@@ -102,11 +116,11 @@ export function benchRequests({ sessions, apiKeys, environmentId, since }: Reque
       if (canonical(a) !== canonical(b)) throw new Error(`${what}: the answers differ for profile ${session.profile}:\n${canonical(a).slice(0, 400)}\n${canonical(b).slice(0, 400)}`);
     };
     for (const remote of [false, true]) {
-      const ours = await ask('tributary', page.tributary(remote, session));
+      const ours = await ask<PageAnswer>('tributary', page.tributary(remote, session));
       if (ours.data.transactions.edges.length === 0) throw new Error(`profile ${session.profile} has no transactions to compare`);
       same(`the ${remote ? 'remoteData ' : ''}page (Tributary, baseline)`, ours, await ask('baseline', page.baseline(remote, session)));
-      const peer = (await ask('postgraphile', page.postgraphile(remote, session))).data.benchPostgraphileProfileDebits.edges as Array<{ node: { rowId: string; remoteData?: unknown } }>;
-      const mine = ours.data.transactions.edges as Array<{ node: { id: string; remoteData?: unknown } }>;
+      const peer = (await ask<PeerPageAnswer>('postgraphile', page.postgraphile(remote, session))).data.benchPostgraphileProfileDebits.edges;
+      const mine = ours.data.transactions.edges;
       same(
         `the ${remote ? 'remoteData ' : ''}page (Tributary, PostGraphile)`,
         mine.map(({ node }) => [decodeId('transaction', node.id), node.remoteData]),
@@ -115,7 +129,7 @@ export function benchRequests({ sessions, apiKeys, environmentId, since }: Reque
     }
     let after: string | null = null;
     for (let step = 0; step < WALK_PAGES; step++) {
-      const ours = await ask('tributary', walkStep.tributary(session, after));
+      const ours: WalkAnswer = await ask('tributary', walkStep.tributary(session, after));
       same(`page ${step + 1} of the walk`, ours, await ask('baseline', walkStep.baseline(session, after)));
       after = ours.data.transactions.pageInfo.endCursor;
       if (ours.data.transactions.pageInfo.hasNextPage !== step < WALK_PAGES - 1) throw new Error(`the walk of profile ${session.profile} does not end at page ${WALK_PAGES}`);

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import type { components } from '../../generated/rest.ts';
 import { loadConfig } from '../../src/config.ts';
 import { ormConfig } from '../../src/db/orm.ts';
 import { loadTls } from '../../src/http/tls.ts';
@@ -74,7 +75,7 @@ try {
 
   const sessions: BenchSession[] = [];
   for (const [index, profile] of profiles.entries()) {
-    const response = await fetchJson(url('tributary'), ca, {
+    const response = await fetchJson<components['schemas']['SessionIssued']>(url('tributary'), ca, {
       method: 'POST',
       path: '/v1/users/sessions',
       headers: { Authorization: `Bearer ${apiKeys[index % apiKeys.length]}`, 'Content-Type': 'application/json', 'X-Forwarded-For': `10.1.${index % 250}.1` },

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { Webhook } from 'standardwebhooks';
+import type { components } from '../../generated/rest.ts';
 import { encodeId } from '../../src/lib/ids.ts';
 import { EnvironmentAdmin } from '../../src/modules/environment/environment.service.ts';
 import type { EventEntity } from '../../src/modules/event/event.entity.ts';
@@ -55,7 +56,7 @@ export async function measureWebhooks(bench: WebhookBench): Promise<WebhookResul
       const environment = await admin.createEnvironment(`bench webhooks ${i}`, 'SANDBOX');
       const { secret: apiKey } = await admin.createKey(encodeId('environment', environment.id), 'bench webhooks');
       const path = `/s${i}`;
-      const created = await fetchJson(bench.tributaryUrl, bench.ca, {
+      const created = await fetchJson<components['schemas']['WebhookSubscriptionCreated']>(bench.tributaryUrl, bench.ca, {
         method: 'POST',
         path: '/v1/webhooks/subscriptions',
         // A new key's first request counts against its client address too (25/s): one address each.
@@ -104,9 +105,9 @@ export async function measureWebhooks(bench: WebhookBench): Promise<WebhookResul
 /** Waits until every event's delivery is recorded SUCCEEDED (the last attempts record theirs after the receiver answered). */
 async function recorded(db: pg.Client, ids: string[]): Promise<void> {
   for (let waited = 0; ; waited += 100) {
-    const { rows } = await db.query(`select count(*)::int as n from webhook_delivery where event_id = any($1::uuid[]) and status = 'SUCCEEDED'`, [ids]);
-    if (rows[0].n === ids.length) return;
-    if (waited >= 10_000) throw new Error(`${rows[0].n} of ${ids.length} deliveries are recorded SUCCEEDED`);
+    const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from webhook_delivery where event_id = any($1::uuid[]) and status = 'SUCCEEDED'`, [ids]);
+    if (rows[0]!.n === ids.length) return;
+    if (waited >= 10_000) throw new Error(`${rows[0]!.n} of ${ids.length} deliveries are recorded SUCCEEDED`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -121,7 +122,7 @@ async function record(orm: MikroORM, targets: Target[], count: number): Promise<
 
 /** The events as the relay reads them (JSON payloads in the order PostgreSQL keeps them). */
 async function readEvents(db: pg.Client, ids: string[]): Promise<EventEntity[]> {
-  const { rows } = await db.query('select id, environment_id, at, payload from event where id = any($1::uuid[]) order by id', [ids]);
+  const { rows } = await db.query<{ id: string; environment_id: string; at: Date; payload: unknown }>('select id, environment_id, at, payload from event where id = any($1::uuid[]) order by id', [ids]);
   return rows.map((row) => ({ id: row.id, at: row.at, payload: row.payload, environment: { id: row.environment_id } }) as unknown as EventEntity);
 }
 
