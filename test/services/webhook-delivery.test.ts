@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
 import { encodeId } from '../../src/lib/ids.ts';
+import { recordEvent } from '../../src/modules/event/event.service.ts';
 import { RETRY_DELAYS_SECONDS, WebhookDeliveries, type QueuedAttempt } from '../../src/modules/webhook/delivery.ts';
 import type { WebhookSubscriptionEntity } from '../../src/modules/webhook/webhook.entity.ts';
 import { builders, type Builders } from '../support/builders.ts';
@@ -67,6 +68,26 @@ describe('the relay', () => {
     expect(dispatchedAt).toEqual(clock.now());
     await clock.deliveries.relay();
     expect(await db.sql('select count(*)::int as n from webhook_delivery where event_id = $1', [event.id])).toEqual([{ n: 3 }]);
+  });
+
+  it('relays a backlog past one pass (100 events) in one relay, each event once per subscription', async () => {
+    const environment = await build.environment();
+    const scoped = builders({ ...db, environmentId: environment.id });
+    const before = new Date(Date.now() - 60_000);
+    const subscriptions = [await scoped.webhookSubscription({ createdAt: before }), await scoped.webhookSubscription({ createdAt: before })];
+    const em = db.orm.em.fork();
+    const events = Array.from({ length: 250 }, (_, i) => recordEvent(em, environment.id, 'profile.created', null, { id: `p_${i}` }));
+    await em.flush();
+    const ids = events.map((event) => event.id);
+
+    const clock = controlledDeliveries();
+    await clock.deliveries.relay();
+    const rows = await db.sql('select event_id, subscription_id from webhook_delivery where event_id = any($1::uuid[])', [ids]);
+    const expected = events.flatMap((event) => subscriptions.map(({ subscription }) => `${event.id} ${subscription.id}`));
+    expect(rows.map((row) => `${row.event_id} ${row.subscription_id}`).sort()).toEqual(expected.sort());
+    expect(await db.sql('select count(*)::int as n from event where id = any($1::uuid[]) and dispatched_at is null', [ids])).toEqual([{ n: 0 }]);
+    // 500 owed rows would fill the sweeps of the other tests in this file's database.
+    await db.sql('delete from webhook_delivery where event_id = any($1::uuid[])', [ids]);
   });
 
   it('queues an owed row again under its own job id (a no-op while that job waits), and a lapsed claim once more under one new id', async () => {

@@ -5,13 +5,15 @@ import { mutationPayload, RecordNotFound } from '../../graphql/payload.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
 import { matchesMetadata } from '../metadata/metadata-filter.ts';
+import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { Account } from './account.entity.ts';
 
 /** `Account` fields from the stored entity; its balance and connection come through the request's loaders. */
 export const accountType: AccountResolvers = {
   id: (account) => encodeId('account', account.id),
   connectionId: (account) => encodeId('connection', account.connection.id),
-  connection: async (account, _args, { loaders }) => (await loaders.connection.load(account.connection.id))!,
+  // The loader's own promise (no async wrapper: this runs once per transaction edge that selects it). Every account has its connection.
+  connection: (account, _args, { loaders }) => loaders.connection.load(account.connection.id) as Promise<ConnectionEntity>,
   name: (account) => account.nameOverride ?? account.name,
   subtype: (account) => account.subtype ?? null,
   mask: (account) => account.mask ?? null,

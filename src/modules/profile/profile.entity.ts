@@ -31,6 +31,12 @@ export const Profile = defineEntity({
 
 export type ProfileEntity = InstanceType<typeof Profile.class>;
 
+/** What REST presents a profile from: the entity's columns, or a plain row of them (the GET path reads no entity). */
+export type ProfileView = Pick<
+  ProfileEntity,
+  'id' | 'uuid' | 'name' | 'names' | 'emailEncrypted' | 'phoneEncrypted' | 'dateOfBirthEncrypted' | 'addressEncrypted' | 'metadata' | 'createdAt'
+>;
+
 export interface ProfileNames {
   first: string | null;
   middle: string | null;

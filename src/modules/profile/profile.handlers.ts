@@ -33,7 +33,7 @@ export function profileHandlers({ cipher, scheduleDeletion }: ProfileHandlerDeps
       return { status: 201, body: presentProfile(profile, cipher) };
     },
     async getProfile({ params, credential, ctx }) {
-      const profile = await service(ctx.state.em, credential).get(ownProfileId(credential, params.profileId));
+      const profile = await service(ctx.state.em, credential).view(ownProfileId(credential, params.profileId));
       return { status: 200, body: presentProfile(profile, cipher) };
     },
     async updateProfile({ params, body, credential, ctx }) {

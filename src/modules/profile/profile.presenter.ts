@@ -2,13 +2,13 @@ import type { components } from '../../../generated/rest.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { encodeId } from '../../lib/ids.ts';
 import type { Metadata } from '../metadata/metadata.ts';
-import type { ProfileEntity } from './profile.entity.ts';
+import type { ProfileView } from './profile.entity.ts';
 import type { Address } from './profile.service.ts';
 
 type RestProfile = components['schemas']['Profile'];
 
 /** A profile as the REST contract shows it, sensitive fields decrypted. */
-export function presentProfile(profile: ProfileEntity, cipher: FieldCipher): RestProfile {
+export function presentProfile(profile: ProfileView, cipher: FieldCipher): RestProfile {
   return {
     ...presentProfileSummary(profile),
     email: cipher.decrypt('email', profile, profile.emailEncrypted),
@@ -21,7 +21,7 @@ export function presentProfile(profile: ProfileEntity, cipher: FieldCipher): Res
 }
 
 /** The non-sensitive part of a profile: what event envelopes carry, so the outbox holds no PII. */
-export function presentProfileSummary(profile: ProfileEntity): { id: string; uuid: string; metadata: Metadata | null; at: string } {
+export function presentProfileSummary(profile: Pick<ProfileView, 'id' | 'uuid' | 'metadata' | 'createdAt'>): { id: string; uuid: string; metadata: Metadata | null; at: string } {
   return {
     id: encodeId('profile', profile.id),
     uuid: profile.uuid,
@@ -31,7 +31,7 @@ export function presentProfileSummary(profile: ProfileEntity): { id: string; uui
 }
 
 /** The profile's address, decrypted (stored as encrypted JSON). */
-export function decryptAddress(profile: ProfileEntity, cipher: FieldCipher): Address | null {
+export function decryptAddress(profile: Pick<ProfileView, 'id' | 'addressEncrypted'>, cipher: FieldCipher): Address | null {
   const address = cipher.decrypt('address', profile, profile.addressEncrypted);
   return address === null ? null : (JSON.parse(address) as Address);
 }

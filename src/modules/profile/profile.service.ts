@@ -8,9 +8,9 @@ import { isRealDate } from '../../lib/dates.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
-import { Profile, type ProfileEntity, type ProfileNames } from './profile.entity.ts';
+import { Profile, type ProfileEntity, type ProfileNames, type ProfileView } from './profile.entity.ts';
 import { presentProfileSummary } from './profile.presenter.ts';
-import { liveProfileRow } from './profile.store.ts';
+import { liveProfileRow, liveProfileView } from './profile.store.ts';
 
 /** A stored address: every part present, null when unknown (the contract's `Address`). */
 export type Address = NonNullable<components['schemas']['Address']>;
@@ -52,11 +52,20 @@ export class ProfileService {
 
   /** The live profile with this public id; 404 when absent, in another environment, or being deleted. */
   async get(publicId: string): Promise<ProfileEntity> {
-    const id = decodeId('profile', publicId);
     // One indexed lookup on every profile request: plain SQL mapped to the entity skips the query builder.
-    const row = id && (await liveProfileRow(this.#em, id, this.#environmentId));
-    if (!row) throw notFound('Profile');
-    return this.#em.map(Profile, row);
+    return this.#em.map(Profile, await this.#live(publicId, liveProfileRow));
+  }
+
+  /** The live profile with this public id as REST presents it, read without an entity (the GET path); 404 as `get`. */
+  view(publicId: string): Promise<ProfileView> {
+    return this.#live(publicId, liveProfileView);
+  }
+
+  async #live<T>(publicId: string, read: (em: EntityManager, id: string, environmentId: string) => Promise<T | undefined>): Promise<T> {
+    const id = decodeId('profile', publicId);
+    const found = id && (await read(this.#em, id, this.#environmentId));
+    if (!found) throw notFound('Profile');
+    return found;
   }
 
   /** Looks a profile up by public id or by its uuid (session issuing accepts either). */

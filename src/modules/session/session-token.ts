@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import { decodeId, encodeId } from '../../lib/ids.ts';
 
@@ -17,15 +18,17 @@ const VERIFIED_CACHE_ENTRIES = 10_000;
 
 /**
  * Signs and verifies session JWTs (HS256 with the configured session secret). A token verified once
- * is remembered (by its exact text) until it expires, so hot tokens skip the HMAC; revocation is
- * checked separately on every request.
+ * is remembered (by its exact text) until it expires or, past VERIFIED_CACHE_ENTRIES, until it is the
+ * oldest remembered, so hot tokens skip the HMAC; revocation is checked separately on every request.
  */
 export class SessionTokens {
-  readonly #key: Uint8Array;
+  /** A KeyObject, made once: jose imports raw key bytes anew on every call, but keeps the key it derives from a KeyObject. */
+  readonly #key: KeyObject;
+  /** In insertion order, so the first key is the oldest. */
   readonly #verified = new Map<string, { claims: SessionClaims; expiresAt: number }>();
 
   constructor(secret: string) {
-    this.#key = new TextEncoder().encode(secret);
+    this.#key = createSecretKey(secret, 'utf8');
   }
 
   sign(claims: SessionClaims, issuedAt: Date, expiresAt: Date): Promise<string> {
@@ -54,7 +57,8 @@ export class SessionTokens {
       const environmentId = decodeId('environment', String(payload.env));
       if (!sessionId || !profileId || !environmentId || typeof payload.ver !== 'string') return undefined;
       const claims = { sessionId, profileId, environmentId, apiVersion: payload.ver };
-      if (this.#verified.size >= VERIFIED_CACHE_ENTRIES) this.#verified.clear();
+      // Evicting the oldest one keeps the rest answering, where clearing all would thrash under more tokens than fit.
+      if (this.#verified.size >= VERIFIED_CACHE_ENTRIES) this.#verified.delete(this.#verified.keys().next().value!);
       this.#verified.set(token, { claims, expiresAt: Number(payload.exp) * 1000 });
       return claims;
     } catch {

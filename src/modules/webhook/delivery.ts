@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createSecureContext, rootCertificates, type ConnectionOptions } from 'node:tls';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Job, PgBoss } from 'pg-boss';
@@ -27,6 +28,10 @@ const TIMEOUT_MS = 15_000;
 const CLAIM_MS = TIMEOUT_MS + 5_000;
 /** How often an instance with nothing to do looks for attempts that other instances queued. */
 const POLL_MS = 1000;
+/** Events one relay pass takes; a full pass means more wait, so the relay passes again at once. */
+const RELAY_EVENTS = 100;
+/** While passes come back full, the relay sweeps at most this often (the sweep otherwise follows the last pass). */
+const SWEEP_MS = 1000;
 const EXCERPT_BYTES = 1024;
 const DELIVER = 'webhook.deliver';
 
@@ -196,9 +201,13 @@ export class WebhookDeliveries {
     this.#resume = undefined;
   }
 
-  /** One relay pass (at most one at a time per process); errors are logged, the next pass retries. */
+  /**
+   * Relays the outbox (at most one relay at a time per process): passes of RELAY_EVENTS events, one
+   * after another while they come back full (other work gets a turn in between) and until stop(), then
+   * a sweep. Errors are logged; the next relay retries.
+   */
   relay(): Promise<void> {
-    this.#relaying ??= this.#relay()
+    this.#relaying ??= this.#relayWhileFull()
       .catch((error) => this.#options.logger.error({ err: error }, 'webhook relay failed'))
       .finally(() => {
         this.#relaying = undefined;
@@ -206,10 +215,24 @@ export class WebhookDeliveries {
     return this.#relaying;
   }
 
-  async #relay(): Promise<void> {
+  async #relayWhileFull(): Promise<void> {
+    // Not after every pass: during a backlog most owed rows are merely waiting for their queued attempt.
+    let sweptAt = performance.now();
+    while ((await this.#relayPass()) === RELAY_EVENTS && !this.#stopped) {
+      if (performance.now() - sweptAt >= SWEEP_MS) {
+        await this.#sweep(this.#options.orm.em.fork());
+        sweptAt = performance.now();
+      }
+      await nextTurn();
+    }
+    await this.#sweep(this.#options.orm.em.fork());
+  }
+
+  /** Turns up to RELAY_EVENTS outbox events into delivery rows and queues their attempts; returns how many events it took. */
+  async #relayPass(): Promise<number> {
     const em = this.#options.orm.em.fork();
-    const created = await em.transactional(async (tx) => {
-      const events = await takeUndispatched(tx, 100, this.#now());
+    const { taken, created } = await em.transactional(async (tx) => {
+      const events = await takeUndispatched(tx, RELAY_EVENTS, this.#now());
       const deliveries: WebhookDeliveryEntity[] = [];
       const subscriptions = new Map<string, WebhookSubscriptionEntity[]>();
       for (const event of events) {
@@ -221,10 +244,10 @@ export class WebhookDeliveries {
           deliveries.push(tx.create(WebhookDelivery, { id: uuidv7(), subscription, event, attempt: 1, redelivery: false, status: 'PENDING', at: this.#now() }));
         }
       }
-      return deliveries;
+      return { taken: events.length, created: deliveries };
     });
     await this.#enqueue!(created.map(queued));
-    await this.#sweep(em);
+    return taken;
   }
 
   /**
