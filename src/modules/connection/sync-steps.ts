@@ -45,7 +45,7 @@ export async function applyPage(em: EntityManager, connectionId: string, cursor:
     // removal: a restarted walk reports what an earlier attempt added and still exists (rewindWalk).
     const reported = new Set(upserts.map((transaction) => transaction.remoteId));
     const removals = [...(walk.syncRemovals ?? []).filter((remoteId) => !reported.has(remoteId)), ...page.removed];
-    const added = [...(walk.syncAdded ?? []), ...page.added.map((transaction) => transaction.remoteId)];
+    const added = page.added.map((transaction) => transaction.remoteId);
     const owner = { connectionId, profileId: walk.profileId, provider: walk.provider };
     const changes = await applyTransactionChanges(tx, owner, upserts, page.hasMore ? [] : removals);
     await moveWalk(tx, connectionId, { nextCursor, hasMore: page.hasMore, changes, removals, added });
