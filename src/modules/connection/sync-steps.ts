@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { run } from '../../db/statement.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import type { ProviderAccount, SyncPage } from '../../providers/provider.ts';
 import { applyReportedAccounts, latestBalances, recordBalance } from '../account/account.service.ts';
@@ -37,6 +38,7 @@ export async function applyAccounts(em: EntityManager, connection: ConnectionEnt
  */
 export async function applyPage(em: EntityManager, connectionId: string, cursor: string | null, nextCursor: string, page: Omit<SyncPage, 'nextCursor'>, metrics?: Metrics): Promise<boolean> {
   const applied = await em.transactional(async (tx) => {
+    await run(tx, 'set local synchronous_commit = off');
     const walk = await lockWalk(tx, connectionId);
     if (!walk || (walk.syncPageCursor ?? walk.syncCursor) !== cursor) return undefined;
     const upserts = [...page.added, ...page.modified];
