@@ -37,7 +37,10 @@ export async function applyAccounts(em: EntityManager, connection: ConnectionEnt
  * on from `cursor` first (this sync then stops): a page is never applied twice, nor one skipped.
  */
 export async function applyPage(em: EntityManager, connectionId: string, cursor: string | null, nextCursor: string, page: Omit<SyncPage, 'nextCursor'>, metrics?: Metrics): Promise<boolean> {
+  // The page's statements touch no entity: an empty fork has nothing to flush or merge back.
   const applied = await em.transactional(async (tx) => {
+    // A commit lost with a crashed database loses the page with the cursor that produced it, so the
+    // page is fetched again: waiting for the WAL flush buys nothing (docs/decisions.md).
     await run(tx, 'set local synchronous_commit = off');
     const walk = await lockWalk(tx, connectionId);
     if (!walk || (walk.syncPageCursor ?? walk.syncCursor) !== cursor) return undefined;
@@ -52,7 +55,7 @@ export async function applyPage(em: EntityManager, connectionId: string, cursor:
     const changes = await applyTransactionChanges(tx, owner, upserts, page.hasMore ? [] : removals);
     await moveWalk(tx, connectionId, { nextCursor, hasMore: page.hasMore, changes, removals, added });
     return { provider: walk.provider, changes };
-  });
+  }, { clear: true });
   if (!applied) return false;
   metrics?.pageApplied(applied.provider, applied.changes);
   return true;
