@@ -7,14 +7,14 @@ import { col, columnOf, table, type ColumnKind, type Columns, type Table } from 
 import { encodeId, uuidv7 } from '../src/lib/ids.ts';
 import { ACCOUNT, accountStatements } from '../src/modules/account/account.store.ts';
 import { BALANCE } from '../src/modules/balance/balance.store.ts';
-import { CONNECTION, connectionStatements } from '../src/modules/connection/connection.store.ts';
+import { CONNECTION, connectionStatements, SYNC_WALK_PAGE } from '../src/modules/connection/connection.store.ts';
 import { PROFILE, profileStatements } from '../src/modules/profile/profile.store.ts';
 import { sessionStatements } from '../src/modules/session/session.store.ts';
 import { countTransactions, TRANSACTION, transactionRecords, transactionStatements, transactionsExist, transactionWhere } from '../src/modules/transaction/transaction.store.ts';
 import { webhookStatements } from '../src/modules/webhook/webhook.store.ts';
 
 /** Every table a store declares, and every named statement of every store. */
-const TABLES: Array<Table<Columns>> = [ACCOUNT, BALANCE, CONNECTION, PROFILE, TRANSACTION];
+const TABLES: Array<Table<Columns>> = [ACCOUNT, BALANCE, CONNECTION, SYNC_WALK_PAGE, PROFILE, TRANSACTION];
 const STATEMENTS = Object.entries({
   account: accountStatements,
   connection: connectionStatements,

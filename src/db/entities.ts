@@ -2,6 +2,7 @@ import { Account } from '../modules/account/account.entity.ts';
 import { ApiKey } from '../modules/environment/api-key.entity.ts';
 import { Balance } from '../modules/balance/balance.entity.ts';
 import { Connection } from '../modules/connection/connection.entity.ts';
+import { SyncWalkPage } from '../modules/connection/sync-walk-page.entity.ts';
 import { Environment } from '../modules/environment/environment.entity.ts';
 import { ProviderSetting } from '../modules/environment/provider-setting.entity.ts';
 import { Event } from '../modules/event/event.entity.ts';
@@ -11,4 +12,4 @@ import { Transaction } from '../modules/transaction/transaction.entity.ts';
 import { WebhookDelivery, WebhookSubscription } from '../modules/webhook/webhook.entity.ts';
 
 /** Every entity the ORM maps; the migrations check compares these to src/db/migrations. */
-export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, Event, Connection, Account, Balance, Transaction, WebhookSubscription, WebhookDelivery];
+export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, Event, Connection, SyncWalkPage, Account, Balance, Transaction, WebhookSubscription, WebhookDelivery];

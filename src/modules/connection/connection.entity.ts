@@ -56,8 +56,6 @@ export const Connection = defineEntity({
      * page removes may be taken over by its posted twin on a later page (same id and metadata).
      */
     syncRemovals: p.json<string[]>().nullable(),
-    /** Ids the pages of the walk in progress added: due for removal if it restarts, unless reported again. */
-    syncAdded: p.json<string[]>().nullable(),
     /** Upstream requests made for this login on one UTC day, for providers with a daily request budget. */
     upstreamRequests: p.json<{ day: string; count: number }>().nullable(),
     lastSyncedAt: p.datetime().nullable(),

@@ -95,7 +95,6 @@ export class ConnectionService {
       syncPageCursor: null,
       syncChanges: null,
       syncRemovals: null,
-      syncAdded: null,
       upstreamRequests: null,
       lastSyncedAt: null,
       refreshStartedAt: null,

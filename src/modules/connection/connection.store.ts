@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { run } from '../../db/statement.ts';
 import { col, table, type ReadRow } from '../../db/table.ts';
 import { JOB_SCHEMA } from '../../jobs/queue.ts';
+import { uuidv7 } from '../../lib/ids.ts';
 import { CONNECTION_STATUSES, type Product } from './connection.entity.ts';
 
 /** The connection table's columns that the store's statements read and the seed writes (checked against the entity by test/stores.test.ts). */
@@ -19,28 +20,43 @@ export const CONNECTION = table('connection', {
   syncCursor: col.text().orNull(),
   syncPageCursor: col.text().orNull(),
   syncRemovals: col.json<string[]>().orNull(),
-  syncAdded: col.json<string[]>().orNull(),
   lastSyncedAt: col.timestamp().orNull(),
   createdAt: col.timestamp(),
 });
 
-const WALK = ['syncCursor', 'syncPageCursor', 'syncRemovals', 'syncAdded', 'profileId', 'provider'] as const;
+/** The pages of a connection's walk in progress, each with the remote ids it added (checked against the entity by test/stores.test.ts). */
+export const SYNC_WALK_PAGE = table('sync_walk_page', {
+  id: col.uuid(),
+  connectionId: col.uuid(),
+  added: col.json<string[]>(),
+});
+
+const WALK = ['syncCursor', 'syncPageCursor', 'syncRemovals', 'profileId', 'provider'] as const;
 /** Where a connection's transactions walk stands, read under the connection's row lock. */
 export type WalkState = ReadRow<typeof CONNECTION, (typeof WALK)[number]>;
 
 /** The statements of the connection table; test/stores.test.ts prepares each. */
 export const connectionStatements = {
   lockWalk: `select ${CONNECTION.select(WALK, 'c')} from connection c where c.id = $1 for update`,
-  // Mid-walk ($7: more pages follow) only the page cursor moves: the walk's first cursor stays, to restart from.
-  moveWalk: `update connection set sync_cursor = case when $7 then sync_cursor else $1 end, sync_page_cursor = case when $7 then $1 end,
+  // Mid-walk ($7: more pages follow) only the page cursor moves: the walk's first cursor stays, to restart from,
+  // and the page's additions ($8) are kept in a row of their own; the walk's last page deletes its pages' rows.
+  moveWalk: `with kept as (insert into sync_walk_page (${SYNC_WALK_PAGE.list(['id', 'connectionId', 'added'])}) select $9, $5, $8::jsonb where $7 and $8::jsonb is not null),
+          ended as (delete from sync_walk_page where connection_id = $5 and not $7)
+     update connection set sync_cursor = case when $7 then sync_cursor else $1 end, sync_page_cursor = case when $7 then $1 end,
        sync_changes = jsonb_build_object('added', coalesce((sync_changes->>'added')::int, 0) + $2,
                                          'modified', coalesce((sync_changes->>'modified')::int, 0) + $3,
                                          'removed', coalesce((sync_changes->>'removed')::int, 0) + $4),
-       sync_removals = $6::jsonb, sync_added = $8::jsonb
+       sync_removals = $6::jsonb
      where id = $5`,
-  rewindWalk: `update connection set sync_page_cursor = null, sync_added = null,
-       sync_removals = case when sync_added is null then sync_removals else coalesce(sync_removals, '[]'::jsonb) || sync_added end
-     where id = $1 and sync_cursor is not distinct from $2 and coalesce(sync_page_cursor, sync_cursor) is not distinct from $3`,
+  rewindWalk: `with walk as (
+       select id from connection
+        where id = $1 and sync_cursor is not distinct from $2 and coalesce(sync_page_cursor, sync_cursor) is not distinct from $3
+          for update),
+          pages as (delete from sync_walk_page p using walk where p.connection_id = walk.id returning p.added),
+          added as (select jsonb_agg(remote_id) as ids from pages, jsonb_array_elements(pages.added) as remote_id)
+     update connection c set sync_page_cursor = null,
+       sync_removals = case when added.ids is null then c.sync_removals else coalesce(c.sync_removals, '[]'::jsonb) || added.ids end
+       from walk, added where c.id = walk.id`,
   claimUpstreamRequest: `update connection set upstream_requests = jsonb_build_object('day', $2::text, 'count',
        case when upstream_requests->>'day' = $2 then (upstream_requests->>'count')::int + 1 else 1 end)
      where id = $1 and (upstream_requests is null or upstream_requests->>'day' <> $2 or (upstream_requests->>'count')::int < $3)`,
@@ -72,8 +88,9 @@ export interface WalkStep {
   nextCursor: string;
   hasMore: boolean;
   changes: { added: number; modified: number; removed: number };
-  /** Removals waiting for the walk's last page, and what the walk's pages added so far (both only kept mid-walk). */
+  /** Removals waiting for the walk's last page (kept mid-walk only). */
   removals: string[];
+  /** What this page added (kept mid-walk only, for a restart to remove unless reported again). */
   added: string[];
 }
 
@@ -89,6 +106,7 @@ export async function moveWalk(tx: EntityManager, connectionId: string, step: Wa
     hasMore && removals.length > 0 ? JSON.stringify(removals) : null,
     hasMore,
     hasMore && added.length > 0 ? JSON.stringify(added) : null,
+    uuidv7(),
   ]);
 }
 

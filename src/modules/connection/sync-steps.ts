@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { run } from '../../db/statement.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import type { ProviderAccount, SyncPage } from '../../providers/provider.ts';
 import { applyReportedAccounts, latestBalances, recordBalance } from '../account/account.service.ts';
@@ -36,7 +37,11 @@ export async function applyAccounts(em: EntityManager, connection: ConnectionEnt
  * on from `cursor` first (this sync then stops): a page is never applied twice, nor one skipped.
  */
 export async function applyPage(em: EntityManager, connectionId: string, cursor: string | null, nextCursor: string, page: Omit<SyncPage, 'nextCursor'>, metrics?: Metrics): Promise<boolean> {
+  // The page's statements touch no entity: an empty fork has nothing to flush or merge back.
   const applied = await em.transactional(async (tx) => {
+    // A commit lost with a crashed database loses the page with the cursor that produced it, so the
+    // page is fetched again: waiting for the WAL flush buys nothing (docs/decisions.md).
+    await run(tx, 'set local synchronous_commit = off');
     const walk = await lockWalk(tx, connectionId);
     if (!walk || (walk.syncPageCursor ?? walk.syncCursor) !== cursor) return undefined;
     const upserts = [...page.added, ...page.modified];
@@ -45,12 +50,12 @@ export async function applyPage(em: EntityManager, connectionId: string, cursor:
     // removal: a restarted walk reports what an earlier attempt added and still exists (rewindWalk).
     const reported = new Set(upserts.map((transaction) => transaction.remoteId));
     const removals = [...(walk.syncRemovals ?? []).filter((remoteId) => !reported.has(remoteId)), ...page.removed];
-    const added = [...(walk.syncAdded ?? []), ...page.added.map((transaction) => transaction.remoteId)];
+    const added = page.added.map((transaction) => transaction.remoteId);
     const owner = { connectionId, profileId: walk.profileId, provider: walk.provider };
     const changes = await applyTransactionChanges(tx, owner, upserts, page.hasMore ? [] : removals);
     await moveWalk(tx, connectionId, { nextCursor, hasMore: page.hasMore, changes, removals, added });
     return { provider: walk.provider, changes };
-  });
+  }, { clear: true });
   if (!applied) return false;
   metrics?.pageApplied(applied.provider, applied.changes);
   return true;
