@@ -19,7 +19,7 @@ import { startReceiver } from './support/webhook-receiver.ts';
  * and one Redis (the machine's: this test needs it, and fails without it).
  */
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const CONNECTIONS = 200;
+const CONNECTIONS = 100;
 const LOGIN = { institutionId: 'ins_houndstooth', username: 'user_good', password: 'pass_good' };
 
 let fixture: Awaited<ReturnType<typeof processFixture>>;
@@ -43,7 +43,7 @@ beforeAll(async () => {
     SESSION_SECRET: randomBytes(32).toString('hex'),
     WEBHOOK_CA_FILE: inject('tls').certFile,
     JOB_HEARTBEAT_SECONDS: '10',
-    // Two months of history per connection: 200 syncs carry volume without dominating the test run.
+    // Two months of history per connection: 100 syncs carry volume without dominating the test run.
     SANDBOX_HISTORY_DAYS: '60',
   };
   apis = [await startServiceProcess(fixture, { ...env, ROLE: 'api' }), await startServiceProcess(fixture, { ...env, ROLE: 'api' })];
@@ -131,7 +131,7 @@ describe('two api processes and a worker on one PostgreSQL and one Redis', { tim
     expect({ ok, limited, other }).toEqual({ ok: 100, limited: 50, other: 0 });
   });
 
-  it('syncs 200 connections in the worker, each job run once, every transaction stored once', async () => {
+  it('syncs 100 connections in the worker, each job run once, every transaction stored once', async () => {
     await connectMany(CONNECTIONS);
     const connections = await allSynced(180_000);
     expect(connections).toHaveLength(CONNECTIONS);
