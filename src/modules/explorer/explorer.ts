@@ -26,22 +26,35 @@ interface Page {
 const resolve = createRequire(import.meta.url).resolve;
 
 /**
- * The packages' prebuilt browser files, read from node_modules and served by this service (no CDN)
- * at `/explorer/<package>@<version>/<file>`: a versioned path never changes, so it is cached for a year.
+ * Redoc's sidebar footer loads Redocly's logo from their CDN, the bundle's one request to another
+ * origin. It becomes an empty data: URL, which the policy admits and which fails to load without a
+ * request, so Redoc hides the image as it does when the CDN is unreachable.
+ */
+const OFFSITE_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+
+function withoutOffsiteLogo(body: Buffer): Buffer {
+  return Buffer.from(body.toString('utf8').replaceAll(OFFSITE_LOGO, 'data:,'));
+}
+
+/**
+ * The packages' prebuilt browser files, read from node_modules and served by this service (no CDN,
+ * no request to another origin) at `/explorer/<package>@<version>/<file>`: a versioned path never
+ * changes, so it is cached for a year.
  */
 function loadAssets(): Map<string, Asset> {
-  const files: Array<[string, string]> = [
+  const files: Array<[string, string, ((body: Buffer) => Buffer)?]> = [
     ['react', 'umd/react.production.min.js'],
     ['react-dom', 'umd/react-dom.production.min.js'],
     ['graphiql', 'graphiql.min.js'],
     ['graphiql', 'graphiql.min.css'],
-    ['redoc', 'bundles/redoc.standalone.js'],
+    ['redoc', 'bundles/redoc.standalone.js', withoutOffsiteLogo],
   ];
   return new Map(
-    files.map(([name, file]) => {
+    files.map(([name, file, transform]) => {
       const manifest = resolve(`${name}/package.json`);
       const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
-      const body = readFileSync(path.join(path.dirname(manifest), file));
+      const raw = readFileSync(path.join(path.dirname(manifest), file));
+      const body = transform ? transform(raw) : raw;
       const type = file.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8';
       return [`${ASSET_PREFIX}${name}@${version}/${file}`, { body, type, etag: strongEtag(body) }];
     }),
