@@ -32,7 +32,11 @@ if (!service.url) {
     service.tls.selfSignedPath
       ? `The certificate is self-signed (${service.tls.selfSignedPath}): pass it with --cacert, or trust it, e.g. on Debian: cp ${service.tls.selfSignedPath} /usr/local/share/ca-certificates/tributary.crt && update-ca-certificates`
       : '',
-    `Contracts: ${service.url}/latest/rest.yaml and ${service.url}/latest/schema.graphql (GraphQL at ${service.url}/v1/graphql)`,
+    `Connect page:   ${service.url}/connector#token=<a session token>   (where an end-user links a bank)`,
+    `GraphiQL:       ${service.url}/v1/graphql#token=<a session token>`,
+    `REST reference: ${service.url}/docs`,
+    `Contracts:      ${service.url}/latest/rest.yaml and ${service.url}/latest/schema.graphql`,
+    'From here to a first GraphQL query over sandbox bank data: README.md, "First five minutes".',
     '',
   ].join('\n'),
 );

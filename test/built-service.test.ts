@@ -30,7 +30,10 @@ it('the build migrates an empty database, serves the contracts and pages, and st
     const http = httpClient(`https://localhost:${service.port}`, readFileSync(inject('tls').certFile, 'utf8'));
     expect((await http.get('/latest/rest.yaml')).text).toBe(readFileSync('contracts/rest.yaml', 'utf8'));
     expect((await http.get('/latest/schema.graphql')).text).toBe(readFileSync('contracts/schema.graphql', 'utf8'));
-    for (const page of ['/connector', '/docs']) expect((await http.get(page, { headers: { Accept: 'text/html' } })).text).toMatch(/^<!doctype html>/i);
+    // The banner names the pages a newcomer opens next, and each of them answers a browser.
+    const pages = [...service.banner.matchAll(/^(?:Connect page|GraphiQL|REST reference): +https:\/\/localhost:\d+(\/[^\s#]*)/gm)].map((match) => match[1]!);
+    expect(pages).toEqual(['/connector', '/v1/graphql', '/docs']);
+    for (const page of pages) expect((await http.get(page, { headers: { Accept: 'text/html' } })).text).toMatch(/^<!doctype html>/i);
     const typename = await http.post('/v1/graphql', { auth: apiKey, json: { query: '{ __typename }' } });
     expect(typename.body).toEqual({ data: { __typename: 'Query' } });
     http.close();
