@@ -524,18 +524,20 @@ export interface paths {
         /**
          * List sandbox institutions
          * @description The sandbox institutions, readable in every environment, with an API key or (for the
-         *     connect page) a session token. Credentials they accept (any
-         *     password unless stated):
+         *     connect page) a session token. Credentials their sign-in accepts (any password unless
+         *     stated):
          *
          *     | username | password | outcome after the first sync |
          *     |---|---|---|
          *     | `user_good` | `pass_good` | `SYNCED` |
-         *     | `user_bad_login` | | `ERROR_REPAIRABLE` (repair: `reconnectSandboxConnection` with `user_good`) |
+         *     | `user_bad_login` | | `ERROR_REPAIRABLE`: the login stops working after connecting, as when MFA expires (repair: `reconnectSandboxConnection` with `user_good`) |
          *     | `user_institution_down` | | `ERROR_INSTITUTION` |
          *     | `user_provider_error` | | `ERROR_PROVIDER` |
          *     | `user_service_error` | | `ERROR_SERVICE` |
          *
-         *     Any other pair behaves like `user_bad_login`. Data is deterministic per connection.
+         *     Any other pair (`user_good` with another password, an unknown username) is rejected at
+         *     sign-in, as a bank rejects it: 422 `INVALID_CREDENTIALS`, and no connection is made (a
+         *     repair leaves the connection as it was). Data is deterministic per connection.
          */
         get: operations["listSandboxInstitutions"];
         put?: never;
@@ -1134,6 +1136,7 @@ export interface components {
          *     | `PAYLOAD_TOO_LARGE` | 413 | The body is over 1 MiB, or its chunk extensions are too large. Send less. |
          *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The body is not JSON sent with `Content-Type: application/json` (UTF-8). |
          *     | `VALIDATION_FAILED` | 422 | A parameter, header or body field breaks this contract or a domain rule; `errors` maps each field path to its messages. Correct those fields. |
+         *     | `INVALID_CREDENTIALS` | 422 | Linking: the institution rejected the sign-in on the spot (a wrong username or password). Nothing was connected or changed; the end-user signs in again. |
          *     | `RATE_LIMITED` | 429 | Over the per-second request limit of the credential (or client address). Retry after `Retry-After`; spread requests across seconds. |
          *     | `SESSION_LIMIT` | 429 | The profile already has the most active session tokens allowed (10 issued in an hour, 20 in a day). Reuse or revoke tokens, retry after `Retry-After`, or use Basic Auth from your server. |
          *     | `REFRESH_TOO_SOON` | 429 | The connection's transactions were refreshed within the last 4 hours. Retry after `Retry-After`. |
@@ -1152,7 +1155,7 @@ export interface components {
          * @example NOT_FOUND
          * @enum {string}
          */
-        ErrorCode: "BAD_REQUEST" | "UNSUPPORTED_VERSION" | "UNAUTHENTICATED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "REPAIR_REQUIRED" | "CONNECTION_NOT_USABLE" | "PRODUCT_NOT_ENABLED" | "CAPABILITY_NOT_OFFERED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "REQUEST_TIMEOUT" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "RATE_LIMITED" | "SESSION_LIMIT" | "REFRESH_TOO_SOON" | "PROVIDER_BUDGET_USED" | "HEADERS_TOO_LARGE" | "INTERNAL_SERVER_ERROR" | "PROVIDER_UNAVAILABLE" | "NOT_READY" | "BAD_USER_INPUT" | "GRAPHQL_VALIDATION_FAILED" | "QUERY_TOO_COMPLEX" | "RESPONSE_TOO_LARGE";
+        ErrorCode: "BAD_REQUEST" | "UNSUPPORTED_VERSION" | "UNAUTHENTICATED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "REPAIR_REQUIRED" | "CONNECTION_NOT_USABLE" | "PRODUCT_NOT_ENABLED" | "CAPABILITY_NOT_OFFERED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "REQUEST_TIMEOUT" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "INVALID_CREDENTIALS" | "RATE_LIMITED" | "SESSION_LIMIT" | "REFRESH_TOO_SOON" | "PROVIDER_BUDGET_USED" | "HEADERS_TOO_LARGE" | "INTERNAL_SERVER_ERROR" | "PROVIDER_UNAVAILABLE" | "NOT_READY" | "BAD_USER_INPUT" | "GRAPHQL_VALIDATION_FAILED" | "QUERY_TOO_COMPLEX" | "RESPONSE_TOO_LARGE";
         /** @description An `Error` that always says what to do. */
         ErrorWithInstruction: components["schemas"]["Error"] & {
             instruction: string;
@@ -1716,6 +1719,13 @@ export interface components {
              * @description Where the end-user makes a SimpleFIN Setup Token.
              */
             createUrl?: string;
+            /** @description Update mode (`connectionId`) only: the institution of the connection being repaired, for the page to name. */
+            institution?: {
+                /** @example ins_first_platypus */
+                id: string;
+                /** @example First Platypus Bank */
+                name: string;
+            };
         };
         /**
          * @description What the provider's UI returned. `sandbox`: `institutionId`, `username`, `password`.
@@ -3201,7 +3211,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The body breaks the schema, or `products` names one the institution does not offer. */
+            /** @description The body breaks the schema, or `products` names one the institution does not offer (`VALIDATION_FAILED`); the institution rejected the sign-in (`INVALID_CREDENTIALS`, no connection is made). */
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3260,6 +3270,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description The body breaks the schema (`VALIDATION_FAILED`), or the institution rejected the sign-in (`INVALID_CREDENTIALS`; the connection is left as it was). */
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3313,7 +3324,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The provider is not configured for the environment, or the fields it needs are missing or refused (an invalid public token). */
+            /** @description The provider is not configured for the environment, or the fields it needs are missing or refused, such as an invalid public token (`VALIDATION_FAILED`); the institution rejected the sign-in (`INVALID_CREDENTIALS`, no connection is made). */
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3375,6 +3386,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description The fields the provider needs are missing or refused (`VALIDATION_FAILED`), or the institution rejected the sign-in (`INVALID_CREDENTIALS`; the connection is left as it was). */
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -145,13 +145,42 @@ describe('connecting a sandbox institution', () => {
   });
 });
 
+describe('the sandbox\'s sign-in', () => {
+  it('rejects a wrong password or an unknown user at link time, with INVALID_CREDENTIALS and no connection', async () => {
+    const profile = await createProfile(app);
+    for (const login of [{ username: 'user_good', password: 'wrong password' }, { username: 'someone', password: 'pass_good' }]) {
+      const response = await connect(profile.id, login);
+      expect(response.status, response.text).toBe(422);
+      expect(response.body).toEqual({
+        code: 'INVALID_CREDENTIALS',
+        message: 'First Platypus Bank refused the sign-in: the username or password is wrong',
+        instruction: expect.any(String),
+        requestId: response.headers['x-request-id'],
+        errorId: expect.stringMatching(/^err_/),
+      });
+    }
+    expect(await app.sql('select id from connection where profile_id = $1', [decodeId('profile', profile.id)])).toEqual([]);
+    expect((await eventsOf(profile.id)).map((event) => event.type)).toEqual(['profile.created']);
+  });
+
+  it('leaves a connection in repair as it was when the repair\'s password is wrong', async () => {
+    const { connection, row } = await connected({ username: 'user_bad_login', password: 'whatever' });
+    expect(row.status).toBe('ERROR_REPAIRABLE');
+    const reconnect = await app.http.post(`/v1/sandbox/connections/${connection.id}/reconnect`, { auth: app.apiKey, json: { username: 'user_good', password: 'wrong password' } });
+    expect(reconnect.status, reconnect.text).toBe(422);
+    expect(reconnect.body.code).toBe('INVALID_CREDENTIALS');
+    const [after] = await app.sql('select * from connection where id = $1', [decodeId('connection', connection.id)]);
+    expect(after).toEqual(row);
+  });
+});
+
 describe('error states', () => {
   it.each([
     ['user_bad_login', 'ERROR_REPAIRABLE', 'REPAIR_REQUIRED'],
     ['user_institution_down', 'ERROR_INSTITUTION', 'CONNECTION_NOT_USABLE'],
     ['user_provider_error', 'ERROR_PROVIDER', 'CONNECTION_NOT_USABLE'],
     ['user_service_error', 'ERROR_SERVICE', 'CONNECTION_NOT_USABLE'],
-  ])('%s ends the first sync in %s with its event; a refresh is refused with %s', async (username, status, code) => {
+  ])('%s signs in, then the first sync ends in %s with its event; a refresh is refused with %s', async (username, status, code) => {
     const { profile, connection, row } = await connected({ username, password: 'whatever' });
     expect(row.status).toBe(status);
     expect((await eventsOf(profile.id, `connection.synced.errored.${status}`)).length).toBe(1);
@@ -162,7 +191,7 @@ describe('error states', () => {
   });
 
   it('repairs an ERROR_REPAIRABLE connection by reconnecting', async () => {
-    const connection = await build.connection({ status: 'ERROR_REPAIRABLE', credential: await sandboxCredential({ password: 'wrong', now }) });
+    const connection = await build.connection({ status: 'ERROR_REPAIRABLE', credential: await sandboxCredential({ username: 'user_bad_login', now }) });
     const id = encodeId('connection', connection.id);
     const reconnect = await app.http.post(`/v1/sandbox/connections/${id}/reconnect`, { auth: app.apiKey, json: { username: 'user_good', password: 'pass_good' } });
     expect(reconnect.status).toBe(200);

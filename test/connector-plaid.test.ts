@@ -76,7 +76,8 @@ describe('the connect page with Plaid', () => {
     const profile = await createProfile(app);
     const token = await sessionFor(profile.id);
     const first = await openConnector(`token=${token}`);
-    await first.page.getByText(/is connected \(conn_/).waitFor();
+    await first.page.getByText(/is connected\. Your accounts will appear in a moment\./).waitFor();
+    expect(await first.page.locator('main').textContent()).not.toMatch(/conn_/);
     expect(first.errors).toEqual([]);
     expect(first.linkTokens).toHaveLength(1);
     await first.close();
@@ -91,7 +92,7 @@ describe('the connect page with Plaid', () => {
     await plaid.resetLogin(connection.remote_id);
     await waitFor(async () => ((await connectionOf(profile.id)).status === 'ERROR_REPAIRABLE' ? true : undefined), 'ERROR_REPAIRABLE');
     const repair = await openConnector(`token=${token}&connection=${encodeId('connection', connection.id)}`);
-    await repair.page.getByText(/is connected \(conn_/).waitFor();
+    await repair.page.getByText(/is connected\. Your accounts will appear in a moment\./).waitFor();
     expect(repair.errors).toEqual([]);
     expect(repair.linkTokens).toHaveLength(1);
     await repair.close();

@@ -22,8 +22,9 @@ export interface ProviderBase {
   startLink(request: LinkStart): Promise<LinkSession>;
   /**
    * Turns what the provider's UI returned into the credential stored (encrypted) on the connection.
-   * Refuses input the provider cannot use with a `LinkRefused`. Bad bank credentials are not
-   * refused here: like real aggregators, the first sync reports them.
+   * Refuses input the provider cannot use with a `LinkRefused`, and a sign-in the institution
+   * rejects on the spot (a wrong password) with reason `CREDENTIALS`; a login that fails later
+   * (an expired MFA, a changed password) is the syncs' to report.
    */
   completeLink(request: LinkCompletion): Promise<LinkedLogin>;
   /** Every account of the login with its current balance. */
@@ -216,12 +217,12 @@ export class ProviderBusy extends Error {
 /** The cursor walk must start again from its first cursor (the upstream changed mid-pagination). */
 export class SyncRestart extends Error {}
 
-/** What the user handed the link flow cannot be used: `notFound` (unknown institution) or invalid. */
+/** What the user handed the link flow cannot be used: an unknown institution, invalid input, or a sign-in the institution rejected. */
 export class LinkRefused extends Error {
-  readonly reason: 'NOT_FOUND' | 'INVALID';
+  readonly reason: 'NOT_FOUND' | 'INVALID' | 'CREDENTIALS';
   readonly field: string;
 
-  constructor(reason: 'NOT_FOUND' | 'INVALID', field: string, message: string) {
+  constructor(reason: 'NOT_FOUND' | 'INVALID' | 'CREDENTIALS', field: string, message: string) {
     super(message);
     this.reason = reason;
     this.field = field;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { components } from '../../../generated/rest.ts';
-import { forbidden, notFound, ValidationError } from '../../errors.ts';
+import { AppError, forbidden, notFound, ValidationError } from '../../errors.ts';
 import type { Credential } from '../../http/credentials.ts';
 import type { AppContext } from '../../http/state.ts';
 import { jobsIn } from '../../jobs/in-transaction.ts';
@@ -57,7 +57,8 @@ export class Linking {
         existingCredential: repairing ? connections.credentialOf(repairing) : undefined,
       }),
     );
-    return { provider: name as components['schemas']['ProviderName'], ...session };
+    const institution = repairing ? { institution: { id: repairing.institutionId, name: repairing.institutionName } } : {};
+    return { provider: name as components['schemas']['ProviderName'], ...session, ...institution };
   }
 
   async connect(caller: Caller, connections: ConnectionService, profilePublicId: string, input: LinkInput) {
@@ -113,13 +114,17 @@ export async function requireSandboxEnvironment(em: EntityManager, environmentId
   }
 }
 
-/** Runs a link step; what the provider refuses is the caller's input, what fails upstream (or is rate limited) is a 503. */
+/**
+ * Runs a link step; what the provider refuses is the caller's input (a sign-in the institution
+ * rejects too, before any connection exists), what fails upstream (or is rate limited) is a 503.
+ */
 async function upstream<T>(step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (error) {
     if (error instanceof LinkRefused) {
       if (error.reason === 'NOT_FOUND') throw notFound(error.message);
+      if (error.reason === 'CREDENTIALS') throw new AppError(422, 'INVALID_CREDENTIALS', error.message, { instruction: 'Nothing was connected: sign in again with the right username and password.' });
       throw new ValidationError([{ path: [error.field], message: error.message }]);
     }
     // A rate limit (ProviderBusy) too: 503 with the upstream's delay, never a 500.

@@ -10,7 +10,8 @@ import { between, digits, randomFor } from './random.ts';
 interface Login {
   institutionId: string;
   username: string;
-  passwordOk: boolean;
+  /** False in tokens issued before the sandbox checked passwords at sign-in: that login fails as it did. */
+  passwordOk?: boolean;
   seed: string;
   /** First day of the connection's history (days since the epoch). */
   firstDay: number;
@@ -18,9 +19,14 @@ interface Login {
   generation: number;
 }
 
-/** Usernames that force an error state on every call after connecting (see listSandboxInstitutions). */
+/**
+ * The usernames the sandbox signs in (any password but user_good's, which is pass_good), and the
+ * error state each forces on every call after connecting (see listSandboxInstitutions).
+ */
 const FORCED_ERRORS = {
   user_good: undefined,
+  // The login is accepted, then stops working (an expired MFA, a password changed at the bank).
+  user_bad_login: 'ERROR_REPAIRABLE',
   user_institution_down: 'ERROR_INSTITUTION',
   user_provider_error: 'ERROR_PROVIDER',
   user_service_error: 'ERROR_SERVICE',
@@ -72,10 +78,10 @@ export class SandboxProvider implements CursorProvider {
     if (unsupported.length > 0) {
       throw new LinkRefused('INVALID', 'products', `${institution.name} does not offer ${unsupported.join(', ')}; it offers ${institution.products.join(', ')}`);
     }
+    if (!signsIn(request.username, request.password)) throw new LinkRefused('CREDENTIALS', 'password', `${institution.name} refused the sign-in: the username or password is wrong`);
     const login: Login = {
       institutionId: institution.id,
       username: request.username,
-      passwordOk: request.username !== 'user_good' || request.password === 'pass_good',
       seed: previous?.seed ?? randomBytes(8).toString('hex'),
       firstDay: previous?.firstDay ?? dayOf(this.#now().getTime()) - this.#historyDays,
       generation: (previous?.generation ?? 0) + 1,
@@ -172,9 +178,9 @@ export class SandboxProvider implements CursorProvider {
     const login = readLogin(accessToken);
     const institution = findInstitution(login.institutionId);
     if (!institution) throw new ProviderError('ERROR_INSTITUTION', `institution ${login.institutionId} is not supported`);
-    const forced = login.username in FORCED_ERRORS ? FORCED_ERRORS[login.username as keyof typeof FORCED_ERRORS] : 'ERROR_REPAIRABLE';
+    // A username or password the sign-in refuses only comes in tokens issued before it checked them.
+    const forced = isSandboxUser(login.username) && login.passwordOk !== false ? FORCED_ERRORS[login.username] : 'ERROR_REPAIRABLE';
     if (forced) throw new ProviderError(forced, forcedMessage(forced));
-    if (!login.passwordOk) throw new ProviderError('ERROR_REPAIRABLE', forcedMessage('ERROR_REPAIRABLE'));
     return { login, institution };
   }
 
@@ -221,10 +227,19 @@ const OPENING: Record<AccountKey, (random: () => number) => number> = {
   retirement: (random) => between(random, 50_000_00, 150_000_00),
 };
 
+function isSandboxUser(username: string): username is keyof typeof FORCED_ERRORS {
+  return Object.hasOwn(FORCED_ERRORS, username);
+}
+
+/** The sandbox's sign-in, as a bank's: it rejects an unknown user or a wrong password on the spot. */
+function signsIn(username: string, password: string): boolean {
+  return isSandboxUser(username) && (username !== 'user_good' || password === 'pass_good');
+}
+
 function forcedMessage(status: string): string {
   switch (status) {
     case 'ERROR_REPAIRABLE':
-      return 'the institution refused the login: the username or password is wrong';
+      return 'the institution no longer accepts the login (an expired MFA or a changed password): the end-user must sign in again';
     case 'ERROR_INSTITUTION':
       return 'the institution is down for maintenance';
     case 'ERROR_PROVIDER':
