@@ -15,13 +15,18 @@ export function retryDelayMs(attempt: number, retryAfter: string | undefined, no
   return Math.max(scheduled * 1000, retryAfterMs(retryAfter, now));
 }
 
+/** Every HTTP-date form (IMF-fixdate, RFC 850, asctime) starts with the day's name. */
+const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)/;
+
 /**
- * `Retry-After` (delay-seconds or an HTTP date) in milliseconds from now, between 0 and
- * MAX_RETRY_DELAY_MS; 0 when absent or not understood.
+ * `Retry-After` (delay-seconds or an HTTP-date) in milliseconds from now, between 0 and
+ * MAX_RETRY_DELAY_MS; 0 when absent or neither form (a huge or far-future value is capped, never an
+ * invalid date).
  */
 export function retryAfterMs(value: string | undefined, now: Date): number {
-  const text = value?.trim();
-  if (!text) return 0;
-  const wanted = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now.getTime();
+  const text = value?.trim() ?? '';
+  let wanted = Number.NaN;
+  if (/^\d+$/.test(text)) wanted = Number(text) * 1000;
+  else if (HTTP_DATE.test(text)) wanted = Date.parse(text) - now.getTime();
   return Number.isNaN(wanted) ? 0 : Math.min(MAX_RETRY_DELAY_MS, Math.max(0, wanted));
 }
