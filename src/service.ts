@@ -32,6 +32,7 @@ import { Linking } from './modules/connection/linking.ts';
 import { providerWebhookHandlers } from './modules/connection/provider-webhooks.ts';
 import { SandboxProvider } from './providers/sandbox/sandbox-provider.ts';
 import { eventHandlers } from './modules/event/event.handlers.ts';
+import { openAttemptQueue } from './modules/webhook/attempt-queue.ts';
 import { WebhookDeliveries } from './modules/webhook/delivery.ts';
 import { webhookHandlers } from './modules/webhook/webhook.handlers.ts';
 import { restApi, type HandlerTable } from './rest/dispatch.ts';
@@ -97,7 +98,6 @@ export async function startService(config: Config, logger: Logger, options: Serv
     metrics.watchPool('replica', () => pgPoolCounts(replicaPool));
   }
   const connectionJobs = new ConnectionJobs({ orm: syncOrm, cipher: secrets.cipher, provider, metrics });
-  const webhooks = new WebhookDeliveries({ orm, cipher: secrets.cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile, metrics });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
   const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep], logger, config.recovery, {
     work: working,
@@ -108,7 +108,9 @@ export async function startService(config: Config, logger: Logger, options: Serv
   metrics.watchPool('jobs', () => boss.getDb().poolCounts?.() ?? null);
   metrics.watchQueues(() => boss.getQueues());
   connectionJobs.attach(boss);
-  await webhooks.start(boss, { work: working });
+  const attemptQueue = await openAttemptQueue(boss);
+  const webhooks = new WebhookDeliveries({ orm, cipher: secrets.cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile, enqueue: attemptQueue.add, metrics });
+  if (working) webhooks.start(attemptQueue);
   const tls = await loadTls(config);
   const counters = config.redisUrl ? await RedisCounterStore.open(config.redisUrl, logger) : new MemoryCounterStore();
   const tokens = new SessionTokens(secrets.sessionSecret);

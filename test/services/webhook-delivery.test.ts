@@ -1,35 +1,19 @@
 import { Webhook } from 'standardwebhooks';
-import { describe, expect, inject, it } from 'vitest';
-import { createLogger } from '../../src/logger.ts';
+import { describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/lib/ids.ts';
 import { recordEvent } from '../../src/modules/event/event.service.ts';
-import { RETRY_DELAYS_SECONDS, WebhookDeliveries, type QueuedAttempt } from '../../src/modules/webhook/delivery.ts';
+import { RETRY_DELAYS_SECONDS } from '../../src/modules/webhook/retry-policy.ts';
 import type { WebhookSubscriptionEntity } from '../../src/modules/webhook/webhook.entity.ts';
 import { builders, type Builders } from '../support/builders.ts';
 import { withServiceTier } from '../support/service-tier.ts';
 import type { TestDatabase } from '../support/test-database.ts';
+import { controlledDeliveries } from '../support/webhook-deliveries.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 let db: TestDatabase;
 let build: Builders;
 
 withServiceTier((tier) => ({ db, build } = tier));
-
-/** A delivery engine on the test database with a clock the test moves; the attempts it queues are captured, not run. */
-function controlledDeliveries(options: { allowPrivate?: boolean; now?: Date } = {}) {
-  let now = options.now ?? new Date();
-  const queued: QueuedAttempt[] = [];
-  const deliveries = new WebhookDeliveries({
-    orm: db.orm,
-    cipher: db.cipher,
-    logger: createLogger('silent'),
-    allowPrivate: options.allowPrivate ?? true,
-    caFile: inject('tls').certFile,
-    now: () => now,
-    enqueue: async (attempts) => void queued.push(...attempts),
-  });
-  return { deliveries, queued, advanceTo: (at: Date) => (now = at), now: () => now };
-}
 
 /** A PENDING first attempt of a new event for the subscription, due now, as the relay writes it. */
 async function owed(subscription: WebhookSubscriptionEntity, overrides: Parameters<Builders['delivery']>[2] = {}) {
@@ -53,7 +37,7 @@ describe('the relay', () => {
     await build.webhookSubscription({ createdAt: before });
     const event = await scoped.event({ type: 'connection.synced.successful', dispatchedAt: null });
 
-    const clock = controlledDeliveries();
+    const clock = controlledDeliveries(db);
     await clock.deliveries.relay();
     const rows = await db.sql('select id, subscription_id, attempt, status, redelivery from webhook_delivery where event_id = $1', [event.id]);
     expect(rows.map((row) => row.subscription_id).sort()).toEqual([everything.id, exact.id, prefix.id].sort());
@@ -80,7 +64,7 @@ describe('the relay', () => {
     await em.flush();
     const ids = events.map((event) => event.id);
 
-    const clock = controlledDeliveries();
+    const clock = controlledDeliveries(db);
     await clock.deliveries.relay();
     const rows = await db.sql('select event_id, subscription_id from webhook_delivery where event_id = any($1::uuid[])', [ids]);
     const expected = events.flatMap((event) => subscriptions.map(({ subscription }) => `${event.id} ${subscription.id}`));
@@ -92,7 +76,7 @@ describe('the relay', () => {
 
   it('queues an owed row again under its own job id (a no-op while that job waits), and a lapsed claim once more under one new id', async () => {
     const { subscription } = await build.webhookSubscription();
-    const clock = controlledDeliveries();
+    const clock = controlledDeliveries(db);
     const waiting = await owed(subscription, { at: clock.now() });
     const lapsed = await owed(subscription, { at: clock.now(), claimedUntil: new Date(clock.now().getTime() + 1000) });
     // A minute on, for this engine: both rows are owed.
@@ -116,7 +100,7 @@ describe('an attempt', () => {
       const profile = await build.profile({ metadata: { plan: 'gold' } });
       const event = await build.event({ type: 'profile.created', profile, record: { id: encodeId('profile', profile.id) } });
       const delivery = await build.delivery(subscription, event);
-      const clock = controlledDeliveries();
+      const clock = controlledDeliveries(db);
       await clock.deliveries.attempt(delivery.id);
       const [request] = receiver.received;
       for (const key of [secret, previousSecret]) {
@@ -144,7 +128,7 @@ describe('an attempt', () => {
     const receiver = await startReceiver();
     try {
       const { subscription } = await build.webhookSubscription({ targetUrl: receiver.url });
-      const clock = controlledDeliveries();
+      const clock = controlledDeliveries(db);
       const held = await owed(subscription, { claimedUntil: new Date(clock.now().getTime() + 10_000) });
       const settled = await owed(subscription, { status: 'SUCCEEDED' });
       await clock.deliveries.attempt(held.id);
@@ -161,7 +145,7 @@ describe('an attempt', () => {
     try {
       const { subscription } = await build.webhookSubscription({ targetUrl: receiver.url });
       const delivery = await owed(subscription);
-      await controlledDeliveries().deliveries.attempt(delivery.id);
+      await controlledDeliveries(db).deliveries.attempt(delivery.id);
       expect(await stored(delivery.id)).toMatchObject({ status: 'SUCCEEDED', error: null });
       expect(receiver.received).toHaveLength(1);
     } finally {
@@ -174,13 +158,13 @@ describe('an attempt', () => {
     try {
       const { subscription } = await build.webhookSubscription({ targetUrl: receiver.url });
       const delivery = await owed(subscription);
-      await controlledDeliveries({ allowPrivate: false }).deliveries.attempt(delivery.id);
+      await controlledDeliveries(db, { allowPrivate: false }).deliveries.attempt(delivery.id);
       expect(await stored(delivery.id)).toMatchObject({ status: 'FAILED', error: expect.stringMatching(/private, loopback, link-local or other non-public/) });
 
       const production = await build.environment({ mode: 'PRODUCTION' });
       const plain = await builders({ ...db, environmentId: production.id }).webhookSubscription({ targetUrl: receiver.url.replace('https:', 'http:') });
       const refused = await owed(plain.subscription);
-      await controlledDeliveries().deliveries.attempt(refused.id);
+      await controlledDeliveries(db).deliveries.attempt(refused.id);
       expect(await stored(refused.id)).toMatchObject({ status: 'FAILED', error: expect.stringMatching(/^Refused: .*https/) });
       expect(receiver.received).toEqual([]);
     } finally {
@@ -192,7 +176,7 @@ describe('an attempt', () => {
     const receiver = await startReceiver();
     try {
       const { subscription } = await build.webhookSubscription({ targetUrl: receiver.url, disabled: true, disabledReason: 'paused' });
-      const clock = controlledDeliveries();
+      const clock = controlledDeliveries(db);
       const skipped = await owed(subscription);
       await clock.deliveries.attempt(skipped.id);
       expect(await stored(skipped.id)).toMatchObject({ status: 'FAILED', error: 'The subscription is disabled' });
@@ -211,7 +195,7 @@ describe('retries', () => {
     const receiver = await startReceiver((_request, index) => (index === 0 ? { status: 503, headers: { 'Retry-After': '3600' } } : { status: index === 1 ? 302 : 500 }));
     try {
       const { subscription } = await build.webhookSubscription({ targetUrl: receiver.url });
-      const clock = controlledDeliveries();
+      const clock = controlledDeliveries(db);
       let id = (await owed(subscription, { at: clock.now() })).id;
       const delays: number[] = [];
       for (let attempt = 1; attempt <= RETRY_DELAYS_SECONDS.length + 1; attempt++) {
@@ -240,7 +224,7 @@ describe('retries', () => {
     const receiver = await startReceiver(() => ({ status: 500 }));
     try {
       const { subscription } = await build.webhookSubscription({ targetUrl: receiver.url });
-      const clock = controlledDeliveries();
+      const clock = controlledDeliveries(db);
       const redelivery = await owed(subscription, { redelivery: true });
       await clock.deliveries.attempt(redelivery.id);
       expect(await stored(redelivery.id)).toMatchObject({ status: 'FAILED', response_status: 500, next_attempt_at: null });
@@ -254,7 +238,7 @@ describe('retries', () => {
     const receiver = await startReceiver(() => ({ status: 410 }));
     try {
       const { subscription } = await build.webhookSubscription({ targetUrl: receiver.url });
-      const clock = controlledDeliveries();
+      const clock = controlledDeliveries(db);
       await clock.deliveries.attempt((await owed(subscription)).id);
       expect(clock.queued).toEqual([]);
       const [row] = await db.sql('select disabled, disabled_reason from webhook_subscription where id = $1', [subscription.id]);
@@ -264,12 +248,21 @@ describe('retries', () => {
     }
   });
 
+  it('ends an attempt after 15 s when the resolver never answers, recorded as a failure with its retry queued', { timeout: 60_000 }, async () => {
+    const { subscription } = await build.webhookSubscription({ targetUrl: 'https://hooks.unanswered.example/tributary' });
+    const delivery = await owed(subscription);
+    const clock = controlledDeliveries(db, { resolve: () => new Promise(() => {}) });
+    await clock.deliveries.attempt(delivery.id);
+    expect(await stored(delivery.id)).toMatchObject({ status: 'FAILED', error: 'no answer within 15 s', claimed_until: null, next_attempt_at: clock.queued[0]!.at });
+    expect(clock.queued).toHaveLength(1);
+  });
+
   it('ends an attempt after 15 s even while the endpoint keeps trickling its answer', { timeout: 60_000 }, async () => {
     const receiver = await startReceiver(() => 'trickle');
     try {
       const { subscription } = await build.webhookSubscription({ targetUrl: receiver.url });
       const delivery = await owed(subscription);
-      await controlledDeliveries().deliveries.attempt(delivery.id);
+      await controlledDeliveries(db).deliveries.attempt(delivery.id);
       expect(await stored(delivery.id)).toMatchObject({ status: 'FAILED', error: 'no answer within 15 s' });
     } finally {
       await receiver.close();

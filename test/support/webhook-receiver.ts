@@ -8,14 +8,22 @@ export interface Received {
   body: string;
 }
 
+export interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  delayMs?: number;
+}
+
 /**
  * A real HTTPS endpoint on loopback (the tests' certificate) that records every delivery. `respond`
  * decides each answer; returning `'hang'` never answers (a receiver that stalls), `'trickle'` answers
- * 200 and then sends its body a byte at a time, never ending it. With `address` its URL names that
- * loopback address instead of localhost.
+ * 200 and then sends its body a byte at a time, never ending it. An answer's body is `ok` unless
+ * given; with `delayMs` it comes that much later. With `address` its URL names that loopback
+ * address instead of localhost.
  */
 export async function startReceiver(
-  respond: (request: Received, index: number) => { status: number; headers?: Record<string, string> } | 'hang' | 'trickle' = () => ({ status: 200 }),
+  respond: (request: Received, index: number) => Answer | 'hang' | 'trickle' = () => ({ status: 200 }),
   address?: '127.0.0.1' | '::1',
 ) {
   const tls = inject('tls');
@@ -34,7 +42,8 @@ export async function startReceiver(
         res.on('close', () => clearInterval(timer));
         return;
       }
-      res.writeHead(answer.status, answer.headers).end('ok');
+      const { status, headers, body = 'ok', delayMs = 0 } = answer;
+      setTimeout(() => res.writeHead(status, headers).end(body), delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, address ?? '127.0.0.1', resolve));

@@ -44,6 +44,11 @@ export interface TargetRules {
   allowPrivate: boolean;
 }
 
+/** Resolves a host name to every address it has (the system resolver, unless a test gives its own). */
+export type Resolve = (host: string) => Promise<Array<{ address: string; family: number }>>;
+
+const systemResolve: Resolve = (host) => lookup(host, { all: true });
+
 /** A target whose address was checked: connect to `address`, never to a fresh lookup of the name. */
 export interface CheckedTarget {
   url: URL;
@@ -56,7 +61,7 @@ export interface CheckedTarget {
  * private when allowed; documentation, multicast and reserved addresses are always refused.
  * Returns the reason it is refused, or the target.
  */
-export async function checkTarget(targetUrl: string, rules: TargetRules): Promise<CheckedTarget | { refused: string }> {
+export async function checkTarget(targetUrl: string, rules: TargetRules, resolve: Resolve = systemResolve): Promise<CheckedTarget | { refused: string }> {
   let url: URL;
   try {
     url = new URL(targetUrl);
@@ -70,7 +75,7 @@ export async function checkTarget(targetUrl: string, rules: TargetRules): Promis
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: Array<{ address: string; family: number }>;
   try {
-    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true });
+    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolve(host);
   } catch {
     return { refused: `targetUrl's host ${host} does not resolve` };
   }

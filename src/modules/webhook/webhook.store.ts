@@ -5,6 +5,7 @@ import { run } from '../../db/statement.ts';
 export interface OwedDelivery {
   id: string;
   subscriptionId: string;
+  environmentId: string;
   at: string;
   jobId: string;
 }
@@ -15,10 +16,11 @@ export const SWEEP_ROWS = 100;
 /** The statements of the webhook_delivery table; test/stores.test.ts prepares each. */
 export const webhookStatements = {
   // A row never claimed keeps its own id as job id; a lapsed claim gets a hash of the row and the claim.
-  owed: `select id, subscription_id as "subscriptionId", at, coalesce(md5(id::text || extract(epoch from claimed_until)::text)::uuid, id) as "jobId"
-       from webhook_delivery
-      where status = 'PENDING' and at <= $1 and (claimed_until is null or claimed_until < $2) and at >= $3::timestamptz and (at, id) > ($3::timestamptz, $4::uuid)
-      order by at, id limit ${SWEEP_ROWS}`,
+  owed: `select d.id, d.subscription_id as "subscriptionId", s.environment_id as "environmentId", d.at,
+            coalesce(md5(d.id::text || extract(epoch from d.claimed_until)::text)::uuid, d.id) as "jobId"
+       from webhook_delivery d join webhook_subscription s on s.id = d.subscription_id
+      where d.status = 'PENDING' and d.at <= $1 and (d.claimed_until is null or d.claimed_until < $2) and d.at >= $3::timestamptz and (d.at, d.id) > ($3::timestamptz, $4::uuid)
+      order by d.at, d.id limit ${SWEEP_ROWS}`,
   claim: `update webhook_delivery set claimed_until = $1 where id = $2 and status = 'PENDING' and (claimed_until is null or claimed_until < $3) returning id`,
 };
 
