@@ -24,7 +24,8 @@ interface Operation {
  * The contract's operations (generated/rest-operations.ts: method and path template) registered on
  * @koa/router, one route each, named by its operationId. Requests are matched by openapi-backend's
  * rules: case matters, trailing slashes are ignored, an exact path wins, else the most literal
- * template ("/a/{id}/b" before "/a/{id}/{part}") that has the request's method.
+ * template ("/a/{id}/b" before "/a/{id}/{part}"; of two as literal, the one listed first) that has
+ * the request's method.
  */
 export class RestRouter<Id extends string = OperationId> {
   readonly #router = new Router({ sensitive: true });
