@@ -88,6 +88,15 @@ describe('keys named after Object.prototype members', () => {
   });
 });
 
+describe('a request body that is a JSON string', () => {
+  it('is not an object, even when the string holds a valid body: 422, and nothing is created', async () => {
+    const profile = buildProfile();
+    const response = await app.http.post('/v1/profiles', { auth: app.apiKey, json: JSON.stringify(profile) });
+    expectErrorResponse(response, 422);
+    expect(await app.sql('select id from profile where uuid = $1', [profile.uuid])).toEqual([]);
+  });
+});
+
 describe('malformed percent-encoding in the path', () => {
   it.each(['/v1/profiles/%ff', '/v1/profiles/%E0%A4%A', '/v1/profiles/p_%', '/v1/%ff/profiles'])('GET %s answers 400 in the contract shape', async (path) => {
     const response = await app.http.get(path, { auth: app.apiKey });

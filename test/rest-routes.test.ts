@@ -14,6 +14,8 @@ const OPERATIONS = {
   getItemOwner: { method: 'get', path: '/items/{itemId}/owner' },
   deleteLatest: { method: 'delete', path: '/items/latest' },
   getFile: { method: 'get', path: '/files/{name}.json' },
+  getPairByFirst: { method: 'get', path: '/pairs/{first}/same' },
+  getPairBySecond: { method: 'get', path: '/pairs/same/{second}' },
 };
 const router = new RestRouter(OPERATIONS);
 
@@ -25,8 +27,10 @@ describe('the REST router', () => {
     expect(router.match('GET', '/items/a/b')).toEqual({ template: '/items/{itemId}/{part}', operationId: 'getItemPart', params: { itemId: 'a', part: 'b' } });
   });
 
-  it('tries the most literal template first', () => {
+  it('tries the most literal template first, and of two as literal the one listed first', () => {
     expect(router.match('GET', '/items/a/owner')).toMatchObject({ template: '/items/{itemId}/owner', operationId: 'getItemOwner', params: { itemId: 'a' } });
+    // Equally literal: the one listed first.
+    expect(router.match('GET', '/pairs/same/same')).toMatchObject({ operationId: 'getPairByFirst', params: { first: 'same' } });
   });
 
   it('prefers an exact path, and falls back to a template that has the method', () => {
@@ -49,6 +53,11 @@ describe('the REST router', () => {
     expect(router.match('GET', '/itemsx')).toBeUndefined();
   });
 
+  it('matches letter case exactly', () => {
+    expect(router.match('GET', '/Items')).toBeUndefined();
+    expect(router.match('GET', '/items/a/OWNER')).toEqual({ template: '/items/{itemId}/{part}', operationId: 'getItemPart', params: { itemId: 'a', part: 'OWNER' } });
+  });
+
   it('treats template literals literally, and keeps a parameter that is not valid percent-encoding as sent', () => {
     expect(router.match('GET', '/files/report.json')).toMatchObject({ operationId: 'getFile', params: { name: 'report' } });
     expect(router.match('GET', '/files/reportxjson')).toBeUndefined();
@@ -59,10 +68,10 @@ describe('the REST router', () => {
     const samples = (templates: string[]) =>
       templates.flatMap((template) => {
         const filled = template.replace(/\{[^}]+\}/g, 'x%20y');
-        return [filled, `${filled}/`, template.replace(/\{[^}]+\}/g, 'latest'), `${filled}/extra`, filled.replace(/\/[^/]*$/, '')];
+        return [filled, `${filled}/`, template.replace(/\{[^}]+\}/g, 'latest'), `${filled}/extra`, filled.replace(/\/[^/]*$/, ''), filled.toUpperCase()];
       });
     const contract = parse(readFileSync(REST_CONTRACT_PATH, 'utf8')) as Document;
-    expect(disagreements(router, definitionOf(OPERATIONS), samples(Object.values(OPERATIONS).map(({ path }) => path)))).toEqual([]);
+    expect(disagreements(router, definitionOf(OPERATIONS), [...samples(Object.values(OPERATIONS).map(({ path }) => path)), '/pairs/same/same'])).toEqual([]);
     const compared = samples(Object.values(REST_OPERATIONS).map(({ path }) => path));
     expect(compared.length).toBeGreaterThan(100);
     expect(disagreements(REST_ROUTES, contract, compared)).toEqual([]);

@@ -10,7 +10,8 @@ import { toAppError } from '../http/errors.ts';
 import type { AppContext, AppState } from '../http/state.ts';
 import { unstorableText } from '../lib/storable-text.ts';
 import { admittedCredential } from './security.ts';
-import type { Handler, OperationId } from './types.ts';
+import type { OperationId } from './routes.ts';
+import type { Handler } from './types.ts';
 import { toIssue } from './validation-issues.ts';
 
 /** ajv-formats (CommonJS): date, date-time, uuid, uri… checked as the contract says. */
@@ -26,8 +27,8 @@ type Run = (input: unknown) => Promise<{ status: number; body?: unknown; headers
 /**
  * The REST front door, for the operation of contracts/rest.yaml the request was matched to on arrival
  * (`ctx.state.route`, see src/rest/routes.ts): it checks the credential against the operation's
- * `security`, has openapi-backend validate parameters and body (coercing query parameters to their
- * types), and calls the operation's handler. Everything here is wiring; rules live in the modules' services.
+ * `security`, has openapi-backend parse and validate the request in one pass (coercing query
+ * parameters to their types), and calls the operation's handler. Everything here is wiring; rules live in the modules' services.
  */
 export function restApi(table: HandlerTable): Middleware<AppState> {
   const api = new OpenAPIBackend({
@@ -51,13 +52,16 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
     if (!operationId) throw notFound(`Route ${ctx.method.toUpperCase()} ${ctx.path}`);
     const credential = admittedCredential(operationId, ctx.state.credential);
     const operation = operations.get(operationId);
-    const request = { method: ctx.method, path: ctx.path, query: ctx.querystring, headers: ctx.headers as Record<string, string>, body: ctx.state.body };
+    // The body is JSON, parsed already (src/http/json-body.ts). openapi-backend takes a body that is
+    // not an object for JSON text and parses it: a JSON string goes back as its text, so that what is
+    // validated is what the handler gets.
+    const body = ctx.state.body;
+    const request = { method: ctx.method, path: ctx.path, query: ctx.querystring, headers: ctx.headers as Record<string, string>, body: typeof body === 'string' ? JSON.stringify(body) : body };
+    // openapi-backend's one pass over the request: it parses it, validates it, and coerces the query
+    // parameters to their types in place.
     const validation = api.validateRequest(request, operation);
     if (validation.errors) throw new ValidationError(validation.errors.map(toIssue));
-    // Query and body as they were validated: parameters coerced to their types, a JSON string body parsed.
-    const parsed = api.router.parseRequest(validation.coerced as Request, operation);
-    const query: unknown = parsed.query;
-    const body: unknown = parsed.requestBody;
+    const query: unknown = (validation.coerced as Request).query;
     // Path parameters are ids, only ever decoded (a malformed one is a 404); the rest may be stored.
     const unstorable = [query, body].flatMap((part) => unstorableText(part));
     if (unstorable.length > 0) throw new ValidationError(unstorable);

@@ -1,5 +1,9 @@
+import Router from '@koa/router';
 import { REST_OPERATIONS } from '../../generated/rest-operations.ts';
-import type { OperationId } from './types.ts';
+import type { operations } from '../../generated/rest.ts';
+
+/** Every operationId of contracts/rest.yaml. */
+export type OperationId = keyof operations;
 
 /** Where a request falls in the contract. */
 export interface Route<Id extends string = OperationId> {
@@ -11,35 +15,30 @@ export interface Route<Id extends string = OperationId> {
   params: Record<string, string>;
 }
 
-interface Template<Id> {
-  template: string;
-  pattern: RegExp;
-  names: string[];
-  methods: Map<string, Id>;
+interface Operation {
+  method: string;
+  path: string;
 }
 
 /**
- * Matches requests to the contract's operations, built once from their methods and path templates
- * (generated/rest-operations.ts). The rules are openapi-backend's: trailing slashes are ignored; an
- * exact path wins; else the templates are tried most literal first ("/a/{id}/b" before "/a/{id}/{part}"),
- * and the first that has the request's method is the operation.
+ * The contract's operations (generated/rest-operations.ts: method and path template) registered on
+ * @koa/router, one route each, named by its operationId. Requests are matched by openapi-backend's
+ * rules: case matters, trailing slashes are ignored, an exact path wins, else the most literal
+ * template ("/a/{id}/b" before "/a/{id}/{part}"; of two as literal, the one listed first) that has
+ * the request's method.
  */
 export class RestRouter<Id extends string = OperationId> {
-  readonly #exact = new Map<string, Map<string, Id>>();
-  readonly #templated: Array<Template<Id>> = [];
+  readonly #router = new Router({ sensitive: true });
+  readonly #operations: Record<Id, Operation>;
 
-  constructor(operations: Record<Id, { method: string; path: string }>) {
-    const templates = new Map<string, Template<Id>>();
-    for (const [operationId, { method, path }] of Object.entries(operations) as Array<[Id, { method: string; path: string }]>) {
-      if (!path.includes('{')) {
-        this.#exact.set(path, (this.#exact.get(path) ?? new Map<string, Id>()).set(method, operationId));
-        continue;
-      }
-      const template = templates.get(path) ?? { template: path, ...templatePattern(path), methods: new Map() };
-      template.methods.set(method, operationId);
-      templates.set(path, template);
-    }
-    this.#templated = [...templates.values()].sort((a, b) => literalLength(b.template) - literalLength(a.template));
+  constructor(operations: Record<Id, Operation>) {
+    this.#operations = operations;
+    // Least specific first, as the last route that matches is taken; reversed before the (stable)
+    // sort so that of two equally literal templates, the one the contract lists first comes last.
+    const ordered = (Object.entries(operations) as Array<[Id, Operation]>)
+      .reverse()
+      .sort(([, a], [, b]) => Number(!a.path.includes('{')) - Number(!b.path.includes('{')) || literalLength(a.path) - literalLength(b.path));
+    for (const [operationId, { method, path }] of ordered) this.#router.register(routerPath(path), [method], [], { name: operationId });
   }
 
   /**
@@ -49,29 +48,30 @@ export class RestRouter<Id extends string = OperationId> {
   match(method: string, path: string): Route<Id> | undefined {
     const normalized = withoutTrailingSlashes(path);
     const verb = method.toLowerCase();
-    const exact = this.#exact.get(normalized);
-    const exactId = exact?.get(verb);
-    if (exactId) return { template: normalized, operationId: exactId, params: {} };
-    let pathOnly: Route<Id> | undefined = exact && { template: normalized, params: {} };
-    for (const { template, pattern, names, methods } of this.#templated) {
-      const found = pattern.exec(normalized);
-      if (!found) continue;
-      const operationId = methods.get(verb);
-      if (operationId) return { template, operationId, params: Object.fromEntries(names.map((name, i) => [name, decoded(found[i + 1]!)])) };
-      pathOnly ??= { template, params: {} };
+    const matched = this.#router.match(normalized, method);
+    // Only a route of the request's own method: @koa/router also lets HEAD through to GET routes.
+    const route = matched.pathAndMethod.findLast((layer) => this.#operation(layer.name).method === verb);
+    if (route) {
+      return { template: this.#operation(route.name).path, operationId: route.name as Id, params: route.params(normalized, route.captures(normalized)) };
     }
-    return pathOnly;
+    const onPath = matched.path.at(-1);
+    return onPath && { template: this.#operation(onPath.name).path, params: {} };
+  }
+
+  #operation(name: string | undefined): Operation {
+    return this.#operations[name as Id];
   }
 }
 
 /** The contract's routes. */
 export const REST_ROUTES = new RestRouter(REST_OPERATIONS);
 
-/** "/v1/profiles/{profileId}" as a pattern capturing each parameter's segment, and the parameters' names. */
-function templatePattern(template: string): { pattern: RegExp; names: string[] } {
-  const names = [...template.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]!);
-  const literals = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return { pattern: new RegExp(`^${literals.join('([^/]+)')}$`), names };
+/** "/v1/profiles/{profileId}" as @koa/router (path-to-regexp 8) writes it: "/v1/profiles/:"profileId"", its literals escaped. */
+function routerPath(template: string): string {
+  return template
+    .split(/(\{[^}]+\})/)
+    .map((part, index) => (index % 2 === 1 ? `:"${part.slice(1, -1)}"` : part.replace(/[{}()[\]+?!:*\\]/g, '\\$&')))
+    .join('');
 }
 
 function literalLength(template: string): number {
@@ -82,12 +82,4 @@ function withoutTrailingSlashes(path: string): string {
   let end = path.length;
   while (end > 1 && path[end - 1] === '/') end--;
   return path.slice(0, end);
-}
-
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }

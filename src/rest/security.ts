@@ -1,7 +1,8 @@
 import { REST_OPERATIONS } from '../../generated/rest-operations.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import { WWW_AUTHENTICATE, type Credential } from '../http/credentials.ts';
-import type { CredentialOf, OperationId } from './types.ts';
+import type { OperationId } from './routes.ts';
+import type { CredentialOf } from './types.ts';
 
 /**
  * The request's credential when its operation's `security` accepts that kind, typed as the handler

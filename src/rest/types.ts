@@ -2,9 +2,7 @@ import type { REST_OPERATIONS } from '../../generated/rest-operations.ts';
 import type { operations } from '../../generated/rest.ts';
 import type { Credential } from '../http/credentials.ts';
 import type { AppContext } from '../http/state.ts';
-
-/** Every operationId of contracts/rest.yaml. */
-export type OperationId = keyof operations;
+import type { OperationId } from './routes.ts';
 
 type Json<T> = T extends { content: { 'application/json': infer B } }
   ? B
