@@ -159,7 +159,8 @@ export class Household {
     while (purchases.length > wanted) purchases.splice(Math.floor(random() * purchases.length), 1);
     for (let i = 0; purchases.length < wanted; i++) {
       const day = between(random, first, today);
-      purchases.push(this.#purchase(random, `h${i}`, day, pick(random, GROUPS)));
+      const group = pick(random, GROUPS);
+      purchases.push(this.#purchase(random, `h${i}`, day, group, SPENDING[group].account));
     }
     return [...scheduled.slice(0, count), ...purchases].sort((a, b) => a.day - b.day);
   }
@@ -167,7 +168,10 @@ export class Household {
   /** `count` purchases made on `day` at any merchant, on `account` or the one their group is paid from; keyed by `serial` so they never collide. */
   extra(day: number, count: number, serial: number, account?: AccountRole): Movement[] {
     const random = randomFor(`${this.#seed}:extra:${serial}`);
-    return Array.from({ length: count }, (_, i) => this.#purchase(random, `x${serial}-${i}`, day, pick(random, GROUPS), account));
+    return Array.from({ length: count }, (_, i) => {
+      const group = pick(random, GROUPS);
+      return this.#purchase(random, `x${serial}-${i}`, day, group, account ?? SPENDING[group].account);
+    });
   }
 
   #averageOutflow(): number {
@@ -239,19 +243,18 @@ export class Household {
     return out;
   }
 
-  /** One purchase from `group` (or at `merchant`), paid from `account` or the group's usual account. */
-  #purchase(random: () => number, key: string, day: number, group: Merchant['group'], account?: AccountRole, merchant?: Merchant): Movement {
+  /** One purchase from `group` (or at `merchant`), paid from `account`. */
+  #purchase(random: () => number, key: string, day: number, group: Merchant['group'], account: AccountRole, merchant?: Merchant): Movement {
     const shop = merchant ?? pick(random, merchantsOf(group));
-    const on = account ?? (group in SPENDING ? SPENDING[group as SpendingGroup].account : 'checking');
     const authorised = between(random, shop.cents[0], shop.cents[1]);
     const secondOfDay = between(random, 7 * 3_600, 23 * 3_600);
-    const base = { key, account: on, day, secondOfDay, counterparty: shop };
-    const roll = random();
-    // A refund: money back into the account, settled directly.
-    if (roll < 0.02) return { ...base, postDay: day, pendingCents: null, cents: authorised, fate: 'posts' };
+    const base = { key, account, day, secondOfDay, counterparty: shop };
+    // A return to a shop: money back into the account, settled directly.
+    if (group === 'shopping' && random() < 0.06) return { ...base, postDay: day, pendingCents: null, cents: authorised, fate: 'posts' };
     const lag = random() < 0.1 ? 0 : between(random, 1, 3);
     const tip = shop.tipped ? Math.round(authorised * (TIP[0] + random() * (TIP[1] - TIP[0]))) : 0;
-    const fate: Fate = lag > 0 && roll < 0.05 ? 'dropped' : roll < 0.07 ? 'corrected' : roll < 0.075 ? 'reversed' : 'posts';
+    const roll = random();
+    const fate: Fate = lag > 0 && roll < 0.03 ? 'dropped' : roll < 0.05 ? 'corrected' : roll < 0.055 ? 'reversed' : 'posts';
     return { ...base, postDay: day + lag, pendingCents: lag === 0 ? null : -authorised, cents: -(authorised + tip), fate };
   }
 
