@@ -91,7 +91,7 @@ export class Household {
   /** What leaves checking in an average month: rent, bills, payments, the savings transfer and the purchases it pays for. */
   readonly monthlyOutflow: number;
   /** One fortnightly paycheck: the month's outflows plus the household's margin, spread over the paychecks. */
-  readonly paycheck: number;
+  readonly #paycheck: number;
 
   constructor(seed: string, options: HouseholdOptions) {
     this.#seed = seed;
@@ -110,7 +110,7 @@ export class Household {
       margin: 0.01 + random() * 0.03,
     };
     this.monthlyOutflow = this.#averageOutflow();
-    this.paycheck = Math.round((this.monthlyOutflow * (1 + this.#profile.margin)) / PAYCHECKS_PER_MONTH);
+    this.#paycheck = Math.round((this.monthlyOutflow * (1 + this.#profile.margin)) / PAYCHECKS_PER_MONTH);
   }
 
   /** Each account's balance before the history starts, in the holder's sign (owed is negative). */
@@ -195,7 +195,7 @@ export class Household {
       if (this.#holds.has(account)) out.push({ key: `f${day}-${name}`, account, day, postDay: day, secondOfDay, pendingCents: null, cents, counterparty, fate: 'posts' });
     };
     if (day % 14 === 1) {
-      move('checking', 'payroll', this.paycheck, FLOWS.payroll);
+      move('checking', 'payroll', this.#paycheck, FLOWS.payroll);
       move('retirement', 'retirement', profile.retirement, FLOWS.retirement);
     }
     if (dom === 1) move('checking', 'rent', -profile.rent, FLOWS.rent);
