@@ -3,6 +3,8 @@ import { dayOf, HISTORY_DAYS, type AccountRole, type Movement } from '../src/pro
 import { SANDBOX_INSTITUTIONS, type SandboxInstitution } from '../src/providers/sandbox/institutions.ts';
 import { SandboxProvider } from '../src/providers/sandbox/sandbox-provider.ts';
 import { householdOf, visibleVersion } from '../src/providers/sandbox/transactions.ts';
+import { ActivityGenerator as PlaidActivity } from './fakes/plaid/activity.ts';
+import { ActivityGenerator as SimplefinActivity, DAY } from './fakes/simplefin/activity.ts';
 
 const SEEDS = ['5f1c9a0be3d24417', '0a9e77c1d6b85f20', 'c3b8e0f4a1279d56', '9d20f6e8b4c13a77', 'e71a4c0d93f2b858'];
 const FIRST_DAY = dayOf(Date.UTC(2024, 0, 1));
@@ -61,5 +63,17 @@ describe('the synthetic household', () => {
       expect(Number(checking.balance.current)).toBeGreaterThan(0);
       expect(Number(checking.balance.available)).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('the fakes’ renderings of the household', () => {
+  it('show the same purchases in their own units and signs: Plaid positive = money out in days, SimpleFIN positive = money in in seconds', () => {
+    const day = FIRST_DAY + 100;
+    const options = { firstDay: FIRST_DAY, purchasesPerDay: 2 };
+    const plaid = new PlaidActivity('same', 0, options).extra(day, 20, 0, { account: 'credit' });
+    const simplefin = new SimplefinActivity('same:0', options).extra(day * DAY + 43_200, 20, 0, { account: 'card' });
+    expect(simplefin.map((activity) => [activity.counterparty.payee, -activity.cents])).toEqual(plaid.map((activity) => [activity.counterparty.name, activity.cents]));
+    expect(plaid.filter((activity) => activity.cents > 0).length).toBeGreaterThan(15);
+    expect(simplefin.every((activity) => Math.floor(activity.transactedAt! / DAY) === day)).toBe(true);
   });
 });
