@@ -16,7 +16,7 @@ import { SESSION_LIFETIME_MS } from '../../src/modules/session/session-token.ts'
 import { Transaction, type TransactionEntity } from '../../src/modules/transaction/transaction.entity.ts';
 import { newWebhookSecret } from '../../src/modules/webhook/signing.ts';
 import { WebhookDelivery, WebhookSubscription, type WebhookDeliveryEntity, type WebhookSubscriptionEntity } from '../../src/modules/webhook/webhook.entity.ts';
-import { dayOf } from '../../src/providers/sandbox/activity.ts';
+import { dayOf } from '../../src/providers/sandbox/household.ts';
 import { findInstitution } from '../../src/providers/sandbox/institutions.ts';
 import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
 import { buildProfile } from './factories.ts';

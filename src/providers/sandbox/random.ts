@@ -1,6 +1,7 @@
 /**
  * A deterministic pseudo-random sequence in [0, 1) for a key: mulberry32 seeded with the key's
  * FNV-1a hash. Not cryptographic (test data only), and fast enough to regenerate years of history.
+ * The one seeded random helper of the synthetic household and of the test fakes that render it.
  */
 export function randomFor(key: string): () => number {
   let state = 0x811c9dc5;
@@ -17,6 +18,11 @@ export function randomFor(key: string): () => number {
 /** An integer in [min, max] drawn from `random`. */
 export function between(random: () => number, min: number, max: number): number {
   return min + Math.floor(random() * (max - min + 1));
+}
+
+/** One element of a non-empty list drawn from `random`. */
+export function pick<T>(random: () => number, list: readonly T[]): T {
+  return list[Math.floor(random() * list.length)]!;
 }
 
 /** Digits drawn from `random`, as a string of exactly `length` characters. */

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Capability, Institution, LinkCompletion, LinkedLogin, LinkSession, CursorProvider, ProviderAccount, ProviderBalance, ProviderTransaction, SyncPage, WebhookAction } from '../provider.ts';
+import type { Capability, Institution, LinkCompletion, LinkedLogin, LinkSession, CursorProvider, ProviderAccount, ProviderBalance, SyncPage, WebhookAction } from '../provider.ts';
 import { LinkRefused, ProviderError, WebhookUnverified } from '../provider.ts';
-import { activitiesOn, dayOf, HISTORY_DAYS, isoDay, visibleVersion, type AccountKey, type VisibleTransaction } from './activity.ts';
-import { findInstitution, logoUrl, SANDBOX_INSTITUTIONS, type SandboxInstitution } from './institutions.ts';
+import { dayOf, HISTORY_DAYS, type AccountRole } from './household.ts';
+import { findInstitution, SANDBOX_INSTITUTIONS, type SandboxInstitution } from './institutions.ts';
 import { centsToDecimal } from './money.ts';
-import { between, digits, randomFor } from './random.ts';
+import { digits, randomFor } from './random.ts';
+import { householdOf, presentTransaction, visibleOn, type VisibleTransaction } from './transactions.ts';
 
 /** What the sandbox's access token carries (the token is stored encrypted on the connection). */
 interface Login {
@@ -106,7 +107,7 @@ export class SandboxProvider implements CursorProvider {
       state: 'OPEN',
       mask: maskOf(login, template.key),
       currencyCode: 'USD',
-      balance: this.#balance(login, template.key, transactions),
+      balance: this.#balance(login, institution, template.key, transactions),
     }));
   }
 
@@ -127,7 +128,7 @@ export class SandboxProvider implements CursorProvider {
     const page = changes.slice(position.offset, position.offset + this.#pageSize);
     const hasMore = position.offset + page.length < changes.length;
     const present = (kind: 'added' | 'modified') =>
-      page.filter((change) => change.kind === kind).map((change) => presentTransaction(login, change.transaction, this.#now()));
+      page.filter((change) => change.kind === kind).map((change) => presentTransaction(accountRemoteIdOf(login, change.transaction.account), change.transaction, this.#now()));
     return {
       added: present('added'),
       modified: present('modified'),
@@ -141,7 +142,7 @@ export class SandboxProvider implements CursorProvider {
     const { login, institution } = this.#authorize(accessToken);
     const template = institution.accounts.find((account) => accountRemoteIdOf(login, account.key) === accountRemoteId);
     if (!template) throw new ProviderError('ERROR_PROVIDER', `unknown account ${accountRemoteId}`);
-    return this.#balance(login, template.key, this.#visibleOn(login, institution, this.#today()));
+    return this.#balance(login, institution, template.key, this.#visibleOn(login, institution, this.#today()));
   }
 
   async accountNumbers(accessToken: string, accountRemoteId: string): Promise<{ number: string; routing: string }> {
@@ -185,20 +186,13 @@ export class SandboxProvider implements CursorProvider {
   }
 
   #visibleOn(login: Login, institution: SandboxInstitution, today: number): VisibleTransaction[] {
-    const out: VisibleTransaction[] = [];
-    for (let day = login.firstDay; day <= today; day++) {
-      for (const activity of activitiesOn(login.seed, institution, day, login.firstDay)) {
-        const version = visibleVersion(activity, today);
-        if (version) out.push(version);
-      }
-    }
-    return out;
+    return visibleOn(login.seed, householdOf(login.seed, institution, login.firstDay), login.firstDay, today);
   }
 
   /** Balances follow from the opening balance and what has posted, so they agree with the transactions. */
-  #balance(login: Login, key: AccountKey, transactions: VisibleTransaction[]): ProviderBalance {
-    const random = randomFor(`${login.seed}:${key}:opening`);
-    const opening = OPENING[key](random);
+  #balance(login: Login, institution: SandboxInstitution, key: AccountRole, transactions: VisibleTransaction[]): ProviderBalance {
+    const household = householdOf(login.seed, institution, login.firstDay);
+    const opening = household.opening(key);
     let posted = 0;
     let pending = 0;
     for (const transaction of transactions) {
@@ -207,7 +201,7 @@ export class SandboxProvider implements CursorProvider {
       else pending += transaction.cents;
     }
     const current = opening + posted;
-    const limit = key === 'card' ? -between(random, 50, 150) * 100_00 : null;
+    const limit = key === 'card' ? -household.creditLimit : null;
     const available = key === 'card' ? current - limit! + pending : key === 'checking' || key === 'savings' ? current + pending : null;
     return {
       at: this.#now(),
@@ -217,15 +211,6 @@ export class SandboxProvider implements CursorProvider {
     };
   }
 }
-
-const OPENING: Record<AccountKey, (random: () => number) => number> = {
-  checking: (random) => between(random, 1_500_00, 4_000_00),
-  savings: (random) => between(random, 5_000_00, 20_000_00),
-  card: (random) => -between(random, 300_00, 2_000_00),
-  loan: (random) => -between(random, 15_000_00, 350_000_00),
-  brokerage: (random) => between(random, 20_000_00, 80_000_00),
-  retirement: (random) => between(random, 50_000_00, 150_000_00),
-};
 
 function isSandboxUser(username: string): username is keyof typeof FORCED_ERRORS {
   return Object.hasOwn(FORCED_ERRORS, username);
@@ -259,11 +244,11 @@ function readLogin(accessToken: string): Login {
   throw new ProviderError('ERROR_REPAIRABLE', 'the access token is not valid');
 }
 
-function accountRemoteIdOf(login: Login, key: AccountKey): string {
+function accountRemoteIdOf(login: Login, key: AccountRole): string {
   return `${login.seed.slice(0, 10)}-${key}`;
 }
 
-function maskOf(login: Login, key: AccountKey): string {
+function maskOf(login: Login, key: AccountRole): string {
   return digits(randomFor(`${login.seed}:${key}:mask`), 4);
 }
 
@@ -277,32 +262,4 @@ function parseCursor(cursor: string | null, today: number): { from: number | nul
   if (paging) return { from: paging[1] ? Number(paging[1]) : null, to: Number(paging[2]), offset: Number(paging[3]) };
   if (/^\d+$/.test(cursor)) return { from: Number(cursor), to: Math.max(Number(cursor), today), offset: 0 };
   throw new ProviderError('ERROR_PROVIDER', `unreadable sync cursor ${cursor}`);
-}
-
-function presentTransaction(login: Login, transaction: VisibleTransaction, now: Date): ProviderTransaction {
-  const { activity } = transaction;
-  const timestamp = now.toISOString();
-  return {
-    remoteId: transaction.remoteId,
-    accountRemoteId: accountRemoteIdOf(login, transaction.account),
-    pendingRemoteId: transaction.pendingRemoteId,
-    date: transaction.date,
-    description: activity.description,
-    amount: centsToDecimal(transaction.cents),
-    status: transaction.status,
-    raw: {
-      guid: `TRN-${transaction.remoteId}`,
-      description: activity.raw.replace(/^POS /, ''),
-      originalDescription: `${activity.raw} ${isoDay(activity.day).slice(5)}`,
-      ...(transaction.corrected ? { corrected: true } : {}),
-      timestamp,
-    },
-    enrichment: {
-      categories: activity.categories,
-      counterpartyName: activity.counterparty,
-      logo: activity.website ? logoUrl(activity.website) : null,
-      website: activity.website,
-      timestamp,
-    },
-  };
 }

@@ -2,7 +2,7 @@ import { TransactionsUpdateStatus, WebhookType, type AccountBase, type Transacti
 import { INSTITUTIONS, type AccountKey } from './catalog.ts';
 import { errors } from './errors.ts';
 import type { FakeItem } from './item.ts';
-import { isoDay } from './random.ts';
+import { isoDay } from '../../../src/providers/sandbox/household.ts';
 import type { Endpoint } from './schemas.ts';
 import { FakePlaidServer, type FailureKind, type RequestRecord } from './server.ts';
 import { FakePlaidState, GOOD_CREDENTIALS, type LinkSession } from './state.ts';

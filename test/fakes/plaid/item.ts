@@ -2,7 +2,8 @@ import { AccountType, Products, TransactionsUpdateStatus, type AccountBase, type
 import { ActivityGenerator, HISTORY_DAYS, type Activity } from './activity.ts';
 import type { PlaidErrorBody } from './errors.ts';
 import { ACCOUNTS, type AccountKey, type AccountTemplate, type FakeInstitution } from './catalog.ts';
-import { digits, plaidId, randomFor, uuidFrom } from './random.ts';
+import { digits, randomFor } from '../../../src/providers/sandbox/random.ts';
+import { plaidId, uuidFrom } from './ids.ts';
 import { buildTransaction, transactionIds } from './transaction.ts';
 
 /** One entry of an Item's change log; `/transactions/sync` cursors are positions in this log. */
@@ -62,7 +63,6 @@ export class FakeItem {
   #syncedDay: number;
   #extraSerial = 0;
   readonly #generator: ActivityGenerator;
-  readonly #purchasesPerDay: number;
 
   constructor(setup: ItemSetup) {
     this.itemId = plaidId(setup.seed, 'item', setup.index);
@@ -70,8 +70,10 @@ export class FakeItem {
     this.institution = setup.institution;
     this.products = [...setup.products];
     this.webhook = setup.webhook;
-    this.#generator = new ActivityGenerator(setup.seed, setup.index);
-    this.#purchasesPerDay = Math.max(0.5, setup.transactionCount / HISTORY_DAYS - 0.35);
+    this.#generator = new ActivityGenerator(setup.seed, setup.index, {
+      firstDay: setup.today - setup.daysRequested + 1,
+      purchasesPerDay: Math.max(0.5, setup.transactionCount / HISTORY_DAYS - 0.35),
+    });
     this.accounts = ACCOUNTS.map((template) => {
       const numbers = randomFor(setup.institution.tokenizedAccountNumbers ? `${this.itemId}:${template.key}` : `${setup.seed}:${setup.institution.id}:${template.key}`);
       return {
@@ -97,7 +99,7 @@ export class FakeItem {
 
   /** Plaid's update from the institution: days up to `today` happen, pending authorisations post. Returns how many changes it logged. */
   update(today: number): number {
-    for (let day = this.#syncedDay + 1; day <= today; day++) this.#open.push(...this.#generator.day(day, this.#purchasesPerDay));
+    for (let day = this.#syncedDay + 1; day <= today; day++) this.#open.push(...this.#generator.day(day));
     this.#syncedDay = Math.max(this.#syncedDay, today);
     this.lastUpdate = new Date();
     return this.#settle(today);

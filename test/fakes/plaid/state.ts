@@ -4,7 +4,7 @@ import { INSTITUTIONS, type FakeInstitution } from './catalog.ts';
 import { errors, FakePlaidError } from './errors.ts';
 import { HISTORY_DAYS } from './activity.ts';
 import { FakeItem } from './item.ts';
-import { dayOf } from './random.ts';
+import { dayOf } from '../../../src/providers/sandbox/household.ts';
 import type { WebhookDelivery, WebhookSender, WebhookVariant } from './webhooks.ts';
 
 /** Sandbox credentials that log in successfully, as in Plaid's Sandbox. */
@@ -39,7 +39,7 @@ export class FakePlaidState {
 
   constructor(options: StateOptions, webhooks: WebhookSender) {
     this.#options = options;
-    this.today = dayOf(options.today);
+    this.today = dayOf(options.today.getTime());
     this.webhooks = webhooks;
   }
 

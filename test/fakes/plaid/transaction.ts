@@ -1,15 +1,29 @@
 import { CounterpartyType, TransactionPaymentChannelEnum, TransactionTransactionTypeEnum, type Location, type PaymentMeta, type Transaction } from 'plaid';
+import { isoDay } from '../../../src/providers/sandbox/household.ts';
+import type { Channel, Counterparty, CounterpartyKind } from '../../../src/providers/sandbox/merchants.ts';
 import type { Activity } from './activity.ts';
-import type { Counterparty } from './catalog.ts';
-import { isoDay, plaidId } from './random.ts';
+import { plaidId } from './ids.ts';
 
 const NO_LOCATION: Location = { address: null, city: null, region: null, postal_code: null, country: null, lat: null, lon: null, store_number: null };
 const NO_PAYMENT_META: PaymentMeta = { reference_number: null, ppd_id: null, payee: null, by_order_of: null, payer: null, payment_method: null, payment_processor: null, reason: null };
 
-const TRANSACTION_TYPES: Record<TransactionPaymentChannelEnum, TransactionTransactionTypeEnum> = {
-  [TransactionPaymentChannelEnum.InStore]: TransactionTransactionTypeEnum.Place,
-  [TransactionPaymentChannelEnum.Online]: TransactionTransactionTypeEnum.Digital,
-  [TransactionPaymentChannelEnum.Other]: TransactionTransactionTypeEnum.Special,
+const CHANNELS: Record<Channel, TransactionPaymentChannelEnum> = {
+  'in store': TransactionPaymentChannelEnum.InStore,
+  online: TransactionPaymentChannelEnum.Online,
+  other: TransactionPaymentChannelEnum.Other,
+};
+
+const TRANSACTION_TYPES: Record<Channel, TransactionTransactionTypeEnum> = {
+  'in store': TransactionTransactionTypeEnum.Place,
+  online: TransactionTransactionTypeEnum.Digital,
+  other: TransactionTransactionTypeEnum.Special,
+};
+
+const COUNTERPARTY_TYPES: Record<CounterpartyKind, CounterpartyType> = {
+  merchant: CounterpartyType.Merchant,
+  marketplace: CounterpartyType.Marketplace,
+  income_source: CounterpartyType.IncomeSource,
+  financial_institution: CounterpartyType.FinancialInstitution,
 };
 
 const logoOf = (counterparty: Counterparty) =>
@@ -31,11 +45,11 @@ export function buildTransaction(itemId: string, accountId: string, activity: Ac
   const { counterparty } = activity;
   const ids = transactionIds(itemId, activity);
   const pending = stage === 'pending';
-  const card = counterparty.channel !== TransactionPaymentChannelEnum.Other;
+  const card = counterparty.channel !== 'other';
   const authorizedDate = isoDay(activity.authorizedDay);
   const date = pending ? authorizedDate : isoDay(activity.postDay);
   const authorizedDatetime = card ? `${authorizedDate}T${timeOf(activity.secondOfDay)}Z` : null;
-  const isMerchant = counterparty.type === CounterpartyType.Merchant || counterparty.type === CounterpartyType.Marketplace;
+  const isMerchant = counterparty.kind === 'merchant' || counterparty.kind === 'marketplace';
   const entityId = plaidId('entity', counterparty.name);
   const logo = logoOf(counterparty);
   const ppd = /PPD ID: (\d+)/.exec(counterparty.descriptor)?.[1] ?? null;
@@ -59,15 +73,15 @@ export function buildTransaction(itemId: string, accountId: string, activity: Ac
     website: counterparty.website,
     location: store ? { address: store.address, city: store.city, region: store.region, postal_code: store.postalCode, country: 'US', lat: store.lat, lon: store.lon, store_number: store.number } : NO_LOCATION,
     payment_meta: { ...NO_PAYMENT_META, ppd_id: ppd },
-    payment_channel: counterparty.channel,
+    payment_channel: CHANNELS[counterparty.channel],
     pending,
     pending_transaction_id: !pending && activity.pendingCents !== null ? ids.pending : null,
     account_owner: null,
     transaction_type: TRANSACTION_TYPES[counterparty.channel],
-    personal_finance_category: { primary: counterparty.category[0], detailed: counterparty.category[1], confidence_level: isMerchant ? 'VERY_HIGH' : 'HIGH' },
-    personal_finance_category_icon_url: `https://plaid-category-icons.plaid.com/PFC_${counterparty.category[0]}.png`,
+    personal_finance_category: { primary: counterparty.pfc[0], detailed: counterparty.pfc[1], confidence_level: isMerchant ? 'VERY_HIGH' : 'HIGH' },
+    personal_finance_category_icon_url: `https://plaid-category-icons.plaid.com/PFC_${counterparty.pfc[0]}.png`,
     // Plaid fills transaction_code only for European institutions.
     transaction_code: null,
-    counterparties: [{ name: counterparty.name, type: counterparty.type, website: counterparty.website, logo_url: logo, entity_id: entityId, confidence_level: isMerchant ? 'VERY_HIGH' : 'HIGH', account_numbers: null }],
+    counterparties: [{ name: counterparty.name, type: COUNTERPARTY_TYPES[counterparty.kind], website: counterparty.website, logo_url: logo, entity_id: entityId, confidence_level: isMerchant ? 'VERY_HIGH' : 'HIGH', account_numbers: null }],
   };
 }

@@ -1,6 +1,6 @@
 import { DAY } from './activity.ts';
 import type { BridgeError, ConnectionAccount, Entry, FakeConnection, SimplefinTransaction } from './connection.ts';
-import { formatCents } from './money.ts';
+import { centsToDecimal } from '../../../src/providers/sandbox/money.ts';
 
 /** A request spans at most this many days; a wider one is answered for its most recent 90 days, with a warning. */
 export const MAX_WINDOW_DAYS = 90;
@@ -56,7 +56,7 @@ export function accountSet(connection: FakeConnection, query: AccountsQuery, now
     const balance = connection.balanceCents(account, now, asOf);
     const available = asOf === null ? connection.availableCents(account, now) : (account.template.limit ?? 0) + balance;
     const transactions = entries.filter((entry) => entry.account === account).map((entry) => (query.version === 2 ? entry.transaction : versionOne(entry.transaction)));
-    const common = { id: account.id, name: account.template.name, currency: 'USD', balance: formatCents(balance), 'available-balance': formatCents(available), 'balance-date': asOf ?? now, transactions, holdings: [] };
+    const common = { id: account.id, name: account.template.name, currency: 'USD', balance: centsToDecimal(balance), 'available-balance': centsToDecimal(available), 'balance-date': asOf ?? now, transactions, holdings: [] };
     return query.version === 2 ? { ...common, conn_id: account.login.connId } : { org: orgOf(account, sfinUrl), ...common };
   });
   if (query.version === 1) return { errors: errors.map((error) => error.msg), accounts: described };

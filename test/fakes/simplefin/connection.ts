@@ -1,7 +1,8 @@
-import { uuidFrom } from '../plaid/random.ts';
+import { centsToDecimal } from '../../../src/providers/sandbox/money.ts';
+import { uuidFrom } from '../plaid/ids.ts';
 import { ActivityGenerator, DAY, HISTORY_DAYS, visibleFrom, type Activity } from './activity.ts';
 import { ACCOUNTS, ORGS, type AccountKey, type AccountTemplate, type OrgTemplate } from './catalog.ts';
-import { formatCents, parseCents } from './money.ts';
+import { parseCents } from './money.ts';
 
 /** A transaction as the bridge reports it under `version=2` (version 1 leaves out `payee`, `memo`, `mcc`). */
 export interface SimplefinTransaction {
@@ -79,7 +80,6 @@ export class FakeConnection {
   lapsed = false;
   readonly #seed: string;
   readonly #generator: ActivityGenerator;
-  readonly #purchasesPerDay: number;
   readonly #overrides = new Map<string, TransactionPatch>();
   #activities: Activity[];
   #generatedThrough: number;
@@ -98,9 +98,8 @@ export class FakeConnection {
       login: this.logins.find((login) => login.org.key === template.org) ?? this.logins[0]!,
       openingCents: 0,
     }));
-    this.#generator = new ActivityGenerator(this.#seed);
-    this.#purchasesPerDay = Math.max(0.5, setup.transactionCount / HISTORY_DAYS - 0.3);
     const today = Math.floor(setup.now / DAY);
+    this.#generator = new ActivityGenerator(this.#seed, { firstDay: today - HISTORY_DAYS + 1, purchasesPerDay: Math.max(0.5, setup.transactionCount / HISTORY_DAYS - 0.3) });
     this.#activities = this.#generator.history(today, HISTORY_DAYS, setup.transactionCount);
     this.#generatedThrough = today;
     for (const account of this.accounts) account.openingCents = account.template.balanceAtStart - this.balanceCents(account, setup.now, null);
@@ -199,7 +198,7 @@ export class FakeConnection {
   #catchUp(now: number) {
     const today = Math.floor(now / DAY);
     if (today <= this.#generatedThrough) return;
-    for (let day = this.#generatedThrough + 1; day <= today; day++) this.#activities.push(...this.#generator.day(day, this.#purchasesPerDay));
+    for (let day = this.#generatedThrough + 1; day <= today; day++) this.#activities.push(...this.#generator.day(day));
     this.#generatedThrough = today;
     this.#cache = null;
   }
@@ -210,7 +209,7 @@ export class FakeConnection {
     const rendered: SimplefinTransaction = {
       id: transactionId(this.#seed, activity, stage),
       posted: pending ? 0 : activity.postedAt,
-      amount: formatCents(pending ? activity.pendingCents! : activity.cents),
+      amount: centsToDecimal(pending ? activity.pendingCents! : activity.cents),
       // The processor adds the place to a card-present purchase's description when it settles.
       description: pending || counterparty.place === null ? counterparty.descriptor : `${counterparty.descriptor} ${counterparty.place}`,
       ...(activity.transactedAt === null ? {} : { transacted_at: activity.transactedAt }),

@@ -3,7 +3,7 @@ import { FakeBridge } from './bridge.ts';
 import type { BudgetPolicy } from './budget.ts';
 import type { AccountKey } from './catalog.ts';
 import type { BridgeError, SimplefinTransaction, TransactionPatch } from './connection.ts';
-import { formatCents } from './money.ts';
+import { centsToDecimal } from '../../../src/providers/sandbox/money.ts';
 import { FakeSimplefinServer, ROOT, type RequestRecord } from './server.ts';
 
 export type { AccountKey } from './catalog.ts';
@@ -167,8 +167,8 @@ export async function startFakeSimplefin(options: FakeSimplefinOptions = {}) {
           connId: account.login.connId,
           orgName: account.login.org.name,
           orgDomain: account.login.org.domain,
-          balance: formatCents(user.balanceCents(account, bridge.now, null)),
-          availableBalance: formatCents(user.availableCents(account, bridge.now)),
+          balance: centsToDecimal(user.balanceCents(account, bridge.now, null)),
+          availableBalance: centsToDecimal(user.availableCents(account, bridge.now)),
       }));
     },
 

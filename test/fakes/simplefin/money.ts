@@ -1,10 +1,3 @@
-/** Cents as SimpleFIN's numeric string: `-12.30`, `2410.35`. */
-export function formatCents(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const absolute = Math.abs(cents);
-  return `${sign}${Math.floor(absolute / 100)}.${String(absolute % 100).padStart(2, '0')}`;
-}
-
 /** Exact cents of a decimal string with at most two places (`-48.5`, `12.34`); throws on anything else. */
 export function parseCents(amount: string): number {
   const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(amount);

@@ -1,0 +1,290 @@
+import { FLOWS, merchantsOf, type Counterparty, type Merchant, type SpendingGroup } from './merchants.ts';
+import { between, pick, randomFor } from './random.ts';
+
+export const DAY_MS = 86_400_000;
+/** How far back a new connection's history reaches (the sandbox's default, Plaid's maximum, SimpleFIN's two years). */
+export const HISTORY_DAYS = 730;
+
+/** The accounts a household may hold; an institution reports the movements of those it holds. */
+export type AccountRole = 'checking' | 'savings' | 'card' | 'loan' | 'brokerage' | 'retirement';
+
+/** What becomes of a posted movement: the sandbox shows it; the fakes leave such changes to their test controls. */
+export type Fate = 'posts' | 'dropped' | 'corrected' | 'reversed';
+
+/**
+ * One money movement of the household, in integer cents from the account holder's side (positive =
+ * money into the account). A card purchase is authorised on `day` (pending, for `pendingCents`) and
+ * settles on `postDay` for `cents`, which adds the tip at a restaurant; everything else posts on `day`.
+ */
+export interface Movement {
+  /** Unique within the household: every wire format's ids derive from it. */
+  key: string;
+  account: AccountRole;
+  /** Days since the Unix epoch. */
+  day: number;
+  postDay: number;
+  /** Seconds after midnight (UTC) of `day`. */
+  secondOfDay: number;
+  pendingCents: number | null;
+  cents: number;
+  counterparty: Counterparty;
+  fate: Fate;
+}
+
+export interface HouseholdOptions {
+  /** The accounts held at the institution: movements on any other are not reported. */
+  accounts: readonly AccountRole[];
+  /** First day of the history: the first card statement counts purchases from then on. */
+  firstDay: number;
+  /** Purchases a day on average; the default is a household's everyday spending (about 1.7). */
+  purchasesPerDay?: number;
+}
+
+/** How often a household buys from each group (purchases a day) and which account pays. */
+const SPENDING: Record<SpendingGroup, { perDay: number; account: 'checking' | 'card' }> = {
+  groceries: { perDay: 0.35, account: 'checking' },
+  coffee: { perDay: 0.4, account: 'checking' },
+  restaurants: { perDay: 0.3, account: 'card' },
+  shopping: { perDay: 0.25, account: 'card' },
+  transport: { perDay: 0.3, account: 'card' },
+  health: { perDay: 0.05, account: 'card' },
+  travel: { perDay: 0.01, account: 'card' },
+};
+const GROUPS = Object.keys(SPENDING) as SpendingGroup[];
+const EVERYDAY_PURCHASES = GROUPS.reduce((sum, group) => sum + SPENDING[group].perDay, 0);
+/** Restaurants settle with a tip of 15–22 % of the authorisation. */
+const TIP = [0.15, 0.22] as const;
+const DAYS_PER_MONTH = 365.25 / 12;
+const PAYCHECKS_PER_MONTH = 365.25 / 14 / 12;
+
+const meanCents = (merchants: readonly Merchant[]) =>
+  merchants.reduce((sum, shop) => sum + ((shop.cents[0] + shop.cents[1]) / 2) * (shop.tipped ? 1 + (TIP[0] + TIP[1]) / 2 : 1), 0) / merchants.length;
+
+/** Per-household constants: pay, rent and payments stay the same month after month. */
+interface Profile {
+  rent: number;
+  savingsTransfer: number;
+  loanPayment: number;
+  loanInterest: number;
+  contribution: number;
+  retirement: number;
+  /** What pay must cover beyond the month's outflows, as a fraction of them. */
+  margin: number;
+}
+
+/**
+ * A synthetic household, deterministic from its seed: fortnightly pay, rent, utilities and
+ * subscriptions, everyday purchases (some pending, some tipped, a few refunded, dropped, corrected or
+ * reversed), a monthly transfer to savings, loan and card payments (the card is paid in full for the
+ * last calendar month), contributions, dividends and interest. Pay covers the month's outflows with a
+ * margin, and checking opens with about a month of them, so checking stays in credit and savings grow.
+ * The sandbox and the Plaid and SimpleFIN fakes render it in their own wire formats.
+ */
+export class Household {
+  readonly #seed: string;
+  readonly #holds: ReadonlySet<AccountRole>;
+  readonly #firstDay: number;
+  /** How many times the everyday rate a purchase group is bought at. */
+  readonly #intensity: number;
+  readonly #profile: Profile;
+  readonly #purchases = new Map<number, Movement[]>();
+  /** What leaves checking in an average month: rent, bills, payments, the savings transfer and the purchases it pays for. */
+  readonly monthlyOutflow: number;
+  /** One fortnightly paycheck: the month's outflows plus the household's margin, spread over the paychecks. */
+  readonly #paycheck: number;
+
+  constructor(seed: string, options: HouseholdOptions) {
+    this.#seed = seed;
+    this.#holds = new Set(options.accounts);
+    this.#firstDay = options.firstDay;
+    this.#intensity = (options.purchasesPerDay ?? EVERYDAY_PURCHASES) / EVERYDAY_PURCHASES;
+    const random = randomFor(`${seed}:profile`);
+    const loanPayment = between(random, 250_00, 1_900_00);
+    this.#profile = {
+      rent: between(random, 1_400_00, 2_400_00),
+      savingsTransfer: between(random, 200_00, 600_00),
+      loanPayment,
+      loanInterest: Math.round(loanPayment * (0.2 + random() * 0.4)),
+      contribution: between(random, 200_00, 800_00),
+      retirement: between(random, 150_00, 500_00),
+      margin: 0.01 + random() * 0.03,
+    };
+    this.monthlyOutflow = this.#averageOutflow();
+    this.#paycheck = Math.round((this.monthlyOutflow * (1 + this.#profile.margin)) / PAYCHECKS_PER_MONTH);
+  }
+
+  /** Each account's balance before the history starts, in the holder's sign (owed is negative). */
+  opening(account: AccountRole): number {
+    const random = randomFor(`${this.#seed}:${account}:opening`);
+    switch (account) {
+      case 'checking':
+        return Math.round(this.monthlyOutflow * (1 + random() / 2));
+      case 'savings':
+        return between(random, 5_000_00, 20_000_00);
+      case 'card':
+        return -between(random, 300_00, 2_000_00);
+      case 'loan':
+        return -between(random, 15_000_00, 350_000_00);
+      case 'brokerage':
+        return between(random, 20_000_00, 80_000_00);
+      case 'retirement':
+        return between(random, 50_000_00, 150_000_00);
+    }
+  }
+
+  /** The card's credit limit in cents (positive). */
+  get creditLimit(): number {
+    return between(randomFor(`${this.#seed}:card:limit`), 50, 150) * 100_00;
+  }
+
+  /** Every movement on `day` on the accounts held: the scheduled ones, then the day's purchases. */
+  on(day: number): Movement[] {
+    return [...this.#scheduledOn(day), ...this.#purchasesOn(day)];
+  }
+
+  /**
+   * Exactly `count` movements over the days `first`–`today` (the fakes' history of a configured size):
+   * the scheduled ones first, then the days' purchases, thinned or topped up with purchases on random
+   * days to make the count. Sorted by day.
+   */
+  history(first: number, today: number, count: number): Movement[] {
+    const scheduled: Movement[] = [];
+    const purchases: Movement[] = [];
+    for (let day = first; day <= today; day++) {
+      scheduled.push(...this.#scheduledOn(day));
+      purchases.push(...this.#purchasesOn(day));
+    }
+    const wanted = Math.max(0, count - scheduled.length);
+    const random = randomFor(`${this.#seed}:history`);
+    while (purchases.length > wanted) purchases.splice(Math.floor(random() * purchases.length), 1);
+    for (let i = 0; purchases.length < wanted; i++) {
+      const day = between(random, first, today);
+      const group = pick(random, GROUPS);
+      purchases.push(this.#purchase(random, `h${i}`, day, group, SPENDING[group].account));
+    }
+    return [...scheduled.slice(0, count), ...purchases].sort((a, b) => a.day - b.day);
+  }
+
+  /** `count` purchases made on `day` at any merchant, on `account` or the one their group is paid from; keyed by `serial` so they never collide. */
+  extra(day: number, count: number, serial: number, account?: AccountRole): Movement[] {
+    const random = randomFor(`${this.#seed}:extra:${serial}`);
+    return Array.from({ length: count }, (_, i) => {
+      const group = pick(random, GROUPS);
+      return this.#purchase(random, `x${serial}-${i}`, day, group, account ?? SPENDING[group].account);
+    });
+  }
+
+  #averageOutflow(): number {
+    const profile = this.#profile;
+    let daily = 0;
+    for (const group of GROUPS) if (this.#holds.has(SPENDING[group].account)) daily += SPENDING[group].perDay * this.#intensity * meanCents(merchantsOf(group));
+    const bills = meanCents(merchantsOf('utility')) + (this.#holds.has('card') ? meanCents(merchantsOf('subscription')) * 2 : 0);
+    const transfers = (this.#holds.has('savings') ? profile.savingsTransfer : 0) + (this.#holds.has('loan') ? profile.loanPayment : 0);
+    return Math.round(daily * DAYS_PER_MONTH + profile.rent + bills + transfers);
+  }
+
+  #scheduledOn(day: number): Movement[] {
+    const profile = this.#profile;
+    const date = new Date(day * DAY_MS);
+    const dom = date.getUTCDate();
+    const lastOfMonth = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
+    const random = randomFor(`${this.#seed}:flows:${day}`);
+    const out: Movement[] = [];
+    const move = (account: AccountRole, name: string, cents: number, counterparty: Counterparty) => {
+      const secondOfDay = between(random, 3_600, 6 * 3_600);
+      if (this.#holds.has(account)) out.push({ key: `f${day}-${name}`, account, day, postDay: day, secondOfDay, pendingCents: null, cents, counterparty, fate: 'posts' });
+    };
+    if (day % 14 === 1) {
+      move('checking', 'payroll', this.#paycheck, FLOWS.payroll);
+      move('retirement', 'retirement', profile.retirement, FLOWS.retirement);
+    }
+    if (dom === 1) move('checking', 'rent', -profile.rent, FLOWS.rent);
+    if (dom === 2 && this.#holds.has('savings')) {
+      move('checking', 'to-savings', -profile.savingsTransfer, FLOWS.toSavings);
+      move('savings', 'from-checking', profile.savingsTransfer, FLOWS.fromChecking);
+    }
+    if (dom === 3) move('brokerage', 'contribution', profile.contribution, FLOWS.contribution);
+    if (dom === 5 && this.#holds.has('loan')) {
+      move('checking', 'loan-payment', -profile.loanPayment, FLOWS.loanPayment);
+      move('loan', 'loan-payment-received', profile.loanPayment, FLOWS.loanPaymentReceived);
+      move('loan', 'loan-interest', -profile.loanInterest, FLOWS.loanInterest);
+    }
+    if (dom === 15 && date.getUTCMonth() % 3 === 2) move('brokerage', 'dividend', between(random, 20_00, 300_00), FLOWS.dividend);
+    const statement = dom === 20 && this.#holds.has('card') ? this.#statement(day) : 0;
+    if (statement > 0) {
+      move('checking', 'card-payment', -statement, FLOWS.cardPayment);
+      move('card', 'card-payment-received', statement, FLOWS.cardPaymentReceived);
+    }
+    if (dom === lastOfMonth) move('savings', 'interest', between(random, 1_00, 9_00), FLOWS.savingsInterest);
+    return out;
+  }
+
+  /** The day's purchases: bills and subscriptions on their days, and everyday purchases at the household's rate. */
+  #purchasesOn(day: number): Movement[] {
+    let out = this.#purchases.get(day);
+    if (out) return out;
+    out = [];
+    const random = randomFor(`${this.#seed}:day:${day}`);
+    const dom = new Date(day * DAY_MS).getUTCDate();
+    const buy = (group: Merchant['group'], account: AccountRole, merchant?: Merchant) => {
+      const movement = this.#purchase(random, `d${day}-${out!.length}`, day, group, account, merchant);
+      if (this.#holds.has(movement.account)) out!.push(movement);
+    };
+    const [netflix, spotify] = merchantsOf('subscription');
+    if (dom === 8) buy('subscription', 'card', netflix);
+    if (dom === 12) buy('utility', 'checking');
+    if (dom === 15) buy('subscription', 'card', spotify);
+    for (const group of GROUPS) {
+      const rate = SPENDING[group].perDay * this.#intensity;
+      const count = Math.floor(rate) + (random() < rate % 1 ? 1 : 0);
+      for (let i = 0; i < count; i++) buy(group, SPENDING[group].account);
+    }
+    this.#purchases.set(day, out);
+    return out;
+  }
+
+  /** One purchase from `group` (or at `merchant`), paid from `account`. */
+  #purchase(random: () => number, key: string, day: number, group: Merchant['group'], account: AccountRole, merchant?: Merchant): Movement {
+    const shop = merchant ?? pick(random, merchantsOf(group));
+    const authorised = between(random, shop.cents[0], shop.cents[1]);
+    const secondOfDay = between(random, 7 * 3_600, 23 * 3_600);
+    const base = { key, account, day, secondOfDay, counterparty: shop };
+    // A return to a shop: money back into the account, settled directly.
+    if (group === 'shopping' && random() < 0.06) return { ...base, postDay: day, pendingCents: null, cents: authorised, fate: 'posts' };
+    const lag = random() < 0.1 ? 0 : between(random, 1, 3);
+    const tip = shop.tipped ? Math.round(authorised * (TIP[0] + random() * (TIP[1] - TIP[0]))) : 0;
+    const roll = random();
+    const fate: Fate = lag > 0 && roll < 0.03 ? 'dropped' : roll < 0.05 ? 'corrected' : roll < 0.055 ? 'reversed' : 'posts';
+    return { ...base, postDay: day + lag, pendingCents: lag === 0 ? null : -authorised, cents: -(authorised + tip), fate };
+  }
+
+  /** What the card was charged during the calendar month before `day`'s (within the history): the payment due. */
+  #statement(day: number): number {
+    const date = new Date(day * DAY_MS);
+    const first = Math.max(this.#firstDay, dayOf(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - 1, 1)));
+    const last = dayOf(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1)) - 1;
+    let charged = 0;
+    for (let d = first; d <= last; d++) {
+      for (const movement of this.#purchasesOn(d)) {
+        if (movement.account === 'card' && movement.fate !== 'dropped' && movement.fate !== 'reversed') charged -= movement.cents;
+      }
+    }
+    return Math.max(0, charged);
+  }
+}
+
+export function dayOf(time: number): number {
+  return Math.floor(time / DAY_MS);
+}
+
+const ISO_DAYS = new Map<number, string>();
+
+/** `YYYY-MM-DD` of a day number (memoised: history rendering asks for the same days again and again). */
+export function isoDay(day: number): string {
+  let iso = ISO_DAYS.get(day);
+  if (iso === undefined) {
+    iso = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    ISO_DAYS.set(day, iso);
+  }
+  return iso;
+}
