@@ -107,6 +107,45 @@ describe('slow clients are cut off, without credentials', () => {
   });
 });
 
+describe('a body the service does not read, on a connection it closes', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app?.stop());
+
+  const BODY_BYTES = 5 * 1024 * 1024;
+  const FIRST_PIECE = 64 * 1024;
+
+  /**
+   * POSTs a 5 MiB body with Connection: close, sending most of it only once the answer has begun to
+   * arrive: a client still writing when the server answers, which is what a large upload usually is.
+   */
+  async function sendOversized(): Promise<{ received: string; error: string | undefined }> {
+    const socket = await openTls(app.service.port);
+    let error: string | undefined;
+    socket.on('error', (failure: NodeJS.ErrnoException) => (error ??= failure.code ?? failure.message));
+    const answered = new Promise((resolve) => socket.once('data', resolve));
+    const result = outcome(socket);
+    socket.write(`POST /v1/profiles HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${BODY_BYTES}\r\nConnection: close\r\n\r\n`);
+    socket.write(' '.repeat(FIRST_PIECE));
+    await answered;
+    socket.end(' '.repeat(BODY_BYTES - FIRST_PIECE));
+    const { closedByServer, received } = await result;
+    expect(closedByServer).toBe(true);
+    return { received, error };
+  }
+
+  it('answers 413 and reads the rest of the body before closing, every time, so the answer is not reset away', async () => {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const { received, error } = await sendOversized();
+      expect(error).toBeUndefined();
+      expect(received).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+      expect(JSON.parse(received.split('\r\n\r\n')[1]!)).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    }
+  });
+});
+
 describe('open connections per client address', () => {
   let app: TestApp;
   beforeAll(async () => {

@@ -3,6 +3,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type Server, type Socket } from 'node:net';
 import type { ConnectionLimits } from '../config.ts';
 import { answerClientErrors, MAX_HEADER_BYTES } from './client-errors.ts';
+import { lingerOverUnreadBodies } from './linger.ts';
 import { TLS_POLICY, type TlsMaterial } from './tls.ts';
 
 const TLS_HANDSHAKE = 0x16;
@@ -32,6 +33,7 @@ export function createListener(tls: TlsMaterial, app: RequestListener, limits: C
   const http = createHttpServer(options, app);
   for (const inner of [https, http]) {
     answerClientErrors(inner, limits);
+    lingerOverUnreadBodies(inner);
     // Node tracks connections, and so enforces the header and request deadlines (and can close idle
     // connections), only once a server emits 'listening'. These two never listen: the server below
     // hands them their connections.
