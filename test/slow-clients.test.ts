@@ -33,9 +33,9 @@ function dribble(socket: Socket, piece: string): void {
   socket.once('close', () => clearInterval(timer));
 }
 
-function openTls(port: number): Promise<TLSSocket> {
+function openTls(port: number, host = '127.0.0.1'): Promise<TLSSocket> {
   return new Promise((resolve, reject) => {
-    const socket = tlsConnect({ host: '127.0.0.1', port, servername: 'localhost', ca }, () => resolve(socket));
+    const socket = tlsConnect({ host, port, servername: 'localhost', ca }, () => resolve(socket));
     socket.once('error', reject);
   });
 }
@@ -146,23 +146,28 @@ describe('a body the service does not read, on a connection it closes', () => {
   });
 });
 
-describe('open connections per client address', () => {
+describe.each([
+  ['IPv4', '127.0.0.1'],
+  // One IPv6 address stands for its /64 (test/client-address.test.ts checks the keying itself).
+  ['IPv6', '::1'],
+])('open connections per client address, over %s', (_family, host) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ MAX_CONNECTIONS_PER_ADDRESS: '3' });
+    app = await startTestApp({ HOST: host, MAX_CONNECTIONS_PER_ADDRESS: '3' });
   });
   afterAll(() => app?.stop());
 
   it('refuses a connection past the cap, and admits one again once another closes', async () => {
-    const held = [await openTls(app.service.port), await openTls(app.service.port), await openTls(app.service.port)];
-    await expect(openTls(app.service.port)).rejects.toThrow(/ECONNRESET|socket disconnected/);
+    const open = () => openTls(app.service.port, host);
+    const held = [await open(), await open(), await open()];
+    await expect(open()).rejects.toThrow(/ECONNRESET|socket disconnected/);
     const closed = new Promise((resolve) => held[0]!.once('close', resolve));
     held[0]!.destroy();
     await closed;
     // The server learns of the close a moment after the client: retry a bounded number of times.
     let admitted: TLSSocket | undefined;
     for (let attempt = 0; attempt < 20 && !admitted; attempt++) {
-      admitted = await openTls(app.service.port).catch(() => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 100)));
+      admitted = await open().catch(() => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 100)));
     }
     expect(admitted).toBeDefined();
     for (const socket of [...held, admitted!]) socket.destroy();

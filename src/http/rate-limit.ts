@@ -1,6 +1,7 @@
 import { AppError } from '../errors.ts';
 import type { FixedWindowLimiter } from '../lib/fixed-window.ts';
 import type { Metrics, RateLimitSubject } from '../metrics/metrics.ts';
+import { clientAddressKey } from './client-address.ts';
 import type { Credential } from './credentials.ts';
 import type { AppContext } from './state.ts';
 
@@ -9,7 +10,7 @@ export const REQUEST_LIMITS = { authenticated: 100, olderGenerationKey: 25, anon
 
 /**
  * Counts the request in its one-second window — the credential's when one is given, else the client
- * address's — and sets the Ratelimit-* headers (a later count on the same request overwrites them).
+ * address's (an IPv6 client's /64) — and sets the Ratelimit-* headers (a later count on the same request overwrites them).
  * Past the limit: throws 429 (and counts the refusal in the metrics).
  */
 export async function countRequest(ctx: AppContext, limiter: FixedWindowLimiter, metrics: Metrics, credential?: Credential): Promise<void> {
@@ -30,7 +31,7 @@ export async function countRequest(ctx: AppContext, limiter: FixedWindowLimiter,
 }
 
 function subject(credential: Credential | undefined, ip: string): { key: string; limit: number; kind: RateLimitSubject } {
-  if (!credential) return { key: `ip:${ip}`, limit: REQUEST_LIMITS.anonymous, kind: 'address' };
+  if (!credential) return { key: `ip:${clientAddressKey(ip)}`, limit: REQUEST_LIMITS.anonymous, kind: 'address' };
   const limit = credential.generation === 'LEGACY' ? REQUEST_LIMITS.olderGenerationKey : REQUEST_LIMITS.authenticated;
   switch (credential.kind) {
     case 'apiKey':
