@@ -27,7 +27,7 @@ export type WebhookAttemptKind = 'first' | 'retry' | 'redelivery';
 /** Which kind of credential was checked. */
 export type CredentialKind = 'api_key' | 'basic' | 'session';
 /** Whose one-second window refused a request (SPEC §8). */
-export type RateLimitSubject = 'address' | 'api_key' | 'basic' | 'session';
+export type RateLimitSubject = 'address' | 'api_key' | 'basic' | 'session' | 'credential_lookup';
 
 /** GraphQL operation names are the client's choice: this many distinct ones are kept, later ones count as "other". */
 export const MAX_OPERATION_NAMES = 100;
