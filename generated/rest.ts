@@ -1141,7 +1141,7 @@ export interface components {
          *     | `HEADERS_TOO_LARGE` | 431 | The request line and headers are over 16 KiB, and the connection was closed. Send smaller headers (check cookies and tokens). |
          *     | `INTERNAL_SERVER_ERROR` | 500 | An unexpected failure on our side; the details are in the server log under `errorId`. Retry later; if it persists, quote the `errorId` to the operator. |
          *     | `PROVIDER_UNAVAILABLE` | 503 | The connection's upstream provider failed or was busy while you waited. Retry after `Retry-After`. |
-         *     | `NOT_READY` | 503 | `/readyz`: the service cannot reach its database. Retry shortly. |
+         *     | `NOT_READY` | 503 | The service cannot reach its database (any operation that needs it, and `/readyz`); nothing was read or changed. Retry after `Retry-After`. |
          *     | `BAD_USER_INPUT` | GraphQL | An argument or variable value breaks a rule: a bad cursor, a negative `first`, a malformed `Decimal` or `Date` in `variables`. The message says which. |
          *     | `GRAPHQL_VALIDATION_FAILED` | GraphQL | The document cannot run: a syntax error, an unknown field, a value of the wrong type written inline. Fix the document. |
          *     | `QUERY_TOO_COMPLEX` | GraphQL | The document is over a limit (tokens, fields, depth, aliases or cost; the message names it) and did not run. Select less, ask for smaller pages, or split the operation. |
@@ -2057,7 +2057,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Not ready; the database is unreachable. Retry shortly. */
+        /** @description The service cannot reach its database (`NOT_READY`), so nothing was read or changed; retry after `Retry-After` seconds. */
         ServiceUnavailable: {
             headers: {
                 "Service-Version": components["headers"]["ServiceVersion"];
@@ -2065,6 +2065,7 @@ export interface components {
                 "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
                 "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
                 "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2234,6 +2235,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getReadiness: {
@@ -2330,6 +2332,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getGraphqlSchema: {
@@ -2381,6 +2384,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getConnector: {
@@ -2412,6 +2416,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listProfiles: {
@@ -2465,6 +2470,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createProfile: {
@@ -2517,6 +2523,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProfile: {
@@ -2568,6 +2575,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteProfile: {
@@ -2619,6 +2627,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateProfile: {
@@ -2678,6 +2687,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createSession: {
@@ -2737,6 +2747,7 @@ export interface operations {
              */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSession: {
@@ -2782,6 +2793,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteSession: {
@@ -2825,6 +2837,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     refreshAccountBalance: {
@@ -2877,6 +2890,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAchNumbers: {
@@ -2972,7 +2986,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            /** @description The provider could not answer right now; `Retry-After` says when to try again. */
+            /** @description The provider could not answer right now (`PROVIDER_UNAVAILABLE`), or the service cannot reach its database (`NOT_READY`); `Retry-After` says when to try again. */
             503: {
                 headers: {
                     "Service-Version": components["headers"]["ServiceVersion"];
@@ -3037,6 +3051,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     refreshConnectionTransactions: {
@@ -3098,6 +3113,7 @@ export interface operations {
              */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSandboxInstitutions: {
@@ -3151,6 +3167,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createSandboxConnection: {
@@ -3205,6 +3222,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reconnectSandboxConnection: {
@@ -3263,6 +3281,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     connectInstitution: {
@@ -3317,7 +3336,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            /** @description The provider failed; `Retry-After` says when to try again. */
+            /** @description The provider failed (`PROVIDER_UNAVAILABLE`), or the service cannot reach its database (`NOT_READY`); `Retry-After` says when to try again. */
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3378,7 +3397,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            /** @description The provider failed; `Retry-After` says when to try again. */
+            /** @description The provider failed (`PROVIDER_UNAVAILABLE`), or the service cannot reach its database (`NOT_READY`); `Retry-After` says when to try again. */
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3434,7 +3453,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            /** @description The provider failed; `Retry-After` says when to try again. */
+            /** @description The provider failed (`PROVIDER_UNAVAILABLE`), or the service cannot reach its database (`NOT_READY`); `Retry-After` says when to try again. */
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3486,6 +3505,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEvents: {
@@ -3551,6 +3571,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEvent: {
@@ -3602,6 +3623,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookSubscriptions: {
@@ -3655,6 +3677,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhookSubscription: {
@@ -3710,6 +3733,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookSubscription: {
@@ -3761,6 +3785,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhookSubscription: {
@@ -3810,6 +3835,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhookSubscription: {
@@ -3872,6 +3898,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rotateWebhookSubscriptionSecret: {
@@ -3923,6 +3950,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -3985,6 +4013,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     redeliverWebhookEvent: {
@@ -4042,6 +4071,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }
