@@ -111,7 +111,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   connectionJobs.attach(boss);
   await webhooks.start(boss, { work: working });
   const tls = await loadTls(config);
-  const counters = config.redisUrl ? await RedisCounterStore.open(config.redisUrl, logger) : new MemoryCounterStore();
+  const counters = config.redisUrl ? await RedisCounterStore.open(config.redisUrl, logger, () => metrics.rateLimitFallback()) : new MemoryCounterStore();
   const tokens = new SessionTokens(secrets.sessionSecret);
   const credentials = new CredentialResolver(tokens, metrics);
 

@@ -82,6 +82,11 @@ export class Metrics {
     labelNames: ['subject'],
     registers: [this.#registry],
   });
+  readonly #rateLimitFallbacks = new Counter({
+    name: 'tributary_rate_limit_fallbacks_total',
+    help: 'Times the rate limits fell back from windows shared in Redis to counting in this process (Redis unreachable, erring or slower than 1 s)',
+    registers: [this.#registry],
+  });
   readonly #jobs = new Histogram({
     name: 'tributary_job_duration_seconds',
     help: 'Background jobs run by this process, by queue and outcome, and how long they took',
@@ -229,6 +234,10 @@ export class Metrics {
 
   rateLimitRefusal(subject: RateLimitSubject): void {
     this.#rateLimited.inc({ subject });
+  }
+
+  rateLimitFallback(): void {
+    this.#rateLimitFallbacks.inc();
   }
 
   jobFinished(queue: string, outcome: 'completed' | 'failed', seconds: number): void {
