@@ -28,6 +28,12 @@ function closeOnceRead(request: IncomingMessage): void {
   const close = socket.destroySoon?.bind(socket);
   if (!close) return;
   socket.destroySoon = () => {
+    socket.destroySoon = close;
+    // The connection was kept alive past this request after all, and a later answer closes it.
+    if (request.complete) {
+      close();
+      return;
+    }
     const cut = () => socket.destroy();
     const timer = setTimeout(cut, LINGER_MS).unref();
     let read = 0;
