@@ -9,6 +9,7 @@ import { migrate, openDatabase, openReplica, openSyncDatabase, underStartupLock 
 import { graphqlApi } from './graphql/server.ts';
 import { createApp } from './http/app.ts';
 import { createListener } from './http/listener.ts';
+import { DatabaseOutage } from './http/database-outage.ts';
 import { loadTls, type TlsMaterial } from './http/tls.ts';
 import { startQueue } from './jobs/queue.ts';
 import { CredentialResolver } from './http/credentials.ts';
@@ -112,15 +113,16 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const webhooks = new WebhookDeliveries({ orm, cipher: secrets.cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile, enqueue: attemptQueue.add, metrics });
   if (working) webhooks.start(attemptQueue);
   const tls = await loadTls(config);
-  const counters = config.redisUrl ? await RedisCounterStore.open(config.redisUrl, logger) : new MemoryCounterStore();
+  const counters = config.redisUrl ? await RedisCounterStore.open(config.redisUrl, logger, () => metrics.rateLimitFallback()) : new MemoryCounterStore();
   const tokens = new SessionTokens(secrets.sessionSecret);
   const credentials = new CredentialResolver(tokens, metrics);
 
   // Known once the listener has its port (PORT=0 in tests); webhooks are only sent after that.
   let listeningUrl = '';
   const linking = new Linking({ providers, jobs: connectionJobs, publicUrl: () => config.publicUrl ?? listeningUrl });
+  const outage = new DatabaseOutage(() => orm.em.getConnection().execute('select 1'), logger);
   const handlers: HandlerTable = {
-    ...healthHandlers({ rateLimits: () => counters.mode }),
+    ...healthHandlers({ rateLimits: () => counters.mode, outage }),
     ...profileHandlers({
       cipher: secrets.cipher,
       scheduleDeletion: async (profileId, db) => {
@@ -147,6 +149,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions: config.nodeEnv !== 'development', metrics }),
     rest: restApi(handlers),
     metrics,
+    outage,
   });
   // A `worker` serves nothing: it runs jobs, cron and the webhook relay. Koa answers every error
   // itself (ctx.onerror), so the promise its request handler returns never rejects.
@@ -185,6 +188,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
       await webhooks.stop();
       await boss.stop({ graceful: true, timeout: 10_000 });
       await counters.close();
+      outage.close();
       await syncOrm.close();
       await replica?.close();
       await orm.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryStats, statementsSince } from '../src/db/query-stats.ts';
 import { encodeId } from '../src/lib/ids.ts';
-import { nextSecond } from './support/bursts.ts';
+import { nextSecond, tally, warm } from './support/bursts.ts';
 import { asOperator, createEnvironmentWithKey } from './support/environments.ts';
 import { basicAuth, createProfile } from './support/factories.ts';
 import type { TestResponse } from './support/http-client.ts';
@@ -34,27 +34,33 @@ async function atOnce(count: number, send: () => Promise<TestResponse>) {
   const started = Date.now();
   const responses = await Promise.all(Array.from({ length: count }, send));
   const windows = Math.floor(Date.now() / 1000) - Math.floor(started / 1000) + 1;
-  for (const response of responses) expect(response.headers['ratelimit-limit']).toBe('25');
   const unauthorized = responses.filter((r) => r.status === 401);
   for (const response of unauthorized) expect(response.headers['www-authenticate']).toMatch(/Bearer/);
-  return { unauthorized: unauthorized.length, limited: responses.filter((r) => r.status === 429).length, windows };
+  // Refused before a lookup by the address's lookup budget (100/s), or after it against the address's window (25/s).
+  const limited = responses.filter((r) => r.status === 429);
+  const limitedBeforeLookup = limited.filter((r) => r.headers['ratelimit-limit'] === '100').length;
+  for (const response of [...unauthorized, ...limited]) expect(['25', '100']).toContain(response.headers['ratelimit-limit']);
+  for (const response of unauthorized) expect(response.headers['ratelimit-limit']).toBe('25');
+  return { unauthorized: unauthorized.length, limited: limited.length, limitedBeforeLookup, windows };
 }
 
-describe('invalid credentials are limited per address before they cost a lookup', () => {
+describe('invalid credentials are limited per address, and bounded before they cost a lookup', () => {
   it('the same unknown API key 200 times at once: one lookup; 401 for the address window of 25, then 429', async () => {
     const key = unknownKey();
     const { result, lookups } = await withLookups(() => atOnce(200, () => app.http.get('/v1/profiles', { auth: key })));
     expect(lookups).toBe(1);
     expect(result.unauthorized + result.limited).toBe(200);
+    expect(result.limitedBeforeLookup).toBe(0);
     expect(result.unauthorized).toBeGreaterThanOrEqual(25);
     expect(result.unauthorized).toBeLessThanOrEqual(25 * result.windows);
   });
 
-  it('200 different unknown API keys at once: only the requests the address window admits are looked up', async () => {
+  it('200 different unknown API keys at once: only the requests the address\'s lookup budget admits are looked up', async () => {
     const { result, lookups } = await withLookups(() => atOnce(200, () => app.http.get('/v1/profiles', { auth: unknownKey() })));
     expect(result.unauthorized + result.limited).toBe(200);
     expect(result.unauthorized).toBeLessThanOrEqual(25 * result.windows);
-    expect(lookups).toBe(result.unauthorized);
+    expect(lookups).toBeLessThanOrEqual(100 * result.windows);
+    expect(lookups + result.limitedBeforeLookup).toBe(200);
   });
 
   it('remembers unknown keys, unknown Basic pairs and revoked sessions: repeating them costs no lookup', async () => {
@@ -93,6 +99,28 @@ describe('valid credentials keep their own window (SPEC §8)', () => {
     const responses = await Promise.all(Array.from({ length: 60 }, () => app.http.get('/v1/profiles', { auth: apiKey })));
     expect(responses.map((r) => r.status)).toEqual(Array(60).fill(200));
     expect(new Set(responses.map((r) => r.headers['ratelimit-limit']))).toEqual(new Set(['100']));
+  });
+
+  it('a session token never seen before succeeds from an address whose anonymous window is used up; invalid credentials from it are still refused', async () => {
+    await warm(() => app.http.get('/healthz'));
+    const profile = await createProfile(app);
+    // The steps must share one window second: retry a bounded number of times when they straddle two.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const { token } = (await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profile.id } })).body;
+      await nextSecond();
+      const second = Math.floor(Date.now() / 1000);
+      const anonymous = await Promise.all(Array.from({ length: 30 }, () => app.http.get('/healthz')));
+      const valid = await app.http.get('/v1/users/session', { auth: `Bearer ${token}` });
+      const invalid = await app.http.get('/v1/profiles', { auth: unknownKey() });
+      if (Math.floor(Date.now() / 1000) !== second) continue;
+      expect(tally(anonymous)).toMatchObject({ ok: 25, limited: 5 });
+      expect(valid.status).toBe(200);
+      expect(valid.headers['ratelimit-limit']).toBe('100');
+      expect(invalid.status).toBe(429);
+      expect(invalid.headers['ratelimit-limit']).toBe('25');
+      return;
+    }
+    throw new Error('could not fit the steps into one second in 5 attempts');
   });
 
   it('a hot Basic pair costs no lookup per request', async () => {

@@ -100,11 +100,31 @@ describe('rate limits when Redis is unreachable', () => {
     expect(await sharedBurst(first, second)).toEqual({ ok: 100, limited: 50, other: 0 });
   });
 
+  it('reports and logs each fall back from shared windows once, however many requests it counts in-process', async () => {
+    const lines: Array<{ level: number; msg: string }> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const redis = await redisServer();
+    let fallbacks = 0;
+    const store = await RedisCounterStore.open(redis.url, logger, () => fallbacks++);
+    cleanups.push(() => store.close());
+    expect(await store.increment('fallback', 60_000)).toBe(1);
+    expect(store.mode).toBe('shared');
+    redis.freeze();
+    // The first waits out the command timeout; the others are counted in-process at once.
+    for (let i = 1; i <= 20; i++) expect(await store.increment('fallback', 60_000)).toBe(i);
+    expect(store.mode).toBe('degraded');
+    expect(fallbacks).toBe(1);
+    expect(lines.filter((line) => line.level >= 50).map((line) => line.msg)).toEqual([expect.stringMatching(/^Redis is unreachable: rate limits are counted in this process/)]);
+    redis.thaw();
+    await waitFor(async () => (store.mode === 'shared' ? true : undefined), 'the store to share windows again');
+    expect(fallbacks).toBe(1);
+  });
+
   it('logs an outage once rather than per request, without the URL\'s password, and logs its end', async () => {
     const lines: Array<{ level: number; msg: string }> = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const port = await freePort();
-    const store = await RedisCounterStore.open(`redis://:pa55word@127.0.0.1:${port}`, logger);
+    const store = await RedisCounterStore.open(`redis://:pa55word@127.0.0.1:${port}`, logger, () => {});
     cleanups.push(() => store.close());
     for (let i = 1; i <= 200; i++) expect(await store.increment('outage-log', 60_000)).toBe(i);
     expect(store.mode).toBe('degraded');

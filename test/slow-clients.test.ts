@@ -33,9 +33,9 @@ function dribble(socket: Socket, piece: string): void {
   socket.once('close', () => clearInterval(timer));
 }
 
-function openTls(port: number): Promise<TLSSocket> {
+function openTls(port: number, host = '127.0.0.1'): Promise<TLSSocket> {
   return new Promise((resolve, reject) => {
-    const socket = tlsConnect({ host: '127.0.0.1', port, servername: 'localhost', ca }, () => resolve(socket));
+    const socket = tlsConnect({ host, port, servername: 'localhost', ca }, () => resolve(socket));
     socket.once('error', reject);
   });
 }
@@ -107,23 +107,67 @@ describe('slow clients are cut off, without credentials', () => {
   });
 });
 
-describe('open connections per client address', () => {
+describe('a body the service does not read, on a connection it closes', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ MAX_CONNECTIONS_PER_ADDRESS: '3' });
+    app = await startTestApp();
+  });
+  afterAll(() => app?.stop());
+
+  const BODY_BYTES = 5 * 1024 * 1024;
+  const FIRST_PIECE = 64 * 1024;
+
+  /**
+   * POSTs a 5 MiB body with Connection: close, sending most of it only once the answer has begun to
+   * arrive: a client still writing when the server answers, which is what a large upload usually is.
+   */
+  async function sendOversized(): Promise<{ received: string; error: string | undefined }> {
+    const socket = await openTls(app.service.port);
+    let error: string | undefined;
+    socket.on('error', (failure: NodeJS.ErrnoException) => (error ??= failure.code ?? failure.message));
+    const answered = new Promise((resolve) => socket.once('data', resolve));
+    const result = outcome(socket);
+    socket.write(`POST /v1/profiles HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${BODY_BYTES}\r\nConnection: close\r\n\r\n`);
+    socket.write(' '.repeat(FIRST_PIECE));
+    await answered;
+    socket.end(' '.repeat(BODY_BYTES - FIRST_PIECE));
+    const { closedByServer, received } = await result;
+    expect(closedByServer).toBe(true);
+    return { received, error };
+  }
+
+  it('answers 413 and reads the rest of the body before closing, every time, so the answer is not reset away', async () => {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const { received, error } = await sendOversized();
+      expect(error).toBeUndefined();
+      expect(received).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+      expect(JSON.parse(received.split('\r\n\r\n')[1]!)).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    }
+  });
+});
+
+describe.each([
+  ['IPv4', '127.0.0.1'],
+  // One IPv6 address stands for its /64 (test/client-address.test.ts checks the keying itself).
+  ['IPv6', '::1'],
+])('open connections per client address, over %s', (_family, host) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ HOST: host, MAX_CONNECTIONS_PER_ADDRESS: '3' });
   });
   afterAll(() => app?.stop());
 
   it('refuses a connection past the cap, and admits one again once another closes', async () => {
-    const held = [await openTls(app.service.port), await openTls(app.service.port), await openTls(app.service.port)];
-    await expect(openTls(app.service.port)).rejects.toThrow(/ECONNRESET|socket disconnected/);
+    const open = () => openTls(app.service.port, host);
+    const held = [await open(), await open(), await open()];
+    await expect(open()).rejects.toThrow(/ECONNRESET|socket disconnected/);
     const closed = new Promise((resolve) => held[0]!.once('close', resolve));
     held[0]!.destroy();
     await closed;
     // The server learns of the close a moment after the client: retry a bounded number of times.
     let admitted: TLSSocket | undefined;
     for (let attempt = 0; attempt < 20 && !admitted; attempt++) {
-      admitted = await openTls(app.service.port).catch(() => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 100)));
+      admitted = await open().catch(() => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 100)));
     }
     expect(admitted).toBeDefined();
     for (const socket of [...held, admitted!]) socket.destroy();

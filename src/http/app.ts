@@ -8,6 +8,7 @@ import { explorers } from '../modules/explorer/explorer.ts';
 import { REST_ROUTES } from '../rest/routes.ts';
 import { identify, rejectInvalidCredential } from './authenticate.ts';
 import type { CredentialResolver } from './credentials.ts';
+import type { DatabaseOutage } from './database-outage.ts';
 import { errorHandler } from './errors.ts';
 import { jsonBody } from './json-body.ts';
 import { requestContext } from './request-context.ts';
@@ -31,6 +32,8 @@ export interface AppParts {
   /** The REST front door (every path of contracts/rest.yaml); it also answers unknown routes with 404. */
   rest: Middleware<AppState>;
   metrics: Metrics;
+  /** Logs a database outage once, however many requests it refuses. */
+  outage: DatabaseOutage;
 }
 
 const GRAPHQL_PATH = '/v1/graphql';
@@ -43,7 +46,7 @@ const GRAPHQL_PATH = '/v1/graphql';
  * REST. The rate limiter runs before anything can refuse the request, so every response carries its
  * headers, and before the database is asked about an unfamiliar credential (see identify).
  */
-export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, credentials, limiter, graphql, rest, metrics }: AppParts): Koa<AppState> {
+export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, credentials, limiter, graphql, rest, metrics, outage }: AppParts): Koa<AppState> {
   // ctx.ip: the address the outermost trusted proxy saw (X-Forwarded-For, `trustProxyHops` from the
   // right), never an entry the client wrote itself.
   const app = new Koa<AppState>({ proxy: trustProxy, maxIpsCount: trustProxyHops });
@@ -55,7 +58,7 @@ export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, cr
   app.use(httpMetrics(metrics, (ctx) => (ctx.path === GRAPHQL_PATH ? GRAPHQL_PATH : ctx.state.route?.template)));
   app.use(securityHeaders());
   app.use(requestContext(logger));
-  app.use(errorHandler());
+  app.use(errorHandler(outage));
   app.use(async (ctx, next) => {
     ctx.state.em = orm.em.fork();
     ctx.state.reads = replica ? replica.em.fork() : ctx.state.em;

@@ -3,7 +3,7 @@ import { AppError } from '../errors.ts';
 import type { FixedWindowLimiter } from '../lib/fixed-window.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { CredentialResolver } from './credentials.ts';
-import { countRequest } from './rate-limit.ts';
+import { countCredentialLookup, countRequest } from './rate-limit.ts';
 import type { AppState } from './state.ts';
 import { setVersion } from './version.ts';
 
@@ -12,8 +12,10 @@ import { setVersion } from './version.ts';
  * its rate-limit window (SPEC §8) in an order that keeps a flood away from the database:
  * - a credential this process knows valid is counted in its own window, then re-checked when due;
  * - no credential, or one remembered invalid, is counted against the client address;
- * - a credential this process knows nothing about takes a slot of the client address's window before
- *   it is looked up (past 25/s: 429, no query), and is then counted as what it turned out to be.
+ * - a credential this process knows nothing about takes a slot of the client address's lookup budget
+ *   before it is looked up (past 100/s: 429, no query), and is then counted as what it turned out to
+ *   be: valid in its own window, invalid against the client address. So anonymous traffic from the
+ *   same address (a NAT, an app's backend) cannot refuse a valid credential's first request.
  * A header that does not resolve is remembered rather than thrown, so the TLS guard and versioning
  * still run before `rejectInvalidCredential` answers 401. Whether an operation accepts a credential
  * is decided by the contract's `security` (REST) or the GraphQL front door.
@@ -28,21 +30,14 @@ export function identify(resolver: CredentialResolver, limiter: FixedWindowLimit
     }
     const claim = await resolver.claim(header);
     if (claim.known) await countRequest(ctx, limiter, metrics, claim.known);
-    let counted = Boolean(claim.known);
     try {
-      ctx.state.credential = await claim.resolve(ctx.state.em, async () => {
-        counted = true;
-        await countRequest(ctx, limiter, metrics);
-      });
+      ctx.state.credential = await claim.resolve(ctx.state.em, () => countCredentialLookup(ctx, limiter, metrics));
     } catch (error) {
       if (!(error instanceof AppError && error.status === 401)) throw error;
       ctx.state.credentialError = error;
     }
-    if (ctx.state.credential) {
-      if (!claim.known) await countRequest(ctx, limiter, metrics, ctx.state.credential);
-    } else if (!counted) {
-      await countRequest(ctx, limiter, metrics);
-    }
+    // A known credential was counted in its own window, even if its re-check has just refused it.
+    if (!claim.known) await countRequest(ctx, limiter, metrics, ctx.state.credential);
     await next();
   };
 }

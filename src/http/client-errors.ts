@@ -4,13 +4,12 @@ import { TLSSocket } from 'node:tls';
 import { CURRENT_VERSION, type ConnectionLimits } from '../config.ts';
 import type { ErrorCode } from '../errors.ts';
 import { newErrorId, type ErrorBody } from './errors.ts';
+import { LINGER_MS } from './linger.ts';
 import { newRequestId } from './request-context.ts';
 import { NO_SNIFF, NO_STORE, STRICT_TRANSPORT } from './security-headers.ts';
 
 /** Request line and headers larger than this are answered 431. */
 export const MAX_HEADER_BYTES = 16 * 1024;
-/** After the answer, a client still sending gets this long before the connection is cut: closing on unread bytes resets it, and the reset could destroy the answer in flight. */
-const LINGER_MS = 1_000;
 
 interface Answer {
   status: number;

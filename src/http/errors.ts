@@ -3,6 +3,7 @@ import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/co
 import type { Middleware } from 'koa';
 import type { components } from '../../generated/rest.ts';
 import { AppError, conflict, notFound, ValidationError } from '../errors.ts';
+import { databaseUnavailable, isDatabaseUnavailable, type DatabaseOutage } from './database-outage.ts';
 import type { AppContext, AppState } from './state.ts';
 
 /** The contract's error body (components/schemas/Error in rest.yaml). */
@@ -10,16 +11,19 @@ export type ErrorBody = components['schemas']['Error'];
 
 /**
  * Turns anything thrown below into the contract's error body. Domain errors keep their status;
- * MikroORM's not-found and unique violations become 404 and 409; anything else is a 500 whose
- * details go to the log under its errorId and never to the client.
+ * MikroORM's not-found and unique violations become 404 and 409, an unreachable database 503
+ * NOT_READY (noticed by `outage`); anything else is a 500 whose details go to the log under its
+ * errorId and never to the client.
  */
-export function errorHandler(): Middleware<AppState> {
+export function errorHandler(outage: DatabaseOutage): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw notFound(`Route ${ctx.method} ${ctx.path}`);
     } catch (thrown) {
-      sendError(ctx, toAppError(thrown), thrown);
+      const error = toAppError(thrown);
+      if (error.code === 'NOT_READY') outage.notice(thrown);
+      sendError(ctx, error, thrown);
     }
   };
 }
@@ -28,6 +32,7 @@ export function toAppError(thrown: unknown): AppError {
   if (thrown instanceof AppError) return thrown;
   if (thrown instanceof NotFoundError) return notFound('Resource');
   if (thrown instanceof UniqueConstraintViolationException) return conflict('A record with these values already exists');
+  if (isDatabaseUnavailable(thrown)) return databaseUnavailable();
   return new AppError(500, 'INTERNAL_SERVER_ERROR', 'Something went wrong on our side', {
     instruction: 'Retry later; if it persists, contact the operator with the errorId.',
   });
@@ -42,7 +47,8 @@ export function sendError(ctx: AppContext, error: AppError, cause: unknown = err
   const body: ErrorBody = { code: error.code, message: error.message, requestId: ctx.state.requestId, errorId };
   if (error.instruction) body.instruction = error.instruction;
   if (error instanceof ValidationError) body.errors = groupIssues(error);
-  if (error.status >= 500) ctx.state.log.error({ errorId, err: cause }, 'request failed');
+  // A database outage is logged by DatabaseOutage, once, not by each request it refuses.
+  if (error.status >= 500 && error.code !== 'NOT_READY') ctx.state.log.error({ errorId, err: cause }, 'request failed');
   // Messages can quote the request (field names, a Content-Type): the code says enough.
   else ctx.state.log.debug({ errorId, code: error.code }, 'request refused');
   ctx.set(error.headers);

@@ -2,7 +2,9 @@ import { createServer as createHttpServer, type RequestListener, type ServerOpti
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type Server, type Socket } from 'node:net';
 import type { ConnectionLimits } from '../config.ts';
+import { clientAddressKey } from './client-address.ts';
 import { answerClientErrors, MAX_HEADER_BYTES } from './client-errors.ts';
+import { lingerOverUnreadBodies } from './linger.ts';
 import { TLS_POLICY, type TlsMaterial } from './tls.ts';
 
 const TLS_HANDSHAKE = 0x16;
@@ -18,7 +20,8 @@ const DEADLINE_CHECK_MS = 500;
  * Slow or greedy clients are cut off: a connection must send its first byte and finish the TLS
  * handshake within `handshakeTimeoutMs`, each request's headers must arrive within `headersTimeoutMs`
  * and the whole request within `requestTimeoutMs`, an idle kept-alive connection is closed after
- * `keepAliveTimeoutMs`, and one peer address may hold at most `maxPerAddress` connections.
+ * `keepAliveTimeoutMs`, and one peer address (an IPv6 peer: its /64) may hold at most `maxPerAddress`
+ * connections.
  */
 export function createListener(tls: TlsMaterial, app: RequestListener, limits: ConnectionLimits): { server: Server; closeIdle(): void } {
   const options: ServerOptions = {
@@ -32,6 +35,7 @@ export function createListener(tls: TlsMaterial, app: RequestListener, limits: C
   const http = createHttpServer(options, app);
   for (const inner of [https, http]) {
     answerClientErrors(inner, limits);
+    lingerOverUnreadBodies(inner);
     // Node tracks connections, and so enforces the header and request deadlines (and can close idle
     // connections), only once a server emits 'listening'. These two never listen: the server below
     // hands them their connections.
@@ -70,12 +74,12 @@ export function createListener(tls: TlsMaterial, app: RequestListener, limits: C
   };
 }
 
-/** Counts open connections per peer address; admits a new one while its address is under `max` (0: always). */
+/** Counts open connections per peer address (an IPv6 peer by its /64); admits a new one while its address is under `max` (0: always). */
 function capPerAddress(max: number): (socket: Socket) => boolean {
   const open = new Map<string, number>();
   return (socket) => {
     if (max === 0) return true;
-    const address = socket.remoteAddress ?? '';
+    const address = clientAddressKey(socket.remoteAddress ?? '');
     const count = open.get(address) ?? 0;
     if (count >= max) return false;
     open.set(address, count + 1);

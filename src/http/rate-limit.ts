@@ -1,19 +1,39 @@
 import { AppError } from '../errors.ts';
 import type { FixedWindowLimiter } from '../lib/fixed-window.ts';
 import type { Metrics, RateLimitSubject } from '../metrics/metrics.ts';
+import { clientAddressKey } from './client-address.ts';
 import type { Credential } from './credentials.ts';
 import type { AppContext } from './state.ts';
 
-/** SPEC §8 request limits per one-second window. */
-export const REQUEST_LIMITS = { authenticated: 100, olderGenerationKey: 25, anonymous: 25 } as const;
+/**
+ * SPEC §8 request limits per one-second window, and the per-address budget for looking up credentials
+ * this process has not seen: as large as a credential's own limit, so that a valid credential's first
+ * request is not refused for traffic it has no part in, and still a bound on the queries a flood of
+ * made-up credentials can cost.
+ */
+export const REQUEST_LIMITS = { authenticated: 100, olderGenerationKey: 25, anonymous: 25, credentialLookups: 100 } as const;
+
+interface Window {
+  key: string;
+  limit: number;
+  kind: RateLimitSubject;
+}
 
 /**
  * Counts the request in its one-second window — the credential's when one is given, else the client
- * address's — and sets the Ratelimit-* headers (a later count on the same request overwrites them).
- * Past the limit: throws 429 (and counts the refusal in the metrics).
+ * address's (an IPv6 client's /64) — and sets the Ratelimit-* headers (a later count on the same
+ * request overwrites them). Past the limit: throws 429 (and counts the refusal in the metrics).
  */
-export async function countRequest(ctx: AppContext, limiter: FixedWindowLimiter, metrics: Metrics, credential?: Credential): Promise<void> {
-  const { key, limit, kind } = subject(credential, ctx.ip);
+export function countRequest(ctx: AppContext, limiter: FixedWindowLimiter, metrics: Metrics, credential?: Credential): Promise<void> {
+  return count(ctx, limiter, metrics, credential ? credentialWindow(credential) : { key: `ip:${clientAddressKey(ctx.ip)}`, limit: REQUEST_LIMITS.anonymous, kind: 'address' });
+}
+
+/** Counts a lookup of a credential this process has not seen in its client address's lookup budget, as countRequest counts a request. */
+export function countCredentialLookup(ctx: AppContext, limiter: FixedWindowLimiter, metrics: Metrics): Promise<void> {
+  return count(ctx, limiter, metrics, { key: `lookup:${clientAddressKey(ctx.ip)}`, limit: REQUEST_LIMITS.credentialLookups, kind: 'credential_lookup' });
+}
+
+async function count(ctx: AppContext, limiter: FixedWindowLimiter, metrics: Metrics, { key, limit, kind }: Window): Promise<void> {
   const count = await limiter.hit(key, limit);
   ctx.set({
     'Ratelimit-Limit': String(count.limit),
@@ -29,8 +49,7 @@ export async function countRequest(ctx: AppContext, limiter: FixedWindowLimiter,
   }
 }
 
-function subject(credential: Credential | undefined, ip: string): { key: string; limit: number; kind: RateLimitSubject } {
-  if (!credential) return { key: `ip:${ip}`, limit: REQUEST_LIMITS.anonymous, kind: 'address' };
+function credentialWindow(credential: Credential): Window {
   const limit = credential.generation === 'LEGACY' ? REQUEST_LIMITS.olderGenerationKey : REQUEST_LIMITS.authenticated;
   switch (credential.kind) {
     case 'apiKey':

@@ -1,8 +1,12 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
-/** A hanging Redis costs the requests in flight at most this long once; then the store is degraded. */
-const COMMAND_TIMEOUT_MS = 100;
+/**
+ * A hanging Redis costs the requests in flight at most this long once; then the store is degraded.
+ * Long enough to hold on a busy machine: at 100 ms, CPU load alone made the store fall back (and
+ * each instance admit the full limit) about once in 15 s; see docs/decisions/redis-command-timeout.md.
+ */
+const COMMAND_TIMEOUT_MS = 1000;
 const CONNECT_WAIT_MS = 1000;
 const PROBE_INTERVAL_MS = 1000;
 const WARNING_INTERVAL_MS = 60_000;
@@ -88,13 +92,15 @@ export class MemoryCounterStore implements CounterStore {
 /**
  * Counters in Redis, shared by every instance — and never a reason to fail a request. While Redis is
  * unreachable, errs or takes longer than COMMAND_TIMEOUT_MS, windows are counted in this process
- * instead (degraded: each instance then admits up to the full limit on its own), an error is logged
- * at most once a minute, and a PING every PROBE_INTERVAL_MS brings the shared windows back as soon as
- * Redis answers again. ioredis itself keeps reconnecting in the background.
+ * instead (degraded: each instance then admits up to the full limit on its own), and a PING every
+ * PROBE_INTERVAL_MS brings the shared windows back as soon as Redis answers again. Each fall back
+ * from shared windows is logged and reported to `fellBack` (a metric); while degraded, an error is
+ * logged at most once a minute. ioredis itself keeps reconnecting in the background.
  */
 export class RedisCounterStore implements CounterStore {
   readonly #redis: Redis;
   readonly #log: Logger;
+  readonly #fellBack: () => void;
   readonly #local = new MemoryCounterStore();
   readonly #probe: NodeJS.Timeout;
   #shared = false;
@@ -104,10 +110,10 @@ export class RedisCounterStore implements CounterStore {
    * Connects, waiting at most CONNECT_WAIT_MS for a first answer. A Redis that does not answer does
    * not stop the start: the store begins degraded and switches to Redis once it answers.
    */
-  static async open(url: string, log: Logger): Promise<RedisCounterStore> {
+  static async open(url: string, log: Logger, fellBack: () => void): Promise<RedisCounterStore> {
     // No offline queue and no per-command retries: a command either goes out now or fails now.
     const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
-    const store = new RedisCounterStore(redis, log);
+    const store = new RedisCounterStore(redis, log, fellBack);
     await new Promise((resolve) => {
       redis.once('ready', resolve);
       redis.once('error', resolve);
@@ -117,9 +123,10 @@ export class RedisCounterStore implements CounterStore {
     return store;
   }
 
-  constructor(redis: Redis, log: Logger) {
+  constructor(redis: Redis, log: Logger, fellBack: () => void) {
     this.#redis = redis;
     this.#log = log;
+    this.#fellBack = fellBack;
     redis.on('error', (error) => this.#degrade(error));
     this.#probe = setInterval(() => {
       if (!this.#shared) void this.#check();
@@ -163,6 +170,7 @@ export class RedisCounterStore implements CounterStore {
 
   #degrade(error: unknown): void {
     const now = Date.now();
+    if (this.#shared) this.#fellBack();
     if (this.#shared || now - this.#warnedAt >= WARNING_INTERVAL_MS) {
       this.#warnedAt = now;
       this.#log.error(

@@ -27,7 +27,7 @@ export type WebhookAttemptKind = 'first' | 'retry' | 'redelivery';
 /** Which kind of credential was checked. */
 export type CredentialKind = 'api_key' | 'basic' | 'session';
 /** Whose one-second window refused a request (SPEC §8). */
-export type RateLimitSubject = 'address' | 'api_key' | 'basic' | 'session';
+export type RateLimitSubject = 'address' | 'api_key' | 'basic' | 'session' | 'credential_lookup';
 
 /** GraphQL operation names are the client's choice: this many distinct ones are kept, later ones count as "other". */
 export const MAX_OPERATION_NAMES = 100;
@@ -80,6 +80,11 @@ export class Metrics {
     name: 'tributary_rate_limit_refusals_total',
     help: 'Requests refused with 429 by the per-second rate limits, by whose window refused them',
     labelNames: ['subject'],
+    registers: [this.#registry],
+  });
+  readonly #rateLimitFallbacks = new Counter({
+    name: 'tributary_rate_limit_fallbacks_total',
+    help: 'Times the rate limits fell back from windows shared in Redis to counting in this process (Redis unreachable, erring or slower than 1 s)',
     registers: [this.#registry],
   });
   readonly #jobs = new Histogram({
@@ -229,6 +234,10 @@ export class Metrics {
 
   rateLimitRefusal(subject: RateLimitSubject): void {
     this.#rateLimited.inc({ subject });
+  }
+
+  rateLimitFallback(): void {
+    this.#rateLimitFallbacks.inc();
   }
 
   jobFinished(queue: string, outcome: 'completed' | 'failed', seconds: number): void {

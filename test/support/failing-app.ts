@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import Koa from 'koa';
+import { DatabaseOutage } from '../../src/http/database-outage.ts';
 import { errorHandler } from '../../src/http/errors.ts';
 import { requestContext } from '../../src/http/request-context.ts';
 import type { AppState } from '../../src/http/state.ts';
@@ -16,7 +17,7 @@ export async function answerToFailure(fail: () => unknown): Promise<{ status: nu
   const logger = createLogger('debug', new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
   const koa = new Koa<AppState>();
   koa.use(requestContext(logger));
-  koa.use(errorHandler());
+  koa.use(errorHandler(new DatabaseOutage(async () => {}, logger)));
   koa.use(async () => {
     await fail();
   });

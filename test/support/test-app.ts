@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import type { DestinationStream } from 'pino';
 import { inject } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import type { FieldCipher } from '../../src/lib/field-cipher.ts';
@@ -44,6 +45,8 @@ export async function startTestApp(
     sandboxNow?: () => Date;
     /** A database the test set up itself (left in place at stop), instead of a clone of the template. */
     databaseUrl?: string;
+    /** Where the service's log lines go (at LOG_LEVEL), instead of stdout. */
+    log?: DestinationStream;
   } = {},
 ): Promise<TestApp> {
   const tls = inject('tls');
@@ -63,7 +66,7 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const service = await startService(config, createLogger(config.logLevel), { sandboxNow: options.sandboxNow });
+  const service = await startService(config, createLogger(config.logLevel, options.log), { sandboxNow: options.sandboxNow });
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const http = httpClient(`https://localhost:${service.port}`, readFileSync(tls.certFile, 'utf8'));
   const apiKey = shared ? shared.apiKey : service.bootstrap.created!.apiKey;

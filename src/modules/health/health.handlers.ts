@@ -1,16 +1,17 @@
-import { AppError } from '../../errors.ts';
 import { GRAPHQL_SCHEMA_PATH } from '../../graphql/server.ts';
+import { databaseUnavailable, type DatabaseOutage } from '../../http/database-outage.ts';
 import type { CounterMode } from '../../lib/fixed-window.ts';
 import { REST_CONTRACT_PATH } from '../../rest/dispatch.ts';
 import type { Handlers } from '../../rest/types.ts';
 import { PublishedDocument } from './published-document.ts';
 
 /**
- * Liveness, readiness and the published contracts (REST and GraphQL SDL). Readiness needs the database; a Redis outage
+ * Liveness, readiness and the published contracts (REST and GraphQL SDL). Readiness needs the database
+ * (503 NOT_READY without it, the outage logged once by `outage`); a Redis outage
  * only degrades it (still 200), because a load balancer would otherwise take every instance out of
  * rotation at once for what is a loss of shared rate-limit counting.
  */
-export function healthHandlers(options: { rateLimits: () => CounterMode }): Handlers<'getHealth' | 'getReadiness' | 'getRestContract' | 'getGraphqlSchema'> {
+export function healthHandlers(options: { rateLimits: () => CounterMode; outage: DatabaseOutage }): Handlers<'getHealth' | 'getReadiness' | 'getRestContract' | 'getGraphqlSchema'> {
   const restContract = new PublishedDocument(REST_CONTRACT_PATH, 'application/yaml');
   const graphqlSchema = new PublishedDocument(GRAPHQL_SCHEMA_PATH, 'text/plain; charset=utf-8');
   return {
@@ -18,8 +19,9 @@ export function healthHandlers(options: { rateLimits: () => CounterMode }): Hand
     async getReadiness({ ctx }) {
       try {
         await ctx.state.em.getConnection().execute('select 1');
-      } catch {
-        throw new AppError(503, 'NOT_READY', 'The database is not reachable', { instruction: 'Retry shortly; the operator should check PostgreSQL.' });
+      } catch (error) {
+        options.outage.notice(error);
+        throw databaseUnavailable();
       }
       const rateLimits = options.rateLimits();
       return { status: 200, body: { status: rateLimits === 'degraded' ? 'degraded' : 'ready', rateLimits } };
