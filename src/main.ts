@@ -3,17 +3,22 @@ import { createLogger } from './logger.ts';
 import { readBootstrapFile } from './modules/environment/bootstrap.ts';
 import { startService } from './service.ts';
 
-let config;
-try {
-  config = loadConfig();
-} catch (error) {
+/** A configuration the service refuses (a bad variable, secrets other processes on the database do not share): the message names the variable. */
+function refuseToStart(error: unknown): never {
   if (!(error instanceof ConfigError)) throw error;
   console.error(error.message);
   process.exit(78);
 }
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  refuseToStart(error);
+}
 const logger = createLogger(config.logLevel);
 const started = performance.now();
-const service = await startService(config, logger);
+const service = await startService(config, logger).catch(refuseToStart);
 const key = service.bootstrap.created?.apiKey ?? readBootstrapFile(service.bootstrap.file)?.apiKey;
 
 // A human-readable welcome on stderr; the structured log stays on stdout.

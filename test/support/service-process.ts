@@ -64,7 +64,8 @@ export async function startServiceProcess(
       // A worker serves nothing: it is up once it says so.
       if (/Tributary worker is running/.test(banner)) resolve(0);
     });
-    child.once('exit', () => reject(new Error(`exited early: ${banner}`)));
+    // 'close': once its stderr is read to the end.
+    child.once('close', (code) => reject(new Error(`exited early (code ${code}): ${banner}`)));
   });
   return { child, port, banner, exited };
 }
