@@ -107,7 +107,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     const replicaPool = await replica.em.getConnection().getNativeClient();
     metrics.watchPool('replica', () => pgPoolCounts(replicaPool));
   }
-  const connectionJobs = new ConnectionJobs({ orm: syncOrm, cipher: secrets.cipher, provider, metrics });
+  const connectionJobs = new ConnectionJobs({ orm: syncOrm, cipher: secrets.cipher, provider, metrics, logger });
   const webhooks = new WebhookDeliveries({ orm, cipher: secrets.cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile, metrics });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
   const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep], logger, config.recovery, {
