@@ -78,7 +78,8 @@ describe('a process started with other secrets than the processes already on its
     throw new Error('the process started');
   }
 
-  it('exits 78 naming ENCRYPTION_KEYS or SESSION_SECRET, and starts once it has them (a rotated ring too)', async () => {
+  // Four processes start one after the other.
+  it('exits 78 naming ENCRYPTION_KEYS or SESSION_SECRET, and starts once it has them (a rotated ring too)', { timeout: 120_000 }, async () => {
     const fixture = await processFixture();
     const otherDataDir = mkdtempSync(path.join(tmpdir(), 'tributary-process-'));
     try {

@@ -23,7 +23,8 @@ it('npm start prints where it listens and how to authenticate, serves, and stops
   }
 });
 
-it('Ctrl-C (SIGINT to the whole foreground process group) stops the service, its jobs and its embedded PostgreSQL cleanly: exit 0, no warning, error or stack', async () => {
+// A fresh embedded cluster (initdb, every migration) before the signal.
+it('Ctrl-C (SIGINT to the whole foreground process group) stops the service, its jobs and its embedded PostgreSQL cleanly: exit 0, no warning, error or stack', { timeout: 120_000 }, async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-ctrl-c-'));
   const lockFile = path.join(dataDir, 'postgres', 'cluster', 'postmaster.pid');
   try {
