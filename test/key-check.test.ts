@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,6 +67,14 @@ describe('the key check of processes sharing a database', () => {
 });
 
 describe('a process started with other secrets than the processes already on its database', () => {
+  function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, ['scripts/cli.ts', ...args], { env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', ...env }, timeout: 60_000 }, (error, _stdout, stderr) => {
+        resolve({ code: error ? Number(error.code) : 0, stderr });
+      });
+    });
+  }
+
   /** What a process that should refuse to start printed, with its exit code; a process that starts is stopped and fails the test. */
   async function refusal(fixture: { databaseUrl: string; dataDir: string }, env: Record<string, string> = {}): Promise<string> {
     try {
@@ -90,6 +99,12 @@ describe('a process started with other secrets than the processes already on its
       // Its own DATA_DIR: its own generated secrets.
       expect(await refusal(other)).toMatch(/exited early \(code 78\):[^]*ENCRYPTION_KEYS holds another key under the id "dev1" than the one the other processes on this database use/);
       expect(await refusal(other, { ENCRYPTION_KEYS: generated.encryptionKeys })).toMatch(/exited early \(code 78\):[^]*SESSION_SECRET differs/);
+
+      // The CLI writes encrypted values too (`providers set`): it checks before it writes.
+      const cli = await runCli(['providers', 'list', 'env_none'], { DATABASE_URL: fixture.databaseUrl, DATA_DIR: otherDataDir });
+      expect(cli.code).toBe(1);
+      expect(cli.stderr).toMatch(/^error: ENCRYPTION_KEYS holds another key under the id "dev1"/);
+      expect(cli.stderr).not.toMatch(/^\s+at /m);
 
       const rotated = await startServiceProcess(other, { ENCRYPTION_KEYS: `k2:${K2},${generated.encryptionKeys}`, SESSION_SECRET: generated.sessionSecret });
       rotated.child.kill('SIGTERM');
