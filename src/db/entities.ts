@@ -1,3 +1,4 @@
+import { KeyCheck } from './key-check.entity.ts';
 import { Account } from '../modules/account/account.entity.ts';
 import { ApiKey } from '../modules/environment/api-key.entity.ts';
 import { Balance } from '../modules/balance/balance.entity.ts';
@@ -12,4 +13,4 @@ import { Transaction } from '../modules/transaction/transaction.entity.ts';
 import { WebhookDelivery, WebhookSubscription } from '../modules/webhook/webhook.entity.ts';
 
 /** Every entity the ORM maps; the migrations check compares these to src/db/migrations. */
-export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, Event, Connection, SyncWalkPage, Account, Balance, Transaction, WebhookSubscription, WebhookDelivery];
+export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, Event, Connection, SyncWalkPage, Account, Balance, Transaction, WebhookSubscription, WebhookDelivery, KeyCheck];

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { secretCheckValue } from './secret-check-value.ts';
 
 const ALGORITHM = 'aes-256-gcm';
 const IV_BYTES = 12;
@@ -60,6 +61,13 @@ export class FieldCipher {
   /** Ids of the configured keys, the encrypting one first. */
   get keyIds(): string[] {
     return [...this.#keys.keys()];
+  }
+
+  /** The check value of key `keyId` under `salt` (see src/db/key-check.ts): never the key itself. */
+  checkValueOf(keyId: string, salt: Buffer): Promise<string> {
+    const key = this.#keys.get(keyId);
+    if (!key) throw new Error(`encryption key "${keyId}" is not configured`);
+    return secretCheckValue(key, salt);
   }
 
   /** How every value written now begins: a stored value without it is due for re-encryption. */

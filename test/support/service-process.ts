@@ -10,6 +10,8 @@ export interface ServiceProcess {
   port: number;
   /** What the service printed on stderr up to "listening". */
   banner: string;
+  /** Everything it printed so far: the JSON log on stdout, the banner and anything else on stderr. */
+  output(): { stdout: string; stderr: string };
   exited: Promise<number | null>;
 }
 
@@ -51,11 +53,16 @@ export async function startServiceProcess(
   const [command, ...args] = options.command ?? [process.execPath, 'src/main.ts'];
   const child = spawn(command!, args, {
     env: { ...process.env, PORT: '0', DATA_DIR: fixture.dataDir, DATABASE_URL: fixture.databaseUrl, TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile, LOG_LEVEL: 'warn', NODE_ENV: 'development', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.processGroup ?? false,
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close': once its output is read to the end.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   let banner = '';
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const port = await new Promise<number>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
       banner += chunk.toString('utf8');
@@ -64,7 +71,8 @@ export async function startServiceProcess(
       // A worker serves nothing: it is up once it says so.
       if (/Tributary worker is running/.test(banner)) resolve(0);
     });
-    child.once('exit', () => reject(new Error(`exited early: ${banner}`)));
+    // 'close': once its stderr is read to the end.
+    child.once('close', (code) => reject(new Error(`exited early (code ${code}): ${banner}`)));
   });
-  return { child, port, banner, exited };
+  return { child, port, banner, exited, output: () => ({ stdout, stderr }) };
 }

@@ -1,5 +1,6 @@
 import type { Db, PgBoss } from 'pg-boss';
 import type { JobDefinition } from '../../jobs/queue.ts';
+import { DecryptionError } from '../../lib/field-cipher.ts';
 import { ProviderBusy, ProviderError, type Provider } from '../../providers/provider.ts';
 import { accountToRefresh, recordBalance } from '../account/account.service.ts';
 import { recordEvent } from '../event/event.service.ts';
@@ -116,12 +117,12 @@ export class ConnectionJobs {
 
   /** A transactions refresh first asks the upstream to look for new activity (Plaid: /transactions/refresh). */
   async #askForNewTransactions(connection: ConnectionEntity): Promise<void> {
-    const { provider, credential } = await this.#upstream(connection);
     try {
+      const { provider, credential } = await this.#upstream(connection);
       await provider.refreshTransactions(credential);
     } catch (error) {
-      // The sync that follows reports what the upstream thinks of this connection.
-      if (!(error instanceof ProviderError) && !(error instanceof ProviderBusy)) throw error;
+      // The sync that follows reports what the upstream thinks of this connection, or that its credential does not decrypt.
+      if (!(error instanceof ProviderError) && !(error instanceof ProviderBusy) && !(error instanceof DecryptionError)) throw error;
     }
   }
 

@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { FieldCipher } from '../../lib/field-cipher.ts';
+import type { Logger } from 'pino';
+import { DecryptionError, type FieldCipher } from '../../lib/field-cipher.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import { ProviderBusy, ProviderError, SyncRestart, type CursorProvider, type Provider } from '../../providers/provider.ts';
 import { markVerified, unverifiedAccounts } from '../account/account.service.ts';
@@ -20,6 +21,8 @@ export interface SyncDependencies {
   provider(name: string, environmentId: string): Promise<Provider>;
   /** Counts syncs and pages; absent, nothing is counted (tests of the engine alone). */
   metrics?: Metrics;
+  /** Where a sync says what needs the operator; absent, nothing is logged (tests of the engine alone). */
+  logger?: Logger;
 }
 
 /**
@@ -36,7 +39,8 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
   if (!connection || connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
   if (connection.profile.deletingAt) return;
   const provider = await deps.provider(connection.provider, connection.environment.id);
-  const accessToken = deps.cipher.decrypt('credential', connection, connection.credentialEncrypted);
+  const accessToken = await readCredential(deps, em, connection);
+  if (accessToken === undefined) return;
   const previousStatus = connection.status;
   if (connection.status !== 'INITIALIZING') {
     // Conditional, so a disconnect that lands meanwhile is never overwritten.
@@ -70,6 +74,30 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
     await finish(em, connection.id, error instanceof ProviderError ? error : new ProviderError('ERROR_SERVICE', 'the sync failed inside Tributary'), previousStatus);
     observe('failed');
     if (!(error instanceof ProviderError) || error.retryAfterSeconds !== undefined) throw error;
+  }
+}
+
+/**
+ * The connection's upstream credential; undefined when it does not decrypt here (a key missing from
+ * ENCRYPTION_KEYS, a tampered row). Retrying cannot help until that is fixed: the connection turns
+ * ERROR_SERVICE and the job ends; one log line says so when it enters that state. The scheduled
+ * retries of ERROR_SERVICE connections find it again once the keys are right.
+ */
+async function readCredential(deps: SyncDependencies, em: EntityManager, connection: ConnectionEntity): Promise<string | undefined> {
+  try {
+    return deps.cipher.decrypt('credential', connection, connection.credentialEncrypted);
+  } catch (error) {
+    if (!(error instanceof DecryptionError)) throw error;
+    const previousStatus = connection.status;
+    await finish(em, connection.id, new ProviderError('ERROR_SERVICE', 'the stored credential does not decrypt'), previousStatus);
+    deps.metrics?.syncFinished(connection.provider, 'failed', 0);
+    if (previousStatus !== 'ERROR_SERVICE') {
+      deps.logger?.error(
+        { connectionId: connection.id, reason: error.message },
+        'sync stopped: the connection\'s stored credential does not decrypt with this ENCRYPTION_KEYS; the connection is ERROR_SERVICE until it does',
+      );
+    }
+    return undefined;
   }
 }
 

@@ -1,0 +1,26 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const CHECKED_SECRETS = ['ENCRYPTION_KEYS', 'SESSION_SECRET'] as const;
+export type CheckedSecret = (typeof CHECKED_SECRETS)[number];
+
+/**
+ * What every process on this database checks its secrets against at start (src/db/key-check.ts):
+ * one row per encryption key id, and one for the session secret (`keyId` empty). `checkValue` is
+ * scrypt of the secret under `salt`, never the secret. `encrypts` marks the key the last process
+ * to start encrypts with: a process must hold it to read what is written now.
+ */
+export const KeyCheck = defineEntity({
+  name: 'KeyCheck',
+  properties: {
+    id: p.uuid().primary(),
+    secret: p.enum(CHECKED_SECRETS),
+    keyId: p.text(),
+    salt: p.text(),
+    checkValue: p.text(),
+    encrypts: p.boolean().default(false),
+    recordedAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [{ properties: ['secret', 'keyId'] }],
+});
+
+export type KeyCheckEntity = InstanceType<typeof KeyCheck.class>;
