@@ -44,6 +44,8 @@ export async function startTestApp(
     sandboxNow?: () => Date;
     /** A database the test set up itself (left in place at stop), instead of a clone of the template. */
     databaseUrl?: string;
+    /** Receives every JSON line the service logs (set LOG_LEVEL in `env`: tests default to silent). */
+    logs?: string[];
   } = {},
 ): Promise<TestApp> {
   const tls = inject('tls');
@@ -63,7 +65,9 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const service = await startService(config, createLogger(config.logLevel), { sandboxNow: options.sandboxNow });
+  const logs = options.logs;
+  const logger = createLogger(config.logLevel, logs && { write: (line: string) => void logs.push(line) });
+  const service = await startService(config, logger, { sandboxNow: options.sandboxNow });
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const http = httpClient(`https://localhost:${service.port}`, readFileSync(tls.certFile, 'utf8'));
   const apiKey = shared ? shared.apiKey : service.bootstrap.created!.apiKey;
