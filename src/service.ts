@@ -96,7 +96,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     const replicaPool = await replica.em.getConnection().getNativeClient();
     metrics.watchPool('replica', () => pgPoolCounts(replicaPool));
   }
-  const connectionJobs = new ConnectionJobs({ orm: syncOrm, cipher: secrets.cipher, provider, metrics });
+  const connectionJobs = new ConnectionJobs({ orm: syncOrm, cipher: secrets.cipher, provider, metrics, logger });
   const webhooks = new WebhookDeliveries({ orm, cipher: secrets.cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile, metrics });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
   const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep], logger, config.recovery, {
@@ -114,9 +114,9 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const tokens = new SessionTokens(secrets.sessionSecret);
   const credentials = new CredentialResolver(tokens, metrics);
 
-  // Known once the listener has its port (PORT=0 in tests); webhooks are only sent after that.
+  // Known once the listener has its port (PORT=0 in tests).
   let listeningUrl = '';
-  const linking = new Linking({ providers, jobs: connectionJobs, publicUrl: () => config.publicUrl ?? listeningUrl });
+  const linking = new Linking({ providers, jobs: connectionJobs, publicUrl: config.publicUrl, logger });
   const handlers: HandlerTable = {
     ...healthHandlers({ rateLimits: () => counters.mode }),
     ...profileHandlers({

@@ -84,12 +84,14 @@ function describeItem(item: FakeItem): Item {
   };
 }
 
-/** The Item's listed accounts, restricted to `accountIds` when given (an unknown id is refused, as Plaid does). */
-function selectAccounts(item: FakeItem, accountIds: string[] | undefined): ItemAccount[] {
-  const listed = item.accounts.filter((account) => account.listed);
-  if (accountIds === undefined) return listed;
-  return accountIds.map((id) => listed.find((account) => account.accountId === id) ?? (() => { throw errors.invalidAccountId(); })());
+/** `accounts` restricted to `accountIds` when given (an id not among them is refused, as Plaid does). */
+function selectAccounts(accounts: ItemAccount[], accountIds: string[] | undefined): ItemAccount[] {
+  if (accountIds === undefined) return accounts;
+  return accountIds.map((id) => accounts.find((account) => account.accountId === id) ?? (() => { throw errors.invalidAccountId(); })());
 }
+
+/** The accounts /accounts/get and /accounts/balance/get report. */
+const listed = (item: FakeItem) => item.accounts.filter((account) => account.listed);
 
 function useProduct(item: FakeItem, product: Products) {
   if (!item.products.includes(product)) item.products.push(product);
@@ -162,14 +164,14 @@ export const handlers: { [E in Endpoint]: Handler<E> } = {
   '/accounts/get': (request, state, onItem) => {
     const item = state.itemFor(request.access_token, { data: true });
     onItem(item);
-    return { accounts: selectAccounts(item, request.options?.account_ids).map((account) => item.describeAccount(account, null)), item: describeItem(item) };
+    return { accounts: selectAccounts(listed(item), request.options?.account_ids).map((account) => item.describeAccount(account, null)), item: describeItem(item) };
   },
 
   '/accounts/balance/get': (request, state, onItem) => {
     const item = state.itemFor(request.access_token, { data: true });
     onItem(item);
     const now = new Date().toISOString();
-    return { accounts: selectAccounts(item, request.options?.account_ids).map((account) => item.describeAccount(account, now)), item: describeItem(item) };
+    return { accounts: selectAccounts(listed(item), request.options?.account_ids).map((account) => item.describeAccount(account, now)), item: describeItem(item) };
   },
 
   '/transactions/sync': (request, state, onItem) => {
@@ -195,7 +197,7 @@ export const handlers: { [E in Endpoint]: Handler<E> } = {
     const item = state.itemFor(request.access_token, { data: true });
     onItem(item);
     useProduct(item, Products.Auth);
-    const accounts = selectAccounts(item, request.options?.account_ids).filter((account) => account.template.type === AccountType.Depository && AUTH_SUBTYPES.has(account.template.subtype));
+    const accounts = selectAccounts(item.accounts, request.options?.account_ids).filter((account) => account.template.type === AccountType.Depository && AUTH_SUBTYPES.has(account.template.subtype));
     if (accounts.length === 0) throw errors.noAuthAccounts();
     const { institution } = item;
     return {
