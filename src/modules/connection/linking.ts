@@ -129,7 +129,7 @@ export async function requireSandboxEnvironment(em: EntityManager, environmentId
   }
 }
 
-/** Runs a link step; what the provider refuses is the caller's input, what fails upstream (or is rate limited) is a 503. */
+/** Runs a link step; what the provider refuses is the caller's input, what fails upstream (or is rate limited) is a 503, a request of ours it refuses a 500 (upstreamFailure). */
 async function upstream<T>(step: () => Promise<T>): Promise<T> {
   try {
     return await step();
