@@ -126,7 +126,9 @@ export type Account = {
    * True when the account is verified for money movement, so its ACH numbers can be retrieved
    * (server-to-server `GET /v1/accounts/{accountId}/ach_numbers`, which needs the
    * `ACCOUNT_NUMBERS` product). Reset to false when the account is reconnected, until it is
-   * verified again (the `account.verified` webhook fires each time).
+   * verified again (the `account.verified` webhook fires each time). A depository account the
+   * provider offers no ACH numbers for (with Plaid: any but checking, savings and cash management
+   * accounts) stays false; the others of its connection are verified all the same.
    */
   verified: Scalars['Boolean']['output'];
 };
@@ -262,9 +264,10 @@ export type Balance = {
   /** Balance identifier: `bal_` followed by an opaque id. */
   id: Scalars['ID']['output'];
   /**
-   * Credit limit (credit accounts) or overdraft limit (asset accounts), expressed as a negative
-   * number: the lowest `current` may reach, e.g. `-5000`. Null when there is none or it is not
-   * reported.
+   * What the holder may owe, expressed as a negative number: the lowest `current` may reach, e.g.
+   * `-5000`. For credit accounts the credit limit, for asset accounts the overdraft limit; negative
+   * for every provider, whatever sign the provider reports it with (Plaid: positive). Null when
+   * there is none or it is not reported.
    */
   limit: Maybe<Scalars['Decimal']['output']>;
   /** How the balance was obtained: a regular sync, or a real-time refresh you requested. */

@@ -401,7 +401,9 @@ export interface paths {
          * Get an account's ACH numbers
          * @description The verified account and routing numbers of a depository account, server-to-server only.
          *     Needs the `ACCOUNT_NUMBERS` product on the connection and a verified account: wait for
-         *     `account.verified`, then call. `number` may be a tokenized surrogate whose last four
+         *     `account.verified`, then call. Not every depository account gets ACH numbers: one the
+         *     provider offers none for (with Plaid: any but checking, savings and cash management
+         *     accounts) is never verified and answers 409. `number` may be a tokenized surrogate whose last four
          *     digits differ from the account's `mask`; that is expected. A reconnect resets
          *     verification and may change the number: always use the most recently retrieved numbers.
          *     Every error body here carries an `instruction`.
@@ -577,7 +579,7 @@ export interface paths {
          *     first sync then runs in the background and ends with `connection.synced.successful` (status
          *     `SYNCED`) or `connection.synced.errored.<STATUS>` as the credentials dictate (see
          *     `listSandboxInstitutions`). With `ACCOUNT_NUMBERS`, `account.verified` fires per
-         *     depository account once verified.
+         *     depository account once verified (see `Account.verified`).
          */
         post: operations["createSandboxConnection"];
         delete?: never;
@@ -1142,7 +1144,7 @@ export interface components {
          *     | `REFRESH_TOO_SOON` | 429 | The connection's transactions were refreshed within the last 4 hours. Retry after `Retry-After`. |
          *     | `PROVIDER_BUDGET_USED` | 429 | The connection's provider allows so many upstream requests a day, and today's are used. Retry after `Retry-After` (the next UTC day). |
          *     | `HEADERS_TOO_LARGE` | 431 | The request line and headers are over 16 KiB, and the connection was closed. Send smaller headers (check cookies and tokens). |
-         *     | `INTERNAL_SERVER_ERROR` | 500 | An unexpected failure on our side; the details are in the server log under `errorId`. Retry later; if it persists, quote the `errorId` to the operator. |
+         *     | `INTERNAL_SERVER_ERROR` | 500 | A failure on our side (including a request of ours the provider refused as invalid, which retrying cannot fix); the details are in the server log under `errorId`. Retry later; if it persists, quote the `errorId` to the operator. |
          *     | `PROVIDER_UNAVAILABLE` | 503 | The connection's upstream provider failed or was busy while you waited. Retry after `Retry-After`. |
          *     | `NOT_READY` | 503 | The service cannot reach its database (any operation that needs it, and `/readyz`); nothing was read or changed. Retry after `Retry-After`. |
          *     | `BAD_USER_INPUT` | GraphQL | An argument or variable value breaks a rule: a bad cursor, a negative `first`, a malformed `Decimal` or `Date` in `variables`. The message says which. |
@@ -1544,7 +1546,12 @@ export interface components {
              * @enum {string}
              */
             state: "OPEN" | "CLOSED";
-            /** @description True once verified for money movement (ACH numbers retrievable); reset to false on reconnect until verified again. */
+            /**
+             * @description True once verified for money movement (ACH numbers retrievable); reset to false on reconnect
+             *     until verified again. A depository account the provider offers no ACH numbers for (with
+             *     Plaid: any but checking, savings and cash management accounts) stays false; the others of
+             *     its connection are verified all the same.
+             */
             verified: boolean;
             /**
              * @description Last four digits of the account number from aggregation; null when not reported. May differ from the ACH number's.
@@ -1563,8 +1570,8 @@ export interface components {
         };
         /**
          * @description A balance of an account at a point in time, in the account's currency. Amounts are exact
-         *     decimals (at most 2 fraction digits), signed from the holder's point of view, the same for
-         *     every provider:
+         *     decimals as the institution reported them (usually 2 fraction digits, sometimes more, e.g.
+         *     `23631.9805`), signed from the holder's point of view, the same for every provider:
          *
          *     - Asset accounts (checking, savings, investment): positive is money in the account;
          *       negative means the holder owes the institution (overdrawn).
@@ -1597,7 +1604,9 @@ export interface components {
              */
             current: number | null;
             /**
-             * @description Credit or overdraft limit as a negative number (the lowest `current` may reach); null when none.
+             * @description What the holder may owe, as a negative number (the lowest `current` may reach): a card's
+             *     credit limit, or an asset account's overdraft limit. Negative for every provider, whatever
+             *     sign the provider reports it with (Plaid: positive). Null when none or not reported.
              * @example -5000
              */
             limit: number | null;
@@ -2979,7 +2988,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
-            /** @description The account is not verified yet; wait for the `account.verified` event. */
+            /** @description The account is not verified; wait for the `account.verified` event. An account the provider offers no ACH numbers for never is (see the description). */
             409: {
                 headers: {
                     "Service-Version": components["headers"]["ServiceVersion"];

@@ -128,9 +128,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const tokens = new SessionTokens(secrets.sessionSecret);
   const credentials = new CredentialResolver(tokens, metrics);
 
-  // Known once the listener has its port (PORT=0 in tests); webhooks are only sent after that.
-  let listeningUrl = '';
-  const linking = new Linking({ providers, jobs: connectionJobs, publicUrl: () => config.publicUrl ?? listeningUrl });
+  const linking = new Linking({ providers, jobs: connectionJobs, publicUrl: config.publicUrl, logger });
   const outage = new DatabaseOutage(() => orm.em.getConnection().execute('select 1'), logger);
   const handlers: HandlerTable = {
     ...healthHandlers({ rateLimits: () => counters.mode, outage }),
@@ -167,6 +165,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const handle = app.callback();
   const listener = serving ? createListener(tls, (req, res) => void handle(req, res), config.connections) : undefined;
   let port = 0;
+  let listeningUrl = '';
   if (listener) {
     await new Promise<void>((resolve, reject) => {
       listener.server.once('error', reject);

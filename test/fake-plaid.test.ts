@@ -158,6 +158,20 @@ describe('transactions sync', () => {
     expect(again.data).toMatchObject({ added: [], modified: [], removed: [], has_more: false, next_cursor: first.cursor, transactions_update_status: 'HISTORICAL_UPDATE_COMPLETE' });
   });
 
+  it("reports with each page only its transactions' accounts, one /accounts/get leaves out included", async () => {
+    const { accessToken, itemId } = await linkItem();
+    const { cursor } = await walk(accessToken, undefined, 500);
+    const unlisted = fake.openAccount(itemId, 'other', { listed: false });
+    const [purchase] = await fake.addTransactions(itemId, 1, { account: 'other', notify: false });
+    const { data } = await plaid.transactionsSync({ access_token: accessToken, cursor });
+    expect(data.added.map((t) => t.account_id)).toEqual([unlisted]);
+    expect(data.added[0]!.transaction_id).toBe(purchase!.transaction_id);
+    expect(data.accounts.map((a) => a.account_id)).toEqual([unlisted]);
+    expect(data.accounts[0]).toMatchObject({ type: 'other', subtype: 'other', mask: '5555' });
+    expect((await plaid.accountsGet({ access_token: accessToken })).data.accounts.map((a) => a.account_id)).not.toContain(unlisted);
+    expect((await failure(plaid.accountsBalanceGet({ access_token: accessToken, options: { account_ids: [unlisted] } }))).data).toMatchObject({ error_code: 'INVALID_ACCOUNT_ID' });
+  });
+
   it('shows new days after the clock moves: new activity added, pending posted as removed + added', async () => {
     const { accessToken, itemId } = await linkItem({ webhook: receiver.url });
     const local = new Map<string, Transaction>();
@@ -301,6 +315,11 @@ describe('item errors and repair', () => {
     fake.failNext('INSTITUTION_DOWN', { times: 2 });
     for (let i = 0; i < 2; i++) expect(await failure(plaid.accountsGet({ access_token: accessToken }))).toMatchObject({ status: 400, data: { error_type: 'INSTITUTION_ERROR', error_code: 'INSTITUTION_DOWN' } });
     expect((await plaid.accountsGet({ access_token: accessToken })).status).toBe(200);
+    fake.failNext('INVALID_REQUEST', { endpoint: '/auth/get' });
+    const refused = await failure(plaid.authGet({ access_token: accessToken }));
+    expect(refused).toMatchObject({ status: 400, data: { error_type: 'INVALID_REQUEST', error_code: 'INVALID_FIELD', request_id: expect.stringMatching(/^[A-Za-z0-9]{15}$/) } });
+    expect(fake.requests.at(-1)).toMatchObject({ endpoint: '/auth/get', status: 400, errorCode: 'INVALID_FIELD', requestId: refused.data.request_id });
+    expect((await plaid.authGet({ access_token: accessToken })).status).toBe(200);
   });
 
   it('removes an Item: later calls answer INVALID_ACCESS_TOKEN, and the request log shows the removal', async () => {
@@ -325,6 +344,24 @@ describe('auth', () => {
     expect(plainAgain.map((n) => n.account)).toEqual(plain.map((n) => n.account));
     expect(tokenized[0]).toMatchObject({ is_tokenized_account_number: true });
     expect(tokenizedAgain.map((n) => n.account)).not.toEqual(tokenized.map((n) => n.account));
+  });
+
+  it('leaves out accounts that are not checking, savings or cash management; asked for one alone, answers NO_AUTH_ACCOUNTS', async () => {
+    const { accessToken, itemId } = await linkItem();
+    const other = fake.openAccount(itemId, 'other');
+    expect((await plaid.accountsGet({ access_token: accessToken })).data.accounts.map((a) => a.account_id)).toContain(other);
+    const { data } = await plaid.authGet({ access_token: accessToken });
+    expect(data.numbers.ach.map((n) => n.account_id)).not.toContain(other);
+    expect(data.numbers.ach).toHaveLength(2);
+    const alone = await failure(plaid.authGet({ access_token: accessToken, options: { account_ids: [other] } }));
+    expect(alone).toMatchObject({ status: 400, data: { error_type: 'ITEM_ERROR', error_code: 'NO_AUTH_ACCOUNTS' } });
+  });
+
+  it('reports balances a test sets, with their exact digits', async () => {
+    const { accessToken, itemId } = await linkItem();
+    fake.reportBalances(itemId, 'savings', { current: 23631.9805, available: null });
+    const { data } = await plaid.accountsGet({ access_token: accessToken });
+    expect(data.accounts[1]!.balances).toMatchObject({ current: 23631.9805, available: null, iso_currency_code: 'USD' });
   });
 });
 

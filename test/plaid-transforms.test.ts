@@ -72,6 +72,11 @@ describe('Plaid accounts and balances in SPEC §2 conventions', () => {
     expect(checking).toMatchObject({ current: '110.5', available: '100', limit: null });
   });
 
+  it('makes a depository overdraft limit negative, like a card limit: it is what the holder may owe', () => {
+    const overdraft = toBalance(account('depository', 'checking', { current: '-20.5' as never, available: '0' as never, limit: '500.25' as never }), AT);
+    expect(overdraft).toMatchObject({ current: '-20.5', available: '0', limit: '-500.25' });
+  });
+
   it('takes the currency from iso_currency_code, else unofficial_currency_code', () => {
     expect(toAccount(account('depository', 'checking', { iso_currency_code: 'EUR' }), AT).currencyCode).toBe('EUR');
     expect(toAccount(account('depository', 'checking', { iso_currency_code: null, unofficial_currency_code: 'CAD' }), AT).currencyCode).toBe('CAD');
@@ -111,6 +116,13 @@ describe('Plaid errors', () => {
     expect(limited).toBeInstanceOf(ProviderBusy);
     expect((limited as ProviderBusy).retryAfterSeconds).toBe(17);
     expect(mapPlaidError({ code: 'ECONNRESET' })).toMatchObject({ status: 'ERROR_PROVIDER', retryAfterSeconds: 300 });
+  });
+
+  it('takes a request Plaid refuses as invalid for Tributary\'s own fault: no retry, with Plaid\'s request_id', () => {
+    for (const [type, code] of [['INVALID_REQUEST', 'INVALID_FIELD'], ['INVALID_INPUT', 'INVALID_ACCOUNT_ID']]) {
+      const refused = mapPlaidError(failure(400, { error_type: type, error_code: code, request_id: 'm8MDnv9okwxFNBV' }));
+      expect(refused, code).toMatchObject({ status: 'ERROR_SERVICE', retryAfterSeconds: undefined, upstreamRequestId: 'm8MDnv9okwxFNBV' });
+    }
   });
 });
 

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeId, encodeId } from '../src/lib/ids.ts';
-import { negate } from '../src/providers/plaid/money.ts';
+import { encodeId } from '../src/lib/ids.ts';
 import { INSTITUTIONS, type FakePlaid } from './fakes/plaid/index.ts';
-import { basicAuth, createProfile } from './support/factories.ts';
-import { PLAID_LINK_SCRIPT_URL, startPlaidApp } from './support/plaid-app.ts';
+import { createProfile } from './support/factories.ts';
+import { PLAID_LINK_SCRIPT_URL, PUBLIC_URL, startPlaidApp } from './support/plaid-app.ts';
+import { plaidConnections } from './support/plaid-connections.ts';
 import type { TestApp } from './support/test-app.ts';
 import { waitFor } from './support/wait.ts';
 
 let app: TestApp;
 let plaid: FakePlaid;
 let environmentId: string;
+const { connectionRow, settled, connectPlaid, stored, expectSameAsInstitution, eventsOf, graphql, sessionToken } = plaidConnections(() => ({ app, plaid }));
 
 beforeAll(async () => {
   let cliOutput: string;
@@ -21,77 +22,6 @@ afterAll(async () => {
   await app?.stop();
   await plaid?.stop();
 });
-
-/** A Plaid connection made server-to-server (Plaid's sandbox public token, exchanged), fully synced. */
-async function connectPlaid(overrides: Record<string, unknown> = {}) {
-  const profile = await createProfile(app);
-  const response = await app.http.post('/v1/sandbox/connections', {
-    auth: app.apiKey,
-    json: { profileId: profile.id, provider: 'plaid', institutionId: INSTITUTIONS[0]!.id, username: 'user_good', password: 'pass_good', ...overrides },
-  });
-  expect(response.status).toBe(201);
-  expect(response.body.provider).toBe('plaid');
-  const row = await settled(response.body.id);
-  return { profile, connection: response.body, itemId: row.remote_id as string, row };
-}
-
-async function connectionRow(connectionId: string) {
-  const [row] = await app.sql('select * from connection where id = $1', [decodeId('connection', connectionId)]);
-  return row;
-}
-
-/** Waits until the connection is no longer syncing (nor queued for its first sync). */
-async function settled(connectionId: string, status = 'SYNCED') {
-  return waitFor(async () => {
-    const row = await connectionRow(connectionId);
-    return row.status === status && !row.refresh_started_at ? row : undefined;
-  }, `connection ${connectionId} to be ${status}`, 60_000);
-}
-
-async function stored(connectionId: string) {
-  return app.sql<{ id: string; remote_id: string; amount: string; status: string; metadata: unknown; remote_data: { plaid: unknown; enrichment?: { categories?: unknown[] } }; date: string }>(
-    "select id, remote_id, amount::text, status, metadata, remote_data, to_char(date, 'YYYY-MM-DD') as date from transaction where connection_id = $1",
-    [decodeId('connection', connectionId)],
-  );
-}
-
-/** Stored transactions equal the institution's view: each once, Plaid's sign flipped exactly, same status. */
-async function expectSameAsInstitution(connectionId: string, itemId: string) {
-  const view = plaid.currentTransactions(itemId);
-  const rows = await stored(connectionId);
-  expect(new Set(rows.map((row) => row.remote_id)).size).toBe(rows.length);
-  const byRemote = new Map(rows.map((row) => [row.remote_id, row]));
-  expect(rows.length).toBe(view.length);
-  for (const transaction of view) {
-    const row = byRemote.get(transaction.transaction_id);
-    expect(row, transaction.transaction_id).toBeDefined();
-    expect(Number(row!.amount)).toBe(-transaction.amount);
-    expect(canonical(row!.amount)).toBe(canonical(negate(String(transaction.amount))));
-    expect(row!.status).toBe(transaction.pending ? 'PENDING' : 'POSTED');
-    expect(row!.date).toBe(transaction.date);
-  }
-}
-
-/** A decimal without trailing fraction zeros: `-20.50` → `-20.5`, `-20.00` → `-20`. */
-function canonical(decimal: string): string {
-  return decimal.includes('.') ? decimal.replace(/0+$/, '').replace(/\.$/, '') : decimal;
-}
-
-async function eventsOf(profileId: string, type: string) {
-  return app.sql('select payload from event where profile_id = $1 and type = $2 order by id', [decodeId('profile', profileId), type]);
-}
-
-async function graphql(profileId: string, query: string, variables: Record<string, unknown> = {}) {
-  const response = await app.http.post('/v1/graphql', { auth: basicAuth(profileId, app.apiKey), json: { query, variables } });
-  expect(response.status).toBe(200);
-  return response.body;
-}
-
-async function sessionToken(profileId: string): Promise<string> {
-  const response = await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profileId } });
-  expect(response.status).toBe(201);
-  return `Bearer ${response.body.token}`;
-}
 
 describe('Plaid connections', () => {
   let shared: Awaited<ReturnType<typeof connectPlaid>>;
@@ -218,17 +148,19 @@ describe('Plaid errors, repair and disconnect', () => {
     const token = await sessionToken(profile.id);
     const link = await app.http.post('/v1/connect/link', { auth: token, json: {} });
     expect(link.body.kind).toBe('PLAID_LINK');
+    const created = plaid.requests.findLast((request) => request.endpoint === '/link/token/create');
+    expect(created?.body?.webhook).toBe(`${PUBLIC_URL}/v1/providers/plaid/webhooks?environment=${environmentId}`);
     const bad = await app.http.post('/v1/connect/connections', { auth: token, json: { provider: 'plaid', publicToken: 'public-sandbox-not-a-token' } });
     expect(bad.status).toBe(422);
     const { publicToken, itemId } = await plaid.completeLink(link.body.linkToken, { institutionId: INSTITUTIONS[1]?.id });
-    const created = await app.http.post('/v1/connect/connections', { auth: token, json: { provider: 'plaid', publicToken } });
-    expect(created.status).toBe(201);
-    await settled(created.body.id);
-    await expectSameAsInstitution(created.body.id, itemId);
+    const connected = await app.http.post('/v1/connect/connections', { auth: token, json: { provider: 'plaid', publicToken } });
+    expect(connected.status).toBe(201);
+    await settled(connected.body.id);
+    await expectSameAsInstitution(connected.body.id, itemId);
 
-    const removed = await app.http.delete(`/v1/connections/${created.body.id}`, { auth: app.apiKey });
+    const removed = await app.http.delete(`/v1/connections/${connected.body.id}`, { auth: app.apiKey });
     expect(removed.status).toBe(202);
-    await settled(created.body.id, 'DISCONNECTED');
+    await settled(connected.body.id, 'DISCONNECTED');
     expect(plaid.items().find((item) => item.itemId === itemId)?.removed).toBe(true);
     expect(plaid.requests.some((request) => request.endpoint === '/item/remove' && request.itemId === itemId)).toBe(true);
   });

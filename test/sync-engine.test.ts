@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryStats, statementsSince } from '../src/db/query-stats.ts';
 import { decodeId } from '../src/lib/ids.ts';
 import { ConnectionService } from '../src/modules/connection/connection.service.ts';
+import { createLogger } from '../src/logger.ts';
+import { Metrics } from '../src/metrics/metrics.ts';
 import { syncConnection, type SyncDependencies } from '../src/modules/connection/sync-engine.ts';
 import type { Provider } from '../src/providers/provider.ts';
 import { SandboxProvider } from '../src/providers/sandbox/sandbox-provider.ts';
@@ -92,6 +94,30 @@ describe('the sync engine', () => {
     // Running it again changes nothing and reports nothing.
     await syncConnection(deps, connectionId);
     expect(await syncedEvents(connectionId)).toHaveLength(1);
+  });
+
+  it('never drops a transaction of an account the connection does not have silently: it is logged and counted', async () => {
+    const connectionId = await newConnection();
+    let stray: string | undefined;
+    // The upstream names an account it never reported (nor reports with the page) for one transaction.
+    const straying = withPages(sandbox, async (token, cursor) => {
+      const page = await sandbox.syncTransactions(token, cursor);
+      const [first] = page.added;
+      if (stray === undefined && first) [stray, first.accountRemoteId] = [first.remoteId, 'acct-never-reported'];
+      return page;
+    });
+    const metrics = new Metrics();
+    const logs: string[] = [];
+    const logger = createLogger('warn', { write: (line: string) => void logs.push(line) });
+    await syncConnection({ ...deps, metrics, logger, provider: async () => straying }, connectionId);
+
+    const view = await institutionView(connectionId);
+    view.delete(stray!);
+    expect(await stored(connectionId)).toEqual(view);
+    expect(await metrics.scrape()).toContain('tributary_sync_transactions_dropped_total{provider="sandbox"} 1');
+    expect(logs.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ msg: 'sync dropped transactions of accounts the connection does not have', connectionId, provider: 'sandbox', dropped: 1, accountRemoteIds: ['acct-never-reported'] }),
+    ]);
   });
 
   it('applies each page once when two workers sync the same connection at the same time', async () => {

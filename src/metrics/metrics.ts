@@ -113,6 +113,12 @@ export class Metrics {
     labelNames: ['provider', 'change'],
     registers: [this.#registry],
   });
+  readonly #droppedTransactions = new Counter({
+    name: 'tributary_sync_transactions_dropped_total',
+    help: 'Transactions a sync could not store because the connection has no such account (each drop is logged), by provider',
+    labelNames: ['provider'],
+    registers: [this.#registry],
+  });
   readonly #webhookAttempts = new Counter({
     name: 'tributary_webhook_attempts_total',
     help: 'Webhook delivery attempts by outcome',
@@ -252,6 +258,11 @@ export class Metrics {
   pageApplied(provider: string, changes: { added: number; modified: number; removed: number }): void {
     this.#syncPages.inc({ provider });
     for (const change of ['added', 'modified', 'removed'] as const) this.#syncTransactions.inc({ provider, change }, changes[change]);
+  }
+
+  /** Transactions of a page left out: the upstream named an account the connection does not have. */
+  transactionsDropped(provider: string, count: number): void {
+    this.#droppedTransactions.inc({ provider }, count);
   }
 
   /** `lagSeconds`: from the event to this attempt; undefined when nothing was sent (the subscription is disabled). */

@@ -33,8 +33,12 @@ export interface ProviderBase {
   refreshTransactions(credential: string): Promise<void>;
   /** Asks the institution for the account's balance right now (BALANCE_REFRESH). */
   refreshBalance(credential: string, accountRemoteId: string): Promise<ProviderBalance>;
-  /** Verified ACH numbers of a depository account (ACCOUNT_NUMBERS); may be a tokenized surrogate. */
-  accountNumbers(credential: string, accountRemoteId: string): Promise<{ number: string; routing: string }>;
+  /**
+   * Verified ACH numbers of a depository account (ACCOUNT_NUMBERS); may be a tokenized surrogate.
+   * Null when the upstream offers none for this account (Plaid's Auth covers checking, savings and
+   * cash management accounts only): the account stays unverified, the others are unaffected.
+   */
+  accountNumbers(credential: string, accountRemoteId: string): Promise<{ number: string; routing: string } | null>;
   /** Revokes Tributary's access upstream. */
   disconnect(credential: string): Promise<void>;
   /**
@@ -95,8 +99,8 @@ export interface LinkStart {
   /** The profile's public id (Plaid's `client_user_id`). */
   profileId: string;
   products: ProductName[];
-  /** Where the upstream should send webhooks about this login. */
-  webhookUrl: string;
+  /** Where the upstream should send webhooks about this login; null when this service cannot be reached from outside. */
+  webhookUrl: string | null;
   /** Update mode: the credential of the login being repaired. */
   existingCredential?: string;
 }
@@ -116,7 +120,8 @@ export interface LinkCompletion {
   /** SimpleFIN: the Setup Token the end-user pasted. */
   setupToken?: string;
   products: ProductName[] | undefined;
-  webhookUrl: string;
+  /** Where the upstream should send webhooks about this login; null when this service cannot be reached from outside. */
+  webhookUrl: string | null;
   /** Update mode: the credential of the login being repaired. */
   existingCredential?: string;
 }
@@ -169,6 +174,11 @@ export interface SyncPage {
   removed: string[];
   nextCursor: string;
   hasMore: boolean;
+  /**
+   * Accounts the upstream reported with the page (Plaid: those its transactions belong to), stored
+   * before the page when the sync's account list lacks them, so none of its transactions is dropped.
+   */
+  accounts?: ProviderAccount[];
 }
 
 export interface InboundWebhook {
@@ -189,15 +199,19 @@ export type WebhookAction =
  * An upstream failure. `state` is the connection state it puts the connection in. `retryAfterSeconds`
  * set: the failure is temporary (rate limited, upstream hiccup) and the work is retried after that
  * delay (the upstream's own when it gave one) without counting as the connection's new state.
+ * `ERROR_SERVICE` means the upstream refused Tributary's own request: retrying cannot help, and it
+ * is logged with `upstreamRequestId` (the upstream's id of the refused request, for its support).
  */
 export class ProviderError extends Error {
   readonly status: ErrorState;
   readonly retryAfterSeconds: number | undefined;
+  readonly upstreamRequestId: string | undefined;
 
-  constructor(status: ErrorState, message: string, options: { retryAfterSeconds?: number } = {}) {
+  constructor(status: ErrorState, message: string, options: { retryAfterSeconds?: number; upstreamRequestId?: string } = {}) {
     super(message);
     this.status = status;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.upstreamRequestId = options.upstreamRequestId;
   }
 }
 

@@ -36,14 +36,21 @@ export function accountHandlers({ cipher, providers, jobs }: AccountHandlerDeps)
       }
       requireProduct(account, 'ACCOUNT_NUMBERS');
       const provider = await providerOffering(providers, account.connection, 'ACCOUNT_NUMBERS');
-      if (!account.verified) {
-        throw conflict('The account is not verified yet', { instruction: 'Wait for the account.verified event, then retry.' });
-      }
+      if (!account.verified) throw notVerified();
       const { connection } = account;
       const numbers = await upstreamAnswer(() => provider.accountNumbers(cipher.decrypt('credential', connection, connection.credentialEncrypted), account.remoteId));
+      // The provider no longer offers numbers for it: the next sync leaves it unverified.
+      if (!numbers) throw notVerified();
       return { status: 200, body: { accountId: params.accountId, ...numbers } };
     },
   };
+}
+
+function notVerified(): AppError {
+  return conflict('The account is not verified', {
+    instruction:
+      'Wait for the account.verified event, then retry. A depository account the provider offers no ACH numbers for (with Plaid: any but checking, savings and cash management accounts) is never verified.',
+  });
 }
 
 /** ACH numbers are read from the upstream while the caller waits: its failures answer 403 or 503, never 500. */

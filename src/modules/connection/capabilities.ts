@@ -26,10 +26,13 @@ export async function providerOffering(providers: ProviderDirectory, connection:
 
 /**
  * A provider failure met while the caller waits (linking, ACH numbers) as the REST answer: a 503 with
- * `Retry-After` (the upstream's own delay, else 30 s), never a 500. Anything else is returned as is.
+ * `Retry-After` (the upstream's own delay, else 30 s). The upstream refusing Tributary's own request
+ * (`ERROR_SERVICE`) is returned as is, like anything else: a 500 whose errorId leads to the logged
+ * failure (with the upstream's request id), since retrying cannot help.
  */
 export function upstreamFailure(error: unknown, doing: string): unknown {
   if (!(error instanceof ProviderError) && !(error instanceof ProviderBusy)) return error;
+  if (error instanceof ProviderError && error.status === 'ERROR_SERVICE') return error;
   const seconds = String(error.retryAfterSeconds ?? 30);
   return new AppError(503, 'PROVIDER_UNAVAILABLE', `The provider could not ${doing}: ${error.message}`, {
     instruction: `Retry in ${seconds} seconds; if it persists, the operator can check the provider settings.`,

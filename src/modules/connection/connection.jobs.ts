@@ -140,6 +140,8 @@ export class ConnectionJobs {
     } catch (error) {
       // The connection's next sync reports provider failures; a refresh that cannot run is dropped.
       if (!(error instanceof ProviderError)) throw error;
+      // Except that nothing would report a request of ours the provider refused.
+      if (error.status === 'ERROR_SERVICE') this.#deps.logger?.error({ err: error, accountId }, 'balance refresh failed: the provider refused a request of ours');
     }
   }
 }

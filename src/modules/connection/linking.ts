@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
 import type { components } from '../../../generated/rest.ts';
 import { AppError, forbidden, notFound, ValidationError } from '../../errors.ts';
 import type { Credential } from '../../http/credentials.ts';
 import type { AppContext } from '../../http/state.ts';
 import { jobsIn } from '../../jobs/in-transaction.ts';
 import { encodeId } from '../../lib/ids.ts';
+import { isLoopbackUrl } from '../../lib/loopback.ts';
 import { ProviderNotConfigured, type ProviderDirectory } from '../../providers/directory.ts';
 import { LinkRefused, type LinkCompletion, type LinkSession, type Provider } from '../../providers/provider.ts';
 import { readEnvironment } from '../environment/environment.service.ts';
@@ -16,8 +18,9 @@ import type { ConnectionService } from './connection.service.ts';
 export interface LinkingDeps {
   providers: ProviderDirectory;
   jobs: ConnectionJobs;
-  /** This service's public https origin: upstreams send their webhooks there. */
-  publicUrl(): string;
+  /** This service's public https origin (PUBLIC_URL): upstreams send their webhooks there. */
+  publicUrl: string | undefined;
+  logger: Logger;
 }
 
 /** What the end-user's side of a link handed back (the connect page, or a server in a sandbox). */
@@ -37,9 +40,14 @@ interface Caller<C extends Credential = Credential> {
  */
 export class Linking {
   readonly #deps: LinkingDeps;
+  /** Where upstreams can reach this service from outside; null without PUBLIC_URL, or with a loopback one. */
+  readonly #webhookOrigin: string | null;
+  /** Providers whose webhooks were said to be off: said once per process. */
+  readonly #webhooksOffSaid = new Set<string>();
 
   constructor(deps: LinkingDeps) {
     this.#deps = deps;
+    this.#webhookOrigin = deps.publicUrl && !isLoopbackUrl(deps.publicUrl) ? deps.publicUrl : null;
   }
 
   /** Started by the end-user's connect page, for the session's profile. */
@@ -53,7 +61,7 @@ export class Linking {
       provider.startLink({
         profileId,
         products: repairing?.products ?? request.products ?? ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS'],
-        webhookUrl: this.#webhookUrl(caller, name),
+        webhookUrl: this.#webhookUrl(caller, provider, name),
         existingCredential: repairing ? connections.credentialOf(repairing) : undefined,
       }),
     );
@@ -65,7 +73,7 @@ export class Linking {
     const profile = await connections.profileFor(profilePublicId);
     const name = await this.#providerName(caller, input.provider);
     const provider = await this.#provider(caller, name);
-    const linked = await upstream(() => provider.completeLink(this.#completion(caller, name, input)));
+    const linked = await upstream(() => provider.completeLink(this.#completion(caller, provider, name, input)));
     const connection = await connections.create(profile, name, linked, (created, tx) => this.#deps.jobs.sync(created.id, { db: jobsIn(tx) }));
     return presentConnection(connection);
   }
@@ -75,15 +83,15 @@ export class Linking {
     connections.assertRepairable(connection);
     const provider = await this.#provider(caller, connection.provider);
     const linked = await upstream(() =>
-      provider.completeLink({ ...this.#completion(caller, connection.provider, input), products: connection.products, existingCredential: connections.credentialOf(connection) }),
+      provider.completeLink({ ...this.#completion(caller, provider, connection.provider, input), products: connection.products, existingCredential: connections.credentialOf(connection) }),
     );
     await connections.relink(connection, linked, (tx) => this.#deps.jobs.sync(connection.id, { db: jobsIn(tx) }));
     return presentConnection(connection);
   }
 
-  #completion(caller: Caller, name: string, input: LinkInput): LinkCompletion {
+  #completion(caller: Caller, provider: Provider, name: string, input: LinkInput): LinkCompletion {
     const { institutionId, username, password, publicToken, setupToken, products } = input;
-    return { institutionId, username, password, publicToken, setupToken, products, webhookUrl: this.#webhookUrl(caller, name) };
+    return { institutionId, username, password, publicToken, setupToken, products, webhookUrl: this.#webhookUrl(caller, provider, name) };
   }
 
   async #providerName({ credential }: Caller, requested: string | undefined): Promise<string> {
@@ -101,8 +109,16 @@ export class Linking {
     }
   }
 
-  #webhookUrl({ credential }: Caller, name: string): string {
-    return `${this.#deps.publicUrl()}/v1/providers/${name}/webhooks?environment=${encodeId('environment', credential.environmentId)}`;
+  /** Where `provider` should send webhooks about a login; null (and said once) when nothing outside can reach this service. */
+  #webhookUrl({ credential }: Caller, provider: Provider, name: string): string | null {
+    if (this.#webhookOrigin === null) {
+      if (provider.capabilities.has('WEBHOOKS') && !this.#webhooksOffSaid.has(name)) {
+        this.#webhooksOffSaid.add(name);
+        this.#deps.logger.warn({ provider: name }, `${name} webhooks are off until PUBLIC_URL is set to this service's public https origin; connections sync on schedule and on refresh only`);
+      }
+      return null;
+    }
+    return `${this.#webhookOrigin}/v1/providers/${name}/webhooks?environment=${encodeId('environment', credential.environmentId)}`;
   }
 }
 
@@ -116,7 +132,8 @@ export async function requireSandboxEnvironment(em: EntityManager, environmentId
 
 /**
  * Runs a link step; what the provider refuses is the caller's input (a sign-in the institution
- * rejects too, before any connection exists), what fails upstream (or is rate limited) is a 503.
+ * rejects too, before any connection exists), what fails upstream (or is rate limited) is a 503, a
+ * request of ours it refuses a 500 (upstreamFailure).
  */
 async function upstream<T>(step: () => Promise<T>): Promise<T> {
   try {

@@ -1,28 +1,22 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from 'pino';
 import { DecryptionError, type FieldCipher } from '../../lib/field-cipher.ts';
-import type { Metrics } from '../../metrics/metrics.ts';
-import { ProviderBusy, ProviderError, SyncRestart, type CursorProvider, type Provider } from '../../providers/provider.ts';
+import { ProviderBusy, ProviderError, SyncRestart, type CursorProvider, type Provider, type ProviderAccount } from '../../providers/provider.ts';
 import { markVerified, unverifiedAccounts } from '../account/account.service.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { markProfileReady } from '../profile/profile.service.ts';
 import { Connection, type ConnectionEntity, type ConnectionStatus } from './connection.entity.ts';
 import { presentConnection } from './connection.presenter.ts';
 import { rewindWalk } from './connection.store.ts';
-import { applyAccounts, applyPage } from './sync-steps.ts';
+import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
 import { syncWindow } from './window-sync.ts';
 
-export interface SyncDependencies {
+export interface SyncDependencies extends SyncObservers {
   /** The ORM a sync runs on, every step of it (its own pool in the service: see openSyncDatabase). */
   orm: MikroORM;
   cipher: FieldCipher;
   /** The provider a connection of this environment syncs with. */
   provider(name: string, environmentId: string): Promise<Provider>;
-  /** Counts syncs and pages; absent, nothing is counted (tests of the engine alone). */
-  metrics?: Metrics;
-  /** Where a sync says what needs the operator; absent, nothing is logged (tests of the engine alone). */
-  logger?: Logger;
 }
 
 /**
@@ -56,8 +50,8 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
   try {
     const applied =
       provider.syncStyle === 'WINDOW'
-        ? await syncWindow({ em, provider, credential: accessToken, connection, refresh: options.refresh ?? false, metrics: deps.metrics })
-        : await syncCursor(em, provider, accessToken, connection, deps.metrics);
+        ? await syncWindow({ em, provider, credential: accessToken, connection, refresh: options.refresh ?? false, observers: deps })
+        : await syncCursor(em, provider, accessToken, connection, deps);
     if (!applied) return;
     if (connection.products.includes('ACCOUNT_NUMBERS') && provider.capabilities.has('ACCOUNT_NUMBERS')) await verifyAccounts(em, connection, provider, accessToken);
     await finish(em, connection.id, null);
@@ -68,6 +62,10 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
       await em.nativeUpdate(Connection, { id: connection.id, status: 'SYNCING' }, { status: previousStatus });
       observe('deferred');
       throw error;
+    }
+    // The upstream refused a request of ours: nothing retries it, so the operator must hear of it.
+    if (error instanceof ProviderError && error.status === 'ERROR_SERVICE') {
+      deps.logger?.error({ err: error, connectionId: connection.id, provider: connection.provider }, 'sync failed: the provider refused a request of ours');
     }
     // A failure of our own shows as ERROR_SERVICE (not a sync stuck at SYNCING) and is rethrown, so
     // the job is retried; pages already applied stay, and the retry goes on from their cursor.
@@ -104,9 +102,10 @@ async function readCredential(deps: SyncDependencies, em: EntityManager, connect
 /** Restarts of one walk after the upstream changed mid-pagination, before the sync gives up (and retries later). */
 const MAX_RESTARTS = 3;
 
-async function syncCursor(em: EntityManager, provider: CursorProvider, credential: string, connection: ConnectionEntity, metrics: Metrics | undefined): Promise<boolean> {
-  await applyAccounts(em, connection, await provider.accounts(credential));
-  return walkTransactions(em, provider, credential, connection.id, { start: connection.syncCursor ?? null, resume: connection.syncPageCursor ?? null }, metrics);
+async function syncCursor(em: EntityManager, provider: CursorProvider, credential: string, connection: ConnectionEntity, observers: SyncObservers): Promise<boolean> {
+  const accounts = await provider.accounts(credential);
+  await applyAccounts(em, connection, accounts);
+  return walkTransactions(em, provider, credential, connection, accounts, { start: connection.syncCursor ?? null, resume: connection.syncPageCursor ?? null }, observers);
 }
 
 /**
@@ -115,22 +114,33 @@ async function syncCursor(em: EntityManager, provider: CursorProvider, credentia
  * back to its first cursor `start` (after a crash too: the cursor it resumed from is as stale) and
  * starts again: pages already applied are applied again, which changes nothing, and what they added
  * that the upstream no longer reports is removed when the walk ends. False when another worker took
- * the connection over.
+ * the connection over. An account a page names that `accounts` (the provider's account list) lacks is
+ * stored with the list before the page, so its transactions are not dropped.
  */
 async function walkTransactions(
   em: EntityManager,
   provider: CursorProvider,
   accessToken: string,
-  connectionId: string,
+  connection: ConnectionEntity,
+  accounts: ProviderAccount[],
   { start, resume }: { start: string | null; resume: string | null },
-  metrics: Metrics | undefined,
+  observers: SyncObservers,
 ): Promise<boolean> {
+  const connectionId = connection.id;
+  const known = new Set(accounts.map((account) => account.remoteId));
   for (let restarts = 0; ; restarts++) {
     let cursor = restarts === 0 && resume !== null ? resume : start;
     try {
       for (;;) {
         const page = await provider.syncTransactions(accessToken, cursor);
-        if (!(await applyPage(em, connectionId, cursor, page.nextCursor, page, metrics))) return false;
+        const newcomers = (page.accounts ?? []).filter((account) => !known.has(account.remoteId));
+        if (newcomers.length > 0) {
+          // The whole list: accounts it leaves out are taken as closed.
+          accounts.push(...newcomers);
+          for (const account of newcomers) known.add(account.remoteId);
+          await applyAccounts(em, connection, accounts);
+        }
+        if (!(await applyPage(em, connectionId, cursor, page.nextCursor, page, observers))) return false;
         if (!page.hasMore) return true;
         cursor = page.nextCursor;
       }
@@ -143,11 +153,12 @@ async function walkTransactions(
 
 /**
  * Verifies depository accounts for money movement: the provider confirming their ACH numbers is the
- * verification. Each account flips to verified with its `account.verified` event in one transaction.
+ * verification. Each account flips to verified with its `account.verified` event in one transaction;
+ * one the provider offers no ACH numbers for stays unverified, and the others are verified all the same.
  */
 async function verifyAccounts(em: EntityManager, connection: ConnectionEntity, provider: Provider, accessToken: string): Promise<void> {
   for (const account of await unverifiedAccounts(em, connection.id)) {
-    await provider.accountNumbers(accessToken, account.remoteId);
+    if (!(await provider.accountNumbers(accessToken, account.remoteId))) continue;
     await markVerified(em, account.id, { environmentId: connection.environment.id, profile: connection.profile });
   }
 }

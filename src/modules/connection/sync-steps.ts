@@ -1,8 +1,9 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
 import { run } from '../../db/statement.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
-import type { ProviderAccount, SyncPage } from '../../providers/provider.ts';
+import type { ProviderAccount, ProviderTransaction, SyncPage } from '../../providers/provider.ts';
 import { applyReportedAccounts, latestBalances, recordBalance } from '../account/account.service.ts';
 import { sameReading } from '../balance/balance.service.ts';
 import { applyTransactionChanges } from '../transaction/transaction.store.ts';
@@ -15,6 +16,14 @@ import { lockWalk, moveWalk } from './connection.store.ts';
  * pages of transaction changes applied together with the cursor that produced them. Used by the
  * cursor walk (sync-engine.ts) and window reconciliation (window-sync.ts).
  */
+
+/** Where a sync reports what it did; absent, nothing is reported (tests of the engine alone). */
+export interface SyncObservers {
+  /** Counts syncs, pages, and transactions dropped. */
+  metrics?: Metrics;
+  /** Says what needs the operator's attention (a dropped transaction, a request the upstream refused). */
+  logger?: Logger;
+}
 
 /** Stores what the provider reports of the connection's accounts, and a balance for each whose balance changed. */
 export async function applyAccounts(em: EntityManager, connection: ConnectionEntity, reported: ProviderAccount[]): Promise<void> {
@@ -33,10 +42,18 @@ export async function applyAccounts(em: EntityManager, connection: ConnectionEnt
 
 /**
  * Applies one page fetched from `cursor`, in one transaction with the walk's move to `nextCursor`,
- * under the connection's row lock; counts it in `metrics`. False when another worker moved the walk
- * on from `cursor` first (this sync then stops): a page is never applied twice, nor one skipped.
+ * under the connection's row lock; counts it, and reports transactions it could not store (their
+ * account is unknown). False when another worker moved the walk on from `cursor` first (this sync
+ * then stops): a page is never applied twice, nor one skipped.
  */
-export async function applyPage(em: EntityManager, connectionId: string, cursor: string | null, nextCursor: string, page: Omit<SyncPage, 'nextCursor'>, metrics?: Metrics): Promise<boolean> {
+export async function applyPage(
+  em: EntityManager,
+  connectionId: string,
+  cursor: string | null,
+  nextCursor: string,
+  page: Omit<SyncPage, 'nextCursor'>,
+  observers: SyncObservers = {},
+): Promise<boolean> {
   // The page's statements touch no entity: an empty fork has nothing to flush or merge back.
   const applied = await em.transactional(async (tx) => {
     // A commit lost with a crashed database loses the page with the cursor that produced it, so the
@@ -57,6 +74,13 @@ export async function applyPage(em: EntityManager, connectionId: string, cursor:
     return { provider: walk.provider, changes };
   }, { clear: true });
   if (!applied) return false;
-  metrics?.pageApplied(applied.provider, applied.changes);
+  observers.metrics?.pageApplied(applied.provider, applied.changes);
+  if (applied.changes.orphans.length > 0) reportOrphans(observers, connectionId, applied.provider, applied.changes.orphans);
   return true;
+}
+
+function reportOrphans({ metrics, logger }: SyncObservers, connectionId: string, provider: string, orphans: ProviderTransaction[]): void {
+  metrics?.transactionsDropped(provider, orphans.length);
+  const accountRemoteIds = [...new Set(orphans.map((transaction) => transaction.accountRemoteId))];
+  logger?.warn({ connectionId, provider, dropped: orphans.length, accountRemoteIds }, 'sync dropped transactions of accounts the connection does not have');
 }

@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../errors.ts';
 import { ProviderBusy, ProviderError, type WindowProvider } from '../../providers/provider.ts';
-import type { Metrics } from '../../metrics/metrics.ts';
 import { storedFrom } from '../transaction/transaction.store.ts';
 import type { ConnectionEntity } from './connection.entity.ts';
 import { claimUpstreamRequest } from './connection.store.ts';
-import { applyAccounts, applyPage } from './sync-steps.ts';
+import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
 import { reconcile } from './window-reconciliation.ts';
 
 /** A first sync reads this much history; later ones re-read this many days before the last one. */
@@ -26,7 +25,7 @@ export async function syncWindow(args: {
   credential: string;
   connection: ConnectionEntity;
   refresh: boolean;
-  metrics: Metrics | undefined;
+  observers: SyncObservers;
 }): Promise<boolean> {
   const { em, provider, credential, connection } = args;
   if (provider.requestBudgetPerDay) await claimRequest(em, connection.id, provider.requestBudgetPerDay - (args.refresh ? 0 : REFRESH_RESERVE));
@@ -35,7 +34,7 @@ export async function syncWindow(args: {
   await applyAccounts(em, connection, snapshot.accounts);
   const stored = await storedFrom(em, connection.id, snapshot.start);
   const page = reconcile(stored, snapshot, snapshot.end, `${snapshot.end}.${Date.now()}`);
-  if (!(await applyPage(em, connection.id, cursor, page.nextCursor, page, args.metrics))) return false;
+  if (!(await applyPage(em, connection.id, cursor, page.nextCursor, page, args.observers))) return false;
   if (snapshot.attention) throw new ProviderError('ERROR_REPAIRABLE', snapshot.attention);
   return true;
 }

@@ -60,6 +60,8 @@ export const transactionStatements = {
             is distinct from (excluded.date, excluded.description, excluded.amount, excluded.status, transaction.remote_data || excluded.remote_data)
      returning (xmax = 0) as inserted`,
   remove: `delete from transaction where connection_id = $1 and remote_id = any($2::text[])`,
+  // Which of a page's account remote ids the connection has: a transaction of any other cannot be stored.
+  knownAccounts: `select remote_id as "remoteId" from account where connection_id = $1 and remote_id = any($2::text[])`,
   storedFrom: `select ${TRANSACTION.select(STORED, 't')}, a.remote_id as "accountRemoteId"
        from transaction t join account a on a.id = t.account_id
       where t.connection_id = $1 and (t.date >= $2::date or t.status = 'PENDING')`,
@@ -162,16 +164,20 @@ export interface AppliedChanges {
   added: number;
   modified: number;
   removed: number;
+  /** Reported transactions not stored: the connection has no account with their `accountRemoteId`. */
+  orphans: ProviderTransaction[];
 }
 
 /**
  * Applies a page of changes to a connection's transactions, in the caller's database transaction:
  * posted transactions take over their pending rows, then every reported transaction is inserted or
  * (when its content changed) updated, then `removals` (remote ids) are deleted. The rows travel as
- * one JSON parameter per statement, so a page costs the same few statements whatever its size.
+ * one JSON parameter per statement, so a page costs the same few statements whatever its size. A
+ * transaction of an account the connection does not have is returned among `orphans`, not stored.
  */
-export async function applyTransactionChanges(tx: EntityManager, owner: TransactionOwner, upserts: ProviderTransaction[], removals: string[]): Promise<AppliedChanges> {
-  const changes = { added: 0, modified: 0, removed: 0 };
+export async function applyTransactionChanges(tx: EntityManager, owner: TransactionOwner, reported: ProviderTransaction[], removals: string[]): Promise<AppliedChanges> {
+  const changes: AppliedChanges = { added: 0, modified: 0, removed: 0, orphans: [] };
+  const upserts = await withKnownAccounts(tx, owner.connectionId, reported, changes.orphans);
   if (upserts.length > 0) {
     const takeovers = upserts.filter((transaction) => transaction.pendingRemoteId !== null);
     if (takeovers.length > 0) {
@@ -185,6 +191,17 @@ export async function applyTransactionChanges(tx: EntityManager, owner: Transact
   }
   if (removals.length > 0) changes.removed = (await run(tx, transactionStatements.remove, [owner.connectionId, removals])).count;
   return changes;
+}
+
+/** The transactions whose account the connection has; the others are pushed onto `orphans`. */
+async function withKnownAccounts(tx: EntityManager, connectionId: string, reported: ProviderTransaction[], orphans: ProviderTransaction[]): Promise<ProviderTransaction[]> {
+  if (reported.length === 0) return reported;
+  const accountRemoteIds = [...new Set(reported.map((transaction) => transaction.accountRemoteId))];
+  const { rows } = await run<{ remoteId: string }>(tx, transactionStatements.knownAccounts, [connectionId, accountRemoteIds]);
+  const known = new Set(rows.map((row) => row.remoteId));
+  if (known.size === accountRemoteIds.length) return reported;
+  orphans.push(...reported.filter((transaction) => !known.has(transaction.accountRemoteId)));
+  return reported.filter((transaction) => known.has(transaction.accountRemoteId));
 }
 
 /** Every stored transaction of the connection dated from `start`, and every pending one. */

@@ -15,7 +15,7 @@ import {
   type SyncPage,
   type WebhookAction,
 } from '../provider.ts';
-import { mapPlaidError } from './errors.ts';
+import { mapPlaidError, plaidErrorCode } from './errors.ts';
 import type { PlaidEnv } from './plaid-client.ts';
 import { toAccount, toBalance, toTransaction } from './transforms.ts';
 import { actionsOf, PlaidWebhookVerifier } from './webhooks.ts';
@@ -69,7 +69,7 @@ export class PlaidProvider implements CursorProvider {
         language: 'en',
         country_codes: [CountryCode.Us],
         user: { client_user_id: request.profileId },
-        webhook: request.webhookUrl,
+        ...webhookOf(request),
         // Update mode names the Item and no products: the Item keeps the ones it has.
         ...(existing ? { access_token: existing.accessToken } : { products: plaidProducts(request.products) }),
       }),
@@ -117,6 +117,7 @@ export class PlaidProvider implements CursorProvider {
       removed: data.removed.map((removed) => removed.transaction_id),
       nextCursor: data.next_cursor,
       hasMore: data.has_more,
+      accounts: data.accounts.map((account) => toAccount(account, at)),
     };
   }
 
@@ -133,11 +134,17 @@ export class PlaidProvider implements CursorProvider {
     return toBalance(account, this.#now());
   }
 
-  async accountNumbers(credential: string, accountRemoteId: string): Promise<{ number: string; routing: string }> {
-    const { data } = await call(() => this.#client.authGet({ access_token: readLogin(credential).accessToken, options: { account_ids: [accountRemoteId] } }));
-    const ach = data.numbers.ach.find((numbers) => numbers.account_id === accountRemoteId);
-    if (!ach) throw new ProviderError('ERROR_PROVIDER', 'Plaid reports no ACH numbers for this account');
-    return { number: ach.account, routing: ach.routing };
+  async accountNumbers(credential: string, accountRemoteId: string): Promise<{ number: string; routing: string } | null> {
+    let response: Awaited<ReturnType<PlaidApi['authGet']>>;
+    try {
+      response = await this.#client.authGet({ access_token: readLogin(credential).accessToken, options: { account_ids: [accountRemoteId] } });
+    } catch (error) {
+      // Auth covers checking, savings and cash management accounts: for any other it reports none.
+      if (plaidErrorCode(error) === 'NO_AUTH_ACCOUNTS') return null;
+      throw mapPlaidError(error);
+    }
+    const ach = response.data.numbers.ach.find((numbers) => numbers.account_id === accountRemoteId);
+    return ach ? { number: ach.account, routing: ach.routing } : null;
   }
 
   async disconnect(credential: string): Promise<void> {
@@ -145,7 +152,7 @@ export class PlaidProvider implements CursorProvider {
       await this.#client.itemRemove({ access_token: readLogin(credential).accessToken });
     } catch (error) {
       // An Item Plaid no longer knows is as disconnected as it gets.
-      const code = (error as { response?: { data?: { error_code?: string } } }).response?.data?.error_code;
+      const code = plaidErrorCode(error);
       if (code !== 'ITEM_NOT_FOUND' && code !== 'INVALID_ACCESS_TOKEN') throw mapPlaidError(error);
     }
   }
@@ -164,7 +171,7 @@ export class PlaidProvider implements CursorProvider {
         institution_id: request.institutionId!,
         initial_products: plaidProducts(products),
         options: {
-          webhook: request.webhookUrl,
+          ...webhookOf(request),
           ...(request.username ? { override_username: request.username, override_password: request.password ?? '' } : {}),
         },
       }),
@@ -172,6 +179,11 @@ export class PlaidProvider implements CursorProvider {
     );
     return data.public_token;
   }
+}
+
+/** The `webhook` field of a Plaid request: none when this service cannot be reached from outside (Plaid refuses such a URL). */
+function webhookOf(request: { webhookUrl: string | null }): { webhook?: string } {
+  return request.webhookUrl === null ? {} : { webhook: request.webhookUrl };
 }
 
 /** Tributary's products as Plaid's: balances come with every product, account numbers are Auth. */
@@ -197,7 +209,7 @@ async function call<T>(request: () => Promise<T>, refusals: Record<string, LinkR
   try {
     return await request();
   } catch (error) {
-    const code = (error as { response?: { data?: { error_code?: string } } }).response?.data?.error_code;
+    const code = plaidErrorCode(error);
     throw (code && refusals[code]) || mapPlaidError(error);
   }
 }

@@ -10,8 +10,9 @@ export function kindOf(type: string): AccountKind {
 }
 
 /**
- * Balances in SPEC §2's convention. Plaid reports what a liability owes as a positive `current` and
- * its limit as a positive number; Tributary's are negative. `available` (credit still available, or
+ * Balances in SPEC §2's convention. Plaid reports what a liability owes as a positive `current`, and
+ * every limit (a card's credit limit, a depository account's overdraft limit: what the holder may
+ * owe) as a positive number; Tributary's are negative. `available` (credit still available, or
  * money that can be spent) keeps its sign.
  */
 export function toBalance(account: AccountBase, at: Date): ProviderBalance {
@@ -22,7 +23,7 @@ export function toBalance(account: AccountBase, at: Date): ProviderBalance {
     at,
     available: decimal(account.balances.available),
     current: current !== null && liability ? negate(current) : current,
-    limit: limit !== null && liability ? negate(limit) : limit,
+    limit: limit === null ? null : negate(limit),
   };
 }
 

@@ -44,10 +44,16 @@ export class ActivityGenerator {
     return this.#household.on(day).map(toActivity);
   }
 
-  /** Card purchases made on `day` by a test (`addTransactions`), keyed so they never collide with generated ones. */
+  /**
+   * Card purchases made on `day` by a test (`addTransactions`), keyed so they never collide with
+   * generated ones. An account the household does not hold (one a test opened) gets purchases drawn
+   * as the checking account's.
+   */
   extra(day: number, count: number, serial: number, options: { pending?: boolean; account?: AccountKey }): Activity[] {
-    const movements = this.#household.extra(day, count, serial, options.account && ROLE_OF[options.account]);
-    return movements.map(toActivity).map((activity) => {
+    const role = options.account && (ROLE_OF[options.account] ?? 'checking');
+    const movements = this.#household.extra(day, count, serial, role);
+    return movements.map(toActivity).map((drawn) => {
+      const activity = options.account ? { ...drawn, account: options.account } : drawn;
       if (options.pending === false) return { ...activity, postDay: day, pendingCents: null };
       if (options.pending === true && activity.pendingCents === null) return { ...activity, postDay: day + 2, pendingCents: activity.cents };
       return activity;

@@ -20,7 +20,7 @@ export const INSTITUTIONS: readonly FakeInstitution[] = [
   { id: 'ins_56', name: 'Chase', tokenizedAccountNumbers: true, routing: '322271627', wireRouting: '021000021' },
 ];
 
-export type AccountKey = 'checking' | 'savings' | 'credit' | 'student';
+export type AccountKey = 'checking' | 'savings' | 'credit' | 'student' | 'other';
 
 /** One account every fake Item holds, with its balance on the day the Item is linked. */
 export interface AccountTemplate {
@@ -40,4 +40,13 @@ export const ACCOUNTS: readonly AccountTemplate[] = [
   { key: 'savings', name: 'Plaid Saving', officialName: 'Plaid Silver Standard 0.1% Interest Saving', type: AccountType.Depository, subtype: AccountSubtype.Savings, mask: '1111', currentAtLink: 21_035_50, limit: null },
   { key: 'credit', name: 'Plaid Credit Card', officialName: 'Plaid Diamond 12.5% APR Interest Credit Card', type: AccountType.Credit, subtype: AccountSubtype.CreditCard, mask: '3333', currentAtLink: 1_240_18, limit: 10_000_00 },
   { key: 'student', name: 'Plaid Student Loan', officialName: 'Plaid Student Loan', type: AccountType.Loan, subtype: AccountSubtype.Student, mask: '7777', currentAtLink: 18_520_00, limit: null },
+];
+
+/**
+ * Accounts an Item holds only once a test opens them (`openAccount`). `other` is an asset account
+ * of Plaid's type `other`: /auth/get leaves it out, as it does every account that is not checking,
+ * savings or cash management.
+ */
+export const OPENABLE_ACCOUNTS: readonly AccountTemplate[] = [
+  { key: 'other', name: 'Plaid Other', officialName: 'Plaid Prepaid Cash Account', type: AccountType.Other, subtype: AccountSubtype.Other, mask: '5555', currentAtLink: 320_00, limit: null },
 ];

@@ -99,6 +99,23 @@ export async function startFakePlaid(options: FakePlaidOptions = {}) {
       return added;
     },
 
+    /**
+     * The institution opens an `other` account (Plaid type `other`, which /auth/get leaves out) on the
+     * Item. With `listed: false`, /accounts/get and /accounts/balance/get leave it out too, and only
+     * `/transactions/sync`'s `accounts` reports it, beside its transactions. Returns its account id.
+     */
+    openAccount(itemId: string, key: AccountKey, openOptions: { listed?: boolean } = {}): string {
+      return state.item(itemId).openAccount(key, { listed: openOptions.listed ?? true }).accountId;
+    },
+
+    /**
+     * From now on the account's balances read `balances` (e.g. an investment-like `current` of
+     * 23631.9805, which Plaid reports with four fraction digits) instead of following its transactions.
+     */
+    reportBalances(itemId: string, key: AccountKey, balances: Partial<AccountBase['balances']>): void {
+      state.item(itemId).account(key).reported = { ...balances };
+    },
+
     /** Posts a pending transaction (the oldest, or `transactionId`) under a new id; `amount` settles it differently (a tip). */
     async postPending(itemId: string, postOptions: { transactionId?: string; amount?: number } & NotifyOption = {}): Promise<Transaction> {
       const item = state.item(itemId);
@@ -168,12 +185,23 @@ export async function startFakePlaid(options: FakePlaidOptions = {}) {
       return delivery;
     },
 
+    /**
+     * Delivers webhooks addressed to `publicOrigin` (a name Plaid would resolve, e.g.
+     * `https://tributary.example`) to `localOrigin`, as DNS and a reverse proxy do in front of a real service.
+     */
+    routeWebhooks(publicOrigin: string, localOrigin: string): void {
+      webhooks.route(publicOrigin, localOrigin);
+    },
+
     /** Signs with a new key from now on; the old one is still served, with `expired_at` set. */
     rotateWebhookKey: () => webhooks.rotateKey(),
     /** Resolves once every webhook sent so far was delivered or failed. */
     webhooksSettled: () => webhooks.settled(),
 
-    /** The next call (to `endpoint`, or any) answers this failure, `times` times: 429 RATE_LIMIT_EXCEEDED, 500 INTERNAL_SERVER_ERROR, or 400 INSTITUTION_DOWN. */
+    /**
+     * The next call (to `endpoint`, or any) answers this failure, `times` times: 429 RATE_LIMIT_EXCEEDED,
+     * 500 INTERNAL_SERVER_ERROR, 400 INSTITUTION_DOWN, or 400 INVALID_REQUEST (INVALID_FIELD: a request Plaid refuses as malformed).
+     */
     failNext(kind: FailureKind, failOptions: { endpoint?: Endpoint; times?: number } = {}): void {
       server.failNext(kind, failOptions);
     },

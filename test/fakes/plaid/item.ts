@@ -1,7 +1,7 @@
 import { AccountType, Products, TransactionsUpdateStatus, type AccountBase, type Transaction } from 'plaid';
 import { ActivityGenerator, HISTORY_DAYS, type Activity } from './activity.ts';
 import type { PlaidErrorBody } from './errors.ts';
-import { ACCOUNTS, type AccountKey, type AccountTemplate, type FakeInstitution } from './catalog.ts';
+import { ACCOUNTS, OPENABLE_ACCOUNTS, type AccountKey, type AccountTemplate, type FakeInstitution } from './catalog.ts';
 import { digits, randomFor } from '../../../src/providers/sandbox/random.ts';
 import { plaidId, uuidFrom } from './ids.ts';
 import { buildTransaction, transactionIds } from './transaction.ts';
@@ -21,6 +21,10 @@ export interface ItemAccount {
   persistentAccountId: string | null;
   /** Balance before any visible transaction, in cents, so `current` follows the transactions. */
   openingCents: number;
+  /** /accounts/get reports it; when false only `/transactions/sync`'s `accounts` does (with its transactions). */
+  listed: boolean;
+  /** Balances reported as set by `reportBalances`, over the ones that follow the transactions. */
+  reported: Partial<AccountBase['balances']>;
 }
 
 export interface ItemSetup {
@@ -63,6 +67,7 @@ export class FakeItem {
   #syncedDay: number;
   #extraSerial = 0;
   readonly #generator: ActivityGenerator;
+  readonly #seed: string;
 
   constructor(setup: ItemSetup) {
     this.itemId = plaidId(setup.seed, 'item', setup.index);
@@ -70,31 +75,35 @@ export class FakeItem {
     this.institution = setup.institution;
     this.products = [...setup.products];
     this.webhook = setup.webhook;
+    this.#seed = setup.seed;
     this.#generator = new ActivityGenerator(setup.seed, setup.index, {
       firstDay: setup.today - setup.daysRequested + 1,
       purchasesPerDay: Math.max(0.5, setup.transactionCount / HISTORY_DAYS - 0.35),
     });
-    this.accounts = ACCOUNTS.map((template) => {
-      const numbers = randomFor(setup.institution.tokenizedAccountNumbers ? `${this.itemId}:${template.key}` : `${setup.seed}:${setup.institution.id}:${template.key}`);
-      return {
-        template,
-        accountId: plaidId(this.itemId, 'account', template.key),
-        accountNumber: digits(numbers, setup.institution.tokenizedAccountNumbers ? 16 : 10),
-        persistentAccountId: setup.institution.tokenizedAccountNumbers ? plaidId(setup.seed, setup.institution.id, 'persistent', template.key) : null,
-        openingCents: 0,
-      };
-    });
+    this.accounts = ACCOUNTS.map((template) => this.#newAccount(template));
     this.#open = this.#generator.history(setup.today, setup.daysRequested, Math.round((setup.transactionCount * setup.daysRequested) / HISTORY_DAYS));
     this.#syncedDay = setup.today;
     this.#settle(setup.today);
     for (const account of this.accounts) {
       const posted = this.#postedCents(account.accountId);
-      account.openingCents = account.template.currentAtLink + (account.template.type === AccountType.Depository ? posted : -posted);
+      account.openingCents = account.template.currentAtLink + (isAsset(account.template) ? posted : -posted);
     }
   }
 
   account(key: AccountKey): ItemAccount {
-    return this.accounts.find((account) => account.template.key === key)!;
+    const account = this.accounts.find((candidate) => candidate.template.key === key);
+    if (!account) throw new Error(`item ${this.itemId} has no ${key} account (openAccount first)`);
+    return account;
+  }
+
+  /** The institution opens an account of `OPENABLE_ACCOUNTS` on the Item; unlisted, /accounts/get leaves it out. */
+  openAccount(key: AccountKey, options: { listed: boolean }): ItemAccount {
+    if (this.accounts.some((account) => account.template.key === key)) throw new Error(`item ${this.itemId} already has a ${key} account`);
+    const template = OPENABLE_ACCOUNTS.find((candidate) => candidate.key === key);
+    if (!template) throw new Error(`${key} is not an account an Item can open`);
+    const account = { ...this.#newAccount(template), listed: options.listed };
+    this.accounts.push(account);
+    return account;
   }
 
   /** Plaid's update from the institution: days up to `today` happen, pending authorisations post. Returns how many changes it logged. */
@@ -147,19 +156,41 @@ export class FakeItem {
     const { template } = account;
     const posted = this.#postedCents(account.accountId);
     const pendingOut = [...this.view.values()].filter((t) => t.pending && t.account_id === account.accountId && t.amount > 0).reduce((sum, t) => sum + cents(t.amount), 0);
-    const depository = template.type === AccountType.Depository;
+    const asset = isAsset(template);
     // Plaid's conventions: for credit and loan accounts `current` is the positive amount owed.
-    const current = depository ? account.openingCents - posted : account.openingCents + posted;
-    const available = depository ? current - pendingOut : template.limit !== null ? template.limit - current - pendingOut : null;
+    const current = asset ? account.openingCents - posted : account.openingCents + posted;
+    const available = asset ? current - pendingOut : template.limit !== null ? template.limit - current - pendingOut : null;
     return {
       account_id: account.accountId,
-      balances: { available: available === null ? null : available / 100, current: current / 100, limit: template.limit === null ? null : template.limit / 100, iso_currency_code: 'USD', unofficial_currency_code: null, last_updated_datetime: lastUpdated },
+      balances: {
+        available: available === null ? null : available / 100,
+        current: current / 100,
+        limit: template.limit === null ? null : template.limit / 100,
+        iso_currency_code: 'USD',
+        unofficial_currency_code: null,
+        last_updated_datetime: lastUpdated,
+        ...account.reported,
+      },
       mask: template.mask,
       name: template.name,
       official_name: template.officialName,
       type: template.type,
       subtype: template.subtype,
       ...(account.persistentAccountId === null ? {} : { persistent_account_id: account.persistentAccountId }),
+    };
+  }
+
+  #newAccount(template: AccountTemplate): ItemAccount {
+    const { institution } = this;
+    const numbers = randomFor(institution.tokenizedAccountNumbers ? `${this.itemId}:${template.key}` : `${this.#seed}:${institution.id}:${template.key}`);
+    return {
+      template,
+      accountId: plaidId(this.itemId, 'account', template.key),
+      accountNumber: digits(numbers, institution.tokenizedAccountNumbers ? 16 : 10),
+      persistentAccountId: institution.tokenizedAccountNumbers ? plaidId(this.#seed, institution.id, 'persistent', template.key) : null,
+      openingCents: template.currentAtLink,
+      listed: true,
+      reported: {},
     };
   }
 
@@ -208,4 +239,9 @@ export class FakeItem {
     for (const transaction of this.view.values()) if (!transaction.pending && transaction.account_id === accountId) sum += cents(transaction.amount);
     return sum;
   }
+}
+
+/** Money the holder has (depository, other) rather than owes (credit, loan). */
+function isAsset(template: AccountTemplate): boolean {
+  return template.type !== AccountType.Credit && template.type !== AccountType.Loan;
 }

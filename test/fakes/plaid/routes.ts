@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  AccountSubtype,
   AccountType,
   ItemUpdateTypeEnum,
   ItemWithConsentFieldsUpdateTypeEnum,
@@ -50,6 +51,8 @@ interface ResponseOf {
 type Handler<E extends Endpoint> = (request: RequestOf[E], state: FakePlaidState, onItem: (item: FakeItem) => void) => Answer<ResponseOf[E]>;
 
 const LINK_TOKEN_LIFETIME_MS = 4 * 3600_000;
+/** What /auth/get covers: checking, savings and cash management accounts; it leaves every other account out. */
+const AUTH_SUBTYPES: ReadonlySet<AccountSubtype | null | undefined> = new Set([AccountSubtype.Checking, AccountSubtype.Savings, AccountSubtype.CashManagement]);
 const OFFERED_PRODUCTS = [Products.Auth, Products.Balance, Products.Identity, Products.Liabilities, Products.Transactions];
 
 /** Plaid's default `webhook_type` for each code `/sandbox/item/fire_webhook` can fire, and the product it needs. */
@@ -81,11 +84,14 @@ function describeItem(item: FakeItem): Item {
   };
 }
 
-/** The Item's accounts, restricted to `accountIds` when given (an unknown id is refused, as Plaid does). */
-function selectAccounts(item: FakeItem, accountIds: string[] | undefined): ItemAccount[] {
-  if (accountIds === undefined) return item.accounts;
-  return accountIds.map((id) => item.accounts.find((account) => account.accountId === id) ?? (() => { throw errors.invalidAccountId(); })());
+/** `accounts` restricted to `accountIds` when given (an id not among them is refused, as Plaid does). */
+function selectAccounts(accounts: ItemAccount[], accountIds: string[] | undefined): ItemAccount[] {
+  if (accountIds === undefined) return accounts;
+  return accountIds.map((id) => accounts.find((account) => account.accountId === id) ?? (() => { throw errors.invalidAccountId(); })());
 }
+
+/** The accounts /accounts/get and /accounts/balance/get report. */
+const listed = (item: FakeItem) => item.accounts.filter((account) => account.listed);
 
 function useProduct(item: FakeItem, product: Products) {
   if (!item.products.includes(product)) item.products.push(product);
@@ -158,22 +164,21 @@ export const handlers: { [E in Endpoint]: Handler<E> } = {
   '/accounts/get': (request, state, onItem) => {
     const item = state.itemFor(request.access_token, { data: true });
     onItem(item);
-    return { accounts: selectAccounts(item, request.options?.account_ids).map((account) => item.describeAccount(account, null)), item: describeItem(item) };
+    return { accounts: selectAccounts(listed(item), request.options?.account_ids).map((account) => item.describeAccount(account, null)), item: describeItem(item) };
   },
 
   '/accounts/balance/get': (request, state, onItem) => {
     const item = state.itemFor(request.access_token, { data: true });
     onItem(item);
     const now = new Date().toISOString();
-    return { accounts: selectAccounts(item, request.options?.account_ids).map((account) => item.describeAccount(account, now)), item: describeItem(item) };
+    return { accounts: selectAccounts(listed(item), request.options?.account_ids).map((account) => item.describeAccount(account, now)), item: describeItem(item) };
   },
 
   '/transactions/sync': (request, state, onItem) => {
     const item = state.itemFor(request.access_token, { data: true });
     onItem(item);
     useProduct(item, Products.Transactions);
-    const accounts = item.accounts.map((account) => item.describeAccount(account, null));
-    return syncPage(item, request, accounts, () => {
+    return syncPage(item, request, () => {
       if (!item.mutationPending) return;
       // Something happens at the bank between two pages of this walk: a new purchase arrives.
       item.mutationPending = false;
@@ -192,7 +197,7 @@ export const handlers: { [E in Endpoint]: Handler<E> } = {
     const item = state.itemFor(request.access_token, { data: true });
     onItem(item);
     useProduct(item, Products.Auth);
-    const accounts = selectAccounts(item, request.options?.account_ids).filter((account) => account.template.type === AccountType.Depository);
+    const accounts = selectAccounts(item.accounts, request.options?.account_ids).filter((account) => account.template.type === AccountType.Depository && AUTH_SUBTYPES.has(account.template.subtype));
     if (accounts.length === 0) throw errors.noAuthAccounts();
     const { institution } = item;
     return {

@@ -24,7 +24,14 @@ export interface RequestRecord {
 }
 
 /** Failures a test can make the next matching call answer with. */
-export type FailureKind = 'RATE_LIMIT_EXCEEDED' | 'INTERNAL_SERVER_ERROR' | 'INSTITUTION_DOWN';
+export type FailureKind = 'RATE_LIMIT_EXCEEDED' | 'INTERNAL_SERVER_ERROR' | 'INSTITUTION_DOWN' | 'INVALID_REQUEST';
+
+const PLANNED: Record<Exclude<FailureKind, 'RATE_LIMIT_EXCEEDED'>, () => FakePlaidError> = {
+  INTERNAL_SERVER_ERROR: errors.internalServerError,
+  INSTITUTION_DOWN: errors.institutionDown,
+  // What Plaid answers a request it refuses as malformed (a field out of range, say): the client's own mistake.
+  INVALID_REQUEST: () => errors.invalidField('options.account_ids must be a non-empty list of account ids'),
+};
 
 interface PlannedFailure {
   kind: FailureKind;
@@ -128,8 +135,7 @@ export class FakePlaidServer {
     const planned = this.#failures.find((failure) => failure.endpoint === undefined || failure.endpoint === endpoint);
     if (!planned) return;
     if (--planned.remaining === 0) this.#failures.splice(this.#failures.indexOf(planned), 1);
-    if (planned.kind === 'RATE_LIMIT_EXCEEDED') throw errors.rateLimit(RATE_LIMIT_CODES[endpoint] ?? 'RATE_LIMIT');
-    throw planned.kind === 'INSTITUTION_DOWN' ? errors.institutionDown() : errors.internalServerError();
+    throw planned.kind === 'RATE_LIMIT_EXCEEDED' ? errors.rateLimit(RATE_LIMIT_CODES[endpoint] ?? 'RATE_LIMIT') : PLANNED[planned.kind]();
   }
 }
 

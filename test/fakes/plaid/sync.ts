@@ -45,13 +45,13 @@ function netChanges(log: readonly Change[], from: number, head: number): Change[
 export type SyncPage = Omit<TransactionsSyncResponse, 'request_id'>;
 
 /**
- * One `/transactions/sync` page. A walk that resumes from a mid-walk cursor after the log grew
+ * One `/transactions/sync` page, with the accounts its transactions belong to (listed or not). A walk that resumes from a mid-walk cursor after the log grew
  * fails with TRANSACTIONS_SYNC_MUTATION_DURING_PAGINATION, as Plaid's does; the caller restarts
  * from the walk's first cursor. `onFirstOfMany` runs after a page that has more to follow.
  */
-export function syncPage(item: FakeItem, request: TransactionsSyncRequest, accounts: TransactionsSyncResponse['accounts'], onFirstOfMany: () => void): SyncPage {
+export function syncPage(item: FakeItem, request: TransactionsSyncRequest, onFirstOfMany: () => void): SyncPage {
   if (item.updateStatus === TransactionsUpdateStatus.NotReady) {
-    return { transactions_update_status: item.updateStatus, accounts, added: [], modified: [], removed: [], next_cursor: '', has_more: false };
+    return { transactions_update_status: item.updateStatus, accounts: [], added: [], modified: [], removed: [], next_cursor: '', has_more: false };
   }
   const head = item.log.length;
   const count = request.count ?? 100;
@@ -72,9 +72,11 @@ export function syncPage(item: FakeItem, request: TransactionsSyncRequest, accou
     return { ...transaction, original_description: request.options?.include_original_description ? transaction.name : null };
   };
   const removed: RemovedTransaction[] = page.filter((c) => c.kind === 'removed').map((c) => ({ transaction_id: c.transactionId, account_id: c.accountId }));
+  // As Plaid documents: only the accounts the page's transactions belong to.
+  const onPage = new Set(page.map((change) => change.accountId));
   const result: SyncPage = {
     transactions_update_status: item.updateStatus,
-    accounts,
+    accounts: item.accounts.filter((account) => onPage.has(account.accountId)).map((account) => item.describeAccount(account, null)),
     added: page.filter((c) => c.kind === 'added').map(present),
     modified: page.filter((c) => c.kind === 'modified').map(present),
     removed,

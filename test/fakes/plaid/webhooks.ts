@@ -44,6 +44,8 @@ export class WebhookSender {
   readonly deliveries: WebhookDelivery[] = [];
   readonly #keys = new Map<string, SigningKey>();
   readonly #inFlight = new Set<Promise<unknown>>();
+  /** Public origin → the local origin serving it (what DNS and a reverse proxy do for real Plaid). */
+  readonly #routes = new Map<string, string>();
   #current!: SigningKey;
   #impostor!: SigningKey;
   readonly #ca: string | Buffer | undefined;
@@ -75,6 +77,11 @@ export class WebhookSender {
     if (this.#current) this.#current.jwk.expired_at = Math.floor(Date.now() / 1000);
     this.#keys.set(next.jwk.kid, next);
     this.#current = next;
+  }
+
+  /** Webhooks to `publicOrigin` (e.g. `https://tributary.example`) are delivered to `localOrigin` (e.g. `https://localhost:8443`). */
+  route(publicOrigin: string, localOrigin: string): void {
+    this.#routes.set(new URL(publicOrigin).origin, new URL(localOrigin).origin);
   }
 
   /** Signs and posts `payload`; resolves once the receiver answered (or failed to). Never rejects. */
@@ -112,7 +119,9 @@ export class WebhookSender {
   }
 
   #post(url: string, body: string, headers: Record<string, string>): Promise<number> {
-    const target = new URL(url);
+    const addressed = new URL(url);
+    const routed = this.#routes.get(addressed.origin);
+    const target = routed ? new URL(`${addressed.pathname}${addressed.search}`, routed) : addressed;
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
       const outgoing = send(target, { method: 'POST', headers: { ...headers, 'Content-Length': Buffer.byteLength(body) }, ca: this.#ca, timeout: 10_000 }, (response) => {
