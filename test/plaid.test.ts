@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeId } from '../src/lib/ids.ts';
+import { decodeId, encodeId } from '../src/lib/ids.ts';
 import { INSTITUTIONS, type FakePlaid } from './fakes/plaid/index.ts';
 import { createProfile } from './support/factories.ts';
 import { PLAID_LINK_SCRIPT_URL, PUBLIC_URL, startPlaidApp } from './support/plaid-app.ts';
@@ -163,6 +163,17 @@ describe('Plaid errors, repair and disconnect', () => {
     await settled(connected.body.id, 'DISCONNECTED');
     expect(plaid.items().find((item) => item.itemId === itemId)?.removed).toBe(true);
     expect(plaid.requests.some((request) => request.endpoint === '/item/remove' && request.itemId === itemId)).toBe(true);
+  });
+
+  it('a server-to-server sandbox connection with a wrong password is 422 INVALID_CREDENTIALS, as the sandbox provider answers', async () => {
+    const profile = await createProfile(app);
+    const response = await app.http.post('/v1/sandbox/connections', {
+      auth: app.apiKey,
+      json: { profileId: profile.id, provider: 'plaid', institutionId: INSTITUTIONS[0]!.id, username: 'user_good', password: 'not the password' },
+    });
+    expect(response.status, response.text).toBe(422);
+    expect(response.body).toMatchObject({ code: 'INVALID_CREDENTIALS', requestId: expect.any(String), errorId: expect.any(String) });
+    expect(await app.sql('select id from connection where profile_id = $1', [decodeId('profile', profile.id)])).toEqual([]);
   });
 
   it('answers 503 with Retry-After, not 500, when Plaid rate-limits or fails a link step', async () => {

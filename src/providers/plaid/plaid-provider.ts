@@ -175,7 +175,11 @@ export class PlaidProvider implements CursorProvider {
           ...(request.username ? { override_username: request.username, override_password: request.password ?? '' } : {}),
         },
       }),
-      { INVALID_INSTITUTION: new LinkRefused('NOT_FOUND', 'institutionId', 'Institution'), INSTITUTION_NOT_FOUND: new LinkRefused('NOT_FOUND', 'institutionId', 'Institution') },
+      {
+        INVALID_INSTITUTION: new LinkRefused('NOT_FOUND', 'institutionId', 'Institution'),
+        INSTITUTION_NOT_FOUND: new LinkRefused('NOT_FOUND', 'institutionId', 'Institution'),
+        INVALID_CREDENTIALS: new LinkRefused('CREDENTIALS', 'password', 'the institution refused the sign-in: the username or password is wrong'),
+      },
     );
     return data.public_token;
   }
