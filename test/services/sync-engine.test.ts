@@ -1,16 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryStats, statementsSince } from '../../src/db/query-stats.ts';
-import { decodeId } from '../../src/lib/ids.ts';
 import { ConnectionService } from '../../src/modules/connection/connection.service.ts';
 import { syncConnection, type SyncDependencies } from '../../src/modules/connection/sync-engine.ts';
 import type { Provider } from '../../src/providers/provider.ts';
 import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
-import { createProfile } from '../support/factories.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import type { Builders } from '../support/builders.ts';
+import { withServiceTier } from '../support/service-tier.ts';
+import type { TestDatabase } from '../support/test-database.ts';
 
 const DAY = 86_400_000;
 let now = new Date('2026-03-01T12:00:00Z');
-let app: TestApp;
+let db: TestDatabase;
+let build: Builders;
 let deps: SyncDependencies;
 const sandbox = new SandboxProvider({ now: () => now, pageSize: 150 });
 
@@ -34,28 +35,22 @@ function crashingOnce(failAt: number): Provider {
   });
 }
 
-beforeAll(async () => {
-  app = await startTestApp();
-  const { cipher } = app;
-  deps = { orm: app.service.orm, cipher, provider: async () => sandbox };
-});
-afterAll(async () => {
-  await app?.stop();
+withServiceTier((tier) => {
+  ({ db, build } = tier);
+  deps = { orm: db.orm, cipher: db.cipher, provider: async () => sandbox };
 });
 
 /** A connection made through the service but never enqueued, so this test drives its syncs. */
 async function newConnection(): Promise<string> {
-  const profile = await createProfile(app);
-  const [environment] = await app.sql('select environment_id from profile where id = $1', [decodeId('profile', profile.id)]);
-  const service = new ConnectionService(app.service.orm.em.fork(), deps.cipher, { environmentId: environment.environment_id });
+  const service = new ConnectionService(db.em(), db.cipher, { environmentId: db.environmentId });
   const linked = await sandbox.completeLink({ institutionId: 'ins_tattersall_fcu', username: 'user_good', password: 'pass_good', products: undefined, webhookUrl: '' });
-  const connection = await service.create(await service.profileFor(profile.id), sandbox.name, linked);
+  const connection = await service.create(await build.profile(), sandbox.name, linked);
   return connection.id;
 }
 
 /** What the institution shows right now, straight from the provider: remoteId → amount and status. */
 async function institutionView(connectionId: string): Promise<Map<string, string>> {
-  const [row] = await app.sql('select credential_encrypted from connection where id = $1', [connectionId]);
+  const [row] = await db.sql('select credential_encrypted from connection where id = $1', [connectionId]);
   const token = deps.cipher.decrypt('credential', { id: connectionId }, row.credential_encrypted);
   const view = new Map<string, string>();
   let cursor: string | null = null;
@@ -68,12 +63,12 @@ async function institutionView(connectionId: string): Promise<Map<string, string
 }
 
 async function stored(connectionId: string): Promise<Map<string, string>> {
-  const rows = await app.sql('select remote_id, amount, status from transaction where connection_id = $1', [connectionId]);
+  const rows = await db.sql('select remote_id, amount, status from transaction where connection_id = $1', [connectionId]);
   return new Map(rows.map((row) => [row.remote_id, `${Number(row.amount)} ${row.status}`]));
 }
 
 async function syncedEvents(connectionId: string) {
-  return app.sql(`select e.payload from event e join connection c on c.profile_id = e.profile_id where c.id = $1 and e.type = 'connection.synced.successful'`, [connectionId]);
+  return db.sql(`select e.payload from event e join connection c on c.profile_id = e.profile_id where c.id = $1 and e.type = 'connection.synced.successful'`, [connectionId]);
 }
 
 describe('the sync engine', () => {
@@ -82,13 +77,13 @@ describe('the sync engine', () => {
     await expect(syncConnection({ ...deps, provider: async () => crashingOnce(4) }, connectionId)).rejects.toThrow('worker killed');
     const partial = await stored(connectionId);
     expect(partial.size).toBeGreaterThan(0);
-    expect((await app.sql('select status from connection where id = $1', [connectionId]))[0].status).toBe('ERROR_SERVICE');
+    expect((await db.sql('select status from connection where id = $1', [connectionId]))[0].status).toBe('ERROR_SERVICE');
     expect(await syncedEvents(connectionId)).toHaveLength(0);
 
     await syncConnection(deps, connectionId);
     expect(await stored(connectionId)).toEqual(await institutionView(connectionId));
     expect(await syncedEvents(connectionId)).toHaveLength(1);
-    expect((await app.sql('select status from connection where id = $1', [connectionId]))[0].status).toBe('SYNCED');
+    expect((await db.sql('select status from connection where id = $1', [connectionId]))[0].status).toBe('SYNCED');
     // Running it again changes nothing and reports nothing.
     await syncConnection(deps, connectionId);
     expect(await syncedEvents(connectionId)).toHaveLength(1);
@@ -110,7 +105,7 @@ describe('the sync engine', () => {
         await syncConnection(deps, connectionId);
         expect(await stored(connectionId)).toEqual(await institutionView(connectionId));
       }
-      const [changes] = await app.sql(
+      const [changes] = await db.sql(
         `select count(*) filter (where remote_data->'sandbox'->>'corrected' = 'true')::int as corrected from transaction where connection_id = $1`,
         [connectionId],
       );
