@@ -1,14 +1,17 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeId, encodeId } from '../../src/lib/ids.ts';
-import type { FieldCipher } from '../../src/lib/field-cipher.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { updateLocked } from '../../src/db/locked-update.ts';
+import { encodeId } from '../../src/lib/ids.ts';
 import { ConnectionService } from '../../src/modules/connection/connection.service.ts';
 import { syncConnection, type SyncDependencies } from '../../src/modules/connection/sync-engine.ts';
 import { RECONCILIATION } from '../../src/modules/connection/window-reconciliation.ts';
-import { basicAuth, createProfile } from '../support/factories.ts';
+import { mergeMetadata } from '../../src/modules/metadata/metadata.ts';
+import { Transaction } from '../../src/modules/transaction/transaction.entity.ts';
 import { MUTABLE_DAYS, ModelInstitution, daysBetween, descriptionOf, formatCents, type BankCommand, type BankView, type ModelTransaction, type SyncStyle } from '../support/model-institution.ts';
 import { ModelCursorProvider, ModelWindowProvider, WorkerKilled, modelLogin, type Disruption } from '../support/model-providers.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import type { Builders } from '../support/builders.ts';
+import { withServiceTier } from '../support/service-tier.ts';
+import type { TestDatabase } from '../support/test-database.ts';
 
 /*
  * Property tests of the sync engine: random histories of a model bank (purchases, pending charges
@@ -44,17 +47,14 @@ interface Scenario {
   rounds: Round[];
 }
 
-let app: TestApp;
-let cipher: FieldCipher;
+let db: TestDatabase;
+let build: Builders;
+/** Stored uuid of the profile every connection of this file belongs to. */
 let profileId: string;
 
+withServiceTier((tier) => ({ db, build } = tier));
 beforeAll(async () => {
-  app = await startTestApp();
-  cipher = app.cipher;
-  profileId = (await createProfile(app)).id;
-});
-afterAll(async () => {
-  await app?.stop();
+  profileId = (await build.profile()).id;
 });
 
 describe('the sync engine, over random histories', () => {
@@ -99,7 +99,7 @@ describe('the sync engine, with two workers on one connection', () => {
   it('ends SYNCED (window provider) when the second worker read the connection before the first finished, and wrote SYNCING after', async () => {
     const model = new ModelInstitution('WINDOW', { accounts: 1, pageSize: 2, today: new Date().toISOString().slice(0, 10) });
     const provider = new ModelWindowProvider(model);
-    const deps: SyncDependencies = { orm: app.service.orm, cipher, provider: async () => provider };
+    const deps: SyncDependencies = { orm: db.orm, cipher: db.cipher, provider: async () => provider };
     const store = new Store(await newConnection(), model);
     await syncConnection(deps, store.connectionId);
     model.apply(bought(-1250));
@@ -170,7 +170,7 @@ async function play(style: SyncStyle, { accounts, pageSize, history, rounds }: S
   const model = new ModelInstitution(style, { accounts, pageSize, today: new Date().toISOString().slice(0, 10) });
   for (const command of history) model.apply(command);
   const provider = style === 'CURSOR' ? new ModelCursorProvider(model) : new ModelWindowProvider(model);
-  const deps: SyncDependencies = { orm: app.service.orm, cipher, provider: async () => provider };
+  const deps: SyncDependencies = { orm: db.orm, cipher: db.cipher, provider: async () => provider };
   const store = new Store(await newConnection(), model);
   const sync = async (step: SyncStep) => {
     provider.disrupt(step.disruption);
@@ -193,9 +193,8 @@ async function play(style: SyncStyle, { accounts, pageSize, history, rounds }: S
 
 /** A connection to the model bank made through the service but never enqueued: the property drives its syncs. */
 async function newConnection(): Promise<string> {
-  const [profile] = await app.sql('select environment_id from profile where id = $1', [decodeId('profile', profileId)]);
-  const service = new ConnectionService(app.service.orm.em.fork(), cipher, { environmentId: profile.environment_id });
-  return (await service.create(await service.profileFor(profileId), 'model', modelLogin())).id;
+  const service = new ConnectionService(db.em(), db.cipher, { environmentId: db.environmentId });
+  return (await service.create(await service.profileFor(encodeId('profile', profileId)), 'model', modelLogin())).id;
 }
 
 interface StoredRow {
@@ -222,7 +221,7 @@ class Store {
   }
 
   async rows(): Promise<StoredRow[]> {
-    return app.sql<StoredRow>(
+    return db.sql<StoredRow>(
       `select t.id, t.remote_id, a.remote_id as account, to_char(t.date, 'YYYY-MM-DD') as date, t.description, t.amount::text as amount, t.status, t.metadata
          from transaction t join account a on a.id = t.account_id where t.connection_id = $1 order by t.remote_id`,
       [this.connectionId],
@@ -237,7 +236,7 @@ class Store {
    * period.
    */
   async check(read: BankView | null): Promise<void> {
-    const [connection] = await app.sql('select status from connection where id = $1', [this.connectionId]);
+    const [connection] = await db.sql('select status from connection where id = $1', [this.connectionId]);
     expect(connection.status).toBe(read ? 'SYNCED' : 'ERROR_SERVICE');
     const rows = await this.rows();
     const purchases = new Map<number, StoredRow>();
@@ -260,17 +259,19 @@ class Store {
     if (missing.length + extra.length > 0) throw new Error(`the store differs from the bank: missing [${missing.join('; ')}], not at the bank [${extra.join('; ')}]`);
   }
 
-  /** Sets metadata on one stored transaction, as a client would: it must follow the purchase from now on. */
+  /**
+   * Sets metadata on one stored transaction the way GraphQL's transactionUpdate does (a locked update
+   * of the profile's row, merging metadata): it must follow the purchase from now on.
+   */
   async tag(index: number | null): Promise<void> {
     const rows = await this.rows();
     if (index === null || rows.length === 0) return;
     const row = rows[index % rows.length]!;
     const key = this.#model.keyOf(row.remote_id)!;
-    const response = await app.http.post('/v1/graphql', {
-      auth: basicAuth(profileId, app.apiKey),
-      json: { query: 'mutation($input: TransactionUpdateInput!) { transactionUpdate(input: $input) { success } }', variables: { input: { id: encodeId('transaction', row.id), metadata: tagOf(key) } } },
+    const missing = () => new Error(`transaction ${row.id} (${row.remote_id}) is not the profile's to tag`);
+    await updateLocked(db.em(), Transaction, { id: row.id, profile: profileId }, { missing, exclude: ['remoteData'] }, (transaction) => {
+      transaction.metadata = mergeMetadata(transaction.metadata, tagOf(key));
     });
-    expect(response.body.data?.transactionUpdate, response.text).toEqual({ success: true });
     this.#tagged.add(key);
   }
 
