@@ -1,12 +1,12 @@
 import fc from 'fast-check';
+import type { GraphQLResolveInfo } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { updateLocked } from '../../src/db/locked-update.ts';
+import type { GraphQLContext } from '../../src/graphql/context.ts';
 import { encodeId } from '../../src/lib/ids.ts';
 import { ConnectionService } from '../../src/modules/connection/connection.service.ts';
 import { syncConnection, type SyncDependencies } from '../../src/modules/connection/sync-engine.ts';
 import { RECONCILIATION } from '../../src/modules/connection/window-reconciliation.ts';
-import { mergeMetadata } from '../../src/modules/metadata/metadata.ts';
-import { Transaction } from '../../src/modules/transaction/transaction.entity.ts';
+import { transactionUpdate } from '../../src/modules/transaction/transaction.resolvers.ts';
 import { MUTABLE_DAYS, ModelInstitution, daysBetween, descriptionOf, formatCents, type BankCommand, type BankView, type ModelTransaction, type SyncStyle } from '../support/model-institution.ts';
 import { ModelCursorProvider, ModelWindowProvider, WorkerKilled, modelLogin, type Disruption } from '../support/model-providers.ts';
 import type { Builders } from '../support/builders.ts';
@@ -49,6 +49,8 @@ interface Scenario {
 
 let db: TestDatabase;
 let build: Builders;
+/** transactionUpdate's resolver, a plain function (the schema is built from the same object). */
+const updateTransaction = transactionUpdate as Extract<typeof transactionUpdate, (...args: never[]) => unknown>;
 /** Stored uuid of the profile every connection of this file belongs to. */
 let profileId: string;
 
@@ -260,18 +262,17 @@ class Store {
   }
 
   /**
-   * Sets metadata on one stored transaction the way GraphQL's transactionUpdate does (a locked update
-   * of the profile's row, merging metadata): it must follow the purchase from now on.
+   * Sets metadata on one stored transaction through transactionUpdate's resolver, as a client's
+   * mutation would (the context holds what it reads): it must follow the purchase from now on.
    */
   async tag(index: number | null): Promise<void> {
     const rows = await this.rows();
     if (index === null || rows.length === 0) return;
     const row = rows[index % rows.length]!;
     const key = this.#model.keyOf(row.remote_id)!;
-    const missing = () => new Error(`transaction ${row.id} (${row.remote_id}) is not the profile's to tag`);
-    await updateLocked(db.em(), Transaction, { id: row.id, profile: profileId }, { missing, exclude: ['remoteData'] }, (transaction) => {
-      transaction.metadata = mergeMetadata(transaction.metadata, tagOf(key));
-    });
+    const context = { em: db.em(), profileId } as GraphQLContext;
+    const payload = await updateTransaction({}, { input: { id: encodeId('transaction', row.id), metadata: tagOf(key) } }, context, {} as GraphQLResolveInfo);
+    expect(payload, JSON.stringify(payload.errors)).toMatchObject({ success: true });
     this.#tagged.add(key);
   }
 
