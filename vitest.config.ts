@@ -9,6 +9,8 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: createRequire(import.meta.url).resolve('graphql') }],
   },
   test: {
+    // Every tier: test/unit, test/services, test/http, test/process, and test/fuzz (README, Development).
+    // Run one by its folder: `npx vitest run test/unit`.
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',

@@ -1,0 +1,284 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { runOnce } from '../../src/db/scratch.ts';
+import { MAX_OPERATION_NAMES, Metrics } from '../../src/metrics/metrics.ts';
+import { decodeId } from '../../src/lib/ids.ts';
+import { burstWithinOneSecond, nextSecond, tally } from '../support/bursts.ts';
+import { basicAuth, createProfile } from '../support/factories.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { waitFor } from '../support/wait.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
+
+const TOKEN = 'metrics-token-0123456789abcdef0123456789';
+
+let app: TestApp;
+let database: { adminUrl: string; name: string };
+let succeeding: Awaited<ReturnType<typeof startReceiver>>;
+let failing: Awaited<ReturnType<typeof startReceiver>>;
+
+beforeAll(async () => {
+  // A database of our own, so the replica pool can be pointed at it too (a read-only view of the primary).
+  const { adminUrl, template } = inject('database');
+  database = { adminUrl, name: `t_metrics_${Math.random().toString(36).slice(2, 8)}` };
+  await runOnce(adminUrl, `CREATE DATABASE ${database.name} TEMPLATE ${template}`);
+  const databaseUrl = adminUrl.replace(/\/[^/]+$/, `/${database.name}`);
+  app = await startTestApp({ METRICS_PORT: '0', METRICS_TOKEN: TOKEN, WEBHOOK_CA_FILE: inject('tls').certFile, DATABASE_REPLICA_URL: databaseUrl }, { databaseUrl });
+  succeeding = await startReceiver(() => ({ status: 204 }));
+  failing = await startReceiver(() => ({ status: 500 }));
+});
+afterAll(async () => {
+  await app?.stop();
+  await succeeding?.close();
+  await failing?.close();
+  if (database) await runOnce(database.adminUrl, `DROP DATABASE IF EXISTS ${database.name} WITH (FORCE)`);
+});
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** One plain-HTTP GET of the metrics port. */
+function get(path: string, headers: Record<string, string> = {}, port = app.service.metricsPort!): Promise<{ status: number; type: string | undefined; text: string }> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], text }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** Scrapes and parses Prometheus's text format. */
+async function scrape(): Promise<Sample[]> {
+  const response = await get('/metrics', { Authorization: `Bearer ${TOKEN}` });
+  expect(response.status).toBe(200);
+  expect(response.type).toMatch(/^text\/plain; version=0\.0\.4/);
+  return parse(response.text);
+}
+
+/** The subset of the text format prom-client writes (no timestamps). */
+function parse(text: string): Sample[] {
+  return text
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+      if (!match) throw new Error(`not a sample line: ${line}`);
+      const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map(([, name, value]) => [name!, value!]));
+      return { name: match[1]!, labels, value: Number(match[3]) };
+    });
+}
+
+/** The sum of the samples named `name` whose labels include `labels`. */
+function total(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
+  return samples
+    .filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
+    .reduce((sum, sample) => sum + sample.value, 0);
+}
+
+function labelValues(samples: Sample[], name: string, label: string): Set<string> {
+  return new Set(samples.filter((sample) => sample.name === name).map((sample) => sample.labels[label]!));
+}
+
+const graphql = (auth: string, query: string, operationName?: string) => app.http.post('/v1/graphql', { auth, json: { query, operationName } });
+
+describe('the metrics endpoint', () => {
+  it('is off unless METRICS_PORT is set, and never served on the API port', async () => {
+    const plain = await startTestApp();
+    try {
+      expect(plain.service.metricsPort).toBeUndefined();
+      const onApi = await plain.http.get('/metrics');
+      expect(onApi.status).toBe(404);
+      expect(onApi.body).toMatchObject({ message: expect.any(String), requestId: expect.any(String), errorId: expect.any(String) });
+    } finally {
+      await plain.stop();
+    }
+    expect((await app.http.get('/metrics')).status).toBe(404);
+  });
+
+  it('refuses a scrape without the token, or with a wrong one, and answers only GET /metrics', async () => {
+    const missing = await get('/metrics');
+    expect(missing.status).toBe(401);
+    expect(missing.text).not.toContain('tributary_');
+    expect((await get('/metrics', { Authorization: `Bearer ${TOKEN.slice(0, -1)}x` })).status).toBe(401);
+    expect((await get('/metrics', { Authorization: `Basic ${TOKEN}` })).status).toBe(401);
+    expect((await get('/other', { Authorization: `Bearer ${TOKEN}` })).status).toBe(404);
+    expect((await get('/metrics', { Authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+  });
+
+  it('serves a worker, which has no API listener, without a token on loopback', async () => {
+    const worker = await startTestApp({ ROLE: 'worker', METRICS_PORT: '0' }, { shareDatabaseOf: app });
+    try {
+      expect(worker.service.url).toBe('');
+      const scraped = await get('/metrics', {}, worker.service.metricsPort);
+      expect(scraped.status).toBe(200);
+      const samples = parse(scraped.text);
+      expect(labelValues(samples, 'tributary_db_pool_max', 'pool')).toEqual(new Set(['orm', 'sync', 'jobs']));
+      expect(labelValues(samples, 'tributary_job_queue_jobs', 'queue')).toContain('connection.sync');
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('binds to loopback by default and needs a token anywhere else', () => {
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ host: '127.0.0.1', port: 9464, token: undefined });
+    expect(loadConfig({}).metrics).toBeUndefined();
+    expect(() => loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toThrow(/METRICS_TOKEN is required/);
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: TOKEN }).metrics?.host).toBe('0.0.0.0');
+    expect(() => loadConfig({ METRICS_PORT: '9464', METRICS_TOKEN: 'short' })).toThrow(/at least 32/);
+    expect(() => loadConfig({ METRICS_TOKEN: TOKEN })).toThrow(ConfigError);
+    expect(() => loadConfig({ METRICS_PORT: '8443' })).toThrow(/differ from PORT/);
+  });
+});
+
+describe('what the metrics count', () => {
+  it('HTTP requests by method, contract route and status, never by raw path', async () => {
+    const profile = await createProfile(app);
+    const before = await scrape();
+    const labels = { method: 'GET', route: '/v1/profiles/{profileId}', status: '200' };
+    expect((await app.http.get(`/v1/profiles/${profile.id}`, { auth: app.apiKey })).status).toBe(200);
+    expect((await app.http.get(`/v1/profiles/${profile.id}/`, { auth: app.apiKey })).status).toBe(200);
+    expect((await app.http.get('/v1/no-such-thing/123', { auth: app.apiKey })).status).toBe(404);
+    expect((await app.http.get('/v1/profiles/prof_unknown', { auth: 'Bearer not-a-key' })).status).toBe(401);
+    const after = await scrape();
+    const count = 'tributary_http_request_duration_seconds_count';
+    expect(total(after, count, labels) - total(before, count, labels)).toBe(2);
+    expect(total(after, count, { route: 'unmatched', status: '404' }) - total(before, count, { route: 'unmatched', status: '404' })).toBe(1);
+    expect(total(after, count, { route: '/v1/profiles/{profileId}', status: '401' })).toBeGreaterThanOrEqual(1);
+    expect(total(after, 'tributary_http_request_duration_seconds_sum', labels)).toBeGreaterThan(total(before, 'tributary_http_request_duration_seconds_sum', labels));
+    for (const route of labelValues(after, count, 'route')) expect(route === 'unmatched' || route === '/v1/graphql' || route.startsWith('/')).toBe(true);
+    expect([...labelValues(after, count, 'route')].some((route) => route.includes(profile.id) || route.includes('no-such-thing'))).toBe(false);
+  });
+
+  it('rate-limit refusals by whose window refused them, one per 429', async () => {
+    const before = await scrape();
+    const { limited } = tally(await burstWithinOneSecond(40, () => app.http.get('/healthz')));
+    expect(limited).toBeGreaterThan(0);
+    const after = await scrape();
+    // A burst that did not fit in one second is sent again: count every 429 the bursts got.
+    const answered429 = total(after, 'tributary_http_request_duration_seconds_count', { route: '/healthz', status: '429' }) - total(before, 'tributary_http_request_duration_seconds_count', { route: '/healthz', status: '429' });
+    expect(answered429).toBeGreaterThanOrEqual(limited);
+    const refusals = (samples: Sample[]) => total(samples, 'tributary_rate_limit_refusals_total', { subject: 'address' });
+    expect(refusals(after) - refusals(before)).toBe(answered429);
+    // The address's window is spent: a new credential takes a slot of it before it is looked up.
+    await nextSecond();
+  });
+
+  it('GraphQL operations by type and name with their cost, and refusals', async () => {
+    const profile = await createProfile(app);
+    const auth = basicAuth(profile.id, app.apiKey);
+    const before = await scrape();
+    expect((await graphql(auth, 'query WhoAmI { profile { id } }')).status).toBe(200);
+    expect((await graphql(auth, '{ profile { id } accounts { id } }')).body.errors).toBeUndefined();
+    const invalid = await graphql(auth, '{ profile { nope } }');
+    expect(invalid.body.errors).toHaveLength(1);
+    expect((await graphql(auth, 'query A { profile { id } } query B { profile { id } }')).body.errors).toHaveLength(1);
+    const after = await scrape();
+    const moved = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels);
+    expect(moved('tributary_graphql_operations_total', { type: 'query', name: 'WhoAmI' })).toBe(1);
+    expect(moved('tributary_graphql_operations_total', { type: 'query', name: 'anonymous' })).toBe(1);
+    expect(moved('tributary_graphql_operation_cost_sum', { type: 'query', name: 'WhoAmI' })).toBe(1);
+    expect(moved('tributary_graphql_operation_cost_sum', { type: 'query', name: 'anonymous' })).toBeGreaterThan(1);
+    expect(moved('tributary_graphql_refusals_total', {})).toBe(2);
+    expect(moved('tributary_http_request_duration_seconds_count', { method: 'POST', route: '/v1/graphql', status: '200' })).toBe(4);
+  });
+
+  it('credential checks by kind and by what answered them, and the ORM statements they cost', async () => {
+    const profile = await createProfile(app);
+    const issued = await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profile.id } });
+    expect(issued.status).toBe(201);
+    const before = await scrape();
+    for (let i = 0; i < 3; i++) expect((await graphql(`Bearer ${issued.body.token}`, '{ profile { id } }')).body.errors).toBeUndefined();
+    const after = await scrape();
+    const moved = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels);
+    const lookups = moved('tributary_credential_checks_total', { kind: 'session', answer: 'database' });
+    // A token this process has not seen is looked up; within a second of that, it is answered from memory.
+    expect(lookups).toBeGreaterThanOrEqual(1);
+    expect(lookups + moved('tributary_credential_checks_total', { kind: 'session', answer: 'memory' })).toBe(3);
+    // Each lookup and each request's profile read is a statement (jobs and the relay may add more).
+    expect(moved('tributary_db_statements_total', {})).toBeGreaterThanOrEqual(lookups + 3);
+  });
+
+  it('jobs, syncs and webhook attempts after a sandbox connection syncs and its events are delivered', async () => {
+    for (const receiver of [succeeding, failing]) {
+      const subscribed = await app.http.post('/v1/webhooks/subscriptions', { auth: app.apiKey, json: { name: 'Metrics', targetUrl: receiver.url } });
+      expect(subscribed.status).toBe(201);
+    }
+    const before = await scrape();
+    const profile = await createProfile(app);
+    const created = await app.http.post('/v1/sandbox/connections', {
+      auth: app.apiKey,
+      json: { profileId: profile.id, institutionId: 'ins_first_platypus', username: 'user_good', password: 'pass_good' },
+    });
+    expect(created.status).toBe(201);
+    await waitFor(async () => {
+      const [row] = await app.sql('select status from connection where id = $1', [decodeId('connection', created.body.id)]);
+      return row.status === 'SYNCED' ? row : undefined;
+    }, 'the connection to sync');
+    await waitFor(async () => (succeeding.received.length > 0 && failing.received.length > 0 ? true : undefined), 'webhook attempts');
+    // A job's completion is counted after its handler returns, so after the attempt it made is
+    // counted: wait for both, or a scrape can land between the two.
+    const completed = (samples: Sample[], queue: string) => total(samples, 'tributary_job_duration_seconds_count', { queue, outcome: 'completed' }) - total(before, 'tributary_job_duration_seconds_count', { queue, outcome: 'completed' });
+    const after = await waitFor(async () => {
+      const samples = await scrape();
+      const counted =
+        total(samples, 'tributary_webhook_attempts_total', { outcome: 'failed' }) > 0 && completed(samples, 'connection.sync') >= 1 && completed(samples, 'webhook.deliver') >= 2;
+      return counted ? samples : undefined;
+    }, 'the failed attempt, the sync job and both delivery jobs to be counted');
+    const moved = (name: string, labels: Record<string, string> = {}) => total(after, name, labels) - total(before, name, labels);
+
+    expect(moved('tributary_job_duration_seconds_count', { queue: 'connection.sync', outcome: 'completed' })).toBeGreaterThanOrEqual(1);
+    expect(moved('tributary_job_duration_seconds_count', { queue: 'webhook.deliver', outcome: 'completed' })).toBeGreaterThanOrEqual(2);
+    expect(moved('tributary_sync_duration_seconds_count', { provider: 'sandbox', outcome: 'synced' })).toBe(1);
+    expect(moved('tributary_sync_pages_total', { provider: 'sandbox' })).toBeGreaterThanOrEqual(1);
+    const [{ count: stored }] = await app.sql('select count(*)::int as count from transaction where connection_id = $1', [decodeId('connection', created.body.id)]);
+    expect(stored).toBeGreaterThan(0);
+    expect(moved('tributary_sync_transactions_total', { provider: 'sandbox', change: 'added' })).toBe(stored);
+
+    expect(moved('tributary_webhook_attempts_total', { outcome: 'succeeded' })).toBeGreaterThanOrEqual(1);
+    expect(moved('tributary_webhook_attempts_total', { outcome: 'failed' })).toBeGreaterThanOrEqual(1);
+    expect(moved('tributary_webhook_delivery_lag_seconds_count', { attempt: 'first' })).toBeGreaterThanOrEqual(2);
+    expect(total(after, 'tributary_webhook_delivery_lag_seconds_sum', { attempt: 'first' })).toBeGreaterThan(0);
+  });
+
+  it('database pools and job queues, read when scraped', async () => {
+    const samples = await scrape();
+    expect(labelValues(samples, 'tributary_db_pool_max', 'pool')).toEqual(new Set(['orm', 'replica', 'sync', 'jobs']));
+    expect(total(samples, 'tributary_db_pool_max', { pool: 'replica' })).toBe(8);
+    expect(total(samples, 'tributary_db_pool_max', { pool: 'orm' })).toBe(8);
+    expect(total(samples, 'tributary_db_pool_max', { pool: 'sync' })).toBe(4);
+    expect(total(samples, 'tributary_db_pool_max', { pool: 'jobs' })).toBe(4);
+    expect(total(samples, 'tributary_db_pool_connections', { pool: 'orm' })).toBeGreaterThan(0);
+    expect(total(samples, 'tributary_db_pool_connections', { pool: 'sync' })).toBeGreaterThan(0);
+    expect(labelValues(samples, 'tributary_db_pool_connections', 'state')).toEqual(new Set(['busy', 'idle']));
+    expect(labelValues(samples, 'tributary_db_pool_waiting', 'pool')).toEqual(new Set(['orm', 'replica', 'sync', 'jobs']));
+    const queues = labelValues(samples, 'tributary_job_queue_jobs', 'queue');
+    for (const queue of ['connection.sync', 'webhook.deliver', 'profile.delete']) expect(queues).toContain(queue);
+    expect(labelValues(samples, 'tributary_job_queue_jobs', 'state')).toEqual(new Set(['ready', 'deferred', 'active']));
+    expect(total(samples, 'process_cpu_seconds_total')).toBeGreaterThan(0);
+  });
+});
+
+describe('label values clients choose', () => {
+  it('keep a bounded set: the first operation names, then "other"; unknown methods are "other"', async () => {
+    const metrics = new Metrics();
+    for (let i = 0; i < MAX_OPERATION_NAMES + 50; i++) metrics.graphqlOperation('query', `Op${i}`, 1);
+    metrics.graphqlOperation('query', 'Op0', 1);
+    metrics.graphqlOperation('query', `Long${'x'.repeat(100)}`, 1);
+    metrics.httpRequest('BREW', undefined, 404, 0.001);
+    const samples = parse(await metrics.scrape());
+    const names = labelValues(samples, 'tributary_graphql_operations_total', 'name');
+    expect(names.size).toBe(MAX_OPERATION_NAMES + 1);
+    expect(names).toContain('other');
+    expect(total(samples, 'tributary_graphql_operations_total', { name: 'other' })).toBe(51);
+    expect(total(samples, 'tributary_graphql_operations_total', { name: 'Op0' })).toBe(2);
+    expect(labelValues(samples, 'tributary_http_request_duration_seconds_count', 'method')).toEqual(new Set(['other']));
+    expect(labelValues(samples, 'tributary_http_request_duration_seconds_count', 'route')).toEqual(new Set(['unmatched']));
+  });
+});

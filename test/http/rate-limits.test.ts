@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builders } from '../support/builders.ts';
+import { burstWithinOneSecond, nextSecond, tally, warm, type Send } from '../support/bursts.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app?.stop());
+
+describe('request rate limits (fixed one-second windows)', () => {
+  it('admits exactly 100 of 150 for a current-generation key, then the next second admits again', async () => {
+    const send = () => app.http.get('/healthz', { auth: app.apiKey });
+    await warm(send);
+    const { ok, limited, other, limitedResponses } = tally(await burstWithinOneSecond(150, send));
+    expect({ ok, limited, other }).toEqual({ ok: 100, limited: 50, other: 0 });
+    for (const response of limitedResponses) {
+      expect(response.headers).toMatchObject({ 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '1', 'retry-after': '1' });
+      expect(response.body).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/Rate limit of 100/), errorId: expect.any(String) });
+    }
+    await nextSecond();
+    const next = await send();
+    expect(next.status).toBe(200);
+    expect(Number(next.headers['ratelimit-remaining'])).toBeGreaterThanOrEqual(98);
+  });
+
+  it('admits 25 of 150 for an older-generation key', async () => {
+    const { secret: legacy } = await builders(app).apiKey({ generation: 'LEGACY' });
+    const send = () => app.http.get('/v1/profiles', { auth: legacy });
+    await warm(send);
+    const { ok, limited, other } = tally(await burstWithinOneSecond(150, send));
+    expect({ ok, limited, other }).toEqual({ ok: 25, limited: 125, other: 0 });
+  });
+
+  it('admits 25 of 150 anonymous requests per client address', async () => {
+    const send = () => app.http.get('/healthz');
+    await warm(send);
+    const responses = await burstWithinOneSecond(150, send);
+    expect(tally(responses)).toMatchObject({ ok: 25, limited: 125, other: 0 });
+    expect(responses.find((r) => r.status === 200)!.headers['ratelimit-limit']).toBe('25');
+  });
+
+  it('puts the headers on every response, errors and 404s included', async () => {
+    for (const response of [await app.http.get('/v1/nowhere', { auth: app.apiKey }), await app.http.get('/v1/profiles'), await app.http.get('/v1/profiles', { auth: 'sk_bad' })]) {
+      expect(response.headers['ratelimit-limit']).toMatch(/^\d+$/);
+      expect(response.headers['ratelimit-remaining']).toMatch(/^\d+$/);
+      expect(response.headers['ratelimit-reset']).toBe('1');
+    }
+  });
+});
+
+describe('shared windows in Redis', () => {
+  const redisUrl = process.env.REDIS_URL;
+  // CI provides Redis; there a missing REDIS_URL is a failure, not a skip.
+  const run = redisUrl || process.env.CI ? it : it.skip;
+
+  run('two instances on REDIS_URL share one window per credential', async () => {
+    expect(redisUrl, 'REDIS_URL must be set in CI').toBeTruthy();
+    const first = await startTestApp({ REDIS_URL: redisUrl! });
+    const second = await startTestApp({ REDIS_URL: redisUrl! }, { shareDatabaseOf: first });
+    try {
+      const sends: Send[] = [() => first.http.get('/healthz', { auth: first.apiKey }), () => second.http.get('/healthz', { auth: first.apiKey })];
+      let turn = 0;
+      const send = () => sends[turn++ % 2]!();
+      await warm(send);
+      const { ok, limited, other } = tally(await burstWithinOneSecond(150, send));
+      expect({ ok, limited, other }).toEqual({ ok: 100, limited: 50, other: 0 });
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  });
+});
+
+describe('behind a trusted proxy (TRUST_PROXY=true)', () => {
+  it('counts anonymous requests by the address the proxy saw, whatever the client wrote before it', async () => {
+    const proxied = await startTestApp({ TRUST_PROXY: 'true' });
+    try {
+      // The client invents a new address for every request; the proxy appends the one it really saw.
+      let invented = 0;
+      const send = () => proxied.http.get('/healthz', { headers: { 'X-Forwarded-For': `203.0.113.${invented++ % 256}, 198.51.100.7` } });
+      await warm(send);
+      const { ok, limited, other } = tally(await burstWithinOneSecond(150, send));
+      expect({ ok, limited, other }).toEqual({ ok: 25, limited: 125, other: 0 });
+    } finally {
+      await proxied.stop();
+    }
+  });
+});

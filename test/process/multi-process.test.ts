@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { FieldCipher } from '../../src/lib/field-cipher.ts';
+import { encodeId } from '../../src/lib/ids.ts';
+import { burstWithinOneSecond, nextSecond, tally, warm } from '../support/bursts.ts';
+import { buildProfile } from '../support/factories.ts';
+import { httpClient, type HttpClient } from '../support/http-client.ts';
+import { expectedRemoteIds } from '../support/sandbox-view.ts';
+import { processFixture, startServiceProcess, type ServiceProcess } from '../support/service-process.ts';
+import { waitFor } from '../support/wait.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
+
+/**
+ * The production topology without containers: two `ROLE=api` processes and `ROLE=worker`
+ * processes of `src/main.ts` on one PostgreSQL (migrated beforehand; the instances do not migrate)
+ * and one Redis (the machine's: this test needs it, and fails without it).
+ */
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const CONNECTIONS = 100;
+const LOGIN = { institutionId: 'ins_houndstooth', username: 'user_good', password: 'pass_good' };
+
+let fixture: Awaited<ReturnType<typeof processFixture>>;
+let env: Record<string, string>;
+let apis: ServiceProcess[] = [];
+let worker: ServiceProcess;
+let clients: HttpClient[];
+let apiKey: string;
+let db: pg.Client;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let subscriptionId: string;
+
+beforeAll(async () => {
+  fixture = await processFixture();
+  // Instances of one deployment share their secrets.
+  const key = randomBytes(32).toString('base64');
+  env = {
+    REDIS_URL,
+    MIGRATE_ON_START: 'false',
+    ENCRYPTION_KEYS: `k1:${key}`,
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    WEBHOOK_CA_FILE: inject('tls').certFile,
+    JOB_HEARTBEAT_SECONDS: '10',
+    // Two months of history per connection: 100 syncs carry volume without dominating the test run.
+    SANDBOX_HISTORY_DAYS: '60',
+  };
+  apis = [await startServiceProcess(fixture, { ...env, ROLE: 'api' }), await startServiceProcess(fixture, { ...env, ROLE: 'api' })];
+  worker = await startServiceProcess(fixture, { ...env, ROLE: 'worker' }, { processGroup: true });
+  const ca = readFileSync(inject('tls').certFile, 'utf8');
+  clients = apis.map((api) => httpClient(`https://localhost:${api.port}`, ca));
+  apiKey = JSON.parse(readFileSync(path.join(fixture.dataDir, 'bootstrap.json'), 'utf8')).apiKey;
+  db = new pg.Client({ connectionString: fixture.databaseUrl });
+  await db.connect();
+  receiver = await startReceiver(() => ({ status: 200 }));
+  const subscription = await clients[0]!.post('/v1/webhooks/subscriptions', { auth: apiKey, json: { name: 'topology', targetUrl: receiver.url } });
+  expect(subscription.status).toBe(201);
+  subscriptionId = subscription.body.id;
+}, 120_000);
+
+afterAll(async () => {
+  for (const client of clients ?? []) client.close();
+  for (const process of [...apis, worker]) {
+    if (process && process.child.exitCode === null && process.child.signalCode === null) {
+      process.child.kill('SIGTERM');
+      await process.exited;
+    }
+  }
+  await db?.end();
+  await receiver?.close();
+  await fixture?.cleanup();
+});
+
+async function rows<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
+  return (await db.query<T>(text, values)).rows;
+}
+
+/** A POST that waits out the key's 100/s window when it is full (this test makes hundreds in a row). */
+async function post(client: HttpClient, url: string, json: unknown) {
+  for (;;) {
+    const response = await client.post(url, { auth: apiKey, json });
+    if (response.status !== 429) return response;
+    await nextSecond();
+  }
+}
+
+/** Connects `count` new profiles, alternating between the api processes, eight at a time. */
+async function connectMany(count: number, start = 0): Promise<void> {
+  let next = start;
+  const connectOne = async () => {
+    for (let i = next++; i < start + count; i = next++) {
+      const client = clients[i % clients.length]!;
+      const profile = await post(client, '/v1/profiles', buildProfile());
+      const created = await post(client, '/v1/sandbox/connections', { profileId: profile.body.id, ...LOGIN });
+      expect(created.status).toBe(201);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, connectOne));
+}
+
+async function allSynced(timeoutMs: number) {
+  return waitFor(async () => {
+    const connections = await rows<{ id: string; status: string; sync_cursor: string; credential_encrypted: string }>('select id, status, sync_cursor, credential_encrypted from connection');
+    return connections.every((row) => row.status === 'SYNCED') ? connections : undefined;
+  }, 'every connection to be SYNCED', timeoutMs);
+}
+
+/** Every connection stores exactly what the sandbox reports for it: nothing lost, nothing twice. */
+async function expectExactTransactions(connections: Array<{ id: string; sync_cursor: string; credential_encrypted: string }>) {
+  const cipher = FieldCipher.fromKeyList(env.ENCRYPTION_KEYS!);
+  for (const connection of connections) {
+    const stored = await rows('select remote_id from transaction where connection_id = $1', [connection.id]);
+    const credential = cipher.decrypt('credential', connection, connection.credential_encrypted);
+    expect(stored.map((row) => row.remote_id).sort()).toEqual(await expectedRemoteIds(credential, Number(connection.sync_cursor)));
+  }
+}
+
+describe('two api processes and a worker on one PostgreSQL and one Redis', { timeout: 240_000 }, () => {
+  it('serves HTTPS only from the api processes, and the worker migrates nothing and listens nowhere', () => {
+    expect(apis.every((api) => api.port > 0)).toBe(true);
+    expect(worker.port).toBe(0);
+    expect(worker.banner).toContain('worker');
+  });
+
+  it('shares one rate-limit window per credential across both api processes: 100 of 150 admitted', async () => {
+    let turn = 0;
+    const send = () => clients[turn++ % 2]!.get('/v1/profiles?limit=1', { auth: apiKey });
+    await warm(send);
+    const { ok, limited, other } = tally(await burstWithinOneSecond(150, send));
+    expect({ ok, limited, other }).toEqual({ ok: 100, limited: 50, other: 0 });
+  });
+
+  it('syncs 100 connections in the worker, each job run once, every transaction stored once', async () => {
+    await connectMany(CONNECTIONS);
+    const connections = await allSynced(180_000);
+    expect(connections).toHaveLength(CONNECTIONS);
+    const jobs = await rows(`select data->>'connectionId' as id, count(*)::int as runs, max(retry_count)::int as retries from pgboss.job where name = 'connection.sync' group by 1`);
+    expect(jobs).toHaveLength(CONNECTIONS);
+    expect(jobs.every((job) => job.runs === 1 && job.retries === 0)).toBe(true);
+    await expectExactTransactions(connections);
+  });
+
+  it('a refresh claimed through one api process answers 409 through the other', async () => {
+    const [connection] = await rows<{ id: string }>(`select id from connection limit 1`);
+    const id = encodeId('connection', connection!.id);
+    // The worker is paused, so the claimed refresh cannot finish before the second request.
+    process.kill(-worker.child.pid!, 'SIGSTOP');
+    try {
+      const first = await clients[0]!.post(`/v1/connections/${id}/transactions/refresh`, { auth: apiKey });
+      const second = await clients[1]!.post(`/v1/connections/${id}/transactions/refresh`, { auth: apiKey });
+      expect([first.status, second.status]).toEqual([202, 409]);
+    } finally {
+      process.kill(-worker.child.pid!, 'SIGCONT');
+    }
+    await allSynced(60_000);
+  });
+
+  it('a worker SIGKILLed mid-sync is replaced by another that finishes: 0 duplicates, 0 lost', async () => {
+    await connectMany(20, CONNECTIONS);
+    await waitFor(async () => {
+      const [row] = await rows(`select count(*) filter (where status = 'SYNCED')::int as synced from connection`);
+      return row.synced > CONNECTIONS ? true : undefined;
+    }, 'the new syncs to be under way');
+    process.kill(-worker.child.pid!, 'SIGKILL');
+    await worker.exited;
+    worker = await startServiceProcess(fixture, { ...env, ROLE: 'worker' }, { processGroup: true });
+    await expectExactTransactions(await allSynced(120_000));
+  });
+
+  it('delivers every event to the webhook receiver, each exactly once', async () => {
+    const events = await rows<{ id: string }>(`select id from event`);
+    expect(events.length).toBeGreaterThan(CONNECTIONS);
+    const delivered = await waitFor(async () => {
+      const succeeded = await rows(`select event_id, count(*)::int as n from webhook_delivery where subscription_id = (select id from webhook_subscription limit 1) and status = 'SUCCEEDED' group by 1`);
+      return succeeded.length === events.length ? succeeded : undefined;
+    }, 'every event to be delivered', 120_000);
+    expect(delivered.every((row) => row.n === 1)).toBe(true);
+    const received = new Set(receiver.received.map((request) => request.headers['webhook-id']));
+    expect([...received].sort()).toEqual(events.map((event) => encodeId('event', event.id)).sort());
+    const log = await clients[0]!.get(`/v1/webhooks/subscriptions/${subscriptionId}/deliveries`, { auth: apiKey });
+    expect(log.status).toBe(200);
+  });
+});

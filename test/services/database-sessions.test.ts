@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openDatabase, openReplica } from '../../src/db/orm.ts';
+import { runOnce } from '../../src/db/scratch.ts';
+
+/** The session settings carried in a connection URL reach PostgreSQL through the ORM's pool. */
+const { adminUrl, template } = inject('database');
+const name = `t_sessions_${Date.now().toString(36)}`;
+const url = adminUrl.replace(/\/[^/]+$/, `/${name}`);
+
+beforeAll(() => runOnce(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`));
+afterAll(() => runOnce(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+
+describe('database sessions', () => {
+  it('openDatabase gives every session the statement timeout', async () => {
+    const orm = await openDatabase(url, { poolMax: 1, statementTimeoutMs: 1000 });
+    try {
+      expect(await orm.em.fork().execute('show statement_timeout')).toEqual([{ statement_timeout: '1s' }]);
+      await expect(orm.em.fork().execute('select pg_sleep(10)')).rejects.toThrow(/statement timeout/);
+    } finally {
+      await orm.close();
+    }
+  });
+
+  it('openReplica gives every session the statement timeout and read-only transactions, so a write fails even where the database would take it', async () => {
+    const orm = await openReplica(url, { poolMax: 1, statementTimeoutMs: 1000 });
+    try {
+      expect(await orm.em.fork().execute('show statement_timeout')).toEqual([{ statement_timeout: '1s' }]);
+      await expect(orm.em.fork().execute('create table stray (id int)')).rejects.toThrow(/read-only transaction/);
+    } finally {
+      await orm.close();
+    }
+  });
+});

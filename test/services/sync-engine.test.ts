@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { queryStats, statementsSince } from '../../src/db/query-stats.ts';
+import { createLogger } from '../../src/logger.ts';
+import { Metrics } from '../../src/metrics/metrics.ts';
+import { ConnectionService } from '../../src/modules/connection/connection.service.ts';
+import { syncConnection, type SyncDependencies } from '../../src/modules/connection/sync-engine.ts';
+import type { Provider } from '../../src/providers/provider.ts';
+import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
+import type { Builders } from '../support/builders.ts';
+import { withServiceTier } from '../support/service-tier.ts';
+import type { TestDatabase } from '../support/test-database.ts';
+
+const DAY = 86_400_000;
+let now = new Date('2026-03-01T12:00:00Z');
+let db: TestDatabase;
+let build: Builders;
+let deps: SyncDependencies;
+const sandbox = new SandboxProvider({ now: () => now, pageSize: 150 });
+
+/** A sandbox whose page requests go through `syncTransactions` instead. */
+function withPages(provider: SandboxProvider, syncTransactions: SandboxProvider['syncTransactions']): Provider {
+  return new Proxy(provider, {
+    get(target, property) {
+      if (property === 'syncTransactions') return syncTransactions;
+      const value = Reflect.get(target, property);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** The sandbox, except that one sync page request in `failAt` throws, as a crashed worker would. */
+function crashingOnce(failAt: number): Provider {
+  let calls = 0;
+  return withPages(sandbox, async (token, cursor) => {
+    if (++calls === failAt) throw new Error('worker killed');
+    return sandbox.syncTransactions(token, cursor);
+  });
+}
+
+withServiceTier((tier) => {
+  ({ db, build } = tier);
+  deps = { orm: db.orm, cipher: db.cipher, provider: async () => sandbox };
+});
+
+/** A connection made through the service but never enqueued, so this test drives its syncs. */
+async function newConnection(): Promise<string> {
+  const service = new ConnectionService(db.em(), db.cipher, { environmentId: db.environmentId });
+  const linked = await sandbox.completeLink({ institutionId: 'ins_tattersall_fcu', username: 'user_good', password: 'pass_good', products: undefined, webhookUrl: '' });
+  const connection = await service.create(await build.profile(), sandbox.name, linked);
+  return connection.id;
+}
+
+/** What the institution shows right now, straight from the provider: remoteId → amount and status. */
+async function institutionView(connectionId: string): Promise<Map<string, string>> {
+  const [row] = await db.sql('select credential_encrypted from connection where id = $1', [connectionId]);
+  const token = deps.cipher.decrypt('credential', { id: connectionId }, row.credential_encrypted);
+  const view = new Map<string, string>();
+  let cursor: string | null = null;
+  for (;;) {
+    const page = await sandbox.syncTransactions(token, cursor);
+    for (const transaction of page.added) view.set(transaction.remoteId, `${Number(transaction.amount)} ${transaction.status}`);
+    if (!page.hasMore) return view;
+    cursor = page.nextCursor;
+  }
+}
+
+async function stored(connectionId: string): Promise<Map<string, string>> {
+  const rows = await db.sql('select remote_id, amount, status from transaction where connection_id = $1', [connectionId]);
+  return new Map(rows.map((row) => [row.remote_id, `${Number(row.amount)} ${row.status}`]));
+}
+
+async function syncedEvents(connectionId: string) {
+  return db.sql(`select e.payload from event e join connection c on c.profile_id = e.profile_id where c.id = $1 and e.type = 'connection.synced.successful'`, [connectionId]);
+}
+
+describe('the sync engine', () => {
+  it('loses and duplicates nothing when a worker dies mid-sync and the job is retried', async () => {
+    const connectionId = await newConnection();
+    await expect(syncConnection({ ...deps, provider: async () => crashingOnce(4) }, connectionId)).rejects.toThrow('worker killed');
+    const partial = await stored(connectionId);
+    expect(partial.size).toBeGreaterThan(0);
+    expect((await db.sql('select status from connection where id = $1', [connectionId]))[0].status).toBe('ERROR_SERVICE');
+    expect(await syncedEvents(connectionId)).toHaveLength(0);
+
+    await syncConnection(deps, connectionId);
+    expect(await stored(connectionId)).toEqual(await institutionView(connectionId));
+    expect(await syncedEvents(connectionId)).toHaveLength(1);
+    expect((await db.sql('select status from connection where id = $1', [connectionId]))[0].status).toBe('SYNCED');
+    // Running it again changes nothing and reports nothing.
+    await syncConnection(deps, connectionId);
+    expect(await syncedEvents(connectionId)).toHaveLength(1);
+  });
+
+  it('never drops a transaction of an account the connection does not have silently: it is logged and counted', async () => {
+    const connectionId = await newConnection();
+    let stray: string | undefined;
+    // The upstream names an account it never reported (nor reports with the page) for one transaction.
+    const straying = withPages(sandbox, async (token, cursor) => {
+      const page = await sandbox.syncTransactions(token, cursor);
+      const [first] = page.added;
+      if (stray === undefined && first) [stray, first.accountRemoteId] = [first.remoteId, 'acct-never-reported'];
+      return page;
+    });
+    const metrics = new Metrics();
+    const logs: string[] = [];
+    const logger = createLogger('warn', { write: (line: string) => void logs.push(line) });
+    await syncConnection({ ...deps, metrics, logger, provider: async () => straying }, connectionId);
+
+    const view = await institutionView(connectionId);
+    view.delete(stray!);
+    expect(await stored(connectionId)).toEqual(view);
+    expect(await metrics.scrape()).toContain('tributary_sync_transactions_dropped_total{provider="sandbox"} 1');
+    expect(logs.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ msg: 'sync dropped transactions of accounts the connection does not have', connectionId, provider: 'sandbox', dropped: 1, accountRemoteIds: ['acct-never-reported'] }),
+    ]);
+  });
+
+  it('applies each page once when two workers sync the same connection at the same time', async () => {
+    const connectionId = await newConnection();
+    await Promise.all([syncConnection(deps, connectionId), syncConnection(deps, connectionId)]);
+    expect(await stored(connectionId)).toEqual(await institutionView(connectionId));
+  });
+
+  it('follows the institution over weeks: new activity, posted pendings, corrections and removals', async () => {
+    const connectionId = await newConnection();
+    await syncConnection(deps, connectionId);
+    const start = now;
+    try {
+      for (let day = 1; day <= 21; day++) {
+        now = new Date(start.getTime() + day * DAY);
+        await syncConnection(deps, connectionId);
+        expect(await stored(connectionId)).toEqual(await institutionView(connectionId));
+      }
+      const [changes] = await db.sql(
+        `select count(*) filter (where remote_data->'sandbox'->>'corrected' = 'true')::int as corrected from transaction where connection_id = $1`,
+        [connectionId],
+      );
+      expect(changes.corrected).toBeGreaterThan(0);
+    } finally {
+      now = start;
+    }
+  });
+
+  it('sends every statement of a sync through the statement counter, and writes a page of any size with one insert', async () => {
+    for (const pageSize of [40, 400]) {
+      const connectionId = await newConnection();
+      const paged = new SandboxProvider({ now: () => now, pageSize });
+      let pagesWithRows = 0;
+      const counting = withPages(paged, async (token, cursor) => {
+        const page = await paged.syncTransactions(token, cursor);
+        if (page.added.length + page.modified.length > 0) pagesWithRows++;
+        return page;
+      });
+      const before = queryStats.statements;
+      await syncConnection({ ...deps, provider: async () => counting }, connectionId);
+      const inserts = statementsSince(before).filter((sql) => sql.trimStart().startsWith('insert into transaction'));
+      expect(pagesWithRows).toBeGreaterThan(1);
+      expect(inserts).toHaveLength(pagesWithRows);
+    }
+  });
+});
