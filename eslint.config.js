@@ -3,7 +3,7 @@ import { defineConfig } from 'eslint/config';
 import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-// Which rules are on, which are off and why: docs/decisions.md, "Linting".
+// Which rules are on, which are off and why: docs/decisions/lint-eslint-rules.md.
 export default defineConfig(
   {
     files: ['src/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts', 'deploy/**/*.ts', 'codegen.ts', 'vitest.config.ts'],
