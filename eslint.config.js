@@ -3,7 +3,7 @@ import { defineConfig } from 'eslint/config';
 import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-// Which rules are on, which are off and why: docs/decisions.md, "Linting".
+// Which rules are on, which are off and why: docs/decisions/lint-eslint-rules.md.
 export default defineConfig(
   {
     files: ['src/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts', 'deploy/**/*.ts', 'codegen.ts', 'vitest.config.ts'],
@@ -33,6 +33,16 @@ export default defineConfig(
     },
   },
   {
+    // One data-access seam per table: the EntityManager's reads run only in a module's store (or in
+    // src/db/, the stores' kit). An EntityManager is named `em` or `tx` (a transaction's), as a
+    // variable, a parameter or a field (`this.#em`, `ctx.state.em`); `orm.em.fork()` counts too.
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.store.ts', 'src/db/**'],
+    rules: {
+      'no-restricted-syntax': ['error', ...entityManagerReadsOutsideStores()],
+    },
+  },
+  {
     // Test response bodies are `any` (checked against rest.yaml at run time, not typed per operation).
     files: ['test/**/*.ts'],
     rules: {
@@ -44,3 +54,14 @@ export default defineConfig(
     },
   },
 );
+
+/** Selectors of an EntityManager read (`em.find(…)`, `this.#em.count(…)`, `orm.em.fork().findOne(…)`), each with its message. */
+function entityManagerReadsOutsideStores() {
+  const read = "CallExpression > MemberExpression.callee[property.name=/^(find|findOne|findOneOrFail|findAndCount|findAll|count|createQueryBuilder|qb)$/]";
+  const message = 'EntityManager reads belong in the owning module\'s store (<module>.store.ts): call a named function of it.';
+  return [
+    `${read}[object.type='Identifier'][object.name=/^(em|tx)$/]`,
+    `${read}[object.type='MemberExpression'][object.property.name=/^(em|tx)$/]`,
+    `${read}[object.type='CallExpression'][object.callee.property.name='fork']`,
+  ].map((selector) => ({ selector, message }));
+}

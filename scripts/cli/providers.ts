@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import type { FieldCipher } from '../../src/lib/field-cipher.ts';
-import { Environment } from '../../src/modules/environment/environment.entity.ts';
 import { OperatorError } from '../../src/modules/environment/environment.service.ts';
+import { environmentById } from '../../src/modules/environment/environment.store.ts';
 import { ProviderSettings } from '../../src/modules/environment/provider-settings.service.ts';
 import type { ProviderFactory } from '../../src/providers/directory.ts';
 
@@ -50,7 +50,7 @@ export async function providersCommand(em: EntityManager, cipher: FieldCipher, f
 
 async function findEnvironment(em: EntityManager, publicId: string | undefined) {
   const id = publicId && decodeId('environment', publicId);
-  const environment = id && (await em.findOne(Environment, { id }));
+  const environment = id && (await environmentById(em, id));
   if (!environment) throw new OperatorError(`unknown environment ${publicId ?? '(none given)'}`);
   return environment;
 }

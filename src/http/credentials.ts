@@ -2,18 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { unauthorized } from '../errors.ts';
 import { decodeId } from '../lib/ids.ts';
 import type { CredentialKind, Metrics } from '../metrics/metrics.ts';
-import type { ApiKeyGeneration } from '../modules/environment/api-key.entity.ts';
-import { findLiveKey, hashSecret } from '../modules/environment/api-key.service.ts';
-import { Profile } from '../modules/profile/profile.entity.ts';
+import { hashSecret } from '../modules/environment/api-key.service.ts';
+import { findLiveKey, type LiveKey } from '../modules/environment/environment.store.ts';
+import { isLiveProfile } from '../modules/profile/profile.store.ts';
 import { looksLikeJwt, type SessionTokens } from '../modules/session/session-token.ts';
 import { sessionIsLive } from '../modules/session/session.store.ts';
 import { LookupCache } from './lookup-cache.ts';
 
-interface Common {
-  environmentId: string;
-  generation: ApiKeyGeneration;
-  apiVersion: string;
-}
+type Common = Omit<LiveKey, 'apiKeyId'>;
 
 /**
  * Who is calling. `apiKey`: the environment's server (Bearer secret key). `basic`: a server acting as
@@ -36,8 +32,6 @@ const RECHECK_MS = 1000;
  */
 const NEGATIVE_MS = 5000;
 const CACHE = { recheckMs: RECHECK_MS, negativeMs: NEGATIVE_MS, capacity: 100_000 };
-
-type KeyFacts = { apiKeyId: string } & Common;
 
 export const invalidCredential = (message: string) =>
   unauthorized(message, {
@@ -72,7 +66,7 @@ export interface Claim {
  */
 export class CredentialResolver {
   readonly #tokens: SessionTokens;
-  readonly #keys: LookupCache<KeyFacts>;
+  readonly #keys: LookupCache<LiveKey>;
   readonly #pairs: LookupCache<Credential>;
   readonly #sessions: LookupCache<true>;
 
@@ -106,7 +100,7 @@ export class CredentialResolver {
   #apiKey(secret: string): Claim {
     if (!secret) return refused(REFUSED.apiKey);
     const hash = hashSecret(secret);
-    return claimOf(this.#keys, hash, (em) => this.#findKey(em, hash), (facts) => ({ kind: 'apiKey', ...facts }), REFUSED.apiKey);
+    return claimOf(this.#keys, hash, (em) => findLiveKey(em, hash), (key) => ({ kind: 'apiKey', ...key }), REFUSED.apiKey);
   }
 
   #basic(value: string): Claim {
@@ -118,16 +112,10 @@ export class CredentialResolver {
     const hash = hashSecret(secret);
     const lookUp = async (em: EntityManager): Promise<Credential | undefined> => {
       // The pair was admitted already; the key on its own needs no second admission.
-      const key = await this.#keys.get(hash, () => this.#findKey(em, hash), async () => {});
-      const profile = key && (await em.findOne(Profile, { id: profileId, environment: key.environmentId, deletingAt: null }, { fields: ['id'] }));
-      return profile ? { kind: 'basic', ...key, profileId: profile.id } : undefined;
+      const key = await this.#keys.get(hash, () => findLiveKey(em, hash), async () => {});
+      return key && (await isLiveProfile(em, key.environmentId, profileId)) ? { kind: 'basic', ...key, profileId } : undefined;
     };
     return claimOf(this.#pairs, `${profileId}:${hash}`, lookUp, (credential) => credential, REFUSED.basic);
-  }
-
-  async #findKey(em: EntityManager, hash: string): Promise<KeyFacts | undefined> {
-    const key = await findLiveKey(em, hash);
-    return key ? { apiKeyId: key.id, environmentId: key.environment.id, generation: key.generation, apiVersion: key.apiVersion } : undefined;
   }
 
   async #session(token: string): Promise<Claim> {

@@ -32,8 +32,3 @@ export function createApiKey(
   });
   return { key, secret };
 }
-
-/** The live (unrevoked) key whose secret has this hash, or null. */
-export async function findLiveKey(em: EntityManager, secretHash: string): Promise<ApiKeyEntity | null> {
-  return em.findOne(ApiKey, { secretHash, revokedAt: null });
-}

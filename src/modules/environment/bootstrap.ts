@@ -4,6 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { encodeId, uuidv7 } from '../../lib/ids.ts';
 import { createApiKey } from './api-key.service.ts';
 import { Environment } from './environment.entity.ts';
+import { hasEnvironments } from './environment.store.ts';
 
 export interface BootstrapResult {
   file: string;
@@ -18,7 +19,7 @@ export interface BootstrapResult {
 export async function bootstrap(orm: MikroORM, dataDir: string): Promise<BootstrapResult> {
   const file = path.join(dataDir, 'bootstrap.json');
   const em = orm.em.fork();
-  if ((await em.count(Environment, {})) > 0) return { file };
+  if (await hasEnvironments(em)) return { file };
   const environment = em.create(Environment, { id: uuidv7(), name: 'Sandbox', mode: 'SANDBOX', transactionsRefreshBeta: true });
   const { secret } = createApiKey(em, environment, 'Bootstrap key');
   await em.flush();

@@ -4,14 +4,10 @@ import { decodeId, uuidv7 } from '../../lib/ids.ts';
 import { ApiKey, type ApiKeyEntity } from './api-key.entity.ts';
 import { CURRENT_KEY_PREFIX, createApiKey, hashSecret } from './api-key.service.ts';
 import { Environment, ENVIRONMENT_MODES, type EnvironmentEntity, type EnvironmentMode } from './environment.entity.ts';
+import { allEnvironments, apiKeyById, environmentById, environmentKeys, readEnvironment } from './environment.store.ts';
 
-/** What requests and jobs need to know of an environment. */
-export type EnvironmentSettings = Pick<EnvironmentEntity, 'id' | 'mode' | 'transactionsRefreshBeta'>;
-
-/** An environment's settings as stored now (it exists: every credential names a live one). */
-export async function readEnvironment(em: EntityManager, id: string): Promise<EnvironmentSettings> {
-  return em.findOneOrFail(Environment, { id }, { fields: ['mode', 'transactionsRefreshBeta'] });
-}
+// Other modules read an environment's settings through its service.
+export { readEnvironment, type EnvironmentSettings } from './environment.store.ts';
 
 /** How long a remembered mode is used before it is read again. */
 const MODE_RECHECK_MS = 60_000;
@@ -51,7 +47,7 @@ export class EnvironmentAdmin {
   }
 
   listEnvironments(): Promise<EnvironmentEntity[]> {
-    return this.#em.find(Environment, {}, { orderBy: { createdAt: 'asc' } });
+    return allEnvironments(this.#em);
   }
 
   async createEnvironment(name: string, mode: string): Promise<EnvironmentEntity> {
@@ -95,7 +91,7 @@ export class EnvironmentAdmin {
   }
 
   async listKeys(environmentId: string): Promise<ApiKeyEntity[]> {
-    return this.#em.find(ApiKey, { environment: await this.#environment(environmentId) }, { orderBy: { createdAt: 'asc' } });
+    return environmentKeys(this.#em, await this.#environment(environmentId));
   }
 
   async revokeKey(keyId: string): Promise<ApiKeyEntity> {
@@ -115,14 +111,14 @@ export class EnvironmentAdmin {
 
   async #environment(publicId: string): Promise<EnvironmentEntity> {
     const id = decodeId('environment', publicId);
-    const environment = id && (await this.#em.findOne(Environment, { id }));
+    const environment = id && (await environmentById(this.#em, id));
     if (!environment) throw new OperatorError(`no environment ${publicId}`);
     return environment;
   }
 
   async #key(publicId: string): Promise<ApiKeyEntity> {
     const id = decodeId('apiKey', publicId);
-    const key = id && (await this.#em.findOne(ApiKey, { id }));
+    const key = id && (await apiKeyById(this.#em, id));
     if (!key) throw new OperatorError(`no API key ${publicId}`);
     return key;
   }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { uuidv7 } from '../../lib/ids.ts';
+import { configuredProviders, providerSetting, removeProviderSetting } from './environment.store.ts';
 import { ProviderSetting } from './provider-setting.entity.ts';
 
 const FIELD = 'providerSettings';
@@ -17,7 +18,7 @@ export class ProviderSettings {
 
   /** Creates or replaces the environment's settings for a provider. */
   async set(environmentId: string, provider: string, settings: Record<string, string>): Promise<void> {
-    const existing = await this.#em.findOne(ProviderSetting, { environment: environmentId, provider });
+    const existing = await providerSetting(this.#em, environmentId, provider);
     const id = existing?.id ?? uuidv7();
     const settingsEncrypted = this.#cipher.encrypt(FIELD, { id }, JSON.stringify(settings));
     if (existing) existing.settingsEncrypted = settingsEncrypted;
@@ -25,19 +26,18 @@ export class ProviderSettings {
     await this.#em.flush();
   }
 
-  async remove(environmentId: string, provider: string): Promise<boolean> {
-    return (await this.#em.nativeDelete(ProviderSetting, { environment: environmentId, provider })) > 0;
+  remove(environmentId: string, provider: string): Promise<boolean> {
+    return removeProviderSetting(this.#em, environmentId, provider);
   }
 
   /** The environment's settings for a provider, decrypted; undefined when it is not configured. */
   async read(environmentId: string, provider: string): Promise<Record<string, string> | undefined> {
-    const row = await this.#em.findOne(ProviderSetting, { environment: environmentId, provider });
+    const row = await providerSetting(this.#em, environmentId, provider);
     return row ? (JSON.parse(this.#cipher.decrypt(FIELD, row, row.settingsEncrypted)) as Record<string, string>) : undefined;
   }
 
   /** Names of the providers configured for the environment, the most recently set first. */
-  async configured(environmentId: string): Promise<string[]> {
-    const rows = await this.#em.find(ProviderSetting, { environment: environmentId }, { fields: ['provider'], orderBy: { updatedAt: 'desc' } });
-    return rows.map((row) => row.provider);
+  configured(environmentId: string): Promise<string[]> {
+    return configuredProviders(this.#em, environmentId);
   }
 }

@@ -1,28 +1,16 @@
-import { notFound, ValidationError } from '../../errors.ts';
-import type { Credential } from '../../http/credentials.ts';
-import { isStorableInstant } from '../../lib/dates.ts';
+import { notFound } from '../../errors.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
 import type { Handlers } from '../../rest/types.ts';
-import { Event } from './event.entity.ts';
 import { presentEvent } from './event.presenter.ts';
-import { findEvent } from './event.service.ts';
+import { eventLogPage } from './event.service.ts';
+import { findEvent } from './event.store.ts';
 
 /** REST handlers for the event log (/v1/events, API key): the same envelopes webhooks deliver. */
 export function eventHandlers(): Handlers<'listEvents' | 'getEvent'> {
   return {
     async listEvents({ query, credential, ctx }) {
       const limit = query.limit ?? 25;
-      const where = filterOf(credential, query);
-      const afterId = query.after ? (decodeId('event', query.after) ?? '00000000-0000-0000-0000-000000000000') : undefined;
-      const em = ctx.state.em;
-      const [rows, total] = await Promise.all([
-        em.find(Event, { ...where, ...(afterId ? { id: { $gt: afterId } } : {}) }, { orderBy: { id: 'asc' }, limit: limit + 1 }),
-        em.count(Event, where),
-      ]);
-      const items = rows.slice(0, limit);
-      const last = items.at(-1);
-      // Where the last event returned sits in the whole filtered log, for Current-Page.
-      const position = last ? await em.count(Event, { ...where, id: { $lte: last.id } }) : 0;
+      const { items, total, position, nextAfter } = await eventLogPage(ctx.state.em, credential.environmentId, query, limit);
       return {
         status: 200,
         body: items.map(presentEvent),
@@ -31,7 +19,7 @@ export function eventHandlers(): Handlers<'listEvents' | 'getEvent'> {
           'Page-Items': items.length,
           'Total-Count': total,
           'Total-Pages': Math.ceil(total / limit),
-          ...(rows.length > limit && last ? { 'Next-Cursor': encodeId('event', last.id) } : {}),
+          ...(nextAfter ? { 'Next-Cursor': encodeId('event', nextAfter) } : {}),
         },
       };
     },
@@ -41,21 +29,5 @@ export function eventHandlers(): Handlers<'listEvents' | 'getEvent'> {
       if (!event) throw notFound('Event');
       return { status: 200, body: presentEvent(event) };
     },
-  };
-}
-
-/** The filters of listEvents, always scoped to the caller's environment. A bound PostgreSQL cannot compare with is a 422. */
-function filterOf({ environmentId }: Credential, query: { type?: string; profileId?: string; since?: string; until?: string }) {
-  const since = query.since ? new Date(query.since) : undefined;
-  const until = query.until ? new Date(query.until) : undefined;
-  const unusable = Object.entries({ since, until }).filter(([, instant]) => instant && !isStorableInstant(instant));
-  if (unusable.length > 0) throw new ValidationError(unusable.map(([name]) => ({ path: [name], message: `${name} must be a real instant from 0001-01-01 to 9999-12-31 UTC` })));
-  const at = { ...(since ? { $gte: since } : {}), ...(until ? { $lt: until } : {}) };
-  const profileId = query.profileId === undefined ? undefined : (decodeId('profile', query.profileId) ?? '00000000-0000-0000-0000-000000000000');
-  return {
-    environment: environmentId,
-    ...(query.type ? { $or: [{ type: query.type }, { type: { $like: `${query.type.replaceAll('_', '\\_')}.%` } }] } : {}),
-    ...(profileId ? { profileId } : {}),
-    ...(Object.keys(at).length > 0 ? { at } : {}),
   };
 }

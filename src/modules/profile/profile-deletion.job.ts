@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { JobDefinition } from '../../jobs/queue.ts';
 import { recordEvent } from '../event/event.service.ts';
-import { Profile } from './profile.entity.ts';
 import { presentProfileSummary } from './profile.presenter.ts';
+import { profilesBeingDeleted, removeProfile } from './profile.store.ts';
 
 export const PROFILE_DELETION = 'profile.delete';
 
@@ -17,11 +17,11 @@ export function profileDeletionJob(orm: MikroORM): JobDefinition<{ profileId?: s
     cron: '* * * * *',
     async handle({ profileId }) {
       const em = orm.em.fork();
-      const doomed = await em.find(Profile, { deletingAt: { $ne: null }, ...(profileId ? { id: profileId } : {}) });
+      const doomed = await profilesBeingDeleted(em, profileId);
       for (const profile of doomed) {
         await em.transactional(async (tx) => {
           recordEvent(tx, profile.environment.id, 'profile.deleted', profile, presentProfileSummary(profile));
-          await tx.nativeDelete(Profile, { id: profile.id });
+          await removeProfile(tx, profile.id);
         });
       }
     },

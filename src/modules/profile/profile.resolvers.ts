@@ -1,7 +1,6 @@
 import type { ProfileResolvers, QueryResolvers, MutationResolvers } from '../../../generated/graphql.ts';
 import { mutationPayload } from '../../graphql/payload.ts';
 import { encodeId } from '../../lib/ids.ts';
-import { Profile } from './profile.entity.ts';
 import { decryptAddress } from './profile.presenter.ts';
 import { ProfileService } from './profile.service.ts';
 
@@ -18,8 +17,9 @@ export const profileType: ProfileResolvers = {
   at: (profile) => profile.createdAt,
 };
 
-export const profileQuery: NonNullable<QueryResolvers['profile']> = (_root, _args, { em, profileId }) =>
-  em.findOneOrFail(Profile, { id: profileId, deletingAt: null });
+/** The authenticated profile; one being deleted reads as not found. */
+export const profileQuery: NonNullable<QueryResolvers['profile']> = (_root, _args, { em, cipher, profileId, environmentId }) =>
+  new ProfileService(em, cipher, environmentId).get(encodeId('profile', profileId));
 
 /** Updates the authenticated profile; rule violations are data (`success: false`), not errors. */
 export const profileUpdate: NonNullable<MutationResolvers['profileUpdate']> = (_root, { input }, { em, cipher, profileId, environmentId }) =>

@@ -1,7 +1,6 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { components } from '../../../generated/rest.ts';
-import { updateLocked } from '../../db/locked-update.ts';
+import type { OffsetPage } from '../../db/offset-page.ts';
 import { conflict, notFound, ValidationError, type FieldIssue } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { isRealDate } from '../../lib/dates.ts';
@@ -10,7 +9,7 @@ import { recordEvent } from '../event/event.service.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
 import { Profile, type ProfileEntity, type ProfileNames, type ProfileView } from './profile.entity.ts';
 import { presentProfileSummary } from './profile.presenter.ts';
-import { liveProfileRow, liveProfileView } from './profile.store.ts';
+import { liveProfile, liveProfilePage, liveProfileView, lockProfile, profileByIdOrUuid, updateLiveProfile, uuidTaken } from './profile.store.ts';
 
 /** A stored address: every part present, null when unknown (the contract's `Address`). */
 export type Address = NonNullable<components['schemas']['Address']>;
@@ -41,19 +40,13 @@ export class ProfileService {
     this.#environmentId = environmentId;
   }
 
-  async list(page: number, limit: number): Promise<{ items: ProfileEntity[]; total: number }> {
-    const [items, total] = await this.#em.findAndCount(
-      Profile,
-      { environment: this.#environmentId, deletingAt: null },
-      { orderBy: { createdAt: 'asc', id: 'asc' }, limit, offset: (page - 1) * limit },
-    );
-    return { items, total };
+  list(page: number, limit: number): Promise<OffsetPage<ProfileEntity>> {
+    return liveProfilePage(this.#em, this.#environmentId, page, limit);
   }
 
   /** The live profile with this public id; 404 when absent, in another environment, or being deleted. */
-  async get(publicId: string): Promise<ProfileEntity> {
-    // One indexed lookup on every profile request: plain SQL mapped to the entity skips the query builder.
-    return this.#em.map(Profile, await this.#live(publicId, liveProfileRow));
+  get(publicId: string): Promise<ProfileEntity> {
+    return this.#live(publicId, liveProfile);
   }
 
   /** The live profile with this public id as REST presents it, read without an entity (the GET path); 404 as `get`. */
@@ -71,13 +64,13 @@ export class ProfileService {
   /** Looks a profile up by public id or by its uuid (session issuing accepts either). */
   async findByIdOrUuid(idOrUuid: string): Promise<ProfileEntity | null> {
     const id = decodeId('profile', idOrUuid);
-    const where = id ? { id } : isUuid(idOrUuid) ? { uuid: idOrUuid.toLowerCase() } : undefined;
-    return where ? this.#em.findOne(Profile, { ...where, environment: this.#environmentId }) : null;
+    const key = id ? { id } : isUuid(idOrUuid) ? { uuid: idOrUuid.toLowerCase() } : undefined;
+    return key ? profileByIdOrUuid(this.#em, this.#environmentId, key) : null;
   }
 
   async create(attributes: ProfileAttributes & { uuid?: string }): Promise<ProfileEntity> {
     const uuid = (attributes.uuid ?? crypto.randomUUID()).toLowerCase();
-    if (await this.#em.count(Profile, { environment: this.#environmentId, uuid })) {
+    if (await uuidTaken(this.#em, this.#environmentId, uuid)) {
       throw conflict(`A profile with uuid ${uuid} already exists in this environment`, {
         instruction: 'Use a different uuid, or omit it to have one generated.',
       });
@@ -109,16 +102,15 @@ export class ProfileService {
   async updateById(publicId: string, attributes: ProfileAttributes): Promise<ProfileEntity> {
     const id = decodeId('profile', publicId);
     if (!id) throw notFound('Profile');
-    const where = { id, environment: this.#environmentId, deletingAt: null };
-    return updateLocked(this.#em, Profile, where, { missing: () => notFound('Profile') }, (profile) => {
+    return updateLiveProfile(this.#em, this.#environmentId, id, () => notFound('Profile'), (profile) => {
       this.#apply(profile, attributes);
       return profile;
     });
   }
 
   /** The profile read again under its row lock, held until the caller's transaction ends (session issuing counts tokens under it). */
-  async lock(profile: ProfileEntity): Promise<ProfileEntity> {
-    return this.#em.findOneOrFail(Profile, { id: profile.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  lock(profile: ProfileEntity): Promise<ProfileEntity> {
+    return lockProfile(this.#em, profile.id);
   }
 
   /** Updates a profile the caller read under its row lock (session issuing does); `updateById` takes the lock itself. */

@@ -7,6 +7,7 @@ import type { ProfileEntity } from '../profile/profile.entity.ts';
 import { ProfileService } from '../profile/profile.service.ts';
 import { Session, type SessionEntity } from './session.entity.ts';
 import { SESSION_LIFETIME_MS, type SessionTokens } from './session-token.ts';
+import { activeSessionTimes, liveSession, revokeSession } from './session.store.ts';
 
 /** SPEC §8: at most 10 active tokens per profile per rolling hour and 20 per day; revoked ones do not count. */
 export const ISSUING_LIMITS = [
@@ -78,14 +79,10 @@ export class SessionService {
   async #checkIssuingLimit(em: EntityManager, profileId: string): Promise<void> {
     const now = Date.now();
     for (const { windowMs, max, label } of ISSUING_LIMITS) {
-      const active = await em.find(
-        Session,
-        { profile: profileId, revokedAt: null, createdAt: { $gt: new Date(now - windowMs) } },
-        { fields: ['createdAt'], orderBy: { createdAt: 'asc' } },
-      );
+      const active = await activeSessionTimes(em, profileId, new Date(now - windowMs));
       if (active.length >= max) {
         // The window frees a slot when its oldest counted token ages out of it.
-        const retryAfter = Math.max(1, Math.ceil((active[0]!.createdAt.getTime() + windowMs - now) / 1000));
+        const retryAfter = Math.max(1, Math.ceil((active[0]!.getTime() + windowMs - now) / 1000));
         throw new AppError(429, 'SESSION_LIMIT', `This profile already has ${active.length} active session tokens issued in the last ${label} (at most ${max})`, {
           instruction: 'Reuse a token you hold, revoke unused ones with DELETE /v1/users/session, or use Basic Auth (not limited this way).',
           headers: { 'Retry-After': String(retryAfter) },
@@ -99,15 +96,11 @@ export class SessionService {
    * Null otherwise, even when the credential check (which trusts a known token for up to a second)
    * let the request through.
    */
-  async live(sessionId: string): Promise<SessionEntity | null> {
-    return this.#em.findOne(
-      Session,
-      { id: sessionId, environment: this.#environmentId, revokedAt: null, expiresAt: { $gt: new Date() }, profile: { deletingAt: null } },
-      { populate: ['profile'] },
-    );
+  live(sessionId: string): Promise<SessionEntity | null> {
+    return liveSession(this.#em, this.#environmentId, sessionId);
   }
 
-  async revoke(sessionId: string): Promise<void> {
-    await this.#em.nativeUpdate(Session, { id: sessionId, environment: this.#environmentId, revokedAt: null }, { revokedAt: new Date() });
+  revoke(sessionId: string): Promise<void> {
+    return revokeSession(this.#em, this.#environmentId, sessionId);
   }
 }

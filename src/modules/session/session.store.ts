@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { run } from '../../db/statement.ts';
+import { Session, type SessionEntity } from './session.entity.ts';
 
 /** The statements of the session table; test/stores.test.ts prepares each. */
 export const sessionStatements = {
@@ -10,4 +11,24 @@ export const sessionStatements = {
 /** Whether a session token is still good: not revoked, not expired, and its profile not being deleted. */
 export async function sessionIsLive(em: EntityManager, sessionId: string): Promise<boolean> {
   return (await run<{ live: boolean }>(em, sessionStatements.live, [sessionId])).rows[0]?.live === true;
+}
+
+/** When the profile's unrevoked sessions issued after `since` were issued, oldest first (the issuing limit counts them). */
+export async function activeSessionTimes(em: EntityManager, profileId: string, since: Date): Promise<Date[]> {
+  const sessions = await em.find(Session, { profile: profileId, revokedAt: null, createdAt: { $gt: since } }, { fields: ['createdAt'], orderBy: { createdAt: 'asc' } });
+  return sessions.map((session) => session.createdAt);
+}
+
+/** The environment's session, with its profile, while it is live (as `sessionIsLive`); null otherwise. */
+export function liveSession(em: EntityManager, environmentId: string, sessionId: string): Promise<SessionEntity | null> {
+  return em.findOne(
+    Session,
+    { id: sessionId, environment: environmentId, revokedAt: null, expiresAt: { $gt: new Date() }, profile: { deletingAt: null } },
+    { populate: ['profile'] },
+  );
+}
+
+/** Revokes the environment's session, unless it is revoked already. */
+export async function revokeSession(em: EntityManager, environmentId: string, sessionId: string): Promise<void> {
+  await em.nativeUpdate(Session, { id: sessionId, environment: environmentId, revokedAt: null }, { revokedAt: new Date() });
 }

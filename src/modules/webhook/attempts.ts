@@ -6,8 +6,7 @@ import { EnvironmentModes } from '../environment/environment.service.ts';
 import { queued, type Enqueue } from './attempt-queue.ts';
 import { answered, recordOutcome } from './outcome-recorder.ts';
 import { TIMEOUT_MS, type WebhookSender } from './sender.ts';
-import { WebhookDelivery } from './webhook.entity.ts';
-import { claimDelivery } from './webhook.store.ts';
+import { claimDelivery, deliveryToAttempt } from './webhook.store.ts';
 
 /** How long an attempt's claim lasts: past it, the attempt is taken as lost (its worker died). */
 export const CLAIM_MS = TIMEOUT_MS + 5_000;
@@ -38,7 +37,7 @@ export class WebhookAttempts {
     const em = orm.em.fork();
     const now = this.#options.now();
     if (!(await claimDelivery(em, deliveryId, new Date(now.getTime() + CLAIM_MS), now))) return;
-    const delivery = await em.findOneOrFail(WebhookDelivery, { id: deliveryId }, { populate: ['subscription', 'event'] });
+    const delivery = await deliveryToAttempt(em, deliveryId);
     const { subscription } = delivery;
     const kind = delivery.redelivery ? 'redelivery' : delivery.attempt === 1 ? 'first' : 'retry';
     if (subscription.disabled && !delivery.redelivery) {

@@ -6,8 +6,8 @@ import { takeUndispatched } from '../event/event.service.ts';
 import { matchesEventType } from '../event/event.types.ts';
 import { queued, type Enqueue } from './attempt-queue.ts';
 import { CLAIM_MS } from './attempts.ts';
-import { WebhookDelivery, WebhookSubscription, type WebhookDeliveryEntity, type WebhookSubscriptionEntity } from './webhook.entity.ts';
-import { owedDeliveries, SWEEP_ROWS } from './webhook.store.ts';
+import { WebhookDelivery, type WebhookDeliveryEntity, type WebhookSubscriptionEntity } from './webhook.entity.ts';
+import { enabledSubscriptions, owedDeliveries, SWEEP_ROWS } from './webhook.store.ts';
 
 /** How often a worker relays. */
 const RELAY_MS = 1000;
@@ -88,7 +88,7 @@ export class WebhookRelay {
       const subscriptions = new Map<string, WebhookSubscriptionEntity[]>();
       for (const event of events) {
         const environmentId = event.environment.id;
-        if (!subscriptions.has(environmentId)) subscriptions.set(environmentId, await tx.find(WebhookSubscription, { environment: environmentId, disabled: false }));
+        if (!subscriptions.has(environmentId)) subscriptions.set(environmentId, await enabledSubscriptions(tx, environmentId));
         for (const subscription of subscriptions.get(environmentId)!) {
           const wanted = subscription.eventTypes.length === 0 || subscription.eventTypes.some((filter) => matchesEventType(event.type, filter));
           if (!wanted || subscription.createdAt > event.at) continue;

@@ -1,14 +1,16 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { OffsetPage } from '../../db/offset-page.ts';
 import { notFound, ValidationError, type FieldIssue } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
 import { readEnvironment } from '../environment/environment.service.ts';
-import { findEvent } from '../event/event.service.ts';
+import { findEvent } from '../event/event.store.ts';
 import { isEventTypeFilter } from '../event/event.types.ts';
 import { newWebhookSecret } from './signing.ts';
 import { checkTarget } from './target.ts';
 import { WebhookDelivery, WebhookSubscription, type WebhookDeliveryEntity, type WebhookSubscriptionEntity } from './webhook.entity.ts';
+import { countAttempts, deliveryPage, removeSubscription, subscriptionById, subscriptionPage } from './webhook.store.ts';
 
 const PREVIOUS_SECRET_VALID_MS = 24 * 3600 * 1000;
 
@@ -33,18 +35,13 @@ export class WebhookService {
     this.#allowPrivate = options.allowPrivate;
   }
 
-  async list(page: number, limit: number): Promise<{ items: WebhookSubscriptionEntity[]; total: number }> {
-    const [items, total] = await this.#em.findAndCount(
-      WebhookSubscription,
-      { environment: this.#environmentId },
-      { orderBy: { createdAt: 'asc', id: 'asc' }, limit, offset: (page - 1) * limit },
-    );
-    return { items, total };
+  list(page: number, limit: number): Promise<OffsetPage<WebhookSubscriptionEntity>> {
+    return subscriptionPage(this.#em, this.#environmentId, page, limit);
   }
 
   async get(publicId: string): Promise<WebhookSubscriptionEntity> {
     const id = decodeId('webhookSubscription', publicId);
-    const subscription = id && (await this.#em.findOne(WebhookSubscription, { id, environment: this.#environmentId }));
+    const subscription = id && (await subscriptionById(this.#em, this.#environmentId, id));
     if (!subscription) throw notFound('Webhook subscription');
     return subscription;
   }
@@ -83,8 +80,8 @@ export class WebhookService {
     return subscription;
   }
 
-  async delete(subscription: WebhookSubscriptionEntity): Promise<void> {
-    await this.#em.nativeDelete(WebhookSubscription, { id: subscription.id });
+  delete(subscription: WebhookSubscriptionEntity): Promise<void> {
+    return removeSubscription(this.#em, subscription.id);
   }
 
   /** A new secret; the current one keeps signing for 24 hours (an older previous one ends now). */
@@ -97,14 +94,9 @@ export class WebhookService {
     return { secret, previousSecretExpiresAt: subscription.previousSecretExpiresAt };
   }
 
-  async deliveries(subscription: WebhookSubscriptionEntity, eventPublicId: string | undefined, page: number, limit: number) {
+  deliveries(subscription: WebhookSubscriptionEntity, eventPublicId: string | undefined, page: number, limit: number): Promise<OffsetPage<WebhookDeliveryEntity>> {
     const eventId = eventPublicId === undefined ? undefined : (decodeId('event', eventPublicId) ?? '00000000-0000-0000-0000-000000000000');
-    const [items, total] = await this.#em.findAndCount(
-      WebhookDelivery,
-      { subscription: subscription.id, ...(eventId ? { event: eventId } : {}) },
-      { orderBy: { id: 'desc' }, limit, offset: (page - 1) * limit },
-    );
-    return { items, total };
+    return deliveryPage(this.#em, subscription.id, eventId, page, limit);
   }
 
   /**
@@ -115,7 +107,7 @@ export class WebhookService {
     const id = decodeId('event', eventPublicId);
     const event = id && (await findEvent(this.#em, this.#environmentId, id));
     if (!event) throw notFound('Event');
-    const previous = await this.#em.count(WebhookDelivery, { subscription: subscription.id, event: event.id });
+    const previous = await countAttempts(this.#em, subscription.id, event.id);
     const delivery = this.#em.create(WebhookDelivery, { id: uuidv7(), subscription, event, attempt: previous + 1, redelivery: true, status: 'PENDING', at: new Date() });
     try {
       await this.#em.flush();

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { offsetPage, type OffsetPage } from '../../db/offset-page.ts';
 import { run } from '../../db/statement.ts';
+import { WebhookDelivery, WebhookSubscription, type WebhookDeliveryEntity, type WebhookSubscriptionEntity } from './webhook.entity.ts';
 
 /** A delivery row owed an attempt, with the id of the job that makes it. */
 export interface OwedDelivery {
@@ -35,4 +37,38 @@ export async function owedDeliveries(em: EntityManager, dueBy: Date, now: Date, 
 /** Claims a PENDING row until `until`, unless a claim still live at `now` holds it; false when not claimed. */
 export async function claimDelivery(em: EntityManager, deliveryId: string, until: Date, now: Date): Promise<boolean> {
   return (await run(em, webhookStatements.claim, [until, deliveryId, now])).count > 0;
+}
+
+/** Page `page` of the environment's subscriptions, oldest first. */
+export function subscriptionPage(em: EntityManager, environmentId: string, page: number, limit: number): Promise<OffsetPage<WebhookSubscriptionEntity>> {
+  return offsetPage(em, WebhookSubscription, { environment: environmentId }, { createdAt: 'asc', id: 'asc' }, page, limit);
+}
+
+export function subscriptionById(em: EntityManager, environmentId: string, id: string): Promise<WebhookSubscriptionEntity | null> {
+  return em.findOne(WebhookSubscription, { id, environment: environmentId });
+}
+
+/** The environment's subscriptions that are not disabled (the relay fans events out to them). */
+export function enabledSubscriptions(em: EntityManager, environmentId: string): Promise<WebhookSubscriptionEntity[]> {
+  return em.find(WebhookSubscription, { environment: environmentId, disabled: false });
+}
+
+/** Removes a subscription, and with it (the schema's cascade) its delivery rows. */
+export async function removeSubscription(em: EntityManager, id: string): Promise<void> {
+  await em.nativeDelete(WebhookSubscription, { id });
+}
+
+/** Page `page` of a subscription's delivery rows (of one event, when given), newest first. */
+export function deliveryPage(em: EntityManager, subscriptionId: string, eventId: string | undefined, page: number, limit: number): Promise<OffsetPage<WebhookDeliveryEntity>> {
+  return offsetPage(em, WebhookDelivery, { subscription: subscriptionId, ...(eventId ? { event: eventId } : {}) }, { id: 'desc' }, page, limit);
+}
+
+/** How many delivery rows (attempts) a subscription has for an event. */
+export function countAttempts(em: EntityManager, subscriptionId: string, eventId: string): Promise<number> {
+  return em.count(WebhookDelivery, { subscription: subscriptionId, event: eventId });
+}
+
+/** A delivery row with its subscription and event, for an attempt (the row exists: the attempt claimed it). */
+export function deliveryToAttempt(em: EntityManager, id: string): Promise<WebhookDeliveryEntity> {
+  return em.findOneOrFail(WebhookDelivery, { id }, { populate: ['subscription', 'event'] });
 }
