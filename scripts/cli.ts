@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { loadConfig } from '../src/config.ts';
 import { resolveDatabase } from '../src/db/database.ts';
-import { ormConfig } from '../src/db/orm.ts';
+import { ormConfig } from '../src/orm/orm.ts';
 import { encodeId } from '../src/lib/ids.ts';
 import { createLogger } from '../src/logger.ts';
 import type { ApiKeyEntity } from '../src/modules/environment/api-key.entity.ts';

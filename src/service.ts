@@ -5,7 +5,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { resolveDatabase } from './db/database.ts';
-import { migrate, openDatabase, openReplica, openSyncDatabase, underStartupLock } from './db/orm.ts';
+import { migrate, openDatabase, openReplica, openSyncDatabase, underStartupLock } from './orm/orm.ts';
 import { graphqlApi } from './graphql/server.ts';
 import { createApp } from './http/app.ts';
 import { createListener } from './http/listener.ts';
@@ -17,20 +17,21 @@ import { FixedWindowLimiter, MemoryCounterStore, RedisCounterStore } from './lib
 import { SessionTokens } from './modules/session/session-token.ts';
 import { sessionHandlers } from './modules/session/session.handlers.ts';
 import { bootstrap, type BootstrapResult } from './modules/environment/bootstrap.ts';
-import { healthHandlers } from './modules/health/health.handlers.ts';
+import { healthHandlers } from './http/health/health.handlers.ts';
 import { PROFILE_DELETION, profileDeletionJob } from './modules/profile/profile-deletion.job.ts';
 import { profileHandlers } from './modules/profile/profile.handlers.ts';
 import { accountHandlers } from './modules/account/account.handlers.ts';
 import { connectionHandlers } from './modules/connection/connection.handlers.ts';
-import { ConnectionJobs } from './modules/connection/connection.jobs.ts';
-import { connectionSweepJob } from './modules/connection/connection-sweeper.ts';
-import { connectorHandlers } from './modules/connector/connector.handlers.ts';
-import { sandboxHandlers } from './modules/connection/sandbox.handlers.ts';
+import { ConnectionJobs } from './modules/sync/connection.jobs.ts';
+import { connectionSweepJob } from './modules/sync/connection-sweeper.ts';
+import { linkingHandlers } from './modules/linking/linking.handlers.ts';
+import { connectorPage } from './pages/connector/connector-page.ts';
+import { sandboxHandlers } from './modules/linking/sandbox.handlers.ts';
 import { ProviderDirectory } from './providers/directory.ts';
 import { providerFactories } from './providers/factories.ts';
 import { ProviderSettings } from './modules/environment/provider-settings.service.ts';
-import { Linking } from './modules/connection/linking.ts';
-import { providerWebhookHandlers } from './modules/connection/provider-webhooks.ts';
+import { Linking } from './modules/linking/linking.ts';
+import { providerWebhookHandlers } from './modules/linking/provider-webhooks.ts';
 import { SandboxProvider } from './providers/sandbox/sandbox-provider.ts';
 import { eventHandlers } from './modules/event/event.handlers.ts';
 import { openAttemptQueue } from './modules/webhook/attempt-queue.ts';
@@ -133,7 +134,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
     ...accountHandlers({ cipher: secrets.cipher, providers, jobs: connectionJobs }),
     ...connectionHandlers({ cipher: secrets.cipher, jobs: connectionJobs, providers }),
     ...sandboxHandlers({ cipher: secrets.cipher, sandbox, linking }),
-    ...connectorHandlers({ cipher: secrets.cipher, linking, plaidLinkScriptUrl: config.plaidLinkScriptUrl }),
+    ...linkingHandlers({ cipher: secrets.cipher, linking }),
+    ...connectorPage({ plaidLinkScriptUrl: config.plaidLinkScriptUrl }),
     ...providerWebhookHandlers({ providers, jobs: connectionJobs }),
     ...eventHandlers(),
     ...webhookHandlers({ cipher: secrets.cipher, allowPrivate: config.webhookAllowPrivate, deliveries: webhooks }),

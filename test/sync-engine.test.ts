@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryStats, statementsSince } from '../src/db/query-stats.ts';
 import { decodeId } from '../src/lib/ids.ts';
 import { ConnectionService } from '../src/modules/connection/connection.service.ts';
-import { syncConnection, type SyncDependencies } from '../src/modules/connection/sync-engine.ts';
+import { syncConnection, type SyncDependencies } from '../src/modules/sync/sync-engine.ts';
 import type { Provider } from '../src/providers/provider.ts';
 import { SandboxProvider } from '../src/providers/sandbox/sandbox-provider.ts';
 import { createProfile } from './support/factories.ts';

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { getOperationAST, GraphQLError, OperationTypeNode, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { createHandler, type Request as GraphQLRequest, type Response as Answer } from 'graphql-http';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { AppError, forbidden, unauthorized, type ErrorCode } from '../errors.ts';
-import { WWW_AUTHENTICATE } from '../http/credentials.ts';
+import { GRAPHQL_SCHEMA_PATH } from '../api-kit/contract-paths.ts';
+import { WWW_AUTHENTICATE } from '../api-kit/credential.ts';
 import type { AppContext, AppState } from '../http/state.ts';
 import type { FieldCipher } from '../lib/field-cipher.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -19,8 +19,6 @@ import { LIMITS } from './limits.ts';
 import { createLoaders } from './loaders.ts';
 import { resolvers } from './resolvers.ts';
 
-/** The hand-maintained SDL: the schema served, and the document published at /latest/schema.graphql. */
-export const GRAPHQL_SCHEMA_PATH = fileURLToPath(new URL('../../contracts/schema.graphql', import.meta.url));
 /** Operations per batched request (a JSON array body, as Apollo's BatchHttpLink sends). */
 const MAX_BATCH = 10;
 

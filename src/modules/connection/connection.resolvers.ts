@@ -1,7 +1,7 @@
 import type { ConnectionResolvers, MutationResolvers, QueryResolvers } from '../../../generated/graphql.ts';
 import { updateLocked } from '../../db/locked-update.ts';
 import { notFound } from '../../errors.ts';
-import { mutationPayload, RecordNotFound } from '../../graphql/payload.ts';
+import { mutationPayload, RecordNotFound } from '../../api-kit/mutation-payload.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
 import { matchesMetadata } from '../metadata/metadata-filter.ts';

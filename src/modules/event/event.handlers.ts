@@ -1,8 +1,8 @@
 import { notFound, ValidationError } from '../../errors.ts';
-import type { Credential } from '../../http/credentials.ts';
+import type { Credential } from '../../api-kit/credential.ts';
 import { isStorableInstant } from '../../lib/dates.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
-import type { Handlers } from '../../rest/types.ts';
+import type { Handlers } from '../../api-kit/rest-handler.ts';
 import { Event } from './event.entity.ts';
 import { presentEvent } from './event.presenter.ts';
 import { findEvent } from './event.service.ts';
@@ -10,11 +10,10 @@ import { findEvent } from './event.service.ts';
 /** REST handlers for the event log (/v1/events, API key): the same envelopes webhooks deliver. */
 export function eventHandlers(): Handlers<'listEvents' | 'getEvent'> {
   return {
-    async listEvents({ query, credential, ctx }) {
+    async listEvents({ query, credential, em }) {
       const limit = query.limit ?? 25;
       const where = filterOf(credential, query);
       const afterId = query.after ? (decodeId('event', query.after) ?? '00000000-0000-0000-0000-000000000000') : undefined;
-      const em = ctx.state.em;
       const [rows, total] = await Promise.all([
         em.find(Event, { ...where, ...(afterId ? { id: { $gt: afterId } } : {}) }, { orderBy: { id: 'asc' }, limit: limit + 1 }),
         em.count(Event, where),
@@ -35,9 +34,9 @@ export function eventHandlers(): Handlers<'listEvents' | 'getEvent'> {
         },
       };
     },
-    async getEvent({ params, credential, ctx }) {
+    async getEvent({ params, credential, em }) {
       const id = decodeId('event', params.eventId);
-      const event = id && (await findEvent(ctx.state.em, credential.environmentId, id));
+      const event = id && (await findEvent(em, credential.environmentId, id));
       if (!event) throw notFound('Event');
       return { status: 200, body: presentEvent(event) };
     },

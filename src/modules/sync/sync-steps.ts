@@ -6,8 +6,8 @@ import type { ProviderAccount, SyncPage } from '../../providers/provider.ts';
 import { applyReportedAccounts, latestBalances, recordBalance } from '../account/account.service.ts';
 import { sameReading } from '../balance/balance.service.ts';
 import { applyTransactionChanges } from '../transaction/transaction.store.ts';
-import { Connection, type ConnectionEntity } from './connection.entity.ts';
-import { lockWalk, moveWalk } from './connection.store.ts';
+import { Connection, type ConnectionEntity } from '../connection/connection.entity.ts';
+import { lockWalk, moveWalk } from '../connection/connection.store.ts';
 
 /*
  * The units of work of a sync, each one database transaction on the sync's EntityManager that

@@ -6,9 +6,9 @@ import { ProviderBusy, ProviderError, SyncRestart, type CursorProvider, type Pro
 import { markVerified, unverifiedAccounts } from '../account/account.service.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { markProfileReady } from '../profile/profile.service.ts';
-import { Connection, type ConnectionEntity, type ConnectionStatus } from './connection.entity.ts';
-import { presentConnection } from './connection.presenter.ts';
-import { rewindWalk } from './connection.store.ts';
+import { Connection, type ConnectionEntity, type ConnectionStatus } from '../connection/connection.entity.ts';
+import { presentConnection } from '../connection/connection.presenter.ts';
+import { rewindWalk } from '../connection/connection.store.ts';
 import { applyAccounts, applyPage } from './sync-steps.ts';
 import { syncWindow } from './window-sync.ts';
 

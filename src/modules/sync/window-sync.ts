@@ -3,8 +3,8 @@ import { AppError } from '../../errors.ts';
 import { ProviderBusy, ProviderError, type WindowProvider } from '../../providers/provider.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import { storedFrom } from '../transaction/transaction.store.ts';
-import type { ConnectionEntity } from './connection.entity.ts';
-import { claimUpstreamRequest } from './connection.store.ts';
+import type { ConnectionEntity } from '../connection/connection.entity.ts';
+import { claimUpstreamRequest } from '../connection/connection.store.ts';
 import { applyAccounts, applyPage } from './sync-steps.ts';
 import { reconcile } from './window-reconciliation.ts';
 

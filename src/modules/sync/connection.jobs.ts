@@ -3,9 +3,9 @@ import type { JobDefinition } from '../../jobs/queue.ts';
 import { ProviderBusy, ProviderError, type Provider } from '../../providers/provider.ts';
 import { accountToRefresh, recordBalance } from '../account/account.service.ts';
 import { recordEvent } from '../event/event.service.ts';
-import { Connection, type ConnectionEntity } from './connection.entity.ts';
-import { presentConnection } from './connection.presenter.ts';
-import { dueForSync } from './connection.store.ts';
+import { Connection, type ConnectionEntity } from '../connection/connection.entity.ts';
+import { presentConnection } from '../connection/connection.presenter.ts';
+import { dueForSync } from '../connection/connection.store.ts';
 import { syncConnection, type SyncDependencies } from './sync-engine.ts';
 import { BudgetUsedUp } from './window-sync.ts';
 
