@@ -6,7 +6,8 @@ import { ProviderNotConfigured, type ProviderDirectory } from '../../providers/d
 import { WebhookUnverified, type Provider, type WebhookAction } from '../../providers/provider.ts';
 import type { Handlers } from '../../api-kit/rest-handler.ts';
 import { recordEvent } from '../event/event.service.ts';
-import { Connection, type ConnectionEntity } from '../connection/connection.entity.ts';
+import type { ConnectionEntity } from '../connection/connection.entity.ts';
+import { liveConnectionOfLogin } from '../connection/connection.store.ts';
 import type { ConnectionJobs } from '../sync/connection.jobs.ts';
 import { presentConnection } from '../connection/connection.presenter.ts';
 
@@ -50,11 +51,7 @@ async function verified(providers: ProviderDirectory, name: string, environmentI
 /** Applies one action to the connection it names, with any job it needs in the same transaction; false when no live connection matches. */
 async function apply(em: EntityManager, jobs: ConnectionJobs, environmentId: string, provider: string, action: WebhookAction): Promise<boolean> {
   return em.transactional(async (tx) => {
-    const connection = await tx.findOne(
-      Connection,
-      { environment: environmentId, provider, remoteId: action.remoteId, status: { $nin: ['DISCONNECTING', 'DISCONNECTED'] } },
-      { populate: ['profile'] },
-    );
+    const connection = await liveConnectionOfLogin(tx, { environmentId, provider, remoteId: action.remoteId });
     if (!connection || connection.profile.deletingAt) return false;
     switch (action.kind) {
       case 'SYNC':
