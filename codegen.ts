@@ -18,7 +18,7 @@ const config: CodegenConfig = {
           Connection: '../src/modules/connection/connection.entity.ts#ConnectionEntity',
           Account: '../src/modules/account/account.entity.ts#AccountView',
           Balance: '../src/modules/balance/balance.entity.ts#BalanceEntity',
-          Transaction: '../src/modules/transaction/transaction.query.ts#TransactionRecord',
+          Transaction: '../src/modules/transaction/transaction.store.ts#TransactionRecord',
           TransactionConnection: '../src/modules/transaction/transaction.query.ts#TransactionPage',
           PageInfo: '../src/modules/transaction/transaction.query.ts#TransactionPage',
         },

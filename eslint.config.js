@@ -3,6 +3,29 @@ import { defineConfig } from 'eslint/config';
 import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
+const FRONT_DOORS = ['./src/http', './src/rest', './src/graphql', './src/pages'];
+const COMPOSITION = ['./src/service.ts', './src/main.ts'];
+const ABOVE_MODULES = ['./src/orm', ...FRONT_DOORS, ...COMPOSITION];
+const ABOVE_API_KIT = ['./src/modules', ...ABOVE_MODULES];
+const ABOVE_PROVIDERS = ['./src/api-kit', ...ABOVE_API_KIT];
+const ABOVE_JOBS = ['./src/providers', ...ABOVE_PROVIDERS];
+const ABOVE_METRICS = ['./src/jobs', ...ABOVE_JOBS];
+const ABOVE_DB = ['./src/metrics', ...ABOVE_METRICS];
+const ABOVE_LIB = ['./src/db', ...ABOVE_DB];
+const LAYER_ZONES = [
+  { target: ['./src/lib', './src/errors.ts', './src/config.ts', './src/logger.ts', './src/secrets.ts'], from: ABOVE_LIB },
+  { target: './src/db', from: ABOVE_DB },
+  { target: './src/metrics', from: ABOVE_METRICS },
+  { target: './src/jobs', from: ABOVE_JOBS },
+  // Providers speak to upstreams only: they know no module, no job and no front door.
+  { target: './src/providers', from: ['./src/jobs', ...ABOVE_PROVIDERS] },
+  // The kit sits below the modules and knows only lib, errors and generated/.
+  { target: './src/api-kit', from: ['./src/db', './src/metrics', './src/jobs', './src/providers', './src/config.ts', './src/logger.ts', './src/secrets.ts', ...ABOVE_API_KIT] },
+  { target: './src/modules', from: ABOVE_MODULES },
+  { target: './src/orm', from: [...FRONT_DOORS, ...COMPOSITION] },
+  { target: FRONT_DOORS, from: COMPOSITION },
+];
+
 // Which rules are on, which are off and why: docs/decisions/lint-eslint-rules.md.
 export default defineConfig(
   {
@@ -24,6 +47,11 @@ export default defineConfig(
       // As tsc's noUnusedLocals: `const { id, ...rest } = x` leaves out `id` on purpose.
       '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // Layers, bottom up (docs/decisions/structure-layers.md): lib, errors, config, logger, secrets;
+      // db; metrics; jobs; providers; api-kit (the front doors' shared types and helpers); modules;
+      // orm (every module's entity); the front doors http, rest, graphql, pages; service and main.
+      // A file imports its own layer and those below it, never one above.
+      'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES }],
       // The tree writes `!` on indexed reads as if noUncheckedIndexedAccess were on; this rule would strip them.
       '@typescript-eslint/no-unnecessary-type-assertion': 'off',
       // An async method that implements a Promise-returning interface needs no await; unawaited calls are no-floating-promises' job.

@@ -5,7 +5,7 @@
  */
 import { loadConfig } from '../src/config.ts';
 import { resolveDatabase } from '../src/db/database.ts';
-import { migrate, underStartupLock } from '../src/db/orm.ts';
+import { migrate, underStartupLock } from '../src/orm/orm.ts';
 import { prepareQueueSchema } from '../src/jobs/queue.ts';
 import { createLogger } from '../src/logger.ts';
 

@@ -6,7 +6,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
-import { ormConfig } from '../src/db/orm.ts';
+import { ormConfig } from '../src/orm/orm.ts';
 import { openScratchServer } from '../src/db/scratch.ts';
 
 const command = process.argv[2];

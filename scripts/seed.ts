@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { resolveDatabase } from '../src/db/database.ts';
-import { migrate, openDatabase, underStartupLock } from '../src/db/orm.ts';
+import { migrate, openDatabase, underStartupLock } from '../src/orm/orm.ts';
 import { decodeId, uuidv7 } from '../src/lib/ids.ts';
 import { createLogger } from '../src/logger.ts';
 import { bootstrap, readBootstrapFile } from '../src/modules/environment/bootstrap.ts';

@@ -1,12 +1,12 @@
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { resolveDatabase } from './db/database.ts';
 import { checkKeys } from './db/key-check.ts';
-import { migrate, openDatabase, openReplica, openSyncDatabase, underStartupLock } from './db/orm.ts';
+import { migrate, openDatabase, openReplica, openSyncDatabase, underStartupLock } from './orm/orm.ts';
 import { graphqlApi } from './graphql/server.ts';
 import { createApp } from './http/app.ts';
 import { createListener } from './http/listener.ts';
@@ -14,31 +14,33 @@ import { DatabaseOutage } from './http/database-outage.ts';
 import { loadTls, type TlsMaterial } from './http/tls.ts';
 import { startQueue } from './jobs/queue.ts';
 import { CredentialResolver } from './http/credentials.ts';
-import { FixedWindowLimiter, MemoryCounterStore, RedisCounterStore } from './lib/fixed-window.ts';
+import { FixedWindowLimiter, MemoryCounterStore, RedisCounterStore, type CounterMode } from './lib/fixed-window.ts';
+import type { FieldCipher } from './lib/field-cipher.ts';
 import { SessionTokens } from './modules/session/session-token.ts';
 import { sessionHandlers } from './modules/session/session.handlers.ts';
 import { bootstrap, type BootstrapResult } from './modules/environment/bootstrap.ts';
-import { healthHandlers } from './modules/health/health.handlers.ts';
+import { healthHandlers } from './http/health/health.handlers.ts';
 import { PROFILE_DELETION, profileDeletionJob } from './modules/profile/profile-deletion.job.ts';
 import { profileHandlers } from './modules/profile/profile.handlers.ts';
 import { accountHandlers } from './modules/account/account.handlers.ts';
 import { connectionHandlers } from './modules/connection/connection.handlers.ts';
-import { ConnectionJobs } from './modules/connection/connection.jobs.ts';
-import { connectionSweepJob } from './modules/connection/connection-sweeper.ts';
-import { connectorHandlers } from './modules/connector/connector.handlers.ts';
-import { sandboxHandlers } from './modules/connection/sandbox.handlers.ts';
+import { ConnectionJobs } from './modules/sync/connection.jobs.ts';
+import { connectionSweepJob } from './modules/sync/connection-sweeper.ts';
+import { linkingHandlers } from './modules/linking/linking.handlers.ts';
+import { connectorPage } from './pages/connector/connector-page.ts';
+import { sandboxHandlers } from './modules/linking/sandbox.handlers.ts';
 import { ProviderDirectory } from './providers/directory.ts';
 import { providerFactories } from './providers/factories.ts';
 import { ProviderSettings } from './modules/environment/provider-settings.service.ts';
-import { Linking } from './modules/connection/linking.ts';
-import { providerWebhookHandlers } from './modules/connection/provider-webhooks.ts';
+import { Linking } from './modules/linking/linking.ts';
+import { providerWebhookHandlers } from './modules/linking/provider-webhooks.ts';
 import { SandboxProvider } from './providers/sandbox/sandbox-provider.ts';
 import { eventHandlers } from './modules/event/event.handlers.ts';
 import { openAttemptQueue } from './modules/webhook/attempt-queue.ts';
 import { WebhookDeliveries } from './modules/webhook/delivery.ts';
 import { webhookHandlers } from './modules/webhook/webhook.handlers.ts';
 import { restApi, type HandlerTable } from './rest/dispatch.ts';
-import { loadSecrets } from './secrets.ts';
+import { loadSecrets, type Secrets } from './secrets.ts';
 import { Metrics, pgPoolCounts } from './metrics/metrics.ts';
 import { startMetricsServer } from './metrics/metrics-server.ts';
 
@@ -68,9 +70,87 @@ export interface ServiceOptions {
 
 export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<RunningService> {
   const secrets = loadSecrets(config);
-  const database = await resolveDatabase(config, logger);
-  const working = config.role !== 'api';
   const serving = config.role !== 'worker';
+  const databases = await openDatabases(config, logger, serving, secrets);
+  const { orm } = databases;
+  const sandbox = new SandboxProvider({ now: options.sandboxNow, historyDays: config.sandboxHistoryDays });
+  const providers = new ProviderDirectory({
+    builtIn: [sandbox],
+    factories: providerFactories(config),
+    settingsOf: (environmentId, name) => new ProviderSettings(orm.em.fork(), secrets.cipher).read(environmentId, name),
+    configured: (environmentId) => new ProviderSettings(orm.em.fork(), secrets.cipher).configured(environmentId),
+  });
+  // Recorded whether or not they are served: a registry nobody scrapes costs next to nothing.
+  const metrics = new Metrics({ processMetrics: config.metrics !== undefined });
+  await watchPools(metrics, databases);
+  const work = await startBackgroundWork({ config, logger, databases, cipher: secrets.cipher, providers, metrics });
+  const tls = await loadTls(config);
+  const counters = config.redisUrl ? await RedisCounterStore.open(config.redisUrl, logger, () => metrics.rateLimitFallback()) : new MemoryCounterStore();
+  const tokens = new SessionTokens(secrets.sessionSecret);
+  const credentials = new CredentialResolver(tokens, metrics);
+  const linking = new Linking({ providers, jobs: work.connectionJobs, publicUrl: config.publicUrl, logger });
+  const outage = new DatabaseOutage(() => orm.em.getConnection().execute('select 1'), logger);
+  const handlers = restHandlers({ config, cipher: secrets.cipher, providers, sandbox, linking, work, tokens, credentials, outage, rateLimits: () => counters.mode });
+  const app = createApp({
+    logger,
+    orm,
+    replica: databases.replica,
+    trustProxy: config.trustProxy,
+    trustProxyHops: config.trustProxyHops,
+    credentials,
+    limiter: new FixedWindowLimiter(counters),
+    graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions: config.nodeEnv !== 'development', metrics }),
+    rest: restApi(handlers),
+    metrics,
+    outage,
+  });
+  // A `worker` serves nothing: it runs jobs, cron and the webhook relay. Koa answers every error
+  // itself (ctx.onerror), so the promise its request handler returns never rejects.
+  const handle = app.callback();
+  const listener = serving ? createListener(tls, (req, res) => void handle(req, res), config.connections) : undefined;
+  const address = listener ? await listen(listener.server, config) : { url: '', port: 0 };
+  const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics, logger) : undefined;
+
+  return {
+    ...address,
+    orm,
+    boss: work.boss,
+    tls,
+    bootstrap: databases.bootstrapped,
+    connectionJobs: work.connectionJobs,
+    webhooks: work.webhooks,
+    metricsPort: metricsServer?.port,
+    async stop() {
+      await metricsServer?.close();
+      if (listener) {
+        await new Promise<void>((resolve) => {
+          listener.server.close(() => resolve());
+          listener.closeIdle();
+        });
+      }
+      await work.webhooks.stop();
+      await work.boss.stop({ graceful: true, timeout: 10_000 });
+      await counters.close();
+      outage.close();
+      await closeDatabases(databases);
+    },
+  };
+}
+
+interface Databases {
+  database: { url: string; stop(): Promise<void> };
+  /** The primary's ORM, for requests and most jobs. */
+  orm: MikroORM;
+  /** The sync jobs' own pool, so long syncs cannot starve requests. */
+  syncOrm: MikroORM;
+  /** The read replica's ORM, when DATABASE_REPLICA_URL is set and this process serves requests. */
+  replica: MikroORM | undefined;
+  bootstrapped: BootstrapResult;
+}
+
+/** The database (migrated under the startup lock when asked), its ORMs, and the bootstrap environment. */
+async function openDatabases(config: Config, logger: Logger, serving: boolean, secrets: Secrets): Promise<Databases> {
+  const database = await resolveDatabase(config, logger);
   const { orm, bootstrapped } = await underStartupLock(database.url, async () => {
     if (config.migrateOnStart) await migrate(database.url, logger);
     const opened = await openDatabase(database.url, { poolMax: config.pools.orm, statementTimeoutMs: config.pools.statementTimeoutMs });
@@ -90,28 +170,53 @@ export async function startService(config: Config, logger: Logger, options: Serv
   // Only requests read the replica: a `worker` never opens it.
   const replica =
     serving && config.databaseReplicaUrl ? await openReplica(config.databaseReplicaUrl, { poolMax: config.pools.replica, statementTimeoutMs: config.pools.statementTimeoutMs }) : undefined;
-  const sandbox = new SandboxProvider({ now: options.sandboxNow, historyDays: config.sandboxHistoryDays });
-  const providers = new ProviderDirectory({
-    builtIn: [sandbox],
-    factories: providerFactories(config),
-    settingsOf: (environmentId, name) => new ProviderSettings(orm.em.fork(), secrets.cipher).read(environmentId, name),
-    configured: (environmentId) => new ProviderSettings(orm.em.fork(), secrets.cipher).configured(environmentId),
-  });
-  const provider = (name: string, environmentId: string) => providers.get(name, environmentId);
   const syncOrm = await openSyncDatabase(database.url, { poolMax: config.pools.sync, statementTimeoutMs: config.pools.statementTimeoutMs });
-  // Recorded whether or not they are served: a registry nobody scrapes costs next to nothing.
-  const metrics = new Metrics({ processMetrics: config.metrics !== undefined });
-  const ormPool = await orm.em.getConnection().getNativeClient();
-  const syncPool = await syncOrm.em.getConnection().getNativeClient();
-  metrics.watchPool('orm', () => pgPoolCounts(ormPool));
-  metrics.watchPool('sync', () => pgPoolCounts(syncPool));
-  if (replica) {
-    const replicaPool = await replica.em.getConnection().getNativeClient();
-    metrics.watchPool('replica', () => pgPoolCounts(replicaPool));
+  return { database, orm, syncOrm, replica, bootstrapped };
+}
+
+async function closeDatabases({ database, orm, syncOrm, replica }: Databases): Promise<void> {
+  await syncOrm.close();
+  await replica?.close();
+  await orm.close();
+  await database.stop();
+}
+
+/** Each ORM's connection pool, as gauges. */
+async function watchPools(metrics: Metrics, { orm, syncOrm, replica }: Databases): Promise<void> {
+  const pools: Array<[string, MikroORM | undefined]> = [
+    ['orm', orm],
+    ['sync', syncOrm],
+    ['replica', replica],
+  ];
+  for (const [name, opened] of pools) {
+    if (!opened) continue;
+    const pool = await opened.em.getConnection().getNativeClient();
+    metrics.watchPool(name, () => pgPoolCounts(pool));
   }
-  const connectionJobs = new ConnectionJobs({ orm: syncOrm, cipher: secrets.cipher, provider, metrics, logger });
+}
+
+interface BackgroundWork {
+  boss: PgBoss;
+  connectionJobs: ConnectionJobs;
+  webhooks: WebhookDeliveries;
+}
+
+/** The job queue with every job, and webhook delivery; jobs run only in a process that works (not `api`). */
+async function startBackgroundWork(deps: {
+  config: Config;
+  logger: Logger;
+  databases: Databases;
+  cipher: FieldCipher;
+  providers: ProviderDirectory;
+  metrics: Metrics;
+}): Promise<BackgroundWork> {
+  const { config, logger, databases, cipher, providers, metrics } = deps;
+  const { orm } = databases;
+  const working = config.role !== 'api';
+  const provider = (name: string, environmentId: string) => providers.get(name, environmentId);
+  const connectionJobs = new ConnectionJobs({ orm: databases.syncOrm, cipher, provider, metrics, logger });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
-  const boss = await startQueue(database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep], logger, config.recovery, {
+  const boss = await startQueue(databases.database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep], logger, config.recovery, {
     work: working,
     poolMax: config.pools.jobs,
     migrate: config.migrateOnStart,
@@ -121,88 +226,53 @@ export async function startService(config: Config, logger: Logger, options: Serv
   metrics.watchQueues(() => boss.getQueues());
   connectionJobs.attach(boss);
   const attemptQueue = await openAttemptQueue(boss);
-  const webhooks = new WebhookDeliveries({ orm, cipher: secrets.cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile, enqueue: attemptQueue.add, metrics });
+  const webhooks = new WebhookDeliveries({ orm, cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile, enqueue: attemptQueue.add, metrics });
   if (working) webhooks.start(attemptQueue);
-  const tls = await loadTls(config);
-  const counters = config.redisUrl ? await RedisCounterStore.open(config.redisUrl, logger, () => metrics.rateLimitFallback()) : new MemoryCounterStore();
-  const tokens = new SessionTokens(secrets.sessionSecret);
-  const credentials = new CredentialResolver(tokens, metrics);
+  return { boss, connectionJobs, webhooks };
+}
 
-  const linking = new Linking({ providers, jobs: connectionJobs, publicUrl: config.publicUrl, logger });
-  const outage = new DatabaseOutage(() => orm.em.getConnection().execute('select 1'), logger);
-  const handlers: HandlerTable = {
-    ...healthHandlers({ rateLimits: () => counters.mode, outage }),
+/** Every REST operation's handler, each module's given what it needs. */
+function restHandlers(deps: {
+  config: Config;
+  cipher: FieldCipher;
+  providers: ProviderDirectory;
+  sandbox: SandboxProvider;
+  linking: Linking;
+  work: BackgroundWork;
+  tokens: SessionTokens;
+  credentials: CredentialResolver;
+  outage: DatabaseOutage;
+  rateLimits: () => CounterMode;
+}): HandlerTable {
+  const { config, cipher, providers, sandbox, linking, work, tokens, credentials, outage, rateLimits } = deps;
+  const jobs = work.connectionJobs;
+  return {
+    ...healthHandlers({ rateLimits, outage }),
     ...profileHandlers({
-      cipher: secrets.cipher,
+      cipher,
       scheduleDeletion: async (profileId, db) => {
-        await boss.send(PROFILE_DELETION, { profileId }, { db });
+        await work.boss.send(PROFILE_DELETION, { profileId }, { db });
       },
     }),
-    ...sessionHandlers({ cipher: secrets.cipher, tokens, credentials }),
-    ...accountHandlers({ cipher: secrets.cipher, providers, jobs: connectionJobs }),
-    ...connectionHandlers({ cipher: secrets.cipher, jobs: connectionJobs, providers }),
-    ...sandboxHandlers({ cipher: secrets.cipher, sandbox, linking }),
-    ...connectorHandlers({ cipher: secrets.cipher, linking, plaidLinkScriptUrl: config.plaidLinkScriptUrl }),
-    ...providerWebhookHandlers({ providers, jobs: connectionJobs }),
+    ...sessionHandlers({ cipher, tokens, credentials }),
+    ...accountHandlers({ cipher, providers, jobs }),
+    ...connectionHandlers({ cipher, jobs, providers }),
+    ...sandboxHandlers({ cipher, sandbox, linking }),
+    ...linkingHandlers({ cipher, linking }),
+    ...connectorPage({ plaidLinkScriptUrl: config.plaidLinkScriptUrl }),
+    ...providerWebhookHandlers({ providers, jobs }),
     ...eventHandlers(),
-    ...webhookHandlers({ cipher: secrets.cipher, allowPrivate: config.webhookAllowPrivate, deliveries: webhooks }),
+    ...webhookHandlers({ cipher, allowPrivate: config.webhookAllowPrivate, deliveries: work.webhooks }),
   };
-  const app = createApp({
-    logger,
-    orm,
-    replica,
-    trustProxy: config.trustProxy,
-    trustProxyHops: config.trustProxyHops,
-    credentials,
-    limiter: new FixedWindowLimiter(counters),
-    graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions: config.nodeEnv !== 'development', metrics }),
-    rest: restApi(handlers),
-    metrics,
-    outage,
-  });
-  // A `worker` serves nothing: it runs jobs, cron and the webhook relay. Koa answers every error
-  // itself (ctx.onerror), so the promise its request handler returns never rejects.
-  const handle = app.callback();
-  const listener = serving ? createListener(tls, (req, res) => void handle(req, res), config.connections) : undefined;
-  let port = 0;
-  let listeningUrl = '';
-  if (listener) {
-    await new Promise<void>((resolve, reject) => {
-      listener.server.once('error', reject);
-      listener.server.listen(config.port, config.host, resolve);
-    });
-    port = (listener.server.address() as AddressInfo).port;
-    const host = config.host === '127.0.0.1' || config.host === '0.0.0.0' ? 'localhost' : config.host;
-    listeningUrl = `https://${host}:${port}`;
-  }
-  const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics, logger) : undefined;
+}
 
-  return {
-    url: listeningUrl,
-    port,
-    orm,
-    boss,
-    tls,
-    bootstrap: bootstrapped,
-    connectionJobs,
-    webhooks,
-    metricsPort: metricsServer?.port,
-    async stop() {
-      await metricsServer?.close();
-      if (listener) {
-        await new Promise<void>((resolve) => {
-          listener.server.close(() => resolve());
-          listener.closeIdle();
-        });
-      }
-      await webhooks.stop();
-      await boss.stop({ graceful: true, timeout: 10_000 });
-      await counters.close();
-      outage.close();
-      await syncOrm.close();
-      await replica?.close();
-      await orm.close();
-      await database.stop();
-    },
-  };
+/** Listens on HOST:PORT; the URL names localhost for a loopback or wildcard host. */
+async function listen(server: Server, config: Config): Promise<{ url: string; port: number }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host === '127.0.0.1' || config.host === '0.0.0.0' ? 'localhost' : config.host;
+  return { url: `https://${host}:${port}`, port };
 }

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { ormConfig } from '../../src/db/orm.ts';
+import { ormConfig } from '../../src/orm/orm.ts';
 import { openScratchServer } from '../../src/db/scratch.ts';
 import { CredentialResolver } from '../../src/http/credentials.ts';
 import { FixedWindowLimiter, MemoryCounterStore } from '../../src/lib/fixed-window.ts';

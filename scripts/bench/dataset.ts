@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
-import { migrate } from '../../src/db/orm.ts';
+import { migrate } from '../../src/orm/orm.ts';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.ts';
 import { createLogger } from '../../src/logger.ts';
 

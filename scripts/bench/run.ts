@@ -12,7 +12,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { components } from '../../generated/rest.ts';
 import { loadConfig } from '../../src/config.ts';
-import { ormConfig } from '../../src/db/orm.ts';
+import { ormConfig } from '../../src/orm/orm.ts';
 import { loadTls } from '../../src/http/tls.ts';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import { EnvironmentAdmin } from '../../src/modules/environment/environment.service.ts';

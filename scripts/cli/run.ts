@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { resolveDatabase } from '../../src/db/database.ts';
 import { acceptKeys, checkKeys } from '../../src/db/key-check.ts';
-import { ormConfig } from '../../src/db/orm.ts';
+import { ormConfig } from '../../src/orm/orm.ts';
 import { encodeId } from '../../src/lib/ids.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { ApiKeyEntity } from '../../src/modules/environment/api-key.entity.ts';

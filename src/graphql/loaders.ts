@@ -6,7 +6,7 @@ import { accountViews } from '../modules/account/account.store.ts';
 import type { BalanceEntity } from '../modules/balance/balance.entity.ts';
 import { profileBalances } from '../modules/balance/balance.service.ts';
 import type { ConnectionEntity } from '../modules/connection/connection.entity.ts';
-import { profileConnections } from '../modules/connection/connection.service.ts';
+import { profileConnections } from '../modules/connection/connection.store.ts';
 import { remoteDataByIds } from '../modules/transaction/transaction.store.ts';
 
 export type Loaders = ReturnType<typeof createLoaders>;

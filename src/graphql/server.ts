@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { getOperationAST, GraphQLError, OperationTypeNode, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { createHandler, type Request as GraphQLRequest, type Response as Answer } from 'graphql-http';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { AppError, forbidden, unauthorized, type ErrorCode } from '../errors.ts';
-import { WWW_AUTHENTICATE } from '../http/credentials.ts';
+import { GRAPHQL_SCHEMA_PATH } from '../api-kit/contract-paths.ts';
+import { WWW_AUTHENTICATE } from '../api-kit/credential.ts';
 import type { AppContext, AppState } from '../http/state.ts';
 import type { FieldCipher } from '../lib/field-cipher.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -19,8 +19,6 @@ import { LIMITS } from './limits.ts';
 import { createLoaders } from './loaders.ts';
 import { resolvers } from './resolvers.ts';
 
-/** The hand-maintained SDL: the schema served, and the document published at /latest/schema.graphql. */
-export const GRAPHQL_SCHEMA_PATH = fileURLToPath(new URL('../../contracts/schema.graphql', import.meta.url));
 /** Operations per batched request (a JSON array body, as Apollo's BatchHttpLink sends). */
 const MAX_BATCH = 10;
 
@@ -49,72 +47,9 @@ function buildSchema(): GraphQLSchema {
 export function graphqlApi({ cipher, logger, hideSuggestions, metrics }: GraphQLOptions): Middleware<AppState> {
   const schema = buildSchema();
   const documents = new DocumentCache(schema, { hideSuggestions });
-  const formatError = (error: Error): GraphQLError => {
-    // Duck-typed: graphql-http and the schema may hold different copies of graphql's classes. Its
-    // other errors refuse a request that is no GraphQL request (no query, a body that is no object).
-    const graphqlError = 'locations' in error ? (error as GraphQLError) : requestError(error.message, 'BAD_REQUEST');
-    const formatted = formatGraphQLError(graphqlError, logger);
-    return new GraphQLError(formatted.message, { path: formatted.path, extensions: formatted.extensions, nodes: graphqlError.nodes });
-  };
-  /** Requests that ran a mutation: the operations after it in a batch read the primary, to see what it wrote. */
-  const wrote = new WeakSet<AppContext>();
-  /** A query reads the replica (it may lag a moment); a mutation, and what it returns, works on the primary. */
-  const contextFor = (ctx: AppContext, document: DocumentNode, operationName: string | null | undefined): GraphQLContext => {
-    const { state } = ctx;
-    if (getOperationAST(document, operationName)?.operation !== OperationTypeNode.QUERY) wrote.add(ctx);
-    const em = wrote.has(ctx) ? state.em : state.reads;
-    const profileId = (state.credential as { profileId: string }).profileId;
-    return { profileId, environmentId: state.credential!.environmentId, em, cipher, log: state.log, requestId: state.requestId, loaders: createLoaders(em, profileId) };
-  };
-  const handler = createHandler<unknown, AppContext, GraphQLContext | undefined>({
-    schema,
-    formatError,
-    execute: (args) => documents.execute(args),
-    // Successful results skip graphql-http's serializer, whose replacer function visits every value.
-    onOperation: (req, _args, result) => {
-      // No `data` at all (variables that do not coerce) is a request error, which graphql-http would answer 200
-      // in either media type; `data: null` (a failed non-null root field) is a field error, answered 200.
-      if (result.data === undefined) return withoutData(req.context, result.errors ?? []);
-      if (result.errors) return undefined;
-      const mediaType = negotiatedMediaType(req.context.get('Accept'));
-      return [JSON.stringify(result), { status: 200, statusText: 'OK', headers: { 'content-type': `${mediaType}; charset=utf-8` } }];
-    },
-    onSubscribe: (req, params) => {
-      const prepared = documents.prepare(params.query, params.variables);
-      // graphql-http answers errors by the media type, as withoutData does.
-      if (!('document' in prepared)) {
-        metrics.graphqlRefusal();
-        return prepared.errors;
-      }
-      const { document } = prepared;
-      const actsAsProfile = req.context.state.credential?.kind !== 'apiKey';
-      if (!actsAsProfile && !selectsOnlyIntrospection(document, params.operationName)) {
-        throw forbidden('An API key can only run introspection (__schema, __type, __typename): it acts as no profile', {
-          instruction: 'Use Basic Auth with a profile id and your API key, or a session token from POST /v1/users/sessions.',
-        });
-      }
-      const operation = getOperationAST(document, params.operationName);
-      if (operation) metrics.graphqlOperation(operation.operation, operation.name?.value, prepared.cost);
-      else metrics.graphqlRefusal();
-      // An API key's introspection runs without a context: no resolver could reach a profile's data through it.
-      const contextValue = actsAsProfile ? contextFor(req.context, document, params.operationName) : undefined;
-      return { schema, document, variableValues: params.variables, operationName: params.operationName, contextValue };
-    },
-  });
-  /** Errors and no `data`, in the media type the client accepts: 200 as application/json, 400 as application/graphql-response+json. */
-  const withoutData = (ctx: AppContext, errors: readonly GraphQLError[]): Answer => {
-    const mediaType = negotiatedMediaType(ctx.get('Accept'));
-    const body: { errors: GraphQLFormattedError[] } = { errors: errors.map((error) => formatError(error).toJSON()) };
-    const status = mediaType === 'application/json' ? { status: 200, statusText: 'OK' } : { status: 400, statusText: 'Bad Request' };
-    return [JSON.stringify(body), { ...status, headers: { 'content-type': `${mediaType}; charset=utf-8` } }];
-  };
-  const tooLarge = (ctx: AppContext) =>
-    withoutData(ctx, [
-      requestError(
-        `The response would pass ${LIMITS.responseBytes} bytes, the limit per request (the operations of a batch share it): select fewer fields or smaller pages, or send the operations separately`,
-        'RESPONSE_TOO_LARGE',
-      ),
-    ]);
+  const formatError = errorFormatter(logger);
+  const answers = refusalAnswers(formatError);
+  const handler = exchangeHandler({ schema, documents, formatError, answers, metrics, contextFor: contextFactory(cipher) });
   /** Runs one operation; a response body longer than `budget` bytes is refused instead. */
   const run = async (ctx: AppContext, body: unknown, budget: number): Promise<{ answer: Answer; bytes: number } | undefined> => {
     const [responseBody, init] = await handler({
@@ -142,7 +77,7 @@ export function graphqlApi({ cipher, logger, hideSuggestions, metrics }: GraphQL
     }
     const body = ctx.state.body ?? null;
     if (ctx.method === 'POST' && Array.isArray(body)) return runBatch(ctx, body);
-    const [responseBody, init] = (await run(ctx, body, LIMITS.responseBytes))?.answer ?? tooLarge(ctx);
+    const [responseBody, init] = (await run(ctx, body, LIMITS.responseBytes))?.answer ?? answers.tooLarge(ctx);
     ctx.status = init.status;
     for (const [name, value] of Object.entries(init.headers ?? {})) ctx.set(name, value);
     ctx.body = responseBody;
@@ -166,12 +101,107 @@ export function graphqlApi({ cipher, logger, hideSuggestions, metrics }: GraphQL
       if (results.length > 0) await nextTurn();
       const ran = budget > 0 ? await run(ctx, operation, budget) : undefined;
       budget = ran ? budget - ran.bytes : 0;
-      results.push((ran?.answer ?? tooLarge(ctx))[0] || 'null');
+      results.push((ran?.answer ?? answers.tooLarge(ctx))[0] || 'null');
     }
     ctx.status = 200;
     ctx.type = 'application/json';
     ctx.body = `[${results.join(',')}]`;
   }
+}
+
+type FormatError = (error: Error) => GraphQLError;
+
+/** Errors as the contract shapes them (codes, requestId, errorId), logged by `formatGraphQLError`. */
+function errorFormatter(logger: Logger): FormatError {
+  return (error) => {
+    // Duck-typed: graphql-http and the schema may hold different copies of graphql's classes. Its
+    // other errors refuse a request that is no GraphQL request (no query, a body that is no object).
+    const graphqlError = 'locations' in error ? (error as GraphQLError) : requestError(error.message, 'BAD_REQUEST');
+    const formatted = formatGraphQLError(graphqlError, logger);
+    return new GraphQLError(formatted.message, { path: formatted.path, extensions: formatted.extensions, nodes: graphqlError.nodes });
+  };
+}
+
+interface RefusalAnswers {
+  /** Errors and no `data`, in the media type the client accepts: 200 as application/json, 400 as application/graphql-response+json. */
+  withoutData(ctx: AppContext, errors: readonly GraphQLError[]): Answer;
+  /** RESPONSE_TOO_LARGE, in place of a result past the response budget. */
+  tooLarge(ctx: AppContext): Answer;
+}
+
+function refusalAnswers(formatError: FormatError): RefusalAnswers {
+  const withoutData = (ctx: AppContext, errors: readonly GraphQLError[]): Answer => {
+    const mediaType = negotiatedMediaType(ctx.get('Accept'));
+    const body: { errors: GraphQLFormattedError[] } = { errors: errors.map((error) => formatError(error).toJSON()) };
+    const status = mediaType === 'application/json' ? { status: 200, statusText: 'OK' } : { status: 400, statusText: 'Bad Request' };
+    return [JSON.stringify(body), { ...status, headers: { 'content-type': `${mediaType}; charset=utf-8` } }];
+  };
+  const tooLarge = (ctx: AppContext) =>
+    withoutData(ctx, [
+      requestError(
+        `The response would pass ${LIMITS.responseBytes} bytes, the limit per request (the operations of a batch share it): select fewer fields or smaller pages, or send the operations separately`,
+        'RESPONSE_TOO_LARGE',
+      ),
+    ]);
+  return { withoutData, tooLarge };
+}
+
+type ContextFor = (ctx: AppContext, document: DocumentNode, operationName: string | null | undefined) => GraphQLContext;
+
+/** A query reads the replica (it may lag a moment); a mutation, and what it returns, works on the primary. */
+function contextFactory(cipher: FieldCipher): ContextFor {
+  /** Requests that ran a mutation: the operations after it in a batch read the primary, to see what it wrote. */
+  const wrote = new WeakSet<AppContext>();
+  return (ctx, document, operationName) => {
+    const { state } = ctx;
+    if (getOperationAST(document, operationName)?.operation !== OperationTypeNode.QUERY) wrote.add(ctx);
+    const em = wrote.has(ctx) ? state.em : state.reads;
+    const profileId = (state.credential as { profileId: string }).profileId;
+    return { profileId, environmentId: state.credential!.environmentId, em, cipher, log: state.log, requestId: state.requestId, loaders: createLoaders(em, profileId) };
+  };
+}
+
+/**
+ * graphql-http's handler for one operation: documents prepared once per text (limits included), an
+ * API key's operations limited to introspection, successful results serialized directly.
+ */
+function exchangeHandler(deps: { schema: GraphQLSchema; documents: DocumentCache; formatError: FormatError; answers: RefusalAnswers; metrics: Metrics; contextFor: ContextFor }) {
+  const { schema, documents, formatError, answers, metrics, contextFor } = deps;
+  return createHandler<unknown, AppContext, GraphQLContext | undefined>({
+    schema,
+    formatError,
+    execute: (args) => documents.execute(args),
+    // Successful results skip graphql-http's serializer, whose replacer function visits every value.
+    onOperation: (req, _args, result) => {
+      // No `data` at all (variables that do not coerce) is a request error, which graphql-http would answer 200
+      // in either media type; `data: null` (a failed non-null root field) is a field error, answered 200.
+      if (result.data === undefined) return answers.withoutData(req.context, result.errors ?? []);
+      if (result.errors) return undefined;
+      const mediaType = negotiatedMediaType(req.context.get('Accept'));
+      return [JSON.stringify(result), { status: 200, statusText: 'OK', headers: { 'content-type': `${mediaType}; charset=utf-8` } }];
+    },
+    onSubscribe: (req, params) => {
+      const prepared = documents.prepare(params.query, params.variables);
+      // graphql-http answers errors by the media type, as withoutData does.
+      if (!('document' in prepared)) {
+        metrics.graphqlRefusal();
+        return prepared.errors;
+      }
+      const { document } = prepared;
+      const actsAsProfile = req.context.state.credential?.kind !== 'apiKey';
+      if (!actsAsProfile && !selectsOnlyIntrospection(document, params.operationName)) {
+        throw forbidden('An API key can only run introspection (__schema, __type, __typename): it acts as no profile', {
+          instruction: 'Use Basic Auth with a profile id and your API key, or a session token from POST /v1/users/sessions.',
+        });
+      }
+      const operation = getOperationAST(document, params.operationName);
+      if (operation) metrics.graphqlOperation(operation.operation, operation.name?.value, prepared.cost);
+      else metrics.graphqlRefusal();
+      // An API key's introspection runs without a context: no resolver could reach a profile's data through it.
+      const contextValue = actsAsProfile ? contextFor(req.context, document, params.operationName) : undefined;
+      return { schema, document, variableValues: params.variables, operationName: params.operationName, contextValue };
+    },
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { unauthorized } from '../errors.ts';
+import { invalidCredential, type Credential } from '../api-kit/credential.ts';
 import { decodeId } from '../lib/ids.ts';
 import type { CredentialKind, Metrics } from '../metrics/metrics.ts';
 import { hashSecret } from '../modules/environment/api-key.service.ts';
@@ -8,20 +8,6 @@ import { isLiveProfile } from '../modules/profile/profile.store.ts';
 import { looksLikeJwt, type SessionTokens } from '../modules/session/session-token.ts';
 import { sessionIsLive } from '../modules/session/session.store.ts';
 import { LookupCache } from './lookup-cache.ts';
-
-type Common = Omit<LiveKey, 'apiKeyId'>;
-
-/**
- * Who is calling. `apiKey`: the environment's server (Bearer secret key). `basic`: a server acting as
- * one profile (Basic profileId:secretKey). `session`: an end-user's app acting as its profile
- * (Bearer session token).
- */
-export type Credential =
-  | ({ kind: 'apiKey'; apiKeyId: string } & Common)
-  | ({ kind: 'basic'; apiKeyId: string; profileId: string } & Common)
-  | ({ kind: 'session'; sessionId: string; profileId: string } & Common);
-
-export const WWW_AUTHENTICATE = 'Bearer realm="tributary", Basic realm="tributary", charset="UTF-8"';
 
 /** Valid answers are re-checked this often, so a revocation takes effect within it on every instance. */
 const RECHECK_MS = 1000;
@@ -33,11 +19,6 @@ const RECHECK_MS = 1000;
 const NEGATIVE_MS = 5000;
 const CACHE = { recheckMs: RECHECK_MS, negativeMs: NEGATIVE_MS, capacity: 100_000 };
 
-export const invalidCredential = (message: string) =>
-  unauthorized(message, {
-    instruction: 'Send Authorization: Bearer <API secret key>, Basic base64(<profile id>:<API secret key>), or Bearer <session token>.',
-    headers: { 'WWW-Authenticate': WWW_AUTHENTICATE },
-  });
 
 const REFUSED = {
   scheme: 'Unsupported Authorization scheme',

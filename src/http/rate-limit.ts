@@ -2,7 +2,7 @@ import { AppError } from '../errors.ts';
 import type { FixedWindowLimiter } from '../lib/fixed-window.ts';
 import type { Metrics, RateLimitSubject } from '../metrics/metrics.ts';
 import { clientAddressKey } from './client-address.ts';
-import type { Credential } from './credentials.ts';
+import type { Credential } from '../api-kit/credential.ts';
 import type { AppContext } from './state.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import type { AppError } from '../errors.ts';
 import type { Route } from '../rest/routes.ts';
-import type { Credential } from './credentials.ts';
+import type { Credential } from '../api-kit/credential.ts';
 
 /** What the middleware chain learns about a request, in order: route, id and log, version, credential, EntityManager. */
 export interface AppState {
@@ -20,7 +20,7 @@ export interface AppState {
   credentialError?: AppError;
   /**
    * The EntityManager operations work through: the primary's (credentials, writes, and whatever must
-   * read its own writes). While a REST GET served from the replica runs, it is `reads` (src/rest/dispatch.ts).
+   * read its own writes). A REST GET served from the replica hands its handler `reads` instead (src/rest/dispatch.ts).
    */
   em: EntityManager;
   /**

@@ -1,23 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Middleware } from 'koa';
 import { OpenAPIBackend, type Document, type Request } from 'openapi-backend';
 import { parse } from 'yaml';
 import { REST_OPERATIONS } from '../../generated/rest-operations.ts';
+import { REST_CONTRACT_PATH } from '../api-kit/contract-paths.ts';
 import { badRequest, notFound, ValidationError } from '../errors.ts';
 import { toAppError } from '../http/errors.ts';
-import type { AppContext, AppState } from '../http/state.ts';
+import type { AppState } from '../http/state.ts';
 import { unstorableText } from '../lib/storable-text.ts';
 import { admittedCredential } from './security.ts';
-import type { OperationId } from './routes.ts';
-import type { Handler } from './types.ts';
+import type { Handler, OperationId } from '../api-kit/rest-handler.ts';
 import { toIssue } from './validation-issues.ts';
 
 /** ajv-formats (CommonJS): date, date-time, uuid, uri… checked as the contract says. */
 const addFormats = createRequire(import.meta.url)('ajv-formats') as <T>(ajv: T) => T;
-
-export const REST_CONTRACT_PATH = fileURLToPath(new URL('../../contracts/rest.yaml', import.meta.url));
 
 /** One entry per operationId, so an operation added to the contract fails to compile until it is handled. */
 export type HandlerTable = { [K in OperationId]: Handler<K> };
@@ -66,8 +64,9 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
     const unstorable = [query, body].flatMap((part) => unstorableText(part));
     if (unstorable.length > 0) throw new ValidationError(unstorable);
     const run = table[operationId] as Run;
-    const call = () => run({ params, query, body, credential, ctx });
-    const result = REST_OPERATIONS[operationId].method === 'get' && !PRIMARY_GETS.has(operationId) ? await onReplica(ctx, call) : await call();
+    const { em, reads, log, requestId, version, rawBody } = ctx.state;
+    const call = (on: EntityManager) => run({ params, query, body, credential, em: on, log, requestId, version, headers: ctx.headers, rawBody });
+    const result = REST_OPERATIONS[operationId].method === 'get' && !PRIMARY_GETS.has(operationId) ? await onReplica(em, reads, call) : await call(em);
     ctx.status = result.status;
     if (result.headers) ctx.set(Object.fromEntries(Object.entries(result.headers).map(([name, value]) => [name, String(value)])));
     if (result.body !== undefined) ctx.body = result.body;
@@ -82,23 +81,18 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
 const PRIMARY_GETS: ReadonlySet<OperationId> = new Set(['getSession', 'getAchNumbers', 'getReadiness']);
 
 /**
- * Runs a GET handler on `ctx.state.reads` (the read replica, when one is configured), which may lag
- * the primary a moment. A 404 is confirmed on the primary before it is answered: a record created a
+ * Runs a GET handler on `reads` (the read replica, when one is configured), which may lag the
+ * primary a moment. A 404 is confirmed on the primary before it is answered: a record created a
  * moment ago may not have reached the replica yet, and a client just given an id must not be told
  * it does not exist.
  */
-async function onReplica<T>(ctx: AppContext, call: () => Promise<T>): Promise<T> {
-  const primary = ctx.state.em;
-  if (ctx.state.reads === primary) return call();
-  ctx.state.em = ctx.state.reads;
+async function onReplica<T>(primary: EntityManager, reads: EntityManager, call: (em: EntityManager) => Promise<T>): Promise<T> {
+  if (reads === primary) return call(primary);
   try {
-    return await call();
+    return await call(reads);
   } catch (error) {
     if (toAppError(error).status !== 404) throw error;
-    ctx.state.em = primary;
-    return await call();
-  } finally {
-    ctx.state.em = primary;
+    return await call(primary);
   }
 }
 

@@ -1,9 +1,6 @@
 import Router from '@koa/router';
 import { REST_OPERATIONS } from '../../generated/rest-operations.ts';
-import type { operations } from '../../generated/rest.ts';
-
-/** Every operationId of contracts/rest.yaml. */
-export type OperationId = keyof operations;
+import type { OperationId } from '../api-kit/rest-handler.ts';
 
 /** Where a request falls in the contract. */
 export interface Route<Id extends string = OperationId> {

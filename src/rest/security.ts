@@ -1,8 +1,7 @@
 import { REST_OPERATIONS } from '../../generated/rest-operations.ts';
 import { forbidden, unauthorized } from '../errors.ts';
-import { WWW_AUTHENTICATE, type Credential } from '../http/credentials.ts';
-import type { OperationId } from './routes.ts';
-import type { CredentialOf } from './types.ts';
+import { WWW_AUTHENTICATE, type Credential } from '../api-kit/credential.ts';
+import type { CredentialOf, OperationId } from '../api-kit/rest-handler.ts';
 
 /**
  * The request's credential when its operation's `security` accepts that kind, typed as the handler

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FieldCipher } from '../../src/lib/field-cipher.ts';
 import { createLogger } from '../../src/logger.ts';
-import { syncConnection } from '../../src/modules/connection/sync-engine.ts';
+import { syncConnection } from '../../src/modules/sync/sync-engine.ts';
 import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
 import { builders } from '../support/builders.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase, openReplica } from '../../src/db/orm.ts';
+import { openDatabase, openReplica } from '../../src/orm/orm.ts';
 import { runOnce } from '../../src/db/scratch.ts';
 
 /** The session settings carried in a connection URL reach PostgreSQL through the ORM's pool. */

@@ -5,7 +5,7 @@ import { jobsIn } from '../../src/jobs/in-transaction.ts';
 import { startQueue } from '../../src/jobs/queue.ts';
 import { createLogger } from '../../src/logger.ts';
 import { Metrics } from '../../src/metrics/metrics.ts';
-import { ConnectionJobs } from '../../src/modules/connection/connection.jobs.ts';
+import { ConnectionJobs } from '../../src/modules/sync/connection.jobs.ts';
 import { ConnectionService } from '../../src/modules/connection/connection.service.ts';
 import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
 import type { Builders } from '../support/builders.ts';

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase } from '../../src/db/orm.ts';
+import { openDatabase } from '../../src/orm/orm.ts';
 import { runOnce } from '../../src/db/scratch.ts';
 import { col, columnOf, table, type ColumnKind, type Columns, type Table } from '../../src/db/table.ts';
 import { encodeId, uuidv7 } from '../../src/lib/ids.ts';

@@ -3,7 +3,7 @@ import { queryStats, statementsSince } from '../../src/db/query-stats.ts';
 import { createLogger } from '../../src/logger.ts';
 import { Metrics } from '../../src/metrics/metrics.ts';
 import { ConnectionService } from '../../src/modules/connection/connection.service.ts';
-import { syncConnection, type SyncDependencies } from '../../src/modules/connection/sync-engine.ts';
+import { syncConnection, type SyncDependencies } from '../../src/modules/sync/sync-engine.ts';
 import type { Provider } from '../../src/providers/provider.ts';
 import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
 import type { Builders } from '../support/builders.ts';

@@ -1,5 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { ormConfig } from '../../src/db/orm.ts';
+import { ormConfig } from '../../src/orm/orm.ts';
 import { encodeId } from '../../src/lib/ids.ts';
 import { EnvironmentAdmin } from '../../src/modules/environment/environment.service.ts';
 import type { TestApp } from './test-app.ts';

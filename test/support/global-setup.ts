@@ -3,7 +3,7 @@ import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { PgBoss } from 'pg-boss';
 import type { TestProject } from 'vitest/node';
-import { ormConfig } from '../../src/db/orm.ts';
+import { ormConfig } from '../../src/orm/orm.ts';
 import { openScratchServer } from '../../src/db/scratch.ts';
 import { loadTls } from '../../src/http/tls.ts';
 import { loadConfig } from '../../src/config.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { ormConfig } from '../../src/db/orm.ts';
+import { ormConfig } from '../../src/orm/orm.ts';
 import { runOnce } from '../../src/db/scratch.ts';
 import { FieldCipher } from '../../src/lib/field-cipher.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';

@@ -3,7 +3,7 @@ import { OpenAPIRouter, type Document } from 'openapi-backend';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { REST_OPERATIONS } from '../../generated/rest-operations.ts';
-import { REST_CONTRACT_PATH } from '../../src/rest/dispatch.ts';
+import { REST_CONTRACT_PATH } from '../../src/api-kit/contract-paths.ts';
 import { REST_ROUTES, RestRouter } from '../../src/rest/routes.ts';
 
 const OPERATIONS = {

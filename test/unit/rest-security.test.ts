@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { Credential } from '../../src/http/credentials.ts';
+import type { Credential } from '../../src/api-kit/credential.ts';
 import { admittedCredential } from '../../src/rest/security.ts';
-import type { CredentialOf, HandlerInput } from '../../src/rest/types.ts';
+import type { CredentialOf, HandlerInput } from '../../src/api-kit/rest-handler.ts';
 
 const common = { environmentId: 'e', generation: 'CURRENT', apiVersion: '2026-04-01' } as const;
 const apiKey: Credential = { kind: 'apiKey', apiKeyId: 'k', ...common };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reconcile, similar } from '../../src/modules/connection/window-reconciliation.ts';
+import { reconcile, similar } from '../../src/modules/sync/window-reconciliation.ts';
 import type { StoredTransaction } from '../../src/modules/transaction/transaction.store.ts';
 import type { ProviderTransaction } from '../../src/providers/provider.ts';
 

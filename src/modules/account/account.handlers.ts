@@ -1,12 +1,12 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, badRequest, conflict } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import type { ProviderDirectory } from '../../providers/directory.ts';
 import { ProviderError } from '../../providers/provider.ts';
-import type { Credential } from '../../http/credentials.ts';
-import type { AppContext } from '../../http/state.ts';
-import type { Handlers } from '../../rest/types.ts';
+import type { Credential } from '../../api-kit/credential.ts';
+import type { Handlers } from '../../api-kit/rest-handler.ts';
 import { providerOffering, upstreamFailure } from '../connection/capabilities.ts';
-import type { ConnectionJobs } from '../connection/connection.jobs.ts';
+import type { ConnectionJobs } from '../sync/connection.jobs.ts';
 import { AccountService, requireProduct } from './account.service.ts';
 
 export interface AccountHandlerDeps {
@@ -17,18 +17,18 @@ export interface AccountHandlerDeps {
 
 /** REST handlers for /v1/accounts: real-time balance refresh and ACH numbers (API key only). */
 export function accountHandlers({ cipher, providers, jobs }: AccountHandlerDeps): Handlers<'refreshAccountBalance' | 'getAchNumbers'> {
-  const service = (ctx: AppContext, { environmentId }: Credential) => new AccountService(ctx.state.em, environmentId);
+  const service = (em: EntityManager, { environmentId }: Credential) => new AccountService(em, environmentId);
   return {
-    async refreshAccountBalance({ params, credential, ctx }) {
-      const accounts = service(ctx, credential);
+    async refreshAccountBalance({ params, credential, em }) {
+      const accounts = service(em, credential);
       const account = await accounts.get(params.accountId);
       accounts.assertRefreshable(account);
       await providerOffering(providers, account.connection, 'BALANCE_REFRESH');
       await jobs.refreshBalance(account.id);
       return { status: 202, body: { accountId: params.accountId, status: 'QUEUED' } };
     },
-    async getAchNumbers({ params, credential, ctx }) {
-      const account = await service(ctx, credential).get(params.accountId);
+    async getAchNumbers({ params, credential, em }) {
+      const account = await service(em, credential).get(params.accountId);
       if (account.kind !== 'DEPOSITORY') {
         throw badRequest(`ACH numbers are not available for ${account.kind} accounts`, {
           instruction: 'Ask for the ACH numbers of a DEPOSITORY (checking or savings) account.',

@@ -1,12 +1,11 @@
 import type { AccountResolvers, BalanceResolvers, MutationResolvers, QueryResolvers } from '../../../generated/graphql.ts';
-import { updateLocked } from '../../db/locked-update.ts';
-import { notFound, ValidationError } from '../../errors.ts';
-import { mutationPayload, RecordNotFound } from '../../graphql/payload.ts';
+import { notFound } from '../../errors.ts';
+import { mutationPayload, RecordNotFound } from '../../api-kit/mutation-payload.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
-import { mergeMetadata } from '../metadata/metadata.ts';
 import { matchesMetadata } from '../metadata/metadata-filter.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
-import { Account } from './account.entity.ts';
+import { updateAccount } from './account.service.ts';
+import { accountsOfProfile } from './account.store.ts';
 
 /** `Account` fields from the stored entity; its balance and connection come through the request's loaders. */
 export const accountType: AccountResolvers = {
@@ -39,7 +38,7 @@ export const accountQuery: NonNullable<QueryResolvers['account']> = async (_root
 
 /** A profile has a handful of accounts: they are read once and filtered here, in the schema's terms. */
 export const accountsQuery: NonNullable<QueryResolvers['accounts']> = async (_root, { filter }, { em, profileId, loaders }) => {
-  const accounts = await em.find(Account, { profile: profileId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const accounts = await accountsOfProfile(em, profileId);
   const statuses = filter?.connectionStatus;
   const connections = statuses ? await loaders.connection.loadMany(accounts.map((account) => account.connection.id)) : [];
   return accounts.filter((account, index) => {
@@ -51,25 +50,10 @@ export const accountsQuery: NonNullable<QueryResolvers['accounts']> = async (_ro
   });
 };
 
-/** Sets the display-name override and merges metadata under the row's lock; every rule is checked before anything changes. */
+/** Sets the display-name override and merges metadata (rules: `updateAccount`). */
 export const accountUpdate: NonNullable<MutationResolvers['accountUpdate']> = (_root, { input }, { em, profileId }) =>
   mutationPayload(input, () => {
     const id = decodeId('account', input.id);
     if (!id) throw new RecordNotFound('Account');
-    return updateLocked(em, Account, { id, profile: profileId }, { missing: () => new RecordNotFound('Account') }, (account) => {
-      const issues = [];
-      const name = input.name === undefined || input.name === null ? input.name : input.name.trim();
-      if (typeof name === 'string' && (name.length < 1 || name.length > 100)) issues.push({ path: ['name'], message: 'name must be 1 to 100 characters after trimming' });
-      let metadata = account.metadata;
-      try {
-        metadata = mergeMetadata(account.metadata, input.metadata);
-      } catch (error) {
-        if (!(error instanceof ValidationError)) throw error;
-        issues.push(...error.issues);
-      }
-      if (issues.length > 0) throw new ValidationError(issues);
-      if (name !== undefined) account.nameOverride = name;
-      account.metadata = metadata;
-      return account;
-    });
+    return updateAccount(em, profileId, id, input);
   });

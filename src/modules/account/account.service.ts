@@ -1,13 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError, notFound } from '../../errors.ts';
+import { RecordNotFound } from '../../api-kit/mutation-payload.ts';
+import { AppError, notFound, ValidationError, type FieldIssue } from '../../errors.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
 import type { ProviderAccount } from '../../providers/provider.ts';
 import { addBalance, balancesById, type BalanceReading } from '../balance/balance.service.ts';
 import type { BalanceSource } from '../balance/balance.entity.ts';
 import type { Product } from '../connection/connection.entity.ts';
 import { recordEvent, type EventProfile } from '../event/event.service.ts';
+import { mergeMetadata } from '../metadata/metadata.ts';
 import { Account, type AccountEntity } from './account.entity.ts';
 import { presentAccount } from './account.presenter.ts';
+import { updateProfileAccount } from './account.store.ts';
 
 /** Accounts of one environment; a profile being deleted reads as absent. */
 export class AccountService {
@@ -143,4 +146,27 @@ export function accountToRefresh(em: EntityManager, accountId: string): Promise<
 /** The profile's accounts of these connections, oldest first. */
 export function accountsOfConnections(em: EntityManager, profileId: string, connectionIds: readonly string[]): Promise<AccountEntity[]> {
   return em.find(Account, { connection: [...connectionIds], profile: profileId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+}
+
+/**
+ * Sets a profile's account's display-name override (1 to 100 characters after trimming; null clears
+ * it) and merges metadata, under the row's lock; every rule is checked before anything changes.
+ */
+export function updateAccount(em: EntityManager, profileId: string, id: string, input: { name?: string | null; metadata?: unknown }): Promise<AccountEntity> {
+  return updateProfileAccount(em, id, profileId, () => new RecordNotFound('Account'), (account) => {
+    const issues: FieldIssue[] = [];
+    const name = input.name === undefined || input.name === null ? input.name : input.name.trim();
+    if (typeof name === 'string' && (name.length < 1 || name.length > 100)) issues.push({ path: ['name'], message: 'name must be 1 to 100 characters after trimming' });
+    let metadata = account.metadata;
+    try {
+      metadata = mergeMetadata(account.metadata, input.metadata);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      issues.push(...error.issues);
+    }
+    if (issues.length > 0) throw new ValidationError(issues);
+    if (name !== undefined) account.nameOverride = name;
+    account.metadata = metadata;
+    return account;
+  });
 }

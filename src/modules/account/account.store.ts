@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { updateLocked } from '../../db/locked-update.ts';
 import { run } from '../../db/statement.ts';
 import { col, table, type ReadRow } from '../../db/table.ts';
 import type { Metadata } from '../metadata/metadata.ts';
-import { ACCOUNT_KINDS, ACCOUNT_STATES, type AccountView } from './account.entity.ts';
+import { Account, ACCOUNT_KINDS, ACCOUNT_STATES, type AccountEntity, type AccountView } from './account.entity.ts';
 
 /** The account table as its SQL reads and writes it (checked against the entity by test/stores.test.ts). */
 export const ACCOUNT = table('account', {
@@ -34,4 +35,14 @@ export const accountStatements = {
 export async function accountViews(em: EntityManager, profileId: string, ids: readonly string[]): Promise<AccountView[]> {
   const { rows } = await run<ReadRow<typeof ACCOUNT, (typeof VIEW)[number]>>(em, accountStatements.viewsByIds, [ids, profileId]);
   return rows.map(({ connectionId, createdAt, ...row }) => ({ ...row, connection: { id: connectionId }, createdAt: new Date(createdAt) }));
+}
+
+/** A profile's accounts, oldest first. */
+export function accountsOfProfile(em: EntityManager, profileId: string): Promise<AccountEntity[]> {
+  return em.find(Account, { profile: profileId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+}
+
+/** Changes a profile's account under its row lock, in a transaction of its own; `missing` when there is none. */
+export function updateProfileAccount<R>(em: EntityManager, id: string, profileId: string, missing: () => Error, change: (account: AccountEntity) => R): Promise<R> {
+  return updateLocked(em, Account, { id, profile: profileId }, { missing }, change);
 }

@@ -1,14 +1,14 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { forbidden } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
-import type { Credential } from '../../http/credentials.ts';
-import type { AppContext } from '../../http/state.ts';
-import type { Handlers } from '../../rest/types.ts';
+import type { Credential } from '../../api-kit/credential.ts';
+import type { Handlers } from '../../api-kit/rest-handler.ts';
 import { readEnvironment } from '../environment/environment.service.ts';
 import { jobsIn } from '../../jobs/in-transaction.ts';
 import type { ProviderDirectory } from '../../providers/directory.ts';
 import { providerOffering } from './capabilities.ts';
-import { assertBudgetLeft } from './window-sync.ts';
-import type { ConnectionJobs } from './connection.jobs.ts';
+import { assertBudgetLeft } from '../sync/window-sync.ts';
+import type { ConnectionJobs } from '../sync/connection.jobs.ts';
 import { presentConnection } from './connection.presenter.ts';
 import { ConnectionService } from './connection.service.ts';
 
@@ -20,18 +20,18 @@ export interface ConnectionHandlerDeps {
 
 /** REST handlers for /v1/connections: disconnection and the (beta) transactions refresh. */
 export function connectionHandlers({ cipher, jobs, providers }: ConnectionHandlerDeps): Handlers<'disconnectConnection' | 'refreshConnectionTransactions'> {
-  const service = (ctx: AppContext, { environmentId }: Credential) => new ConnectionService(ctx.state.em, cipher, { environmentId });
+  const service = (em: EntityManager, { environmentId }: Credential) => new ConnectionService(em, cipher, { environmentId });
   return {
-    async disconnectConnection({ params, credential, ctx }) {
-      const connections = service(ctx, credential);
+    async disconnectConnection({ params, credential, em }) {
+      const connections = service(em, credential);
       const connection = await connections.get(params.connectionId);
       await connections.disconnect(connection, (tx) => jobs.disconnect(connection.id, { db: jobsIn(tx) }));
       return { status: 202, body: presentConnection(connection) };
     },
-    async refreshConnectionTransactions({ params, credential, ctx }) {
-      const connections = service(ctx, credential);
+    async refreshConnectionTransactions({ params, credential, em }) {
+      const connections = service(em, credential);
       const connection = await connections.get(params.connectionId);
-      const environment = await readEnvironment(ctx.state.em, credential.environmentId);
+      const environment = await readEnvironment(em, credential.environmentId);
       if (!environment.transactionsRefreshBeta) {
         throw forbidden('Transactions refresh is in beta and not enabled for this environment', {
           instruction: 'Ask the operator to enable it: npm run cli -- environments beta <environment id> transactions-refresh on',

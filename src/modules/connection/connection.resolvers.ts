@@ -1,11 +1,10 @@
 import type { ConnectionResolvers, MutationResolvers, QueryResolvers } from '../../../generated/graphql.ts';
-import { updateLocked } from '../../db/locked-update.ts';
 import { notFound } from '../../errors.ts';
-import { mutationPayload, RecordNotFound } from '../../graphql/payload.ts';
+import { mutationPayload, RecordNotFound } from '../../api-kit/mutation-payload.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
 import { matchesMetadata } from '../metadata/metadata-filter.ts';
-import { Connection } from './connection.entity.ts';
+import { connectionsOfProfile, updateProfileConnection } from './connection.store.ts';
 
 /** `Connection` fields from the stored entity; credentials and sync state never leave it. */
 export const connectionType: ConnectionResolvers = {
@@ -25,7 +24,7 @@ export const connectionQuery: NonNullable<QueryResolvers['connection']> = async 
 };
 
 export const connectionsQuery: NonNullable<QueryResolvers['connections']> = async (_root, { filter }, { em, profileId }) => {
-  const connections = await em.find(Connection, { profile: profileId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const connections = await connectionsOfProfile(em, profileId);
   return connections.filter(
     (connection) =>
       (!filter?.status || filter.status.includes(connection.status)) &&
@@ -38,7 +37,7 @@ export const connectionUpdate: NonNullable<MutationResolvers['connectionUpdate']
   mutationPayload(input, () => {
     const id = decodeId('connection', input.id);
     if (!id) throw new RecordNotFound('Connection');
-    return updateLocked(em, Connection, { id, profile: profileId }, { missing: () => new RecordNotFound('Connection') }, (connection) => {
+    return updateProfileConnection(em, id, profileId, () => new RecordNotFound('Connection'), (connection) => {
       connection.metadata = mergeMetadata(connection.metadata, input.metadata);
       return connection;
     });

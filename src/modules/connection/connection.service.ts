@@ -7,21 +7,15 @@ import { resetVerification } from '../account/account.service.ts';
 import { recordEvent } from '../event/event.service.ts';
 import type { ProfileEntity } from '../profile/profile.entity.ts';
 import { ProfileService } from '../profile/profile.service.ts';
-import { Connection, type ConnectionEntity, type ConnectionStatus } from './connection.entity.ts';
+import { Connection, type ConnectionEntity } from './connection.entity.ts';
 import { presentConnection } from './connection.presenter.ts';
-import { claimRefresh, refreshTimes } from './connection.store.ts';
+import { claimRefresh, INACTIVE, moveStatus, refreshTimes, scopedConnection, storeLogin } from './connection.store.ts';
 
 /** Transactions refresh: at most once per this period per connection. */
 export const REFRESH_INTERVAL_MS = 4 * 60 * 60 * 1000;
 /** A refresh claimed longer ago than this is taken as crashed, so it no longer blocks the next one. */
 const REFRESH_STALE_MS = 15 * 60 * 1000;
 
-const INACTIVE: ConnectionStatus[] = ['DISCONNECTING', 'DISCONNECTED'];
-
-/** The profile's connections with these ids (the GraphQL loaders' batch). */
-export function profileConnections(em: EntityManager, profileId: string, ids: readonly string[]): Promise<ConnectionEntity[]> {
-  return em.find(Connection, { id: [...ids], profile: profileId });
-}
 
 /** Connections of one environment (optionally of one profile). Every lookup is scoped by both. */
 export class ConnectionService {
@@ -40,13 +34,7 @@ export class ConnectionService {
   /** The connection with this public id in scope; 404 otherwise (also for a profile being deleted). */
   async get(publicId: string): Promise<ConnectionEntity> {
     const id = decodeId('connection', publicId);
-    const connection =
-      id &&
-      (await this.#em.findOne(
-        Connection,
-        { id, environment: this.#environmentId, profile: this.#profileId ? { id: this.#profileId, deletingAt: null } : { deletingAt: null } },
-        { populate: ['profile'] },
-      ));
+    const connection = id && (await scopedConnection(this.#em, id, { environmentId: this.#environmentId, profileId: this.#profileId }));
     if (!connection) throw notFound('Connection');
     return connection;
   }
@@ -118,7 +106,7 @@ export class ConnectionService {
     this.assertRepairable(connection);
     const changes = { credentialEncrypted: this.#cipher.encrypt('credential', connection, linked.credential), generation: connection.generation + 1, status: 'INITIALIZING' as const };
     await this.#em.transactional(async (tx) => {
-      await tx.nativeUpdate(Connection, { id: connection.id }, changes);
+      await storeLogin(tx, connection.id, changes);
       await resetVerification(tx, connection.id);
       await then(tx);
     });
@@ -129,8 +117,7 @@ export class ConnectionService {
   async disconnect(connection: ConnectionEntity, then: (tx: EntityManager) => Promise<void>): Promise<void> {
     if (INACTIVE.includes(connection.status)) return;
     await this.#em.transactional(async (tx) => {
-      const started = await tx.nativeUpdate(Connection, { id: connection.id, status: { $nin: INACTIVE } }, { status: 'DISCONNECTING' });
-      if (started > 0) await then(tx);
+      if (await moveStatus(tx, connection.id, { notIn: INACTIVE }, 'DISCONNECTING')) await then(tx);
     });
     connection.status = 'DISCONNECTING';
   }

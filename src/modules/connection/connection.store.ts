@@ -1,9 +1,11 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { updateLocked } from '../../db/locked-update.ts';
 import { run } from '../../db/statement.ts';
 import { col, table, type ReadRow } from '../../db/table.ts';
 import { JOB_SCHEMA } from '../../jobs/queue.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { CONNECTION_STATUSES, type Product } from './connection.entity.ts';
+import { Connection, CONNECTION_STATUSES, type ConnectionEntity, type ConnectionStatus, type Product } from './connection.entity.ts';
 
 /** The connection table's columns that the store's statements read and the seed writes (checked against the entity by test/stores.test.ts). */
 export const CONNECTION = table('connection', {
@@ -150,4 +152,67 @@ export async function dueForSync(em: EntityManager, hours: number): Promise<stri
  */
 export async function stuckConnections(em: EntityManager, jobNames: string[], seconds: number): Promise<Array<{ id: string; status: string }>> {
   return (await run<{ id: string; status: string }>(em, connectionStatements.stuck, [jobNames, seconds])).rows;
+}
+
+/** Statuses a connection leaves only by being disconnected: nothing else may overwrite them. */
+export const INACTIVE: ConnectionStatus[] = ['DISCONNECTING', 'DISCONNECTED'];
+
+/** The connection, with its profile; undefined when it is gone or (with `status`) not in that status. */
+export async function connectionById(em: EntityManager, id: string, status?: ConnectionStatus): Promise<ConnectionEntity | undefined> {
+  return (await em.findOne(Connection, { id, ...(status ? { status } : {}) }, { populate: ['profile'] })) ?? undefined;
+}
+
+/**
+ * The connection (throws when it is gone), with its profile when `profile`, under its row lock when
+ * `lock` (held until the caller's transaction ends).
+ */
+export function connectionOrFail(tx: EntityManager, id: string, options: { lock: boolean; profile: boolean }): Promise<ConnectionEntity> {
+  const lockMode = options.lock ? LockMode.PESSIMISTIC_WRITE : undefined;
+  return tx.findOneOrFail(Connection, { id }, options.profile ? { populate: ['profile'], lockMode } : { lockMode });
+}
+
+/** A connection of the environment (or of one profile in it) by id, with its profile; none for a profile being deleted. */
+export async function scopedConnection(em: EntityManager, id: string, scope: { environmentId: string; profileId?: string }): Promise<ConnectionEntity | undefined> {
+  const profile = scope.profileId ? { id: scope.profileId, deletingAt: null } : { deletingAt: null };
+  return (await em.findOne(Connection, { id, environment: scope.environmentId, profile }, { populate: ['profile'] })) ?? undefined;
+}
+
+/** The live connection an upstream login belongs to (not disconnecting or disconnected), with its profile. */
+export async function liveConnectionOfLogin(em: EntityManager, login: { environmentId: string; provider: string; remoteId: string }): Promise<ConnectionEntity | undefined> {
+  const { environmentId, provider, remoteId } = login;
+  return (await em.findOne(Connection, { environment: environmentId, provider, remoteId, status: { $nin: INACTIVE } }, { populate: ['profile'] })) ?? undefined;
+}
+
+/** A profile's connections, oldest first. */
+export function connectionsOfProfile(em: EntityManager, profileId: string): Promise<ConnectionEntity[]> {
+  return em.find(Connection, { profile: profileId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+}
+
+/** The profile's connections with these ids (the GraphQL loaders' batch). */
+export function profileConnections(em: EntityManager, profileId: string, ids: readonly string[]): Promise<ConnectionEntity[]> {
+  return em.find(Connection, { id: [...ids], profile: profileId });
+}
+
+/**
+ * Moves the connection to `status` in one conditional UPDATE: only from `from` (a status, or any but
+ * these), so a change that landed meanwhile is never overwritten; false when it was not in it.
+ */
+export async function moveStatus(em: EntityManager, id: string, from: ConnectionStatus | { notIn: ConnectionStatus[] }, status: ConnectionStatus): Promise<boolean> {
+  const current = typeof from === 'string' ? from : { $nin: from.notIn };
+  return (await em.nativeUpdate(Connection, { id, status: current }, { status })) > 0;
+}
+
+/** Stores a new login on the connection: its credential, its generation, and the status it starts in. */
+export async function storeLogin(tx: EntityManager, id: string, login: Pick<ConnectionEntity, 'credentialEncrypted' | 'generation' | 'status'>): Promise<void> {
+  await tx.nativeUpdate(Connection, { id }, login);
+}
+
+/** Ends the connection's transactions refresh (the sync that served it is over). */
+export async function endRefresh(em: EntityManager, id: string): Promise<void> {
+  await em.nativeUpdate(Connection, { id }, { refreshStartedAt: null });
+}
+
+/** Changes a profile's connection under its row lock, in a transaction of its own; `missing` when there is none. */
+export function updateProfileConnection<R>(em: EntityManager, id: string, profileId: string, missing: () => Error, change: (connection: ConnectionEntity) => R): Promise<R> {
+  return updateLocked(em, Connection, { id, profile: profileId }, { missing }, change);
 }

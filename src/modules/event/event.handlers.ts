@@ -1,6 +1,6 @@
 import { notFound } from '../../errors.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
-import type { Handlers } from '../../rest/types.ts';
+import type { Handlers } from '../../api-kit/rest-handler.ts';
 import { presentEvent } from './event.presenter.ts';
 import { eventLogPage } from './event.service.ts';
 import { findEvent } from './event.store.ts';
@@ -8,9 +8,9 @@ import { findEvent } from './event.store.ts';
 /** REST handlers for the event log (/v1/events, API key): the same envelopes webhooks deliver. */
 export function eventHandlers(): Handlers<'listEvents' | 'getEvent'> {
   return {
-    async listEvents({ query, credential, ctx }) {
+    async listEvents({ query, credential, em }) {
       const limit = query.limit ?? 25;
-      const { items, total, position, nextAfter } = await eventLogPage(ctx.state.em, credential.environmentId, query, limit);
+      const { items, total, position, nextAfter } = await eventLogPage(em, credential.environmentId, query, limit);
       return {
         status: 200,
         body: items.map(presentEvent),
@@ -23,9 +23,9 @@ export function eventHandlers(): Handlers<'listEvents' | 'getEvent'> {
         },
       };
     },
-    async getEvent({ params, credential, ctx }) {
+    async getEvent({ params, credential, em }) {
       const id = decodeId('event', params.eventId);
-      const event = id && (await findEvent(ctx.state.em, credential.environmentId, id));
+      const event = id && (await findEvent(em, credential.environmentId, id));
       if (!event) throw notFound('Event');
       return { status: 200, body: presentEvent(event) };
     },

@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../errors.ts';
-import type { Credential } from '../../http/credentials.ts';
+import type { Credential } from '../../api-kit/credential.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { encodeId } from '../../lib/ids.ts';
-import { pageHeaders, pageOf } from '../../rest/pagination.ts';
+import { pageHeaders, pageOf } from '../../api-kit/pagination.ts';
 import type { Db } from 'pg-boss';
 import { jobsIn } from '../../jobs/in-transaction.ts';
-import type { Handlers } from '../../rest/types.ts';
+import type { Handlers } from '../../api-kit/rest-handler.ts';
 import { presentProfile } from './profile.presenter.ts';
 import { ProfileService } from './profile.service.ts';
 
@@ -23,26 +23,26 @@ type ProfileOperations = 'listProfiles' | 'createProfile' | 'getProfile' | 'upda
 export function profileHandlers({ cipher, scheduleDeletion }: ProfileHandlerDeps): Handlers<ProfileOperations> {
   const service = (em: EntityManager, { environmentId }: Credential) => new ProfileService(em, cipher, environmentId);
   return {
-    async listProfiles({ query, credential, ctx }) {
+    async listProfiles({ query, credential, em }) {
       const { page, limit } = pageOf(query);
-      const { items, total } = await service(ctx.state.em, credential).list(page, limit);
+      const { items, total } = await service(em, credential).list(page, limit);
       return { status: 200, body: items.map((profile) => presentProfile(profile, cipher)), headers: pageHeaders(page, limit, total, items.length) };
     },
-    async createProfile({ body, credential, ctx }) {
-      const profile = await service(ctx.state.em, credential).create(body);
+    async createProfile({ body, credential, em }) {
+      const profile = await service(em, credential).create(body);
       return { status: 201, body: presentProfile(profile, cipher) };
     },
-    async getProfile({ params, credential, ctx }) {
-      const profile = await service(ctx.state.em, credential).view(ownProfileId(credential, params.profileId));
+    async getProfile({ params, credential, em }) {
+      const profile = await service(em, credential).view(ownProfileId(credential, params.profileId));
       return { status: 200, body: presentProfile(profile, cipher) };
     },
-    async updateProfile({ params, body, credential, ctx }) {
-      const profile = await service(ctx.state.em, credential).updateById(ownProfileId(credential, params.profileId), body);
+    async updateProfile({ params, body, credential, em }) {
+      const profile = await service(em, credential).updateById(ownProfileId(credential, params.profileId), body);
       return { status: 200, body: presentProfile(profile, cipher) };
     },
-    async deleteProfile({ params, credential, ctx }) {
+    async deleteProfile({ params, credential, em }) {
       // The mark and its job commit together: a deletion can never be left without the job that finishes it.
-      const profile = await ctx.state.em.transactional(async (tx) => {
+      const profile = await em.transactional(async (tx) => {
         const marked = await service(tx, credential).markDeleting(params.profileId);
         await scheduleDeletion(marked.id, jobsIn(tx));
         return marked;

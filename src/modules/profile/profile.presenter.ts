@@ -3,7 +3,9 @@ import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { encodeId } from '../../lib/ids.ts';
 import type { Metadata } from '../metadata/metadata.ts';
 import type { ProfileView } from './profile.entity.ts';
-import type { Address } from './profile.service.ts';
+
+/** A stored address: every part present, null when unknown (the contract's `Address`). */
+export type Address = NonNullable<components['schemas']['Address']>;
 
 type RestProfile = components['schemas']['Profile'];
 

@@ -1,5 +1,5 @@
 import type { ProfileResolvers, QueryResolvers, MutationResolvers } from '../../../generated/graphql.ts';
-import { mutationPayload } from '../../graphql/payload.ts';
+import { mutationPayload } from '../../api-kit/mutation-payload.ts';
 import { encodeId } from '../../lib/ids.ts';
 import { decryptAddress } from './profile.presenter.ts';
 import { ProfileService } from './profile.service.ts';

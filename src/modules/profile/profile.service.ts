@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { components } from '../../../generated/rest.ts';
 import type { OffsetPage } from '../../db/offset-page.ts';
 import { conflict, notFound, ValidationError, type FieldIssue } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
@@ -8,11 +7,9 @@ import { decodeId, uuidv7 } from '../../lib/ids.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
 import { Profile, type ProfileEntity, type ProfileNames, type ProfileView } from './profile.entity.ts';
-import { presentProfileSummary } from './profile.presenter.ts';
+import { presentProfileSummary, type Address } from './profile.presenter.ts';
 import { liveProfile, liveProfilePage, liveProfileView, lockProfile, profileByIdOrUuid, updateLiveProfile, uuidTaken } from './profile.store.ts';
 
-/** A stored address: every part present, null when unknown (the contract's `Address`). */
-export type Address = NonNullable<components['schemas']['Address']>;
 
 /** Profile attributes as callers send them; `undefined` leaves a field alone, `null` clears it. */
 export interface ProfileAttributes {

@@ -1,26 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { QueryTransactionsArgs, TransactionSort as Sort } from '../../../generated/graphql.ts';
 import { badUserInput } from '../../errors.ts';
-import type { Metadata } from '../metadata/metadata.ts';
-import type { TransactionStatus } from './transaction.entity.ts';
 import { readCursor, writeCursor, type Position } from './transaction-cursor.ts';
-import { countTransactions, transactionRecords, transactionsExist, transactionWhere, type KeysetBound } from './transaction.store.ts';
-
-/**
- * A transaction as read for GraphQL: the row, with ids as stored uuids and the amount as exact text.
- * `remote_data` (the bulk of a row) is loaded separately, only when a query selects it.
- */
-export interface TransactionRecord {
-  id: string;
-  accountId: string;
-  date: string;
-  description: string;
-  amount: string;
-  status: TransactionStatus;
-  currencyCode: string;
-  metadata: Metadata | null;
-  createdAt: Date;
-}
+import { countTransactions, transactionRecords, transactionsExist, transactionWhere, type KeysetBound, type TransactionRecord } from './transaction.store.ts';
 
 /** The transactions query's arguments, with the sort resolved (DATE_DESC when absent). */
 export type PageRequest = QueryTransactionsArgs & { sort: Sort };

@@ -1,12 +1,13 @@
 import type { MutationResolvers, PageInfoResolvers, QueryResolvers, TransactionConnectionResolvers, TransactionResolvers } from '../../../generated/graphql.ts';
 import { updateLocked } from '../../db/locked-update.ts';
 import { notFound } from '../../errors.ts';
-import { mutationPayload, RecordNotFound } from '../../graphql/payload.ts';
+import { mutationPayload, RecordNotFound } from '../../api-kit/mutation-payload.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
 import type { AccountView } from '../account/account.entity.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
 import { Transaction } from './transaction.entity.ts';
-import { transactionPage, type TransactionPage, type TransactionRecord } from './transaction.query.ts';
+import { transactionPage, type TransactionPage } from './transaction.query.ts';
+import type { TransactionRecord } from './transaction.store.ts';
 import { transactionById } from './transaction.store.ts';
 
 /** `Transaction` fields from its row; `entryType` follows the sign of the exact amount. */

@@ -5,9 +5,24 @@ import { decodeId, uuidv7 } from '../../lib/ids.ts';
 import type { ProviderTransaction } from '../../providers/provider.ts';
 import type { Metadata } from '../metadata/metadata.ts';
 import { checkMetadataFilter } from '../metadata/metadata-filter.ts';
-import { TRANSACTION_STATUSES } from './transaction.entity.ts';
+import { TRANSACTION_STATUSES, type TransactionStatus } from './transaction.entity.ts';
 import type { TransactionFilter } from '../../../generated/graphql.ts';
-import type { TransactionRecord } from './transaction.query.ts';
+
+/**
+ * A transaction as read for GraphQL: the row, with ids as stored uuids and the amount as exact text.
+ * `remote_data` (the bulk of a row) is loaded separately, only when a query selects it.
+ */
+export interface TransactionRecord {
+  id: string;
+  accountId: string;
+  date: string;
+  description: string;
+  amount: string;
+  status: TransactionStatus;
+  currencyCode: string;
+  metadata: Metadata | null;
+  createdAt: Date;
+}
 
 /** The transaction table as its SQL reads and writes it (checked against the entity by test/stores.test.ts). */
 export const TRANSACTION = table('transaction', {

@@ -4,9 +4,9 @@ import { DecryptionError } from '../../lib/field-cipher.ts';
 import { ProviderBusy, ProviderError, type Provider } from '../../providers/provider.ts';
 import { accountToRefresh, recordBalance } from '../account/account.service.ts';
 import { recordEvent } from '../event/event.service.ts';
-import { Connection, type ConnectionEntity } from './connection.entity.ts';
-import { presentConnection } from './connection.presenter.ts';
-import { dueForSync } from './connection.store.ts';
+import type { ConnectionEntity } from '../connection/connection.entity.ts';
+import { presentConnection } from '../connection/connection.presenter.ts';
+import { connectionById, connectionOrFail, dueForSync, endRefresh } from '../connection/connection.store.ts';
 import { syncConnection, type SyncDependencies } from './sync-engine.ts';
 import { BudgetUsedUp } from './window-sync.ts';
 
@@ -44,7 +44,7 @@ export class ConnectionJobs {
         policy: 'stately',
         handle: async ({ connectionId }: { connectionId: string }) => {
           // A refresh is a claim on the connection row, so a refresh that joined a queued sync still counts.
-          const connection = await this.#deps.orm.em.fork().findOne(Connection, { id: connectionId });
+          const connection = await connectionById(this.#deps.orm.em.fork(), connectionId);
           const refresh = connection?.refreshStartedAt != null;
           try {
             if (refresh) await this.#askForNewTransactions(connection!);
@@ -56,7 +56,7 @@ export class ConnectionJobs {
             if (delay === undefined) throw error;
             await this.#queue().send(SYNC, { connectionId }, { startAfter: delay, singletonKey: connectionId });
           } finally {
-            if (refresh) await this.#deps.orm.em.fork().nativeUpdate(Connection, { id: connectionId }, { refreshStartedAt: null });
+            if (refresh) await endRefresh(this.#deps.orm.em.fork(), connectionId);
           }
         },
       },
@@ -94,12 +94,12 @@ export class ConnectionJobs {
 
   async #disconnect(connectionId: string): Promise<void> {
     const em = this.#deps.orm.em.fork();
-    const connection = await em.findOne(Connection, { id: connectionId, status: 'DISCONNECTING' }, { populate: ['profile'] });
+    const connection = await connectionById(em, connectionId, 'DISCONNECTING');
     if (!connection) return;
     const { provider, credential } = await this.#upstream(connection);
     await provider.disconnect(credential);
     await em.transactional(async (tx) => {
-      const current = await tx.findOneOrFail(Connection, { id: connectionId }, { populate: ['profile'] });
+      const current = await connectionOrFail(tx, connectionId, { lock: false, profile: true });
       current.status = 'DISCONNECTED';
       // The upstream access is revoked (or, for SimpleFIN, revoked by the user at their Bridge): keep nothing that could reach it.
       current.credentialEncrypted = this.#deps.cipher.encrypt('credential', current, '');

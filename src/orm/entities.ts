@@ -1,4 +1,4 @@
-import { KeyCheck } from './key-check.entity.ts';
+import { KeyCheck } from '../db/key-check.entity.ts';
 import { Account } from '../modules/account/account.entity.ts';
 import { ApiKey } from '../modules/environment/api-key.entity.ts';
 import { Balance } from '../modules/balance/balance.entity.ts';

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { JobDefinition } from '../../jobs/queue.ts';
 import { DISCONNECT, SYNC, type ConnectionJobs } from './connection.jobs.ts';
-import { stuckConnections } from './connection.store.ts';
+import { stuckConnections } from '../connection/connection.store.ts';
 
 const SWEEP = 'connection.sweep';
 

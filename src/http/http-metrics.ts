@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
-import type { AppContext, AppState } from '../http/state.ts';
-import type { Metrics } from './metrics.ts';
+import type { AppContext, AppState } from './state.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 
 /**
  * Records every request's method, route and final status, and how long the pipeline took with it.

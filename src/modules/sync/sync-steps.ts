@@ -1,4 +1,3 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { run } from '../../db/statement.ts';
@@ -7,8 +6,8 @@ import type { ProviderAccount, ProviderTransaction, SyncPage } from '../../provi
 import { applyReportedAccounts, latestBalances, recordBalance } from '../account/account.service.ts';
 import { sameReading } from '../balance/balance.service.ts';
 import { applyTransactionChanges } from '../transaction/transaction.store.ts';
-import { Connection, type ConnectionEntity } from './connection.entity.ts';
-import { lockWalk, moveWalk } from './connection.store.ts';
+import type { ConnectionEntity } from '../connection/connection.entity.ts';
+import { connectionOrFail, lockWalk, moveWalk } from '../connection/connection.store.ts';
 
 /*
  * The units of work of a sync, each one database transaction on the sync's EntityManager that
@@ -29,7 +28,7 @@ export interface SyncObservers {
 export async function applyAccounts(em: EntityManager, connection: ConnectionEntity, reported: ProviderAccount[]): Promise<void> {
   await em.transactional(async (tx) => {
     // One accounts step per connection at a time: two workers syncing it at once would both insert a new account.
-    await tx.findOneOrFail(Connection, { id: connection.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    await connectionOrFail(tx, connection.id, { lock: true, profile: false });
     const accounts = await applyReportedAccounts(tx, { connectionId: connection.id, profileId: connection.profile.id }, reported);
     const latest = await latestBalances(tx, accounts);
     const target = { environmentId: connection.environment.id, profile: connection.profile };

@@ -1,13 +1,12 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { DecryptionError, type FieldCipher } from '../../lib/field-cipher.ts';
 import { ProviderBusy, ProviderError, SyncRestart, type CursorProvider, type Provider, type ProviderAccount } from '../../providers/provider.ts';
 import { markVerified, unverifiedAccounts } from '../account/account.service.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { markProfileReady } from '../profile/profile.service.ts';
-import { Connection, type ConnectionEntity, type ConnectionStatus } from './connection.entity.ts';
-import { presentConnection } from './connection.presenter.ts';
-import { rewindWalk } from './connection.store.ts';
+import type { ConnectionEntity, ConnectionStatus } from '../connection/connection.entity.ts';
+import { presentConnection } from '../connection/connection.presenter.ts';
+import { connectionById, connectionOrFail, INACTIVE, moveStatus, rewindWalk } from '../connection/connection.store.ts';
 import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
 import { syncWindow } from './window-sync.ts';
 
@@ -29,7 +28,7 @@ export interface SyncDependencies extends SyncObservers {
  */
 export async function syncConnection(deps: SyncDependencies, connectionId: string, options: { refresh?: boolean } = {}): Promise<void> {
   const em = deps.orm.em.fork();
-  const connection = await em.findOne(Connection, { id: connectionId }, { populate: ['profile'] });
+  const connection = await connectionById(em, connectionId);
   if (!connection || connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
   if (connection.profile.deletingAt) return;
   const provider = await deps.provider(connection.provider, connection.environment.id);
@@ -38,8 +37,7 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
   const previousStatus = connection.status;
   if (connection.status !== 'INITIALIZING') {
     // Conditional, so a disconnect that lands meanwhile is never overwritten.
-    const started = await em.nativeUpdate(Connection, { id: connection.id, status: { $nin: ['DISCONNECTING', 'DISCONNECTED'] } }, { status: 'SYNCING' });
-    if (started === 0) return;
+    if (!(await moveStatus(em, connection.id, { notIn: INACTIVE }, 'SYNCING'))) return;
     // Where to sync from is read after SYNCING is written: a worker that moves the cursor past that
     // read finishes after this write, so its final status is not overwritten by this sync's SYNCING
     // while this one stops (the cursor moved) without finishing.
@@ -59,7 +57,7 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
   } catch (error) {
     if (error instanceof ProviderBusy) {
       // Come back later (the job retries after the upstream's delay); the connection's state stands.
-      await em.nativeUpdate(Connection, { id: connection.id, status: 'SYNCING' }, { status: previousStatus });
+      await moveStatus(em, connection.id, 'SYNCING', previousStatus);
       observe('deferred');
       throw error;
     }
@@ -166,7 +164,7 @@ async function verifyAccounts(em: EntityManager, connection: ConnectionEntity, p
 /** Ends a sync: the final status, its event, the first-sync `profile.ready`, all in one transaction. */
 async function finish(em: EntityManager, connectionId: string, failure: ProviderError | null, previousStatus?: ConnectionStatus): Promise<void> {
   await em.transactional(async (tx) => {
-    const connection = await tx.findOneOrFail(Connection, { id: connectionId }, { populate: ['profile'], lockMode: LockMode.PESSIMISTIC_WRITE });
+    const connection = await connectionOrFail(tx, connectionId, { lock: true, profile: true });
     if (connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
     const changes = connection.syncChanges ?? { added: 0, modified: 0, removed: 0 };
     if (failure) {

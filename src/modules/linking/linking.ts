@@ -2,18 +2,16 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { components } from '../../../generated/rest.ts';
 import { AppError, forbidden, notFound, ValidationError } from '../../errors.ts';
-import type { Credential } from '../../http/credentials.ts';
-import type { AppContext } from '../../http/state.ts';
 import { jobsIn } from '../../jobs/in-transaction.ts';
 import { encodeId } from '../../lib/ids.ts';
 import { isLoopbackUrl } from '../../lib/loopback.ts';
 import { ProviderNotConfigured, type ProviderDirectory } from '../../providers/directory.ts';
 import { LinkRefused, type LinkCompletion, type LinkSession, type Provider } from '../../providers/provider.ts';
 import { readEnvironment } from '../environment/environment.service.ts';
-import { upstreamFailure } from './capabilities.ts';
-import type { ConnectionJobs } from './connection.jobs.ts';
-import { presentConnection } from './connection.presenter.ts';
-import type { ConnectionService } from './connection.service.ts';
+import { upstreamFailure } from '../connection/capabilities.ts';
+import type { ConnectionJobs } from '../sync/connection.jobs.ts';
+import { presentConnection } from '../connection/connection.presenter.ts';
+import type { ConnectionService } from '../connection/connection.service.ts';
 
 export interface LinkingDeps {
   providers: ProviderDirectory;
@@ -26,10 +24,10 @@ export interface LinkingDeps {
 /** What the end-user's side of a link handed back (the connect page, or a server in a sandbox). */
 type LinkInput = components['schemas']['ConnectInstitution'];
 
-/** The request a link step acts for: its context and the caller's credential. */
-interface Caller<C extends Credential = Credential> {
-  ctx: AppContext;
-  credential: C;
+/** Whom a link step acts for: the environment, with the EntityManager of the request. */
+interface Caller {
+  em: EntityManager;
+  environmentId: string;
 }
 
 /**
@@ -51,8 +49,8 @@ export class Linking {
   }
 
   /** Started by the end-user's connect page, for the session's profile. */
-  async start(caller: Caller<Extract<Credential, { kind: 'session' }>>, connections: ConnectionService, request: components['schemas']['LinkStart']) {
-    const profileId = encodeId('profile', caller.credential.profileId);
+  async start(caller: Caller & { profileId: string }, connections: ConnectionService, request: components['schemas']['LinkStart']) {
+    const profileId = encodeId('profile', caller.profileId);
     const repairing = request.connectionId ? await connections.get(request.connectionId) : undefined;
     if (repairing) connections.assertRepairable(repairing);
     const name = repairing?.provider ?? (await this.#providerName(caller, request.provider));
@@ -94,13 +92,12 @@ export class Linking {
     return { institutionId, username, password, publicToken, setupToken, products, webhookUrl: this.#webhookUrl(caller, provider, name) };
   }
 
-  async #providerName({ credential }: Caller, requested: string | undefined): Promise<string> {
-    return requested ?? (await this.#deps.providers.linkProviderName(credential.environmentId));
+  async #providerName({ environmentId }: Caller, requested: string | undefined): Promise<string> {
+    return requested ?? (await this.#deps.providers.linkProviderName(environmentId));
   }
 
-  async #provider({ ctx, credential }: Caller, name: string): Promise<Provider> {
-    const { environmentId } = credential;
-    if (name === 'sandbox') await requireSandboxEnvironment(ctx.state.em, environmentId);
+  async #provider({ em, environmentId }: Caller, name: string): Promise<Provider> {
+    if (name === 'sandbox') await requireSandboxEnvironment(em, environmentId);
     try {
       return await this.#deps.providers.get(name, environmentId);
     } catch (error) {
@@ -110,7 +107,7 @@ export class Linking {
   }
 
   /** Where `provider` should send webhooks about a login; null (and said once) when nothing outside can reach this service. */
-  #webhookUrl({ credential }: Caller, provider: Provider, name: string): string | null {
+  #webhookUrl({ environmentId }: Caller, provider: Provider, name: string): string | null {
     if (this.#webhookOrigin === null) {
       if (provider.capabilities.has('WEBHOOKS') && !this.#webhooksOffSaid.has(name)) {
         this.#webhooksOffSaid.add(name);
@@ -118,7 +115,7 @@ export class Linking {
       }
       return null;
     }
-    return `${this.#webhookOrigin}/v1/providers/${name}/webhooks?environment=${encodeId('environment', credential.environmentId)}`;
+    return `${this.#webhookOrigin}/v1/providers/${name}/webhooks?environment=${encodeId('environment', environmentId)}`;
   }
 }
 

@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../errors.ts';
 import { ProviderBusy, ProviderError, type WindowProvider } from '../../providers/provider.ts';
 import { storedFrom } from '../transaction/transaction.store.ts';
-import type { ConnectionEntity } from './connection.entity.ts';
-import { claimUpstreamRequest } from './connection.store.ts';
+import type { ConnectionEntity } from '../connection/connection.entity.ts';
+import { claimUpstreamRequest } from '../connection/connection.store.ts';
 import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
 import { reconcile } from './window-reconciliation.ts';
 

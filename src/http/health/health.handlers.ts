@@ -1,8 +1,7 @@
-import { GRAPHQL_SCHEMA_PATH } from '../../graphql/server.ts';
-import { databaseUnavailable, type DatabaseOutage } from '../../http/database-outage.ts';
+import { GRAPHQL_SCHEMA_PATH, REST_CONTRACT_PATH } from '../../api-kit/contract-paths.ts';
+import type { Handlers } from '../../api-kit/rest-handler.ts';
+import { databaseUnavailable, type DatabaseOutage } from '../database-outage.ts';
 import type { CounterMode } from '../../lib/fixed-window.ts';
-import { REST_CONTRACT_PATH } from '../../rest/dispatch.ts';
-import type { Handlers } from '../../rest/types.ts';
 import { PublishedDocument } from './published-document.ts';
 
 /**
@@ -16,9 +15,9 @@ export function healthHandlers(options: { rateLimits: () => CounterMode; outage:
   const graphqlSchema = new PublishedDocument(GRAPHQL_SCHEMA_PATH, 'text/plain; charset=utf-8');
   return {
     getHealth: () => ({ status: 200, body: { status: 'ok' } }),
-    async getReadiness({ ctx }) {
+    async getReadiness({ em }) {
       try {
-        await ctx.state.em.getConnection().execute('select 1');
+        await em.getConnection().execute('select 1');
       } catch (error) {
         options.outage.notice(error);
         throw databaseUnavailable();
@@ -26,7 +25,7 @@ export function healthHandlers(options: { rateLimits: () => CounterMode; outage:
       const rateLimits = options.rateLimits();
       return { status: 200, body: { status: rateLimits === 'degraded' ? 'degraded' : 'ready', rateLimits } };
     },
-    getRestContract: ({ ctx }) => restContract.answer(ctx),
-    getGraphqlSchema: ({ ctx }) => graphqlSchema.answer(ctx),
+    getRestContract: ({ headers }) => restContract.answer(headers),
+    getGraphqlSchema: ({ headers }) => graphqlSchema.answer(headers),
   };
 }

@@ -4,11 +4,12 @@ import { jobsIn } from '../../jobs/in-transaction.ts';
 import { decodeId } from '../../lib/ids.ts';
 import { ProviderNotConfigured, type ProviderDirectory } from '../../providers/directory.ts';
 import { WebhookUnverified, type Provider, type WebhookAction } from '../../providers/provider.ts';
-import type { Handlers } from '../../rest/types.ts';
+import type { Handlers } from '../../api-kit/rest-handler.ts';
 import { recordEvent } from '../event/event.service.ts';
-import { Connection, type ConnectionEntity } from './connection.entity.ts';
-import type { ConnectionJobs } from './connection.jobs.ts';
-import { presentConnection } from './connection.presenter.ts';
+import type { ConnectionEntity } from '../connection/connection.entity.ts';
+import { liveConnectionOfLogin } from '../connection/connection.store.ts';
+import type { ConnectionJobs } from '../sync/connection.jobs.ts';
+import { presentConnection } from '../connection/connection.presenter.ts';
 
 export interface ProviderWebhookDeps {
   providers: ProviderDirectory;
@@ -24,13 +25,13 @@ const unverified = () => unauthorized('The webhook could not be verified', { ins
  */
 export function providerWebhookHandlers({ providers, jobs }: ProviderWebhookDeps): Handlers<'receiveProviderWebhook'> {
   return {
-    async receiveProviderWebhook({ params, query, ctx }) {
+    async receiveProviderWebhook({ params, query, em, log, headers, rawBody }) {
       const environmentId = decodeId('environment', query.environment);
       if (!environmentId) throw unverified();
-      const actions = await verified(providers, params.provider, environmentId, { headers: ctx.headers as Record<string, string | undefined>, body: ctx.state.rawBody ?? Buffer.alloc(0) });
+      const actions = await verified(providers, params.provider, environmentId, { headers: headers as Record<string, string | undefined>, body: rawBody ?? Buffer.alloc(0) });
       let applied = 0;
-      for (const action of actions) if (await apply(ctx.state.em, jobs, environmentId, params.provider, action)) applied++;
-      ctx.state.log.info({ provider: params.provider, actions: actions.map((action) => action.kind), applied }, 'provider webhook');
+      for (const action of actions) if (await apply(em, jobs, environmentId, params.provider, action)) applied++;
+      log.info({ provider: params.provider, actions: actions.map((action) => action.kind), applied }, 'provider webhook');
       return { status: 200, body: { received: true, actions: applied } };
     },
   };
@@ -50,11 +51,7 @@ async function verified(providers: ProviderDirectory, name: string, environmentI
 /** Applies one action to the connection it names, with any job it needs in the same transaction; false when no live connection matches. */
 async function apply(em: EntityManager, jobs: ConnectionJobs, environmentId: string, provider: string, action: WebhookAction): Promise<boolean> {
   return em.transactional(async (tx) => {
-    const connection = await tx.findOne(
-      Connection,
-      { environment: environmentId, provider, remoteId: action.remoteId, status: { $nin: ['DISCONNECTING', 'DISCONNECTED'] } },
-      { populate: ['profile'] },
-    );
+    const connection = await liveConnectionOfLogin(tx, { environmentId, provider, remoteId: action.remoteId });
     if (!connection || connection.profile.deletingAt) return false;
     switch (action.kind) {
       case 'SYNC':

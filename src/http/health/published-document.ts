@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { AppContext } from '../../http/state.ts';
+import type { IncomingHttpHeaders } from 'node:http';
 import { strongEtag } from '../../lib/content-hash.ts';
 
 /**
@@ -18,12 +18,11 @@ export class PublishedDocument {
   }
 
   /** The document, or 304 without it when the client's If-None-Match already names this version. */
-  answer(ctx: AppContext): { status: 200; body: string } | { status: 304 } {
+  answer(headers: IncomingHttpHeaders): { status: 200; body: string; headers: Record<string, string> } | { status: 304; headers: Record<string, string> } {
     // Every client may keep a copy, but must check it is current before using it.
-    ctx.set({ ETag: this.etag, 'Cache-Control': 'no-cache' });
-    if (this.#matches(ctx.get('If-None-Match'))) return { status: 304 };
-    ctx.type = this.#mediaType;
-    return { status: 200, body: this.content };
+    const caching = { ETag: this.etag, 'Cache-Control': 'no-cache' };
+    if (this.#matches(headers['if-none-match'] ?? '')) return { status: 304, headers: caching };
+    return { status: 200, body: this.content, headers: { ...caching, 'Content-Type': this.#mediaType } };
   }
 
   /** If-None-Match compares weakly (RFC 9110 §13.1.2): a `W/` prefix does not matter, `*` matches any version. */

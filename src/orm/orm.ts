@@ -5,9 +5,9 @@ import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { entities } from './entities.ts';
-import { countStatement } from './query-stats.ts';
+import { countStatement } from '../db/query-stats.ts';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../db/migrations', import.meta.url));
 /** The migrations are compiled with this module: `.ts` run from the sources, `.js` from dist/. */
 const MIGRATIONS_GLOB = `*${path.extname(fileURLToPath(import.meta.url))}`;
 

@@ -1,8 +1,12 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
 import type { REST_OPERATIONS } from '../../generated/rest-operations.ts';
 import type { operations } from '../../generated/rest.ts';
-import type { Credential } from '../http/credentials.ts';
-import type { AppContext } from '../http/state.ts';
-import type { OperationId } from './routes.ts';
+import type { Credential } from './credential.ts';
+
+/** Every operationId of contracts/rest.yaml. */
+export type OperationId = keyof operations;
 
 type Json<T> = T extends { content: { 'application/json': infer B } }
   ? B
@@ -28,16 +32,32 @@ type AcceptedKind<K extends OperationId> = (typeof REST_OPERATIONS)[K]['credenti
  */
 export type CredentialOf<K extends OperationId> = [AcceptedKind<K>] extends [never] ? undefined : Extract<Credential, { kind: AcceptedKind<K> }>;
 
-/** What a handler receives: the request as validated against the contract, and who sent it. */
+/**
+ * What a handler receives: the request as validated against the contract, who sent it, and what it
+ * works with. Never the transport itself: a handler answers with a HandlerResult.
+ */
 export interface HandlerInput<K extends OperationId> {
   params: Params<K, 'path'>;
   query: Params<K, 'query'>;
   body: operations[K] extends { requestBody: infer R } ? Json<NonNullable<R>> : undefined;
   credential: CredentialOf<K>;
-  ctx: AppContext;
+  /** The EntityManager to work through: the primary's, or the read replica's for most GETs (src/rest/dispatch.ts). */
+  em: EntityManager;
+  /** The request's log (it carries the requestId). */
+  log: Logger;
+  requestId: string;
+  /** The API version the request is answered in (src/http/version.ts). */
+  version: string;
+  /** The request's headers, by lower-case name. */
+  headers: IncomingHttpHeaders;
+  /** The body's exact bytes, when one was sent (signatures of inbound provider webhooks cover them). */
+  rawBody: Buffer | undefined;
 }
 
-/** A success response the contract documents for this operation; failures are thrown AppErrors. */
+/**
+ * A success response the contract documents for this operation; failures are thrown AppErrors.
+ * `headers` may set Content-Type, which the front door otherwise infers from the body.
+ */
 export type HandlerResult<K extends OperationId> = {
   [S in SuccessStatus<K>]: { status: S; body?: Json<Responses<K>[S]>; headers?: Record<string, string | number> };
 }[SuccessStatus<K>];
