@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import type { AccountEntity, AccountView } from '../modules/account/account.entity.ts';
-import { accountsOfConnections } from '../modules/account/account.service.ts';
+import { accountsOfConnections } from '../modules/account/account.store.ts';
 import { accountViews } from '../modules/account/account.store.ts';
 import type { BalanceEntity } from '../modules/balance/balance.entity.ts';
-import { profileBalances } from '../modules/balance/balance.service.ts';
+import { profileBalances } from '../modules/balance/balance.store.ts';
 import type { ConnectionEntity } from '../modules/connection/connection.entity.ts';
 import { profileConnections } from '../modules/connection/connection.store.ts';
 import { remoteDataByIds } from '../modules/transaction/transaction.store.ts';

@@ -3,14 +3,15 @@ import { RecordNotFound } from '../../api-kit/mutation-payload.ts';
 import { AppError, notFound, ValidationError, type FieldIssue } from '../../errors.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
 import type { ProviderAccount } from '../../providers/provider.ts';
-import { addBalance, balancesById, type BalanceReading } from '../balance/balance.service.ts';
+import { addBalance, type BalanceReading } from '../balance/balance.service.ts';
+import { balancesById } from '../balance/balance.store.ts';
 import type { BalanceSource } from '../balance/balance.entity.ts';
 import type { Product } from '../connection/connection.entity.ts';
 import { recordEvent, type EventProfile } from '../event/event.service.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
 import { Account, type AccountEntity } from './account.entity.ts';
 import { presentAccount } from './account.presenter.ts';
-import { updateProfileAccount } from './account.store.ts';
+import { accountInEnvironment, accountOrFail, accountsOfConnection, updateProfileAccount } from './account.store.ts';
 
 /** Accounts of one environment; a profile being deleted reads as absent. */
 export class AccountService {
@@ -27,11 +28,7 @@ export class AccountService {
     const id = decodeId('account', publicId);
     const account =
       id &&
-      (await this.#em.findOne(
-        Account,
-        { id, connection: { environment: this.#environmentId }, profile: { deletingAt: null } },
-        { populate: ['connection'] },
-      ));
+      (await accountInEnvironment(this.#em, id, this.#environmentId));
     if (!account) throw notFound('Account');
     return account;
   }
@@ -74,7 +71,7 @@ export interface AccountEventTarget {
  * reported is closed (its history stays readable). Returns the reported accounts, in their order.
  */
 export async function applyReportedAccounts(em: EntityManager, owner: AccountOwner, reported: ProviderAccount[]): Promise<AccountEntity[]> {
-  const existing = new Map((await em.find(Account, { connection: owner.connectionId })).map((account) => [account.remoteId, account]));
+  const existing = new Map((await accountsOfConnection(em, owner.connectionId)).map((account) => [account.remoteId, account]));
   const accounts = reported.map((remote) => {
     const known = existing.get(remote.remoteId);
     if (known) return Object.assign(known, changeableFields(remote));
@@ -118,15 +115,10 @@ export function latestBalances(em: EntityManager, accounts: AccountEntity[]) {
   );
 }
 
-/** The connection's open depository accounts still waiting to be verified for money movement. */
-export function unverifiedAccounts(em: EntityManager, connectionId: string): Promise<AccountEntity[]> {
-  return em.find(Account, { connection: connectionId, kind: 'DEPOSITORY', state: 'OPEN', verified: false });
-}
-
 /** Marks an account verified, with its `account.verified` event, in one transaction. */
 export async function markVerified(em: EntityManager, accountId: string, target: AccountEventTarget): Promise<void> {
   await em.transactional(async (tx) => {
-    const account = await tx.findOneOrFail(Account, { id: accountId });
+    const account = await accountOrFail(tx, accountId);
     account.verified = true;
     const balance = account.latestBalanceId ? (await balancesById(tx, [account.latestBalanceId])).get(account.latestBalanceId) : undefined;
     recordEvent(tx, target.environmentId, 'account.verified', target.profile, presentAccount(account, balance ?? null));
@@ -136,16 +128,6 @@ export async function markVerified(em: EntityManager, accountId: string, target:
 /** Every account of a reconnected connection is unverified until verification runs again (a tokenized ACH number can change). */
 export async function resetVerification(em: EntityManager, connectionId: string): Promise<void> {
   await em.nativeUpdate(Account, { connection: connectionId }, { verified: false });
-}
-
-/** An account with its connection and the connection's profile, for a balance refresh job; null when gone. */
-export function accountToRefresh(em: EntityManager, accountId: string): Promise<AccountEntity | null> {
-  return em.findOne(Account, { id: accountId }, { populate: ['connection.profile'] });
-}
-
-/** The profile's accounts of these connections, oldest first. */
-export function accountsOfConnections(em: EntityManager, profileId: string, connectionIds: readonly string[]): Promise<AccountEntity[]> {
-  return em.find(Account, { connection: [...connectionIds], profile: profileId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
 /**

@@ -46,3 +46,33 @@ export function accountsOfProfile(em: EntityManager, profileId: string): Promise
 export function updateProfileAccount<R>(em: EntityManager, id: string, profileId: string, missing: () => Error, change: (account: AccountEntity) => R): Promise<R> {
   return updateLocked(em, Account, { id, profile: profileId }, { missing }, change);
 }
+
+/** The account with this id in the environment, with its connection; a profile being deleted reads as absent. */
+export function accountInEnvironment(em: EntityManager, id: string, environmentId: string): Promise<AccountEntity | null> {
+  return em.findOne(Account, { id, connection: { environment: environmentId }, profile: { deletingAt: null } }, { populate: ['connection'] });
+}
+
+/** Every account of the connection, open or closed. */
+export function accountsOfConnection(em: EntityManager, connectionId: string): Promise<AccountEntity[]> {
+  return em.find(Account, { connection: connectionId });
+}
+
+/** The account with this id; throws when it is gone. */
+export function accountOrFail(em: EntityManager, id: string): Promise<AccountEntity> {
+  return em.findOneOrFail(Account, { id });
+}
+
+/** The connection's open depository accounts still waiting to be verified for money movement. */
+export function unverifiedAccounts(em: EntityManager, connectionId: string): Promise<AccountEntity[]> {
+  return em.find(Account, { connection: connectionId, kind: 'DEPOSITORY', state: 'OPEN', verified: false });
+}
+
+/** An account with its connection and the connection's profile, for a balance refresh job; null when gone. */
+export function accountToRefresh(em: EntityManager, accountId: string): Promise<AccountEntity | null> {
+  return em.findOne(Account, { id: accountId }, { populate: ['connection.profile'] });
+}
+
+/** The profile's accounts of these connections, oldest first. */
+export function accountsOfConnections(em: EntityManager, profileId: string, connectionIds: readonly string[]): Promise<AccountEntity[]> {
+  return em.find(Account, { connection: [...connectionIds], profile: profileId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+}

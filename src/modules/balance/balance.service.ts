@@ -46,14 +46,3 @@ function sameAmount(stored: string | null | undefined, reported: string | null):
   if (stored == null || reported === null) return stored == null && reported === null;
   return Number(stored) === Number(reported) && stored.replace(/\.?0+$/, '') === reported.replace(/\.?0+$/, '');
 }
-
-/** The balances with these ids, by id (accounts name their latest). */
-export async function balancesById(em: EntityManager, ids: readonly string[]): Promise<Map<string, BalanceEntity>> {
-  if (ids.length === 0) return new Map();
-  return new Map((await em.find(Balance, { id: [...ids] })).map((balance) => [balance.id, balance]));
-}
-
-/** The profile's balances with these ids. */
-export function profileBalances(em: EntityManager, profileId: string, ids: readonly string[]): Promise<BalanceEntity[]> {
-  return em.find(Balance, { id: [...ids], profile: profileId });
-}

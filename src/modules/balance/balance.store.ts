@@ -1,5 +1,6 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { col, table } from '../../db/table.ts';
-import { BALANCE_SOURCES } from './balance.entity.ts';
+import { Balance, BALANCE_SOURCES, type BalanceEntity } from './balance.entity.ts';
 
 /**
  * The balance table as plain SQL writes it (the seed's COPY); checked against the entity by
@@ -16,3 +17,14 @@ export const BALANCE = table('balance', {
   limit: col.money().orNull(),
   currencyCode: col.text(),
 });
+
+/** The balances with these ids, by id (accounts name their latest). */
+export async function balancesById(em: EntityManager, ids: readonly string[]): Promise<Map<string, BalanceEntity>> {
+  if (ids.length === 0) return new Map();
+  return new Map((await em.find(Balance, { id: [...ids] })).map((balance) => [balance.id, balance]));
+}
+
+/** The profile's balances with these ids. */
+export function profileBalances(em: EntityManager, profileId: string, ids: readonly string[]): Promise<BalanceEntity[]> {
+  return em.find(Balance, { id: [...ids], profile: profileId });
+}

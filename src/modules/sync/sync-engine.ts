@@ -1,7 +1,8 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { DecryptionError, type FieldCipher } from '../../lib/field-cipher.ts';
 import { ProviderBusy, ProviderError, SyncRestart, type CursorProvider, type Provider, type ProviderAccount } from '../../providers/provider.ts';
-import { markVerified, unverifiedAccounts } from '../account/account.service.ts';
+import { markVerified } from '../account/account.service.ts';
+import { unverifiedAccounts } from '../account/account.store.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { markProfileReady } from '../profile/profile.service.ts';
 import type { ConnectionEntity, ConnectionStatus } from '../connection/connection.entity.ts';
