@@ -46,6 +46,14 @@ export interface ProviderBase {
    * it to what Tributary should do. Only providers with the WEBHOOKS capability receive any.
    */
   receiveWebhook(request: InboundWebhook): Promise<WebhookAction[]>;
+  /**
+   * INVESTMENTS: what the login's investment accounts hold now, the securities they name, and
+   * (INVESTMENT_TRANSACTIONS) their investment activity from `start` (a date) until today, every page
+   * of it. Present only on providers with the INVESTMENTS capability.
+   */
+  investments?(credential: string, start: string): Promise<InvestmentSnapshot>;
+  /** LIABILITIES: the debt details of the login's credit and loan accounts. Present only with the LIABILITIES capability. */
+  liabilities?(credential: string): Promise<ProviderLiability[]>;
 }
 
 /** An upstream with a change feed (Plaid, the sandbox): Tributary applies the changes it reports. */
@@ -81,7 +89,7 @@ export interface WindowSnapshot {
   attention: string | null;
 }
 
-export const CAPABILITIES = ['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH', 'WEBHOOKS'] as const;
+export const CAPABILITIES = ['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH', 'WEBHOOKS', 'INVESTMENTS', 'INVESTMENT_TRANSACTIONS', 'LIABILITIES'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 export type ProductName = 'TRANSACTIONS' | 'BALANCES' | 'ACCOUNT_NUMBERS';
@@ -254,4 +262,118 @@ export class NotOffered extends Error {
     super(`${provider} does not offer ${capability}`);
     this.capability = capability;
   }
+}
+
+/*
+ * Products beyond cash. Quantities, prices and amounts are exact decimal strings with the precision
+ * the upstream gives (fractional shares and crypto: up to 10 fraction digits); nothing goes through a
+ * float. Money follows the same signs as transactions and balances: money into an account positive,
+ * what the holder owes negative.
+ */
+
+/** What investment accounts hold and did, as one upstream read reports it. */
+export interface InvestmentSnapshot {
+  /** Every security a holding or an investment transaction names. */
+  securities: ProviderSecurity[];
+  /** What every investment account of the login holds now (an account absent here holds nothing). */
+  holdings: ProviderHolding[];
+  /** Investment activity over [start, end]; null when the upstream reports none (SimpleFIN). */
+  transactions: ProviderInvestmentTransaction[] | null;
+  /** First day the activity covers: stored activity before it is never removed because of it. */
+  start: string;
+  /** The upstream's today. */
+  end: string;
+}
+
+export const SECURITY_TYPES = ['EQUITY', 'ETF', 'MUTUAL_FUND', 'FIXED_INCOME', 'CASH', 'CRYPTOCURRENCY', 'DERIVATIVE', 'OTHER'] as const;
+export type SecurityType = (typeof SECURITY_TYPES)[number];
+
+/** An instrument, as the upstream describes it; holds nothing about any person. */
+export interface ProviderSecurity {
+  /** The upstream's id of the instrument (Plaid's security_id; SimpleFIN: the symbol). */
+  remoteId: string;
+  name: string | null;
+  tickerSymbol: string | null;
+  isin: string | null;
+  cusip: string | null;
+  type: SecurityType;
+  currencyCode: string;
+  /** The latest close price the upstream knows, and its day. */
+  closePrice: string | null;
+  closePriceDate: string | null;
+}
+
+export interface ProviderHolding {
+  accountRemoteId: string;
+  securityRemoteId: string;
+  quantity: string;
+  price: string;
+  /** The day of `price`; null when the upstream does not say. */
+  priceDate: string | null;
+  /** quantity × price as the upstream reports it (its rounding kept). */
+  value: string;
+  /** What was paid for the whole position; null when unknown. */
+  costBasis: string | null;
+  currencyCode: string;
+  /** The provider's own data, stored as the holding's `remoteData`. */
+  raw: Record<string, unknown>;
+}
+
+export const INVESTMENT_TRANSACTION_TYPES = ['BUY', 'SELL', 'DIVIDEND', 'INTEREST', 'FEE', 'TRANSFER', 'CASH', 'CANCEL', 'OTHER'] as const;
+export type InvestmentTransactionType = (typeof INVESTMENT_TRANSACTION_TYPES)[number];
+
+export interface ProviderInvestmentTransaction {
+  remoteId: string;
+  accountRemoteId: string;
+  /** Null for cash movements (a deposit, a fee not tied to a security). */
+  securityRemoteId: string | null;
+  date: string;
+  type: InvestmentTransactionType;
+  /** The upstream's finer label (Plaid's subtype: `dividend`, `stock split`, `management fee`, …). */
+  subtype: string | null;
+  /** Units into the account positive, out negative (a buy positive, a sell negative); 0 for cash movements. */
+  quantity: string;
+  price: string;
+  fees: string | null;
+  /** Money into the account's cash positive (a sale, a dividend), out negative (a buy, a fee). */
+  amount: string;
+  currencyCode: string;
+  description: string;
+  raw: Record<string, unknown>;
+}
+
+export const LIABILITY_KINDS = ['CREDIT', 'MORTGAGE', 'STUDENT', 'AUTO', 'PERSONAL', 'OTHER'] as const;
+export type LiabilityKind = (typeof LIABILITY_KINDS)[number];
+
+/** The debt details of one credit or loan account. Balances owed are negative; payments made are positive. */
+export interface ProviderLiability {
+  accountRemoteId: string;
+  kind: LiabilityKind;
+  /** Cards: each APR with the balance subject to it (negative: owed). */
+  aprs: { type: string; percentage: string; balanceSubjectToApr: string | null }[];
+  /** The next payment due, owed: negative. */
+  minimumPayment: string | null;
+  nextPaymentDueDate: string | null;
+  lastStatementBalance: string | null;
+  lastStatementDate: string | null;
+  /** Paid into the account: positive. */
+  lastPaymentAmount: string | null;
+  lastPaymentDate: string | null;
+  isOverdue: boolean | null;
+  /** Loans. */
+  interestRateType: 'FIXED' | 'VARIABLE' | null;
+  interestRatePercentage: string | null;
+  originationDate: string | null;
+  /** Borrowed at origination, owed: negative. */
+  originationPrincipal: string | null;
+  maturityDate: string | null;
+  /** The next loan payment due, owed: negative. */
+  nextPaymentAmount: string | null;
+  nextPaymentDate: string | null;
+  /** Held in escrow for the holder: positive. */
+  escrowBalance: string | null;
+  /** Paid this year: positive. */
+  ytdInterestPaid: string | null;
+  ytdPrincipalPaid: string | null;
+  raw: Record<string, unknown>;
 }

@@ -8,6 +8,9 @@ const WHAT: Record<Capability, string> = {
   BALANCE_REFRESH: 'real-time balance refresh',
   TRANSACTIONS_REFRESH: 'on-demand transactions refresh',
   WEBHOOKS: 'webhooks',
+  INVESTMENTS: 'investment holdings',
+  INVESTMENT_TRANSACTIONS: 'investment transactions',
+  LIABILITIES: 'liability details',
 };
 
 /**
