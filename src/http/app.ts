@@ -39,7 +39,7 @@ export interface AppParts {
 const GRAPHQL_PATH = '/v1/graphql';
 
 /**
- * The request pipeline of DESIGN.md, after the request is matched to the REST contract's routes
+ * The request pipeline (docs/architecture.md, A request), after the request is matched to the REST contract's routes
  * (once: metrics and the REST front door both read `ctx.state.route`) and inside the metrics (every
  * request, whatever answers it) and the security headers: request id → errors → EntityManager →
  * credential and rate limit → TLS guard → version → 401 for a bad credential → JSON body → GraphQL or
