@@ -3,7 +3,7 @@ export function pageOf(query: { page?: number; limit?: number }): { page: number
   return { page: query.page ?? 1, limit: query.limit ?? 25 };
 }
 
-/** The SPEC's pagination headers for one page of a list. */
+/** The REST pagination headers (Current-Page, Page-Items, Total-Count, Total-Pages) for one page of a list. */
 export function pageHeaders(page: number, limit: number, total: number, items: number) {
   return {
     'Current-Page': page,

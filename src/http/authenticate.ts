@@ -9,7 +9,7 @@ import { setVersion } from './version.ts';
 
 /**
  * Resolves the Authorization header, if any, into `ctx.state.credential`, and counts the request in
- * its rate-limit window (SPEC §8) in an order that keeps a flood away from the database:
+ * its rate-limit window (one second, 100 requests per credential) in an order that keeps a flood away from the database:
  * - a credential this process knows valid is counted in its own window, then re-checked when due;
  * - no credential, or one remembered invalid, is counted against the client address;
  * - a credential this process knows nothing about takes a slot of the client address's lookup budget

@@ -6,7 +6,7 @@ import type { Credential } from '../api-kit/credential.ts';
 import type { AppContext } from './state.ts';
 
 /**
- * SPEC §8 request limits per one-second window, and the per-address budget for looking up credentials
+ * The request limits per one-second window (100 per credential, 25 per address or older-generation key), and the per-address budget for looking up credentials
  * this process has not seen: as large as a credential's own limit, so that a valid credential's first
  * request is not refused for traffic it has no part in, and still a bound on the queries a flood of
  * made-up credentials can cost.

@@ -35,7 +35,7 @@ export interface CounterStore {
 }
 
 /**
- * Fixed-window counting with windows aligned to wall-clock multiples of `windowMs` (the SPEC's
+ * Fixed-window counting with windows aligned to wall-clock multiples of `windowMs` (the rate limits'
  * "counts reset at the start of each second"). Used for the request rate limits and reusable for
  * any per-key limit (per-connection refreshes).
  */

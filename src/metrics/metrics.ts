@@ -26,7 +26,7 @@ export type WebhookOutcome = 'succeeded' | 'failed' | 'gone' | 'unreachable' | '
 export type WebhookAttemptKind = 'first' | 'retry' | 'redelivery';
 /** Which kind of credential was checked. */
 export type CredentialKind = 'api_key' | 'basic' | 'session';
-/** Whose one-second window refused a request (SPEC §8). */
+/** Whose one-second window refused a request (100/s per credential, 25/s per address). */
 export type RateLimitSubject = 'address' | 'api_key' | 'basic' | 'session' | 'credential_lookup';
 
 /** GraphQL operation names are the client's choice: this many distinct ones are kept, later ones count as "other". */

@@ -18,7 +18,7 @@ export function admittedCredential<K extends OperationId>(operationId: K, creden
       headers: { 'WWW-Authenticate': WWW_AUTHENTICATE },
     });
   }
-  // SPEC §7: without a valid API secret key, a server-to-server operation answers 401; a session
+  // Without a valid API secret key, a server-to-server operation answers 401; a session
   // token or Basic credentials are valid, but not that.
   if (accepted.every((kind) => kind === 'apiKey')) {
     throw unauthorized('This operation needs an API secret key', {

@@ -296,7 +296,7 @@ describe('transactions refresh', () => {
     const profile = { id: connection.profileId };
     const refresh = `/v1/connections/${connection.id}/transactions/refresh`;
     expect((await app.http.post(refresh)).status).toBe(401);
-    // SPEC §7: 401 when there is no valid API secret bearer token; a session token or Basic credentials are not one.
+    // 401 when there is no valid API secret bearer token; a session token or Basic credentials are not one.
     const session = await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profile.id } });
     for (const auth of [`Bearer ${session.body.token}`, basicAuth(profile.id, app.apiKey)]) {
       const refused = await app.http.post(refresh, { auth });

@@ -92,7 +92,7 @@ describe('invalid credentials are limited per address, and bounded before they c
   });
 });
 
-describe('valid credentials keep their own window (SPEC §8)', () => {
+describe('valid credentials keep their own window (100/s each)', () => {
   it('a key this instance has never seen: its first burst of 60 is counted against the key (100/s), not the address (25/s)', async () => {
     const { apiKey } = await createEnvironmentWithKey(app);
     await nextSecond();

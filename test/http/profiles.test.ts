@@ -79,7 +79,7 @@ describe('reading, listing and updating', () => {
     expect((await app.http.get('/v1/profiles/p_garbled', { auth: app.apiKey })).status).toBe(404);
   });
 
-  it('pages with the SPEC headers, default 25, limit at most 100', async () => {
+  it('pages with the pagination headers, default 25, limit at most 100', async () => {
     const fresh = await startTestApp();
     try {
       for (let i = 0; i < 27; i++) await createProfile(fresh);

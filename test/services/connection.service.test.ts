@@ -133,7 +133,7 @@ describe('disconnecting', () => {
   });
 });
 
-describe('claiming a transactions refresh (SPEC §7, §8)', () => {
+describe('claiming a transactions refresh (one at a time, once every 4 hours)', () => {
   const claim = (connection: ConnectionEntity, now = new Date(), then = async () => {}) => service().claimTransactionsRefresh(connection, then, now);
 
   it.each(CONNECTION_STATUSES.filter((status) => status.startsWith('ERROR_') || status.startsWith('DISCONNECT')))('refuses a %s connection with 403 and claims nothing', async (status: ConnectionStatus) => {

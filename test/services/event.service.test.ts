@@ -12,7 +12,7 @@ let build: Builders;
 withServiceTier((tier) => ({ db, build } = tier));
 
 describe('recording an event (the outbox)', () => {
-  it('writes the SPEC envelope: public ids, the profile\'s uuid and metadata, an empty metadata object, not yet dispatched', async () => {
+  it('writes the public envelope: public ids, the profile\'s uuid and metadata, an empty metadata object, not yet dispatched', async () => {
     const profile = await build.profile({ metadata: { plan: 'gold' } });
     const em = db.em();
     const event = recordEvent(em, db.environmentId, 'balance.created', profile, { id: 'bal_x', current: -2134.34 });

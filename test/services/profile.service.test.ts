@@ -112,7 +112,7 @@ describe('updating', () => {
   });
 });
 
-describe('deleting (SPEC §3)', () => {
+describe('deleting (202, then removed in the background)', () => {
   /** A profile with a connection, two accounts, balances, transactions and a session. */
   async function withData() {
     const profile = await build.profile();

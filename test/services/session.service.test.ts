@@ -58,7 +58,7 @@ describe('issuing', () => {
   });
 });
 
-describe('the issuing limit (SPEC §8)', () => {
+describe('the issuing limit (10 an hour, 20 a day)', () => {
   it('allows 10 active tokens per rolling hour, and says when the oldest frees a slot', async () => {
     const profile = await build.profile();
     for (let i = 0; i < 9; i++) await build.session(profile, { createdAt: new Date(Date.now() - (50 - i) * 60_000) });

@@ -92,7 +92,7 @@ describe('the relay', () => {
 });
 
 describe('an attempt', () => {
-  it('POSTs the event in the SPEC envelope, signed with the current and, until it expires, the previous secret', async () => {
+  it('POSTs the event in its public envelope, signed with the current and, until it expires, the previous secret', async () => {
     const receiver = await startReceiver();
     try {
       const previousSecret = 'whsec_' + Buffer.alloc(24, 1).toString('base64');

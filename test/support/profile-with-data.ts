@@ -3,7 +3,7 @@ import type { AccountKind } from '../../src/modules/account/account.entity.ts';
 import { builders } from './builders.ts';
 import type { TestApp } from './test-app.ts';
 
-/** A latest balance per kind of account, signed as SPEC §2 says (owed amounts and card limits negative). */
+/** A latest balance per kind of account, signed from the holder's view (owed amounts and card limits negative). */
 const BALANCES: Record<AccountKind, { current: string; available: string | null; limit: string | null }> = {
   DEPOSITORY: { current: '2500.10', available: '2450.00', limit: null },
   CREDIT: { current: '-2134.34', available: '2865.66', limit: '-5000.00' },

@@ -53,7 +53,7 @@ describe('Plaid money', () => {
   });
 });
 
-describe('Plaid accounts and balances in SPEC §2 conventions', () => {
+describe('Plaid accounts and balances in Tributary\'s sign conventions (money in positive, owed negative)', () => {
   it('maps types to kinds', () => {
     expect(toAccount(account('depository', 'checking', {}), AT).kind).toBe('DEPOSITORY');
     expect(toAccount(account('credit', 'credit card', {}), AT).kind).toBe('CREDIT');

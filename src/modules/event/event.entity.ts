@@ -3,7 +3,7 @@ import { Environment } from '../environment/environment.entity.ts';
 
 /**
  * The outbox: one row per event, written in the same transaction as the change that caused it.
- * `payload` holds the SPEC envelope minus `id` and `at`, which are columns. Envelopes never carry a
+ * `payload` holds the public envelope minus `id` and `at`, which are columns. Envelopes never carry a
  * profile's sensitive fields, so the outbox holds no plaintext PII.
  */
 export const Event = defineEntity({

@@ -4,7 +4,7 @@ import type { EventEntity } from './event.entity.ts';
 
 type RestEvent = components['schemas']['Event'];
 
-/** An event in the SPEC's envelope, exactly as webhooks deliver it and the event log lists it. */
+/** An event in its public envelope (`id`, `at`, `type`, `profile`, `record`, `metadata`), exactly as webhooks deliver it and the event log lists it. */
 export function presentEvent(event: EventEntity): RestEvent {
   // The payload was written from the same presenters the contract types describe.
   const { type, profile, record, metadata } = event.payload as unknown as Pick<RestEvent, 'type' | 'profile' | 'record' | 'metadata'>;

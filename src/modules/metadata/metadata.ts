@@ -8,7 +8,7 @@ export type Metadata = Record<string, string | number | boolean>;
 const METADATA_LIMITS = { keys: 50, keyLength: 50, valueLength: 500 } as const;
 
 /**
- * Applies a metadata update under the SPEC's rules: `undefined` leaves metadata unchanged, `null`
+ * Applies a metadata update under the metadata rules: `undefined` leaves metadata unchanged, `null`
  * clears it, an object merges (a `null` value deletes its key; an empty result reads `null`).
  * Throws ValidationError listing every broken rule, with paths under `metadata`.
  */

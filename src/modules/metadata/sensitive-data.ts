@@ -1,5 +1,5 @@
 /**
- * Sensitive data in custom metadata (SPEC §2, metadata rule 7): emails, phone numbers and birthdays
+ * Sensitive data in custom metadata (metadata is not encrypted and travels in every event): emails, phone numbers and birthdays
  * belong in the Profile's encrypted fields. A value is scanned as text, so what is refused as a whole
  * value is refused inside a sentence too; ids, amounts, account numbers and ordinary dates pass.
  */

@@ -9,7 +9,7 @@ import { Session, type SessionEntity } from './session.entity.ts';
 import { SESSION_LIFETIME_MS, type SessionTokens } from './session-token.ts';
 import { activeSessionTimes, liveSession, revokeSession } from './session.store.ts';
 
-/** SPEC §8: at most 10 active tokens per profile per rolling hour and 20 per day; revoked ones do not count. */
+/** The issuing limit: at most 10 active tokens per profile per rolling hour and 20 per day; revoked ones do not count. */
 export const ISSUING_LIMITS = [
   { windowMs: 3600_000, max: 10, label: 'hour' },
   { windowMs: 24 * 3600_000, max: 20, label: 'day' },
