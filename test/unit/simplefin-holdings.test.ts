@@ -17,12 +17,16 @@ describe('exact decimals', () => {
   it('sums strings of any precision exactly', () => {
     expect(sum(['0.1', '0.2'])).toBe('0.3');
     expect(sum(['12.5', '0.0000000001', '-2'])).toBe('10.5000000001');
-    expect(sum(['1.10', '2.90'])).toBe('4');
+    expect(sum(['1.10', '2.90'])).toBe('4.00');
+    expect(sum(['2750.00'])).toBe('2750.00');
+    expect(sum(['-0.50', '0.5'])).toBe('0.00');
   });
 
   it('divides to the digits asked for, rounding half away from zero', () => {
     expect(quotient('4147.71', '226.899', 10)).toBe('18.279983605');
     expect(quotient('2000', '10', 10)).toBe('200');
+    expect(quotient('2000.00', '0.5', 10)).toBe('4000');
+    expect(quotient('7.5', '3', 0)).toBe('3');
     expect(quotient('1', '3', 2)).toBe('0.33');
     expect(quotient('2', '3', 2)).toBe('0.67');
     expect(quotient('0.005', '1', 2)).toBe('0.01');
@@ -94,9 +98,9 @@ describe('holdings to securities and holdings', () => {
     ]);
     expect(securities.map((security) => security.remoteId)).toEqual(['VTI']);
     expect(holdings.map(({ accountRemoteId, quantity, price, value, costBasis }) => ({ accountRemoteId, quantity, price, value, costBasis }))).toEqual([
-      { accountRemoteId: 'ACT-1', quantity: '12.5', price: '290', value: '3625', costBasis: '2800' },
+      { accountRemoteId: 'ACT-1', quantity: '12.5', price: '290', value: '3625.00', costBasis: '2800.00' },
       // One lot's cost is unknown: so is the position's.
-      { accountRemoteId: 'ACT-2', quantity: '2', price: '290', value: '580', costBasis: null },
+      { accountRemoteId: 'ACT-2', quantity: '2', price: '290', value: '580.00', costBasis: null },
     ]);
   });
 

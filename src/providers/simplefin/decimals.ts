@@ -18,7 +18,7 @@ export function isZero(text: string): boolean {
   return scaled(text).units === 0n;
 }
 
-/** The exact sum of decimal strings. */
+/** The exact sum of decimal strings, with the most fraction digits any of them has (`1.10` + `2.90` = `4.00`). */
 export function sum(values: string[]): string {
   const parts = values.map(scaled);
   const scale = Math.max(0, ...parts.map((part) => part.scale));
@@ -36,7 +36,7 @@ export function quotient(dividend: string, divisor: string, digits: number): str
   const denominator = b.units * 10n ** BigInt(Math.max(0, -exponent));
   const negative = numerator < 0n !== denominator < 0n;
   const magnitude = (abs(numerator) / abs(denominator) + 1n) / 2n;
-  return format(negative ? -magnitude : magnitude, digits);
+  return format(negative ? -magnitude : magnitude, digits).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
 }
 
 function scaled(text: string): Scaled {
@@ -50,7 +50,7 @@ function scaled(text: string): Scaled {
 function format(units: bigint, scale: number): string {
   const digits = abs(units).toString().padStart(scale + 1, '0');
   const whole = digits.slice(0, digits.length - scale);
-  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
+  const fraction = digits.slice(digits.length - scale);
   return `${units < 0n ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
