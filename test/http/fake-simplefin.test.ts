@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeSimplefin, WINDOW_ADVICE, WINDOW_CAPPED, type FakeSimplefin, type SimplefinTransaction } from '../fakes/simplefin/index.ts';
+import { startFakeSimplefin, WINDOW_ADVICE, WINDOW_CAPPED, type BridgeHolding, type FakeSimplefin, type SimplefinTransaction } from '../fakes/simplefin/index.ts';
 
 const DAY = 86_400;
 
@@ -186,6 +186,54 @@ describe('the Account Set', () => {
     const balances = (await client.get({ version: 2, 'balances-only': 1, 'start-date': fake.now() - 10 * DAY })).body!;
     expect(balances.accounts.map((account) => [account.balance, account.transactions.length])).toEqual(all.accounts.map((account) => [account.balance, 0]));
     expect((await client.get({ version: 2, 'start-date': '2026-03-01' })).status).toBe(400);
+  });
+});
+
+describe('holdings', () => {
+  const holdingsOf = (set: AccountSet) => set.accounts.map((account) => account.holdings as BridgeHolding[]);
+
+  it('reports a brokerage account at its own institution with its holdings, the same in both versions, valued from the day prices', async () => {
+    const { connectionId, client } = await connect({ brokerage: true });
+    const v1 = (await client.get()).body!;
+    const v2 = (await client.get({ version: 2 })).body!;
+    expect(v1.accounts.map((account) => account.name)).toEqual(['Everyday Checking', 'High Yield Savings', 'Rewards Visa Signature', 'Individual Brokerage']);
+    expect(v1.accounts[3]!.org?.name).toBe('Summit Brokerage');
+    expect(v2.connections!.map((connection) => connection.name)).toContain('Summit Brokerage');
+    expect(holdingsOf(v1)).toEqual(holdingsOf(v2));
+    const [checking, savings, card, brokerage] = holdingsOf(v2);
+    expect([checking, savings, card]).toEqual([[], [], []]);
+    expect(brokerage).toEqual(fake.holdings(connectionId));
+    expect(brokerage!.map((holding) => holding.symbol)).toEqual(['VTI', 'AAPL', 'BTC', 'VMFXX']);
+    for (const holding of brokerage!) {
+      expect(holding.id).toMatch(/^HOL-/);
+      expect(holding.shares).toMatch(/^\d+(\.\d+)?$/);
+      expect(holding.market_value).toMatch(/^\d+\.\d{2}$/);
+    }
+    const bySymbol = new Map(brokerage!.map((holding) => [holding.symbol, holding]));
+    // Fractional shares (crypto to eight places), a position without cost basis, one without currency.
+    expect(bySymbol.get('BTC')!.shares).toBe('0.01234567');
+    expect(bySymbol.get('BTC')!.currency).toBeUndefined();
+    expect(bySymbol.get('AAPL')!.cost_basis).toBeUndefined();
+    expect(bySymbol.get('VTI')).toMatchObject({ currency: 'USD', cost_basis: '2750.00', purchase_price: '220.00', shares: '12.5' });
+    // The balance is the cash plus the positions' value.
+    const holdingsCents = brokerage!.reduce((total, holding) => total + cents(holding.market_value), 0);
+    expect(cents(v2.accounts[3]!.balance)).toBe(120_475 + holdingsCents);
+    expect((await client.get({ version: 2, 'balances-only': 1 })).body!.accounts[3]!.holdings).toEqual(brokerage);
+
+    fake.advanceClock(1);
+    const tomorrow = new Map(fake.holdings(connectionId).map((holding) => [holding.symbol, holding]));
+    expect(tomorrow.get('VMFXX')!.market_value).toBe('1520.37');
+    expect(['VTI', 'AAPL', 'BTC'].some((symbol) => tomorrow.get(symbol)!.market_value !== bySymbol.get(symbol)!.market_value)).toBe(true);
+  });
+
+  it('sells a whole position into cash: gone from the holdings, the balance unchanged that moment', async () => {
+    const { connectionId, client } = await connect({ brokerage: true });
+    const before = (await client.get({ version: 2 })).body!.accounts[3]!;
+    fake.sellPosition(connectionId, 'AAPL');
+    const after = (await client.get({ version: 2 })).body!.accounts[3]!;
+    expect((after.holdings as BridgeHolding[]).map((holding) => holding.symbol)).toEqual(['VTI', 'BTC', 'VMFXX']);
+    expect(after.balance).toBe(before.balance);
+    expect(() => fake.sellPosition(connectionId, 'AAPL')).toThrow('no AAPL');
   });
 });
 

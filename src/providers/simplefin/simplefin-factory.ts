@@ -1,4 +1,5 @@
 import type { ProviderFactory } from '../directory.ts';
+import { RecentHoldings } from './recent-holdings.ts';
 import { httpsClient } from './simplefin-client.ts';
 import { SimplefinProvider } from './simplefin-provider.ts';
 
@@ -10,6 +11,7 @@ const BRIDGE_HOST = 'bridge.simplefin.org';
  * token may point Tributary at (default the Bridge), so a pasted token cannot make it call others.
  */
 export function simplefinFactory(options: { caFile?: string }): ProviderFactory {
+  const recentHoldings = new RecentHoldings();
   return {
     name: 'simplefin',
     parseSettings(input) {
@@ -23,6 +25,7 @@ export function simplefinFactory(options: { caFile?: string }): ProviderFactory 
         http: httpsClient(options.caFile),
         allowedHosts,
         createUrl: allowedHosts.includes(BRIDGE_HOST) ? `https://${BRIDGE_HOST}/simplefin/create` : `https://${allowedHosts[0]}/simplefin/create`,
+        recentHoldings,
       });
     },
   };

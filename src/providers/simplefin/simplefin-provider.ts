@@ -5,6 +5,7 @@ import {
   ProviderError,
   WebhookUnverified,
   type Capability,
+  type InvestmentSnapshot,
   type LinkCompletion,
   type LinkedLogin,
   type LinkSession,
@@ -15,6 +16,8 @@ import {
   type WindowSnapshot,
 } from '../provider.ts';
 import { Unreachable, type HttpAnswer, type HttpsClient } from './simplefin-client.ts';
+import { HOLDING_DECIMAL_FIELDS, toInvestments, type HoldingsOfAccount } from './holdings.ts';
+import type { RecentHoldings } from './recent-holdings.ts';
 import { sanitize, toAccount, toTransaction, type SimplefinAccount } from './transforms.ts';
 
 /** The SimpleFIN Bridge's own allowance per Access URL; Tributary stays within it. */
@@ -30,18 +33,20 @@ export interface SimplefinOptions {
   allowedHosts: string[];
   /** Where the end-user makes a Setup Token. */
   createUrl: string;
+  /** The holdings of each login's last Account Set, shared by the providers of every environment in this process. */
+  recentHoldings: RecentHoldings;
 }
 
 /**
  * SimpleFIN (https://www.simplefin.org/protocol.html): the end-user pastes a Setup Token, Tributary
  * claims it once for an Access URL (kept encrypted) and reads `/accounts` windows, which the sync
- * engine reconciles with what is stored. No ACH numbers, no real-time balances, no webhooks; at most
- * 24 requests a day per login.
+ * engine reconciles with what is stored, with the Bridge's `holdings` of each account. No investment
+ * activity, ACH numbers, real-time balances or webhooks; at most 24 requests a day per login.
  */
 export class SimplefinProvider implements WindowProvider {
   readonly name = 'simplefin';
   readonly syncStyle = 'WINDOW' as const;
-  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['TRANSACTIONS_REFRESH']);
+  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['TRANSACTIONS_REFRESH', 'INVESTMENTS']);
   readonly requestBudgetPerDay = BRIDGE_REQUESTS_PER_DAY;
   readonly #options: SimplefinOptions;
 
@@ -80,8 +85,8 @@ export class SimplefinProvider implements WindowProvider {
     const earliest = new Date(at.getTime() - MAX_WINDOW_DAYS * DAY_MS).toISOString().slice(0, 10);
     const start = requestedStart < earliest ? earliest : requestedStart;
     const set = await this.#accountSet(credential, { 'start-date': String(Date.parse(`${start}T00:00:00Z`) / 1000), pending: '1' });
-    const latest = Math.max(0, ...set.accounts.map((account) => account['balance-date'] ?? 0));
-    const end = new Date(Math.max(latest * 1000, Date.parse(`${start}T00:00:00Z`))).toISOString().slice(0, 10);
+    this.#options.recentHoldings.remember(credential, set.accounts);
+    const end = bridgeDay(set.accounts, Date.parse(`${start}T00:00:00Z`));
     // What the Bridge covered, by its own clock: never more than the cap before its today.
     const covered = new Date(Date.parse(`${end}T00:00:00Z`) - MAX_WINDOW_DAYS * DAY_MS).toISOString().slice(0, 10);
     return {
@@ -91,6 +96,16 @@ export class SimplefinProvider implements WindowProvider {
       transactions: set.accounts.flatMap((account) => (account.transactions ?? []).map((transaction) => toTransaction(account, transaction, at))),
       attention: attentionOf(set),
     };
+  }
+
+  /**
+   * The holdings of the login's accounts. Right after `readWindow` (a sync) they come from the Account
+   * Set it read, costing no request; otherwise from a new Account Set of no transactions. SimpleFIN
+   * reports no investment activity: `transactions` is null.
+   */
+  async investments(credential: string, start: string): Promise<InvestmentSnapshot> {
+    const accounts = this.#options.recentHoldings.recall(credential) ?? (await this.#holdingsNow(credential));
+    return { ...toInvestments(accounts), transactions: null, start, end: bridgeDay(accounts, Date.parse(`${start}T00:00:00Z`)) };
   }
 
   /** The sync that follows reads the newest window: there is nothing to ask for first. */
@@ -111,6 +126,13 @@ export class SimplefinProvider implements WindowProvider {
     throw new WebhookUnverified('SimpleFIN sends no webhooks');
   }
 
+  async #holdingsNow(credential: string): Promise<HoldingsOfAccount[]> {
+    // A window that starts now holds no transaction; the Bridge sends holdings with every Account Set.
+    const set = await this.#accountSet(credential, { 'start-date': String(Math.floor(Date.now() / 1000)) });
+    this.#options.recentHoldings.remember(credential, set.accounts);
+    return set.accounts;
+  }
+
   async #accountSet(credential: string, query: Record<string, string>): Promise<AccountSet> {
     const url = new URL(`${readLogin(credential).replace(/\/+$/, '')}/accounts`);
     // Version 2: structured errors (`errlist`, by code), payee and memo; without it the Bridge answers version 1.
@@ -119,7 +141,7 @@ export class SimplefinProvider implements WindowProvider {
     const answer = await this.#send('GET', this.#allowed(url.toString(), 'the Access URL'));
     if (answer.status !== 200) throw failure(answer);
     try {
-      const set = JSON.parse(answer.body) as { accounts?: SimplefinAccount[] };
+      const set = JSON.parse(answer.body, holdingDecimals) as { accounts?: SimplefinAccount[] };
       if (!Array.isArray(set.accounts)) throw new Error('no accounts');
       return set as AccountSet;
     } catch {
@@ -179,6 +201,17 @@ function attentionOf(set: AccountSet): string | null {
     : (set.errors ?? []);
   const clean = messages.filter(Boolean).map(sanitize);
   return clean.length > 0 ? clean.join(' · ') : null;
+}
+
+/** A holding's amount sent as a JSON number is read from its text as sent, not from the float it parses to. */
+function holdingDecimals(key: string, value: unknown, context?: { source?: string }): unknown {
+  return typeof value === 'number' && HOLDING_DECIMAL_FIELDS.has(key) && context?.source !== undefined ? context.source : value;
+}
+
+/** The Bridge's today: the day of its latest balance date, not before `notBefore` (ms). */
+function bridgeDay(accounts: Array<{ 'balance-date'?: number }>, notBefore: number): string {
+  const latest = Math.max(0, ...accounts.map((account) => account['balance-date'] ?? 0));
+  return new Date(Math.max(latest * 1000, notBefore)).toISOString().slice(0, 10);
 }
 
 /** A failed SimpleFIN answer as what Tributary does about it. */

@@ -56,7 +56,7 @@ export function accountSet(connection: FakeConnection, query: AccountsQuery, now
     const balance = connection.balanceCents(account, now, asOf);
     const available = asOf === null ? connection.availableCents(account, now) : (account.template.limit ?? 0) + balance;
     const transactions = entries.filter((entry) => entry.account === account).map((entry) => (query.version === 2 ? entry.transaction : versionOne(entry.transaction)));
-    const common = { id: account.id, name: account.template.name, currency: 'USD', balance: centsToDecimal(balance), 'available-balance': centsToDecimal(available), 'balance-date': asOf ?? now, transactions, holdings: [] };
+    const common = { id: account.id, name: account.template.name, currency: 'USD', balance: centsToDecimal(balance), 'available-balance': centsToDecimal(available), 'balance-date': asOf ?? now, transactions, holdings: connection.holdings(account, asOf ?? now) };
     return query.version === 2 ? { ...common, conn_id: account.login.connId } : { org: orgOf(account, sfinUrl), ...common };
   });
   if (query.version === 1) return { errors: errors.map((error) => error.msg), accounts: described };

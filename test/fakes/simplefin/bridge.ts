@@ -54,9 +54,9 @@ export class FakeBridge {
   }
 
   /** A one-time claim code for `connection` (a new user's data unless given), and the credentials its claim hands out. */
-  createSetupToken(options: { connectionId?: string; orgs?: 1 | 2; username?: string; password?: string }): { code: string; connection: FakeConnection } {
+  createSetupToken(options: { connectionId?: string; orgs?: 1 | 2; brokerage?: boolean; username?: string; password?: string }): { code: string; connection: FakeConnection } {
     const serial = this.#serial++;
-    const connection = options.connectionId === undefined ? this.#createConnection(options.orgs ?? 2) : this.connection(options.connectionId);
+    const connection = options.connectionId === undefined ? this.#createConnection(options.orgs ?? 2, options.brokerage ?? false) : this.connection(options.connectionId);
     const code = this.#secret('claim', serial);
     this.#setupTokens.set(code, { connection, username: options.username ?? this.#secret('username', serial), password: options.password ?? this.#secret('password', serial), claimed: false });
     return { code, connection };
@@ -76,8 +76,8 @@ export class FakeBridge {
     return this.accessTokens.find((token) => token.username === username && token.password === password);
   }
 
-  #createConnection(orgs: 1 | 2): FakeConnection {
-    const connection = new FakeConnection({ seed: this.#seed, index: this.connections.size, now: this.now, transactionCount: this.#transactionCount, orgs });
+  #createConnection(orgs: 1 | 2, brokerage: boolean): FakeConnection {
+    const connection = new FakeConnection({ seed: this.#seed, index: this.connections.size, now: this.now, transactionCount: this.#transactionCount, orgs, brokerage });
     this.connections.set(connection.id, connection);
     return connection;
   }

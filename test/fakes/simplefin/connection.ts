@@ -1,7 +1,8 @@
 import { centsToDecimal } from '../../../src/providers/sandbox/money.ts';
 import { uuidFrom } from '../plaid/ids.ts';
 import { ActivityGenerator, DAY, HISTORY_DAYS, visibleFrom, type Activity } from './activity.ts';
-import { ACCOUNTS, ORGS, type AccountKey, type AccountTemplate, type OrgTemplate } from './catalog.ts';
+import { FakeBrokerage, type BridgeHolding } from './brokerage.ts';
+import { ACCOUNTS, BROKERAGE, ORGS, type AccountKey, type AccountTemplate, type OrgTemplate } from './catalog.ts';
 import { parseCents } from './money.ts';
 
 /** A transaction as the bridge reports it under `version=2` (version 1 leaves out `payee`, `memo`, `mcc`). */
@@ -62,6 +63,8 @@ export interface ConnectionSetup {
   /** Transactions over the two years of history. */
   transactionCount: number;
   orgs: 1 | 2;
+  /** The user also holds a brokerage account at a third institution. */
+  brokerage: boolean;
 }
 
 /**
@@ -78,6 +81,8 @@ export class FakeConnection {
   errors: BridgeError[] = [];
   /** The subscription lapsed: every data request answers 402. */
   lapsed = false;
+  /** The brokerage account's cash and positions, when the user has one. */
+  readonly brokerage: FakeBrokerage | null;
   readonly #seed: string;
   readonly #generator: ActivityGenerator;
   readonly #overrides = new Map<string, TransactionPatch>();
@@ -90,9 +95,10 @@ export class FakeConnection {
   constructor(setup: ConnectionSetup) {
     this.#seed = `${setup.seed}:${setup.index}`;
     this.id = `sfin-user-${setup.index + 1}`;
-    const orgs = setup.orgs === 1 ? [ORGS.bank] : [ORGS.bank, ORGS.card];
+    const orgs = [...(setup.orgs === 1 ? [ORGS.bank] : [ORGS.bank, ORGS.card]), ...(setup.brokerage ? [ORGS.broker] : [])];
     this.logins = orgs.map((org) => ({ connId: `CON-${uuidFrom(this.#seed, 'login', org.key)}`, name: org.name, orgId: `ORG-${uuidFrom('org', org.key)}`, org }));
-    this.accounts = ACCOUNTS.map((template) => ({
+    this.brokerage = setup.brokerage ? new FakeBrokerage(this.#seed, BROKERAGE.balanceAtStart, setup.now - 400 * DAY) : null;
+    this.accounts = [...ACCOUNTS, ...(setup.brokerage ? [BROKERAGE] : [])].map((template) => ({
       template,
       id: `ACT-${uuidFrom(this.#seed, 'account', template.key)}`,
       login: this.logins.find((login) => login.org.key === template.org) ?? this.logins[0]!,
@@ -102,7 +108,7 @@ export class FakeConnection {
     this.#generator = new ActivityGenerator(this.#seed, { firstDay: today - HISTORY_DAYS + 1, purchasesPerDay: Math.max(0.5, setup.transactionCount / HISTORY_DAYS - 0.3) });
     this.#activities = this.#generator.history(today, HISTORY_DAYS, setup.transactionCount);
     this.#generatedThrough = today;
-    for (const account of this.accounts) account.openingCents = account.template.balanceAtStart - this.balanceCents(account, setup.now, null);
+    for (const account of this.accounts) account.openingCents = account.template.balanceAtStart - this.#postedCents(account, setup.now, null);
   }
 
   /** Every transaction visible at `now`, per account in the bridge's order (by `posted`; pending ones carry 0). */
@@ -119,11 +125,15 @@ export class FakeConnection {
     return entries;
   }
 
-  /** The posted balance at `now`, or as of `asOf` (only transactions posted before it). */
+  /** The posted balance at `now`, or as of `asOf` (only transactions posted before it); a brokerage's is its cash and positions. */
   balanceCents(account: ConnectionAccount, now: number, asOf: number | null): number {
-    return this.entries(now)
-      .filter((entry) => entry.account === account && entry.transaction.pending === undefined && (asOf === null || entry.transaction.posted < asOf))
-      .reduce((sum, entry) => sum + parseCents(entry.transaction.amount), account.openingCents);
+    if (account.template.key === 'brokerage') return this.brokerage!.balanceCents(asOf ?? now);
+    return account.openingCents + this.#postedCents(account, now, asOf);
+  }
+
+  /** What the account holds at `at` (unix seconds): a brokerage's positions, nothing elsewhere. */
+  holdings(account: ConnectionAccount, at: number): BridgeHolding[] {
+    return account.template.key === 'brokerage' ? this.brokerage!.holdings(at) : [];
   }
 
   /** The posted balance less pending authorisations at `now`; for a card, the credit left. */
@@ -183,6 +193,12 @@ export class FakeConnection {
   removeTransaction(now: number, id: string): void {
     this.#visible(now, id).activity.removed = true;
     this.#cache = null;
+  }
+
+  #postedCents(account: ConnectionAccount, now: number, asOf: number | null): number {
+    return this.entries(now)
+      .filter((entry) => entry.account === account && entry.transaction.pending === undefined && (asOf === null || entry.transaction.posted < asOf))
+      .reduce((sum, entry) => sum + parseCents(entry.transaction.amount), 0);
   }
 
   #visible(now: number, id: string): Entry {

@@ -1,12 +1,14 @@
 import { DAY } from './activity.ts';
 import { FakeBridge } from './bridge.ts';
 import type { BudgetPolicy } from './budget.ts';
-import type { AccountKey } from './catalog.ts';
+import type { BridgeHolding } from './brokerage.ts';
+import type { AccountKey, AccountTemplate } from './catalog.ts';
 import type { BridgeError, SimplefinTransaction, TransactionPatch } from './connection.ts';
 import { centsToDecimal } from '../../../src/providers/sandbox/money.ts';
 import { FakeSimplefinServer, ROOT, type RequestRecord } from './server.ts';
 
 export type { AccountKey } from './catalog.ts';
+export type { BridgeHolding } from './brokerage.ts';
 export type { BridgeError, SimplefinTransaction, TransactionPatch } from './connection.ts';
 export type { BudgetPolicy } from './budget.ts';
 export type { RequestRecord } from './server.ts';
@@ -28,7 +30,7 @@ export interface FakeSimplefinOptions {
 /** An account of a fake user as the bridge reports it now. */
 export interface FakeAccountSummary {
   id: string;
-  key: AccountKey;
+  key: AccountTemplate['key'];
   name: string;
   /** The v2 connection (the login at the institution) the account is reached through. */
   connId: string;
@@ -57,6 +59,11 @@ export async function startFakeSimplefin(options: FakeSimplefinOptions = {}) {
   const server = new FakeSimplefinServer(bridge, options.tls);
   const { url, ca } = await server.start();
   const connection = (connectionId: string) => bridge.connection(connectionId);
+  const brokerageOf = (connectionId: string) => {
+    const { brokerage } = connection(connectionId);
+    if (!brokerage) throw new Error(`${connectionId} has no brokerage account: create it with createSetupToken({ brokerage: true })`);
+    return brokerage;
+  };
   const lapse = (connectionId: string | undefined, lapsed: boolean) => {
     for (const each of connectionId === undefined ? bridge.connections.values() : [connection(connectionId)]) each.lapsed = lapsed;
   };
@@ -76,10 +83,11 @@ export async function startFakeSimplefin(options: FakeSimplefinOptions = {}) {
 
     /**
      * A setup token (base64 of its claim URL) for a new user with two years of history, or, with
-     * `connectionId`, a new token for that user's data (a repair after revocation). `username` and
+     * `connectionId`, a new token for that user's data (a repair after revocation). `brokerage` gives
+     * the new user a brokerage account with holdings too (at a third institution). `username` and
      * `password` choose the credentials the claim hands out (percent-encoded in the Access URL).
      */
-    createSetupToken(tokenOptions: { connectionId?: string; orgs?: 1 | 2; username?: string; password?: string } = {}): { setupToken: string; connectionId: string } {
+    createSetupToken(tokenOptions: { connectionId?: string; orgs?: 1 | 2; brokerage?: boolean; username?: string; password?: string } = {}): { setupToken: string; connectionId: string } {
       const { code, connection: created } = bridge.createSetupToken(tokenOptions);
       return { setupToken: Buffer.from(server.claimUrl(code)).toString('base64'), connectionId: created.id };
     },
@@ -128,6 +136,16 @@ export async function startFakeSimplefin(options: FakeSimplefinOptions = {}) {
       const error = { code: 'con.auth', msg: `Connection to ${login.name} may need attention`, conn_id: login.connId };
       connection(connectionId).errors.push(error);
       return { ...error };
+    },
+
+    /** The brokerage account's holdings as the bridge reports them now. */
+    holdings(connectionId: string): BridgeHolding[] {
+      return brokerageOf(connectionId).holdings(bridge.now);
+    },
+
+    /** The user sells a whole position now; its value goes to the brokerage's cash. */
+    sellPosition(connectionId: string, symbol: string): void {
+      brokerageOf(connectionId).sell(symbol, bridge.now);
     },
 
     /** The user disables every access token of this connection at the bridge: 403 from then on. */
