@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { resolveDatabase } from './db/database.ts';
 import { checkKeys } from './db/key-check.ts';
-import { migrate, openDatabase, openReplica, openSyncDatabase, underStartupLock } from './db/orm.ts';
+import { closeWithin, migrate, openDatabase, openReplica, openSyncDatabase, underStartupLock } from './db/orm.ts';
 import { graphqlApi } from './graphql/server.ts';
 import { createApp } from './http/app.ts';
 import { createListener } from './http/listener.ts';
@@ -199,9 +199,9 @@ export async function startService(config: Config, logger: Logger, options: Serv
       await boss.stop({ graceful: true, timeout: 10_000 });
       await counters.close();
       outage.close();
-      await syncOrm.close();
-      await replica?.close();
-      await orm.close();
+      await closeWithin(syncOrm, 'sync', logger);
+      if (replica) await closeWithin(replica, 'replica', logger);
+      await closeWithin(orm, 'orm', logger);
       await database.stop();
     },
   };
