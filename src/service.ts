@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { resolveDatabase } from './db/database.ts';
 import { checkKeys } from './db/key-check.ts';
-import { migrate, openDatabase, openReplica, openSyncDatabase, underStartupLock } from './orm/orm.ts';
+import { closeWithin, migrate, openDatabase, openReplica, openSyncDatabase, underStartupLock } from './orm/orm.ts';
 import { graphqlApi } from './graphql/server.ts';
 import { createApp } from './http/app.ts';
 import { createListener } from './http/listener.ts';
@@ -132,7 +132,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
       await work.boss.stop({ graceful: true, timeout: 10_000 });
       await counters.close();
       outage.close();
-      await closeDatabases(databases);
+      await closeDatabases(databases, logger);
     },
   };
 }
@@ -174,10 +174,10 @@ async function openDatabases(config: Config, logger: Logger, serving: boolean, s
   return { database, orm, syncOrm, replica, bootstrapped };
 }
 
-async function closeDatabases({ database, orm, syncOrm, replica }: Databases): Promise<void> {
-  await syncOrm.close();
-  await replica?.close();
-  await orm.close();
+async function closeDatabases({ database, orm, syncOrm, replica }: Databases, logger: Logger): Promise<void> {
+  await closeWithin(syncOrm, 'sync', logger);
+  if (replica) await closeWithin(replica, 'replica', logger);
+  await closeWithin(orm, 'orm', logger);
   await database.stop();
 }
 

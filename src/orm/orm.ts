@@ -115,3 +115,24 @@ function withSetting(clientUrl: string, name: string, value: string): string {
   url.searchParams.set('options', `${url.searchParams.get('options') ?? ''} -c ${name}=${value}`.trim());
   return url.toString();
 }
+
+/** How long a stop waits for a pool's connections to come back before it leaves them. */
+const POOL_CLOSE_MS = 5_000;
+
+/**
+ * Closes an ORM's pool, waiting at most POOL_CLOSE_MS for connections still checked out: by the time
+ * a stop closes the pools, requests and jobs are done, so one still out was never given back. kysely
+ * leaks the connection of a BEGIN that fails (kysely-org/kysely#1990), as one does on a connection a
+ * database outage dropped, and pg's pool.end() would wait for it forever.
+ */
+export async function closeWithin(orm: MikroORM, pool: string, logger: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), POOL_CLOSE_MS)));
+  try {
+    if ((await Promise.race([orm.close(), late])) === 'late') {
+      logger.warn({ pool }, `the ${pool} database pool did not close in time: a connection was never given back; stopping without it`);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}

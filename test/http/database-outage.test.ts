@@ -11,15 +11,16 @@ import { waitFor } from '../support/wait.ts';
 let app: TestApp;
 let proxy: TcpProxy;
 let dropDatabase: () => Promise<void>;
-const lines: Array<{ level: number; msg: string; errorId?: string }> = [];
+type LogLine = { level: number; msg: string; errorId?: string };
+const lines: LogLine[] = [];
+const logInto = (into: LogLine[]) => new Writable({ write: (chunk, _encoding, done) => (into.push(JSON.parse(String(chunk))), done()) });
 beforeAll(async () => {
   const clone = await cloneTemplate();
   dropDatabase = () => clone.drop();
   const url = new URL(clone.url);
   proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
   url.host = `127.0.0.1:${proxy.port}`;
-  const log = new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) });
-  app = await startTestApp({ LOG_LEVEL: 'info' }, { databaseUrl: url.toString(), log });
+  app = await startTestApp({ LOG_LEVEL: 'info' }, { databaseUrl: url.toString(), log: logInto(lines) });
 });
 afterAll(async () => {
   await proxy?.restore().catch(() => {});
@@ -55,6 +56,25 @@ describe('a PostgreSQL outage', () => {
     expect(during.filter((line) => line.msg === 'PostgreSQL answers again')).toHaveLength(1);
     // No request's refusal is logged as a failure of its own (background jobs log their own errors).
     expect(during.filter((line) => line.level >= 50 && line.errorId !== undefined)).toEqual([]);
+  });
+});
+
+describe('stopping', () => {
+  it('does not wait for a connection nobody gives back, dead after an outage: it logs the pool and stops', async () => {
+    const logged: LogLine[] = [];
+    const stopping = await startTestApp({ LOG_LEVEL: 'info' }, { log: logInto(logged) });
+    // What kysely leaves when BEGIN fails on a connection the outage dropped (kysely-org/kysely#1990):
+    // a connection checked out of the pool for good, its backend gone.
+    const pool = await stopping.orm.em.getConnection().getNativeClient();
+    const abandoned = await pool.connect();
+    const { pid } = (await abandoned.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!;
+    await stopping.sql('select pg_terminate_backend($1)', [pid]);
+
+    await stopping.stop();
+
+    expect(logged.filter((line) => line.level === 40).map((line) => line.msg)).toEqual([
+      'the orm database pool did not close in time: a connection was never given back; stopping without it',
+    ]);
   });
 });
 

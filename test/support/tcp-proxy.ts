@@ -5,7 +5,7 @@ export interface TcpProxy {
   port: number;
   /** Refuses new connections and drops the open ones. */
   cut(): Promise<void>;
-  /** Relays again, on the same port. */
+  /** Relays again, on the same port (nothing to do if it was not cut). */
   restore(): Promise<void>;
 }
 
@@ -18,11 +18,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         const upstream = connect(target.port, target.host);
         for (const socket of [client, upstream]) {
           open.add(socket);
-          socket.once('close', () => open.delete(socket));
-          socket.on('error', () => {
+          // Either end gone takes the other with it: no half-open socket outlives its pair.
+          socket.once('close', () => {
+            open.delete(socket);
             client.destroy();
             upstream.destroy();
           });
+          socket.on('error', () => socket.destroy());
         }
         client.pipe(upstream).pipe(client);
       });
@@ -39,6 +41,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       await closed;
     },
     async restore() {
+      if (server?.listening) return;
       await listen(port);
     },
   };
