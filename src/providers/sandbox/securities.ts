@@ -45,8 +45,8 @@ export const SECURITIES = {
   VTI: { ...stock('VTI', 'Vanguard Total Stock Market ETF', 'US9229087690', '922908769', 237_22, 350, 10_000), type: 'ETF' },
   BND: { ...stock('BND', 'Vanguard Total Bond Market ETF', 'US9219378356', '921937835', 73_55, 50, 3_000), type: 'FIXED_INCOME' },
   VFIAX: { ...stock('VFIAX', 'Vanguard 500 Index Fund Admiral Shares', 'US9229087104', '922908710', 435_58, 400, 10_000), type: 'MUTUAL_FUND', quantityDigits: 3 },
-  VBTLX: { ...stock('VBTLX', 'Vanguard Total Bond Market Index Fund Admiral Shares', 'US9219376034', '921937603', 9_76, 50, 3_000), type: 'MUTUAL_FUND', quantityDigits: 3 },
-  VMFXX: { ...stock('VMFXX', 'Vanguard Federal Money Market Fund', 'US9229063008', '922906300', 1_00, 0, 0), type: 'CASH', quantityDigits: 2 },
+  VBTLX: { ...stock('VBTLX', 'Vanguard Total Bond Market Index Fund Admiral Shares', 'US9219376038', '921937603', 9_76, 50, 3_000), type: 'MUTUAL_FUND', quantityDigits: 3 },
+  VMFXX: { ...stock('VMFXX', 'Vanguard Federal Money Market Fund', 'US9229063006', '922906300', 1_00, 0, 0), type: 'CASH', quantityDigits: 2 },
   BTC: { remoteId: 'BTC', name: 'Bitcoin', tickerSymbol: 'BTC', isin: null, cusip: null, type: 'CRYPTOCURRENCY', quantityDigits: 8, anchorCents: 42_265_00, driftPpm: 1_000, volatilityPpm: 30_000, tradesDaily: true },
   // Uninvested cash, reported as a holding (as Plaid does), so an account's holdings add up to its balance.
   USD: { remoteId: 'CUR:USD', name: 'U.S. Dollar', tickerSymbol: 'CUR:USD', isin: null, cusip: null, type: 'CASH', quantityDigits: 2, anchorCents: 1_00, driftPpm: 0, volatilityPpm: 0, tradesDaily: true },
