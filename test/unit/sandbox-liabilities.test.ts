@@ -79,7 +79,8 @@ describe('the sandbox’s liabilities', () => {
         expect(liability.nextPaymentDate! > today && liability.nextPaymentDate!.slice(8) === payment.date.slice(8)).toBe(true);
         expect(exact(liability.originationPrincipal!) < exact(account.balance.current!)).toBe(true);
         expect(liability.originationDate! < payment.date && liability.maturityDate! > today).toBe(true);
-        expect(liability).toMatchObject({ interestRateType: subtype === 'student' ? 'VARIABLE' : 'FIXED', interestRatePercentage: expect.stringMatching(/^\d\.\d{3}$/), isOverdue: false, aprs: [] });
+        // Card fields stay null on loans.
+        expect(liability).toMatchObject({ interestRateType: subtype === 'student' ? 'VARIABLE' : 'FIXED', interestRatePercentage: expect.stringMatching(/^\d\.\d{3}$/), isOverdue: false, aprs: [], minimumPayment: null, nextPaymentDueDate: null, lastStatementBalance: null });
         expect(liability.escrowBalance === null).toBe(subtype !== 'mortgage');
       }
     }

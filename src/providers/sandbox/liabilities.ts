@@ -115,8 +115,6 @@ function loanLiability({ seed, household, template, accountRemoteId, transaction
     ...EMPTY,
     accountRemoteId,
     kind: loan.kind,
-    minimumPayment: centsToDecimal(-terms.paymentCents),
-    nextPaymentDueDate: isoDay(nextPayment),
     ...lastPayment(posted.filter((transaction) => transaction.movement.counterparty === FLOWS.loanPaymentReceived)),
     isOverdue: false,
     interestRateType: loan.rateType,

@@ -123,7 +123,7 @@ class Ledger {
     for (const { security, units } of [...this.positions.values()]) {
       if (!security.split || splitsBetween(security, day - 1, day) === 0) continue;
       const added = units * (security.split.ratio - 1);
-      this.record({ key: `${day}-split-${security.remoteId}`, day, type: 'TRANSFER', subtype: 'stock split', security, units: added, priceCents: 0, feeCents: null, cents: 0, description: `${security.tickerSymbol} ${security.split.ratio}-for-1 stock split` });
+      this.record({ key: `${day}-split-${security.remoteId}`, day, type: 'OTHER', subtype: 'stock split', security, units: added, priceCents: 0, feeCents: null, cents: 0, description: `${security.tickerSymbol} ${security.split.ratio}-for-1 stock split` });
     }
   }
 
