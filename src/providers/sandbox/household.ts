@@ -62,8 +62,10 @@ const EVERYDAY_PURCHASES = GROUPS.reduce((sum, group) => sum + SPENDING[group].p
 /** Restaurants settle with a tip of 15–22 % of the authorisation. */
 const TIP = [0.15, 0.22] as const;
 const DAYS_PER_MONTH = 365.25 / 12;
-/** Student loan payments are due on the 25th. */
+/** Days of the month the loans are paid, and the card (its last month's charges). */
+const LOAN_PAYMENT_DAY = 5;
 const STUDENT_LOAN_DAY = 25;
+export const CARD_PAYMENT_DAY = 20;
 const PAYCHECKS_PER_MONTH = 365.25 / 14 / 12;
 
 const meanCents = (merchants: readonly Merchant[]) =>
@@ -155,7 +157,7 @@ export class Household {
   /** The monthly payment of a loan and the interest charged with it, both positive. */
   loanTerms(account: 'loan' | 'student'): LoanTerms {
     const { loanPayment, loanInterest, studentPayment, studentInterest } = this.#profile;
-    return account === 'loan' ? { paymentCents: loanPayment, interestCents: loanInterest, dayOfMonth: 5 } : { paymentCents: studentPayment, interestCents: studentInterest, dayOfMonth: STUDENT_LOAN_DAY };
+    return account === 'loan' ? { paymentCents: loanPayment, interestCents: loanInterest, dayOfMonth: LOAN_PAYMENT_DAY } : { paymentCents: studentPayment, interestCents: studentInterest, dayOfMonth: STUDENT_LOAN_DAY };
   }
 
   /** The card's credit limit in cents (positive). */
@@ -230,13 +232,13 @@ export class Household {
       move('savings', 'from-checking', profile.savingsTransfer, FLOWS.fromChecking);
     }
     if (dom === 3) move('brokerage', 'contribution', profile.contribution, FLOWS.contribution);
-    if (dom === 5 && this.#holds.has('loan')) {
+    if (dom === LOAN_PAYMENT_DAY && this.#holds.has('loan')) {
       move('checking', 'loan-payment', -profile.loanPayment, FLOWS.loanPayment);
       move('loan', 'loan-payment-received', profile.loanPayment, FLOWS.loanPaymentReceived);
       move('loan', 'loan-interest', -profile.loanInterest, FLOWS.loanInterest);
     }
     if (dom === 15 && date.getUTCMonth() % 3 === 2) move('brokerage', 'dividend', between(random, 20_00, 300_00), FLOWS.dividend);
-    const statement = dom === 20 && this.#holds.has('card') ? this.#statement(day) : 0;
+    const statement = dom === CARD_PAYMENT_DAY && this.#holds.has('card') ? this.#statement(day) : 0;
     if (statement > 0) {
       move('checking', 'card-payment', -statement, FLOWS.cardPayment);
       move('card', 'card-payment-received', statement, FLOWS.cardPaymentReceived);

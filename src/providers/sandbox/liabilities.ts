@@ -1,13 +1,12 @@
 import type { LiabilityKind, ProviderLiability } from '../provider.ts';
-import { DAY_MS, dayOf, isoDay, type Household } from './household.ts';
+import { CARD_PAYMENT_DAY, DAY_MS, dayOf, isoDay, type Household } from './household.ts';
 import type { AccountTemplate } from './institutions.ts';
 import { FLOWS } from './merchants.ts';
 import { centsToDecimal, unitsToDecimal } from './money.ts';
 import { between, randomFor } from './random.ts';
 import type { VisibleTransaction } from './transactions.ts';
 
-/** A card statement closes on the last day of each month and is due on the 20th of the next (when the household pays it). */
-const CARD_DUE_DAY = 20;
+/** A card statement closes on the last day of each month and is due when the household pays it, on the 20th of the next. */
 const CARD_LEAST_MINIMUM_CENTS = 25_00;
 /** Loans: kind, rate type, rate range (thousandths of a percent) and term in months, by account subtype. */
 const LOANS: Record<string, { kind: LiabilityKind; rateType: 'FIXED' | 'VARIABLE'; rate: [number, number]; termMonths: number }> = {
@@ -61,7 +60,7 @@ function cardLiability({ seed, household, accountRemoteId, transactions, today }
   const posted = postedOn(transactions, 'card');
   const { year, month } = monthOf(today);
   const statementDay = dayOf(Date.UTC(year, month, 1)) - 1;
-  const dueDay = dayOf(Date.UTC(year, month, CARD_DUE_DAY));
+  const dueDay = dayOf(Date.UTC(year, month, CARD_PAYMENT_DAY));
   const statementBalance = household.opening('card') + sum(posted.filter((transaction) => transaction.date <= isoDay(statementDay)));
   const owed = Math.max(0, -statementBalance);
   const minimum = Math.min(owed, Math.max(CARD_LEAST_MINIMUM_CENTS, Math.round(owed / 100)));

@@ -59,10 +59,10 @@ export interface Portfolio {
  * on the next trading day, quarterly rebalancing sales, splits, fees and interest. Everything
  * before a day is the same whichever later day the replay ends on, so ids and amounts never change.
  */
-export function portfolioOf(household: Household, seed: string, role: InvestmentRole, firstDay: number, lastDay: number): Portfolio {
+export function portfolioOf(household: Household, seed: string, role: InvestmentRole, lastDay: number): Portfolio {
   const ledger = new Ledger();
-  ledger.cash(firstDay, 'opening', 'CASH', 'deposit', household.opening(role), 'Opening transfer');
-  for (let day = firstDay; day <= lastDay; day++) {
+  ledger.cash(household.firstDay, 'opening', 'CASH', 'deposit', household.opening(role), 'Opening transfer');
+  for (let day = household.firstDay; day <= lastDay; day++) {
     for (const movement of household.on(day)) {
       if (movement.account !== role) continue;
       if (movement.counterparty === FLOWS.dividend) ledger.record({ key: `${day}-dividend`, day, type: 'DIVIDEND', subtype: 'dividend', security: SECURITIES.VTI, units: 0, priceCents: 0, feeCents: null, cents: movement.cents, description: 'Dividend VTI' });

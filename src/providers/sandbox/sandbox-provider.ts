@@ -236,7 +236,7 @@ export class SandboxProvider implements CursorProvider {
   }
 
   #portfolio(login: Login, institution: SandboxInstitution, role: InvestmentRole, today: number) {
-    return portfolioOf(householdOf(login.seed, institution, login.firstDay), login.seed, role, login.firstDay, today);
+    return portfolioOf(householdOf(login.seed, institution, login.firstDay), login.seed, role, today);
   }
 
   /**
