@@ -6,14 +6,14 @@ import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts
 export const SEEDS = ['5f1c9a0be3d24417', '0a9e77c1d6b85f20', 'c3b8e0f4a1279d56', '9d20f6e8b4c13a77', 'e71a4c0d93f2b858'];
 
 /**
- * A sandbox login at `institutionId` with a fixed seed, linked at `linkedAt` with the default two
- * years of history, and a sandbox whose clock reads `daysAfterLink` days later. The access token is
+ * A sandbox login at `institutionId` with a fixed seed, linked at `linkedAt` with `historyDays` of
+ * history (the default two years), and a sandbox whose clock reads `daysAfterLink` days later. The access token is
  * the one `completeLink` issues, with the seed fixed instead of drawn.
  */
-export async function sandboxAt(institutionId: string, seed: string, linkedAt: number, daysAfterLink = 0): Promise<{ provider: SandboxProvider; credential: string }> {
+export async function sandboxAt(institutionId: string, seed: string, linkedAt: number, daysAfterLink = 0, historyDays = HISTORY_DAYS): Promise<{ provider: SandboxProvider; credential: string }> {
   const linked = await new SandboxProvider({ now: () => new Date(linkedAt) }).completeLink({ institutionId, username: 'user_good', password: 'pass_good', products: undefined, webhookUrl: null });
   const login = JSON.parse(Buffer.from(linked.credential, 'base64url').toString('utf8')) as Record<string, unknown>;
-  const credential = Buffer.from(JSON.stringify({ ...login, seed, firstDay: dayOf(linkedAt) - HISTORY_DAYS })).toString('base64url');
+  const credential = Buffer.from(JSON.stringify({ ...login, seed, firstDay: dayOf(linkedAt) - historyDays })).toString('base64url');
   return { provider: new SandboxProvider({ now: () => new Date(linkedAt + daysAfterLink * DAY_MS) }), credential };
 }
 

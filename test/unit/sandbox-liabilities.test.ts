@@ -58,6 +58,24 @@ describe('the sandbox’s liabilities', () => {
     }
   });
 
+  it('marks the card overdue when the due day passed without the minimum paid, and no longer once a statement is paid', async () => {
+    // A week of history from 18 March: the February statement (the card's opening debt) fell due on
+    // 20 March with nothing charged in February, so the household paid nothing.
+    const linked = Date.UTC(2026, 2, 25, 12);
+    for (const seed of SEEDS) {
+      const card = async (daysAfterLink: number) => {
+        const { provider, credential } = await sandboxAt('ins_houndstooth', seed, linked, daysAfterLink, 7);
+        return (await provider.liabilities!(credential)).find((liability) => liability.kind === 'CREDIT')!;
+      };
+      const unpaid = await card(0);
+      expect(unpaid).toMatchObject({ lastStatementDate: '2026-02-28', nextPaymentDueDate: '2026-03-20', lastPaymentAmount: null, isOverdue: true });
+      expect(exact(unpaid.minimumPayment!) < 0n).toBe(true);
+      const paid = await card(30);
+      expect(paid).toMatchObject({ lastStatementDate: '2026-03-31', nextPaymentDueDate: '2026-04-20', lastPaymentDate: '2026-04-20', isOverdue: false });
+      expect(exact(paid.lastPaymentAmount!) >= -exact(paid.minimumPayment!)).toBe(true);
+    }
+  });
+
   it.each([
     ['ins_first_platypus', 'mortgage'],
     ['ins_tattersall_fcu', 'auto'],
