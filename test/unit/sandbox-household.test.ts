@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayOf, HISTORY_DAYS, type AccountRole, type Movement } from '../../src/providers/sandbox/household.ts';
+import { dayOf, HISTORY_DAYS, Household, type AccountRole, type Movement } from '../../src/providers/sandbox/household.ts';
 import { SANDBOX_INSTITUTIONS, type SandboxInstitution } from '../../src/providers/sandbox/institutions.ts';
 import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
 import { householdOf, visibleVersion } from '../../src/providers/sandbox/transactions.ts';
@@ -62,6 +62,19 @@ describe('the synthetic household', () => {
       const checking = (await provider.accounts(credential)).find((account) => account.subtype === 'checking')!;
       expect(Number(checking.balance.current)).toBeGreaterThan(0);
       expect(Number(checking.balance.available)).toBeGreaterThan(0);
+    }
+  });
+
+  it('moves the other accounts exactly as before when it also holds a student loan', () => {
+    const others: AccountRole[] = ['checking', 'savings', 'card', 'loan', 'brokerage', 'retirement'];
+    for (const seed of SEEDS) {
+      const without = new Household(seed, { accounts: others, firstDay: FIRST_DAY });
+      const withStudent = new Household(seed, { accounts: [...others, 'student'], firstDay: FIRST_DAY });
+      for (let day = FIRST_DAY; day < FIRST_DAY + 400; day++) {
+        const moves = withStudent.on(day);
+        expect(moves.filter((movement) => movement.account !== 'student')).toEqual(without.on(day));
+        if (new Date(day * 86_400_000).getUTCDate() === 25) expect(moves.filter((movement) => movement.account === 'student').map((movement) => Math.sign(movement.cents))).toEqual([1, -1]);
+      }
     }
   });
 });

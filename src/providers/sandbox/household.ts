@@ -6,7 +6,14 @@ export const DAY_MS = 86_400_000;
 export const HISTORY_DAYS = 730;
 
 /** The accounts a household may hold; an institution reports the movements of those it holds. */
-export type AccountRole = 'checking' | 'savings' | 'card' | 'loan' | 'brokerage' | 'retirement';
+export type AccountRole = 'checking' | 'savings' | 'card' | 'loan' | 'student' | 'brokerage' | 'retirement';
+
+/** A loan's monthly payment, the interest charged with it, and its day of the month. */
+export interface LoanTerms {
+  paymentCents: number;
+  interestCents: number;
+  dayOfMonth: number;
+}
 
 /** What becomes of a posted movement: the sandbox shows it; the fakes leave such changes to their test controls. */
 export type Fate = 'posts' | 'dropped' | 'corrected' | 'reversed';
@@ -55,6 +62,10 @@ const EVERYDAY_PURCHASES = GROUPS.reduce((sum, group) => sum + SPENDING[group].p
 /** Restaurants settle with a tip of 15–22 % of the authorisation. */
 const TIP = [0.15, 0.22] as const;
 const DAYS_PER_MONTH = 365.25 / 12;
+/** Days of the month the loans are paid, and the card (its last month's charges). */
+const LOAN_PAYMENT_DAY = 5;
+const STUDENT_LOAN_DAY = 25;
+export const CARD_PAYMENT_DAY = 20;
 const PAYCHECKS_PER_MONTH = 365.25 / 14 / 12;
 
 const meanCents = (merchants: readonly Merchant[]) =>
@@ -66,6 +77,8 @@ interface Profile {
   savingsTransfer: number;
   loanPayment: number;
   loanInterest: number;
+  studentPayment: number;
+  studentInterest: number;
   contribution: number;
   retirement: number;
   /** What pay must cover beyond the month's outflows, as a fraction of them. */
@@ -108,6 +121,8 @@ export class Household {
       contribution: between(random, 200_00, 800_00),
       retirement: between(random, 150_00, 500_00),
       margin: 0.01 + random() * 0.03,
+      // Drawn from their own stream, so the other accounts' movements stay what they were before student loans.
+      ...studentLoanOf(randomFor(`${seed}:student`)),
     };
     this.monthlyOutflow = this.#averageOutflow();
     this.#paycheck = Math.round((this.monthlyOutflow * (1 + this.#profile.margin)) / PAYCHECKS_PER_MONTH);
@@ -125,11 +140,24 @@ export class Household {
         return -between(random, 300_00, 2_000_00);
       case 'loan':
         return -between(random, 15_000_00, 350_000_00);
+      case 'student':
+        return -between(random, 8_000_00, 60_000_00);
       case 'brokerage':
         return between(random, 20_000_00, 80_000_00);
       case 'retirement':
         return between(random, 50_000_00, 150_000_00);
     }
+  }
+
+  /** First day of the history. */
+  get firstDay(): number {
+    return this.#firstDay;
+  }
+
+  /** The monthly payment of a loan and the interest charged with it, both positive. */
+  loanTerms(account: 'loan' | 'student'): LoanTerms {
+    const { loanPayment, loanInterest, studentPayment, studentInterest } = this.#profile;
+    return account === 'loan' ? { paymentCents: loanPayment, interestCents: loanInterest, dayOfMonth: LOAN_PAYMENT_DAY } : { paymentCents: studentPayment, interestCents: studentInterest, dayOfMonth: STUDENT_LOAN_DAY };
   }
 
   /** The card's credit limit in cents (positive). */
@@ -204,18 +232,22 @@ export class Household {
       move('savings', 'from-checking', profile.savingsTransfer, FLOWS.fromChecking);
     }
     if (dom === 3) move('brokerage', 'contribution', profile.contribution, FLOWS.contribution);
-    if (dom === 5 && this.#holds.has('loan')) {
+    if (dom === LOAN_PAYMENT_DAY && this.#holds.has('loan')) {
       move('checking', 'loan-payment', -profile.loanPayment, FLOWS.loanPayment);
       move('loan', 'loan-payment-received', profile.loanPayment, FLOWS.loanPaymentReceived);
       move('loan', 'loan-interest', -profile.loanInterest, FLOWS.loanInterest);
     }
     if (dom === 15 && date.getUTCMonth() % 3 === 2) move('brokerage', 'dividend', between(random, 20_00, 300_00), FLOWS.dividend);
-    const statement = dom === 20 && this.#holds.has('card') ? this.#statement(day) : 0;
+    const statement = dom === CARD_PAYMENT_DAY && this.#holds.has('card') ? this.#statement(day) : 0;
     if (statement > 0) {
       move('checking', 'card-payment', -statement, FLOWS.cardPayment);
       move('card', 'card-payment-received', statement, FLOWS.cardPaymentReceived);
     }
     if (dom === lastOfMonth) move('savings', 'interest', between(random, 1_00, 9_00), FLOWS.savingsInterest);
+    if (dom === STUDENT_LOAN_DAY && this.#holds.has('student')) {
+      move('student', 'student-payment-received', profile.studentPayment, FLOWS.loanPaymentReceived);
+      move('student', 'student-interest', -profile.studentInterest, FLOWS.loanInterest);
+    }
     return out;
   }
 
@@ -271,6 +303,11 @@ export class Household {
     }
     return Math.max(0, charged);
   }
+}
+
+function studentLoanOf(random: () => number): { studentPayment: number; studentInterest: number } {
+  const studentPayment = between(random, 150_00, 600_00);
+  return { studentPayment, studentInterest: Math.round(studentPayment * (0.25 + random() * 0.35)) };
 }
 
 export function dayOf(time: number): number {

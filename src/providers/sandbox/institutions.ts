@@ -1,8 +1,9 @@
 import type { AccountKind, Institution } from '../provider.ts';
+import type { AccountRole } from './household.ts';
 
 /** An account template: every connection to the institution has one account per template. */
 export interface AccountTemplate {
-  key: 'checking' | 'savings' | 'card' | 'loan' | 'brokerage' | 'retirement';
+  key: AccountRole;
   name: string;
   kind: AccountKind;
   subtype: string;
@@ -69,6 +70,15 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
       { key: 'brokerage', name: 'Individual Brokerage', kind: 'INVESTMENT', subtype: 'brokerage' },
       { key: 'retirement', name: 'Quokka 401k', kind: 'INVESTMENT', subtype: '401k' },
     ],
+  },
+  {
+    id: 'ins_wombat_lending',
+    name: 'Wombat Student Lending',
+    products: ['TRANSACTIONS', 'BALANCES'],
+    description: 'A student loan account.',
+    routing: '051000017',
+    tokenizedNumbers: false,
+    accounts: [{ key: 'student', name: 'Direct Student Loan', kind: 'LOAN', subtype: 'student' }],
   },
 ];
 

@@ -1,9 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import type { Capability, Institution, LinkCompletion, LinkedLogin, LinkSession, CursorProvider, ProviderAccount, ProviderBalance, SyncPage, WebhookAction } from '../provider.ts';
+import type {
+  Capability,
+  Institution,
+  InvestmentSnapshot,
+  LinkCompletion,
+  LinkedLogin,
+  LinkSession,
+  CursorProvider,
+  ProviderAccount,
+  ProviderBalance,
+  ProviderLiability,
+  SyncPage,
+  WebhookAction,
+} from '../provider.ts';
 import { LinkRefused, ProviderError, WebhookUnverified } from '../provider.ts';
 import { dayOf, HISTORY_DAYS, type AccountRole } from './household.ts';
 import { findInstitution, SANDBOX_INSTITUTIONS, type SandboxInstitution } from './institutions.ts';
+import { portfolioValueCents, presentInvestments, type AccountPortfolio } from './investments.ts';
+import { liabilityOf } from './liabilities.ts';
 import { centsToDecimal } from './money.ts';
+import { portfolioOf, type InvestmentRole } from './portfolio.ts';
 import { digits, randomFor } from './random.ts';
 import { householdOf, presentTransaction, visibleOn, type VisibleTransaction } from './transactions.ts';
 
@@ -50,7 +66,14 @@ export interface SandboxOptions {
 export class SandboxProvider implements CursorProvider {
   readonly name = 'sandbox';
   readonly syncStyle = 'CURSOR' as const;
-  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH']);
+  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>([
+    'ACCOUNT_NUMBERS',
+    'BALANCE_REFRESH',
+    'TRANSACTIONS_REFRESH',
+    'INVESTMENTS',
+    'INVESTMENT_TRANSACTIONS',
+    'LIABILITIES',
+  ]);
   readonly #now: () => Date;
   readonly #pageSize: number;
   readonly #historyDays: number;
@@ -138,6 +161,29 @@ export class SandboxProvider implements CursorProvider {
     };
   }
 
+  /** The brokerage and 401k accounts' holdings today and their activity from `start`; none at an institution without them. */
+  async investments(accessToken: string, start: string): Promise<InvestmentSnapshot> {
+    const { login, institution } = this.#authorize(accessToken);
+    const startDay = dayOf(Date.parse(start));
+    if (!Number.isSafeInteger(startDay)) throw new ProviderError('ERROR_PROVIDER', `unreadable start date ${start}`);
+    const today = this.#today();
+    const accounts: AccountPortfolio[] = institution.accounts.flatMap(({ key }) =>
+      isInvestment(key) ? [{ accountRemoteId: accountRemoteIdOf(login, key), portfolio: this.#portfolio(login, institution, key, today) }] : [],
+    );
+    return presentInvestments(accounts, startDay, today);
+  }
+
+  /** The card and loan accounts' debt details, from the same transactions the sync reports. */
+  async liabilities(accessToken: string): Promise<ProviderLiability[]> {
+    const { login, institution } = this.#authorize(accessToken);
+    const today = this.#today();
+    const transactions = this.#visibleOn(login, institution, today);
+    const household = householdOf(login.seed, institution, login.firstDay);
+    return institution.accounts
+      .filter((template) => template.kind === 'CREDIT' || template.kind === 'LOAN')
+      .map((template) => liabilityOf({ seed: login.seed, household, template, accountRemoteId: accountRemoteIdOf(login, template.key), transactions, today }));
+  }
+
   async refreshBalance(accessToken: string, accountRemoteId: string): Promise<ProviderBalance> {
     const { login, institution } = this.#authorize(accessToken);
     const template = institution.accounts.find((account) => accountRemoteIdOf(login, account.key) === accountRemoteId);
@@ -189,8 +235,19 @@ export class SandboxProvider implements CursorProvider {
     return visibleOn(login.seed, householdOf(login.seed, institution, login.firstDay), login.firstDay, today);
   }
 
-  /** Balances follow from the opening balance and what has posted, so they agree with the transactions. */
+  #portfolio(login: Login, institution: SandboxInstitution, role: InvestmentRole, today: number) {
+    return portfolioOf(householdOf(login.seed, institution, login.firstDay), login.seed, role, today);
+  }
+
+  /**
+   * Balances follow from the opening balance and what has posted, so they agree with the transactions;
+   * an investment account's is its holdings' value at today's prices, cash included.
+   */
   #balance(login: Login, institution: SandboxInstitution, key: AccountRole, transactions: VisibleTransaction[]): ProviderBalance {
+    if (isInvestment(key)) {
+      const today = this.#today();
+      return { at: this.#now(), current: centsToDecimal(portfolioValueCents(this.#portfolio(login, institution, key, today), today)), available: null, limit: null };
+    }
     const household = householdOf(login.seed, institution, login.firstDay);
     const opening = household.opening(key);
     let posted = 0;
@@ -210,6 +267,10 @@ export class SandboxProvider implements CursorProvider {
       limit: limit === null ? null : centsToDecimal(limit),
     };
   }
+}
+
+function isInvestment(key: AccountRole): key is InvestmentRole {
+  return key === 'brokerage' || key === 'retirement';
 }
 
 function isSandboxUser(username: string): username is keyof typeof FORCED_ERRORS {
