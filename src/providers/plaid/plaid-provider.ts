@@ -39,7 +39,7 @@ const SYNC_PAGE = 500;
 const INVESTMENT_PAGE = 500;
 /** Pages one walk of investment activity may take (250,000 transactions), so a walk always ends. */
 const MAX_INVESTMENT_PAGES = 500;
-/** Walks restarted because the total moved mid-walk before the sync is retried later. */
+/** Walks of the activity that may end short of Plaid's total (activity moved mid-walk) before the sync is retried later. */
 const MAX_INVESTMENT_WALKS = 3;
 /** Plaid's answers for a login without the accounts (or an institution without the product): nothing to report. */
 const NO_INVESTMENTS = new Set(['NO_INVESTMENT_ACCOUNTS', 'PRODUCTS_NOT_SUPPORTED']);
@@ -190,8 +190,9 @@ export class PlaidProvider implements CursorProvider {
 
   /**
    * Holdings from /investments/holdings/get, then the activity over [start, today] from
-   * /investments/transactions/get, page by page (offset paging). A walk during which Plaid's total
-   * changed (new activity arrived) starts again, so no transaction is skipped by a shifted offset.
+   * /investments/transactions/get, page by page (offset paging). A walk that did not end with exactly
+   * Plaid's total of distinct transactions (activity arrived or left mid-walk, shifting the offsets)
+   * starts again, so none is skipped.
    */
   async investments(credential: string, start: string): Promise<InvestmentSnapshot> {
     const accessToken = readLogin(credential).accessToken;
@@ -229,19 +230,20 @@ export class PlaidProvider implements CursorProvider {
   async #investmentTransactions(accessToken: string, start: string, end: string, securities: Map<string, Security>): Promise<InvestmentTransaction[]> {
     for (let walk = 0; walk < MAX_INVESTMENT_WALKS; walk++) {
       const found = new Map<string, InvestmentTransaction>();
+      let offset = 0;
       let total: number | undefined;
-      let changed = false;
-      for (let page = 0; page < MAX_INVESTMENT_PAGES && !changed && (total === undefined || found.size < total); page++) {
+      for (let page = 0; page < MAX_INVESTMENT_PAGES && (total === undefined || offset < total); page++) {
         const { data } = await call(() =>
-          this.#client.investmentsTransactionsGet({ access_token: accessToken, start_date: start, end_date: end, options: { count: INVESTMENT_PAGE, offset: found.size } }),
+          this.#client.investmentsTransactionsGet({ access_token: accessToken, start_date: start, end_date: end, options: { count: INVESTMENT_PAGE, offset } }),
         );
-        changed = total !== undefined && data.total_investment_transactions !== total;
         total = data.total_investment_transactions;
         for (const security of data.securities) securities.set(security.security_id, security);
         for (const transaction of data.investment_transactions) found.set(transaction.investment_transaction_id, transaction);
         if (data.investment_transactions.length === 0) break;
+        offset += data.investment_transactions.length;
       }
-      if (!changed && total !== undefined && found.size >= total) return [...found.values()];
+      // A trade that arrived or left mid-walk shifted the offsets: some transaction was read twice or never.
+      if (found.size === total) return [...found.values()];
     }
     throw new ProviderBusy('Plaid investment transactions kept changing while being paged', 60);
   }

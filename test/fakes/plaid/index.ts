@@ -254,6 +254,15 @@ export async function startFakePlaid(options: FakePlaidOptions = {}) {
       return structuredClone(added);
     },
 
+    /**
+     * The next /investments/transactions/get page after a walk's first one is read after a new trade
+     * (dated today) arrived: the total grows and every later offset shifts by one.
+     */
+    injectInvestmentActivityDuringPaging(itemId: string): void {
+      brokerageOf(itemId);
+      state.item(itemId).investmentActivityPending = true;
+    },
+
     /** Changes the liability details of a card or loan account (a new statement, a rate change); sends LIABILITIES: DEFAULT_UPDATE. */
     async updateLiability(itemId: string, key: AccountKey, patch: LiabilityPatch, updateOptions: NotifyOption = {}): Promise<void> {
       const item = state.item(itemId);

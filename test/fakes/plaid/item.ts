@@ -65,6 +65,8 @@ export class FakeItem {
   updateStatus = TransactionsUpdateStatus.HistoricalUpdateComplete;
   /** Set by `injectMutationDuringPagination`: the next walk with more than one page is disturbed. */
   mutationPending = false;
+  /** Set by `injectInvestmentActivityDuringPaging`: a trade arrives before the next later page is read. */
+  investmentActivityPending = false;
   /** The brokerage account's positions and activity, when the Item was created with Investments. */
   readonly brokerage: FakeBrokerage | null;
   /** A test's changes to liability details, by account id. */

@@ -262,6 +262,11 @@ export const handlers: { [E in Endpoint]: Handler<E> } = {
   '/investments/transactions/get': (request, state, onItem) => {
     const { item, brokerage, accounts } = investmentsOf(state, request, onItem);
     if (request.start_date > request.end_date) throw errors.invalidField('start_date must be before or on end_date');
+    if (item.investmentActivityPending && (request.options?.offset ?? 0) > 0) {
+      // A trade settles between two pages of this walk: every later offset shifts by one.
+      item.investmentActivityPending = false;
+      brokerage.add(state.today, 1);
+    }
     const matching = brokerage.transactions.filter(
       (transaction) => transaction.date >= request.start_date && transaction.date <= request.end_date && accounts.some((account) => account.accountId === transaction.account_id),
     );
