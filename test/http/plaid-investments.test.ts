@@ -111,6 +111,18 @@ describe('Plaid investments through the adapter', () => {
   });
 });
 
+describe('Plaid products in Link', () => {
+  it('asks Link for investments and liabilities as optional products, so a bank without them still links', async () => {
+    const session = await provider.startLink({ profileId: 'p_test', products: ['TRANSACTIONS', 'INVESTMENTS', 'LIABILITIES'] as unknown as LinkCompletion['products'] & {}, webhookUrl: null });
+    const request = fake.requests.findLast((candidate) => candidate.endpoint === '/link/token/create')!;
+    expect(request.body).toMatchObject({ products: ['transactions'], optional_products: ['investments', 'liabilities'] });
+    if (session.kind !== 'PLAID_LINK') throw new Error('Plaid opens Plaid Link');
+    const { publicToken } = await fake.completeLink(session.linkToken);
+    const { credential } = await provider.completeLink({ publicToken, products: undefined, webhookUrl: null });
+    expect((await provider.accounts(credential)).map((account) => account.subtype)).toEqual(expect.arrayContaining(['brokerage', 'mortgage']));
+  });
+});
+
 describe('Plaid liabilities through the adapter', () => {
   it("reports a card's APRs and statement, a student loan and a mortgage with what is owed negative", async () => {
     const { credential, itemId } = await link(['TRANSACTIONS', 'LIABILITIES']);

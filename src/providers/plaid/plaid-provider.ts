@@ -44,6 +44,8 @@ const MAX_INVESTMENT_WALKS = 3;
 /** Plaid's answers for a login without the accounts (or an institution without the product): nothing to report. */
 const NO_INVESTMENTS = new Set(['NO_INVESTMENT_ACCOUNTS', 'PRODUCTS_NOT_SUPPORTED']);
 const NO_LIABILITIES = new Set(['NO_LIABILITY_ACCOUNTS', 'PRODUCTS_NOT_SUPPORTED']);
+/** Products a login may lack at its institution without failing the link. */
+const OPTIONAL_PRODUCTS: ReadonlySet<Products> = new Set([Products.Investments, Products.Liabilities]);
 
 export interface PlaidProviderOptions {
   client: PlaidApi;
@@ -102,7 +104,7 @@ export class PlaidProvider implements CursorProvider {
         user: { client_user_id: request.profileId },
         ...webhookOf(request),
         // Update mode names the Item and no products: the Item keeps the ones it has.
-        ...(existing ? { access_token: existing.accessToken } : { products: plaidProducts(request.products) }),
+        ...(existing ? { access_token: existing.accessToken } : linkProducts(request.products)),
       }),
     );
     return { kind: 'PLAID_LINK', linkToken: data.link_token, scriptUrl: this.#linkScriptUrl, expiresAt: new Date(data.expiration).toISOString() };
@@ -290,6 +292,17 @@ function plaidProducts(products: ProductName[]): Products[] {
   if (named.has('LIABILITIES')) mapped.add(Products.Liabilities);
   if (!products.includes('TRANSACTIONS') && mapped.size > 1) mapped.delete(Products.Transactions);
   return [...mapped];
+}
+
+/**
+ * A link token's products: investments and liabilities are optional (a bank without a brokerage or
+ * a loan still links, and Link lists every institution), unless nothing else was asked for.
+ */
+function linkProducts(products: ProductName[]): { products: Products[]; optional_products?: Products[] } {
+  const all = plaidProducts(products);
+  const required = all.filter((product) => !OPTIONAL_PRODUCTS.has(product));
+  if (required.length === 0 || required.length === all.length) return { products: all };
+  return { products: required, optional_products: all.filter((product) => OPTIONAL_PRODUCTS.has(product)) };
 }
 
 function readLogin(credential: string): PlaidLogin {
