@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
 import { decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
-import { Configuration, CountryCode, PlaidApi, Products, SandboxItemFireWebhookRequestWebhookCodeEnum, type RemovedTransaction, type Transaction } from 'plaid';
+import { AccountType, Configuration, CountryCode, InvestmentTransactionType, PlaidApi, Products, SandboxItemFireWebhookRequestWebhookCodeEnum, WebhookType, type RemovedTransaction, type Transaction } from 'plaid';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakePlaid, type FakePlaid } from '../fakes/plaid/index.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
@@ -53,10 +53,10 @@ function post(path: string, body: unknown, headers: Record<string, string> = { '
   });
 }
 
-async function linkItem(options: { institutionId?: string; webhook?: string } = {}) {
+async function linkItem(options: { institutionId?: string; webhook?: string; products?: Products[] } = {}) {
   const { data: created } = await plaid.sandboxPublicTokenCreate({
     institution_id: options.institutionId ?? 'ins_109508',
-    initial_products: [Products.Transactions],
+    initial_products: options.products ?? [Products.Transactions],
     options: options.webhook ? { webhook: options.webhook } : {},
   });
   const { data } = await plaid.itemPublicTokenExchange({ public_token: created.public_token });
@@ -413,6 +413,110 @@ describe('webhooks', () => {
     const after = await fake.fireWebhook(itemId, 'ITEM', 'NEW_ACCOUNTS_AVAILABLE');
     expect(decodeProtectedHeader(after.headers['Plaid-Verification']!).kid).not.toBe(oldKid);
     expect((await failure(plaid.webhookVerificationKeyGet({ key_id: 'no-such-key' }))).data).toMatchObject({ error_code: 'INVALID_WEBHOOK_VERIFICATION_KEY_ID' });
+  });
+});
+
+describe('investments and liabilities', () => {
+  const everything = [Products.Transactions, Products.Investments, Products.Liabilities];
+  const keys = () => ({ client_id: fake.clientId, secret: fake.secret });
+
+  it('shares a brokerage and a mortgage only with an Item created with investments and liabilities', async () => {
+    const plain = await linkItem();
+    expect((await plaid.accountsGet({ access_token: plain.accessToken })).data.accounts.map((account) => account.subtype)).toEqual(['checking', 'savings', 'credit card', 'student']);
+    expect((await failure(plaid.investmentsHoldingsGet({ access_token: plain.accessToken }))).data).toMatchObject({ error_type: 'ITEM_ERROR', error_code: 'NO_INVESTMENT_ACCOUNTS' });
+    expect((await plaid.liabilitiesGet({ access_token: plain.accessToken })).data.liabilities.mortgage).toBeNull();
+
+    const full = await linkItem({ products: everything });
+    const { data } = await plaid.accountsGet({ access_token: full.accessToken });
+    expect(data.accounts.map((account) => `${account.type}/${account.subtype}`)).toEqual(['depository/checking', 'depository/savings', 'credit/credit card', 'loan/student', 'investment/brokerage', 'loan/mortgage']);
+  });
+
+  it("reports holdings and their securities; the brokerage's balance is what they are worth, cash included", async () => {
+    const { accessToken } = await linkItem({ products: everything });
+    const { data } = await plaid.investmentsHoldingsGet({ access_token: accessToken });
+    expect(data.accounts).toHaveLength(1);
+    const [brokerage] = data.accounts;
+    const cents = data.holdings.reduce((sum, holding) => sum + Math.round(holding.institution_value * 100), 0);
+    expect(Math.round(brokerage!.balances.current! * 100)).toBe(cents);
+    const cash = data.securities.find((security) => security.type === 'cash')!;
+    expect(brokerage!.balances.available).toBe(data.holdings.find((holding) => holding.security_id === cash.security_id)!.institution_value);
+    expect(new Set(data.holdings.map((holding) => holding.security_id))).toEqual(new Set(data.securities.map((security) => security.security_id)));
+    expect(data.securities.map((security) => security.type).sort()).toEqual(['cash', 'cryptocurrency', 'cryptocurrency', 'equity', 'etf', 'fixed income', 'mutual fund']);
+    expect(data.securities.some((security) => security.ticker_symbol === null && security.type === 'mutual fund')).toBe(true);
+    const quantities = data.holdings.map((holding) => String(holding.quantity));
+    expect(quantities).toContain('0.1234567891');
+    expect(quantities).toContain('5e-7');
+    const other = await linkItem({ products: everything });
+    const otherSecurities = (await plaid.investmentsHoldingsGet({ access_token: other.accessToken })).data.securities;
+    expect(otherSecurities.map((security) => security.security_id)).toEqual(data.securities.map((security) => security.security_id));
+  });
+
+  it('pages investment transactions by offset over a date window, newest first, with the securities each page names', async () => {
+    const { accessToken, itemId } = await linkItem({ products: everything });
+    const window = { start_date: '2024-03-11', end_date: '2026-03-10' };
+    const expected = fake.investments(itemId).transactions.filter((transaction) => transaction.date >= window.start_date && transaction.date <= window.end_date);
+    expect(expected.length).toBeGreaterThan(500);
+    const seen = [];
+    for (let offset = 0; offset < expected.length + 500 && seen.length < expected.length; offset += 500) {
+      const { data } = await plaid.investmentsTransactionsGet({ access_token: accessToken, ...window, options: { count: 500, offset } });
+      expect(data.total_investment_transactions).toBe(expected.length);
+      const named = new Set(data.investment_transactions.map((transaction) => transaction.security_id).filter((id) => id !== null));
+      expect(new Set(data.securities.map((security) => security.security_id))).toEqual(named);
+      seen.push(...data.investment_transactions);
+    }
+    expect(seen).toEqual(expected);
+    const types = new Set(seen.map((transaction) => `${transaction.type}/${transaction.subtype}`));
+    for (const kind of ['buy/buy', 'sell/sell', 'fee/account fee', 'cash/interest', 'cash/deposit']) expect(types).toContain(kind);
+    for (const sale of seen.filter((transaction) => transaction.type === InvestmentTransactionType.Sell)) expect(sale.quantity < 0 && sale.amount < 0).toBe(true);
+    for (const buy of seen.filter((transaction) => transaction.type === InvestmentTransactionType.Buy)) expect(buy.quantity > 0 && buy.amount > 0).toBe(true);
+    const { data: defaults } = await plaid.investmentsTransactionsGet({ access_token: accessToken, start_date: '2026-01-01', end_date: '2026-03-10' });
+    expect(defaults.investment_transactions).toEqual(expected.filter((transaction) => transaction.date >= '2026-01-01').slice(0, 100));
+  });
+
+  it('refuses malformed investment transaction requests as Plaid does', async () => {
+    const { accessToken } = await linkItem({ products: everything });
+    const body = { ...keys(), access_token: accessToken, start_date: '2026-01-01', end_date: '2026-03-10' };
+    expect((await post('/investments/transactions/get', { ...keys(), access_token: accessToken })).data).toMatchObject({ error_code: 'MISSING_FIELDS', error_message: 'the following required fields are missing: start_date, end_date' });
+    expect((await post('/investments/transactions/get', { ...body, start_date: '2026-02-30' })).data).toMatchObject({ error_code: 'INVALID_FIELD', error_message: 'start_date must be a valid date in YYYY-MM-DD format' });
+    expect((await post('/investments/transactions/get', { ...body, start_date: '2026-03-11' })).data).toMatchObject({ error_code: 'INVALID_FIELD' });
+    expect((await post('/investments/transactions/get', { ...body, options: { count: 501 } })).data).toMatchObject({ error_code: 'INVALID_FIELD', error_message: 'options.count must be between 1 and 500' });
+    expect((await post('/investments/transactions/get', { ...body, options: { page: 2 } })).data).toMatchObject({ error_code: 'UNKNOWN_FIELDS' });
+    expect((await post('/investments/holdings/get', { ...keys(), access_token: accessToken, options: { account_ids: ['nope'] } })).data).toMatchObject({ error_code: 'INVALID_ACCOUNT_ID' });
+    expect((await post('/liabilities/get', { ...keys(), access_token: accessToken, options: { account_ids: 'nope' } })).data).toMatchObject({ error_code: 'INVALID_FIELD' });
+  });
+
+  it("reports a card's APRs, the student loan and the mortgage, in Plaid's signs; account_ids narrows them", async () => {
+    const { accessToken, itemId } = await linkItem({ products: everything });
+    const { data } = await plaid.liabilitiesGet({ access_token: accessToken });
+    const accounts = fake.accounts(itemId);
+    const card = accounts.find((account) => account.type === AccountType.Credit)!;
+    expect(data.liabilities.credit).toEqual([expect.objectContaining({ account_id: card.account_id, last_statement_balance: card.balances.current, minimum_payment_amount: 20 })]);
+    expect(data.liabilities.credit![0]!.aprs.map((apr) => apr.apr_type)).toEqual(['purchase_apr', 'balance_transfer_apr', 'cash_apr']);
+    expect(data.liabilities.student![0]).toMatchObject({ interest_rate_percentage: 5.25, origination_principal_amount: 25000 });
+    expect(data.liabilities.mortgage![0]).toMatchObject({ interest_rate: { type: 'fixed', percentage: 3.99 }, next_monthly_payment: 3141.54 });
+    expect(data.accounts.map((account) => account.type).sort()).toEqual(['credit', 'loan', 'loan']);
+    const narrowed = await plaid.liabilitiesGet({ access_token: accessToken, options: { account_ids: [card.account_id] } });
+    expect(narrowed.data.liabilities).toMatchObject({ credit: [expect.objectContaining({ account_id: card.account_id })], student: [], mortgage: [] });
+  });
+
+  it('announces changed holdings, new investment activity and new liability details with DEFAULT_UPDATE webhooks', async () => {
+    const { accessToken, itemId } = await linkItem({ products: everything, webhook: receiver.url });
+    const [first] = fake.investments(itemId).holdings;
+    await fake.setHolding(itemId, first!.security_id, { quantity: 43.5, institution_value: 12041.24 });
+    const [added] = await fake.addInvestmentTransactions(itemId, 1);
+    await fake.updateLiability(itemId, 'credit', { is_overdue: true });
+    await fake.webhooksSettled();
+    const bodies = receiver.received.map((delivery) => JSON.parse(delivery.body)).filter((body) => body.item_id === itemId);
+    expect(bodies.map((body) => `${body.webhook_type}:${body.webhook_code}`)).toEqual(['HOLDINGS:DEFAULT_UPDATE', 'INVESTMENTS_TRANSACTIONS:DEFAULT_UPDATE', 'LIABILITIES:DEFAULT_UPDATE']);
+    expect((await plaid.investmentsHoldingsGet({ access_token: accessToken })).data.holdings[0]).toMatchObject({ quantity: 43.5, institution_value: 12041.24 });
+    const { data } = await plaid.investmentsTransactionsGet({ access_token: accessToken, start_date: fake.today(), end_date: fake.today() });
+    expect(data.investment_transactions.map((transaction) => transaction.investment_transaction_id)).toContain(added!.investment_transaction_id);
+    expect((await plaid.liabilitiesGet({ access_token: accessToken })).data.liabilities.credit![0]!.is_overdue).toBe(true);
+
+    await plaid.sandboxItemFireWebhook({ access_token: accessToken, webhook_type: WebhookType.Holdings, webhook_code: SandboxItemFireWebhookRequestWebhookCodeEnum.DefaultUpdate });
+    const plain = await linkItem({ webhook: receiver.url });
+    const refused = await failure(plaid.sandboxItemFireWebhook({ access_token: plain.accessToken, webhook_type: WebhookType.Holdings, webhook_code: SandboxItemFireWebhookRequestWebhookCodeEnum.DefaultUpdate }));
+    expect(refused.data).toMatchObject({ error_code: 'SANDBOX_PRODUCT_NOT_ENABLED' });
   });
 });
 

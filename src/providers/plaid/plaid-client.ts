@@ -7,8 +7,19 @@ import { Configuration, PlaidApi, PlaidEnvironments } from 'plaid';
 export const PLAID_ENVS = { sandbox: PlaidEnvironments.sandbox!, production: PlaidEnvironments.production! } as const;
 export type PlaidEnv = keyof typeof PLAID_ENVS;
 
-/** Response fields that carry money: kept as the exact decimal text Plaid sent, never a float. */
-const MONEY_FIELDS = new Set(['amount', 'available', 'current', 'limit']);
+/**
+ * Response fields that carry money, quantities, prices or rates: kept as the exact decimal text
+ * Plaid sent, never a float (a crypto quantity has more digits than a float keeps exactly).
+ */
+const MONEY_FIELDS = new Set([
+  'amount', 'available', 'current', 'limit',
+  // investments
+  'quantity', 'vested_quantity', 'institution_price', 'institution_value', 'vested_value', 'cost_basis', 'close_price', 'price', 'fees',
+  // liabilities
+  'apr_percentage', 'balance_subject_to_apr', 'interest_charge_amount', 'last_payment_amount', 'last_statement_balance', 'minimum_payment_amount',
+  'percentage', 'interest_rate_percentage', 'next_monthly_payment', 'origination_principal_amount', 'escrow_balance', 'ytd_interest_paid',
+  'ytd_principal_paid', 'current_late_fee', 'past_due_amount', 'outstanding_interest_amount',
+]);
 /** An upstream call that hangs must not hold a sync (or a request) forever. */
 const TIMEOUT_MS = 30_000;
 

@@ -1,6 +1,7 @@
-import { CountryCode, Products, type PlaidApi } from 'plaid';
+import { CountryCode, Products, type InvestmentTransaction, type PlaidApi, type Security } from 'plaid';
 import {
   LinkRefused,
+  ProviderBusy,
   ProviderError,
   type Capability,
   type InboundWebhook,
@@ -10,18 +11,41 @@ import {
   type LinkStart,
   type ProductName,
   type CursorProvider,
+  type InvestmentSnapshot,
   type ProviderAccount,
   type ProviderBalance,
+  type ProviderLiability,
   type SyncPage,
   type WebhookAction,
 } from '../provider.ts';
 import { mapPlaidError, plaidErrorCode } from './errors.ts';
 import type { PlaidEnv } from './plaid-client.ts';
-import { toAccount, toBalance, toTransaction } from './transforms.ts';
+import {
+  toAccount,
+  toBalance,
+  toCreditLiability,
+  toHolding,
+  toInvestmentTransaction,
+  toMortgageLiability,
+  toSecurity,
+  toStudentLiability,
+  toTransaction,
+} from './transforms.ts';
 import { actionsOf, PlaidWebhookVerifier } from './webhooks.ts';
 
 /** Transactions per /transactions/sync page (Plaid's maximum). */
 const SYNC_PAGE = 500;
+/** Investment transactions per /investments/transactions/get page (Plaid's maximum). */
+const INVESTMENT_PAGE = 500;
+/** Pages one walk of investment activity may take (250,000 transactions), so a walk always ends. */
+const MAX_INVESTMENT_PAGES = 500;
+/** Walks of the activity that may end short of Plaid's total (activity moved mid-walk) before the sync is retried later. */
+const MAX_INVESTMENT_WALKS = 3;
+/** Plaid's answers for a login without the accounts (or an institution without the product): nothing to report. */
+const NO_INVESTMENTS = new Set(['NO_INVESTMENT_ACCOUNTS', 'PRODUCTS_NOT_SUPPORTED']);
+const NO_LIABILITIES = new Set(['NO_LIABILITY_ACCOUNTS', 'PRODUCTS_NOT_SUPPORTED']);
+/** Products a login may lack at its institution without failing the link. */
+const OPTIONAL_PRODUCTS: ReadonlySet<Products> = new Set([Products.Investments, Products.Liabilities]);
 
 export interface PlaidProviderOptions {
   client: PlaidApi;
@@ -40,13 +64,22 @@ interface PlaidLogin {
 /**
  * Plaid through its official SDK. Linking opens Plaid Link with a link token and exchanges the public
  * token it returns; update mode repairs an Item in place (the access token stays). Transactions come
- * from /transactions/sync; webhooks are verified with Plaid's ES256 keys. Every failure is mapped to a
+ * from /transactions/sync, investments from /investments/holdings/get and /investments/transactions/get,
+ * debt details from /liabilities/get; webhooks are verified with Plaid's ES256 keys. Every failure is mapped to a
  * connection state or a retry (errors.ts), and every amount to SPEC §2's signs (transforms.ts).
  */
 export class PlaidProvider implements CursorProvider {
   readonly name = 'plaid';
   readonly syncStyle = 'CURSOR' as const;
-  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH', 'WEBHOOKS']);
+  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>([
+    'ACCOUNT_NUMBERS',
+    'BALANCE_REFRESH',
+    'TRANSACTIONS_REFRESH',
+    'WEBHOOKS',
+    'INVESTMENTS',
+    'INVESTMENT_TRANSACTIONS',
+    'LIABILITIES',
+  ]);
   readonly #client: PlaidApi;
   readonly #env: PlaidEnv;
   readonly #linkScriptUrl: string;
@@ -71,7 +104,7 @@ export class PlaidProvider implements CursorProvider {
         user: { client_user_id: request.profileId },
         ...webhookOf(request),
         // Update mode names the Item and no products: the Item keeps the ones it has.
-        ...(existing ? { access_token: existing.accessToken } : { products: plaidProducts(request.products) }),
+        ...(existing ? { access_token: existing.accessToken } : linkProducts(request.products)),
       }),
     );
     return { kind: 'PLAID_LINK', linkToken: data.link_token, scriptUrl: this.#linkScriptUrl, expiresAt: new Date(data.expiration).toISOString() };
@@ -157,8 +190,64 @@ export class PlaidProvider implements CursorProvider {
     }
   }
 
+  /**
+   * Holdings from /investments/holdings/get, then the activity over [start, today] from
+   * /investments/transactions/get, page by page (offset paging). A walk that did not end with exactly
+   * Plaid's total of distinct transactions (activity arrived or left mid-walk, shifting the offsets)
+   * starts again, so none is skipped.
+   */
+  async investments(credential: string, start: string): Promise<InvestmentSnapshot> {
+    const accessToken = readLogin(credential).accessToken;
+    const end = this.#now().toISOString().slice(0, 10);
+    const holdings = await orNone(() => this.#client.investmentsHoldingsGet({ access_token: accessToken }), NO_INVESTMENTS);
+    if (!holdings) return { securities: [], holdings: [], transactions: [], start, end };
+    const at = this.#now();
+    const securities = new Map(holdings.data.securities.map((security) => [security.security_id, security]));
+    const transactions = await this.#investmentTransactions(accessToken, start, end, securities);
+    return {
+      securities: [...securities.values()].map(toSecurity),
+      holdings: holdings.data.holdings.map((holding) => toHolding(holding, at)),
+      transactions: transactions.map((transaction) => toInvestmentTransaction(transaction, at)),
+      start,
+      end,
+    };
+  }
+
+  async liabilities(credential: string): Promise<ProviderLiability[]> {
+    const response = await orNone(() => this.#client.liabilitiesGet({ access_token: readLogin(credential).accessToken }), NO_LIABILITIES);
+    if (!response) return [];
+    const { credit, mortgage, student } = response.data.liabilities;
+    return [
+      ...(credit ?? []).filter(hasAccount).map(toCreditLiability),
+      ...(mortgage ?? []).map(toMortgageLiability),
+      ...(student ?? []).filter(hasAccount).map(toStudentLiability),
+    ];
+  }
+
   async receiveWebhook(request: InboundWebhook): Promise<WebhookAction[]> {
     return actionsOf(await this.#verifier.verify(request));
+  }
+
+  /** Every investment transaction over [start, end]; the securities they name are added to `securities`. */
+  async #investmentTransactions(accessToken: string, start: string, end: string, securities: Map<string, Security>): Promise<InvestmentTransaction[]> {
+    for (let walk = 0; walk < MAX_INVESTMENT_WALKS; walk++) {
+      const found = new Map<string, InvestmentTransaction>();
+      let offset = 0;
+      let total: number | undefined;
+      for (let page = 0; page < MAX_INVESTMENT_PAGES && (total === undefined || offset < total); page++) {
+        const { data } = await call(() =>
+          this.#client.investmentsTransactionsGet({ access_token: accessToken, start_date: start, end_date: end, options: { count: INVESTMENT_PAGE, offset } }),
+        );
+        total = data.total_investment_transactions;
+        for (const security of data.securities) securities.set(security.security_id, security);
+        for (const transaction of data.investment_transactions) found.set(transaction.investment_transaction_id, transaction);
+        if (data.investment_transactions.length === 0) break;
+        offset += data.investment_transactions.length;
+      }
+      // A trade that arrived or left mid-walk shifted the offsets: some transaction was read twice or never.
+      if (found.size === total) return [...found.values()];
+    }
+    throw new ProviderBusy('Plaid investment transactions kept changing while being paged', 60);
   }
 
   /** Plaid's sandbox can make a public token without Link, for server-to-server sandbox connections. */
@@ -190,12 +279,30 @@ function webhookOf(request: { webhookUrl: string | null }): { webhook?: string }
   return request.webhookUrl === null ? {} : { webhook: request.webhookUrl };
 }
 
-/** Tributary's products as Plaid's: balances come with every product, account numbers are Auth. */
+/**
+ * Tributary's products as Plaid's: balances come with every product, account numbers are Auth,
+ * INVESTMENTS and LIABILITIES Plaid's products of the same names (read as text: the connection's
+ * product list names them once the contract does).
+ */
 function plaidProducts(products: ProductName[]): Products[] {
+  const named = new Set<string>(products);
   const mapped = new Set<Products>([Products.Transactions]);
-  if (products.includes('ACCOUNT_NUMBERS')) mapped.add(Products.Auth);
+  if (named.has('ACCOUNT_NUMBERS')) mapped.add(Products.Auth);
+  if (named.has('INVESTMENTS')) mapped.add(Products.Investments);
+  if (named.has('LIABILITIES')) mapped.add(Products.Liabilities);
   if (!products.includes('TRANSACTIONS') && mapped.size > 1) mapped.delete(Products.Transactions);
   return [...mapped];
+}
+
+/**
+ * A link token's products: investments and liabilities are optional (a bank without a brokerage or
+ * a loan still links, and Link lists every institution), unless nothing else was asked for.
+ */
+function linkProducts(products: ProductName[]): { products: Products[]; optional_products?: Products[] } {
+  const all = plaidProducts(products);
+  const required = all.filter((product) => !OPTIONAL_PRODUCTS.has(product));
+  if (required.length === 0 || required.length === all.length) return { products: all };
+  return { products: required, optional_products: all.filter((product) => OPTIONAL_PRODUCTS.has(product)) };
 }
 
 function readLogin(credential: string): PlaidLogin {
@@ -207,6 +314,18 @@ function readLogin(credential: string): PlaidLogin {
   }
   throw new ProviderError('ERROR_SERVICE', 'the stored Plaid credential is unreadable');
 }
+
+/** Runs a Plaid call; a failure with one of the `none` codes (the login has no such accounts) is null, any other is mapped. */
+async function orNone<T>(request: () => Promise<T>, none: ReadonlySet<string>): Promise<T | null> {
+  try {
+    return await request();
+  } catch (error) {
+    if (none.has(plaidErrorCode(error) ?? '')) return null;
+    throw mapPlaidError(error);
+  }
+}
+
+const hasAccount = <T extends { account_id: string | null }>(liability: T): liability is T & { account_id: string } => liability.account_id !== null;
 
 /** Runs a Plaid call; its failure is mapped (errors.ts), or, for the error codes in `refusals`, refused as the user's input. */
 async function call<T>(request: () => Promise<T>, refusals: Record<string, LinkRefused> = {}): Promise<T> {

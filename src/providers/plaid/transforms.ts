@@ -1,5 +1,26 @@
-import { CounterpartyType, type AccountBase, type Transaction } from 'plaid';
-import type { AccountKind, ProviderAccount, ProviderBalance, ProviderTransaction } from '../provider.ts';
+import {
+  CounterpartyType,
+  type AccountBase,
+  type CreditCardLiability,
+  type Holding,
+  type InvestmentTransaction,
+  type MortgageLiability,
+  type Security,
+  type StudentLoan,
+  type Transaction,
+} from 'plaid';
+import type {
+  AccountKind,
+  InvestmentTransactionType,
+  ProviderAccount,
+  ProviderBalance,
+  ProviderHolding,
+  ProviderInvestmentTransaction,
+  ProviderLiability,
+  ProviderSecurity,
+  ProviderTransaction,
+  SecurityType,
+} from '../provider.ts';
 import { decimal, negate } from './money.ts';
 
 const KINDS: Record<string, AccountKind> = { depository: 'DEPOSITORY', credit: 'CREDIT', loan: 'LOAN', investment: 'INVESTMENT', brokerage: 'INVESTMENT' };
@@ -67,11 +88,191 @@ export function toTransaction(transaction: Transaction, at: Date): ProviderTrans
   };
 }
 
+const SECURITY_TYPES: Record<string, SecurityType> = {
+  equity: 'EQUITY',
+  etf: 'ETF',
+  'mutual fund': 'MUTUAL_FUND',
+  'fixed income': 'FIXED_INCOME',
+  cash: 'CASH',
+  cryptocurrency: 'CRYPTOCURRENCY',
+  derivative: 'DERIVATIVE',
+};
+
+/** Plaid's security type as Tributary's; `loan`, `other` and types Plaid adds later are OTHER. */
+export function securityTypeOf(type: string | null): SecurityType {
+  return (type !== null && SECURITY_TYPES[type]) || 'OTHER';
+}
+
+export function toSecurity(security: Security): ProviderSecurity {
+  return {
+    remoteId: security.security_id,
+    name: security.name,
+    tickerSymbol: security.ticker_symbol,
+    isin: security.isin,
+    cusip: security.cusip,
+    type: securityTypeOf(security.type),
+    currencyCode: currencyOf(security),
+    closePrice: decimal(security.close_price),
+    closePriceDate: security.close_price_as_of,
+  };
+}
+
+/** A position as Plaid reports it; quantity, price, value and cost basis keep Plaid's exact digits and signs (a short position is negative). */
+export function toHolding(holding: Holding, at: Date): ProviderHolding {
+  return {
+    accountRemoteId: holding.account_id,
+    securityRemoteId: holding.security_id,
+    quantity: decimal(holding.quantity)!,
+    price: decimal(holding.institution_price)!,
+    priceDate: holding.institution_price_as_of ?? holding.institution_price_datetime?.slice(0, 10) ?? null,
+    value: decimal(holding.institution_value)!,
+    costBasis: decimal(holding.cost_basis),
+    currencyCode: currencyOf(holding),
+    raw: { ...holding, timestamp: at.toISOString() },
+  };
+}
+
+/** Cash subtypes Tributary names on their own; every other one keeps its Plaid type (the subtype is kept). */
+const CASH_SUBTYPES: Record<string, InvestmentTransactionType> = {
+  dividend: 'DIVIDEND',
+  'qualified dividend': 'DIVIDEND',
+  'non-qualified dividend': 'DIVIDEND',
+  interest: 'INTEREST',
+  'interest receivable': 'INTEREST',
+};
+const INVESTMENT_TYPES: Record<string, InvestmentTransactionType> = { buy: 'BUY', sell: 'SELL', cancel: 'CANCEL', cash: 'CASH', fee: 'FEE', transfer: 'TRANSFER' };
+
+export function investmentTypeOf(type: string, subtype: string | null): InvestmentTransactionType {
+  return (type === 'cash' && subtype !== null && CASH_SUBTYPES[subtype]) || INVESTMENT_TYPES[type] || 'OTHER';
+}
+
+/**
+ * Plaid's `amount` is positive when cash leaves the account (a buy, a fee) and negative when it comes
+ * in (a sale, a dividend), as for transactions: flipped. `fees` are what the holder paid, so money
+ * out: negative. `quantity` already reads as Tributary's (a buy positive, a sale negative).
+ */
+export function toInvestmentTransaction(transaction: InvestmentTransaction, at: Date): ProviderInvestmentTransaction {
+  const fees = decimal(transaction.fees);
+  return {
+    remoteId: transaction.investment_transaction_id,
+    accountRemoteId: transaction.account_id,
+    securityRemoteId: transaction.security_id,
+    date: transaction.date,
+    type: investmentTypeOf(transaction.type, transaction.subtype),
+    subtype: transaction.subtype,
+    quantity: decimal(transaction.quantity)!,
+    price: decimal(transaction.price)!,
+    fees: fees === null ? null : negate(fees),
+    amount: negate(decimal(transaction.amount)!),
+    currencyCode: currencyOf(transaction),
+    description: transaction.name,
+    raw: { ...transaction, timestamp: at.toISOString() },
+  };
+}
+
+const NO_DETAILS: Omit<ProviderLiability, 'accountRemoteId' | 'kind' | 'raw'> = {
+  aprs: [],
+  minimumPayment: null,
+  nextPaymentDueDate: null,
+  lastStatementBalance: null,
+  lastStatementDate: null,
+  lastPaymentAmount: null,
+  lastPaymentDate: null,
+  isOverdue: null,
+  interestRateType: null,
+  interestRatePercentage: null,
+  originationDate: null,
+  originationPrincipal: null,
+  maturityDate: null,
+  nextPaymentAmount: null,
+  nextPaymentDate: null,
+  escrowBalance: null,
+  ytdInterestPaid: null,
+  ytdPrincipalPaid: null,
+};
+
+/** What Plaid reports as owed (a positive amount) as the holder's sign: negative. */
+const owed = (value: unknown) => {
+  const amount = decimal(value);
+  return amount === null ? null : negate(amount);
+};
+
+/**
+ * A card's details. Plaid's statement balance, minimum payment and the balances subject to each APR
+ * are positive amounts owed: negative here. The last payment went into the account: positive, as Plaid has it.
+ */
+export function toCreditLiability(credit: CreditCardLiability & { account_id: string }): ProviderLiability {
+  return {
+    ...NO_DETAILS,
+    accountRemoteId: credit.account_id,
+    kind: 'CREDIT',
+    aprs: credit.aprs.map((apr) => ({ type: apr.apr_type, percentage: decimal(apr.apr_percentage)!, balanceSubjectToApr: owed(apr.balance_subject_to_apr) })),
+    minimumPayment: owed(credit.minimum_payment_amount),
+    nextPaymentDueDate: credit.next_payment_due_date,
+    lastStatementBalance: owed(credit.last_statement_balance),
+    lastStatementDate: credit.last_statement_issue_date,
+    lastPaymentAmount: decimal(credit.last_payment_amount),
+    lastPaymentDate: credit.last_payment_date,
+    isOverdue: credit.is_overdue,
+    raw: { ...credit },
+  };
+}
+
+/** A mortgage's details: principal and next payment owed (negative); escrow and what was paid this year positive. */
+export function toMortgageLiability(mortgage: MortgageLiability): ProviderLiability {
+  const rateType = mortgage.interest_rate.type?.toLowerCase();
+  return {
+    ...NO_DETAILS,
+    accountRemoteId: mortgage.account_id,
+    kind: 'MORTGAGE',
+    nextPaymentDueDate: mortgage.next_payment_due_date,
+    lastPaymentAmount: decimal(mortgage.last_payment_amount),
+    lastPaymentDate: mortgage.last_payment_date,
+    interestRateType: rateType === 'fixed' ? 'FIXED' : rateType === 'variable' ? 'VARIABLE' : null,
+    interestRatePercentage: decimal(mortgage.interest_rate.percentage),
+    originationDate: mortgage.origination_date,
+    originationPrincipal: owed(mortgage.origination_principal_amount),
+    maturityDate: mortgage.maturity_date,
+    nextPaymentAmount: owed(mortgage.next_monthly_payment),
+    nextPaymentDate: mortgage.next_payment_due_date,
+    escrowBalance: decimal(mortgage.escrow_balance),
+    ytdInterestPaid: decimal(mortgage.ytd_interest_paid),
+    ytdPrincipalPaid: decimal(mortgage.ytd_principal_paid),
+    raw: { ...mortgage },
+  };
+}
+
+/** A student loan's details: its minimum payment is the next payment due (owed: negative); its expected payoff date is its maturity. */
+export function toStudentLiability(loan: StudentLoan & { account_id: string }): ProviderLiability {
+  const payment = owed(loan.minimum_payment_amount);
+  return {
+    ...NO_DETAILS,
+    accountRemoteId: loan.account_id,
+    kind: 'STUDENT',
+    minimumPayment: payment,
+    nextPaymentDueDate: loan.next_payment_due_date,
+    lastStatementBalance: owed(loan.last_statement_balance),
+    lastStatementDate: loan.last_statement_issue_date,
+    lastPaymentAmount: decimal(loan.last_payment_amount),
+    lastPaymentDate: loan.last_payment_date,
+    isOverdue: loan.is_overdue,
+    interestRatePercentage: decimal(loan.interest_rate_percentage),
+    originationDate: loan.origination_date,
+    originationPrincipal: owed(loan.origination_principal_amount),
+    maturityDate: loan.expected_payoff_date,
+    nextPaymentAmount: payment,
+    nextPaymentDate: loan.next_payment_due_date,
+    ytdInterestPaid: decimal(loan.ytd_interest_paid),
+    ytdPrincipalPaid: decimal(loan.ytd_principal_paid),
+    raw: { ...loan },
+  };
+}
+
 function isLiability(type: string): boolean {
   return type === 'credit' || type === 'loan';
 }
 
-function currencyOf(balances: AccountBase['balances']): string {
-  return balances.iso_currency_code ?? balances.unofficial_currency_code ?? 'USD';
+function currencyOf(value: { iso_currency_code: string | null; unofficial_currency_code: string | null }): string {
+  return value.iso_currency_code ?? value.unofficial_currency_code ?? 'USD';
 }
 

@@ -75,6 +75,9 @@ export function actionsOf(body: Record<string, unknown>): WebhookAction[] {
   if (!remoteId) return [];
   switch (`${String(body.webhook_type)}:${String(body.webhook_code)}`) {
     case 'TRANSACTIONS:SYNC_UPDATES_AVAILABLE':
+    case 'HOLDINGS:DEFAULT_UPDATE':
+    case 'INVESTMENTS_TRANSACTIONS:DEFAULT_UPDATE':
+    case 'LIABILITIES:DEFAULT_UPDATE':
     case 'ITEM:LOGIN_REPAIRED':
       return [{ kind: 'SYNC', remoteId }];
     case 'ITEM:ERROR': {

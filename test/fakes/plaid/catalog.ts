@@ -1,4 +1,4 @@
-import { AccountSubtype, AccountType } from 'plaid';
+import { AccountSubtype, AccountType, Products } from 'plaid';
 
 /** An institution the fake knows, as `/sandbox/public_token/create` accepts it. */
 export interface FakeInstitution {
@@ -20,7 +20,7 @@ export const INSTITUTIONS: readonly FakeInstitution[] = [
   { id: 'ins_56', name: 'Chase', tokenizedAccountNumbers: true, routing: '322271627', wireRouting: '021000021' },
 ];
 
-export type AccountKey = 'checking' | 'savings' | 'credit' | 'student' | 'other';
+export type AccountKey = 'checking' | 'savings' | 'credit' | 'student' | 'other' | 'brokerage' | 'mortgage';
 
 /** One account every fake Item holds, with its balance on the day the Item is linked. */
 export interface AccountTemplate {
@@ -49,4 +49,14 @@ export const ACCOUNTS: readonly AccountTemplate[] = [
  */
 export const OPENABLE_ACCOUNTS: readonly AccountTemplate[] = [
   { key: 'other', name: 'Plaid Other', officialName: 'Plaid Prepaid Cash Account', type: AccountType.Other, subtype: AccountSubtype.Other, mask: '5555', currentAtLink: 320_00, limit: null },
+];
+
+/**
+ * Accounts an Item holds when it was created with a product, as Plaid shares only the accounts the
+ * products asked for cover: a brokerage with Investments, a mortgage with Liabilities. An Item
+ * linked for transactions alone has neither, so its account list stays the four above.
+ */
+export const PRODUCT_ACCOUNTS: readonly (AccountTemplate & { product: Products })[] = [
+  { key: 'brokerage', product: Products.Investments, name: 'Plaid Brokerage', officialName: 'Plaid Self-Directed Brokerage', type: AccountType.Investment, subtype: AccountSubtype.Brokerage, mask: '8888', currentAtLink: 0, limit: null },
+  { key: 'mortgage', product: Products.Liabilities, name: 'Plaid Mortgage', officialName: 'Plaid 30 Year Fixed Mortgage', type: AccountType.Loan, subtype: AccountSubtype.Mortgage, mask: '8181', currentAtLink: 56_302_06, limit: null },
 ];

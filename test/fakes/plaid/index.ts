@@ -1,7 +1,9 @@
-import { TransactionsUpdateStatus, WebhookType, type AccountBase, type Transaction } from 'plaid';
+import { TransactionsUpdateStatus, WebhookType, type AccountBase, type Holding, type InvestmentTransaction, type LiabilitiesObject, type Security, type Transaction } from 'plaid';
 import { INSTITUTIONS, type AccountKey } from './catalog.ts';
 import { errors } from './errors.ts';
+import { allSecurities } from './investments.ts';
 import type { FakeItem } from './item.ts';
+import type { LiabilityPatch } from './liabilities.ts';
 import { isoDay } from '../../../src/providers/sandbox/household.ts';
 import type { Endpoint } from './schemas.ts';
 import { FakePlaidServer, type FailureKind, type RequestRecord } from './server.ts';
@@ -63,8 +65,13 @@ export async function startFakePlaid(options: FakePlaidOptions = {}) {
   const server = new FakePlaidServer(state, { clientId, secret, tls: options.tls });
   const { url, ca } = await server.start();
 
-  const announce = async (item: FakeItem, notify: boolean | undefined) => {
-    if (notify !== false) await state.notify(item, WebhookType.Transactions, 'SYNC_UPDATES_AVAILABLE');
+  const announce = async (item: FakeItem, notify: boolean | undefined, type: WebhookType = WebhookType.Transactions, code = 'SYNC_UPDATES_AVAILABLE') => {
+    if (notify !== false) await state.notify(item, type, code);
+  };
+  const brokerageOf = (itemId: string) => {
+    const { brokerage } = state.item(itemId);
+    if (!brokerage) throw new Error(`item ${itemId} has no brokerage (create it with the investments product)`);
+    return brokerage;
   };
 
   return {
@@ -220,6 +227,53 @@ export async function startFakePlaid(options: FakePlaidOptions = {}) {
     accounts(itemId: string): AccountBase[] {
       const item = state.item(itemId);
       return item.accounts.map((account) => item.describeAccount(account, null));
+    },
+
+    /**
+     * The Item's brokerage as Plaid reports it (created with the investments product): holdings,
+     * every security the fake knows, and the whole history of investment transactions, newest first.
+     */
+    investments(itemId: string): { holdings: Holding[]; securities: Security[]; transactions: InvestmentTransaction[] } {
+      const brokerage = brokerageOf(itemId);
+      return structuredClone({ holdings: brokerage.holdings, securities: allSecurities(isoDay(state.today)), transactions: brokerage.transactions });
+    },
+
+    /** Changes the position in `securityId` (its quantity, price, value…) and sends HOLDINGS: DEFAULT_UPDATE. */
+    async setHolding(itemId: string, securityId: string, patch: Partial<Holding>, setOptions: NotifyOption = {}): Promise<Holding> {
+      const holding = brokerageOf(itemId).holdings.find((candidate) => candidate.security_id === securityId);
+      if (!holding) throw new Error(`item ${itemId} holds no ${securityId}`);
+      Object.assign(holding, structuredClone(patch), { security_id: securityId, account_id: holding.account_id });
+      await announce(state.item(itemId), setOptions.notify, WebhookType.Holdings, 'DEFAULT_UPDATE');
+      return structuredClone(holding);
+    },
+
+    /** `n` trades in the brokerage dated today; sends INVESTMENTS_TRANSACTIONS: DEFAULT_UPDATE. */
+    async addInvestmentTransactions(itemId: string, n: number, addOptions: NotifyOption = {}): Promise<InvestmentTransaction[]> {
+      const added = brokerageOf(itemId).add(state.today, n);
+      await announce(state.item(itemId), addOptions.notify, WebhookType.InvestmentsTransactions, 'DEFAULT_UPDATE');
+      return structuredClone(added);
+    },
+
+    /**
+     * The next /investments/transactions/get page after a walk's first one is read after a new trade
+     * (dated today) arrived: the total grows and every later offset shifts by one.
+     */
+    injectInvestmentActivityDuringPaging(itemId: string): void {
+      brokerageOf(itemId);
+      state.item(itemId).investmentActivityPending = true;
+    },
+
+    /** Changes the liability details of a card or loan account (a new statement, a rate change); sends LIABILITIES: DEFAULT_UPDATE. */
+    async updateLiability(itemId: string, key: AccountKey, patch: LiabilityPatch, updateOptions: NotifyOption = {}): Promise<void> {
+      const item = state.item(itemId);
+      const { accountId } = item.account(key);
+      item.liabilityPatches.set(accountId, { ...item.liabilityPatches.get(accountId), ...structuredClone(patch) });
+      await announce(item, updateOptions.notify, WebhookType.Liabilities, 'DEFAULT_UPDATE');
+    },
+
+    /** /liabilities/get's details of the Item, in Plaid's signs. */
+    liabilities(itemId: string): LiabilitiesObject {
+      return state.item(itemId).liabilities(state.today);
     },
 
     /** Link tokens created so far, oldest first (`itemId` set for update mode). */

@@ -1,7 +1,9 @@
 import { AccountType, Products, TransactionsUpdateStatus, type AccountBase, type Transaction } from 'plaid';
 import { ActivityGenerator, HISTORY_DAYS, type Activity } from './activity.ts';
 import type { PlaidErrorBody } from './errors.ts';
-import { ACCOUNTS, OPENABLE_ACCOUNTS, type AccountKey, type AccountTemplate, type FakeInstitution } from './catalog.ts';
+import { ACCOUNTS, OPENABLE_ACCOUNTS, PRODUCT_ACCOUNTS, type AccountKey, type AccountTemplate, type FakeInstitution } from './catalog.ts';
+import { FakeBrokerage } from './investments.ts';
+import { liabilitiesOf, type LiabilityPatch } from './liabilities.ts';
 import { digits, randomFor } from '../../../src/providers/sandbox/random.ts';
 import { plaidId, uuidFrom } from './ids.ts';
 import { buildTransaction, transactionIds } from './transaction.ts';
@@ -63,6 +65,12 @@ export class FakeItem {
   updateStatus = TransactionsUpdateStatus.HistoricalUpdateComplete;
   /** Set by `injectMutationDuringPagination`: the next walk with more than one page is disturbed. */
   mutationPending = false;
+  /** Set by `injectInvestmentActivityDuringPaging`: a trade arrives before the next later page is read. */
+  investmentActivityPending = false;
+  /** The brokerage account's positions and activity, when the Item was created with Investments. */
+  readonly brokerage: FakeBrokerage | null;
+  /** A test's changes to liability details, by account id. */
+  readonly liabilityPatches = new Map<string, LiabilityPatch>();
   #open: Activity[];
   #syncedDay: number;
   #extraSerial = 0;
@@ -80,7 +88,10 @@ export class FakeItem {
       firstDay: setup.today - setup.daysRequested + 1,
       purchasesPerDay: Math.max(0.5, setup.transactionCount / HISTORY_DAYS - 0.35),
     });
-    this.accounts = ACCOUNTS.map((template) => this.#newAccount(template));
+    const productAccounts = PRODUCT_ACCOUNTS.filter((template) => setup.products.includes(template.product));
+    this.accounts = [...ACCOUNTS, ...productAccounts].map((template) => this.#newAccount(template));
+    const brokerage = this.accounts.find((account) => account.template.key === 'brokerage');
+    this.brokerage = brokerage ? new FakeBrokerage(setup.seed, brokerage.accountId, setup.today - setup.daysRequested + 1, setup.today) : null;
     this.#open = this.#generator.history(setup.today, setup.daysRequested, Math.round((setup.transactionCount * setup.daysRequested) / HISTORY_DAYS));
     this.#syncedDay = setup.today;
     this.#settle(setup.today);
@@ -151,7 +162,17 @@ export class FakeItem {
     this.#remove(transactionId);
   }
 
-  /** The account as Plaid reports it, with balances following the visible transactions. */
+  /** /liabilities/get's details of the Item's card, student loan and (with Liabilities) mortgage. */
+  liabilities(today: number) {
+    const owed = (key: AccountKey) => {
+      const account = this.account(key);
+      return { accountId: account.accountId, current: this.describeAccount(account, null).balances.current! };
+    };
+    const hasMortgage = this.accounts.some((account) => account.template.key === 'mortgage');
+    return liabilitiesOf({ today, credit: owed('credit'), student: owed('student'), mortgage: hasMortgage ? owed('mortgage') : null, patches: this.liabilityPatches });
+  }
+
+  /** The account as Plaid reports it, with balances following the visible transactions (a brokerage's: its holdings). */
   describeAccount(account: ItemAccount, lastUpdated: string | null): AccountBase {
     const { template } = account;
     const posted = this.#postedCents(account.accountId);
@@ -169,6 +190,7 @@ export class FakeItem {
         iso_currency_code: 'USD',
         unofficial_currency_code: null,
         last_updated_datetime: lastUpdated,
+        ...(this.brokerage?.accountId === account.accountId ? this.brokerage.balances() : {}),
         ...account.reported,
       },
       mask: template.mask,

@@ -9,6 +9,10 @@ import {
   WebhookType,
   type AccountsGetResponse,
   type AuthGetResponse,
+  type InvestmentAccount,
+  type InvestmentsHoldingsGetResponse,
+  type InvestmentsTransactionsGetResponse,
+  type LiabilitiesGetResponse,
   type Item,
   type ItemGetResponse,
   type ItemPublicTokenExchangeResponse,
@@ -17,12 +21,15 @@ import {
   type LinkTokenCreateResponse,
   type SandboxItemFireWebhookResponse,
   type SandboxItemResetLoginResponse,
+  type Security,
   type SandboxPublicTokenCreateResponse,
   type TransactionsRefreshResponse,
   type TransactionsSyncResponse,
   type WebhookVerificationKeyGetResponse,
 } from 'plaid';
+import { isoDay } from '../../../src/providers/sandbox/household.ts';
 import { errors } from './errors.ts';
+import { allSecurities } from './investments.ts';
 import type { FakeItem, ItemAccount } from './item.ts';
 import type { Endpoint, RequestOf } from './schemas.ts';
 import { GOOD_CREDENTIALS, type FakePlaidState } from './state.ts';
@@ -45,6 +52,9 @@ interface ResponseOf {
   '/webhook_verification_key/get': WebhookVerificationKeyGetResponse;
   '/sandbox/item/fire_webhook': SandboxItemFireWebhookResponse;
   '/sandbox/item/reset_login': SandboxItemResetLoginResponse;
+  '/investments/holdings/get': InvestmentsHoldingsGetResponse;
+  '/investments/transactions/get': InvestmentsTransactionsGetResponse;
+  '/liabilities/get': LiabilitiesGetResponse;
 }
 
 /** Handles a validated, authenticated request; `onItem` tells the request log which Item it concerned. */
@@ -53,7 +63,9 @@ type Handler<E extends Endpoint> = (request: RequestOf[E], state: FakePlaidState
 const LINK_TOKEN_LIFETIME_MS = 4 * 3600_000;
 /** What /auth/get covers: checking, savings and cash management accounts; it leaves every other account out. */
 const AUTH_SUBTYPES: ReadonlySet<AccountSubtype | null | undefined> = new Set([AccountSubtype.Checking, AccountSubtype.Savings, AccountSubtype.CashManagement]);
-const OFFERED_PRODUCTS = [Products.Auth, Products.Balance, Products.Identity, Products.Liabilities, Products.Transactions];
+const OFFERED_PRODUCTS = [Products.Auth, Products.Balance, Products.Identity, Products.Investments, Products.Liabilities, Products.Transactions];
+/** /investments/transactions/get's page size when the request names none. */
+const DEFAULT_INVESTMENT_PAGE = 100;
 
 /** Plaid's default `webhook_type` for each code `/sandbox/item/fire_webhook` can fire, and the product it needs. */
 const FIREABLE: Partial<Record<FireCode, { type: WebhookType; product?: Products }>> = {
@@ -65,6 +77,12 @@ const FIREABLE: Partial<Record<FireCode, { type: WebhookType; product?: Products
   [FireCode.PendingDisconnect]: { type: WebhookType.Item },
   [FireCode.UserPermissionRevoked]: { type: WebhookType.Item },
   [FireCode.UserAccountRevoked]: { type: WebhookType.Item },
+};
+/** DEFAULT_UPDATE fired with another `webhook_type` than TRANSACTIONS needs that type's product. */
+const DEFAULT_UPDATE_PRODUCTS: Partial<Record<WebhookType, Products>> = {
+  [WebhookType.Holdings]: Products.Investments,
+  [WebhookType.InvestmentsTransactions]: Products.Investments,
+  [WebhookType.Liabilities]: Products.Liabilities,
 };
 
 function describeItem(item: FakeItem): Item {
@@ -88,6 +106,29 @@ function describeItem(item: FakeItem): Item {
 function selectAccounts(accounts: ItemAccount[], accountIds: string[] | undefined): ItemAccount[] {
   if (accountIds === undefined) return accounts;
   return accountIds.map((id) => accounts.find((account) => account.accountId === id) ?? (() => { throw errors.invalidAccountId(); })());
+}
+
+/** An investments request's Item, its brokerage (none: Plaid's NO_INVESTMENT_ACCOUNTS) and the investment accounts it selects. */
+function investmentsOf(state: FakePlaidState, request: { access_token: string; options?: { account_ids?: string[] } }, onItem: (item: FakeItem) => void) {
+  const item = state.itemFor(request.access_token, { data: true });
+  onItem(item);
+  if (!item.brokerage) throw errors.noInvestmentAccounts();
+  useProduct(item, Products.Investments);
+  const investmentAccounts = item.accounts.filter((account) => account.template.type === AccountType.Investment);
+  return { item, brokerage: item.brokerage, accounts: selectAccounts(investmentAccounts, request.options?.account_ids) };
+}
+
+/** An investment account as /investments/* describe it: its balances name the margin loan (none at the fake). */
+function investmentAccount(item: FakeItem, account: ItemAccount): InvestmentAccount {
+  // The fake never sets verification_status (its enum differs between the two account types).
+  const { verification_status: _unset, ...described } = item.describeAccount(account, null);
+  return { ...described, balances: { ...described.balances, margin_loan_amount: null } };
+}
+
+/** The securities `entries` name, each once. */
+function securitiesNamed(state: FakePlaidState, entries: { security_id: string | null }[]): Security[] {
+  const named = new Set(entries.map((entry) => entry.security_id));
+  return allSecurities(isoDay(state.today)).filter((security) => named.has(security.security_id));
 }
 
 /** The accounts /accounts/get and /accounts/balance/get report. */
@@ -212,6 +253,49 @@ export const handlers: { [E in Endpoint]: Handler<E> } = {
     };
   },
 
+  '/investments/holdings/get': (request, state, onItem) => {
+    const { item, brokerage, accounts } = investmentsOf(state, request, onItem);
+    const holdings = brokerage.holdings.filter((holding) => accounts.some((account) => account.accountId === holding.account_id));
+    return { accounts: accounts.map((account) => investmentAccount(item, account)), holdings: structuredClone(holdings), securities: securitiesNamed(state, holdings), item: describeItem(item) };
+  },
+
+  '/investments/transactions/get': (request, state, onItem) => {
+    const { item, brokerage, accounts } = investmentsOf(state, request, onItem);
+    if (request.start_date > request.end_date) throw errors.invalidField('start_date must be before or on end_date');
+    if (item.investmentActivityPending && (request.options?.offset ?? 0) > 0) {
+      // A trade settles between two pages of this walk: every later offset shifts by one.
+      item.investmentActivityPending = false;
+      brokerage.add(state.today, 1);
+    }
+    const matching = brokerage.transactions.filter(
+      (transaction) => transaction.date >= request.start_date && transaction.date <= request.end_date && accounts.some((account) => account.accountId === transaction.account_id),
+    );
+    const offset = request.options?.offset ?? 0;
+    const page = matching.slice(offset, offset + (request.options?.count ?? DEFAULT_INVESTMENT_PAGE));
+    return {
+      accounts: accounts.map((account) => investmentAccount(item, account)),
+      investment_transactions: structuredClone(page),
+      securities: securitiesNamed(state, page),
+      total_investment_transactions: matching.length,
+      item: describeItem(item),
+    };
+  },
+
+  '/liabilities/get': (request, state, onItem) => {
+    const item = state.itemFor(request.access_token, { data: true });
+    onItem(item);
+    useProduct(item, Products.Liabilities);
+    const owing = item.accounts.filter((account) => account.template.type === AccountType.Credit || account.template.type === AccountType.Loan);
+    const accounts = selectAccounts(owing, request.options?.account_ids);
+    const selected = <T extends { account_id: string | null }>(list: T[] | null | undefined) => list?.filter((entry) => accounts.some((account) => account.accountId === entry.account_id)) ?? null;
+    const { credit, mortgage, student } = item.liabilities(state.today);
+    return {
+      accounts: accounts.map((account) => item.describeAccount(account, null)),
+      liabilities: { credit: selected(credit), mortgage: selected(mortgage), student: selected(student) },
+      item: describeItem(item),
+    };
+  },
+
   '/webhook_verification_key/get': (request, state) => {
     const key = state.webhooks.publicKey(request.key_id);
     if (!key) throw errors.invalidWebhookKeyId();
@@ -222,7 +306,8 @@ export const handlers: { [E in Endpoint]: Handler<E> } = {
     const item = state.itemFor(request.access_token, { data: false });
     onItem(item);
     const fireable = FIREABLE[request.webhook_code];
-    if (!fireable || (fireable.product && !item.products.includes(fireable.product))) throw errors.sandboxProductNotEnabled();
+    const product = (request.webhook_code === FireCode.DefaultUpdate && request.webhook_type && DEFAULT_UPDATE_PRODUCTS[request.webhook_type]) || fireable?.product;
+    if (!fireable || (product && !item.products.includes(product))) throw errors.sandboxProductNotEnabled();
     if (item.webhook === null) throw errors.sandboxWebhookInvalid();
     void state.notify(item, request.webhook_type ?? fireable.type, request.webhook_code);
     return { webhook_fired: true };

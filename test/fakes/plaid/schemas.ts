@@ -12,6 +12,10 @@ import {
   type AccountsGetRequestOptions,
   type AuthGetRequest,
   type AuthGetRequestOptions,
+  type InvestmentHoldingsGetRequestOptions,
+  type InvestmentsHoldingsGetRequest,
+  type InvestmentsTransactionsGetRequest,
+  type InvestmentsTransactionsGetRequestOptions,
   type ItemGetRequest,
   type ItemPublicTokenExchangeRequest,
   type ItemRemoveRequest,
@@ -19,6 +23,8 @@ import {
   type LinkTokenCreateRequest,
   type LinkTokenCreateRequestUser,
   type LinkTokenTransactions,
+  type LiabilitiesGetRequest,
+  type LiabilitiesGetRequestOptions,
   type SandboxItemFireWebhookRequest,
   type SandboxItemResetLoginRequest,
   type SandboxPublicTokenCreateRequest,
@@ -29,7 +35,7 @@ import {
   type TransactionsSyncRequestOptions,
   type WebhookVerificationKeyGetRequest,
 } from 'plaid';
-import { anyObject, arrayOf, boolean, integer, object, required, string, type Shape } from './validation.ts';
+import { anyObject, arrayOf, boolean, date, integer, object, required, string, type Shape } from './validation.ts';
 
 // Request bodies of the endpoints the fake serves, field by field from the SDK's request types and
 // the constraints of Plaid's OpenAPI description (2020-09-14). Objects the fake never reads (Link
@@ -169,6 +175,19 @@ const sandboxItemFireWebhook: Shape<SandboxItemFireWebhookRequest> = {
   webhook_code: required(string({ oneOf: Object.values(SandboxItemFireWebhookRequestWebhookCodeEnum) })),
 };
 const sandboxItemResetLogin: Shape<SandboxItemResetLoginRequest> = { ...credentials, access_token: accessToken };
+const investmentsHoldingsGet: Shape<InvestmentsHoldingsGetRequest> = {
+  ...credentials,
+  access_token: accessToken,
+  options: object<InvestmentHoldingsGetRequestOptions>({ account_ids: accountIds }),
+};
+const investmentsTransactionsGet: Shape<InvestmentsTransactionsGetRequest> = {
+  ...credentials,
+  access_token: accessToken,
+  start_date: required(date()),
+  end_date: required(date()),
+  options: object<InvestmentsTransactionsGetRequestOptions>({ account_ids: accountIds, count: integer(1, 500), offset: integer(0, Number.MAX_SAFE_INTEGER), async_update: boolean() }),
+};
+const liabilitiesGet: Shape<LiabilitiesGetRequest> = { ...credentials, access_token: accessToken, options: object<LiabilitiesGetRequestOptions>({ account_ids: accountIds }) };
 
 /** The request shape of every endpoint the fake serves, by path. */
 export const requestShapes = {
@@ -186,6 +205,9 @@ export const requestShapes = {
   '/webhook_verification_key/get': webhookVerificationKeyGet,
   '/sandbox/item/fire_webhook': sandboxItemFireWebhook,
   '/sandbox/item/reset_login': sandboxItemResetLogin,
+  '/investments/holdings/get': investmentsHoldingsGet,
+  '/investments/transactions/get': investmentsTransactionsGet,
+  '/liabilities/get': liabilitiesGet,
 } as const;
 
 export type Endpoint = keyof typeof requestShapes;
@@ -206,4 +228,7 @@ export interface RequestOf {
   '/webhook_verification_key/get': WebhookVerificationKeyGetRequest;
   '/sandbox/item/fire_webhook': SandboxItemFireWebhookRequest;
   '/sandbox/item/reset_login': SandboxItemResetLoginRequest;
+  '/investments/holdings/get': InvestmentsHoldingsGetRequest;
+  '/investments/transactions/get': InvestmentsTransactionsGetRequest;
+  '/liabilities/get': LiabilitiesGetRequest;
 }

@@ -141,6 +141,12 @@ function defaultFields(item: FakeItem, type: string, code: string): Record<strin
       return { initial_update_complete: true, historical_update_complete: true };
     case 'TRANSACTIONS:DEFAULT_UPDATE':
       return { new_transactions: 0, error: null };
+    case 'HOLDINGS:DEFAULT_UPDATE':
+      return { new_holdings: 0, updated_holdings: 0, error: null };
+    case 'INVESTMENTS_TRANSACTIONS:DEFAULT_UPDATE':
+      return { new_investments_transactions: 0, canceled_investments_transactions: 0, error: null };
+    case 'LIABILITIES:DEFAULT_UPDATE':
+      return { account_ids_with_new_liabilities: [], account_ids_with_updated_liabilities: {}, error: null };
     case 'ITEM:ERROR':
       return { error: item.error && { ...item.error, status: 400 } };
     case 'ITEM:WEBHOOK_UPDATE_ACKNOWLEDGED':

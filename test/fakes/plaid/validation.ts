@@ -38,6 +38,14 @@ export function string(options: { minLength?: number; oneOf?: readonly string[];
   });
 }
 
+/** A day as Plaid writes it, `YYYY-MM-DD`, that exists in the calendar. */
+export function date(): Rule<false> {
+  return rule((value, path, problems) => {
+    const valid = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+    if (!valid) problems.invalid.push(`${path} must be a valid date in YYYY-MM-DD format`);
+  });
+}
+
 export function integer(min: number, max: number): Rule<false> {
   return rule((value, path, problems) => {
     if (typeof value !== 'number' || !Number.isInteger(value)) problems.invalid.push(`${path} must be an integer`);

@@ -1,0 +1,287 @@
+import { describe, expect, it } from 'vitest';
+import type { CreditCardLiability, Holding, InvestmentTransaction, MortgageLiability, Security, StudentLoan } from 'plaid';
+import { decimal } from '../../src/providers/plaid/money.ts';
+import {
+  investmentTypeOf,
+  securityTypeOf,
+  toCreditLiability,
+  toHolding,
+  toInvestmentTransaction,
+  toMortgageLiability,
+  toSecurity,
+  toStudentLiability,
+} from '../../src/providers/plaid/transforms.ts';
+import { actionsOf } from '../../src/providers/plaid/webhooks.ts';
+import { ProviderError } from '../../src/providers/provider.ts';
+
+const AT = new Date('2026-11-01T12:00:00Z');
+/** Decimal text as the exact parser hands it over in place of a JSON number. */
+const n = (text: string) => text as unknown as number;
+
+function security(overrides: Partial<Security>): Security {
+  return {
+    security_id: 'sec_1',
+    isin: null,
+    cusip: null,
+    sedol: null,
+    institution_security_id: null,
+    institution_id: null,
+    proxy_security_id: null,
+    name: 'Vanguard Total Stock Market ETF',
+    ticker_symbol: 'VTI',
+    is_cash_equivalent: false,
+    type: 'etf',
+    close_price: n('276.81'),
+    close_price_as_of: '2026-10-31',
+    iso_currency_code: 'USD',
+    unofficial_currency_code: null,
+    market_identifier_code: null,
+    sector: null,
+    industry: null,
+    cfi_code: null,
+    figi: null,
+    option_contract: null,
+    fixed_income: null,
+    ...overrides,
+  };
+}
+
+function investmentTransaction(overrides: Partial<InvestmentTransaction>): InvestmentTransaction {
+  return {
+    investment_transaction_id: 'inv_1',
+    account_id: 'acc_brokerage',
+    security_id: 'sec_1',
+    date: '2026-10-30',
+    name: 'BUY Vanguard Total Stock Market ETF',
+    quantity: n('2.5'),
+    amount: n('692.03'),
+    price: n('276.81'),
+    fees: n('0.01'),
+    type: 'buy',
+    subtype: 'buy',
+    iso_currency_code: 'USD',
+    unofficial_currency_code: null,
+    ...overrides,
+  } as InvestmentTransaction;
+}
+
+describe('Plaid decimals in exponent form', () => {
+  it('writes out the exponent Plaid uses below 1e-6 without a float', () => {
+    expect(decimal('1e-08')).toBe('0.00000001');
+    expect(decimal('-1.5e-7')).toBe('-0.00000015');
+    expect(decimal('1.2345e2')).toBe('123.45');
+    expect(decimal('2.5E+3')).toBe('2500');
+    expect(decimal(n('0.1234567891'))).toBe('0.1234567891');
+    expect(() => decimal('1e-21')).toThrow(ProviderError);
+    expect(() => decimal('0x10')).toThrow(ProviderError);
+  });
+});
+
+describe('Plaid securities', () => {
+  it('maps every Plaid security type, and anything else to OTHER', () => {
+    const types = ['equity', 'etf', 'mutual fund', 'fixed income', 'cash', 'cryptocurrency', 'derivative', 'loan', 'other', 'warrant', null];
+    expect(types.map(securityTypeOf)).toEqual(['EQUITY', 'ETF', 'MUTUAL_FUND', 'FIXED_INCOME', 'CASH', 'CRYPTOCURRENCY', 'DERIVATIVE', 'OTHER', 'OTHER', 'OTHER', 'OTHER']);
+  });
+
+  it('keeps names, identifiers, a null ticker, the close price exactly and the unofficial currency', () => {
+    expect(toSecurity(security({ cusip: '922908769', isin: 'US9229087690' }))).toEqual({
+      remoteId: 'sec_1',
+      name: 'Vanguard Total Stock Market ETF',
+      tickerSymbol: 'VTI',
+      isin: 'US9229087690',
+      cusip: '922908769',
+      type: 'ETF',
+      currencyCode: 'USD',
+      closePrice: '276.81',
+      closePriceDate: '2026-10-31',
+    });
+    const fund = toSecurity(security({ ticker_symbol: null, type: 'mutual fund', close_price: null, close_price_as_of: null }));
+    expect(fund).toMatchObject({ tickerSymbol: null, type: 'MUTUAL_FUND', closePrice: null, closePriceDate: null });
+    const coin = toSecurity(security({ type: 'cryptocurrency', iso_currency_code: null, unofficial_currency_code: 'BTC', close_price: n('67123.12345678') }));
+    expect(coin).toMatchObject({ type: 'CRYPTOCURRENCY', currencyCode: 'BTC', closePrice: '67123.12345678' });
+  });
+});
+
+describe('Plaid holdings', () => {
+  it('keeps quantity, price, value and cost basis exactly, fractions of a share and of a coin included', () => {
+    const holding: Holding = {
+      account_id: 'acc_brokerage',
+      security_id: 'sec_btc',
+      institution_price: n('67123.12345678'),
+      institution_price_as_of: '2026-10-31',
+      institution_value: n('8286.87'),
+      cost_basis: null,
+      quantity: n('0.1234567891'),
+      iso_currency_code: 'USD',
+      unofficial_currency_code: null,
+    };
+    expect(toHolding(holding, AT)).toMatchObject({
+      accountRemoteId: 'acc_brokerage',
+      securityRemoteId: 'sec_btc',
+      quantity: '0.1234567891',
+      price: '67123.12345678',
+      priceDate: '2026-10-31',
+      value: '8286.87',
+      costBasis: null,
+      currencyCode: 'USD',
+      raw: { security_id: 'sec_btc', timestamp: AT.toISOString() },
+    });
+    const short = toHolding({ ...holding, quantity: n('-10'), institution_value: n('-2768.1'), cost_basis: n('-2500'), institution_price_as_of: null, institution_price_datetime: '2026-10-31T20:00:00Z' }, AT);
+    expect(short).toMatchObject({ quantity: '-10', value: '-2768.1', costBasis: '-2500', priceDate: '2026-10-31' });
+  });
+});
+
+describe('Plaid investment transactions', () => {
+  it('flips Plaid amount sign (positive = cash out) to money into the account positive; fees are money out', () => {
+    const buy = toInvestmentTransaction(investmentTransaction({}), AT);
+    expect(buy).toMatchObject({ type: 'BUY', subtype: 'buy', quantity: '2.5', price: '276.81', fees: '-0.01', amount: '-692.03', description: 'BUY Vanguard Total Stock Market ETF' });
+    const sell = toInvestmentTransaction(investmentTransaction({ type: 'sell' as never, subtype: 'sell' as never, quantity: n('-1.25'), amount: n('-346.01'), fees: n('0') }), AT);
+    expect(sell).toMatchObject({ type: 'SELL', quantity: '-1.25', amount: '346.01', fees: '0' });
+    const dividend = toInvestmentTransaction(investmentTransaction({ type: 'cash' as never, subtype: 'dividend' as never, quantity: n('0'), price: n('0'), amount: n('-12.4'), fees: null }), AT);
+    expect(dividend).toMatchObject({ type: 'DIVIDEND', subtype: 'dividend', quantity: '0', amount: '12.4', fees: null });
+    const fee = toInvestmentTransaction(investmentTransaction({ security_id: null, type: 'fee' as never, subtype: 'management fee' as never, quantity: n('0'), price: n('0'), amount: n('4.99'), fees: null }), AT);
+    expect(fee).toMatchObject({ type: 'FEE', securityRemoteId: null, amount: '-4.99' });
+  });
+
+  it('names dividends and interest among cash movements, keeps Plaid type for the rest', () => {
+    expect(investmentTypeOf('cash', 'qualified dividend')).toBe('DIVIDEND');
+    expect(investmentTypeOf('cash', 'non-qualified dividend')).toBe('DIVIDEND');
+    expect(investmentTypeOf('cash', 'interest')).toBe('INTEREST');
+    expect(investmentTypeOf('cash', 'deposit')).toBe('CASH');
+    expect(investmentTypeOf('buy', 'dividend reinvestment')).toBe('BUY');
+    expect(investmentTypeOf('transfer', 'split')).toBe('TRANSFER');
+    expect(investmentTypeOf('cancel', 'sell')).toBe('CANCEL');
+    expect(investmentTypeOf('fee', 'account fee')).toBe('FEE');
+    expect(investmentTypeOf('something new', null)).toBe('OTHER');
+  });
+});
+
+describe('Plaid liabilities in SPEC §2 signs', () => {
+  it('makes what a card owes negative (statement, minimum payment, balances under each APR); the last payment stays positive', () => {
+    const credit: CreditCardLiability & { account_id: string } = {
+      account_id: 'acc_credit',
+      aprs: [
+        { apr_type: 'purchase_apr' as never, apr_percentage: n('15.24'), balance_subject_to_apr: n('1562.32'), interest_charge_amount: n('130.22') },
+        { apr_type: 'cash_apr' as never, apr_percentage: n('27.95'), balance_subject_to_apr: null, interest_charge_amount: null },
+      ],
+      is_overdue: false,
+      last_payment_amount: n('168.25'),
+      last_payment_date: '2026-10-05',
+      last_statement_issue_date: '2026-10-01',
+      last_statement_balance: n('1708.77'),
+      minimum_payment_amount: n('20'),
+      next_payment_due_date: '2026-11-15',
+    };
+    expect(toCreditLiability(credit)).toMatchObject({
+      accountRemoteId: 'acc_credit',
+      kind: 'CREDIT',
+      aprs: [
+        { type: 'purchase_apr', percentage: '15.24', balanceSubjectToApr: '-1562.32' },
+        { type: 'cash_apr', percentage: '27.95', balanceSubjectToApr: null },
+      ],
+      minimumPayment: '-20',
+      nextPaymentDueDate: '2026-11-15',
+      lastStatementBalance: '-1708.77',
+      lastStatementDate: '2026-10-01',
+      lastPaymentAmount: '168.25',
+      lastPaymentDate: '2026-10-05',
+      isOverdue: false,
+      interestRateType: null,
+      originationPrincipal: null,
+    });
+  });
+
+  it('makes a mortgage principal and next payment negative; escrow and this year payments positive; the rate type in capitals', () => {
+    const mortgage = {
+      account_id: 'acc_mortgage',
+      account_number: '3120194154',
+      current_late_fee: n('25'),
+      escrow_balance: n('3141.54'),
+      has_pmi: true,
+      has_prepayment_penalty: true,
+      interest_rate: { percentage: n('3.99'), type: 'fixed' },
+      last_payment_amount: n('3141.54'),
+      last_payment_date: '2026-10-15',
+      loan_type_description: 'conventional',
+      loan_term: '30 year',
+      maturity_date: '2045-07-31',
+      next_monthly_payment: n('3141.54'),
+      next_payment_due_date: '2026-11-15',
+      origination_date: '2015-08-01',
+      origination_principal_amount: n('425000'),
+      past_due_amount: n('2304'),
+      property_address: { city: 'Malakoff', country: 'US', postal_code: '14236', region: 'NY', street: '2992 Cameron Road' },
+      ytd_interest_paid: n('12300.4'),
+      ytd_principal_paid: n('12340.5'),
+    } as MortgageLiability;
+    expect(toMortgageLiability(mortgage)).toMatchObject({
+      kind: 'MORTGAGE',
+      interestRateType: 'FIXED',
+      interestRatePercentage: '3.99',
+      originationDate: '2015-08-01',
+      originationPrincipal: '-425000',
+      maturityDate: '2045-07-31',
+      nextPaymentAmount: '-3141.54',
+      nextPaymentDate: '2026-11-15',
+      escrowBalance: '3141.54',
+      ytdInterestPaid: '12300.4',
+      ytdPrincipalPaid: '12340.5',
+      lastPaymentAmount: '3141.54',
+      aprs: [],
+    });
+    expect(toMortgageLiability({ ...mortgage, interest_rate: { percentage: null, type: 'variable' } })).toMatchObject({ interestRateType: 'VARIABLE', interestRatePercentage: null });
+    expect(toMortgageLiability({ ...mortgage, interest_rate: { percentage: null, type: null } }).interestRateType).toBeNull();
+  });
+
+  it('reads a student loan minimum payment as its next payment due (negative) and its expected payoff as maturity', () => {
+    const loan = {
+      account_id: 'acc_student',
+      account_number: '4277075694',
+      disbursement_dates: ['2012-12-31'],
+      expected_payoff_date: '2032-07-28',
+      guarantor: 'DEPT OF ED',
+      interest_rate_percentage: n('5.25'),
+      is_overdue: false,
+      last_payment_amount: n('138.05'),
+      last_payment_date: '2026-10-02',
+      last_statement_balance: n('18520'),
+      last_statement_issue_date: '2026-10-01',
+      loan_name: 'Consolidation',
+      loan_status: { end_date: '2032-07-28', type: 'repayment' },
+      minimum_payment_amount: n('25'),
+      next_payment_due_date: '2026-11-25',
+      origination_date: '2012-12-31',
+      origination_principal_amount: n('25000'),
+      outstanding_interest_amount: n('6227.36'),
+      payment_reference_number: '4277075694',
+      pslf_status: { estimated_eligibility_date: null, payments_made: null, payments_remaining: null },
+      repayment_plan: { description: 'Standard Repayment', type: 'standard' },
+      sequence_number: '1',
+      servicer_address: { city: 'San Matias', country: 'US', postal_code: '99415', region: 'CA', street: '123 Relaxation Road' },
+      ytd_interest_paid: n('280.55'),
+      ytd_principal_paid: n('271.65'),
+    } as StudentLoan & { account_id: string };
+    expect(toStudentLiability(loan)).toMatchObject({
+      kind: 'STUDENT',
+      interestRatePercentage: '5.25',
+      minimumPayment: '-25',
+      nextPaymentAmount: '-25',
+      nextPaymentDate: '2026-11-25',
+      lastStatementBalance: '-18520',
+      originationPrincipal: '-25000',
+      maturityDate: '2032-07-28',
+      ytdInterestPaid: '280.55',
+      isOverdue: false,
+      escrowBalance: null,
+    });
+  });
+});
+
+describe('Plaid investment and liability webhooks', () => {
+  it('asks for a sync on HOLDINGS, INVESTMENTS_TRANSACTIONS and LIABILITIES DEFAULT_UPDATE', () => {
+    for (const type of ['HOLDINGS', 'INVESTMENTS_TRANSACTIONS', 'LIABILITIES']) {
+      expect(actionsOf({ item_id: 'item_1', webhook_type: type, webhook_code: 'DEFAULT_UPDATE' })).toEqual([{ kind: 'SYNC', remoteId: 'item_1' }]);
+    }
+    expect(actionsOf({ item_id: 'item_1', webhook_type: 'HOLDINGS', webhook_code: 'SOMETHING_ELSE' })).toEqual([]);
+  });
+});
