@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:https';
+import { request, type Agent } from 'node:https';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import { assertMatchesContract } from '../support/contract.ts';
 import { builders } from '../support/builders.ts';
 import { createProfile } from '../support/factories.ts';
-import type { TestResponse } from '../support/http-client.ts';
+import { testAgent, type TestResponse } from '../support/http-client.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 interface Operation {
@@ -53,7 +53,8 @@ let app: TestApp;
 let agent: Agent;
 beforeAll(async () => {
   app = await startTestApp();
-  agent = new Agent({ keepAlive: true, ca: readFileSync(inject('tls').certFile, 'utf8') });
+  // The test client's connections (dropped when idle before the service closes them), without its framing.
+  agent = testAgent(readFileSync(inject('tls').certFile, 'utf8'));
 });
 afterAll(async () => {
   agent?.destroy();

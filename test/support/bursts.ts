@@ -3,21 +3,6 @@ import type { TestResponse } from './http-client.ts';
 export type Send = () => Promise<TestResponse>;
 
 /**
- * Fires `count` requests at once, starting just after a wall-clock second begins, and returns them if
- * they all arrived within that one second (retrying a few bursts otherwise: this proves window
- * arithmetic, it does not measure speed).
- */
-export async function burstWithinOneSecond(count: number, send: Send): Promise<TestResponse[]> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    await nextSecond();
-    const second = Math.floor(Date.now() / 1000);
-    const responses = await Promise.all(Array.from({ length: count }, send));
-    if (Math.floor(Date.now() / 1000) === second) return responses;
-  }
-  throw new Error(`could not fit ${count} requests into one second in 5 attempts`);
-}
-
-/**
  * Fires `count` requests at once, starting just after a wall-clock second begins, and returns them once
  * a burst has some refused (429). On a loaded machine a burst can spread over windows that each stay
  * under the limit; it is fired again then, 5 bursts at most.
@@ -29,6 +14,21 @@ export async function burstUntilRefused(count: number, send: Send): Promise<Test
     if (responses.some((response) => response.status === 429)) return responses;
   }
   throw new Error(`no window refused any of ${count} requests in 5 bursts`);
+}
+
+/**
+ * A burst of `count` under a limit of `limit` (burstUntilRefused), read per window, however it fell
+ * across seconds: `admitted` is how many each window admitted, most first (admittedPerWindow), so
+ * `admitted[0]` is what the window that refused admitted; `refused` are the 429s. Throws when a
+ * response was neither admitted nor refused, or did not carry `Ratelimit-Limit: limit`.
+ */
+export async function burstPerWindow(count: number, send: Send, limit: number): Promise<{ admitted: number[]; refused: TestResponse[] }> {
+  const responses = await burstUntilRefused(count, send);
+  const strays = responses.filter((response) => response.status >= 400 && response.status !== 429);
+  if (strays.length > 0) throw new Error(`responses neither admitted nor refused: ${strays.map((response) => response.status).join(', ')}`);
+  const limits = new Set(responses.map((response) => response.headers['ratelimit-limit']));
+  if (limits.size !== 1 || !limits.has(String(limit))) throw new Error(`Ratelimit-Limit ${[...limits].join(', ')}, expected ${limit}`);
+  return { admitted: admittedPerWindow(responses, limit), refused: responses.filter((response) => response.status === 429) };
 }
 
 /**

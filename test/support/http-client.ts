@@ -25,15 +25,22 @@ export interface RequestOptions {
 /** The longest a connection stays open unused; a shorter `Keep-Alive: timeout` of the server's wins. */
 const IDLE_CONNECTION_MS = 30_000;
 
+/**
+ * The connections a test keeps to one service. Keep-alive, like real clients: a burst of requests does
+ * not pay a TLS handshake each. Node's agent heeds the server's `Keep-Alive: timeout=N` (dropping an
+ * idle connection a second before the server does) only when it has an idle timeout of its own; without
+ * one it keeps idle connections until the server closes them, and a request written as the server
+ * closes one fails with "socket hang up". At most half the service's cap of connections per address
+ * (64): a connection the client has just closed still counts there until the server has read its
+ * close, and a new one past the cap is refused.
+ */
+export function testAgent(ca: string): Agent {
+  return new Agent({ keepAlive: true, maxSockets: 32, ca, timeout: IDLE_CONNECTION_MS });
+}
+
 /** An HTTPS client for one test app that checks every response against contracts/rest.yaml. */
 export function httpClient(baseUrl: string, ca: string) {
-  // Keep-alive, like real clients: a burst of requests does not pay a TLS handshake each. Node's agent
-  // heeds the server's `Keep-Alive: timeout=N` (dropping an idle connection a second before the server
-  // does) only when it has an idle timeout of its own; without one it keeps idle connections until the
-  // server closes them, and a request written as the server closes one fails with "socket hang up".
-  // At most half the service's cap of connections per address (64): a connection the client has just
-  // closed still counts there until the server has read its close, and a new one past the cap is refused.
-  const agent = new Agent({ keepAlive: true, maxSockets: 32, ca, timeout: IDLE_CONNECTION_MS });
+  const agent = testAgent(ca);
   const send = (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
     const url = new URL(path, baseUrl);
     if (options.plain) url.protocol = 'http:';
