@@ -26,6 +26,8 @@ export interface KeysetPage<R> {
 }
 
 export type TransactionPage = KeysetPage<TransactionRecord>;
+/** Any page, as its PageInfo reads it. */
+export type AnyPage = KeysetPage<unknown>;
 
 /** What a keyset page reads: records past a (date, id) bound in either order, whether any exist, how many match. */
 export interface KeysetSource<R> {
