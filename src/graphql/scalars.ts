@@ -84,7 +84,7 @@ function parseDecimal(value: unknown): string {
 }
 
 /** ES2025's JSON.rawJSON (Node 24), not yet in TypeScript's es2024 lib: a value JSON.stringify writes as the given text. */
-const rawJSON = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
+const rawJSON = (text: string): unknown => (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON(text);
 
 /**
  * An exact decimal as the JSON number the contract promises: the stored digits (a quantity of 10
