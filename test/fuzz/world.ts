@@ -40,7 +40,8 @@ type Receiver = Awaited<ReturnType<typeof startReceiver>>;
  * The records a fuzz run aims at, made through the API before it starts: a profile with a synced
  * sandbox connection (accounts, balances, transactions, holdings, investment transactions,
  * liabilities, events), a second profile, sessions for both, a webhook subscription to a real
- * receiver, and an environment of someone else with its own key and profile. Fuzzed requests name them by placeholder; `repair` remakes what a request destroyed.
+ * receiver, and an environment of someone else with its own key and profile. Fuzzed requests name
+ * them by placeholder; `repair` remakes what a request destroyed.
  */
 export class World {
   #app: TestApp;
