@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import { syncConnection } from '../../src/modules/sync/sync-engine.ts';
 import { builders } from '../support/builders.ts';
@@ -7,17 +8,22 @@ import { ModelBrokerage } from '../support/model-brokerage.ts';
 import { ModelInstitution } from '../support/model-institution.ts';
 import { ModelInvestmentProvider } from '../support/model-providers.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
+import { waitFor } from '../support/wait.ts';
 
 /*
  * Investments and liabilities through the HTTPS front door: a model brokerage's connection synced by
  * the real sync engine into the service's database, read over GraphQL with the profile's own
- * credentials (another profile's read nothing of it), with the pages' rules and cost limits.
+ * credentials (another profile's read nothing of it), with the pages' rules and cost limits; the
+ * sync's holdings.updated and liabilities.updated reach a webhook subscription that names them.
  */
 
 const today = new Date().toISOString().slice(0, 10);
 let app: TestApp;
-let owner: { id: string; auth: string; accountIds: string[] };
+let owner: { id: string; auth: string; connectionId: string; accountIds: string[] };
 let stranger: { id: string; auth: string };
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let webhookSecret: string;
 
 /** A profile with one synced model connection of two investment accounts holding securities, and their debts. */
 async function investedProfile() {
@@ -40,17 +46,34 @@ async function investedProfile() {
   brokerage.apply({ kind: 'sell', pick: 0, units: 1000 });
   brokerage.apply({ kind: 'owe', account: 1, cents: 213_434 });
   await syncConnection({ orm: app.orm, cipher: app.cipher, provider: async () => provider }, connection.id);
+  // Synced again with nothing changed: no second event of either kind.
+  await syncConnection({ orm: app.orm, cipher: app.cipher, provider: async () => provider }, connection.id);
   const accounts = await app.sql<{ id: string }>('select id from account where connection_id = $1 order by remote_id', [connection.id]);
-  return { id: profile.id as string, auth: basicAuth(profile.id, app.apiKey), accountIds: accounts.map((account) => encodeId('account', account.id)) };
+  return {
+    id: profile.id as string,
+    auth: basicAuth(profile.id, app.apiKey),
+    connectionId: encodeId('connection', connection.id),
+    accountIds: accounts.map((account) => encodeId('account', account.id)),
+  };
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ WEBHOOK_CA_FILE: inject('tls').certFile });
+  receiver = await startReceiver();
+  const subscription = await app.http.post('/v1/webhooks/subscriptions', {
+    auth: app.apiKey,
+    json: { name: 'Portfolio', targetUrl: receiver.url, eventTypes: ['holdings.updated', 'liabilities'] },
+  });
+  expect(subscription.status, subscription.text).toBe(201);
+  webhookSecret = subscription.body.secret;
   owner = await investedProfile();
   const other = await createProfile(app);
   stranger = { id: other.id, auth: basicAuth(other.id, app.apiKey) };
 });
-afterAll(() => app?.stop());
+afterAll(async () => {
+  await receiver?.close();
+  await app?.stop();
+});
 
 async function graphql(auth: string, query: string, variables?: Record<string, unknown>) {
   return app.http.post('/v1/graphql', { auth, json: { query, variables } });
@@ -168,5 +191,17 @@ describe('tenancy and limits', () => {
     expect(tooCostly.body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
     expect(tooCostly.body.data).toBeUndefined();
     await data(aliases(1));
+  });
+});
+
+describe('events', () => {
+  it('holdings.updated and liabilities.updated are delivered signed, once each for a sync that changed them, with the connection as record', async () => {
+    await waitFor(async () => (receiver.received.length >= 2 ? true : undefined), 'both deliveries');
+    const events = receiver.received.map((delivery) => new Webhook(webhookSecret).verify(delivery.body, delivery.headers) as { type: string; record: { id: string } });
+    expect(events.map((event) => event.type).sort()).toEqual(['holdings.updated', 'liabilities.updated']);
+    for (const event of events) expect(event.record.id).toBe(owner.connectionId);
+    // Two syncs, the second with nothing changed (the model's provider name is no contract ProviderName: the log is read in SQL).
+    const recorded = await app.sql("select type from event where type in ('holdings.updated', 'liabilities.updated') order by type");
+    expect(recorded.map((event) => event.type)).toEqual(['holdings.updated', 'liabilities.updated']);
   });
 });
