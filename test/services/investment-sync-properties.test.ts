@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/lib/ids.ts';
 import { ConnectionService } from '../../src/modules/connection/connection.service.ts';
+import { removeProfile } from '../../src/modules/profile/profile.store.ts';
 import { syncConnection, type SyncDependencies } from '../../src/modules/sync/sync-engine.ts';
 import { ModelBrokerage, type BrokerCommand } from '../support/model-brokerage.ts';
 import { ModelInstitution } from '../support/model-institution.ts';
@@ -84,6 +85,26 @@ describe('the investments and liabilities events', () => {
   });
 });
 
+describe('deleting a profile', () => {
+  it('removes its holdings, investment transactions and liabilities, and leaves the securities (reference data)', async () => {
+    const { provider, store, sync } = await setUp(2, (await build.profile()).id);
+    provider.brokerage.apply({ kind: 'buy', account: 1, security: 0, units: 3, daysAgo: 2 });
+    provider.brokerage.apply({ kind: 'owe', account: 0, cents: 5_000 });
+    await sync();
+    const counts = async () =>
+      (await db.sql(
+        `select (select count(*) from holding where connection_id = $1)::int as holdings, (select count(*) from investment_transaction where connection_id = $1)::int as activity,
+                (select count(*) from liability where connection_id = $1)::int as liabilities, (select count(*) from security)::int as securities`,
+        [store.connectionId],
+      ))[0];
+    const before = await counts();
+    expect(before).toMatchObject({ holdings: 1, activity: 1, liabilities: 2 });
+    const [owner] = await db.sql('select profile_id from connection where id = $1', [store.connectionId]);
+    await db.em().transactional((tx) => removeProfile(tx, owner.profile_id));
+    expect(await counts()).toEqual({ holdings: 0, activity: 0, liabilities: 0, securities: before.securities });
+  });
+});
+
 async function holds(arbitrary: fc.Arbitrary<Scenario>, predicate: (scenario: Scenario) => Promise<void>, runs = RUNS): Promise<void> {
   const details = await fc.check(fc.asyncProperty(arbitrary, predicate), { seed: SEED, path: PATH, numRuns: runs, includeErrorInReport: true });
   if (!details.failed) return;
@@ -132,14 +153,14 @@ async function play({ accounts, history, rounds }: Scenario): Promise<void> {
 }
 
 /** A connection with the INVESTMENTS and LIABILITIES products to a model bank of `accounts` accounts and its brokerage. */
-async function setUp(accounts: number) {
+async function setUp(accounts: number, owner = profileId) {
   const today = new Date().toISOString().slice(0, 10);
   const model = new ModelInstitution('CURSOR', { accounts, pageSize: 3, today });
   const provider = new ModelInvestmentProvider(model, new ModelBrokerage(model.accounts.map((account) => account.remoteId), today));
   const deps: SyncDependencies = { orm: db.orm, cipher: db.cipher, provider: async () => provider };
   const service = new ConnectionService(db.em(), db.cipher, { environmentId: db.environmentId });
   const login = { ...modelLogin(), products: ['TRANSACTIONS', 'BALANCES', 'INVESTMENTS', 'LIABILITIES'] as const };
-  const connectionId = (await service.create(await service.profileFor(encodeId('profile', profileId)), 'model', { ...login, products: [...login.products] })).id;
+  const connectionId = (await service.create(await service.profileFor(encodeId('profile', owner)), 'model', { ...login, products: [...login.products] })).id;
   const store = new Store(connectionId, provider);
   const sync = async (step: SyncStep = { crashIn: null, workers: 1 }) => {
     provider.crashIn = step.crashIn;
