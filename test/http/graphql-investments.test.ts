@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { queryStats, statementsSince } from '../../src/db/query-stats.ts';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import { syncConnection } from '../../src/modules/sync/sync-engine.ts';
 import { builders } from '../support/builders.ts';
@@ -183,6 +184,17 @@ describe('tenancy and limits', () => {
     expect(investmentTransactions).toEqual({ count: 0, nodes: [] });
     const response = await graphql(stranger.auth, `query($id: ID!) { account(id: $id) { holdings { id } liability { kind } } }`, { id: owner.accountIds[0] });
     expect(response.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  it('a page of holdings or investment transactions with accounts and securities is read in a fixed number of SQL statements', async () => {
+    // Background work shares the counter: count the statements on the tables of the page only.
+    const statements = async (field: string, first: number) => {
+      const before = queryStats.statements;
+      const result = await data(`{ page: ${field}(first: ${first}) { nodes { id security { id name } account { id name balance { current } holdings { id } liability { kind } } } } }`);
+      expect(result.page.nodes).toHaveLength(first);
+      return statementsSince(before).filter((sql) => /\b(holding|investment_transaction|security|account|balance|liability)\b/.test(sql)).length;
+    };
+    for (const field of ['holdings', 'investmentTransactions']) expect(await statements(field, 3), field).toBe(await statements(field, 1));
   });
 
   it('a page of holdings costs its page size, like a page of transactions', async () => {
