@@ -67,8 +67,8 @@ export function checkShape(document: DocumentNode): string | undefined {
 
 /**
  * The cost of each operation of a validated document, in document order: every field that returns
- * an object costs 1, times how often it can run (inside a page such as `transactions` the page size asked for,
- * inside other lists 10). Introspection fields are free (their size is bounded by `fields`,
+ * an object costs 1, times how often it can run (inside a page, such as `transactions`, the page
+ * size asked for, inside other lists 10). Introspection fields are free (their size is bounded by `fields`,
  * `aliases` and the response size). A fragment's cost is measured once, for one run of it, and
  * scaled by the multiplier at each spread.
  */

@@ -83,10 +83,7 @@ export async function keysetPage<R>(request: KeysetRequest, source: KeysetSource
   const ahead = () => (size > 0 ? Promise.resolve(more) : source.exists(position && keyset(position, backwards ? 'before' : 'after')));
   return {
     records,
-    cursorOf: (record) => {
-      const { date, id } = source.positionOf(record);
-      return writeCursor(sort, { date, id });
-    },
+    cursorOf: (record) => writeCursor(sort, source.positionOf(record)),
     count: () => source.count(),
     hasNextPage: () => (backwards ? behindCursor() : ahead()),
     hasPreviousPage: () => (backwards ? ahead() : behindCursor()),
