@@ -75,10 +75,14 @@ describe('the investments and liabilities events', () => {
     provider.brokerage.apply({ kind: 'buy', account: 0, security: 3, units: 7, daysAgo: 1 });
     await sync();
     const [first] = await store.holdings();
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+    // The first sync reads two years of activity, the next ones 30 days before the last.
+    expect(provider.lastStart).toBe(daysAgo(730));
     provider.brokerage.apply({ kind: 'buy', account: 0, security: 3, units: 2, daysAgo: 0 });
     provider.brokerage.apply({ kind: 'reprice', security: 3, cents: 6_543_210 });
     await sync();
     const [second] = await store.holdings();
+    expect(provider.lastStart).toBe(daysAgo(30));
     expect(second!.id).toBe(first!.id);
     expect(second!.quantity).toBe('0.0011111103');
     expect(second!.price).toBe('65432.1000000007');

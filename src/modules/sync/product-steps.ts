@@ -7,7 +7,7 @@ import { recordEvent } from '../event/event.service.ts';
 import { reconcileActivity, replaceHoldings } from '../investment/investment.store.ts';
 import { replaceLiabilities } from '../liability/liability.store.ts';
 import { upsertSecurities } from '../security/security.store.ts';
-import { windowStart } from './window-sync.ts';
+import { WINDOW } from './window-sync.ts';
 
 /*
  * The sync's steps for products beyond cash, after the accounts step: what the provider reports of
@@ -17,15 +17,23 @@ import { windowStart } from './window-sync.ts';
  * duplicates or loses a row.
  */
 
+/** How far back a connection's first sync reads investment activity: Plaid's limit (24 months), and the sandbox's history. */
+export const INVESTMENT_HISTORY_DAYS = 730;
+const DAY_MS = 86_400_000;
+
 /** Syncs the products the connection has and its provider offers: investments, then liabilities. */
 export async function syncProducts(em: EntityManager, connection: ConnectionEntity, provider: Provider, credential: string, now = new Date()): Promise<void> {
   const offers = (product: 'INVESTMENTS' | 'LIABILITIES') => connection.products.includes(product) && provider.capabilities.has(product);
   if (offers('INVESTMENTS') && provider.investments) {
-    // As far back as a transactions window: the first sync reads its history, later ones overlap the last.
-    const start = windowStart(connection.lastSyncedAt?.toISOString() ?? null, now);
-    await applyInvestments(em, connection, provider.name, await provider.investments(credential, start));
+    await applyInvestments(em, connection, provider.name, await provider.investments(credential, investmentStart(connection.lastSyncedAt, now)));
   }
   if (offers('LIABILITIES') && provider.liabilities) await applyLiabilities(em, connection, provider.name, await provider.liabilities(credential));
+}
+
+/** Where investment activity is read from: its whole history on a first sync, else the transactions window's overlap before the last one. */
+export function investmentStart(lastSyncedAt: Date | null | undefined, now: Date): string {
+  const from = lastSyncedAt ? lastSyncedAt.getTime() - WINDOW.overlapDays * DAY_MS : now.getTime() - INVESTMENT_HISTORY_DAYS * DAY_MS;
+  return new Date(from).toISOString().slice(0, 10);
 }
 
 /**
