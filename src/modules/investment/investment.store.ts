@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { run } from '../../db/statement.ts';
-import { col, columnOf, table, type ReadRow } from '../../db/table.ts';
+import { changedFrom, col, table, takeExcluded, type ReadRow } from '../../db/table.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
 import { INVESTMENT_TRANSACTION_TYPES, type ProviderHolding, type ProviderInvestmentTransaction } from '../../providers/provider.ts';
 import type { KeysetBound } from '../transaction/transaction.store.ts';
@@ -59,22 +59,17 @@ type ActivityRow = ReadRow<typeof INVESTMENT_TRANSACTION, (typeof ACTIVITY_RECOR
 export type HoldingRecord = Omit<HoldingRow, 'lastSeenAt' | 'createdAt'> & { lastSeenAt: Date; createdAt: Date; date: string };
 export type InvestmentTransactionRecord = Omit<ActivityRow, 'createdAt'> & { createdAt: Date };
 
-/** The condition of an upsert's update: only a row whose content changed is rewritten (and counted). */
-const changed = (table: string, fields: readonly string[]) =>
-  `(${fields.map((field) => `${table}."${columnOf(field)}"`).join(', ')}) is distinct from (${fields.map((field) => `excluded."${columnOf(field)}"`).join(', ')})`;
-/** `column = excluded.column` for each field. */
-const takeExcluded = (fields: readonly string[]) => fields.map((field) => `"${columnOf(field)}" = excluded."${columnOf(field)}"`).join(', ');
-
 /** The statements of the holding and investment_transaction tables that take no filter; test/stores.test.ts prepares each. */
 export const investmentStatements = {
   // The snapshot's rows travel as one JSON parameter ($3); an account the connection lacks drops its rows.
+  // Only a row whose content changed is rewritten (and counted as a change).
   upsertHoldings: `insert into holding (${HOLDING.list(['id', 'profileId', 'connectionId', 'accountId', ...HOLDING_REPORTED, 'lastSeenAt', 'createdAt'])})
      select r.id, $1, $2, a.id, ${HOLDING_REPORTED.map((field) => `r."${field}"`).join(', ')}, now(), now()
        from jsonb_to_recordset($3::jsonb) as r(${HOLDING.recordset(['id', ...HOLDING_REPORTED])}, "accountRemoteId" text)
        join account a on a.connection_id = $2 and a.remote_id = r."accountRemoteId"
      on conflict (account_id, security_id) do update
         set ${takeExcluded(HOLDING_REPORTED.filter((field) => field !== 'securityId'))}
-      where ${changed('holding', HOLDING_CONTENT)}
+      where ${changedFrom('holding', HOLDING_CONTENT)}
      returning id`,
   // What the snapshot no longer holds ($2: its [accountRemoteId, securityId] pairs) is gone; the rest was seen now.
   removeUnheld: `delete from holding h where h.connection_id = $1 and (h.account_id, h.security_id) not in (
@@ -87,7 +82,7 @@ export const investmentStatements = {
        join account a on a.connection_id = $2 and a.remote_id = r."accountRemoteId"
      on conflict (account_id, remote_id) do update
         set ${takeExcluded(ACTIVITY_REPORTED.filter((field) => field !== 'remoteId'))}
-      where ${changed('investment_transaction', ACTIVITY_CONTENT)}
+      where ${changedFrom('investment_transaction', ACTIVITY_CONTENT)}
      returning id`,
   // Activity of the window [$2, $3] the upstream no longer reports ($4: [accountRemoteId, remoteId] pairs) is removed.
   removeUnreported: `delete from investment_transaction t where t.connection_id = $1 and t.date between $2::date and $3::date and (t.account_id, t.remote_id) not in (

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { run } from '../../db/statement.ts';
-import { col, columnOf, table, type ReadRow } from '../../db/table.ts';
+import { changedFrom, col, table, takeExcluded, type ReadRow } from '../../db/table.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { LIABILITY_KINDS, type ProviderLiability } from '../../providers/provider.ts';
 import { INTEREST_RATE_TYPES, type StoredApr } from './liability.entity.ts';
@@ -52,8 +52,8 @@ export const liabilityStatements = {
        from jsonb_to_recordset($3::jsonb) as r(${LIABILITY.recordset(['id', ...DETAILS, 'remoteData'])}, "accountRemoteId" text)
        join account a on a.connection_id = $2 and a.remote_id = r."accountRemoteId"
      on conflict (account_id) do update
-        set ${[...DETAILS, 'remoteData'].map((field) => `"${columnOf(field)}" = excluded."${columnOf(field)}"`).join(', ')}, updated_at = now()
-      where (${DETAILS.map((field) => `liability."${columnOf(field)}"`).join(', ')}) is distinct from (${DETAILS.map((field) => `excluded."${columnOf(field)}"`).join(', ')})
+        set ${takeExcluded([...DETAILS, 'remoteData'])}, updated_at = now()
+      where ${changedFrom('liability', DETAILS)}
      returning id`,
   // Accounts the upstream no longer reports details of ($2: their remote ids are the reported ones) have none.
   removeUnreported: `delete from liability l using account a where l.connection_id = $1 and a.id = l.account_id and a.remote_id <> all($2::text[])`,
