@@ -5,7 +5,11 @@ import type { ConnectionEntity } from '../src/modules/connection/connection.enti
 import type { AccountView } from '../src/modules/account/account.entity.ts';
 import type { BalanceEntity } from '../src/modules/balance/balance.entity.ts';
 import type { TransactionRecord } from '../src/modules/transaction/transaction.store.ts';
-import type { TransactionPage } from '../src/modules/transaction/transaction.query.ts';
+import type { TransactionPage, AnyPage } from '../src/modules/transaction/transaction.query.ts';
+import type { SecurityRecord } from '../src/modules/security/security.store.ts';
+import type { HoldingRecord, InvestmentTransactionRecord } from '../src/modules/investment/investment.store.ts';
+import type { HoldingPage, InvestmentTransactionPage } from '../src/modules/investment/investment.query.ts';
+import type { LiabilityRecord } from '../src/modules/liability/liability.store.ts';
 import type { GraphQLContext } from '../src/graphql/context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = T | null | undefined;
@@ -98,10 +102,22 @@ export type Account = {
   connectionId: Scalars['ID']['output'];
   /** ISO 4217 currency code of the account, e.g. `USD`. Its balances and transactions are in this currency. */
   currencyCode: Scalars['String']['output'];
+  /**
+   * What an `INVESTMENT` account holds now, one holding per security, ordered by security name.
+   * Empty for other accounts, and when the connection lacks the `INVESTMENTS` product or its
+   * provider offers none.
+   */
+  holdings: Array<Holding>;
   /** Account identifier: `acct_` followed by an opaque id. */
   id: Scalars['ID']['output'];
   /** The family of product this account is. Decides how balance signs read (see `Balance`). */
   kind: AccountKind;
+  /**
+   * Debt details of a `CREDIT` or `LOAN` account (rates, payments due, statements), or null when
+   * there are none: another kind of account, a connection without the `LIABILITIES` product, or a
+   * provider that offers none.
+   */
+  liability: Maybe<Liability>;
   /**
    * Last four digits of the account number as surfaced during aggregation, e.g. `0042`; null when the
    * institution does not report one. The verified ACH number may end differently (tokenized numbers);
@@ -227,6 +243,17 @@ export type AddressInput = {
   postalCode?: InputMaybe<Scalars['String']['input']>;
   /** State, province or county, e.g. `CA`. */
   region?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** An annual percentage rate of a card, with the balance it applies to. */
+export type Apr = {
+  __typename?: 'Apr';
+  /** The balance subject to this rate, owed: negative, e.g. `-1562.5`; null when not reported. */
+  balanceSubjectToApr: Maybe<Scalars['Decimal']['output']>;
+  /** The rate in percent, e.g. `24.99`. */
+  percentage: Scalars['Decimal']['output'];
+  /** The institution's kind of APR in lower case, e.g. `purchase_apr`, `cash_apr`, `balance_transfer_apr`. */
+  type: Scalars['String']['output'];
 };
 
 /**
@@ -373,6 +400,76 @@ export type EntryType =
   /** Money out of the account (purchase, withdrawal, fee, outgoing transfer, a draw on a card or loan). The amount is negative. */
   | 'DEBIT';
 
+/**
+ * A position in one security in one investment account, as the institution reported it at the last
+ * sync. Each sync replaces an account's holdings as a whole: a holding keeps its id while its
+ * security stays in the account; one sold off disappears. Quantities and prices are exact decimals
+ * with the precision the institution gives (fractional shares, cryptocurrency: up to 10 fraction
+ * digits).
+ */
+export type Holding = {
+  __typename?: 'Holding';
+  /** The account that holds it. */
+  account: Account;
+  /** Identifier (`acct_…`) of the account that holds it. */
+  accountId: Scalars['ID']['output'];
+  /** When Tributary first recorded the holding. */
+  at: Scalars['DateTime']['output'];
+  /** What was paid for the whole position, in `currencyCode`; null when unknown. */
+  costBasis: Maybe<Scalars['Decimal']['output']>;
+  /** ISO 4217 currency code of `price`, `value` and `costBasis`, e.g. `USD`. */
+  currencyCode: Scalars['String']['output'];
+  /** Holding identifier: `hld_` followed by an opaque id. */
+  id: Scalars['ID']['output'];
+  /** When a sync last found this holding in its account. */
+  lastSeenAt: Scalars['DateTime']['output'];
+  /** Price of one unit in `currencyCode`, as of `priceDate`. */
+  price: Scalars['Decimal']['output'];
+  /** The day of `price`; null when the institution does not say. */
+  priceDate: Maybe<Scalars['Date']['output']>;
+  /** Units held, e.g. `12.5` shares or `0.0153281` bitcoin; negative for a short position. */
+  quantity: Scalars['Decimal']['output'];
+  /** The provider's own data for the holding, keyed by provider name (see `Transaction.remoteData`). */
+  remoteData: Scalars['JSONObject']['output'];
+  /** The security held. */
+  security: Security;
+  /** Market value of the position (quantity × price, as the institution rounds it), in `currencyCode`. */
+  value: Scalars['Decimal']['output'];
+};
+
+/** One page of holdings (Relay cursor connection); `edges` and `nodes` hold the same records. */
+export type HoldingConnection = {
+  __typename?: 'HoldingConnection';
+  /** How many holdings match the filter in total, ignoring pagination. */
+  count: Scalars['Int']['output'];
+  /** The holdings of this page with their cursors. */
+  edges: Array<HoldingEdge>;
+  /** The holdings of this page (the same as `edges[].node`). */
+  nodes: Array<Holding>;
+  /** Cursors and flags for fetching the neighbouring pages. */
+  pageInfo: PageInfo;
+};
+
+/** A holding together with its position in the result list. */
+export type HoldingEdge = {
+  __typename?: 'HoldingEdge';
+  /** Opaque cursor of this holding's position: pass it as `after` (or `before`). Valid indefinitely. */
+  cursor: Scalars['String']['output'];
+  /** The holding. */
+  node: Holding;
+};
+
+/**
+ * Narrows `holdings`. All given fields must match (AND); a list matches any of its values (OR); an
+ * empty list matches nothing. A field that is omitted or null places no constraint.
+ */
+export type HoldingFilter = {
+  /** Holdings of any of these accounts (`acct_…` ids). Ids that are unknown or not this profile's simply match nothing. */
+  accountIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** Holdings of securities of any of these types, e.g. `[EQUITY, ETF]`. */
+  securityTypes?: InputMaybe<Array<SecurityType>>;
+};
+
 /** A financial institution (bank, card issuer, lender, broker) that connections reach. */
 export type Institution = {
   __typename?: 'Institution';
@@ -384,6 +481,180 @@ export type Institution = {
   /** Display name of the institution, e.g. `First Platypus Bank`. */
   name: Scalars['String']['output'];
 };
+
+/** Whether a loan's interest rate is fixed for its term or follows an index. */
+export type InterestRateType =
+  /** Fixed for the loan's term. */
+  | 'FIXED'
+  /** Follows an index; may change. */
+  | 'VARIABLE';
+
+/**
+ * A movement in an investment account: a buy, a sale, a dividend, a fee, a cash transfer. Signs follow
+ * the account's cash, like `Transaction.amount`: `amount` is positive when money comes into the
+ * account's cash (a sale, a dividend, interest, a deposit) and negative when it goes out (a buy, a
+ * fee, a withdrawal). `quantity` is positive when units come into the account (a buy) and negative
+ * when they leave (a sale); 0 for cash movements.
+ */
+export type InvestmentTransaction = {
+  __typename?: 'InvestmentTransaction';
+  /** The account it is on. */
+  account: Account;
+  /** Identifier (`acct_…`) of the account it is on. */
+  accountId: Scalars['ID']['output'];
+  /** Money into the account's cash (positive) or out of it (negative), fees included, in `currencyCode`. */
+  amount: Scalars['Decimal']['output'];
+  /** When Tributary first recorded it. */
+  at: Scalars['DateTime']['output'];
+  /** ISO 4217 currency code of the amounts, e.g. `USD`. */
+  currencyCode: Scalars['String']['output'];
+  /** The date the institution gives for it (trade date), in its own calendar. */
+  date: Scalars['Date']['output'];
+  /** The institution's description, e.g. `BUY VTI`. */
+  description: Scalars['String']['output'];
+  /** Fees charged with it, in `currencyCode`; null when not reported. */
+  fees: Maybe<Scalars['Decimal']['output']>;
+  /** Investment transaction identifier: `itx_` followed by an opaque, time-ordered id. */
+  id: Scalars['ID']['output'];
+  /** Price of one unit in `currencyCode`; 0 when not applicable. */
+  price: Scalars['Decimal']['output'];
+  /** Units into the account (positive) or out of it (negative); 0 for cash movements. */
+  quantity: Scalars['Decimal']['output'];
+  /** The provider's own data, keyed by provider name (see `Transaction.remoteData`). */
+  remoteData: Scalars['JSONObject']['output'];
+  /** The security concerned; null for cash movements (a deposit, a fee not tied to a security). */
+  security: Maybe<Security>;
+  /** The institution's finer label in lower case, e.g. `dividend`, `stock split`, `management fee`; null when none. */
+  subtype: Maybe<Scalars['String']['output']>;
+  /** What it did. */
+  type: InvestmentTransactionType;
+};
+
+/** One page of investment transactions (Relay cursor connection); `edges` and `nodes` hold the same records. */
+export type InvestmentTransactionConnection = {
+  __typename?: 'InvestmentTransactionConnection';
+  /** How many investment transactions match the filter in total, ignoring pagination. */
+  count: Scalars['Int']['output'];
+  /** The investment transactions of this page with their cursors, in the requested sort order. */
+  edges: Array<InvestmentTransactionEdge>;
+  /** The investment transactions of this page (the same as `edges[].node`). */
+  nodes: Array<InvestmentTransaction>;
+  /** Cursors and flags for fetching the neighbouring pages. */
+  pageInfo: PageInfo;
+};
+
+/** An investment transaction together with its position in the result list. */
+export type InvestmentTransactionEdge = {
+  __typename?: 'InvestmentTransactionEdge';
+  /** Opaque cursor of this record's position in the sorted list: pass it as `after` (or `before`). Valid indefinitely. */
+  cursor: Scalars['String']['output'];
+  /** The investment transaction. */
+  node: InvestmentTransaction;
+};
+
+/**
+ * Narrows `investmentTransactions`. All given fields must match (AND); a list matches any of its
+ * values (OR); an empty list matches nothing. A field that is omitted or null places no constraint.
+ * Bounds are inclusive.
+ */
+export type InvestmentTransactionFilter = {
+  /** On any of these accounts (`acct_…` ids). Ids that are unknown or not this profile's simply match nothing. */
+  accountIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** Dated on or after this date, e.g. `2026-01-01`. */
+  date_gte?: InputMaybe<Scalars['Date']['input']>;
+  /** Dated on or before this date, e.g. `2026-03-31`. */
+  date_lte?: InputMaybe<Scalars['Date']['input']>;
+  /** Naming any of these securities (`sec_…` ids); cash movements (no security) never match. */
+  securityIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** Of any of these types, e.g. `[BUY, SELL]`. */
+  types?: InputMaybe<Array<InvestmentTransactionType>>;
+};
+
+/** What an investment transaction did. Its finer label is in `InvestmentTransaction.subtype`. */
+export type InvestmentTransactionType =
+  /** Units of a security bought: quantity positive, amount negative (cash spent). */
+  | 'BUY'
+  /** The cancellation of an earlier transaction. */
+  | 'CANCEL'
+  /** Another cash movement: a deposit (positive), a withdrawal (negative). */
+  | 'CASH'
+  /** A dividend paid into the account: amount positive. */
+  | 'DIVIDEND'
+  /** A fee charged to the account: amount negative. */
+  | 'FEE'
+  /** Interest paid into the account: amount positive. */
+  | 'INTEREST'
+  /** Anything else (a split, a spin-off, an adjustment): see `subtype`. */
+  | 'OTHER'
+  /** Units of a security sold: quantity negative, amount positive (cash received). */
+  | 'SELL'
+  /** Cash or securities moved into (positive) or out of (negative) the account. */
+  | 'TRANSFER';
+
+/**
+ * The debt details of a `CREDIT` or `LOAN` account, as of the last sync, in the account's currency.
+ * Amounts follow the signs of `Balance`: what is owed or due reads negative (a minimum payment of 35
+ * is `-35`), what the holder paid or holds reads positive. Card fields are null on loans and loan
+ * fields null on cards; any field the institution does not report is null.
+ */
+export type Liability = {
+  __typename?: 'Liability';
+  /** Cards: each APR with the balance subject to it; empty for loans. */
+  aprs: Array<Apr>;
+  /** Mortgages: the escrow balance held for the holder (positive). */
+  escrowBalance: Maybe<Scalars['Decimal']['output']>;
+  /** Loans: the interest rate in percent, e.g. `6.125`. */
+  interestRatePercentage: Maybe<Scalars['Decimal']['output']>;
+  /** Loans: whether the interest rate is fixed or variable. */
+  interestRateType: Maybe<InterestRateType>;
+  /** Whether a payment is overdue. */
+  isOverdue: Maybe<Scalars['Boolean']['output']>;
+  /** What kind of debt it is. */
+  kind: LiabilityKind;
+  /** The last payment made (positive). */
+  lastPaymentAmount: Maybe<Scalars['Decimal']['output']>;
+  /** The day of the last payment. */
+  lastPaymentDate: Maybe<Scalars['Date']['output']>;
+  /** Cards: the balance of the last statement (negative when owed). */
+  lastStatementBalance: Maybe<Scalars['Decimal']['output']>;
+  /** Cards: the day of the last statement. */
+  lastStatementDate: Maybe<Scalars['Date']['output']>;
+  /** Loans: the day the loan ends. */
+  maturityDate: Maybe<Scalars['Date']['output']>;
+  /** Cards: the minimum payment due next (negative). */
+  minimumPayment: Maybe<Scalars['Decimal']['output']>;
+  /** Loans: the next payment due (negative). */
+  nextPaymentAmount: Maybe<Scalars['Decimal']['output']>;
+  /** Loans: the day the next payment is due. */
+  nextPaymentDate: Maybe<Scalars['Date']['output']>;
+  /** Cards: the day the next payment is due. */
+  nextPaymentDueDate: Maybe<Scalars['Date']['output']>;
+  /** Loans: the day the loan was made. */
+  originationDate: Maybe<Scalars['Date']['output']>;
+  /** Loans: the amount borrowed (negative: owed at origination). */
+  originationPrincipal: Maybe<Scalars['Decimal']['output']>;
+  /** When a sync last stored these details. */
+  updatedAt: Scalars['DateTime']['output'];
+  /** Loans: interest paid this calendar year (positive). */
+  ytdInterestPaid: Maybe<Scalars['Decimal']['output']>;
+  /** Loans: principal paid this calendar year (positive). */
+  ytdPrincipalPaid: Maybe<Scalars['Decimal']['output']>;
+};
+
+/** What kind of debt an account's liability details describe. */
+export type LiabilityKind =
+  /** An auto loan. */
+  | 'AUTO'
+  /** A credit card or line of credit: APRs, statements, minimum payment. */
+  | 'CREDIT'
+  /** A mortgage. */
+  | 'MORTGAGE'
+  /** Another loan. */
+  | 'OTHER'
+  /** A personal loan. */
+  | 'PERSONAL'
+  /** A student loan. */
+  | 'STUDENT';
 
 /**
  * Writes. Each mutation acts on the authenticated profile's own records and returns a payload:
@@ -469,6 +740,13 @@ export type Product =
   | 'ACCOUNT_NUMBERS'
   /** Account balances, including real-time balance refresh. */
   | 'BALANCES'
+  /**
+   * Investment accounts' holdings, their securities and (where the provider reports it) investment
+   * activity: `holdings`, `investmentTransactions`, `Account.holdings`.
+   */
+  | 'INVESTMENTS'
+  /** Debt details of credit and loan accounts (rates, payments due, statements): `Account.liability`. */
+  | 'LIABILITIES'
   /** Transaction history and ongoing transaction sync. */
   | 'TRANSACTIONS';
 
@@ -579,6 +857,20 @@ export type Query = {
   connection: Maybe<Connection>;
   /** The profile's connections that match the filter (all of them without one), oldest first. */
   connections: Array<Connection>;
+  /**
+   * The profile's holdings matching `filter`, oldest first (in order of recording), one page at a
+   * time: paging as in `transactions` (`first`/`after` forwards, `last`/`before` backwards; at most
+   * 100 a page, 25 without `first` or `last`; the same BAD_USER_INPUT rules). Empty when no
+   * connection has the `INVESTMENTS` product or its provider offers none.
+   */
+  holdings: HoldingConnection;
+  /**
+   * The profile's investment transactions matching `filter`, sorted by `sort` (by `date`, then in
+   * order of recording), one page at a time, exactly as `transactions` pages (keyset cursors, at
+   * most 100 a page, 25 by default, the same BAD_USER_INPUT rules). Empty when no connection has the
+   * `INVESTMENTS` product or its provider reports no investment activity (SimpleFIN Bridge).
+   */
+  investmentTransactions: InvestmentTransactionConnection;
   /** The authenticated profile. */
   profile: Profile;
   /**
@@ -660,6 +952,35 @@ export type QueryConnectionsArgs = {
  * does not exist or belongs to someone else reads null, with an error entry whose
  * `extensions.code` is `NOT_FOUND`.
  */
+export type QueryHoldingsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<HoldingFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * Reads. Everything acts on the authenticated profile only. A single record asked for by id that
+ * does not exist or belongs to someone else reads null, with an error entry whose
+ * `extensions.code` is `NOT_FOUND`.
+ */
+export type QueryInvestmentTransactionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<InvestmentTransactionFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  sort?: InputMaybe<TransactionSort>;
+};
+
+
+/**
+ * Reads. Everything acts on the authenticated profile only. A single record asked for by id that
+ * does not exist or belongs to someone else reads null, with an error entry whose
+ * `extensions.code` is `NOT_FOUND`.
+ */
 export type QueryTransactionArgs = {
   id: Scalars['ID']['input'];
 };
@@ -678,6 +999,54 @@ export type QueryTransactionsArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
   sort?: InputMaybe<TransactionSort>;
 };
+
+/**
+ * A financial instrument (a stock, a fund, a bond, a cryptocurrency) that holdings and investment
+ * transactions name. Reference data: it holds nothing about any person, and one instrument has one
+ * `Security` (one id) for every profile and connection. Its identity is, in this order, its ISIN,
+ * else its CUSIP, else its ticker symbol with its type and currency, else the provider's own id of
+ * it; its fields are the latest any provider reported.
+ */
+export type Security = {
+  __typename?: 'Security';
+  /** The latest close price a provider reported, in `currencyCode`; null when unknown. */
+  closePrice: Maybe<Scalars['Decimal']['output']>;
+  /** The day of `closePrice`; null when unknown. */
+  closePriceDate: Maybe<Scalars['Date']['output']>;
+  /** ISO 4217 currency code the security is priced in, e.g. `USD`. */
+  currencyCode: Scalars['String']['output'];
+  /** CUSIP (9 characters), e.g. `922908769`; null when not reported. */
+  cusip: Maybe<Scalars['String']['output']>;
+  /** Security identifier: `sec_` followed by an opaque id; the same for every profile. */
+  id: Scalars['ID']['output'];
+  /** ISIN (12 characters), e.g. `US9229087690`; null when not reported. */
+  isin: Maybe<Scalars['String']['output']>;
+  /** The instrument's name, e.g. `Vanguard Total Stock Market ETF`; null when not reported. */
+  name: Maybe<Scalars['String']['output']>;
+  /** Ticker symbol, e.g. `VTI`; null when it has none (a 401(k) fund, a bond) or it is not reported. */
+  tickerSymbol: Maybe<Scalars['String']['output']>;
+  /** What kind of instrument it is. */
+  type: SecurityType;
+};
+
+/** The kind of instrument a security is. */
+export type SecurityType =
+  /** Cash or a money-market sweep held in the account. */
+  | 'CASH'
+  /** A cryptocurrency. */
+  | 'CRYPTOCURRENCY'
+  /** An option, warrant or other derivative. */
+  | 'DERIVATIVE'
+  /** A share of a company's stock. */
+  | 'EQUITY'
+  /** An exchange-traded fund. */
+  | 'ETF'
+  /** A bond, note or certificate of deposit. */
+  | 'FIXED_INCOME'
+  /** A mutual fund (including a 401(k)'s target-date funds). */
+  | 'MUTUAL_FUND'
+  /** Anything else, or a type the provider does not say. */
+  | 'OTHER';
 
 /**
  * A movement of money on an account. `amount` is signed relative to the account and `entryType`
@@ -931,6 +1300,7 @@ export type ResolversTypes = {
   AccountUpdatePayload: ResolverTypeWrapper<Omit<AccountUpdatePayload, 'record'> & { record?: Maybe<ResolversTypes['Account']> }>;
   Address: ResolverTypeWrapper<Address>;
   AddressInput: AddressInput;
+  Apr: ResolverTypeWrapper<Apr>;
   Balance: ResolverTypeWrapper<BalanceEntity>;
   BalanceSource: BalanceSource;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
@@ -943,14 +1313,26 @@ export type ResolversTypes = {
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
   EntryType: EntryType;
+  Holding: ResolverTypeWrapper<HoldingRecord>;
+  HoldingConnection: ResolverTypeWrapper<HoldingPage>;
+  HoldingEdge: ResolverTypeWrapper<Omit<HoldingEdge, 'node'> & { node: ResolversTypes['Holding'] }>;
+  HoldingFilter: HoldingFilter;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Institution: ResolverTypeWrapper<Institution>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  InterestRateType: InterestRateType;
+  InvestmentTransaction: ResolverTypeWrapper<InvestmentTransactionRecord>;
+  InvestmentTransactionConnection: ResolverTypeWrapper<InvestmentTransactionPage>;
+  InvestmentTransactionEdge: ResolverTypeWrapper<Omit<InvestmentTransactionEdge, 'node'> & { node: ResolversTypes['InvestmentTransaction'] }>;
+  InvestmentTransactionFilter: InvestmentTransactionFilter;
+  InvestmentTransactionType: InvestmentTransactionType;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
+  Liability: ResolverTypeWrapper<LiabilityRecord>;
+  LiabilityKind: LiabilityKind;
   Metadata: ResolverTypeWrapper<Scalars['Metadata']['output']>;
   MetadataFilter: ResolverTypeWrapper<Scalars['MetadataFilter']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
-  PageInfo: ResolverTypeWrapper<TransactionPage>;
+  PageInfo: ResolverTypeWrapper<AnyPage>;
   Product: Product;
   Profile: ResolverTypeWrapper<ProfileEntity>;
   ProfileNames: ResolverTypeWrapper<ProfileNames>;
@@ -958,6 +1340,8 @@ export type ResolversTypes = {
   ProfileUpdateInput: ProfileUpdateInput;
   ProfileUpdatePayload: ResolverTypeWrapper<Omit<ProfileUpdatePayload, 'record'> & { record?: Maybe<ResolversTypes['Profile']> }>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Security: ResolverTypeWrapper<SecurityRecord>;
+  SecurityType: SecurityType;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Transaction: ResolverTypeWrapper<TransactionRecord>;
   TransactionConnection: ResolverTypeWrapper<TransactionPage>;
@@ -978,6 +1362,7 @@ export type ResolversParentTypes = {
   AccountUpdatePayload: Omit<AccountUpdatePayload, 'record'> & { record?: Maybe<ResolversParentTypes['Account']> };
   Address: Address;
   AddressInput: AddressInput;
+  Apr: Apr;
   Balance: BalanceEntity;
   Boolean: Scalars['Boolean']['output'];
   Connection: ConnectionEntity;
@@ -987,20 +1372,30 @@ export type ResolversParentTypes = {
   Date: Scalars['Date']['output'];
   DateTime: Scalars['DateTime']['output'];
   Decimal: Scalars['Decimal']['output'];
+  Holding: HoldingRecord;
+  HoldingConnection: HoldingPage;
+  HoldingEdge: Omit<HoldingEdge, 'node'> & { node: ResolversParentTypes['Holding'] };
+  HoldingFilter: HoldingFilter;
   ID: Scalars['ID']['output'];
   Institution: Institution;
   Int: Scalars['Int']['output'];
+  InvestmentTransaction: InvestmentTransactionRecord;
+  InvestmentTransactionConnection: InvestmentTransactionPage;
+  InvestmentTransactionEdge: Omit<InvestmentTransactionEdge, 'node'> & { node: ResolversParentTypes['InvestmentTransaction'] };
+  InvestmentTransactionFilter: InvestmentTransactionFilter;
   JSONObject: Scalars['JSONObject']['output'];
+  Liability: LiabilityRecord;
   Metadata: Scalars['Metadata']['output'];
   MetadataFilter: Scalars['MetadataFilter']['output'];
   Mutation: Record<PropertyKey, never>;
-  PageInfo: TransactionPage;
+  PageInfo: AnyPage;
   Profile: ProfileEntity;
   ProfileNames: ProfileNames;
   ProfileNamesInput: ProfileNamesInput;
   ProfileUpdateInput: ProfileUpdateInput;
   ProfileUpdatePayload: Omit<ProfileUpdatePayload, 'record'> & { record?: Maybe<ResolversParentTypes['Profile']> };
   Query: Record<PropertyKey, never>;
+  Security: SecurityRecord;
   String: Scalars['String']['output'];
   Transaction: TransactionRecord;
   TransactionConnection: TransactionPage;
@@ -1017,8 +1412,10 @@ export type AccountResolvers<ContextType = GraphQLContext, ParentType extends Re
   connection?: Resolver<ResolversTypes['Connection'], ParentType, ContextType>;
   connectionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   currencyCode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  holdings?: Resolver<Array<ResolversTypes['Holding']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['AccountKind'], ParentType, ContextType>;
+  liability?: Resolver<Maybe<ResolversTypes['Liability']>, ParentType, ContextType>;
   mask?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1040,6 +1437,12 @@ export type AddressResolvers<ContextType = GraphQLContext, ParentType extends Re
   line2?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   postalCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   region?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type AprResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Apr'] = ResolversParentTypes['Apr']> = {
+  balanceSubjectToApr?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  percentage?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type BalanceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Balance'] = ResolversParentTypes['Balance']> = {
@@ -1082,14 +1485,95 @@ export interface DecimalScalarConfig extends GraphQLScalarTypeConfig<ResolversTy
   name: 'Decimal';
 }
 
+export type HoldingResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Holding'] = ResolversParentTypes['Holding']> = {
+  account?: Resolver<ResolversTypes['Account'], ParentType, ContextType>;
+  accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  costBasis?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  currencyCode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lastSeenAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  price?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  priceDate?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
+  quantity?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  remoteData?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
+  security?: Resolver<ResolversTypes['Security'], ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+};
+
+export type HoldingConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['HoldingConnection'] = ResolversParentTypes['HoldingConnection']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['HoldingEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Holding']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type HoldingEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['HoldingEdge'] = ResolversParentTypes['HoldingEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Holding'], ParentType, ContextType>;
+};
+
 export type InstitutionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Institution'] = ResolversParentTypes['Institution']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type InvestmentTransactionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['InvestmentTransaction'] = ResolversParentTypes['InvestmentTransaction']> = {
+  account?: Resolver<ResolversTypes['Account'], ParentType, ContextType>;
+  accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  currencyCode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  date?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  fees?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  price?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  quantity?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  remoteData?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
+  security?: Resolver<Maybe<ResolversTypes['Security']>, ParentType, ContextType>;
+  subtype?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['InvestmentTransactionType'], ParentType, ContextType>;
+};
+
+export type InvestmentTransactionConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['InvestmentTransactionConnection'] = ResolversParentTypes['InvestmentTransactionConnection']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['InvestmentTransactionEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['InvestmentTransaction']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type InvestmentTransactionEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['InvestmentTransactionEdge'] = ResolversParentTypes['InvestmentTransactionEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['InvestmentTransaction'], ParentType, ContextType>;
+};
+
 export interface JsonObjectScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSONObject'], any> {
   name: 'JSONObject';
 }
+
+export type LiabilityResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Liability'] = ResolversParentTypes['Liability']> = {
+  aprs?: Resolver<Array<ResolversTypes['Apr']>, ParentType, ContextType>;
+  escrowBalance?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  interestRatePercentage?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  interestRateType?: Resolver<Maybe<ResolversTypes['InterestRateType']>, ParentType, ContextType>;
+  isOverdue?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['LiabilityKind'], ParentType, ContextType>;
+  lastPaymentAmount?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  lastPaymentDate?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
+  lastStatementBalance?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  lastStatementDate?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
+  maturityDate?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
+  minimumPayment?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  nextPaymentAmount?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  nextPaymentDate?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
+  nextPaymentDueDate?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
+  originationDate?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
+  originationPrincipal?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  ytdInterestPaid?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  ytdPrincipalPaid?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+};
 
 export interface MetadataScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Metadata'], any> {
   name: 'Metadata';
@@ -1143,9 +1627,23 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   accounts?: Resolver<Array<ResolversTypes['Account']>, ParentType, ContextType, Partial<QueryAccountsArgs>>;
   connection?: Resolver<Maybe<ResolversTypes['Connection']>, ParentType, ContextType, RequireFields<QueryConnectionArgs, 'id'>>;
   connections?: Resolver<Array<ResolversTypes['Connection']>, ParentType, ContextType, Partial<QueryConnectionsArgs>>;
+  holdings?: Resolver<ResolversTypes['HoldingConnection'], ParentType, ContextType, Partial<QueryHoldingsArgs>>;
+  investmentTransactions?: Resolver<ResolversTypes['InvestmentTransactionConnection'], ParentType, ContextType, RequireFields<QueryInvestmentTransactionsArgs, 'sort'>>;
   profile?: Resolver<ResolversTypes['Profile'], ParentType, ContextType>;
   transaction?: Resolver<Maybe<ResolversTypes['Transaction']>, ParentType, ContextType, RequireFields<QueryTransactionArgs, 'id'>>;
   transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<QueryTransactionsArgs, 'sort'>>;
+};
+
+export type SecurityResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Security'] = ResolversParentTypes['Security']> = {
+  closePrice?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  closePriceDate?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
+  currencyCode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  cusip?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  isin?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  tickerSymbol?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['SecurityType'], ParentType, ContextType>;
 };
 
 export type TransactionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Transaction'] = ResolversParentTypes['Transaction']> = {
@@ -1189,14 +1687,22 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Account?: AccountResolvers<ContextType>;
   AccountUpdatePayload?: AccountUpdatePayloadResolvers<ContextType>;
   Address?: AddressResolvers<ContextType>;
+  Apr?: AprResolvers<ContextType>;
   Balance?: BalanceResolvers<ContextType>;
   Connection?: ConnectionResolvers<ContextType>;
   ConnectionUpdatePayload?: ConnectionUpdatePayloadResolvers<ContextType>;
   Date?: GraphQLScalarType;
   DateTime?: GraphQLScalarType;
   Decimal?: GraphQLScalarType;
+  Holding?: HoldingResolvers<ContextType>;
+  HoldingConnection?: HoldingConnectionResolvers<ContextType>;
+  HoldingEdge?: HoldingEdgeResolvers<ContextType>;
   Institution?: InstitutionResolvers<ContextType>;
+  InvestmentTransaction?: InvestmentTransactionResolvers<ContextType>;
+  InvestmentTransactionConnection?: InvestmentTransactionConnectionResolvers<ContextType>;
+  InvestmentTransactionEdge?: InvestmentTransactionEdgeResolvers<ContextType>;
   JSONObject?: GraphQLScalarType;
+  Liability?: LiabilityResolvers<ContextType>;
   Metadata?: GraphQLScalarType;
   MetadataFilter?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
@@ -1205,6 +1711,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ProfileNames?: ProfileNamesResolvers<ContextType>;
   ProfileUpdatePayload?: ProfileUpdatePayloadResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  Security?: SecurityResolvers<ContextType>;
   Transaction?: TransactionResolvers<ContextType>;
   TransactionConnection?: TransactionConnectionResolvers<ContextType>;
   TransactionEdge?: TransactionEdgeResolvers<ContextType>;

@@ -1493,10 +1493,10 @@ export interface components {
          */
         ConnectionStatus: "INITIALIZING" | "SYNCING" | "SYNCED" | "ERROR_REPAIRABLE" | "ERROR_SERVICE" | "ERROR_PROVIDER" | "ERROR_INSTITUTION" | "DISCONNECTING" | "DISCONNECTED";
         /**
-         * @description A data product of a connection: `TRANSACTIONS` (history and sync), `BALANCES` (including real-time refresh), `ACCOUNT_NUMBERS` (ACH numbers).
+         * @description A data product of a connection: `TRANSACTIONS` (history and sync), `BALANCES` (including real-time refresh), `ACCOUNT_NUMBERS` (ACH numbers), `INVESTMENTS` (holdings, securities and investment activity, read over GraphQL), `LIABILITIES` (debt details of credit and loan accounts, read over GraphQL).
          * @enum {string}
          */
-        Product: "TRANSACTIONS" | "BALANCES" | "ACCOUNT_NUMBERS";
+        Product: "TRANSACTIONS" | "BALANCES" | "ACCOUNT_NUMBERS" | "INVESTMENTS" | "LIABILITIES";
         /** @description One login of the profile at one institution, kept in sync with the upstream provider. */
         Connection: {
             id: components["schemas"]["ConnectionId"];
@@ -1621,10 +1621,15 @@ export interface components {
          *     `connection.disconnected`, `connection.accounts_available` (the institution has accounts
          *     the end-user has not shared yet: open the connect page in repair mode to add them),
          *     `connection.consent_expiring` (the end-user's consent ends soon, `record.consentExpiresAt`:
-         *     open the connect page in repair mode to renew it).
+         *     open the connect page in repair mode to renew it), `holdings.updated` (a sync changed the
+         *     holdings or the investment transactions of the connection's investment accounts: at most
+         *     once per sync, `record` is the `Connection`; read them with GraphQL's `holdings` and
+         *     `investmentTransactions`), `liabilities.updated` (a sync changed the debt details of the
+         *     connection's credit or loan accounts: at most once per sync, `record` is the `Connection`;
+         *     read them with GraphQL's `Account.liability`).
          * @enum {string}
          */
-        EventType: "profile.created" | "profile.deleted" | "profile.ready" | "balance.created" | "account.verified" | "connection.created" | "connection.synced.successful" | "connection.synced.errored.ERROR_REPAIRABLE" | "connection.synced.errored.ERROR_SERVICE" | "connection.synced.errored.ERROR_PROVIDER" | "connection.synced.errored.ERROR_INSTITUTION" | "connection.disconnected" | "connection.accounts_available" | "connection.consent_expiring";
+        EventType: "profile.created" | "profile.deleted" | "profile.ready" | "balance.created" | "account.verified" | "connection.created" | "connection.synced.successful" | "connection.synced.errored.ERROR_REPAIRABLE" | "connection.synced.errored.ERROR_SERVICE" | "connection.synced.errored.ERROR_PROVIDER" | "connection.synced.errored.ERROR_INSTITUTION" | "connection.disconnected" | "connection.accounts_available" | "connection.consent_expiring" | "holdings.updated" | "liabilities.updated";
         /**
          * @description An event type, or a prefix of whole dot-separated segments of one (`connection`, `connection.synced`).
          * @example connection.synced
@@ -1634,7 +1639,7 @@ export interface components {
          * @description The envelope of every event, as `listEvents` returns and webhooks deliver it. `record` is
          *     the resource concerned: a `ProfileSummary` for `profile.*`, a `Balance` for
          *     `balance.created`, an `Account` for `account.verified`, a `Connection` for
-         *     `connection.*`. Events never carry sensitive profile fields.
+         *     `connection.*`, `holdings.updated` and `liabilities.updated`. Events never carry sensitive profile fields.
          */
         Event: {
             id: components["schemas"]["EventId"];

@@ -88,6 +88,17 @@ export function table<const C extends Columns>(name: string, columns: C): Table<
   };
 }
 
+/** An upsert's update condition: the stored row (named `table`) differs from the proposed one in these fields. */
+export function changedFrom(table: string, fields: readonly string[]): string {
+  const columns = (alias: string) => fields.map((field) => `${alias}."${columnOf(field)}"`).join(', ');
+  return `(${columns(table)}) is distinct from (${columns('excluded')})`;
+}
+
+/** An upsert's assignments: each field's column takes the proposed row's value. */
+export function takeExcluded(fields: readonly string[]): string {
+  return fields.map((field) => `"${columnOf(field)}" = excluded."${columnOf(field)}"`).join(', ');
+}
+
 /** Every field of a table, in declaration order. */
 export function fieldsOf<C extends Columns>(of: Table<C>): Array<keyof C & string> {
   return Object.keys(of.columns) as Array<keyof C & string>;

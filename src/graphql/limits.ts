@@ -8,6 +8,8 @@ import { Kind, OperationTypeNode, type DocumentNode, type FieldNode, type Fragme
 export const LIMITS = { depth: 10, aliases: 30, tokens: 2000, fields: 400, cost: 5000, responseBytes: 1024 * 1024 } as const;
 
 const LIST_FACTOR = 10;
+/** The Relay pages: a field returning one runs what is inside it once per record of the page asked for. */
+const PAGES = new Set(['TransactionConnection', 'HoldingConnection', 'InvestmentTransactionConnection']);
 const DEFAULT_PAGE = 25;
 const MAX_PAGE = 100;
 
@@ -65,8 +67,8 @@ export function checkShape(document: DocumentNode): string | undefined {
 
 /**
  * The cost of each operation of a validated document, in document order: every field that returns
- * an object costs 1, times how often it can run (inside `transactions` the page size asked for,
- * inside other lists 10). Introspection fields are free (their size is bounded by `fields`,
+ * an object costs 1, times how often it can run (inside a page, such as `transactions`, the page
+ * size asked for, inside other lists 10). Introspection fields are free (their size is bounded by `fields`,
  * `aliases` and the response size). A fragment's cost is measured once, for one run of it, and
  * scaled by the multiplier at each spread.
  */
@@ -130,9 +132,9 @@ function memoisedFragments<T>(document: DocumentNode, empty: T, measure: (fragme
 
 /** How many times the selections under a field can run for each time the field runs. */
 function timesRun(parent: GraphQLNamedType, field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): number {
-  // A page's `edges` and `nodes` are the page itself, already counted by `transactions`.
-  if (parent.name === 'TransactionConnection') return 1;
-  if (field.name === 'transactions') {
+  // A page's `edges` and `nodes` are the page itself, already counted by the field that returned it.
+  if (PAGES.has(parent.name)) return 1;
+  if (PAGES.has(getNamedType(field.type).name)) {
     const size = (name: string) => {
       const argument = node.arguments?.find((candidate) => candidate.name.value === name);
       if (!argument) return undefined;

@@ -7,13 +7,17 @@ import type { BalanceEntity } from '../modules/balance/balance.entity.ts';
 import { profileBalances } from '../modules/balance/balance.store.ts';
 import type { ConnectionEntity } from '../modules/connection/connection.entity.ts';
 import { profileConnections } from '../modules/connection/connection.store.ts';
+import { holdingsOfAccounts, type HoldingRecord } from '../modules/investment/investment.store.ts';
+import { liabilitiesOfAccounts, type LiabilityRecord } from '../modules/liability/liability.store.ts';
+import { securitiesByIds, type SecurityRecord } from '../modules/security/security.store.ts';
 import { remoteDataByIds } from '../modules/transaction/transaction.store.ts';
 
 export type Loaders = ReturnType<typeof createLoaders>;
 
 /**
  * Per-request batch loaders, each scoped to the acting profile: however many transactions a page
- * holds, their accounts (and those accounts' balances and connections) cost one query each.
+ * holds, their accounts (and those accounts' balances and connections, holdings, liabilities, and
+ * the securities they name) cost one query each.
  */
 export function createLoaders(em: EntityManager, profileId: string) {
   const byId = <T extends { id: string }>(ids: readonly string[], rows: T[]) => {
@@ -29,6 +33,16 @@ export function createLoaders(em: EntityManager, profileId: string) {
     accountsOfConnection: new DataLoader<string, AccountEntity[]>(async (connectionIds) => {
       const accounts = await accountsOfConnections(em, profileId, connectionIds);
       return connectionIds.map((id) => accounts.filter((account) => account.connection.id === id));
+    }),
+    // Reference data, shared by every profile: what a profile can reach of it is what its holdings and activity name.
+    security: new DataLoader<string, SecurityRecord | null>(async (ids) => byId(ids, await securitiesByIds(em, ids))),
+    holdingsOfAccount: new DataLoader<string, HoldingRecord[]>(async (accountIds) => {
+      const holdings = await holdingsOfAccounts(em, profileId, accountIds);
+      return accountIds.map((id) => holdings.filter((holding) => holding.accountId === id));
+    }),
+    liabilityOfAccount: new DataLoader<string, LiabilityRecord | null>(async (accountIds) => {
+      const liabilities = await liabilitiesOfAccounts(em, profileId, accountIds);
+      return accountIds.map((id) => liabilities.find((liability) => liability.accountId === id) ?? null);
     }),
   };
 }

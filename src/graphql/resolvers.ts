@@ -1,6 +1,8 @@
 import type { Resolvers } from '../../generated/graphql.ts';
 import { accountQuery, accountsQuery, accountType, accountUpdate, balanceType } from '../modules/account/account.resolvers.ts';
 import { connectionQuery, connectionsQuery, connectionType, connectionUpdate } from '../modules/connection/connection.resolvers.ts';
+import { holdingConnectionType, holdingsQuery, holdingType, investmentTransactionConnectionType, investmentTransactionsQuery, investmentTransactionType } from '../modules/investment/investment.resolvers.ts';
+import { liabilityType } from '../modules/liability/liability.resolvers.ts';
 import { profileQuery, profileType, profileUpdate } from '../modules/profile/profile.resolvers.ts';
 import {
   pageInfoType,
@@ -10,6 +12,7 @@ import {
   transactionType,
   transactionUpdate,
 } from '../modules/transaction/transaction.resolvers.ts';
+import { securityType } from '../modules/security/security.resolvers.ts';
 import { scalars } from './scalars.ts';
 
 /** Root and type resolvers; everything acts on the authenticated profile only. */
@@ -23,6 +26,8 @@ export const resolvers: Resolvers = {
     connections: connectionsQuery,
     transaction: transactionQuery,
     transactions: transactionsQuery,
+    holdings: holdingsQuery,
+    investmentTransactions: investmentTransactionsQuery,
   },
   Mutation: { profileUpdate, connectionUpdate, accountUpdate, transactionUpdate },
   Profile: profileType,
@@ -32,4 +37,10 @@ export const resolvers: Resolvers = {
   Transaction: transactionType,
   TransactionConnection: transactionConnectionType,
   PageInfo: pageInfoType,
+  Security: securityType,
+  Holding: holdingType,
+  HoldingConnection: holdingConnectionType,
+  InvestmentTransaction: investmentTransactionType,
+  InvestmentTransactionConnection: investmentTransactionConnectionType,
+  Liability: liabilityType,
 };

@@ -83,11 +83,25 @@ function parseDecimal(value: unknown): string {
   return text;
 }
 
+/** ES2025's JSON.rawJSON (Node 24), not yet in TypeScript's es2024 lib: a value JSON.stringify writes as the given text. */
+const rawJSON = (text: string): unknown => (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON(text);
+
+/**
+ * An exact decimal as the JSON number the contract promises: the stored digits (a quantity of 10
+ * fraction digits too), without trailing fraction zeros, exponent or negative zero; never a float.
+ */
+function decimalNumber(value: unknown): unknown {
+  const text = String(value);
+  if (!/^-?\d+(\.\d+)?$/.test(text)) return Number(value);
+  const trimmed = text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+  return rawJSON(/^-0+$/.test(trimmed) ? '0' : trimmed.replace(/^(-?)0+(?=\d)/, '$1'));
+}
+
 /** The coercion of every custom scalar of the schema. */
 export const scalars = {
   Decimal: coercion({
     name: 'Decimal',
-    serialize: (value) => Number(value),
+    serialize: decimalNumber,
     parseValue: parseDecimal,
     parseLiteral: (node) => parseDecimal(node.kind === Kind.INT || node.kind === Kind.FLOAT || node.kind === Kind.STRING ? node.value : undefined),
   }),

@@ -16,6 +16,9 @@ export const PREFIXES = {
   webhookSubscription: 'wh',
   session: 'ses',
   webhookDelivery: 'whd',
+  security: 'sec',
+  holding: 'hld',
+  investmentTransaction: 'itx',
 } as const;
 
 export type Resource = keyof typeof PREFIXES;

@@ -92,7 +92,7 @@ export interface WindowSnapshot {
 export const CAPABILITIES = ['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH', 'WEBHOOKS', 'INVESTMENTS', 'INVESTMENT_TRANSACTIONS', 'LIABILITIES'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
-export type ProductName = 'TRANSACTIONS' | 'BALANCES' | 'ACCOUNT_NUMBERS';
+export type ProductName = 'TRANSACTIONS' | 'BALANCES' | 'ACCOUNT_NUMBERS' | 'INVESTMENTS' | 'LIABILITIES';
 export type AccountKind = 'DEPOSITORY' | 'CREDIT' | 'LOAN' | 'INVESTMENT';
 export type ErrorState = 'ERROR_REPAIRABLE' | 'ERROR_SERVICE' | 'ERROR_PROVIDER' | 'ERROR_INSTITUTION';
 

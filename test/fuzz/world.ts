@@ -3,6 +3,9 @@ import { inject } from 'vitest';
 import { decodeId, encodeId, type Resource } from '../../src/lib/ids.ts';
 import { asOperator, createEnvironmentWithKey } from '../support/environments.ts';
 import { basicAuth, createProfile } from '../support/factories.ts';
+import { Connection } from '../../src/modules/connection/connection.entity.ts';
+import { applyInvestments, applyLiabilities } from '../../src/modules/sync/product-steps.ts';
+import { ModelBrokerage } from '../support/model-brokerage.ts';
 import { connectionWithData } from '../support/profile-with-data.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
@@ -35,9 +38,10 @@ type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 /**
  * The records a fuzz run aims at, made through the API before it starts: a profile with a synced
- * sandbox connection (accounts, balances, transactions, events), a second profile, sessions for both,
- * a webhook subscription to a real receiver, and an environment of someone else with its own key and
- * profile. Fuzzed requests name them by placeholder; `repair` remakes what a request destroyed.
+ * sandbox connection (accounts, balances, transactions, holdings, investment transactions,
+ * liabilities, events), a second profile, sessions for both, a webhook subscription to a real
+ * receiver, and an environment of someone else with its own key and profile. Fuzzed requests name
+ * them by placeholder; `repair` remakes what a request destroyed.
  */
 export class World {
   #app: TestApp;
@@ -164,9 +168,20 @@ export class World {
     return row ? encodeId('profile', row.profile_id) : '';
   }
 
-  /** A sandbox connection of the profile with accounts, balances and transactions (built, not synced). */
+  /**
+   * A sandbox connection of the profile with accounts, balances and transactions (built, not synced),
+   * and holdings, investment transactions and liabilities stored by the sync's own steps.
+   */
   async #connect(profileId: string): Promise<string> {
-    return connectionWithData(this.#app, decodeId('profile', profileId)!);
+    const connectionId = await connectionWithData(this.#app, decodeId('profile', profileId)!);
+    const connection = await this.#app.orm.em.fork().findOneOrFail(Connection, { id: decodeId('connection', connectionId)! }, { populate: ['profile'] });
+    const accounts = await this.#app.sql<{ remote_id: string }>('select remote_id from account where connection_id = $1 order by id', [connection.id]);
+    const brokerage = new ModelBrokerage(accounts.map((account) => account.remote_id), new Date().toISOString().slice(0, 10));
+    for (const [index, security] of [0, 1, 2, 3, 4].entries()) brokerage.apply({ kind: 'buy', account: index, security, units: 100 + index, daysAgo: index });
+    brokerage.apply({ kind: 'sell', pick: 0, units: 50 });
+    await applyInvestments(this.#app.orm.em.fork(), connection, 'sandbox', brokerage.snapshot('2000-01-01'));
+    await applyLiabilities(this.#app.orm.em.fork(), connection, 'sandbox', brokerage.liabilities());
+    return connectionId;
   }
 
   /** One valid session per living profile; a profile past its issuing limit gets a session on a new profile instead. */
@@ -197,6 +212,9 @@ export class World {
       ['acct', await rows('account', 'select id from account where connection_id = $1 order by id limit 4', [connection])],
       ['bal', await rows('balance', 'select b.id from balance b join account a on a.id = b.account_id where a.connection_id = $1 order by b.id limit 4', [connection])],
       ['txn', await rows('transaction', 'select id from transaction where connection_id = $1 order by id limit 4', [connection])],
+      ['hld', await rows('holding', 'select id from holding where connection_id = $1 order by id limit 4', [connection])],
+      ['itx', await rows('investmentTransaction', 'select id from investment_transaction where connection_id = $1 order by id limit 4', [connection])],
+      ['sec', await rows('security', 'select security_id as id from holding where connection_id = $1 order by id limit 4', [connection])],
       ['evt', await rows('event', 'select id from event where environment_id = $1 order by id desc limit 4', [environment])],
       ['wh', [this.#subscriptionId]],
       ['whd', await rows('webhookDelivery', 'select id from webhook_delivery where subscription_id = $1 order by id limit 4', [decodeId('webhookSubscription', this.#subscriptionId)])],

@@ -12,9 +12,24 @@ import { PROFILE, profileStatements } from '../../src/modules/profile/profile.st
 import { sessionStatements } from '../../src/modules/session/session.store.ts';
 import { countTransactions, TRANSACTION, transactionRecords, transactionStatements, transactionsExist, transactionWhere } from '../../src/modules/transaction/transaction.store.ts';
 import { webhookStatements } from '../../src/modules/webhook/webhook.store.ts';
+import {
+  activityExists,
+  activityRecords,
+  activityWhere,
+  countActivity,
+  countHoldings,
+  HOLDING,
+  holdingRecords,
+  holdingsExist,
+  holdingWhere,
+  INVESTMENT_TRANSACTION,
+  investmentStatements,
+} from '../../src/modules/investment/investment.store.ts';
+import { LIABILITY, liabilityStatements } from '../../src/modules/liability/liability.store.ts';
+import { SECURITY, securityStatements } from '../../src/modules/security/security.store.ts';
 
 /** Every table a store declares, and every named statement of every store. */
-const TABLES: Array<Table<Columns>> = [ACCOUNT, BALANCE, CONNECTION, SYNC_WALK_PAGE, PROFILE, TRANSACTION];
+const TABLES: Array<Table<Columns>> = [ACCOUNT, BALANCE, CONNECTION, SYNC_WALK_PAGE, PROFILE, TRANSACTION, SECURITY, HOLDING, INVESTMENT_TRANSACTION, LIABILITY];
 const STATEMENTS = Object.entries({
   account: accountStatements,
   connection: connectionStatements,
@@ -22,6 +37,9 @@ const STATEMENTS = Object.entries({
   session: sessionStatements,
   transaction: transactionStatements,
   webhook: webhookStatements,
+  security: securityStatements,
+  investment: investmentStatements,
+  liability: liabilityStatements,
 }).flatMap(([store, statements]) => Object.entries(statements).map(([name, sql]) => ({ name: `${store}.${name}`, sql })));
 
 /** The entity column type each declared kind must match (a prefix: numeric(19,4) is numeric). */
@@ -118,5 +136,24 @@ describe('stores', () => {
     expect(await transactionRecords(em, where, bound, 'desc', 10)).toEqual([]);
     expect(await transactionsExist(em, where, bound)).toBe(false);
     expect(await countTransactions(em, transactionWhere(uuidv7(), { metadata: null }))).toBe(0);
+  });
+
+  it('read holdings and investment transactions with every filter of the schema at once, past a keyset position', async () => {
+    const em = orm.em.fork();
+    const bound = { operator: '>' as const, date: '2026-06-01', id: uuidv7() };
+    const holdings = holdingWhere(uuidv7(), { accountIds: [encodeId('account', uuidv7())], securityTypes: ['ETF', 'EQUITY'] });
+    expect(await holdingRecords(em, holdings, bound, 'asc', 10)).toEqual([]);
+    expect(await holdingsExist(em, holdings, bound)).toBe(false);
+    expect(await countHoldings(em, holdings)).toBe(0);
+    const activity = activityWhere(uuidv7(), {
+      date_gte: '2026-01-01',
+      date_lte: '2026-12-31',
+      accountIds: [encodeId('account', uuidv7())],
+      types: ['BUY', 'DIVIDEND'],
+      securityIds: [encodeId('security', uuidv7())],
+    });
+    expect(await activityRecords(em, activity, bound, 'desc', 10)).toEqual([]);
+    expect(await activityExists(em, activity, bound)).toBe(false);
+    expect(await countActivity(em, activity)).toBe(0);
   });
 });

@@ -1,15 +1,19 @@
 import {
   NotOffered,
   WebhookUnverified,
+  type Capability,
   type CursorProvider,
+  type InvestmentSnapshot,
   type LinkedLogin,
   type LinkSession,
   type ProviderAccount,
   type ProviderBalance,
+  type ProviderLiability,
   type SyncPage,
   type WindowProvider,
   type WindowSnapshot,
 } from '../../src/providers/provider.ts';
+import type { ModelBrokerage } from './model-brokerage.ts';
 import type { BankCommand, BankView, ModelInstitution } from './model-institution.ts';
 
 /**
@@ -31,7 +35,7 @@ export function modelLogin(): LinkedLogin {
 /** What both model providers share: accounts from the model, disruptions, nothing else offered. */
 abstract class ModelProvider {
   readonly name = 'model';
-  readonly capabilities = new Set<never>();
+  readonly capabilities: ReadonlySet<Capability> = new Set<never>();
   readonly model: ModelInstitution;
   #disruption: Disruption | null = null;
   /** Whether the last disruption happened. */
@@ -117,5 +121,40 @@ export class ModelWindowProvider extends ModelProvider implements WindowProvider
     this.lastRead = this.model.snapshot();
     this.fetched(0, 1);
     return snapshot;
+  }
+}
+
+/**
+ * The model bank's cursor provider with a brokerage beside it: every account also holds investments
+ * and owes on a line of credit. `crashIn` makes the next call of that step die (the worker killed
+ * between the sync's steps: the investments step when it is 'liabilities').
+ */
+export class ModelInvestmentProvider extends ModelCursorProvider {
+  override readonly capabilities: ReadonlySet<Capability> = new Set(['INVESTMENTS', 'INVESTMENT_TRANSACTIONS', 'LIABILITIES'] as const);
+  readonly brokerage: ModelBrokerage;
+  crashIn: 'investments' | 'liabilities' | null = null;
+  /** The start the last investments read was asked for. */
+  lastStart: string | null = null;
+
+  constructor(model: ModelInstitution, brokerage: ModelBrokerage) {
+    super(model);
+    this.brokerage = brokerage;
+  }
+
+  async investments(_credential: string, start: string): Promise<InvestmentSnapshot> {
+    this.#crash('investments');
+    this.lastStart = start;
+    return this.brokerage.snapshot(start);
+  }
+
+  async liabilities(): Promise<ProviderLiability[]> {
+    this.#crash('liabilities');
+    return this.brokerage.liabilities();
+  }
+
+  #crash(step: 'investments' | 'liabilities'): void {
+    if (this.crashIn !== step) return;
+    this.crashIn = null;
+    throw new WorkerKilled(`worker killed in the ${step} step`);
   }
 }

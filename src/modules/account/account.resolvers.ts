@@ -19,6 +19,8 @@ export const accountType: AccountResolvers = {
   balance: (account, _args, { loaders }) => (account.latestBalanceId ? loaders.balance.load(account.latestBalanceId) : null),
   metadata: (account) => account.metadata ?? null,
   at: (account) => account.createdAt,
+  holdings: (account, _args, { loaders }) => loaders.holdingsOfAccount.load(account.id),
+  liability: (account, _args, { loaders }) => loaders.liabilityOfAccount.load(account.id),
 };
 
 export const balanceType: BalanceResolvers = {

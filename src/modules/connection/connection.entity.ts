@@ -17,7 +17,7 @@ export const CONNECTION_STATUSES = [
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 export type ConnectionErrorStatus = Extract<ConnectionStatus, `ERROR_${string}`>;
 
-export const PRODUCTS = ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS'] as const;
+export const PRODUCTS = ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS', 'INVESTMENTS', 'LIABILITIES'] as const;
 export type Product = (typeof PRODUCTS)[number];
 
 /**

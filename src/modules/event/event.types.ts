@@ -14,6 +14,8 @@ export const EVENT_TYPES = [
   'connection.disconnected',
   'connection.accounts_available',
   'connection.consent_expiring',
+  'holdings.updated',
+  'liabilities.updated',
 ] as const;
 
 /** Whether `filter` names an event type exactly or is a prefix of whole dot-separated segments of one. */

@@ -8,6 +8,7 @@ import { markProfileReady } from '../profile/profile.service.ts';
 import type { ConnectionEntity, ConnectionStatus } from '../connection/connection.entity.ts';
 import { presentConnection } from '../connection/connection.presenter.ts';
 import { connectionById, connectionOrFail, INACTIVE, moveStatus, rewindWalk } from '../connection/connection.store.ts';
+import { syncProducts } from './product-steps.ts';
 import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
 import { syncWindow } from './window-sync.ts';
 
@@ -21,7 +22,7 @@ export interface SyncDependencies extends SyncObservers {
 
 /**
  * Brings one connection up to date with its provider: accounts and balances, then transaction
- * pages. Each page is applied in one database transaction together with the cursor that produced
+ * pages, then the investments and liabilities its products name (product-steps.ts). Each page is applied in one database transaction together with the cursor that produced
  * it, under a lock on the connection row that also checks the stored cursor is still the one the
  * page was fetched from; so a re-run, a retried crash or a concurrent worker never applies a page
  * twice or skips one. Change counts are carried on the connection until the sync ends, so the
@@ -52,6 +53,7 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
         ? await syncWindow({ em, provider, credential: accessToken, connection, refresh: options.refresh ?? false, observers: deps })
         : await syncCursor(em, provider, accessToken, connection, deps);
     if (!applied) return;
+    await syncProducts(em, connection, provider, accessToken);
     if (connection.products.includes('ACCOUNT_NUMBERS') && provider.capabilities.has('ACCOUNT_NUMBERS')) await verifyAccounts(em, connection, provider, accessToken);
     await finish(em, connection.id, null);
     observe('synced');

@@ -7,13 +7,34 @@ import { countTransactions, transactionRecords, transactionsExist, transactionWh
 /** The transactions query's arguments, with the sort resolved (DATE_DESC when absent). */
 export type PageRequest = QueryTransactionsArgs & { sort: Sort };
 
+/** Relay paging arguments with the sort resolved. */
+export interface KeysetRequest {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+  sort: Sort;
+}
+
 /** One page, with the parts that cost a query of their own computed only when selected. */
-export interface TransactionPage {
-  records: TransactionRecord[];
-  cursorOf(record: TransactionRecord): string;
+export interface KeysetPage<R> {
+  records: R[];
+  cursorOf(record: R): string;
   count(): Promise<number>;
   hasNextPage(): Promise<boolean>;
   hasPreviousPage(): Promise<boolean>;
+}
+
+export type TransactionPage = KeysetPage<TransactionRecord>;
+/** Any page, as its PageInfo reads it. */
+export type AnyPage = KeysetPage<unknown>;
+
+/** What a keyset page reads: records past a (date, id) bound in either order, whether any exist, how many match. */
+export interface KeysetSource<R> {
+  records(bound: KeysetBound | undefined, order: 'asc' | 'desc', limit: number): Promise<R[]>;
+  exists(bound?: KeysetBound): Promise<boolean>;
+  count(): Promise<number>;
+  positionOf(record: R): Position;
 }
 
 const DEFAULT_PAGE = 25;
@@ -25,6 +46,20 @@ const MAX_PAGE = 100;
  * served by the (profile_id, date, id) index.
  */
 export async function transactionPage(em: EntityManager, profileId: string, request: PageRequest): Promise<TransactionPage> {
+  const where = transactionWhere(profileId, request.filter ?? {});
+  return keysetPage(request, {
+    records: (bound, order, limit) => transactionRecords(em, where, bound, order, limit),
+    exists: (bound) => transactionsExist(em, where, bound),
+    count: () => countTransactions(em, where),
+    positionOf: (record) => record,
+  });
+}
+
+/**
+ * One Relay page of any list keyed on (date, id): the `transactions` rules (first/after forwards,
+ * last/before backwards, 25 by default, at most 100, cursors of one sort order only).
+ */
+export async function keysetPage<R>(request: KeysetRequest, source: KeysetSource<R>): Promise<KeysetPage<R>> {
   const { first, after, last, before, sort } = request;
   if ((first ?? 0) < 0 || (last ?? 0) < 0) throw badUserInput('first and last must not be negative');
   if (first != null && (last != null || before != null)) throw badUserInput('first cannot be combined with last or before: page forwards with first/after, backwards with last/before');
@@ -34,23 +69,22 @@ export async function transactionPage(em: EntityManager, profileId: string, requ
   const cursor = backwards ? before : after;
   const position = cursor == null ? undefined : readCursor(cursor, sort);
 
-  const where = transactionWhere(profileId, request.filter ?? {});
   const descending = sort === 'DATE_DESC' !== backwards;
   /** Records on one side of a position, in sort order: `after` comes later in the walk, `before` earlier. */
-  const keyset = (at: Position, side: 'after' | 'before' | 'notAfter' | 'notBefore'): KeysetBound => ({ operator: (sort === 'DATE_DESC' ? KEYSET_DESC : KEYSET_ASC)[side], ...at });
-  const rows = size === 0 ? [] : await transactionRecords(em, where, position && keyset(position, backwards ? 'before' : 'after'), descending ? 'desc' : 'asc', size + 1);
+  const keyset = (at: Position, side: 'after' | 'before' | 'notAfter' | 'notBefore'): KeysetBound => ({ operator: (sort === 'DATE_DESC' ? KEYSET_DESC : KEYSET_ASC)[side], date: at.date, id: at.id });
+  const rows = size === 0 ? [] : await source.records(position && keyset(position, backwards ? 'before' : 'after'), descending ? 'desc' : 'asc', size + 1);
   const more = rows.length > size;
   const records = rows.slice(0, size);
   if (backwards) records.reverse();
 
   // The far side of the page is known from the extra row fetched; the near side (behind the
   // cursor) and empty pages take one EXISTS query, run only when the field is selected.
-  const behindCursor = () => (position ? transactionsExist(em, where, keyset(position, backwards ? 'notBefore' : 'notAfter')) : Promise.resolve(false));
-  const ahead = () => (size > 0 ? Promise.resolve(more) : transactionsExist(em, where, position && keyset(position, backwards ? 'before' : 'after')));
+  const behindCursor = () => (position ? source.exists(keyset(position, backwards ? 'notBefore' : 'notAfter')) : Promise.resolve(false));
+  const ahead = () => (size > 0 ? Promise.resolve(more) : source.exists(position && keyset(position, backwards ? 'before' : 'after')));
   return {
     records,
-    cursorOf: (record) => writeCursor(sort, { date: record.date, id: record.id }),
-    count: () => countTransactions(em, where),
+    cursorOf: (record) => writeCursor(sort, source.positionOf(record)),
+    count: () => source.count(),
     hasNextPage: () => (backwards ? behindCursor() : ahead()),
     hasPreviousPage: () => (backwards ? ahead() : behindCursor()),
   };

@@ -6,7 +6,7 @@ import { decodeId, encodeId } from '../../lib/ids.ts';
 import type { AccountView } from '../account/account.entity.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
 import { Transaction } from './transaction.entity.ts';
-import { transactionPage, type TransactionPage } from './transaction.query.ts';
+import { transactionPage, type KeysetPage } from './transaction.query.ts';
 import type { TransactionRecord } from './transaction.store.ts';
 import { transactionById } from './transaction.store.ts';
 
@@ -21,11 +21,11 @@ export const transactionType: TransactionResolvers = {
 };
 
 /** One edge of a page, all of one shape (a page builds up to 100); its cursor is computed only when `cursor` is selected. */
-class TransactionEdge {
-  readonly node: TransactionRecord;
-  readonly page: TransactionPage;
+class PageEdge<R> {
+  readonly node: R;
+  readonly page: KeysetPage<R>;
 
-  constructor(node: TransactionRecord, page: TransactionPage) {
+  constructor(node: R, page: KeysetPage<R>) {
     this.node = node;
     this.page = page;
   }
@@ -35,13 +35,17 @@ class TransactionEdge {
   }
 }
 
-/** The connection's count and page flags cost queries of their own, so they run only when selected. */
-export const transactionConnectionType: TransactionConnectionResolvers = {
-  count: (page) => page.count(),
-  edges: (page) => page.records.map((node) => new TransactionEdge(node, page)),
-  nodes: (page) => page.records,
-  pageInfo: (page) => page,
-};
+/** The fields of any Relay page (`…Connection`): its count and page flags cost queries of their own, so they run only when selected. */
+export function pageType<R>() {
+  return {
+    count: (page: KeysetPage<R>) => page.count(),
+    edges: (page: KeysetPage<R>) => page.records.map((node) => new PageEdge(node, page)),
+    nodes: (page: KeysetPage<R>) => page.records,
+    pageInfo: (page: KeysetPage<R>) => page,
+  };
+}
+
+export const transactionConnectionType: TransactionConnectionResolvers = pageType<TransactionRecord>();
 
 export const pageInfoType: PageInfoResolvers = {
   hasNextPage: (page) => page.hasNextPage(),

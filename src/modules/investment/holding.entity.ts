@@ -1,0 +1,36 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Account } from '../account/account.entity.ts';
+import { money } from '../balance/balance.entity.ts';
+import { Connection } from '../connection/connection.entity.ts';
+import { Profile } from '../profile/profile.entity.ts';
+import { quantity, Security } from '../security/security.entity.ts';
+
+/**
+ * A position in one security in one investment account, as the last sync found it. A sync replaces
+ * an account's holdings as a snapshot; the row (and its id) stays while its security stays in the
+ * account, hence one row per (account, security). As for transactions, only `account` carries a
+ * foreign key with a cascade: `profile` and `connection` are the account's own.
+ */
+export const Holding = defineEntity({
+  name: 'Holding',
+  properties: {
+    id: p.uuid().primary(),
+    profile: () => p.manyToOne(Profile).createForeignKeyConstraint(false),
+    connection: () => p.manyToOne(Connection).createForeignKeyConstraint(false),
+    account: () => p.manyToOne(Account).deleteRule('cascade'),
+    security: () => p.manyToOne(Security),
+    quantity: quantity(),
+    price: quantity(),
+    priceDate: p.date().nullable(),
+    value: money(),
+    costBasis: money().nullable(),
+    currencyCode: p.text(),
+    remoteData: p.json<Record<string, unknown>>(),
+    lastSeenAt: p.datetime(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [{ properties: ['account', 'security'] }],
+  indexes: [{ properties: ['profile', 'id'] }],
+});
+
+export type HoldingEntity = InstanceType<typeof Holding.class>;

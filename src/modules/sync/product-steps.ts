@@ -1,0 +1,64 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { InvestmentSnapshot, Provider, ProviderLiability } from '../../providers/provider.ts';
+import type { ConnectionEntity } from '../connection/connection.entity.ts';
+import { presentConnection } from '../connection/connection.presenter.ts';
+import { connectionOrFail } from '../connection/connection.store.ts';
+import { recordEvent } from '../event/event.service.ts';
+import { reconcileActivity, replaceHoldings } from '../investment/investment.store.ts';
+import { replaceLiabilities } from '../liability/liability.store.ts';
+import { upsertSecurities } from '../security/security.store.ts';
+import { WINDOW } from './window-sync.ts';
+
+/*
+ * The sync's steps for products beyond cash, after the accounts step: what the provider reports of
+ * investments and liabilities replaces what is stored, each in one database transaction under the
+ * connection's row lock (docs/decisions/investments-holdings-snapshot.md). Re-running a step with
+ * the same report changes nothing, so a crash before its commit, a retry or a second worker never
+ * duplicates or loses a row.
+ */
+
+/** How far back a connection's first sync reads investment activity: Plaid's limit (24 months), and the sandbox's history. */
+export const INVESTMENT_HISTORY_DAYS = 730;
+const DAY_MS = 86_400_000;
+
+/** Syncs the products the connection has and its provider offers: investments, then liabilities. */
+export async function syncProducts(em: EntityManager, connection: ConnectionEntity, provider: Provider, credential: string, now = new Date()): Promise<void> {
+  const offers = (product: 'INVESTMENTS' | 'LIABILITIES') => connection.products.includes(product) && provider.capabilities.has(product);
+  if (offers('INVESTMENTS') && provider.investments) {
+    await applyInvestments(em, connection, provider.name, await provider.investments(credential, investmentStart(connection.lastSyncedAt, now)));
+  }
+  if (offers('LIABILITIES') && provider.liabilities) await applyLiabilities(em, connection, provider.name, await provider.liabilities(credential));
+}
+
+/** Where investment activity is read from: its whole history on a first sync, else the transactions window's overlap before the last one. */
+export function investmentStart(lastSyncedAt: Date | null | undefined, now: Date): string {
+  const from = lastSyncedAt ? lastSyncedAt.getTime() - WINDOW.overlapDays * DAY_MS : now.getTime() - INVESTMENT_HISTORY_DAYS * DAY_MS;
+  return new Date(from).toISOString().slice(0, 10);
+}
+
+/**
+ * Stores an investment snapshot: its securities, the connection's holdings replaced by the
+ * snapshot's, and (when the upstream reports activity) the activity of its window reconciled; one
+ * `holdings.updated` when any of it changed.
+ */
+export async function applyInvestments(em: EntityManager, connection: ConnectionEntity, provider: string, snapshot: InvestmentSnapshot): Promise<void> {
+  await em.transactional(async (tx) => {
+    const locked = await connectionOrFail(tx, connection.id, { lock: true, profile: true });
+    const owner = { connectionId: connection.id, profileId: connection.profile.id, provider };
+    const securityIds = await upsertSecurities(tx, provider, snapshot.securities);
+    const holdings = await replaceHoldings(tx, owner, snapshot.holdings, securityIds);
+    const activity = snapshot.transactions ? await reconcileActivity(tx, owner, snapshot, snapshot.transactions, securityIds) : { written: 0, removed: 0 };
+    if (holdings.written + holdings.removed + activity.written + activity.removed > 0) {
+      recordEvent(tx, locked.environment.id, 'holdings.updated', locked.profile, presentConnection(locked));
+    }
+  });
+}
+
+/** Stores the connection's liabilities as reported; one `liabilities.updated` when any changed. */
+export async function applyLiabilities(em: EntityManager, connection: ConnectionEntity, provider: string, reported: ProviderLiability[]): Promise<void> {
+  await em.transactional(async (tx) => {
+    const locked = await connectionOrFail(tx, connection.id, { lock: true, profile: true });
+    const changes = await replaceLiabilities(tx, { connectionId: connection.id, profileId: connection.profile.id, provider }, reported);
+    if (changes > 0) recordEvent(tx, locked.environment.id, 'liabilities.updated', locked.profile, presentConnection(locked));
+  });
+}
