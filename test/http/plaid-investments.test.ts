@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { plaidClient } from '../../src/providers/plaid/plaid-client.ts';
 import { PlaidProvider } from '../../src/providers/plaid/plaid-provider.ts';
-import { ProviderBusy, type LinkCompletion } from '../../src/providers/provider.ts';
+import { ProviderBusy, type ProductName } from '../../src/providers/provider.ts';
 import { startFakePlaid, type FakePlaid } from '../fakes/plaid/index.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -31,8 +31,8 @@ afterAll(async () => {
 });
 
 /** Links an Item server-to-server as the connect flow does; `products` as the connection names them. */
-async function link(products: string[], webhookUrl: string | null = null) {
-  const login = await provider.completeLink({ institutionId: 'ins_109508', products: products as unknown as LinkCompletion['products'], webhookUrl });
+async function link(products: ProductName[], webhookUrl: string | null = null) {
+  const login = await provider.completeLink({ institutionId: 'ins_109508', products, webhookUrl });
   return { credential: login.credential, itemId: login.remoteId! };
 }
 
@@ -113,7 +113,7 @@ describe('Plaid investments through the adapter', () => {
 
 describe('Plaid products in Link', () => {
   it('asks Link for investments and liabilities as optional products, so a bank without them still links', async () => {
-    const session = await provider.startLink({ profileId: 'p_test', products: ['TRANSACTIONS', 'INVESTMENTS', 'LIABILITIES'] as unknown as LinkCompletion['products'] & {}, webhookUrl: null });
+    const session = await provider.startLink({ profileId: 'p_test', products: ['TRANSACTIONS', 'INVESTMENTS', 'LIABILITIES'], webhookUrl: null });
     const request = fake.requests.findLast((candidate) => candidate.endpoint === '/link/token/create')!;
     expect(request.body).toMatchObject({ products: ['transactions'], optional_products: ['investments', 'liabilities'] });
     if (session.kind !== 'PLAID_LINK') throw new Error('Plaid opens Plaid Link');

@@ -24,7 +24,7 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
   {
     id: 'ins_first_platypus',
     name: 'First Platypus Bank',
-    products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS'],
+    products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS', 'INVESTMENTS', 'LIABILITIES'],
     description: 'Checking, savings, credit card, mortgage and brokerage accounts; tokenized ACH numbers.',
     routing: '011401533',
     tokenizedNumbers: true,
@@ -39,7 +39,7 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
   {
     id: 'ins_tattersall_fcu',
     name: 'Tattersall Federal Credit Union',
-    products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS'],
+    products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS', 'LIABILITIES'],
     description: 'Checking, savings, credit card and auto loan accounts; plain ACH numbers.',
     routing: '021000021',
     tokenizedNumbers: false,
@@ -53,7 +53,7 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
   {
     id: 'ins_houndstooth',
     name: 'Houndstooth Bank',
-    products: ['TRANSACTIONS', 'BALANCES'],
+    products: ['TRANSACTIONS', 'BALANCES', 'LIABILITIES'],
     description: 'Checking and credit card accounts; no ACH numbers (ACCOUNT_NUMBERS is not offered).',
     routing: '031101279',
     tokenizedNumbers: false,
@@ -62,7 +62,7 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
   {
     id: 'ins_quokka_invest',
     name: 'Quokka Investments',
-    products: ['TRANSACTIONS', 'BALANCES'],
+    products: ['TRANSACTIONS', 'BALANCES', 'INVESTMENTS'],
     description: 'Brokerage and 401k retirement accounts.',
     routing: '041215663',
     tokenizedNumbers: false,
@@ -74,7 +74,7 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
   {
     id: 'ins_wombat_lending',
     name: 'Wombat Student Lending',
-    products: ['TRANSACTIONS', 'BALANCES'],
+    products: ['TRANSACTIONS', 'BALANCES', 'LIABILITIES'],
     description: 'A student loan account.',
     routing: '051000017',
     tokenizedNumbers: false,
