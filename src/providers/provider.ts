@@ -49,7 +49,8 @@ export interface ProviderBase {
   /**
    * INVESTMENTS: what the login's investment accounts hold now, the securities they name, and
    * (INVESTMENT_TRANSACTIONS) their investment activity from `start` (a date) until today, every page
-   * of it. Present only on providers with the INVESTMENTS capability.
+   * of it; a `start` before what the upstream keeps means all it keeps, and the snapshot's `start`
+   * says where that began. Present only on providers with the INVESTMENTS capability.
    */
   investments?(credential: string, start: string): Promise<InvestmentSnapshot>;
   /** LIABILITIES: the debt details of the login's credit and loan accounts. Present only with the LIABILITIES capability. */

@@ -4,6 +4,7 @@ import { encodeId } from '../../src/lib/ids.ts';
 import { ConnectionService } from '../../src/modules/connection/connection.service.ts';
 import { removeProfile } from '../../src/modules/profile/profile.store.ts';
 import { syncConnection, type SyncDependencies } from '../../src/modules/sync/sync-engine.ts';
+import { WHOLE_HISTORY } from '../../src/modules/sync/product-steps.ts';
 import { ModelBrokerage, type BrokerCommand } from '../support/model-brokerage.ts';
 import { ModelInstitution } from '../support/model-institution.ts';
 import { ModelInvestmentProvider, WorkerKilled, modelLogin } from '../support/model-providers.ts';
@@ -76,8 +77,8 @@ describe('the investments and liabilities events', () => {
     await sync();
     const [first] = await store.holdings();
     const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
-    // The first sync reads two years of activity, the next ones 30 days before the last.
-    expect(provider.lastStart).toBe(daysAgo(730));
+    // The first sync reads all the activity the upstream keeps, the next ones 30 days before the last.
+    expect(provider.lastStart).toBe(WHOLE_HISTORY);
     provider.brokerage.apply({ kind: 'buy', account: 0, security: 3, units: 2, daysAgo: 0 });
     provider.brokerage.apply({ kind: 'reprice', security: 3, cents: 6_543_210 });
     await sync();

@@ -17,23 +17,26 @@ import { WINDOW } from './window-sync.ts';
  * duplicates or loses a row.
  */
 
-/** How far back a connection's first sync reads investment activity: Plaid's limit (24 months), and the sandbox's history. */
-export const INVESTMENT_HISTORY_DAYS = 730;
+/**
+ * Where a connection's first sync reads investment activity from: before any upstream's history, so
+ * each reports all it keeps (Plaid: 24 months; the sandbox: the connection's whole history) by its
+ * own clock, and the snapshot's `start` says where that was.
+ */
+export const WHOLE_HISTORY = '1970-01-01';
 const DAY_MS = 86_400_000;
 
 /** Syncs the products the connection has and its provider offers: investments, then liabilities. */
-export async function syncProducts(em: EntityManager, connection: ConnectionEntity, provider: Provider, credential: string, now = new Date()): Promise<void> {
+export async function syncProducts(em: EntityManager, connection: ConnectionEntity, provider: Provider, credential: string): Promise<void> {
   const offers = (product: 'INVESTMENTS' | 'LIABILITIES') => connection.products.includes(product) && provider.capabilities.has(product);
   if (offers('INVESTMENTS') && provider.investments) {
-    await applyInvestments(em, connection, provider.name, await provider.investments(credential, investmentStart(connection.lastSyncedAt, now)));
+    await applyInvestments(em, connection, provider.name, await provider.investments(credential, investmentStart(connection.lastSyncedAt)));
   }
   if (offers('LIABILITIES') && provider.liabilities) await applyLiabilities(em, connection, provider.name, await provider.liabilities(credential));
 }
 
 /** Where investment activity is read from: its whole history on a first sync, else the transactions window's overlap before the last one. */
-export function investmentStart(lastSyncedAt: Date | null | undefined, now: Date): string {
-  const from = lastSyncedAt ? lastSyncedAt.getTime() - WINDOW.overlapDays * DAY_MS : now.getTime() - INVESTMENT_HISTORY_DAYS * DAY_MS;
-  return new Date(from).toISOString().slice(0, 10);
+export function investmentStart(lastSyncedAt: Date | null | undefined): string {
+  return lastSyncedAt ? new Date(lastSyncedAt.getTime() - WINDOW.overlapDays * DAY_MS).toISOString().slice(0, 10) : WHOLE_HISTORY;
 }
 
 /**

@@ -35,6 +35,8 @@ import { actionsOf, PlaidWebhookVerifier } from './webhooks.ts';
 
 /** Transactions per /transactions/sync page (Plaid's maximum). */
 const SYNC_PAGE = 500;
+/** How far back Plaid keeps investment activity (24 months). */
+const INVESTMENT_HISTORY_DAYS = 730;
 /** Investment transactions per /investments/transactions/get page (Plaid's maximum). */
 const INVESTMENT_PAGE = 500;
 /** Pages one walk of investment activity may take (250,000 transactions), so a walk always ends. */
@@ -196,9 +198,12 @@ export class PlaidProvider implements CursorProvider {
    * Plaid's total of distinct transactions (activity arrived or left mid-walk, shifting the offsets)
    * starts again, so none is skipped.
    */
-  async investments(credential: string, start: string): Promise<InvestmentSnapshot> {
+  async investments(credential: string, from: string): Promise<InvestmentSnapshot> {
     const accessToken = readLogin(credential).accessToken;
     const end = this.#now().toISOString().slice(0, 10);
+    // Plaid keeps 24 months of investment activity and refuses a start_date before them.
+    const earliest = new Date(this.#now().getTime() - INVESTMENT_HISTORY_DAYS * 86_400_000).toISOString().slice(0, 10);
+    const start = from < earliest ? earliest : from;
     const holdings = await orNone(() => this.#client.investmentsHoldingsGet({ access_token: accessToken }), NO_INVESTMENTS);
     if (!holdings) return { securities: [], holdings: [], transactions: [], start, end };
     const at = this.#now();

@@ -170,7 +170,8 @@ export class SandboxProvider implements CursorProvider {
     const accounts: AccountPortfolio[] = institution.accounts.flatMap(({ key }) =>
       isInvestment(key) ? [{ accountRemoteId: accountRemoteIdOf(login, key), portfolio: this.#portfolio(login, institution, key, today) }] : [],
     );
-    return presentInvestments(accounts, startDay, today);
+    // Nothing happened before the connection's history began: a start before it means all of it.
+    return presentInvestments(accounts, Math.max(startDay, login.firstDay), today);
   }
 
   /** The card and loan accounts' debt details, from the same transactions the sync reports. */
