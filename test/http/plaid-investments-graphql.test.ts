@@ -11,7 +11,7 @@ import { waitFor } from '../support/wait.ts';
 
 let app: TestApp;
 let plaid: FakePlaid;
-const { connectPlaid, graphql } = plaidConnections(() => ({ app, plaid }));
+const { connectPlaid, exactGraphql } = plaidConnections(() => ({ app, plaid }));
 
 beforeAll(async () => {
   ({ app, plaid } = await startPlaidApp());
@@ -28,14 +28,14 @@ const cents = (amount: string) => {
 };
 
 const ACCOUNTS = `{ accounts { id kind balance { current available }
-  holdings { quantity price value costBasis currency security { id name tickerSymbol type } }
+  holdings { quantity price value costBasis currencyCode security { id name tickerSymbol type } }
   liability { aprs { type percentage balanceSubjectToApr } minimumPayment nextPaymentDueDate lastStatementBalance
-    interestRate { type percentage } originationPrincipal nextPaymentAmount escrowBalance } } }`;
+    interestRateType interestRatePercentage originationPrincipal nextPaymentAmount escrowBalance } } }`;
 
 describe('a Plaid connection with investments and liabilities, over GraphQL', () => {
   it("shows holdings whose values sum to the brokerage balance, every investment transaction once in Tributary signs, and the cards' and loans' details", async () => {
     const { profile, itemId } = await connectPlaid({ products: ['TRANSACTIONS', 'BALANCES', 'INVESTMENTS', 'LIABILITIES'] });
-    const { data } = await graphql(profile.id, ACCOUNTS);
+    const { data } = await exactGraphql(profile.id, ACCOUNTS);
     const brokerage = data.accounts.find((account: { kind: string }) => account.kind === 'INVESTMENT');
     const holdings: { quantity: string; value: string; security: { name: string; tickerSymbol: string | null; type: string } }[] = brokerage.holdings;
     expect(holdings.reduce((sum, holding) => sum + cents(holding.value), 0)).toBe(cents(brokerage.balance.current));
@@ -47,7 +47,7 @@ describe('a Plaid connection with investments and liabilities, over GraphQL', ()
     const seen: { amount: string; quantity: string; type: string }[] = [];
     let after: string | null = null;
     for (let page = 0; page < 20; page++) {
-      const result: { data: { investmentTransactions: { nodes: { amount: string; quantity: string; type: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string } } } } = await graphql(
+      const result: { data: { investmentTransactions: { nodes: { amount: string; quantity: string; type: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string } } } } = await exactGraphql(
         profile.id,
         'query($after: String) { investmentTransactions(first: 100, after: $after) { nodes { amount quantity type remoteData } pageInfo { hasNextPage endCursor } } }',
         { after },
@@ -67,20 +67,21 @@ describe('a Plaid connection with investments and liabilities, over GraphQL', ()
     const loans = data.accounts.filter((account: { kind: string }) => account.kind === 'LOAN').map((account: { liability: unknown }) => account.liability);
     expect(loans).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ interestRate: { type: 'FIXED', percentage: '3.99' }, originationPrincipal: '-425000', nextPaymentAmount: '-3141.54', escrowBalance: '3141.54' }),
-        expect.objectContaining({ minimumPayment: '-25', originationPrincipal: '-25000' }),
+        expect.objectContaining({ interestRateType: 'FIXED', interestRatePercentage: '3.99', originationPrincipal: '-425000', nextPaymentAmount: '-3141.54', escrowBalance: '3141.54' }),
+        expect.objectContaining({ nextPaymentAmount: '-25', originationPrincipal: '-25000' }),
       ]),
     );
+    for (const loan of loans) expect(loan).toMatchObject({ aprs: [], minimumPayment: null, nextPaymentDueDate: null, lastStatementBalance: null });
   });
 
   it('follows HOLDINGS: DEFAULT_UPDATE: a changed position shows after the webhook, its holding keeping its id', async () => {
     const { profile, itemId } = await connectPlaid({ products: ['TRANSACTIONS', 'BALANCES', 'INVESTMENTS'] });
     const query = '{ holdings(first: 50) { nodes { id quantity security { tickerSymbol } } } }';
-    const before = (await graphql(profile.id, query)).data.holdings.nodes.find((node: { security: { tickerSymbol: string } }) => node.security.tickerSymbol === 'VTI');
+    const before = (await exactGraphql(profile.id, query)).data.holdings.nodes.find((node: { security: { tickerSymbol: string } }) => node.security.tickerSymbol === 'VTI');
     const vti = plaid.investments(itemId).securities.find((security) => security.ticker_symbol === 'VTI')!;
     await plaid.setHolding(itemId, vti.security_id, { quantity: 43.5, institution_value: 12041.24 });
     const after = await waitFor(async () => {
-      const nodes = (await graphql(profile.id, query)).data.holdings.nodes as { id: string; quantity: string; security: { tickerSymbol: string } }[];
+      const nodes = (await exactGraphql(profile.id, query)).data.holdings.nodes as { id: string; quantity: string; security: { tickerSymbol: string } }[];
       return nodes.find((node) => node.security.tickerSymbol === 'VTI' && node.quantity === '43.5');
     }, 'the new VTI position');
     expect(after.id).toBe(before.id);

@@ -143,7 +143,7 @@ describe('Plaid liabilities through the adapter', () => {
       ],
     });
     expect(card.balance.current!.startsWith('-')).toBe(true);
-    expect(kindOf('STUDENT')).toMatchObject({ interestRatePercentage: '5.25', minimumPayment: '-25', nextPaymentAmount: '-25', originationPrincipal: '-25000', maturityDate: '2032-07-28', ytdPrincipalPaid: '271.65' });
+    expect(kindOf('STUDENT')).toMatchObject({ interestRatePercentage: '5.25', minimumPayment: null, lastStatementBalance: null, nextPaymentAmount: '-25', originationPrincipal: '-25000', maturityDate: '2032-07-28', ytdPrincipalPaid: '271.65' });
     expect(kindOf('MORTGAGE')).toMatchObject({
       interestRateType: 'FIXED',
       interestRatePercentage: '3.99',

@@ -75,11 +75,26 @@ export function plaidConnections(started: () => { app: TestApp; plaid: FakePlaid
     return app.sql('select payload from event where profile_id = $1 and type = $2 order by id', [decodeId('profile', profileId), type]);
   }
 
-  async function graphql(profileId: string, query: string, variables: Record<string, unknown> = {}) {
+  async function graphqlResponse(profileId: string, query: string, variables: Record<string, unknown>) {
     const { app } = started();
     const response = await app.http.post('/v1/graphql', { auth: basicAuth(profileId, app.apiKey), json: { query, variables } });
     expect(response.status).toBe(200);
-    return response.body;
+    return response;
+  }
+
+  async function graphql(profileId: string, query: string, variables: Record<string, unknown> = {}) {
+    return (await graphqlResponse(profileId, query, variables)).body;
+  }
+
+  /**
+   * Like `graphql`, every JSON number read as its text: a Decimal's digits exactly as sent
+   * (`"0.0000005"`, not the float `5e-7`), to compare and add without floating point; no errors.
+   */
+  async function exactGraphql(profileId: string, query: string, variables: Record<string, unknown> = {}) {
+    const { text } = await graphqlResponse(profileId, query, variables);
+    const body = JSON.parse(text, (_key, value: unknown, context?: { source?: string }) => (typeof value === 'number' ? context!.source : value));
+    expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+    return body;
   }
 
   async function sessionToken(profileId: string): Promise<string> {
@@ -89,5 +104,5 @@ export function plaidConnections(started: () => { app: TestApp; plaid: FakePlaid
     return `Bearer ${response.body.token}`;
   }
 
-  return { connectionRow, settled, connectPlaid, stored, expectSameAsInstitution, eventsOf, graphql, sessionToken };
+  return { connectionRow, settled, connectPlaid, stored, expectSameAsInstitution, eventsOf, graphql, exactGraphql, sessionToken };
 }

@@ -157,6 +157,9 @@ describe('Plaid investment transactions', () => {
 });
 
 describe('Plaid liabilities in SPEC §2 signs', () => {
+  /** The contract's card fields: null on loans, whatever Plaid reports of a loan's statement. */
+  const CARD_FIELDS_NULL = { minimumPayment: null, nextPaymentDueDate: null, lastStatementBalance: null, lastStatementDate: null };
+
   it('makes what a card owes negative (statement, minimum payment, balances under each APR); the last payment stays positive', () => {
     const credit: CreditCardLiability & { account_id: string } = {
       account_id: 'acc_credit',
@@ -191,7 +194,7 @@ describe('Plaid liabilities in SPEC §2 signs', () => {
     });
   });
 
-  it('makes a mortgage principal and next payment negative; escrow and this year payments positive; the rate type in capitals', () => {
+  it('makes a mortgage principal and next payment negative; escrow and this year payments positive; the rate type in capitals; its card fields null', () => {
     const mortgage = {
       account_id: 'acc_mortgage',
       account_number: '3120194154',
@@ -228,12 +231,13 @@ describe('Plaid liabilities in SPEC §2 signs', () => {
       ytdPrincipalPaid: '12340.5',
       lastPaymentAmount: '3141.54',
       aprs: [],
+      ...CARD_FIELDS_NULL,
     });
     expect(toMortgageLiability({ ...mortgage, interest_rate: { percentage: null, type: 'variable' } })).toMatchObject({ interestRateType: 'VARIABLE', interestRatePercentage: null });
     expect(toMortgageLiability({ ...mortgage, interest_rate: { percentage: null, type: null } }).interestRateType).toBeNull();
   });
 
-  it('reads a student loan minimum payment as its next payment due (negative) and its expected payoff as maturity', () => {
+  it('reads a student loan minimum payment as its next payment due (negative), its expected payoff as maturity, its card fields null', () => {
     const loan = {
       account_id: 'acc_student',
       account_number: '4277075694',
@@ -264,10 +268,9 @@ describe('Plaid liabilities in SPEC §2 signs', () => {
     expect(toStudentLiability(loan)).toMatchObject({
       kind: 'STUDENT',
       interestRatePercentage: '5.25',
-      minimumPayment: '-25',
       nextPaymentAmount: '-25',
       nextPaymentDate: '2026-11-25',
-      lastStatementBalance: '-18520',
+      ...CARD_FIELDS_NULL,
       originationPrincipal: '-25000',
       maturityDate: '2032-07-28',
       ytdInterestPaid: '280.55',

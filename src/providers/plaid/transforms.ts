@@ -225,7 +225,6 @@ export function toMortgageLiability(mortgage: MortgageLiability): ProviderLiabil
     ...NO_DETAILS,
     accountRemoteId: mortgage.account_id,
     kind: 'MORTGAGE',
-    nextPaymentDueDate: mortgage.next_payment_due_date,
     lastPaymentAmount: decimal(mortgage.last_payment_amount),
     lastPaymentDate: mortgage.last_payment_date,
     interestRateType: rateType === 'fixed' ? 'FIXED' : rateType === 'variable' ? 'VARIABLE' : null,
@@ -242,17 +241,16 @@ export function toMortgageLiability(mortgage: MortgageLiability): ProviderLiabil
   };
 }
 
-/** A student loan's details: its minimum payment is the next payment due (owed: negative); its expected payoff date is its maturity. */
+/**
+ * A student loan's details: its minimum payment is the next payment due (owed: negative); its
+ * expected payoff date is its maturity. Its statement stays in `raw`: the contract's statement and
+ * minimum-payment fields are a card's, null on loans.
+ */
 export function toStudentLiability(loan: StudentLoan & { account_id: string }): ProviderLiability {
-  const payment = owed(loan.minimum_payment_amount);
   return {
     ...NO_DETAILS,
     accountRemoteId: loan.account_id,
     kind: 'STUDENT',
-    minimumPayment: payment,
-    nextPaymentDueDate: loan.next_payment_due_date,
-    lastStatementBalance: owed(loan.last_statement_balance),
-    lastStatementDate: loan.last_statement_issue_date,
     lastPaymentAmount: decimal(loan.last_payment_amount),
     lastPaymentDate: loan.last_payment_date,
     isOverdue: loan.is_overdue,
@@ -260,7 +258,7 @@ export function toStudentLiability(loan: StudentLoan & { account_id: string }): 
     originationDate: loan.origination_date,
     originationPrincipal: owed(loan.origination_principal_amount),
     maturityDate: loan.expected_payoff_date,
-    nextPaymentAmount: payment,
+    nextPaymentAmount: owed(loan.minimum_payment_amount),
     nextPaymentDate: loan.next_payment_due_date,
     ytdInterestPaid: decimal(loan.ytd_interest_paid),
     ytdPrincipalPaid: decimal(loan.ytd_principal_paid),
