@@ -134,6 +134,17 @@ export type Account = {
   verified: Scalars['Boolean']['output'];
 };
 
+/** Something that happened to an account: the event and the account as it is now. */
+export type AccountEvent = {
+  __typename?: 'AccountEvent';
+  /** The account, read when the event is sent. */
+  account: Account;
+  /** When the change was committed. */
+  at: Scalars['DateTime']['output'];
+  /** The event's identifier (`evt_…`), the same id webhooks deliver and `GET /v1/events/{eventId}` reads. */
+  eventId: Scalars['ID']['output'];
+};
+
 /**
  * Narrows `accounts`. All given fields must match (AND); a list matches any of its values (OR); an
  * empty list matches nothing. A field that is omitted or null places no constraint, except
@@ -275,6 +286,17 @@ export type Balance = {
   source: BalanceSource;
 };
 
+/** A balance recorded for an account: the event and the balance. */
+export type BalanceEvent = {
+  __typename?: 'BalanceEvent';
+  /** When the balance was recorded. */
+  at: Scalars['DateTime']['output'];
+  /** The balance (balances never change once recorded). */
+  balance: Balance;
+  /** The event's identifier (`evt_…`), the same id webhooks deliver and `GET /v1/events/{eventId}` reads. */
+  eventId: Scalars['ID']['output'];
+};
+
 /** How a balance was obtained. */
 export type BalanceSource =
   /** Obtained by a real-time refresh requested through `POST /v1/accounts/{accountId}/balances/refresh`. */
@@ -304,6 +326,19 @@ export type Connection = {
   /** The data products enabled on this connection, e.g. `[TRANSACTIONS, BALANCES]`. */
   products: Array<Product>;
   /** Current sync state. See `ConnectionStatus` for what each state means and what to do. */
+  status: ConnectionStatus;
+};
+
+/** Something that happened to a connection: the event, the status it left the connection in, and the connection as it is now. */
+export type ConnectionEvent = {
+  __typename?: 'ConnectionEvent';
+  /** When the change was committed. */
+  at: Scalars['DateTime']['output'];
+  /** The connection, read when the event is sent. */
+  connection: Connection;
+  /** The event's identifier (`evt_…`), the same id webhooks deliver and `GET /v1/events/{eventId}` reads. */
+  eventId: Scalars['ID']['output'];
+  /** The connection's status right after the change (it may have moved on since: see `connection.status`). */
   status: ConnectionStatus;
 };
 
@@ -680,6 +715,50 @@ export type QueryTransactionsArgs = {
 };
 
 /**
+ * Live updates: what happens to the authenticated profile's data, as it is committed. Every field
+ * is scoped to the profile the connection authenticated as: nothing of another profile is ever sent.
+ * A change that was rolled back is never sent; each committed change is sent once to every
+ * subscription open at the time (none are replayed after a reconnect: read the current state with
+ * a query, or the event log `GET /v1/events`, for what happened while away).
+ *
+ * ## Transports
+ *
+ * - WebSocket, protocol `graphql-transport-ws` (the `graphql-ws` library; Apollo Client's
+ *   `GraphQLWsLink`, urql, Relay): `wss://{host}/v1/graphql`. The credential goes in the
+ *   `connection_init` payload (`connectionParams`): `{"authorization": "Bearer <session token>"}` or
+ *   `{"authorization": "Basic base64(<profileId>:<apiSecretKey>)"}`.
+ * - Server-sent events (the `graphql-sse` library, distinct connections mode), for clients that
+ *   cannot open a WebSocket: `POST {base_url}/v1/graphql/stream` with `Accept: text/event-stream`,
+ *   the credential in the `Authorization` header and the subscription as a GraphQL request body.
+ *
+ * A bare API secret key acts as no profile, so it may not subscribe (WebSocket: closed with code
+ * 4403; SSE: HTTP 403). A credential that is revoked, expires or whose profile is deleted closes its
+ * subscriptions within about two seconds (WebSocket: code 4401; SSE: the stream ends with an error).
+ *
+ * ## Limits
+ *
+ * Each subscription document obeys the query limits (see Limits); one over them is refused with
+ * `QUERY_TOO_COMPLEX` before it starts. Per WebSocket: the `connection_init` message within 10
+ * seconds, messages of at most 64 KiB, at most 20 subscriptions at once; an address may hold at most
+ * 20 live sockets and a profile 50 (more: closed with code 4429). A client that does not read what it
+ * is sent (more than 1 MiB waiting) is cut off (code 1013). When the service loses its event feed
+ * (its database), every subscription ends with an `INTERNAL_SERVER_ERROR` error: subscribe again.
+ */
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** One of the profile's accounts was verified for money movement (its account and routing numbers confirmed). */
+  accountVerified: AccountEvent;
+  /** A new balance was recorded for one of the profile's accounts. */
+  balanceCreated: BalanceEvent;
+  /** A connection of the profile was created (the end-user connected an institution). */
+  connectionCreated: ConnectionEvent;
+  /** A sync of one of the profile's connections failed: `status` says which error state it entered and what to do. */
+  connectionErrored: ConnectionEvent;
+  /** A sync of one of the profile's connections finished with changes (new, changed or removed records). */
+  connectionSynced: ConnectionEvent;
+};
+
+/**
  * A movement of money on an account. `amount` is signed relative to the account and `entryType`
  * mirrors its sign: a 56.78 purchase is `amount: -56.78, entryType: DEBIT`; a 1500.00 deposit is
  * `amount: 1500, entryType: CREDIT`.
@@ -924,6 +1003,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   Account: ResolverTypeWrapper<AccountView>;
+  AccountEvent: ResolverTypeWrapper<Omit<AccountEvent, 'account'> & { account: ResolversTypes['Account'] }>;
   AccountFilter: AccountFilter;
   AccountKind: AccountKind;
   AccountState: AccountState;
@@ -932,9 +1012,11 @@ export type ResolversTypes = {
   Address: ResolverTypeWrapper<Address>;
   AddressInput: AddressInput;
   Balance: ResolverTypeWrapper<BalanceEntity>;
+  BalanceEvent: ResolverTypeWrapper<Omit<BalanceEvent, 'balance'> & { balance: ResolversTypes['Balance'] }>;
   BalanceSource: BalanceSource;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Connection: ResolverTypeWrapper<ConnectionEntity>;
+  ConnectionEvent: ResolverTypeWrapper<Omit<ConnectionEvent, 'connection'> & { connection: ResolversTypes['Connection'] }>;
   ConnectionFilter: ConnectionFilter;
   ConnectionStatus: ConnectionStatus;
   ConnectionUpdateInput: ConnectionUpdateInput;
@@ -959,6 +1041,7 @@ export type ResolversTypes = {
   ProfileUpdatePayload: ResolverTypeWrapper<Omit<ProfileUpdatePayload, 'record'> & { record?: Maybe<ResolversTypes['Profile']> }>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Transaction: ResolverTypeWrapper<TransactionRecord>;
   TransactionConnection: ResolverTypeWrapper<TransactionPage>;
   TransactionEdge: ResolverTypeWrapper<Omit<TransactionEdge, 'node'> & { node: ResolversTypes['Transaction'] }>;
@@ -973,14 +1056,17 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   Account: AccountView;
+  AccountEvent: Omit<AccountEvent, 'account'> & { account: ResolversParentTypes['Account'] };
   AccountFilter: AccountFilter;
   AccountUpdateInput: AccountUpdateInput;
   AccountUpdatePayload: Omit<AccountUpdatePayload, 'record'> & { record?: Maybe<ResolversParentTypes['Account']> };
   Address: Address;
   AddressInput: AddressInput;
   Balance: BalanceEntity;
+  BalanceEvent: Omit<BalanceEvent, 'balance'> & { balance: ResolversParentTypes['Balance'] };
   Boolean: Scalars['Boolean']['output'];
   Connection: ConnectionEntity;
+  ConnectionEvent: Omit<ConnectionEvent, 'connection'> & { connection: ResolversParentTypes['Connection'] };
   ConnectionFilter: ConnectionFilter;
   ConnectionUpdateInput: ConnectionUpdateInput;
   ConnectionUpdatePayload: Omit<ConnectionUpdatePayload, 'record'> & { record?: Maybe<ResolversParentTypes['Connection']> };
@@ -1002,6 +1088,7 @@ export type ResolversParentTypes = {
   ProfileUpdatePayload: Omit<ProfileUpdatePayload, 'record'> & { record?: Maybe<ResolversParentTypes['Profile']> };
   Query: Record<PropertyKey, never>;
   String: Scalars['String']['output'];
+  Subscription: Record<PropertyKey, never>;
   Transaction: TransactionRecord;
   TransactionConnection: TransactionPage;
   TransactionEdge: Omit<TransactionEdge, 'node'> & { node: ResolversParentTypes['Transaction'] };
@@ -1025,6 +1112,12 @@ export type AccountResolvers<ContextType = GraphQLContext, ParentType extends Re
   state?: Resolver<ResolversTypes['AccountState'], ParentType, ContextType>;
   subtype?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   verified?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type AccountEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AccountEvent'] = ResolversParentTypes['AccountEvent']> = {
+  account?: Resolver<ResolversTypes['Account'], ParentType, ContextType>;
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
 export type AccountUpdatePayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AccountUpdatePayload'] = ResolversParentTypes['AccountUpdatePayload']> = {
@@ -1053,6 +1146,12 @@ export type BalanceResolvers<ContextType = GraphQLContext, ParentType extends Re
   source?: Resolver<ResolversTypes['BalanceSource'], ParentType, ContextType>;
 };
 
+export type BalanceEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BalanceEvent'] = ResolversParentTypes['BalanceEvent']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  balance?: Resolver<ResolversTypes['Balance'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
 export type ConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Connection'] = ResolversParentTypes['Connection']> = {
   accounts?: Resolver<Array<ResolversTypes['Account']>, ParentType, ContextType>;
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -1061,6 +1160,13 @@ export type ConnectionResolvers<ContextType = GraphQLContext, ParentType extends
   lastSyncedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   products?: Resolver<Array<ResolversTypes['Product']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['ConnectionStatus'], ParentType, ContextType>;
+};
+
+export type ConnectionEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ConnectionEvent'] = ResolversParentTypes['ConnectionEvent']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  connection?: Resolver<ResolversTypes['Connection'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ConnectionStatus'], ParentType, ContextType>;
 };
 
@@ -1148,6 +1254,14 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<QueryTransactionsArgs, 'sort'>>;
 };
 
+export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  accountVerified?: SubscriptionResolver<ResolversTypes['AccountEvent'], "accountVerified", ParentType, ContextType>;
+  balanceCreated?: SubscriptionResolver<ResolversTypes['BalanceEvent'], "balanceCreated", ParentType, ContextType>;
+  connectionCreated?: SubscriptionResolver<ResolversTypes['ConnectionEvent'], "connectionCreated", ParentType, ContextType>;
+  connectionErrored?: SubscriptionResolver<ResolversTypes['ConnectionEvent'], "connectionErrored", ParentType, ContextType>;
+  connectionSynced?: SubscriptionResolver<ResolversTypes['ConnectionEvent'], "connectionSynced", ParentType, ContextType>;
+};
+
 export type TransactionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Transaction'] = ResolversParentTypes['Transaction']> = {
   account?: Resolver<ResolversTypes['Account'], ParentType, ContextType>;
   amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
@@ -1187,10 +1301,13 @@ export type UserErrorResolvers<ContextType = GraphQLContext, ParentType extends 
 
 export type Resolvers<ContextType = GraphQLContext> = {
   Account?: AccountResolvers<ContextType>;
+  AccountEvent?: AccountEventResolvers<ContextType>;
   AccountUpdatePayload?: AccountUpdatePayloadResolvers<ContextType>;
   Address?: AddressResolvers<ContextType>;
   Balance?: BalanceResolvers<ContextType>;
+  BalanceEvent?: BalanceEventResolvers<ContextType>;
   Connection?: ConnectionResolvers<ContextType>;
+  ConnectionEvent?: ConnectionEventResolvers<ContextType>;
   ConnectionUpdatePayload?: ConnectionUpdatePayloadResolvers<ContextType>;
   Date?: GraphQLScalarType;
   DateTime?: GraphQLScalarType;
@@ -1205,6 +1322,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ProfileNames?: ProfileNamesResolvers<ContextType>;
   ProfileUpdatePayload?: ProfileUpdatePayloadResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
   Transaction?: TransactionResolvers<ContextType>;
   TransactionConnection?: TransactionConnectionResolvers<ContextType>;
   TransactionEdge?: TransactionEdgeResolvers<ContextType>;
