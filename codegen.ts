@@ -21,6 +21,9 @@ const config: CodegenConfig = {
           Transaction: '../src/modules/transaction/transaction.store.ts#TransactionRecord',
           TransactionConnection: '../src/modules/transaction/transaction.query.ts#TransactionPage',
           PageInfo: '../src/modules/transaction/transaction.query.ts#TransactionPage',
+          ConnectionEvent: '../src/modules/event/event.entity.ts#EventEntity',
+          AccountEvent: '../src/modules/event/event.entity.ts#EventEntity',
+          BalanceEvent: '../src/modules/event/event.entity.ts#EventEntity',
         },
         scalars: {
           Date: 'string',

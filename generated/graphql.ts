@@ -6,6 +6,7 @@ import type { AccountView } from '../src/modules/account/account.entity.ts';
 import type { BalanceEntity } from '../src/modules/balance/balance.entity.ts';
 import type { TransactionRecord } from '../src/modules/transaction/transaction.store.ts';
 import type { TransactionPage } from '../src/modules/transaction/transaction.query.ts';
+import type { EventEntity } from '../src/modules/event/event.entity.ts';
 import type { GraphQLContext } from '../src/graphql/context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = T | null | undefined;
@@ -1003,7 +1004,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   Account: ResolverTypeWrapper<AccountView>;
-  AccountEvent: ResolverTypeWrapper<Omit<AccountEvent, 'account'> & { account: ResolversTypes['Account'] }>;
+  AccountEvent: ResolverTypeWrapper<EventEntity>;
   AccountFilter: AccountFilter;
   AccountKind: AccountKind;
   AccountState: AccountState;
@@ -1012,11 +1013,11 @@ export type ResolversTypes = {
   Address: ResolverTypeWrapper<Address>;
   AddressInput: AddressInput;
   Balance: ResolverTypeWrapper<BalanceEntity>;
-  BalanceEvent: ResolverTypeWrapper<Omit<BalanceEvent, 'balance'> & { balance: ResolversTypes['Balance'] }>;
+  BalanceEvent: ResolverTypeWrapper<EventEntity>;
   BalanceSource: BalanceSource;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Connection: ResolverTypeWrapper<ConnectionEntity>;
-  ConnectionEvent: ResolverTypeWrapper<Omit<ConnectionEvent, 'connection'> & { connection: ResolversTypes['Connection'] }>;
+  ConnectionEvent: ResolverTypeWrapper<EventEntity>;
   ConnectionFilter: ConnectionFilter;
   ConnectionStatus: ConnectionStatus;
   ConnectionUpdateInput: ConnectionUpdateInput;
@@ -1056,17 +1057,17 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   Account: AccountView;
-  AccountEvent: Omit<AccountEvent, 'account'> & { account: ResolversParentTypes['Account'] };
+  AccountEvent: EventEntity;
   AccountFilter: AccountFilter;
   AccountUpdateInput: AccountUpdateInput;
   AccountUpdatePayload: Omit<AccountUpdatePayload, 'record'> & { record?: Maybe<ResolversParentTypes['Account']> };
   Address: Address;
   AddressInput: AddressInput;
   Balance: BalanceEntity;
-  BalanceEvent: Omit<BalanceEvent, 'balance'> & { balance: ResolversParentTypes['Balance'] };
+  BalanceEvent: EventEntity;
   Boolean: Scalars['Boolean']['output'];
   Connection: ConnectionEntity;
-  ConnectionEvent: Omit<ConnectionEvent, 'connection'> & { connection: ResolversParentTypes['Connection'] };
+  ConnectionEvent: EventEntity;
   ConnectionFilter: ConnectionFilter;
   ConnectionUpdateInput: ConnectionUpdateInput;
   ConnectionUpdatePayload: Omit<ConnectionUpdatePayload, 'record'> & { record?: Maybe<ResolversParentTypes['Connection']> };

@@ -1,6 +1,7 @@
 import type { Resolvers } from '../../generated/graphql.ts';
 import { accountQuery, accountsQuery, accountType, accountUpdate, balanceType } from '../modules/account/account.resolvers.ts';
 import { connectionQuery, connectionsQuery, connectionType, connectionUpdate } from '../modules/connection/connection.resolvers.ts';
+import { accountEventType, balanceEventType, connectionEventType, subscriptionRoot } from '../modules/event/event.resolvers.ts';
 import { profileQuery, profileType, profileUpdate } from '../modules/profile/profile.resolvers.ts';
 import {
   pageInfoType,
@@ -25,6 +26,10 @@ export const resolvers: Resolvers = {
     transactions: transactionsQuery,
   },
   Mutation: { profileUpdate, connectionUpdate, accountUpdate, transactionUpdate },
+  Subscription: subscriptionRoot,
+  ConnectionEvent: connectionEventType,
+  AccountEvent: accountEventType,
+  BalanceEvent: balanceEventType,
   Profile: profileType,
   Connection: connectionType,
   Account: accountType,
