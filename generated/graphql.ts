@@ -739,11 +739,14 @@ export type QueryTransactionsArgs = {
  * ## Limits
  *
  * Each subscription document obeys the query limits (see Limits); one over them is refused with
- * `QUERY_TOO_COMPLEX` before it starts. Per WebSocket: the `connection_init` message within 10
- * seconds, messages of at most 64 KiB, at most 20 subscriptions at once; an address may hold at most
- * 20 live sockets and a profile 50 (more: closed with code 4429). A client that does not read what it
- * is sent (more than 1 MiB waiting) is cut off (code 1013). When the service loses its event feed
- * (its database), every subscription ends with an `INTERNAL_SERVER_ERROR` error: subscribe again.
+ * `QUERY_TOO_COMPLEX` before it starts. Only subscriptions run over these transports: send queries
+ * and mutations over HTTP. Per WebSocket: the `connection_init` message within 10 seconds (else
+ * 4408), messages of at most 64 KiB (else 1009), at most 20 subscriptions at once; a socket without
+ * any subscription for 60 seconds is closed (1000). An address may hold at most 20 live sockets (the
+ * 21st upgrade is refused with HTTP 429) and a profile 50; a cap closes with code 1008 and a reason
+ * naming it. A client that does not read what it is sent (more than 1 MiB waiting) is cut off, and
+ * a subscription more than 100 events behind is ended with an `INTERNAL_SERVER_ERROR` error. When the
+ * service loses its event feed (its database), every subscription ends with an `INTERNAL_SERVER_ERROR` error: subscribe again.
  */
 export type Subscription = {
   __typename?: 'Subscription';

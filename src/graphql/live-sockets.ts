@@ -172,7 +172,13 @@ export function liveSockets(deps: LiveDependencies & { credentials: CredentialRe
         metrics.liveCutOff('limit');
         return refuseUpgrade(socket, 429, 'RATE_LIMITED', `At most ${LIVE_LIMITS.socketsPerAddress} live-update sockets per address`);
       }
-      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+      wss.handleUpgrade(request, socket, head, (ws) => {
+        wss.emit('connection', ws, request);
+        // ws has already closed the socket with the fitting code (1009 too large, 1002 bad frame);
+        // graphql-ws's own listener would print the error, stack and all, to the console.
+        ws.removeAllListeners('error');
+        ws.on('error', (error: NodeJS.ErrnoException) => logger.debug({ code: error.code }, 'live-update socket refused a frame'));
+      });
     },
     async close() {
       clearInterval(sweep);

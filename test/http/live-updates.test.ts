@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProfile, basicAuth } from '../support/factories.ts';
-import { liveClient } from '../support/live-client.ts';
+import { liveClient, trustingWebSocket } from '../support/live-client.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 let app: TestApp;
@@ -66,5 +66,108 @@ describe('subscriptions over graphql-ws', () => {
     } finally {
       await Promise.all([mine.dispose(), theirs.dispose()]);
     }
+  });
+});
+
+describe('credentials', () => {
+  it('a revoked session token closes its sockets with 4401', async () => {
+    const profile = await createProfile(app);
+    const token = await sessionOf(profile.id);
+    const live = liveClient(baseUrl, `Bearer ${token}`);
+    try {
+      const synced = live.subscribe(CONNECTION_EVENTS);
+      await connect(profile.id);
+      await synced.next(1);
+      expect((await app.http.delete('/v1/users/session', { auth: `Bearer ${token}` })).status).toBe(204);
+      expect(await live.closed).toMatchObject({ code: 4401 });
+    } finally {
+      await live.dispose();
+    }
+  });
+
+  it('an API key alone (4403), a missing or wrong credential (4401) never get a subscription', async () => {
+    const profile = await createProfile(app);
+    const cases: Array<[string | undefined, number]> = [
+      [`Bearer ${app.apiKey}`, 4403],
+      [undefined, 4401],
+      [basicAuth(profile.id, 'sk_wrong'), 4401],
+      ['Bearer not.a.token', 4401],
+    ];
+    for (const [authorization, code] of cases) {
+      const live = liveClient(baseUrl, authorization);
+      const subscription = live.subscribe(CREATED);
+      expect(await live.closed, String(authorization)).toMatchObject({ code });
+      expect(subscription.results).toEqual([]);
+      await live.dispose();
+    }
+  });
+});
+
+describe('documents', () => {
+  it('obey the query limits, and only subscriptions run over the socket', async () => {
+    const profile = await createProfile(app);
+    const live = liveClient(baseUrl, basicAuth(profile.id, app.apiKey));
+    try {
+      const tooDeep = live.subscribe(`subscription { connectionSynced { connection { accounts { connection { accounts { connection { accounts { connection { accounts { connection { accounts { id } } } } } } } } } } } }`);
+      const query = live.subscribe('{ profile { id } }');
+      const invalid = live.subscribe('subscription { connectionSynced { nope } }');
+      for (const subscription of [tooDeep, query, invalid]) {
+        for (let tries = 0; subscription.errors.length === 0 && tries < 200; tries += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const codes = [tooDeep, query, invalid].map((subscription) => (subscription.errors[0] as Array<{ extensions: { code: string; errorId: string } }>)[0]!.extensions);
+      expect(codes.map((extensions) => extensions.code)).toEqual(['QUERY_TOO_COMPLEX', 'BAD_REQUEST', 'GRAPHQL_VALIDATION_FAILED']);
+      for (const extensions of codes) expect(extensions.errorId).toMatch(/^err_/);
+    } finally {
+      await live.dispose();
+    }
+  });
+});
+
+describe('malformed frames and init payloads', () => {
+  /** A raw socket speaking graphql-ws's subprotocol, to send what no client library would. */
+  async function rawSocket() {
+    const Socket = trustingWebSocket();
+    const socket = new Socket(`${baseUrl.replace('https:', 'wss:')}/v1/graphql`, 'graphql-transport-ws');
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    return { socket, closed };
+  }
+
+  it('are closed with a code and a reason that quotes nothing back, and the service keeps answering', async () => {
+    const frames: Array<[string | Buffer, number]> = [
+      ['not json', 4400],
+      [JSON.stringify({ type: 'connection_init', payload: 'a string' }), 4400],
+      [JSON.stringify({ type: 'connection_init', payload: { authorization: 42 } }), 4401],
+      [JSON.stringify({ type: 'connection_init', payload: { authorization: `Basic ${'A'.repeat(9000)}` } }), 4401],
+      [JSON.stringify({ type: 'subscribe', id: '1', payload: { query: 'subscription { connectionCreated { eventId } }' } }), 4401],
+      [Buffer.alloc(70 * 1024, 'x'), 1009],
+    ];
+    for (const [frame, code] of frames) {
+      const { socket, closed } = await rawSocket();
+      socket.send(frame);
+      const result = await closed;
+      expect(result.code, String(frame).slice(0, 60)).toBe(code);
+      expect(result.reason).not.toMatch(/AAAA|a string|at .*\.ts/);
+    }
+    const health = await app.http.get('/healthz');
+    expect(health.status).toBe(200);
+  });
+
+  it('an upgrade on another path is refused 404 in the error shape', async () => {
+    const Socket = trustingWebSocket();
+    const socket = new Socket(`${baseUrl.replace('https:', 'wss:')}/v1/profiles`, 'graphql-transport-ws');
+    const response = await new Promise<{ status: number; body: string }>((resolve) => {
+      socket.once('unexpected-response', (_request, res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      socket.once('error', () => {});
+    });
+    expect(response.status).toBe(404);
+    expect(JSON.parse(response.body)).toMatchObject({ code: 'NOT_FOUND', requestId: expect.stringMatching(/^req_/), errorId: expect.stringMatching(/^err_/) });
   });
 });
