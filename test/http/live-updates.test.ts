@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProfile, basicAuth } from '../support/factories.ts';
 import { liveClient, trustingWebSocket } from '../support/live-client.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { waitFor } from '../support/wait.ts';
 
 let app: TestApp;
 let baseUrl: string;
@@ -169,5 +170,28 @@ describe('malformed frames and init payloads', () => {
     });
     expect(response.status).toBe(404);
     expect(JSON.parse(response.body)).toMatchObject({ code: 'NOT_FOUND', requestId: expect.stringMatching(/^req_/), errorId: expect.stringMatching(/^err_/) });
+  });
+});
+
+describe('the event feed', () => {
+  it('lost: subscriptions end with INTERNAL_SERVER_ERROR; once it is back, new subscriptions receive events again', async () => {
+    const profile = await createProfile(app);
+    const live = liveClient(baseUrl, basicAuth(profile.id, app.apiKey));
+    const listening = async () => (await app.sql(`select pid from pg_stat_activity where application_name = 'tributary-live' and datname = current_database()`)).map((row) => row.pid as number);
+    try {
+      const before = live.subscribe(CREATED);
+      await new Promise((resolve) => live.client.subscribe({ query: '{ __typename }' }, { next: resolve, error: resolve, complete: () => {} }));
+      const [pid] = await listening();
+      await app.sql('select pg_terminate_backend($1)', [pid]);
+      for (let tries = 0; before.errors.length === 0 && tries < 200; tries += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(before.errors[0]).toEqual([{ message: expect.stringMatching(/subscribe again/), extensions: { code: 'INTERNAL_SERVER_ERROR', errorId: expect.stringMatching(/^err_/) } }]);
+      await waitFor(async () => ((await listening()).some((other) => other !== pid) ? true : undefined), 'the feed to reconnect');
+      const after = live.subscribe(CREATED);
+      await new Promise((resolve) => live.client.subscribe({ query: '{ __typename }' }, { next: resolve, error: resolve, complete: () => {} }));
+      const connection = await connect(profile.id);
+      expect((await after.next(1)).data).toMatchObject({ connectionCreated: { connection: { id: connection.id } } });
+    } finally {
+      await live.dispose();
+    }
   });
 });
