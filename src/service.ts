@@ -11,6 +11,10 @@ import { migrate, openDatabase, openReplica, openSyncDatabase, underStartupLock 
 import { buildSchema, graphqlApi } from './graphql/server.ts';
 import { DocumentCache } from './graphql/documents.ts';
 import { liveSockets, type LiveSockets } from './graphql/live-sockets.ts';
+import { CredentialWatch } from './graphql/credential-watch.ts';
+import { liveStream } from './graphql/live-stream.ts';
+import type { Middleware } from 'koa';
+import type { AppState } from './http/state.ts';
 import { NotificationChannel } from './db/notification-channel.ts';
 import { eventById } from './modules/event/event.store.ts';
 import { EVENTS_CHANNEL, LiveEvents } from './modules/event/live-events.ts';
@@ -109,6 +113,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     credentials,
     limiter: new FixedWindowLimiter(counters),
     graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions, metrics, schema }),
+    graphqlStream: live?.stream,
     rest: restApi(handlers),
     metrics,
     outage,
@@ -279,12 +284,14 @@ function restHandlers(deps: {
 
 interface LiveUpdates {
   sockets: LiveSockets;
+  stream: Middleware<AppState>;
   stop(): Promise<void>;
 }
 
 /**
  * Subscriptions' feed and transports: the database's announcements of committed events, fanned out
- * to this process's subscribers (docs/decisions/live-updates-postgres-notify.md), over graphql-ws.
+ * to this process's subscribers (docs/decisions/live-updates-postgres-notify.md), over graphql-ws
+ * and graphql-sse.
  */
 async function startLiveUpdates(deps: {
   config: Config;
@@ -302,10 +309,13 @@ async function startLiveUpdates(deps: {
   const channel = new NotificationChannel(databases.database.url, EVENTS_CHANNEL, events, logger);
   await channel.open();
   const documents = new DocumentCache(schema, { hideSuggestions });
-  const sockets = liveSockets({ schema, documents, orm, live: events, cipher, logger, credentials, metrics, capPerAddress: !config.trustProxy });
+  const watch = new CredentialWatch(credentials, orm, logger);
+  const sockets = liveSockets({ schema, documents, orm, live: events, cipher, logger, credentials, watch, metrics, capPerAddress: !config.trustProxy });
   return {
     sockets,
+    stream: liveStream({ schema, documents, orm, live: events, cipher, logger, watch, metrics }),
     async stop() {
+      watch.stop();
       await sockets.close();
       await channel.close();
     },

@@ -39,7 +39,7 @@ export function liveOperation(
   credential: ProfileCredential,
   requestId: string,
   request: { query: unknown; variables?: unknown; operationName?: unknown },
-): ExecutionArgs | GraphQLError[] {
+): (ExecutionArgs & { contextValue: GraphQLContext }) | GraphQLError[] {
   if (typeof request.query !== 'string') return [requestError('A subscription needs its document as a string in `query`', 'BAD_REQUEST')];
   const variables = isRecord(request.variables) ? request.variables : undefined;
   const operationName = typeof request.operationName === 'string' ? request.operationName : undefined;

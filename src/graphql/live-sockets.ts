@@ -7,6 +7,7 @@ import { AppError, type ErrorCode } from '../errors.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import { renderClientError } from '../http/client-errors.ts';
 import type { CredentialResolver } from '../http/credentials.ts';
+import type { CredentialWatch } from './credential-watch.ts';
 import { newRequestId } from '../http/request-context.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { requestError } from './errors.ts';
@@ -31,16 +32,14 @@ export const LIVE_LIMITS = {
   keepAliveMs: 12_000,
 } as const;
 
-/** How often credentials are re-checked and idle sockets looked for: the credential cache's own re-check interval. */
-const SWEEP_MS = 1000;
+/** How often idle sockets are looked for. */
+const IDLE_SWEEP_MS = 1000;
 
 /** WebSocket close codes beyond graphql-ws's own (4400 bad request, 4401, 4403, 4408 init timeout, …). */
 const CLOSE = { policy: 1008, normal: 1000 } as const;
 
 interface Watched {
-  header: string;
   credential: ProfileCredential;
-  address: string;
   idleSince: number | undefined;
   subscriptions(): number;
 }
@@ -59,12 +58,12 @@ export interface LiveSockets {
  * subscriptions per socket and message size are capped; a client that does not read what it is sent
  * is cut off, and a socket without subscriptions is closed after LIVE_LIMITS.idleMs.
  */
-export function liveSockets(deps: LiveDependencies & { credentials: CredentialResolver; metrics: Metrics; capPerAddress: boolean }): LiveSockets {
+export function liveSockets(deps: LiveDependencies & { credentials: CredentialResolver; watch: CredentialWatch; metrics: Metrics; capPerAddress: boolean }): LiveSockets {
   const { credentials, metrics, logger } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: LIVE_LIMITS.messageBytes, clientTracking: true });
   const watched = new Map<WebSocket, Watched>();
   const perAddress = new Map<string, number>();
-  const count = (key: (entry: Watched) => string, value: string) => [...watched.values()].filter((entry) => key(entry) === value).length;
+  const socketsOf = (profileId: string) => [...watched.values()].filter((entry) => entry.credential.profileId === profileId).length;
   const cutOff = (socket: WebSocket, reason: Parameters<Metrics['liveCutOff']>[0], code: number, message: string) => {
     metrics.liveCutOff(reason);
     socket.close(code, message);
@@ -75,7 +74,7 @@ export function liveSockets(deps: LiveDependencies & { credentials: CredentialRe
       isProd: true,
       connectionInitWaitTimeout: LIVE_LIMITS.initWaitMs,
       async onConnect(ctx) {
-        const { socket, request } = ctx.extra;
+        const { socket } = ctx.extra;
         const header = ctx.connectionParams?.authorization;
         if (typeof header !== 'string' || header.length > 8192) {
           cutOff(socket, 'credential', 4401, 'Send {"authorization": "Bearer <session token>"} or Basic credentials in connection_init');
@@ -93,12 +92,13 @@ export function liveSockets(deps: LiveDependencies & { credentials: CredentialRe
           cutOff(socket, 'credential', 4403, 'An API key acts as no profile: subscribe with a session token or Basic <profile id>:<API key>');
           return false;
         }
-        if (count((entry) => entry.credential.profileId, credential.profileId) >= LIVE_LIMITS.socketsPerProfile) {
+        if (socketsOf(credential.profileId) >= LIVE_LIMITS.socketsPerProfile) {
           cutOff(socket, 'limit', CLOSE.policy, `At most ${LIVE_LIMITS.socketsPerProfile} live-update sockets per profile`);
           return false;
         }
-        const address = clientAddressKey(request.socket.remoteAddress ?? '');
-        watched.set(socket, { header, credential, address, idleSince: Date.now(), subscriptions: () => Object.keys(ctx.subscriptions).length });
+        const unwatch = deps.watch.watch(header, () => cutOff(socket, 'credential', 4401, 'The credential has expired or has been revoked'));
+        socket.once('close', unwatch);
+        watched.set(socket, { credential, idleSince: Date.now(), subscriptions: () => Object.keys(ctx.subscriptions).length });
         return true;
       },
       onClose(ctx) {
@@ -133,23 +133,13 @@ export function liveSockets(deps: LiveDependencies & { credentials: CredentialRe
     LIVE_LIMITS.keepAliveMs,
   );
 
-  const sweep = setInterval(() => void recheck(), SWEEP_MS);
-  sweep.unref();
-  /** Closes the sockets whose credential is no longer valid, and those idle too long. */
-  async function recheck() {
-    const byHeader = Map.groupBy(watched, ([, entry]) => entry.header);
-    for (const [header, sockets] of byHeader) {
-      const valid = await (await credentials.claim(header)).resolve(deps.orm.em.fork(), async () => {}).then(
-        () => true,
-        (error: unknown) => !(error instanceof AppError),
-      );
-      if (!valid) for (const [socket] of sockets) cutOff(socket, 'credential', 4401, 'The credential has expired or has been revoked');
-    }
+  const idleSweep = setInterval(() => {
     const now = Date.now();
     for (const [socket, entry] of watched) {
       if (entry.idleSince !== undefined && now - entry.idleSince > LIVE_LIMITS.idleMs) socket.close(CLOSE.normal, 'Idle: no subscription');
     }
-  }
+  }, IDLE_SWEEP_MS);
+  idleSweep.unref();
 
   wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     metrics.liveSocket(1);
@@ -181,7 +171,7 @@ export function liveSockets(deps: LiveDependencies & { credentials: CredentialRe
       });
     },
     async close() {
-      clearInterval(sweep);
+      clearInterval(idleSweep);
       await server.dispose();
     },
   };

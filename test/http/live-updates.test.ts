@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProfile, basicAuth } from '../support/factories.ts';
-import { liveClient, trustingWebSocket } from '../support/live-client.ts';
+import { createClient as createSseClient } from 'graphql-sse';
+import { liveClient, trustingFetch, trustingWebSocket } from '../support/live-client.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -193,5 +194,47 @@ describe('the event feed', () => {
     } finally {
       await live.dispose();
     }
+  });
+});
+
+describe('subscriptions over server-sent events (graphql-sse)', () => {
+  function sseClient(authorization: string) {
+    return createSseClient({ url: `${baseUrl}/v1/graphql/stream`, headers: { Authorization: authorization }, fetchFn: trustingFetch(), retryAttempts: 0 });
+  }
+
+  it("deliver a profile's events with graphql-sse's client, and end when the session is revoked", async () => {
+    const profile = await createProfile(app);
+    const token = await sessionOf(profile.id);
+    const client = sseClient(`Bearer ${token}`);
+    const results: unknown[] = [];
+    let ended: unknown;
+    let connected: () => void = () => {};
+    const open = new Promise<void>((resolve) => (connected = resolve));
+    const done = new Promise<void>((resolve) => {
+      client.subscribe({ query: CREATED }, { next: (result) => void results.push(result), error: (error) => ((ended = error), resolve()), complete: resolve }, { connected });
+    });
+    try {
+      // The service answers the stream's headers once the subscription follows the feed.
+      await open;
+      const connection = await connect(profile.id);
+      await waitFor(async () => (results.length > 0 ? true : undefined), 'the event over SSE');
+      expect(results[0]).toMatchObject({ data: { connectionCreated: { status: 'INITIALIZING', connection: { id: connection.id } } } });
+      expect((await app.http.delete('/v1/users/session', { auth: `Bearer ${token}` })).status).toBe(204);
+      await done;
+      expect(results).toHaveLength(1);
+      expect(ended).toBeDefined();
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('refuse an API key (403), a query (400 in the error shape) and a non-stream Accept (406)', async () => {
+    const profile = await createProfile(app);
+    const post = (auth: string, query: string, accept = 'text/event-stream') => app.http.post('/v1/graphql/stream', { auth, json: { query }, headers: { Accept: accept } });
+    expect((await post(app.apiKey, CREATED)).status).toBe(403);
+    const query = await post(basicAuth(profile.id, app.apiKey), '{ profile { id } }');
+    expect(query.status).toBe(400);
+    expect(query.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', errorId: expect.stringMatching(/^err_/) });
+    expect((await post(basicAuth(profile.id, app.apiKey), CREATED, 'application/json')).status).toBe(406);
   });
 });

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import { Readable } from 'node:stream';
 import type { FormattedExecutionResult } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import { inject } from 'vitest';
@@ -75,4 +77,21 @@ export function liveClient(baseUrl: string, authorization: string | undefined): 
       await client.dispose();
     },
   };
+}
+
+/**
+ * A `fetch` over node:https that trusts the test CA, for graphql-sse's client (`fetchFn`): Node's
+ * own fetch takes no CA without undici's Agent. The response body streams as it arrives.
+ */
+export function trustingFetch(ca = readFileSync(inject('tls').certFile, 'utf8')) {
+  return (input: string | URL, init: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal } = {}) =>
+    new Promise<Response>((resolve, reject) => {
+      const request = https.request(input, { method: init.method ?? 'GET', headers: init.headers, ca, signal: init.signal }, (response) => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
+        resolve(new Response(Readable.toWeb(response) as ReadableStream<Uint8Array>, { status: response.statusCode, headers }));
+      });
+      request.once('error', reject);
+      request.end(init.body);
+    });
 }
