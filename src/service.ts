@@ -311,11 +311,13 @@ async function startLiveUpdates(deps: {
   const documents = new DocumentCache(schema, { hideSuggestions });
   const watch = new CredentialWatch(credentials, orm, logger);
   const sockets = liveSockets({ schema, documents, orm, live: events, cipher, logger, credentials, watch, metrics, capPerAddress: !config.trustProxy });
+  const stream = liveStream({ schema, documents, orm, live: events, cipher, logger, watch, metrics });
   return {
     sockets,
-    stream: liveStream({ schema, documents, orm, live: events, cipher, logger, watch, metrics }),
+    stream: stream.middleware,
     async stop() {
       watch.stop();
+      stream.close();
       await sockets.close();
       await channel.close();
     },

@@ -19,7 +19,8 @@ import { actsAsProfile, liveOperation, type LiveDependencies } from './live-oper
  * rate limit; an API key alone is refused (403). The stream ends when the client goes, when its
  * credential stops being valid (re-checked every second), or when the feed is lost.
  */
-export function liveStream(deps: LiveDependencies & { watch: CredentialWatch; metrics: Metrics }): Middleware<AppState> {
+export function liveStream(deps: LiveDependencies & { watch: CredentialWatch; metrics: Metrics }): { middleware: Middleware<AppState>; close(): void } {
+  const open = new Set<Readable>();
   const handler = createHandler<IncomingMessage, AppContext, GraphQLContext>({
     // No stream tokens: every request is a stream of its own (distinct connections mode).
     authenticate: () => null,
@@ -32,7 +33,7 @@ export function liveStream(deps: LiveDependencies & { watch: CredentialWatch; me
     onNext: (_context, req, result) => (result.errors ? { ...result, errors: refusals(result.errors, req.context) as unknown as GraphQLError[] } : undefined),
   });
 
-  return async (ctx) => {
+  const middleware: Middleware<AppState> = async (ctx) => {
     const credential = ctx.state.credential;
     if (!credential) throw unauthorized('Live updates need a credential that acts as a profile', { instruction: 'Send Authorization: Bearer <session token> or Basic base64(<profile id>:<API secret key>).', headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } });
     if (!actsAsProfile(credential)) throw forbidden('An API key acts as no profile: it cannot subscribe', { instruction: 'Subscribe with a session token or Basic <profile id>:<API secret key>.' });
@@ -58,12 +59,21 @@ export function liveStream(deps: LiveDependencies & { watch: CredentialWatch; me
       deps.metrics.liveCutOff('credential');
       stream.destroy();
     });
+    open.add(stream);
     ctx.res.once('close', () => {
+      open.delete(stream);
       deps.metrics.liveSocket(-1);
       unwatch();
       void body.return(undefined);
     });
     ctx.body = stream;
+  };
+  return {
+    middleware,
+    /** Ends every open stream (at shutdown: the listener waits for open responses). */
+    close() {
+      for (const stream of open) stream.destroy();
+    },
   };
 
   function refusals(errors: readonly GraphQLError[], ctx: AppContext) {

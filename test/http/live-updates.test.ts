@@ -238,3 +238,27 @@ describe('subscriptions over server-sent events (graphql-sse)', () => {
     expect((await post(basicAuth(profile.id, app.apiKey), CREATED, 'application/json')).status).toBe(406);
   });
 });
+
+describe('shutdown', () => {
+  it('ends open WebSockets (1001) and event streams, so a stopping instance does not wait on them', { timeout: 60_000 }, async () => {
+    const instance = await startTestApp({}, { shareDatabaseOf: app });
+    const url = `https://localhost:${instance.service.port}`;
+    const profile = await createProfile(app);
+    const live = liveClient(url, basicAuth(profile.id, app.apiKey));
+    live.subscribe(CREATED);
+    const sse = createSseClient({ url: `${url}/v1/graphql/stream`, headers: { Authorization: basicAuth(profile.id, app.apiKey) }, fetchFn: trustingFetch(), retryAttempts: 0 });
+    let connected: () => void = () => {};
+    const open = new Promise<void>((resolve) => (connected = resolve));
+    const streamEnded = new Promise<void>((resolve) => sse.subscribe({ query: CREATED }, { next: () => {}, error: () => resolve(), complete: resolve }, { connected }));
+    try {
+      await open;
+      await new Promise((resolve) => live.client.subscribe({ query: '{ __typename }' }, { next: resolve, error: resolve, complete: () => {} }));
+      await instance.stop();
+      expect(await live.closed).toMatchObject({ code: 1001 });
+      await streamEnded;
+    } finally {
+      sse.dispose();
+      await live.dispose();
+    }
+  });
+});
