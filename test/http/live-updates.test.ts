@@ -125,6 +125,19 @@ describe('documents', () => {
   });
 });
 
+describe('caps', () => {
+  it('a socket holds 20 subscriptions: the 21st closes it with 1008 and a reason naming the cap', async () => {
+    const profile = await createProfile(app);
+    const live = liveClient(baseUrl, basicAuth(profile.id, app.apiKey));
+    try {
+      for (let i = 0; i < 21; i += 1) live.subscribe(CREATED);
+      expect(await live.closed).toEqual({ code: 1008, reason: 'At most 20 subscriptions per socket' });
+    } finally {
+      await live.dispose();
+    }
+  });
+});
+
 describe('malformed frames and init payloads', () => {
   /** A raw socket speaking graphql-ws's subprotocol, to send what no client library would. */
   async function rawSocket() {
