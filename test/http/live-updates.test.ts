@@ -138,6 +138,37 @@ describe('caps', () => {
   });
 });
 
+describe('caps per address', () => {
+  it('an address holds 20 live sockets: the 21st upgrade is refused 429 in the error shape', async () => {
+    const Socket = trustingWebSocket();
+    const url = `${baseUrl.replace('https:', 'wss:')}/v1/graphql`;
+    const held: InstanceType<typeof Socket>[] = [];
+    try {
+      for (let i = 0; i < 20; i += 1) {
+        const socket = new Socket(url, 'graphql-transport-ws');
+        await new Promise((resolve, reject) => {
+          socket.once('open', resolve);
+          socket.once('error', reject);
+        });
+        held.push(socket);
+      }
+      const refused = new Socket(url, 'graphql-transport-ws');
+      const response = await new Promise<{ status: number; body: string }>((resolve) => {
+        refused.once('unexpected-response', (_request, res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        refused.once('error', () => {});
+      });
+      expect(response.status).toBe(429);
+      expect(JSON.parse(response.body)).toMatchObject({ code: 'RATE_LIMITED', requestId: expect.stringMatching(/^req_/), errorId: expect.stringMatching(/^err_/) });
+    } finally {
+      await Promise.all(held.map((socket) => new Promise((resolve) => (socket.once('close', resolve), socket.close()))));
+    }
+  });
+});
+
 describe('malformed frames and init payloads', () => {
   /** A raw socket speaking graphql-ws's subprotocol, to send what no client library would. */
   async function rawSocket() {
