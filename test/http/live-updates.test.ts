@@ -125,6 +125,15 @@ describe('documents', () => {
   });
 });
 
+describe('over plain HTTP', () => {
+  it('a subscription sent to POST /v1/graphql is refused as a request error, not run', async () => {
+    const profile = await createProfile(app);
+    const response = await app.http.post('/v1/graphql', { auth: basicAuth(profile.id, app.apiKey), json: { query: CREATED }, headers: { Accept: 'application/graphql-response+json' } });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ errors: [expect.objectContaining({ message: 'Subscriptions are not supported', extensions: expect.objectContaining({ errorId: expect.stringMatching(/^err_/) }) })] });
+  });
+});
+
 describe('caps', () => {
   it('a socket holds 20 subscriptions: the 21st closes it with 1008 and a reason naming the cap', async () => {
     const profile = await createProfile(app);
