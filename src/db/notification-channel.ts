@@ -9,6 +9,8 @@ export interface ChannelObserver {
   message(payload: string): void;
   /** The channel was lost: notifications sent meanwhile are never seen. */
   down(): void;
+  /** Listening again after a loss. */
+  up(): void;
 }
 
 /**
@@ -75,6 +77,7 @@ export class NotificationChannel {
         () => {
           this.#waitMs = BACKOFF.firstMs;
           this.#logger.info({ channel: this.#channel }, 'Live-update channel back');
+          this.#observer.up();
         },
         () => {
           this.#waitMs = Math.min(this.#waitMs * 2, BACKOFF.lastMs);

@@ -20,7 +20,8 @@ export interface Follower {
  * Fans the events the database announces out to this process's followers of each profile. An
  * announcement carries only `<profile uuid>:<event uuid>`; the event is loaded once, and only when
  * this process has a follower of that profile. Events are handed out in the order announced (the
- * order of their commits). When the channel is lost, every follower is ended.
+ * order of their commits). When the channel is lost, every follower is ended, and until it is back
+ * a new follower is ended at once (it would miss what is committed meanwhile, without knowing).
  */
 export class LiveEvents implements ChannelObserver {
   readonly #followers = new Map<string, Set<Follower>>();
@@ -29,6 +30,7 @@ export class LiveEvents implements ChannelObserver {
   readonly #lost: () => void;
   #chain: Promise<void> = Promise.resolve();
   #pending = 0;
+  #lostFeed = false;
 
   /** `lost` is told (a metric) each time the feed is lost. */
   constructor(deps: { load: (eventId: string) => Promise<EventEntity | null>; logger: Logger; lost: () => void }) {
@@ -39,6 +41,10 @@ export class LiveEvents implements ChannelObserver {
 
   /** Follows a profile's events until the returned function is called. */
   follow(profileId: string, follower: Follower): () => void {
+    if (this.#lostFeed) {
+      queueMicrotask(() => follower.end());
+      return () => {};
+    }
     let followers = this.#followers.get(profileId);
     if (!followers) this.#followers.set(profileId, (followers = new Set()));
     followers.add(follower);
@@ -52,7 +58,7 @@ export class LiveEvents implements ChannelObserver {
     const [profileId = '', eventId = ''] = payload.split(':', 2);
     if (!this.#followers.has(profileId)) return;
     if (this.#pending >= MAX_PENDING) {
-      this.down();
+      this.#endAll();
       return;
     }
     this.#pending += 1;
@@ -60,6 +66,16 @@ export class LiveEvents implements ChannelObserver {
   }
 
   down(): void {
+    this.#lostFeed = true;
+    this.#endAll();
+  }
+
+  up(): void {
+    this.#lostFeed = false;
+  }
+
+  /** Ends every follower: what they would have been handed next is lost to them. */
+  #endAll(): void {
     this.#lost();
     const followers = [...this.#followers.values()].flatMap((set) => [...set]);
     this.#followers.clear();
@@ -73,8 +89,8 @@ export class LiveEvents implements ChannelObserver {
     try {
       event = await this.#load(eventId);
     } catch (error) {
-      this.#logger.error({ err: error, eventId }, 'Could not load an announced event; its live subscribers are ended');
-      this.down();
+      this.#logger.error({ err: error, eventId }, 'Could not load an announced event; live subscribers are ended');
+      this.#endAll();
       return;
     }
     if (!event || event.profileId !== profileId) return;
