@@ -335,6 +335,8 @@ export type ConnectionEvent = {
   __typename?: 'ConnectionEvent';
   /** When the change was committed. */
   at: Scalars['DateTime']['output'];
+  /** For `connectionSynced`: how many transactions the sync added, changed and removed. Null for other events. */
+  changes: Maybe<TransactionChanges>;
   /** The connection, read when the event is sent. */
   connection: Connection;
   /** The event's identifier (`evt_…`), the same id webhooks deliver and `GET /v1/events/{eventId}` reads. */
@@ -817,6 +819,17 @@ export type Transaction = {
   status: TransactionStatus;
 };
 
+/** What a sync changed among a connection's transactions, as counts. Read them with `transactions` (newest first). */
+export type TransactionChanges = {
+  __typename?: 'TransactionChanges';
+  /** Transactions the sync added. */
+  added: Scalars['Int']['output'];
+  /** Transactions the sync changed (amount, description, pending to posted, …). */
+  modified: Scalars['Int']['output'];
+  /** Transactions the sync removed (the institution withdrew them). */
+  removed: Scalars['Int']['output'];
+};
+
 /**
  * One page of transactions (Relay cursor connection). `edges` and `nodes` hold the same records in
  * the same order: select whichever is handier.
@@ -1047,6 +1060,7 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Transaction: ResolverTypeWrapper<TransactionRecord>;
+  TransactionChanges: ResolverTypeWrapper<TransactionChanges>;
   TransactionConnection: ResolverTypeWrapper<TransactionPage>;
   TransactionEdge: ResolverTypeWrapper<Omit<TransactionEdge, 'node'> & { node: ResolversTypes['Transaction'] }>;
   TransactionFilter: TransactionFilter;
@@ -1094,6 +1108,7 @@ export type ResolversParentTypes = {
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Transaction: TransactionRecord;
+  TransactionChanges: TransactionChanges;
   TransactionConnection: TransactionPage;
   TransactionEdge: Omit<TransactionEdge, 'node'> & { node: ResolversParentTypes['Transaction'] };
   TransactionFilter: TransactionFilter;
@@ -1169,6 +1184,7 @@ export type ConnectionResolvers<ContextType = GraphQLContext, ParentType extends
 
 export type ConnectionEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ConnectionEvent'] = ResolversParentTypes['ConnectionEvent']> = {
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  changes?: Resolver<Maybe<ResolversTypes['TransactionChanges']>, ParentType, ContextType>;
   connection?: Resolver<ResolversTypes['Connection'], ParentType, ContextType>;
   eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ConnectionStatus'], ParentType, ContextType>;
@@ -1280,6 +1296,12 @@ export type TransactionResolvers<ContextType = GraphQLContext, ParentType extend
   status?: Resolver<ResolversTypes['TransactionStatus'], ParentType, ContextType>;
 };
 
+export type TransactionChangesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TransactionChanges'] = ResolversParentTypes['TransactionChanges']> = {
+  added?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  modified?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  removed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type TransactionConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TransactionConnection'] = ResolversParentTypes['TransactionConnection']> = {
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   edges?: Resolver<Array<ResolversTypes['TransactionEdge']>, ParentType, ContextType>;
@@ -1328,6 +1350,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Query?: QueryResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Transaction?: TransactionResolvers<ContextType>;
+  TransactionChanges?: TransactionChangesResolvers<ContextType>;
   TransactionConnection?: TransactionConnectionResolvers<ContextType>;
   TransactionEdge?: TransactionEdgeResolvers<ContextType>;
   TransactionUpdatePayload?: TransactionUpdatePayloadResolvers<ContextType>;

@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
-const CONNECTION_EVENTS = `subscription { connectionSynced { eventId at status connection { id status accounts { id } } } }`;
+const CONNECTION_EVENTS = `subscription { connectionSynced { eventId at status changes { added modified removed } connection { id status accounts { id } } } }`;
 const CREATED = `subscription { connectionCreated { eventId status connection { id } } }`;
 
 async function connect(profileId: string) {
@@ -51,10 +51,14 @@ describe('subscriptions over graphql-ws', () => {
       expect(first.data).toEqual({ connectionCreated: { eventId: expect.stringMatching(/^evt_/), status: 'INITIALIZING', connection: { id: connection.id } } });
       const sync = await synced.next(1);
       expect(sync.errors).toBeUndefined();
-      const event = (sync.data as { connectionSynced: { status: string; connection: { id: string; status: string; accounts: unknown[] } } }).connectionSynced;
+      const event = (sync.data as { connectionSynced: { eventId: string; status: string; changes: { added: number }; connection: { id: string; status: string; accounts: unknown[] } } }).connectionSynced;
       expect(event.status).toBe('SYNCED');
       expect(event.connection.id).toBe(connection.id);
       expect(event.connection.accounts.length).toBeGreaterThan(0);
+      // What changed, as the event log (and webhooks) carry it in the envelope's metadata.
+      expect(event.changes.added).toBeGreaterThan(0);
+      const logged = await app.http.get(`/v1/events/${event.eventId}`, { auth: app.apiKey });
+      expect(logged.body.metadata).toEqual({ changes: event.changes });
 
       // The other profile's own event comes after the first profile's in the feed's one order: had
       // the first profile's events reached it, they would be there before it.

@@ -47,6 +47,7 @@ const eventFields = {
 export const connectionEventType: ConnectionEventResolvers = {
   ...eventFields,
   status: (event) => event.payload.record.status as ConnectionStatus,
+  changes: (event) => (event.payload.metadata.changes as { added: number; modified: number; removed: number } | undefined) ?? null,
   connection: async (event, _args, { loaders }) => (await loaders.connection.load(recordId(event, 'connection'))) ?? Promise.reject(notFound('Connection')),
 };
 
