@@ -27,6 +27,9 @@ const config: CodegenConfig = {
           InvestmentTransaction: '../src/modules/investment/investment.store.ts#InvestmentTransactionRecord',
           InvestmentTransactionConnection: '../src/modules/investment/investment.query.ts#InvestmentTransactionPage',
           Liability: '../src/modules/liability/liability.store.ts#LiabilityRecord',
+          ConnectionEvent: '../src/modules/event/event.entity.ts#EventEntity',
+          AccountEvent: '../src/modules/event/event.entity.ts#EventEntity',
+          BalanceEvent: '../src/modules/event/event.entity.ts#EventEntity',
         },
         scalars: {
           Date: 'string',

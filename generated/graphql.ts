@@ -10,6 +10,7 @@ import type { SecurityRecord } from '../src/modules/security/security.store.ts';
 import type { HoldingRecord, InvestmentTransactionRecord } from '../src/modules/investment/investment.store.ts';
 import type { HoldingPage, InvestmentTransactionPage } from '../src/modules/investment/investment.query.ts';
 import type { LiabilityRecord } from '../src/modules/liability/liability.store.ts';
+import type { EventEntity } from '../src/modules/event/event.entity.ts';
 import type { GraphQLContext } from '../src/graphql/context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = T | null | undefined;
@@ -148,6 +149,17 @@ export type Account = {
    * accounts) stays false; the others of its connection are verified all the same.
    */
   verified: Scalars['Boolean']['output'];
+};
+
+/** Something that happened to an account: the event and the account as it is now. */
+export type AccountEvent = {
+  __typename?: 'AccountEvent';
+  /** The account, read when the event is sent. */
+  account: Account;
+  /** When the change was committed. */
+  at: Scalars['DateTime']['output'];
+  /** The event's identifier (`evt_…`), the same id webhooks deliver and `GET /v1/events/{eventId}` reads. */
+  eventId: Scalars['ID']['output'];
 };
 
 /**
@@ -302,6 +314,17 @@ export type Balance = {
   source: BalanceSource;
 };
 
+/** A balance recorded for an account: the event and the balance. */
+export type BalanceEvent = {
+  __typename?: 'BalanceEvent';
+  /** When the balance was recorded. */
+  at: Scalars['DateTime']['output'];
+  /** The balance (balances never change once recorded). */
+  balance: Balance;
+  /** The event's identifier (`evt_…`), the same id webhooks deliver and `GET /v1/events/{eventId}` reads. */
+  eventId: Scalars['ID']['output'];
+};
+
 /** How a balance was obtained. */
 export type BalanceSource =
   /** Obtained by a real-time refresh requested through `POST /v1/accounts/{accountId}/balances/refresh`. */
@@ -331,6 +354,21 @@ export type Connection = {
   /** The data products enabled on this connection, e.g. `[TRANSACTIONS, BALANCES]`. */
   products: Array<Product>;
   /** Current sync state. See `ConnectionStatus` for what each state means and what to do. */
+  status: ConnectionStatus;
+};
+
+/** Something that happened to a connection: the event, the status it left the connection in, and the connection as it is now. */
+export type ConnectionEvent = {
+  __typename?: 'ConnectionEvent';
+  /** When the change was committed. */
+  at: Scalars['DateTime']['output'];
+  /** For `connectionSynced`: how many transactions the sync added, changed and removed. Null for other events. */
+  changes: Maybe<TransactionChanges>;
+  /** The connection, read when the event is sent. */
+  connection: Connection;
+  /** The event's identifier (`evt_…`), the same id webhooks deliver and `GET /v1/events/{eventId}` reads. */
+  eventId: Scalars['ID']['output'];
+  /** The connection's status right after the change (it may have moved on since: see `connection.status`). */
   status: ConnectionStatus;
 };
 
@@ -1049,6 +1087,53 @@ export type SecurityType =
   | 'OTHER';
 
 /**
+ * Live updates: what happens to the authenticated profile's data, as it is committed. Every field
+ * is scoped to the profile the connection authenticated as: nothing of another profile is ever sent.
+ * A change that was rolled back is never sent; each committed change is sent once to every
+ * subscription open at the time (none are replayed after a reconnect: read the current state with
+ * a query, or the event log `GET /v1/events`, for what happened while away).
+ *
+ * ## Transports
+ *
+ * - WebSocket, protocol `graphql-transport-ws` (the `graphql-ws` library; Apollo Client's
+ *   `GraphQLWsLink`, urql, Relay): `wss://{host}/v1/graphql`. The credential goes in the
+ *   `connection_init` payload (`connectionParams`): `{"authorization": "Bearer <session token>"}` or
+ *   `{"authorization": "Basic base64(<profileId>:<apiSecretKey>)"}`.
+ * - Server-sent events (the `graphql-sse` library, distinct connections mode), for clients that
+ *   cannot open a WebSocket: `POST {base_url}/v1/graphql/stream` with `Accept: text/event-stream`,
+ *   the credential in the `Authorization` header and the subscription as a GraphQL request body.
+ *
+ * A bare API secret key acts as no profile, so it may not subscribe (WebSocket: closed with code
+ * 4403; SSE: HTTP 403). A credential that is revoked, expires or whose profile is deleted closes its
+ * subscriptions within about two seconds (WebSocket: code 4401; SSE: the stream ends with an error).
+ *
+ * ## Limits
+ *
+ * Each subscription document obeys the query limits (see Limits); one over them is refused with
+ * `QUERY_TOO_COMPLEX` before it starts. Only subscriptions run over these transports: send queries
+ * and mutations over HTTP. Per WebSocket: the `connection_init` message within 10 seconds (else
+ * 4408), messages of at most 64 KiB (else 1009), at most 20 subscriptions at once; a socket without
+ * any subscription for 60 seconds is closed (1000). An address may hold at most 20 live sockets (the
+ * 21st upgrade is refused with HTTP 429) and a profile 50; a cap closes with code 1008 and a reason
+ * naming it. A client that does not read what it is sent (more than 1 MiB waiting) is cut off, and
+ * a subscription more than 100 events behind is ended with an `INTERNAL_SERVER_ERROR` error. When the
+ * service loses its event feed (its database), every subscription ends with an `INTERNAL_SERVER_ERROR` error: subscribe again.
+ */
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** One of the profile's accounts was verified for money movement (its account and routing numbers confirmed). */
+  accountVerified: AccountEvent;
+  /** A new balance was recorded for one of the profile's accounts. */
+  balanceCreated: BalanceEvent;
+  /** A connection of the profile was created (the end-user connected an institution). */
+  connectionCreated: ConnectionEvent;
+  /** A sync of one of the profile's connections failed: `status` says which error state it entered and what to do. */
+  connectionErrored: ConnectionEvent;
+  /** A sync of one of the profile's connections finished with changes (new, changed or removed records). */
+  connectionSynced: ConnectionEvent;
+};
+
+/**
  * A movement of money on an account. `amount` is signed relative to the account and `entryType`
  * mirrors its sign: a 56.78 purchase is `amount: -56.78, entryType: DEBIT`; a 1500.00 deposit is
  * `amount: 1500, entryType: CREDIT`.
@@ -1101,6 +1186,17 @@ export type Transaction = {
   remoteData: Scalars['JSONObject']['output'];
   /** PENDING or POSTED. See `TransactionStatus` for how pending transactions evolve. */
   status: TransactionStatus;
+};
+
+/** What a sync changed among a connection's transactions, as counts. Read them with `transactions` (newest first). */
+export type TransactionChanges = {
+  __typename?: 'TransactionChanges';
+  /** Transactions the sync added. */
+  added: Scalars['Int']['output'];
+  /** Transactions the sync changed (amount, description, pending to posted, …). */
+  modified: Scalars['Int']['output'];
+  /** Transactions the sync removed (the institution withdrew them). */
+  removed: Scalars['Int']['output'];
 };
 
 /**
@@ -1293,6 +1389,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   Account: ResolverTypeWrapper<AccountView>;
+  AccountEvent: ResolverTypeWrapper<EventEntity>;
   AccountFilter: AccountFilter;
   AccountKind: AccountKind;
   AccountState: AccountState;
@@ -1302,9 +1399,11 @@ export type ResolversTypes = {
   AddressInput: AddressInput;
   Apr: ResolverTypeWrapper<Apr>;
   Balance: ResolverTypeWrapper<BalanceEntity>;
+  BalanceEvent: ResolverTypeWrapper<EventEntity>;
   BalanceSource: BalanceSource;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Connection: ResolverTypeWrapper<ConnectionEntity>;
+  ConnectionEvent: ResolverTypeWrapper<EventEntity>;
   ConnectionFilter: ConnectionFilter;
   ConnectionStatus: ConnectionStatus;
   ConnectionUpdateInput: ConnectionUpdateInput;
@@ -1343,7 +1442,9 @@ export type ResolversTypes = {
   Security: ResolverTypeWrapper<SecurityRecord>;
   SecurityType: SecurityType;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Transaction: ResolverTypeWrapper<TransactionRecord>;
+  TransactionChanges: ResolverTypeWrapper<TransactionChanges>;
   TransactionConnection: ResolverTypeWrapper<TransactionPage>;
   TransactionEdge: ResolverTypeWrapper<Omit<TransactionEdge, 'node'> & { node: ResolversTypes['Transaction'] }>;
   TransactionFilter: TransactionFilter;
@@ -1357,6 +1458,7 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   Account: AccountView;
+  AccountEvent: EventEntity;
   AccountFilter: AccountFilter;
   AccountUpdateInput: AccountUpdateInput;
   AccountUpdatePayload: Omit<AccountUpdatePayload, 'record'> & { record?: Maybe<ResolversParentTypes['Account']> };
@@ -1364,8 +1466,10 @@ export type ResolversParentTypes = {
   AddressInput: AddressInput;
   Apr: Apr;
   Balance: BalanceEntity;
+  BalanceEvent: EventEntity;
   Boolean: Scalars['Boolean']['output'];
   Connection: ConnectionEntity;
+  ConnectionEvent: EventEntity;
   ConnectionFilter: ConnectionFilter;
   ConnectionUpdateInput: ConnectionUpdateInput;
   ConnectionUpdatePayload: Omit<ConnectionUpdatePayload, 'record'> & { record?: Maybe<ResolversParentTypes['Connection']> };
@@ -1397,7 +1501,9 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   Security: SecurityRecord;
   String: Scalars['String']['output'];
+  Subscription: Record<PropertyKey, never>;
   Transaction: TransactionRecord;
+  TransactionChanges: TransactionChanges;
   TransactionConnection: TransactionPage;
   TransactionEdge: Omit<TransactionEdge, 'node'> & { node: ResolversParentTypes['Transaction'] };
   TransactionFilter: TransactionFilter;
@@ -1422,6 +1528,12 @@ export type AccountResolvers<ContextType = GraphQLContext, ParentType extends Re
   state?: Resolver<ResolversTypes['AccountState'], ParentType, ContextType>;
   subtype?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   verified?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type AccountEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AccountEvent'] = ResolversParentTypes['AccountEvent']> = {
+  account?: Resolver<ResolversTypes['Account'], ParentType, ContextType>;
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
 export type AccountUpdatePayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AccountUpdatePayload'] = ResolversParentTypes['AccountUpdatePayload']> = {
@@ -1456,6 +1568,12 @@ export type BalanceResolvers<ContextType = GraphQLContext, ParentType extends Re
   source?: Resolver<ResolversTypes['BalanceSource'], ParentType, ContextType>;
 };
 
+export type BalanceEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BalanceEvent'] = ResolversParentTypes['BalanceEvent']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  balance?: Resolver<ResolversTypes['Balance'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
 export type ConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Connection'] = ResolversParentTypes['Connection']> = {
   accounts?: Resolver<Array<ResolversTypes['Account']>, ParentType, ContextType>;
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -1464,6 +1582,14 @@ export type ConnectionResolvers<ContextType = GraphQLContext, ParentType extends
   lastSyncedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   products?: Resolver<Array<ResolversTypes['Product']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['ConnectionStatus'], ParentType, ContextType>;
+};
+
+export type ConnectionEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ConnectionEvent'] = ResolversParentTypes['ConnectionEvent']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  changes?: Resolver<Maybe<ResolversTypes['TransactionChanges']>, ParentType, ContextType>;
+  connection?: Resolver<ResolversTypes['Connection'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ConnectionStatus'], ParentType, ContextType>;
 };
 
@@ -1646,6 +1772,14 @@ export type SecurityResolvers<ContextType = GraphQLContext, ParentType extends R
   type?: Resolver<ResolversTypes['SecurityType'], ParentType, ContextType>;
 };
 
+export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  accountVerified?: SubscriptionResolver<ResolversTypes['AccountEvent'], "accountVerified", ParentType, ContextType>;
+  balanceCreated?: SubscriptionResolver<ResolversTypes['BalanceEvent'], "balanceCreated", ParentType, ContextType>;
+  connectionCreated?: SubscriptionResolver<ResolversTypes['ConnectionEvent'], "connectionCreated", ParentType, ContextType>;
+  connectionErrored?: SubscriptionResolver<ResolversTypes['ConnectionEvent'], "connectionErrored", ParentType, ContextType>;
+  connectionSynced?: SubscriptionResolver<ResolversTypes['ConnectionEvent'], "connectionSynced", ParentType, ContextType>;
+};
+
 export type TransactionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Transaction'] = ResolversParentTypes['Transaction']> = {
   account?: Resolver<ResolversTypes['Account'], ParentType, ContextType>;
   amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
@@ -1658,6 +1792,12 @@ export type TransactionResolvers<ContextType = GraphQLContext, ParentType extend
   metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   remoteData?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['TransactionStatus'], ParentType, ContextType>;
+};
+
+export type TransactionChangesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TransactionChanges'] = ResolversParentTypes['TransactionChanges']> = {
+  added?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  modified?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  removed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type TransactionConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TransactionConnection'] = ResolversParentTypes['TransactionConnection']> = {
@@ -1685,11 +1825,14 @@ export type UserErrorResolvers<ContextType = GraphQLContext, ParentType extends 
 
 export type Resolvers<ContextType = GraphQLContext> = {
   Account?: AccountResolvers<ContextType>;
+  AccountEvent?: AccountEventResolvers<ContextType>;
   AccountUpdatePayload?: AccountUpdatePayloadResolvers<ContextType>;
   Address?: AddressResolvers<ContextType>;
   Apr?: AprResolvers<ContextType>;
   Balance?: BalanceResolvers<ContextType>;
+  BalanceEvent?: BalanceEventResolvers<ContextType>;
   Connection?: ConnectionResolvers<ContextType>;
+  ConnectionEvent?: ConnectionEventResolvers<ContextType>;
   ConnectionUpdatePayload?: ConnectionUpdatePayloadResolvers<ContextType>;
   Date?: GraphQLScalarType;
   DateTime?: GraphQLScalarType;
@@ -1712,7 +1855,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ProfileUpdatePayload?: ProfileUpdatePayloadResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Security?: SecurityResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
   Transaction?: TransactionResolvers<ContextType>;
+  TransactionChanges?: TransactionChangesResolvers<ContextType>;
   TransactionConnection?: TransactionConnectionResolvers<ContextType>;
   TransactionEdge?: TransactionEdgeResolvers<ContextType>;
   TransactionUpdatePayload?: TransactionUpdatePayloadResolvers<ContextType>;

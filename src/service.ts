@@ -1,13 +1,23 @@
 import path from 'node:path';
 import type { AddressInfo, Server } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { GraphQLSchema } from 'graphql';
 import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { resolveDatabase } from './db/database.ts';
 import { checkKeys } from './db/key-check.ts';
 import { closeWithin, migrate, openDatabase, openReplica, openSyncDatabase, underStartupLock } from './orm/orm.ts';
-import { graphqlApi } from './graphql/server.ts';
+import { buildSchema, graphqlApi } from './graphql/server.ts';
+import { DocumentCache } from './graphql/documents.ts';
+import { liveSockets, type LiveSockets } from './graphql/live-sockets.ts';
+import { CredentialWatch } from './graphql/credential-watch.ts';
+import { liveStream } from './graphql/live-stream.ts';
+import type { Middleware } from 'koa';
+import type { AppState } from './http/state.ts';
+import { NotificationChannel } from './db/notification-channel.ts';
+import { eventById } from './modules/event/event.store.ts';
+import { EVENTS_CHANNEL, LiveEvents } from './modules/event/live-events.ts';
 import { createApp } from './http/app.ts';
 import { createListener } from './http/listener.ts';
 import { DatabaseOutage } from './http/database-outage.ts';
@@ -90,6 +100,9 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const credentials = new CredentialResolver(tokens, metrics);
   const linking = new Linking({ providers, jobs: work.connectionJobs, publicUrl: config.publicUrl, logger });
   const outage = new DatabaseOutage(() => orm.em.getConnection().execute('select 1'), logger);
+  const schema = buildSchema();
+  const hideSuggestions = config.nodeEnv !== 'development';
+  const live = serving ? await startLiveUpdates({ config, logger, databases, metrics, credentials, cipher: secrets.cipher, schema, hideSuggestions }) : undefined;
   const handlers = restHandlers({ config, cipher: secrets.cipher, providers, sandbox, linking, work, tokens, credentials, outage, rateLimits: () => counters.mode });
   const app = createApp({
     logger,
@@ -99,7 +112,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
     trustProxyHops: config.trustProxyHops,
     credentials,
     limiter: new FixedWindowLimiter(counters),
-    graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions: config.nodeEnv !== 'development', metrics }),
+    graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions, metrics, schema }),
+    graphqlStream: live?.stream,
     rest: restApi(handlers),
     metrics,
     outage,
@@ -107,7 +121,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   // A `worker` serves nothing: it runs jobs, cron and the webhook relay. Koa answers every error
   // itself (ctx.onerror), so the promise its request handler returns never rejects.
   const handle = app.callback();
-  const listener = serving ? createListener(tls, (req, res) => void handle(req, res), config.connections) : undefined;
+  const listener = serving ? createListener(tls, (req, res) => void handle(req, res), config.connections, live?.sockets.upgrade) : undefined;
   const address = listener ? await listen(listener.server, config) : { url: '', port: 0 };
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics, logger) : undefined;
 
@@ -122,6 +136,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
     metricsPort: metricsServer?.port,
     async stop() {
       await metricsServer?.close();
+      // Upgraded sockets hold the listener open: they close first.
+      await live?.stop();
       if (listener) {
         await new Promise<void>((resolve) => {
           listener.server.close(() => resolve());
@@ -263,6 +279,48 @@ function restHandlers(deps: {
     ...providerWebhookHandlers({ providers, jobs }),
     ...eventHandlers(),
     ...webhookHandlers({ cipher, allowPrivate: config.webhookAllowPrivate, deliveries: work.webhooks }),
+  };
+}
+
+interface LiveUpdates {
+  sockets: LiveSockets;
+  stream: Middleware<AppState>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Subscriptions' feed and transports: the database's announcements of committed events, fanned out
+ * to this process's subscribers (docs/decisions/live-updates-postgres-notify.md), over graphql-ws
+ * and graphql-sse.
+ */
+async function startLiveUpdates(deps: {
+  config: Config;
+  logger: Logger;
+  databases: Databases;
+  metrics: Metrics;
+  credentials: CredentialResolver;
+  cipher: FieldCipher;
+  schema: GraphQLSchema;
+  hideSuggestions: boolean;
+}): Promise<LiveUpdates> {
+  const { config, logger, databases, metrics, credentials, cipher, schema, hideSuggestions } = deps;
+  const { orm } = databases;
+  const events = new LiveEvents({ load: (eventId) => eventById(orm.em.fork(), eventId), logger, lost: () => metrics.liveFeedOutage() });
+  const channel = new NotificationChannel(databases.database.url, EVENTS_CHANNEL, events, logger);
+  await channel.open();
+  const documents = new DocumentCache(schema, { hideSuggestions });
+  const watch = new CredentialWatch(credentials, orm, logger);
+  const sockets = liveSockets({ schema, documents, orm, live: events, cipher, logger, credentials, watch, metrics, capPerAddress: !config.trustProxy });
+  const stream = liveStream({ schema, documents, orm, live: events, cipher, logger, watch, metrics });
+  return {
+    sockets,
+    stream: stream.middleware,
+    async stop() {
+      watch.stop();
+      stream.close();
+      await sockets.close();
+      await channel.close();
+    },
   };
 }
 

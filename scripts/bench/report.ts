@@ -5,6 +5,7 @@ import type { IngestResult } from './ingest.ts';
 import type { LoadResult } from './load.ts';
 import { WALK_PAGES } from './requests.ts';
 import type { WebhookResult } from './webhooks.ts';
+import type { LiveResult } from './live.ts';
 
 export interface BenchResults {
   /** Every load run by name (`<group>.<server>`). */
@@ -14,6 +15,7 @@ export interface BenchResults {
   /** …and after every run on it (remoteData pages, walks, webhooks). */
   peakRssMbAllRuns?: number;
   webhooks?: WebhookResult;
+  live?: LiveResult;
   ingest?: IngestResult;
 }
 
@@ -42,7 +44,7 @@ export function report(results: BenchResults, settings: RunSettings): void {
     const checks = counters.sessionsFromMemory! + counters.sessionsFromDatabase!;
     return `${share(counters.sessionsFromMemory!, checks)} of session checks from memory, ${(counters.statements! / run.requests).toFixed(2)} ORM statements a request`;
   };
-  const { webhooks, ingest } = results;
+  const { webhooks, ingest, live } = results;
   const lines = [
     `Tributary benchmark — ${new Date().toISOString()} — ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     `Dataset: ${settings.dataset.profiles.toLocaleString('en-US')} profiles, ${settings.dataset.transactions.toLocaleString('en-US')} transactions${settings.dataset.reused ? ' (reused)' : ''}; ` +
@@ -68,6 +70,9 @@ export function report(results: BenchResults, settings: RunSettings): void {
     webhooks
       ? `| Webhook delivery (${webhooks.subscriptions} subscriptions, ${webhooks.events} events), outbox to receiver | ${webhooks.tributaryPerSecond}/s; bare signed POST loop ${webhooks.baselinePerSecond}/s (${ratio(webhooks.tributaryPerSecond, webhooks.baselinePerSecond)}) | |`
       : '| Webhook delivery | – | |',
+    live
+      ? `| Live updates: idle graphql-ws subscribers one process holds within ${live.rssTargetMb} MB; commit to delivery at that load (${live.events} events) | ${live.subscribers.toLocaleString('en-US')} (RSS ${live.idleRssMb} → ${live.rssMb} MB); p50 ${live.p50Ms} ms, p99 ${live.p99Ms} ms | |`
+      : '| Live updates | – | |',
     ingest
       ? `| Sync ingest (${ingest.transactions.toLocaleString('en-US')} transactions) | ${ingest.syncPerSecond.toLocaleString('en-US')}/s; COPY ${ingest.copyPerSecond.toLocaleString('en-US')}/s (${ratio(ingest.syncPerSecond, ingest.copyPerSecond)}) | ≥ 0.50× COPY |`
       : '| Sync ingest | – | ≥ 0.50× COPY |',

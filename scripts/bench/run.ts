@@ -25,6 +25,7 @@ import { fetchJson, interleaved, peakRssMb, repeat, startServer, stopServer, typ
 import { report, type BenchResults } from './report.ts';
 import { benchRequests, type BenchSession } from './requests.ts';
 import { measureWebhooks } from './webhooks.ts';
+import { measureLive } from './live.ts';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
 const quick = values.quick!;
@@ -33,7 +34,9 @@ const selected = (name: string) => !values.only || values.only.split(',').some((
 const SLICES = quick ? { rounds: 2, sliceSeconds: 2 } : { rounds: 5, sliceSeconds: 2 };
 /** Tokens an instance of a 100-instance fleet sees for every token a lone instance would. */
 const FLEET = 100;
-const PORTS = { tributary: 18443, baseline: 18444, postgraphile: 18445, cacheTributary: 18446, cacheMetrics: 18447 };
+const PORTS = { tributary: 18443, baseline: 18444, postgraphile: 18445, cacheTributary: 18446, cacheMetrics: 18447, liveTributary: 18448 };
+/** The memory target of one process (report.ts's peak RSS row). */
+const RSS_TARGET_MB = 250;
 const url = (server: keyof typeof PORTS) => `https://localhost:${PORTS[server]}`;
 const since = new Date(Date.now() - 45 * 86_400_000).toISOString().slice(0, 10);
 
@@ -125,6 +128,25 @@ try {
     } finally {
       await fleet.discard();
     }
+  }
+
+  if (selected('live')) {
+    // A fresh instance: its memory is the subscribers' alone.
+    const instance = await startTributary(PORTS.liveTributary);
+    children.push(instance);
+    results.live = await measureLive({
+      orm,
+      url: url('liveTributary'),
+      pid: instance.pid!,
+      ca,
+      environmentId,
+      profiles,
+      apiKey: apiKeys[0]!,
+      step: 250,
+      max: quick ? 2000 : 15_000,
+      rssTargetMb: RSS_TARGET_MB,
+      events: quick ? 50 : 200,
+    });
   }
 
   if (selected('ingest')) results.ingest = await measureIngest(dataset.url, secrets.cipher, profiles[0]!, environmentId, quick ? 20_000 : 100_000);

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FieldCipher } from '../lib/field-cipher.ts';
 import type { Logger } from 'pino';
+import type { EventEntity } from '../modules/event/event.entity.ts';
 import type { Loaders } from './loaders.ts';
 
 /**
@@ -15,4 +16,6 @@ export type GraphQLContext = {
   log: Logger;
   requestId: string;
   loaders: Loaders;
+  /** Over a live-update transport: the profile's events of the wanted types, each read with a fresh `em` and `loaders`. */
+  follow?: (wants: (type: string) => boolean) => AsyncIterableIterator<EventEntity>;
 };

@@ -1,4 +1,4 @@
-import { Kind, OperationTypeNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode, getNamedType, isListType, isNonNullType, isObjectType, isInterfaceType, type GraphQLOutputType, type GraphQLField, type GraphQLNamedType, type OperationDefinitionNode } from 'graphql';
+import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode, getNamedType, isListType, isNonNullType, isObjectType, isInterfaceType, type GraphQLOutputType, type GraphQLField, type GraphQLNamedType, type OperationDefinitionNode } from 'graphql';
 
 /**
  * The limits the schema's description promises. A document over `tokens`, `fields`, `depth` or
@@ -90,7 +90,7 @@ export function measureCosts(schema: GraphQLSchema, document: DocumentNode, vari
   };
   const spread = memoisedFragments(document, 0, (fragment, spread) => costOf(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value), spread));
   return operationsOf(document).map((operation) => {
-    const root = operation.operation === OperationTypeNode.MUTATION ? schema.getMutationType() : schema.getQueryType();
+    const root = schema.getRootType(operation.operation);
     return root ? costOf(operation.selectionSet, root, spread) : 0;
   });
 }

@@ -3,6 +3,7 @@ import { accountQuery, accountsQuery, accountType, accountUpdate, balanceType } 
 import { connectionQuery, connectionsQuery, connectionType, connectionUpdate } from '../modules/connection/connection.resolvers.ts';
 import { holdingConnectionType, holdingsQuery, holdingType, investmentTransactionConnectionType, investmentTransactionsQuery, investmentTransactionType } from '../modules/investment/investment.resolvers.ts';
 import { liabilityType } from '../modules/liability/liability.resolvers.ts';
+import { accountEventType, balanceEventType, connectionEventType, subscriptionRoot } from '../modules/event/event.resolvers.ts';
 import { profileQuery, profileType, profileUpdate } from '../modules/profile/profile.resolvers.ts';
 import {
   pageInfoType,
@@ -30,6 +31,10 @@ export const resolvers: Resolvers = {
     investmentTransactions: investmentTransactionsQuery,
   },
   Mutation: { profileUpdate, connectionUpdate, accountUpdate, transactionUpdate },
+  Subscription: subscriptionRoot,
+  ConnectionEvent: connectionEventType,
+  AccountEvent: accountEventType,
+  BalanceEvent: balanceEventType,
   Profile: profileType,
   Connection: connectionType,
   Account: accountType,

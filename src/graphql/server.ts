@@ -28,9 +28,11 @@ export interface GraphQLOptions {
   /** Outside development, validation messages do not suggest field names ("Did you mean …?"). */
   hideSuggestions: boolean;
   metrics: Metrics;
+  schema: GraphQLSchema;
 }
 
-function buildSchema(): GraphQLSchema {
+/** The executable schema: contracts/schema.graphql with its resolvers. */
+export function buildSchema(): GraphQLSchema {
   return makeExecutableSchema({ typeDefs: readFileSync(GRAPHQL_SCHEMA_PATH, 'utf8'), resolvers });
 }
 
@@ -44,8 +46,7 @@ function buildSchema(): GraphQLSchema {
  * a refused result) is HTTP 200 as `application/json` and 400 as `application/graphql-response+json`,
  * as GraphQL over HTTP has it.
  */
-export function graphqlApi({ cipher, logger, hideSuggestions, metrics }: GraphQLOptions): Middleware<AppState> {
-  const schema = buildSchema();
+export function graphqlApi({ cipher, logger, hideSuggestions, metrics, schema }: GraphQLOptions): Middleware<AppState> {
   const documents = new DocumentCache(schema, { hideSuggestions });
   const formatError = errorFormatter(logger);
   const answers = refusalAnswers(formatError);

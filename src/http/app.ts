@@ -29,6 +29,8 @@ export interface AppParts {
   limiter: FixedWindowLimiter;
   /** The GraphQL front door, mounted at /v1/graphql. */
   graphql: Middleware<AppState>;
+  /** GraphQL subscriptions over server-sent events, mounted at /v1/graphql/stream (absent: 404). */
+  graphqlStream?: Middleware<AppState>;
   /** The REST front door (every path of contracts/rest.yaml); it also answers unknown routes with 404. */
   rest: Middleware<AppState>;
   metrics: Metrics;
@@ -37,6 +39,7 @@ export interface AppParts {
 }
 
 const GRAPHQL_PATH = '/v1/graphql';
+const GRAPHQL_STREAM_PATH = '/v1/graphql/stream';
 
 /**
  * The request pipeline (docs/architecture.md, A request), after the request is matched to the REST contract's routes
@@ -46,7 +49,7 @@ const GRAPHQL_PATH = '/v1/graphql';
  * REST. The rate limiter runs before anything can refuse the request, so every response carries its
  * headers, and before the database is asked about an unfamiliar credential (see identify).
  */
-export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, credentials, limiter, graphql, rest, metrics, outage }: AppParts): Koa<AppState> {
+export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, credentials, limiter, graphql, graphqlStream, rest, metrics, outage }: AppParts): Koa<AppState> {
   // ctx.ip: the address the outermost trusted proxy saw (X-Forwarded-For, `trustProxyHops` from the
   // right), never an entry the client wrote itself.
   const app = new Koa<AppState>({ proxy: trustProxy, maxIpsCount: trustProxyHops });
@@ -55,7 +58,7 @@ export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, cr
     ctx.state.route = REST_ROUTES.match(ctx.method, ctx.path);
     return next();
   });
-  app.use(httpMetrics(metrics, (ctx) => (ctx.path === GRAPHQL_PATH ? GRAPHQL_PATH : ctx.state.route?.template)));
+  app.use(httpMetrics(metrics, (ctx) => ([GRAPHQL_PATH, GRAPHQL_STREAM_PATH].includes(ctx.path) ? ctx.path : ctx.state.route?.template)));
   app.use(securityHeaders());
   app.use(requestContext(logger));
   app.use(errorHandler(outage));
@@ -72,7 +75,8 @@ export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, cr
   // Browser pages (GraphiQL, the REST reference) before the front doors: GraphiQL shares GraphQL's path.
   app.use(explorers());
   app.use(async (ctx, next) => {
-    await (ctx.path === GRAPHQL_PATH ? graphql(ctx, next) : rest(ctx, next));
+    const frontDoor = ctx.path === GRAPHQL_STREAM_PATH && graphqlStream ? graphqlStream : ctx.path === GRAPHQL_PATH ? graphql : rest;
+    await frontDoor(ctx, next);
   });
   return app;
 }

@@ -11,7 +11,8 @@ import { NO_SNIFF, NO_STORE, STRICT_TRANSPORT } from './security-headers.ts';
 /** Request line and headers larger than this are answered 431. */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
-interface Answer {
+/** A refusal written straight to a connection: its status and the contract's error body. */
+export interface Answer {
   status: number;
   code: ErrorCode;
   message: string;
@@ -43,7 +44,7 @@ export function answerClientErrors(server: Server, limits: ConnectionLimits): vo
       socket.destroy();
       return;
     }
-    socket.end(render(answer, socket instanceof TLSSocket));
+    socket.end(renderClientError(answer, socket instanceof TLSSocket));
     setTimeout(() => socket.destroy(), LINGER_MS).unref();
   });
 }
@@ -74,7 +75,8 @@ function answerFor(code: string | undefined, limits: ConnectionLimits): Answer |
   }
 }
 
-function render({ status, code, message, instruction }: Answer, overTls: boolean): string {
+/** A whole HTTP/1.1 response carrying the contract's error body, ending the connection. */
+export function renderClientError({ status, code, message, instruction }: Answer, overTls: boolean): string {
   const requestId = newRequestId();
   const body: ErrorBody = { code, message, instruction, requestId, errorId: newErrorId() };
   const json = JSON.stringify(body);

@@ -1,6 +1,7 @@
-import { createServer as createHttpServer, type RequestListener, type ServerOptions } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerOptions } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type Server, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { ConnectionLimits } from '../config.ts';
 import { clientAddressKey } from './client-address.ts';
 import { answerClientErrors, MAX_HEADER_BYTES } from './client-errors.ts';
@@ -8,6 +9,9 @@ import { lingerOverUnreadBodies } from './linger.ts';
 import { TLS_POLICY, type TlsMaterial } from './tls.ts';
 
 const TLS_HANDSHAKE = 0x16;
+
+/** Takes over a connection that asks to upgrade (a WebSocket), with the bytes read past its headers. */
+export type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
 /** How often Node looks for requests past their header or request deadline. */
 const DEADLINE_CHECK_MS = 500;
 
@@ -23,7 +27,7 @@ const DEADLINE_CHECK_MS = 500;
  * `keepAliveTimeoutMs`, and one peer address (an IPv6 peer: its /64) may hold at most `maxPerAddress`
  * connections.
  */
-export function createListener(tls: TlsMaterial, app: RequestListener, limits: ConnectionLimits): { server: Server; closeIdle(): void } {
+export function createListener(tls: TlsMaterial, app: RequestListener, limits: ConnectionLimits, upgrade?: UpgradeListener): { server: Server; closeIdle(): void } {
   const options: ServerOptions = {
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
@@ -33,6 +37,8 @@ export function createListener(tls: TlsMaterial, app: RequestListener, limits: C
   };
   const https = createHttpsServer({ ...options, ...TLS_POLICY, handshakeTimeout: limits.handshakeTimeoutMs, cert: tls.cert, key: tls.key }, app);
   const http = createHttpServer(options, app);
+  // Only over TLS: a plain-HTTP upgrade is an ordinary request, which the TLS guard refuses.
+  if (upgrade) https.on('upgrade', upgrade);
   for (const inner of [https, http]) {
     answerClientErrors(inner, limits);
     lingerOverUnreadBodies(inner);

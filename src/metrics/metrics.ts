@@ -139,6 +139,23 @@ export class Metrics {
     registers: [this.#registry],
   });
 
+  readonly #liveFeedOutages = new Counter({
+    name: 'tributary_live_feed_outages_total',
+    help: "Times this process lost its live-update feed (the database's LISTEN connection); its subscriptions were ended",
+    registers: [this.#registry],
+  });
+  readonly #liveSockets = new Gauge({
+    name: 'tributary_live_sockets',
+    help: 'Live-update connections (WebSocket and SSE) this process holds',
+    registers: [this.#registry],
+  });
+  readonly #liveCutOffs = new Counter({
+    name: 'tributary_live_cut_offs_total',
+    help: 'Live-update connections this process closed, by reason (credential, limit, slow consumer, feed outage)',
+    labelNames: ['reason'],
+    registers: [this.#registry],
+  });
+
   /** With `processMetrics`, also Node's own (CPU, memory, event loop lag, GC: prom-client's defaults, unprefixed). */
   constructor(options: { processMetrics?: boolean } = {}) {
     const pools = this.#pools;
@@ -240,6 +257,19 @@ export class Metrics {
 
   rateLimitRefusal(subject: RateLimitSubject): void {
     this.#rateLimited.inc({ subject });
+  }
+
+  liveFeedOutage(): void {
+    this.#liveFeedOutages.inc();
+  }
+
+  /** A live-update connection opened (+1) or closed (-1). */
+  liveSocket(change: 1 | -1): void {
+    this.#liveSockets.inc(change);
+  }
+
+  liveCutOff(reason: 'credential' | 'limit' | 'slow_consumer' | 'feed_outage'): void {
+    this.#liveCutOffs.inc({ reason });
   }
 
   rateLimitFallback(): void {

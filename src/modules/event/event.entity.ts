@@ -19,6 +19,17 @@ export const Event = defineEntity({
     dispatchedAt: p.datetime().nullable(),
   },
   indexes: [{ properties: ['environment', 'at', 'id'] }, { properties: ['environment', 'type'] }, { properties: ['dispatchedAt'] }],
+  // Live updates: each committed event of a profile is announced as `<profile uuid>:<event uuid>`,
+  // far under NOTIFY's 8000-byte limit (listeners load the event). NOTIFY is delivered at commit,
+  // never for a transaction that rolls back. See docs/decisions/live-updates-postgres-notify.md.
+  triggers: [
+    {
+      name: 'event_announced',
+      timing: 'after',
+      events: ['insert'],
+      body: "if new.profile_id is not null then perform pg_notify('tributary_events', new.profile_id::text || ':' || new.id::text); end if; return null;",
+    },
+  ],
 });
 
 export type EventEntity = InstanceType<typeof Event.class>;

@@ -14,7 +14,8 @@ export interface EventProfile {
 
 /**
  * Adds an event to the outbox in the caller's unit of work, so it commits (or not) with the change
- * that caused it. `profile` is the stored profile (uuid primary key), presented in the envelope.
+ * that caused it. `profile` is the stored profile (uuid primary key), presented in the envelope;
+ * `metadata` is the envelope's event-level data (`changes` of a successful sync).
  */
 export function recordEvent(
   em: EntityManager,
@@ -22,6 +23,7 @@ export function recordEvent(
   type: string,
   profile: EventProfile | null,
   record: Record<string, unknown>,
+  metadata: Record<string, unknown> = {},
 ): EventEntity {
   return em.create(Event, {
     id: uuidv7(),
@@ -34,7 +36,7 @@ export function recordEvent(
       type,
       profile: profile && { id: encodeId('profile', profile.id), uuid: profile.uuid, metadata: profile.metadata ?? null },
       record,
-      metadata: {},
+      metadata,
     },
   });
 }

@@ -40,3 +40,8 @@ export function findEvent(em: EntityManager, environmentId: string, id: string):
 export function lockUndispatched(tx: EntityManager, limit: number): Promise<EventEntity[]> {
   return tx.find(Event, { dispatchedAt: null }, { orderBy: { id: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE });
 }
+
+/** The event with this id, in whichever environment, or null: for the live-update feed, which is told ids only. */
+export function eventById(em: EntityManager, id: string): Promise<EventEntity | null> {
+  return em.findOne(Event, { id });
+}

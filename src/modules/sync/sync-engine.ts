@@ -182,7 +182,7 @@ async function finish(em: EntityManager, connectionId: string, failure: Provider
     connection.lastSyncedAt = new Date();
     connection.syncChanges = null;
     if (changes.added + changes.modified + changes.removed > 0) {
-      recordEvent(tx, connection.environment.id, 'connection.synced.successful', connection.profile, presentConnection(connection));
+      recordEvent(tx, connection.environment.id, 'connection.synced.successful', connection.profile, presentConnection(connection), { changes });
     }
     if (firstSync) markProfileReady(tx, connection.profile);
   });

@@ -1,0 +1,189 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { GraphQLError } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { AppError, type ErrorCode } from '../errors.ts';
+import { clientAddressKey } from '../http/client-address.ts';
+import { renderClientError } from '../http/client-errors.ts';
+import type { CredentialResolver } from '../http/credentials.ts';
+import type { CredentialWatch } from './credential-watch.ts';
+import { newRequestId } from '../http/request-context.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import { requestError } from './errors.ts';
+import { formatLiveError } from './live-errors.ts';
+import { actsAsProfile, liveOperation, type LiveDependencies, type ProfileCredential } from './live-operations.ts';
+
+/** Where graphql-ws is served: the GraphQL path itself, upgraded to a WebSocket. */
+export const LIVE_SOCKET_PATH = '/v1/graphql';
+
+/** The limits the contract's Subscription description promises. */
+export const LIVE_LIMITS = {
+  initWaitMs: 10_000,
+  messageBytes: 64 * 1024,
+  subscriptionsPerSocket: 20,
+  socketsPerAddress: 20,
+  socketsPerProfile: 50,
+  /** Bytes sent but not yet taken by the client; past it the client is cut off. */
+  bufferedBytes: 1024 * 1024,
+  /** A socket with no subscription this long is closed. */
+  idleMs: 60_000,
+  /** graphql-ws pings this often; a peer that has not answered by the next ping is cut off. */
+  keepAliveMs: 12_000,
+} as const;
+
+/** How often idle sockets are looked for. */
+const IDLE_SWEEP_MS = 1000;
+
+/** WebSocket close codes beyond graphql-ws's own (4400 bad request, 4401, 4403, 4408 init timeout, …). */
+const CLOSE = { policy: 1008, normal: 1000 } as const;
+
+interface Watched {
+  credential: ProfileCredential;
+  idleSince: number | undefined;
+  subscriptions(): number;
+}
+
+export interface LiveSockets {
+  /** The HTTPS server's `upgrade` event: a WebSocket on LIVE_SOCKET_PATH, refused anywhere else. */
+  upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  close(): Promise<void>;
+}
+
+/**
+ * GraphQL subscriptions over WebSocket (graphql-ws's `graphql-transport-ws` protocol, served by the
+ * library): the credential comes in `connection_init`'s payload as `authorization`, checked like an
+ * Authorization header, and re-checked every second so a revoked or expired one closes its sockets
+ * (4401). An API key alone acts as no profile: 4403. Sockets per address and per profile,
+ * subscriptions per socket and message size are capped; a client that does not read what it is sent
+ * is cut off, and a socket without subscriptions is closed after LIVE_LIMITS.idleMs.
+ */
+export function liveSockets(deps: LiveDependencies & { credentials: CredentialResolver; watch: CredentialWatch; metrics: Metrics; capPerAddress: boolean }): LiveSockets {
+  const { credentials, metrics, logger } = deps;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: LIVE_LIMITS.messageBytes, clientTracking: true });
+  const watched = new Map<WebSocket, Watched>();
+  const perAddress = new Map<string, number>();
+  const socketsOf = (profileId: string) => [...watched.values()].filter((entry) => entry.credential.profileId === profileId).length;
+  const cutOff = (socket: WebSocket, reason: Parameters<Metrics['liveCutOff']>[0], code: number, message: string) => {
+    metrics.liveCutOff(reason);
+    socket.close(code, message);
+  };
+
+  const server = useServer<{ authorization?: unknown } | undefined>(
+    {
+      isProd: true,
+      connectionInitWaitTimeout: LIVE_LIMITS.initWaitMs,
+      async onConnect(ctx) {
+        const { socket } = ctx.extra;
+        const header = ctx.connectionParams?.authorization;
+        if (typeof header !== 'string' || header.length > 8192) {
+          cutOff(socket, 'credential', 4401, 'Send {"authorization": "Bearer <session token>"} or Basic credentials in connection_init');
+          return false;
+        }
+        let credential;
+        try {
+          credential = await (await credentials.claim(header)).resolve(deps.orm.em.fork(), async () => {});
+        } catch (error) {
+          if (!(error instanceof AppError)) logger.error({ err: error }, 'Could not check a live-update credential');
+          cutOff(socket, 'credential', error instanceof AppError ? 4401 : 4500, error instanceof AppError ? 'The credential is not valid, has expired or has been revoked' : 'Internal server error');
+          return false;
+        }
+        if (!actsAsProfile(credential)) {
+          cutOff(socket, 'credential', 4403, 'An API key acts as no profile: subscribe with a session token or Basic <profile id>:<API key>');
+          return false;
+        }
+        if (socketsOf(credential.profileId) >= LIVE_LIMITS.socketsPerProfile) {
+          cutOff(socket, 'limit', CLOSE.policy, `At most ${LIVE_LIMITS.socketsPerProfile} live-update sockets per profile`);
+          return false;
+        }
+        const unwatch = deps.watch.watch(header, () => cutOff(socket, 'credential', 4401, 'The credential has expired or has been revoked'));
+        socket.once('close', unwatch);
+        watched.set(socket, { credential, idleSince: Date.now(), subscriptions: () => Object.keys(ctx.subscriptions).length });
+        return true;
+      },
+      onClose(ctx) {
+        watched.delete(ctx.extra.socket);
+      },
+      onSubscribe(ctx, _id, payload) {
+        const entry = watched.get(ctx.extra.socket);
+        if (!entry) return [closedError()];
+        // The one being subscribed is reserved already.
+        if (entry.subscriptions() > LIVE_LIMITS.subscriptionsPerSocket) {
+          cutOff(ctx.extra.socket, 'limit', CLOSE.policy, `At most ${LIVE_LIMITS.subscriptionsPerSocket} subscriptions per socket`);
+          return [closedError()];
+        }
+        entry.idleSince = undefined;
+        return liveOperation(deps, entry.credential, newRequestId(), payload);
+      },
+      onComplete(ctx) {
+        const entry = watched.get(ctx.extra.socket);
+        // Runs before the subscription is removed: this one still counts.
+        if (entry && entry.subscriptions() <= 1) entry.idleSince = Date.now();
+      },
+      onNext(ctx) {
+        const { socket } = ctx.extra;
+        if (socket.bufferedAmount > LIVE_LIMITS.bufferedBytes) {
+          metrics.liveCutOff('slow_consumer');
+          socket.terminate();
+        }
+      },
+      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatLiveError(error, logger)),
+    },
+    wss,
+    LIVE_LIMITS.keepAliveMs,
+  );
+
+  const idleSweep = setInterval(() => {
+    const now = Date.now();
+    for (const [socket, entry] of watched) {
+      if (entry.idleSince !== undefined && now - entry.idleSince > LIVE_LIMITS.idleMs) socket.close(CLOSE.normal, 'Idle: no subscription');
+    }
+  }, IDLE_SWEEP_MS);
+  idleSweep.unref();
+
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    metrics.liveSocket(1);
+    const address = clientAddressKey(request.socket.remoteAddress ?? '');
+    perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+    socket.once('close', () => {
+      metrics.liveSocket(-1);
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left === 0) perAddress.delete(address);
+      else perAddress.set(address, left);
+    });
+  });
+
+  return {
+    upgrade: (request, socket, head) => {
+      const path = new URL(request.url ?? '/', 'https://localhost').pathname;
+      if (path !== LIVE_SOCKET_PATH) return refuseUpgrade(socket, 404, 'NOT_FOUND', `WebSockets are served on ${LIVE_SOCKET_PATH} only`);
+      const address = clientAddressKey(request.socket.remoteAddress ?? '');
+      if (deps.capPerAddress && (perAddress.get(address) ?? 0) >= LIVE_LIMITS.socketsPerAddress) {
+        metrics.liveCutOff('limit');
+        return refuseUpgrade(socket, 429, 'RATE_LIMITED', `At most ${LIVE_LIMITS.socketsPerAddress} live-update sockets per address`);
+      }
+      wss.handleUpgrade(request, socket, head, (ws) => {
+        wss.emit('connection', ws, request);
+        // ws has already closed the socket with the fitting code (1009 too large, 1002 bad frame);
+        // graphql-ws's own listener would print the error, stack and all, to the console.
+        ws.removeAllListeners('error');
+        ws.on('error', (error: NodeJS.ErrnoException) => logger.debug({ code: error.code }, 'live-update socket refused a frame'));
+      });
+    },
+    async close() {
+      clearInterval(idleSweep);
+      await server.dispose();
+    },
+  };
+}
+
+/** For a subscription refused because its socket is being closed (a limit): the close says why. */
+function closedError(): GraphQLError {
+  return requestError('This socket is being closed: see its close reason', 'RATE_LIMITED');
+}
+
+/** Answers an upgrade that is refused with the contract's error body, and closes the connection. */
+function refuseUpgrade(socket: Duplex, status: number, code: ErrorCode, message: string): void {
+  const instruction = status === 429 ? 'Close sockets you no longer use, or wait for them to close.' : `Open the WebSocket on ${LIVE_SOCKET_PATH}.`;
+  socket.end(renderClientError({ status, code, message, instruction }, true));
+}

@@ -1,0 +1,82 @@
+import { Readable } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import type { GraphQLError } from 'graphql';
+import { createHandler } from 'graphql-sse';
+import type { Middleware } from 'koa';
+import { AppError, forbidden, unauthorized } from '../errors.ts';
+import { WWW_AUTHENTICATE } from '../api-kit/credential.ts';
+import type { AppContext, AppState } from '../http/state.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { CredentialWatch } from './credential-watch.ts';
+import type { GraphQLContext } from './context.ts';
+import { formatLiveError } from './live-errors.ts';
+import { actsAsProfile, liveOperation, type LiveDependencies } from './live-operations.ts';
+
+/**
+ * GraphQL subscriptions over server-sent events (graphql-sse, distinct connections mode), for
+ * clients that cannot open a WebSocket: `POST /v1/graphql/stream` with `Accept: text/event-stream`
+ * and the subscription as the body. The request has passed the front door's credential check and
+ * rate limit; an API key alone is refused (403). The stream ends when the client goes, when its
+ * credential stops being valid (re-checked every second), or when the feed is lost.
+ */
+export function liveStream(deps: LiveDependencies & { watch: CredentialWatch; metrics: Metrics }): { middleware: Middleware<AppState>; close(): void } {
+  const open = new Set<Readable>();
+  const handler = createHandler<IncomingMessage, AppContext, GraphQLContext>({
+    // No stream tokens: every request is a stream of its own (distinct connections mode).
+    authenticate: () => null,
+    onSubscribe: (req, params) => {
+      const { state } = req.context;
+      const operation = actsAsProfile(state.credential!) ? liveOperation(deps, state.credential, state.requestId, params) : [];
+      if (!Array.isArray(operation)) return operation;
+      return [JSON.stringify({ errors: refusals(operation, req.context) }), { status: 400, statusText: 'Bad Request', headers: { 'content-type': 'application/json; charset=utf-8' } }] as const;
+    },
+    onNext: (_context, req, result) => (result.errors ? { ...result, errors: refusals(result.errors, req.context) as unknown as GraphQLError[] } : undefined),
+  });
+
+  const middleware: Middleware<AppState> = async (ctx) => {
+    const credential = ctx.state.credential;
+    if (!credential) throw unauthorized('Live updates need a credential that acts as a profile', { instruction: 'Send Authorization: Bearer <session token> or Basic base64(<profile id>:<API secret key>).', headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } });
+    if (!actsAsProfile(credential)) throw forbidden('An API key acts as no profile: it cannot subscribe', { instruction: 'Subscribe with a session token or Basic <profile id>:<API secret key>.' });
+    if (ctx.method !== 'POST') throw new AppError(405, 'METHOD_NOT_ALLOWED', 'Subscribe with POST', { instruction: 'POST the subscription as a JSON body.', headers: { Allow: 'POST' } });
+    if (ctx.get('Accept') !== 'text/event-stream') throw new AppError(406, 'NOT_ACCEPTABLE', 'This endpoint answers text/event-stream only', { instruction: 'Send Accept: text/event-stream.' });
+    const [body, init] = await handler({
+      method: ctx.method,
+      url: ctx.url,
+      headers: { get: (name) => ctx.get(name) || undefined },
+      body: (ctx.state.body as Record<string, unknown> | undefined) ?? null,
+      raw: ctx.req,
+      context: ctx,
+    });
+    ctx.status = init.status;
+    for (const [name, value] of Object.entries(init.headers ?? {})) if (value !== undefined) ctx.set(name, value);
+    if (typeof body === 'string' || body === null) {
+      ctx.body = body ?? '';
+      return;
+    }
+    const stream = Readable.from(body, { objectMode: false, highWaterMark: 1 });
+    deps.metrics.liveSocket(1);
+    const unwatch = deps.watch.watch(ctx.get('Authorization'), () => {
+      deps.metrics.liveCutOff('credential');
+      stream.destroy();
+    });
+    open.add(stream);
+    ctx.res.once('close', () => {
+      open.delete(stream);
+      deps.metrics.liveSocket(-1);
+      unwatch();
+      void body.return(undefined);
+    });
+    ctx.body = stream;
+  };
+  return {
+    middleware,
+    /** Ends every open stream (at shutdown: the listener waits for open responses). */
+    close() {
+      for (const stream of open) stream.destroy();
+    },
+  };
+
+  function refusals(errors: readonly GraphQLError[], ctx: AppContext) {
+    return errors.map((error) => formatLiveError(error, ctx.state.log));
+  }
+}

@@ -1,0 +1,62 @@
+import type { AccountEventResolvers, BalanceEventResolvers, ConnectionEventResolvers, ConnectionStatus, SubscriptionResolvers } from '../../../generated/graphql.ts';
+import { notFound } from '../../errors.ts';
+import { decodeId, encodeId, type Resource } from '../../lib/ids.ts';
+import { matchesEventType } from './event.types.ts';
+import type { EventEntity } from './event.entity.ts';
+
+/** What a live-update transport's context offers (see GraphQLContext.follow). */
+type Following = { follow?: (wants: (type: string) => boolean) => AsyncIterableIterator<EventEntity> };
+type EventField = { subscribe: (root: unknown, args: unknown, context: Following) => AsyncIterableIterator<EventEntity>; resolve: (event: EventEntity) => EventEntity };
+
+/**
+ * A Subscription field: the profile's events of `type` (a type or a prefix of whole segments), each
+ * the field's value. (The generated types expect each event wrapped in `{ <field>: value }`, as with
+ * no `resolve`; `resolve` unwraps nothing here, so the type is stated as what it is.)
+ */
+function eventsOf(type: string): EventField {
+  return {
+    subscribe: (_root, _args, { follow }) => {
+      // Only the live-update transports give a context that follows; graphql-http refuses subscriptions before they run.
+      if (!follow) throw new Error('Subscriptions run over the live-update transports only');
+      return follow((candidate) => matchesEventType(candidate, type));
+    },
+    resolve: (event: EventEntity) => event,
+  };
+}
+
+export const subscriptionRoot = {
+  connectionCreated: eventsOf('connection.created'),
+  connectionSynced: eventsOf('connection.synced.successful'),
+  connectionErrored: eventsOf('connection.synced.errored'),
+  accountVerified: eventsOf('account.verified'),
+  balanceCreated: eventsOf('balance.created'),
+} satisfies Record<keyof SubscriptionResolvers, EventField> as unknown as SubscriptionResolvers;
+
+/** The stored id of the event's record (its payload holds the public one). */
+function recordId(event: EventEntity, kind: Resource): string {
+  const id = decodeId(kind, String(event.payload.record.id));
+  if (!id) throw notFound('Record');
+  return id;
+}
+
+const eventFields = {
+  eventId: (event: EventEntity) => encodeId('event', event.id),
+  at: (event: EventEntity) => event.at,
+};
+
+export const connectionEventType: ConnectionEventResolvers = {
+  ...eventFields,
+  status: (event) => event.payload.record.status as ConnectionStatus,
+  changes: (event) => (event.payload.metadata.changes as { added: number; modified: number; removed: number } | undefined) ?? null,
+  connection: async (event, _args, { loaders }) => (await loaders.connection.load(recordId(event, 'connection'))) ?? Promise.reject(notFound('Connection')),
+};
+
+export const accountEventType: AccountEventResolvers = {
+  ...eventFields,
+  account: async (event, _args, { loaders }) => (await loaders.account.load(recordId(event, 'account'))) ?? Promise.reject(notFound('Account')),
+};
+
+export const balanceEventType: BalanceEventResolvers = {
+  ...eventFields,
+  balance: async (event, _args, { loaders }) => (await loaders.balance.load(recordId(event, 'balance'))) ?? Promise.reject(notFound('Balance')),
+};
