@@ -2,8 +2,8 @@
  * The contract between Tributary and an upstream aggregator (the built-in sandbox, Plaid, …). An
  * adapter translates its upstream into these normalised shapes; nothing else in the service knows
  * which provider it talks to, and this layer knows nothing of the service's modules: its types are
- * its own. Amounts are exact decimal strings already in Tributary's sign conventions (SPEC §2:
- * positive = money in; owed balances and card limits negative).
+ * its own. Amounts are exact decimal strings already in Tributary's sign conventions (positive =
+ * money in; owed balances and card limits negative).
  */
 export type Provider = CursorProvider | WindowProvider;
 

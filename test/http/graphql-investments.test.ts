@@ -141,7 +141,7 @@ describe('investment transactions', () => {
     investmentTransactions(first: 100, filter: $filter, sort: $sort) { count nodes { id date type subtype quantity amount currencyCode description security { tickerSymbol } account { id } } }
   }`;
 
-  it('are the activity with the SPEC’s signs: a buy takes cash (negative), a sale brings it (positive)', async () => {
+  it('are the activity with Tributary’s signs: a buy takes cash (negative), a sale brings it (positive)', async () => {
     const { investmentTransactions } = await data(ACTIVITY);
     expect(investmentTransactions.count).toBe(4);
     expect(investmentTransactions.nodes[0]).toMatchObject({ id: expect.stringMatching(/^itx_/), date: today, type: 'SELL', quantity: -0.1, security: { tickerSymbol: 'VTI' } });

@@ -156,7 +156,7 @@ describe('Plaid investment transactions', () => {
   });
 });
 
-describe('Plaid liabilities in SPEC §2 signs', () => {
+describe('Plaid liabilities in the holder’s signs (owed negative)', () => {
   /** The contract's card fields: null on loans, whatever Plaid reports of a loan's statement. */
   const CARD_FIELDS_NULL = { minimumPayment: null, nextPaymentDueDate: null, lastStatementBalance: null, lastStatementDate: null };
 

@@ -68,7 +68,7 @@ interface PlaidLogin {
  * token it returns; update mode repairs an Item in place (the access token stays). Transactions come
  * from /transactions/sync, investments from /investments/holdings/get and /investments/transactions/get,
  * debt details from /liabilities/get; webhooks are verified with Plaid's ES256 keys. Every failure is mapped to a
- * connection state or a retry (errors.ts), and every amount to SPEC §2's signs (transforms.ts).
+ * connection state or a retry (errors.ts), and every amount to Tributary's signs (transforms.ts).
  */
 export class PlaidProvider implements CursorProvider {
   readonly name = 'plaid';

@@ -31,7 +31,7 @@ export function kindOf(type: string): AccountKind {
 }
 
 /**
- * Balances in SPEC §2's convention. Plaid reports what a liability owes as a positive `current`, and
+ * Balances in Tributary's sign convention (money in positive, owed negative). Plaid reports what a liability owes as a positive `current`, and
  * every limit (a card's credit limit, a depository account's overdraft limit: what the holder may
  * owe) as a positive number; Tributary's are negative. `available` (credit still available, or
  * money that can be spent) keeps its sign.

@@ -39,7 +39,7 @@ const KIND_WORDS: Array<[RegExp, AccountKind]> = [
 /**
  * SimpleFIN says nothing of account types: an account with holdings is an investment, else its name
  * decides, else it is a deposit account. Balances are already the holder's view (what a card owes
- * is negative), as SPEC §2 wants; SimpleFIN reports no limits.
+ * is negative), as Tributary's signs want; SimpleFIN reports no limits.
  */
 export function toAccount(account: SimplefinAccount): ProviderAccount {
   const kind = account.holdings?.length ? 'INVESTMENT' : (KIND_WORDS.find(([pattern]) => pattern.test(account.name))?.[1] ?? 'DEPOSITORY');
