@@ -30,6 +30,7 @@ const config: CodegenConfig = {
           ConnectionEvent: '../src/modules/event/event.entity.ts#EventEntity',
           AccountEvent: '../src/modules/event/event.entity.ts#EventEntity',
           BalanceEvent: '../src/modules/event/event.entity.ts#EventEntity',
+          TransactionsChangedEvent: '../src/modules/event/event.entity.ts#EventEntity',
         },
         scalars: {
           Date: 'string',

@@ -1131,6 +1131,12 @@ export type Subscription = {
   connectionErrored: ConnectionEvent;
   /** A sync of one of the profile's connections finished with changes (new, changed or removed records). */
   connectionSynced: ConnectionEvent;
+  /**
+   * A sync of one of the profile's connections added, changed or removed transactions: which ones, by id
+   * (sent together with `connectionSynced`, for the same sync). Each list holds at most 1,000 ids; when a
+   * sync changed more, `truncated` is true and the client re-reads the connection's transactions instead.
+   */
+  transactionsChanged: TransactionsChangedEvent;
 };
 
 /**
@@ -1302,6 +1308,25 @@ export type TransactionUpdatePayload = {
   success: Scalars['Boolean']['output'];
 };
 
+/** The transactions one sync of a connection added, changed and removed, by id. */
+export type TransactionsChangedEvent = {
+  __typename?: 'TransactionsChangedEvent';
+  /** Ids of the transactions the sync added (at most 1,000). */
+  added: Array<Scalars['ID']['output']>;
+  /** When the sync's changes were committed. */
+  at: Scalars['DateTime']['output'];
+  /** The connection that was synced, read when the event is sent. */
+  connection: Connection;
+  /** The event's identifier (`evt_…`), the same id webhooks deliver and `GET /v1/events/{eventId}` reads. */
+  eventId: Scalars['ID']['output'];
+  /** Ids of the transactions the sync changed, a pending one posted among them (at most 1,000). */
+  modified: Array<Scalars['ID']['output']>;
+  /** Ids of the transactions the sync removed: they no longer exist (at most 1,000). */
+  removed: Array<Scalars['ID']['output']>;
+  /** True when a list left out ids (more than 1,000 of a kind, or a sync begun before ids were kept): re-read `transactions` instead. */
+  truncated: Scalars['Boolean']['output'];
+};
+
 /** A problem with a mutation's input. Nothing is changed when any is reported. */
 export type UserError = {
   __typename?: 'UserError';
@@ -1452,6 +1477,7 @@ export type ResolversTypes = {
   TransactionStatus: TransactionStatus;
   TransactionUpdateInput: TransactionUpdateInput;
   TransactionUpdatePayload: ResolverTypeWrapper<Omit<TransactionUpdatePayload, 'record'> & { record?: Maybe<ResolversTypes['Transaction']> }>;
+  TransactionsChangedEvent: ResolverTypeWrapper<EventEntity>;
   UserError: ResolverTypeWrapper<UserError>;
 };
 
@@ -1509,6 +1535,7 @@ export type ResolversParentTypes = {
   TransactionFilter: TransactionFilter;
   TransactionUpdateInput: TransactionUpdateInput;
   TransactionUpdatePayload: Omit<TransactionUpdatePayload, 'record'> & { record?: Maybe<ResolversParentTypes['Transaction']> };
+  TransactionsChangedEvent: EventEntity;
   UserError: UserError;
 };
 
@@ -1778,6 +1805,7 @@ export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType exten
   connectionCreated?: SubscriptionResolver<ResolversTypes['ConnectionEvent'], "connectionCreated", ParentType, ContextType>;
   connectionErrored?: SubscriptionResolver<ResolversTypes['ConnectionEvent'], "connectionErrored", ParentType, ContextType>;
   connectionSynced?: SubscriptionResolver<ResolversTypes['ConnectionEvent'], "connectionSynced", ParentType, ContextType>;
+  transactionsChanged?: SubscriptionResolver<ResolversTypes['TransactionsChangedEvent'], "transactionsChanged", ParentType, ContextType>;
 };
 
 export type TransactionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Transaction'] = ResolversParentTypes['Transaction']> = {
@@ -1816,6 +1844,16 @@ export type TransactionUpdatePayloadResolvers<ContextType = GraphQLContext, Pare
   errors?: Resolver<Maybe<Array<ResolversTypes['UserError']>>, ParentType, ContextType>;
   record?: Resolver<Maybe<ResolversTypes['Transaction']>, ParentType, ContextType>;
   success?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type TransactionsChangedEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TransactionsChangedEvent'] = ResolversParentTypes['TransactionsChangedEvent']> = {
+  added?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  connection?: Resolver<ResolversTypes['Connection'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  modified?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  removed?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  truncated?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type UserErrorResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UserError'] = ResolversParentTypes['UserError']> = {
@@ -1861,6 +1899,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   TransactionConnection?: TransactionConnectionResolvers<ContextType>;
   TransactionEdge?: TransactionEdgeResolvers<ContextType>;
   TransactionUpdatePayload?: TransactionUpdatePayloadResolvers<ContextType>;
+  TransactionsChangedEvent?: TransactionsChangedEventResolvers<ContextType>;
   UserError?: UserErrorResolvers<ContextType>;
 };
 

@@ -1657,7 +1657,7 @@ export interface components {
                 metadata: components["schemas"]["Metadata"];
             } | null;
             record: components["schemas"]["ProfileSummary"] | components["schemas"]["Balance"] | components["schemas"]["Account"] | components["schemas"]["Connection"];
-            /** @description Event-level data: for `connection.synced.successful`, `changes` counts the transactions the sync added, modified and removed (`{"changes": {"added": 12, "modified": 1, "removed": 0}}`); `{}` for other types. */
+            /** @description Event-level data: for `connection.synced.successful`, `changes` counts the transactions the sync added, modified and removed, and `transactions` lists their ids, at most 1,000 of each kind, with `truncated` true when some were left out (`{"changes": {"added": 12, "modified": 1, "removed": 0}, "transactions": {"added": ["txn_…", …], "modified": ["txn_…"], "removed": [], "truncated": false}}`); `{}` for other types. */
             metadata: {
                 [key: string]: unknown;
             };

@@ -3,7 +3,7 @@ import { accountQuery, accountsQuery, accountType, accountUpdate, balanceType } 
 import { connectionQuery, connectionsQuery, connectionType, connectionUpdate } from '../modules/connection/connection.resolvers.ts';
 import { holdingConnectionType, holdingsQuery, holdingType, investmentTransactionConnectionType, investmentTransactionsQuery, investmentTransactionType } from '../modules/investment/investment.resolvers.ts';
 import { liabilityType } from '../modules/liability/liability.resolvers.ts';
-import { accountEventType, balanceEventType, connectionEventType, subscriptionRoot } from '../modules/event/event.resolvers.ts';
+import { accountEventType, balanceEventType, connectionEventType, subscriptionRoot, transactionsChangedEventType } from '../modules/event/event.resolvers.ts';
 import { profileQuery, profileType, profileUpdate } from '../modules/profile/profile.resolvers.ts';
 import {
   pageInfoType,
@@ -35,6 +35,7 @@ export const resolvers: Resolvers = {
   ConnectionEvent: connectionEventType,
   AccountEvent: accountEventType,
   BalanceEvent: balanceEventType,
+  TransactionsChangedEvent: transactionsChangedEventType,
   Profile: profileType,
   Connection: connectionType,
   Account: accountType,

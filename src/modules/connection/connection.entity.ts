@@ -27,6 +27,18 @@ export type Product = (typeof PRODUCTS)[number];
  * time, claimed with a conditional UPDATE so it holds across instances); `lastRefreshAt` enforces
  * the 4-hour spacing.
  */
+/**
+ * What the sync in progress changed among the connection's transactions: exact counts, and the
+ * stored ids of the first of each (bounded: see connection.store.ts). A sync begun before the ids
+ * were kept has none.
+ */
+export interface SyncChanges {
+  added: number;
+  modified: number;
+  removed: number;
+  ids?: { added: string[]; modified: string[]; removed: string[] };
+}
+
 export const Connection = defineEntity({
   name: 'Connection',
   properties: {
@@ -50,7 +62,7 @@ export const Connection = defineEntity({
      */
     syncPageCursor: p.text().nullable(),
     /** Changes applied by the sync in progress, reported by its `connection.synced.successful`. */
-    syncChanges: p.json<{ added: number; modified: number; removed: number }>().nullable(),
+    syncChanges: p.json<SyncChanges>().nullable(),
     /**
      * Removals reported by the sync in progress, applied when its walk ends: a pending transaction a
      * page removes may be taken over by its posted twin on a later page (same id and metadata).

@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/rest.ts';
 import { encodeId } from '../../lib/ids.ts';
-import type { ConnectionEntity } from './connection.entity.ts';
+import type { ConnectionEntity, SyncChanges } from './connection.entity.ts';
 
 /** A connection as the REST contract (and its events) show it. Credentials and sync state stay inside. */
 export function presentConnection(connection: ConnectionEntity): components['schemas']['Connection'] {
@@ -14,5 +14,23 @@ export function presentConnection(connection: ConnectionEntity): components['sch
     lastSyncedAt: connection.lastSyncedAt?.toISOString() ?? null,
     metadata: connection.metadata ?? null,
     at: connection.createdAt.toISOString(),
+  };
+}
+
+/**
+ * A finished sync's changes as its `connection.synced.successful` metadata carries them: the counts,
+ * and the public ids of the transactions (the first of each kind kept by the walk; `truncated` when
+ * some were left out, so the reader re-queries instead).
+ */
+export function presentSyncChanges({ added, modified, removed, ids = { added: [], modified: [], removed: [] } }: SyncChanges) {
+  const publicIds = (stored: string[]) => stored.map((id) => encodeId('transaction', id));
+  return {
+    changes: { added, modified, removed },
+    transactions: {
+      added: publicIds(ids.added),
+      modified: publicIds(ids.modified),
+      removed: publicIds(ids.removed),
+      truncated: ids.added.length < added || ids.modified.length < modified || ids.removed.length < removed,
+    },
   };
 }

@@ -5,7 +5,7 @@ import { run } from '../../db/statement.ts';
 import { col, table, type ReadRow } from '../../db/table.ts';
 import { JOB_SCHEMA } from '../../jobs/queue.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { Connection, CONNECTION_STATUSES, type ConnectionEntity, type ConnectionStatus, type Product } from './connection.entity.ts';
+import { Connection, CONNECTION_STATUSES, type ConnectionEntity, type ConnectionStatus, type Product, type SyncChanges } from './connection.entity.ts';
 
 /** The connection table's columns that the store's statements read and the seed writes (checked against the entity by test/stores.test.ts). */
 export const CONNECTION = table('connection', {
@@ -22,6 +22,7 @@ export const CONNECTION = table('connection', {
   syncCursor: col.text().orNull(),
   syncPageCursor: col.text().orNull(),
   syncRemovals: col.json<string[]>().orNull(),
+  syncChanges: col.json<SyncChanges>().orNull(),
   lastSyncedAt: col.timestamp().orNull(),
   createdAt: col.timestamp(),
 });
@@ -33,7 +34,7 @@ export const SYNC_WALK_PAGE = table('sync_walk_page', {
   added: col.json<string[]>(),
 });
 
-const WALK = ['syncCursor', 'syncPageCursor', 'syncRemovals', 'profileId', 'provider'] as const;
+const WALK = ['syncCursor', 'syncPageCursor', 'syncRemovals', 'syncChanges', 'profileId', 'provider'] as const;
 /** Where a connection's transactions walk stands, read under the connection's row lock. */
 export type WalkState = ReadRow<typeof CONNECTION, (typeof WALK)[number]>;
 
@@ -42,14 +43,11 @@ export const connectionStatements = {
   lockWalk: `select ${CONNECTION.select(WALK, 'c')} from connection c where c.id = $1 for update`,
   // Mid-walk ($7: more pages follow) only the page cursor moves: the walk's first cursor stays, to restart from,
   // and the page's additions ($8) are kept in a row of their own; the walk's last page deletes its pages' rows.
-  moveWalk: `with kept as (insert into sync_walk_page (${SYNC_WALK_PAGE.list(['id', 'connectionId', 'added'])}) select $9, $5, $8::jsonb where $7 and $8::jsonb is not null),
-          ended as (delete from sync_walk_page where connection_id = $5 and not $7)
-     update connection set sync_cursor = case when $7 then sync_cursor else $1 end, sync_page_cursor = case when $7 then $1 end,
-       sync_changes = jsonb_build_object('added', coalesce((sync_changes->>'added')::int, 0) + $2,
-                                         'modified', coalesce((sync_changes->>'modified')::int, 0) + $3,
-                                         'removed', coalesce((sync_changes->>'removed')::int, 0) + $4),
-       sync_removals = $6::jsonb
-     where id = $5`,
+  moveWalk: `with kept as (insert into sync_walk_page (${SYNC_WALK_PAGE.list(['id', 'connectionId', 'added'])}) select $7, $3, $6::jsonb where $5 and $6::jsonb is not null),
+          ended as (delete from sync_walk_page where connection_id = $3 and not $5)
+     update connection set sync_cursor = case when $5 then sync_cursor else $1 end, sync_page_cursor = case when $5 then $1 end,
+       sync_changes = $2::jsonb, sync_removals = $4::jsonb
+     where id = $3`,
   rewindWalk: `with walk as (
        select id from connection
         where id = $1 and sync_cursor is not distinct from $2 and coalesce(sync_page_cursor, sync_cursor) is not distinct from $3
@@ -85,11 +83,26 @@ export async function lockWalk(tx: EntityManager, connectionId: string): Promise
   return (await run<WalkState>(tx, connectionStatements.lockWalk, [connectionId])).rows[0];
 }
 
-/** A walk's step: the cursor it reached, the changes it applied, and what its last page must settle. */
+/** Transaction ids kept per kind of change for a sync's event; past it only the count grows. */
+export const SYNC_CHANGE_IDS = 1000;
+
+/** The walk's changes so far (`walk.syncChanges`) with a page's: the stored ids it added, modified and removed. */
+export function withPageChanges(sofar: SyncChanges | null, page: Required<SyncChanges>['ids']): SyncChanges {
+  const ids = sofar?.ids ?? { added: [], modified: [], removed: [] };
+  const kept = (kind: keyof typeof page) => [...ids[kind], ...page[kind]].slice(0, SYNC_CHANGE_IDS);
+  return {
+    added: (sofar?.added ?? 0) + page.added.length,
+    modified: (sofar?.modified ?? 0) + page.modified.length,
+    removed: (sofar?.removed ?? 0) + page.removed.length,
+    ids: { added: kept('added'), modified: kept('modified'), removed: kept('removed') },
+  };
+}
+
+/** A walk's step: the cursor it reached, the sync's changes with this page's, and what its last page must settle. */
 export interface WalkStep {
   nextCursor: string;
   hasMore: boolean;
-  changes: { added: number; modified: number; removed: number };
+  changes: SyncChanges;
   /** Removals waiting for the walk's last page (kept mid-walk only). */
   removals: string[];
   /** What this page added (kept mid-walk only, for a restart to remove unless reported again). */
@@ -101,9 +114,7 @@ export async function moveWalk(tx: EntityManager, connectionId: string, step: Wa
   const { nextCursor, hasMore, changes, removals, added } = step;
   await run(tx, connectionStatements.moveWalk, [
     nextCursor,
-    changes.added,
-    changes.modified,
-    changes.removed,
+    JSON.stringify(changes),
     connectionId,
     hasMore && removals.length > 0 ? JSON.stringify(removals) : null,
     hasMore,

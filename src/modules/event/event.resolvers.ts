@@ -1,4 +1,4 @@
-import type { AccountEventResolvers, BalanceEventResolvers, ConnectionEventResolvers, ConnectionStatus, SubscriptionResolvers } from '../../../generated/graphql.ts';
+import type { AccountEventResolvers, BalanceEventResolvers, ConnectionEventResolvers, ConnectionStatus, SubscriptionResolvers, TransactionsChangedEventResolvers } from '../../../generated/graphql.ts';
 import { notFound } from '../../errors.ts';
 import { decodeId, encodeId, type Resource } from '../../lib/ids.ts';
 import { matchesEventType } from './event.types.ts';
@@ -30,6 +30,7 @@ export const subscriptionRoot = {
   connectionErrored: eventsOf('connection.synced.errored'),
   accountVerified: eventsOf('account.verified'),
   balanceCreated: eventsOf('balance.created'),
+  transactionsChanged: eventsOf('connection.synced.successful'),
 } satisfies Record<keyof SubscriptionResolvers, EventField> as unknown as SubscriptionResolvers;
 
 /** The stored id of the event's record (its payload holds the public one). */
@@ -44,11 +45,29 @@ const eventFields = {
   at: (event: EventEntity) => event.at,
 };
 
+const connectionField: Pick<ConnectionEventResolvers & TransactionsChangedEventResolvers, 'connection'> = {
+  connection: async (event, _args, { loaders }) => (await loaders.connection.load(recordId(event, 'connection'))) ?? Promise.reject(notFound('Connection')),
+};
+
 export const connectionEventType: ConnectionEventResolvers = {
   ...eventFields,
+  ...connectionField,
   status: (event) => event.payload.record.status as ConnectionStatus,
   changes: (event) => (event.payload.metadata.changes as { added: number; modified: number; removed: number } | undefined) ?? null,
-  connection: async (event, _args, { loaders }) => (await loaders.connection.load(recordId(event, 'connection'))) ?? Promise.reject(notFound('Connection')),
+};
+
+type TransactionIds = { added: string[]; modified: string[]; removed: string[]; truncated: boolean };
+/** The sync's transaction ids (see presentSyncChanges); an event recorded before they were kept has none, so says truncated. */
+const transactionIds = (event: EventEntity): TransactionIds =>
+  (event.payload.metadata.transactions as TransactionIds | undefined) ?? { added: [], modified: [], removed: [], truncated: true };
+
+export const transactionsChangedEventType: TransactionsChangedEventResolvers = {
+  ...eventFields,
+  ...connectionField,
+  added: (event) => transactionIds(event).added,
+  modified: (event) => transactionIds(event).modified,
+  removed: (event) => transactionIds(event).removed,
+  truncated: (event) => transactionIds(event).truncated,
 };
 
 export const accountEventType: AccountEventResolvers = {

@@ -6,7 +6,7 @@ import { unverifiedAccounts } from '../account/account.store.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { markProfileReady } from '../profile/profile.service.ts';
 import type { ConnectionEntity, ConnectionStatus } from '../connection/connection.entity.ts';
-import { presentConnection } from '../connection/connection.presenter.ts';
+import { presentConnection, presentSyncChanges } from '../connection/connection.presenter.ts';
 import { connectionById, connectionOrFail, INACTIVE, moveStatus, rewindWalk } from '../connection/connection.store.ts';
 import { syncProducts } from './product-steps.ts';
 import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
@@ -182,7 +182,7 @@ async function finish(em: EntityManager, connectionId: string, failure: Provider
     connection.lastSyncedAt = new Date();
     connection.syncChanges = null;
     if (changes.added + changes.modified + changes.removed > 0) {
-      recordEvent(tx, connection.environment.id, 'connection.synced.successful', connection.profile, presentConnection(connection), { changes });
+      recordEvent(tx, connection.environment.id, 'connection.synced.successful', connection.profile, presentConnection(connection), presentSyncChanges(changes));
     }
     if (firstSync) markProfileReady(tx, connection.profile);
   });

@@ -7,7 +7,7 @@ import { applyReportedAccounts, latestBalances, recordBalance } from '../account
 import { sameReading } from '../balance/balance.service.ts';
 import { applyTransactionChanges } from '../transaction/transaction.store.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
-import { connectionOrFail, lockWalk, moveWalk } from '../connection/connection.store.ts';
+import { connectionOrFail, lockWalk, moveWalk, withPageChanges } from '../connection/connection.store.ts';
 
 /*
  * The units of work of a sync, each one database transaction on the sync's EntityManager that
@@ -69,11 +69,12 @@ export async function applyPage(
     const added = page.added.map((transaction) => transaction.remoteId);
     const owner = { connectionId, profileId: walk.profileId, provider: walk.provider };
     const changes = await applyTransactionChanges(tx, owner, upserts, page.hasMore ? [] : removals);
-    await moveWalk(tx, connectionId, { nextCursor, hasMore: page.hasMore, changes, removals, added });
+    await moveWalk(tx, connectionId, { nextCursor, hasMore: page.hasMore, changes: withPageChanges(walk.syncChanges, changes), removals, added });
     return { provider: walk.provider, changes };
   }, { clear: true });
   if (!applied) return false;
-  observers.metrics?.pageApplied(applied.provider, applied.changes);
+  const { added: addedIds, modified, removed } = applied.changes;
+  observers.metrics?.pageApplied(applied.provider, { added: addedIds.length, modified: modified.length, removed: removed.length });
   if (applied.changes.orphans.length > 0) reportOrphans(observers, connectionId, applied.provider, applied.changes.orphans);
   return true;
 }

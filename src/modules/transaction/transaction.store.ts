@@ -73,8 +73,8 @@ export const transactionStatements = {
             remote_data = transaction.remote_data || excluded.remote_data
       where (transaction.date, transaction.description, transaction.amount, transaction.status, transaction.remote_data)
             is distinct from (excluded.date, excluded.description, excluded.amount, excluded.status, transaction.remote_data || excluded.remote_data)
-     returning (xmax = 0) as inserted`,
-  remove: `delete from transaction where connection_id = $1 and remote_id = any($2::text[])`,
+     returning id, (xmax = 0) as inserted`,
+  remove: `delete from transaction where connection_id = $1 and remote_id = any($2::text[]) returning id`,
   // Which of a page's account remote ids the connection has: a transaction of any other cannot be stored.
   knownAccounts: `select remote_id as "remoteId" from account where connection_id = $1 and remote_id = any($2::text[])`,
   storedFrom: `select ${TRANSACTION.select(STORED, 't')}, a.remote_id as "accountRemoteId"
@@ -175,10 +175,11 @@ export interface TransactionOwner {
   provider: string;
 }
 
+/** The stored ids of the transactions a page added, modified and removed. */
 export interface AppliedChanges {
-  added: number;
-  modified: number;
-  removed: number;
+  added: string[];
+  modified: string[];
+  removed: string[];
   /** Reported transactions not stored: the connection has no account with their `accountRemoteId`. */
   orphans: ProviderTransaction[];
 }
@@ -191,7 +192,7 @@ export interface AppliedChanges {
  * transaction of an account the connection does not have is returned among `orphans`, not stored.
  */
 export async function applyTransactionChanges(tx: EntityManager, owner: TransactionOwner, reported: ProviderTransaction[], removals: string[]): Promise<AppliedChanges> {
-  const changes: AppliedChanges = { added: 0, modified: 0, removed: 0, orphans: [] };
+  const changes: AppliedChanges = { added: [], modified: [], removed: [], orphans: [] };
   const upserts = await withKnownAccounts(tx, owner.connectionId, reported, changes.orphans);
   if (upserts.length > 0) {
     const takeovers = upserts.filter((transaction) => transaction.pendingRemoteId !== null);
@@ -199,12 +200,11 @@ export async function applyTransactionChanges(tx: EntityManager, owner: Transact
       await run(tx, transactionStatements.takeOverPending, [takeovers.map((posted) => posted.remoteId), takeovers.map((posted) => posted.pendingRemoteId), owner.connectionId]);
     }
     const rows = JSON.stringify(upserts.map((transaction) => pageRow(transaction, owner.provider)));
-    const written = await run<{ inserted: boolean }>(tx, transactionStatements.upsert, [owner.profileId, owner.connectionId, rows]);
+    const written = await run<{ id: string; inserted: boolean }>(tx, transactionStatements.upsert, [owner.profileId, owner.connectionId, rows]);
     // A taken-over pending row counts as modified: the upsert updates it (to POSTED).
-    changes.added = written.rows.filter((result) => result.inserted).length;
-    changes.modified = written.rows.length - changes.added;
+    for (const { id, inserted } of written.rows) (inserted ? changes.added : changes.modified).push(id);
   }
-  if (removals.length > 0) changes.removed = (await run(tx, transactionStatements.remove, [owner.connectionId, removals])).count;
+  if (removals.length > 0) changes.removed = (await run<{ id: string }>(tx, transactionStatements.remove, [owner.connectionId, removals])).rows.map(({ id }) => id);
   return changes;
 }
 
