@@ -383,3 +383,60 @@ describe('caps per profile', () => {
     }
   });
 });
+
+describe('a slow consumer', () => {
+  /** One metric's value, from the instance's `GET /metrics`. */
+  async function metric(instance: TestApp, line: string): Promise<number> {
+    const text = await (await fetch(`http://127.0.0.1:${instance.service.metricsPort}/metrics`)).text();
+    const found = text.split('\n').find((candidate) => candidate.startsWith(`${line} `));
+    return found === undefined ? 0 : Number(found.slice(line.length + 1));
+  }
+
+  it('that stops reading is cut off once more than 1 MiB waits for it, and the service lets go of its socket', { timeout: 60_000 }, async () => {
+    const instance = await startTestApp({ METRICS_PORT: '0' }, { shareDatabaseOf: app });
+    const profile = await createProfile(app);
+    const auth = basicAuth(profile.id, app.apiKey);
+    const connection = await connect(profile.id);
+    const [synced] = await waitFor(async () => {
+      const rows = await app.sql(`select id from event where type = 'connection.synced.successful' and payload->'record'->>'id' = $1`, [connection.id]);
+      return rows.length > 0 ? rows : undefined;
+    }, 'the first sync');
+    // Each event's message carries the connection's metadata (50 values of 500 characters) 30 times: about 800 KB.
+    const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`key${i}`, 'x'.repeat(500)]));
+    const update = await app.http.post('/v1/graphql', { auth, json: { query: 'mutation($input: ConnectionUpdateInput!) { connectionUpdate(input: $input) { success } }', variables: { input: { id: connection.id, metadata } } } });
+    expect(update.body).toEqual({ data: { connectionUpdate: { success: true } } });
+    const big = `subscription { connectionSynced { connection { ${Array.from({ length: 30 }, (_, i) => `m${i}: metadata`).join(' ')} } } }`;
+
+    const raw = await rawSocket(`https://localhost:${instance.service.port}`);
+    try {
+      expect(await init(raw, auth)).toEqual({ type: 'connection_ack' });
+      let received = 0;
+      raw.socket.on('message', (data) => void (message(data).type === 'next' && (received += 1)));
+      // 19 subscriptions and a refused query whose answer says the 19 have started (20 at once at most).
+      const SUBSCRIPTIONS = 19;
+      for (let i = 0; i < SUBSCRIPTIONS; i += 1) raw.socket.send(JSON.stringify({ type: 'subscribe', id: `s${i}`, payload: { query: big } }));
+      const started = new Promise((resolve) => raw.socket.on('message', (data) => message(data).id === 'probe' && resolve(undefined)));
+      raw.socket.send(JSON.stringify({ type: 'subscribe', id: 'probe', payload: { query: '{ __typename }' } }));
+      await started;
+
+      raw.socket.pause();
+      // Published through the outbox like any committed event: copies of the sync's own.
+      const EVENTS = 10;
+      await app.sql(
+        `insert into event (id, environment_id, profile_id, type, at, payload, dispatched_at)
+         select gen_random_uuid(), environment_id, profile_id, type, now(), payload, now() from event, generate_series(1, $2) where id = $1`,
+        [synced.id, EVENTS],
+      );
+      await waitFor(async () => ((await metric(instance, 'tributary_live_cut_offs_total{reason="slow_consumer"}')) === 1 ? true : undefined), 'the slow consumer to be cut off');
+      expect(await metric(instance, 'tributary_live_sockets')).toBe(0);
+
+      // Once it reads again, it finds what had got through before the cut, and the connection's end.
+      raw.socket.resume();
+      expect(await raw.closed).toMatchObject({ code: 1006 });
+      expect(received).toBeLessThan(EVENTS * SUBSCRIPTIONS);
+    } finally {
+      raw.socket.terminate();
+      await instance.stop();
+    }
+  });
+});
