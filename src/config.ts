@@ -100,6 +100,8 @@ export interface ConnectionLimits {
   keepAliveTimeoutMs: number;
   /** Open connections one peer address may hold; 0: no cap. */
   maxPerAddress: number;
+  /** A live-update WebSocket without a subscription this long is closed. */
+  liveIdleTimeoutMs: number;
 }
 
 /** A configuration problem found at boot; the message names the variable. */
@@ -134,6 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
       keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1_000, 600_000, problems),
       // Behind a proxy every connection comes from the proxy: capping per client is the proxy's job.
       maxPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', trustProxy ? 0 : 64, 0, 100_000, problems),
+      liveIdleTimeoutMs: integer(env, 'LIVE_IDLE_TIMEOUT_MS', 60_000, 1_000, 3_600_000, problems),
     },
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info', problems),
     encryptionKeys: env.ENCRYPTION_KEYS || undefined,

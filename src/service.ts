@@ -310,7 +310,7 @@ async function startLiveUpdates(deps: {
   await channel.open();
   const documents = new DocumentCache(schema, { hideSuggestions });
   const watch = new CredentialWatch(credentials, orm, logger);
-  const sockets = liveSockets({ schema, documents, orm, live: events, cipher, logger, credentials, watch, metrics, capPerAddress: !config.trustProxy });
+  const sockets = liveSockets({ schema, documents, orm, live: events, cipher, logger, credentials, watch, metrics, capPerAddress: !config.trustProxy, idleMs: config.connections.liveIdleTimeoutMs });
   const stream = liveStream({ schema, documents, orm, live: events, cipher, logger, watch, metrics });
   return {
     sockets,

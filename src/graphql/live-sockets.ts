@@ -26,8 +26,6 @@ export const LIVE_LIMITS = {
   socketsPerProfile: 50,
   /** Bytes sent but not yet taken by the client; past it the client is cut off. */
   bufferedBytes: 1024 * 1024,
-  /** A socket with no subscription this long is closed. */
-  idleMs: 60_000,
   /** graphql-ws pings this often; a peer that has not answered by the next ping is cut off. */
   keepAliveMs: 12_000,
 } as const;
@@ -56,9 +54,10 @@ export interface LiveSockets {
  * Authorization header, and re-checked every second so a revoked or expired one closes its sockets
  * (4401). An API key alone acts as no profile: 4403. Sockets per address and per profile,
  * subscriptions per socket and message size are capped; a client that does not read what it is sent
- * is cut off, and a socket without subscriptions is closed after LIVE_LIMITS.idleMs.
+ * is cut off, and a socket without subscriptions is closed after `idleMs`
+ * (LIVE_IDLE_TIMEOUT_MS).
  */
-export function liveSockets(deps: LiveDependencies & { credentials: CredentialResolver; watch: CredentialWatch; metrics: Metrics; capPerAddress: boolean }): LiveSockets {
+export function liveSockets(deps: LiveDependencies & { credentials: CredentialResolver; watch: CredentialWatch; metrics: Metrics; capPerAddress: boolean; idleMs: number }): LiveSockets {
   const { credentials, metrics, logger } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: LIVE_LIMITS.messageBytes, clientTracking: true });
   const watched = new Map<WebSocket, Watched>();
@@ -136,7 +135,7 @@ export function liveSockets(deps: LiveDependencies & { credentials: CredentialRe
   const idleSweep = setInterval(() => {
     const now = Date.now();
     for (const [socket, entry] of watched) {
-      if (entry.idleSince !== undefined && now - entry.idleSince > LIVE_LIMITS.idleMs) socket.close(CLOSE.normal, 'Idle: no subscription');
+      if (entry.idleSince !== undefined && now - entry.idleSince > deps.idleMs) socket.close(CLOSE.normal, 'Idle: no subscription');
     }
   }, IDLE_SWEEP_MS);
   idleSweep.unref();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProfile, basicAuth } from '../support/factories.ts';
 import { createClient as createSseClient } from 'graphql-sse';
-import { liveClient, trustingFetch, trustingWebSocket } from '../support/live-client.ts';
+import type WebSocket from 'ws';
+import { liveClient, trustingFetch, trustingWebSocket, type Closed, type LiveClient } from '../support/live-client.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -32,6 +33,36 @@ async function sessionOf(profileId: string): Promise<string> {
   return response.body.token as string;
 }
 
+/** A raw socket speaking graphql-ws's subprotocol, to send what no client library would (or to stop reading). */
+async function rawSocket(url = baseUrl, options: WebSocket.ClientOptions = {}) {
+  const Socket = trustingWebSocket(options);
+  const socket = new Socket(`${url.replace('https:', 'wss:')}/v1/graphql`, 'graphql-transport-ws');
+  const closed = new Promise<Closed>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  // A connection the service breaks shows in `closed` (1006).
+  socket.on('error', () => {});
+  return { socket, closed };
+}
+
+/** A graphql-ws message as ws hands it on (a Buffer: ws's default binaryType). */
+function message(data: WebSocket.RawData): { id?: string; type: string } {
+  return JSON.parse((data as Buffer).toString()) as { id?: string; type: string };
+}
+
+/** Sends `connection_init` with `authorization`: the service's first message back, or how it closed the socket. */
+function init({ socket, closed }: { socket: WebSocket; closed: Promise<Closed> }, authorization: string): Promise<unknown> {
+  socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization } }));
+  return Promise.race([new Promise((resolve) => socket.once('message', (data) => resolve(message(data)))), closed]);
+}
+
+/** Resolves once every subscription sent before on `live` has started: a refused query's round trip. */
+function roundTrip(live: LiveClient): Promise<unknown> {
+  return new Promise((resolve) => live.client.subscribe({ query: '{ __typename }' }, { next: resolve, error: resolve, complete: () => {} }));
+}
+
 describe('subscriptions over graphql-ws', () => {
   it("deliver a profile's committed connection events, read when sent, and nothing of another profile", async () => {
     const [profile, other] = [await createProfile(app), await createProfile(app)];
@@ -43,7 +74,7 @@ describe('subscriptions over graphql-ws', () => {
       const othersCreated = theirs.subscribe(CREATED);
       const othersSynced = theirs.subscribe(CONNECTION_EVENTS);
       // Both sockets are acknowledged and subscribed once a round trip on each has come back.
-      await Promise.all([mine, theirs].map(({ client }) => new Promise((resolve) => client.subscribe({ query: '{ __typename }' }, { next: resolve, error: resolve, complete: () => {} }))));
+      await Promise.all([mine, theirs].map(roundTrip));
 
       const connection = await connect(profile.id);
       const first = await created.next(1);
@@ -183,18 +214,6 @@ describe('caps per address', () => {
 });
 
 describe('malformed frames and init payloads', () => {
-  /** A raw socket speaking graphql-ws's subprotocol, to send what no client library would. */
-  async function rawSocket() {
-    const Socket = trustingWebSocket();
-    const socket = new Socket(`${baseUrl.replace('https:', 'wss:')}/v1/graphql`, 'graphql-transport-ws');
-    const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
-    await new Promise((resolve, reject) => {
-      socket.once('open', resolve);
-      socket.once('error', reject);
-    });
-    return { socket, closed };
-  }
-
   it('are closed with a code and a reason that quotes nothing back, and the service keeps answering', async () => {
     const frames: Array<[string | Buffer, number]> = [
       ['not json', 4400],
@@ -238,14 +257,14 @@ describe('the event feed', () => {
     const listening = async () => (await app.sql(`select pid from pg_stat_activity where application_name = 'tributary-live' and datname = current_database()`)).map((row) => row.pid as number);
     try {
       const before = live.subscribe(CREATED);
-      await new Promise((resolve) => live.client.subscribe({ query: '{ __typename }' }, { next: resolve, error: resolve, complete: () => {} }));
+      await roundTrip(live);
       const [pid] = await listening();
       await app.sql('select pg_terminate_backend($1)', [pid]);
       for (let tries = 0; before.errors.length === 0 && tries < 200; tries += 1) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(before.errors[0]).toEqual([{ message: expect.stringMatching(/subscribe again/), extensions: { code: 'INTERNAL_SERVER_ERROR', errorId: expect.stringMatching(/^err_/) } }]);
       await waitFor(async () => ((await listening()).some((other) => other !== pid) ? true : undefined), 'the feed to reconnect');
       const after = live.subscribe(CREATED);
-      await new Promise((resolve) => live.client.subscribe({ query: '{ __typename }' }, { next: resolve, error: resolve, complete: () => {} }));
+      await roundTrip(live);
       const connection = await connect(profile.id);
       expect((await after.next(1)).data).toMatchObject({ connectionCreated: { connection: { id: connection.id } } });
     } finally {
@@ -309,13 +328,116 @@ describe('shutdown', () => {
     const streamEnded = new Promise<void>((resolve) => sse.subscribe({ query: CREATED }, { next: () => {}, error: () => resolve(), complete: resolve }, { connected }));
     try {
       await open;
-      await new Promise((resolve) => live.client.subscribe({ query: '{ __typename }' }, { next: resolve, error: resolve, complete: () => {} }));
+      await roundTrip(live);
       await instance.stop();
       expect(await live.closed).toMatchObject({ code: 1001 });
       await streamEnded;
     } finally {
       sse.dispose();
       await live.dispose();
+    }
+  });
+});
+
+describe('idle sockets', () => {
+  it('one without a subscription for LIVE_IDLE_TIMEOUT_MS is closed (1000), one whose subscription completed too; one with a subscription stays', { timeout: 60_000 }, async () => {
+    const instance = await startTestApp({ LIVE_IDLE_TIMEOUT_MS: '1000' }, { shareDatabaseOf: app });
+    const url = `https://localhost:${instance.service.port}`;
+    const profile = await createProfile(app);
+    const [busy, idle, done] = [0, 1, 2].map(() => liveClient(url, basicAuth(profile.id, app.apiKey))) as [LiveClient, LiveClient, LiveClient];
+    try {
+      const created = busy.subscribe(CREATED);
+      await roundTrip(busy);
+      const unsubscribe = done.client.subscribe({ query: CREATED }, { next: () => {}, error: () => {}, complete: () => {} });
+      await roundTrip(done);
+      unsubscribe();
+      expect(await idle.closed).toEqual({ code: 1000, reason: 'Idle: no subscription' });
+      expect(await done.closed).toEqual({ code: 1000, reason: 'Idle: no subscription' });
+      // Open as long as the idle ones, it still receives.
+      const connection = await connect(profile.id);
+      expect((await created.next(1)).data).toMatchObject({ connectionCreated: { connection: { id: connection.id } } });
+    } finally {
+      await Promise.all([busy, idle, done].map((live) => live.dispose()));
+      await instance.stop();
+    }
+  });
+});
+
+describe('caps per profile', () => {
+  it('a profile holds 50 live sockets whatever their addresses: the 51st closes with 1008 and a reason naming the cap; another profile still gets in', { timeout: 60_000 }, async () => {
+    const [profile, other] = [await createProfile(app), await createProfile(app)];
+    // Spread over loopback addresses: 20 sockets per address is a cap of its own.
+    const from = (i: number) => ({ localAddress: `127.0.0.${10 + Math.floor(i / 20)}`, family: 4 });
+    const held: Array<Awaited<ReturnType<typeof rawSocket>>> = [];
+    const open = async (i: number) => {
+      const raw = await rawSocket(baseUrl, from(i));
+      held.push(raw);
+      return raw;
+    };
+    try {
+      for (let i = 0; i < 50; i += 1) expect(await init(await open(i), basicAuth(profile.id, app.apiKey))).toEqual({ type: 'connection_ack' });
+      expect(await init(await open(50), basicAuth(profile.id, app.apiKey))).toEqual({ code: 1008, reason: 'At most 50 live-update sockets per profile' });
+      expect(await init(await open(50), basicAuth(other.id, app.apiKey))).toEqual({ type: 'connection_ack' });
+    } finally {
+      await Promise.all(held.map(({ socket, closed }) => (socket.close(), closed)));
+    }
+  });
+});
+
+describe('a slow consumer', () => {
+  /** One metric's value, from the instance's `GET /metrics`. */
+  async function metric(instance: TestApp, line: string): Promise<number> {
+    const text = await (await fetch(`http://127.0.0.1:${instance.service.metricsPort}/metrics`)).text();
+    const found = text.split('\n').find((candidate) => candidate.startsWith(`${line} `));
+    return found === undefined ? 0 : Number(found.slice(line.length + 1));
+  }
+
+  it('that stops reading is cut off once more than 1 MiB waits for it, and the service lets go of its socket', { timeout: 60_000 }, async () => {
+    const instance = await startTestApp({ METRICS_PORT: '0' }, { shareDatabaseOf: app });
+    const profile = await createProfile(app);
+    const auth = basicAuth(profile.id, app.apiKey);
+    const connection = await connect(profile.id);
+    const [synced] = await waitFor(async () => {
+      const rows = await app.sql(`select id from event where type = 'connection.synced.successful' and payload->'record'->>'id' = $1`, [connection.id]);
+      return rows.length > 0 ? rows : undefined;
+    }, 'the first sync');
+    // Each event's message carries the connection's metadata (50 values of 500 characters) 30 times: about 800 KB.
+    const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`key${i}`, 'x'.repeat(500)]));
+    const update = await app.http.post('/v1/graphql', { auth, json: { query: 'mutation($input: ConnectionUpdateInput!) { connectionUpdate(input: $input) { success } }', variables: { input: { id: connection.id, metadata } } } });
+    expect(update.body).toEqual({ data: { connectionUpdate: { success: true } } });
+    const big = `subscription { connectionSynced { connection { ${Array.from({ length: 30 }, (_, i) => `m${i}: metadata`).join(' ')} } } }`;
+
+    const raw = await rawSocket(`https://localhost:${instance.service.port}`);
+    try {
+      expect(await init(raw, auth)).toEqual({ type: 'connection_ack' });
+      let received = 0;
+      raw.socket.on('message', (data) => void (message(data).type === 'next' && (received += 1)));
+      // 19 subscriptions and a refused query whose answer says the 19 have started (20 at once at most).
+      const SUBSCRIPTIONS = 19;
+      for (let i = 0; i < SUBSCRIPTIONS; i += 1) raw.socket.send(JSON.stringify({ type: 'subscribe', id: `s${i}`, payload: { query: big } }));
+      const started = new Promise((resolve) => raw.socket.on('message', (data) => message(data).id === 'probe' && resolve(undefined)));
+      raw.socket.send(JSON.stringify({ type: 'subscribe', id: 'probe', payload: { query: '{ __typename }' } }));
+      await started;
+
+      raw.socket.pause();
+      // Published through the outbox like any committed event: copies of the sync's own.
+      const EVENTS = 10;
+      await app.sql(
+        `insert into event (id, environment_id, profile_id, type, at, payload, dispatched_at)
+         select gen_random_uuid(), environment_id, profile_id, type, now(), payload, now() from event, generate_series(1, $2) where id = $1`,
+        [synced.id, EVENTS],
+      );
+      // Cut off as a slow consumer (not by the keep-alive), and its socket closed on the service's side.
+      const cut = async () => (await metric(instance, 'tributary_live_cut_offs_total{reason="slow_consumer"}')) === 1 && (await metric(instance, 'tributary_live_sockets')) === 0;
+      await waitFor(async () => ((await cut()) ? true : undefined), 'the slow consumer to be cut off and its socket let go');
+
+      // Once it reads again, it finds what had got through before the cut, and the connection's end.
+      raw.socket.resume();
+      expect(await raw.closed).toMatchObject({ code: 1006 });
+      expect(received).toBeLessThan(EVENTS * SUBSCRIPTIONS);
+    } finally {
+      raw.socket.terminate();
+      await instance.stop();
     }
   });
 });

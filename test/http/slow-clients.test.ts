@@ -175,8 +175,9 @@ describe.each([
 });
 
 describe('configuration', () => {
-  it('defaults to 10 s handshake and headers, 30 s request, 5 s keep-alive, 64 connections per address', () => {
-    expect(loadConfig({}).connections).toEqual({ handshakeTimeoutMs: 10_000, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxPerAddress: 64 });
+  it('defaults to 10 s handshake and headers, 30 s request, 5 s keep-alive, 64 connections per address, 60 s for an idle live socket', () => {
+    expect(loadConfig({}).connections).toEqual({ handshakeTimeoutMs: 10_000, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxPerAddress: 64, liveIdleTimeoutMs: 60_000 });
+    expect(() => loadConfig({ LIVE_IDLE_TIMEOUT_MS: '500' })).toThrow(/LIVE_IDLE_TIMEOUT_MS must be an integer from 1000 to 3600000/);
   });
 
   it('behind a proxy, does not cap connections (they all come from the proxy) and trusts one hop', () => {

@@ -31,11 +31,14 @@ export interface Subscription {
   next(count: number, timeoutMs?: number): Promise<Result>;
 }
 
-/** ws's WebSocket trusting the test CA, as graphql-ws's `webSocketImpl` (it calls `new Impl(url, protocol)`). */
-export function trustingWebSocket(ca = readFileSync(inject('tls').certFile, 'utf8')) {
+/**
+ * ws's WebSocket trusting the test CA, as graphql-ws's `webSocketImpl` (it calls `new Impl(url,
+ * protocol)`); `options` are ws's client options for every socket (`localAddress`, …).
+ */
+export function trustingWebSocket(options: WebSocket.ClientOptions = {}, ca = readFileSync(inject('tls').certFile, 'utf8')) {
   return class extends WebSocket {
     constructor(url: string | URL, protocols?: string | string[]) {
-      super(url, protocols, { ca });
+      super(url, protocols, { ...options, ca });
     }
   };
 }
