@@ -120,11 +120,7 @@ export function liveSockets(deps: LiveDependencies & { credentials: CredentialRe
         if (entry && entry.subscriptions() <= 1) entry.idleSince = Date.now();
       },
       onNext(ctx) {
-        const { socket } = ctx.extra;
-        if (socket.bufferedAmount > LIVE_LIMITS.bufferedBytes) {
-          metrics.liveCutOff('slow_consumer');
-          socket.terminate();
-        }
+        cutOffIfSlow(ctx.extra.socket);
       },
       onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatLiveError(error, logger)),
     },
@@ -132,9 +128,19 @@ export function liveSockets(deps: LiveDependencies & { credentials: CredentialRe
     LIVE_LIMITS.keepAliveMs,
   );
 
+  // A consumer that stops reading: each send checks it, and so does the sweep, because once every
+  // subscription of a socket waits behind its full buffer no send comes to check it.
+  function cutOffIfSlow(socket: WebSocket): boolean {
+    if (socket.bufferedAmount <= LIVE_LIMITS.bufferedBytes) return false;
+    metrics.liveCutOff('slow_consumer');
+    socket.terminate();
+    return true;
+  }
+
   const idleSweep = setInterval(() => {
     const now = Date.now();
     for (const [socket, entry] of watched) {
+      if (cutOffIfSlow(socket)) continue;
       if (entry.idleSince !== undefined && now - entry.idleSince > deps.idleMs) socket.close(CLOSE.normal, 'Idle: no subscription');
     }
   }, IDLE_SWEEP_MS);
