@@ -378,3 +378,25 @@ export interface ProviderLiability {
   ytdPrincipalPaid: string | null;
   raw: Record<string, unknown>;
 }
+
+/** A liability with no details yet: adapters spread it and set what their upstream reports. */
+export const NO_LIABILITY_DETAILS: Omit<ProviderLiability, 'accountRemoteId' | 'kind' | 'raw'> = {
+  aprs: [],
+  minimumPayment: null,
+  nextPaymentDueDate: null,
+  lastStatementBalance: null,
+  lastStatementDate: null,
+  lastPaymentAmount: null,
+  lastPaymentDate: null,
+  isOverdue: null,
+  interestRateType: null,
+  interestRatePercentage: null,
+  originationDate: null,
+  originationPrincipal: null,
+  maturityDate: null,
+  nextPaymentAmount: null,
+  nextPaymentDate: null,
+  escrowBalance: null,
+  ytdInterestPaid: null,
+  ytdPrincipalPaid: null,
+};

@@ -1,4 +1,4 @@
-import type { InvestmentSnapshot, ProviderHolding, ProviderInvestmentTransaction, ProviderLiability, ProviderSecurity } from '../../src/providers/provider.ts';
+import { NO_LIABILITY_DETAILS, type InvestmentSnapshot, type ProviderHolding, type ProviderInvestmentTransaction, type ProviderLiability, type ProviderSecurity } from '../../src/providers/provider.ts';
 
 /** What happens at the model brokerage between syncs. */
 export type BrokerCommand =
@@ -160,26 +160,14 @@ export class ModelBrokerage {
   /** Every account's debt details (the model's accounts are lines of credit too: its owed amount changes). */
   liabilities(): ProviderLiability[] {
     return this.accountRemoteIds.map((accountRemoteId, index) => ({
+      ...NO_LIABILITY_DETAILS,
       accountRemoteId,
       kind: 'CREDIT',
       aprs: [{ type: 'purchase_apr', percentage: '24.99', balanceSubjectToApr: decimal(-this.#owed[index]!, 2) }],
       minimumPayment: decimal(-(this.#owed[index]! / 50n), 2),
       nextPaymentDueDate: this.today,
       lastStatementBalance: decimal(-this.#owed[index]!, 2),
-      lastStatementDate: null,
-      lastPaymentAmount: null,
-      lastPaymentDate: null,
       isOverdue: false,
-      interestRateType: null,
-      interestRatePercentage: null,
-      originationDate: null,
-      originationPrincipal: null,
-      maturityDate: null,
-      nextPaymentAmount: null,
-      nextPaymentDate: null,
-      escrowBalance: null,
-      ytdInterestPaid: null,
-      ytdPrincipalPaid: null,
       raw: {},
     }));
   }

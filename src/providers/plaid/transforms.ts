@@ -9,17 +9,18 @@ import {
   type StudentLoan,
   type Transaction,
 } from 'plaid';
-import type {
-  AccountKind,
-  InvestmentTransactionType,
-  ProviderAccount,
-  ProviderBalance,
-  ProviderHolding,
-  ProviderInvestmentTransaction,
-  ProviderLiability,
-  ProviderSecurity,
-  ProviderTransaction,
-  SecurityType,
+import {
+  NO_LIABILITY_DETAILS,
+  type AccountKind,
+  type InvestmentTransactionType,
+  type ProviderAccount,
+  type ProviderBalance,
+  type ProviderHolding,
+  type ProviderInvestmentTransaction,
+  type ProviderLiability,
+  type ProviderSecurity,
+  type ProviderTransaction,
+  type SecurityType,
 } from '../provider.ts';
 import { decimal, negate } from './money.ts';
 
@@ -170,27 +171,6 @@ export function toInvestmentTransaction(transaction: InvestmentTransaction, at: 
   };
 }
 
-const NO_DETAILS: Omit<ProviderLiability, 'accountRemoteId' | 'kind' | 'raw'> = {
-  aprs: [],
-  minimumPayment: null,
-  nextPaymentDueDate: null,
-  lastStatementBalance: null,
-  lastStatementDate: null,
-  lastPaymentAmount: null,
-  lastPaymentDate: null,
-  isOverdue: null,
-  interestRateType: null,
-  interestRatePercentage: null,
-  originationDate: null,
-  originationPrincipal: null,
-  maturityDate: null,
-  nextPaymentAmount: null,
-  nextPaymentDate: null,
-  escrowBalance: null,
-  ytdInterestPaid: null,
-  ytdPrincipalPaid: null,
-};
-
 /** What Plaid reports as owed (a positive amount) as the holder's sign: negative. */
 const owed = (value: unknown) => {
   const amount = decimal(value);
@@ -203,7 +183,7 @@ const owed = (value: unknown) => {
  */
 export function toCreditLiability(credit: CreditCardLiability & { account_id: string }): ProviderLiability {
   return {
-    ...NO_DETAILS,
+    ...NO_LIABILITY_DETAILS,
     accountRemoteId: credit.account_id,
     kind: 'CREDIT',
     aprs: credit.aprs.map((apr) => ({ type: apr.apr_type, percentage: decimal(apr.apr_percentage)!, balanceSubjectToApr: owed(apr.balance_subject_to_apr) })),
@@ -222,7 +202,7 @@ export function toCreditLiability(credit: CreditCardLiability & { account_id: st
 export function toMortgageLiability(mortgage: MortgageLiability): ProviderLiability {
   const rateType = mortgage.interest_rate.type?.toLowerCase();
   return {
-    ...NO_DETAILS,
+    ...NO_LIABILITY_DETAILS,
     accountRemoteId: mortgage.account_id,
     kind: 'MORTGAGE',
     lastPaymentAmount: decimal(mortgage.last_payment_amount),
@@ -248,7 +228,7 @@ export function toMortgageLiability(mortgage: MortgageLiability): ProviderLiabil
  */
 export function toStudentLiability(loan: StudentLoan & { account_id: string }): ProviderLiability {
   return {
-    ...NO_DETAILS,
+    ...NO_LIABILITY_DETAILS,
     accountRemoteId: loan.account_id,
     kind: 'STUDENT',
     lastPaymentAmount: decimal(loan.last_payment_amount),

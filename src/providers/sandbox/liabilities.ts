@@ -1,4 +1,4 @@
-import type { LiabilityKind, ProviderLiability } from '../provider.ts';
+import { NO_LIABILITY_DETAILS, type LiabilityKind, type ProviderLiability } from '../provider.ts';
 import { CARD_PAYMENT_DAY, DAY_MS, dayOf, isoDay, type Household } from './household.ts';
 import type { AccountTemplate } from './institutions.ts';
 import { FLOWS } from './merchants.ts';
@@ -26,27 +26,6 @@ export interface LiabilitySource {
   today: number;
 }
 
-const EMPTY = {
-  aprs: [],
-  minimumPayment: null,
-  nextPaymentDueDate: null,
-  lastStatementBalance: null,
-  lastStatementDate: null,
-  lastPaymentAmount: null,
-  lastPaymentDate: null,
-  isOverdue: null,
-  interestRateType: null,
-  interestRatePercentage: null,
-  originationDate: null,
-  originationPrincipal: null,
-  maturityDate: null,
-  nextPaymentAmount: null,
-  nextPaymentDate: null,
-  escrowBalance: null,
-  ytdInterestPaid: null,
-  ytdPrincipalPaid: null,
-} satisfies Omit<ProviderLiability, 'accountRemoteId' | 'kind' | 'raw'>;
-
 /** The debt details of a card or loan account, derived from its transactions so they agree with its balance. */
 export function liabilityOf(source: LiabilitySource): ProviderLiability {
   return source.template.key === 'card' ? cardLiability(source) : loanLiability(source);
@@ -68,7 +47,7 @@ function cardLiability({ seed, household, accountRemoteId, transactions, today }
   const paidSinceStatement = sum(payments.filter((transaction) => transaction.date > isoDay(statementDay)));
   const purchaseApr = between(randomFor(`${seed}:card:apr`), 19_99, 27_99);
   return {
-    ...EMPTY,
+    ...NO_LIABILITY_DETAILS,
     accountRemoteId,
     kind: 'CREDIT',
     aprs: [
@@ -111,7 +90,7 @@ function loanLiability({ seed, household, template, accountRemoteId, transaction
   const rate = Math.round(between(random, loan.rate[0], loan.rate[1]) / 125) * 125;
   const escrowMonthly = between(random, 250_00, 650_00);
   return {
-    ...EMPTY,
+    ...NO_LIABILITY_DETAILS,
     accountRemoteId,
     kind: loan.kind,
     ...lastPayment(posted.filter((transaction) => transaction.movement.counterparty === FLOWS.loanPaymentReceived)),
