@@ -1716,12 +1716,18 @@ export interface components {
          *     `PLAID_LINK`: Plaid Link, loaded from `scriptUrl` and opened with `linkToken`; its
          *     `onSuccess` public token goes to `connectInstitution` as `publicToken`. `SETUP_TOKEN`
          *     (SimpleFIN): the end-user makes a Setup Token at `createUrl` and pastes it; it goes to
-         *     `connectInstitution` as `setupToken`.
+         *     `connectInstitution` as `setupToken`. `REDIRECT` (PSD2 banks): the end-user leaves for their
+         *     bank's own sign-in at `url`, which sends them back to Tributary's callback before `expiresAt`.
          */
         LinkSession: {
             provider: components["schemas"]["ProviderName"];
             /** @enum {string} */
-            kind: "CREDENTIALS" | "PLAID_LINK" | "SETUP_TOKEN";
+            kind: "CREDENTIALS" | "PLAID_LINK" | "SETUP_TOKEN" | "REDIRECT";
+            /**
+             * Format: uri
+             * @description `REDIRECT`: the institution's sign-in page.
+             */
+            url?: string;
             institutions?: components["schemas"]["SandboxInstitution"][];
             linkToken?: string;
             /** Format: uri */

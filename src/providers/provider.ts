@@ -16,6 +16,11 @@ export interface ProviderBase {
   /** Upstream requests a login may make per UTC day (SimpleFIN Bridge: about 24); absent: unlimited. */
   readonly requestBudgetPerDay?: number;
   /**
+   * Institutions an end-user can link through this provider, by country (ISO 3166 alpha-2) and a
+   * name fragment; for providers whose end-user picks a bank before leaving for it (REDIRECT).
+   */
+  searchInstitutions?(query: InstitutionQuery): Promise<Institution[]>;
+  /**
    * What the connect page needs to open the provider's own UI (the sandbox: its credential form;
    * Plaid: a link token). With `existingCredential` the UI repairs that login ("update mode").
    */
@@ -75,8 +80,18 @@ export interface CursorProvider extends ProviderBase {
  */
 export interface WindowProvider extends ProviderBase {
   readonly syncStyle: 'WINDOW';
-  /** The accounts and every transaction (pending included) from `start` (a date) until today, in one upstream request. */
-  readWindow(credential: string, start: string): Promise<WindowSnapshot>;
+  /**
+   * The accounts and every transaction (pending included) from `start` (a date) until today. With
+   * `presence` the end-user asked for this read and is at the app now: PSD2 upstreams pass it on
+   * (PSU headers), which lifts the bank's limit on unattended reads.
+   */
+  readWindow(credential: string, start: string, presence?: EndUserPresence): Promise<WindowSnapshot>;
+}
+
+/** The end-user behind a read they asked for themselves, as PSD2 banks want it described. */
+export interface EndUserPresence {
+  ipAddress: string;
+  userAgent: string | null;
 }
 
 export interface WindowSnapshot {
@@ -102,6 +117,17 @@ export interface Institution {
   name: string;
   products: ProductName[];
   description: string;
+  /** Countries the institution serves (ISO 3166 alpha-2), when the provider says. */
+  countries?: string[];
+  /** The institution's logo, when the provider gives one. */
+  logoUrl?: string | null;
+}
+
+export interface InstitutionQuery {
+  /** ISO 3166 alpha-2; absent: every country the provider serves. */
+  country?: string;
+  /** A case-insensitive fragment of the institution's name. */
+  name?: string;
 }
 
 export interface LinkStart {
@@ -112,13 +138,21 @@ export interface LinkStart {
   webhookUrl: string | null;
   /** Update mode: the credential of the login being repaired. */
   existingCredential?: string;
+  /** REDIRECT providers: the institution the end-user chose (from `searchInstitutions`). */
+  institutionId?: string;
+  /** REDIRECT providers: Tributary's callback, where the institution sends the end-user back with `state`. */
+  redirectUrl?: string;
+  /** REDIRECT providers: the one-time value the callback must receive back unchanged. */
+  state?: string;
 }
 
 /** What the connect page opens: a credential form over institutions, or the provider's own script. */
 export type LinkSession =
   | { kind: 'CREDENTIALS'; institutions: Institution[] }
   | { kind: 'PLAID_LINK'; linkToken: string; scriptUrl: string; expiresAt: string }
-  | { kind: 'SETUP_TOKEN'; createUrl: string };
+  | { kind: 'SETUP_TOKEN'; createUrl: string }
+  /** The end-user leaves for the institution's own sign-in at `url`, which sends them back to `redirectUrl`. */
+  | { kind: 'REDIRECT'; url: string; expiresAt: string };
 
 /** What the provider's UI handed back; each provider reads the fields it defines. */
 export interface LinkCompletion {
@@ -128,6 +162,8 @@ export interface LinkCompletion {
   publicToken?: string;
   /** SimpleFIN: the Setup Token the end-user pasted. */
   setupToken?: string;
+  /** REDIRECT providers: the authorization code the institution sent back to the callback. */
+  authorizationCode?: string;
   products: ProductName[] | undefined;
   /** Where the upstream should send webhooks about this login; null when this service cannot be reached from outside. */
   webhookUrl: string | null;
@@ -141,6 +177,8 @@ export interface LinkedLogin {
   remoteId: string | null;
   institution: { id: string; name: string };
   products: ProductName[];
+  /** When the end-user's consent ends (PSD2: 90 to 180 days after it was given); null or absent: no known end. */
+  consentExpiresAt?: string | null;
 }
 
 export interface ProviderAccount {
@@ -152,6 +190,12 @@ export interface ProviderAccount {
   mask: string | null;
   currencyCode: string;
   balance: ProviderBalance;
+  /**
+   * What identifies the account at its institution whatever id the upstream gives it (an IBAN, a
+   * full account number): matches accounts across a re-consent that reissues remoteIds. Never stored
+   * or shown as is (only a keyed hash of it).
+   */
+  identifier?: string | null;
 }
 
 export interface ProviderBalance {
@@ -170,6 +214,12 @@ export interface ProviderTransaction {
   description: string;
   amount: string;
   status: 'PENDING' | 'POSTED';
+  /**
+   * When the payment was made in another currency than the account's: the amount in that currency
+   * (same sign as `amount`) and its ISO 4217 code, as the upstream reports them.
+   */
+  originalAmount?: string | null;
+  originalCurrencyCode?: string | null;
   /** The provider's own data, with a `timestamp`, stored under `remoteData[provider.name]`. */
   raw: Record<string, unknown>;
   /** Enrichment (categories, counterpartyName, logo, website), stored under `remoteData.enrichment`. */
