@@ -127,11 +127,15 @@ describe('valid credentials keep their own window (100/s each)', () => {
     const profile = await createProfile(app);
     const auth = basicAuth(profile.id, app.apiKey);
     expect((await app.http.get(`/v1/profiles/${profile.id}`, { auth })).status).toBe(200);
-    const { lookups } = await withLookups(async () => {
-      await nextSecond();
+    await nextSecond();
+    const { result: seconds, lookups } = await withLookups(async () => {
+      const first = Math.floor(Date.now() / 1000);
       for (let i = 0; i < 20; i++) expect((await app.http.post('/v1/graphql', { auth, json: { query: '{ profile { id } }' } })).status).toBe(200);
+      return Math.floor(Date.now() / 1000) - first + 1;
     });
-    // Re-checked at most once a second: 20 quick requests span one or two checks, not twenty.
-    expect(lookups).toBeLessThanOrEqual(2);
+    // Re-checked at most once a second: 20 requests cost one check per second they span (one or two
+    // on a quiet machine, more on a loaded one), never one per request.
+    expect(seconds).toBeLessThan(20);
+    expect(lookups).toBeLessThanOrEqual(seconds);
   });
 });
