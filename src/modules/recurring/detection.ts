@@ -138,8 +138,9 @@ function seriesOf(entries: Entry[]): Series[] {
   }
 }
 
+/** Occurrences count for a series; gaps and amount moves against it (two subscriptions at one shop are two steady series, not one that alternates). */
 function score(series: Series): number {
-  return series.members.length * 2 - series.misses * 3;
+  return series.members.length * 2 - series.misses * 3 - amountMoves(series.members) * 2;
 }
 
 /** The series of `cadence` grown forwards from `start` among `entries` (sorted by day), if it makes a stream. */
@@ -211,7 +212,7 @@ function closer(entry: Entry, best: Entry, expected: number, reference: bigint):
  * it (from almost a period before its first occurrence to almost a period after its last); or, in a
  * group with other purchases around it (a shop with a subscription, two subscriptions at one
  * merchant), its amounts are steady (see steady), it has
- * one occurrence more than the cadence's minimum, and it holds DOMINANCE of the transactions around
+ * twice the cadence's minimum occurrences, and it holds DOMINANCE of the transactions around
  * it in its own amount range.
  */
 function standsOut(entries: Entry[], members: Entry[], misses: number, cadence: Cadence): boolean {
@@ -222,7 +223,7 @@ function standsOut(entries: Entry[], members: Entry[], misses: number, cadence: 
   const isSteady = steady(members);
   if (!isSteady && (members.length < VARIABLE_MIN_OCCURRENCES || misses > 0)) return false;
   if (holds(members.length, around.length)) return true;
-  if (members.length <= cadence.minOccurrences || !isSteady) return false;
+  if (members.length < cadence.minOccurrences * 2 || !isSteady) return false;
   const magnitudes = members.map((member) => magnitudeOf(member.units));
   const low = magnitudes.reduce((a, b) => (a < b ? a : b));
   const high = magnitudes.reduce((a, b) => (a > b ? a : b));
@@ -240,9 +241,14 @@ function holds(members: number, of: number): boolean {
  * more for every eight occurrences (a one-off correction moves away and back).
  */
 function steady(members: Entry[]): boolean {
-  let steps = 0;
-  for (let i = 1; i < members.length; i++) if (!withinPercent(members[i]!.units, members[i - 1]!.units, STEADY_PERCENT)) steps++;
-  return steps <= 1 + Math.floor(members.length / 8);
+  return amountMoves(members) <= 1 + Math.floor(members.length / 8);
+}
+
+/** How many times consecutive amounts move by more than STEADY_PERCENT. */
+function amountMoves(members: Entry[]): number {
+  let moves = 0;
+  for (let i = 1; i < members.length; i++) if (!withinPercent(members[i]!.units, members[i - 1]!.units, STEADY_PERCENT)) moves++;
+  return moves;
 }
 
 function present(series: Series, key: string, direction: Direction, today: number): DetectedStream {
