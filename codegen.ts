@@ -26,6 +26,8 @@ const config: CodegenConfig = {
           HoldingConnection: '../src/modules/investment/investment.query.ts#HoldingPage',
           InvestmentTransaction: '../src/modules/investment/investment.store.ts#InvestmentTransactionRecord',
           InvestmentTransactionConnection: '../src/modules/investment/investment.query.ts#InvestmentTransactionPage',
+          RecurringStream: '../src/modules/recurring/recurring.store.ts#RecurringStreamRecord',
+          RecurringStreamConnection: '../src/modules/recurring/recurring.query.ts#RecurringStreamPage',
           Liability: '../src/modules/liability/liability.store.ts#LiabilityRecord',
           ConnectionEvent: '../src/modules/event/event.entity.ts#EventEntity',
           AccountEvent: '../src/modules/event/event.entity.ts#EventEntity',

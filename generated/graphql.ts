@@ -9,6 +9,8 @@ import type { TransactionPage, AnyPage } from '../src/modules/transaction/transa
 import type { SecurityRecord } from '../src/modules/security/security.store.ts';
 import type { HoldingRecord, InvestmentTransactionRecord } from '../src/modules/investment/investment.store.ts';
 import type { HoldingPage, InvestmentTransactionPage } from '../src/modules/investment/investment.query.ts';
+import type { RecurringStreamRecord } from '../src/modules/recurring/recurring.store.ts';
+import type { RecurringStreamPage } from '../src/modules/recurring/recurring.query.ts';
 import type { LiabilityRecord } from '../src/modules/liability/liability.store.ts';
 import type { EventEntity } from '../src/modules/event/event.entity.ts';
 import type { GraphQLContext } from '../src/graphql/context.ts';
@@ -912,6 +914,17 @@ export type Query = {
   /** The authenticated profile. */
   profile: Profile;
   /**
+   * The profile's recurring streams (pay, rent, subscriptions, bills) matching `filter`, oldest
+   * first (by `firstDate`), one page at a time: paging as in `transactions` (`first`/`after`
+   * forwards, `last`/`before` backwards; at most 100 a page, 25 without `first` or `last`; the same
+   * BAD_USER_INPUT rules). Streams are recomputed after each sync that changed transactions, within
+   * seconds of it; webhooks `recurring_stream.created`, `recurring_stream.amount_changed` and
+   * `recurring_stream.ended` say when to read them again. Example: `recurringStreams(filter:
+   * {direction: OUTFLOW, status: [MATURE]}) { nodes { id description frequency averageAmount
+   * predictedNextDate } }`.
+   */
+  recurringStreams: RecurringStreamConnection;
+  /**
    * One of the profile's transactions. Null plus a NOT_FOUND error when no transaction of this
    * profile has this id (including one the institution has since removed).
    */
@@ -1019,6 +1032,20 @@ export type QueryInvestmentTransactionsArgs = {
  * does not exist or belongs to someone else reads null, with an error entry whose
  * `extensions.code` is `NOT_FOUND`.
  */
+export type QueryRecurringStreamsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<RecurringStreamFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * Reads. Everything acts on the authenticated profile only. A single record asked for by id that
+ * does not exist or belongs to someone else reads null, with an error entry whose
+ * `extensions.code` is `NOT_FOUND`.
+ */
 export type QueryTransactionArgs = {
   id: Scalars['ID']['input'];
 };
@@ -1037,6 +1064,154 @@ export type QueryTransactionsArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
   sort?: InputMaybe<TransactionSort>;
 };
+
+/** Which way a recurring stream moves money, seen from its account. */
+export type RecurringDirection =
+  /** Money into the account (pay, a regular transfer in, interest): its transactions are CREDITs. */
+  | 'INFLOW'
+  /** Money out of the account (rent, bills, subscriptions, loan payments): its transactions are DEBITs. */
+  | 'OUTFLOW';
+
+/**
+ * How often a recurring stream occurs. Dates may move a few days around the schedule (weekends,
+ * bank holidays, short months) and stay in the stream. New values may be added: treat one you do not
+ * know as "other".
+ */
+export type RecurringFrequency =
+  /** Once a year on about the same date. */
+  | 'ANNUALLY'
+  /** Every 14 days. */
+  | 'BIWEEKLY'
+  /** Once a month on about the same day (a day past the 28th means the month's last day). */
+  | 'MONTHLY'
+  /** Twice a month on two fixed days, e.g. the 1st and the 15th, or the 15th and the last day. */
+  | 'SEMI_MONTHLY'
+  /** Every 7 days. */
+  | 'WEEKLY';
+
+/**
+ * A recurring stream: a counterparty an account pays or is paid by at a regular cadence (pay, rent,
+ * a subscription, a bill), detected by Tributary from the account's posted transactions after each
+ * sync that changed them, over the last two years. Like Plaid's recurring transactions: group by the
+ * counterparty (the description without reference numbers) and direction, then find series at a
+ * regular cadence with similar amounts (an occurrence may differ from the previous one by up to 25 %;
+ * a bill that alone varies more, such as a utility, needs six occurrences without a gap). A stream
+ * keeps its `id` while its transactions continue it, across syncs. Amounts are signed like
+ * `Transaction.amount`: an outflow's are negative.
+ */
+export type RecurringStream = {
+  __typename?: 'RecurringStream';
+  /** The account the stream's transactions are on. */
+  account: Account;
+  /** The exact mean of the stream's transaction amounts (signed, in `currencyCode`), e.g. `-15.49`. */
+  averageAmount: Scalars['Decimal']['output'];
+  /** The stream's category when transaction enrichment found one, e.g. `Subscription`; null otherwise. */
+  category: Maybe<Scalars['String']['output']>;
+  /** ISO 4217 currency code of the amounts (the account's currency), e.g. `USD`. */
+  currencyCode: Scalars['String']['output'];
+  /** The stream's counterparty as its latest transaction describes it, e.g. `Netflix` or `ACME CORP PAYROLL`. */
+  description: Scalars['String']['output'];
+  /** INFLOW (money in) or OUTFLOW (money out). */
+  direction: RecurringDirection;
+  /** Date of the stream's first transaction (within the two years looked at). */
+  firstDate: Scalars['Date']['output'];
+  /** How often the stream occurs. */
+  frequency: RecurringFrequency;
+  /** Stream identifier: `rec_` followed by an opaque id. Stable across syncs while the stream continues. */
+  id: Scalars['ID']['output'];
+  /** False once the stream has ENDED; true while it is expected to continue. */
+  isActive: Scalars['Boolean']['output'];
+  /** The amount of the stream's latest transaction (signed), e.g. `-17.99` after a price change. */
+  lastAmount: Scalars['Decimal']['output'];
+  /** Date of the stream's latest transaction. */
+  lastDate: Scalars['Date']['output'];
+  /** The merchant's clean name when transaction enrichment found one; null otherwise (use `description`). */
+  merchantName: Maybe<Scalars['String']['output']>;
+  /**
+   * When the next occurrence is expected, on the stream's schedule (it may land a few days around
+   * it). For an ENDED stream, the date it was last expected.
+   */
+  predictedNextDate: Scalars['Date']['output'];
+  /** EARLY_DETECTION, MATURE or ENDED; see `RecurringStreamStatus`. */
+  status: RecurringStreamStatus;
+  /**
+   * The stream's transactions, newest first (or as `sort` says), paged exactly as the root
+   * `transactions` (keyset cursors, at most 100 a page, 25 by default, the same BAD_USER_INPUT rules).
+   */
+  transactions: TransactionConnection;
+};
+
+
+/**
+ * A recurring stream: a counterparty an account pays or is paid by at a regular cadence (pay, rent,
+ * a subscription, a bill), detected by Tributary from the account's posted transactions after each
+ * sync that changed them, over the last two years. Like Plaid's recurring transactions: group by the
+ * counterparty (the description without reference numbers) and direction, then find series at a
+ * regular cadence with similar amounts (an occurrence may differ from the previous one by up to 25 %;
+ * a bill that alone varies more, such as a utility, needs six occurrences without a gap). A stream
+ * keeps its `id` while its transactions continue it, across syncs. Amounts are signed like
+ * `Transaction.amount`: an outflow's are negative.
+ */
+export type RecurringStreamTransactionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  sort?: InputMaybe<TransactionSort>;
+};
+
+/** One page of recurring streams (Relay cursor connection); `edges` and `nodes` hold the same records. */
+export type RecurringStreamConnection = {
+  __typename?: 'RecurringStreamConnection';
+  /** How many streams match the filter in total, ignoring pagination. */
+  count: Scalars['Int']['output'];
+  /** The streams of this page with their cursors. */
+  edges: Array<RecurringStreamEdge>;
+  /** The streams of this page (the same as `edges[].node`). */
+  nodes: Array<RecurringStream>;
+  /** Cursors and flags for fetching the neighbouring pages. */
+  pageInfo: PageInfo;
+};
+
+/** A recurring stream together with its position in the result list. */
+export type RecurringStreamEdge = {
+  __typename?: 'RecurringStreamEdge';
+  /** Opaque cursor of this stream's position: pass it as `after` (or `before`). Valid indefinitely. */
+  cursor: Scalars['String']['output'];
+  /** The recurring stream. */
+  node: RecurringStream;
+};
+
+/**
+ * Narrows `recurringStreams`. All given fields must match (AND); a list matches any of its values
+ * (OR); an empty list matches nothing. A field that is omitted or null places no constraint.
+ */
+export type RecurringStreamFilter = {
+  /** Streams of any of these accounts (`acct_…` ids). Ids that are unknown or not this profile's simply match nothing. */
+  accountIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** Only inflows (pay, transfers in) or only outflows (rent, bills, subscriptions). */
+  direction?: InputMaybe<RecurringDirection>;
+  /** Streams of any of these frequencies, e.g. `[MONTHLY]`. */
+  frequency?: InputMaybe<Array<RecurringFrequency>>;
+  /** Streams in any of these states, e.g. `[MATURE, EARLY_DETECTION]` for those still active. */
+  status?: InputMaybe<Array<RecurringStreamStatus>>;
+};
+
+/** Where a recurring stream stands. New values may be added: treat one you do not know like `EARLY_DETECTION`. */
+export type RecurringStreamStatus =
+  /**
+   * Seen only a few times, or with gaps (an annual stream seen twice, a stream with a missed
+   * occurrence): likely recurring; show it as a suggestion rather than a certainty.
+   */
+  | 'EARLY_DETECTION'
+  /**
+   * The stream stopped: `predictedNextDate` passed more than half a period ago (4 days for weekly,
+   * 7 biweekly, 8 semi-monthly, 15 monthly, 30 annually) with no occurrence. It becomes active again
+   * (same id) if the payments resume before two expected occurrences are missed in a row.
+   */
+  | 'ENDED'
+  /** At least three occurrences on schedule: an established stream. */
+  | 'MATURE';
 
 /**
  * A financial instrument (a stock, a fund, a bond, a cryptocurrency) that holdings and investment
@@ -1464,6 +1639,13 @@ export type ResolversTypes = {
   ProfileUpdateInput: ProfileUpdateInput;
   ProfileUpdatePayload: ResolverTypeWrapper<Omit<ProfileUpdatePayload, 'record'> & { record?: Maybe<ResolversTypes['Profile']> }>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  RecurringDirection: RecurringDirection;
+  RecurringFrequency: RecurringFrequency;
+  RecurringStream: ResolverTypeWrapper<RecurringStreamRecord>;
+  RecurringStreamConnection: ResolverTypeWrapper<RecurringStreamPage>;
+  RecurringStreamEdge: ResolverTypeWrapper<Omit<RecurringStreamEdge, 'node'> & { node: ResolversTypes['RecurringStream'] }>;
+  RecurringStreamFilter: RecurringStreamFilter;
+  RecurringStreamStatus: RecurringStreamStatus;
   Security: ResolverTypeWrapper<SecurityRecord>;
   SecurityType: SecurityType;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
@@ -1525,6 +1707,10 @@ export type ResolversParentTypes = {
   ProfileUpdateInput: ProfileUpdateInput;
   ProfileUpdatePayload: Omit<ProfileUpdatePayload, 'record'> & { record?: Maybe<ResolversParentTypes['Profile']> };
   Query: Record<PropertyKey, never>;
+  RecurringStream: RecurringStreamRecord;
+  RecurringStreamConnection: RecurringStreamPage;
+  RecurringStreamEdge: Omit<RecurringStreamEdge, 'node'> & { node: ResolversParentTypes['RecurringStream'] };
+  RecurringStreamFilter: RecurringStreamFilter;
   Security: SecurityRecord;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
@@ -1783,8 +1969,40 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   holdings?: Resolver<ResolversTypes['HoldingConnection'], ParentType, ContextType, Partial<QueryHoldingsArgs>>;
   investmentTransactions?: Resolver<ResolversTypes['InvestmentTransactionConnection'], ParentType, ContextType, RequireFields<QueryInvestmentTransactionsArgs, 'sort'>>;
   profile?: Resolver<ResolversTypes['Profile'], ParentType, ContextType>;
+  recurringStreams?: Resolver<ResolversTypes['RecurringStreamConnection'], ParentType, ContextType, Partial<QueryRecurringStreamsArgs>>;
   transaction?: Resolver<Maybe<ResolversTypes['Transaction']>, ParentType, ContextType, RequireFields<QueryTransactionArgs, 'id'>>;
   transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<QueryTransactionsArgs, 'sort'>>;
+};
+
+export type RecurringStreamResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RecurringStream'] = ResolversParentTypes['RecurringStream']> = {
+  account?: Resolver<ResolversTypes['Account'], ParentType, ContextType>;
+  averageAmount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  category?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  currencyCode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  direction?: Resolver<ResolversTypes['RecurringDirection'], ParentType, ContextType>;
+  firstDate?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  frequency?: Resolver<ResolversTypes['RecurringFrequency'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  isActive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  lastAmount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  lastDate?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  merchantName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  predictedNextDate?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['RecurringStreamStatus'], ParentType, ContextType>;
+  transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<RecurringStreamTransactionsArgs, 'sort'>>;
+};
+
+export type RecurringStreamConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RecurringStreamConnection'] = ResolversParentTypes['RecurringStreamConnection']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['RecurringStreamEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['RecurringStream']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type RecurringStreamEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RecurringStreamEdge'] = ResolversParentTypes['RecurringStreamEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['RecurringStream'], ParentType, ContextType>;
 };
 
 export type SecurityResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Security'] = ResolversParentTypes['Security']> = {
@@ -1892,6 +2110,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ProfileNames?: ProfileNamesResolvers<ContextType>;
   ProfileUpdatePayload?: ProfileUpdatePayloadResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  RecurringStream?: RecurringStreamResolvers<ContextType>;
+  RecurringStreamConnection?: RecurringStreamConnectionResolvers<ContextType>;
+  RecurringStreamEdge?: RecurringStreamEdgeResolvers<ContextType>;
   Security?: SecurityResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Transaction?: TransactionResolvers<ContextType>;

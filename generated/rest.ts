@@ -1204,6 +1204,11 @@ export interface components {
          */
         EventId: string;
         /**
+         * @description Recurring stream id.
+         * @example rec_01jdq4f1g2h3j4k5m6n7p8q9r0
+         */
+        RecurringStreamId: string;
+        /**
          * @description Environment id.
          * @example env_01jdq2m3n4p5q6r7s8t9v0w1x2
          */
@@ -1626,10 +1631,74 @@ export interface components {
          *     once per sync, `record` is the `Connection`; read them with GraphQL's `holdings` and
          *     `investmentTransactions`), `liabilities.updated` (a sync changed the debt details of the
          *     connection's credit or loan accounts: at most once per sync, `record` is the `Connection`;
-         *     read them with GraphQL's `Account.liability`).
+         *     read them with GraphQL's `Account.liability`), `recurring_stream.created` (a new recurring
+         *     stream was detected: pay, rent, a subscription, a bill), `recurring_stream.amount_changed`
+         *     (a stream's last or average amount moved by more than 5 %, e.g. a price change;
+         *     `metadata.previous` holds the amounts before), `recurring_stream.ended` (a stream's
+         *     expected payment is overdue by half a period: `status` ENDED). `record` of the three is the
+         *     `RecurringStream`; read them all with GraphQL's `recurringStreams`.
          * @enum {string}
          */
-        EventType: "profile.created" | "profile.deleted" | "profile.ready" | "balance.created" | "account.verified" | "connection.created" | "connection.synced.successful" | "connection.synced.errored.ERROR_REPAIRABLE" | "connection.synced.errored.ERROR_SERVICE" | "connection.synced.errored.ERROR_PROVIDER" | "connection.synced.errored.ERROR_INSTITUTION" | "connection.disconnected" | "connection.accounts_available" | "connection.consent_expiring" | "holdings.updated" | "liabilities.updated";
+        EventType: "profile.created" | "profile.deleted" | "profile.ready" | "balance.created" | "account.verified" | "connection.created" | "connection.synced.successful" | "connection.synced.errored.ERROR_REPAIRABLE" | "connection.synced.errored.ERROR_SERVICE" | "connection.synced.errored.ERROR_PROVIDER" | "connection.synced.errored.ERROR_INSTITUTION" | "connection.disconnected" | "connection.accounts_available" | "connection.consent_expiring" | "holdings.updated" | "liabilities.updated" | "recurring_stream.created" | "recurring_stream.amount_changed" | "recurring_stream.ended";
+        /**
+         * @description A recurring stream of an account, as `recurring_stream.*` events carry it (GraphQL's
+         *     `RecurringStream` has the same fields and its transactions). Amounts are exact decimals,
+         *     signed like the transactions' (an outflow's are negative), in `currencyCode`.
+         */
+        RecurringStream: {
+            id: components["schemas"]["RecurringStreamId"];
+            accountId: components["schemas"]["AccountId"];
+            /**
+             * @description INFLOW: money into the account; OUTFLOW: money out.
+             * @enum {string}
+             */
+            direction: "INFLOW" | "OUTFLOW";
+            /**
+             * @description The counterparty as the latest transaction describes it.
+             * @example Netflix
+             */
+            description: string;
+            /** @description The merchant's clean name from enrichment; null when none. */
+            merchantName: string | null;
+            /** @description The category from enrichment; null when none. */
+            category: string | null;
+            /**
+             * @description How often the stream occurs; new values may be added.
+             * @enum {string}
+             */
+            frequency: "WEEKLY" | "BIWEEKLY" | "SEMI_MONTHLY" | "MONTHLY" | "ANNUALLY";
+            /**
+             * @description See GraphQL's `RecurringStreamStatus`; new values may be added.
+             * @enum {string}
+             */
+            status: "EARLY_DETECTION" | "MATURE" | "ENDED";
+            /**
+             * @description The exact mean of the stream's amounts.
+             * @example -15.49
+             */
+            averageAmount: number;
+            /**
+             * @description The latest transaction's amount.
+             * @example -17.99
+             */
+            lastAmount: number;
+            currencyCode: components["schemas"]["CurrencyCode"];
+            /**
+             * Format: date
+             * @description Date of the first transaction.
+             */
+            firstDate: string;
+            /**
+             * Format: date
+             * @description Date of the latest transaction.
+             */
+            lastDate: string;
+            /**
+             * Format: date
+             * @description When the next transaction is expected.
+             */
+            predictedNextDate: string;
+        };
         /**
          * @description An event type, or a prefix of whole dot-separated segments of one (`connection`, `connection.synced`).
          * @example connection.synced
@@ -1639,7 +1708,8 @@ export interface components {
          * @description The envelope of every event, as `listEvents` returns and webhooks deliver it. `record` is
          *     the resource concerned: a `ProfileSummary` for `profile.*`, a `Balance` for
          *     `balance.created`, an `Account` for `account.verified`, a `Connection` for
-         *     `connection.*`, `holdings.updated` and `liabilities.updated`. Events never carry sensitive profile fields.
+         *     `connection.*`, `holdings.updated` and `liabilities.updated`, a `RecurringStream` for
+         *     `recurring_stream.*`. Events never carry sensitive profile fields.
          */
         Event: {
             id: components["schemas"]["EventId"];
@@ -1656,8 +1726,8 @@ export interface components {
                 uuid: string;
                 metadata: components["schemas"]["Metadata"];
             } | null;
-            record: components["schemas"]["ProfileSummary"] | components["schemas"]["Balance"] | components["schemas"]["Account"] | components["schemas"]["Connection"];
-            /** @description Event-level data: for `connection.synced.successful`, `changes` counts the transactions the sync added, modified and removed, and `transactions` lists their ids, at most 1,000 of each kind, with `truncated` true when some were left out (`{"changes": {"added": 12, "modified": 1, "removed": 0}, "transactions": {"added": ["txn_…", …], "modified": ["txn_…"], "removed": [], "truncated": false}}`); `{}` for other types. */
+            record: components["schemas"]["ProfileSummary"] | components["schemas"]["Balance"] | components["schemas"]["Account"] | components["schemas"]["Connection"] | components["schemas"]["RecurringStream"];
+            /** @description Event-level data: for `connection.synced.successful`, `changes` counts the transactions the sync added, modified and removed, and `transactions` lists their ids, at most 1,000 of each kind, with `truncated` true when some were left out (`{"changes": {"added": 12, "modified": 1, "removed": 0}, "transactions": {"added": ["txn_…", …], "modified": ["txn_…"], "removed": [], "truncated": false}}`); for `recurring_stream.amount_changed`, `previous` holds the stream's amounts before the change (`{"previous": {"averageAmount": 15.49, "lastAmount": 15.49}}`); `{}` for other types. */
             metadata: {
                 [key: string]: unknown;
             };

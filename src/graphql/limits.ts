@@ -9,7 +9,7 @@ export const LIMITS = { depth: 10, aliases: 30, tokens: 2000, fields: 400, cost:
 
 const LIST_FACTOR = 10;
 /** The Relay pages: a field returning one runs what is inside it once per record of the page asked for. */
-const PAGES = new Set(['TransactionConnection', 'HoldingConnection', 'InvestmentTransactionConnection']);
+const PAGES = new Set(['TransactionConnection', 'HoldingConnection', 'InvestmentTransactionConnection', 'RecurringStreamConnection']);
 const DEFAULT_PAGE = 25;
 const MAX_PAGE = 100;
 

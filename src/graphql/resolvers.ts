@@ -5,6 +5,7 @@ import { holdingConnectionType, holdingsQuery, holdingType, investmentTransactio
 import { liabilityType } from '../modules/liability/liability.resolvers.ts';
 import { accountEventType, balanceEventType, connectionEventType, subscriptionRoot, transactionsChangedEventType } from '../modules/event/event.resolvers.ts';
 import { profileQuery, profileType, profileUpdate } from '../modules/profile/profile.resolvers.ts';
+import { recurringStreamConnectionType, recurringStreamsQuery, recurringStreamType } from '../modules/recurring/recurring.resolvers.ts';
 import {
   pageInfoType,
   transactionConnectionType,
@@ -29,6 +30,7 @@ export const resolvers: Resolvers = {
     transactions: transactionsQuery,
     holdings: holdingsQuery,
     investmentTransactions: investmentTransactionsQuery,
+    recurringStreams: recurringStreamsQuery,
   },
   Mutation: { profileUpdate, connectionUpdate, accountUpdate, transactionUpdate },
   Subscription: subscriptionRoot,
@@ -49,4 +51,6 @@ export const resolvers: Resolvers = {
   InvestmentTransaction: investmentTransactionType,
   InvestmentTransactionConnection: investmentTransactionConnectionType,
   Liability: liabilityType,
+  RecurringStream: recurringStreamType,
+  RecurringStreamConnection: recurringStreamConnectionType,
 };

@@ -19,6 +19,7 @@ export const PREFIXES = {
   security: 'sec',
   holding: 'hld',
   investmentTransaction: 'itx',
+  recurringStream: 'rec',
 } as const;
 
 export type Resource = keyof typeof PREFIXES;

@@ -42,6 +42,6 @@ export function presentBalance(balance: BalanceEntity): RestBalance {
  * A stored decimal as a JSON number. Exact for every amount the contract allows (at most 15
  * significant digits): the shortest representation JSON.stringify prints is the decimal itself.
  */
-function decimalOrNull(value: string | null | undefined): number | null {
+export function decimalOrNull(value: string | null | undefined): number | null {
   return value == null ? null : Number(value);
 }

@@ -16,6 +16,9 @@ export const EVENT_TYPES = [
   'connection.consent_expiring',
   'holdings.updated',
   'liabilities.updated',
+  'recurring_stream.created',
+  'recurring_stream.amount_changed',
+  'recurring_stream.ended',
 ] as const;
 
 /** Whether `filter` names an event type exactly or is a prefix of whole dot-separated segments of one. */

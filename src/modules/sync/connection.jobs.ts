@@ -5,6 +5,7 @@ import { ProviderBusy, ProviderError, type Provider } from '../../providers/prov
 import { recordBalance } from '../account/account.service.ts';
 import { accountToRefresh } from '../account/account.store.ts';
 import { recordEvent } from '../event/event.service.ts';
+import { queueRecompute, recurringRecomputeJob } from '../recurring/recurring.job.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { presentConnection } from '../connection/connection.presenter.ts';
 import { connectionById, connectionOrFail, dueForSync, endRefresh } from '../connection/connection.store.ts';
@@ -20,8 +21,8 @@ const BALANCE_REFRESH = 'account.balance-refresh';
 const SYNC_INTERVAL_HOURS = 6;
 
 /**
- * The provider-facing background work: syncs (initial, scheduled, refresh), disconnection and
- * real-time balance refresh, on pg-boss. `attach` gives it the started queue to enqueue with.
+ * The provider-facing background work: syncs (initial, scheduled, refresh), disconnection,
+ * real-time balance refresh, and the recurring streams recomputed after a sync, on pg-boss. `attach` gives it the started queue to enqueue with.
  */
 export class ConnectionJobs {
   readonly #deps: SyncDependencies;
@@ -49,7 +50,7 @@ export class ConnectionJobs {
           const refresh = connection?.refreshStartedAt != null;
           try {
             if (refresh) await this.#askForNewTransactions(connection!);
-            await syncConnection(this.#deps, connectionId, { refresh });
+            await syncConnection({ ...this.#deps, transactionsChanged: (id, db) => queueRecompute(this.#queue(), id, db) }, connectionId, { refresh });
           } catch (error) {
             // A temporary upstream failure comes back after the upstream's own delay, not pg-boss's.
             if (error instanceof BudgetUsedUp) return;
@@ -64,6 +65,7 @@ export class ConnectionJobs {
       { name: SYNC_DUE, cron: '*/15 * * * *', handle: () => this.syncDue() },
       { name: DISCONNECT, handle: ({ connectionId }: { connectionId: string }) => this.#disconnect(connectionId) },
       { name: BALANCE_REFRESH, policy: 'stately', handle: ({ accountId }: { accountId: string }) => this.#refreshBalance(accountId) },
+      recurringRecomputeJob(this.#deps.orm),
     ];
   }
 

@@ -1,4 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Db } from 'pg-boss';
+import { jobsIn } from '../../jobs/in-transaction.ts';
 import { DecryptionError, type FieldCipher } from '../../lib/field-cipher.ts';
 import { ProviderBusy, ProviderError, SyncRestart, type CursorProvider, type Provider, type ProviderAccount } from '../../providers/provider.ts';
 import { markVerified } from '../account/account.service.ts';
@@ -18,6 +20,8 @@ export interface SyncDependencies extends SyncObservers {
   cipher: FieldCipher;
   /** The provider a connection of this environment syncs with. */
   provider(name: string, environmentId: string): Promise<Provider>;
+  /** Queues what follows a sync that changed transactions (recurring streams), with `db` in the sync's final transaction. */
+  transactionsChanged?: (connectionId: string, db: Db) => Promise<void>;
 }
 
 /**
@@ -55,7 +59,7 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
     if (!applied) return;
     await syncProducts(em, connection, provider, accessToken);
     if (connection.products.includes('ACCOUNT_NUMBERS') && provider.capabilities.has('ACCOUNT_NUMBERS')) await verifyAccounts(em, connection, provider, accessToken);
-    await finish(em, connection.id, null);
+    await finish(em, connection.id, null, undefined, deps.transactionsChanged);
     observe('synced');
   } catch (error) {
     if (error instanceof ProviderBusy) {
@@ -164,8 +168,17 @@ async function verifyAccounts(em: EntityManager, connection: ConnectionEntity, p
   }
 }
 
-/** Ends a sync: the final status, its event, the first-sync `profile.ready`, all in one transaction. */
-async function finish(em: EntityManager, connectionId: string, failure: ProviderError | null, previousStatus?: ConnectionStatus): Promise<void> {
+/**
+ * Ends a sync: the final status, its event, the first-sync `profile.ready`, and (when transactions
+ * changed) the work that follows them, all in one transaction.
+ */
+async function finish(
+  em: EntityManager,
+  connectionId: string,
+  failure: ProviderError | null,
+  previousStatus?: ConnectionStatus,
+  transactionsChanged?: SyncDependencies['transactionsChanged'],
+): Promise<void> {
   await em.transactional(async (tx) => {
     const connection = await connectionOrFail(tx, connectionId, { lock: true, profile: true });
     if (connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
@@ -183,6 +196,7 @@ async function finish(em: EntityManager, connectionId: string, failure: Provider
     connection.syncChanges = null;
     if (changes.added + changes.modified + changes.removed > 0) {
       recordEvent(tx, connection.environment.id, 'connection.synced.successful', connection.profile, presentConnection(connection), presentSyncChanges(changes));
+      await transactionsChanged?.(connectionId, jobsIn(tx));
     }
     if (firstSync) markProfileReady(tx, connection.profile);
   });

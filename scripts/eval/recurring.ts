@@ -1,0 +1,59 @@
+/**
+ * Recurring-stream detection against the hand-labelled account histories in eval/recurring/*.json:
+ * stream precision and recall. A detected stream counts as correct when its frequency is the
+ * labelled stream's and its members overlap the labelled ones by at least 80 % (shared members over
+ * the larger of the two sets); each labelled stream is matched once.
+ * `node scripts/eval/recurring.ts` prints the figures; `npm run eval` calls evaluateRecurring.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { detectStreams, type RecurringInput } from '../../src/modules/recurring/detection.ts';
+
+const CASES = fileURLToPath(new URL('../../eval/recurring/', import.meta.url));
+const OVERLAP = 0.8;
+
+interface LabelledCase {
+  title: string;
+  today: string;
+  transactions: RecurringInput[];
+  streams: Array<{ name: string; frequency: string; transactionIds: string[] }>;
+}
+
+export async function evaluateRecurring(): Promise<{ title: string; lines: string[] }> {
+  const lines: string[] = [];
+  let correct = 0;
+  let detectedTotal = 0;
+  let labelledTotal = 0;
+  for (const file of readdirSync(CASES).filter((name) => name.endsWith('.json')).sort()) {
+    const labelled = JSON.parse(readFileSync(path.join(CASES, file), 'utf8')) as LabelledCase;
+    const detected = detectStreams(labelled.transactions, labelled.today);
+    const unmatched = new Set(labelled.streams);
+    let hits = 0;
+    for (const stream of detected) {
+      const match = [...unmatched].find((label) => label.frequency === stream.frequency && overlap(label.transactionIds, stream.transactionIds) >= OVERLAP);
+      if (!match) continue;
+      unmatched.delete(match);
+      hits++;
+    }
+    correct += hits;
+    detectedTotal += detected.length;
+    labelledTotal += labelled.streams.length;
+    const missed = [...unmatched].map((label) => label.name);
+    lines.push(`${file}: ${hits}/${labelled.streams.length} labelled streams found, ${detected.length - hits} false${missed.length > 0 ? `; missed: ${missed.join(', ')}` : ''}`);
+  }
+  const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)} %`);
+  lines.push(`precision ${ratio(correct, detectedTotal)} (${correct}/${detectedTotal}), recall ${ratio(correct, labelledTotal)} (${correct}/${labelledTotal}); a match needs the same frequency and ≥ ${OVERLAP * 100} % member overlap`);
+  return { title: 'Recurring streams', lines };
+}
+
+function overlap(labelled: string[], detected: string[]): number {
+  const members = new Set(detected);
+  const shared = labelled.filter((id) => members.has(id)).length;
+  return shared / Math.max(labelled.length, detected.length);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { title, lines } = await evaluateRecurring();
+  console.log(`${title}\n${lines.map((line) => `  ${line}`).join('\n')}`);
+}

@@ -1,0 +1,25 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Db, PgBoss } from 'pg-boss';
+import type { JobDefinition } from '../../jobs/queue.ts';
+import { recomputeStreams } from './recurring.service.ts';
+
+export const RECURRING_RECOMPUTE = 'recurring.recompute';
+
+/**
+ * Recomputes a connection's recurring streams (recurring.service.ts) as of the current UTC date.
+ * `stately` with the connection as singleton key: at most one queued and one running per
+ * connection, and a request while one is queued joins it, so syncs in quick succession cost one
+ * recomputation.
+ */
+export function recurringRecomputeJob(orm: MikroORM): JobDefinition<{ connectionId: string }> {
+  return {
+    name: RECURRING_RECOMPUTE,
+    policy: 'stately',
+    handle: ({ connectionId }) => recomputeStreams(orm.em.fork(), connectionId, new Date().toISOString().slice(0, 10)),
+  };
+}
+
+/** Queues a recomputation of the connection's streams in the caller's transaction (`db` from jobsIn). */
+export async function queueRecompute(boss: PgBoss, connectionId: string, db: Db): Promise<void> {
+  await boss.send(RECURRING_RECOMPUTE, { connectionId }, { singletonKey: connectionId, db });
+}

@@ -1,0 +1,163 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { run } from '../../db/statement.ts';
+import { col, table, type ReadRow } from '../../db/table.ts';
+import { decodeId } from '../../lib/ids.ts';
+import type { KeysetBound } from '../transaction/transaction.store.ts';
+import type { RecurringStreamFilter } from '../../../generated/graphql.ts';
+import { FREQUENCIES } from './cadence.ts';
+import { DIRECTIONS, STREAM_STATUSES, type DetectedStream, type RecurringInput } from './detection.ts';
+
+/** The recurring_stream table as its SQL reads and writes it. */
+export const RECURRING_STREAM = table('recurring_stream', {
+  id: col.uuid(),
+  profileId: col.uuid(),
+  connectionId: col.uuid(),
+  accountId: col.uuid(),
+  direction: col.oneOf(DIRECTIONS),
+  key: col.text(),
+  description: col.text(),
+  merchantName: col.text().orNull(),
+  category: col.text().orNull(),
+  frequency: col.oneOf(FREQUENCIES),
+  status: col.oneOf(STREAM_STATUSES),
+  averageAmount: col.money(),
+  lastAmount: col.money(),
+  currencyCode: col.text(),
+  firstDate: col.date(),
+  lastDate: col.date(),
+  predictedNextDate: col.date(),
+  createdAt: col.timestamp(),
+  updatedAt: col.timestamp(),
+});
+
+const RECORD = ['id', 'accountId', 'direction', 'key', 'description', 'merchantName', 'category', 'frequency', 'status', 'averageAmount', 'lastAmount', 'currencyCode', 'firstDate', 'lastDate', 'predictedNextDate'] as const;
+/** What a recomputation writes of a stream. */
+const COMPUTED = ['description', 'frequency', 'status', 'averageAmount', 'lastAmount', 'firstDate', 'lastDate', 'predictedNextDate'] as const;
+
+/** A stream as GraphQL and the recomputation read it. */
+export type RecurringStreamRecord = ReadRow<typeof RECURRING_STREAM, (typeof RECORD)[number]>;
+/** A stored stream with its member transaction ids, as the recomputation matches it. */
+export type StoredStream = RecurringStreamRecord & { transactionIds: string[] };
+
+/** An account of a connection, as the recomputation reads it. */
+export interface StreamAccount {
+  id: string;
+  profileId: string;
+  connectionId: string;
+  currencyCode: string;
+}
+
+export const recurringStatements = {
+  accounts: `select a.id, a.profile_id as "profileId", a.connection_id as "connectionId", a.currency_code as "currencyCode" from account a where a.connection_id = $1 order by a.id`,
+  // The newest first, so the bound keeps the most recent ones when an account has more.
+  posted: `select t.id, t.date::text as date, t.amount::text as amount, t.description
+       from transaction t where t.account_id = $1 and t.status = 'POSTED' and t.date >= $2::date order by t.date desc, t.id desc limit $3`,
+  streams: `select ${RECURRING_STREAM.select(RECORD, 's')},
+       coalesce((select array_agg(m.transaction_id order by m.transaction_id) from recurring_stream_transaction m where m.stream_id = s.id), '{}') as "transactionIds"
+       from recurring_stream s where s.account_id = any($1::uuid[])`,
+  insert: `insert into recurring_stream (${RECURRING_STREAM.list(['id', 'profileId', 'connectionId', 'accountId', 'direction', 'key', 'currencyCode', ...COMPUTED, 'createdAt', 'updatedAt'])})
+     select r.id, r."profileId", r."connectionId", r."accountId", r.direction, r.key, r."currencyCode", ${COMPUTED.map((field) => `r."${field}"`).join(', ')}, now(), now()
+       from jsonb_to_recordset($1::jsonb) as r(${RECURRING_STREAM.recordset(['id', 'profileId', 'connectionId', 'accountId', 'direction', 'key', 'currencyCode', ...COMPUTED])})`,
+  update: `update recurring_stream s set ${COMPUTED.map((field) => `${RECURRING_STREAM.column(field)} = r."${field}"`).join(', ')}, updated_at = now()
+       from jsonb_to_recordset($1::jsonb) as r(${RECURRING_STREAM.recordset(['id', ...COMPUTED])}) where s.id = r.id`,
+  remove: `delete from recurring_stream where id = any($1::uuid[])`,
+  clearMembers: `delete from recurring_stream_transaction where stream_id = any($1::uuid[])`,
+  // Only transactions still stored: one removed since detection read it is left out.
+  addMembers: `insert into recurring_stream_transaction (stream_id, transaction_id)
+     select r.stream, r.transaction from jsonb_to_recordset($1::jsonb) as r(stream uuid, transaction uuid)
+      where exists (select 1 from transaction t where t.id = r.transaction)`,
+  byId: `select ${RECURRING_STREAM.select(RECORD, 's')} from recurring_stream s where s.id = $1 and s.profile_id = $2`,
+};
+
+/** The accounts of a connection. */
+export async function accountsOfConnection(em: EntityManager, connectionId: string): Promise<StreamAccount[]> {
+  return (await run<StreamAccount>(em, recurringStatements.accounts, [connectionId])).rows;
+}
+
+/** Up to `limit` of the account's posted transactions dated from `since`, the newest kept. */
+export async function postedTransactions(em: EntityManager, accountId: string, since: string, limit: number): Promise<RecurringInput[]> {
+  return (await run<RecurringInput>(em, recurringStatements.posted, [accountId, since, limit])).rows;
+}
+
+/** The stored streams of the accounts, with their members. */
+export async function storedStreams(em: EntityManager, accountIds: string[]): Promise<StoredStream[]> {
+  return (await run<StoredStream>(em, recurringStatements.streams, [accountIds])).rows;
+}
+
+/** A stream to write: its row and its members. */
+export interface StreamWrite {
+  id: string;
+  account: StreamAccount;
+  stream: DetectedStream;
+}
+
+/** Inserts new streams, rewrites changed ones, removes vanished ones, and replaces the members of all written, in the caller's transaction. */
+export async function writeStreams(tx: EntityManager, changes: { created: StreamWrite[]; updated: StreamWrite[]; removed: string[] }): Promise<void> {
+  const row = ({ id, account, stream }: StreamWrite) => ({
+    id,
+    profileId: account.profileId,
+    connectionId: account.connectionId,
+    accountId: account.id,
+    currencyCode: account.currencyCode,
+    direction: stream.direction,
+    key: stream.key,
+    ...Object.fromEntries(COMPUTED.map((field) => [field, stream[field]])),
+  });
+  const written = [...changes.created, ...changes.updated];
+  if (changes.created.length > 0) await run(tx, recurringStatements.insert, [JSON.stringify(changes.created.map(row))]);
+  if (changes.updated.length > 0) await run(tx, recurringStatements.update, [JSON.stringify(changes.updated.map(row))]);
+  if (changes.removed.length > 0) await run(tx, recurringStatements.remove, [changes.removed]);
+  if (written.length === 0) return;
+  await run(tx, recurringStatements.clearMembers, [written.map((write) => write.id)]);
+  const members = written.flatMap(({ id, stream }) => stream.transactionIds.map((transaction) => ({ stream: id, transaction })));
+  await run(tx, recurringStatements.addMembers, [JSON.stringify(members)]);
+}
+
+/** One of the profile's streams by id. */
+export async function streamById(em: EntityManager, profileId: string, id: string): Promise<RecurringStreamRecord | undefined> {
+  return (await run<RecurringStreamRecord>(em, recurringStatements.byId, [id, profileId])).rows[0];
+}
+
+/** A filter of a profile's streams as SQL conditions on `recurring_stream s`, always scoped to the profile. */
+export interface StreamWhere {
+  conditions: string[];
+  params: unknown[];
+}
+
+export function streamWhere(profileId: string, filter: RecurringStreamFilter): StreamWhere {
+  const where: StreamWhere = { conditions: [], params: [] };
+  const add = (sql: (placeholder: string) => string, value: unknown) => where.conditions.push(sql(`$${where.params.push(value)}`));
+  add((id) => `s.profile_id = ${id}`, profileId);
+  if (filter.accountIds) add((ids) => `s.account_id = any(${ids}::uuid[])`, filter.accountIds.map((id) => decodeId('account', id)).filter((id) => id !== undefined));
+  if (filter.direction) add((direction) => `s.direction = ${direction}`, filter.direction);
+  if (filter.status) add((statuses) => `s.status = any(${statuses}::text[])`, filter.status);
+  if (filter.frequency) add((frequencies) => `s.frequency = any(${frequencies}::text[])`, filter.frequency);
+  return where;
+}
+
+function bounded(where: StreamWhere, bound: KeysetBound | undefined): StreamWhere {
+  if (!bound) return where;
+  const next = where.params.length + 1;
+  return { conditions: [...where.conditions, `(s.first_date, s.id) ${bound.operator} ($${next}::date, $${next + 1}::uuid)`], params: [...where.params, bound.date, bound.id] };
+}
+
+export const filteredStreamStatements = {
+  page: (where: StreamWhere, order: 'asc' | 'desc') =>
+    `select ${RECURRING_STREAM.select(RECORD, 's')} from recurring_stream s where ${where.conditions.join(' and ')} order by s.first_date ${order}, s.id ${order} limit $${where.params.length + 1}`,
+  exists: (where: StreamWhere) => `select exists (select 1 from recurring_stream s where ${where.conditions.join(' and ')}) as found`,
+  count: (where: StreamWhere) => `select count(*)::int as count from recurring_stream s where ${where.conditions.join(' and ')}`,
+};
+
+export async function streamRecords(em: EntityManager, where: StreamWhere, bound: KeysetBound | undefined, order: 'asc' | 'desc', limit: number): Promise<RecurringStreamRecord[]> {
+  const page = bounded(where, bound);
+  return (await run<RecurringStreamRecord>(em, filteredStreamStatements.page(page, order), [...page.params, limit])).rows;
+}
+
+export async function streamsExist(em: EntityManager, where: StreamWhere, bound?: KeysetBound): Promise<boolean> {
+  const query = bounded(where, bound);
+  return (await run<{ found: boolean }>(em, filteredStreamStatements.exists(query), query.params)).rows[0]!.found;
+}
+
+export async function countStreams(em: EntityManager, where: StreamWhere): Promise<number> {
+  return (await run<{ count: number }>(em, filteredStreamStatements.count(where), where.params)).rows[0]!.count;
+}

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeId } from '../../src/lib/ids.ts';
+import { basicAuth, createProfile } from '../support/factories.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { waitFor } from '../support/wait.ts';
+
+/*
+ * Recurring streams of a sandbox connection through the HTTPS front door: the household's pay,
+ * rent and subscriptions show as streams after the first sync; a later sync that brings new
+ * transactions keeps the streams' ids, and `recurring_stream.created` was recorded once per stream.
+ */
+
+const DAY_MS = 86_400_000;
+/** The sandbox's clock: today's noon, moved on by the re-sync test. */
+let clock = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate(), 12);
+let app: TestApp;
+let owner: string;
+let stranger: string;
+let connectionId: string;
+let connectionPublicId: string;
+
+interface Stream {
+  id: string;
+  description: string;
+  direction: string;
+  frequency: string;
+  status: string;
+  isActive: boolean;
+  averageAmount: string;
+  lastAmount: string;
+  lastDate: string;
+  predictedNextDate: string;
+  account: { id: string; kind: string };
+  transactions: { count: number; nodes: Array<{ id: string; description: string; amount: string }> };
+}
+
+const STREAMS = `query($filter: RecurringStreamFilter) { recurringStreams(first: 40, filter: $filter) { count nodes {
+  id description direction frequency status isActive averageAmount lastAmount lastDate predictedNextDate account { id kind }
+  transactions(first: 60) { count nodes { id description amount } } } } }`;
+
+async function data(auth: string, query: string, variables?: Record<string, unknown>) {
+  const response = await app.http.post('/v1/graphql', { auth, json: { query, variables } });
+  expect(response.status, response.text).toBe(200);
+  expect(response.body.errors, JSON.stringify(response.body.errors)).toBeUndefined();
+  return response.body.data;
+}
+
+async function streams(auth: string, filter?: Record<string, unknown>): Promise<Stream[]> {
+  return (await data(auth, STREAMS, { filter })).recurringStreams.nodes;
+}
+
+/** Waits for `count` completed recomputations of the connection (the job recomputes after each sync that changed transactions). */
+async function recomputed(connection: string, count: number): Promise<void> {
+  await waitFor(async () => {
+    const [row] = await app.sql(`select count(*)::int as done from pgboss.job where name = 'recurring.recompute' and singleton_key = $1 and state = 'completed'`, [connection]);
+    return row.done >= count ? true : undefined;
+  }, `${count} recomputation(s) of the recurring streams`, 60_000);
+}
+
+async function connect(institutionId: string): Promise<{ auth: string; connection: string; publicId: string }> {
+  const profile = await createProfile(app);
+  const response = await app.http.post('/v1/sandbox/connections', { auth: app.apiKey, json: { profileId: profile.id, institutionId, username: 'user_good', password: 'pass_good' } });
+  expect(response.status, response.text).toBe(201);
+  const connection = decodeId('connection', response.body.id)!;
+  await recomputed(connection, 1);
+  return { auth: basicAuth(profile.id, app.apiKey), connection, publicId: response.body.id };
+}
+
+beforeAll(async () => {
+  app = await startTestApp({}, { sandboxNow: () => new Date(clock) });
+  ({ auth: owner, connection: connectionId, publicId: connectionPublicId } = await connect('ins_first_platypus'));
+  ({ auth: stranger } = await connect('ins_houndstooth'));
+}, 120_000);
+afterAll(() => app?.stop());
+
+const named = (all: Stream[], description: string) => all.filter((stream) => stream.description === description);
+
+describe('recurring streams over GraphQL (needs core)', () => {
+  it('shows the household’s pay, rent and subscriptions after the first sync, with their transactions', async () => {
+    const all = await streams(owner);
+    const [pay] = named(all, 'Acme Corp');
+    expect(pay).toMatchObject({ direction: 'INFLOW', frequency: 'BIWEEKLY', status: 'MATURE', isActive: true, account: { kind: 'DEPOSITORY' } });
+    expect(pay!.averageAmount).toBe(pay!.lastAmount);
+    expect(named(all, 'Parkline Properties')[0]).toMatchObject({ direction: 'OUTFLOW', frequency: 'MONTHLY', status: 'MATURE' });
+    const [netflix] = named(all, 'Netflix');
+    expect(netflix).toMatchObject({ direction: 'OUTFLOW', frequency: 'MONTHLY', status: 'MATURE', lastAmount: -15.49, account: { kind: 'CREDIT' } });
+    expect(named(all, 'Spotify')[0]).toMatchObject({ frequency: 'MONTHLY', averageAmount: -11.99 });
+    // Two years of fortnightly pay; each member is a transaction of the stream's own counterparty.
+    expect(pay!.transactions.count).toBeGreaterThanOrEqual(50);
+    for (const stream of [pay!, netflix!]) {
+      expect(stream.transactions.nodes.every((transaction) => transaction.description === stream.description)).toBe(true);
+      expect(stream.transactions.nodes.map((transaction) => transaction.id).every((id) => id.startsWith('txn_'))).toBe(true);
+      expect(stream.predictedNextDate > stream.lastDate).toBe(true);
+    }
+    expect(all.every((stream) => /^rec_[0-9a-z]{26}$/.test(stream.id))).toBe(true);
+  });
+
+  it('filters by direction, status, frequency and account', async () => {
+    const all = await streams(owner);
+    const inflows = await streams(owner, { direction: 'INFLOW' });
+    expect(inflows.length).toBeGreaterThan(0);
+    expect(inflows.every((stream) => stream.direction === 'INFLOW')).toBe(true);
+    expect((await streams(owner, { frequency: ['BIWEEKLY'] })).map((stream) => stream.id)).toEqual(all.filter((stream) => stream.frequency === 'BIWEEKLY').map((stream) => stream.id));
+    const card = named(all, 'Netflix')[0]!.account.id;
+    const onCard = await streams(owner, { accountIds: [card] });
+    expect(onCard.map((stream) => stream.description)).toEqual(expect.arrayContaining(['Netflix', 'Spotify']));
+    expect(onCard.every((stream) => stream.account.id === card)).toBe(true);
+    expect(await streams(owner, { status: [] })).toEqual([]);
+  });
+
+  it('keeps each profile’s streams to itself', async () => {
+    const mine = new Set((await streams(owner)).map((stream) => stream.id));
+    const theirs = await streams(stranger);
+    expect(theirs.length).toBeGreaterThan(0);
+    expect(theirs.some((stream) => mine.has(stream.id))).toBe(false);
+    const accounts = [...new Set((await streams(owner)).map((stream) => stream.account.id))];
+    expect(await streams(stranger, { accountIds: accounts })).toEqual([]);
+  });
+
+  it('keeps the streams’ ids through a later sync that continues them, and records each stream’s creation once', async () => {
+    const before = await streams(owner);
+    clock += 20 * DAY_MS;
+    const refresh = await app.http.post(`/v1/connections/${connectionPublicId}/transactions/refresh`, { auth: app.apiKey });
+    expect(refresh.status, refresh.text).toBe(202);
+    await recomputed(connectionId, 2);
+    const after = await streams(owner);
+    for (const description of ['Acme Corp', 'Parkline Properties', 'Netflix', 'Spotify']) {
+      const [was] = named(before, description);
+      const [now] = named(after, description);
+      expect(now!.id).toBe(was!.id);
+      expect(now!.lastDate > was!.lastDate).toBe(true);
+      expect(now!.transactions.count).toBeGreaterThan(was!.transactions.count);
+    }
+    const created = await app.sql(`select payload->'record'->>'id' as id, count(*)::int as times from event where type = 'recurring_stream.created' group by 1`);
+    const times = new Map(created.map((row) => [row.id as string, row.times as number]));
+    expect(after.map((stream) => times.get(stream.id))).toEqual(after.map(() => 1));
+  });
+});
+
