@@ -151,7 +151,8 @@ export class EnableBankingProvider implements WindowProvider {
     const login = readLogin(credential);
     const at = new Date(this.#now());
     const end = at.toISOString().slice(0, 10);
-    const headers = presence ? psuHeaders(presence) : {};
+    // Banks want every PSU header or none: without the end-user's user agent, the read is an unattended one.
+    const headers = presence?.userAgent ? psuHeaders(presence.ipAddress, presence.userAgent) : {};
     const session = await this.#session(login);
     const hashes = new Map((session.accounts_data ?? []).map((data) => [data.uid, data.identification_hash]));
     const accounts: ProviderAccount[] = [];
@@ -254,8 +255,8 @@ export class EnableBankingProvider implements WindowProvider {
 }
 
 /** The end-user's PSU headers (the names in EB's reference). */
-function psuHeaders(presence: EndUserPresence): Record<string, string> {
-  return { 'Psu-Ip-Address': presence.ipAddress, ...(presence.userAgent ? { 'Psu-User-Agent': presence.userAgent.replace(/[^\x20-\x7e]/g, '').slice(0, 512) } : {}) };
+function psuHeaders(ipAddress: string, userAgent: string): Record<string, string> {
+  return { 'Psu-Ip-Address': ipAddress, 'Psu-User-Agent': userAgent.replace(/[^\x20-\x7e]/g, '').slice(0, 512) };
 }
 
 function json<T>(answer: EbAnswer): T {
