@@ -7,7 +7,7 @@ import { reconcile } from '../../src/modules/sync/window-reconciliation.ts';
 import type { StoredTransaction } from '../../src/modules/transaction/transaction.store.ts';
 import { enableBankingFactory } from '../../src/providers/enablebanking/enablebanking-factory.ts';
 import type { EnableBankingProvider } from '../../src/providers/enablebanking/enablebanking-provider.ts';
-import { LinkRefused, ProviderBusy, ProviderError, type LinkedLogin } from '../../src/providers/provider.ts';
+import { LinkRefused, ProviderBusy, ProviderError, type LinkedLogin, type LinkStart } from '../../src/providers/provider.ts';
 import { startFakeEnableBanking, type FakeBank, type FakeEnableBanking } from '../fakes/enablebanking/index.ts';
 
 /*
@@ -75,7 +75,7 @@ async function link(provider: EnableBankingProvider, bank: FakeBank, existingCre
   return provider.completeLink({ authorizationCode: back.searchParams.get('code')!, products: undefined, webhookUrl: null, existingCredential });
 }
 
-function newBank(accounts: Parameters<FakeEnableBanking['addBank']>[1], behaviour: Parameters<FakeEnableBanking['addBank']>[2] = {}): FakeBank {
+function newBank(accounts: Parameters<FakeEnableBanking['addBank']>[2], behaviour: Parameters<FakeEnableBanking['addBank']>[3] = {}): FakeBank {
   return fake.addBank(`Test Bank ${++banks}`, 'DE', accounts, behaviour);
 }
 
@@ -106,7 +106,7 @@ describe('linking', () => {
 
   it('refuses a link without a bank, redirect URL or state, an unknown bank, and a used code', async () => {
     const provider = adapter();
-    const base = { profileId: 'prf', products: [], webhookUrl: null, redirectUrl: REDIRECT, state: 's' } as const;
+    const base: LinkStart = { profileId: 'prf', products: [], webhookUrl: null, redirectUrl: REDIRECT, state: 's' };
     await expect(provider.startLink(base)).rejects.toMatchObject({ reason: 'INVALID', field: 'institutionId' });
     const [institution] = await provider.searchInstitutions({ country: 'FI' });
     await expect(provider.startLink({ ...base, institutionId: institution!.id, state: undefined })).rejects.toMatchObject({ reason: 'INVALID', field: 'state' });
