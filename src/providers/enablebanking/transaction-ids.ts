@@ -34,14 +34,17 @@ export function accountKey(identificationHash: string): string {
  * - a posted entry without: `<account>:b:<digest of what it says>:<n>`;
  * - a pending entry (references may change when it books, so they are not used): `<account>:p:<digest>:<n>`;
  * `n` counts identical twins on the account (same digest) in the order reported: twins are alike in
- * every part of the digest, so which of them is first changes nothing stored. A posted entry also
+ * every part of the digest, so which of them is first changes nothing stored. Pending twins count on
+ * from the posted entries they may become, so the first to book names the first pending id and the
+ * twin still pending keeps the second. A posted entry also
  * names the pending id it would have had (`pendingRemoteId`), from what a booking keeps of a card
  * payment: the day it was made, the amount and currency, the direction and the counterpart.
  */
 export function entryIds(account: string, entries: StatusedEntry[]): EntryIds[] {
   const booked = new Occurrences();
-  const pending = new Occurrences();
   const bookedAsPending = new Occurrences();
+  // Pending twins count after the booked ones: when one of two booked, the one left keeps its id.
+  const pending = new Occurrences(countBy(entries.filter(({ status }) => status === 'POSTED').map(({ entry }) => pendingKey(entry))));
   return entries.map(({ entry, status }) => {
     if (status === 'PENDING') return { remoteId: `${account}:p:${pending.next(pendingKey(entry))}`, pendingRemoteId: null };
     const reference = entry.entry_reference?.trim();
@@ -98,13 +101,23 @@ function digest(parts: string[]): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
 }
 
-/** `key:0`, `key:1`, … for repeated keys. */
+/** `key:0`, `key:1`, … for repeated keys (from `start`'s count for a key). */
 class Occurrences {
-  readonly #seen = new Map<string, number>();
+  readonly #seen: Map<string, number>;
+
+  constructor(start = new Map<string, number>()) {
+    this.#seen = start;
+  }
 
   next(key: string): string {
     const n = this.#seen.get(key) ?? 0;
     this.#seen.set(key, n + 1);
     return `${key}:${n}`;
   }
+}
+
+function countBy(keys: string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return counts;
 }
