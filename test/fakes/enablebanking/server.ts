@@ -190,7 +190,8 @@ export class FakeEnableBankingServer {
   }
 
   #account(application: Application, uid: string, resource: string, url: URL, psu: boolean, partialPsu: boolean): Answer {
-    const session = [...this.#world.sessions.values()].find((candidate) => candidate.uids.has(uid) && candidate.kid === application.kid);
+    // A bank that keeps uids across sessions: the newest session of the application answers for them.
+    const session = [...this.#world.sessions.values()].reverse().find((candidate) => candidate.uids.has(uid) && candidate.kid === application.kid);
     if (!session) return failed(404, 'INVALID_ACCOUNT_ID', 'Account does not exist');
     if (session.status === 'CLOSED') return failed(401, 'CLOSED_SESSION', 'Session is closed');
     if (session.validUntil <= this.#world.now) return failed(401, 'EXPIRED_SESSION', 'Session is expired');
