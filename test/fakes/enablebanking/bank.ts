@@ -76,7 +76,9 @@ export interface FakeAuthorization {
 
 /** The fake's world: banks with one customer each, authorizations, sessions, and its clock. */
 export class FakeWorld {
-  now: number;
+  /** A fixed start (a test's `today`), or null: the fake follows the real clock (a service under test signs with it). */
+  readonly #start: number | null;
+  #offset = 0;
   readonly banks: FakeBank[] = [];
   readonly authorizations = new Map<string, FakeAuthorization>();
   readonly sessions = new Map<string, FakeSession>();
@@ -84,8 +86,16 @@ export class FakeWorld {
   readonly #stableUids = new Map<string, string>();
   #entryCount = 0;
 
-  constructor(now: number) {
-    this.now = now;
+  constructor(start: number | null) {
+    this.#start = start;
+  }
+
+  get now(): number {
+    return (this.#start ?? Date.now()) + this.#offset;
+  }
+
+  advance(ms: number): void {
+    this.#offset += ms;
   }
 
   today(): string {

@@ -10,7 +10,7 @@ export type { Transaction } from './reference.ts';
 const DAY_MS = 86_400_000;
 
 export interface FakeEnableBankingOptions {
-  /** The fake's date when it starts; its clock starts at 12:00 UTC that day. Default: today. */
+  /** The fake's date when it starts; its clock stands at 12:00 UTC that day until `advance`. Default: the real clock. */
   today?: string;
   /** Transactions per page (small, so paging is exercised). Default 3. */
   pageSize?: number;
@@ -43,7 +43,7 @@ export type FakeEnableBanking = Awaited<ReturnType<typeof startFakeEnableBanking
  * sign-in page's Approve link (which redirects with a code), and reads like a real client.
  */
 export async function startFakeEnableBanking(options: FakeEnableBankingOptions = {}) {
-  const world = new FakeWorld(Date.parse(`${options.today ?? new Date().toISOString().slice(0, 10)}T12:00:00Z`));
+  const world = new FakeWorld(options.today ? Date.parse(`${options.today}T12:00:00Z`) : null);
   let pageSize = options.pageSize ?? 3;
   const server = new FakeEnableBankingServer(world, () => pageSize);
   const { url, ca } = await server.start(options.tls);
@@ -96,7 +96,7 @@ export async function startFakeEnableBanking(options: FakeEnableBankingOptions =
     today: () => world.today(),
     /** Moves the fake's clock (fractions allowed). */
     advance(days: number): void {
-      world.now += Math.round(days * DAY_MS);
+      world.advance(Math.round(days * DAY_MS));
     },
 
     /** A new application with its key pair, allowed to send end-users back to `redirectUrls`. */
