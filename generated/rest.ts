@@ -1768,11 +1768,12 @@ export interface components {
             products?: components["schemas"]["Product"][];
         };
         /**
-         * @description An upstream provider. `sandbox` is built in; `plaid` needs the environment's Plaid keys and
-         *     `simplefin` the operator's go-ahead (`npm run cli -- providers set`).
+         * @description An upstream provider. `sandbox` is built in; `plaid` needs the environment's Plaid keys,
+         *     `simplefin` the operator's go-ahead and `enablebanking` (European banks, through Enable
+         *     Banking's PSD2 access) the operator's Enable Banking application (`npm run cli -- providers set`).
          * @enum {string}
          */
-        ProviderName: "sandbox" | "plaid" | "simplefin";
+        ProviderName: "sandbox" | "plaid" | "simplefin" | "enablebanking";
         LinkStart: {
             /** @description Default the environment's most recently configured provider, else `sandbox`. */
             provider?: components["schemas"]["ProviderName"];

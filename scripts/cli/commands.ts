@@ -11,6 +11,8 @@ const OPTIONS = {
   'plaid-env': { type: 'string' },
   'base-url': { type: 'string' },
   'allowed-hosts': { type: 'string' },
+  'application-id': { type: 'string' },
+  'private-key-file': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -39,10 +41,14 @@ export const COMMANDS: CommandSpec[] = [
   { command: 'providers list', usage: ['<env_…>'], options: [] },
   {
     command: 'providers set',
-    usage: ['<env_…> plaid --client-id <id> --secret <secret> --plaid-env sandbox|production [--base-url <https://…>]', '<env_…> simplefin [--allowed-hosts bridge.simplefin.org]'],
-    options: ['client-id', 'secret', 'plaid-env', 'base-url', 'allowed-hosts'],
+    usage: [
+      '<env_…> plaid --client-id <id> --secret <secret> --plaid-env sandbox|production [--base-url <https://…>]',
+      '<env_…> simplefin [--allowed-hosts bridge.simplefin.org]',
+      '<env_…> enablebanking --application-id <id> --private-key-file <key.pem> [--base-url <https://…>]',
+    ],
+    options: ['client-id', 'secret', 'plaid-env', 'base-url', 'allowed-hosts', 'application-id', 'private-key-file'],
   },
-  { command: 'providers remove', usage: ['<env_…> plaid|simplefin'], options: [] },
+  { command: 'providers remove', usage: ['<env_…> plaid|simplefin|enablebanking'], options: [] },
 ];
 
 /** What the command line asks for: a usage text to print (help: exit 0; error: exit 2), or a command to run. */

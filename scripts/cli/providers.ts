@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import type { FieldCipher } from '../../src/lib/field-cipher.ts';
@@ -12,6 +13,8 @@ export interface ProviderFlags {
   'plaid-env'?: string;
   'base-url'?: string;
   'allowed-hosts'?: string;
+  'application-id'?: string;
+  'private-key-file'?: string;
 }
 
 /**
@@ -33,7 +36,9 @@ export async function providersCommand(em: EntityManager, cipher: FieldCipher, f
     case 'set': {
       const factory = factories.find((candidate) => candidate.name === providerName);
       if (!factory) throw new OperatorError(`usage: providers set <env_…> <${factories.map((candidate) => candidate.name).join('|')}> …`);
-      const parsed = factory.parseSettings({ clientId: flags['client-id'], secret: flags.secret, plaidEnv: flags['plaid-env'], baseUrl: flags['base-url'], allowedHosts: flags['allowed-hosts'] }, environment.mode);
+      const privateKey = flags['private-key-file'] === undefined ? undefined : readKeyFile(flags['private-key-file']);
+      const input = { clientId: flags['client-id'], secret: flags.secret, plaidEnv: flags['plaid-env'], baseUrl: flags['base-url'], allowedHosts: flags['allowed-hosts'], applicationId: flags['application-id'], privateKey };
+      const parsed = factory.parseSettings(input, environment.mode);
       if ('problem' in parsed) throw new OperatorError(parsed.problem);
       await settings.set(environment.id, factory.name, parsed.settings);
       console.log(`${label}: ${factory.name} configured (${parsed.settings.plaidEnv ?? parsed.settings.allowedHosts ?? 'settings stored'}); settings stored encrypted. Instances pick it up within a minute.`);
@@ -45,6 +50,15 @@ export async function providersCommand(em: EntityManager, cipher: FieldCipher, f
       return;
     default:
       throw new OperatorError('usage: providers list|set|remove <env_…> …');
+  }
+}
+
+/** A key is read from a file: a PEM on the command line would stay in the shell's history. */
+function readKeyFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new OperatorError(`cannot read --private-key-file ${path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
   }
 }
 

@@ -22,6 +22,8 @@ const NOISE = new Set(['pos', 'purchase', 'debit', 'credit', 'card', 'pending', 
  * - a posted one that is new takes over a stored pending one that the window no longer reports, on
  *   the same account, with an equal amount (or a larger debit within a tip), posted within days of
  *   it and described alike: same Tributary id and metadata, never two rows for one purchase;
+ * - a posted one naming the pending id it had (`pendingRemoteId`, from providers that can tell)
+ *   takes over that stored pending row when the window no longer reports it;
  * - one whose provider id changed but whose account, date, amount and description are the same is
  *   the same transaction (its row is taken over);
  * - a posted transaction inside the window that is no longer reported is removed; a pending one
@@ -40,7 +42,7 @@ export function reconcile(stored: StoredTransaction[], snapshot: Pick<WindowSnap
       added.push({ ...transaction, pendingRemoteId: null });
       continue;
     }
-    const twin = bestTwin(transaction, orphans, taken, fresh);
+    const twin = namedPending(transaction, orphans, taken) ?? bestTwin(transaction, orphans, taken, fresh);
     if (twin) taken.add(twin.remoteId);
     added.push({ ...transaction, pendingRemoteId: twin?.remoteId ?? null });
   }
@@ -54,6 +56,12 @@ export function reconcile(stored: StoredTransaction[], snapshot: Pick<WindowSnap
     )
     .map((transaction) => transaction.remoteId);
   return { added, modified: [], removed, nextCursor, hasMore: false };
+}
+
+/** The vanished pending row a new posted transaction names as its own pending self, on the same account. */
+function namedPending(transaction: ProviderTransaction, orphans: StoredTransaction[], taken: Set<string>): StoredTransaction | undefined {
+  if (transaction.status !== 'POSTED' || !transaction.pendingRemoteId || taken.has(transaction.pendingRemoteId)) return undefined;
+  return orphans.find((row) => row.remoteId === transaction.pendingRemoteId && row.status === 'PENDING' && row.accountRemoteId === transaction.accountRemoteId);
 }
 
 /** The stored row a new reported transaction continues, if any: its pending self, or itself under an old id. */
