@@ -3666,7 +3666,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description On to the connect page (`Location`), with the outcome in its fragment; the link cookie is cleared. */
+            /** @description On to the connect page (`Location`), with the outcome in its fragment. The link cookie is left to expire, so that a reload is told `expired`. */
             303: {
                 headers: {
                     /** @description `/connector#…` */

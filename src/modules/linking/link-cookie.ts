@@ -33,8 +33,6 @@ export function linkCookie(secret: string, maxAgeSeconds: number): string {
   return `${COOKIE}=${secret}; Path=${CALLBACK_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; Secure; SameSite=Lax`;
 }
 
-export const CLEARED_LINK_COOKIE = `${COOKIE}=; Path=${CALLBACK_PATH}; Max-Age=0; HttpOnly; Secure; SameSite=Lax`;
-
 /** The link cookie's value in a Cookie header, if any. */
 export function linkCookieOf(header: string | undefined): string | undefined {
   for (const pair of (header ?? '').split(';')) {

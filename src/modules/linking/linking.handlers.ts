@@ -5,7 +5,7 @@ import type { Handlers } from '../../api-kit/rest-handler.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { encodeId } from '../../lib/ids.ts';
 import { ConnectionService } from '../connection/connection.service.ts';
-import { CLEARED_LINK_COOKIE, linkCookie, linkCookieOf } from './link-cookie.ts';
+import { linkCookie, linkCookieOf } from './link-cookie.ts';
 import { LINK_STATE_TTL_MS, type Linking, type RedirectOutcome } from './linking.ts';
 
 export interface LinkingHandlerDeps {
@@ -40,7 +40,8 @@ export function linkingHandlers({ cipher, linking }: LinkingHandlerDeps): Handle
     },
     async completeLinkRedirect({ query, headers, em, log }) {
       const outcome = await linking.finishRedirect(em, query, linkCookieOf(headers.cookie), (scope) => service(em, scope), log);
-      return { status: 303, headers: { Location: `/connector#${fragmentOf(outcome)}`, 'Set-Cookie': CLEARED_LINK_COOKIE, 'Referrer-Policy': 'no-referrer' } };
+      // The cookie stays until it expires: a reload of this URL (the back button) is then told "used already", not "not this browser".
+      return { status: 303, headers: { Location: `/connector#${fragmentOf(outcome)}`, 'Referrer-Policy': 'no-referrer' } };
     },
   };
 }
