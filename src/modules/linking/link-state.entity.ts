@@ -19,7 +19,8 @@ export const LinkState = defineEntity({
     stateHash: p.text().unique(),
     browserHash: p.text(),
     provider: p.text(),
-    institutionId: p.text(),
+    /** The institution the end-user picked; null for a provider that lets them pick at its own page. */
+    institutionId: p.text().nullable(),
     /** Repair mode: the connection being relinked. */
     connectionId: p.uuid().nullable(),
     products: p.json<string[]>().nullable(),

@@ -22,7 +22,7 @@ export interface PendingLink {
   sessionId: string;
   browserHash: string;
   provider: string;
-  institutionId: string;
+  institutionId: string | null;
   connectionId: string | null;
   products: string[] | null;
   expiresAt: Date;
@@ -36,7 +36,7 @@ export interface NewLinkState {
   stateHash: string;
   browserHash: string;
   provider: string;
-  institutionId: string;
+  institutionId: string | null;
   connectionId: string | null;
   products: string[] | null;
   expiresAt: Date;
@@ -70,7 +70,7 @@ export async function linkByState(em: EntityManager, stateHash: string): Promise
       session_id: string;
       browser_hash: string;
       provider: string;
-      institution_id: string;
+      institution_id: string | null;
       connection_id: string | null;
       products: string[] | null;
       expires_at: Date;

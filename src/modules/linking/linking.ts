@@ -105,7 +105,7 @@ export class Linking {
       }),
     );
     const institution = repairing ? { institution: { id: repairing.institutionId, name: repairing.institutionName } } : {};
-    if (session.kind !== 'REDIRECT' || !institutionId) return { session: { provider: providerName, ...session, ...institution } };
+    if (session.kind !== 'REDIRECT') return { session: { provider: providerName, ...session, ...institution } };
     const browserSecret = newSecret();
     const expiresAt = new Date(Math.min(Date.parse(session.expiresAt) || Infinity, Date.now() + LINK_STATE_TTL_MS));
     await insertLinkState(caller.em, {
@@ -115,7 +115,7 @@ export class Linking {
       stateHash: hashOf(state),
       browserHash: hashOf(browserSecret),
       provider: name,
-      institutionId,
+      institutionId: institutionId ?? null,
       connectionId: repairing?.id ?? null,
       products: repairing?.products ?? request.products ?? null,
       expiresAt,
@@ -141,7 +141,7 @@ export class Linking {
     }
     const caller = { em, environmentId: link.environmentId };
     const connections = connectionsOf({ environmentId: link.environmentId, profileId: link.profileId });
-    const input: LinkInput = { provider: link.provider as LinkInput['provider'], institutionId: link.institutionId, products: (link.products ?? undefined) as LinkInput['products'] };
+    const input: LinkInput = { provider: link.provider as LinkInput['provider'], institutionId: link.institutionId ?? undefined, products: (link.products ?? undefined) as LinkInput['products'] };
     try {
       const connection = link.connectionId
         ? await this.#relink(caller, connections, await connections.get(encodeId('connection', link.connectionId)), { authorizationCode: returned.code })
@@ -253,7 +253,7 @@ export class Linking {
 }
 
 /** The redirect link `state` belongs to while the end-user is at the bank (unused, unexpired); null otherwise. */
-export async function pendingLink(em: EntityManager, state: string): Promise<{ environmentId: string; provider: string; institutionId: string } | null> {
+export async function pendingLink(em: EntityManager, state: string): Promise<{ environmentId: string; provider: string; institutionId: string | null } | null> {
   const link = await linkByState(em, hashOf(state));
   return link && !link.usedAt && link.expiresAt.getTime() > Date.now() ? link : null;
 }
