@@ -98,6 +98,14 @@ describe('redirect linking', () => {
     expect(await connectionsOf(profile.id)).toHaveLength(1);
   });
 
+  it('of two callbacks racing with the same state, one connects and the other reads expired', async () => {
+    const { profile, state, cookie } = await startedAtTheBank();
+    const approve = await sandboxBankChoice(app, state, 'Approve');
+    const outcomes = await Promise.all([callBack(app, approve, cookie), callBack(app, approve, cookie)]);
+    expect(outcomes.map((outcome) => (outcome.has('linked') ? 'linked' : outcome.get('link_error'))).sort()).toEqual(['expired', 'linked']);
+    expect(await connectionsOf(profile.id)).toHaveLength(1);
+  });
+
   it('cancel and bank error at the bank: nothing connected, the state used up, a new start works', async () => {
     const { profile, token, state, cookie } = await startedAtTheBank();
     expect((await callBack(app, await sandboxBankChoice(app, state, 'Cancel'), cookie)).get('link_error')).toBe('cancelled');
