@@ -141,11 +141,16 @@ export class Linking {
     }
     const caller = { em, environmentId: link.environmentId };
     const connections = connectionsOf({ environmentId: link.environmentId, profileId: link.profileId });
-    const input: LinkInput = { provider: link.provider as LinkInput['provider'], institutionId: link.institutionId ?? undefined, products: (link.products ?? undefined) as LinkInput['products'] };
+    const input: LinkInput = {
+      provider: link.provider as LinkInput['provider'],
+      institutionId: link.institutionId ?? undefined,
+      products: (link.products ?? undefined) as LinkInput['products'],
+      authorizationCode: returned.code,
+    };
     try {
       const connection = link.connectionId
-        ? await this.#relink(caller, connections, await connections.get(encodeId('connection', link.connectionId)), { authorizationCode: returned.code })
-        : await this.#link(caller, connections, encodeId('profile', link.profileId), { ...input, authorizationCode: returned.code });
+        ? await this.#relink(caller, connections, await connections.get(encodeId('connection', link.connectionId)), input)
+        : await this.#link(caller, connections, encodeId('profile', link.profileId), input);
       return { connectionId: connection.id, institutionName: connection.institution.name };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
