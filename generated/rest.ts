@@ -148,7 +148,10 @@ export interface paths {
          *     add `&connection=<conn_…>`. When the end-user finishes, the page posts
          *     `{type: "tributary.connected", connectionId}` to `window.opener` (or the parent frame) and
          *     shows the result. The page calls `startLink`, then `connectInstitution` or
-         *     `reconnectInstitution`, with the token.
+         *     `reconnectInstitution`, with the token. For a redirect bank it lets the end-user pick a
+         *     country and search banks (`searchInstitutions`), keeps the token in the tab's
+         *     `sessionStorage` while the end-user is at the bank, and shows the outcome
+         *     `completeLinkRedirect` sends back in its fragment, with a way to try again.
          */
         get: operations["getConnector"];
         put?: never;
@@ -735,8 +738,127 @@ export interface paths {
          *     form, or Plaid Link with a fresh link token whose webhook is this service's
          *     `receiveProviderWebhook`). With `connectionId`, the provider's UI repairs that connection
          *     (update mode); finish with `reconnectInstitution`.
+         *
+         *     Providers whose end-user picks the bank first (those listed by `searchInstitutions`: the
+         *     sandbox, PSD2 banks) answer `INSTITUTION_SEARCH` until `institutionId` is given. Then a
+         *     redirect bank answers `REDIRECT`: Tributary made a one-time `state` for this session and
+         *     set the HttpOnly cookie `tributary_link` (path `/v1/connect/callback`) that the browser
+         *     must bring back to `completeLinkRedirect`, so call this from the browser that will go to
+         *     the bank (the connect page does). A repair of a redirect bank's connection answers
+         *     `REDIRECT` straight away.
          */
         post: operations["startLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connect/callback": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the bank sends the end-user back (redirect linking)
+         * @description The `redirectUrl` Tributary gives a `REDIRECT` provider: the end-user's browser arrives here
+         *     from their bank's sign-in with `code` and `state` (or `error`), and is sent on (`303`) to the
+         *     connect page, which shows the outcome. Register `{PUBLIC_URL}/v1/connect/callback` with the
+         *     provider as the redirect URL.
+         *
+         *     The `state` is the one `startLink` made: single-use, valid 15 minutes, and bound to the
+         *     environment, the session's profile and the browser that started the link (the HttpOnly
+         *     cookie `tributary_link`, path `/v1/connect/callback`, set by `startLink`). With a known,
+         *     unused, unexpired `state` of this browser whose session is still live, the link completes:
+         *     a new connection (its first sync queued, as `connectInstitution`), or in repair mode the
+         *     connection relinked (as `reconnectInstitution`). Anything else connects nothing, and the
+         *     connect page is told why in its URL fragment, never in a query string:
+         *
+         *     | Fragment | Meaning |
+         *     |---|---|
+         *     | `#linked=<conn_…>&institution=<name>` | Connected (or repaired). |
+         *     | `#link_error=cancelled` | The end-user cancelled at the bank (`error=access_denied`). |
+         *     | `#link_error=bank_error` | The bank reported an error, or refused the authorization code. |
+         *     | `#link_error=expired` | This browser's link expired or was used already (a reload, the back button). |
+         *     | `#link_error=invalid` | No link of this browser matches `state` (missing cookie, another browser's or profile's state, a state that was never issued); whether such a state exists is not said. |
+         *
+         *     In each error case the end-user starts again from the connect page.
+         */
+        get: operations["completeLinkRedirect"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/institutions": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the institutions an end-user can link
+         * @description The institutions of the environment's providers (each configured provider, and the
+         *     built-in sandbox in a `SANDBOX` environment), by country and name, sorted by name, for an
+         *     app that shows its own bank picker. Start the link with `startLink`
+         *     (`{provider, institutionId}`). Providers that let the end-user pick the bank in their own
+         *     UI list none here: Plaid (Link has its own search) and SimpleFIN (the end-user picks at
+         *     the Bridge).
+         */
+        get: operations["searchInstitutions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/bank": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sandbox redirect bank's sign-in page
+         * @description Where a sandbox redirect bank (`ins_sandbox_bank_de`, `ins_sandbox_bank_se`) sends the
+         *     end-user from `startLink`'s `REDIRECT` session: a page with three choices, each a link back
+         *     to `completeLinkRedirect` as a real bank would send them: **Approve** (`code`), **Cancel**
+         *     (`error=access_denied`) and **Bank error** (`error=server_error`). Served only for a
+         *     pending link of a `SANDBOX` environment; any other `state` is a 404.
+         */
+        get: operations["getSandboxBank"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1767,6 +1889,25 @@ export interface components {
             /** @description Products to enable; default every product the institution offers. */
             products?: components["schemas"]["Product"][];
         };
+        Institution: {
+            /**
+             * @description The provider's id of the institution, for `startLink`'s `institutionId`.
+             * @example ins_sandbox_bank_de
+             */
+            id: string;
+            /** @example Sandbox Bank Deutschland */
+            name: string;
+            provider: components["schemas"]["ProviderName"];
+            /** @description Countries it serves (ISO 3166-1 alpha-2); empty when the provider does not say. */
+            countries: string[];
+            /**
+             * Format: uri
+             * @description Its logo, when the provider has one.
+             */
+            logoUrl: string | null;
+            /** @description Products its connections can enable. */
+            products: components["schemas"]["Product"][];
+        };
         /**
          * @description An upstream provider. `sandbox` is built in; `plaid` needs the environment's Plaid keys,
          *     `simplefin` the operator's go-ahead and `enablebanking` (European banks, through Enable
@@ -1779,6 +1920,11 @@ export interface components {
             provider?: components["schemas"]["ProviderName"];
             /** @description Repair this connection (update mode); its provider is used. */
             connectionId?: string;
+            /**
+             * @description The institution the end-user picked (an `id` from `searchInstitutions`, of `provider`); ignored with `connectionId`. Unknown to the provider: 404.
+             * @example ins_sandbox_bank_de
+             */
+            institutionId?: string;
             /** @description Products to ask for; default every product. */
             products?: components["schemas"]["Product"][];
         };
@@ -1788,12 +1934,15 @@ export interface components {
          *     `onSuccess` public token goes to `connectInstitution` as `publicToken`. `SETUP_TOKEN`
          *     (SimpleFIN): the end-user makes a Setup Token at `createUrl` and pastes it; it goes to
          *     `connectInstitution` as `setupToken`. `REDIRECT` (PSD2 banks): the end-user leaves for their
-         *     bank's own sign-in at `url`, which sends them back to Tributary's callback before `expiresAt`.
+         *     bank's own sign-in at `url` (a top-level navigation, not a frame), which sends them back to
+         *     Tributary's `completeLinkRedirect` before `expiresAt`. `INSTITUTION_SEARCH`: let the end-user
+         *     pick a country and an institution with `searchInstitutions` (`provider` set), then call
+         *     `startLink` again with its `institutionId`.
          */
         LinkSession: {
             provider: components["schemas"]["ProviderName"];
             /** @enum {string} */
-            kind: "CREDENTIALS" | "PLAID_LINK" | "SETUP_TOKEN" | "REDIRECT";
+            kind: "CREDENTIALS" | "PLAID_LINK" | "SETUP_TOKEN" | "REDIRECT" | "INSTITUTION_SEARCH";
             /**
              * Format: uri
              * @description `REDIRECT`: the institution's sign-in page.
@@ -3557,6 +3706,154 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             /** @description The provider failed (`PROVIDER_UNAVAILABLE`), or the service cannot reach its database (`NOT_READY`); `Retry-After` says when to try again. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    completeLinkRedirect: {
+        parameters: {
+            query?: {
+                /** @description The one-time value Tributary gave the provider in `startLink`. */
+                state?: string;
+                /** @description The authorization code the bank issued, exchanged once by the provider. */
+                code?: string;
+                /** @description OAuth 2.0 error from the bank instead of `code`: `access_denied` when the end-user cancelled. */
+                error?: string;
+                /** @description The bank's words about `error`; logged, never shown. */
+                error_description?: string;
+                /** @description The issuer some banks add (RFC 9207); ignored. */
+                iss?: string;
+            };
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description On to the connect page (`Location`), with the outcome in its fragment. The link cookie is left to expire, so that a reload is told `expired`. */
+            303: {
+                headers: {
+                    /** @description `/connector#…` */
+                    Location?: string;
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description A query parameter this operation does not know, or one over its length. */
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    searchInstitutions: {
+        parameters: {
+            query?: {
+                /** @description ISO 3166-1 alpha-2 country code, upper case; absent, every country. */
+                country?: string;
+                /** @description A fragment of the name, any case. */
+                name?: string;
+                /** @description Only this provider's institutions. */
+                provider?: components["schemas"]["ProviderName"];
+                /** @description Page number, from 1 to 1,000,000. A page past the last returns an empty array. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page (at most 100). */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of institutions. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    "Current-Page": components["headers"]["CurrentPage"];
+                    "Page-Items": components["headers"]["PageItems"];
+                    "Total-Count": components["headers"]["TotalCount"];
+                    "Total-Pages": components["headers"]["TotalPages"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Institution"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description A malformed parameter, or `provider` is not configured for the environment. */
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            /** @description A provider failed (`PROVIDER_UNAVAILABLE`), or the service cannot reach its database (`NOT_READY`); `Retry-After` says when to try again. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSandboxBank: {
+        parameters: {
+            query: {
+                state: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No pending sandbox link of a `SANDBOX` environment has this `state`. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -38,6 +38,7 @@ import { ConnectionJobs } from './modules/sync/connection.jobs.ts';
 import { connectionSweepJob } from './modules/sync/connection-sweeper.ts';
 import { linkingHandlers } from './modules/linking/linking.handlers.ts';
 import { connectorPage } from './pages/connector/connector-page.ts';
+import { sandboxBankPage } from './pages/sandbox-bank/sandbox-bank-page.ts';
 import { sandboxHandlers } from './modules/linking/sandbox.handlers.ts';
 import { ProviderDirectory } from './providers/directory.ts';
 import { providerFactories } from './providers/factories.ts';
@@ -276,6 +277,7 @@ function restHandlers(deps: {
     ...sandboxHandlers({ cipher, sandbox, linking }),
     ...linkingHandlers({ cipher, linking }),
     ...connectorPage({ plaidLinkScriptUrl: config.plaidLinkScriptUrl }),
+    ...sandboxBankPage({ sandbox }),
     ...providerWebhookHandlers({ providers, jobs }),
     ...eventHandlers(),
     ...webhookHandlers({ cipher, allowPrivate: config.webhookAllowPrivate, deliveries: work.webhooks }),

@@ -22,7 +22,7 @@ type Params<K extends OperationId, Where extends 'path' | 'query'> = [NonNullabl
   ? Record<string, never>
   : NonNullable<operations[K]['parameters'][Where]>;
 type Responses<K extends OperationId> = operations[K]['responses'];
-type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 201 | 202 | 204 | 304>;
+type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 201 | 202 | 204 | 303 | 304>;
 
 type AcceptedKind<K extends OperationId> = (typeof REST_OPERATIONS)[K]['credentials'][number];
 

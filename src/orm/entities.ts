@@ -10,6 +10,7 @@ import { Event } from '../modules/event/event.entity.ts';
 import { Holding } from '../modules/investment/holding.entity.ts';
 import { InvestmentTransaction } from '../modules/investment/investment-transaction.entity.ts';
 import { Liability } from '../modules/liability/liability.entity.ts';
+import { LinkState } from '../modules/linking/link-state.entity.ts';
 import { Profile } from '../modules/profile/profile.entity.ts';
 import { RecurringStream, RecurringStreamTransaction } from '../modules/recurring/recurring-stream.entity.ts';
 import { Security } from '../modules/security/security.entity.ts';
@@ -18,4 +19,4 @@ import { Transaction } from '../modules/transaction/transaction.entity.ts';
 import { WebhookDelivery, WebhookSubscription } from '../modules/webhook/webhook.entity.ts';
 
 /** Every entity the ORM maps; the migrations check compares these to src/db/migrations. */
-export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, Event, Connection, SyncWalkPage, Account, Balance, Transaction, RecurringStream, RecurringStreamTransaction, Security, Holding, InvestmentTransaction, Liability, WebhookSubscription, WebhookDelivery, KeyCheck];
+export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, Event, Connection, SyncWalkPage, Account, Balance, Transaction, RecurringStream, RecurringStreamTransaction, Security, Holding, InvestmentTransaction, Liability, LinkState, WebhookSubscription, WebhookDelivery, KeyCheck];

@@ -52,6 +52,11 @@ export class ProviderDirectory {
     return provider;
   }
 
+  /** The providers configured for an environment (built-in ones aside), most recently set first. */
+  configured(environmentId: string): Promise<string[]> {
+    return this.#options.configured(environmentId);
+  }
+
   /** The provider the connect page opens for an environment: its newest configured one, else the sandbox. */
   async linkProviderName(environmentId: string): Promise<string> {
     const [newest] = await this.#options.configured(environmentId);

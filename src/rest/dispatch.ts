@@ -76,9 +76,10 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
 /**
  * GETs served by the primary even when a read replica is configured: a session's liveness (a revoked
  * token stays revoked), ACH numbers (fetched upstream with the connection's current credential, once
- * the account.verified event said so), and readiness (which reports on the primary).
+ * the account.verified event said so), readiness (which reports on the primary), and the two steps of
+ * a redirect link that read the state startLink wrote a moment ago (the callback also writes).
  */
-const PRIMARY_GETS: ReadonlySet<OperationId> = new Set(['getSession', 'getAchNumbers', 'getReadiness']);
+const PRIMARY_GETS: ReadonlySet<OperationId> = new Set(['getSession', 'getAchNumbers', 'getReadiness', 'completeLinkRedirect', 'getSandboxBank']);
 
 /**
  * Runs a GET handler on `reads` (the read replica, when one is configured), which may lag the

@@ -26,6 +26,7 @@ import {
   investmentStatements,
 } from '../../src/modules/investment/investment.store.ts';
 import { LIABILITY, liabilityStatements } from '../../src/modules/liability/liability.store.ts';
+import { linkStateStatements } from '../../src/modules/linking/link-state.store.ts';
 import { SECURITY, securityStatements } from '../../src/modules/security/security.store.ts';
 
 /** Every table a store declares, and every named statement of every store. */
@@ -40,6 +41,7 @@ const STATEMENTS = Object.entries({
   security: securityStatements,
   investment: investmentStatements,
   liability: liabilityStatements,
+  linkState: linkStateStatements,
 }).flatMap(([store, statements]) => Object.entries(statements).map(([name, sql]) => ({ name: `${store}.${name}`, sql })));
 
 /** The entity column type each declared kind must match (a prefix: numeric(19,4) is numeric). */

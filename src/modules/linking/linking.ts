@@ -1,17 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { components } from '../../../generated/rest.ts';
-import { AppError, forbidden, notFound, ValidationError } from '../../errors.ts';
+import { AppError, badRequest, forbidden, notFound, ValidationError } from '../../errors.ts';
 import { jobsIn } from '../../jobs/in-transaction.ts';
 import { encodeId } from '../../lib/ids.ts';
 import { isLoopbackUrl } from '../../lib/loopback.ts';
 import { ProviderNotConfigured, type ProviderDirectory } from '../../providers/directory.ts';
-import { LinkRefused, type LinkCompletion, type LinkSession, type Provider } from '../../providers/provider.ts';
+import { LinkRefused, type InstitutionQuery, type LinkCompletion, type LinkSession, type Provider } from '../../providers/provider.ts';
 import { readEnvironment } from '../environment/environment.service.ts';
 import { upstreamFailure } from '../connection/capabilities.ts';
 import type { ConnectionJobs } from '../sync/connection.jobs.ts';
+import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { presentConnection } from '../connection/connection.presenter.ts';
 import type { ConnectionService } from '../connection/connection.service.ts';
+import { sessionIsLive } from '../session/session.store.ts';
+import { CALLBACK_PATH, hashOf, matchesHash, newSecret } from './link-cookie.ts';
+import { consumeLink, insertLinkState, linkByState } from './link-state.store.ts';
 
 export interface LinkingDeps {
   providers: ProviderDirectory;
@@ -21,14 +25,39 @@ export interface LinkingDeps {
   logger: Logger;
 }
 
-/** What the end-user's side of a link handed back (the connect page, or a server in a sandbox). */
-type LinkInput = components['schemas']['ConnectInstitution'];
+/** What the end-user's side of a link handed back (the connect page, a server in a sandbox, or a bank to the callback). */
+type LinkInput = components['schemas']['ConnectInstitution'] & { authorizationCode?: string };
 
 /** Whom a link step acts for: the environment, with the EntityManager of the request. */
 interface Caller {
   em: EntityManager;
   environmentId: string;
 }
+
+/** The end-user's connect page: its session, and the Host it was served from. */
+type PageCaller = Caller & { profileId: string; sessionId: string; host: string | undefined };
+
+/** What startLink answers, and for a REDIRECT the browser binding to set as the link cookie. */
+export interface StartedLink {
+  session: components['schemas']['LinkSession'];
+  browserSecret?: string;
+}
+
+/** What the bank sent back to the callback (contracts/rest.yaml, completeLinkRedirect). */
+export interface RedirectReturn {
+  state?: string;
+  code?: string;
+  error?: string;
+  error_description?: string;
+}
+
+/** How a redirect link ended, for the connect page. */
+export type RedirectOutcome = { connectionId: string; institutionName: string } | { error: 'cancelled' | 'bank_error' | 'expired' | 'invalid' };
+
+/** How long a redirect link's state stays good: time to sign in at the bank, not to linger. */
+export const LINK_STATE_TTL_MS = 15 * 60_000;
+
+const DEFAULT_PRODUCTS: components['schemas']['Product'][] = ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS'];
 
 /**
  * Connecting an institution through a provider's own UI, for the connect page and the sandbox API:
@@ -48,26 +77,129 @@ export class Linking {
     this.#webhookOrigin = deps.publicUrl && !isLoopbackUrl(deps.publicUrl) ? deps.publicUrl : null;
   }
 
-  /** Started by the end-user's connect page, for the session's profile. */
-  async start(caller: Caller & { profileId: string }, connections: ConnectionService, request: components['schemas']['LinkStart']) {
+  /**
+   * Started by the end-user's connect page, for the session's profile. A provider that lists
+   * institutions (searchInstitutions) is asked nothing until the end-user has picked one. When the
+   * provider answers REDIRECT, the one-time state it was given is recorded (hashed) with the session
+   * and a browser binding that the caller sets as the link cookie.
+   */
+  async start(caller: PageCaller, connections: ConnectionService, request: components['schemas']['LinkStart']): Promise<StartedLink> {
     const profileId = encodeId('profile', caller.profileId);
     const repairing = request.connectionId ? await connections.get(request.connectionId) : undefined;
     if (repairing) connections.assertRepairable(repairing);
     const name = repairing?.provider ?? (await this.#providerName(caller, request.provider));
     const provider = await this.#provider(caller, name);
+    const providerName = name as components['schemas']['ProviderName'];
+    const institutionId = repairing?.institutionId ?? request.institutionId;
+    if (!institutionId && provider.searchInstitutions) return { session: { provider: providerName, kind: 'INSTITUTION_SEARCH' } };
+    const state = newSecret();
     const session: LinkSession = await upstream(() =>
       provider.startLink({
         profileId,
-        products: repairing?.products ?? request.products ?? ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS'],
+        products: repairing?.products ?? request.products ?? DEFAULT_PRODUCTS,
         webhookUrl: this.#webhookUrl(caller, provider, name),
         existingCredential: repairing ? connections.credentialOf(repairing) : undefined,
+        institutionId,
+        redirectUrl: `${this.#origin(caller.host)}${CALLBACK_PATH}`,
+        state,
       }),
     );
     const institution = repairing ? { institution: { id: repairing.institutionId, name: repairing.institutionName } } : {};
-    return { provider: name as components['schemas']['ProviderName'], ...session, ...institution };
+    if (session.kind !== 'REDIRECT') return { session: { provider: providerName, ...session, ...institution } };
+    const browserSecret = newSecret();
+    const expiresAt = new Date(Math.min(Date.parse(session.expiresAt) || Infinity, Date.now() + LINK_STATE_TTL_MS));
+    await insertLinkState(caller.em, {
+      environmentId: caller.environmentId,
+      profileId: caller.profileId,
+      sessionId: caller.sessionId,
+      stateHash: hashOf(state),
+      browserHash: hashOf(browserSecret),
+      provider: name,
+      institutionId: institutionId ?? null,
+      connectionId: repairing?.id ?? null,
+      products: repairing?.products ?? request.products ?? null,
+      expiresAt,
+    });
+    return { session: { provider: providerName, kind: 'REDIRECT', url: session.url, expiresAt: expiresAt.toISOString(), ...institution }, browserSecret };
+  }
+
+  /**
+   * The callback: the bank sent the end-user back. Only a known, unused, unexpired state of this
+   * browser (`browserSecret`, the link cookie) whose session is still live goes on, and it is used
+   * up first, whatever the bank said; then the authorization code completes the link as
+   * connect/reconnect do. Nothing here says whether a state exists for another browser.
+   */
+  async finishRedirect(em: EntityManager, returned: RedirectReturn, browserSecret: string | undefined, connectionsOf: (scope: { environmentId: string; profileId: string }) => ConnectionService, log: Logger): Promise<RedirectOutcome> {
+    const link = returned.state ? await linkByState(em, hashOf(returned.state)) : null;
+    if (!link || !matchesHash(browserSecret, link.browserHash)) return { error: 'invalid' };
+    if (link.usedAt || link.expiresAt.getTime() <= Date.now() || !(await sessionIsLive(em, link.sessionId))) return { error: 'expired' };
+    if (!(await consumeLink(em, link.id))) return { error: 'expired' };
+    const said = { provider: link.provider, institutionId: link.institutionId };
+    if (returned.error || !returned.code) {
+      log.info({ ...said, error: returned.error ?? 'no code', description: returned.error_description }, 'the bank sent the end-user back without an authorization code');
+      return { error: returned.error === 'access_denied' ? 'cancelled' : 'bank_error' };
+    }
+    const caller = { em, environmentId: link.environmentId };
+    const connections = connectionsOf({ environmentId: link.environmentId, profileId: link.profileId });
+    const input: LinkInput = {
+      provider: link.provider as LinkInput['provider'],
+      institutionId: link.institutionId ?? undefined,
+      products: (link.products ?? undefined) as LinkInput['products'],
+      authorizationCode: returned.code,
+    };
+    try {
+      const connection = link.connectionId
+        ? await this.#relink(caller, connections, await connections.get(encodeId('connection', link.connectionId)), input)
+        : await this.#link(caller, connections, encodeId('profile', link.profileId), input);
+      return { connectionId: connection.id, institutionName: connection.institution.name };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      log.warn({ ...said, code: error.code, err: error }, 'the redirect link could not be completed');
+      return { error: 'bank_error' };
+    }
+  }
+
+  /**
+   * The institutions end-users can pick, across the environment's providers (the sandbox too in a
+   * SANDBOX environment), or of `query.provider` only; sorted by name. Providers without
+   * searchInstitutions have their own pickers (Plaid Link, the SimpleFIN Bridge) and list none.
+   */
+  async institutions(caller: Caller, query: InstitutionQuery & { provider?: string }): Promise<components['schemas']['Institution'][]> {
+    const { country, name } = query;
+    const names = query.provider ? [query.provider] : await this.#searchable(caller);
+    const lists = await Promise.all(
+      names.map(async (providerName) => {
+        const provider = await this.#provider(caller, providerName);
+        if (!provider.searchInstitutions) return [];
+        const found = await upstream(() => provider.searchInstitutions!({ country, name }), 'search institutions');
+        return found.map((institution) => ({
+          id: institution.id,
+          name: institution.name,
+          provider: providerName as components['schemas']['ProviderName'],
+          countries: institution.countries ?? [],
+          logoUrl: institution.logoUrl ?? null,
+          products: institution.products,
+        }));
+      }),
+    );
+    return lists.flat().sort((a, b) => a.name.localeCompare(b.name) || a.provider.localeCompare(b.provider) || a.id.localeCompare(b.id));
+  }
+
+  async #searchable({ em, environmentId }: Caller): Promise<string[]> {
+    const configured = await this.#deps.providers.configured(environmentId);
+    const environment = await readEnvironment(em, environmentId);
+    return environment.mode === 'SANDBOX' ? ['sandbox', ...configured] : configured;
   }
 
   async connect(caller: Caller, connections: ConnectionService, profilePublicId: string, input: LinkInput) {
+    return this.#link(caller, connections, profilePublicId, input);
+  }
+
+  async reconnect(caller: Caller, connections: ConnectionService, connectionId: string, input: LinkInput) {
+    return this.#relink(caller, connections, await connections.get(connectionId), input);
+  }
+
+  async #link(caller: Caller, connections: ConnectionService, profilePublicId: string, input: LinkInput) {
     const profile = await connections.profileFor(profilePublicId);
     const name = await this.#providerName(caller, input.provider);
     const provider = await this.#provider(caller, name);
@@ -76,8 +208,7 @@ export class Linking {
     return presentConnection(connection);
   }
 
-  async reconnect(caller: Caller, connections: ConnectionService, connectionId: string, input: LinkInput) {
-    const connection = await connections.get(connectionId);
+  async #relink(caller: Caller, connections: ConnectionService, connection: ConnectionEntity, input: LinkInput) {
     connections.assertRepairable(connection);
     const provider = await this.#provider(caller, connection.provider);
     const linked = await upstream(() =>
@@ -88,8 +219,15 @@ export class Linking {
   }
 
   #completion(caller: Caller, provider: Provider, name: string, input: LinkInput): LinkCompletion {
-    const { institutionId, username, password, publicToken, setupToken, products } = input;
-    return { institutionId, username, password, publicToken, setupToken, products, webhookUrl: this.#webhookUrl(caller, provider, name) };
+    const { institutionId, username, password, publicToken, setupToken, authorizationCode, products } = input;
+    return { institutionId, username, password, publicToken, setupToken, authorizationCode, products, webhookUrl: this.#webhookUrl(caller, provider, name) };
+  }
+
+  /** Where end-users reach this service: PUBLIC_URL, else the origin the connect page was served from (where the link cookie lives). */
+  #origin(host: string | undefined): string {
+    if (this.#deps.publicUrl) return new URL(this.#deps.publicUrl).origin;
+    if (!host) throw badRequest('The request has no Host header', { instruction: 'Send the Host header (every HTTP/1.1 client does).' });
+    return `https://${host}`;
   }
 
   async #providerName({ environmentId }: Caller, requested: string | undefined): Promise<string> {
@@ -119,6 +257,12 @@ export class Linking {
   }
 }
 
+/** The redirect link `state` belongs to while the end-user is at the bank (unused, unexpired); null otherwise. */
+export async function pendingLink(em: EntityManager, state: string): Promise<{ environmentId: string; provider: string; institutionId: string | null } | null> {
+  const link = await linkByState(em, hashOf(state));
+  return link && !link.usedAt && link.expiresAt.getTime() > Date.now() ? link : null;
+}
+
 /** The built-in sandbox institutions are for SANDBOX environments only. */
 export async function requireSandboxEnvironment(em: EntityManager, environmentId: string): Promise<void> {
   const environment = await readEnvironment(em, environmentId);
@@ -132,7 +276,7 @@ export async function requireSandboxEnvironment(em: EntityManager, environmentId
  * rejects too, before any connection exists), what fails upstream (or is rate limited) is a 503, a
  * request of ours it refuses a 500 (upstreamFailure).
  */
-async function upstream<T>(step: () => Promise<T>): Promise<T> {
+async function upstream<T>(step: () => Promise<T>, doing = 'complete the link'): Promise<T> {
   try {
     return await step();
   } catch (error) {
@@ -142,6 +286,6 @@ async function upstream<T>(step: () => Promise<T>): Promise<T> {
       throw new ValidationError([{ path: [error.field], message: error.message }]);
     }
     // A rate limit (ProviderBusy) too: 503 with the upstream's delay, never a 500.
-    throw upstreamFailure(error, 'complete the link');
+    throw upstreamFailure(error, doing);
   }
 }

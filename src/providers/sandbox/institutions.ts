@@ -10,6 +10,14 @@ export interface AccountTemplate {
 }
 
 export interface SandboxInstitution extends Institution {
+  countries: string[];
+  /**
+   * How the end-user signs in: the sandbox's credential form, or (REDIRECT) a PSD2-style bank's own
+   * page, which the sandbox serves itself (src/pages/sandbox-bank/) and which sends them back with a code.
+   */
+  link: 'CREDENTIALS' | 'REDIRECT';
+  /** The accounts' currency (ISO 4217). */
+  currencyCode: string;
   routing: string;
   /** Issues tokenized ACH numbers: the verified number's last four digits differ from the mask. */
   tokenizedNumbers: boolean;
@@ -26,6 +34,9 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
     name: 'First Platypus Bank',
     products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS', 'INVESTMENTS', 'LIABILITIES'],
     description: 'Checking, savings, credit card, mortgage and brokerage accounts; tokenized ACH numbers.',
+    countries: ['US'],
+    link: 'CREDENTIALS',
+    currencyCode: 'USD',
     routing: '011401533',
     tokenizedNumbers: true,
     accounts: [
@@ -41,6 +52,9 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
     name: 'Tattersall Federal Credit Union',
     products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS', 'LIABILITIES'],
     description: 'Checking, savings, credit card and auto loan accounts; plain ACH numbers.',
+    countries: ['US'],
+    link: 'CREDENTIALS',
+    currencyCode: 'USD',
     routing: '021000021',
     tokenizedNumbers: false,
     accounts: [
@@ -55,6 +69,9 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
     name: 'Houndstooth Bank',
     products: ['TRANSACTIONS', 'BALANCES', 'LIABILITIES'],
     description: 'Checking and credit card accounts; no ACH numbers (ACCOUNT_NUMBERS is not offered).',
+    countries: ['US'],
+    link: 'CREDENTIALS',
+    currencyCode: 'USD',
     routing: '031101279',
     tokenizedNumbers: false,
     accounts: [CHECKING, { ...CARD, name: 'Cash Back Card' }],
@@ -64,6 +81,9 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
     name: 'Quokka Investments',
     products: ['TRANSACTIONS', 'BALANCES', 'INVESTMENTS'],
     description: 'Brokerage and 401k retirement accounts.',
+    countries: ['US'],
+    link: 'CREDENTIALS',
+    currencyCode: 'USD',
     routing: '041215663',
     tokenizedNumbers: false,
     accounts: [
@@ -76,9 +96,39 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
     name: 'Wombat Student Lending',
     products: ['TRANSACTIONS', 'BALANCES', 'LIABILITIES'],
     description: 'A student loan account.',
+    countries: ['US'],
+    link: 'CREDENTIALS',
+    currencyCode: 'USD',
     routing: '051000017',
     tokenizedNumbers: false,
     accounts: [{ key: 'student', name: 'Direct Student Loan', kind: 'LOAN', subtype: 'student' }],
+  },
+  {
+    id: 'ins_sandbox_bank_de',
+    name: 'Sandbox Bank Deutschland',
+    products: ['TRANSACTIONS', 'BALANCES'],
+    description: 'A PSD2 bank: you sign in at its own page (Approve, Cancel or Bank error), then come back. Giro and savings accounts in EUR.',
+    countries: ['DE'],
+    link: 'REDIRECT',
+    currencyCode: 'EUR',
+    routing: '',
+    tokenizedNumbers: false,
+    accounts: [
+      { ...CHECKING, name: 'Girokonto' },
+      { ...SAVINGS, name: 'Tagesgeld' },
+    ],
+  },
+  {
+    id: 'ins_sandbox_bank_se',
+    name: 'Sandbox Bank Sverige',
+    products: ['TRANSACTIONS', 'BALANCES'],
+    description: 'A PSD2 bank: you sign in at its own page (Approve, Cancel or Bank error), then come back. A current account in SEK.',
+    countries: ['SE'],
+    link: 'REDIRECT',
+    currencyCode: 'SEK',
+    routing: '',
+    tokenizedNumbers: false,
+    accounts: [{ ...CHECKING, name: 'Lönekonto' }],
   },
 ];
 

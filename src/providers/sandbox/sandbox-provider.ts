@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type {
   Capability,
   Institution,
+  InstitutionQuery,
   InvestmentSnapshot,
   LinkCompletion,
   LinkedLogin,
   LinkSession,
+  LinkStart,
   CursorProvider,
   ProviderAccount,
   ProviderBalance,
@@ -35,6 +37,11 @@ interface Login {
   /** Counts logins: a reconnect bumps it, and tokenized ACH numbers change with it. */
   generation: number;
 }
+
+/** Where Tributary serves the sandbox redirect banks' sign-in page (contracts/rest.yaml, getSandboxBank). */
+export const SANDBOX_BANK_PATH = '/v1/sandbox/bank';
+/** How long the bank's sign-in page takes the end-user, as a bank's authorization session would. */
+const SANDBOX_BANK_SESSION_MS = 30 * 60_000;
 
 /**
  * The usernames the sandbox signs in (any password but user_good's, which is pass_good), and the
@@ -85,27 +92,62 @@ export class SandboxProvider implements CursorProvider {
   }
 
   institutions(): Institution[] {
-    return SANDBOX_INSTITUTIONS.map(({ id, name, products, description }) => ({ id, name, products, description }));
+    return SANDBOX_INSTITUTIONS.map(presentInstitution);
   }
 
-  async startLink(): Promise<LinkSession> {
-    return { kind: 'CREDENTIALS', institutions: this.institutions() };
+  async searchInstitutions({ country, name }: InstitutionQuery): Promise<Institution[]> {
+    const fragment = name?.toLocaleLowerCase();
+    return SANDBOX_INSTITUTIONS.filter(
+      (institution) => (!country || institution.countries.includes(country)) && (!fragment || institution.name.toLocaleLowerCase().includes(fragment)),
+    ).map((institution) => ({ ...presentInstitution(institution), countries: institution.countries, logoUrl: null }));
   }
 
-  /** Logs in at an institution (or, with `existingCredential`, the same login again: repair). */
+  /**
+   * The credential form (over every credential institution, or the one asked for), or for a
+   * redirect bank its own sign-in page, served by Tributary itself at `/v1/sandbox/bank` on the
+   * origin of `redirectUrl`.
+   */
+  async startLink(request: LinkStart): Promise<LinkSession> {
+    const institution = request.institutionId === undefined ? undefined : findInstitution(request.institutionId);
+    if (request.institutionId !== undefined && !institution) throw new LinkRefused('NOT_FOUND', 'institutionId', 'Institution');
+    if (institution?.link !== 'REDIRECT') {
+      const offered = institution ? [institution] : SANDBOX_INSTITUTIONS.filter((candidate) => candidate.link === 'CREDENTIALS');
+      return { kind: 'CREDENTIALS', institutions: offered.map(presentInstitution) };
+    }
+    if (!request.redirectUrl || !request.state) throw new LinkRefused('INVALID', 'redirectUrl', `${institution.name} signs in at its own page and needs a redirect URL and a state`);
+    const url = new URL(SANDBOX_BANK_PATH, request.redirectUrl);
+    url.searchParams.set('state', request.state);
+    return { kind: 'REDIRECT', url: url.href, expiresAt: new Date(this.#now().getTime() + SANDBOX_BANK_SESSION_MS).toISOString() };
+  }
+
+  /** What a redirect bank's page hands back when the end-user approves: the bank's authorization code for `institutionId`. */
+  authorizationCode(institutionId: string): string {
+    return Buffer.from(JSON.stringify({ institutionId, nonce: randomBytes(8).toString('hex') })).toString('base64url');
+  }
+
+  /**
+   * Logs in at an institution (or, with `existingCredential`, the same login again: repair): with a
+   * username and password at a credential institution, or with the authorization code a redirect
+   * bank's page issued (its end-user is user_good).
+   */
   async completeLink(request: LinkCompletion): Promise<LinkedLogin> {
     const previous = request.existingCredential ? readLogin(request.existingCredential) : undefined;
     const institution = findInstitution(previous?.institutionId ?? request.institutionId ?? '');
     if (!institution) throw new LinkRefused('NOT_FOUND', 'institutionId', 'Institution');
-    if (!request.username || !request.password) throw new LinkRefused('INVALID', request.username ? 'password' : 'username', 'the sandbox needs a username and a password');
+    const approved = request.authorizationCode !== undefined;
+    if (!approved && (!request.username || !request.password)) throw new LinkRefused('INVALID', request.username ? 'password' : 'username', 'the sandbox needs a username and a password');
     const unsupported = (request.products ?? []).filter((product) => !institution.products.includes(product));
     if (unsupported.length > 0) {
       throw new LinkRefused('INVALID', 'products', `${institution.name} does not offer ${unsupported.join(', ')}; it offers ${institution.products.join(', ')}`);
     }
-    if (!signsIn(request.username, request.password)) throw new LinkRefused('CREDENTIALS', 'password', `${institution.name} refused the sign-in: the username or password is wrong`);
+    if (approved) {
+      if (codeInstitution(request.authorizationCode!) !== institution.id) throw new LinkRefused('INVALID', 'authorizationCode', `${institution.name} did not issue this authorization code`);
+    } else if (!signsIn(request.username!, request.password!)) {
+      throw new LinkRefused('CREDENTIALS', 'password', `${institution.name} refused the sign-in: the username or password is wrong`);
+    }
     const login: Login = {
       institutionId: institution.id,
-      username: request.username,
+      username: approved ? 'user_good' : request.username!,
       seed: previous?.seed ?? randomBytes(8).toString('hex'),
       firstDay: previous?.firstDay ?? dayOf(this.#now().getTime()) - this.#historyDays,
       generation: (previous?.generation ?? 0) + 1,
@@ -129,7 +171,7 @@ export class SandboxProvider implements CursorProvider {
       subtype: template.subtype,
       state: 'OPEN',
       mask: maskOf(login, template.key),
-      currencyCode: 'USD',
+      currencyCode: institution.currencyCode,
       balance: this.#balance(login, institution, template.key, transactions),
     }));
   }
@@ -267,6 +309,20 @@ export class SandboxProvider implements CursorProvider {
       available: available === null ? null : centsToDecimal(available),
       limit: limit === null ? null : centsToDecimal(limit),
     };
+  }
+}
+
+function presentInstitution({ id, name, products, description }: SandboxInstitution): Institution {
+  return { id, name, products, description };
+}
+
+/** The institution an authorization code of `authorizationCode` names; undefined for one the sandbox did not issue. */
+function codeInstitution(code: string): string | undefined {
+  try {
+    const parsed = JSON.parse(Buffer.from(code, 'base64url').toString('utf8')) as { institutionId?: unknown };
+    return typeof parsed.institutionId === 'string' ? parsed.institutionId : undefined;
+  } catch {
+    return undefined;
   }
 }
 

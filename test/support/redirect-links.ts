@@ -1,0 +1,47 @@
+import { expect } from 'vitest';
+import type { TestApp } from './test-app.ts';
+
+/** A session token for the profile, as an app's backend would issue it. */
+export async function sessionFor(app: TestApp, profileId: string): Promise<string> {
+  const response = await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profileId } });
+  expect(response.status).toBe(201);
+  return response.body.token;
+}
+
+/** A browser's redirect link: the state the bank gets, and the cookie startLink set in that browser. */
+export interface StartedRedirect {
+  url: URL;
+  state: string;
+  cookie: string;
+  body: Record<string, unknown>;
+}
+
+/** startLink for a redirect bank (or a repair), as the connect page calls it; the answer must be a REDIRECT with its cookie. */
+export async function startRedirect(app: TestApp, token: string, json: Record<string, unknown>): Promise<StartedRedirect> {
+  const response = await app.http.post('/v1/connect/link', { auth: token, json });
+  expect(response.status, response.text).toBe(200);
+  expect(response.body.kind).toBe('REDIRECT');
+  const setCookie = ([] as string[]).concat(response.headers['set-cookie'] ?? []);
+  expect(setCookie).toHaveLength(1);
+  const url = new URL(response.body.url);
+  return { url, state: url.searchParams.get('state')!, cookie: setCookie[0]!.split(';')[0]!, body: response.body };
+}
+
+/** The bank sends the browser back to the callback with `query`; answers where the browser goes next (the connect page's fragment). */
+export async function callBack(app: TestApp, query: Record<string, string>, cookie?: string): Promise<URLSearchParams> {
+  const response = await app.http.get(`/v1/connect/callback?${new URLSearchParams(query).toString()}`, { headers: cookie ? { Cookie: cookie } : {} });
+  expect(response.status, response.text).toBe(303);
+  const location = response.headers.location!;
+  expect(location).toMatch(/^\/connector#/);
+  return new URLSearchParams(location.split('#')[1]);
+}
+
+/** The link of the sandbox bank page's button `label` (Approve, Cancel, Bank error), as the query it sends back. */
+export async function sandboxBankChoice(app: TestApp, state: string, label: string): Promise<Record<string, string>> {
+  const page = await app.http.get(`/v1/sandbox/bank?state=${encodeURIComponent(state)}`);
+  expect(page.status).toBe(200);
+  const match = new RegExp(`href="([^"]+)">${label}</a>`).exec(page.text);
+  expect(match, `the bank page's ${label} link`).not.toBeNull();
+  const href = match![1]!.replaceAll('&#38;', '&');
+  return Object.fromEntries(new URL(href, 'https://bank.invalid').searchParams);
+}
