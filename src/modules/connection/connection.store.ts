@@ -67,6 +67,11 @@ export const connectionStatements = {
   dueForSync: `select id from connection
      where (status = 'SYNCED' and last_synced_at < now() - make_interval(hours => $1))
         or status in ('ERROR_SERVICE', 'ERROR_PROVIDER', 'ERROR_INSTITUTION')`,
+  // Consents that have ended but whose connection does not say so yet, or that end by $2 and were not warned of.
+  consentsDue: `select c.id from connection c
+     where c.consent_expires_at is not null and c.status not in ('DISCONNECTING', 'DISCONNECTED')
+       and ((c.consent_expires_at <= $1 and (c.status <> 'ERROR_REPAIRABLE' or c.error_code is distinct from 'CONSENT_EXPIRED'))
+         or (c.consent_expires_at <= $2 and c.consent_warned_for is distinct from c.consent_expires_at))`,
   // The wait keeps the sweep away from a connection whose job is being sent at this very moment.
   stuck: `with busy as (
        select distinct j.data->>'connectionId' as id from ${JOB_SCHEMA}.job j
@@ -157,6 +162,11 @@ export async function dueForSync(em: EntityManager, hours: number): Promise<stri
   return (await run<{ id: string }>(em, connectionStatements.dueForSync, [hours])).rows.map(({ id }) => id);
 }
 
+/** Connections whose consent has ended by `now` and that are not marked so yet, or that ends by `warnUntil` and was not warned of. */
+export async function consentsDue(em: EntityManager, now: Date, warnUntil: Date): Promise<string[]> {
+  return (await run<{ id: string }>(em, connectionStatements.consentsDue, [now, warnUntil])).rows.map(({ id }) => id);
+}
+
 /**
  * Connections left INITIALIZING, SYNCING or DISCONNECTING for `seconds` with no job of `jobNames`
  * for them: none queued or running, and none sent or settled within `seconds`.
@@ -214,8 +224,13 @@ export async function moveStatus(em: EntityManager, id: string, from: Connection
 }
 
 /** Stores a new login on the connection: its credential, its generation, and the status it starts in. */
-export async function storeLogin(tx: EntityManager, id: string, login: Pick<ConnectionEntity, 'credentialEncrypted' | 'generation' | 'status'>): Promise<void> {
+export async function storeLogin(tx: EntityManager, id: string, login: Pick<ConnectionEntity, 'credentialEncrypted' | 'generation' | 'status' | 'errorCode' | 'consentExpiresAt'>): Promise<void> {
   await tx.nativeUpdate(Connection, { id }, login);
+}
+
+/** Sets when the end-user's consent to the connection ends (null: no known end). */
+export async function storeConsentEnd(em: EntityManager, id: string, consentExpiresAt: Date | null): Promise<void> {
+  await em.nativeUpdate(Connection, { id }, { consentExpiresAt });
 }
 
 /** Ends the connection's transactions refresh (the sync that served it is over). */

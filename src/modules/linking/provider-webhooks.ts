@@ -60,6 +60,7 @@ async function apply(em: EntityManager, jobs: ConnectionJobs, environmentId: str
       case 'ERROR':
         if (connection.status !== action.state) {
           connection.status = action.state;
+          connection.errorCode = null;
           record(tx, connection, `connection.synced.errored.${action.state}`);
         }
         return true;
@@ -67,6 +68,8 @@ async function apply(em: EntityManager, jobs: ConnectionJobs, environmentId: str
         record(tx, connection, 'connection.accounts_available');
         return true;
       case 'CONSENT_EXPIRING':
+        // The provider warned: the consent sweep keeps this end, and does not warn of it again.
+        if (action.expiresAt) connection.consentExpiresAt = connection.consentWarnedFor = new Date(action.expiresAt);
         record(tx, connection, 'connection.consent_expiring', { consentExpiresAt: action.expiresAt });
         return true;
       case 'REVOKED':

@@ -7,6 +7,7 @@ import { recordEvent } from '../event/event.service.ts';
 import { markProfileReady } from '../profile/profile.service.ts';
 import type { ConnectionEntity, ConnectionStatus } from '../connection/connection.entity.ts';
 import { presentConnection, presentSyncChanges } from '../connection/connection.presenter.ts';
+import { consentEnded, markConsentExpired } from '../connection/consent.ts';
 import { connectionById, connectionOrFail, INACTIVE, moveStatus, rewindWalk } from '../connection/connection.store.ts';
 import { syncProducts } from './product-steps.ts';
 import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
@@ -33,6 +34,8 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
   const connection = await connectionById(em, connectionId);
   if (!connection || connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
   if (connection.profile.deletingAt) return;
+  // An ended consent reaches nothing upstream: the connection waits for the end-user to renew it.
+  if (consentEnded(connection, new Date())) return finish(em, connection.id, null, connection.status);
   const provider = await deps.provider(connection.provider, connection.environment.id);
   const accessToken = await readCredential(deps, em, connection);
   if (accessToken === undefined) return;
@@ -169,7 +172,10 @@ async function finish(em: EntityManager, connectionId: string, failure: Provider
   await em.transactional(async (tx) => {
     const connection = await connectionOrFail(tx, connectionId, { lock: true, profile: true });
     if (connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
+    // A consent that ended before or while the sync ran decides the outcome, whatever the upstream said.
+    if (consentEnded(connection, new Date())) return markConsentExpired(tx, connection, previousStatus ?? connection.status);
     const changes = connection.syncChanges ?? { added: 0, modified: 0, removed: 0 };
+    connection.errorCode = null;
     if (failure) {
       connection.status = failure.status;
       // Retrying an error state that persists says nothing new: the event fires when the state is entered.
