@@ -70,7 +70,7 @@ async function apply(em: EntityManager, jobs: ConnectionJobs, environmentId: str
       case 'CONSENT_EXPIRING':
         // The provider warned: the consent sweep keeps this end, and does not warn of it again.
         if (action.expiresAt) connection.consentExpiresAt = connection.consentWarnedFor = new Date(action.expiresAt);
-        record(tx, connection, 'connection.consent_expiring', { consentExpiresAt: action.expiresAt });
+        record(tx, connection, 'connection.consent_expiring');
         return true;
       case 'REVOKED':
         // Disconnected as if the app had asked: the upstream login is removed and the credential wiped.
@@ -82,6 +82,6 @@ async function apply(em: EntityManager, jobs: ConnectionJobs, environmentId: str
   });
 }
 
-function record(tx: EntityManager, connection: ConnectionEntity, type: string, extra: Record<string, unknown> = {}): void {
-  recordEvent(tx, connection.environment.id, type, connection.profile, { ...presentConnection(connection), ...extra });
+function record(tx: EntityManager, connection: ConnectionEntity, type: string): void {
+  recordEvent(tx, connection.environment.id, type, connection.profile, presentConnection(connection));
 }
