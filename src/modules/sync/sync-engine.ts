@@ -53,7 +53,7 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
   try {
     const applied =
       provider.syncStyle === 'WINDOW'
-        ? await syncWindow({ em, provider, credential: accessToken, connection, refresh: options.refresh ?? false, observers: deps })
+        ? await syncWindow({ em, provider, credential: accessToken, connection, refresh: options.refresh ?? false, cipher: deps.cipher, observers: deps })
         : await syncCursor(em, provider, accessToken, connection, deps);
     if (!applied) return;
     await syncProducts(em, connection, provider, accessToken);
@@ -106,10 +106,10 @@ async function readCredential(deps: SyncDependencies, em: EntityManager, connect
 /** Restarts of one walk after the upstream changed mid-pagination, before the sync gives up (and retries later). */
 const MAX_RESTARTS = 3;
 
-async function syncCursor(em: EntityManager, provider: CursorProvider, credential: string, connection: ConnectionEntity, observers: SyncObservers): Promise<boolean> {
+async function syncCursor(em: EntityManager, provider: CursorProvider, credential: string, connection: ConnectionEntity, deps: SyncDependencies): Promise<boolean> {
   const accounts = await provider.accounts(credential);
-  await applyAccounts(em, connection, accounts);
-  return walkTransactions(em, provider, credential, connection, accounts, { start: connection.syncCursor ?? null, resume: connection.syncPageCursor ?? null }, observers);
+  await applyAccounts(em, connection, accounts, deps.cipher);
+  return walkTransactions(em, provider, credential, connection, accounts, { start: connection.syncCursor ?? null, resume: connection.syncPageCursor ?? null }, deps);
 }
 
 /**
@@ -128,7 +128,7 @@ async function walkTransactions(
   connection: ConnectionEntity,
   accounts: ProviderAccount[],
   { start, resume }: { start: string | null; resume: string | null },
-  observers: SyncObservers,
+  deps: SyncDependencies,
 ): Promise<boolean> {
   const connectionId = connection.id;
   const known = new Set(accounts.map((account) => account.remoteId));
@@ -142,9 +142,9 @@ async function walkTransactions(
           // The whole list: accounts it leaves out are taken as closed.
           accounts.push(...newcomers);
           for (const account of newcomers) known.add(account.remoteId);
-          await applyAccounts(em, connection, accounts);
+          await applyAccounts(em, connection, accounts, deps.cipher);
         }
-        if (!(await applyPage(em, connectionId, cursor, page.nextCursor, page, observers))) return false;
+        if (!(await applyPage(em, connectionId, cursor, page.nextCursor, page, deps))) return false;
         if (!page.hasMore) return true;
         cursor = page.nextCursor;
       }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../errors.ts';
+import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { ProviderBusy, ProviderError, type WindowProvider } from '../../providers/provider.ts';
 import { storedFrom } from '../transaction/transaction.store.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
@@ -25,13 +26,14 @@ export async function syncWindow(args: {
   credential: string;
   connection: ConnectionEntity;
   refresh: boolean;
+  cipher: FieldCipher;
   observers: SyncObservers;
 }): Promise<boolean> {
   const { em, provider, credential, connection } = args;
   if (provider.requestBudgetPerDay) await claimRequest(em, connection.id, provider.requestBudgetPerDay - (args.refresh ? 0 : REFRESH_RESERVE));
   const cursor = connection.syncCursor ?? null;
   const snapshot = await provider.readWindow(credential, windowStart(cursor, new Date()));
-  await applyAccounts(em, connection, snapshot.accounts);
+  await applyAccounts(em, connection, snapshot.accounts, args.cipher);
   const stored = await storedFrom(em, connection.id, snapshot.start);
   const page = reconcile(stored, snapshot, snapshot.end, `${snapshot.end}.${Date.now()}`);
   if (!(await applyPage(em, connection.id, cursor, page.nextCursor, page, args.observers))) return false;
