@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, conflict, notFound } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
-import type { LinkedLogin } from '../../providers/provider.ts';
+import type { EndUserPresence, LinkedLogin } from '../../providers/provider.ts';
 import { resetVerification } from '../account/account.service.ts';
 import { recordEvent } from '../event/event.service.ts';
 import type { ProfileEntity } from '../profile/profile.entity.ts';
@@ -151,9 +151,10 @@ export class ConnectionService {
 
   /**
    * Claims the connection's transactions refresh in one conditional UPDATE, so two requests (on any
-   * instances) cannot both start one: 409 while one runs, 429 within 4 hours of the last.
+   * instances) cannot both start one: 409 while one runs, 429 within 4 hours of the last. The
+   * end-user behind it (`presence`) is kept with the claim, encrypted, for the sync that serves it.
    */
-  async claimTransactionsRefresh(connection: ConnectionEntity, then: (tx: EntityManager) => Promise<void>, now = new Date()): Promise<void> {
+  async claimTransactionsRefresh(connection: ConnectionEntity, presence: EndUserPresence | undefined, then: (tx: EntityManager) => Promise<void>, now = new Date()): Promise<void> {
     if (connection.status.startsWith('ERROR_') || INACTIVE.includes(connection.status)) {
       throw new AppError(403, connection.status === 'ERROR_REPAIRABLE' ? 'REPAIR_REQUIRED' : 'CONNECTION_NOT_USABLE', `The connection is ${connection.status}; transactions cannot be refreshed`, {
         instruction: connection.status === 'ERROR_REPAIRABLE' ? 'Have the end-user reconnect the institution, then retry.' : 'Wait until the connection is SYNCED again, then retry.',
@@ -161,7 +162,8 @@ export class ConnectionService {
     }
     // The claim and the sync that honours it commit together: never a refresh claimed with no sync behind it.
     const claimed = await this.#em.transactional(async (tx) => {
-      const won = await claimRefresh(tx, connection.id, now, new Date(now.getTime() - REFRESH_STALE_MS), new Date(now.getTime() - REFRESH_INTERVAL_MS));
+      const presenceEncrypted = presence ? this.#cipher.encrypt('refreshPresence', connection, JSON.stringify(presence)) : null;
+      const won = await claimRefresh(tx, connection.id, { now, staleBefore: new Date(now.getTime() - REFRESH_STALE_MS), spacedAfter: new Date(now.getTime() - REFRESH_INTERVAL_MS), presenceEncrypted });
       if (won) await then(tx);
       return won;
     });

@@ -1,6 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { DecryptionError, type FieldCipher } from '../../lib/field-cipher.ts';
-import { ProviderBusy, ProviderError, SyncRestart, type CursorProvider, type Provider, type ProviderAccount } from '../../providers/provider.ts';
+import { ProviderBusy, ProviderError, SyncRestart, type CursorProvider, type EndUserPresence, type Provider, type ProviderAccount } from '../../providers/provider.ts';
 import { markVerified } from '../account/account.service.ts';
 import { unverifiedAccounts } from '../account/account.store.ts';
 import { recordEvent } from '../event/event.service.ts';
@@ -19,6 +19,8 @@ export interface SyncDependencies extends SyncObservers {
   cipher: FieldCipher;
   /** The provider a connection of this environment syncs with. */
   provider(name: string, environmentId: string): Promise<Provider>;
+  /** The time now (a test's clock moves faster); absent: the system's. */
+  now?: () => Date;
 }
 
 /**
@@ -29,13 +31,14 @@ export interface SyncDependencies extends SyncObservers {
  * twice or skips one. Change counts are carried on the connection until the sync ends, so the
  * `connection.synced.successful` event reports every change exactly once, even across a crash.
  */
-export async function syncConnection(deps: SyncDependencies, connectionId: string, options: { refresh?: boolean } = {}): Promise<void> {
+export async function syncConnection(deps: SyncDependencies, connectionId: string, options: { refresh?: boolean; presence?: EndUserPresence } = {}): Promise<void> {
   const em = deps.orm.em.fork();
+  const now = deps.now ?? (() => new Date());
   const connection = await connectionById(em, connectionId);
   if (!connection || connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
   if (connection.profile.deletingAt) return;
   // An ended consent reaches nothing upstream: the connection waits for the end-user to renew it.
-  if (consentEnded(connection, new Date())) return finish(em, connection.id, null, connection.status);
+  if (consentEnded(connection, now())) return finish(em, connection.id, null, now(), connection.status);
   const provider = await deps.provider(connection.provider, connection.environment.id);
   const accessToken = await readCredential(deps, em, connection);
   if (accessToken === undefined) return;
@@ -53,12 +56,12 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
   try {
     const applied =
       provider.syncStyle === 'WINDOW'
-        ? await syncWindow({ em, provider, credential: accessToken, connection, refresh: options.refresh ?? false, cipher: deps.cipher, observers: deps })
+        ? await syncWindow({ em, provider, credential: accessToken, connection, refresh: options.refresh ?? false, presence: options.presence, cipher: deps.cipher, observers: deps, now: now() })
         : await syncCursor(em, provider, accessToken, connection, deps);
     if (!applied) return;
     await syncProducts(em, connection, provider, accessToken);
     if (connection.products.includes('ACCOUNT_NUMBERS') && provider.capabilities.has('ACCOUNT_NUMBERS')) await verifyAccounts(em, connection, provider, accessToken);
-    await finish(em, connection.id, null);
+    await finish(em, connection.id, null, now());
     observe('synced');
   } catch (error) {
     if (error instanceof ProviderBusy) {
@@ -73,7 +76,7 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
     }
     // A failure of our own shows as ERROR_SERVICE (not a sync stuck at SYNCING) and is rethrown, so
     // the job is retried; pages already applied stay, and the retry goes on from their cursor.
-    await finish(em, connection.id, error instanceof ProviderError ? error : new ProviderError('ERROR_SERVICE', 'the sync failed inside Tributary'), previousStatus);
+    await finish(em, connection.id, error instanceof ProviderError ? error : new ProviderError('ERROR_SERVICE', 'the sync failed inside Tributary'), now(), previousStatus);
     observe('failed');
     if (!(error instanceof ProviderError) || error.retryAfterSeconds !== undefined) throw error;
   }
@@ -91,7 +94,7 @@ async function readCredential(deps: SyncDependencies, em: EntityManager, connect
   } catch (error) {
     if (!(error instanceof DecryptionError)) throw error;
     const previousStatus = connection.status;
-    await finish(em, connection.id, new ProviderError('ERROR_SERVICE', 'the stored credential does not decrypt'), previousStatus);
+    await finish(em, connection.id, new ProviderError('ERROR_SERVICE', 'the stored credential does not decrypt'), new Date(), previousStatus);
     deps.metrics?.syncFinished(connection.provider, 'failed', 0);
     if (previousStatus !== 'ERROR_SERVICE') {
       deps.logger?.error(
@@ -167,13 +170,13 @@ async function verifyAccounts(em: EntityManager, connection: ConnectionEntity, p
   }
 }
 
-/** Ends a sync: the final status, its event, the first-sync `profile.ready`, all in one transaction. */
-async function finish(em: EntityManager, connectionId: string, failure: ProviderError | null, previousStatus?: ConnectionStatus): Promise<void> {
+/** Ends a sync at `now`: the final status, its event, the first-sync `profile.ready`, all in one transaction. */
+async function finish(em: EntityManager, connectionId: string, failure: ProviderError | null, now: Date, previousStatus?: ConnectionStatus): Promise<void> {
   await em.transactional(async (tx) => {
     const connection = await connectionOrFail(tx, connectionId, { lock: true, profile: true });
     if (connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
     // A consent that ended before or while the sync ran decides the outcome, whatever the upstream said.
-    if (consentEnded(connection, new Date())) return markConsentExpired(tx, connection, previousStatus ?? connection.status);
+    if (consentEnded(connection, now)) return markConsentExpired(tx, connection, previousStatus ?? connection.status);
     const changes = connection.syncChanges ?? { added: 0, modified: 0, removed: 0 };
     connection.errorCode = null;
     if (failure) {
@@ -185,7 +188,7 @@ async function finish(em: EntityManager, connectionId: string, failure: Provider
     }
     const firstSync = connection.lastSyncedAt === null;
     connection.status = 'SYNCED';
-    connection.lastSyncedAt = new Date();
+    connection.lastSyncedAt = now;
     connection.syncChanges = null;
     if (changes.added + changes.modified + changes.removed > 0) {
       recordEvent(tx, connection.environment.id, 'connection.synced.successful', connection.profile, presentConnection(connection), presentSyncChanges(changes));
