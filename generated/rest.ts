@@ -669,6 +669,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        put?: never;
         /**
          * Move a sandbox connection's consent end
          * @description SANDBOX environments only. Sets when the end-user's consent to the connection ends, as if
@@ -678,8 +679,7 @@ export interface paths {
          *     warning period (`CONSENT_WARNING_DAYS`, 7 by default) fires `connection.consent_expiring`,
          *     once per consent end. Repair the connection with `reconnectSandboxConnection` to renew it.
          */
-        put: operations["setSandboxConsentEnd"];
-        post?: never;
+        post: operations["setSandboxConsentEnd"];
         delete?: never;
         options?: never;
         head?: never;
