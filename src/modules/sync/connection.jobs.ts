@@ -17,7 +17,7 @@ export const DISCONNECT = 'connection.disconnect';
 const BALANCE_REFRESH = 'account.balance-refresh';
 
 /** How often a SYNCED connection is synced again; errors the provider may recover from retry every tick. */
-const SYNC_INTERVAL_HOURS = 6;
+export const SYNC_INTERVAL_HOURS = 6;
 
 /**
  * The provider-facing background work: syncs (initial, scheduled, refresh), disconnection and
