@@ -9,7 +9,7 @@ const DAY_MS = 86_400_000;
 const JITTER = 0.1;
 
 /**
- * A provider's daily request budget as Tributary spends it (docs/decisions/sync-request-budgets.md):
+ * A provider's daily request budget as Tributary spends it (docs/decisions/providers-request-budgets.md):
  * a sixth of the day's requests is kept for transactions refreshes (SimpleFIN's 24: 4), and the
  * rest is spread over the day, one unattended read every `spacingMs` at most (SimpleFIN: 72
  * minutes; Enable Banking's 4: 6 hours), so the scheduler never spends a login's day in one burst.
