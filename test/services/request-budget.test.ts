@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/lib/ids.ts';
 import { ConnectionService } from '../../src/modules/connection/connection.service.ts';
 import { dueForSync } from '../../src/modules/connection/connection.store.ts';
-import { SYNC_INTERVAL_HOURS } from '../../src/modules/sync/connection.jobs.ts';
+import { ConnectionJobs, SYNC, SYNC_INTERVAL_HOURS } from '../../src/modules/sync/connection.jobs.ts';
 import { budgetOf, BudgetUsedUp } from '../../src/modules/sync/request-budget.ts';
 import { syncConnection, type SyncDependencies } from '../../src/modules/sync/sync-engine.ts';
 import { ProviderError, type EndUserPresence, type WindowSnapshot } from '../../src/providers/provider.ts';
@@ -107,6 +107,21 @@ describe('request budgets', () => {
     await syncConnection(run.deps, run.connectionId, { refresh: true, presence: PRESENT });
     expect(run.bank.reads).toHaveLength(5);
     expect(run.bank.reads.at(-1)!.presence).toEqual(PRESENT);
+  });
+
+  it('carries the end-user of a claimed refresh to the read that serves it, encrypted meanwhile and gone after', async () => {
+    const run = await budgeted({ perDay: 4, unattendedOnly: true }, '2026-12-01T00:30:00Z');
+    const connections = new ConnectionService(db.em(), db.cipher, { environmentId: db.environmentId });
+    const connection = await connections.get(encodeId('connection', run.connectionId));
+    await connections.claimTransactionsRefresh(connection, PRESENT, async () => {});
+    const [claimed] = await db.sql('select refresh_presence_encrypted from connection where id = $1', [run.connectionId]);
+    expect(claimed.refresh_presence_encrypted).toMatch(/^v2\./);
+    expect(claimed.refresh_presence_encrypted).not.toContain('203.0.113.7');
+    const job = new ConnectionJobs(run.deps).definitions().find((definition) => definition.name === SYNC)!;
+    await job.handle({ connectionId: run.connectionId });
+    expect(run.bank.reads.at(-1)!.presence).toEqual(PRESENT);
+    const [after] = await db.sql('select refresh_presence_encrypted, refresh_started_at from connection where id = $1', [run.connectionId]);
+    expect(after).toEqual({ refresh_presence_encrypted: null, refresh_started_at: null });
   });
 
   it('counts every read of a login whose upstream counts them all, the end-user present or not, up to the whole day for refreshes', async () => {
