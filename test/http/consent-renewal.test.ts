@@ -108,6 +108,19 @@ describe('consent expiry', () => {
   });
 });
 
+describe('a refresh the end-user asked for', () => {
+  it('takes their address and user agent, and refuses a malformed address as a validation failure', async () => {
+    const { connection } = await keaConnection();
+    const refresh = (json: unknown) => app.http.post(`/v1/connections/${connection.id}/transactions/refresh`, { auth: app.apiKey, json });
+    const bad = await refresh({ endUser: { ipAddress: 'not-an-address', userAgent: 'Mozilla/5.0' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body).toMatchObject({ code: 'VALIDATION_FAILED', requestId: expect.any(String) });
+    const ok = await refresh({ endUser: { ipAddress: '2001:db8::7', userAgent: 'Mozilla/5.0' } });
+    expect(ok.status, ok.text).toBe(202);
+    await settled(connection.id);
+  });
+});
+
 describe('original currency', () => {
   it('gives a card purchase made in EUR its amount in EUR beside the USD it cost', async () => {
     const { profileId } = await keaConnection();
