@@ -3232,6 +3232,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description A refresh is already running for this connection. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             /**
              * @description The connection was refreshed within the last 4 hours (`REFRESH_TOO_SOON`), or its
