@@ -137,8 +137,11 @@ describe('Plaid errors, repair and disconnect', () => {
     expect(link.status).toBe(200);
     expect(link.body).toMatchObject({ provider: 'plaid', kind: 'PLAID_LINK', linkToken: expect.any(String), scriptUrl: PLAID_LINK_SCRIPT_URL });
     const { publicToken } = await plaid.completeLink(link.body.linkToken);
+    // The renewed login comes with a consent end (a European institution): the connection takes it.
+    plaid.setConsentExpiration(itemId, new Date('2027-05-01T00:00:00Z'));
     const repaired = await app.http.post(`/v1/connect/connections/${connection.id}/reconnect`, { auth: token, json: { publicToken } });
     expect(repaired.status).toBe(200);
+    expect(repaired.body.consentExpiresAt).toBe('2027-05-01T00:00:00.000Z');
     await settled(connection.id);
     await waitFor(async () => ((await eventsOf(profile.id, 'account.verified')).length > verifiedBefore ? true : undefined), 're-verification');
     await expectSameAsInstitution(connection.id, itemId);

@@ -24,10 +24,11 @@ export function consentEnded(connection: Pick<ConnectionEntity, 'consentExpiresA
 export function markConsentExpired(tx: EntityManager, connection: ConnectionEntity, previousStatus: ConnectionStatus): void {
   // Expired is its own notice: no warning comes after it for this consent.
   connection.consentWarnedFor = connection.consentExpiresAt;
-  if (connection.status === 'ERROR_REPAIRABLE' && connection.errorCode === 'CONSENT_EXPIRED') return;
+  // Marked already (a sync that started just before the sweep marked it then moved it to SYNCING): announced already.
+  const announced = connection.errorCode === 'CONSENT_EXPIRED';
   connection.status = 'ERROR_REPAIRABLE';
   connection.errorCode = 'CONSENT_EXPIRED';
-  if (previousStatus !== 'ERROR_REPAIRABLE') recordEvent(tx, connection.environment.id, 'connection.synced.errored.ERROR_REPAIRABLE', connection.profile, presentConnection(connection));
+  if (!announced && previousStatus !== 'ERROR_REPAIRABLE') recordEvent(tx, connection.environment.id, 'connection.synced.errored.ERROR_REPAIRABLE', connection.profile, presentConnection(connection));
 }
 
 /**
