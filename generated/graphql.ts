@@ -345,6 +345,15 @@ export type Connection = {
   accounts: Array<Account>;
   /** When the connection was created (the end-user connected the institution). */
   at: Scalars['DateTime']['output'];
+  /**
+   * When the end-user's consent to this connection ends (PSD2 banks: 90 to 180 days after it was
+   * given); null when the provider knows no end. Some days before it `connection.consent_expiring`
+   * fires; at it the connection turns `ERROR_REPAIRABLE` with `errorCode` `CONSENT_EXPIRED`.
+   * Repairing the connection renews it and keeps every id, metadata and history.
+   */
+  consentExpiresAt: Maybe<Scalars['DateTime']['output']>;
+  /** Why the connection is in its `ERROR_*` status, when Tributary knows; null otherwise. */
+  errorCode: Maybe<ConnectionErrorCode>;
   /** Connection identifier: `conn_` followed by an opaque id. */
   id: Scalars['ID']['output'];
   /** The institution this connection reaches. */
@@ -358,6 +367,14 @@ export type Connection = {
   /** Current sync state. See `ConnectionStatus` for what each state means and what to do. */
   status: ConnectionStatus;
 };
+
+/** Why a connection is in its error status. */
+export type ConnectionErrorCode =
+  /**
+   * With `ERROR_REPAIRABLE`: the end-user's consent ended (see `Connection.consentExpiresAt`). Open
+   * the connect page in repair mode so they give it again.
+   */
+  | 'CONSENT_EXPIRED';
 
 /** Something that happened to a connection: the event, the status it left the connection in, and the connection as it is now. */
 export type ConnectionEvent = {
@@ -1354,6 +1371,14 @@ export type Transaction = {
   /** Custom metadata, or null when none is set. Set it with `transactionUpdate`. */
   metadata: Maybe<Scalars['Metadata']['output']>;
   /**
+   * For a payment made in another currency than the account's: the amount in that currency, same
+   * sign as `amount`, e.g. `-42.50` for a EUR purchase on a USD card whose `amount` is `-46.11`.
+   * Null when the payment was in the account's currency or the provider does not say.
+   */
+  originalAmount: Maybe<Scalars['Decimal']['output']>;
+  /** ISO 4217 currency code of `originalAmount`, e.g. `EUR`; null exactly when `originalAmount` is. */
+  originalCurrencyCode: Maybe<Scalars['String']['output']>;
+  /**
    * Provider-specific data as received: one sub-object per provider, keyed by provider name, each
    * holding that provider's data and a `timestamp` (ISO 8601 UTC) of when it was obtained. It holds
    * the aggregator's data (e.g. `guid`, `description`, `originalDescription`) and enrichment data
@@ -1603,6 +1628,7 @@ export type ResolversTypes = {
   BalanceSource: BalanceSource;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Connection: ResolverTypeWrapper<ConnectionEntity>;
+  ConnectionErrorCode: ConnectionErrorCode;
   ConnectionEvent: ResolverTypeWrapper<EventEntity>;
   ConnectionFilter: ConnectionFilter;
   ConnectionStatus: ConnectionStatus;
@@ -1790,6 +1816,8 @@ export type BalanceEventResolvers<ContextType = GraphQLContext, ParentType exten
 export type ConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Connection'] = ResolversParentTypes['Connection']> = {
   accounts?: Resolver<Array<ResolversTypes['Account']>, ParentType, ContextType>;
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  consentExpiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  errorCode?: Resolver<Maybe<ResolversTypes['ConnectionErrorCode']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   institution?: Resolver<ResolversTypes['Institution'], ParentType, ContextType>;
   lastSyncedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -2036,6 +2064,8 @@ export type TransactionResolvers<ContextType = GraphQLContext, ParentType extend
   entryType?: Resolver<ResolversTypes['EntryType'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
+  originalAmount?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  originalCurrencyCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   remoteData?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['TransactionStatus'], ParentType, ContextType>;
 };

@@ -25,6 +25,7 @@ export const REST_OPERATIONS = {
   listSandboxInstitutions: { method: "get", path: "/v1/sandbox/institutions", credentials: ["apiKey", "session"] },
   createSandboxConnection: { method: "post", path: "/v1/sandbox/connections", credentials: ["apiKey"] },
   reconnectSandboxConnection: { method: "post", path: "/v1/sandbox/connections/{connectionId}/reconnect", credentials: ["apiKey"] },
+  setSandboxConsentEnd: { method: "post", path: "/v1/sandbox/connections/{connectionId}/consent", credentials: ["apiKey"] },
   connectInstitution: { method: "post", path: "/v1/connect/connections", credentials: ["session"] },
   reconnectInstitution: { method: "post", path: "/v1/connect/connections/{connectionId}/reconnect", credentials: ["session"] },
   startLink: { method: "post", path: "/v1/connect/link", credentials: ["session"] },

@@ -497,7 +497,13 @@ export interface paths {
          *     removed transactions, `connection.synced.successful` fires and the changes are in GraphQL;
          *     if nothing changed, no event fires. A refresh cannot surface data the institution has not
          *     made available yet. At most once every 4 hours per connection, one at a time, on top of
-         *     the request rate limits. No request body.
+         *     the request rate limits.
+         *
+         *     The body is optional. Send `endUser` only when the end-user asked for this refresh and is
+         *     using your app right now (forward their IP address and user agent from your own request):
+         *     PSD2 banks then read on their behalf, and such a read does not count against the provider's
+         *     limit on unattended reads (Enable Banking: 4 a day per account). Without it the refresh
+         *     counts as unattended like a scheduled sync.
          */
         post: operations["refreshConnectionTransactions"];
         delete?: never;
@@ -539,6 +545,12 @@ export interface paths {
          *     | `user_institution_down` | | `ERROR_INSTITUTION` |
          *     | `user_provider_error` | | `ERROR_PROVIDER` |
          *     | `user_service_error` | | `ERROR_SERVICE` |
+         *
+         *     `ins_kea_bank` (Kea Bank) behaves like a PSD2 bank: the end-user's consent lasts 90 days
+         *     (`Connection.consentExpiresAt`), and every reconnect reissues its accounts' ids upstream,
+         *     which Tributary matches to the stored accounts (same account ids and history). Its credit
+         *     card has purchases made in EUR (`Transaction.originalAmount`). To try consent expiry without
+         *     waiting, move the consent's end with `setSandboxConsentEnd`.
          *
          *     Any other pair (`user_good` with another password, an unknown username) is rejected at
          *     sign-in, as a bank rejects it: 422 `INVALID_CREDENTIALS`, and no connection is made (a
@@ -627,6 +639,50 @@ export interface paths {
          *     runs again (`account.verified` fires again), because tokenized ACH numbers can change.
          */
         post: operations["reconnectSandboxConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/connections/{connectionId}/consent": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Connection id, `conn_` + 26 characters (`^conn_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example conn_01jdq3vz9y8x7w6v5t4s3r2q1p
+                 */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a sandbox connection's consent end
+         * @description SANDBOX environments only. Sets when the end-user's consent to the connection ends, as if
+         *     the institution had said so, and applies the consent rules at once instead of at the next
+         *     hourly sweep: an end in the past turns the connection `ERROR_REPAIRABLE` with `errorCode`
+         *     `CONSENT_EXPIRED` (`connection.synced.errored.ERROR_REPAIRABLE` fires); an end within the
+         *     warning period (`CONSENT_WARNING_DAYS`, 7 by default) fires `connection.consent_expiring`,
+         *     once per consent end. Repair the connection with `reconnectSandboxConnection` to renew it.
+         */
+        post: operations["setSandboxConsentEnd"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1615,7 +1671,8 @@ export interface components {
          *     `SYNCED`: the last sync succeeded. `ERROR_REPAIRABLE`: the end-user must reconnect
          *     (changed password, MFA, expired consent). `ERROR_SERVICE` (Tributary), `ERROR_PROVIDER`
          *     (aggregator), `ERROR_INSTITUTION` (institution down): retried automatically.
-         *     `DISCONNECTING`, `DISCONNECTED`: no further syncs; data stays readable.
+         *     `DISCONNECTING`, `DISCONNECTED`: no further syncs; data stays readable. `errorCode` on the
+         *     connection says why, when Tributary knows.
          * @enum {string}
          */
         ConnectionStatus: "INITIALIZING" | "SYNCING" | "SYNCED" | "ERROR_REPAIRABLE" | "ERROR_SERVICE" | "ERROR_PROVIDER" | "ERROR_INSTITUTION" | "DISCONNECTING" | "DISCONNECTED";
@@ -1639,12 +1696,23 @@ export interface components {
                 name: string;
             };
             status: components["schemas"]["ConnectionStatus"];
+            /** @description Why the connection is in its `ERROR_*` status, when Tributary knows; null otherwise (and whenever it is not in an error status). */
+            errorCode: components["schemas"]["ConnectionErrorCode"] | null;
             products: components["schemas"]["Product"][];
             /**
              * Format: date-time
              * @description When the last successful sync finished; null before the first.
              */
             lastSyncedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the end-user's consent to this connection ends (PSD2 banks: 90 to 180 days after it
+             *     was given; Plaid: some institutions); null when the provider knows no end. Some days
+             *     before it `connection.consent_expiring` fires; at it the connection turns
+             *     `ERROR_REPAIRABLE` with `errorCode` `CONSENT_EXPIRED`. Repairing the connection (the
+             *     connect page in repair mode) renews it and keeps every id, metadata and history.
+             */
+            consentExpiresAt: string | null;
             metadata: components["schemas"]["Metadata"];
             /**
              * Format: date-time
@@ -1652,6 +1720,13 @@ export interface components {
              */
             at: string;
         };
+        /**
+         * @description Why a connection is in its error status. `CONSENT_EXPIRED` (with `ERROR_REPAIRABLE`): the
+         *     end-user's consent ended (see `consentExpiresAt`); open the connect page in repair mode so
+         *     they give it again.
+         * @enum {string}
+         */
+        ConnectionErrorCode: "CONSENT_EXPIRED";
         /** @description An account reached through a connection. */
         Account: {
             id: components["schemas"]["AccountId"];
@@ -1748,7 +1823,8 @@ export interface components {
          *     `connection.disconnected`, `connection.accounts_available` (the institution has accounts
          *     the end-user has not shared yet: open the connect page in repair mode to add them),
          *     `connection.consent_expiring` (the end-user's consent ends soon, `record.consentExpiresAt`:
-         *     open the connect page in repair mode to renew it), `holdings.updated` (a sync changed the
+         *     open the connect page in repair mode to renew it; once per consent, `CONSENT_WARNING_DAYS`
+         *     before its end, 7 by default, for every provider that reports one), `holdings.updated` (a sync changed the
          *     holdings or the investment transactions of the connection's investment accounts: at most
          *     once per sync, `record` is the `Connection`; read them with GraphQL's `holdings` and
          *     `investmentTransactions`), `liabilities.updated` (a sync changed the debt details of the
@@ -1993,6 +2069,23 @@ export interface components {
             setupToken?: string;
             /** @description Products to enable; default every product the institution offers. */
             products?: components["schemas"]["Product"][];
+        };
+        SandboxConsentEnd: {
+            /**
+             * Format: date-time
+             * @description When the consent ends; in the past: it has ended.
+             * @example 2026-05-01T00:00:00Z
+             */
+            expiresAt: string;
+        };
+        TransactionsRefresh: {
+            /** @description The end-user who asked for this refresh and is using your app now, as your server saw their request. */
+            endUser?: {
+                /** @example 203.0.113.7 */
+                ipAddress: string & (unknown | unknown);
+                /** @example Mozilla/5.0 (X11; Linux x86_64) */
+                userAgent?: string | null;
+            };
         };
         SandboxReconnect: {
             /** @example user_good */
@@ -3330,7 +3423,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransactionsRefresh"];
+            };
+        };
         responses: {
             /** @description Accepted; processed in the background. */
             202: {
@@ -3355,11 +3452,15 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description A refresh is already running for this connection. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             /**
              * @description The connection was refreshed within the last 4 hours (`REFRESH_TOO_SOON`), or its
              *     provider's daily request budget is used up (`PROVIDER_BUDGET_USED`; SimpleFIN Bridge: 24
-             *     a day); `Retry-After` says when it can be again. Or the request rate limit (`RATE_LIMITED`).
+             *     a day; Enable Banking: 4 unattended reads a day, reads with `endUser` not counted);
+             *     `Retry-After` says when it can be again. The connection's status does not change. Or the
+             *     request rate limit (`RATE_LIMITED`).
              */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3529,6 +3630,65 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description The body breaks the schema (`VALIDATION_FAILED`), or the institution rejected the sign-in (`INVALID_CREDENTIALS`; the connection is left as it was). */
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setSandboxConsentEnd: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Connection id, `conn_` + 26 characters (`^conn_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example conn_01jdq3vz9y8x7w6v5t4s3r2q1p
+                 */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxConsentEnd"];
+            };
+        };
+        responses: {
+            /** @description The connection after the consent rules were applied. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description A PRODUCTION environment, a connection of another provider than the sandbox, or one `DISCONNECTING` or `DISCONNECTED` (`CONNECTION_NOT_USABLE`). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -36,6 +36,7 @@ import { accountHandlers } from './modules/account/account.handlers.ts';
 import { connectionHandlers } from './modules/connection/connection.handlers.ts';
 import { ConnectionJobs } from './modules/sync/connection.jobs.ts';
 import { connectionSweepJob } from './modules/sync/connection-sweeper.ts';
+import { consentSweepJob } from './modules/connection/consent-sweeper.ts';
 import { linkingHandlers } from './modules/linking/linking.handlers.ts';
 import { connectorPage } from './pages/connector/connector-page.ts';
 import { sandboxBankPage } from './pages/sandbox-bank/sandbox-bank-page.ts';
@@ -233,7 +234,7 @@ async function startBackgroundWork(deps: {
   const provider = (name: string, environmentId: string) => providers.get(name, environmentId);
   const connectionJobs = new ConnectionJobs({ orm: databases.syncOrm, cipher, provider, metrics, logger });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
-  const boss = await startQueue(databases.database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep], logger, config.recovery, {
+  const boss = await startQueue(databases.database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep, consentSweepJob({ orm, warningDays: config.consentWarningDays })], logger, config.recovery, {
     work: working,
     poolMax: config.pools.jobs,
     migrate: config.migrateOnStart,
@@ -274,7 +275,7 @@ function restHandlers(deps: {
     ...sessionHandlers({ cipher, tokens, credentials }),
     ...accountHandlers({ cipher, providers, jobs }),
     ...connectionHandlers({ cipher, jobs, providers }),
-    ...sandboxHandlers({ cipher, sandbox, linking }),
+    ...sandboxHandlers({ cipher, sandbox, linking, consentRules: { warningDays: config.consentWarningDays } }),
     ...linkingHandlers({ cipher, linking }),
     ...connectorPage({ plaidLinkScriptUrl: config.plaidLinkScriptUrl }),
     ...sandboxBankPage({ sandbox }),

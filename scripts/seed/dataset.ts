@@ -10,7 +10,7 @@ import { ACCOUNT } from '../../src/modules/account/account.store.ts';
 import { BALANCE } from '../../src/modules/balance/balance.store.ts';
 import { CONNECTION } from '../../src/modules/connection/connection.store.ts';
 import { PROFILE } from '../../src/modules/profile/profile.store.ts';
-import { remoteDataFrom, TRANSACTION } from '../../src/modules/transaction/transaction.store.ts';
+import { originalOf, remoteDataFrom, TRANSACTION } from '../../src/modules/transaction/transaction.store.ts';
 import type { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
 
 /** A seeded table and the fields the seed fills (the rest take their defaults), in COPY order. */
@@ -100,6 +100,7 @@ export async function seedProfile(rows: SeedRows, { sandbox, cipher, environment
       amount: transaction.amount,
       status: transaction.status,
       currencyCode: account.currencyCode,
+      ...originalOf(transaction),
       metadata: null,
       remoteData: remoteDataFrom(sandbox.name, transaction),
       createdAt: now,

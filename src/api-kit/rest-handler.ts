@@ -8,6 +8,9 @@ import type { Credential } from './credential.ts';
 /** Every operationId of contracts/rest.yaml. */
 export type OperationId = keyof operations;
 
+/** An optional request body's JSON, or undefined; operations without a body (`requestBody?: never`) have none. */
+type OptionalBody<R> = [NonNullable<R>] extends [never] ? undefined : Json<NonNullable<R>> | undefined;
+
 type Json<T> = T extends { content: { 'application/json': infer B } }
   ? B
   : T extends { content: { 'application/yaml': infer Y } }
@@ -39,7 +42,8 @@ export type CredentialOf<K extends OperationId> = [AcceptedKind<K>] extends [nev
 export interface HandlerInput<K extends OperationId> {
   params: Params<K, 'path'>;
   query: Params<K, 'query'>;
-  body: operations[K] extends { requestBody: infer R } ? Json<NonNullable<R>> : undefined;
+  /** A body the contract makes optional (`required: false`) may be absent: undefined. */
+  body: operations[K] extends { requestBody: infer R } ? Json<NonNullable<R>> : operations[K] extends { requestBody?: infer R } ? OptionalBody<R> : undefined;
   credential: CredentialOf<K>;
   /** The EntityManager to work through: the primary's, or the read replica's for most GETs (src/rest/dispatch.ts). */
   em: EntityManager;

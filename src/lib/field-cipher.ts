@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { secretCheckValue } from './secret-check-value.ts';
 
 const ALGORITHM = 'aes-256-gcm';
@@ -107,6 +107,25 @@ export class FieldCipher {
     } catch {
       throw new DecryptionError(field, record, 'authentication failed (tampered with, or written for another field or row)');
     }
+  }
+
+  /**
+   * A keyed hash (HMAC-SHA256) of `value` for `purpose`, under a key derived from the encrypting key:
+   * `<keyId>.<base64url>`. For values compared but never stored as is (an account's IBAN); without
+   * the key, a stored hash cannot be tested against guesses.
+   */
+  keyedHash(purpose: string, value: string): string {
+    return this.#keyedHash(this.#activeKeyId, purpose, value);
+  }
+
+  /** `value`'s keyed hashes under every key of the ring, so a hash stored before a rotation still matches. */
+  keyedHashes(purpose: string, value: string): string[] {
+    return this.keyIds.map((keyId) => this.#keyedHash(keyId, purpose, value));
+  }
+
+  #keyedHash(keyId: string, purpose: string, value: string): string {
+    const key = Buffer.from(hkdfSync('sha256', this.#keys.get(keyId)!, Buffer.alloc(0), `tributary keyed hash: ${purpose}`, 32));
+    return `${keyId}.${createHmac('sha256', key).update(value, 'utf8').digest('base64url')}`;
   }
 
   /** The stored value in the current format under the active key (null stays null). */

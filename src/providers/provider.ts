@@ -13,8 +13,13 @@ export interface ProviderBase {
   readonly name: string;
   /** What the provider offers; REST operations a connection's provider cannot do answer 403. */
   readonly capabilities: ReadonlySet<Capability>;
-  /** Upstream requests a login may make per UTC day (SimpleFIN Bridge: about 24); absent: unlimited. */
+  /**
+   * Upstream reads a login may make per UTC day (SimpleFIN Bridge: about 24; PSD2 banks: 4 unattended
+   * reads of each account, and every read reads each account once); absent: unlimited.
+   */
   readonly requestBudgetPerDay?: number;
+  /** The budget counts unattended reads only: a read with the end-user present (`EndUserPresence`) is free (PSD2). */
+  readonly budgetsUnattendedOnly?: boolean;
   /**
    * Institutions an end-user can link through this provider, by country (ISO 3166 alpha-2) and a
    * name fragment; for providers whose end-user picks a bank before leaving for it (REDIRECT).

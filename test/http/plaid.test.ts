@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
+import { sweepConsents } from '../../src/modules/connection/consent-sweeper.ts';
 import { INSTITUTIONS, type FakePlaid } from '../fakes/plaid/index.ts';
 import { createProfile } from '../support/factories.ts';
 import { PLAID_LINK_SCRIPT_URL, PUBLIC_URL, startPlaidApp } from '../support/plaid-app.ts';
@@ -136,8 +137,11 @@ describe('Plaid errors, repair and disconnect', () => {
     expect(link.status).toBe(200);
     expect(link.body).toMatchObject({ provider: 'plaid', kind: 'PLAID_LINK', linkToken: expect.any(String), scriptUrl: PLAID_LINK_SCRIPT_URL });
     const { publicToken } = await plaid.completeLink(link.body.linkToken);
+    // The renewed login comes with a consent end (a European institution): the connection takes it.
+    plaid.setConsentExpiration(itemId, new Date('2027-05-01T00:00:00Z'));
     const repaired = await app.http.post(`/v1/connect/connections/${connection.id}/reconnect`, { auth: token, json: { publicToken } });
     expect(repaired.status).toBe(200);
+    expect(repaired.body.consentExpiresAt).toBe('2027-05-01T00:00:00.000Z');
     await settled(connection.id);
     await waitFor(async () => ((await eventsOf(profile.id, 'account.verified')).length > verifiedBefore ? true : undefined), 're-verification');
     await expectSameAsInstitution(connection.id, itemId);
@@ -191,7 +195,15 @@ describe('Plaid errors, repair and disconnect', () => {
   it('USER_PERMISSION_REVOKED disconnects; PENDING_EXPIRATION fires connection.consent_expiring', async () => {
     const { connection, itemId, profile } = await connectPlaid();
     await plaid.fireWebhook(itemId, 'ITEM', 'PENDING_EXPIRATION', { consent_expiration_time: '2027-01-01T00:00:00Z' });
-    await waitFor(async () => ((await eventsOf(profile.id, 'connection.consent_expiring')).length === 1 ? true : undefined), 'connection.consent_expiring');
+    const [warning] = await waitFor(async () => {
+      const events = await eventsOf(profile.id, 'connection.consent_expiring');
+      return events.length === 1 ? events : undefined;
+    }, 'connection.consent_expiring');
+    expect(warning.payload.record).toMatchObject({ id: connection.id, consentExpiresAt: '2027-01-01T00:00:00.000Z' });
+    expect(new Date((await connectionRow(connection.id)).consent_expires_at).toISOString()).toBe('2027-01-01T00:00:00.000Z');
+    // Plaid warned of this end already: the consent sweep, within its warning period, does not warn again.
+    await sweepConsents({ orm: app.orm, warningDays: 7 }, new Date('2026-12-30T00:00:00Z'));
+    expect(await eventsOf(profile.id, 'connection.consent_expiring')).toHaveLength(1);
     await plaid.fireWebhook(itemId, 'ITEM', 'USER_PERMISSION_REVOKED', { error: null });
     await settled(connection.id, 'DISCONNECTED');
     expect(await eventsOf(profile.id, 'connection.disconnected')).toHaveLength(1);

@@ -134,7 +134,7 @@ describe('disconnecting', () => {
 });
 
 describe('claiming a transactions refresh (one at a time, once every 4 hours)', () => {
-  const claim = (connection: ConnectionEntity, now = new Date(), then = async () => {}) => service().claimTransactionsRefresh(connection, then, now);
+  const claim = (connection: ConnectionEntity, now = new Date(), then = async () => {}) => service().claimTransactionsRefresh(connection, undefined, then, now);
 
   it.each(CONNECTION_STATUSES.filter((status) => status.startsWith('ERROR_') || status.startsWith('DISCONNECT')))('refuses a %s connection with 403 and claims nothing', async (status: ConnectionStatus) => {
     const connection = await build.connection({ status });

@@ -90,3 +90,17 @@ describe('column-level encryption', () => {
     expect(() => FieldCipher.fromKeyList(`k1:${randomBytes(16).toString('base64')}`)).toThrow(/32 bytes/);
   });
 });
+
+describe('keyed hashes', () => {
+  it('hash a value under the encrypting key, match it under every key, and reveal nothing of it', () => {
+    const old = `k1:${key()}`;
+    const before = FieldCipher.fromKeyList(old).keyedHash('account identifier', 'GB82WEST12345698765432');
+    expect(before).not.toContain('GB82');
+    expect(before.startsWith('k1.')).toBe(true);
+    const rotated = FieldCipher.fromKeyList(`k2:${key()},${old}`);
+    expect(rotated.keyedHash('account identifier', 'GB82WEST12345698765432').startsWith('k2.')).toBe(true);
+    expect(rotated.keyedHashes('account identifier', 'GB82WEST12345698765432')).toContain(before);
+    expect(rotated.keyedHashes('other purpose', 'GB82WEST12345698765432')).not.toContain(before);
+    expect(FieldCipher.fromKeyList(`k1:${key()}`).keyedHash('account identifier', 'GB82WEST12345698765432')).not.toBe(before);
+  });
+});

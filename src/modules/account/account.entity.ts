@@ -30,6 +30,8 @@ export const Account = defineEntity({
     verified: p.boolean().default(false),
     mask: p.text().nullable(),
     currencyCode: p.text(),
+    /** A keyed hash of what identifies the account at its institution (IBAN, account number): see account-identity.ts. */
+    identifierHash: p.text().nullable(),
     latestBalanceId: p.uuid().nullable(),
     metadata: p.json<Metadata>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),

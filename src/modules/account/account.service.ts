@@ -2,7 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { RecordNotFound } from '../../api-kit/mutation-payload.ts';
 import { AppError, notFound, ValidationError, type FieldIssue } from '../../errors.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
+import type { FieldCipher } from '../../lib/field-cipher.ts';
 import type { ProviderAccount } from '../../providers/provider.ts';
+import { identifierHash, identifierHashes } from './account-identity.ts';
+import { matchAccounts } from './account-matching.ts';
 import { addBalance, type BalanceReading } from '../balance/balance.service.ts';
 import { balancesById } from '../balance/balance.store.ts';
 import type { BalanceSource } from '../balance/balance.entity.ts';
@@ -67,27 +70,35 @@ export interface AccountEventTarget {
 
 /**
  * Brings a connection's accounts in line with what its provider reports, in the caller's unit of
- * work: a new one is created unverified, a known one takes what may have changed, and one no longer
- * reported is closed (its history stays readable). Returns the reported accounts, in their order.
+ * work: a reported account is matched to a stored one (account-matching.ts: its remote id, else its
+ * identifier, else an unambiguous description), which takes what may have changed and, when the
+ * upstream reissued ids, its new remote id (ids, metadata and transactions stay); one matching none
+ * is created unverified, and a stored one no longer reported is closed (its history stays readable).
+ * Returns the reported accounts, in their order.
  */
-export async function applyReportedAccounts(em: EntityManager, owner: AccountOwner, reported: ProviderAccount[]): Promise<AccountEntity[]> {
-  const existing = new Map((await accountsOfConnection(em, owner.connectionId)).map((account) => [account.remoteId, account]));
+export async function applyReportedAccounts(em: EntityManager, owner: AccountOwner, reported: ProviderAccount[], cipher: FieldCipher): Promise<AccountEntity[]> {
+  const existing = await accountsOfConnection(em, owner.connectionId);
+  const byId = new Map(existing.map((account) => [account.id, account]));
+  const keys = reported.map((remote) => ({ ...remote, identifierHashes: remote.identifier ? identifierHashes(cipher, remote.identifier) : null }));
+  const matches = matchAccounts(existing, keys);
   const accounts = reported.map((remote) => {
-    const known = existing.get(remote.remoteId);
-    if (known) return Object.assign(known, changeableFields(remote));
+    const hash = remote.identifier ? identifierHash(cipher, remote.identifier) : undefined;
+    const known = byId.get(matches.get(remote.remoteId) ?? '');
+    if (known) return Object.assign(known, changeableFields(remote), { remoteId: remote.remoteId }, hash ? { identifierHash: hash } : {});
     return em.create(Account, {
       id: uuidv7(),
       connection: owner.connectionId,
       profile: owner.profileId,
       ...newAccountFields(remote),
+      identifierHash: hash ?? null,
       nameOverride: null,
       verified: false,
       latestBalanceId: null,
       metadata: null,
     });
   });
-  const reportedIds = new Set(reported.map((remote) => remote.remoteId));
-  for (const account of existing.values()) if (!reportedIds.has(account.remoteId)) account.state = 'CLOSED';
+  const kept = new Set(matches.values());
+  for (const account of existing) if (!kept.has(account.id)) account.state = 'CLOSED';
   return accounts;
 }
 

@@ -17,6 +17,10 @@ export const CONNECTION_STATUSES = [
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 export type ConnectionErrorStatus = Extract<ConnectionStatus, `ERROR_${string}`>;
 
+/** Why a connection is in its error state, when Tributary knows better than the status alone (the contract's ConnectionErrorCode). */
+export const CONNECTION_ERROR_CODES = ['CONSENT_EXPIRED'] as const;
+export type ConnectionErrorCode = (typeof CONNECTION_ERROR_CODES)[number];
+
 export const PRODUCTS = ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS', 'INVESTMENTS', 'LIABILITIES'] as const;
 export type Product = (typeof PRODUCTS)[number];
 
@@ -70,13 +74,23 @@ export const Connection = defineEntity({
     syncRemovals: p.json<string[]>().nullable(),
     /** Upstream requests made for this login on one UTC day, for providers with a daily request budget. */
     upstreamRequests: p.json<{ day: string; count: number }>().nullable(),
+    /** Budgeted providers: the scheduler reads this login again no sooner (unattended reads spread over the day). */
+    nextReadAt: p.datetime().nullable(),
+    /** The end-user behind the refresh in progress (EndUserPresence as JSON, FieldCipher ciphertext: an IP address is personal data). */
+    refreshPresenceEncrypted: p.text().nullable(),
+    /** When the end-user's consent to this login ends; null: no known end. */
+    consentExpiresAt: p.datetime().nullable(),
+    /** The consent end that `connection.consent_expiring` was sent for: once per consent. */
+    consentWarnedFor: p.datetime().nullable(),
+    /** Why the connection is in its error state, when known (CONSENT_EXPIRED); null otherwise. */
+    errorCode: p.enum(CONNECTION_ERROR_CODES).nullable(),
     lastSyncedAt: p.datetime().nullable(),
     refreshStartedAt: p.datetime().nullable(),
     lastRefreshAt: p.datetime().nullable(),
     metadata: p.json<Metadata>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  indexes: [{ properties: ['profile', 'createdAt'] }, { properties: ['environment', 'status'] }, { properties: ['provider', 'remoteId'] }],
+  indexes: [{ properties: ['profile', 'createdAt'] }, { properties: ['environment', 'status'] }, { properties: ['provider', 'remoteId'] }, { properties: ['consentExpiresAt'] }],
 });
 
 export type ConnectionEntity = InstanceType<typeof Connection.class>;

@@ -7,7 +7,7 @@ import { readEnvironment } from '../environment/environment.service.ts';
 import { jobsIn } from '../../jobs/in-transaction.ts';
 import type { ProviderDirectory } from '../../providers/directory.ts';
 import { providerOffering } from './capabilities.ts';
-import { assertBudgetLeft } from '../sync/window-sync.ts';
+import { assertBudgetLeft, budgetOf } from '../sync/request-budget.ts';
 import type { ConnectionJobs } from '../sync/connection.jobs.ts';
 import { presentConnection } from './connection.presenter.ts';
 import { ConnectionService } from './connection.service.ts';
@@ -28,7 +28,7 @@ export function connectionHandlers({ cipher, jobs, providers }: ConnectionHandle
       await connections.disconnect(connection, (tx) => jobs.disconnect(connection.id, { db: jobsIn(tx) }));
       return { status: 202, body: presentConnection(connection) };
     },
-    async refreshConnectionTransactions({ params, credential, em }) {
+    async refreshConnectionTransactions({ params, body, credential, em }) {
       const connections = service(em, credential);
       const connection = await connections.get(params.connectionId);
       const environment = await readEnvironment(em, credential.environmentId);
@@ -38,8 +38,9 @@ export function connectionHandlers({ cipher, jobs, providers }: ConnectionHandle
         });
       }
       const provider = await providerOffering(providers, connection, 'TRANSACTIONS_REFRESH');
-      assertBudgetLeft(connection, provider.requestBudgetPerDay);
-      await connections.claimTransactionsRefresh(connection, (tx) => jobs.sync(connection.id, { db: jobsIn(tx) }));
+      const presence = body?.endUser ? { ipAddress: body.endUser.ipAddress, userAgent: body.endUser.userAgent ?? null } : undefined;
+      assertBudgetLeft(connection, budgetOf(provider), presence);
+      await connections.claimTransactionsRefresh(connection, presence, (tx) => jobs.sync(connection.id, { db: jobsIn(tx) }));
       return { status: 202, body: { connectionId: params.connectionId, status: 'QUEUED' } };
     },
   };

@@ -10,8 +10,10 @@ export function presentConnection(connection: ConnectionEntity): components['sch
     provider: connection.provider as components['schemas']['ProviderName'],
     institution: { id: connection.institutionId, name: connection.institutionName },
     status: connection.status,
+    errorCode: connection.errorCode ?? null,
     products: connection.products,
     lastSyncedAt: connection.lastSyncedAt?.toISOString() ?? null,
+    consentExpiresAt: connection.consentExpiresAt?.toISOString() ?? null,
     metadata: connection.metadata ?? null,
     at: connection.createdAt.toISOString(),
   };

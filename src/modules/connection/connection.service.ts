@@ -2,20 +2,26 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, conflict, notFound } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
-import type { LinkedLogin } from '../../providers/provider.ts';
+import type { EndUserPresence, LinkedLogin } from '../../providers/provider.ts';
 import { resetVerification } from '../account/account.service.ts';
 import { recordEvent } from '../event/event.service.ts';
 import type { ProfileEntity } from '../profile/profile.entity.ts';
 import { ProfileService } from '../profile/profile.service.ts';
 import { Connection, type ConnectionEntity } from './connection.entity.ts';
 import { presentConnection } from './connection.presenter.ts';
-import { claimRefresh, INACTIVE, moveStatus, refreshTimes, scopedConnection, storeLogin } from './connection.store.ts';
+import { applyConsentRules, type ConsentRules } from './consent.ts';
+import { claimRefresh, INACTIVE, moveStatus, refreshTimes, scopedConnection, storeConsentEnd, storeLogin } from './connection.store.ts';
 
 /** Transactions refresh: at most once per this period per connection. */
 export const REFRESH_INTERVAL_MS = 4 * 60 * 60 * 1000;
 /** A refresh claimed longer ago than this is taken as crashed, so it no longer blocks the next one. */
 const REFRESH_STALE_MS = 15 * 60 * 1000;
 
+
+/** The end of a linked login's consent, as stored. */
+function consentEnd(linked: LinkedLogin): Date | null {
+  return linked.consentExpiresAt ? new Date(linked.consentExpiresAt) : null;
+}
 
 /** Connections of one environment (optionally of one profile). Every lookup is scoped by both. */
 export class ConnectionService {
@@ -84,6 +90,11 @@ export class ConnectionService {
       syncChanges: null,
       syncRemovals: null,
       upstreamRequests: null,
+      nextReadAt: null,
+      refreshPresenceEncrypted: null,
+      consentExpiresAt: consentEnd(linked),
+      consentWarnedFor: null,
+      errorCode: null,
       lastSyncedAt: null,
       refreshStartedAt: null,
       lastRefreshAt: null,
@@ -99,18 +110,34 @@ export class ConnectionService {
   }
 
   /**
-   * Stores a repaired login (ERROR_REPAIRABLE → INITIALIZING): the new credential, and every account
-   * unverified until verification runs again, because a tokenized ACH number can change.
+   * Stores a repaired login (ERROR_REPAIRABLE → INITIALIZING): the new credential and the new
+   * consent's end (a renewed consent), and every account unverified until verification runs again,
+   * because a tokenized ACH number can change. Accounts keep their ids: the sync that follows
+   * matches what the upstream reports to them (account-identity.ts), even under new remote ids.
    */
   async relink(connection: ConnectionEntity, linked: LinkedLogin, then: (tx: EntityManager) => Promise<void>): Promise<ConnectionEntity> {
     this.assertRepairable(connection);
-    const changes = { credentialEncrypted: this.#cipher.encrypt('credential', connection, linked.credential), generation: connection.generation + 1, status: 'INITIALIZING' as const };
+    const changes = {
+      credentialEncrypted: this.#cipher.encrypt('credential', connection, linked.credential),
+      generation: connection.generation + 1,
+      status: 'INITIALIZING' as const,
+      errorCode: null,
+      consentExpiresAt: consentEnd(linked),
+    };
     await this.#em.transactional(async (tx) => {
       await storeLogin(tx, connection.id, changes);
       await resetVerification(tx, connection.id);
       await then(tx);
     });
     return Object.assign(connection, changes);
+  }
+
+  /** Moves the end of the connection's consent (the sandbox's stand-in for an institution's word) and applies the consent rules now. */
+  async moveConsentEnd(connection: ConnectionEntity, end: Date, rules: ConsentRules): Promise<ConnectionEntity> {
+    this.assertRepairable(connection);
+    await storeConsentEnd(this.#em, connection.id, end);
+    const updated = await applyConsentRules(this.#em, connection.id, rules, new Date());
+    return updated ?? connection;
   }
 
   /** Starts disconnecting (idempotent); `then` runs in the same transaction when it starts now (queueing the job). */
@@ -124,9 +151,10 @@ export class ConnectionService {
 
   /**
    * Claims the connection's transactions refresh in one conditional UPDATE, so two requests (on any
-   * instances) cannot both start one: 409 while one runs, 429 within 4 hours of the last.
+   * instances) cannot both start one: 409 while one runs, 429 within 4 hours of the last. The
+   * end-user behind it (`presence`) is kept with the claim, encrypted, for the sync that serves it.
    */
-  async claimTransactionsRefresh(connection: ConnectionEntity, then: (tx: EntityManager) => Promise<void>, now = new Date()): Promise<void> {
+  async claimTransactionsRefresh(connection: ConnectionEntity, presence: EndUserPresence | undefined, then: (tx: EntityManager) => Promise<void>, now = new Date()): Promise<void> {
     if (connection.status.startsWith('ERROR_') || INACTIVE.includes(connection.status)) {
       throw new AppError(403, connection.status === 'ERROR_REPAIRABLE' ? 'REPAIR_REQUIRED' : 'CONNECTION_NOT_USABLE', `The connection is ${connection.status}; transactions cannot be refreshed`, {
         instruction: connection.status === 'ERROR_REPAIRABLE' ? 'Have the end-user reconnect the institution, then retry.' : 'Wait until the connection is SYNCED again, then retry.',
@@ -134,7 +162,8 @@ export class ConnectionService {
     }
     // The claim and the sync that honours it commit together: never a refresh claimed with no sync behind it.
     const claimed = await this.#em.transactional(async (tx) => {
-      const won = await claimRefresh(tx, connection.id, now, new Date(now.getTime() - REFRESH_STALE_MS), new Date(now.getTime() - REFRESH_INTERVAL_MS));
+      const presenceEncrypted = presence ? this.#cipher.encrypt('refreshPresence', connection, JSON.stringify(presence)) : null;
+      const won = await claimRefresh(tx, connection.id, { now, staleBefore: new Date(now.getTime() - REFRESH_STALE_MS), spacedAfter: new Date(now.getTime() - REFRESH_INTERVAL_MS), presenceEncrypted });
       if (won) await then(tx);
       return won;
     });

@@ -58,15 +58,23 @@ export const connectionStatements = {
        sync_removals = case when added.ids is null then c.sync_removals else coalesce(c.sync_removals, '[]'::jsonb) || added.ids end
        from walk, added where c.id = walk.id`,
   claimUpstreamRequest: `update connection set upstream_requests = jsonb_build_object('day', $2::text, 'count',
-       case when upstream_requests->>'day' = $2 then (upstream_requests->>'count')::int + 1 else 1 end)
+       case when upstream_requests->>'day' = $2 then (upstream_requests->>'count')::int + 1 else 1 end),
+       next_read_at = coalesce($4, next_read_at)
      where id = $1 and (upstream_requests is null or upstream_requests->>'day' <> $2 or (upstream_requests->>'count')::int < $3)`,
-  claimRefresh: `update connection set refresh_started_at = $1, last_refresh_at = $1
+  claimRefresh: `update connection set refresh_started_at = $1, last_refresh_at = $1, refresh_presence_encrypted = $5
      where id = $2 and (refresh_started_at is null or refresh_started_at < $3) and (last_refresh_at is null or last_refresh_at <= $4)
      returning id`,
   refreshTimes: `select extract(epoch from refresh_started_at) * 1000 as started, extract(epoch from last_refresh_at) * 1000 as last from connection where id = $1`,
+  // A budgeted login is not read again before its next_read_at, in an error state too: retries spend the budget as syncs do.
   dueForSync: `select id from connection
-     where (status = 'SYNCED' and last_synced_at < now() - make_interval(hours => $1))
-        or status in ('ERROR_SERVICE', 'ERROR_PROVIDER', 'ERROR_INSTITUTION')`,
+     where ((status = 'SYNCED' and last_synced_at < $2::timestamptz - make_interval(hours => $1))
+        or status in ('ERROR_SERVICE', 'ERROR_PROVIDER', 'ERROR_INSTITUTION'))
+       and (next_read_at is null or next_read_at <= $2)`,
+  // Consents that have ended but whose connection does not say so yet, or that end by $2 and were not warned of.
+  consentsDue: `select c.id from connection c
+     where c.consent_expires_at is not null and c.status not in ('DISCONNECTING', 'DISCONNECTED')
+       and ((c.consent_expires_at <= $1 and (c.status <> 'ERROR_REPAIRABLE' or c.error_code is distinct from 'CONSENT_EXPIRED'))
+         or (c.consent_expires_at <= $2 and c.consent_warned_for is distinct from c.consent_expires_at))`,
   // The wait keeps the sweep away from a connection whose job is being sent at this very moment.
   stuck: `with busy as (
        select distinct j.data->>'connectionId' as id from ${JOB_SCHEMA}.job j
@@ -135,15 +143,24 @@ export async function rewindWalk(em: EntityManager, connectionId: string, start:
 
 /**
  * Counts one upstream request against the login's budget for the UTC `day`, in one conditional
- * UPDATE (so instances cannot both take the last one); false when `limit` is reached.
+ * UPDATE (so instances cannot both take the last one), and sets when the scheduler may read the
+ * login again (`nextRead`, null: unchanged); false when `limit` is reached.
  */
-export async function claimUpstreamRequest(em: EntityManager, connectionId: string, day: string, limit: number): Promise<boolean> {
-  return (await run(em, connectionStatements.claimUpstreamRequest, [connectionId, day, limit])).count !== 0;
+export async function claimUpstreamRequest(em: EntityManager, connectionId: string, claim: { day: string; limit: number; nextRead: Date | null }): Promise<boolean> {
+  return (await run(em, connectionStatements.claimUpstreamRequest, [connectionId, claim.day, claim.limit, claim.nextRead])).count !== 0;
 }
 
-/** Claims a transactions refresh at `now` unless one runs (claimed after `staleBefore`) or ran after `spacedAfter`. */
-export async function claimRefresh(em: EntityManager, connectionId: string, now: Date, staleBefore: Date, spacedAfter: Date): Promise<boolean> {
-  return (await run(em, connectionStatements.claimRefresh, [now, connectionId, staleBefore, spacedAfter])).count !== 0;
+/**
+ * Claims a transactions refresh at `now` unless one runs (claimed after `staleBefore`) or ran after
+ * `spacedAfter`, with the end-user behind it (encrypted; null: none present).
+ */
+export async function claimRefresh(
+  em: EntityManager,
+  connectionId: string,
+  claim: { now: Date; staleBefore: Date; spacedAfter: Date; presenceEncrypted: string | null },
+): Promise<boolean> {
+  const { now, staleBefore, spacedAfter, presenceEncrypted } = claim;
+  return (await run(em, connectionStatements.claimRefresh, [now, connectionId, staleBefore, spacedAfter, presenceEncrypted])).count !== 0;
 }
 
 /** When the running refresh was claimed and when the last one started, in epoch milliseconds. */
@@ -152,9 +169,17 @@ export async function refreshTimes(em: EntityManager, connectionId: string): Pro
   return row && { started: row.started === null ? null : Number(row.started), last: row.last === null ? null : Number(row.last) };
 }
 
-/** Connections due a scheduled sync: SYNCED longer ago than `hours`, or in an error their provider may recover from. */
-export async function dueForSync(em: EntityManager, hours: number): Promise<string[]> {
-  return (await run<{ id: string }>(em, connectionStatements.dueForSync, [hours])).rows.map(({ id }) => id);
+/**
+ * Connections due a scheduled sync at `now`: SYNCED longer ago than `hours`, or in an error their
+ * provider may recover from; a budgeted login only once its next read is allowed.
+ */
+export async function dueForSync(em: EntityManager, hours: number, now: Date): Promise<string[]> {
+  return (await run<{ id: string }>(em, connectionStatements.dueForSync, [hours, now])).rows.map(({ id }) => id);
+}
+
+/** Connections whose consent has ended by `now` and that are not marked so yet, or that ends by `warnUntil` and was not warned of. */
+export async function consentsDue(em: EntityManager, now: Date, warnUntil: Date): Promise<string[]> {
+  return (await run<{ id: string }>(em, connectionStatements.consentsDue, [now, warnUntil])).rows.map(({ id }) => id);
 }
 
 /**
@@ -214,13 +239,18 @@ export async function moveStatus(em: EntityManager, id: string, from: Connection
 }
 
 /** Stores a new login on the connection: its credential, its generation, and the status it starts in. */
-export async function storeLogin(tx: EntityManager, id: string, login: Pick<ConnectionEntity, 'credentialEncrypted' | 'generation' | 'status'>): Promise<void> {
+export async function storeLogin(tx: EntityManager, id: string, login: Pick<ConnectionEntity, 'credentialEncrypted' | 'generation' | 'status' | 'errorCode' | 'consentExpiresAt'>): Promise<void> {
   await tx.nativeUpdate(Connection, { id }, login);
 }
 
-/** Ends the connection's transactions refresh (the sync that served it is over). */
+/** Sets when the end-user's consent to the connection ends (null: no known end). */
+export async function storeConsentEnd(em: EntityManager, id: string, consentExpiresAt: Date | null): Promise<void> {
+  await em.nativeUpdate(Connection, { id }, { consentExpiresAt });
+}
+
+/** Ends the connection's transactions refresh (the sync that served it is over); the end-user's address goes with it. */
 export async function endRefresh(em: EntityManager, id: string): Promise<void> {
-  await em.nativeUpdate(Connection, { id }, { refreshStartedAt: null });
+  await em.nativeUpdate(Connection, { id }, { refreshStartedAt: null, refreshPresenceEncrypted: null });
 }
 
 /** Changes a profile's connection under its row lock, in a transaction of its own; `missing` when there is none. */

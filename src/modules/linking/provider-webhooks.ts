@@ -60,6 +60,7 @@ async function apply(em: EntityManager, jobs: ConnectionJobs, environmentId: str
       case 'ERROR':
         if (connection.status !== action.state) {
           connection.status = action.state;
+          connection.errorCode = null;
           record(tx, connection, `connection.synced.errored.${action.state}`);
         }
         return true;
@@ -67,7 +68,9 @@ async function apply(em: EntityManager, jobs: ConnectionJobs, environmentId: str
         record(tx, connection, 'connection.accounts_available');
         return true;
       case 'CONSENT_EXPIRING':
-        record(tx, connection, 'connection.consent_expiring', { consentExpiresAt: action.expiresAt });
+        // The provider warned: the consent sweep keeps this end, and does not warn of it again.
+        if (action.expiresAt) connection.consentExpiresAt = connection.consentWarnedFor = new Date(action.expiresAt);
+        record(tx, connection, 'connection.consent_expiring');
         return true;
       case 'REVOKED':
         // Disconnected as if the app had asked: the upstream login is removed and the credential wiped.
@@ -79,6 +82,6 @@ async function apply(em: EntityManager, jobs: ConnectionJobs, environmentId: str
   });
 }
 
-function record(tx: EntityManager, connection: ConnectionEntity, type: string, extra: Record<string, unknown> = {}): void {
-  recordEvent(tx, connection.environment.id, type, connection.profile, { ...presentConnection(connection), ...extra });
+function record(tx: EntityManager, connection: ConnectionEntity, type: string): void {
+  recordEvent(tx, connection.environment.id, type, connection.profile, presentConnection(connection));
 }

@@ -1,7 +1,7 @@
 import type { Db, PgBoss } from 'pg-boss';
 import type { JobDefinition } from '../../jobs/queue.ts';
 import { DecryptionError } from '../../lib/field-cipher.ts';
-import { ProviderBusy, ProviderError, type Provider } from '../../providers/provider.ts';
+import { ProviderBusy, ProviderError, type EndUserPresence, type Provider } from '../../providers/provider.ts';
 import { recordBalance } from '../account/account.service.ts';
 import { accountToRefresh } from '../account/account.store.ts';
 import { recordEvent } from '../event/event.service.ts';
@@ -10,7 +10,7 @@ import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { presentConnection } from '../connection/connection.presenter.ts';
 import { connectionById, connectionOrFail, dueForSync, endRefresh } from '../connection/connection.store.ts';
 import { syncConnection, type SyncDependencies } from './sync-engine.ts';
-import { BudgetUsedUp } from './window-sync.ts';
+import { BudgetUsedUp } from './request-budget.ts';
 
 export const SYNC = 'connection.sync';
 const SYNC_DUE = 'connection.sync-due';
@@ -18,7 +18,7 @@ export const DISCONNECT = 'connection.disconnect';
 const BALANCE_REFRESH = 'account.balance-refresh';
 
 /** How often a SYNCED connection is synced again; errors the provider may recover from retry every tick. */
-const SYNC_INTERVAL_HOURS = 6;
+export const SYNC_INTERVAL_HOURS = 6;
 
 /**
  * The provider-facing background work: syncs (initial, scheduled, refresh), disconnection,
@@ -50,7 +50,7 @@ export class ConnectionJobs {
           const refresh = connection?.refreshStartedAt != null;
           try {
             if (refresh) await this.#askForNewTransactions(connection!);
-            await syncConnection({ ...this.#deps, transactionsChanged: (id, db) => queueRecompute(this.#queue(), id, db) }, connectionId, { refresh });
+            await syncConnection({ ...this.#deps, transactionsChanged: (id, db) => queueRecompute(this.#queue(), id, db) }, connectionId, { refresh, presence: connection && this.#presenceOf(connection) });
           } catch (error) {
             // A temporary upstream failure comes back after the upstream's own delay, not pg-boss's.
             if (error instanceof BudgetUsedUp) return;
@@ -88,9 +88,20 @@ export class ConnectionJobs {
     return this.#boss;
   }
 
+  /** The end-user behind the connection's refresh in progress; undefined when none was present (or it does not decrypt: the read is then unattended). */
+  #presenceOf(connection: ConnectionEntity): EndUserPresence | undefined {
+    try {
+      const stored = this.#deps.cipher.decrypt('refreshPresence', connection, connection.refreshPresenceEncrypted);
+      return stored === null ? undefined : (JSON.parse(stored) as EndUserPresence);
+    } catch (error) {
+      if (!(error instanceof DecryptionError)) throw error;
+      return undefined;
+    }
+  }
+
   /** Queues a sync of every connection that is due (the cron job runs this every 15 minutes). */
-  async syncDue(): Promise<void> {
-    const due = await dueForSync(this.#deps.orm.em.fork(), SYNC_INTERVAL_HOURS);
+  async syncDue(now = new Date()): Promise<void> {
+    const due = await dueForSync(this.#deps.orm.em.fork(), SYNC_INTERVAL_HOURS, now);
     // One statement for the whole tick; a connection with a sync already queued is skipped by its key.
     if (due.length > 0) await this.#queue().insert(SYNC, due.map((id) => ({ data: { connectionId: id }, singletonKey: id })));
   }

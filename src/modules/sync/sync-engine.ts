@@ -2,13 +2,14 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Db } from 'pg-boss';
 import { jobsIn } from '../../jobs/in-transaction.ts';
 import { DecryptionError, type FieldCipher } from '../../lib/field-cipher.ts';
-import { ProviderBusy, ProviderError, SyncRestart, type CursorProvider, type Provider, type ProviderAccount } from '../../providers/provider.ts';
+import { ProviderBusy, ProviderError, SyncRestart, type CursorProvider, type EndUserPresence, type Provider, type ProviderAccount } from '../../providers/provider.ts';
 import { markVerified } from '../account/account.service.ts';
 import { unverifiedAccounts } from '../account/account.store.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { markProfileReady } from '../profile/profile.service.ts';
 import type { ConnectionEntity, ConnectionStatus } from '../connection/connection.entity.ts';
 import { presentConnection, presentSyncChanges } from '../connection/connection.presenter.ts';
+import { consentEnded, markConsentExpired } from '../connection/consent.ts';
 import { connectionById, connectionOrFail, INACTIVE, moveStatus, rewindWalk } from '../connection/connection.store.ts';
 import { syncProducts } from './product-steps.ts';
 import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
@@ -22,6 +23,8 @@ export interface SyncDependencies extends SyncObservers {
   provider(name: string, environmentId: string): Promise<Provider>;
   /** Queues what follows a sync that changed transactions (recurring streams), with `db` in the sync's final transaction. */
   transactionsChanged?: (connectionId: string, db: Db) => Promise<void>;
+  /** The time now (a test's clock moves faster); absent: the system's. */
+  now?: () => Date;
 }
 
 /**
@@ -32,11 +35,14 @@ export interface SyncDependencies extends SyncObservers {
  * twice or skips one. Change counts are carried on the connection until the sync ends, so the
  * `connection.synced.successful` event reports every change exactly once, even across a crash.
  */
-export async function syncConnection(deps: SyncDependencies, connectionId: string, options: { refresh?: boolean } = {}): Promise<void> {
+export async function syncConnection(deps: SyncDependencies, connectionId: string, options: { refresh?: boolean; presence?: EndUserPresence } = {}): Promise<void> {
   const em = deps.orm.em.fork();
+  const now = deps.now ?? (() => new Date());
   const connection = await connectionById(em, connectionId);
   if (!connection || connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
   if (connection.profile.deletingAt) return;
+  // An ended consent reaches nothing upstream: the connection waits for the end-user to renew it.
+  if (consentEnded(connection, now())) return finish(em, connection.id, null, now(), connection.status);
   const provider = await deps.provider(connection.provider, connection.environment.id);
   const accessToken = await readCredential(deps, em, connection);
   if (accessToken === undefined) return;
@@ -54,12 +60,12 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
   try {
     const applied =
       provider.syncStyle === 'WINDOW'
-        ? await syncWindow({ em, provider, credential: accessToken, connection, refresh: options.refresh ?? false, observers: deps })
+        ? await syncWindow({ em, provider, credential: accessToken, connection, refresh: options.refresh ?? false, presence: options.presence, cipher: deps.cipher, observers: deps, now: now() })
         : await syncCursor(em, provider, accessToken, connection, deps);
     if (!applied) return;
     await syncProducts(em, connection, provider, accessToken);
     if (connection.products.includes('ACCOUNT_NUMBERS') && provider.capabilities.has('ACCOUNT_NUMBERS')) await verifyAccounts(em, connection, provider, accessToken);
-    await finish(em, connection.id, null, undefined, deps.transactionsChanged);
+    await finish(em, connection.id, null, now(), undefined, deps.transactionsChanged);
     observe('synced');
   } catch (error) {
     if (error instanceof ProviderBusy) {
@@ -74,7 +80,7 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
     }
     // A failure of our own shows as ERROR_SERVICE (not a sync stuck at SYNCING) and is rethrown, so
     // the job is retried; pages already applied stay, and the retry goes on from their cursor.
-    await finish(em, connection.id, error instanceof ProviderError ? error : new ProviderError('ERROR_SERVICE', 'the sync failed inside Tributary'), previousStatus);
+    await finish(em, connection.id, error instanceof ProviderError ? error : new ProviderError('ERROR_SERVICE', 'the sync failed inside Tributary'), now(), previousStatus);
     observe('failed');
     if (!(error instanceof ProviderError) || error.retryAfterSeconds !== undefined) throw error;
   }
@@ -92,7 +98,7 @@ async function readCredential(deps: SyncDependencies, em: EntityManager, connect
   } catch (error) {
     if (!(error instanceof DecryptionError)) throw error;
     const previousStatus = connection.status;
-    await finish(em, connection.id, new ProviderError('ERROR_SERVICE', 'the stored credential does not decrypt'), previousStatus);
+    await finish(em, connection.id, new ProviderError('ERROR_SERVICE', 'the stored credential does not decrypt'), new Date(), previousStatus);
     deps.metrics?.syncFinished(connection.provider, 'failed', 0);
     if (previousStatus !== 'ERROR_SERVICE') {
       deps.logger?.error(
@@ -107,10 +113,10 @@ async function readCredential(deps: SyncDependencies, em: EntityManager, connect
 /** Restarts of one walk after the upstream changed mid-pagination, before the sync gives up (and retries later). */
 const MAX_RESTARTS = 3;
 
-async function syncCursor(em: EntityManager, provider: CursorProvider, credential: string, connection: ConnectionEntity, observers: SyncObservers): Promise<boolean> {
+async function syncCursor(em: EntityManager, provider: CursorProvider, credential: string, connection: ConnectionEntity, deps: SyncDependencies): Promise<boolean> {
   const accounts = await provider.accounts(credential);
-  await applyAccounts(em, connection, accounts);
-  return walkTransactions(em, provider, credential, connection, accounts, { start: connection.syncCursor ?? null, resume: connection.syncPageCursor ?? null }, observers);
+  await applyAccounts(em, connection, accounts, deps.cipher);
+  return walkTransactions(em, provider, credential, connection, accounts, { start: connection.syncCursor ?? null, resume: connection.syncPageCursor ?? null }, deps);
 }
 
 /**
@@ -129,7 +135,7 @@ async function walkTransactions(
   connection: ConnectionEntity,
   accounts: ProviderAccount[],
   { start, resume }: { start: string | null; resume: string | null },
-  observers: SyncObservers,
+  deps: SyncDependencies,
 ): Promise<boolean> {
   const connectionId = connection.id;
   const known = new Set(accounts.map((account) => account.remoteId));
@@ -143,9 +149,9 @@ async function walkTransactions(
           // The whole list: accounts it leaves out are taken as closed.
           accounts.push(...newcomers);
           for (const account of newcomers) known.add(account.remoteId);
-          await applyAccounts(em, connection, accounts);
+          await applyAccounts(em, connection, accounts, deps.cipher);
         }
-        if (!(await applyPage(em, connectionId, cursor, page.nextCursor, page, observers))) return false;
+        if (!(await applyPage(em, connectionId, cursor, page.nextCursor, page, deps))) return false;
         if (!page.hasMore) return true;
         cursor = page.nextCursor;
       }
@@ -169,20 +175,24 @@ async function verifyAccounts(em: EntityManager, connection: ConnectionEntity, p
 }
 
 /**
- * Ends a sync: the final status, its event, the first-sync `profile.ready`, and (when transactions
- * changed) the work that follows them, all in one transaction.
+ * Ends a sync at `now`: the final status, its event, the first-sync `profile.ready`, and (when
+ * transactions changed) the work that follows them, all in one transaction.
  */
 async function finish(
   em: EntityManager,
   connectionId: string,
   failure: ProviderError | null,
+  now: Date,
   previousStatus?: ConnectionStatus,
   transactionsChanged?: SyncDependencies['transactionsChanged'],
 ): Promise<void> {
   await em.transactional(async (tx) => {
     const connection = await connectionOrFail(tx, connectionId, { lock: true, profile: true });
     if (connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
+    // A consent that ended before or while the sync ran decides the outcome, whatever the upstream said.
+    if (consentEnded(connection, now)) return markConsentExpired(tx, connection, previousStatus ?? connection.status);
     const changes = connection.syncChanges ?? { added: 0, modified: 0, removed: 0 };
+    connection.errorCode = null;
     if (failure) {
       connection.status = failure.status;
       // Retrying an error state that persists says nothing new: the event fires when the state is entered.
@@ -192,7 +202,7 @@ async function finish(
     }
     const firstSync = connection.lastSyncedAt === null;
     connection.status = 'SYNCED';
-    connection.lastSyncedAt = new Date();
+    connection.lastSyncedAt = now;
     connection.syncChanges = null;
     if (changes.added + changes.modified + changes.removed > 0) {
       recordEvent(tx, connection.environment.id, 'connection.synced.successful', connection.profile, presentConnection(connection), presentSyncChanges(changes));

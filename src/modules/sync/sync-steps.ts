@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { run } from '../../db/statement.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import type { ProviderAccount, ProviderTransaction, SyncPage } from '../../providers/provider.ts';
@@ -25,11 +26,11 @@ export interface SyncObservers {
 }
 
 /** Stores what the provider reports of the connection's accounts, and a balance for each whose balance changed. */
-export async function applyAccounts(em: EntityManager, connection: ConnectionEntity, reported: ProviderAccount[]): Promise<void> {
+export async function applyAccounts(em: EntityManager, connection: ConnectionEntity, reported: ProviderAccount[], cipher: FieldCipher): Promise<void> {
   await em.transactional(async (tx) => {
     // One accounts step per connection at a time: two workers syncing it at once would both insert a new account.
     await connectionOrFail(tx, connection.id, { lock: true, profile: false });
-    const accounts = await applyReportedAccounts(tx, { connectionId: connection.id, profileId: connection.profile.id }, reported);
+    const accounts = await applyReportedAccounts(tx, { connectionId: connection.id, profileId: connection.profile.id }, reported, cipher);
     const latest = await latestBalances(tx, accounts);
     const target = { environmentId: connection.environment.id, profile: connection.profile };
     accounts.forEach((account, index) => {

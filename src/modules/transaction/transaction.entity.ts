@@ -30,6 +30,9 @@ export const Transaction = defineEntity({
     amount: money(),
     status: p.enum(TRANSACTION_STATUSES),
     currencyCode: p.text(),
+    /** A payment made in another currency: the amount in it (same sign as `amount`), and its ISO 4217 code. */
+    originalAmount: money().nullable(),
+    originalCurrencyCode: p.text().nullable(),
     metadata: p.json<Metadata>().nullable(),
     remoteData: p.json<Record<string, unknown>>(),
     createdAt: p.datetime().onCreate(() => new Date()),

@@ -80,6 +80,8 @@ export const transactionUpdate: NonNullable<MutationResolvers['transactionUpdate
         amount: transaction.amount,
         status: transaction.status,
         currencyCode: transaction.currencyCode,
+        originalAmount: transaction.originalAmount ?? null,
+        originalCurrencyCode: transaction.originalCurrencyCode ?? null,
         metadata: transaction.metadata,
         createdAt: transaction.createdAt,
       };

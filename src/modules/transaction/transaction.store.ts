@@ -20,6 +20,8 @@ export interface TransactionRecord {
   amount: string;
   status: TransactionStatus;
   currencyCode: string;
+  originalAmount: string | null;
+  originalCurrencyCode: string | null;
   metadata: Metadata | null;
   createdAt: Date;
 }
@@ -36,14 +38,16 @@ export const TRANSACTION = table('transaction', {
   amount: col.money(),
   status: col.oneOf(TRANSACTION_STATUSES),
   currencyCode: col.text(),
+  originalAmount: col.money().orNull(),
+  originalCurrencyCode: col.text().orNull(),
   metadata: col.json<Metadata>().orNull(),
   remoteData: col.json<Record<string, unknown>>(),
   createdAt: col.timestamp(),
 });
 
-const RECORD = ['id', 'accountId', 'date', 'description', 'amount', 'status', 'currencyCode', 'metadata', 'createdAt'] as const;
+const RECORD = ['id', 'accountId', 'date', 'description', 'amount', 'status', 'currencyCode', 'originalAmount', 'originalCurrencyCode', 'metadata', 'createdAt'] as const;
 /** What a provider reports of a transaction; a page row adds a new id, and `accountRemoteId` to find the account by. */
-const REPORTED = ['remoteId', 'date', 'description', 'amount', 'status', 'remoteData'] as const;
+const REPORTED = ['remoteId', 'date', 'description', 'amount', 'status', 'originalAmount', 'originalCurrencyCode', 'remoteData'] as const;
 const PAGE = ['id', ...REPORTED] as const;
 type PageRow = Row<typeof TRANSACTION, (typeof PAGE)[number]> & { accountRemoteId: string };
 const STORED = ['remoteId', 'date', 'amount', 'description', 'status'] as const;
@@ -70,9 +74,11 @@ export const transactionStatements = {
        join account a on a.connection_id = $2 and a.remote_id = r."accountRemoteId"
      on conflict (connection_id, remote_id) do update
         set date = excluded.date, description = excluded.description, amount = excluded.amount, status = excluded.status,
+            original_amount = excluded.original_amount, original_currency_code = excluded.original_currency_code,
             remote_data = transaction.remote_data || excluded.remote_data
-      where (transaction.date, transaction.description, transaction.amount, transaction.status, transaction.remote_data)
-            is distinct from (excluded.date, excluded.description, excluded.amount, excluded.status, transaction.remote_data || excluded.remote_data)
+      where (transaction.date, transaction.description, transaction.amount, transaction.status, transaction.original_amount, transaction.original_currency_code, transaction.remote_data)
+            is distinct from (excluded.date, excluded.description, excluded.amount, excluded.status, excluded.original_amount, excluded.original_currency_code,
+                              transaction.remote_data || excluded.remote_data)
      returning id, (xmax = 0) as inserted`,
   remove: `delete from transaction where connection_id = $1 and remote_id = any($2::text[]) returning id`,
   // Which of a page's account remote ids the connection has: a transaction of any other cannot be stored.
@@ -229,6 +235,11 @@ export function remoteDataFrom(provider: string, transaction: ProviderTransactio
   return { [provider]: transaction.raw, ...(transaction.enrichment ? { enrichment: transaction.enrichment } : {}) };
 }
 
+/** The amount in the payment's own currency as stored: both or neither (an amount without its currency means nothing). */
+export function originalOf({ originalAmount, originalCurrencyCode }: ProviderTransaction): { originalAmount: string | null; originalCurrencyCode: string | null } {
+  return originalAmount && originalCurrencyCode ? { originalAmount, originalCurrencyCode } : { originalAmount: null, originalCurrencyCode: null };
+}
+
 function pageRow(transaction: ProviderTransaction, provider: string): PageRow {
   return {
     id: uuidv7(),
@@ -238,6 +249,7 @@ function pageRow(transaction: ProviderTransaction, provider: string): PageRow {
     description: transaction.description,
     amount: transaction.amount,
     status: transaction.status,
+    ...originalOf(transaction),
     remoteData: remoteDataFrom(provider, transaction),
   };
 }

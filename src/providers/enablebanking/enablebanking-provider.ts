@@ -67,6 +67,7 @@ export class EnableBankingProvider implements WindowProvider {
   /** docs/decisions/providers-enablebanking-capabilities.md */
   readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['TRANSACTIONS_REFRESH']);
   readonly requestBudgetPerDay = UNATTENDED_READS_PER_DAY;
+  readonly budgetsUnattendedOnly = true;
   readonly #options: EnableBankingOptions;
   readonly #now: () => number;
 

@@ -132,6 +132,7 @@ export class PlaidProvider implements CursorProvider {
       remoteId: login.itemId,
       institution: { id: institutionId, name: data.item.institution_name ?? institutionId },
       products,
+      consentExpiresAt: data.item.consent_expiration_time ?? null,
     };
   }
 

@@ -36,6 +36,8 @@ export interface Movement {
   cents: number;
   counterparty: Counterparty;
   fate: Fate;
+  /** A purchase made in another currency: its amount there, in that currency's cents (same sign as `cents`). */
+  original?: { cents: number; currencyCode: string };
 }
 
 export interface HouseholdOptions {
@@ -45,6 +47,8 @@ export interface HouseholdOptions {
   firstDay: number;
   /** Purchases a day on average; the default is a household's everyday spending (about 1.7). */
   purchasesPerDay?: number;
+  /** The card also pays for a few purchases abroad, in EUR (see `#abroadOn`). */
+  spendsAbroad?: boolean;
 }
 
 /** How often a household buys from each group (purchases a day) and which account pays. */
@@ -59,6 +63,10 @@ const SPENDING: Record<SpendingGroup, { perDay: number; account: 'checking' | 'c
 };
 const GROUPS = Object.keys(SPENDING) as SpendingGroup[];
 const EVERYDAY_PURCHASES = GROUPS.reduce((sum, group) => sum + SPENDING[group].perDay, 0);
+/** Days of a 30-day cycle with a purchase abroad (a trip at the start of each month or so). */
+const ABROAD_DAYS = new Set([3, 4, 5]);
+/** USD a EUR bought on a day: between these, fixed per day. */
+const EUR_IN_USD = [1.04, 1.12] as const;
 /** Restaurants settle with a tip of 15–22 % of the authorisation. */
 const TIP = [0.15, 0.22] as const;
 const DAYS_PER_MONTH = 365.25 / 12;
@@ -101,6 +109,7 @@ export class Household {
   readonly #intensity: number;
   readonly #profile: Profile;
   readonly #purchases = new Map<number, Movement[]>();
+  readonly #spendsAbroad: boolean;
   /** What leaves checking in an average month: rent, bills, payments, the savings transfer and the purchases it pays for. */
   readonly monthlyOutflow: number;
   /** One fortnightly paycheck: the month's outflows plus the household's margin, spread over the paychecks. */
@@ -111,6 +120,7 @@ export class Household {
     this.#holds = new Set(options.accounts);
     this.#firstDay = options.firstDay;
     this.#intensity = (options.purchasesPerDay ?? EVERYDAY_PURCHASES) / EVERYDAY_PURCHASES;
+    this.#spendsAbroad = options.spendsAbroad ?? false;
     const random = randomFor(`${seed}:profile`);
     const loanPayment = between(random, 250_00, 1_900_00);
     this.#profile = {
@@ -167,7 +177,22 @@ export class Household {
 
   /** Every movement on `day` on the accounts held: the scheduled ones, then the day's purchases. */
   on(day: number): Movement[] {
-    return [...this.#scheduledOn(day), ...this.#purchasesOn(day)];
+    return [...this.#scheduledOn(day), ...this.#purchasesOn(day), ...this.#abroadOn(day)];
+  }
+
+  /**
+   * A card purchase abroad on a few days of each 30-day cycle, in EUR, settled in USD at the day's
+   * rate; drawn from a stream of its own, so the household's other movements stay what they were.
+   */
+  #abroadOn(day: number): Movement[] {
+    if (!this.#spendsAbroad || !this.#holds.has('card') || !ABROAD_DAYS.has(day % 30)) return [];
+    const random = randomFor(`${this.#seed}:abroad:${day}`);
+    const shop = pick(random, merchantsOf('abroad'));
+    const euros = between(random, shop.cents[0], shop.cents[1]);
+    const rate = EUR_IN_USD[0] + random() * (EUR_IN_USD[1] - EUR_IN_USD[0]);
+    const secondOfDay = between(random, 9 * 3_600, 22 * 3_600);
+    const cents = -Math.round(euros * rate);
+    return [{ key: `a${day}`, account: 'card', day, postDay: day, secondOfDay, pendingCents: null, cents, counterparty: shop, fate: 'posts', original: { cents: -euros, currencyCode: 'EUR' } }];
   }
 
   /**

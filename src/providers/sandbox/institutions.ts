@@ -22,6 +22,12 @@ export interface SandboxInstitution extends Institution {
   /** Issues tokenized ACH numbers: the verified number's last four digits differ from the mask. */
   tokenizedNumbers: boolean;
   accounts: AccountTemplate[];
+  /** Like a PSD2 bank: the end-user's consent lasts this many days from each sign-in. */
+  consentDays?: number;
+  /** Like a PSD2 bank on re-consent: every sign-in gives the accounts new remote ids (their IBANs stay). */
+  reissuesAccountIds?: boolean;
+  /** The card pays for a few purchases abroad, in EUR. */
+  spendsAbroad?: boolean;
 }
 
 const CHECKING: AccountTemplate = { key: 'checking', name: 'Everyday Checking', kind: 'DEPOSITORY', subtype: 'checking' };
@@ -129,6 +135,21 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
     routing: '',
     tokenizedNumbers: false,
     accounts: [{ ...CHECKING, name: 'Lönekonto' }],
+  },
+  {
+    id: 'ins_kea_bank',
+    name: 'Kea Bank',
+    products: ['TRANSACTIONS', 'BALANCES'],
+    description: 'Like a PSD2 bank: consent lasts 90 days, a reconnect reissues account ids (IBANs stay); the card has purchases in EUR.',
+    link: 'CREDENTIALS',
+    routing: '061000104',
+    tokenizedNumbers: false,
+    accounts: [{ ...CHECKING, name: 'Current Account' }, { ...CARD, name: 'Travel Card' }],
+    countries: ['US'],
+    currencyCode: 'USD',
+    consentDays: 90,
+    reissuesAccountIds: true,
+    spendsAbroad: true,
   },
 ];
 

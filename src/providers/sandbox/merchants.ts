@@ -36,7 +36,8 @@ export type SpendingGroup = 'groceries' | 'coffee' | 'restaurants' | 'shopping' 
 
 /** A merchant purchases are drawn from: its amount range in cents, and whether a tip is added when it settles. */
 export interface Merchant extends Counterparty {
-  group: SpendingGroup | 'subscription' | 'utility';
+  group: SpendingGroup | 'subscription' | 'utility' | 'abroad';
+  /** In the merchant's own currency: EUR for those abroad, USD for the others. */
   cents: readonly [min: number, max: number];
   tipped: boolean;
 }
@@ -98,6 +99,10 @@ export const MERCHANTS: readonly Merchant[] = [
   merchant('Netflix', { group: 'subscription', descriptor: 'NETFLIX.COM', website: 'netflix.com', categories: ['Service', 'Subscription'], pfc: ['ENTERTAINMENT', 'ENTERTAINMENT_TV_AND_MOVIES'], mcc: '4899', cents: [15_49, 15_49] }),
   merchant('Spotify', { group: 'subscription', descriptor: 'SPOTIFY USA', website: 'spotify.com', categories: ['Service', 'Subscription'], pfc: ['ENTERTAINMENT', 'ENTERTAINMENT_MUSIC_AND_AUDIO'], mcc: '5815', cents: [11_99, 11_99] }),
   merchant('PG&E', { group: 'utility', descriptor: 'PGANDE WEB ONLINE', website: 'pge.com', categories: ['Service', 'Utilities'], pfc: ['RENT_AND_UTILITIES', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY'], mcc: '4900', cents: [60_00, 170_00] }),
+  // Abroad: card purchases made in EUR, settled in the card's USD.
+  merchant('Café de Flore', { group: 'abroad', descriptor: 'CAFE DE FLORE PARIS FR', website: 'cafedeflore.fr', categories: ['Food and Drink', 'Restaurants', 'Coffee Shop'], pfc: ['FOOD_AND_DRINK', 'FOOD_AND_DRINK_COFFEE'], mcc: '5814', cents: [8_00, 35_00] }),
+  merchant('Rijksmuseum', { group: 'abroad', descriptor: 'RIJKSMUSEUM AMSTERDAM NL', website: 'rijksmuseum.nl', categories: ['Recreation', 'Arts and Entertainment'], pfc: ['ENTERTAINMENT', 'ENTERTAINMENT_MUSEUMS_AND_GALLERIES'], mcc: '7991', cents: [22_50, 45_00] }),
+  merchant('Deutsche Bahn', { group: 'abroad', descriptor: 'DB VERTRIEB GMBH BERLIN DE', website: 'bahn.de', categories: ['Travel', 'Rail'], pfc: ['TRAVEL', 'TRAVEL_PUBLIC_TRANSIT'], mcc: '4112', cents: [29_90, 149_90] }),
 ];
 
 /** The merchants of one group. */

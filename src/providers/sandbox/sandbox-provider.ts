@@ -16,7 +16,7 @@ import type {
   WebhookAction,
 } from '../provider.ts';
 import { LinkRefused, ProviderError, WebhookUnverified } from '../provider.ts';
-import { dayOf, HISTORY_DAYS, type AccountRole } from './household.ts';
+import { DAY_MS, dayOf, HISTORY_DAYS, type AccountRole } from './household.ts';
 import { findInstitution, SANDBOX_INSTITUTIONS, type SandboxInstitution } from './institutions.ts';
 import { portfolioValueCents, presentInvestments, type AccountPortfolio } from './investments.ts';
 import { liabilityOf } from './liabilities.ts';
@@ -157,6 +157,7 @@ export class SandboxProvider implements CursorProvider {
       remoteId: null,
       institution: { id: institution.id, name: institution.name },
       products: request.products ?? institution.products,
+      consentExpiresAt: institution.consentDays ? new Date(this.#now().getTime() + institution.consentDays * DAY_MS).toISOString() : null,
     };
   }
 
@@ -173,6 +174,7 @@ export class SandboxProvider implements CursorProvider {
       mask: maskOf(login, template.key),
       currencyCode: institution.currencyCode,
       balance: this.#balance(login, institution, template.key, transactions),
+      identifier: institution.reissuesAccountIds ? ibanOf(login, template.key) : null,
     }));
   }
 
@@ -362,8 +364,16 @@ function readLogin(accessToken: string): Login {
   throw new ProviderError('ERROR_REPAIRABLE', 'the access token is not valid');
 }
 
+/** The account's id upstream; at an institution that reissues them, a new one with every sign-in. */
 function accountRemoteIdOf(login: Login, key: AccountRole): string {
-  return `${login.seed.slice(0, 10)}-${key}`;
+  const reissued = findInstitution(login.institutionId)?.reissuesAccountIds ? `-${login.generation}` : '';
+  return `${login.seed.slice(0, 10)}-${key}${reissued}`;
+}
+
+/** A made-up IBAN, the same across sign-ins. */
+function ibanOf(login: Login, key: AccountRole): string {
+  const random = randomFor(`${login.seed}:${key}:iban`);
+  return `GB${digits(random, 2)}KEAB${digits(random, 14)}`;
 }
 
 function maskOf(login: Login, key: AccountRole): string {

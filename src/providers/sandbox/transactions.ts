@@ -10,7 +10,7 @@ const REVERSAL_DAYS = 5;
 
 /** The household behind a sandbox login at an institution. */
 export function householdOf(seed: string, institution: SandboxInstitution, firstDay: number): Household {
-  return new Household(seed, { accounts: institution.accounts.map((account) => account.key), firstDay });
+  return new Household(seed, { accounts: institution.accounts.map((account) => account.key), firstDay, spendsAbroad: institution.spendsAbroad });
 }
 
 /** A movement as the sandbox institution reports it on a given day. */
@@ -66,7 +66,7 @@ export function visibleVersion(seed: string, movement: Movement, today: number):
 
 /** A sandbox transaction as the provider interface carries it (remote data under `raw` and `enrichment`). */
 export function presentTransaction(accountRemoteId: string, transaction: VisibleTransaction, now: Date): ProviderTransaction {
-  const { counterparty } = transaction.movement;
+  const { counterparty, original } = transaction.movement;
   const timestamp = now.toISOString();
   const pointOfSale = counterparty.channel === 'other' ? '' : 'POS ';
   return {
@@ -77,6 +77,8 @@ export function presentTransaction(accountRemoteId: string, transaction: Visible
     description: counterparty.name,
     amount: centsToDecimal(transaction.cents),
     status: transaction.status,
+    originalAmount: original ? centsToDecimal(original.cents) : null,
+    originalCurrencyCode: original?.currencyCode ?? null,
     raw: {
       guid: `TRN-${transaction.remoteId}`,
       description: counterparty.descriptor,

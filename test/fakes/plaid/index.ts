@@ -158,6 +158,11 @@ export async function startFakePlaid(options: FakePlaidOptions = {}) {
       await state.resetLogin(state.item(itemId));
     },
 
+    /** The end-user's consent to the Item ends at `at`, as at a European institution: `/item/get` reports it. */
+    setConsentExpiration(itemId: string, at: Date | null): void {
+      state.item(itemId).consentExpiresAt = at;
+    },
+
     /** The user fixed the login outside the client's app: the error clears and LOGIN_REPAIRED is sent. */
     async repairLogin(itemId: string): Promise<void> {
       await state.repair(state.item(itemId), false);

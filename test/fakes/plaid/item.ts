@@ -62,6 +62,8 @@ export class FakeItem {
   removed = false;
   lastUpdate = new Date();
   lastWebhook: { sentAt: Date; code: string } | null = null;
+  /** When the end-user's consent ends (European institutions); null: no end, as at US institutions. */
+  consentExpiresAt: Date | null = null;
   updateStatus = TransactionsUpdateStatus.HistoricalUpdateComplete;
   /** Set by `injectMutationDuringPagination`: the next walk with more than one page is disturbed. */
   mutationPending = false;

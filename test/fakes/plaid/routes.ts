@@ -97,7 +97,7 @@ function describeItem(item: FakeItem): Item {
     billed_products: [...item.products],
     products: [...item.products],
     consented_products: [...item.products],
-    consent_expiration_time: null,
+    consent_expiration_time: item.consentExpiresAt?.toISOString() ?? null,
     update_type: ItemUpdateTypeEnum.Background,
   };
 }
