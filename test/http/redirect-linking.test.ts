@@ -45,8 +45,8 @@ describe('institution search', () => {
     expect(byName.body.map((institution: { id: string }) => institution.id)).toEqual(['ins_sandbox_bank_se']);
 
     const everything = await app.http.get('/v1/institutions?limit=2&page=2', { auth: app.apiKey });
-    expect(everything.headers['total-count']).toBe('7');
-    expect(everything.body.map((institution: { name: string }) => institution.name)).toEqual(['Quokka Investments', 'Sandbox Bank Deutschland']);
+    expect(everything.headers['total-count']).toBe('8');
+    expect(everything.body.map((institution: { name: string }) => institution.name)).toEqual(['Kea Bank', 'Quokka Investments']);
     expect((await app.http.get('/v1/institutions?country=FR', { auth: app.apiKey })).body).toEqual([]);
   });
 
