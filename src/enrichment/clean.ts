@@ -27,6 +27,8 @@ const METHOD_PHRASES = [
 /** Card processors and payment facilitators whose prefix stands before the merchant's own name. */
 const PROCESSORS = ['SQ', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE', 'GOOGLE'];
 
+/** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
+const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
 const ORIGINATOR = /ORIG CO NAME:\s*(.+?)\s+(?:ORIG ID:|CO ENTRY DESCR:|DESC DATE:|SEC:|$)/i;
 const ENTRY_DESCRIPTION = /CO ENTRY DESCR:\s*(.+?)\s+(?:SEC:|TRACE|EED:|IND ID|$)/i;
 const SVWZ = /\b(?:EREF|MREF|CRED|KREF|ABWA|ABWE|IBAN|BIC)\+\S+/gi;
@@ -62,7 +64,7 @@ const LONGEST_CITY = Math.max(...places.cities.map((city) => city.split(' ').len
 /** The description's counterparty text; the whole description (whitespace collapsed) when nothing is left. */
 export function cleanDescription(raw: string): string {
   const whole = raw.slice(0, MAX_DESCRIPTION_LENGTH).replace(SPACES, ' ').trim();
-  let text = achOriginator(whole) ?? whole;
+  let text = PURCHASE_AT.exec(whole)?.[1] ?? achOriginator(whole) ?? whole;
   text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   text = stripLeading(text);
   text = text
