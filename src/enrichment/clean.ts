@@ -106,6 +106,21 @@ function stripLeading(text: string): string {
 /** Country, US state and city at the end, in any order, keeping at least one word. */
 function stripPlace(text: string): string {
   const words = text.split(' ');
+  return words.slice(0, placeStart(words)).join(' ');
+}
+
+/** True when the text ends with a city (and maybe state and country): a shop's location, as card networks print it. */
+export function endsWithCity(normalized: string): boolean {
+  const words = normalized.split(' ');
+  for (let end = words.length; end > 1; end--) {
+    if (cityLength(words, end) > 0) return true;
+    if (!COUNTRIES.has(words[end - 1]!) && !US_STATES.has(words[end - 1]!)) return false;
+  }
+  return false;
+}
+
+/** Where the place at the end of `words` starts (their length when there is none). */
+function placeStart(words: string[]): number {
   let end = words.length;
   for (;;) {
     const last = normalize(words[end - 1] ?? '');
@@ -117,7 +132,7 @@ function stripPlace(text: string): string {
     if (city === 0) break;
     end -= city;
   }
-  return words.slice(0, end).join(' ');
+  return end;
 }
 
 /** How many words before `end` name a city (the longest such), leaving at least one word; 0 when none. */
