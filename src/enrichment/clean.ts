@@ -52,6 +52,8 @@ const REFERENCE_SUFFIX = /\*[A-Z0-9]*\d[A-Z0-9]*/gi;
 const STAR = /\s*\*\s*/g;
 /** A number of three digits or more on its own, or a code mixing letters and at least two digits (2K4L81QT2). */
 const NUMBER_OR_CODE = /\b(?:\d{3,}|(?=[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,})\b/gi;
+/** Punctuation left standing alone once what was around it went ("Utrecht,, / UTRECHT"); an ampersand stays. */
+const STRAY_PUNCTUATION = /(?<=^|\s)[^\p{L}\p{N}\s&]+(?=\s|$)/gu;
 const EDGES = /^[\s*#:;,./\\|_+-]+|[\s*#:;,/\\|_+-]+$/g;
 const SPACES = /\s+/g;
 const SPACE_BEFORE_PUNCTUATION = /\s+([,.;:])/g;
@@ -78,6 +80,7 @@ export function cleanDescription(raw: string): string {
     .replace(REFERENCE_SUFFIX, ' ')
     .replace(STAR, ' ')
     .replace(NUMBER_OR_CODE, ' ')
+    .replace(STRAY_PUNCTUATION, ' ')
     .replace(SPACES, ' ')
     .replace(SPACE_BEFORE_PUNCTUATION, '$1');
   text = stripLeading(text.replace(EDGES, '')).replace(TRAILING_METHOD, '');
@@ -106,7 +109,7 @@ function stripLeading(text: string): string {
 /** Country, US state and city at the end, in any order, keeping at least one word. */
 function stripPlace(text: string): string {
   const words = text.split(' ');
-  return words.slice(0, placeStart(words)).join(' ');
+  return words.slice(0, placeStart(words.map(normalize))).join(' ');
 }
 
 /** True when the text ends with a city (and maybe state and country): a shop's location, as card networks print it. */
@@ -119,11 +122,11 @@ export function endsWithCity(normalized: string): boolean {
   return false;
 }
 
-/** Where the place at the end of `words` starts (their length when there is none). */
+/** Where the place at the end of `words` (each normalized) starts; their length when there is none. */
 function placeStart(words: string[]): number {
   let end = words.length;
   for (;;) {
-    const last = normalize(words[end - 1] ?? '');
+    const last = words[end - 1] ?? '';
     if (end > 1 && (COUNTRIES.has(last) || US_STATES.has(last))) {
       end -= 1;
       continue;
@@ -135,10 +138,10 @@ function placeStart(words: string[]): number {
   return end;
 }
 
-/** How many words before `end` name a city (the longest such), leaving at least one word; 0 when none. */
+/** How many normalized words before `end` name a city (the longest such), leaving at least one word; 0 when none. */
 function cityLength(words: string[], end: number): number {
   for (let length = Math.min(LONGEST_CITY, end - 1); length >= 1; length--) {
-    if (CITIES.has(normalize(words.slice(end - length, end).join(' ')))) return length;
+    if (CITIES.has(words.slice(end - length, end).join(' '))) return length;
   }
   return 0;
 }
