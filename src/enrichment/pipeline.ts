@@ -43,7 +43,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const clean = cleanDescription(description);
   const whole = normalize(description);
   const { hints } = input;
-  const found = (hints.merchantName ? findMerchant(normalize(hints.merchantName)) : undefined) ?? findMerchant(normalize(clean)) ?? findMerchant(whole);
+  const found = (hints.merchantName ? findMerchant(normalize(hints.merchantName.slice(0, MAX_DESCRIPTION_LENGTH))) : undefined) ?? findMerchant(normalize(clean)) ?? findMerchant(whole);
   const rules: RuleInput = { normalized: whole, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind };
   const listed = found && listedMatch(found, rules.direction);
   const category = categorize(hints, rules, listed);
