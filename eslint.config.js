@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const FRONT_DOORS = ['./src/http', './src/rest', './src/graphql', './src/pages'];
 const COMPOSITION = ['./src/service.ts', './src/main.ts'];
 const ABOVE_MODULES = ['./src/orm', ...FRONT_DOORS, ...COMPOSITION];
-const ABOVE_API_KIT = ['./src/modules', ...ABOVE_MODULES];
+const ABOVE_API_KIT = ['./src/enrichment', './src/modules', ...ABOVE_MODULES];
 const ABOVE_PROVIDERS = ['./src/api-kit', ...ABOVE_API_KIT];
 const ABOVE_JOBS = ['./src/providers', ...ABOVE_PROVIDERS];
 const ABOVE_METRICS = ['./src/jobs', ...ABOVE_JOBS];
@@ -21,6 +21,8 @@ const LAYER_ZONES = [
   { target: './src/providers', from: ['./src/jobs', ...ABOVE_PROVIDERS] },
   // The kit sits below the modules and knows only lib, errors and generated/.
   { target: './src/api-kit', from: ['./src/db', './src/metrics', './src/jobs', './src/providers', './src/config.ts', './src/logger.ts', './src/secrets.ts', ...ABOVE_API_KIT] },
+  // Enrichment is pure (no I/O): it knows only lib and errors, and modules call it.
+  { target: './src/enrichment', from: './src', except: ['./lib', './errors.ts', './enrichment'] },
   { target: './src/modules', from: ABOVE_MODULES },
   { target: './src/orm', from: [...FRONT_DOORS, ...COMPOSITION] },
   { target: FRONT_DOORS, from: COMPOSITION },
@@ -50,6 +52,7 @@ export default defineConfig(
       // Layers, bottom up (docs/decisions/structure-layers.md): lib, errors, config, logger, secrets;
       // db; metrics; jobs; providers; api-kit (the front doors' shared types and helpers); modules;
       // orm (every module's entity); the front doors http, rest, graphql, pages; service and main.
+      // Enrichment (pure, deterministic) imports only lib and errors; modules and above may import it.
       // A file imports its own layer and those below it, never one above.
       'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES }],
       // The tree writes `!` on indexed reads as if noUncheckedIndexedAccess were on; this rule would strip them.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
+import { merchantsOf } from '../../src/providers/sandbox/merchants.ts';
 import { builders, sandboxCredential, type Builders } from '../support/builders.ts';
 import { asOperator, createEnvironmentWithKey } from '../support/environments.ts';
 import { basicAuth, createProfile } from '../support/factories.ts';
@@ -100,17 +101,21 @@ describe('connecting a sandbox institution', () => {
     expect(Number(card.limit)).toBeLessThan(0);
     expect(Number(card.current)).toBeLessThan(0);
     expect(Number(card.available)).toBeGreaterThan(0);
+    // Restaurant purchases are money out, the tip included (the institution's own data names the descriptor).
     const [purchases] = await app.sql(
-      `select count(*) filter (where t.amount > 0)::int as positive from transaction t
-        where t.connection_id = $1 and t.remote_data->'enrichment'->'categories' @> '["Restaurants"]'`,
-      [row.id],
+      `select count(*) filter (where t.amount > 0)::int as positive, count(*)::int as n from transaction t
+        where t.connection_id = $1 and t.remote_data->'sandbox'->>'description' = any($2)`,
+      [row.id, merchantsOf('restaurants').map((merchant) => merchant.descriptor)],
     );
     expect(purchases.positive).toBe(0);
+    expect(purchases.n).toBeGreaterThan(100);
 
-    const [sample] = await app.sql(`select remote_data from transaction where connection_id = $1 and remote_data->'enrichment'->>'website' is not null limit 1`, [row.id]);
-    expect(sample.remote_data).toMatchObject({
-      sandbox: { guid: expect.any(String), description: expect.any(String), originalDescription: expect.any(String), timestamp: expect.any(String) },
-      enrichment: { categories: expect.any(Array), counterpartyName: expect.any(String), logo: expect.stringMatching(/^https:/), website: expect.any(String) },
+    // A raw bank feed: the bank's line as the description, the institution's data kept, no enrichment of its own.
+    const [sample] = await app.sql(`select description, remote_data from transaction where connection_id = $1 and remote_data->'sandbox'->>'description' = 'SAFEWAY STORE 1711' limit 1`, [row.id]);
+    expect(sample.description).toContain('SAFEWAY STORE 1711');
+    expect(sample.description).not.toBe('SAFEWAY STORE 1711');
+    expect(sample.remote_data).toEqual({
+      sandbox: { guid: expect.any(String), description: 'SAFEWAY STORE 1711', originalDescription: expect.stringMatching(/^POS SAFEWAY STORE 1711 \d\d-\d\d$/), timestamp: expect.any(String) },
     });
 
     const types = (await eventsOf(profile.id)).map((event) => event.type);

@@ -45,12 +45,12 @@ describe('the sandbox’s liabilities', () => {
         const owed = -exact(liability.lastStatementBalance!);
         const minimum = -exact(liability.minimumPayment!);
         expect(minimum > 0n && minimum <= owed).toBe(true);
-        const payment = latest(posted.filter((transaction) => transaction.description === 'Payment Thank You'))!;
+        const payment = latest(posted.filter((transaction) => transaction.description === 'AUTOMATIC PAYMENT - THANK YOU'))!;
         expect([liability.lastPaymentAmount, liability.lastPaymentDate]).toEqual([payment.amount, payment.date]);
         expect(exact(liability.lastPaymentAmount!) > 0n).toBe(true);
         // The household pays on the due day: overdue never, and paid at least the minimum once the day has passed.
         expect(liability.isOverdue).toBe(false);
-        if (today > liability.nextPaymentDueDate!) expect(total(since.filter((transaction) => exact(transaction.amount) > 0n && transaction.description === 'Payment Thank You')) >= minimum).toBe(true);
+        if (today > liability.nextPaymentDueDate!) expect(total(since.filter((transaction) => exact(transaction.amount) > 0n && transaction.description === 'AUTOMATIC PAYMENT - THANK YOU')) >= minimum).toBe(true);
         expect(liability.aprs.map((apr) => apr.type)).toEqual(['purchase_apr', 'cash_apr']);
         expect(liability.aprs[0]!.balanceSubjectToApr).toBe(liability.lastStatementBalance);
         expect(Number(liability.aprs[1]!.percentage)).toBeGreaterThan(Number(liability.aprs[0]!.percentage));
@@ -86,12 +86,12 @@ describe('the sandbox’s liabilities', () => {
         const { of, today } = await liabilitiesOf(institutionId, seed, daysAfterLink);
         const { account, liability, posted } = of(subtype);
         const thisYear = posted.filter((transaction) => transaction.date >= `${today.slice(0, 4)}-01-01`);
-        const interest = -total(thisYear.filter((transaction) => transaction.description === 'Interest Charged'));
+        const interest = -total(thisYear.filter((transaction) => transaction.description === 'INTEREST CHARGED'));
         const context = { seed, daysAfterLink };
         expect({ ...context, interest: exact(liability.ytdInterestPaid!) }).toEqual({ ...context, interest });
         // The principal paid is what the balance came down by this year: payments less the interest charged.
         expect({ ...context, principal: exact(liability.ytdPrincipalPaid!) }).toEqual({ ...context, principal: total(thisYear) });
-        const payment = latest(posted.filter((transaction) => transaction.description === 'Payment Received'))!;
+        const payment = latest(posted.filter((transaction) => transaction.description === 'PAYMENT RECEIVED - THANK YOU'))!;
         expect([liability.lastPaymentAmount, liability.lastPaymentDate]).toEqual([payment.amount, payment.date]);
         expect(liability.nextPaymentAmount).toBe(`-${payment.amount}`);
         expect(liability.nextPaymentDate! > today && liability.nextPaymentDate!.slice(8) === payment.date.slice(8)).toBe(true);

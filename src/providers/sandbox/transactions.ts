@@ -1,7 +1,7 @@
 import type { ProviderTransaction } from '../provider.ts';
+import { bankLine } from './descriptions.ts';
 import { Household, isoDay, type AccountRole, type Movement } from './household.ts';
 import type { SandboxInstitution } from './institutions.ts';
-import { logoUrl } from './merchants.ts';
 import { centsToDecimal } from './money.ts';
 
 /** Days after posting when a correction or a reversal shows up. */
@@ -64,7 +64,11 @@ export function visibleVersion(seed: string, movement: Movement, today: number):
   };
 }
 
-/** A sandbox transaction as the provider interface carries it (remote data under `raw` and `enrichment`). */
+/**
+ * A sandbox transaction as the provider interface carries it: the bank's raw line as the
+ * description (descriptions.ts), the institution's own data under `raw`, and no enrichment: like a
+ * raw bank feed, the sandbox names no merchant and no category, so Tributary's pipeline finds them.
+ */
 export function presentTransaction(accountRemoteId: string, transaction: VisibleTransaction, now: Date): ProviderTransaction {
   const { counterparty, original } = transaction.movement;
   const timestamp = now.toISOString();
@@ -74,7 +78,7 @@ export function presentTransaction(accountRemoteId: string, transaction: Visible
     accountRemoteId,
     pendingRemoteId: transaction.pendingRemoteId,
     date: transaction.date,
-    description: counterparty.name,
+    description: bankLine(transaction.movement, accountRemoteId),
     amount: centsToDecimal(transaction.cents),
     status: transaction.status,
     originalAmount: original ? centsToDecimal(original.cents) : null,
@@ -86,12 +90,6 @@ export function presentTransaction(accountRemoteId: string, transaction: Visible
       ...(transaction.corrected ? { corrected: true } : {}),
       timestamp,
     },
-    enrichment: {
-      categories: [...counterparty.categories],
-      counterpartyName: counterparty.name,
-      logo: counterparty.website ? logoUrl(counterparty.website) : null,
-      website: counterparty.website,
-      timestamp,
-    },
+    enrichment: null,
   };
 }

@@ -1,0 +1,147 @@
+/**
+ * A bank's description without what is not the counterparty: the payment method's words (POS,
+ * Kartenzahlung, PRLV SEPA, Kortköp, …), card processors' prefixes (SQ *, TST*, PAYPAL *), card
+ * references, dates and times, store and terminal numbers, references (SEPA's EREF/MREF, ACH's PPD
+ * ID, trace numbers), foreign amounts and, at the end, city, state and country. The case is kept.
+ * Every pattern is compiled once, here; a call runs a fixed list of linear passes.
+ */
+import places from './data/places.json' with { type: 'json' };
+import { normalize } from './text.ts';
+
+/** Longer than any bank's description: bounds the cost of one call. */
+export const MAX_DESCRIPTION_LENGTH = 400;
+
+/** Payment-method words a description starts with, longest first so the whole phrase goes. */
+const METHOD_PHRASES = [
+  'RECURRING PAYMENT AUTHORIZED ON', 'PURCHASE AUTHORIZED ON', 'DEBIT CARD PURCHASE', 'CHECK CARD PURCHASE', 'POS PURCHASE', 'POS DEBIT', 'DBT CRD', 'DEBIT CARD',
+  'CHECKCARD', 'CARD PURCHASE', 'CARD PAYMENT TO', 'CARD PAYMENT', 'CONTACTLESS PAYMENT', 'CONTACTLESS', 'VISA DEBIT', 'VISA', 'MASTERCARD', 'POS', 'PURCHASE', 'ACH DEBIT', 'ACH CREDIT', 'ACH',
+  'DIRECT DEBIT PAYMENT TO', 'DIRECT DEBIT', 'STANDING ORDER', 'FASTER PAYMENTS RECEIPT', 'FASTER PAYMENT', 'BANK GIRO CREDIT', 'BGC', 'FPI', 'FPO',
+  'SEPA-BASISLASTSCHRIFT', 'SEPA-LASTSCHRIFT', 'SEPA LASTSCHRIFT', 'BASISLASTSCHRIFT', 'FOLGELASTSCHRIFT', 'ERSTLASTSCHRIFT', 'LASTSCHRIFT', 'KARTENZAHLUNG GIROCARD', 'KARTENZAHLUNG', 'GIROCARD',
+  'SEPA-[UÜ]BERWEISUNG', 'ECHTZEIT[UÜ]BERWEISUNG', '[UÜ]BERWEISUNG', 'GUTSCHRIFT', 'DAUERAUFTRAG', 'APPLE PAY', 'GOOGLE PAY',
+  'PAIEMENT PAR CARTE', 'PAIEMENT CB', 'ACHAT CB', 'CARTE', 'CB', 'PRLV SEPA', 'PRELEVEMENT', 'VIR SEPA INST', 'VIR SEPA', 'VIREMENT', 'VIR',
+  'BEA, BETAALPAS', 'BEA', 'BETAALPAS', 'BETAALAUTOMAAT', 'SEPA INCASSO ALGEMEEN DOORLOPEND', 'SEPA INCASSO', 'INCASSO', 'SEPA OVERBOEKING', 'OVERBOEKING', 'IDEAL',
+  'COMPRA TARJ\\.', 'COMPRA TARJETA', 'COMPRA EN', 'PAGO MOVIL EN', 'PAGO EN', 'ADEUDO RECIBO', 'ADEUDO', 'RECIBO', 'TRANSFERENCIA',
+  'KORTK[OÖ]P', 'KORTTRANSAKTION', 'AUTOGIRO', 'BETALNING',
+];
+
+/** Card processors and payment facilitators whose prefix stands before the merchant's own name. */
+const PROCESSORS = ['SQ', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE', 'GOOGLE'];
+
+/** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
+const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
+const ORIGINATOR = /ORIG CO NAME:\s*(.+?)\s+(?:ORIG ID:|CO ENTRY DESCR:|DESC DATE:|SEC:|$)/i;
+const ENTRY_DESCRIPTION = /CO ENTRY DESCR:\s*(.+?)\s+(?:SEC:|TRACE|EED:|IND ID|$)/i;
+const SVWZ = /\b(?:EREF|MREF|CRED|KREF|ABWA|ABWE|IBAN|BIC)\+\S+/gi;
+const PURPOSE_MARKER = /\bSVWZ\+/gi;
+const LABELLED_REFERENCE = new RegExp(
+  String.raw`\b(?:End-to-End-Ref|Mandatsref|Mandat|Gl(?:ä|ae|a)ubiger-?ID|Kundenreferenz|Kundennr|Referenz|Ref|R[ée]f|Referencia|Kenmerk|Betalingskenm|Machtiging|Incassant-?ID|OCR|Trace ?#?|TRN|PPD ID|WEB ID|CCD ID|CO ID|IND ID|INDN|ID|Conf ?#?|Confirmation|Auth ?#?|TXN|IBAN|BIC|Mandate|NR|Nr|No|Transaction)\s*[.:#]?\s*[:#]?\s*[A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*`,
+  'gi',
+);
+const LEADING_METHOD = new RegExp(String.raw`^(?:${METHOD_PHRASES.join('|')})(?=[\s,:*/-]|$)[\s,:*/-]*`, 'i');
+const LEADING_PROCESSOR = new RegExp(String.raw`^(?:${PROCESSORS.join('|')})\s?\*\s*`, 'i');
+const LEADING_DATE_OR_CARD = /^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|X{2,}\d{2,4}|\*{1,}\d{4}|\d{4,8}|ON)(?=\s|$)\s*/i;
+const CARD_REFERENCE = /(?:\b(?:CARD|KARTE|CARTE|KORT)\s?(?:NO\.?|NR\.?|#)?\s?[X*]*\d{4}\b|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\bX{4}\b)/gi;
+const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA) )?(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
+/** UK statements end a line with the payment's code (direct debit, standing order, giro credit, …). */
+const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR)$/i;
+const TIME = /\b\d{1,2}[:.]\d{2}(?::\d{2})?\s?(?:UHR|H)?(?=\s|$)|\b\d{1,2}:\d{2}\b/gi;
+const FOREIGN_AMOUNT = /\b(?:(?:EUR|USD|GBP|SEK|NOK|DKK|CHF)\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?(?:EUR|USD|GBP|SEK|NOK|DKK|CHF)|(?:KURS|RATE|FX RATE)\s?\d+(?:[.,]\d+)?)\b/gi;
+const PHONE = /\b(?:\+?\d{1,3}[ -])?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b|\b\d{3}-\d{7}\b/g;
+const STORE_NUMBER = /(?:#\s?\d+|\b(?:STORE|STORE NO|STR|NO|NR|NUM|TERM|TERMINAL|TID|FIL|FILIALE|KASSE|T)\s?[.:#-]?\s?\d+\b)/gi;
+const REFERENCE_SUFFIX = /\*[A-Z0-9]*\d[A-Z0-9]*/gi;
+const STAR = /\s*\*\s*/g;
+/** A number of three digits or more on its own, or a code mixing letters and at least two digits (2K4L81QT2). */
+const NUMBER_OR_CODE = /\b(?:\d{3,}|(?=[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,})\b/gi;
+/** Punctuation left standing alone once what was around it went ("Utrecht,, / UTRECHT"); an ampersand stays. */
+const STRAY_PUNCTUATION = /(?<=^|\s)[^\p{L}\p{N}\s&]+(?=\s|$)/gu;
+const EDGES = /^[\s*#:;,./\\|_+-]+|[\s*#:;,/\\|_+-]+$/g;
+const SPACES = /\s+/g;
+const SPACE_BEFORE_PUNCTUATION = /\s+([,.;:])/g;
+
+const COUNTRIES = new Set(places.countries);
+const US_STATES = new Set(places.usStates);
+const CITIES = new Set(places.cities);
+const LONGEST_CITY = Math.max(...places.cities.map((city) => city.split(' ').length));
+
+/** The description's counterparty text; the whole description (whitespace collapsed) when nothing is left. */
+export function cleanDescription(raw: string): string {
+  const whole = raw.slice(0, MAX_DESCRIPTION_LENGTH).replace(SPACES, ' ').trim();
+  let text = PURCHASE_AT.exec(whole)?.[1] ?? achOriginator(whole) ?? whole;
+  text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
+  text = stripLeading(text);
+  text = text
+    .replace(LABELLED_REFERENCE, ' ')
+    .replace(CARD_REFERENCE, ' ')
+    .replace(FOREIGN_AMOUNT, ' ')
+    .replace(DATE, ' ')
+    .replace(TIME, ' ')
+    .replace(PHONE, ' ')
+    .replace(STORE_NUMBER, ' ')
+    .replace(REFERENCE_SUFFIX, ' ')
+    .replace(STAR, ' ')
+    .replace(NUMBER_OR_CODE, ' ')
+    .replace(STRAY_PUNCTUATION, ' ')
+    .replace(SPACES, ' ')
+    .replace(SPACE_BEFORE_PUNCTUATION, '$1');
+  text = stripLeading(text.replace(EDGES, '')).replace(TRAILING_METHOD, '');
+  text = stripPlace(text).replace(EDGES, '');
+  return text || whole;
+}
+
+/** NACHA entries as US banks print them: the originator's name and its entry description. */
+function achOriginator(text: string): string | undefined {
+  const name = ORIGINATOR.exec(text)?.[1];
+  if (!name) return undefined;
+  const entry = ENTRY_DESCRIPTION.exec(text)?.[1];
+  return entry ? `${name} ${entry}` : name;
+}
+
+/** Payment-method words, processor prefixes, and dates or card numbers between them, from the start. */
+function stripLeading(text: string): string {
+  let previous;
+  do {
+    previous = text;
+    text = text.replace(LEADING_METHOD, '').replace(LEADING_PROCESSOR, '').replace(LEADING_DATE_OR_CARD, '').trimStart();
+  } while (text !== previous && text !== '');
+  return text;
+}
+
+/** Country, US state and city at the end, in any order, keeping at least one word. */
+function stripPlace(text: string): string {
+  const words = text.split(' ');
+  return words.slice(0, placeStart(words.map(normalize))).join(' ');
+}
+
+/** True when the text ends with a city (and maybe state and country): a shop's location, as card networks print it. */
+export function endsWithCity(normalized: string): boolean {
+  const words = normalized.split(' ');
+  for (let end = words.length; end > 1; end--) {
+    if (cityLength(words, end) > 0) return true;
+    if (!COUNTRIES.has(words[end - 1]!) && !US_STATES.has(words[end - 1]!)) return false;
+  }
+  return false;
+}
+
+/** Where the place at the end of `words` (each normalized) starts; their length when there is none. */
+function placeStart(words: string[]): number {
+  let end = words.length;
+  for (;;) {
+    const last = words[end - 1] ?? '';
+    if (end > 1 && (COUNTRIES.has(last) || US_STATES.has(last))) {
+      end -= 1;
+      continue;
+    }
+    const city = cityLength(words, end);
+    if (city === 0) break;
+    end -= city;
+  }
+  return end;
+}
+
+/** How many normalized words before `end` name a city (the longest such), leaving at least one word; 0 when none. */
+function cityLength(words: string[], end: number): number {
+  for (let length = Math.min(LONGEST_CITY, end - 1); length >= 1; length--) {
+    if (CITIES.has(words.slice(end - length, end).join(' '))) return length;
+  }
+  return 0;
+}

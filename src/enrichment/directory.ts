@@ -1,0 +1,60 @@
+/**
+ * The bundled directory of common merchants (data/merchants.json: its source and licence are in the
+ * file). A spelling matches as whole words of the normalized text (UBER EATS in "UBER EATS
+ * PENDING"), or written together (WHOLEFOODS, TRADERJOES for WHOLE FOODS, TRADER JOES). The longest
+ * spelling found wins, then the earliest: UBER EATS before UBER, COSTCO GAS before COSTCO.
+ * Both lookups are hash maps built once; a call looks up each run of up to MAX_WORDS words.
+ */
+import directory from './data/merchants.json' with { type: 'json' };
+import { categoryOf, type Category } from './taxonomy.ts';
+
+export interface DirectoryMerchant {
+  name: string;
+  category: Category;
+}
+
+export interface DirectoryMatch {
+  merchant: DirectoryMerchant;
+  /** True when the spelling matched word for word, false when only written together. */
+  exact: boolean;
+}
+
+const BY_WORDS = new Map<string, DirectoryMerchant>();
+const BY_SQUASHED = new Map<string, DirectoryMerchant>();
+for (const entry of directory.merchants) {
+  const merchant = { name: entry.name, category: categoryOf(entry.category) };
+  for (const spelling of entry.match) {
+    BY_WORDS.set(spelling, merchant);
+    BY_SQUASHED.set(spelling.replace(/ /g, ''), merchant);
+  }
+}
+
+/** Words in the longest spelling; written together, a spelling may span this many words of text too. */
+const MAX_WORDS = Math.max(...directory.merchants.flatMap((entry) => entry.match.map((spelling) => spelling.split(' ').length)));
+
+/** Shorter spellings match word for word only: joined runs of short words (A T T, H M) collide by chance. */
+const MIN_SQUASHED_LENGTH = 5;
+
+/** The directory's merchant named in `normalized` text (see text.ts), if any. */
+export function findMerchant(normalized: string): DirectoryMatch | undefined {
+  if (normalized === '') return undefined;
+  const words = normalized.split(' ');
+  let best: (DirectoryMatch & { length: number }) | undefined;
+  for (let start = 0; start < words.length; start++) {
+    let spaced = '';
+    let squashed = '';
+    for (let end = start; end < Math.min(words.length, start + MAX_WORDS); end++) {
+      spaced = end === start ? words[end]! : `${spaced} ${words[end]!}`;
+      squashed += words[end]!;
+      if (best && squashed.length <= best.length) continue;
+      const exact = BY_WORDS.get(spaced);
+      if (exact) {
+        best = { merchant: exact, exact: true, length: squashed.length };
+        continue;
+      }
+      const together = squashed.length >= MIN_SQUASHED_LENGTH ? BY_SQUASHED.get(squashed) : undefined;
+      if (together) best = { merchant: together, exact: false, length: squashed.length };
+    }
+  }
+  return best && { merchant: best.merchant, exact: best.exact };
+}

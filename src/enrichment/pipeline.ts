@@ -1,0 +1,100 @@
+/**
+ * The local enrichment pipeline: one transaction's description, amount and provider hints in, its
+ * clean description, merchant, category and payment channel out. Pure and deterministic (no I/O,
+ * no clock, no randomness): the same input always gives the same output, so a stored enrichment
+ * is redone only when ENRICHMENT_VERSION changes.
+ *
+ * The category comes from the first step that decides, each with its confidence
+ * (docs/decisions/enrichment-pipeline.md says why these numbers):
+ * 1. the provider's own category (PROVIDER, 0.9), when it is one of the taxonomy's;
+ * 2. the surer of a movement rule (wages, cash, fees, interest, rent, loan, card and savings
+ *    payments; 0.75 to 0.9) and the directory's merchant (0.9 matched word for word, 0.8 written
+ *    together, 0.7 for money in from a shop), the rule on a tie;
+ * 3. the provider's merchant category code (0.75);
+ * 4. a kind-of-trade word or a plain transfer (0.5 to 0.7).
+ * Nothing decides: no category. The merchant is the provider's name when it gives one (with its
+ * website and logo), else the directory's (never a website or logo of ours).
+ */
+import { channelFromText } from './channel.ts';
+import { cleanDescription, MAX_DESCRIPTION_LENGTH } from './clean.ts';
+import { findMerchant, type DirectoryMatch } from './directory.ts';
+import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
+import { categoryOfMcc } from './mcc.ts';
+import { kindRule, movementRule, type RuleInput, type RuleMatch } from './rules.ts';
+import { categoryOf, isCategory, type Category } from './taxonomy.ts';
+import { normalize } from './text.ts';
+
+/**
+ * Bumped whenever a change to this folder (code or data) may change any output for some input: a
+ * new merchant, spelling, rule, MCC, cleanup pattern or confidence. Stored enrichments of an older
+ * version are redone over history. test/unit/enrichment-version.test.ts fails when the folder's
+ * contents change without a bump.
+ */
+export const ENRICHMENT_VERSION = 1;
+
+const PROVIDER_CONFIDENCE = 0.9;
+/** Money in from a shop is a refund at best, and more often a name inside an employer's or a payer's. */
+const DIRECTORY_CONFIDENCE = { exact: 0.9, together: 0.8, moneyIn: 0.7 };
+const MCC_CONFIDENCE = 0.75;
+
+/** Enrichment of one transaction. */
+export function enrich(input: EnrichmentInput): Enrichment {
+  const description = input.description.slice(0, MAX_DESCRIPTION_LENGTH);
+  const clean = cleanDescription(description);
+  const whole = normalize(description);
+  const { hints } = input;
+  const found = (hints.merchantName ? findMerchant(normalize(hints.merchantName.slice(0, MAX_DESCRIPTION_LENGTH))) : undefined) ?? findMerchant(normalize(clean)) ?? findMerchant(whole);
+  const rules: RuleInput = { normalized: whole, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind };
+  const listed = found && listedMatch(found, rules.direction);
+  const category = categorize(hints, rules, listed);
+  return {
+    cleanDescription: clean,
+    merchant: hints.merchantName
+      ? { name: hints.merchantName, website: hints.website, logoUrl: hints.logoUrl }
+      : found && agrees(category, listed)
+        ? { name: found.merchant.name, website: hints.website, logoUrl: hints.logoUrl }
+        : null,
+    category,
+    paymentChannel: hints.paymentChannel ?? channelFromText(description, whole),
+  };
+}
+
+/**
+ * The provider's category, else the surer of a movement rule and the directory's merchant (the rule
+ * on a tie: "ATM 7-ELEVEN" is cash, "NAVIENT ED LOAN" a student loan rather than any loan), else the
+ * merchant category code, else a kind-of-trade or transfer word.
+ */
+function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | undefined): Enrichment['category'] {
+  if (hints.category && isCategory(hints.category.primary, hints.category.detailed)) {
+    return { primary: hints.category.primary, detailed: hints.category.detailed, source: 'PROVIDER', confidence: PROVIDER_CONFIDENCE };
+  }
+  const movement = movementRule(rules);
+  const decided = (movement && listed ? (movement.confidence >= listed.confidence ? movement : listed) : (movement ?? listed)) ?? mccMatch(hints.mcc) ?? kindRule(rules);
+  return decided ? { ...decided.category, source: 'RULES', confidence: decided.confidence } : null;
+}
+
+/**
+ * A directory merchant is named only when the category does not contradict it: in "NOMINA ACME
+ * IBERIA" (wages) or "ATM 7-ELEVEN" (cash) the name is the employer's or the ATM's place, not a
+ * merchant paid. A provider's category is trusted either way.
+ */
+function agrees(category: Enrichment['category'], listed: RuleMatch | undefined): boolean {
+  return category === null || category.source === 'PROVIDER' || category.primary === listed?.category.primary;
+}
+
+function listedMatch({ merchant, exact }: DirectoryMatch, direction: RuleInput['direction']): RuleMatch {
+  if (merchant.category.primary === 'TRANSFER_OUT') return { category: directed(merchant.category, direction), confidence: exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together };
+  return { category: merchant.category, confidence: direction === 'in' ? DIRECTORY_CONFIDENCE.moneyIn : exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together };
+}
+
+function mccMatch(mcc: string | null): RuleMatch | undefined {
+  const category = mcc === null ? undefined : categoryOfMcc(mcc);
+  return category && { category, confidence: MCC_CONFIDENCE };
+}
+
+/** A transfer merchant's category (Venmo, Wise, a broker) turned the way the money went: TRANSFER_OUT_X in is TRANSFER_IN_X. */
+function directed(category: Category, direction: RuleInput['direction']): Category {
+  if (direction !== 'in') return category;
+  const incoming = `TRANSFER_IN_${category.detailed.slice('TRANSFER_OUT_'.length)}`;
+  return isCategory('TRANSFER_IN', incoming) ? categoryOf(incoming) : category;
+}

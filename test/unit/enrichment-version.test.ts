@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { ENRICHMENT_VERSION } from '../../src/enrichment/pipeline.ts';
+
+/**
+ * Every version of the pipeline, with the fingerprint of src/enrichment/ it was (code and data,
+ * the version's own line left out). Append a line when you bump ENRICHMENT_VERSION; never edit one:
+ * stored enrichments of a version are redone only when the version changes.
+ */
+const RELEASED: ReadonlyArray<readonly [version: number, fingerprint: string]> = [[1, '10b8887fcc04cbf22037702b2e16db80323a275c338ee145957c8544be9551da']];
+
+it('changes ENRICHMENT_VERSION whenever the pipeline’s code or data changes', () => {
+  const fingerprint = fingerprintOf('src/enrichment');
+  const [latest, recorded] = RELEASED.at(-1)!;
+  expect(RELEASED.map(([version]) => version)).toEqual(RELEASED.map((_, index) => index + 1));
+  expect(ENRICHMENT_VERSION, 'ENRICHMENT_VERSION is the latest released version').toBe(latest);
+  expect(fingerprint, `src/enrichment/ changed: bump ENRICHMENT_VERSION to ${latest + 1} and append [${latest + 1}, '${fingerprint}'] to RELEASED`).toBe(recorded);
+});
+
+function fingerprintOf(folder: string): string {
+  const hash = createHash('sha256');
+  const files = readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8').replace(/^export const ENRICHMENT_VERSION = \d+;$/m, '');
+    hash.update(`${path.relative(folder, file)}\0${text}\0`);
+  }
+  return hash.digest('hex');
+}
