@@ -36,6 +36,7 @@ import { accountHandlers } from './modules/account/account.handlers.ts';
 import { connectionHandlers } from './modules/connection/connection.handlers.ts';
 import { ConnectionJobs } from './modules/sync/connection.jobs.ts';
 import { CategorizationJobs } from './modules/categorization/categorization.jobs.ts';
+import { categorizationHandlers } from './modules/categorization/categorization.handlers.ts';
 import { connectionSweepJob } from './modules/sync/connection-sweeper.ts';
 import { linkingHandlers } from './modules/linking/linking.handlers.ts';
 import { connectorPage } from './pages/connector/connector-page.ts';
@@ -285,6 +286,7 @@ function restHandlers(deps: {
     ...providerWebhookHandlers({ providers, jobs }),
     ...eventHandlers(),
     ...webhookHandlers({ cipher, allowPrivate: config.webhookAllowPrivate, deliveries: work.webhooks }),
+    ...categorizationHandlers({ jobs: work.categorizationJobs }),
   };
 }
 

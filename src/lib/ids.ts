@@ -19,6 +19,7 @@ export const PREFIXES = {
   security: 'sec',
   holding: 'hld',
   investmentTransaction: 'itx',
+  categorizationRule: 'catr',
 } as const;
 
 export type Resource = keyof typeof PREFIXES;

@@ -16,6 +16,8 @@ export const categorizationStatements = {
         r.category_primary as "categoryPrimary", r.category_detailed as "categoryDetailed"
        from categorization_rule r join profile p on p.environment_id = r.environment_id
       where p.id = $1 order by r.created_at, r.id`,
+  // Adding a rule counts the environment's under a lock of their own (a transaction-scoped advisory lock).
+  lockRules: `select pg_advisory_xact_lock(hashtextextended('categorization_rule:' || $1, 0))`,
   countRules: `select count(*)::int as count from categorization_rule where environment_id = $1`,
   // The environment's profiles after `id`, by id: the rules job recategorizes one profile at a time.
   profilesOf: `select id from profile where environment_id = $1 and id > $2 order by id limit $3`,
@@ -38,7 +40,9 @@ export async function rulesOfProfile(em: EntityManager, profileId: string): Prom
   return (await run<OperatorRule>(em, categorizationStatements.rulesOfProfile, [profileId])).rows;
 }
 
-export async function countRules(em: EntityManager, environmentId: string): Promise<number> {
+/** How many rules the environment has; with `lock`, in a transaction, held until it ends so no other count runs meanwhile. */
+export async function countRules(em: EntityManager, environmentId: string, options: { lock: boolean }): Promise<number> {
+  if (options.lock) await run(em, categorizationStatements.lockRules, [environmentId]);
   return (await run<{ count: number }>(em, categorizationStatements.countRules, [environmentId])).rows[0]!.count;
 }
 

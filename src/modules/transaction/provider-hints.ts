@@ -12,7 +12,7 @@ const CHANNELS: readonly PaymentChannel[] = ['ONLINE', 'IN_STORE', 'OTHER'];
  * sandbox's legacy-style lists do not.
  */
 export function providerHints(enrichment: Record<string, unknown> | null | undefined): ProviderHints {
-  const categories = Array.isArray(enrichment?.categories) ? enrichment.categories : [];
+  const categories: unknown[] = Array.isArray(enrichment?.categories) ? enrichment.categories : [];
   const [primary, detailed] = categories;
   const channel = text(enrichment?.paymentChannel);
   return {
