@@ -26,6 +26,12 @@ export const LEARNED = {
   minKnownShare: 0.5,
   /** Words kept of one transaction: descriptions are short, and a long one must not outweigh the others. */
   maxWords: 16,
+  /**
+   * Lidstone smoothing: a word never seen with a category counts this much. Add-one smoothing drowns
+   * the few corrections a profile has (two corrections of a merchant would lose to any other
+   * category's prior); a tenth keeps unseen words possible without outvoting the seen ones.
+   */
+  smoothing: 0.1,
   /** Corrections trained on: the profile's most recent ones. */
   maxCorrections: 2000,
 } as const;
@@ -55,11 +61,11 @@ export function classify(counts: ClassifierCounts, words: string[]): { primary: 
   if (categories.length === 0) return null;
   const vocabulary = new Set(categories.flatMap((category) => Object.keys(counts[category]!.words))).size;
   const corrections = categories.reduce((sum, category) => sum + counts[category]!.corrections, 0);
-  // Log-likelihoods with add-one smoothing; the posterior is their softmax.
+  // Log-likelihoods, smoothed; the posterior is their softmax.
   const scores = categories.map((category) => {
     const { corrections: own, words: known } = counts[category]!;
     const total = Object.values(known).reduce((sum, count) => sum + count, 0);
-    return words.reduce((score, word) => score + Math.log((countOf(known, word) + 1) / (total + vocabulary)), Math.log(own / corrections));
+    return words.reduce((score, word) => score + Math.log((countOf(known, word) + LEARNED.smoothing) / (total + LEARNED.smoothing * vocabulary)), Math.log(own / corrections));
   });
   const best = scores.indexOf(Math.max(...scores));
   const posterior = 1 / scores.reduce((sum, score) => sum + Math.exp(score - scores[best]!), 0);
