@@ -122,6 +122,10 @@ describe('categories and corrections', () => {
     expect(nodes.filter((node) => node.merchant?.logoUrl).length).toBeGreaterThan(0);
   });
 
+  it('filters on names of the taxonomy only: any other text matches nothing', async () => {
+    expect(await transactions(owner, { categories: ['NOT_A_CATEGORY', 'FOOD\u0000', "' or 1=1 --"] })).toEqual([]);
+  });
+
   it('refuses a category outside the taxonomy in the mutation payload, and changes nothing', async () => {
     const [target] = nodes;
     const refused = await correct(owner, target!.id, { primary: 'FOOD_AND_DRINK', detailed: 'TRANSPORTATION_GAS' });
@@ -215,6 +219,7 @@ describe('categories and corrections', () => {
 
   it.each([
     [{ category: MOVIES }, 'merchantName'],
+    [{ merchantName: '   ', category: MOVIES }, 'merchantName'],
     [{ descriptionContains: 'NETFLIX', category: { primary: 'ENTERTAINMENT', detailed: 'INCOME_WAGES' } }, 'category'],
   ])('refuses a rule that breaks a domain rule in the error shape: %j', async (body, field) => {
     const response = await app.http.post('/v1/categorization/rules', { auth: app.apiKey, json: body });

@@ -39,7 +39,8 @@ export class CategorizationRules {
 
   async create(fields: components['schemas']['CategorizationRuleCreate']): Promise<CategorizationRuleEntity> {
     const issues: FieldIssue[] = [];
-    if (fields.merchantName === undefined && fields.descriptionContains === undefined) {
+    const merchantName = fields.merchantName?.trim() || null;
+    if (merchantName === null && fields.descriptionContains === undefined) {
       issues.push({ path: ['merchantName'], message: 'give merchantName, descriptionContains, or both: what the rule matches on' });
     }
     try {
@@ -57,7 +58,7 @@ export class CategorizationRules {
       const rule = tx.create(CategorizationRule, {
         id: uuidv7(),
         environment: this.#environmentId,
-        merchantName: fields.merchantName?.trim() || null,
+        merchantName,
         descriptionContains: fields.descriptionContains ?? null,
         amountSign: fields.amountSign ?? null,
         categoryPrimary: fields.category.primary,

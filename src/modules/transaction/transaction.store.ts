@@ -7,6 +7,7 @@ import type { ProviderTransaction } from '../../providers/provider.ts';
 import type { Metadata } from '../metadata/metadata.ts';
 import { checkMetadataFilter } from '../metadata/metadata-filter.ts';
 import type { EnrichmentInput } from '../../enrichment/enrichment.ts';
+import { CATEGORIES } from '../../enrichment/taxonomy.ts';
 import { CATEGORY_SOURCES, PAYMENT_CHANNELS, Transaction, TRANSACTION_STATUSES, type TransactionEntity, type TransactionStatus } from './transaction.entity.ts';
 import { providerHints } from './provider-hints.ts';
 import { CATEGORY_FIELDS, ENRICHMENT_FIELDS, type Enricher, type StoredEnrichment } from './transaction-enrichment.ts';
@@ -195,8 +196,13 @@ export function transactionWhere(profileId: string, filter: TransactionFilter): 
   }
   if (filter.metadata === null) add(() => 't.metadata is null');
   else if (filter.metadata && Object.keys(checkMetadataFilter(filter.metadata)).length > 0) add((entries) => `t.metadata @> ${entries}::jsonb`, JSON.stringify(filter.metadata));
-  if (filter.categories) add((names) => `(t.category_primary = any(${names}::text[]) or t.category_detailed = any(${names}::text[]))`, filter.categories);
+  // Only names of the taxonomy reach SQL: any other matches nothing, whatever text it holds.
+  if (filter.categories) add((names) => `(t.category_primary = any(${names}::text[]) or t.category_detailed = any(${names}::text[]))`, filter.categories.filter(isCategoryName));
   return where;
+}
+
+function isCategoryName(name: string): boolean {
+  return Object.hasOwn(CATEGORIES, name) || Object.values(CATEGORIES).some((detailed) => detailed.includes(name));
 }
 
 function bounded(where: TransactionWhere, bound: KeysetBound | undefined): TransactionWhere {
