@@ -22,7 +22,7 @@ async function card() {
   const account = await build.account({ connection, remoteId: 'card', kind: 'CREDIT' });
   const owner = { connectionId: connection.id, profileId: connection.profile.id, provider: 'sandbox' };
   const sync = (reported: ProviderTransaction[]) =>
-    db.em().transactional(async (tx) => applyTransactionChanges(tx, owner, reported, [], await enricherFor(tx, owner.profileId)));
+    db.em().transactional((tx) => applyTransactionChanges(tx, owner, reported, [], () => enricherFor(tx, owner.profileId)));
   return { connection, account, profileId: owner.profileId, sync };
 }
 

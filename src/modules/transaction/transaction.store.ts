@@ -257,13 +257,15 @@ export interface AppliedChanges {
  * (when its content changed) updated, then `removals` (remote ids) are deleted. The rows travel as
  * one JSON parameter per statement, so a page costs the same few statements whatever its size. A
  * transaction of an account the connection does not have is returned among `orphans`, not stored.
+ * Each stored transaction is enriched in the same statement, by the enricher `enricherOf` reads (only
+ * for a page with something to store).
  */
 export async function applyTransactionChanges(
   tx: EntityManager,
   owner: TransactionOwner,
   reported: ProviderTransaction[],
   removals: string[],
-  enricher: Enricher,
+  enricherOf: () => Promise<Enricher>,
 ): Promise<AppliedChanges> {
   const changes: AppliedChanges = { added: [], modified: [], removed: [], orphans: [] };
   const accounts = await knownAccounts(tx, owner.connectionId, reported);
@@ -274,6 +276,7 @@ export async function applyTransactionChanges(
     if (takeovers.length > 0) {
       await run(tx, transactionStatements.takeOverPending, [takeovers.map((posted) => posted.remoteId), takeovers.map((posted) => posted.pendingRemoteId), owner.connectionId]);
     }
+    const enricher = await enricherOf();
     const rows = JSON.stringify(upserts.map((transaction) => pageRow(transaction, owner.provider, accounts.get(transaction.accountRemoteId)!, enricher)));
     const written = await run<{ id: string; inserted: boolean }>(tx, transactionStatements.upsert, [owner.profileId, owner.connectionId, rows]);
     // A taken-over pending row counts as modified: the upsert updates it (to POSTED).
