@@ -335,6 +335,20 @@ export type BalanceSource =
   | 'SYNC';
 
 /**
+ * Where a transaction's category came from. When several apply, the first of USER, LEARNED, RULES
+ * (an operator's rule), PROVIDER, RULES (Tributary's built-in rules) wins.
+ */
+export type CategorySource =
+  /** The profile's own corrections: a similar transaction was corrected to this category at least twice. */
+  | 'LEARNED'
+  /** The upstream provider categorised it (e.g. Plaid's personal finance category). */
+  | 'PROVIDER'
+  /** A rule matched: one of the environment's rules (`/v1/categorization/rules`), or Tributary's built-in ones. */
+  | 'RULES'
+  /** The end-user set it with `transactionUpdate`; nothing automatic changes it until they clear it. */
+  | 'USER';
+
+/**
  * A link between the profile and one login at one institution, made when the end-user connects
  * the institution. Tributary keeps it in sync with the upstream provider; its accounts, balances and
  * transactions come from it.
@@ -714,6 +728,20 @@ export type LiabilityKind =
   | 'STUDENT';
 
 /**
+ * A transaction's merchant. `website` and `logoUrl` are set only when the provider supplied them;
+ * Tributary never guesses a logo.
+ */
+export type Merchant = {
+  __typename?: 'Merchant';
+  /** An HTTPS URL of the merchant's logo, when the provider gave one. */
+  logoUrl: Maybe<Scalars['String']['output']>;
+  /** The merchant's name as people know it, e.g. `Blue Bottle Coffee`. */
+  name: Scalars['String']['output'];
+  /** The merchant's website as a bare domain, e.g. `bluebottlecoffee.com`, when the provider gave one. */
+  website: Maybe<Scalars['String']['output']>;
+};
+
+/**
  * Writes. Each mutation acts on the authenticated profile's own records and returns a payload:
  * `{success: true, record, errors: null}` when applied, `{success: false, record: null, errors}`
  * when the input breaks a rule or names a record that does not exist or belongs to someone else.
@@ -727,7 +755,7 @@ export type Mutation = {
   connectionUpdate: ConnectionUpdatePayload;
   /** Updates the authenticated profile's attributes and metadata (metadata merges). */
   profileUpdate: ProfileUpdatePayload;
-  /** Updates a transaction's metadata (merges). */
+  /** Updates a transaction's metadata (merges) and category (see `TransactionUpdateInput.category`). */
   transactionUpdate: TransactionUpdatePayload;
 };
 
@@ -787,6 +815,15 @@ export type PageInfo = {
   /** Cursor of the first record of the page, or null when the page is empty. */
   startCursor: Maybe<Scalars['String']['output']>;
 };
+
+/** How a payment was made. */
+export type PaymentChannel =
+  /** At a physical point of sale. */
+  | 'IN_STORE'
+  /** Online or by phone: e-commerce, subscriptions, in-app. */
+  | 'ONLINE'
+  /** Anything else: transfers, direct debits, fees, or unknown. */
+  | 'OTHER';
 
 /** A data product that can be enabled on a connection. */
 export type Product =
@@ -1349,6 +1386,13 @@ export type Transaction = {
   amount: Scalars['Decimal']['output'];
   /** When Tributary first recorded the transaction. */
   at: Scalars['DateTime']['output'];
+  /**
+   * What the transaction was for, in Tributary's category taxonomy (docs/categories.md), with where
+   * the category came from and how sure that source is; null while nothing categorised it. Correct it
+   * with `transactionUpdate(input: {category: …})`: the correction sticks, and similar transactions of
+   * the profile follow it (`source: LEARNED`).
+   */
+  category: Maybe<TransactionCategory>;
   /** ISO 4217 currency code of `amount`, e.g. `USD` (the account's currency). */
   currencyCode: Scalars['String']['output'];
   /**
@@ -1368,6 +1412,12 @@ export type Transaction = {
   entryType: EntryType;
   /** Transaction identifier: `txn_` followed by an opaque, time-ordered id. */
   id: Scalars['ID']['output'];
+  /**
+   * Who the transaction was with, as Tributary's enrichment recognised it (for every provider), e.g.
+   * `{name: "Blue Bottle Coffee", website: "bluebottlecoffee.com", logoUrl: "https://…"}`; null when
+   * nothing recognised a merchant (transfers, fees, unknown text).
+   */
+  merchant: Maybe<Merchant>;
   /** Custom metadata, or null when none is set. Set it with `transactionUpdate`. */
   metadata: Maybe<Scalars['Metadata']['output']>;
   /**
@@ -1378,6 +1428,8 @@ export type Transaction = {
   originalAmount: Maybe<Scalars['Decimal']['output']>;
   /** ISO 4217 currency code of `originalAmount`, e.g. `EUR`; null exactly when `originalAmount` is. */
   originalCurrencyCode: Maybe<Scalars['String']['output']>;
+  /** How the payment was made: `ONLINE`, `IN_STORE`, or `OTHER` (transfers, fees, or unknown). */
+  paymentChannel: PaymentChannel;
   /**
    * Provider-specific data as received: one sub-object per provider, keyed by provider name, each
    * holding that provider's data and a `timestamp` (ISO 8601 UTC) of when it was obtained. It holds
@@ -1392,6 +1444,31 @@ export type Transaction = {
   remoteData: Scalars['JSONObject']['output'];
   /** PENDING or POSTED. See `TransactionStatus` for how pending transactions evolve. */
   status: TransactionStatus;
+};
+
+/**
+ * A transaction's category: a `primary` category and a `detailed` one inside it, both from the
+ * taxonomy listed in docs/categories.md (one-to-one with Plaid's personal finance categories), e.g.
+ * `{primary: "FOOD_AND_DRINK", detailed: "FOOD_AND_DRINK_COFFEE", source: PROVIDER, confidence: 1}`.
+ */
+export type TransactionCategory = {
+  __typename?: 'TransactionCategory';
+  /** How sure the source is, from 0 to 1 (three decimals). USER, RULES and PROVIDER categories are 1; LEARNED ones carry the classifier's probability (at least 0.9). */
+  confidence: Scalars['Float']['output'];
+  /** The detailed category, always one of `primary`'s, e.g. `FOOD_AND_DRINK_COFFEE`. */
+  detailed: Scalars['String']['output'];
+  /** The primary category, e.g. `FOOD_AND_DRINK`. */
+  primary: Scalars['String']['output'];
+  /** Where the category came from; see `CategorySource` for which wins when several apply. */
+  source: CategorySource;
+};
+
+/** A category of the taxonomy in docs/categories.md. */
+export type TransactionCategoryInput = {
+  /** The detailed category, one of the primary's, e.g. `FOOD_AND_DRINK_COFFEE`. */
+  detailed: Scalars['String']['input'];
+  /** The primary category, e.g. `FOOD_AND_DRINK`. */
+  primary: Scalars['String']['input'];
 };
 
 /** What a sync changed among a connection's transactions, as counts. Read them with `transactions` (newest first). */
@@ -1453,6 +1530,12 @@ export type TransactionFilter = {
   amount_gte?: InputMaybe<Scalars['Decimal']['input']>;
   /** Transactions whose signed amount is at most this, e.g. `-50` (a number or a decimal string). */
   amount_lte?: InputMaybe<Scalars['Decimal']['input']>;
+  /**
+   * Transactions whose primary or detailed category is any of these, e.g. `["FOOD_AND_DRINK"]` or
+   * `["FOOD_AND_DRINK_COFFEE", "TRANSPORTATION"]` (names from docs/categories.md; an unknown one
+   * matches nothing). Uncategorised transactions never match.
+   */
+  categories?: InputMaybe<Array<Scalars['String']['input']>>;
   /** Transactions dated on or after this date, e.g. `2026-01-01`. */
   date_gte?: InputMaybe<Scalars['Date']['input']>;
   /** Transactions dated on or before this date, e.g. `2026-03-31`. */
@@ -1487,6 +1570,16 @@ export type TransactionStatus =
 
 /** Changes to one of the profile's transactions. */
 export type TransactionUpdateInput = {
+  /**
+   * The transaction's category as the end-user sees it: `{primary, detailed}` from docs/categories.md
+   * sets it (`source: USER`, `confidence: 1`); null clears the user's category, and the transaction
+   * goes back to its automatic one; omitted leaves it unchanged. A category the user set survives
+   * every later sync and a move from PENDING to POSTED, and teaches the profile's classifier: once two
+   * or more similar transactions are corrected to one category, the profile's other similar
+   * transactions (its latest 5000, within about a minute) and new ones get it as `LEARNED`. An unknown
+   * category, or a detailed one outside its primary, fails with `["attributes", "category"]`.
+   */
+  category?: InputMaybe<TransactionCategoryInput>;
   /** Identifier (`txn_…`) of the transaction to update. */
   id: Scalars['ID']['input'];
   /**
@@ -1627,6 +1720,7 @@ export type ResolversTypes = {
   BalanceEvent: ResolverTypeWrapper<EventEntity>;
   BalanceSource: BalanceSource;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  CategorySource: CategorySource;
   Connection: ResolverTypeWrapper<ConnectionEntity>;
   ConnectionErrorCode: ConnectionErrorCode;
   ConnectionEvent: ResolverTypeWrapper<EventEntity>;
@@ -1638,6 +1732,7 @@ export type ResolversTypes = {
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
   EntryType: EntryType;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   Holding: ResolverTypeWrapper<HoldingRecord>;
   HoldingConnection: ResolverTypeWrapper<HoldingPage>;
   HoldingEdge: ResolverTypeWrapper<Omit<HoldingEdge, 'node'> & { node: ResolversTypes['Holding'] }>;
@@ -1654,10 +1749,12 @@ export type ResolversTypes = {
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
   Liability: ResolverTypeWrapper<LiabilityRecord>;
   LiabilityKind: LiabilityKind;
+  Merchant: ResolverTypeWrapper<Merchant>;
   Metadata: ResolverTypeWrapper<Scalars['Metadata']['output']>;
   MetadataFilter: ResolverTypeWrapper<Scalars['MetadataFilter']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   PageInfo: ResolverTypeWrapper<AnyPage>;
+  PaymentChannel: PaymentChannel;
   Product: Product;
   Profile: ResolverTypeWrapper<ProfileEntity>;
   ProfileNames: ResolverTypeWrapper<ProfileNames>;
@@ -1677,6 +1774,8 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Transaction: ResolverTypeWrapper<TransactionRecord>;
+  TransactionCategory: ResolverTypeWrapper<TransactionCategory>;
+  TransactionCategoryInput: TransactionCategoryInput;
   TransactionChanges: ResolverTypeWrapper<TransactionChanges>;
   TransactionConnection: ResolverTypeWrapper<TransactionPage>;
   TransactionEdge: ResolverTypeWrapper<Omit<TransactionEdge, 'node'> & { node: ResolversTypes['Transaction'] }>;
@@ -1710,6 +1809,7 @@ export type ResolversParentTypes = {
   Date: Scalars['Date']['output'];
   DateTime: Scalars['DateTime']['output'];
   Decimal: Scalars['Decimal']['output'];
+  Float: Scalars['Float']['output'];
   Holding: HoldingRecord;
   HoldingConnection: HoldingPage;
   HoldingEdge: Omit<HoldingEdge, 'node'> & { node: ResolversParentTypes['Holding'] };
@@ -1723,6 +1823,7 @@ export type ResolversParentTypes = {
   InvestmentTransactionFilter: InvestmentTransactionFilter;
   JSONObject: Scalars['JSONObject']['output'];
   Liability: LiabilityRecord;
+  Merchant: Merchant;
   Metadata: Scalars['Metadata']['output'];
   MetadataFilter: Scalars['MetadataFilter']['output'];
   Mutation: Record<PropertyKey, never>;
@@ -1741,6 +1842,8 @@ export type ResolversParentTypes = {
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Transaction: TransactionRecord;
+  TransactionCategory: TransactionCategory;
+  TransactionCategoryInput: TransactionCategoryInput;
   TransactionChanges: TransactionChanges;
   TransactionConnection: TransactionPage;
   TransactionEdge: Omit<TransactionEdge, 'node'> & { node: ResolversParentTypes['Transaction'] };
@@ -1942,6 +2045,12 @@ export type LiabilityResolvers<ContextType = GraphQLContext, ParentType extends 
   ytdPrincipalPaid?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
 };
 
+export type MerchantResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Merchant'] = ResolversParentTypes['Merchant']> = {
+  logoUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  website?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export interface MetadataScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Metadata'], any> {
   name: 'Metadata';
 }
@@ -2058,16 +2167,26 @@ export type TransactionResolvers<ContextType = GraphQLContext, ParentType extend
   account?: Resolver<ResolversTypes['Account'], ParentType, ContextType>;
   amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  category?: Resolver<Maybe<ResolversTypes['TransactionCategory']>, ParentType, ContextType>;
   currencyCode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   date?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   entryType?: Resolver<ResolversTypes['EntryType'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  merchant?: Resolver<Maybe<ResolversTypes['Merchant']>, ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   originalAmount?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
   originalCurrencyCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  paymentChannel?: Resolver<ResolversTypes['PaymentChannel'], ParentType, ContextType>;
   remoteData?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['TransactionStatus'], ParentType, ContextType>;
+};
+
+export type TransactionCategoryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TransactionCategory'] = ResolversParentTypes['TransactionCategory']> = {
+  confidence?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  detailed?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  primary?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['CategorySource'], ParentType, ContextType>;
 };
 
 export type TransactionChangesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TransactionChanges'] = ResolversParentTypes['TransactionChanges']> = {
@@ -2132,6 +2251,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   InvestmentTransactionEdge?: InvestmentTransactionEdgeResolvers<ContextType>;
   JSONObject?: GraphQLScalarType;
   Liability?: LiabilityResolvers<ContextType>;
+  Merchant?: MerchantResolvers<ContextType>;
   Metadata?: GraphQLScalarType;
   MetadataFilter?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
@@ -2146,6 +2266,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Security?: SecurityResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Transaction?: TransactionResolvers<ContextType>;
+  TransactionCategory?: TransactionCategoryResolvers<ContextType>;
   TransactionChanges?: TransactionChangesResolvers<ContextType>;
   TransactionConnection?: TransactionConnectionResolvers<ContextType>;
   TransactionEdge?: TransactionEdgeResolvers<ContextType>;

@@ -1038,6 +1038,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/categorization/rules": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List categorization rules
+         * @description The environment's rules, oldest first, which is the order they are tried in (the first that matches wins).
+         */
+        get: operations["listCategorizationRules"];
+        put?: never;
+        /**
+         * Add a categorization rule
+         * @description Transactions whose merchant name is `merchantName`, or whose description contains
+         *     `descriptionContains` (plain text, not a pattern; both ignore case), optionally only money
+         *     in or out (`amountSign`), get `category` with `source: RULES`. New transactions get it as
+         *     they sync; existing ones of every profile are recategorized in the background within
+         *     minutes. An environment has at most 200 rules.
+         */
+        post: operations["createCategorizationRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/categorization/rules/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Categorization rule id, `catr_` + 26 characters (`^catr_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example catr_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
+                ruleId: components["parameters"]["RuleId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a categorization rule
+         * @description New transactions no longer get its category; existing ones it categorized go back to
+         *     their automatic category in the background within minutes.
+         */
+        delete: operations["deleteCategorizationRule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/subscriptions": {
         parameters: {
             query?: never;
@@ -2120,6 +2201,55 @@ export interface components {
          *     ]
          */
         EventTypeFilters: components["schemas"]["EventTypeFilter"][];
+        /** @description A rule of the environment; see `POST /v1/categorization/rules`. */
+        CategorizationRule: {
+            /**
+             * @description Rule id.
+             * @example catr_01jdq4c5d6e7f8g9h0j1k2m3n4
+             */
+            id: string;
+            /**
+             * @description Matches transactions of this merchant (ignoring case); null when the rule matches on the description.
+             * @example Netflix
+             */
+            merchantName: string | null;
+            /**
+             * @description Matches transactions whose description contains this text (ignoring case); null when the rule matches on the merchant.
+             * @example ACME PAYROLL
+             */
+            descriptionContains: string | null;
+            /**
+             * @description `IN`: only money in (amount ≥ 0); `OUT`: only money out; null: both.
+             * @enum {string|null}
+             */
+            amountSign: "IN" | "OUT" | null;
+            category: components["schemas"]["Category"];
+            /** Format: date-time */
+            at: string;
+        };
+        /** @description A rule; give `merchantName`, `descriptionContains`, or both (either matching is enough). */
+        CategorizationRuleCreate: {
+            /** @example Netflix */
+            merchantName?: string;
+            /**
+             * @description Plain text (no wildcards or patterns), at least 3 characters.
+             * @example ACME PAYROLL
+             */
+            descriptionContains?: string;
+            /** @enum {string} */
+            amountSign?: "IN" | "OUT";
+            category: components["schemas"]["Category"];
+        };
+        /** @description A category of the taxonomy in docs/categories.md (Plaid's personal finance categories). */
+        Category: {
+            /** @example INCOME */
+            primary: string;
+            /**
+             * @description One of `primary`'s detailed categories.
+             * @example INCOME_WAGES
+             */
+            detailed: string;
+        };
         WebhookSubscription: {
             id: components["schemas"]["WebhookSubscriptionId"];
             /** @example Ledger sync */
@@ -2458,6 +2588,11 @@ export interface components {
          * @example evt_01jdq4a1b2c3d4e5f6g7h8j9k0
          */
         EventId: string;
+        /**
+         * @description Categorization rule id, `catr_` + 26 characters (`^catr_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+         * @example catr_01jdq4c5d6e7f8g9h0j1k2m3n4
+         */
+        RuleId: string;
         /**
          * @description Webhook subscription id, `wh_` + 26 characters (`^wh_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
          * @example wh_01jdq4c5d6e7f8g9h0j1k2m3n4
@@ -4175,6 +4310,166 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Event"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCategorizationRules: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 to 1,000,000. A page past the last returns an empty array. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page (at most 100). */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rules. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    "Current-Page": components["headers"]["CurrentPage"];
+                    "Page-Items": components["headers"]["PageItems"];
+                    "Total-Count": components["headers"]["TotalCount"];
+                    "Total-Pages": components["headers"]["TotalPages"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategorizationRule"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCategorizationRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CategorizationRuleCreate"];
+            };
+        };
+        responses: {
+            /** @description The rule. */
+            201: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategorizationRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description The body breaks the schema, neither `merchantName` nor `descriptionContains` is given,
+             *     `category` is not in the taxonomy (`errors` names `category`), or the environment
+             *     already has 200 rules (delete one first).
+             */
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCategorizationRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Categorization rule id, `catr_` + 26 characters (`^catr_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example catr_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
+                ruleId: components["parameters"]["RuleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

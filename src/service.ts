@@ -35,6 +35,8 @@ import { profileHandlers } from './modules/profile/profile.handlers.ts';
 import { accountHandlers } from './modules/account/account.handlers.ts';
 import { connectionHandlers } from './modules/connection/connection.handlers.ts';
 import { ConnectionJobs } from './modules/sync/connection.jobs.ts';
+import { CategorizationJobs } from './modules/categorization/categorization.jobs.ts';
+import { categorizationHandlers } from './modules/categorization/categorization.handlers.ts';
 import { connectionSweepJob } from './modules/sync/connection-sweeper.ts';
 import { consentSweepJob } from './modules/connection/consent-sweeper.ts';
 import { linkingHandlers } from './modules/linking/linking.handlers.ts';
@@ -114,7 +116,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     trustProxyHops: config.trustProxyHops,
     credentials,
     limiter: new FixedWindowLimiter(counters),
-    graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions, metrics, schema }),
+    graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions, metrics, schema, corrections: work.categorizationJobs }),
     graphqlStream: live?.stream,
     rest: restApi(handlers),
     metrics,
@@ -216,6 +218,7 @@ async function watchPools(metrics: Metrics, { orm, syncOrm, replica }: Databases
 interface BackgroundWork {
   boss: PgBoss;
   connectionJobs: ConnectionJobs;
+  categorizationJobs: CategorizationJobs;
   webhooks: WebhookDeliveries;
 }
 
@@ -234,7 +237,9 @@ async function startBackgroundWork(deps: {
   const provider = (name: string, environmentId: string) => providers.get(name, environmentId);
   const connectionJobs = new ConnectionJobs({ orm: databases.syncOrm, cipher, provider, metrics, logger });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
-  const boss = await startQueue(databases.database.url, [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep, consentSweepJob({ orm, warningDays: config.consentWarningDays })], logger, config.recovery, {
+  const categorizationJobs = new CategorizationJobs(orm, logger);
+  const jobs = [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep, ...categorizationJobs.definitions(), consentSweepJob({ orm, warningDays: config.consentWarningDays })];
+  const boss = await startQueue(databases.database.url, jobs, logger, config.recovery, {
     work: working,
     poolMax: config.pools.jobs,
     migrate: config.migrateOnStart,
@@ -243,10 +248,12 @@ async function startBackgroundWork(deps: {
   metrics.watchPool('jobs', () => boss.getDb().poolCounts?.() ?? null);
   metrics.watchQueues(() => boss.getQueues());
   connectionJobs.attach(boss);
+  categorizationJobs.attach(boss);
+  if (working) await categorizationJobs.reenrichIfBehind();
   const attemptQueue = await openAttemptQueue(boss);
   const webhooks = new WebhookDeliveries({ orm, cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile, enqueue: attemptQueue.add, metrics });
   if (working) webhooks.start(attemptQueue);
-  return { boss, connectionJobs, webhooks };
+  return { boss, connectionJobs, categorizationJobs, webhooks };
 }
 
 /** Every REST operation's handler, each module's given what it needs. */
@@ -282,6 +289,7 @@ function restHandlers(deps: {
     ...providerWebhookHandlers({ providers, jobs }),
     ...eventHandlers(),
     ...webhookHandlers({ cipher, allowPrivate: config.webhookAllowPrivate, deliveries: work.webhooks }),
+    ...categorizationHandlers({ jobs: work.categorizationJobs }),
   };
 }
 

@@ -11,7 +11,13 @@ import { BALANCE } from '../../src/modules/balance/balance.store.ts';
 import { CONNECTION } from '../../src/modules/connection/connection.store.ts';
 import { PROFILE } from '../../src/modules/profile/profile.store.ts';
 import { originalOf, remoteDataFrom, TRANSACTION } from '../../src/modules/transaction/transaction.store.ts';
+import { providerHints } from '../../src/modules/transaction/provider-hints.ts';
+import { enricherOf } from '../../src/modules/categorization/categorizer.ts';
 import type { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
+import type { ProviderAccount } from '../../src/providers/provider.ts';
+
+/** Seeded transactions are enriched as a sync would store them, before any correction or operator rule exists. */
+const enrich = enricherOf(null, []);
 
 /** A seeded table and the fields the seed fills (the rest take their defaults), in COPY order. */
 interface Seeded<C extends Columns, F extends keyof C & string> {
@@ -76,11 +82,11 @@ export async function seedProfile(rows: SeedRows, { sandbox, cipher, environment
     createdAt: now,
   });
 
-  const accountIds = new Map<string, { id: string; currencyCode: string }>();
+  const accountIds = new Map<string, { id: string; currencyCode: string; kind: ProviderAccount['kind'] }>();
   for (const account of accounts) {
     const accountId = idOf();
     const balanceId = idOf();
-    accountIds.set(account.remoteId, { id: accountId, currencyCode: account.currencyCode });
+    accountIds.set(account.remoteId, { id: accountId, currencyCode: account.currencyCode, kind: account.kind });
     const verified = account.kind === 'DEPOSITORY' && institution.products.includes('ACCOUNT_NUMBERS');
     rows.accounts.push({ id: accountId, connectionId, profileId, ...newAccountFields(account), verified, latestBalanceId: balanceId, createdAt: now });
     rows.balances.push({ id: balanceId, accountId, profileId, ...account.balance, source: 'SYNC', currencyCode: account.currencyCode });
@@ -104,6 +110,7 @@ export async function seedProfile(rows: SeedRows, { sandbox, cipher, environment
       metadata: null,
       remoteData: remoteDataFrom(sandbox.name, transaction),
       createdAt: now,
+      ...enrich({ description: transaction.description, amount: transaction.amount, currencyCode: account.currencyCode, accountKind: account.kind, hints: providerHints(transaction.enrichment) }),
     });
   }
 }

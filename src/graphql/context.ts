@@ -3,6 +3,7 @@ import type { FieldCipher } from '../lib/field-cipher.ts';
 import type { Logger } from 'pino';
 import type { EventEntity } from '../modules/event/event.entity.ts';
 import type { Loaders } from './loaders.ts';
+import type { CorrectionJobs } from '../modules/categorization/categorization.jobs.ts';
 
 /**
  * What every resolver gets: the acting profile, its environment, and its operation's EntityManager
@@ -16,6 +17,8 @@ export type GraphQLContext = {
   log: Logger;
   requestId: string;
   loaders: Loaders;
+  /** Where a category correction queues its follow-up work; absent over live-update transports, which run subscriptions only. */
+  corrections?: CorrectionJobs;
   /** Over a live-update transport: the profile's events of the wanted types, each read with a fresh `em` and `loaders`. */
   follow?: (wants: (type: string) => boolean) => AsyncIterableIterator<EventEntity>;
 };

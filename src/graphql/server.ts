@@ -1,3 +1,4 @@
+import type { CorrectionJobs } from '../modules/categorization/categorization.jobs.ts';
 import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { makeExecutableSchema } from '@graphql-tools/schema';
@@ -29,6 +30,7 @@ export interface GraphQLOptions {
   hideSuggestions: boolean;
   metrics: Metrics;
   schema: GraphQLSchema;
+  corrections: CorrectionJobs;
 }
 
 /** The executable schema: contracts/schema.graphql with its resolvers. */
@@ -46,11 +48,11 @@ export function buildSchema(): GraphQLSchema {
  * a refused result) is HTTP 200 as `application/json` and 400 as `application/graphql-response+json`,
  * as GraphQL over HTTP has it.
  */
-export function graphqlApi({ cipher, logger, hideSuggestions, metrics, schema }: GraphQLOptions): Middleware<AppState> {
+export function graphqlApi({ cipher, logger, hideSuggestions, metrics, schema, corrections }: GraphQLOptions): Middleware<AppState> {
   const documents = new DocumentCache(schema, { hideSuggestions });
   const formatError = errorFormatter(logger);
   const answers = refusalAnswers(formatError);
-  const handler = exchangeHandler({ schema, documents, formatError, answers, metrics, contextFor: contextFactory(cipher) });
+  const handler = exchangeHandler({ schema, documents, formatError, answers, metrics, contextFor: contextFactory(cipher, corrections) });
   /** Runs one operation; a response body longer than `budget` bytes is refused instead. */
   const run = async (ctx: AppContext, body: unknown, budget: number): Promise<{ answer: Answer; bytes: number } | undefined> => {
     const [responseBody, init] = await handler({
@@ -150,7 +152,7 @@ function refusalAnswers(formatError: FormatError): RefusalAnswers {
 type ContextFor = (ctx: AppContext, document: DocumentNode, operationName: string | null | undefined) => GraphQLContext;
 
 /** A query reads the replica (it may lag a moment); a mutation, and what it returns, works on the primary. */
-function contextFactory(cipher: FieldCipher): ContextFor {
+function contextFactory(cipher: FieldCipher, corrections: CorrectionJobs): ContextFor {
   /** Requests that ran a mutation: the operations after it in a batch read the primary, to see what it wrote. */
   const wrote = new WeakSet<AppContext>();
   return (ctx, document, operationName) => {
@@ -158,7 +160,7 @@ function contextFactory(cipher: FieldCipher): ContextFor {
     if (getOperationAST(document, operationName)?.operation !== OperationTypeNode.QUERY) wrote.add(ctx);
     const em = wrote.has(ctx) ? state.em : state.reads;
     const profileId = (state.credential as { profileId: string }).profileId;
-    return { profileId, environmentId: state.credential!.environmentId, em, cipher, log: state.log, requestId: state.requestId, loaders: createLoaders(em, profileId) };
+    return { profileId, environmentId: state.credential!.environmentId, em, cipher, log: state.log, requestId: state.requestId, loaders: createLoaders(em, profileId), corrections };
   };
 }
 

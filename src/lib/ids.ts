@@ -20,6 +20,7 @@ export const PREFIXES = {
   holding: 'hld',
   investmentTransaction: 'itx',
   recurringStream: 'rec',
+  categorizationRule: 'catr',
 } as const;
 
 export type Resource = keyof typeof PREFIXES;

@@ -1,4 +1,5 @@
 import { KeyCheck } from '../db/key-check.entity.ts';
+import { CategorizationRule, CategoryModel, EnrichmentProgress } from '../modules/categorization/categorization.entity.ts';
 import { Account } from '../modules/account/account.entity.ts';
 import { ApiKey } from '../modules/environment/api-key.entity.ts';
 import { Balance } from '../modules/balance/balance.entity.ts';
@@ -19,4 +20,4 @@ import { Transaction } from '../modules/transaction/transaction.entity.ts';
 import { WebhookDelivery, WebhookSubscription } from '../modules/webhook/webhook.entity.ts';
 
 /** Every entity the ORM maps; the migrations check compares these to src/db/migrations. */
-export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, Event, Connection, SyncWalkPage, Account, Balance, Transaction, RecurringStream, RecurringStreamTransaction, Security, Holding, InvestmentTransaction, Liability, LinkState, WebhookSubscription, WebhookDelivery, KeyCheck];
+export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, Event, Connection, SyncWalkPage, Account, Balance, Transaction, RecurringStream, RecurringStreamTransaction, Security, Holding, InvestmentTransaction, Liability, LinkState, WebhookSubscription, WebhookDelivery, KeyCheck, CategorizationRule, CategoryModel, EnrichmentProgress];

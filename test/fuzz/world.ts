@@ -218,6 +218,7 @@ export class World {
       ['evt', await rows('event', 'select id from event where environment_id = $1 order by id desc limit 4', [environment])],
       ['wh', [this.#subscriptionId]],
       ['whd', await rows('webhookDelivery', 'select id from webhook_delivery where subscription_id = $1 order by id limit 4', [decodeId('webhookSubscription', this.#subscriptionId)])],
+      ['catr', await rows('categorizationRule', 'select id from categorization_rule where environment_id = $1 order by id limit 4', [environment])],
       ['ses', await rows('session', 'select id from session where environment_id = $1 order by id desc limit 4', [environment])],
       ['env', [environmentId, this.#foreign.environmentId]],
       ['key', await rows('apiKey', 'select id from api_key where environment_id = $1 order by id limit 4', [environment])],

@@ -98,7 +98,7 @@ async function sendBodiless(method: string, path: string, { auth, contentType, f
   return response;
 }
 
-/** A profile with a sandbox connection (built as its first sync leaves it), a session token, a webhook subscription and an event: what the path parameters name. */
+/** A profile with a sandbox connection (built as its first sync leaves it), a session token, a webhook subscription, an event and a categorization rule: what the path parameters name. */
 async function world() {
   const profile = await createProfile(app);
   const { connection, accounts } = await builders(app).sandboxConnection({ profile: { id: decodeId('profile', profile.id)! } });
@@ -107,6 +107,7 @@ async function world() {
   const session = await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profile.id } });
   const subscription = await app.http.post('/v1/webhooks/subscriptions', { auth: app.apiKey, json: { name: 'Body-less', targetUrl: 'https://127.0.0.1:9/hooks' } });
   const events = await app.http.get(`/v1/events?profileId=${profile.id}&limit=1`, { auth: app.apiKey });
+  const rule = await app.http.post('/v1/categorization/rules', { auth: app.apiKey, json: { merchantName: 'Body-less', category: { primary: 'INCOME', detailed: 'INCOME_WAGES' } } });
   return {
     token: session.body.token as string,
     params: {
@@ -115,6 +116,7 @@ async function world() {
       accountId: encodeId('account', checking.id),
       subscriptionId: subscription.body.id as string,
       eventId: events.body[0].id as string,
+      ruleId: rule.body.id as string,
     } as Record<string, string>,
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isCategory } from '../../src/enrichment/taxonomy.ts';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import { sweepConsents } from '../../src/modules/connection/consent-sweeper.ts';
 import { INSTITUTIONS, type FakePlaid } from '../fakes/plaid/index.ts';
@@ -38,6 +39,10 @@ describe('Plaid connections', () => {
     const rows = await stored(connection.id);
     expect(rows[0]!.remote_data.plaid).toMatchObject({ transaction_id: expect.any(String), timestamp: expect.any(String) });
     expect(rows.some((row) => (row.remote_data.enrichment?.categories?.length ?? 0) > 0)).toBe(true);
+    // Plaid's personal finance category is the transaction's category (PROVIDER) wherever it is one of the taxonomy.
+    const categorized = await app.sql('select remote_data->\'enrichment\'->\'categories\' as categories, category_primary, category_source from transaction where connection_id = $1', [decodeId('connection', connection.id)]);
+    for (const row of categorized) expect(row.category_source === 'PROVIDER', JSON.stringify(row)).toBe(isCategory(String(row.categories?.[0]), String(row.categories?.[1])));
+    expect(categorized.some((row) => row.category_source === 'PROVIDER')).toBe(true);
 
     const { data } = await graphql(profile.id, '{ accounts { id kind mask balance { current limit available } } transactions(first: 100) { nodes { amount entryType } } }');
     const kinds = data.accounts.map((account: { kind: string }) => account.kind).sort();

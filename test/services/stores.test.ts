@@ -12,6 +12,7 @@ import { PROFILE, profileStatements } from '../../src/modules/profile/profile.st
 import { sessionStatements } from '../../src/modules/session/session.store.ts';
 import { countTransactions, TRANSACTION, transactionRecords, transactionStatements, transactionsExist, transactionWhere } from '../../src/modules/transaction/transaction.store.ts';
 import { webhookStatements } from '../../src/modules/webhook/webhook.store.ts';
+import { categorizationStatements } from '../../src/modules/categorization/categorization.store.ts';
 import {
   activityExists,
   activityRecords,
@@ -42,6 +43,7 @@ const STATEMENTS = Object.entries({
   investment: investmentStatements,
   liability: liabilityStatements,
   linkState: linkStateStatements,
+  categorization: categorizationStatements,
 }).flatMap(([store, statements]) => Object.entries(statements).map(([name, sql]) => ({ name: `${store}.${name}`, sql })));
 
 /** The entity column type each declared kind must match (a prefix: numeric(19,4) is numeric). */
@@ -133,6 +135,7 @@ describe('stores', () => {
       kind: ['DEPOSITORY', 'CREDIT'],
       accountIds: [encodeId('account', uuidv7())],
       metadata: { cohort: 'alpha' },
+      categories: ['FOOD_AND_DRINK', 'TRANSPORTATION_GAS'],
     });
     const bound = { operator: '<' as const, date: '2026-06-01', id: uuidv7() };
     expect(await transactionRecords(em, where, bound, 'desc', 10)).toEqual([]);

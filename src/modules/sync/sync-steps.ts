@@ -7,6 +7,7 @@ import type { ProviderAccount, ProviderTransaction, SyncPage } from '../../provi
 import { applyReportedAccounts, latestBalances, recordBalance } from '../account/account.service.ts';
 import { sameReading } from '../balance/balance.service.ts';
 import { applyTransactionChanges } from '../transaction/transaction.store.ts';
+import { enricherFor } from '../categorization/learning.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { connectionOrFail, lockWalk, moveWalk, withPageChanges } from '../connection/connection.store.ts';
 
@@ -69,7 +70,8 @@ export async function applyPage(
     const removals = [...(walk.syncRemovals ?? []).filter((remoteId) => !reported.has(remoteId)), ...page.removed];
     const added = page.added.map((transaction) => transaction.remoteId);
     const owner = { connectionId, profileId: walk.profileId, provider: walk.provider };
-    const changes = await applyTransactionChanges(tx, owner, upserts, page.hasMore ? [] : removals);
+    // Enriched in the same write: the pipeline, the profile's classifier and its environment's rules (two reads a page).
+    const changes = await applyTransactionChanges(tx, owner, upserts, page.hasMore ? [] : removals, () => enricherFor(tx, walk.profileId));
     await moveWalk(tx, connectionId, { nextCursor, hasMore: page.hasMore, changes: withPageChanges(walk.syncChanges, changes), removals, added });
     return { provider: walk.provider, changes };
   }, { clear: true });

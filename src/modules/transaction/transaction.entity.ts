@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { CategorySource, PaymentChannel } from '../../enrichment/enrichment.ts';
 import type { Metadata } from '../metadata/metadata.ts';
 import { Account } from '../account/account.entity.ts';
 import { money } from '../balance/balance.entity.ts';
@@ -7,6 +8,8 @@ import { Profile } from '../profile/profile.entity.ts';
 
 export const TRANSACTION_STATUSES = ['PENDING', 'POSTED'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+export const PAYMENT_CHANNELS = ['ONLINE', 'IN_STORE', 'OTHER'] as const satisfies readonly PaymentChannel[];
+export const CATEGORY_SOURCES = ['PROVIDER', 'RULES', 'LEARNED', 'USER'] as const satisfies readonly CategorySource[];
 
 /**
  * A movement of money on an account. `amount` is signed relative to the account (negative = DEBIT),
@@ -16,6 +19,9 @@ export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
  * (profile, date, id) serves every `transactions` page in both sort orders. Only `account` carries a
  * foreign key: `profile` and `connection` are the account's own (written together by the sync engine,
  * and removed by the account's cascade), and checking all three tripled the cost of every insert.
+ * The enrichment columns (merchant, category, payment channel) are what the local pipeline decided
+ * at `enrichmentVersion`, or what the user set (`categorySource` USER), which nothing automatic
+ * overwrites; `cleanDescription` is kept because the learned classifier reads its words.
  */
 export const Transaction = defineEntity({
   name: 'Transaction',
@@ -34,11 +40,27 @@ export const Transaction = defineEntity({
     originalAmount: money().nullable(),
     originalCurrencyCode: p.text().nullable(),
     metadata: p.json<Metadata>().nullable(),
+    cleanDescription: p.text().nullable(),
+    merchantName: p.text().nullable(),
+    merchantWebsite: p.text().nullable(),
+    merchantLogoUrl: p.text().nullable(),
+    categoryPrimary: p.text().nullable(),
+    categoryDetailed: p.text().nullable(),
+    categorySource: p.enum(CATEGORY_SOURCES).nullable(),
+    categoryConfidence: p.decimal('string').columnType('numeric(4,3)').nullable(),
+    paymentChannel: p.enum(PAYMENT_CHANNELS).default('OTHER'),
+    /** 0: written before enrichment existed; the re-enrichment job brings every row to ENRICHMENT_VERSION. */
+    enrichmentVersion: p.integer().default(0),
     remoteData: p.json<Record<string, unknown>>(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['connection', 'remoteId'] }],
-  indexes: [{ properties: ['profile', 'date', 'id'] }, { properties: ['account', 'date', 'id'] }],
+  indexes: [
+    { properties: ['profile', 'date', 'id'] },
+    { properties: ['account', 'date', 'id'] },
+    // The learned classifier's training set: a profile's own corrections, a small share of its rows.
+    { name: 'transaction_user_category_index', expression: `create index "transaction_user_category_index" on "transaction" ("profile_id") where "category_source" = 'USER'` },
+  ],
 });
 
 export type TransactionEntity = InstanceType<typeof Transaction.class>;

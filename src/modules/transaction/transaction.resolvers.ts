@@ -1,14 +1,13 @@
 import type { MutationResolvers, PageInfoResolvers, QueryResolvers, TransactionConnectionResolvers, TransactionResolvers } from '../../../generated/graphql.ts';
-import { updateLocked } from '../../db/locked-update.ts';
 import { notFound } from '../../errors.ts';
 import { mutationPayload, RecordNotFound } from '../../api-kit/mutation-payload.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
 import type { AccountView } from '../account/account.entity.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
-import { Transaction } from './transaction.entity.ts';
 import { transactionPage, type KeysetPage } from './transaction.query.ts';
 import type { TransactionRecord } from './transaction.store.ts';
-import { transactionById } from './transaction.store.ts';
+import { lockedTransaction, transactionById } from './transaction.store.ts';
+import { checkedCategory, correctCategory } from '../categorization/correction.ts';
 
 /** `Transaction` fields from its row; `entryType` follows the sign of the exact amount. */
 export const transactionType: TransactionResolvers = {
@@ -18,6 +17,11 @@ export const transactionType: TransactionResolvers = {
   account: (transaction, _args, { loaders }) => loaders.account.load(transaction.accountId) as Promise<AccountView>,
   remoteData: (transaction, _args, { loaders }) => loaders.remoteData.load(transaction.id),
   at: (transaction) => transaction.createdAt,
+  merchant: (transaction) => (transaction.merchantName === null ? null : { name: transaction.merchantName, website: transaction.merchantWebsite, logoUrl: transaction.merchantLogoUrl }),
+  category: (transaction) =>
+    transaction.categoryPrimary === null || transaction.categoryDetailed === null || transaction.categorySource === null
+      ? null
+      : { primary: transaction.categoryPrimary, detailed: transaction.categoryDetailed, source: transaction.categorySource, confidence: Number(transaction.categoryConfidence ?? 1) },
 };
 
 /** One edge of a page, all of one shape (a page builds up to 100); its cursor is computed only when `cursor` is selected. */
@@ -64,14 +68,20 @@ export const transactionQuery: NonNullable<QueryResolvers['transaction']> = asyn
 export const transactionsQuery: NonNullable<QueryResolvers['transactions']> = (_root, args, { em, profileId }) =>
   transactionPage(em, profileId, { ...args, sort: args.sort ?? 'DATE_DESC' });
 
-/** Merges metadata under the row's lock, so concurrent merges all land; remote data is neither read nor written. */
-export const transactionUpdate: NonNullable<MutationResolvers['transactionUpdate']> = (_root, { input }, { em, profileId }) =>
+/**
+ * Merges metadata and sets or clears the category, under the row's lock so concurrent updates all
+ * land; remote data is neither read nor written. Every field is checked before anything is written.
+ */
+export const transactionUpdate: NonNullable<MutationResolvers['transactionUpdate']> = (_root, { input }, { em, profileId, corrections }) =>
   mutationPayload(input, () => {
     const id = decodeId('transaction', input.id);
     if (!id) throw new RecordNotFound('Transaction');
-    const options = { missing: () => new RecordNotFound('Transaction'), exclude: ['remoteData'] };
-    return updateLocked(em, Transaction, { id, profile: profileId }, options, (transaction): TransactionRecord => {
+    const category = input.category === undefined ? undefined : checkedCategory(input.category);
+    return em.transactional(async (tx): Promise<TransactionRecord> => {
+      const transaction = await lockedTransaction(tx, profileId, id);
+      if (!transaction) throw new RecordNotFound('Transaction');
       transaction.metadata = mergeMetadata(transaction.metadata, input.metadata);
+      if (category !== undefined) await correctCategory(tx, transaction, category, corrections!);
       return {
         id: transaction.id,
         accountId: transaction.account.id,
@@ -84,6 +94,14 @@ export const transactionUpdate: NonNullable<MutationResolvers['transactionUpdate
         originalCurrencyCode: transaction.originalCurrencyCode ?? null,
         metadata: transaction.metadata,
         createdAt: transaction.createdAt,
+        merchantName: transaction.merchantName ?? null,
+        merchantWebsite: transaction.merchantWebsite ?? null,
+        merchantLogoUrl: transaction.merchantLogoUrl ?? null,
+        categoryPrimary: transaction.categoryPrimary ?? null,
+        categoryDetailed: transaction.categoryDetailed ?? null,
+        categorySource: transaction.categorySource ?? null,
+        categoryConfidence: transaction.categoryConfidence ?? null,
+        paymentChannel: transaction.paymentChannel,
       };
     });
   });

@@ -1,0 +1,38 @@
+import type { EnrichmentInput } from '../../enrichment/enrichment.ts';
+import { enrich, ENRICHMENT_VERSION } from '../../enrichment/pipeline.ts';
+import type { Enricher, StoredEnrichment } from '../transaction/transaction-enrichment.ts';
+import { classify, wordsOf, type ClassifierCounts } from './classifier.ts';
+import { matchingRule, type OperatorRule } from './operator-rules.ts';
+
+/**
+ * The enricher of one profile: the pipeline decides merchant, channel and a PROVIDER or built-in
+ * RULES category; the profile's learned classifier overrides it (LEARNED), and failing that the
+ * environment's operator rules (RULES). A USER category is above all of them, and kept by the
+ * statements that store the result. Order and reasons: docs/decisions/categorization-precedence.md.
+ */
+export function enricherOf(counts: ClassifierCounts | null, rules: readonly OperatorRule[]): Enricher {
+  return (input: EnrichmentInput): StoredEnrichment => {
+    const enriched = enrich(input);
+    const merchantName = enriched.merchant?.name ?? null;
+    const learned = counts && classify(counts, wordsOf(enriched.cleanDescription, merchantName, input.amount));
+    const rule = learned ? undefined : matchingRule(rules, { description: input.description, cleanDescription: enriched.cleanDescription, merchantName, amount: input.amount });
+    const category = learned
+      ? { primary: learned.primary, detailed: learned.detailed, source: 'LEARNED' as const, confidence: learned.posterior }
+      : rule
+        ? { primary: rule.categoryPrimary, detailed: rule.categoryDetailed, source: 'RULES' as const, confidence: 1 }
+        : enriched.category;
+    return {
+      cleanDescription: enriched.cleanDescription,
+      merchantName,
+      merchantWebsite: enriched.merchant?.website ?? null,
+      merchantLogoUrl: enriched.merchant?.logoUrl ?? null,
+      categoryPrimary: category?.primary ?? null,
+      categoryDetailed: category?.detailed ?? null,
+      categorySource: category?.source ?? null,
+      // Stored with three digits; floored, so a posterior just under 1 never reads as certain.
+      categoryConfidence: category ? (Math.floor(category.confidence * 1000) / 1000).toFixed(3) : null,
+      paymentChannel: enriched.paymentChannel,
+      enrichmentVersion: ENRICHMENT_VERSION,
+    };
+  };
+}

@@ -1,0 +1,31 @@
+import type { PaymentChannel, ProviderHints } from '../../enrichment/enrichment.ts';
+import { isCategory } from '../../enrichment/taxonomy.ts';
+
+const CHANNELS: readonly PaymentChannel[] = ['ONLINE', 'IN_STORE', 'OTHER'];
+
+/**
+ * What a provider said about a transaction, from the `enrichment` it reported (stored under
+ * `remoteData.enrichment`: `categories`, `counterpartyName`, `logo`, `website`, and `mcc` or
+ * `paymentChannel` when an adapter reports them). The one place that reads that object for the
+ * pipeline. `categories` carry over only as a pair of the taxonomy (Plaid's personal finance
+ * categories, `[primary, detailed]`); Plaid's legacy categories, SimpleFIN's free text and the
+ * sandbox's legacy-style lists do not.
+ */
+export function providerHints(enrichment: Record<string, unknown> | null | undefined): ProviderHints {
+  const categories: unknown[] = Array.isArray(enrichment?.categories) ? enrichment.categories : [];
+  const [primary, detailed] = categories;
+  const channel = text(enrichment?.paymentChannel);
+  return {
+    merchantName: text(enrichment?.counterpartyName),
+    website: text(enrichment?.website),
+    logoUrl: text(enrichment?.logo),
+    category: typeof primary === 'string' && typeof detailed === 'string' && isCategory(primary, detailed) ? { primary, detailed } : null,
+    mcc: text(enrichment?.mcc),
+    paymentChannel: CHANNELS.find((known) => known === channel) ?? null,
+  };
+}
+
+/** A non-empty string, trimmed; anything else is null. */
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
