@@ -545,7 +545,9 @@ export type HoldingFilter = {
 export type Institution = {
   __typename?: 'Institution';
   /**
-   * Institution identifier: `ins_` followed by an opaque id. Stable and the same for every profile,
+   * The provider's institution identifier: `ins_` followed by an opaque id (the sandbox, Plaid),
+   * `eb_<country>_` followed by a digest of the bank's name (Enable Banking, e.g. Nordea in Finland:
+   * `eb_FI_LbOKuoHaTTKXQnOp`), or the SimpleFIN server's host. Stable and the same for every profile,
    * so it can be used to group connections or to pick a logo.
    */
   id: Scalars['ID']['output'];

@@ -1769,8 +1769,9 @@ export interface components {
             provider: components["schemas"]["ProviderName"];
             institution: {
                 /**
-                 * @description Institution id (`ins_…`), stable across profiles.
+                 * @description The provider's institution id, stable across profiles: `ins_…` (sandbox, Plaid), `eb_<country>_…` (Enable Banking), the server's host (SimpleFIN).
                  * @example ins_first_platypus
+                 * @example eb_FI_LbOKuoHaTTKXQnOp
                  */
                 id: string;
                 /** @example First Platypus Bank */

@@ -1,5 +1,4 @@
 import { writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,34 +42,12 @@ function adapter(now: () => number = () => fake.now(), app = application): Enabl
   return factory.create(parsed.settings) as EnableBankingProvider;
 }
 
-function get(url: string): Promise<{ status: number; location: string | undefined; text: string }> {
-  return new Promise((resolve, reject) => {
-    request(url, { ca: fake.ca }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, location: response.headers.location, text: Buffer.concat(chunks).toString('utf8') }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
-
-/** The end-user at the bank's sign-in page presses `button`; where the bank sends them back. */
-async function atBank(signInUrl: string, button: 'approve' | 'cancel' | 'error'): Promise<URL> {
-  const page = await get(signInUrl);
-  expect(page.status).toBe(200);
-  const href = new RegExp(`id="${button}" role="button" href="([^"]+)"`).exec(page.text)?.[1];
-  const back = await get(new URL(href!.replaceAll('&amp;', '&'), signInUrl).toString());
-  expect(back.status).toBe(302);
-  return new URL(back.location!);
-}
-
 /** Searches the bank, starts the link, approves at the bank and completes it: the linked login. */
 async function link(provider: EnableBankingProvider, bank: FakeBank, existingCredential?: string): Promise<LinkedLogin> {
   const [institution] = await provider.searchInstitutions({ country: bank.country, name: bank.name });
   const session = await provider.startLink({ profileId: 'prf', products: ['TRANSACTIONS'], webhookUrl: null, institutionId: institution!.id, redirectUrl: REDIRECT, state: 'state-1', existingCredential });
   if (session.kind !== 'REDIRECT') throw new Error('not a redirect');
-  const back = await atBank(session.url, 'approve');
+  const back = await fake.atBank(session.url, 'approve');
   expect(back.searchParams.get('state')).toBe('state-1');
   return provider.completeLink({ authorizationCode: back.searchParams.get('code')!, products: undefined, webhookUrl: null, existingCredential });
 }
@@ -114,7 +91,7 @@ describe('linking', () => {
     await expect(provider.completeLink({ products: undefined, webhookUrl: null })).rejects.toBeInstanceOf(LinkRefused);
 
     const session = await provider.startLink({ ...base, institutionId: institution!.id });
-    const code = (await atBank((session as { url: string }).url, 'approve')).searchParams.get('code')!;
+    const code = (await fake.atBank((session as { url: string }).url, 'approve')).searchParams.get('code')!;
     await provider.completeLink({ authorizationCode: code, products: undefined, webhookUrl: null });
     await expect(provider.completeLink({ authorizationCode: code, products: undefined, webhookUrl: null })).rejects.toMatchObject({ reason: 'INVALID', field: 'authorizationCode' });
   });
@@ -123,7 +100,7 @@ describe('linking', () => {
     const provider = adapter();
     const [institution] = await provider.searchInstitutions({ country: 'SE' });
     const session = await provider.startLink({ profileId: 'prf', products: [], webhookUrl: null, institutionId: institution!.id, redirectUrl: REDIRECT, state: 'xyz' });
-    const back = await atBank((session as { url: string }).url, 'cancel');
+    const back = await fake.atBank((session as { url: string }).url, 'cancel');
     expect(Object.fromEntries(back.searchParams)).toMatchObject({ error: 'access_denied', state: 'xyz' });
     expect(back.searchParams.has('code')).toBe(false);
   });

@@ -1,5 +1,4 @@
 import { writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,24 +43,10 @@ afterAll(async () => {
   await fake?.stop();
 });
 
-function follow(url: string): Promise<{ text: string; location: string | undefined }> {
-  return new Promise((resolve, reject) => {
-    request(url, { ca: fake.ca }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), location: response.headers.location }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
-
 async function linkedConnection(bankName: string, country: string): Promise<string> {
   const [institution] = await provider.searchInstitutions({ country, name: bankName });
   const session = await provider.startLink({ profileId: 'prf', products: [], webhookUrl: null, institutionId: institution!.id, redirectUrl: REDIRECT, state: 's' });
-  const page = await follow((session as { url: string }).url);
-  const approve = /id="approve" role="button" href="([^"]+)"/.exec(page.text)![1]!.replaceAll('&amp;', '&');
-  const back = new URL((await follow(new URL(approve, fake.url).toString())).location!);
+  const back = await fake.atBank((session as { url: string }).url, 'approve');
   const linked = await provider.completeLink({ authorizationCode: back.searchParams.get('code')!, products: undefined, webhookUrl: null });
   const service = new ConnectionService(db.em(), db.cipher, { environmentId: db.environmentId });
   return (await service.create(await build.profile(), provider.name, linked)).id;

@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { request } from 'node:https';
 import { FakeWorld, type AccountSpec, type BankBehaviour, type FakeBank, type FakeEntry } from './bank.ts';
 import type { Transaction } from './reference.ts';
 import { FakeEnableBankingServer, type RequestRecord } from './server.ts';
@@ -152,6 +153,28 @@ export async function startFakeEnableBanking(options: FakeEnableBankingOptions =
       pageSize = size;
     },
 
+    /** The end-user at the bank's sign-in page (`signInUrl`, from POST /auth) presses `button`: where the bank sends them back. */
+    async atBank(signInUrl: string, button: 'approve' | 'cancel' | 'error'): Promise<URL> {
+      const page = await get(signInUrl, ca);
+      const href = new RegExp(`id="${button}" role="button" href="([^"]+)"`).exec(page.text)?.[1];
+      if (page.status !== 200 || !href) throw new Error(`the sign-in page ${signInUrl} answered ${page.status} without the ${button} link`);
+      const back = await get(new URL(href.replaceAll('&amp;', '&'), signInUrl).toString(), ca);
+      if (back.status !== 302 || !back.location) throw new Error(`the ${button} link answered ${back.status}, not a redirect`);
+      return new URL(back.location);
+    },
+
     stop: () => server.stop(),
   };
+}
+
+function get(url: string, ca: string): Promise<{ status: number; location: string | undefined; text: string }> {
+  return new Promise((resolve, reject) => {
+    request(url, { ca }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, location: response.headers.location, text: Buffer.concat(chunks).toString('utf8') }));
+    })
+      .on('error', reject)
+      .end();
+  });
 }

@@ -1,0 +1,182 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeId } from '../../src/lib/ids.ts';
+import type { FakeEnableBanking } from '../fakes/enablebanking/index.ts';
+import { launchChromium } from '../support/browser.ts';
+import { startEnableBankingApp } from '../support/enablebanking-app.ts';
+import { createProfile } from '../support/factories.ts';
+import { sessionFor } from '../support/redirect-links.ts';
+import type { TestApp } from '../support/test-app.ts';
+import { waitFor } from '../support/wait.ts';
+
+/*
+ * The connect page with Enable Banking, in headless Chromium: the end-user picks a country and a bank
+ * of the fake, leaves for the fake's own sign-in page, approves (or cancels, or the bank fails), and
+ * comes back to the page; the connection syncs and GraphQL shows what the bank holds.
+ */
+
+let app: TestApp;
+let fake: FakeEnableBanking;
+let browser: Browser;
+
+beforeAll(async () => {
+  ({ app, fake } = await startEnableBankingApp());
+  browser = await launchChromium();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  await fake?.stop();
+});
+
+async function openConnector(token: string) {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && errors.push(`${message.text()} (${message.location().url})`));
+  await page.goto(`https://localhost:${app.service.port}/connector#token=${token}`);
+  return { page, errors, close: () => context.close() };
+}
+
+async function connectionsOf(profileId: string) {
+  return app.sql('select id, status, institution_id, institution_name from connection where profile_id = $1 order by id', [decodeId('profile', profileId)]);
+}
+
+async function syncedConnections(profileId: string, count: number) {
+  return waitFor(async () => {
+    const rows = await connectionsOf(profileId);
+    return rows.length === count && rows.every((row) => row.status === 'SYNCED') ? rows : undefined;
+  }, `${count} synced connection(s)`, 60_000);
+}
+
+interface Account {
+  name: string;
+  kind: string;
+  currencyCode: string;
+  balance: Record<string, string | null>;
+  connection: { institution: { name: string } };
+}
+
+interface Transaction {
+  date: string;
+  description: string;
+  amount: string;
+  status: string;
+  currencyCode: string;
+  remoteData: { enablebanking: Record<string, unknown> };
+  account: { currencyCode: string };
+}
+
+const heading = (page: Page, name: string) => page.getByRole('heading', { name, exact: true }).waitFor();
+
+/** Picks the country, finds the bank by a fragment of its name, and leaves for the fake's sign-in page. */
+async function goToBank(page: Page, country: string, fragment: string, bankName: string) {
+  await heading(page, 'Pick your bank');
+  await page.getByLabel('Country').selectOption({ label: country });
+  await page.getByLabel('Search banks').fill(fragment);
+  await waitFor(async () => ((await page.getByRole('listitem').allTextContents()).join('|') === `${bankName}${country}` ? true : undefined), `the list to narrow to ${bankName}`);
+  await page.getByRole('button', { name: new RegExp(bankName) }).click();
+  await heading(page, `Sign in at ${bankName}`);
+  await page.getByRole('button', { name: 'Continue to your bank' }).click();
+  await page.waitForURL(new RegExp(`^${fake.url}/bank/authorize\\?`));
+  await heading(page, bankName);
+}
+
+/** The end-user connects `bankName` through the connect page and is told so. */
+async function connectThroughPage(token: string, country: string, fragment: string, bankName: string) {
+  const { page, errors, close } = await openConnector(token);
+  await goToBank(page, country, fragment, bankName);
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await heading(page, 'Connected');
+  await page.getByText(`${bankName} is connected. Your accounts will appear in a moment.`).waitFor();
+  expect(new URL(page.url()).hash).toBe('');
+  expect(errors).toEqual([]);
+  await close();
+}
+
+const ACCOUNTS = `{ accounts { name kind currencyCode balance { current available limit currencyCode } connection { institution { name } } } }`;
+const TRANSACTIONS = `{ transactions(first: 50, sort: DATE_ASC) { count nodes { date description amount status currencyCode remoteData account { currencyCode } } } }`;
+
+/**
+ * A GraphQL query as the profile's end-user; its Decimals read as their exact JSON digits (source
+ * text access, as a decimal-aware client parses them), never through a float.
+ */
+async function graphql<T>(token: string, query: string): Promise<T> {
+  const response = await app.http.post('/v1/graphql', { auth: token, json: { query } });
+  expect(response.status, response.text).toBe(200);
+  const exact = (_key: string, value: unknown, context?: { source?: string }) => (typeof value === 'number' ? context!.source : value);
+  const body = JSON.parse(response.text, exact as (key: string, value: unknown) => unknown) as { data: T; errors?: unknown };
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  return body.data;
+}
+
+describe('the connect page with Enable Banking', () => {
+  it('links a Finnish and a Swedish bank at their sign-in pages; GraphQL shows EUR and SEK accounts, pending and booked, exact', async () => {
+    const profile = await createProfile(app);
+    const token = await sessionFor(app, profile.id);
+    await connectThroughPage(token, 'Finland', 'suomi', 'Fake Bank Suomi');
+    await connectThroughPage(token, 'Sweden', 'sverige', 'Fake Bank Sverige');
+    const connections = await syncedConnections(profile.id, 2);
+    expect(connections.map((row) => [row.institution_name, row.institution_id.slice(0, 6)])).toEqual([
+      ['Fake Bank Suomi', 'eb_FI_'],
+      ['Fake Bank Sverige', 'eb_SE_'],
+    ]);
+
+    const { accounts } = await graphql<{ accounts: Account[] }>(token, ACCOUNTS);
+    expect(accounts.map((account) => [account.connection.institution.name, account.name, account.kind, account.currencyCode, account.balance])).toEqual([
+      ['Fake Bank Suomi', 'Current account', 'DEPOSITORY', 'EUR', { current: '4694.93', available: '4686.53', limit: null, currencyCode: 'EUR' }],
+      ['Fake Bank Sverige', 'Current account', 'DEPOSITORY', 'SEK', { current: '43151', available: '43151', limit: null, currencyCode: 'SEK' }],
+      ['Fake Bank Sverige', 'Kreditkort', 'CREDIT', 'SEK', { current: '-1043.75', available: '18956.25', limit: '-20000', currencyCode: 'SEK' }],
+    ]);
+
+    const { transactions } = await graphql<{ transactions: { count: string; nodes: Transaction[] } }>(token, TRANSACTIONS);
+    expect(transactions.count).toBe('8');
+    expect(transactions.nodes.map((node) => [node.description, node.amount, node.status, node.currencyCode, node.account.currencyCode])).toEqual([
+      ['Salary', '3200', 'POSTED', 'EUR', 'EUR'],
+      ['Rent', '-950', 'POSTED', 'EUR', 'EUR'],
+      ['Lön', '28500', 'POSTED', 'SEK', 'SEK'],
+      ['K-Market Kamppi', '-42.17', 'POSTED', 'EUR', 'EUR'],
+      ['Spotify P1A2B3', '-12.9', 'POSTED', 'EUR', 'EUR'],
+      ['ICA MAXI STOCKHOLM', '-349', 'POSTED', 'SEK', 'SEK'],
+      ['AMAZON.COM SEATTLE', '-1043.75', 'POSTED', 'SEK', 'SEK'],
+      ['CARD 1234 Cafe Regatta', '-8.4', 'PENDING', 'EUR', 'EUR'],
+    ]);
+    const [pending] = transactions.nodes.filter((node) => node.status === 'PENDING');
+    expect(pending?.date).toBe(fake.today());
+    // The card payment made in dollars: the bank's SEK amount, and what was paid in USD as the bank reported it.
+    const card = transactions.nodes.find((node) => node.description === 'AMAZON.COM SEATTLE');
+    expect(card?.remoteData.enablebanking).toMatchObject({
+      transaction_amount: { amount: '1043.75', currency: 'SEK' },
+      exchange_rate: { unit_currency: 'USD', exchange_rate: '10.5429', instructed_amount: { amount: '99.00', currency: 'USD' } },
+    });
+  });
+
+  it('says so when the end-user cancels at the bank, connects nothing, and lets them try again', async () => {
+    const profile = await createProfile(app);
+    const { page, close } = await openConnector(await sessionFor(app, profile.id));
+    await goToBank(page, 'Finland', 'suomi', 'Fake Bank Suomi');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await heading(page, 'Not connected');
+    await page.getByText('You cancelled at your bank. Nothing was connected.').waitFor();
+    expect(await connectionsOf(profile.id)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await goToBank(page, 'Finland', 'suomi', 'Fake Bank Suomi');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('Fake Bank Suomi is connected. Your accounts will appear in a moment.').waitFor();
+    await close();
+    await syncedConnections(profile.id, 1);
+  });
+
+  it('says so when the bank reports an error, connecting nothing', async () => {
+    const profile = await createProfile(app);
+    const { page, close } = await openConnector(await sessionFor(app, profile.id));
+    await goToBank(page, 'Sweden', 'sverige', 'Fake Bank Sverige');
+    await page.getByRole('button', { name: 'Simulate a bank error' }).click();
+    await heading(page, 'Not connected');
+    await page.getByText('Your bank reported an error. Nothing was connected.').waitFor();
+    expect(await page.getByRole('button', { name: 'Try again' }).isVisible()).toBe(true);
+    await close();
+    expect(await connectionsOf(profile.id)).toEqual([]);
+  });
+});

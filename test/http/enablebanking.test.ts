@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeId } from '../../src/lib/ids.ts';
+import type { FakeEnableBanking } from '../fakes/enablebanking/index.ts';
+import { startEnableBankingApp } from '../support/enablebanking-app.ts';
+import { createProfile } from '../support/factories.ts';
+import { callBack, sessionFor, startRedirect } from '../support/redirect-links.ts';
+import type { TestApp } from '../support/test-app.ts';
+import { waitFor } from '../support/wait.ts';
+
+/*
+ * Enable Banking through the HTTPS front door, against the fake configured as an operator would
+ * (`providers set … enablebanking --base-url`): institution search, a link through the callback, and
+ * the bank's four reads a day without the end-user present. The connect page's own flow is in
+ * connector-enablebanking.test.ts.
+ */
+
+let app: TestApp;
+let fake: FakeEnableBanking;
+let callbackUrl: string;
+
+beforeAll(async () => {
+  ({ app, fake, callbackUrl } = await startEnableBankingApp());
+}, 120_000);
+afterAll(async () => {
+  await app?.stop();
+  await fake?.stop();
+});
+
+async function connectionRow(connectionId: string) {
+  const [row] = await app.sql('select status, sync_cursor, upstream_requests from connection where id = $1', [decodeId('connection', connectionId)]);
+  return row;
+}
+
+/** A new profile links `bankName` the way its browser would: search, startLink, approve at the bank, back to the callback. */
+async function linkAt(bankName: string, country: string): Promise<string> {
+  const token = await sessionFor(app, (await createProfile(app)).id);
+  const search = await app.http.get(`/v1/institutions?country=${country}&name=${encodeURIComponent(bankName)}`, { auth: token });
+  const institution = search.body.find((candidate: { provider: string }) => candidate.provider === 'enablebanking');
+  const link = await startRedirect(app, token, { provider: 'enablebanking', institutionId: institution.id });
+  const back = await fake.atBank(link.url.toString(), 'approve');
+  expect(`${back.origin}${back.pathname}`).toBe(callbackUrl);
+  const outcome = await callBack(app, Object.fromEntries(back.searchParams), link.cookie);
+  expect(outcome.get('institution')).toBe(bankName);
+  return outcome.get('linked')!;
+}
+
+/** Waits for a sync after `cursor` (the one a link, refresh or schedule queued) to finish SYNCED. */
+async function syncedAfter(connectionId: string, cursor: string | null) {
+  return waitFor(async () => {
+    const row = await connectionRow(connectionId);
+    return row.status === 'SYNCED' && row.sync_cursor !== cursor ? row : undefined;
+  }, `connection ${connectionId} to sync`, 60_000);
+}
+
+/** Waits until no sync job of the connection is queued or running (a refused one is over). */
+async function syncJobsDone(connectionId: string): Promise<void> {
+  await waitFor(async () => {
+    const [row] = await app.sql(`select count(*)::int as open from pgboss.job where name = 'connection.sync' and singleton_key = $1 and state in ('created', 'retry', 'active')`, [decodeId('connection', connectionId)]);
+    return row.open === 0 ? true : undefined;
+  }, `the sync jobs of ${connectionId} to end`, 60_000);
+}
+
+/** The transactions refresh an app asks for, with the environment's API key. */
+function refresh(connectionId: string) {
+  return app.http.post(`/v1/connections/${connectionId}/transactions/refresh`, { auth: app.apiKey });
+}
+
+/** Four hours on, as far as the refresh's spacing is concerned: the next refresh may be claimed. */
+async function refreshSpacingOver(connectionId: string): Promise<void> {
+  await app.sql(`update connection set last_refresh_at = now() - interval '5 hours', refresh_started_at = null where id = $1`, [decodeId('connection', connectionId)]);
+}
+
+describe('Enable Banking institutions', () => {
+  it("lists the fake's banks by country and name, with their logos, for an API key or a session", async () => {
+    const finland = await app.http.get('/v1/institutions?country=FI&name=suomi', { auth: app.apiKey });
+    expect(finland.status).toBe(200);
+    expect(finland.body).toEqual([
+      {
+        id: expect.stringMatching(/^eb_FI_[A-Za-z0-9_-]{16}$/),
+        name: 'Fake Bank Suomi',
+        provider: 'enablebanking',
+        countries: ['FI'],
+        logoUrl: 'https://enablebanking.com/brands/FI/Fake%20Bank%20Suomi/',
+        products: ['TRANSACTIONS', 'BALANCES'],
+      },
+    ]);
+    const token = await sessionFor(app, (await createProfile(app)).id);
+    const sweden = await app.http.get('/v1/institutions?country=SE&provider=enablebanking', { auth: token });
+    expect(sweden.body.map((institution: { name: string }) => institution.name)).toEqual(['Fake Bank Sverige']);
+  });
+
+  it('starts no link for an institution id Enable Banking does not know', async () => {
+    const token = await sessionFor(app, (await createProfile(app)).id);
+    const unknown = await app.http.post('/v1/connect/link', { auth: token, json: { provider: 'enablebanking', institutionId: `eb_FI_${'x'.repeat(16)}` } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ requestId: expect.any(String), errorId: expect.any(String) });
+  });
+});
+
+describe("the bank's four reads a day without the end-user", () => {
+  it('keeps within them, and a read the bank refuses anyway changes no connection', async () => {
+    // A country nobody searched yet: the adapter keeps each country's list of banks for hours.
+    const bank = fake.addBank('Fake Bank Limit', 'DK', [{ key: 'current', currency: 'EUR', opening: '100.00' }]);
+    fake.addEntry(bank, 'current', { amount: '4.20', counterpart: 'Kiosk' });
+    const first = await linkAt('Fake Bank Limit', 'DK');
+    let row = await syncedAfter(first, null);
+    const [{ remote_id: uid }] = await app.sql('select remote_id from account where connection_id = $1', [decodeId('connection', first)]);
+    const detailsReads = () => fake.requests.filter((record) => record.path === `/accounts/${uid}/details`);
+
+    // The link's first sync and three refreshes: the bank's four reads of the day, Tributary's budget with them.
+    for (let refreshes = 0; refreshes < 3; refreshes++) {
+      if (refreshes > 0) await refreshSpacingOver(first);
+      expect((await refresh(first)).status).toBe(202);
+      row = await syncedAfter(first, row.sync_cursor);
+    }
+    expect(detailsReads().map((record) => [record.status, record.psu])).toEqual(Array(4).fill([200, false]));
+    expect(row.upstream_requests).toMatchObject({ count: 4 });
+
+    await refreshSpacingOver(first);
+    const refused = await refresh(first);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'PROVIDER_BUDGET_USED', requestId: expect.any(String), errorId: expect.any(String) });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+
+    // A scheduled sync asks the bank nothing more today, and the connection stays as it was.
+    await app.service.connectionJobs.sync(decodeId('connection', first)!);
+    await syncJobsDone(first);
+    expect((await connectionRow(first)).status).toBe('SYNCED');
+    expect(detailsReads()).toHaveLength(4);
+
+    // The same account linked again (the same application at the bank): the bank refuses its first sync's read.
+    const second = await linkAt('Fake Bank Limit', 'DK');
+    const requeued = await waitFor(async () => {
+      const [job] = await app.sql(`select start_after from pgboss.job where name = 'connection.sync' and singleton_key = $1 and state = 'created' and start_after > now()`, [decodeId('connection', second)]);
+      return job;
+    }, 'the refused sync to be queued again for later');
+    expect(detailsReads().map((record) => [record.status, record.error]).at(-1)).toEqual([429, 'ASPSP_RATE_LIMIT_EXCEEDED']);
+    const bankDayTurns = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1);
+    expect(new Date(requeued.start_after).getTime()).toBeGreaterThanOrEqual(bankDayTurns - 60_000);
+    expect((await connectionRow(second)).status).toBe('INITIALIZING');
+    expect((await connectionRow(first)).status).toBe('SYNCED');
+  });
+});
