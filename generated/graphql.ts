@@ -1403,8 +1403,9 @@ export type Transaction = {
    */
   date: Scalars['Date']['output'];
   /**
-   * Human-readable description, e.g. `Blue Bottle Coffee`: the enriched, cleaned-up name when
-   * enrichment found one, otherwise the institution's text. The raw texts are in `remoteData`.
+   * The institution's text for the transaction as the provider reports it, e.g.
+   * `SQ *BLUE BOTTLE #12 SAN FRANCISCO CA` (Plaid: its `merchant_name` when it has one, else its
+   * `name`). For a clean name to show, use `merchant.name`; the provider's full data is in `remoteData`.
    */
   description: Scalars['String']['output'];
   /**
@@ -1435,12 +1436,12 @@ export type Transaction = {
   /**
    * Provider-specific data as received: one sub-object per provider, keyed by provider name, each
    * holding that provider's data and a `timestamp` (ISO 8601 UTC) of when it was obtained. It holds
-   * the aggregator's data (e.g. `guid`, `description`, `originalDescription`) and enrichment data
-   * (e.g. `categories`, `counterpartyName`, `logo`, `website`). Example:
-   * `{"sandbox": {"guid": "TRN-81f2…", "description": "BLUE BOTTLE #12", "originalDescription":
-   * "POS BLUE BOTTLE #12 SAN FRANCISCO CA", "timestamp": "2026-04-01T09:30:00.000Z"}, "enrichment":
-   * {"categories": ["Food and Drink", "Coffee"], "counterpartyName": "Blue Bottle Coffee", "logo":
-   * "https://…", "website": "bluebottlecoffee.com", "timestamp": "2026-04-01T09:31:12.000Z"}}`.
+   * the aggregator's data (e.g. `guid`, `description`, `originalDescription`) and, when the provider
+   * enriches (Plaid), its enrichment data (`categories`, `counterpartyName`, `logo`, `website`), kept
+   * untouched beside Tributary's own (`merchant`, `category`). Example: `{"plaid": {"transaction_id":
+   * "…", "name": "SQ *BLUE BOTTLE", "timestamp": "2026-04-01T09:30:00.000Z"}, "enrichment":
+   * {"categories": ["FOOD_AND_DRINK", "FOOD_AND_DRINK_COFFEE"], "counterpartyName": "Blue Bottle Coffee",
+   * "logo": "https://…", "website": "bluebottlecoffee.com", "timestamp": "2026-04-01T09:30:00.000Z"}}`.
    * Shapes follow each provider and may gain keys; an empty object when nothing is stored.
    */
   remoteData: Scalars['JSONObject']['output'];
