@@ -10,7 +10,8 @@ import { markProfileReady } from '../profile/profile.service.ts';
 import type { ConnectionEntity, ConnectionStatus } from '../connection/connection.entity.ts';
 import { presentConnection, presentSyncChanges } from '../connection/connection.presenter.ts';
 import { consentEnded, markConsentExpired } from '../connection/consent.ts';
-import { connectionById, connectionOrFail, INACTIVE, moveStatus, rewindWalk } from '../connection/connection.store.ts';
+import { connectionById, connectionOrFail, INACTIVE, moveStatus, rewindWalk, storeUpstreamRefusal } from '../connection/connection.store.ts';
+import { BudgetUsedUp } from './request-budget.ts';
 import { syncProducts } from './product-steps.ts';
 import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
 import { syncWindow } from './window-sync.ts';
@@ -71,6 +72,8 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
     if (error instanceof ProviderBusy) {
       // Come back later (the job retries after the upstream's delay); the connection's state stands.
       await moveStatus(em, connection.id, 'SYNCING', previousStatus);
+      // The upstream's own refusal (not Tributary's budget) holds until the time it gave: refreshes and the scheduler wait for it.
+      if (!(error instanceof BudgetUsedUp)) await storeUpstreamRefusal(em, connection.id, new Date(now().getTime() + error.retryAfterSeconds * 1000));
       observe('deferred');
       throw error;
     }
