@@ -192,6 +192,8 @@ async function finish(
   await em.transactional(async (tx) => {
     const connection = await connectionOrFail(tx, connectionId, { lock: true, profile: true });
     if (connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
+    // The upstream says the consent reached its end before the end Tributary knew of: it ended now.
+    if (failure?.consentExpired && !consentEnded(connection, now)) connection.consentExpiresAt = now;
     // A consent that ended before or while the sync ran decides the outcome, whatever the upstream said.
     if (consentEnded(connection, now)) return markConsentExpired(tx, connection, previousStatus ?? connection.status);
     const changes = connection.syncChanges ?? { added: 0, modified: 0, removed: 0 };
