@@ -54,7 +54,7 @@ export interface RedirectReturn {
 /** The end-user's browser at the callback: its link cookie, and its address and user agent (the first read's PSU headers). */
 export interface ReturningBrowser {
   browserSecret: string | undefined;
-  presence: EndUserPresence;
+  presence: EndUserPresence | undefined;
 }
 
 /** How a redirect link ended, for the connect page. */

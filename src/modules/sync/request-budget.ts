@@ -31,9 +31,13 @@ export function budgetOf(provider: Pick<ProviderBase, 'requestBudgetPerDay' | 'b
   return { perDay, reserve, spacingMs: DAY_MS / (perDay - reserve), unattendedOnly: provider.budgetsUnattendedOnly ?? false };
 }
 
-/** Whether a read counts against the budget: every read, except one with the end-user present where only unattended reads count. */
+/**
+ * Whether a read counts against the budget: every read, except one with the end-user present where
+ * only unattended reads count. Present means their address and user agent both: PSD2 banks take
+ * every PSU header or none, so a read without the user agent is an unattended one there.
+ */
 function counted(budget: RequestBudget, presence: EndUserPresence | undefined): boolean {
-  return !(budget.unattendedOnly && presence);
+  return !(budget.unattendedOnly && presence?.userAgent);
 }
 
 /**
