@@ -502,8 +502,9 @@ export interface paths {
          *     The body is optional. Send `endUser` only when the end-user asked for this refresh and is
          *     using your app right now (forward their IP address and user agent from your own request):
          *     PSD2 banks then read on their behalf, and such a read does not count against the provider's
-         *     limit on unattended reads (Enable Banking: 4 a day per account). Without it the refresh
-         *     counts as unattended like a scheduled sync.
+         *     limit on unattended reads (Enable Banking: 4 a day per account). Without it, or without
+         *     `userAgent` (PSD2 banks take both or neither), the refresh counts as unattended like a
+         *     scheduled sync.
          */
         post: operations["refreshConnectionTransactions"];
         delete?: never;
@@ -837,7 +838,10 @@ export interface paths {
          *     cookie `tributary_link`, path `/v1/connect/callback`, set by `startLink`). With a known,
          *     unused, unexpired `state` of this browser whose session is still live, the link completes:
          *     a new connection (its first sync queued, as `connectInstitution`), or in repair mode the
-         *     connection relinked (as `reconnectInstitution`). Anything else connects nothing, and the
+         *     connection relinked (as `reconnectInstitution`). The end-user is at their browser then: the
+         *     sync that follows reads on their behalf (their address as this service sees it, behind
+         *     trusted proxies, and their `User-Agent`, kept encrypted until that read), so at a PSD2 bank
+         *     it spends none of the 4 unattended reads a day. Anything else connects nothing, and the
          *     connect page is told why in its URL fragment, never in a query string:
          *
          *     | Fragment | Meaning |
@@ -1401,7 +1405,7 @@ export interface components {
          *     | `RATE_LIMITED` | 429 | Over the per-second request limit of the credential (or client address). Retry after `Retry-After`; spread requests across seconds. |
          *     | `SESSION_LIMIT` | 429 | The profile already has the most active session tokens allowed (10 issued in an hour, 20 in a day). Reuse or revoke tokens, retry after `Retry-After`, or use Basic Auth from your server. |
          *     | `REFRESH_TOO_SOON` | 429 | The connection's transactions were refreshed within the last 4 hours. Retry after `Retry-After`. |
-         *     | `PROVIDER_BUDGET_USED` | 429 | The connection's provider allows so many upstream requests a day, and today's are used. Retry after `Retry-After` (the next UTC day). |
+         *     | `PROVIDER_BUDGET_USED` | 429 | The connection's provider allows so many upstream requests a day, and today's are used; or the institution refused the last read as over its limit. Retry after `Retry-After` (the next UTC day, or the time the institution gave). |
          *     | `HEADERS_TOO_LARGE` | 431 | The request line and headers are over 16 KiB, and the connection was closed. Send smaller headers (check cookies and tokens). |
          *     | `INTERNAL_SERVER_ERROR` | 500 | A failure on our side (including a request of ours the provider refused as invalid, which retrying cannot fix); the details are in the server log under `errorId`. Retry later; if it persists, quote the `errorId` to the operator. |
          *     | `PROVIDER_UNAVAILABLE` | 503 | The connection's upstream provider failed or was busy while you waited. Retry after `Retry-After`. |
@@ -2165,7 +2169,10 @@ export interface components {
             endUser?: {
                 /** @example 203.0.113.7 */
                 ipAddress: string & (unknown | unknown);
-                /** @example Mozilla/5.0 (X11; Linux x86_64) */
+                /**
+                 * @description Their browser's User-Agent. Without it a PSD2 bank takes the read as an unattended one.
+                 * @example Mozilla/5.0 (X11; Linux x86_64)
+                 */
                 userAgent?: string | null;
             };
         };
@@ -3594,9 +3601,11 @@ export interface operations {
             /**
              * @description The connection was refreshed within the last 4 hours (`REFRESH_TOO_SOON`), or its
              *     provider's daily request budget is used up (`PROVIDER_BUDGET_USED`; SimpleFIN Bridge: 24
-             *     a day; Enable Banking: 4 unattended reads a day, reads with `endUser` not counted);
-             *     `Retry-After` says when it can be again. The connection's status does not change. Or the
-             *     request rate limit (`RATE_LIMITED`).
+             *     a day; Enable Banking: 4 unattended reads a day, reads with `endUser` not counted), or
+             *     the institution refused the connection's last read as over its own limit and said when
+             *     to come back (`PROVIDER_BUDGET_USED` too, until that time; at a PSD2 bank a refresh with
+             *     `endUser` is still accepted); `Retry-After` says when it can be again. The connection's
+             *     status does not change. Or the request rate limit (`RATE_LIMITED`).
              */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -54,6 +54,8 @@ export interface HandlerInput<K extends OperationId> {
   version: string;
   /** The request's headers, by lower-case name. */
   headers: IncomingHttpHeaders;
+  /** The client's address as the HTTP layer sees it: the outermost trusted proxy's word, else the socket's peer (src/http/app.ts). */
+  clientAddress: string;
   /** The body's exact bytes, when one was sent (signatures of inbound provider webhooks cover them). */
   rawBody: Buffer | undefined;
 }

@@ -270,12 +270,15 @@ export class ProviderError extends Error {
   readonly status: ErrorState;
   readonly retryAfterSeconds: number | undefined;
   readonly upstreamRequestId: string | undefined;
+  /** ERROR_REPAIRABLE because the end-user's consent reached its end (not revoked): the connection's consent has ended. */
+  readonly consentExpired: boolean;
 
-  constructor(status: ErrorState, message: string, options: { retryAfterSeconds?: number; upstreamRequestId?: string } = {}) {
+  constructor(status: ErrorState, message: string, options: { retryAfterSeconds?: number; upstreamRequestId?: string; consentExpired?: boolean } = {}) {
     super(message);
     this.status = status;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.upstreamRequestId = options.upstreamRequestId;
+    this.consentExpired = options.consentExpired ?? false;
   }
 }
 

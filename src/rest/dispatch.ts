@@ -65,7 +65,7 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
     if (unstorable.length > 0) throw new ValidationError(unstorable);
     const run = table[operationId] as Run;
     const { em, reads, log, requestId, version, rawBody } = ctx.state;
-    const call = (on: EntityManager) => run({ params, query, body, credential, em: on, log, requestId, version, headers: ctx.headers, rawBody });
+    const call = (on: EntityManager) => run({ params, query, body, credential, em: on, log, requestId, version, headers: ctx.headers, clientAddress: ctx.ip, rawBody });
     const result = REST_OPERATIONS[operationId].method === 'get' && !PRIMARY_GETS.has(operationId) ? await onReplica(em, reads, call) : await call(em);
     ctx.status = result.status;
     if (result.headers) ctx.set(Object.fromEntries(Object.entries(result.headers).map(([name, value]) => [name, String(value)])));

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeId } from '../../src/lib/ids.ts';
+import { decodeId, encodeId } from '../../src/lib/ids.ts';
+import { sweepConsents } from '../../src/modules/connection/consent-sweeper.ts';
 import type { FakeEnableBanking } from '../fakes/enablebanking/index.ts';
 import { launchChromium } from '../support/browser.ts';
 import { startEnableBankingApp } from '../support/enablebanking-app.ts';
@@ -29,12 +30,13 @@ afterAll(async () => {
   await fake?.stop();
 });
 
-async function openConnector(token: string) {
+/** The connect page for the end-user of `token`; `connection` opens it in repair mode for that connection. */
+async function openConnector(token: string, connection?: string) {
   const context = await browser.newContext({ ignoreHTTPSErrors: true });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => message.type() === 'error' && errors.push(`${message.text()} (${message.location().url})`));
-  await page.goto(`https://localhost:${app.service.port}/connector#token=${token}`);
+  await page.goto(`https://localhost:${app.service.port}/connector#token=${token}${connection ? `&connection=${connection}` : ''}`);
   return { page, errors, close: () => context.close() };
 }
 
@@ -178,5 +180,116 @@ describe('the connect page with Enable Banking', () => {
     expect(await page.getByRole('button', { name: 'Try again' }).isVisible()).toBe(true);
     await close();
     expect(await connectionsOf(profile.id)).toEqual([]);
+  });
+});
+
+describe('a consent that expires at a bank that reissues account uids', () => {
+  const DAY = 86_400_000;
+
+  async function connectionRow(connectionId: string) {
+    const [row] = await app.sql('select status, error_code, consent_expires_at, sync_cursor, refresh_presence_encrypted from connection where id = $1', [decodeId('connection', connectionId)]);
+    return row;
+  }
+
+  async function accountsOf(connectionId: string) {
+    return app.sql('select id, remote_id, currency_code, name_override, metadata from account where connection_id = $1 order by id', [decodeId('connection', connectionId)]);
+  }
+
+  async function transactionIds(connectionId: string) {
+    return (await app.sql('select id, remote_id from transaction where connection_id = $1 order by id', [decodeId('connection', connectionId)])).map((row) => `${row.id} ${row.remote_id}`);
+  }
+
+  async function eventTypes(profileId: string) {
+    return (await app.sql('select type from event where profile_id = $1 order by id', [decodeId('profile', profileId)])).map((row) => row.type as string);
+  }
+
+  it('is renewed at the bank from the connect page, keeping the connection, its accounts, their metadata and every transaction id', async () => {
+    // Derived ids only (no entry_reference), identical twins, pending and booked, in EUR and USD; a consent of 5 days.
+    const bank = fake.addBank('Fake Bank Nederland', 'NL', [{ key: 'current', currency: 'EUR', opening: '900.00' }, { key: 'dollars', currency: 'USD', opening: '300.00' }], {
+      reissueUids: true,
+      omitEntryReference: true,
+      maximumConsentValidity: 5 * 86_400,
+    });
+    const day = (offset: number) => new Date(fake.now() + offset * DAY).toISOString().slice(0, 10);
+    fake.addEntry(bank, 'current', { amount: '2100.00', direction: 'CRDT', counterpart: 'Werkgever BV', remittance: ['Salaris'], date: day(-12) });
+    fake.addEntry(bank, 'current', { amount: '3.10', counterpart: 'Koffiebar', remittance: ['Koffie'], date: day(-4) });
+    fake.addEntry(bank, 'current', { amount: '3.10', counterpart: 'Koffiebar', remittance: ['Koffie'], date: day(-4) });
+    fake.addEntry(bank, 'current', { amount: '61.25', counterpart: 'Albert Heijn', status: 'PDNG' });
+    fake.addEntry(bank, 'dollars', { amount: '19.99', counterpart: 'App Store', remittance: ['APPLE.COM/BILL'], date: day(-6) });
+    const profile = await createProfile(app);
+    const token = await sessionFor(app, profile.id);
+
+    await connectThroughPage(token, 'Netherlands', 'nederland', 'Fake Bank Nederland');
+    const [{ id: connectionUuid }] = await syncedConnections(profile.id, 1);
+    const connectionId = encodeId('connection', connectionUuid);
+    const [first] = fake.sessionsAt(bank);
+    let row = await connectionRow(connectionId);
+    expect(new Date(row.consent_expires_at).getTime()).toBe(first!.validUntil);
+    // The first read came with the browser that came back from the bank: its PSU headers, then forgotten.
+    const uids = fake.sessionAccounts(first!.id);
+    const firstReads = fake.requests.filter((record) => record.path.startsWith(`/accounts/${uids.get('current')}/`));
+    expect(firstReads.length).toBeGreaterThanOrEqual(3);
+    expect(firstReads.every((record) => record.status === 200 && record.psu)).toBe(true);
+    expect(firstReads[0]!.psuUserAgent).toMatch(/Chrome/);
+    expect(row.refresh_presence_encrypted).toBeNull();
+
+    const accountsBefore = await accountsOf(connectionId);
+    expect(accountsBefore.map((account) => account.currency_code).sort()).toEqual(['EUR', 'USD']);
+    const transactionsBefore = await transactionIds(connectionId);
+    expect(transactionsBefore).toHaveLength(5);
+    const euros = accountsBefore.find((account) => account.currency_code === 'EUR');
+    const update = await graphql<{ accountUpdate: { success: boolean } }>(
+      token,
+      `mutation { accountUpdate(input: { id: "${encodeId('account', euros.id)}", name: "Household", metadata: { budget: "groceries" } }) { success } }`,
+    );
+    expect(update.accountUpdate.success).toBe(true);
+
+    // Five days left: the hourly sweep warns; then the bank's consent reaches its end and the next sync finds it so.
+    await sweepConsents({ orm: app.orm, warningDays: 7 });
+    fake.expireSession(first!.id);
+    await app.service.connectionJobs.sync(connectionUuid);
+    row = await waitFor(async () => {
+      const current = await connectionRow(connectionId);
+      return current.status === 'ERROR_REPAIRABLE' ? current : undefined;
+    }, 'the expired consent to show', 60_000);
+    expect(row.error_code).toBe('CONSENT_EXPIRED');
+    expect(new Date(row.consent_expires_at).getTime()).toBeLessThanOrEqual(Date.now());
+    const types = await eventTypes(profile.id);
+    expect(types.filter((type) => type === 'connection.consent_expiring' || type.startsWith('connection.synced.errored'))).toEqual(['connection.consent_expiring', 'connection.synced.errored.ERROR_REPAIRABLE']);
+
+    // The end-user renews from the connect page in repair mode: straight to the bank, approve.
+    const { page, errors, close } = await openConnector(token, connectionId);
+    await heading(page, 'Sign in to Fake Bank Nederland again');
+    await page.getByRole('button', { name: 'Continue to your bank' }).click();
+    await page.waitForURL(new RegExp(`^${fake.url}/bank/authorize\\?`));
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('Fake Bank Nederland is connected. Your accounts will appear in a moment.').waitFor();
+    expect(errors).toEqual([]);
+    await close();
+    row = await waitFor(async () => {
+      const current = await connectionRow(connectionId);
+      return current.status === 'SYNCED' ? current : undefined;
+    }, 'the renewed connection to sync', 60_000);
+    const [, second] = fake.sessionsAt(bank);
+    expect(row.error_code).toBeNull();
+    expect(new Date(row.consent_expires_at).getTime()).toBe(second!.validUntil);
+    expect(fake.sessionStatus(first!.id)).toBe('CLOSED');
+
+    // The same accounts under the bank's new uids (matched by IBAN), their metadata kept; every transaction id kept, none added.
+    const accountsAfter = await accountsOf(connectionId);
+    expect(accountsAfter.map((account) => account.id)).toEqual(accountsBefore.map((account) => account.id));
+    const newUids = [...fake.sessionAccounts(second!.id).values()].sort();
+    expect(accountsAfter.map((account) => account.remote_id).sort()).toEqual(newUids);
+    expect(newUids.some((uid) => [...uids.values()].includes(uid))).toBe(false);
+    expect(accountsAfter.find((account) => account.id === euros.id)).toMatchObject({ name_override: 'Household', metadata: { budget: 'groceries' } });
+    expect(await transactionIds(connectionId)).toEqual(transactionsBefore);
+
+    // The sync goes on: what the bank adds comes in beside the rest.
+    fake.addEntry(bank, 'dollars', { amount: '4.99', counterpart: 'App Store', remittance: ['APPLE.COM/BILL'] });
+    await app.service.connectionJobs.sync(connectionUuid);
+    await waitFor(async () => ((await connectionRow(connectionId)).sync_cursor !== row.sync_cursor ? true : undefined), 'the next sync', 60_000);
+    const transactionsLater = await transactionIds(connectionId);
+    expect(transactionsLater.slice(0, transactionsBefore.length)).toEqual(transactionsBefore);
+    expect(transactionsLater).toHaveLength(transactionsBefore.length + 1);
   });
 });

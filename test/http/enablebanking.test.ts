@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId } from '../../src/lib/ids.ts';
+import { dueForSync } from '../../src/modules/connection/connection.store.ts';
 import type { FakeEnableBanking } from '../fakes/enablebanking/index.ts';
 import { startEnableBankingApp } from '../support/enablebanking-app.ts';
 import { createProfile } from '../support/factories.ts';
@@ -27,19 +28,23 @@ afterAll(async () => {
 });
 
 async function connectionRow(connectionId: string) {
-  const [row] = await app.sql('select status, sync_cursor, upstream_requests from connection where id = $1', [decodeId('connection', connectionId)]);
+  const [row] = await app.sql('select status, sync_cursor, upstream_requests, upstream_refuses_until, refresh_presence_encrypted from connection where id = $1', [decodeId('connection', connectionId)]);
   return row;
 }
 
-/** A new profile links `bankName` the way its browser would: search, startLink, approve at the bank, back to the callback. */
-async function linkAt(bankName: string, country: string): Promise<string> {
+/**
+ * A new profile links `bankName` the way its browser would: search, startLink, approve at the bank,
+ * back to the callback (with `userAgent`: a browser's; without, a client that sends none, whose
+ * first read is an unattended one).
+ */
+async function linkAt(bankName: string, country: string, userAgent?: string): Promise<string> {
   const token = await sessionFor(app, (await createProfile(app)).id);
   const search = await app.http.get(`/v1/institutions?country=${country}&name=${encodeURIComponent(bankName)}`, { auth: token });
   const institution = search.body.find((candidate: { provider: string }) => candidate.provider === 'enablebanking');
   const link = await startRedirect(app, token, { provider: 'enablebanking', institutionId: institution.id });
   const back = await fake.atBank(link.url.toString(), 'approve');
   expect(`${back.origin}${back.pathname}`).toBe(callbackUrl);
-  const outcome = await callBack(app, Object.fromEntries(back.searchParams), link.cookie);
+  const outcome = await callBack(app, Object.fromEntries(back.searchParams), link.cookie, userAgent);
   expect(outcome.get('institution')).toBe(bankName);
   return outcome.get('linked')!;
 }
@@ -139,5 +144,77 @@ describe("the bank's four reads a day without the end-user", () => {
     expect(new Date(requeued.start_after).getTime()).toBeGreaterThanOrEqual(bankDayTurns - 60_000);
     expect((await connectionRow(second)).status).toBe('INITIALIZING');
     expect((await connectionRow(first)).status).toBe('SYNCED');
+  });
+});
+
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0';
+
+/** The reads of one account's resources at the fake, in order. */
+function accountReads(uid: string) {
+  return fake.requests.filter((record) => record.path.startsWith(`/accounts/${uid}/`));
+}
+
+async function accountUid(connectionId: string): Promise<string> {
+  const [{ remote_id: uid }] = await app.sql('select remote_id from account where connection_id = $1', [decodeId('connection', connectionId)]);
+  return uid;
+}
+
+describe("the end-user's presence on the first read after a link", () => {
+  it("reads with the PSU headers of the browser the bank sent back, once, spending none of the bank's unattended reads", async () => {
+    const bank = fake.addBank('Fake Bank Norge', 'NO', [{ key: 'current', currency: 'NOK', opening: '100.00' }]);
+    fake.addEntry(bank, 'current', { amount: '39.00', counterpart: 'Narvesen' });
+    const connectionId = await linkAt('Fake Bank Norge', 'NO', BROWSER);
+    let row = await syncedAfter(connectionId, null);
+    const uid = await accountUid(connectionId);
+    const first = accountReads(uid);
+    expect(first.map((record) => [record.status, record.psu, record.psuUserAgent])).toEqual(first.map(() => [200, true, BROWSER]));
+    expect(first.length).toBeGreaterThanOrEqual(3);
+    // The address the service saw the browser come from (the test connects over loopback).
+    expect(['127.0.0.1', '::1', '::ffff:127.0.0.1']).toContain(first[0]!.psuIpAddress);
+    expect(row.upstream_requests).toBeNull();
+    expect(row.refresh_presence_encrypted).toBeNull();
+
+    // Used once: the next read without the end-user is an unattended one, counted by the bank and by Tributary.
+    expect((await refresh(connectionId)).status).toBe(202);
+    row = await syncedAfter(connectionId, row.sync_cursor);
+    expect(accountReads(uid).slice(first.length).map((record) => record.psu)).toEqual([false, false, false]);
+    expect(row.upstream_requests).toMatchObject({ count: 1 });
+  });
+});
+
+describe('after the bank refuses a read as over its limit', () => {
+  it("answers refreshes 429 until the time the bank gave, and the scheduler waits for it too", async () => {
+    const bank = fake.addBank('Fake Bank Eesti', 'EE', [{ key: 'current', currency: 'EUR', opening: '50.00' }], { unattendedReadsPerDay: 0 });
+    fake.addEntry(bank, 'current', { amount: '2.50', counterpart: 'Rimi' });
+    // The link's first read is the end-user's: the bank answers it.
+    const connectionId = await linkAt('Fake Bank Eesti', 'EE', BROWSER);
+    let row = await syncedAfter(connectionId, null);
+    const uid = await accountUid(connectionId);
+
+    // A refresh without the end-user: the bank refuses the read and says when to come back.
+    expect((await refresh(connectionId)).status).toBe(202);
+    const refusal = await waitFor(async () => accountReads(uid).find((record) => record.status === 429), 'the bank to refuse a read');
+    expect(refusal.error).toBe('ASPSP_RATE_LIMIT_EXCEEDED');
+    row = await waitFor(async () => {
+      const current = await connectionRow(connectionId);
+      return current.upstream_refuses_until ? current : undefined;
+    }, 'the refusal to be stored');
+    expect(row.status).toBe('SYNCED');
+    const bankDayTurns = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1);
+    const refusesUntil = new Date(row.upstream_refuses_until).getTime();
+    expect(Math.abs(refusesUntil - bankDayTurns)).toBeLessThan(60_000);
+
+    await refreshSpacingOver(connectionId);
+    const refused = await refresh(connectionId);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'PROVIDER_BUDGET_USED', requestId: expect.any(String), errorId: expect.any(String) });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(Math.abs(Date.now() + retryAfter * 1000 - refusesUntil)).toBeLessThan(60_000);
+
+    // The scheduler leaves the login alone until then, even once its sync is due, and picks it up after.
+    await app.sql(`update connection set last_synced_at = now() - interval '7 hours', next_read_at = null where id = $1`, [decodeId('connection', connectionId)]);
+    expect(await dueForSync(app.orm.em.fork(), 6, new Date())).not.toContain(decodeId('connection', connectionId));
+    expect(await dueForSync(app.orm.em.fork(), 6, new Date(refusesUntil + 1000))).toContain(decodeId('connection', connectionId));
+    expect(accountReads(uid).filter((record) => record.status === 429)).toHaveLength(1);
   });
 });

@@ -28,8 +28,9 @@ export async function startRedirect(app: TestApp, token: string, json: Record<st
 }
 
 /** The bank sends the browser back to the callback with `query`; answers where the browser goes next (the connect page's fragment). */
-export async function callBack(app: TestApp, query: Record<string, string>, cookie?: string): Promise<URLSearchParams> {
-  const response = await app.http.get(`/v1/connect/callback?${new URLSearchParams(query).toString()}`, { headers: cookie ? { Cookie: cookie } : {} });
+export async function callBack(app: TestApp, query: Record<string, string>, cookie?: string, userAgent?: string): Promise<URLSearchParams> {
+  const headers = { ...(cookie ? { Cookie: cookie } : {}), ...(userAgent ? { 'User-Agent': userAgent } : {}) };
+  const response = await app.http.get(`/v1/connect/callback?${new URLSearchParams(query).toString()}`, { headers });
   expect(response.status, response.text).toBe(303);
   const location = response.headers.location!;
   expect(location).toMatch(/^\/connector#/);

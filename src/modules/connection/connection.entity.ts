@@ -76,8 +76,14 @@ export const Connection = defineEntity({
     upstreamRequests: p.json<{ day: string; count: number }>().nullable(),
     /** Budgeted providers: the scheduler reads this login again no sooner (unattended reads spread over the day). */
     nextReadAt: p.datetime().nullable(),
-    /** The end-user behind the refresh in progress (EndUserPresence as JSON, FieldCipher ciphertext: an IP address is personal data). */
+    /**
+     * The end-user present for the next read: behind the refresh in progress, or back from their bank
+     * after a link or repair (EndUserPresence as JSON, FieldCipher ciphertext: an IP address is
+     * personal data). Used by one sync, then cleared.
+     */
     refreshPresenceEncrypted: p.text().nullable(),
+    /** The upstream refused a read as rate limited and said to come back then: no unattended read before it. */
+    upstreamRefusesUntil: p.datetime().nullable(),
     /** When the end-user's consent to this login ends; null: no known end. */
     consentExpiresAt: p.datetime().nullable(),
     /** The consent end that `connection.consent_expiring` was sent for: once per consent. */

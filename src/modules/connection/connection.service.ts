@@ -59,11 +59,18 @@ export class ConnectionService {
 
   /**
    * Stores a completed link as a new INITIALIZING connection, with `connection.created`; `then` runs
-   * in the same transaction (queueing its first sync with jobsIn).
+   * in the same transaction (queueing its first sync with jobsIn). `presence`: the end-user who just
+   * linked, kept encrypted for the first sync's read.
    */
-  async create(profile: ProfileEntity, provider: string, linked: LinkedLogin, then: (connection: ConnectionEntity, tx: EntityManager) => Promise<void> = async () => {}): Promise<ConnectionEntity> {
+  async create(
+    profile: ProfileEntity,
+    provider: string,
+    linked: LinkedLogin,
+    then: (connection: ConnectionEntity, tx: EntityManager) => Promise<void> = async () => {},
+    presence?: EndUserPresence,
+  ): Promise<ConnectionEntity> {
     return this.#em.transactional(async (tx) => {
-      const connection = this.#newConnection(tx, profile, provider, linked);
+      const connection = this.#newConnection(tx, profile, provider, linked, presence);
       recordEvent(tx, this.#environmentId, 'connection.created', profile, presentConnection(connection));
       await tx.flush();
       await then(connection, tx);
@@ -71,7 +78,7 @@ export class ConnectionService {
     });
   }
 
-  #newConnection(tx: EntityManager, profile: ProfileEntity, provider: string, linked: LinkedLogin): ConnectionEntity {
+  #newConnection(tx: EntityManager, profile: ProfileEntity, provider: string, linked: LinkedLogin, presence: EndUserPresence | undefined): ConnectionEntity {
     const id = uuidv7();
     return tx.create(Connection, {
       id,
@@ -91,7 +98,8 @@ export class ConnectionService {
       syncRemovals: null,
       upstreamRequests: null,
       nextReadAt: null,
-      refreshPresenceEncrypted: null,
+      refreshPresenceEncrypted: this.#presenceEncrypted({ id }, presence),
+      upstreamRefusesUntil: null,
       consentExpiresAt: consentEnd(linked),
       consentWarnedFor: null,
       errorCode: null,
@@ -100,6 +108,11 @@ export class ConnectionService {
       lastRefreshAt: null,
       metadata: null,
     });
+  }
+
+  /** The end-user's presence as stored for the next read (an IP address is personal data); null without one. */
+  #presenceEncrypted(connection: { id: string }, presence: EndUserPresence | undefined): string | null {
+    return presence ? this.#cipher.encrypt('refreshPresence', connection, JSON.stringify(presence)) : null;
   }
 
   /** Refuses to repair a connection that is gone. */
@@ -114,10 +127,12 @@ export class ConnectionService {
    * consent's end (a renewed consent), and every account unverified until verification runs again,
    * because a tokenized ACH number can change. Accounts keep their ids: the sync that follows
    * matches what the upstream reports to them (account-identity.ts), even under new remote ids.
+   * `presence`: the end-user who just renewed, kept encrypted for that sync's read.
    */
-  async relink(connection: ConnectionEntity, linked: LinkedLogin, then: (tx: EntityManager) => Promise<void>): Promise<ConnectionEntity> {
+  async relink(connection: ConnectionEntity, linked: LinkedLogin, then: (tx: EntityManager) => Promise<void>, presence?: EndUserPresence): Promise<ConnectionEntity> {
     this.assertRepairable(connection);
     const changes = {
+      refreshPresenceEncrypted: this.#presenceEncrypted(connection, presence),
       credentialEncrypted: this.#cipher.encrypt('credential', connection, linked.credential),
       generation: connection.generation + 1,
       status: 'INITIALIZING' as const,
@@ -162,7 +177,7 @@ export class ConnectionService {
     }
     // The claim and the sync that honours it commit together: never a refresh claimed with no sync behind it.
     const claimed = await this.#em.transactional(async (tx) => {
-      const presenceEncrypted = presence ? this.#cipher.encrypt('refreshPresence', connection, JSON.stringify(presence)) : null;
+      const presenceEncrypted = this.#presenceEncrypted(connection, presence);
       const won = await claimRefresh(tx, connection.id, { now, staleBefore: new Date(now.getTime() - REFRESH_STALE_MS), spacedAfter: new Date(now.getTime() - REFRESH_INTERVAL_MS), presenceEncrypted });
       if (won) await then(tx);
       return won;

@@ -65,11 +65,14 @@ export const connectionStatements = {
      where id = $2 and (refresh_started_at is null or refresh_started_at < $3) and (last_refresh_at is null or last_refresh_at <= $4)
      returning id`,
   refreshTimes: `select extract(epoch from refresh_started_at) * 1000 as started, extract(epoch from last_refresh_at) * 1000 as last from connection where id = $1`,
-  // A budgeted login is not read again before its next_read_at, in an error state too: retries spend the budget as syncs do.
+  // A budgeted login is not read again before its next_read_at, in an error state too: retries spend the budget as syncs do;
+  // nor any login before the time its upstream said it refuses reads until.
   dueForSync: `select id from connection
      where ((status = 'SYNCED' and last_synced_at < $2::timestamptz - make_interval(hours => $1))
         or status in ('ERROR_SERVICE', 'ERROR_PROVIDER', 'ERROR_INSTITUTION'))
-       and (next_read_at is null or next_read_at <= $2)`,
+       and (next_read_at is null or next_read_at <= $2)
+       and (upstream_refuses_until is null or upstream_refuses_until <= $2)`,
+  storeUpstreamRefusal: `update connection set upstream_refuses_until = greatest(upstream_refuses_until, $2::timestamptz) where id = $1`,
   // Consents that have ended but whose connection does not say so yet, or that end by $2 and were not warned of.
   consentsDue: `select c.id from connection c
      where c.consent_expires_at is not null and c.status not in ('DISCONNECTING', 'DISCONNECTED')
@@ -239,7 +242,11 @@ export async function moveStatus(em: EntityManager, id: string, from: Connection
 }
 
 /** Stores a new login on the connection: its credential, its generation, and the status it starts in. */
-export async function storeLogin(tx: EntityManager, id: string, login: Pick<ConnectionEntity, 'credentialEncrypted' | 'generation' | 'status' | 'errorCode' | 'consentExpiresAt'>): Promise<void> {
+export async function storeLogin(
+  tx: EntityManager,
+  id: string,
+  login: Pick<ConnectionEntity, 'credentialEncrypted' | 'generation' | 'status' | 'errorCode' | 'consentExpiresAt' | 'refreshPresenceEncrypted'>,
+): Promise<void> {
   await tx.nativeUpdate(Connection, { id }, login);
 }
 
@@ -251,6 +258,16 @@ export async function storeConsentEnd(em: EntityManager, id: string, consentExpi
 /** Ends the connection's transactions refresh (the sync that served it is over); the end-user's address goes with it. */
 export async function endRefresh(em: EntityManager, id: string): Promise<void> {
   await em.nativeUpdate(Connection, { id }, { refreshStartedAt: null, refreshPresenceEncrypted: null });
+}
+
+/** Records until when the upstream refuses the login's reads (it answered rate limited), never earlier than a refusal already recorded. */
+export async function storeUpstreamRefusal(em: EntityManager, id: string, until: Date): Promise<void> {
+  await run(em, connectionStatements.storeUpstreamRefusal, [id, until]);
+}
+
+/** Forgets the end-user's presence a read used (a link's or a repair's), unless another has replaced it meanwhile (a refresh claimed since). */
+export async function forgetPresence(em: EntityManager, id: string, used: string): Promise<void> {
+  await em.nativeUpdate(Connection, { id, refreshPresenceEncrypted: used }, { refreshPresenceEncrypted: null });
 }
 
 /** Changes a profile's connection under its row lock, in a transaction of its own; `missing` when there is none. */

@@ -38,8 +38,11 @@ export function linkingHandlers({ cipher, linking }: LinkingHandlerDeps): Handle
       const items = all.slice((page - 1) * limit, page * limit);
       return { status: 200, body: items, headers: pageHeaders(page, limit, all.length, items.length) };
     },
-    async completeLinkRedirect({ query, headers, em, log }) {
-      const outcome = await linking.finishRedirect(em, query, linkCookieOf(headers.cookie), (scope) => service(em, scope), log);
+    async completeLinkRedirect({ query, headers, clientAddress, em, log }) {
+      // The bank sent the end-user's browser here: they are present for the first read (a client that sends no user agent is no browser).
+      const userAgent = headers['user-agent'];
+      const presence = userAgent ? { ipAddress: clientAddress, userAgent } : undefined;
+      const outcome = await linking.finishRedirect(em, query, { browserSecret: linkCookieOf(headers.cookie), presence }, (scope) => service(em, scope), log);
       // The cookie stays until it expires: a reload of this URL (the back button) is then told "used already", not "not this browser".
       return { status: 303, headers: { Location: `/connector#${fragmentOf(outcome)}`, 'Referrer-Policy': 'no-referrer' } };
     },

@@ -6,7 +6,7 @@ import { jobsIn } from '../../jobs/in-transaction.ts';
 import { encodeId } from '../../lib/ids.ts';
 import { isLoopbackUrl } from '../../lib/loopback.ts';
 import { ProviderNotConfigured, type ProviderDirectory } from '../../providers/directory.ts';
-import { LinkRefused, type InstitutionQuery, type LinkCompletion, type LinkSession, type Provider } from '../../providers/provider.ts';
+import { LinkRefused, type EndUserPresence, type InstitutionQuery, type LinkCompletion, type LinkSession, type Provider } from '../../providers/provider.ts';
 import { readEnvironment } from '../environment/environment.service.ts';
 import { upstreamFailure } from '../connection/capabilities.ts';
 import type { ConnectionJobs } from '../sync/connection.jobs.ts';
@@ -49,6 +49,12 @@ export interface RedirectReturn {
   code?: string;
   error?: string;
   error_description?: string;
+}
+
+/** The end-user's browser at the callback: its link cookie, and its address and user agent (the first read's PSU headers). */
+export interface ReturningBrowser {
+  browserSecret: string | undefined;
+  presence: EndUserPresence | undefined;
 }
 
 /** How a redirect link ended, for the connect page. */
@@ -127,11 +133,13 @@ export class Linking {
    * The callback: the bank sent the end-user back. Only a known, unused, unexpired state of this
    * browser (`browserSecret`, the link cookie) whose session is still live goes on, and it is used
    * up first, whatever the bank said; then the authorization code completes the link as
-   * connect/reconnect do. Nothing here says whether a state exists for another browser.
+   * connect/reconnect do. Nothing here says whether a state exists for another browser. The
+   * end-user is at their browser now: the first sync reads with their presence (kept encrypted on
+   * the connection until that read), so it spends none of the bank's unattended reads.
    */
-  async finishRedirect(em: EntityManager, returned: RedirectReturn, browserSecret: string | undefined, connectionsOf: (scope: { environmentId: string; profileId: string }) => ConnectionService, log: Logger): Promise<RedirectOutcome> {
+  async finishRedirect(em: EntityManager, returned: RedirectReturn, browser: ReturningBrowser, connectionsOf: (scope: { environmentId: string; profileId: string }) => ConnectionService, log: Logger): Promise<RedirectOutcome> {
     const link = returned.state ? await linkByState(em, hashOf(returned.state)) : null;
-    if (!link || !matchesHash(browserSecret, link.browserHash)) return { error: 'invalid' };
+    if (!link || !matchesHash(browser.browserSecret, link.browserHash)) return { error: 'invalid' };
     if (link.usedAt || link.expiresAt.getTime() <= Date.now() || !(await sessionIsLive(em, link.sessionId))) return { error: 'expired' };
     if (!(await consumeLink(em, link.id))) return { error: 'expired' };
     const said = { provider: link.provider, institutionId: link.institutionId };
@@ -149,8 +157,8 @@ export class Linking {
     };
     try {
       const connection = link.connectionId
-        ? await this.#relink(caller, connections, await connections.get(encodeId('connection', link.connectionId)), input)
-        : await this.#link(caller, connections, encodeId('profile', link.profileId), input);
+        ? await this.#relink(caller, connections, await connections.get(encodeId('connection', link.connectionId)), input, browser.presence)
+        : await this.#link(caller, connections, encodeId('profile', link.profileId), input, browser.presence);
       return { connectionId: connection.id, institutionName: connection.institution.name };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -199,22 +207,22 @@ export class Linking {
     return this.#relink(caller, connections, await connections.get(connectionId), input);
   }
 
-  async #link(caller: Caller, connections: ConnectionService, profilePublicId: string, input: LinkInput) {
+  async #link(caller: Caller, connections: ConnectionService, profilePublicId: string, input: LinkInput, presence?: EndUserPresence) {
     const profile = await connections.profileFor(profilePublicId);
     const name = await this.#providerName(caller, input.provider);
     const provider = await this.#provider(caller, name);
     const linked = await upstream(() => provider.completeLink(this.#completion(caller, provider, name, input)));
-    const connection = await connections.create(profile, name, linked, (created, tx) => this.#deps.jobs.sync(created.id, { db: jobsIn(tx) }));
+    const connection = await connections.create(profile, name, linked, (created, tx) => this.#deps.jobs.sync(created.id, { db: jobsIn(tx) }), presence);
     return presentConnection(connection);
   }
 
-  async #relink(caller: Caller, connections: ConnectionService, connection: ConnectionEntity, input: LinkInput) {
+  async #relink(caller: Caller, connections: ConnectionService, connection: ConnectionEntity, input: LinkInput, presence?: EndUserPresence) {
     connections.assertRepairable(connection);
     const provider = await this.#provider(caller, connection.provider);
     const linked = await upstream(() =>
       provider.completeLink({ ...this.#completion(caller, provider, connection.provider, input), products: connection.products, existingCredential: connections.credentialOf(connection) }),
     );
-    await connections.relink(connection, linked, (tx) => this.#deps.jobs.sync(connection.id, { db: jobsIn(tx) }));
+    await connections.relink(connection, linked, (tx) => this.#deps.jobs.sync(connection.id, { db: jobsIn(tx) }), presence);
     return presentConnection(connection);
   }
 

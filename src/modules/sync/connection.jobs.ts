@@ -8,7 +8,7 @@ import { recordEvent } from '../event/event.service.ts';
 import { queueRecompute, recurringRecomputeJob } from '../recurring/recurring.job.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { presentConnection } from '../connection/connection.presenter.ts';
-import { connectionById, connectionOrFail, dueForSync, endRefresh } from '../connection/connection.store.ts';
+import { connectionById, connectionOrFail, dueForSync, endRefresh, forgetPresence } from '../connection/connection.store.ts';
 import { syncConnection, type SyncDependencies } from './sync-engine.ts';
 import { BudgetUsedUp } from './request-budget.ts';
 
@@ -48,9 +48,10 @@ export class ConnectionJobs {
           // A refresh is a claim on the connection row, so a refresh that joined a queued sync still counts.
           const connection = await connectionById(this.#deps.orm.em.fork(), connectionId);
           const refresh = connection?.refreshStartedAt != null;
+          const presence = connection && this.#presenceOf(connection);
           try {
             if (refresh) await this.#askForNewTransactions(connection!);
-            await syncConnection({ ...this.#deps, transactionsChanged: (id, db) => queueRecompute(this.#queue(), id, db) }, connectionId, { refresh, presence: connection && this.#presenceOf(connection) });
+            await syncConnection({ ...this.#deps, transactionsChanged: (id, db) => queueRecompute(this.#queue(), id, db) }, connectionId, { refresh, presence });
           } catch (error) {
             // A temporary upstream failure comes back after the upstream's own delay, not pg-boss's.
             if (error instanceof BudgetUsedUp) return;
@@ -59,6 +60,8 @@ export class ConnectionJobs {
             await this.#queue().send(SYNC, { connectionId }, { startAfter: delay, singletonKey: connectionId });
           } finally {
             if (refresh) await endRefresh(this.#deps.orm.em.fork(), connectionId);
+            // A link's or a repair's presence serves its first sync only (a refresh's goes with the refresh).
+            else if (connection?.refreshPresenceEncrypted) await forgetPresence(this.#deps.orm.em.fork(), connectionId, connection.refreshPresenceEncrypted);
           }
         },
       },

@@ -31,9 +31,13 @@ export function budgetOf(provider: Pick<ProviderBase, 'requestBudgetPerDay' | 'b
   return { perDay, reserve, spacingMs: DAY_MS / (perDay - reserve), unattendedOnly: provider.budgetsUnattendedOnly ?? false };
 }
 
-/** Whether a read counts against the budget: every read, except one with the end-user present where only unattended reads count. */
+/**
+ * Whether a read counts against the budget: every read, except one with the end-user present where
+ * only unattended reads count. Present means their address and user agent both: PSD2 banks take
+ * every PSU header or none, so a read without the user agent is an unattended one there.
+ */
 function counted(budget: RequestBudget, presence: EndUserPresence | undefined): boolean {
-  return !(budget.unattendedOnly && presence);
+  return !(budget.unattendedOnly && presence?.userAgent);
 }
 
 /**
@@ -55,12 +59,33 @@ export class BudgetUsedUp extends ProviderBusy {
   }
 }
 
-/** Refuses a transactions refresh that the login's budget could not pay for: 429 until tomorrow, the connection unchanged. */
+/**
+ * Seconds until the upstream reads the login again, when it refused a read as rate limited
+ * (`upstreamRefusesUntil`) and this read would be one it counts; null when it may be read now.
+ */
+export function upstreamRefusal(connection: Pick<ConnectionEntity, 'upstreamRefusesUntil'>, budget: RequestBudget | undefined, presence: EndUserPresence | undefined, now: Date): number | null {
+  const until = connection.upstreamRefusesUntil?.getTime();
+  if (until === undefined || until <= now.getTime() || (budget && !counted(budget, presence))) return null;
+  return Math.max(1, Math.ceil((until - now.getTime()) / 1000));
+}
+
+/**
+ * Refuses a transactions refresh that would not be read: 429 until the time the upstream gave when
+ * it last refused a read as rate limited, or until tomorrow when the login's budget is used; the
+ * connection unchanged.
+ */
 export function assertBudgetLeft(connection: ConnectionEntity, budget: RequestBudget | undefined, presence: EndUserPresence | undefined, now = new Date()): void {
+  const free = budget?.unattendedOnly ? ' Send endUser when the end-user asked for the refresh: such reads are not counted.' : '';
+  const refused = upstreamRefusal(connection, budget, presence, now);
+  if (refused !== null) {
+    throw new AppError(429, 'PROVIDER_BUDGET_USED', "This connection's institution refused its last read as over its limit", {
+      instruction: `Retry in ${refused} seconds, when the institution said it answers again.${free}`,
+      headers: { 'Retry-After': String(refused) },
+    });
+  }
   const used = connection.upstreamRequests;
   if (!budget || !counted(budget, presence) || !used || used.day !== now.toISOString().slice(0, 10) || used.count < budget.perDay) return;
   const seconds = secondsUntilTomorrow(now);
-  const free = budget.unattendedOnly ? ' Send endUser when the end-user asked for the refresh: such reads are not counted.' : '';
   throw new AppError(429, 'PROVIDER_BUDGET_USED', `This connection's provider allows ${budget.perDay} upstream requests a day, and today's are used`, {
     instruction: `Retry in ${seconds} seconds, when the provider's day starts again.${free}`,
     headers: { 'Retry-After': String(seconds) },

@@ -10,7 +10,8 @@ import { markProfileReady } from '../profile/profile.service.ts';
 import type { ConnectionEntity, ConnectionStatus } from '../connection/connection.entity.ts';
 import { presentConnection, presentSyncChanges } from '../connection/connection.presenter.ts';
 import { consentEnded, markConsentExpired } from '../connection/consent.ts';
-import { connectionById, connectionOrFail, INACTIVE, moveStatus, rewindWalk } from '../connection/connection.store.ts';
+import { connectionById, connectionOrFail, INACTIVE, moveStatus, rewindWalk, storeUpstreamRefusal } from '../connection/connection.store.ts';
+import { BudgetUsedUp } from './request-budget.ts';
 import { syncProducts } from './product-steps.ts';
 import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
 import { syncWindow } from './window-sync.ts';
@@ -71,6 +72,8 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
     if (error instanceof ProviderBusy) {
       // Come back later (the job retries after the upstream's delay); the connection's state stands.
       await moveStatus(em, connection.id, 'SYNCING', previousStatus);
+      // The upstream's own refusal (not Tributary's budget) holds until the time it gave: refreshes and the scheduler wait for it.
+      if (!(error instanceof BudgetUsedUp)) await storeUpstreamRefusal(em, connection.id, new Date(now().getTime() + error.retryAfterSeconds * 1000));
       observe('deferred');
       throw error;
     }
@@ -189,6 +192,8 @@ async function finish(
   await em.transactional(async (tx) => {
     const connection = await connectionOrFail(tx, connectionId, { lock: true, profile: true });
     if (connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
+    // The upstream says the consent reached its end before the end Tributary knew of: it ended now.
+    if (failure?.consentExpired && !consentEnded(connection, now)) connection.consentExpiresAt = now;
     // A consent that ended before or while the sync ran decides the outcome, whatever the upstream said.
     if (consentEnded(connection, now)) return markConsentExpired(tx, connection, previousStatus ?? connection.status);
     const changes = connection.syncChanges ?? { added: 0, modified: 0, removed: 0 };

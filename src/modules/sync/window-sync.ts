@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
-import { ProviderError, type EndUserPresence, type WindowProvider } from '../../providers/provider.ts';
+import { ProviderBusy, ProviderError, type EndUserPresence, type WindowProvider } from '../../providers/provider.ts';
 import { storedFrom } from '../transaction/transaction.store.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
-import { budgetOf, claimRead } from './request-budget.ts';
+import { budgetOf, claimRead, upstreamRefusal } from './request-budget.ts';
 import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
 import { reconcile } from './window-reconciliation.ts';
 
@@ -32,6 +32,9 @@ export async function syncWindow(args: {
 }): Promise<boolean> {
   const { em, provider, credential, connection, presence, now } = args;
   const budget = budgetOf(provider);
+  // The upstream said when it answers again: asking before then would only be refused again.
+  const refused = upstreamRefusal(connection, budget, presence, now);
+  if (refused !== null) throw new ProviderBusy('the upstream refuses reads of this login until the time it gave', refused);
   if (budget) await claimRead(em, connection.id, budget, { refresh: args.refresh, presence }, now);
   const cursor = connection.syncCursor ?? null;
   const snapshot = await provider.readWindow(credential, windowStart(cursor, now), presence);

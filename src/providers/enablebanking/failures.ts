@@ -37,6 +37,7 @@ export function failure(answer: EbAnswer): Error {
   return new ProviderError('ERROR_SERVICE', `Enable Banking refused the request (${answer.status}${code ? ` ${code}` : ''})`);
 }
 
+/** The consent is over; `EXPIRED_SESSION` (or a session EXPIRED) says it reached its `valid_until`, which the connection then shows. */
 export function consentEnded(why: string): ProviderError {
-  return new ProviderError('ERROR_REPAIRABLE', `the end-user's consent at the bank ended (${why}): connect the bank again to give a new one`);
+  return new ProviderError('ERROR_REPAIRABLE', `the end-user's consent at the bank ended (${why}): connect the bank again to give a new one`, { consentExpired: why === 'EXPIRED_SESSION' || why === 'session EXPIRED' });
 }

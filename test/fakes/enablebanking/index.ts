@@ -137,6 +137,11 @@ export async function startFakeEnableBanking(options: FakeEnableBankingOptions =
       return new Map([...session.uids].map(([uid, key]) => [key, uid]));
     },
 
+    /** The sessions opened at a bank, oldest first, with the end of their consent (epoch milliseconds). */
+    sessionsAt(bank: FakeBank): { id: string; validUntil: number }[] {
+      return [...world.sessions.values()].filter((session) => session.bank === bank).map((session) => ({ id: session.id, validUntil: session.validUntil }));
+    },
+
     /** Whether a session is still open (not deleted by the client). */
     sessionStatus(sessionId: string): 'AUTHORIZED' | 'CLOSED' | undefined {
       return world.sessions.get(sessionId)?.status;

@@ -18,6 +18,9 @@ export interface RequestRecord {
   error: string | null;
   /** Both PSU headers were sent (the end-user is present). */
   psu: boolean;
+  /** The PSU headers as sent (the end-user's address and user agent), null when absent. */
+  psuIpAddress: string | null;
+  psuUserAgent: string | null;
   /** The application whose token authenticated the request. */
   kid: string | null;
 }
@@ -78,7 +81,7 @@ export class FakeEnableBankingServer {
     for (const [name, value] of url.searchParams) if (name !== 'code' && name !== 'continuation_key') query[name] = value;
     const psuIp = header(request, 'psu-ip-address');
     const psuAgent = header(request, 'psu-user-agent');
-    const record: RequestRecord = { method: request.method ?? 'GET', path: url.pathname, query, status: 0, error: null, psu: Boolean(psuIp && psuAgent), kid: null };
+    const record: RequestRecord = { method: request.method ?? 'GET', path: url.pathname, query, status: 0, error: null, psu: Boolean(psuIp && psuAgent), psuIpAddress: psuIp ?? null, psuUserAgent: psuAgent ?? null, kid: null };
     this.requests.push(record);
     let answer: Answer;
     try {
