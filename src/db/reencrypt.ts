@@ -11,6 +11,7 @@ export const ENCRYPTED_COLUMNS = [
   { table: 'profile', column: 'date_of_birth_encrypted', field: 'dateOfBirth' },
   { table: 'profile', column: 'address_encrypted', field: 'address' },
   { table: 'connection', column: 'credential_encrypted', field: 'credential' },
+  { table: 'connection', column: 'refresh_presence_encrypted', field: 'refreshPresence' },
   // The current and the previous secret share a field: rotation moves the value from one to the other.
   { table: 'webhook_subscription', column: 'secret_encrypted', field: 'webhookSecret' },
   { table: 'webhook_subscription', column: 'previous_secret_encrypted', field: 'webhookSecret' },
