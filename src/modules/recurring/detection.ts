@@ -61,6 +61,10 @@ const STEADY_PERCENT = 5;
 const VARIABLE_MIN_OCCURRENCES = 6;
 /** How much wider than a series' own amounts the range of comparable transactions is. */
 const RANGE_SLACK_PERCENT = 10;
+/** How many series as long as a candidate the rest of its group may be expected to line up by chance (see chanceSeries). */
+const CHANCE_SERIES = 0.001;
+/** How many periods either side of a series its neighbourhood reaches (see chanceSeries). */
+const CHANCE_SPAN_PERIODS = 4;
 
 /**
  * What identifies a counterparty across occurrences: the description lowercased, with digits,
@@ -169,7 +173,7 @@ function grow(entries: Entry[], start: Entry, cadence: Cadence): Series | undefi
   // Misses after the last member are not gaps: they say whether the stream ended.
   misses -= missedInARow;
   if (members.length < cadence.minOccurrences || misses * 3 > members.length) return undefined;
-  if (!standsOut(entries, members, misses, cadence)) return undefined;
+  if (!standsOut(entries, members, misses, cadence) || chanceSeries(entries, members, misses, cadence) > CHANCE_SERIES) return undefined;
   return { cadence, members, slots, misses, nextDay: schedule.expected(slots.at(-1)! + 1) };
 }
 
@@ -232,6 +236,41 @@ function standsOut(entries: Entry[], members: Entry[], misses: number, cadence: 
   return holds(members.length, comparable.length);
 }
 
+/**
+ * How many series as long as `members` the rest of the group would line up by chance: a shop bought
+ * from at random (a café, a train fare of one price) puts a transaction of a similar amount in a
+ * cadence's window now and then, and over two years a few of them fall a week or a month apart.
+ * The rest of the group's transactions of comparable amount (within AMOUNT_TOLERANCE_PERCENT of the
+ * series' range) fill a window with probability q at their density; each of them could start a
+ * series, which reaches this length, with its missed occurrences anywhere along it, with
+ * C(steps, misses) · q^(occurrences - 1) · (1 - q)^misses. The density is the larger of the whole
+ * group's and the one within CHANCE_SPAN_PERIODS periods of the series: purchases come in spells (a
+ * term of commuting), and a spell is where chance lines up a long series; a short one hides in a
+ * quiet stretch, which only the whole history shows to be chance.
+ */
+function chanceSeries(entries: Entry[], members: Entry[], misses: number, cadence: Cadence): number {
+  const taken = new Set(members);
+  const magnitudes = members.map((member) => magnitudeOf(member.units));
+  const low = magnitudes.reduce((a, b) => (a < b ? a : b));
+  const high = magnitudes.reduce((a, b) => (a > b ? a : b));
+  const slack = BigInt(AMOUNT_TOLERANCE_PERCENT);
+  const comparable = entries.filter((entry) => !taken.has(entry) && magnitudeOf(entry.units) * 100n >= low * (100n - slack) && magnitudeOf(entry.units) * 100n <= high * (100n + slack));
+  if (comparable.length === 0) return 0;
+  const first = members[0]!.day - CHANCE_SPAN_PERIODS * cadence.periodDays;
+  const last = members.at(-1)!.day + CHANCE_SPAN_PERIODS * cadence.periodDays;
+  const near = comparable.filter((entry) => entry.day >= first && entry.day <= last).length;
+  const density = Math.max(comparable.length / Math.max(entries.at(-1)!.day - entries[0]!.day + 1, cadence.periodDays), near / (last - first + 1));
+  const filled = 1 - Math.exp(-density * (2 * cadence.toleranceDays + 1));
+  return comparable.length * arrangements(members.length - 1 + misses, misses) * filled ** (members.length - 1) * (1 - filled) ** misses;
+}
+
+/** In how many ways `misses` of `steps` expected occurrences can be the missed ones. */
+function arrangements(steps: number, misses: number): number {
+  let ways = 1;
+  for (let i = 1; i <= misses; i++) ways = (ways * (steps - misses + i)) / i;
+  return ways;
+}
+
 function holds(members: number, of: number): boolean {
   return members * DOMINANCE.of >= of * DOMINANCE.members;
 }
@@ -244,10 +283,19 @@ function steady(members: Entry[]): boolean {
   return amountMoves(members) <= 1 + Math.floor(members.length / 8);
 }
 
-/** How many times consecutive amounts move by more than STEADY_PERCENT. */
+/**
+ * How many times consecutive amounts move by more than STEADY_PERCENT. A one-off amount between two
+ * alike (a charge corrected, a month's credit) is one move: the move back to where it was is not
+ * another. Amounts that alternate (two subscriptions taken for one series) move at every step.
+ */
 function amountMoves(members: Entry[]): number {
   let moves = 0;
-  for (let i = 1; i < members.length; i++) if (!withinPercent(members[i]!.units, members[i - 1]!.units, STEADY_PERCENT)) moves++;
+  const alike = (i: number, j: number) => withinPercent(members[i]!.units, members[j]!.units, STEADY_PERCENT);
+  for (let i = 1; i < members.length; i++) {
+    if (alike(i, i - 1)) continue;
+    const back = i >= 2 && alike(i, i - 2) && !alike(i - 1, i - 2) && (i === 2 || alike(i - 2, i - 3));
+    if (!back) moves++;
+  }
   return moves;
 }
 
