@@ -40,6 +40,10 @@ describe('recurring-stream detection', () => {
     expect(streamKey({ description: 'ACME CORP PAYROLL PPD ID: 1234567890' })).toBe('acme corp payroll');
     expect(streamKey({ description: 'NETFLIX.COM 0412' })).toBe('netflix');
     expect(streamKey({ description: 'SQ *TARTINE BAKERY' })).toBe('tartine bakery');
+    // A salary or a bill that names its month, in the bank's language, is one counterparty; accents go.
+    expect(streamKey({ description: 'VIR SEPA RECU /DE ACME SAS /MOTIF SALAIRE FÉVRIER 2026' })).toBe(streamKey({ description: 'VIR SEPA RECU /DE ACME SAS /MOTIF SALAIRE MARS 2026' }));
+    expect(streamKey({ description: 'Omschrijving: SALARIS MAART 2026' })).toBe('omschrijving salaris');
+    expect(streamKey({ description: 'SEPA-LASTSCHRIFT Stadtwerke München Abschlag 03/26' })).toBe('sepa lastschrift stadtwerke munchen abschlag');
   });
 
   it('finds a monthly rent paid on the 1st (moved off weekends) and predicts the next date', () => {

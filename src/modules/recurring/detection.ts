@@ -67,21 +67,36 @@ const CHANCE_SERIES = 0.001;
 const CHANCE_SPAN_PERIODS = 4;
 
 /**
- * What identifies a counterparty across occurrences: the description lowercased, with digits,
- * punctuation and reference noise (store numbers, `PPD ID: …`, dates, payment-channel words)
+ * What identifies a counterparty across occurrences: the description lowercased without accents,
+ * with digits, punctuation, reference noise (store numbers, `PPD ID: …`, dates, payment-channel
+ * words) and month names (a salary or a bill names the month it is for: `SALAIRE SEPTEMBRE`)
  * removed. The one place to change when streams are keyed on the enriched merchant name.
  */
 export function streamKey(transaction: Pick<RecurringInput, 'description'>): string {
   const words = transaction.description
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .split(/\s+/)
     .filter((word) => !/\d/.test(word))
     .join(' ')
     .replace(/[^a-z]+/g, ' ')
     .split(' ')
-    .filter((word) => word.length > 1 && !REFERENCE_NOISE.has(word));
+    .filter((word) => word.length > 1 && !REFERENCE_NOISE.has(word) && !MONTH_NAMES.has(word));
   return words.length > 0 ? words.join(' ') : transaction.description.trim().toLowerCase();
 }
+
+/** Month names as European and American banks print them in payment references (English, German, French, Dutch, Spanish, Italian). */
+const MONTH_NAMES = new Set(
+  [
+    'january february march april may june july august september october november december',
+    'januar februar marz mai juni juli oktober dezember jaenner maerz',
+    'janvier fevrier mars avril juin juillet aout septembre octobre novembre decembre',
+    'januari februari maart mei augustus',
+    'enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre',
+    'gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre',
+  ].flatMap((names) => names.split(' ')),
+);
 
 /** Words that say how a payment was made or reference it, not who it was with. */
 const REFERENCE_NOISE = new Set(['pos', 'purchase', 'debit', 'card', 'pending', 'ppd', 'id', 'web', 'ach', 'ref', 'www', 'com', 'sq', 'tst', 'dd', 'recurring', 'autopay', 'online', 'pmt', 'payment', 'checkcard', 'visa', 'des', 'indn', 'co', 'ccd']);
