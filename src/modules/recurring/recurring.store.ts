@@ -66,11 +66,12 @@ export const recurringStatements = {
   addMembers: `insert into recurring_stream_transaction (stream_id, transaction_id)
      select r.stream, r.transaction from jsonb_to_recordset($1::jsonb) as r(stream uuid, transaction uuid)
       where exists (select 1 from transaction t where t.id = r.transaction)`,
-  // Connections with a stream not yet ENDED whose predicted date is more than its frequency's grace days (`$2`, by frequency) before `$1`.
+  // Connections with a stream not yet ENDED whose predicted date is more than its frequency's grace days (`$2`, by frequency) before `$1`
+  // (the plain `predicted_next_date < $1` lets the (status, predicted_next_date) index bound the scan).
   overdueConnections: `select distinct s.connection_id as id from recurring_stream s
-      where s.status in ('EARLY_DETECTION', 'MATURE') and s.predicted_next_date + ($2::jsonb->>s.frequency)::int < $1::date limit $3`,
+      where s.status in ('EARLY_DETECTION', 'MATURE') and s.predicted_next_date < $1::date and s.predicted_next_date + ($2::jsonb->>s.frequency)::int < $1::date limit $3`,
   endOverdue: `update recurring_stream s set status = 'ENDED', updated_at = now()
-      where s.connection_id = $1 and s.status in ('EARLY_DETECTION', 'MATURE') and s.predicted_next_date + ($3::jsonb->>s.frequency)::int < $2::date
+      where s.connection_id = $1 and s.status in ('EARLY_DETECTION', 'MATURE') and s.predicted_next_date < $2::date and s.predicted_next_date + ($3::jsonb->>s.frequency)::int < $2::date
       returning ${RECURRING_STREAM.select(RECORD, 's')}`,
   byId: `select ${RECURRING_STREAM.select(RECORD, 's')} from recurring_stream s where s.id = $1 and s.profile_id = $2`,
 };
