@@ -11,8 +11,9 @@ import { CADENCES, dayNumber, FREQUENCIES, isoDate, scheduleOf, type Cadence, ty
  *   the group in the window (a bill whose amount varies, a price change); one expected occurrence
  *   may be missing, two in a row end the series;
  * - a series is a stream when it has the cadence's minimum occurrences, at most one missed
- *   occurrence for every three, and stands out of its group (standsOut: a café visited most weeks
- *   at random is no weekly stream);
+ *   occurrence for every three, stands out of its group (standsOut: a café visited most weeks
+ *   at random is no weekly stream), and is not what the rest of its group would line up by chance
+ *   (chanceSeries: a few of two years' random fares fall a week apart);
  * - the best series (most occurrences, fewest misses) is taken, its transactions leave the group,
  *   and the search repeats, so one merchant can carry several streams (two subscriptions).
  */
