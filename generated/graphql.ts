@@ -1262,7 +1262,8 @@ export type RecurringStreamStatus =
   | 'EARLY_DETECTION'
   /**
    * The stream stopped: `predictedNextDate` passed more than half a period ago (4 days for weekly,
-   * 7 biweekly, 8 semi-monthly, 15 monthly, 30 annually) with no occurrence. It becomes active again
+   * 7 biweekly, 8 semi-monthly, 15 monthly, 30 annually) with no occurrence; judged after each sync
+   * that brings transactions and daily soon after midnight UTC. It becomes active again
    * (same id) if the payments resume before two expected occurrences are missed in a row.
    */
   | 'ENDED'

@@ -1919,7 +1919,9 @@ export interface components {
          *     stream was detected: pay, rent, a subscription, a bill), `recurring_stream.amount_changed`
          *     (a stream's last or average amount moved by more than 5 %, e.g. a price change;
          *     `metadata.previous` holds the amounts before), `recurring_stream.ended` (a stream's
-         *     expected payment is overdue by half a period: `status` ENDED). `record` of the three is the
+         *     expected payment is overdue by half a period: `status` ENDED; noticed by the next
+         *     recomputation or, if no sync brings new transactions, by a daily check soon after
+         *     midnight UTC). `record` of the three is the
          *     `RecurringStream`; read them all with GraphQL's `recurringStreams`.
          * @enum {string}
          */

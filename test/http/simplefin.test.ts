@@ -1,46 +1,27 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
-import { startFakeSimplefin } from '../fakes/simplefin/index.ts';
+import type { FakeSimplefin } from '../fakes/simplefin/index.ts';
 import { builders } from '../support/builders.ts';
 import { basicAuth, createProfile } from '../support/factories.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { connectionRowOf, connectSimplefin, sessionTokenOf, startSimplefinApp } from '../support/simplefin-app.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
 
-type FakeSimplefinServer = Awaited<ReturnType<typeof startFakeSimplefin>>;
 let app: TestApp;
-let bridge: FakeSimplefinServer;
+let bridge: FakeSimplefin;
 
 beforeAll(async () => {
-  bridge = await startFakeSimplefin();
-  const caFile = path.join(mkdtempSync(path.join(tmpdir(), 'fake-simplefin-')), 'ca.pem');
-  writeFileSync(caFile, bridge.ca);
-  app = await startTestApp({ PROVIDER_CA_FILE: caFile });
-  const environmentId = app.service.bootstrap.created!.environmentId;
-  const { stdout } = await promisify(execFile)(process.execPath, ['scripts/cli.ts', 'providers', 'set', environmentId, 'simplefin', '--allowed-hosts', '127.0.0.1'], {
-    env: { ...process.env, DATABASE_URL: app.databaseUrl, DATA_DIR: app.dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
-  });
-  expect(stdout).toContain('simplefin configured');
+  let cliOutput: string;
+  ({ app, bridge, cliOutput } = await startSimplefinApp());
+  expect(cliOutput).toContain('simplefin configured');
 }, 120_000);
 afterAll(async () => {
   await app?.stop();
   await bridge?.stop();
 });
 
-async function sessionToken(profileId: string): Promise<string> {
-  const response = await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profileId } });
-  expect(response.status).toBe(201);
-  return `Bearer ${response.body.token}`;
-}
-
-async function connectionRow(connectionId: string) {
-  const [row] = await app.sql('select * from connection where id = $1', [decodeId('connection', connectionId)]);
-  return row;
-}
+const sessionToken = (profileId: string) => sessionTokenOf(app, profileId);
+const connectionRow = (connectionId: string) => connectionRowOf(app, connectionId);
 
 /** Queues a sync (as the scheduler or a refresh would) and waits for it to end. */
 async function syncNow(connectionId: string, status = 'SYNCED') {
@@ -89,23 +70,7 @@ function daysBefore(day: string, days: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** A profile connected through the connect page's calls with a Setup Token, first sync done. */
-async function connectWithSetupToken() {
-  const profile = await createProfile(app);
-  const token = await sessionToken(profile.id);
-  const link = await app.http.post('/v1/connect/link', { auth: token, json: { provider: 'simplefin' } });
-  expect(link.status).toBe(200);
-  expect(link.body).toMatchObject({ provider: 'simplefin', kind: 'SETUP_TOKEN', createUrl: expect.stringMatching(/^https:\/\//) });
-  const { setupToken, connectionId: bridgeConnection } = bridge.createSetupToken();
-  const created = await app.http.post('/v1/connect/connections', { auth: token, json: { provider: 'simplefin', setupToken } });
-  expect(created.status).toBe(201);
-  expect(created.body.provider).toBe('simplefin');
-  const row = await waitFor(async () => {
-    const current = await connectionRow(created.body.id);
-    return current.status === 'SYNCED' ? current : undefined;
-  }, 'the first SimpleFIN sync', 60_000);
-  return { profile, token, setupToken, bridgeConnection, connection: created.body, row };
-}
+const connectWithSetupToken = () => connectSimplefin(app, bridge);
 
 describe('SimpleFIN connections', () => {
   let shared: Awaited<ReturnType<typeof connectWithSetupToken>>;

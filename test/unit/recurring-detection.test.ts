@@ -25,11 +25,11 @@ const transaction = (time: number, amount: string, description: string): Recurri
 const monthly = (from: number, count: number, dom: number, amount: (i: number) => string, description: string) =>
   Array.from({ length: count }, (_, i) => transaction(weekday(monthDay(from + i, dom)), amount(i), description));
 
-/** Deterministic noise: purchases at shops on pseudo-random days with pseudo-random amounts. */
-function noise(count: number, description: string, seed: number): RecurringInput[] {
+/** Deterministic noise: purchases at shops on pseudo-random days with pseudo-random amounts (or all of `price`). */
+function noise(count: number, description: string, seed: number, price?: string): RecurringInput[] {
   let state = seed;
   const next = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-  return Array.from({ length: count }, () => transaction(Date.UTC(2025, 0, 1) + Math.floor(next() * 600) * DAY_MS, `-${(3 + next() * 60).toFixed(2)}`, description));
+  return Array.from({ length: count }, () => transaction(Date.UTC(2025, 0, 1) + Math.floor(next() * 600) * DAY_MS, price ?? `-${(3 + next() * 60).toFixed(2)}`, description));
 }
 
 const TODAY = '2026-08-25';
@@ -40,6 +40,10 @@ describe('recurring-stream detection', () => {
     expect(streamKey({ description: 'ACME CORP PAYROLL PPD ID: 1234567890' })).toBe('acme corp payroll');
     expect(streamKey({ description: 'NETFLIX.COM 0412' })).toBe('netflix');
     expect(streamKey({ description: 'SQ *TARTINE BAKERY' })).toBe('tartine bakery');
+    // A salary or a bill that names its month, in the bank's language, is one counterparty; accents go.
+    expect(streamKey({ description: 'VIR SEPA RECU /DE ACME SAS /MOTIF SALAIRE FÉVRIER 2026' })).toBe(streamKey({ description: 'VIR SEPA RECU /DE ACME SAS /MOTIF SALAIRE MARS 2026' }));
+    expect(streamKey({ description: 'Omschrijving: SALARIS MAART 2026' })).toBe('omschrijving salaris');
+    expect(streamKey({ description: 'SEPA-LASTSCHRIFT Stadtwerke München Abschlag 03/26' })).toBe('sepa lastschrift stadtwerke munchen abschlag');
   });
 
   it('finds a monthly rent paid on the 1st (moved off weekends) and predicts the next date', () => {
@@ -104,5 +108,15 @@ describe('recurring-stream detection', () => {
     const prime = monthly(0, 18, 22, () => '-14.99', 'AMZN Mktp US*PRIME');
     const streams = detectStreams([...shops, ...prime], TODAY);
     expect(streams.map((stream) => [stream.frequency, stream.averageAmount, stream.transactionIds.length])).toEqual([['MONTHLY', '-14.99', 18]]);
+  });
+
+  it('finds no stream in a fare of one price bought at random, though some purchases fall a week or a fortnight apart', () => {
+    for (const seed of [3, 5, 8, 13, 21]) {
+      const fares = noise(60, 'BART CLIPPER SFO', seed, '-20.00');
+      expect(detectStreams(fares, TODAY).map((stream) => [seed, stream.frequency, stream.firstDate, stream.transactionIds.length])).toEqual([]);
+    }
+    // A pass of that price paid on the 1st of each month, with a few random fares about, is a stream.
+    const pass = monthly(0, 18, 1, () => '-20.00', 'BART CLIPPER SFO');
+    expect(detectStreams([...noise(4, 'BART CLIPPER SFO', 3, '-20.00'), ...pass], TODAY).map((stream) => [stream.frequency, stream.transactionIds.length])).toEqual([['MONTHLY', 18]]);
   });
 });

@@ -11,8 +11,9 @@ import { CADENCES, dayNumber, FREQUENCIES, isoDate, scheduleOf, type Cadence, ty
  *   the group in the window (a bill whose amount varies, a price change); one expected occurrence
  *   may be missing, two in a row end the series;
  * - a series is a stream when it has the cadence's minimum occurrences, at most one missed
- *   occurrence for every three, and stands out of its group (standsOut: a café visited most weeks
- *   at random is no weekly stream);
+ *   occurrence for every three, stands out of its group (standsOut: a café visited most weeks
+ *   at random is no weekly stream), and is not what the rest of its group would line up by chance
+ *   (chanceSeries: a few of two years' random fares fall a week apart);
  * - the best series (most occurrences, fewest misses) is taken, its transactions leave the group,
  *   and the search repeats, so one merchant can carry several streams (two subscriptions).
  */
@@ -61,23 +62,42 @@ const STEADY_PERCENT = 5;
 const VARIABLE_MIN_OCCURRENCES = 6;
 /** How much wider than a series' own amounts the range of comparable transactions is. */
 const RANGE_SLACK_PERCENT = 10;
+/** How many series as long as a candidate the rest of its group may be expected to line up by chance (see chanceSeries). */
+const CHANCE_SERIES = 0.001;
+/** How many periods either side of a series its neighbourhood reaches (see chanceSeries). */
+const CHANCE_SPAN_PERIODS = 4;
 
 /**
- * What identifies a counterparty across occurrences: the description lowercased, with digits,
- * punctuation and reference noise (store numbers, `PPD ID: …`, dates, payment-channel words)
+ * What identifies a counterparty across occurrences: the description lowercased without accents,
+ * with digits, punctuation, reference noise (store numbers, `PPD ID: …`, dates, payment-channel
+ * words) and month names (a salary or a bill names the month it is for: `SALAIRE SEPTEMBRE`)
  * removed. The one place to change when streams are keyed on the enriched merchant name.
  */
 export function streamKey(transaction: Pick<RecurringInput, 'description'>): string {
   const words = transaction.description
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .split(/\s+/)
     .filter((word) => !/\d/.test(word))
     .join(' ')
     .replace(/[^a-z]+/g, ' ')
     .split(' ')
-    .filter((word) => word.length > 1 && !REFERENCE_NOISE.has(word));
+    .filter((word) => word.length > 1 && !REFERENCE_NOISE.has(word) && !MONTH_NAMES.has(word));
   return words.length > 0 ? words.join(' ') : transaction.description.trim().toLowerCase();
 }
+
+/** Month names as European and American banks print them in payment references (English, German, French, Dutch, Spanish, Italian). */
+const MONTH_NAMES = new Set(
+  [
+    'january february march april may june july august september october november december',
+    'januar februar marz mai juni juli oktober dezember jaenner maerz',
+    'janvier fevrier mars avril juin juillet aout septembre octobre novembre decembre',
+    'januari februari maart mei augustus',
+    'enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre',
+    'gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre',
+  ].flatMap((names) => names.split(' ')),
+);
 
 /** Words that say how a payment was made or reference it, not who it was with. */
 const REFERENCE_NOISE = new Set(['pos', 'purchase', 'debit', 'card', 'pending', 'ppd', 'id', 'web', 'ach', 'ref', 'www', 'com', 'sq', 'tst', 'dd', 'recurring', 'autopay', 'online', 'pmt', 'payment', 'checkcard', 'visa', 'des', 'indn', 'co', 'ccd']);
@@ -169,7 +189,7 @@ function grow(entries: Entry[], start: Entry, cadence: Cadence): Series | undefi
   // Misses after the last member are not gaps: they say whether the stream ended.
   misses -= missedInARow;
   if (members.length < cadence.minOccurrences || misses * 3 > members.length) return undefined;
-  if (!standsOut(entries, members, misses, cadence)) return undefined;
+  if (!standsOut(entries, members, misses, cadence) || chanceSeries(entries, members, misses, cadence) > CHANCE_SERIES) return undefined;
   return { cadence, members, slots, misses, nextDay: schedule.expected(slots.at(-1)! + 1) };
 }
 
@@ -232,6 +252,41 @@ function standsOut(entries: Entry[], members: Entry[], misses: number, cadence: 
   return holds(members.length, comparable.length);
 }
 
+/**
+ * How many series as long as `members` the rest of the group would line up by chance: a shop bought
+ * from at random (a café, a train fare of one price) puts a transaction of a similar amount in a
+ * cadence's window now and then, and over two years a few of them fall a week or a month apart.
+ * The rest of the group's transactions of comparable amount (within AMOUNT_TOLERANCE_PERCENT of the
+ * series' range) fill a window with probability q at their density; each of them could start a
+ * series, which reaches this length, with its missed occurrences anywhere along it, with
+ * C(steps, misses) · q^(occurrences - 1) · (1 - q)^misses. The density is the larger of the whole
+ * group's and the one within CHANCE_SPAN_PERIODS periods of the series: purchases come in spells (a
+ * term of commuting), and a spell is where chance lines up a long series; a short one hides in a
+ * quiet stretch, which only the whole history shows to be chance.
+ */
+function chanceSeries(entries: Entry[], members: Entry[], misses: number, cadence: Cadence): number {
+  const taken = new Set(members);
+  const magnitudes = members.map((member) => magnitudeOf(member.units));
+  const low = magnitudes.reduce((a, b) => (a < b ? a : b));
+  const high = magnitudes.reduce((a, b) => (a > b ? a : b));
+  const slack = BigInt(AMOUNT_TOLERANCE_PERCENT);
+  const comparable = entries.filter((entry) => !taken.has(entry) && magnitudeOf(entry.units) * 100n >= low * (100n - slack) && magnitudeOf(entry.units) * 100n <= high * (100n + slack));
+  if (comparable.length === 0) return 0;
+  const first = members[0]!.day - CHANCE_SPAN_PERIODS * cadence.periodDays;
+  const last = members.at(-1)!.day + CHANCE_SPAN_PERIODS * cadence.periodDays;
+  const near = comparable.filter((entry) => entry.day >= first && entry.day <= last).length;
+  const density = Math.max(comparable.length / Math.max(entries.at(-1)!.day - entries[0]!.day + 1, cadence.periodDays), near / (last - first + 1));
+  const filled = 1 - Math.exp(-density * (2 * cadence.toleranceDays + 1));
+  return comparable.length * arrangements(members.length - 1 + misses, misses) * filled ** (members.length - 1) * (1 - filled) ** misses;
+}
+
+/** In how many ways `misses` of `steps` expected occurrences can be the missed ones. */
+function arrangements(steps: number, misses: number): number {
+  let ways = 1;
+  for (let i = 1; i <= misses; i++) ways = (ways * (steps - misses + i)) / i;
+  return ways;
+}
+
 function holds(members: number, of: number): boolean {
   return members * DOMINANCE.of >= of * DOMINANCE.members;
 }
@@ -244,10 +299,19 @@ function steady(members: Entry[]): boolean {
   return amountMoves(members) <= 1 + Math.floor(members.length / 8);
 }
 
-/** How many times consecutive amounts move by more than STEADY_PERCENT. */
+/**
+ * How many times consecutive amounts move by more than STEADY_PERCENT. A one-off amount between two
+ * alike (a charge corrected, a month's credit) is one move: the move back to where it was is not
+ * another. Amounts that alternate (two subscriptions taken for one series) move at every step.
+ */
 function amountMoves(members: Entry[]): number {
   let moves = 0;
-  for (let i = 1; i < members.length; i++) if (!withinPercent(members[i]!.units, members[i - 1]!.units, STEADY_PERCENT)) moves++;
+  const alike = (i: number, j: number) => withinPercent(members[i]!.units, members[j]!.units, STEADY_PERCENT);
+  for (let i = 1; i < members.length; i++) {
+    if (alike(i, i - 1)) continue;
+    const back = i >= 2 && alike(i, i - 2) && !alike(i - 1, i - 2) && (i === 2 || alike(i - 2, i - 3));
+    if (!back) moves++;
+  }
   return moves;
 }
 

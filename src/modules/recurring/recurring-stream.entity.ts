@@ -12,7 +12,8 @@ import { DIRECTIONS, STREAM_STATUSES } from './detection.ts';
  * cadence. Recomputed after each sync that changed transactions (recurring.job.ts); a stream keeps
  * its id across recomputations (stream-matching.ts). `key` is the stream key (streamKey);
  * `merchantName` and `category` come from enrichment, null until it is stored. Amounts are signed
- * like the transactions'. (profile, first_date, id) serves every `recurringStreams` page.
+ * like the transactions'. (profile, first_date, id) serves every `recurringStreams` page;
+ * (status, predicted_next_date) the daily sweep of streams past their grace period (stream-sweeper.ts).
  */
 export const RecurringStream = defineEntity({
   name: 'RecurringStream',
@@ -37,7 +38,7 @@ export const RecurringStream = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime(),
   },
-  indexes: [{ properties: ['profile', 'firstDate', 'id'] }, { properties: ['account'] }],
+  indexes: [{ properties: ['profile', 'firstDate', 'id'] }, { properties: ['account'] }, { properties: ['status', 'predictedNextDate'] }],
 });
 
 /** A transaction's membership of a stream; both sides cascade, so a removed transaction leaves its stream. */

@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordEvent } from '../event/event.service.ts';
+import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { connectionOrFail } from '../connection/connection.store.ts';
 import { toUnits, withinPercent } from './amounts.ts';
 import { dayNumber, isoDate } from './cadence.ts';
 import { detectStreams, type DetectedStream } from './detection.ts';
 import { presentStream } from './recurring.presenter.ts';
-import { accountsOfConnection, postedTransactions, storedStreams, writeStreams, type StoredStream, type StreamAccount, type StreamWrite } from './recurring.store.ts';
+import { accountsOfConnection, postedTransactions, storedStreams, writeStreams, type RecurringStreamRecord, type StoredStream, type StreamAccount, type StreamWrite } from './recurring.store.ts';
 import { matchStreams } from './stream-matching.ts';
 
 /** How far back streams are looked for, and at most how many of an account's transactions (the newest) are read. */
@@ -51,10 +52,14 @@ export async function recomputeStreams(em: EntityManager, connectionId: string, 
     }
     await writeStreams(tx, changes);
     for (const { type, write, metadata } of events) {
-      const record = { id: write.id, accountId: write.account.id, currencyCode: write.account.currencyCode, merchantName: null, category: null, ...write.stream };
-      recordEvent(tx, connection.environment.id, type, connection.profile, presentStream(record), metadata);
+      recordStreamEvent(tx, connection, type, { id: write.id, accountId: write.account.id, currencyCode: write.account.currencyCode, merchantName: null, category: null, ...write.stream }, metadata);
     }
   });
+}
+
+/** Records a `recurring_stream.*` event of the connection's environment and profile, in the caller's transaction. */
+export function recordStreamEvent(tx: EntityManager, connection: ConnectionEntity, type: string, stream: Omit<RecurringStreamRecord, 'key'>, metadata?: Record<string, unknown>): void {
+  recordEvent(tx, connection.environment.id, type, connection.profile, presentStream(stream), metadata);
 }
 
 /** Whether a recomputed stream differs from its stored self in anything written. */

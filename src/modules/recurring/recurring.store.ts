@@ -4,7 +4,7 @@ import { col, table, type ReadRow } from '../../db/table.ts';
 import { decodeId } from '../../lib/ids.ts';
 import type { KeysetBound } from '../transaction/transaction.store.ts';
 import type { RecurringStreamFilter } from '../../../generated/graphql.ts';
-import { FREQUENCIES } from './cadence.ts';
+import { CADENCES, FREQUENCIES } from './cadence.ts';
 import { DIRECTIONS, STREAM_STATUSES, type DetectedStream, type RecurringInput } from './detection.ts';
 
 /** The recurring_stream table as its SQL reads and writes it. */
@@ -66,6 +66,13 @@ export const recurringStatements = {
   addMembers: `insert into recurring_stream_transaction (stream_id, transaction_id)
      select r.stream, r.transaction from jsonb_to_recordset($1::jsonb) as r(stream uuid, transaction uuid)
       where exists (select 1 from transaction t where t.id = r.transaction)`,
+  // Connections with a stream not yet ENDED whose predicted date is more than its frequency's grace days (`$2`, by frequency) before `$1`
+  // (the plain `predicted_next_date < $1` lets the (status, predicted_next_date) index bound the scan).
+  overdueConnections: `select distinct s.connection_id as id from recurring_stream s
+      where s.status in ('EARLY_DETECTION', 'MATURE') and s.predicted_next_date < $1::date and s.predicted_next_date + ($2::jsonb->>s.frequency)::int < $1::date limit $3`,
+  endOverdue: `update recurring_stream s set status = 'ENDED', updated_at = now()
+      where s.connection_id = $1 and s.status in ('EARLY_DETECTION', 'MATURE') and s.predicted_next_date < $2::date and s.predicted_next_date + ($3::jsonb->>s.frequency)::int < $2::date
+      returning ${RECURRING_STREAM.select(RECORD, 's')}`,
   byId: `select ${RECURRING_STREAM.select(RECORD, 's')} from recurring_stream s where s.id = $1 and s.profile_id = $2`,
 };
 
@@ -111,6 +118,19 @@ export async function writeStreams(tx: EntityManager, changes: { created: Stream
   await run(tx, recurringStatements.clearMembers, [written.map((write) => write.id)]);
   const members = written.flatMap(({ id, stream }) => stream.transactionIds.map((transaction) => ({ stream: id, transaction })));
   await run(tx, recurringStatements.addMembers, [JSON.stringify(members)]);
+}
+
+/** Each frequency's grace days, as the overdue statements read them. */
+const GRACE_DAYS = JSON.stringify(Object.fromEntries(FREQUENCIES.map((frequency) => [frequency, CADENCES[frequency].graceDays])));
+
+/** Up to `limit` connections with a stream that has not ended but whose grace period is over by `today`. */
+export async function connectionsWithOverdueStreams(em: EntityManager, today: string, limit: number): Promise<string[]> {
+  return (await run<{ id: string }>(em, recurringStatements.overdueConnections, [today, GRACE_DAYS, limit])).rows.map((row) => row.id);
+}
+
+/** Marks the connection's streams whose grace period is over by `today` ENDED, in the caller's transaction; resolves to them. */
+export async function endOverdueStreams(tx: EntityManager, connectionId: string, today: string): Promise<RecurringStreamRecord[]> {
+  return (await run<RecurringStreamRecord>(tx, recurringStatements.endOverdue, [connectionId, today, GRACE_DAYS])).rows;
 }
 
 /** One of the profile's streams by id. */

@@ -6,6 +6,7 @@ import { recordBalance } from '../account/account.service.ts';
 import { accountToRefresh } from '../account/account.store.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { queueRecompute, recurringRecomputeJob } from '../recurring/recurring.job.ts';
+import { recurringSweepJob } from '../recurring/stream-sweeper.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { presentConnection } from '../connection/connection.presenter.ts';
 import { connectionById, connectionOrFail, dueForSync, endRefresh, forgetPresence } from '../connection/connection.store.ts';
@@ -69,6 +70,7 @@ export class ConnectionJobs {
       { name: DISCONNECT, handle: ({ connectionId }: { connectionId: string }) => this.#disconnect(connectionId) },
       { name: BALANCE_REFRESH, policy: 'stately', handle: ({ accountId }: { accountId: string }) => this.#refreshBalance(accountId) },
       recurringRecomputeJob(this.#deps.orm),
+      recurringSweepJob(this.#deps.orm),
     ];
   }
 
