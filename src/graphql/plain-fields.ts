@@ -1,10 +1,9 @@
-import { getNamedType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { getNamedType, isObjectType, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import type { PlainFields } from '../api-kit/plain-fields.ts';
 
 /** Where a presented object keeps the source it was made from. */
 const SOURCE = Symbol('source');
 
-type Presented = Record<string | symbol, unknown>;
 type Present = (value: unknown) => unknown;
 
 /**
@@ -13,66 +12,120 @@ type Present = (value: unknown) => unknown;
  * read; a resolver costs a resolve-info object, a response path and three closures per call, and a
  * page of 100 transactions with their accounts made six such calls per edge (most of a page's
  * allocation). Objects of a type with plain fields are therefore *presented* on their way into the
- * response: a copy of the source with the plain fields computed onto it, made once per source object
- * (the accounts of a page are presented once, however many edges share them).
+ * response: wrapped in an object of one class per type, whose getters compute the plain fields and
+ * read the type's other fields from the source. A wrapper holds nothing but its source, and every
+ * wrapper of a type has the same shape, so the compiled reads stay monomorphic.
  *
- * Changes `schema` in place and returns it: the plain fields have no resolvers; the type's other
- * resolvers still receive the stored source; every field returning such a type (its resolver's value,
- * list or promise, or a property read) hands on the presented object. A new field of these types
- * needs nothing of this: a plain property of the source is copied, a resolver gets the source.
+ * A type whose objects reach a presented type through a plain property (an edge's `node`) is
+ * presented too, its getter presenting what it reads, so no resolver is added on the way. Root types
+ * cannot be (nothing hands them over): their property fields present through a resolver.
+ *
+ * Changes `schema` in place and returns it: plain fields have no resolvers; a presented type's other
+ * resolvers still receive the stored source; every resolver returning a presented type (a value, a
+ * list or a promise) hands on the presented object. A new field of these types needs nothing of
+ * this: a property of the source is read through, a resolver gets the source.
  */
 export function withPlainFields(schema: GraphQLSchema, plainFields: Record<string, PlainFields<never>>): GraphQLSchema {
-  const presenters = new Map(Object.entries(plainFields).map(([typeName, fields]) => [typeName, presenter(fields as PlainFields<object>)]));
-  for (const type of Object.values(schema.getTypeMap())) {
-    if (!isObjectType(type) || type.name.startsWith('__')) continue;
-    const plain = plainFields[type.name];
-    const unknown = Object.keys(plain ?? {}).filter((name) => !(name in type.getFields()));
+  const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter(Boolean));
+  const objectTypes = Object.values(schema.getTypeMap()).filter((type) => isObjectType(type) && !type.name.startsWith('__')) as GraphQLObjectType[];
+  const presented = presentedTypes(objectTypes, roots, plainFields);
+  const presenters = new Map<string, Present>();
+  const presenterOf = (typeName: string) => (value: unknown) => presenters.get(typeName)!(value);
+  for (const type of objectTypes) {
+    if (!presented.has(type.name)) continue;
+    const plain = (plainFields[type.name] ?? {}) as PlainFields<object>;
+    const fields = type.getFields();
+    const unknown = Object.keys(plain).filter((name) => !(name in fields));
     if (unknown.length > 0) throw new Error(`${type.name} has no field ${unknown.join(', ')} to serve as a plain property`);
-    for (const field of Object.values(type.getFields())) {
-      if (plain && field.name in plain) {
+    const getters = new Map<string, (source: object) => unknown>();
+    for (const field of Object.values(fields)) {
+      const compute = plain[field.name];
+      if (compute) {
         if (field.resolve) throw new Error(`${type.name}.${field.name} has both a resolver and a plain property`);
-        continue;
+        getters.set(field.name, compute);
+      } else if (!field.resolve) {
+        const name = field.name;
+        const target = getNamedType(field.type).name;
+        const present = presented.has(target) ? presenterOf(target) : undefined;
+        getters.set(name, present ? (source) => present((source as Record<string, unknown>)[name]) : (source) => (source as Record<string, unknown>)[name]);
       }
-      if (plain && field.resolve) field.resolve = fromSource(field.resolve);
-      const present = presenters.get(getNamedType(field.type).name);
-      if (present) field.resolve = presenting(field, present);
+    }
+    presenters.set(type.name, presenter(getters));
+  }
+  for (const type of objectTypes) {
+    for (const field of Object.values(type.getFields())) {
+      if (presented.has(type.name) && field.resolve) field.resolve = fromSource(field.resolve);
+      const target = getNamedType(field.type).name;
+      if (!presented.has(target)) continue;
+      if (field.resolve) field.resolve = presenting(field.resolve, presenterOf(target));
+      else if (!presented.has(type.name)) field.resolve = readPresenting(field.name, presenterOf(target));
     }
   }
   return schema;
 }
 
-/** Makes presented copies of sources, each once (a source object is never presented twice). */
-function presenter(fields: PlainFields<object>): Present {
-  const names = Object.keys(fields);
-  const computes = Object.values(fields);
-  const made = new WeakMap<object, unknown>();
-  const present: Present = (value) => {
-    if (value === null || typeof value !== 'object' || SOURCE in value) return value;
-    const known = made.get(value);
-    if (known !== undefined) return known;
-    let presented: unknown;
-    if (Array.isArray(value)) return value.map(present);
-    if (value instanceof Promise) {
-      presented = value.then(present);
-    } else {
-      const copy: Presented = { ...value, [SOURCE]: value };
-      for (let i = 0; i < names.length; i++) copy[names[i]!] = computes[i]!(value);
-      presented = copy;
+/** The types with plain fields, and (until none is added) every non-root type with a property field of one of them. */
+function presentedTypes(objectTypes: GraphQLObjectType[], roots: Set<unknown>, plainFields: Record<string, unknown>): Set<string> {
+  const presented = new Set(Object.keys(plainFields));
+  for (const name of presented) if (!objectTypes.some((type) => type.name === name)) throw new Error(`${name} is not an object type of the schema`);
+  let added = true;
+  while (added) {
+    added = false;
+    for (const type of objectTypes) {
+      if (presented.has(type.name) || roots.has(type)) continue;
+      if (Object.values(type.getFields()).some((field) => !field.resolve && presented.has(getNamedType(field.type).name))) {
+        presented.add(type.name);
+        added = true;
+      }
     }
-    made.set(value, presented);
-    return presented;
+  }
+  return presented;
+}
+
+/**
+ * Wraps sources in a presented class whose getters are `getters`. A promise's presented promise is
+ * made once (a page's edges share their account's loader promise, so its account is presented once).
+ */
+function presenter(getters: Map<string, (source: object) => unknown>): Present {
+  class PresentedObject {
+    readonly [SOURCE]: object;
+    constructor(source: object) {
+      this[SOURCE] = source;
+    }
+  }
+  for (const [name, get] of getters) {
+    Object.defineProperty(PresentedObject.prototype, name, {
+      get(this: PresentedObject) {
+        return get(this[SOURCE]);
+      },
+    });
+  }
+  const promised = new WeakMap<Promise<unknown>, Promise<unknown>>();
+  const present: Present = (value) => {
+    if (value === null || typeof value !== 'object' || value instanceof PresentedObject) return value;
+    if (Array.isArray(value)) return value.map(present);
+    if (!(value instanceof Promise)) return new PresentedObject(value);
+    let presentedPromise = promised.get(value);
+    if (!presentedPromise) {
+      presentedPromise = value.then(present);
+      promised.set(value, presentedPromise);
+    }
+    return presentedPromise;
   };
   return present;
 }
 
-/** A resolver of a type with plain fields, handed the stored source rather than its presented copy. */
+/** A resolver of a presented type, handed the stored source rather than its presented object. */
 function fromSource(resolve: GraphQLFieldResolver<unknown, unknown>): GraphQLFieldResolver<unknown, unknown> {
-  return (source, args, context, info) => resolve((source as Presented)[SOURCE] ?? source, args, context, info);
+  return (source, args, context, info) => resolve((source as { [SOURCE]?: unknown })[SOURCE] ?? source, args, context, info);
 }
 
-/** A field whose value is of a type with plain fields: the value, presented. */
-function presenting(field: GraphQLField<unknown, unknown>, present: Present): GraphQLFieldResolver<unknown, unknown> {
-  const resolve = field.resolve;
-  const name = field.name;
-  return resolve ? (source, args, context, info) => present(resolve(source, args, context, info)) : (source) => present((source as Record<string, unknown>)[name]);
+/** A resolver whose value is of a presented type: the value, presented. */
+function presenting(resolve: GraphQLFieldResolver<unknown, unknown>, present: Present): GraphQLFieldResolver<unknown, unknown> {
+  return (source, args, context, info) => present(resolve(source, args, context, info));
+}
+
+/** A property field of a root type whose value is of a presented type: the property, presented. */
+function readPresenting(name: string, present: Present): GraphQLFieldResolver<unknown, unknown> {
+  return (source) => present((source as Record<string, unknown>)[name]);
 }
