@@ -37,20 +37,17 @@ export function withPlainFields(schema: GraphQLSchema, plainFields: Record<strin
     const fields = type.getFields();
     const unknown = Object.keys(plain).filter((name) => !(name in fields));
     if (unknown.length > 0) throw new Error(`${type.name} has no field ${unknown.join(', ')} to serve as a plain property`);
-    const getters = new Map<string, (source: object) => unknown>();
+    const readThrough = new Map<string, Present | undefined>();
     for (const field of Object.values(fields)) {
-      const compute = plain[field.name];
-      if (compute) {
+      if (field.name in plain) {
         if (field.resolve) throw new Error(`${type.name}.${field.name} has both a resolver and a plain property`);
-        getters.set(field.name, compute);
       } else if (!field.resolve) {
         const name = field.name;
         const target = getNamedType(field.type).name;
-        const present = presented.has(target) ? presenterOf(target) : undefined;
-        getters.set(name, present ? (source) => present((source as Record<string, unknown>)[name]) : (source) => (source as Record<string, unknown>)[name]);
+        readThrough.set(name, presented.has(target) ? presenterOf(target) : undefined);
       }
     }
-    presenters.set(type.name, presenter(getters));
+    presenters.set(type.name, presenter(type.name, plain, readThrough));
   }
   for (const type of objectTypes) {
     for (const field of Object.values(type.getFields())) {
@@ -83,36 +80,45 @@ function presentedTypes(objectTypes: GraphQLObjectType[], roots: Set<unknown>, p
 }
 
 /**
- * Wraps sources in a presented class whose getters are `getters`. A promise's presented promise is
- * made once (a page's edges share their account's loader promise, so its account is presented once).
+ * Presents sources of one type: each source object once, the presented object kept on the source
+ * itself (a symbol property of its own: a page's accounts are presented once, however many edges
+ * share them); lists item by item, promises when they settle.
  */
-function presenter(getters: Map<string, (source: object) => unknown>): Present {
-  class PresentedObject {
-    readonly [SOURCE]: object;
-    constructor(source: object) {
-      this[SOURCE] = source;
-    }
-  }
-  for (const [name, get] of getters) {
-    Object.defineProperty(PresentedObject.prototype, name, {
-      get(this: PresentedObject) {
-        return get(this[SOURCE]);
-      },
-    });
-  }
-  const promised = new WeakMap<Promise<unknown>, Promise<unknown>>();
+function presenter(typeName: string, plain: PlainFields<object>, readThrough: Map<string, Present | undefined>): Present {
+  const PresentedObject = presentedClass(plain, readThrough);
+  const presentedAs = Symbol(`presented as ${typeName}`);
   const present: Present = (value) => {
-    if (value === null || typeof value !== 'object' || value instanceof PresentedObject) return value;
+    if (value === null || typeof value !== 'object') return value;
     if (Array.isArray(value)) return value.map(present);
-    if (!(value instanceof Promise)) return new PresentedObject(value);
-    let presentedPromise = promised.get(value);
-    if (!presentedPromise) {
-      presentedPromise = value.then(present);
-      promised.set(value, presentedPromise);
-    }
-    return presentedPromise;
+    if (value instanceof Promise) return value.then(present);
+    if (value instanceof PresentedObject) return value;
+    const source = value as { [presentedAs]?: object };
+    return (source[presentedAs] ??= new PresentedObject(source));
   };
   return present;
+}
+
+/**
+ * The class of a type's presented objects: its constructor computes the plain fields into data
+ * properties (graphql-jit reads a non-null field twice: a getter would compute it twice), and its
+ * getters read the other property fields off the source (presenting those of a presented type). Its source text is generated, like
+ * graphql-jit's own code, so that each field is read by code of its own with a constant name: made as
+ * closures of one function, they shared its inline caches, which went megamorphic.
+ */
+function presentedClass(plain: PlainFields<object>, readThrough: Map<string, Present | undefined>): new (source: object) => object {
+  const computed = Object.keys(plain);
+  const presents = [...readThrough.values()].filter((present) => present !== undefined);
+  for (const name of [...computed, ...readThrough.keys()]) if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(name)) throw new Error(`${name} is not a GraphQL field name`);
+  let presenting = 0;
+  const getters = [...readThrough].map(([name, present]) => `get ${name}() { return ${present ? `present${presenting++}(this[SOURCE].${name})` : `this[SOURCE].${name}`}; }`);
+  const source = `return class PresentedObject {
+    constructor(source) { this[SOURCE] = source; ${computed.map((name, index) => `this.${name} = compute${index}(source);`).join(' ')} }
+    ${getters.join('\n    ')}
+  }`;
+  const parameters = ['SOURCE', ...computed.map((_, index) => `compute${index}`), ...presents.map((_, index) => `present${index}`)];
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- built from the schema's field names, checked above
+  const make = new Function(...parameters, source) as (...values: unknown[]) => new (source: object) => object;
+  return make(SOURCE, ...Object.values(plain), ...presents);
 }
 
 /** A resolver of a presented type, handed the stored source rather than its presented object. */
