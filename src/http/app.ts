@@ -88,7 +88,7 @@ function forkOnFirstUse(state: AppState, orm: MikroORM, replica: MikroORM | unde
   let em: EntityManager | undefined;
   let reads: EntityManager | undefined;
   Object.defineProperties(state, {
-    em: { get: () => (em ??= orm.em.fork()), set: (value: EntityManager) => (em = value), enumerable: true, configurable: true },
-    reads: { get: () => (reads ??= replica ? replica.em.fork() : state.em), set: (value: EntityManager) => (reads = value), enumerable: true, configurable: true },
+    em: { get: () => (em ??= orm.em.fork()), enumerable: true },
+    reads: { get: () => (reads ??= replica ? replica.em.fork() : state.em), enumerable: true },
   });
 }

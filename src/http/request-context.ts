@@ -18,7 +18,7 @@ export function requestContext(logger: Logger): Middleware<AppState> {
     ctx.state.version = CURRENT_VERSION;
     // The child logger is made when first used: most requests log nothing at the levels production runs.
     let log: Logger | undefined;
-    Object.defineProperty(ctx.state, 'log', { get: () => (log ??= logger.child({ requestId })), enumerable: true, configurable: true });
+    Object.defineProperty(ctx.state, 'log', { get: () => (log ??= logger.child({ requestId })), enumerable: true });
     ctx.set('X-Request-Id', requestId);
     ctx.set('Service-Version', CURRENT_VERSION);
     const started = performance.now();
