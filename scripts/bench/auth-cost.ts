@@ -42,12 +42,12 @@ try {
   });
   const cached = await time('API key (cached) + rate limit', async () => {
     const em = orm.em.fork();
-    const credential = await (await resolver.claim(header)).resolve(em, admitAll);
+    const credential = await (await resolver.claim(header)).resolve(() => em, admitAll);
     return limiter.hit(`key:${(credential as { apiKeyId: string }).apiKeyId}`, 1e9);
   });
   const uncached = await time('API key (database lookup) + rate limit', async () => {
     const em = orm.em.fork();
-    const credential = await (await new CredentialResolver(new SessionTokens('x'.repeat(32))).claim(header)).resolve(em, admitAll);
+    const credential = await (await new CredentialResolver(new SessionTokens('x'.repeat(32))).claim(header)).resolve(() => em, admitAll);
     return limiter.hit(`key:${(credential as { apiKeyId: string }).apiKeyId}`, 1e9);
   });
   console.log(`auth + rate limiting cost per request (${ROUNDS} rounds, same run):`);

@@ -1,6 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:https';
+import { stripTypeScriptTypes } from 'node:module';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -12,6 +16,8 @@ export interface LoadResult {
   failures: number;
   /** CPU time the server process (all its threads) spent per request, in ms: less sensitive to other load on the machine than req/s. */
   cpuMsPerRequest?: number;
+  /** KB the server's JavaScript heap allocated per request (heap-probe.ts): what its garbage collector has to clear. */
+  allocatedKbPerRequest?: number;
   /** Increases of the run's counters over its slices (see Run.counters). */
   counters?: Record<string, number>;
 }
@@ -78,12 +84,15 @@ export async function interleaved(runs: Run[], ca: string, options: { rounds: nu
   const slices = new Map<string, Array<LoadResult & { seconds: number }>>(runs.map((run) => [run.name, []]));
   const counted = new Map<string, Record<string, number>>();
   const cpuMs = new Map<string, number>();
+  const allocated = new Map<string, number>();
   for (let round = 0; round < options.rounds; round++) {
     for (const run of runs) {
       const before = await run.counters?.();
       const cpuBefore = await processCpuMs(run.pid);
+      const heapBefore = await heapAllocated(run.pid);
       slices.get(run.name)!.push(await load(run.url, ca, run.connections, options.sliceSeconds, run.script));
       cpuMs.set(run.name, (cpuMs.get(run.name) ?? 0) + (await processCpuMs(run.pid)) - cpuBefore);
+      allocated.set(run.name, (allocated.get(run.name) ?? 0) + (await heapAllocated(run.pid)) - heapBefore);
       const after = await run.counters?.();
       if (before && after) {
         const sums = counted.get(run.name) ?? {};
@@ -105,6 +114,7 @@ export async function interleaved(runs: Run[], ca: string, options: { rounds: nu
         requests,
         failures: parts.reduce((sum, part) => sum + part.failures, 0),
         cpuMsPerRequest: Number((cpuMs.get(run.name)! / requests).toFixed(3)),
+        allocatedKbPerRequest: Math.round(allocated.get(run.name)! / 1024 / requests),
         ...(counted.has(run.name) ? { counters: counted.get(run.name) } : {}),
       };
       console.log(run.name, JSON.stringify(result));
@@ -136,12 +146,13 @@ export function fetchJson<Body = unknown>(url: string, ca: string, options: Load
 /**
  * Starts a server (`argv`: a command and its arguments) and waits until it reports ready over IPC or
  * answers `/healthz` at `ready.url`. BENCH_CPU_PROF=1 adds NODE_OPTIONS that write a V8 CPU profile of
- * it to bench/profiles when it stops.
+ * it to bench/profiles when it stops. Every server loads heap-probe.ts, which heapAllocated asks.
  */
 export async function startServer(argv: string[], env: Record<string, string>, ready: { ipc: true } | { url: string; ca: string }): Promise<ChildProcess> {
   const profiling = process.env.BENCH_CPU_PROF ? '--cpu-prof --cpu-prof-dir=bench/profiles' : '';
+  const probe = `--import ${PROBE_FILE}`;
   const child = spawn(argv[0]!, argv.slice(1), {
-    env: { ...process.env, ...env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${profiling}`.trim() },
+    env: { ...process.env, ...env, BENCH_HEAP_PROBE: PROBE_DIR, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${probe} ${profiling}`.trim() },
     stdio: ['ignore', 'ignore', 'inherit', ...('ipc' in ready ? (['ipc'] as const) : [])],
   });
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${argv.join(' ')} exited with ${code}`))));
@@ -168,6 +179,27 @@ export async function stopServer(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
+}
+
+/** Where the servers' heap probes listen, one socket per process id. */
+const PROBE_DIR = mkdtempSync(`${tmpdir()}/tributary-bench-`);
+/**
+ * heap-probe.ts as JavaScript: loading TypeScript would load Node's type stripper into Tributary,
+ * which runs compiled JavaScript (~30 MB of RSS, and a smaller heap left under the memory target).
+ */
+const PROBE_FILE = `${PROBE_DIR}/heap-probe.mjs`;
+writeFileSync(PROBE_FILE, stripTypeScriptTypes(readFileSync(new URL('heap-probe.ts', import.meta.url), 'utf8')));
+
+/** Bytes a server's JavaScript heap has allocated so far, from its heap probe (heap-probe.ts). */
+function heapAllocated(pid: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    connect(`${PROBE_DIR}/${pid}.sock`)
+      .setEncoding('utf8')
+      .on('data', (chunk: string) => (answer += chunk))
+      .on('end', () => resolve(Number(answer)))
+      .on('error', reject);
+  });
 }
 
 /** CPU time a process has used so far (user and system, all threads), in ms. */

@@ -46,7 +46,7 @@ export class CredentialWatch {
   async #recheck(): Promise<void> {
     for (const [header, watchers] of [...this.#watchers]) {
       try {
-        await (await this.#credentials.claim(header)).resolve(this.#orm.em.fork(), async () => {});
+        await (await this.#credentials.claim(header)).resolve(() => this.#orm.em.fork(), async () => {});
       } catch (error) {
         if (!(error instanceof AppError)) {
           this.#logger.warn({ err: error }, 'Could not re-check a live-update credential');

@@ -3,8 +3,12 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { requestError } from './errors.ts';
 import { checkCost, checkShape, documentCost, LIMITS } from './limits.ts';
 
-/** What a query text turned into: a valid document, or why it cannot run. */
-type Parsed = { document: DocumentNode } | { errors: GraphQLError[] };
+/**
+ * What a query text turned into: a valid document, or why it cannot run. `cost` is remembered once
+ * it was measured without reading a variable (`first: 100`, not `first: $n`): it is then the same
+ * for every request.
+ */
+type Parsed = { document: DocumentNode; cost?: number } | { errors: GraphQLError[] };
 /** A runnable document and its cost with the request's variables, or why it cannot run. */
 export type Prepared = { document: DocumentNode; cost: number } | { errors: GraphQLError[] };
 
@@ -13,7 +17,8 @@ const CACHE_ENTRIES = 1000;
 /**
  * Parses, checks and validates query texts once: for small queries validation costs more than
  * execution, and clients send the same few texts again and again. Bounded (least recently used out).
- * The cost limit depends on variables (`first: $n`), so it is checked on every request, after the cache.
+ * The cost limit may depend on variables (`first: $n`): it is checked on every request, measured again
+ * only for documents whose cost read a variable.
  */
 export class DocumentCache {
   readonly #schema: GraphQLSchema;
@@ -36,7 +41,7 @@ export class DocumentCache {
     }
     this.#entries.set(query, prepared);
     if (!('document' in prepared)) return prepared;
-    const cost = documentCost(this.#schema, prepared.document, variables);
+    const cost = prepared.cost ?? this.#measure(prepared, variables);
     const problem = checkCost(cost);
     return problem ? { errors: [overLimit(problem)] } : { document: prepared.document, cost };
   }
@@ -59,6 +64,20 @@ export class DocumentCache {
       byOperation.set(key, compiled);
     }
     return isCompiledQuery(compiled) ? compiled.query(args.rootValue, args.contextValue, args.variableValues) : compiled;
+  }
+
+  /** The document's cost with these variables; remembered on `prepared` when no variable was read. */
+  #measure(prepared: { document: DocumentNode; cost?: number }, variables: Record<string, unknown> | null | undefined): number {
+    let read = false;
+    const watched = new Proxy(variables ?? {}, {
+      get: (target, name) => {
+        read = true;
+        return Reflect.get(target, name) as unknown;
+      },
+    });
+    const cost = documentCost(this.#schema, prepared.document, watched);
+    if (!read) prepared.cost = cost;
+    return cost;
   }
 
   #prepare(query: string): Parsed {

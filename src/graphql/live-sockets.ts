@@ -81,7 +81,7 @@ export function liveSockets(deps: LiveDependencies & { credentials: CredentialRe
         }
         let credential;
         try {
-          credential = await (await credentials.claim(header)).resolve(deps.orm.em.fork(), async () => {});
+          credential = await (await credentials.claim(header)).resolve(() => deps.orm.em.fork(), async () => {});
         } catch (error) {
           if (!(error instanceof AppError)) logger.error({ err: error }, 'Could not check a live-update credential');
           cutOff(socket, 'credential', error instanceof AppError ? 4401 : 4500, error instanceof AppError ? 'The credential is not valid, has expired or has been revoked' : 'Internal server error');

@@ -1,5 +1,5 @@
 import type { Resolvers } from '../../generated/graphql.ts';
-import { accountQuery, accountsQuery, accountType, accountUpdate, balanceType } from '../modules/account/account.resolvers.ts';
+import { accountPlainFields, accountQuery, accountsQuery, accountType, accountUpdate, balanceType } from '../modules/account/account.resolvers.ts';
 import { connectionQuery, connectionsQuery, connectionType, connectionUpdate } from '../modules/connection/connection.resolvers.ts';
 import { holdingConnectionType, holdingsQuery, holdingType, investmentTransactionConnectionType, investmentTransactionsQuery, investmentTransactionType } from '../modules/investment/investment.resolvers.ts';
 import { liabilityType } from '../modules/liability/liability.resolvers.ts';
@@ -9,12 +9,14 @@ import { recurringStreamConnectionType, recurringStreamsQuery, recurringStreamTy
 import {
   pageInfoType,
   transactionConnectionType,
+  transactionPlainFields,
   transactionQuery,
   transactionsQuery,
   transactionType,
   transactionUpdate,
 } from '../modules/transaction/transaction.resolvers.ts';
 import { securityType } from '../modules/security/security.resolvers.ts';
+import type { PlainFields } from '../api-kit/plain-fields.ts';
 import { scalars } from './scalars.ts';
 
 /** Root and type resolvers; everything acts on the authenticated profile only. */
@@ -53,4 +55,10 @@ export const resolvers: Resolvers = {
   Liability: liabilityType,
   RecurringStream: recurringStreamType,
   RecurringStreamConnection: recurringStreamConnectionType,
+};
+
+/** Fields served as plain properties of presented objects rather than by resolvers (src/graphql/plain-fields.ts). */
+export const plainFields: Record<string, PlainFields<never>> = {
+  Transaction: transactionPlainFields,
+  Account: accountPlainFields,
 };

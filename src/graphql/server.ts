@@ -18,7 +18,8 @@ import { formatGraphQLError, requestError } from './errors.ts';
 import { selectsOnlyIntrospection } from './introspection.ts';
 import { LIMITS } from './limits.ts';
 import { createLoaders } from './loaders.ts';
-import { resolvers } from './resolvers.ts';
+import { plainFields, resolvers } from './resolvers.ts';
+import { withPlainFields } from './plain-fields.ts';
 
 /** Operations per batched request (a JSON array body, as Apollo's BatchHttpLink sends). */
 const MAX_BATCH = 10;
@@ -35,7 +36,7 @@ export interface GraphQLOptions {
 
 /** The executable schema: contracts/schema.graphql with its resolvers. */
 export function buildSchema(): GraphQLSchema {
-  return makeExecutableSchema({ typeDefs: readFileSync(GRAPHQL_SCHEMA_PATH, 'utf8'), resolvers });
+  return withPlainFields(makeExecutableSchema({ typeDefs: readFileSync(GRAPHQL_SCHEMA_PATH, 'utf8'), resolvers }), plainFields);
 }
 
 /**

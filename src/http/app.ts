@@ -1,5 +1,5 @@
 import Koa, { type Middleware } from 'koa';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { FixedWindowLimiter } from '../lib/fixed-window.ts';
 import { httpMetrics } from './http-metrics.ts';
@@ -62,10 +62,9 @@ export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, cr
   app.use(securityHeaders());
   app.use(requestContext(logger));
   app.use(errorHandler(outage));
-  app.use(async (ctx, next) => {
-    ctx.state.em = orm.em.fork();
-    ctx.state.reads = replica ? replica.em.fork() : ctx.state.em;
-    await next();
+  app.use((ctx, next) => {
+    forkOnFirstUse(ctx.state, orm, replica);
+    return next();
   });
   app.use(identify(credentials, limiter, metrics));
   app.use(tlsGuard());
@@ -79,4 +78,17 @@ export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, cr
     await frontDoor(ctx, next);
   });
   return app;
+}
+
+/**
+ * `state.em` and `state.reads` fork their EntityManagers when first read: a request answered from
+ * memory (/healthz with a remembered credential, a 429) forks none.
+ */
+function forkOnFirstUse(state: AppState, orm: MikroORM, replica: MikroORM | undefined): void {
+  let em: EntityManager | undefined;
+  let reads: EntityManager | undefined;
+  Object.defineProperties(state, {
+    em: { get: () => (em ??= orm.em.fork()), enumerable: true },
+    reads: { get: () => (reads ??= replica ? replica.em.fork() : state.em), enumerable: true },
+  });
 }

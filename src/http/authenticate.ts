@@ -31,7 +31,7 @@ export function identify(resolver: CredentialResolver, limiter: FixedWindowLimit
     const claim = await resolver.claim(header);
     if (claim.known) await countRequest(ctx, limiter, metrics, claim.known);
     try {
-      ctx.state.credential = await claim.resolve(ctx.state.em, () => countCredentialLookup(ctx, limiter, metrics));
+      ctx.state.credential = await claim.resolve(() => ctx.state.em, () => countCredentialLookup(ctx, limiter, metrics));
     } catch (error) {
       if (!(error instanceof AppError && error.status === 401)) throw error;
       ctx.state.credentialError = error;

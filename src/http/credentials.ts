@@ -18,7 +18,8 @@ const RECHECK_MS = 1000;
  */
 const NEGATIVE_MS = 5000;
 const CACHE = { recheckMs: RECHECK_MS, negativeMs: NEGATIVE_MS, capacity: 100_000 };
-
+/** Secrets whose SHA-256 is remembered (least recently used out), and the longest remembered: ~3 MB at most. */
+const HASHES = { capacity: 10_000, maxSecretLength: 200 };
 
 const REFUSED = {
   scheme: 'Unsupported Authorization scheme',
@@ -35,8 +36,9 @@ export interface Claim {
    * The credential, from memory or the database; throws 401 when it is not valid. `admitLookup` runs
    * before the database is asked about a credential this process does not know valid, and refuses
    * by throwing: the caller's chance to rate-limit unknown credentials before they cost a query.
+   * `em` is called only when the database is asked (a request answered from memory forks none).
    */
-  resolve(em: EntityManager, admitLookup: () => Promise<void>): Promise<Credential>;
+  resolve(em: () => EntityManager, admitLookup: () => Promise<void>): Promise<Credential>;
 }
 
 /**
@@ -50,6 +52,7 @@ export class CredentialResolver {
   readonly #keys: LookupCache<LiveKey>;
   readonly #pairs: LookupCache<Credential>;
   readonly #sessions: LookupCache<true>;
+  readonly #hashes = new Map<string, string>();
 
   /** `metrics` counts how each check was answered (memory or database). */
   constructor(tokens: SessionTokens, metrics?: Metrics) {
@@ -80,7 +83,7 @@ export class CredentialResolver {
 
   #apiKey(secret: string): Claim {
     if (!secret) return refused(REFUSED.apiKey);
-    const hash = hashSecret(secret);
+    const hash = this.#hash(secret);
     return claimOf(this.#keys, hash, (em) => findLiveKey(em, hash), (key) => ({ kind: 'apiKey', ...key }), REFUSED.apiKey);
   }
 
@@ -90,13 +93,35 @@ export class CredentialResolver {
     const profileId = separator > 0 ? decodeId('profile', decoded.slice(0, separator)) : undefined;
     const secret = decoded.slice(separator + 1);
     if (!profileId || !secret) return refused(REFUSED.basic);
-    const hash = hashSecret(secret);
+    const hash = this.#hash(secret);
     const lookUp = async (em: EntityManager): Promise<Credential | undefined> => {
       // The pair was admitted already; the key on its own needs no second admission.
       const key = await this.#keys.get(hash, () => findLiveKey(em, hash), async () => {});
       return key && (await isLiveProfile(em, key.environmentId, profileId)) ? { kind: 'basic', ...key, profileId } : undefined;
     };
     return claimOf(this.#pairs, `${profileId}:${hash}`, lookUp, (credential) => credential, REFUSED.basic);
+  }
+
+  /**
+   * The SHA-256 of a secret, computed once per secret while it is used (every request of a client
+   * sends the same one). The map is keyed by the secret itself: a lookup compares a secret's bytes only
+   * to a remembered one whose per-process seeded string hash is equal, which a client cannot aim at, so
+   * it reveals no more than the hash lookup behind it. A flood of made-up secrets can push a hot one
+   * out, which costs it one hash again.
+   */
+  #hash(secret: string): string {
+    const remembered = this.#hashes.get(secret);
+    if (remembered !== undefined) {
+      this.#hashes.delete(secret);
+      this.#hashes.set(secret, remembered);
+      return remembered;
+    }
+    const hash = hashSecret(secret);
+    if (secret.length <= HASHES.maxSecretLength) {
+      this.#hashes.set(secret, hash);
+      if (this.#hashes.size > HASHES.capacity) this.#hashes.delete(this.#hashes.keys().next().value!);
+    }
+    return hash;
   }
 
   async #session(token: string): Promise<Claim> {
@@ -118,7 +143,7 @@ function claimOf<T>(
   return {
     known: known === undefined ? undefined : credentialOf(known),
     async resolve(em, admitLookup) {
-      const value = await cache.get(key, () => lookUp(em), admitLookup);
+      const value = await cache.get(key, () => lookUp(em()), admitLookup);
       if (value === undefined) throw invalidCredential(refusal);
       return credentialOf(value);
     },

@@ -16,14 +16,16 @@ export function requestContext(logger: Logger): Middleware<AppState> {
     const requestId = ACCEPTABLE_ID.test(given) ? given : newRequestId();
     ctx.state.requestId = requestId;
     ctx.state.version = CURRENT_VERSION;
-    ctx.state.log = logger.child({ requestId });
+    // The child logger is made when first used: most requests log nothing at the levels production runs.
+    let log: Logger | undefined;
+    Object.defineProperty(ctx.state, 'log', { get: () => (log ??= logger.child({ requestId })), enumerable: true });
     ctx.set('X-Request-Id', requestId);
     ctx.set('Service-Version', CURRENT_VERSION);
     const started = performance.now();
     try {
       await next();
     } finally {
-      ctx.state.log.info(
+      if (logger.isLevelEnabled('info')) ctx.state.log.info(
         { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
         'request',
       );

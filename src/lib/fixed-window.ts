@@ -89,6 +89,13 @@ export class MemoryCounterStore implements CounterStore {
   }
 }
 
+/** Adds one to a window's counter and sets its expiry; the new count. ioredis sends it by EVALSHA (EVAL once per connection). */
+const WINDOW_SCRIPT = `local count = redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return count`;
+
+type WindowRedis = Redis & { windowCount(key: string, ttlMs: number): Promise<number> };
+
 /**
  * Counters in Redis, shared by every instance — and never a reason to fail a request. While Redis is
  * unreachable, errs or takes longer than COMMAND_TIMEOUT_MS, windows are counted in this process
@@ -124,6 +131,7 @@ export class RedisCounterStore implements CounterStore {
   }
 
   constructor(redis: Redis, log: Logger, fellBack: () => void) {
+    redis.defineCommand('windowCount', { numberOfKeys: 1, lua: WINDOW_SCRIPT });
     this.#redis = redis;
     this.#log = log;
     this.#fellBack = fellBack;
@@ -148,12 +156,12 @@ export class RedisCounterStore implements CounterStore {
     return this.#local.increment(key, ttlMs);
   }
 
-  /** INCR and PEXPIRE in one MULTI, so every instance shares each window atomically. */
+  /**
+   * INCR and PEXPIRE in one script (WINDOW_SCRIPT), so every instance shares each window atomically:
+   * one EVALSHA round trip where MULTI, INCR, PEXPIRE and EXEC cost four replies to parse.
+   */
   async #increment(key: string, ttlMs: number): Promise<number> {
-    const results = await this.#redis.multi().incr(`ratelimit:${key}`).pexpire(`ratelimit:${key}`, ttlMs).exec();
-    const [error, count] = results?.[0] ?? [new Error('empty Redis reply'), 0];
-    if (error) throw error;
-    return Number(count);
+    return Number(await (this.#redis as WindowRedis).windowCount(`ratelimit:${key}`, ttlMs));
   }
 
   async #check(): Promise<void> {

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
 import { createRequire } from 'node:module';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Middleware } from 'koa';
-import { OpenAPIBackend, type Document, type Request } from 'openapi-backend';
+import { OpenAPIBackend, type Document } from 'openapi-backend';
 import { parse } from 'yaml';
 import { REST_OPERATIONS } from '../../generated/rest-operations.ts';
 import { REST_CONTRACT_PATH } from '../api-kit/contract-paths.ts';
@@ -25,8 +26,8 @@ type Run = (input: unknown) => Promise<{ status: number; body?: unknown; headers
 /**
  * The REST front door, for the operation of contracts/rest.yaml the request was matched to on arrival
  * (`ctx.state.route`, see src/rest/routes.ts): it checks the credential against the operation's
- * `security`, has openapi-backend parse and validate the request in one pass (coercing query
- * parameters to their types), and calls the operation's handler. Everything here is wiring; rules live in the modules' services.
+ * `security`, validates the request with openapi-backend's compiled schemas in one pass (coercing
+ * query parameters to their types), and calls the operation's handler. Everything here is wiring; rules live in the modules' services.
  */
 export function restApi(table: HandlerTable): Middleware<AppState> {
   const api = new OpenAPIBackend({
@@ -39,27 +40,17 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
     ajvOpts: { allErrors: true },
     customizeAjv: (ajv) => addFormats(ajv),
   });
-  // The validator's view of each operation, looked up once: openapi-backend rebuilds it on every lookup by id.
-  const ready = api.init().then(() => new Map(api.getOperations().map((operation) => [operation.operationId, operation])));
+  const ready = api.init().then(() => requestValidator(api));
   return async (ctx) => {
-    const operations = await ready;
+    const validate = await ready;
     assertDecodable(ctx.path);
     const route = ctx.state.route;
     if (!route) throw notFound('Route');
     const { operationId, params } = route;
     if (!operationId) throw notFound(`Route ${ctx.method.toUpperCase()} ${ctx.path}`);
     const credential = admittedCredential(operationId, ctx.state.credential);
-    const operation = operations.get(operationId);
-    // The body is JSON, parsed already (src/http/json-body.ts). openapi-backend takes a body that is
-    // not an object for JSON text and parses it: a JSON string goes back as its text, so that what is
-    // validated is what the handler gets.
     const body = ctx.state.body;
-    const request = { method: ctx.method, path: ctx.path, query: ctx.querystring, headers: ctx.headers as Record<string, string>, body: typeof body === 'string' ? JSON.stringify(body) : body };
-    // openapi-backend's one pass over the request: it parses it, validates it, and coerces the query
-    // parameters to their types in place.
-    const validation = api.validateRequest(request, operation);
-    if (validation.errors) throw new ValidationError(validation.errors.map(toIssue));
-    const query: unknown = (validation.coerced as Request).query;
+    const query = validate(operationId, { params, querystring: ctx.querystring, headers: ctx.headers, body });
     // Path parameters are ids, only ever decoded (a malformed one is a 404); the rest may be stored.
     const unstorable = [query, body].flatMap((part) => unstorableText(part));
     if (unstorable.length > 0) throw new ValidationError(unstorable);
@@ -71,6 +62,41 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
     if (result.headers) ctx.set(Object.fromEntries(Object.entries(result.headers).map(([name, value]) => [name, String(value)])));
     if (result.body !== undefined) ctx.body = result.body;
   };
+}
+
+/** What a request is validated on: its route's path parameters, and the parts of the request itself. */
+interface RequestParts {
+  params: Record<string, string>;
+  querystring: string;
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body (src/http/json-body.ts), when one was sent. */
+  body: unknown;
+}
+
+/**
+ * Validates a request with openapi-backend's compiled schemas for its operation, and returns its
+ * query parameters coerced to their types (in place: ajv's `coerceTypes`); throws a ValidationError
+ * listing every problem. It builds the object those schemas check the way openapi-backend's
+ * `validateRequest` does, from what the pipeline has already parsed: the route (matched once on
+ * arrival) gives the path parameters, the body is JSON parsed already, header names are lower case
+ * already (Node), and the contract has no cookie parameters. Only the query string is parsed here,
+ * by openapi-backend's own parser, so `?page=1&page=2` is refused as before. `validateRequest`
+ * re-parsed all of it, cookies too, and compiled the path template to a RegExp on every request.
+ */
+function requestValidator(api: OpenAPIBackend): (operationId: OperationId, request: RequestParts) => unknown {
+  return (operationId, { params, querystring, headers, body }) => {
+    const parameters: Record<string, unknown> = { path: { ...params }, query: api.router.parseRequestQuery({ method: '', path: '', headers: {}, query: querystring }), header: headers, cookie: {} };
+    // As openapi-backend: a body is checked when one was sent, or when the request says it is JSON.
+    if (typeof body === 'object' || mediaType(headers['content-type']) === 'application/json') parameters.requestBody = body;
+    const errors = api.validator.getRequestValidatorsForOperation(operationId).flatMap((check) => (check(parameters) ? [] : (check.errors ?? [])));
+    if (errors.length > 0) throw new ValidationError(errors.map(toIssue));
+    return parameters.query;
+  };
+}
+
+/** The media type of a Content-Type header, without parameters such as charset. */
+function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryStats, statementsSince } from '../../src/db/query-stats.ts';
+import { keepRecentStatements, queryStats, statementsSince } from '../../src/db/query-stats.ts';
 import { encodeId } from '../../src/lib/ids.ts';
 import { nextSecond, tally, warm } from '../support/bursts.ts';
 import { asOperator, createEnvironmentWithKey } from '../support/environments.ts';
@@ -8,6 +8,9 @@ import type { TestResponse } from '../support/http-client.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
 
+// The statements this file counts are those the service sends in this process.
+keepRecentStatements();
+
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
@@ -15,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 const unknownKey = () => `sk_${crypto.randomUUID().replaceAll('-', '')}`;
-const CREDENTIAL_LOOKUP = /from "api_key"|from "profile" as "p0" where "p0"\."id" = \? and "p0"\."environment_id"|from session s join profile/;
+const CREDENTIAL_LOOKUP = /from api_key |from "profile" as "p0" where "p0"\."id" = \? and "p0"\."environment_id"|from session s join profile/;
 
 /** What `work` returned, and the credential lookups (API key, Basic pair's profile, session liveness) sent meanwhile. */
 async function withLookups<T>(work: () => Promise<T>): Promise<{ result: T; lookups: number }> {

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { queryStats, statementsSince } from '../../src/db/query-stats.ts';
+import { keepRecentStatements, queryStats, statementsSince } from '../../src/db/query-stats.ts';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import { syncConnection } from '../../src/modules/sync/sync-engine.ts';
 import { builders } from '../support/builders.ts';
@@ -11,6 +11,9 @@ import { ModelInvestmentProvider } from '../support/model-providers.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 import { waitFor } from '../support/wait.ts';
+
+// The statements this file counts are those the service sends in this process.
+keepRecentStatements();
 
 /*
  * Investments and liabilities through the HTTPS front door: a model brokerage's connection synced by

@@ -10,6 +10,7 @@ import { BALANCE } from '../../src/modules/balance/balance.store.ts';
 import { CONNECTION, connectionStatements, SYNC_WALK_PAGE } from '../../src/modules/connection/connection.store.ts';
 import { PROFILE, profileStatements } from '../../src/modules/profile/profile.store.ts';
 import { sessionStatements } from '../../src/modules/session/session.store.ts';
+import { apiKeyStatements } from '../../src/modules/environment/environment.store.ts';
 import { countTransactions, TRANSACTION, transactionRecords, transactionStatements, transactionsExist, transactionWhere } from '../../src/modules/transaction/transaction.store.ts';
 import { webhookStatements } from '../../src/modules/webhook/webhook.store.ts';
 import { categorizationStatements } from '../../src/modules/categorization/categorization.store.ts';
@@ -34,6 +35,7 @@ import { SECURITY, securityStatements } from '../../src/modules/security/securit
 const TABLES: Array<Table<Columns>> = [ACCOUNT, BALANCE, CONNECTION, SYNC_WALK_PAGE, PROFILE, TRANSACTION, SECURITY, HOLDING, INVESTMENT_TRANSACTION, LIABILITY];
 const STATEMENTS = Object.entries({
   account: accountStatements,
+  apiKey: apiKeyStatements,
   connection: connectionStatements,
   profile: profileStatements,
   session: sessionStatements,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queryStats, statementsSince } from '../../src/db/query-stats.ts';
+import { keepRecentStatements, queryStats, statementsSince } from '../../src/db/query-stats.ts';
 import { createLogger } from '../../src/logger.ts';
 import { Metrics } from '../../src/metrics/metrics.ts';
 import { ConnectionService } from '../../src/modules/connection/connection.service.ts';
@@ -9,6 +9,9 @@ import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts
 import type { Builders } from '../support/builders.ts';
 import { withServiceTier } from '../support/service-tier.ts';
 import type { TestDatabase } from '../support/test-database.ts';
+
+// The statements this file counts are those the service sends in this process.
+keepRecentStatements();
 
 const DAY = 86_400_000;
 let now = new Date('2026-03-01T12:00:00Z');

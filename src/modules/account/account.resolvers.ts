@@ -2,23 +2,29 @@ import type { AccountResolvers, BalanceResolvers, MutationResolvers, QueryResolv
 import { notFound } from '../../errors.ts';
 import { mutationPayload, RecordNotFound } from '../../api-kit/mutation-payload.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
+import type { PlainFields } from '../../api-kit/plain-fields.ts';
+import type { AccountView } from './account.entity.ts';
 import { matchesMetadata } from '../metadata/metadata-filter.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { updateAccount } from './account.service.ts';
 import { accountsOfProfile } from './account.store.ts';
 
-/** `Account` fields from the stored entity; its balance and connection come through the request's loaders. */
-export const accountType: AccountResolvers = {
+/** `Account` fields computed from the stored entity or view alone, served as plain properties (src/graphql/plain-fields.ts). */
+export const accountPlainFields: PlainFields<AccountView> = {
   id: (account) => encodeId('account', account.id),
   connectionId: (account) => encodeId('connection', account.connection.id),
-  // The loader's own promise (no async wrapper: this runs once per transaction edge that selects it). Every account has its connection.
-  connection: (account, _args, { loaders }) => loaders.connection.load(account.connection.id) as Promise<ConnectionEntity>,
   name: (account) => account.nameOverride ?? account.name,
   subtype: (account) => account.subtype ?? null,
   mask: (account) => account.mask ?? null,
-  balance: (account, _args, { loaders }) => (account.latestBalanceId ? loaders.balance.load(account.latestBalanceId) : null),
   metadata: (account) => account.metadata ?? null,
   at: (account) => account.createdAt,
+};
+
+/** `Account` fields from other records: its balance and connection come through the request's loaders. */
+export const accountType: AccountResolvers = {
+  // The loader's own promise (no async wrapper: this runs once per transaction edge that selects it). Every account has its connection.
+  connection: (account, _args, { loaders }) => loaders.connection.load(account.connection.id) as Promise<ConnectionEntity>,
+  balance: (account, _args, { loaders }) => (account.latestBalanceId ? loaders.balance.load(account.latestBalanceId) : null),
   holdings: (account, _args, { loaders }) => loaders.holdingsOfAccount.load(account.id),
   liability: (account, _args, { loaders }) => loaders.liabilityOfAccount.load(account.id),
 };

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { run } from '../../db/statement.ts';
 import { ApiKey, type ApiKeyEntity, type ApiKeyGeneration } from './api-key.entity.ts';
 import { Environment, type EnvironmentEntity } from './environment.entity.ts';
 import { ProviderSetting, type ProviderSettingEntity } from './provider-setting.entity.ts';
@@ -42,10 +43,18 @@ export function environmentKeys(em: EntityManager, environment: EnvironmentEntit
   return em.find(ApiKey, { environment }, { orderBy: { createdAt: 'asc' } });
 }
 
-/** The live (unrevoked) key whose secret has this hash, or undefined. */
+/** The statements of the api_key table; test/stores.test.ts prepares each. */
+export const apiKeyStatements = {
+  live: `select id as "apiKeyId", environment_id as "environmentId", generation, api_version as "apiVersion"
+           from api_key where secret_hash = $1 and revoked_at is null`,
+};
+
+/**
+ * The live (unrevoked) key whose secret has this hash, or undefined. Runs for every key at most once
+ * a second per instance: plain SQL, no entity hydration (through the ORM it cost ~1.3 ms of CPU).
+ */
 export async function findLiveKey(em: EntityManager, secretHash: string): Promise<LiveKey | undefined> {
-  const key = await em.findOne(ApiKey, { secretHash, revokedAt: null });
-  return key ? { apiKeyId: key.id, environmentId: key.environment.id, generation: key.generation, apiVersion: key.apiVersion } : undefined;
+  return (await run<LiveKey>(em, apiKeyStatements.live, [secretHash])).rows[0];
 }
 
 export function providerSetting(em: EntityManager, environmentId: string, provider: string): Promise<ProviderSettingEntity | null> {

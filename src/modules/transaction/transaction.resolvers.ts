@@ -2,6 +2,7 @@ import type { MutationResolvers, PageInfoResolvers, QueryResolvers, TransactionC
 import { notFound } from '../../errors.ts';
 import { mutationPayload, RecordNotFound } from '../../api-kit/mutation-payload.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
+import type { PlainFields } from '../../api-kit/plain-fields.ts';
 import type { AccountView } from '../account/account.entity.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
 import { transactionPage, type KeysetPage } from './transaction.query.ts';
@@ -9,19 +10,23 @@ import type { TransactionRecord } from './transaction.store.ts';
 import { lockedTransaction, transactionById } from './transaction.store.ts';
 import { checkedCategory, correctCategory } from '../categorization/correction.ts';
 
-/** `Transaction` fields from its row; `entryType` follows the sign of the exact amount. */
-export const transactionType: TransactionResolvers = {
+/** `Transaction` fields computed from its row alone, served as plain properties (src/graphql/plain-fields.ts); `entryType` follows the sign of the exact amount. */
+export const transactionPlainFields: PlainFields<TransactionRecord> = {
   id: (transaction) => encodeId('transaction', transaction.id),
   entryType: (transaction) => (transaction.amount.startsWith('-') ? 'DEBIT' : 'CREDIT'),
-  // The loader's own promise, not an async wrapper's: one fewer promise per edge. Every transaction has its account.
-  account: (transaction, _args, { loaders }) => loaders.account.load(transaction.accountId) as Promise<AccountView>,
-  remoteData: (transaction, _args, { loaders }) => loaders.remoteData.load(transaction.id),
   at: (transaction) => transaction.createdAt,
   merchant: (transaction) => (transaction.merchantName === null ? null : { name: transaction.merchantName, website: transaction.merchantWebsite, logoUrl: transaction.merchantLogoUrl }),
   category: (transaction) =>
     transaction.categoryPrimary === null || transaction.categoryDetailed === null || transaction.categorySource === null
       ? null
       : { primary: transaction.categoryPrimary, detailed: transaction.categoryDetailed, source: transaction.categorySource, confidence: Number(transaction.categoryConfidence ?? 1) },
+};
+
+/** `Transaction` fields from other records, through the request's loaders. */
+export const transactionType: TransactionResolvers = {
+  // The loader's own promise, not an async wrapper's: one fewer promise per edge. Every transaction has its account.
+  account: (transaction, _args, { loaders }) => loaders.account.load(transaction.accountId) as Promise<AccountView>,
+  remoteData: (transaction, _args, { loaders }) => loaders.remoteData.load(transaction.id),
 };
 
 /** One edge of a page, all of one shape (a page builds up to 100); its cursor is computed only when `cursor` is selected. */
