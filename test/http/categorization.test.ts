@@ -165,12 +165,13 @@ describe('categories and corrections', () => {
 
   it("keeps a user's category through a re-sync and a pending → posted move, and learns it over the built-in rules for similar transactions of that profile only", async () => {
     const [learnedMerchant] = merchantsByFrequency(nodes);
-    const similar = nodes.filter((node) => node.merchant?.name === learnedMerchant && node.status === 'POSTED');
+    const ofMerchant = (list: Node[]) => list.filter((node) => node.merchant?.name === learnedMerchant);
+    const similar = ofMerchant(nodes).filter((node) => node.status === 'POSTED');
     expect(similar.length).toBeGreaterThan(3);
     // Before any correction: the built-in rules' category, the same for every purchase of the merchant.
     const automatic = similar[0]!.category!;
     expect(automatic.source).toBe('RULES');
-    expect(nodes.filter((node) => node.merchant?.name === learnedMerchant).map((node) => node.category)).toEqual(nodes.filter((node) => node.merchant?.name === learnedMerchant).map(() => automatic));
+    for (const node of ofMerchant(nodes)) expect(node.category).toEqual(automatic);
     expect(nodes.filter((node) => node.category?.detailed === TAUGHT.detailed)).toEqual([]);
     // Two corrections to one category teach the classifier; a single one would not.
     for (const node of similar.slice(0, 2)) {
@@ -225,8 +226,7 @@ describe('categories and corrections', () => {
       const current = await transactions(owner, { categories: [TAUGHT.detailed] });
       return current.length === 1 ? current : undefined;
     }, 'learned categories to go once the classifier has too few corrections');
-    const merchantsNow = (await transactions(owner)).filter((node) => node.merchant?.name === learnedMerchant && node.id !== similar[1]!.id);
-    expect(merchantsNow.map((node) => node.category)).toEqual(merchantsNow.map(() => automatic));
+    for (const node of ofMerchant(await transactions(owner)).filter((node) => node.id !== similar[1]!.id)) expect(node.category).toEqual(automatic);
   });
 
   it('applies an operator rule to every profile, new and existing transactions, and takes it back when deleted', async () => {
