@@ -1453,11 +1453,17 @@ export type Transaction = {
 /**
  * A transaction's category: a `primary` category and a `detailed` one inside it, both from the
  * taxonomy listed in docs/categories.md (one-to-one with Plaid's personal finance categories), e.g.
- * `{primary: "FOOD_AND_DRINK", detailed: "FOOD_AND_DRINK_COFFEE", source: PROVIDER, confidence: 1}`.
+ * `{primary: "FOOD_AND_DRINK", detailed: "FOOD_AND_DRINK_COFFEE", source: RULES, confidence: 0.9}`.
  */
 export type TransactionCategory = {
   __typename?: 'TransactionCategory';
-  /** How sure the source is, from 0 to 1 (three decimals). USER, RULES and PROVIDER categories are 1; LEARNED ones carry the classifier's probability (at least 0.9). */
+  /**
+   * How sure the source is, from 0 to 1 (three decimals); it ranks the evidence and is not a calibrated
+   * probability. USER and the environment's rules are 1; LEARNED carries the classifier's probability
+   * (at least 0.9); PROVIDER is 0.9; Tributary's built-in rules give 0.5 to 0.9: most for a known
+   * merchant or a rule written for that movement (wages, rent, a card payment), 0.75 for the card's
+   * merchant category code, least for a single word such as CAFE.
+   */
   confidence: Scalars['Float']['output'];
   /** The detailed category, always one of `primary`'s, e.g. `FOOD_AND_DRINK_COFFEE`. */
   detailed: Scalars['String']['output'];

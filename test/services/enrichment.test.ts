@@ -15,6 +15,8 @@ withServiceTier((tier) => ({ db, build } = tier));
 const FIRST_ID = '00000000-0000-0000-0000-000000000000';
 const COFFEE = { primary: 'FOOD_AND_DRINK', detailed: 'FOOD_AND_DRINK_COFFEE' };
 const GAS = { primary: 'TRANSPORTATION', detailed: 'TRANSPORTATION_GAS' };
+/** A bank's raw line the built-in rules categorise through the merchant directory (Shell, gas, 0.9). */
+const SHELL = { description: 'SHELL OIL 57444417', enrichment: null };
 
 /** A connection with one card account, and a way to write pages of reported transactions to it as the sync does. */
 async function card() {
@@ -60,15 +62,30 @@ describe('enrichment in the sync', () => {
     const { profileId, sync } = await card();
     await sync([reported('t1')]);
     expect(await rowOf(profileId, 't1')).toMatchObject({
-      clean_description: 'BLUE BOTTLE #12',
+      description: 'BLUE BOTTLE #12',
+      clean_description: 'BLUE BOTTLE',
       merchant_name: 'Blue Bottle Coffee',
       merchant_website: 'bluebottlecoffee.com',
       category_primary: COFFEE.primary,
       category_detailed: COFFEE.detailed,
       category_source: 'PROVIDER',
-      category_confidence: '1.000',
+      category_confidence: '0.900',
       enrichment_version: ENRICHMENT_VERSION,
     });
+  });
+
+  it("finds merchant and category in a raw bank line without hints (built-in RULES), and keeps the provider's category over them", async () => {
+    const { profileId, sync } = await card();
+    await sync([reported('raw-1', SHELL), reported('hinted-1', { description: SHELL.description, enrichment: { categories: [COFFEE.primary, COFFEE.detailed] } })]);
+    expect(await rowOf(profileId, 'raw-1')).toMatchObject({
+      clean_description: 'SHELL OIL',
+      merchant_name: 'Shell',
+      merchant_website: null,
+      category_detailed: GAS.detailed,
+      category_source: 'RULES',
+      category_confidence: '0.900',
+    });
+    expect(await rowOf(profileId, 'hinted-1')).toMatchObject({ merchant_name: 'Shell', category_detailed: COFFEE.detailed, category_source: 'PROVIDER', category_confidence: '0.900' });
   });
 
   it("keeps a user's category when the transaction is modified, and when its posted twin takes the pending row over", async () => {
@@ -88,7 +105,7 @@ describe('enrichment in the sync', () => {
 describe('re-enrichment', () => {
   it('brings rows at an old version up to the current one, keeping USER categories', async () => {
     const { profileId, sync } = await card();
-    await sync([reported('old-1'), reported('old-2'), reported('old-3', { description: 'SHELL OIL 57444417', enrichment: null })]);
+    await sync([reported('old-1'), reported('old-2'), reported('old-3', SHELL)]);
     const corrected = await rowOf(profileId, 'old-2');
     await setByUser(corrected.id, GAS);
     // As a row written before this enrichment version was deployed.
@@ -103,7 +120,7 @@ describe('re-enrichment', () => {
 
     expect(await rowOf(profileId, 'old-1')).toMatchObject({ merchant_name: 'Blue Bottle Coffee', category_source: 'PROVIDER', category_detailed: COFFEE.detailed, enrichment_version: ENRICHMENT_VERSION });
     expect(await rowOf(profileId, 'old-2')).toMatchObject({ merchant_name: 'Blue Bottle Coffee', category_source: 'USER', category_detailed: GAS.detailed, enrichment_version: ENRICHMENT_VERSION });
-    expect(await rowOf(profileId, 'old-3')).toMatchObject({ merchant_name: null, category_source: null, enrichment_version: ENRICHMENT_VERSION });
+    expect(await rowOf(profileId, 'old-3')).toMatchObject({ merchant_name: 'Shell', category_source: 'RULES', category_detailed: GAS.detailed, enrichment_version: ENRICHMENT_VERSION });
     expect(await sourcesBehind(db.em(), ENRICHMENT_VERSION, FIRST_ID, 10)).toEqual([]);
   });
 
@@ -120,39 +137,50 @@ describe('re-enrichment', () => {
     const written = await writeEnrichments(db.em(), sources.map((source) => ({ source, enrichment: enricher(source.input) })));
 
     expect(written).toBe(1);
-    expect(await rowOf(profileId, 'raced-1')).toMatchObject({ description: 'SQ *TARTINE BAKERY', merchant_name: 'Tartine Bakery', category_source: null, enrichment_version: ENRICHMENT_VERSION });
+    // The bakery's word gives it the built-in rule's category; the stale batch would have written Blue Bottle's.
+    expect(await rowOf(profileId, 'raced-1')).toMatchObject({
+      description: 'SQ *TARTINE BAKERY',
+      clean_description: 'TARTINE BAKERY',
+      merchant_name: 'Tartine Bakery',
+      category_detailed: 'FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK',
+      category_source: 'RULES',
+      enrichment_version: ENRICHMENT_VERSION,
+    });
     expect(await rowOf(profileId, 'raced-2')).toMatchObject({ merchant_name: 'Blue Bottle Coffee', enrichment_version: ENRICHMENT_VERSION });
   });
 });
 
 describe('learned categories', () => {
-  it("recategorizes a profile's similar transactions from its own corrections only, and never its USER ones", async () => {
+  it("recategorizes a profile's similar transactions from its own corrections only, over the built-in rules, and never its USER ones", async () => {
     const mine = await card();
     const theirs = await card();
-    const coffee = (remoteId: string) => reported(remoteId, { description: 'SHELL OIL 57444417', enrichment: { categories: [], counterpartyName: 'Shell', logo: null, website: null } });
-    await mine.sync(['m1', 'm2', 'm3'].map(coffee));
-    await theirs.sync(['s1', 's2'].map(coffee));
-    for (const remoteId of ['s1', 's2']) await setByUser((await rowOf(theirs.profileId, remoteId)).id, GAS);
+    const shell = (remoteId: string) => reported(remoteId, SHELL);
+    const automatic = { category_source: 'RULES', category_detailed: GAS.detailed, category_confidence: '0.900' };
+    await mine.sync(['m1', 'm2', 'm3'].map(shell));
+    await theirs.sync(['s1', 's2'].map(shell));
+    expect(await rowOf(mine.profileId, 'm3')).toMatchObject(automatic);
+    for (const remoteId of ['s1', 's2']) await setByUser((await rowOf(theirs.profileId, remoteId)).id, COFFEE);
     await db.em().transactional((tx) => retrain(tx, theirs.profileId));
 
     // Another profile's corrections change nothing here.
     await reenrichProfile(db.em(), mine.profileId);
-    expect((await rowOf(mine.profileId, 'm3')).category_source).toBeNull();
+    expect(await rowOf(mine.profileId, 'm3')).toMatchObject(automatic);
 
     await setByUser((await rowOf(mine.profileId, 'm1')).id, COFFEE);
     await db.em().transactional((tx) => retrain(tx, mine.profileId));
     await reenrichProfile(db.em(), mine.profileId);
-    // One correction is not enough to learn from.
-    expect((await rowOf(mine.profileId, 'm3')).category_source).toBeNull();
+    // One correction is not enough to learn from, and the other profile's two do not count towards it.
+    expect(await rowOf(mine.profileId, 'm3')).toMatchObject(automatic);
 
     await setByUser((await rowOf(mine.profileId, 'm2')).id, COFFEE);
     await db.em().transactional((tx) => retrain(tx, mine.profileId));
     await reenrichProfile(db.em(), mine.profileId);
-    expect(await rowOf(mine.profileId, 'm3')).toMatchObject({ category_source: 'LEARNED', category_detailed: COFFEE.detailed });
+    // LEARNED outranks the built-in rule's gas station.
+    expect(await rowOf(mine.profileId, 'm3')).toMatchObject({ merchant_name: 'Shell', category_source: 'LEARNED', category_detailed: COFFEE.detailed });
     expect(Number((await rowOf(mine.profileId, 'm3')).category_confidence)).toBeGreaterThanOrEqual(0.9);
-    expect(await rowOf(mine.profileId, 'm1')).toMatchObject({ category_source: 'USER', category_confidence: '1.000' });
+    expect(await rowOf(mine.profileId, 'm1')).toMatchObject({ category_source: 'USER', category_detailed: COFFEE.detailed, category_confidence: '1.000' });
     // A new transaction of the sync gets it too.
-    await mine.sync([coffee('m4')]);
+    await mine.sync([shell('m4')]);
     expect(await rowOf(mine.profileId, 'm4')).toMatchObject({ category_source: 'LEARNED', category_detailed: COFFEE.detailed });
   });
 });
