@@ -1161,11 +1161,11 @@ export type RecurringStream = {
   account: Account;
   /** The exact mean of the stream's transaction amounts (signed, in `currencyCode`), e.g. `-15.49`. */
   averageAmount: Scalars['Decimal']['output'];
-  /** The stream's category when transaction enrichment found one, e.g. `Subscription`; null otherwise. */
+  /** The latest transaction's detailed category (docs/categories.md), e.g. `ENTERTAINMENT_TV_AND_MOVIES`; null when enrichment found none. */
   category: Maybe<Scalars['String']['output']>;
   /** ISO 4217 currency code of the amounts (the account's currency), e.g. `USD`. */
   currencyCode: Scalars['String']['output'];
-  /** The stream's counterparty as its latest transaction describes it, e.g. `Netflix` or `ACME CORP PAYROLL`. */
+  /** The stream's counterparty as its latest transaction describes it (the bank's text), e.g. `NETFLIX.COM` or `ACME CORP PAYROLL PPD ID: 1234567890`. */
   description: Scalars['String']['output'];
   /** INFLOW (money in) or OUTFLOW (money out). */
   direction: RecurringDirection;

@@ -31,6 +31,10 @@ export interface RecurringInput {
   /** Signed exact decimal, negative = money out. */
   amount: string;
   description: string;
+  /** The merchant transaction enrichment recognised; absent or null when none. */
+  merchantName?: string | null;
+  /** The enrichment's detailed category, e.g. `ENTERTAINMENT_TV_AND_MOVIES`; absent or null when none. */
+  category?: string | null;
 }
 
 export interface DetectedStream {
@@ -40,6 +44,9 @@ export interface DetectedStream {
   status: StreamStatus;
   /** The latest occurrence's description: what the stream is shown as. */
   description: string;
+  /** The latest occurrence's merchant and category, as enrichment found them. */
+  merchantName: string | null;
+  category: string | null;
   /** Member transaction ids, oldest first. */
   transactionIds: string[];
   firstDate: string;
@@ -68,12 +75,14 @@ const CHANCE_SERIES = 0.001;
 const CHANCE_SPAN_PERIODS = 4;
 
 /**
- * What identifies a counterparty across occurrences: the description lowercased without accents,
- * with digits, punctuation, reference noise (store numbers, `PPD ID: …`, dates, payment-channel
- * words) and month names (a salary or a bill names the month it is for: `SALAIRE SEPTEMBRE`)
- * removed. The one place to change when streams are keyed on the enriched merchant name.
+ * What identifies a counterparty across occurrences: the merchant enrichment recognised (however its
+ * bank lines vary: `AMZN Mktp US*2K4L8`, `AMAZON.COM*AB12`), else the description lowercased without
+ * accents, with digits, punctuation, reference noise (store numbers, `PPD ID: …`, dates,
+ * payment-channel words) and month names (a salary or a bill names the month it is for:
+ * `SALAIRE SEPTEMBRE`) removed.
  */
-export function streamKey(transaction: Pick<RecurringInput, 'description'>): string {
+export function streamKey(transaction: Pick<RecurringInput, 'description' | 'merchantName'>): string {
+  if (transaction.merchantName) return `merchant ${transaction.merchantName.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase()}`;
   const words = transaction.description
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
@@ -108,6 +117,8 @@ interface Entry {
   units: bigint;
   amount: string;
   description: string;
+  merchantName: string | null;
+  category: string | null;
 }
 
 /** The recurring streams of one account's posted transactions, judged on `today` (`YYYY-MM-DD`). */
@@ -117,7 +128,7 @@ export function detectStreams(transactions: readonly RecurringInput[], today: st
     const units = toUnits(transaction.amount);
     if (units === 0n) continue;
     const groupKey = `${units < 0n ? 'OUTFLOW' : 'INFLOW'}\u0000${streamKey(transaction)}`;
-    const entry = { id: transaction.id, day: dayNumber(transaction.date), units, amount: transaction.amount, description: transaction.description };
+    const entry = { id: transaction.id, day: dayNumber(transaction.date), units, amount: transaction.amount, description: transaction.description, merchantName: transaction.merchantName ?? null, category: transaction.category ?? null };
     groups.set(groupKey, [...(groups.get(groupKey) ?? []), entry]);
   }
   const streams: DetectedStream[] = [];
@@ -324,6 +335,8 @@ function present(series: Series, key: string, direction: Direction, today: numbe
     frequency: cadence.frequency,
     status: statusOf(cadence, members.length, misses, nextDay, today),
     description: last.description,
+    merchantName: last.merchantName,
+    category: last.category,
     transactionIds: members.map((member) => member.id),
     firstDate: isoDate(members[0]!.day),
     lastDate: isoDate(last.day),

@@ -11,7 +11,7 @@ import { DIRECTIONS, STREAM_STATUSES } from './detection.ts';
  * A recurring stream of one account (detection.ts): a counterparty paid or paying at a regular
  * cadence. Recomputed after each sync that changed transactions (recurring.job.ts); a stream keeps
  * its id across recomputations (stream-matching.ts). `key` is the stream key (streamKey);
- * `merchantName` and `category` come from enrichment, null until it is stored. Amounts are signed
+ * `merchantName` and `category` (detailed) are the latest member's, as enrichment found them. Amounts are signed
  * like the transactions'. (profile, first_date, id) serves every `recurringStreams` page;
  * (status, predicted_next_date) the daily sweep of streams past their grace period (stream-sweeper.ts).
  */

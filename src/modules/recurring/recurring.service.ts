@@ -52,7 +52,7 @@ export async function recomputeStreams(em: EntityManager, connectionId: string, 
     }
     await writeStreams(tx, changes);
     for (const { type, write, metadata } of events) {
-      recordStreamEvent(tx, connection, type, { id: write.id, accountId: write.account.id, currencyCode: write.account.currencyCode, merchantName: null, category: null, ...write.stream }, metadata);
+      recordStreamEvent(tx, connection, type, { id: write.id, accountId: write.account.id, currencyCode: write.account.currencyCode, ...write.stream }, metadata);
     }
   });
 }
@@ -67,6 +67,8 @@ function changed(previous: StoredStream, stream: DetectedStream): boolean {
   const members = [...stream.transactionIds].sort();
   return (
     previous.description !== stream.description ||
+    previous.merchantName !== stream.merchantName ||
+    previous.category !== stream.category ||
     previous.frequency !== stream.frequency ||
     previous.status !== stream.status ||
     previous.firstDate !== stream.firstDate ||

@@ -32,7 +32,7 @@ export const RECURRING_STREAM = table('recurring_stream', {
 
 const RECORD = ['id', 'accountId', 'direction', 'key', 'description', 'merchantName', 'category', 'frequency', 'status', 'averageAmount', 'lastAmount', 'currencyCode', 'firstDate', 'lastDate', 'predictedNextDate'] as const;
 /** What a recomputation writes of a stream. */
-const COMPUTED = ['description', 'frequency', 'status', 'averageAmount', 'lastAmount', 'firstDate', 'lastDate', 'predictedNextDate'] as const;
+const COMPUTED = ['description', 'merchantName', 'category', 'frequency', 'status', 'averageAmount', 'lastAmount', 'firstDate', 'lastDate', 'predictedNextDate'] as const;
 
 /** A stream as GraphQL and the recomputation read it. */
 export type RecurringStreamRecord = ReadRow<typeof RECURRING_STREAM, (typeof RECORD)[number]>;
@@ -50,7 +50,7 @@ export interface StreamAccount {
 export const recurringStatements = {
   accounts: `select a.id, a.profile_id as "profileId", a.connection_id as "connectionId", a.currency_code as "currencyCode" from account a where a.connection_id = $1 order by a.id`,
   // The newest first, so the bound keeps the most recent ones when an account has more.
-  posted: `select t.id, t.date::text as date, t.amount::text as amount, t.description
+  posted: `select t.id, t.date::text as date, t.amount::text as amount, t.description, t.merchant_name as "merchantName", t.category_detailed as category
        from transaction t where t.account_id = $1 and t.status = 'POSTED' and t.date >= $2::date order by t.date desc, t.id desc limit $3`,
   streams: `select ${RECURRING_STREAM.select(RECORD, 's')},
        coalesce((select array_agg(m.transaction_id order by m.transaction_id) from recurring_stream_transaction m where m.stream_id = s.id), '{}') as "transactionIds"
