@@ -7,7 +7,9 @@ import type { TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
 
 /*
- * Recurring streams of a SimpleFIN connection through the HTTPS front door: the fake Bridge's user
+ * Enrichment and recurring streams of a SimpleFIN connection through the HTTPS front door: the
+ * Bridge sends raw bank lines, and Tributary's own pipeline names their merchants and categories.
+ * Recurring streams: the fake Bridge's user
  * (the synthetic household, in SimpleFIN's wire format and the institutions' raw descriptions) is
  * paid fortnightly, pays rent and moves money to savings every month; after the first sync (the
  * Bridge's last 90 days) those are streams on GraphQL, and a later sync that continues them keeps
@@ -67,6 +69,31 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.stop();
   await bridge?.stop();
+});
+
+interface Enriched {
+  description: string;
+  merchant: { name: string; website: string | null; logoUrl: string | null } | null;
+  category: { primary: string; detailed: string; source: string } | null;
+}
+
+describe('enrichment of a SimpleFIN connection', () => {
+  it('names merchants and categories from the raw bank lines, with Tributary\'s own rules', async () => {
+    const response = await app.http.post('/v1/graphql', {
+      auth,
+      json: { query: `{ transactions(first: 500) { nodes { description merchant { name website logoUrl } category { primary detailed source } } } }` },
+    });
+    expect(response.status, response.text).toBe(200);
+    const nodes: Enriched[] = response.body.data.transactions.nodes;
+    const lines = (text: string) => nodes.filter((node) => node.description.includes(text));
+    expect(lines('STARBUCKS').length).toBeGreaterThan(0);
+    for (const node of lines('STARBUCKS')) expect(node).toMatchObject({ merchant: { name: 'Starbucks' }, category: { detailed: 'FOOD_AND_DRINK_COFFEE', source: 'RULES' } });
+    expect(lines(PAYROLL).length).toBeGreaterThan(0);
+    for (const node of lines(PAYROLL)) expect(node.category).toMatchObject({ primary: 'INCOME', detailed: 'INCOME_WAGES' });
+    for (const node of lines(RENT)) expect(node.category).toMatchObject({ detailed: 'RENT_AND_UTILITIES_RENT' });
+    // SimpleFIN gives no logos or websites, and Tributary never guesses one.
+    expect(nodes.every((node) => node.merchant === null || (node.merchant.website === null && node.merchant.logoUrl === null))).toBe(true);
+  });
 });
 
 describe('recurring streams of a SimpleFIN connection', () => {
