@@ -69,10 +69,15 @@ function reencrypt(encryptionKeys: string): Promise<{ code: number; stdout: stri
   });
 }
 
-/** A profile, a connection (built: no sync reads its credential while it is rewritten), a webhook subscription with a rotated secret and provider settings: every encrypted column filled. */
+/** A profile, a connection (built: no sync reads its credential while it is rewritten) with a refresh's presence, a webhook subscription with a rotated secret and provider settings: every encrypted column filled. */
 async function fillEveryEncryptedColumn() {
   const profile = await createProfile(app);
-  await builders(app).connection({ profile: { id: decodeId('profile', profile.id)! } });
+  const connection = await builders(app).connection({ profile: { id: decodeId('profile', profile.id)! } });
+  // The end-user's address and user agent as a refresh they asked for stores them until its sync.
+  await app.sql('update connection set refresh_presence_encrypted = $1 where id = $2', [
+    cipher.encrypt('refreshPresence', connection, JSON.stringify({ ipAddress: '203.0.113.7', userAgent: 'Mozilla/5.0' })),
+    connection.id,
+  ]);
   const subscription = await app.http.post('/v1/webhooks/subscriptions', {
     auth: app.apiKey,
     json: { name: 'Ledger', targetUrl: 'https://127.0.0.1:9/hooks', disabled: true },

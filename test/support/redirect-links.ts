@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { TestApp } from './test-app.ts';
+import type { TestResponse } from './http-client.ts';
 
 /** A session token for the profile, as an app's backend would issue it. */
 export async function sessionFor(app: TestApp, profileId: string): Promise<string> {
@@ -30,7 +31,7 @@ export async function startRedirect(app: TestApp, token: string, json: Record<st
 /** The bank sends the browser back to the callback with `query`; answers where the browser goes next (the connect page's fragment). */
 export async function callBack(app: TestApp, query: Record<string, string>, cookie?: string, userAgent?: string): Promise<URLSearchParams> {
   const headers = { ...(cookie ? { Cookie: cookie } : {}), ...(userAgent ? { 'User-Agent': userAgent } : {}) };
-  const response = await app.http.get(`/v1/connect/callback?${new URLSearchParams(query).toString()}`, { headers });
+  const response = await anonymously(() => app.http.get(`/v1/connect/callback?${new URLSearchParams(query).toString()}`, { headers }));
   expect(response.status, response.text).toBe(303);
   const location = response.headers.location!;
   expect(location).toMatch(/^\/connector#/);
@@ -39,10 +40,23 @@ export async function callBack(app: TestApp, query: Record<string, string>, cook
 
 /** The link of the sandbox bank page's button `label` (Approve, Cancel, Bank error), as the query it sends back. */
 export async function sandboxBankChoice(app: TestApp, state: string, label: string): Promise<Record<string, string>> {
-  const page = await app.http.get(`/v1/sandbox/bank?state=${encodeURIComponent(state)}`);
+  const page = await anonymously(() => app.http.get(`/v1/sandbox/bank?state=${encodeURIComponent(state)}`));
   expect(page.status).toBe(200);
   const match = new RegExp(`href="([^"]+)">${label}</a>`).exec(page.text);
   expect(match, `the bank page's ${label} link`).not.toBeNull();
   const href = match![1]!.replaceAll('&#38;', '&');
   return Object.fromEntries(new URL(href, 'https://bank.invalid').searchParams);
+}
+
+/**
+ * A request without credentials, as the end-user's browser sends it: the bank's page and the
+ * callback count against the address's anonymous window (25 a second), which a test's quick steps
+ * from one address can use up; a browser's user would try again a second later, and so does this.
+ */
+async function anonymously(send: () => Promise<TestResponse>): Promise<TestResponse> {
+  for (let attempt = 0; ; attempt++) {
+    const response = await send();
+    if (response.status !== 429 || attempt === 3) return response;
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Number(response.headers['retry-after'] ?? 1)));
+  }
 }
