@@ -504,7 +504,8 @@ export interface paths {
          *     PSD2 banks then read on their behalf, and such a read does not count against the provider's
          *     limit on unattended reads (Enable Banking: 4 a day per account). Without it, or without
          *     `userAgent` (PSD2 banks take both or neither), the refresh counts as unattended like a
-         *     scheduled sync.
+         *     scheduled sync. An accepted refresh runs now, even when the connection's next sync was
+         *     put off (the institution asked Tributary to come back later, or its daily reads ran out).
          */
         post: operations["refreshConnectionTransactions"];
         delete?: never;

@@ -216,5 +216,17 @@ describe('after the bank refuses a read as over its limit', () => {
     expect(await dueForSync(app.orm.em.fork(), 6, new Date())).not.toContain(decodeId('connection', connectionId));
     expect(await dueForSync(app.orm.em.fork(), 6, new Date(refusesUntil + 1000))).toContain(decodeId('connection', connectionId));
     expect(accountReads(uid).filter((record) => record.status === 429)).toHaveLength(1);
+
+    // The end-user asks at the app: the bank does not count their read, so it runs now, not at the
+    // bank's next day with the sync the refusal queued (cancelled for it), and lifts nothing else.
+    await app.sql(`update connection set last_synced_at = now() where id = $1`, [decodeId('connection', connectionId)]);
+    await refreshSpacingOver(connectionId);
+    const before = accountReads(uid).length;
+    const attended = await app.http.post(`/v1/connections/${connectionId}/transactions/refresh`, { auth: app.apiKey, json: { endUser: { ipAddress: '203.0.113.7', userAgent: BROWSER } } });
+    expect(attended.status, attended.text).toBe(202);
+    row = await syncedAfter(connectionId, row.sync_cursor);
+    expect(accountReads(uid).slice(before).map((record) => [record.status, record.psu, record.psuIpAddress])).toEqual(accountReads(uid).slice(before).map(() => [200, true, '203.0.113.7']));
+    await syncJobsDone(connectionId);
+    expect(new Date((await connectionRow(connectionId)).upstream_refuses_until).getTime()).toBe(refusesUntil);
   });
 });

@@ -79,6 +79,19 @@ export class ConnectionJobs {
     await this.#queue().send(SYNC, { connectionId }, { singletonKey: connectionId, db: options.db });
   }
 
+  /**
+   * Queues a sync to run now (a refresh): a sync of the connection already queued for later (after
+   * an upstream asked to come back, or its budget ran out) is cancelled first, so the refresh does
+   * not join it and wait too; one queued to run now is joined. With `db`, in the caller's transaction.
+   */
+  async syncNow(connectionId: string, options: { db?: Db } = {}): Promise<void> {
+    const queued = await this.#queue().findJobs(SYNC, { key: connectionId, queued: true, db: options.db });
+    // Read through the caller's transaction, pg-boss's timestamps arrive as the driver gives them (text): read either.
+    const later = queued.filter((job) => job.state !== 'active' && new Date(job.startAfter).getTime() > Date.now()).map((job) => job.id);
+    if (later.length > 0) await this.#queue().cancel(SYNC, later, { db: options.db });
+    await this.sync(connectionId, options);
+  }
+
   async disconnect(connectionId: string, options: { db?: Db } = {}): Promise<void> {
     await this.#queue().send(DISCONNECT, { connectionId }, { db: options.db });
   }
