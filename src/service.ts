@@ -24,6 +24,7 @@ import { DatabaseOutage } from './http/database-outage.ts';
 import { loadTls, type TlsMaterial } from './http/tls.ts';
 import { startQueue } from './jobs/queue.ts';
 import { CredentialResolver } from './http/credentials.ts';
+import { listenForRevocations, RevocationFeed } from './http/revocation-feed.ts';
 import { FixedWindowLimiter, MemoryCounterStore, RedisCounterStore, type CounterMode } from './lib/fixed-window.ts';
 import type { FieldCipher } from './lib/field-cipher.ts';
 import { SessionTokens } from './modules/session/session-token.ts';
@@ -101,7 +102,10 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const tls = await loadTls(config);
   const counters = config.redisUrl ? await RedisCounterStore.open(config.redisUrl, logger, () => metrics.rateLimitFallback()) : new MemoryCounterStore();
   const tokens = new SessionTokens(secrets.sessionSecret);
-  const credentials = new CredentialResolver(tokens, metrics);
+  // Only a serving process checks credentials, so only it listens for their revocations.
+  const revocations = serving ? new RevocationFeed() : undefined;
+  const credentials = new CredentialResolver(tokens, metrics, revocations);
+  const revocationFeed = revocations && (await listenForRevocations(databases.database.url, revocations, logger));
   const linking = new Linking({ providers, jobs: work.connectionJobs, publicUrl: config.publicUrl, logger });
   const outage = new DatabaseOutage(() => orm.em.getConnection().execute('select 1'), logger);
   const schema = buildSchema();
@@ -142,6 +146,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
       await metricsServer?.close();
       // Upgraded sockets hold the listener open: they close first.
       await live?.stop();
+      await revocationFeed?.stop();
       if (listener) {
         await new Promise<void>((resolve) => {
           listener.server.close(() => resolve());
@@ -317,7 +322,7 @@ async function startLiveUpdates(deps: {
   const { config, logger, databases, metrics, credentials, cipher, schema, hideSuggestions } = deps;
   const { orm } = databases;
   const events = new LiveEvents({ load: (eventId) => eventById(orm.em.fork(), eventId), logger, lost: () => metrics.liveFeedOutage() });
-  const channel = new NotificationChannel(databases.database.url, EVENTS_CHANNEL, events, logger);
+  const channel = new NotificationChannel(databases.database.url, { channel: EVENTS_CHANNEL, applicationName: 'tributary-live', label: 'Live-update' }, events, logger);
   await channel.open();
   const documents = new DocumentCache(schema, { hideSuggestions });
   const watch = new CredentialWatch(credentials, orm, logger);

@@ -4,6 +4,15 @@ import type { Logger } from 'pino';
 /** Reconnection waits double from the first to the last, then stay there. */
 const BACKOFF = { firstMs: 250, lastMs: 10_000 };
 
+/** Which channel, as the database's connection list and the logs name it. */
+export interface ChannelName {
+  channel: string;
+  /** The connection's `application_name` (an operator, or a test, finds its backend by it). */
+  applicationName: string;
+  /** What the logs call it. */
+  label: string;
+}
+
 export interface ChannelObserver {
   /** A notification's payload, as committed by whoever sent it. */
   message(payload: string): void;
@@ -20,7 +29,7 @@ export interface ChannelObserver {
  */
 export class NotificationChannel {
   readonly #url: string;
-  readonly #channel: string;
+  readonly #name: ChannelName;
   readonly #observer: ChannelObserver;
   readonly #logger: Logger;
   #client: pg.Client | undefined;
@@ -28,29 +37,46 @@ export class NotificationChannel {
   #waitMs = BACKOFF.firstMs;
   #closed = false;
 
-  constructor(url: string, channel: string, observer: ChannelObserver, logger: Logger) {
+  constructor(url: string, name: ChannelName, observer: ChannelObserver, logger: Logger) {
     this.#url = url;
-    this.#channel = channel;
+    this.#name = name;
     this.#observer = observer;
     this.#logger = logger;
   }
 
   /** Connects and listens; resolves once listening (a failure here is the caller's: the service does not start). */
   async open(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.#url, application_name: 'tributary-live' });
+    const client = new pg.Client({ connectionString: this.#url, application_name: this.#name.applicationName });
     client.on('notification', (notice) => {
-      if (notice.channel === this.#channel && notice.payload) this.#observer.message(notice.payload);
+      if (notice.channel === this.#name.channel && notice.payload) this.#observer.message(notice.payload);
     });
     client.on('error', () => this.#lost(client));
     client.on('end', () => this.#lost(client));
     try {
       await client.connect();
-      await client.query(`listen ${pg.escapeIdentifier(this.#channel)}`);
+      await client.query(`listen ${pg.escapeIdentifier(this.#name.channel)}`);
     } catch (error) {
       await client.end().catch(() => {});
       throw error;
     }
     this.#client = client;
+  }
+
+  /**
+   * Whether a round trip on the listening connection answers within `timeoutMs`. PostgreSQL sends a
+   * listener the notifications already committed before it answers a query, so a ping sent at `t`
+   * that answers means nothing committed before `t` is still on its way. A ping left unanswered
+   * counts as losing the channel (a connection that died silently).
+   */
+  async ping(timeoutMs: number): Promise<boolean> {
+    const client = this.#client;
+    if (!client) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    const answered = await Promise.race([client.query('select 1').then(() => true, () => false), timedOut]);
+    clearTimeout(timer);
+    if (!answered) this.#lost(client);
+    return answered;
   }
 
   async close(): Promise<void> {
@@ -65,7 +91,7 @@ export class NotificationChannel {
     if (this.#client !== client || this.#closed) return;
     this.#client = undefined;
     void client.end().catch(() => {});
-    this.#logger.error({ channel: this.#channel }, 'Live-update channel lost; reconnecting with backoff');
+    this.#logger.error({ channel: this.#name.channel }, `${this.#name.label} channel lost; reconnecting with backoff`);
     this.#observer.down();
     this.#reconnect();
   }
@@ -76,7 +102,7 @@ export class NotificationChannel {
       this.open().then(
         () => {
           this.#waitMs = BACKOFF.firstMs;
-          this.#logger.info({ channel: this.#channel }, 'Live-update channel back');
+          this.#logger.info({ channel: this.#name.channel }, `${this.#name.label} channel back`);
           this.#observer.up();
         },
         () => {

@@ -6,18 +6,24 @@ import { hashSecret } from '../modules/environment/api-key.service.ts';
 import { findLiveKey, type LiveKey } from '../modules/environment/environment.store.ts';
 import { isLiveProfile } from '../modules/profile/profile.store.ts';
 import { looksLikeJwt, type SessionTokens } from '../modules/session/session-token.ts';
-import { sessionIsLive } from '../modules/session/session.store.ts';
+import { liveSessionTerms, type LiveSessionTerms } from '../modules/session/session.store.ts';
 import { LookupCache } from './lookup-cache.ts';
+import type { Revocation, RevocationFeed } from './revocation-feed.ts';
 
-/** Valid answers are re-checked this often, so a revocation takes effect within it on every instance. */
+/**
+ * Valid answers are re-checked this often while the revocation feed does not vouch for them, so a
+ * revocation takes effect within it on every instance.
+ */
 const RECHECK_MS = 1000;
+/** Valid answers the feed vouches for are re-checked this often all the same. */
+const MAX_AGE_MS = 60_000;
 /**
  * Invalid answers are trusted this long. Safe because no credential turns valid after being refused:
  * new keys, profiles and sessions get random ids and secrets that cannot have been tried before. The
  * one exception, an older-generation key imported with a secret clients already send, works within it.
  */
 const NEGATIVE_MS = 5000;
-const CACHE = { recheckMs: RECHECK_MS, negativeMs: NEGATIVE_MS, capacity: 100_000 };
+const CACHE = { recheckMs: RECHECK_MS, maxAgeMs: MAX_AGE_MS, negativeMs: NEGATIVE_MS, capacity: 100_000 };
 /** Secrets whose SHA-256 is remembered (least recently used out), and the longest remembered: ~3 MB at most. */
 const HASHES = { capacity: 10_000, maxSecretLength: 200 };
 
@@ -44,23 +50,25 @@ export interface Claim {
 /**
  * Resolves Authorization headers. Answers are remembered both ways (see LookupCache): API keys by the
  * hash of their secret, Basic pairs by profile and hash, sessions by id. Valid ones are re-checked
- * against their stored rows (revocation, expiry, profile deletion) at most RECHECK_MS apart; invalid
- * ones are refused from memory for NEGATIVE_MS.
+ * against their stored rows (revocation, expiry, profile deletion) at most RECHECK_MS apart, or, while
+ * the revocation feed vouches for them, when the feed announces a change (and MAX_AGE_MS apart at
+ * most); a session also at its expiry. Invalid ones are refused from memory for NEGATIVE_MS.
  */
 export class CredentialResolver {
   readonly #tokens: SessionTokens;
   readonly #keys: LookupCache<LiveKey>;
   readonly #pairs: LookupCache<Credential>;
-  readonly #sessions: LookupCache<true>;
+  readonly #sessions: LookupCache<LiveSessionTerms>;
   readonly #hashes = new Map<string, string>();
 
-  /** `metrics` counts how each check was answered (memory or database). */
-  constructor(tokens: SessionTokens, metrics?: Metrics) {
+  /** `metrics` counts how each check was answered (memory or database); `feed`, when given, tells of revocations. */
+  constructor(tokens: SessionTokens, metrics?: Metrics, feed?: RevocationFeed) {
     this.#tokens = tokens;
-    const cache = (kind: CredentialKind) => ({ ...CACHE, counted: metrics && ((answer: 'memory' | 'database') => metrics.credentialCheck(kind, answer)) });
+    const cache = (kind: CredentialKind) => ({ ...CACHE, feed, counted: metrics && ((answer: 'memory' | 'database') => metrics.credentialCheck(kind, answer)) });
     this.#keys = new LookupCache(cache('api_key'));
     this.#pairs = new LookupCache(cache('basic'));
-    this.#sessions = new LookupCache(cache('session'));
+    this.#sessions = new LookupCache({ ...cache('session'), expiresAt: (terms) => terms.expiresAt.getTime() });
+    feed?.onRevoked((revocation) => this.#revoked(revocation));
   }
 
   /** Reads a header; verifying a session token's signature is the only work it does. */
@@ -79,6 +87,22 @@ export class CredentialResolver {
   /** Forgets a session at once in this process (its revocation reaches other instances within a second). */
   forget(sessionId: string): void {
     this.#sessions.forget(sessionId);
+  }
+
+  /** Drops the answers a change announced by the feed may have turned; their next check is a lookup. */
+  #revoked({ kind, id }: Revocation): void {
+    switch (kind) {
+      case 'session':
+        this.#sessions.evict(id);
+        return;
+      case 'apiKey':
+        this.#keys.evictWhere((key) => key.apiKeyId === id);
+        this.#pairs.evictWhere((pair) => pair.kind === 'basic' && pair.apiKeyId === id);
+        return;
+      case 'profile':
+        this.#sessions.evictWhere((terms) => terms.profileId === id);
+        this.#pairs.evictWhere((pair) => pair.kind === 'basic' && pair.profileId === id);
+    }
   }
 
   #apiKey(secret: string): Claim {
@@ -127,7 +151,7 @@ export class CredentialResolver {
   async #session(token: string): Promise<Claim> {
     const claims = await this.#tokens.verify(token);
     if (!claims) return refused(REFUSED.session);
-    return claimOf(this.#sessions, claims.sessionId, (em) => isLive(em, claims.sessionId), () => ({ kind: 'session', ...claims, generation: 'CURRENT' }), REFUSED.session);
+    return claimOf(this.#sessions, claims.sessionId, (em) => liveSessionTerms(em, claims.sessionId), () => ({ kind: 'session', ...claims, generation: 'CURRENT' }), REFUSED.session);
   }
 }
 
@@ -156,9 +180,4 @@ function refused(message: string): Claim {
     known: undefined,
     resolve: () => Promise.reject(invalidCredential(message)),
   };
-}
-
-async function isLive(em: EntityManager, sessionId: string): Promise<true | undefined> {
-  // Runs for every token at most once a second: plain SQL, no query builder.
-  return (await sessionIsLive(em, sessionId)) ? true : undefined;
 }

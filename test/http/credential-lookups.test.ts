@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keepRecentStatements, queryStats, statementsSince } from '../../src/db/query-stats.ts';
 import { encodeId } from '../../src/lib/ids.ts';
@@ -141,5 +142,48 @@ describe('valid credentials keep their own window (100/s each)', () => {
     // on a loaded one), never one per request.
     expect(seconds).toBeLessThan(10);
     expect(lookups).toBeLessThanOrEqual(2 * seconds);
+  });
+});
+
+describe('the revocation feed: known credentials hold until revoked', () => {
+  /** Longer than the one-second re-check that applies while the feed does not vouch for an answer. */
+  const PAST_RECHECK_MS = 1500;
+
+  it('answers a known API key, Basic pair and session token from memory for longer than a second when nothing was revoked', async () => {
+    const profile = await createProfile(app);
+    const { token } = (await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profile.id } })).body;
+    const requests = [
+      () => app.http.get('/v1/profiles', { auth: app.apiKey }),
+      () => app.http.get(`/v1/profiles/${profile.id}`, { auth: basicAuth(profile.id, app.apiKey) }),
+      () => app.http.get('/v1/users/session', { auth: `Bearer ${token}` }),
+    ];
+    for (const request of requests) expect((await request()).status).toBe(200);
+    await sleep(PAST_RECHECK_MS);
+    const { result, lookups } = await withLookups(() => Promise.all(requests.map((request) => request())));
+    expect(result.map((response) => response.status)).toEqual([200, 200, 200]);
+    expect(lookups).toBe(0);
+  });
+
+  it('on another instance, a key revoked and a profile deleted are refused within a second although their answers were held longer', async () => {
+    const other = await startTestApp({}, { shareDatabaseOf: app });
+    try {
+      const { apiKey, apiKeyId } = await createEnvironmentWithKey(app);
+      const profile = await createProfile(app);
+      const { token } = (await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profile.id } })).body;
+      const byKey = () => other.http.get('/v1/profiles', { auth: apiKey });
+      const byPair = () => other.http.get(`/v1/profiles/${profile.id}`, { auth: basicAuth(profile.id, app.apiKey) });
+      const bySession = () => other.http.get('/v1/users/session', { auth: `Bearer ${token}` });
+      for (const request of [byKey, byPair, bySession]) expect((await request()).status).toBe(200);
+      await sleep(PAST_RECHECK_MS);
+      const held = await withLookups(() => Promise.all([byKey(), byPair(), bySession()]));
+      expect(held.lookups).toBe(0);
+      await asOperator(app, (admin) => admin.revokeKey(apiKeyId));
+      expect((await app.http.delete(`/v1/profiles/${profile.id}`, { auth: app.apiKey })).status).toBe(202);
+      const revoked = Date.now();
+      await sleep(Math.max(0, revoked + 1000 - Date.now()));
+      expect([(await byKey()).status, (await byPair()).status, (await bySession()).status]).toEqual([401, 401, 401]);
+    } finally {
+      await other.stop();
+    }
   });
 });

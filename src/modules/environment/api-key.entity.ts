@@ -21,6 +21,17 @@ export const ApiKey = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
     revokedAt: p.datetime().nullable(),
   },
+  // The revocation feed (docs/decisions/credentials-revocation-feed.md): revoking, rotating or
+  // changing what a credential check answers announces the key's id (never its hash) on commit.
+  triggers: [
+    {
+      name: 'api_key_revoked',
+      timing: 'after',
+      events: ['update'],
+      body: "if old.revoked_at is distinct from new.revoked_at or old.secret_hash is distinct from new.secret_hash or old.generation is distinct from new.generation or old.api_version is distinct from new.api_version or old.environment_id is distinct from new.environment_id then perform pg_notify('tributary_revocations', 'k:' || old.id::text); end if; return null;",
+    },
+    { name: 'api_key_removed', timing: 'after', events: ['delete'], body: "perform pg_notify('tributary_revocations', 'k:' || old.id::text); return null;" },
+  ],
 });
 
 export type ApiKeyEntity = InstanceType<typeof ApiKey.class>;

@@ -27,6 +27,17 @@ export const Profile = defineEntity({
   },
   uniques: [{ properties: ['environment', 'uuid'] }],
   indexes: [{ properties: ['environment', 'createdAt', 'id'] }],
+  // The revocation feed (docs/decisions/credentials-revocation-feed.md): marking a profile deleting
+  // (or removing it) announces its id on commit, which revokes its sessions and Basic pairs.
+  triggers: [
+    {
+      name: 'profile_revoked',
+      timing: 'after',
+      events: ['update'],
+      body: "if old.deleting_at is distinct from new.deleting_at or old.environment_id is distinct from new.environment_id then perform pg_notify('tributary_revocations', 'p:' || old.id::text); end if; return null;",
+    },
+    { name: 'profile_removed', timing: 'after', events: ['delete'], body: "perform pg_notify('tributary_revocations', 'p:' || old.id::text); return null;" },
+  ],
 });
 
 export type ProfileEntity = InstanceType<typeof Profile.class>;

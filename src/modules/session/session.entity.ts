@@ -18,6 +18,17 @@ export const Session = defineEntity({
     revokedAt: p.datetime().nullable(),
   },
   indexes: [{ properties: ['profile', 'createdAt'] }],
+  // The revocation feed (docs/decisions/credentials-revocation-feed.md): a change that can turn a
+  // cached check's answer announces the session's id on commit, so every API instance forgets it.
+  triggers: [
+    {
+      name: 'session_revoked',
+      timing: 'after',
+      events: ['update'],
+      body: "if old.revoked_at is distinct from new.revoked_at or old.expires_at is distinct from new.expires_at or old.profile_id is distinct from new.profile_id or old.environment_id is distinct from new.environment_id then perform pg_notify('tributary_revocations', 's:' || old.id::text); end if; return null;",
+    },
+    { name: 'session_removed', timing: 'after', events: ['delete'], body: "perform pg_notify('tributary_revocations', 's:' || old.id::text); return null;" },
+  ],
 });
 
 export type SessionEntity = InstanceType<typeof Session.class>;

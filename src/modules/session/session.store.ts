@@ -4,13 +4,25 @@ import { Session, type SessionEntity } from './session.entity.ts';
 
 /** The statements of the session table; test/stores.test.ts prepares each. */
 export const sessionStatements = {
-  live: `select exists (select 1 from session s join profile p on p.id = s.profile_id
-                         where s.id = $1 and s.revoked_at is null and s.expires_at > now() and p.deleting_at is null) as live`,
+  live: `select s.profile_id as "profileId", s.expires_at as "expiresAt" from session s join profile p on p.id = s.profile_id
+          where s.id = $1 and s.revoked_at is null and s.expires_at > now() and p.deleting_at is null`,
 };
 
-/** Whether a session token is still good: not revoked, not expired, and its profile not being deleted. */
+/** What a credential check remembers of a live session: whose it is (a profile's revocation names it) and until when it holds. */
+export interface LiveSessionTerms {
+  profileId: string;
+  expiresAt: Date;
+}
+
+/** A session token's terms while it is still good (not revoked, not expired, its profile not being deleted), else undefined. */
+export async function liveSessionTerms(em: EntityManager, sessionId: string): Promise<LiveSessionTerms | undefined> {
+  const [row] = (await run<{ profileId: string; expiresAt: Date | string }>(em, sessionStatements.live, [sessionId])).rows;
+  return row && { profileId: row.profileId, expiresAt: new Date(row.expiresAt) };
+}
+
+/** Whether a session token is still good (as `liveSessionTerms`). */
 export async function sessionIsLive(em: EntityManager, sessionId: string): Promise<boolean> {
-  return (await run<{ live: boolean }>(em, sessionStatements.live, [sessionId])).rows[0]?.live === true;
+  return (await liveSessionTerms(em, sessionId)) !== undefined;
 }
 
 /** When the profile's unrevoked sessions issued after `since` were issued, oldest first (the issuing limit counts them). */
