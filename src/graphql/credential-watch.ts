@@ -9,7 +9,8 @@ const RECHECK_MS = 1000;
 /**
  * Re-checks the credentials of long-lived live-update connections once a second, one check per
  * distinct credential however many connections present it (through the resolver's cache, which
- * reads the database at most once a second per credential), and tells each connection of one that
+ * holds an answer until the revocation feed evicts it, or rechecks once a second while the feed
+ * cannot vouch for it), and tells each connection of one that
  * is no longer valid (revoked, expired, its profile deleted). A check that fails for another reason
  * (the database unreachable) closes nothing: the feed's own outage handling covers that.
  */
