@@ -161,7 +161,19 @@ function contextFactory(cipher: FieldCipher, corrections: CorrectionJobs): Conte
     if (getOperationAST(document, operationName)?.operation !== OperationTypeNode.QUERY) wrote.add(ctx);
     const em = wrote.has(ctx) ? state.em : state.reads;
     const profileId = (state.credential as { profileId: string }).profileId;
-    return { profileId, environmentId: state.credential!.environmentId, em, cipher, log: state.log, requestId: state.requestId, loaders: createLoaders(em, profileId), corrections };
+    return {
+      profileId,
+      environmentId: state.credential!.environmentId,
+      em,
+      cipher,
+      // Read from the request when a resolver logs: the request's child logger is made on first use.
+      get log() {
+        return state.log;
+      },
+      requestId: state.requestId,
+      loaders: createLoaders(em, profileId),
+      corrections,
+    };
   };
 }
 

@@ -13,7 +13,6 @@ import { errorHandler } from './errors.ts';
 import { jsonBody } from './json-body.ts';
 import { requestContext } from './request-context.ts';
 import type { AppState } from './state.ts';
-import { securityHeaders } from './security-headers.ts';
 import { tlsGuard } from './tls-guard.ts';
 import { versioning } from './version.ts';
 
@@ -44,7 +43,7 @@ const GRAPHQL_STREAM_PATH = '/v1/graphql/stream';
 /**
  * The request pipeline (docs/architecture.md, A request), after the request is matched to the REST contract's routes
  * (once: metrics and the REST front door both read `ctx.state.route`) and inside the metrics (every
- * request, whatever answers it) and the security headers: request id → errors → EntityManager →
+ * request, whatever answers it): request id and security headers → errors → EntityManager →
  * credential and rate limit → TLS guard → version → 401 for a bad credential → JSON body → GraphQL or
  * REST. The rate limiter runs before anything can refuse the request, so every response carries its
  * headers, and before the database is asked about an unfamiliar credential (see identify).
@@ -59,11 +58,12 @@ export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, cr
     return next();
   });
   app.use(httpMetrics(metrics, (ctx) => ([GRAPHQL_PATH, GRAPHQL_STREAM_PATH].includes(ctx.path) ? ctx.path : ctx.state.route?.template)));
-  app.use(securityHeaders());
   app.use(requestContext(logger));
   app.use(errorHandler(outage));
+  const unforked = { em: orm.em, reads: replica ? replica.em : orm.em };
   app.use((ctx, next) => {
     forkOnFirstUse(ctx.state, orm, replica);
+    ctx.state.unforked = unforked;
     return next();
   });
   app.use(identify(credentials, limiter, metrics));

@@ -55,8 +55,25 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
     const unstorable = [query, body].flatMap((part) => unstorableText(part));
     if (unstorable.length > 0) throw new ValidationError(unstorable);
     const run = table[operationId] as Run;
-    const { em, reads, log, requestId, version, rawBody } = ctx.state;
-    const call = (on: EntityManager) => run({ params, query, body, credential, em: on, log, requestId, version, headers: ctx.headers, clientAddress: ctx.ip, rawBody });
+    const { state } = ctx;
+    const { em, reads } = PLAIN_SQL.has(operationId) ? state.unforked : state;
+    const call = (on: EntityManager) =>
+      run({
+        params,
+        query,
+        body,
+        credential,
+        em: on,
+        // Read when the handler logs: the request's child logger is made on first use.
+        get log() {
+          return state.log;
+        },
+        requestId: state.requestId,
+        version: state.version,
+        headers: ctx.headers,
+        clientAddress: ctx.ip,
+        rawBody: state.rawBody,
+      });
     const result = REST_OPERATIONS[operationId].method === 'get' && !PRIMARY_GETS.has(operationId) ? await onReplica(em, reads, call) : await call(em);
     ctx.status = result.status;
     if (result.headers) ctx.set(Object.fromEntries(Object.entries(result.headers).map(([name, value]) => [name, String(value)])));
@@ -106,6 +123,14 @@ function mediaType(contentType: string | undefined): string {
  * a redirect link that read the state startLink wrote a moment ago (the callback also writes).
  */
 const PRIMARY_GETS: ReadonlySet<OperationId> = new Set(['getSession', 'getAchNumbers', 'getReadiness', 'completeLinkRedirect', 'getSandboxBank']);
+
+/**
+ * Operations whose handlers only send a store's plain statements (src/db/statement.ts `run`): they
+ * work through the ORM's unforked EntityManagers, which hand out pool connections like a fork and
+ * save forking one per request. An identity-map call on one throws (MikroORM refuses the global
+ * context), so a handler that comes to need the ORM fails its tests until it leaves this list.
+ */
+const PLAIN_SQL: ReadonlySet<OperationId> = new Set(['getProfile']);
 
 /**
  * Runs a GET handler on `reads` (the read replica, when one is configured), which may lag the
