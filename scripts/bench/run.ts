@@ -34,7 +34,9 @@ const selected = (name: string) => !values.only || values.only.split(',').some((
 const SLICES = quick ? { rounds: 2, sliceSeconds: 2 } : { rounds: 5, sliceSeconds: 2 };
 /** Tokens an instance of a 100-instance fleet sees for every token a lone instance would. */
 const FLEET = 100;
-const PORTS = { tributary: 18443, baseline: 18444, postgraphile: 18445, cacheTributary: 18446, cacheMetrics: 18447, liveTributary: 18448 };
+/** BENCH_PORT_BASE moves every port, so that two checkouts on one machine can run the bench at once. */
+const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 18443);
+const PORTS = { tributary: PORT_BASE, baseline: PORT_BASE + 1, postgraphile: PORT_BASE + 2, cacheTributary: PORT_BASE + 3, cacheMetrics: PORT_BASE + 4, liveTributary: PORT_BASE + 5 };
 /** The memory target of one process (report.ts's peak RSS row). */
 const RSS_TARGET_MB = 250;
 const url = (server: keyof typeof PORTS) => `https://localhost:${PORTS[server]}`;
