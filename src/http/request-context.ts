@@ -17,10 +17,6 @@ export function requestContext(logger: Logger): Middleware<AppState> {
     const given = ctx.get('X-Request-Id');
     const requestId = ACCEPTABLE_ID.test(given) ? given : newRequestId();
     ctx.state.requestId = requestId;
-    ctx.state.version = CURRENT_VERSION;
-    // The child logger is made when first used: most requests log nothing at the levels production runs.
-    let log: Logger | undefined;
-    Object.defineProperty(ctx.state, 'log', { get: () => (log ??= logger.child({ requestId })), enumerable: true });
     // On the raw response, as setSecurityHeaders does: this runs first, before anything is sent.
     setSecurityHeaders(ctx.res, ctx.secure, ctx.path);
     ctx.res.setHeader('X-Request-Id', requestId);
