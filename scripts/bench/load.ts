@@ -209,13 +209,13 @@ async function processCpuMs(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** Peak resident memory (VmHWM) of a process so far, in MB. */
 /** A process's resident memory now, in MB. */
 export async function currentRssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024);
 }
 
+/** Peak resident memory (VmHWM) of a process so far, in MB. */
 export async function peakRssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024);

@@ -34,7 +34,9 @@ const selected = (name: string) => !values.only || values.only.split(',').some((
 const SLICES = quick ? { rounds: 2, sliceSeconds: 2 } : { rounds: 5, sliceSeconds: 2 };
 /** Tokens an instance of a 100-instance fleet sees for every token a lone instance would. */
 const FLEET = 100;
-const PORTS = { tributary: 18443, baseline: 18444, postgraphile: 18445, cacheTributary: 18446, cacheMetrics: 18447, liveTributary: 18448 };
+/** BENCH_PORT_BASE moves every port, so that two checkouts on one machine can run the bench at once. */
+const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 18443);
+const PORTS = { tributary: PORT_BASE, baseline: PORT_BASE + 1, postgraphile: PORT_BASE + 2, cacheTributary: PORT_BASE + 3, cacheMetrics: PORT_BASE + 4, liveTributary: PORT_BASE + 5 };
 /** The memory target of one process (report.ts's peak RSS row). */
 const RSS_TARGET_MB = 250;
 const url = (server: keyof typeof PORTS) => `https://localhost:${PORTS[server]}`;
@@ -57,10 +59,11 @@ await db.query('update session set revoked_at = now() where revoked_at is null')
 const environmentPublicId = readBootstrapFile(`${dataset.dataDir}/bootstrap.json`)!.environmentId;
 const environmentId = decodeId('environment', environmentPublicId)!;
 
-// Many API keys: each credential may make 100 requests a second, and the load exceeds that.
+// Many API keys: each credential may make 100 requests a second, and the load exceeds that (20,000
+// /healthz requests a second with an API key met 429s with 200 keys).
 const orm = await MikroORM.init(ormConfig(dataset.url, { poolMax: 2 }));
 const apiKeys: string[] = [];
-for (let i = 0; i < 200; i++) apiKeys.push((await new EnvironmentAdmin(orm.em.fork()).createKey(environmentPublicId, `bench ${i}`)).secret);
+for (let i = 0; i < 500; i++) apiKeys.push((await new EnvironmentAdmin(orm.em.fork()).createKey(environmentPublicId, `bench ${i}`)).secret);
 
 const tributaryEnv = { DATABASE_URL: dataset.url, DATA_DIR: dataset.dataDir, TRUST_PROXY: 'true', LOG_LEVEL: 'warn', NODE_ENV: 'development', WEBHOOK_CA_FILE: tls.selfSignedPath! };
 const startTributary = (port: number, env: Record<string, string> = {}) =>

@@ -1,5 +1,5 @@
 import Koa, { type Middleware } from 'koa';
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { FixedWindowLimiter } from '../lib/fixed-window.ts';
 import { httpMetrics } from './http-metrics.ts';
@@ -12,8 +12,8 @@ import type { DatabaseOutage } from './database-outage.ts';
 import { errorHandler } from './errors.ts';
 import { jsonBody } from './json-body.ts';
 import { requestContext } from './request-context.ts';
+import { RequestState, type Databases } from './request-state.ts';
 import type { AppState } from './state.ts';
-import { securityHeaders } from './security-headers.ts';
 import { tlsGuard } from './tls-guard.ts';
 import { versioning } from './version.ts';
 
@@ -44,7 +44,7 @@ const GRAPHQL_STREAM_PATH = '/v1/graphql/stream';
 /**
  * The request pipeline (docs/architecture.md, A request), after the request is matched to the REST contract's routes
  * (once: metrics and the REST front door both read `ctx.state.route`) and inside the metrics (every
- * request, whatever answers it) and the security headers: request id → errors → EntityManager →
+ * request, whatever answers it): request id and security headers → errors →
  * credential and rate limit → TLS guard → version → 401 for a bad credential → JSON body → GraphQL or
  * REST. The rate limiter runs before anything can refuse the request, so every response carries its
  * headers, and before the database is asked about an unfamiliar credential (see identify).
@@ -54,18 +54,14 @@ export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, cr
   // right), never an entry the client wrote itself.
   const app = new Koa<AppState>({ proxy: trustProxy, maxIpsCount: trustProxyHops });
   app.silent = true;
+  const databases: Databases = { orm, replica, unforked: { em: orm.em, reads: replica ? replica.em : orm.em } };
   app.use((ctx, next) => {
-    ctx.state.route = REST_ROUTES.match(ctx.method, ctx.path);
+    ctx.state = new RequestState(REST_ROUTES.match(ctx.method, ctx.path), logger, databases);
     return next();
   });
   app.use(httpMetrics(metrics, (ctx) => ([GRAPHQL_PATH, GRAPHQL_STREAM_PATH].includes(ctx.path) ? ctx.path : ctx.state.route?.template)));
-  app.use(securityHeaders());
   app.use(requestContext(logger));
   app.use(errorHandler(outage));
-  app.use((ctx, next) => {
-    forkOnFirstUse(ctx.state, orm, replica);
-    return next();
-  });
   app.use(identify(credentials, limiter, metrics));
   app.use(tlsGuard());
   app.use(versioning());
@@ -78,17 +74,4 @@ export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, cr
     await frontDoor(ctx, next);
   });
   return app;
-}
-
-/**
- * `state.em` and `state.reads` fork their EntityManagers when first read: a request answered from
- * memory (/healthz with a remembered credential, a 429) forks none.
- */
-function forkOnFirstUse(state: AppState, orm: MikroORM, replica: MikroORM | undefined): void {
-  let em: EntityManager | undefined;
-  let reads: EntityManager | undefined;
-  Object.defineProperties(state, {
-    em: { get: () => (em ??= orm.em.fork()), enumerable: true },
-    reads: { get: () => (reads ??= replica ? replica.em.fork() : state.em), enumerable: true },
-  });
 }

@@ -35,11 +35,10 @@ export function countCredentialLookup(ctx: AppContext, limiter: FixedWindowLimit
 
 async function count(ctx: AppContext, limiter: FixedWindowLimiter, metrics: Metrics, { key, limit, kind }: Window): Promise<void> {
   const count = await limiter.hit(key, limit);
-  ctx.set({
-    'Ratelimit-Limit': String(count.limit),
-    'Ratelimit-Remaining': String(count.remaining),
-    'Ratelimit-Reset': String(count.resetSeconds),
-  });
+  // On the raw response (no answer is sent before the count): Koa's ctx.set allocates per header to normalise.
+  ctx.res.setHeader('Ratelimit-Limit', String(count.limit));
+  ctx.res.setHeader('Ratelimit-Remaining', String(count.remaining));
+  ctx.res.setHeader('Ratelimit-Reset', String(count.resetSeconds));
   if (!count.allowed) {
     metrics.rateLimitRefusal(kind);
     throw new AppError(429, 'RATE_LIMITED', `Rate limit of ${count.limit} requests per second exceeded`, {

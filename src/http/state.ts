@@ -28,6 +28,8 @@ export interface AppState {
    * else the primary's. GraphQL queries and most REST GETs read through it.
    */
   reads: EntityManager;
+  /** The ORM's own EntityManagers, unforked, for handlers that send plain SQL only (src/rest/dispatch.ts, PLAIN_SQL). */
+  unforked: { em: EntityManager; reads: EntityManager };
   /** The parsed JSON request body, when one was sent. */
   body: unknown;
   /** The body's exact bytes (signatures of inbound provider webhooks cover them). */

@@ -23,8 +23,9 @@ export function versioning(): Middleware<AppState> {
   };
 }
 
-/** Records the version that processes the request and names it in the response. */
+/** Records the version that processes the request and names it in the response (which names the current one already). */
 export function setVersion(ctx: { state: AppState; set(name: string, value: string): void }, version: string): void {
+  if (ctx.state.version === version) return;
   ctx.state.version = version;
   ctx.set('Service-Version', version);
 }

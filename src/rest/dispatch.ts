@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { createRequire } from 'node:module';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
 import { OpenAPIBackend, type Document } from 'openapi-backend';
 import { parse } from 'yaml';
 import { REST_OPERATIONS } from '../../generated/rest-operations.ts';
@@ -55,13 +56,43 @@ export function restApi(table: HandlerTable): Middleware<AppState> {
     const unstorable = [query, body].flatMap((part) => unstorableText(part));
     if (unstorable.length > 0) throw new ValidationError(unstorable);
     const run = table[operationId] as Run;
-    const { em, reads, log, requestId, version, rawBody } = ctx.state;
-    const call = (on: EntityManager) => run({ params, query, body, credential, em: on, log, requestId, version, headers: ctx.headers, clientAddress: ctx.ip, rawBody });
+    const { state } = ctx;
+    const { em, reads } = PLAIN_SQL.has(operationId) ? state.unforked : state;
+    const call = (on: EntityManager) => run(new HandlerCall({ params, query, body, credential, em: on, headers: ctx.headers, clientAddress: ctx.ip }, state));
     const result = REST_OPERATIONS[operationId].method === 'get' && !PRIMARY_GETS.has(operationId) ? await onReplica(em, reads, call) : await call(em);
     ctx.status = result.status;
     if (result.headers) ctx.set(Object.fromEntries(Object.entries(result.headers).map(([name, value]) => [name, String(value)])));
     if (result.body !== undefined) ctx.body = result.body;
   };
+}
+
+/**
+ * What a handler receives (HandlerInput). A class, so that `log` is a getter on the prototype, read
+ * from the request (whose child logger is made on first use) only when a handler logs: a getter in an
+ * object literal is made anew with each object and costs more (~1 KB a request) than the logger it spares.
+ */
+class HandlerCall {
+  readonly params: Record<string, string>;
+  readonly query: unknown;
+  readonly body: unknown;
+  readonly credential: unknown;
+  readonly em: EntityManager;
+  readonly headers: IncomingHttpHeaders;
+  readonly clientAddress: string;
+  readonly requestId: string;
+  readonly version: string;
+  readonly rawBody: Buffer | undefined;
+  readonly #state: AppState;
+  constructor(parts: Pick<HandlerCall, 'params' | 'query' | 'body' | 'credential' | 'em' | 'headers' | 'clientAddress'>, state: AppState) {
+    ({ params: this.params, query: this.query, body: this.body, credential: this.credential, em: this.em, headers: this.headers, clientAddress: this.clientAddress } = parts);
+    this.requestId = state.requestId;
+    this.version = state.version;
+    this.rawBody = state.rawBody;
+    this.#state = state;
+  }
+  get log(): Logger {
+    return this.#state.log;
+  }
 }
 
 /** What a request is validated on: its route's path parameters, and the parts of the request itself. */
@@ -106,6 +137,14 @@ function mediaType(contentType: string | undefined): string {
  * a redirect link that read the state startLink wrote a moment ago (the callback also writes).
  */
 const PRIMARY_GETS: ReadonlySet<OperationId> = new Set(['getSession', 'getAchNumbers', 'getReadiness', 'completeLinkRedirect', 'getSandboxBank']);
+
+/**
+ * Operations whose handlers only send a store's plain statements (src/db/statement.ts `run`): they
+ * work through the ORM's unforked EntityManagers, which hand out pool connections like a fork and
+ * save forking one per request. An identity-map call on one throws (MikroORM refuses the global
+ * context), so a handler that comes to need the ORM fails its tests until it leaves this list.
+ */
+const PLAIN_SQL: ReadonlySet<OperationId> = new Set(['getProfile']);
 
 /**
  * Runs a GET handler on `reads` (the read replica, when one is configured), which may lag the

@@ -5,6 +5,7 @@ import Koa from 'koa';
 import { DatabaseOutage } from '../../src/http/database-outage.ts';
 import { errorHandler } from '../../src/http/errors.ts';
 import { requestContext } from '../../src/http/request-context.ts';
+import { RequestState } from '../../src/http/request-state.ts';
 import type { AppState } from '../../src/http/state.ts';
 import { createLogger } from '../../src/logger.ts';
 
@@ -16,6 +17,7 @@ export async function answerToFailure(fail: () => unknown): Promise<{ status: nu
   const lines: string[] = [];
   const logger = createLogger('debug', new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
   const koa = new Koa<AppState>();
+  koa.use((ctx, next) => ((ctx.state = new RequestState(undefined, logger)), next()));
   koa.use(requestContext(logger));
   koa.use(errorHandler(new DatabaseOutage(async () => {}, logger)));
   koa.use(async () => {
