@@ -45,6 +45,14 @@ describe('the synthetic household', () => {
     }
   });
 
+  it.each(holding('card').map((institution) => [institution.id, institution] as const))('keeps the card within its credit limit at %s, whatever the household spends', (_id, institution) => {
+    // Forty households: a limit drawn apart from spending left about one in twenty over it.
+    for (const seed of Array.from({ length: 40 }, (_, i) => ((i + 1) * 2_654_435_761 >>> 0).toString(16).padStart(16, '0'))) {
+      const owedMost = -Math.min(...dailyBalances(seed, institution, 'card'));
+      expect({ seed, within: owedMost < householdOf(seed, institution, FIRST_DAY).creditLimit }).toEqual({ seed, within: true });
+    }
+  });
+
   it.each(holding('savings').map((institution) => [institution.id, institution] as const))('grows savings every year at %s', (_id, institution) => {
     for (const seed of SEEDS) {
       const balances = dailyBalances(seed, institution, 'savings');

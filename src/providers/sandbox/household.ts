@@ -170,9 +170,28 @@ export class Household {
     return account === 'loan' ? { paymentCents: loanPayment, interestCents: loanInterest, dayOfMonth: LOAN_PAYMENT_DAY } : { paymentCents: studentPayment, interestCents: studentInterest, dayOfMonth: STUDENT_LOAN_DAY };
   }
 
-  /** The card's credit limit in cents (positive). */
+  /**
+   * The card's credit limit in cents (positive): drawn between $5,000 and $15,000, and never below
+   * what the card can owe, as an issuer sets it. The card owes its opening balance (up to $2,000)
+   * plus a cycle's purchases until the statement is paid and the next cycle's meanwhile: three
+   * months of average purchases leaves room for a heavy month.
+   */
   get creditLimit(): number {
-    return between(randomFor(`${this.#seed}:card:limit`), 50, 150) * 100_00;
+    const drawn = between(randomFor(`${this.#seed}:card:limit`), 50, 150) * 100_00;
+    const owedAtMost = 2_000_00 + 3 * this.#averageCardSpend();
+    return Math.max(drawn, Math.ceil(owedAtMost / 1_000_00) * 1_000_00);
+  }
+
+  /** The card's average purchases a month, in cents (positive). */
+  #averageCardSpend(): number {
+    let daily = 0;
+    for (const group of GROUPS) if (SPENDING[group].account === 'card') daily += SPENDING[group].perDay * this.#intensity * meanCents(merchantsOf(group));
+    return Math.round(daily * DAYS_PER_MONTH + meanCents(merchantsOf('subscription')) * 2 + this.#abroadMonthly());
+  }
+
+  /** The card's purchases abroad in an average month, in USD cents (positive); none for a household that stays home. */
+  #abroadMonthly(): number {
+    return this.#spendsAbroad ? Math.round(ABROAD_DAYS.size * meanCents(merchantsOf('abroad')) * EUR_IN_USD[1]) : 0;
   }
 
   /** Every movement on `day` on the accounts held: the scheduled ones, then the day's purchases. */
@@ -231,7 +250,7 @@ export class Household {
     const profile = this.#profile;
     let daily = 0;
     for (const group of GROUPS) if (this.#holds.has(SPENDING[group].account)) daily += SPENDING[group].perDay * this.#intensity * meanCents(merchantsOf(group));
-    const bills = meanCents(merchantsOf('utility')) + (this.#holds.has('card') ? meanCents(merchantsOf('subscription')) * 2 : 0);
+    const bills = meanCents(merchantsOf('utility')) + (this.#holds.has('card') ? meanCents(merchantsOf('subscription')) * 2 + this.#abroadMonthly() : 0);
     const transfers = (this.#holds.has('savings') ? profile.savingsTransfer : 0) + (this.#holds.has('loan') ? profile.loanPayment : 0);
     return Math.round(daily * DAYS_PER_MONTH + profile.rent + bills + transfers);
   }
@@ -322,7 +341,7 @@ export class Household {
     const last = dayOf(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1)) - 1;
     let charged = 0;
     for (let d = first; d <= last; d++) {
-      for (const movement of this.#purchasesOn(d)) {
+      for (const movement of [...this.#purchasesOn(d), ...this.#abroadOn(d)]) {
         if (movement.account === 'card' && movement.fate !== 'dropped' && movement.fate !== 'reversed') charged -= movement.cents;
       }
     }
