@@ -3,10 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import { sweepConsents } from '../../src/modules/connection/consent-sweeper.ts';
 import type { FakeEnableBanking } from '../fakes/enablebanking/index.ts';
-import { launchChromium } from '../support/browser.ts';
+import { launchChromium, openConnector as openConnectorAt } from '../support/browser.ts';
 import { startEnableBankingApp } from '../support/enablebanking-app.ts';
-import { createProfile } from '../support/factories.ts';
-import { sessionFor } from '../support/redirect-links.ts';
+import { createProfile, sessionFor } from '../support/factories.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -31,13 +30,8 @@ afterAll(async () => {
 });
 
 /** The connect page for the end-user of `token`; `connection` opens it in repair mode for that connection. */
-async function openConnector(token: string, connection?: string) {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && errors.push(`${message.text()} (${message.location().url})`));
-  await page.goto(`https://localhost:${app.service.port}/connector#token=${token}${connection ? `&connection=${connection}` : ''}`);
-  return { page, errors, close: () => context.close() };
+function openConnector(token: string, connection?: string) {
+  return openConnectorAt(browser, app.service.port, `token=${token}${connection ? `&connection=${connection}` : ''}`);
 }
 
 async function connectionsOf(profileId: string) {

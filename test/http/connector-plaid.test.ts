@@ -2,8 +2,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import type { FakePlaid } from '../fakes/plaid/index.ts';
-import { launchChromium } from '../support/browser.ts';
-import { createProfile } from '../support/factories.ts';
+import { launchChromium, openConnector as openConnectorAt } from '../support/browser.ts';
+import { createProfile, sessionFor } from '../support/factories.ts';
 import { PLAID_LINK_SCRIPT_URL, startPlaidApp } from '../support/plaid-app.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
@@ -43,27 +43,18 @@ afterAll(async () => {
   await plaid?.stop();
 });
 
-async function openConnector(fragment: string): Promise<{ page: Page; errors: string[]; linkTokens: string[]; close(): Promise<void> }> {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true });
-  // Nothing leaves the machine: Link's script is answered here.
-  await context.route(PLAID_LINK_SCRIPT_URL, (route) => route.fulfill({ status: 200, contentType: 'application/javascript', body: STAND_IN_LINK }));
-  const page = await context.newPage();
+async function openConnector(fragment: string): Promise<{ page: Page; errors: string[]; linkTokens: string[]; close: () => Promise<void> }> {
   const linkTokens: string[] = [];
-  await page.exposeFunction('fakePlaidCompleteLink', async (token: string) => {
-    linkTokens.push(token);
-    const { publicToken } = await plaid.completeLink(token);
-    return { publicToken, institution: null };
+  const opened = await openConnectorAt(browser, app.service.port, fragment, async (context, page) => {
+    // Nothing leaves the machine: Link's script is answered here.
+    await context.route(PLAID_LINK_SCRIPT_URL, (route) => route.fulfill({ status: 200, contentType: 'application/javascript', body: STAND_IN_LINK }));
+    await page.exposeFunction('fakePlaidCompleteLink', async (token: string) => {
+      linkTokens.push(token);
+      const { publicToken } = await plaid.completeLink(token);
+      return { publicToken, institution: null };
+    });
   });
-  const errors: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-  await page.goto(`https://localhost:${app.service.port}/connector#${fragment}`);
-  return { page, errors, linkTokens, close: () => context.close() };
-}
-
-async function sessionFor(profileId: string): Promise<string> {
-  const response = await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profileId } });
-  expect(response.status).toBe(201);
-  return response.body.token;
+  return { ...opened, linkTokens };
 }
 
 async function connectionOf(profileId: string) {
@@ -74,7 +65,7 @@ async function connectionOf(profileId: string) {
 describe('the connect page with Plaid', () => {
   it('opens Plaid Link with a link token, exchanges the public token, and syncs; then repairs through update mode', async () => {
     const profile = await createProfile(app);
-    const token = await sessionFor(profile.id);
+    const token = await sessionFor(app, profile.id);
     const first = await openConnector(`token=${token}`);
     await first.page.getByText(/is connected\. Your accounts will appear in a moment\./).waitFor();
     expect(await first.page.locator('main').textContent()).not.toMatch(/conn_/);

@@ -1,9 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId } from '../../src/lib/ids.ts';
-import { launchChromium } from '../support/browser.ts';
-import { createProfile } from '../support/factories.ts';
-import { sessionFor } from '../support/redirect-links.ts';
+import { launchChromium, openConnector as openConnectorAt } from '../support/browser.ts';
+import { createProfile, sessionFor } from '../support/factories.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -19,14 +18,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-async function openConnector(fragment: string) {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-  await page.goto(`https://localhost:${app.service.port}/connector#${fragment}`);
-  return { page, errors, close: () => context.close() };
-}
+const openConnector = (fragment: string) => openConnectorAt(browser, app.service.port, fragment);
 
 async function connectionsOf(profileId: string) {
   return app.sql('select id, status, institution_id from connection where profile_id = $1 order by id', [decodeId('profile', profileId)]);

@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId } from '../../src/lib/ids.ts';
-import { launchChromium } from '../support/browser.ts';
-import { createProfile } from '../support/factories.ts';
+import { launchChromium, openConnector as openConnectorAt } from '../support/browser.ts';
+import { createProfile, sessionFor } from '../support/factories.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -18,20 +18,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-async function sessionFor(profileId: string): Promise<string> {
-  const response = await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profileId } });
-  expect(response.status).toBe(201);
-  return response.body.token;
-}
-
-async function openConnector(fragment: string) {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-  await page.goto(`https://localhost:${app.service.port}/connector#${fragment}`);
-  return { page, errors, close: () => context.close() };
-}
+const openConnector = (fragment: string) => openConnectorAt(browser, app.service.port, fragment);
 
 async function connectionsOf(profileId: string) {
   return app.sql('select id, status from connection where profile_id = $1 order by id', [decodeId('profile', profileId)]);
@@ -59,7 +46,7 @@ const heading = (page: Page, name: string) => page.getByRole('heading', { name, 
 describe('the hosted connect page', () => {
   it('lets an end-user pick a sandbox bank, sign in, and get a synced connection, the title following each step', async () => {
     const profile = await createProfile(app);
-    const { page, errors, close } = await openConnector(`token=${await sessionFor(profile.id)}`);
+    const { page, errors, close } = await openConnector(`token=${await sessionFor(app, profile.id)}`);
     await heading(page, 'Pick your bank');
     await page.getByRole('button', { name: /First Platypus Bank/ }).click();
     await heading(page, 'Sign in to First Platypus Bank');
@@ -74,7 +61,7 @@ describe('the hosted connect page', () => {
 
   it('shows the bank\'s rejection of a wrong password in place, makes no connection, and connects on a retry with the right one', async () => {
     const profile = await createProfile(app);
-    const { page, errors, close } = await openConnector(`token=${await sessionFor(profile.id)}`);
+    const { page, errors, close } = await openConnector(`token=${await sessionFor(app, profile.id)}`);
     await page.getByRole('button', { name: /Tattersall/ }).click();
     await signIn(page, 'user_good', 'wrong password');
     await page.getByRole('alert').getByText('Tattersall Federal Credit Union refused the sign-in: the username or password is wrong').waitFor();
@@ -91,7 +78,7 @@ describe('the hosted connect page', () => {
 
   it('goes back from the sign-in to the bank list', async () => {
     const profile = await createProfile(app);
-    const { page, close } = await openConnector(`token=${await sessionFor(profile.id)}`);
+    const { page, close } = await openConnector(`token=${await sessionFor(app, profile.id)}`);
     await page.getByRole('button', { name: /Tattersall/ }).click();
     await heading(page, 'Sign in to Tattersall Federal Credit Union');
     await page.getByRole('button', { name: 'Back' }).click();
@@ -115,7 +102,7 @@ describe('the hosted connect page', () => {
     expect(created.status).toBe(201);
     await connectionIn(profile.id, 'ERROR_REPAIRABLE');
 
-    const repair = await openConnector(`token=${await sessionFor(profile.id)}&connection=${created.body.id}`);
+    const repair = await openConnector(`token=${await sessionFor(app, profile.id)}&connection=${created.body.id}`);
     await heading(repair.page, 'Sign in to Tattersall Federal Credit Union again');
     expect(await repair.page.getByRole('button', { name: 'Back' }).isVisible()).toBe(false);
     await signIn(repair.page, 'user_good', 'wrong password');
@@ -148,7 +135,7 @@ describe('the hosted connect page', () => {
     });
     const intruder = await createProfile(app);
     const response = await app.http.post(`/v1/connect/connections/${ownerConnection.body.id}/reconnect`, {
-      auth: await sessionFor(intruder.id),
+      auth: await sessionFor(app, intruder.id),
       json: { username: 'user_good', password: 'pass_good' },
     });
     expect(response.status).toBe(404);

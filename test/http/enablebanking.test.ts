@@ -3,8 +3,8 @@ import { decodeId } from '../../src/lib/ids.ts';
 import { dueForSync } from '../../src/modules/connection/connection.store.ts';
 import type { FakeEnableBanking } from '../fakes/enablebanking/index.ts';
 import { startEnableBankingApp } from '../support/enablebanking-app.ts';
-import { createProfile } from '../support/factories.ts';
-import { callBack, sessionFor, startRedirect } from '../support/redirect-links.ts';
+import { createProfile, sessionFor } from '../support/factories.ts';
+import { callBack, startRedirect } from '../support/redirect-links.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
 

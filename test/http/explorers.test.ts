@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
-import { basicAuth, createProfile } from '../support/factories.ts';
+import { basicAuth, createProfile, sessionFor } from '../support/factories.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 let app: TestApp;
@@ -42,16 +42,10 @@ async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
-async function sessionFor(profileId: string): Promise<string> {
-  const response = await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profileId } });
-  expect(response.status).toBe(201);
-  return response.body.token;
-}
-
 describe('GraphiQL at GET /v1/graphql', () => {
   it('renders the schema and runs queries as the session token in the fragment', async () => {
     const profile = await createProfile(app, { name: 'Grace Explorer' });
-    const { page, response, problems, offsite, close } = await open(`/v1/graphql#token=${await sessionFor(profile.id)}`);
+    const { page, response, problems, offsite, close } = await open(`/v1/graphql#token=${await sessionFor(app, profile.id)}`);
     expect(response.headers()['content-type']).toMatch(/^text\/html/);
     expect(response.headers()['content-security-policy']).toMatch(/default-src 'none'; script-src 'self' 'sha256-/);
     await page.getByRole('button', { name: /Show Documentation Explorer/ }).click();

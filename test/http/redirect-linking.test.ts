@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId } from '../../src/lib/ids.ts';
 import { createEnvironmentWithKey } from '../support/environments.ts';
-import { createProfile } from '../support/factories.ts';
-import { callBack, sandboxBankChoice, sessionFor, startRedirect } from '../support/redirect-links.ts';
+import { createProfile, sessionFor } from '../support/factories.ts';
+import { callBack, sandboxBankChoice, startRedirect } from '../support/redirect-links.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
 

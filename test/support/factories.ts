@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
 import type { TestApp } from './test-app.ts';
 
 let sequence = 0;
@@ -28,4 +29,11 @@ export async function createProfile(app: TestApp, overrides: Record<string, unkn
 /** `Basic` credentials acting as a profile. */
 export function basicAuth(profileId: string, apiKey: string): string {
   return `Basic ${Buffer.from(`${profileId}:${apiKey}`).toString('base64')}`;
+}
+
+/** A session token for the profile, as an app's backend would issue it. */
+export async function sessionFor(app: TestApp, profileId: string): Promise<string> {
+  const response = await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profileId } });
+  expect(response.status).toBe(201);
+  return response.body.token;
 }

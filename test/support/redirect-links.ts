@@ -2,13 +2,6 @@ import { expect } from 'vitest';
 import type { TestApp } from './test-app.ts';
 import type { TestResponse } from './http-client.ts';
 
-/** A session token for the profile, as an app's backend would issue it. */
-export async function sessionFor(app: TestApp, profileId: string): Promise<string> {
-  const response = await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profileId } });
-  expect(response.status).toBe(201);
-  return response.body.token;
-}
-
 /** A browser's redirect link: the state the bank gets, and the cookie startLink set in that browser. */
 export interface StartedRedirect {
   url: URL;
