@@ -22,12 +22,21 @@ export function plaidConnections(started: () => { app: TestApp; plaid: FakePlaid
     return row;
   }
 
-  /** Waits until the connection is no longer syncing (nor queued for its first sync). */
+  /**
+   * Waits until the connection is in `status` with no sync running or queued to run now: a webhook
+   * that arrived during a sync queues another, which would start right after the status reads SYNCED.
+   */
   async function settled(connectionId: string, status = 'SYNCED') {
+    const { app } = started();
     return waitFor(async () => {
       const row = await connectionRow(connectionId);
-      return row.status === status && !row.refresh_started_at ? row : undefined;
-    }, `connection ${connectionId} to be ${status}`, 60_000);
+      if (row.status !== status || row.refresh_started_at) return undefined;
+      const [{ open }] = await app.sql(
+        `select count(*)::int as open from pgboss.job where name = 'connection.sync' and singleton_key = $1 and state in ('created', 'retry', 'active') and start_after <= now()`,
+        [row.id],
+      );
+      return open === 0 ? row : undefined;
+    }, `connection ${connectionId} to be ${status} with no sync to come`, 60_000);
   }
 
   /** A Plaid connection made server-to-server (Plaid's sandbox public token, exchanged), fully synced. */
