@@ -12,9 +12,9 @@ import pg from 'pg';
 import { encodeId } from '../../src/lib/ids.ts';
 
 const pool = new pg.Pool({ connectionString: process.env.BENCH_DATABASE_URL, max: 10 });
-// As Tributary's transaction page selects them (src/modules/transaction/transaction.query.ts).
-const COLUMNS = `t.id, t.account_id as "accountId", to_char(t.date, 'YYYY-MM-DD') as date, t.description, t.amount::text as amount, t.status,
-  t.currency_code as "currencyCode", t.metadata, t.created_at as "createdAt"`;
+// The columns Tributary's transaction page reads for the bench's selection (`id date amount description
+// account { … }`: a page reads the columns its document selects, src/modules/transaction/transaction.resolvers.ts).
+const COLUMNS = `t.id, t.account_id as "accountId", to_char(t.date, 'YYYY-MM-DD') as date, t.description, t.amount::text as amount`;
 // As its account and remoteData loaders read them (src/graphql/loaders.ts).
 const ACCOUNTS = `select id, connection_id, name, name_override, kind, subtype, state, verified, mask, currency_code, latest_balance_id, metadata, created_at
            from account where id = any($1::uuid[]) and profile_id = $2`;

@@ -3,6 +3,8 @@ import type { PlainFields } from '../api-kit/plain-fields.ts';
 
 /** Where a presented object keeps the source it was made from. */
 const SOURCE = Symbol('source');
+/** A plain field's slot before its first read (null and undefined are values a field may have). */
+const UNSET = Symbol('unset');
 
 type Present = (value: unknown) => unknown;
 
@@ -12,8 +14,8 @@ type Present = (value: unknown) => unknown;
  * read; a resolver costs a resolve-info object, a response path and three closures per call, and a
  * page of 100 transactions with their accounts made six such calls per edge (most of a page's
  * allocation). Objects of a type with plain fields are therefore *presented* on their way into the
- * response: wrapped in an object of one class per type, whose getters compute the plain fields and
- * read the type's other fields from the source. A wrapper holds nothing but its source, and every
+ * response: wrapped in an object of one class per type, whose getters compute the plain fields (once,
+ * when first read) and read the type's other fields from the source. A wrapper holds nothing but its source, and every
  * wrapper of a type has the same shape, so the compiled reads stay monomorphic.
  *
  * A type whose objects reach a presented type through a plain property (an edge's `node`) is
@@ -99,26 +101,32 @@ function presenter(typeName: string, plain: PlainFields<object>, readThrough: Ma
 }
 
 /**
- * The class of a type's presented objects: its constructor computes the plain fields into data
- * properties (graphql-jit reads a non-null field twice: a getter would compute it twice), and its
- * getters read the other property fields off the source (presenting those of a presented type). Its source text is generated, like
- * graphql-jit's own code, so that each field is read by code of its own with a constant name: made as
- * closures of one function, they shared its inline caches, which went megamorphic.
+ * The class of a type's presented objects. A plain field is computed on its first read and kept in a
+ * slot of its own (graphql-jit reads a non-null field twice), so a document computes only the fields
+ * it selects: a page that selects no `merchant` builds no merchant object, and a read that selected
+ * only some columns (src/graphql/selection.ts) never computes a field from a column it left out. The
+ * other property fields are read off the source (presenting those of a presented type). Every slot is
+ * set in the constructor, so all objects of the class share one shape. The source text is generated,
+ * like graphql-jit's own code, so that each field is read by code of its own with a constant name:
+ * made as closures of one function, they shared its inline caches, which went megamorphic.
  */
 function presentedClass(plain: PlainFields<object>, readThrough: Map<string, Present | undefined>): new (source: object) => object {
   const computed = Object.keys(plain);
   const presents = [...readThrough.values()].filter((present) => present !== undefined);
   for (const name of [...computed, ...readThrough.keys()]) if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(name)) throw new Error(`${name} is not a GraphQL field name`);
   let presenting = 0;
-  const getters = [...readThrough].map(([name, present]) => `get ${name}() { return ${present ? `present${presenting++}(this[SOURCE].${name})` : `this[SOURCE].${name}`}; }`);
+  const getters = [
+    ...computed.map((name, index) => `get ${name}() { const value = this.$${index}; return value === UNSET ? (this.$${index} = compute${index}(this[SOURCE])) : value; }`),
+    ...[...readThrough].map(([name, present]) => `get ${name}() { return ${present ? `present${presenting++}(this[SOURCE].${name})` : `this[SOURCE].${name}`}; }`),
+  ];
   const source = `return class PresentedObject {
-    constructor(source) { this[SOURCE] = source; ${computed.map((name, index) => `this.${name} = compute${index}(source);`).join(' ')} }
+    constructor(source) { this[SOURCE] = source; ${computed.map((_, index) => `this.$${index} = UNSET;`).join(' ')} }
     ${getters.join('\n    ')}
   }`;
-  const parameters = ['SOURCE', ...computed.map((_, index) => `compute${index}`), ...presents.map((_, index) => `present${index}`)];
+  const parameters = ['SOURCE', 'UNSET', ...computed.map((_, index) => `compute${index}`), ...presents.map((_, index) => `present${index}`)];
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- built from the schema's field names, checked above
   const make = new Function(...parameters, source) as (...values: unknown[]) => new (source: object) => object;
-  return make(SOURCE, ...Object.values(plain), ...presents);
+  return make(SOURCE, UNSET, ...Object.values(plain), ...presents);
 }
 
 /** A resolver of a presented type, handed the stored source rather than its presented object. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keepRecentStatements, queryStats, statementsSince } from '../../src/db/query-stats.ts';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import { Account } from '../../src/modules/account/account.entity.ts';
 import { builders, type Builders } from '../support/builders.ts';
@@ -6,6 +7,7 @@ import { basicAuth, createProfile } from '../support/factories.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
 
+keepRecentStatements();
 const now = new Date('2026-05-20T12:00:00Z');
 let app: TestApp;
 let build: Builders;
@@ -178,6 +180,36 @@ describe('transactions', () => {
     expect(String(sample.amount)).toBe(String(Number(row.amount)));
     const single = await data('query($id: ID!) { transaction(id: $id) { id amount remoteData metadata account { id } } }', { id: sample.id });
     expect(single.transaction).toMatchObject({ id: sample.id, amount: sample.amount, remoteData: row.remote_data, account: { id: sample.account.id } });
+  });
+
+  it('reads only the columns a page selects, and every field alone (through a fragment too) has the value it has beside all others', async () => {
+    const fields = [
+      'id', 'date', 'description', 'amount', 'entryType', 'status', 'currencyCode', 'originalAmount', 'originalCurrencyCode', 'account { id name }',
+      'metadata', 'merchant { name website logoUrl }', 'category { primary detailed source confidence }', 'paymentChannel', 'remoteData', 'at', '__typename',
+    ];
+    const filter = { categories: ['FOOD_AND_DRINK'] };
+    // Every column filled on some rows (another profile's: other tests read the owner's), so that a column a field needs and a page left out shows.
+    await app.sql(
+      `update transaction set merchant_website = 'example.com', merchant_logo_url = 'https://example.com/logo.png', original_amount = amount * 2, original_currency_code = 'EUR', metadata = '{"k": "v"}'
+        where profile_id = $1 and category_primary = 'FOOD_AND_DRINK' and merchant_name is not null`,
+      [decodeId('profile', stranger.id)],
+    );
+    const full = (await data(`query($filter: TransactionFilter) { transactions(first: 100, filter: $filter) { edges { node { ${fields.join(' ')} } } } }`, { filter }, stranger.auth)).transactions.edges.map(
+      (edge: { node: Record<string, unknown> }) => edge.node,
+    );
+    expect(full.length).toBeGreaterThan(10);
+    expect(full.every((node: { category: unknown }) => node.category !== null)).toBe(true);
+    expect(full.some((node: { merchant: { website: unknown } | null; originalAmount: unknown; metadata: unknown }) => node.merchant?.website && node.originalAmount && node.metadata)).toBe(true);
+    for (const field of fields) {
+      const name = field.split(' ')[0]!;
+      const alone = await data(`query($filter: TransactionFilter) { transactions(first: 100, filter: $filter) { nodes { ...Picked } } } fragment Picked on Transaction { ${field} }`, { filter }, stranger.auth);
+      expect(alone.transactions.nodes.map((node: Record<string, unknown>) => node[name]), field).toEqual(full.map((node: Record<string, unknown>) => node[name]));
+    }
+    const before = queryStats.statements;
+    await data('{ transactions(first: 5) { edges { cursor node { amount } } } }');
+    const [page] = statementsSince(before).filter((sql) => sql.includes('from transaction t where'));
+    expect(page).toMatch(/"amount"/);
+    expect(page).not.toMatch(/metadata|merchant|category|created_at/);
   });
 
   it('refuses bad paging arguments and cursors with BAD_USER_INPUT', async () => {

@@ -34,8 +34,14 @@ function schemaWithCounts() {
       owner: (row: Row, _args: unknown, context: { owners: Map<string, Promise<unknown>> }) => context.owners.get(row.ownerId),
     },
   };
+  const itemIds = new Map<string, number>();
   const plainFields = {
-    Item: { id: (row: Row) => `item_${row.id}` },
+    Item: {
+      id: (row: Row) => {
+        itemIds.set(row.id, (itemIds.get(row.id) ?? 0) + 1);
+        return `item_${row.id}`;
+      },
+    },
     Owner: {
       id: (owner: { id: string }) => {
         ownerIds.set(owner.id, (ownerIds.get(owner.id) ?? 0) + 1);
@@ -43,15 +49,15 @@ function schemaWithCounts() {
       },
     },
   };
-  return { schema: withPlainFields(makeExecutableSchema({ typeDefs, resolvers }), plainFields), ownerIds };
+  return { schema: withPlainFields(makeExecutableSchema({ typeDefs, resolvers }), plainFields), ownerIds, itemIds };
 }
 
 async function run(query: string) {
-  const { schema, ownerIds } = schemaWithCounts();
+  const { schema, ownerIds, itemIds } = schemaWithCounts();
   const compiled = compileQuery(schema, parse(query));
   if (!isCompiledQuery(compiled)) throw new Error(JSON.stringify(compiled));
   const context = { owners: new Map([...owners].map(([id, owner]) => [id, Promise.resolve(owner)])) };
-  return { result: await compiled.query(undefined, context, {}), ownerIds };
+  return { result: await compiled.query(undefined, context, {}), ownerIds, itemIds };
 }
 
 describe('plain fields', () => {
@@ -65,6 +71,12 @@ describe('plain fields', () => {
   it('present a shared source once: the owners of six items are computed once each', async () => {
     const { ownerIds } = await run('{ page { edges { node { owner { id } } } } }');
     expect(Object.fromEntries(ownerIds)).toEqual({ o0: 1, o1: 1 });
+  });
+
+  it('are computed only when a document selects them, once however often it is read', async () => {
+    expect(Object.fromEntries((await run('{ page { edges { node { name } } } }')).itemIds)).toEqual({});
+    const { itemIds } = await run('{ page { edges { node { id again: id name } } } }');
+    expect(Object.fromEntries(itemIds)).toEqual(Object.fromEntries(rows.map((row) => [row.id, 1])));
   });
 
   it('present what a resolver returns, promised or null', async () => {

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { QueryTransactionsArgs, TransactionSort as Sort } from '../../../generated/graphql.ts';
 import { badUserInput } from '../../errors.ts';
 import { readCursor, writeCursor, type Position } from './transaction-cursor.ts';
-import { countTransactions, transactionRecords, transactionsExist, transactionWhere, type KeysetBound, type TransactionRecord } from './transaction.store.ts';
+import { countTransactions, transactionRecords, transactionsExist, transactionWhere, type KeysetBound, type RecordField, type TransactionRecord } from './transaction.store.ts';
 
 /** The transactions query's arguments, with the sort resolved (DATE_DESC when absent). */
 export type PageRequest = QueryTransactionsArgs & { sort: Sort };
@@ -43,12 +43,12 @@ const MAX_PAGE = 100;
 /**
  * Reads one page of a profile's transactions: keyset pagination on (date, id) in the requested
  * direction, every filter of the schema's TransactionFilter as SQL (exact numeric comparisons),
- * served by the (profile_id, date, id) index.
+ * served by the (profile_id, date, id) index. Its records hold only `fields` (all by default).
  */
-export async function transactionPage(em: EntityManager, profileId: string, request: PageRequest): Promise<TransactionPage> {
+export async function transactionPage(em: EntityManager, profileId: string, request: PageRequest, fields?: readonly RecordField[]): Promise<TransactionPage> {
   const where = transactionWhere(profileId, request.filter ?? {});
   return keysetPage(request, {
-    records: (bound, order, limit) => transactionRecords(em, where, bound, order, limit),
+    records: (bound, order, limit) => transactionRecords(em, where, bound, order, limit, fields),
     exists: (bound) => transactionsExist(em, where, bound),
     count: () => countTransactions(em, where),
     positionOf: (record) => record,

@@ -6,7 +6,8 @@ import type { PlainFields } from '../../api-kit/plain-fields.ts';
 import type { AccountView } from '../account/account.entity.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
 import { transactionPage, type KeysetPage } from './transaction.query.ts';
-import type { TransactionRecord } from './transaction.store.ts';
+import { RECORD, type RecordField, type TransactionRecord } from './transaction.store.ts';
+import { selectedFields, type SelectionInfo } from '../../api-kit/selection.ts';
 import { lockedTransaction, transactionById } from './transaction.store.ts';
 import { checkedCategory, correctCategory } from '../categorization/correction.ts';
 
@@ -70,8 +71,46 @@ export const transactionQuery: NonNullable<QueryResolvers['transaction']> = asyn
   return transaction;
 };
 
-export const transactionsQuery: NonNullable<QueryResolvers['transactions']> = (_root, args, { em, profileId }) =>
-  transactionPage(em, profileId, { ...args, sort: args.sort ?? 'DATE_DESC' });
+/**
+ * The columns each `Transaction` field reads. A page always reads `id` and `date` (its cursors and the
+ * row after the page); a field missing here (a new one) makes a page read every column.
+ */
+const COLUMNS_OF_FIELD: Partial<Record<string, readonly RecordField[]>> = {
+  id: [],
+  date: [],
+  description: ['description'],
+  amount: ['amount'],
+  entryType: ['amount'],
+  status: ['status'],
+  currencyCode: ['currencyCode'],
+  originalAmount: ['originalAmount'],
+  originalCurrencyCode: ['originalCurrencyCode'],
+  account: ['accountId'],
+  metadata: ['metadata'],
+  merchant: ['merchantName', 'merchantWebsite', 'merchantLogoUrl'],
+  category: ['categoryPrimary', 'categoryDetailed', 'categorySource', 'categoryConfidence'],
+  paymentChannel: ['paymentChannel'],
+  remoteData: [],
+  at: ['createdAt'],
+  __typename: [],
+};
+const PAGE_NODES = [['edges', 'node'], ['nodes']] as const;
+const columnsOfSelection = new WeakMap<ReadonlySet<string>, readonly RecordField[]>();
+
+/** The columns a page must read for the fields its document selects on its transactions. */
+export function columnsOfPage(info: SelectionInfo): readonly RecordField[] {
+  const fields = selectedFields(info, PAGE_NODES);
+  let columns = columnsOfSelection.get(fields);
+  if (!columns) {
+    const needed = [...fields].map((field) => COLUMNS_OF_FIELD[field]);
+    columns = needed.includes(undefined) ? RECORD : RECORD.filter((column) => column === 'id' || column === 'date' || needed.some((list) => list!.includes(column)));
+    columnsOfSelection.set(fields, columns);
+  }
+  return columns;
+}
+
+export const transactionsQuery: NonNullable<QueryResolvers['transactions']> = (_root, args, { em, profileId }, info) =>
+  transactionPage(em, profileId, { ...args, sort: args.sort ?? 'DATE_DESC' }, columnsOfPage(info));
 
 /**
  * Merges metadata and sets or clears the category, under the row's lock so concurrent updates all

@@ -68,7 +68,7 @@ export const TRANSACTION = table('transaction', {
   createdAt: col.timestamp(),
 });
 
-const RECORD = [
+export const RECORD = [
   'id', 'accountId', 'date', 'description', 'amount', 'status', 'currencyCode', 'originalAmount', 'originalCurrencyCode', 'metadata', 'createdAt',
   'merchantName', 'merchantWebsite', 'merchantLogoUrl', 'categoryPrimary', 'categoryDetailed', 'categorySource', 'categoryConfidence', 'paymentChannel',
 ] as const;
@@ -162,10 +162,15 @@ export async function remoteDataByIds(em: EntityManager, profileId: string, ids:
   return ids.map((id) => found.get(id) ?? {});
 }
 
-type StoredRecord = ReadRow<typeof TRANSACTION, (typeof RECORD)[number]>;
+/** A column a transaction record holds. */
+export type RecordField = (typeof RECORD)[number];
+type StoredRecord = ReadRow<typeof TRANSACTION, RecordField>;
 
+/** The record of a row, in place (a page makes up to 100): the timestamp parsed, when it was read. */
 function toRecord(row: StoredRecord): TransactionRecord {
-  return { ...row, createdAt: new Date(row.createdAt) };
+  const record = row as unknown as TransactionRecord;
+  if (row.createdAt !== undefined) record.createdAt = new Date(row.createdAt);
+  return record;
 }
 
 /** A filter of a profile's transactions as SQL conditions on `transaction t`, with their parameters ($1, $2, … in order). */
@@ -219,16 +224,27 @@ function bounded(where: TransactionWhere, bound: KeysetBound | undefined): Trans
 
 /** The statements of filtered reads, built from a TransactionWhere; test/stores.test.ts prepares each with every filter. */
 export const filteredStatements = {
-  page: (where: TransactionWhere, order: 'asc' | 'desc') =>
-    `select ${TRANSACTION.select(RECORD, 't')} from transaction t where ${where.conditions.join(' and ')} order by t.date ${order}, t.id ${order} limit $${where.params.length + 1}`,
+  page: (where: TransactionWhere, order: 'asc' | 'desc', fields: readonly RecordField[] = RECORD) =>
+    `select ${TRANSACTION.select(fields, 't')} from transaction t where ${where.conditions.join(' and ')} order by t.date ${order}, t.id ${order} limit $${where.params.length + 1}`,
   exists: (where: TransactionWhere) => `select exists (select 1 from transaction t where ${where.conditions.join(' and ')}) as found`,
   count: (where: TransactionWhere) => `select count(*)::int as count from transaction t where ${where.conditions.join(' and ')}`,
 };
 
-/** Up to `limit` records matching `where` past `bound`, in (date, id) order. */
-export async function transactionRecords(em: EntityManager, where: TransactionWhere, bound: KeysetBound | undefined, order: 'asc' | 'desc', limit: number): Promise<TransactionRecord[]> {
+/**
+ * Up to `limit` records matching `where` past `bound`, in (date, id) order. Only `fields` are read
+ * (all by default): a GraphQL page reads the columns its document selects, and its records hold
+ * nothing else, which only that document's fields read.
+ */
+export async function transactionRecords(
+  em: EntityManager,
+  where: TransactionWhere,
+  bound: KeysetBound | undefined,
+  order: 'asc' | 'desc',
+  limit: number,
+  fields: readonly RecordField[] = RECORD,
+): Promise<TransactionRecord[]> {
   const page = bounded(where, bound);
-  return (await run<StoredRecord>(em, filteredStatements.page(page, order), [...page.params, limit])).rows.map(toRecord);
+  return (await run<StoredRecord>(em, filteredStatements.page(page, order, fields), [...page.params, limit])).rows.map(toRecord);
 }
 
 /** Whether any record matches `where` past `bound`. */
