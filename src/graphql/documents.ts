@@ -60,7 +60,12 @@ export class DocumentCache {
     const key = args.operationName ?? '';
     let compiled = byOperation.get(key);
     if (!compiled) {
-      compiled = compileQuery(this.#schema, args.document, args.operationName ?? undefined);
+      // Values of enums and of GraphQL's own scalars are written as handed over, not serialized: serializing
+      // passed each one, with a new error location and path array, to a runtime check per field and
+      // edge (~80 KB of a 100-transaction page). Resolvers and rows hand over exactly those values (typed
+      // by generated/graphql.ts; test/http/graphql-leaf-values.test.ts reads every field to prove it).
+      // The service's own scalars (Decimal, Date, DateTime, …) are still serialized.
+      compiled = compileQuery(this.#schema, args.document, args.operationName ?? undefined, { disableLeafSerialization: true });
       byOperation.set(key, compiled);
     }
     return isCompiledQuery(compiled) ? compiled.query(args.rootValue, args.contextValue, args.variableValues) : compiled;

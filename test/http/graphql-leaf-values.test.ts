@@ -1,0 +1,100 @@
+import {
+  buildSchema,
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+} from 'graphql';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeId } from '../../src/lib/ids.ts';
+import { basicAuth, createProfile } from '../support/factories.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { waitFor } from '../support/wait.ts';
+
+/**
+ * The GraphQL front door runs graphql-jit without serializing the values of enums and of GraphQL's
+ * own scalars (src/graphql/documents.ts): what the resolvers and rows hand over is written as it is.
+ * These tests read every field a profile can reach and check that each such value is already what
+ * serializing would have made of it, so that a resolver handing over a number for a String, or a
+ * value outside an enum, fails here instead of reaching a client.
+ */
+const schema = buildSchema(readFileSync('contracts/schema.graphql', 'utf8'));
+const DEPTH = 4;
+const now = new Date('2026-05-20T12:00:00Z');
+let app: TestApp;
+let auth: string;
+
+beforeAll(async () => {
+  app = await startTestApp({}, { sandboxNow: () => now });
+  const profile = await createProfile(app);
+  auth = basicAuth(profile.id, app.apiKey);
+  for (const institutionId of ['ins_first_platypus', 'ins_tattersall_fcu']) {
+    const response = await app.http.post('/v1/sandbox/connections', { auth: app.apiKey, json: { profileId: profile.id, institutionId, username: 'user_good', password: 'pass_good' } });
+    await waitFor(async () => {
+      const [row] = await app.sql('select status from connection where id = $1', [decodeId('connection', response.body.id)]);
+      return row.status === 'SYNCED' ? true : undefined;
+    }, `${institutionId} to sync`);
+  }
+});
+afterAll(() => app?.stop());
+
+/** Whether a field can be selected without arguments (every argument optional). */
+const selectable = (field: GraphQLField<unknown, unknown>) => field.args.every((arg) => !isNonNullType(arg.type) || arg.defaultValue !== undefined);
+
+/** Every selectable field of `type` down to `depth` levels of objects (leaves only at the last). */
+function selection(type: GraphQLObjectType, depth: number): string {
+  const fields = Object.values(type.getFields()).filter(selectable);
+  return fields
+    .map((field) => {
+      const named = getNamedType(field.type);
+      if (!isObjectType(named)) return field.name;
+      return depth > 1 ? `${field.name} { ${selection(named, depth - 1)} }` : '';
+    })
+    .filter(Boolean)
+    .concat('__typename')
+    .join(' ');
+}
+
+/** Every value below `value` whose type is an enum or a specified scalar, with its path, that serializing would change. */
+function unserialized(value: unknown, type: GraphQLOutputType, path: string): string[] {
+  if (value === null) return isNonNullType(type) ? [`${path}: null`] : [];
+  const inner = getNullableType(type);
+  if (isListType(inner)) return Array.isArray(value) ? value.flatMap((item, index) => unserialized(item, inner.ofType, `${path}.${index}`)) : [`${path}: not a list`];
+  if (isObjectType(inner)) {
+    const fields = inner.getFields();
+    return Object.entries(value as Record<string, unknown>).flatMap(([name, item]) =>
+      name === '__typename' ? (item === inner.name ? [] : [`${path}.__typename: ${String(item)}`]) : unserialized(item, fields[name]!.type, `${path}.${name}`),
+    );
+  }
+  if (isEnumType(inner)) return inner.getValues().some((enumValue) => enumValue.name === value) ? [] : [`${path}: ${JSON.stringify(value)} is not a ${inner.name}`];
+  if (isScalarType(inner)) {
+    const ok = { ID: typeof value === 'string', String: typeof value === 'string', Boolean: typeof value === 'boolean', Int: Number.isInteger(value), Float: typeof value === 'number' }[inner.name];
+    return ok === false ? [`${path}: ${JSON.stringify(value)} is not a ${inner.name}`] : [];
+  }
+  return [];
+}
+
+describe('values written without serialization', () => {
+  const query = schema.getQueryType()!;
+  const roots = Object.values(query.getFields()).filter((field) => selectable(field) && isObjectType(getNamedType(field.type)) && field.name !== 'node');
+
+  it('reach every root field a profile can read without arguments', () => {
+    expect(roots.map((field) => field.name)).toEqual(expect.arrayContaining(['profile', 'connections', 'accounts', 'transactions', 'recurringStreams']));
+  });
+
+  it.each(roots.map((field) => [field.name, field] as const))('are what serializing would give, in everything %s reaches', async (_name, field) => {
+    const response = await app.http.post('/v1/graphql', { auth, json: { query: `{ ${field.name} { ${selection(getNamedType(field.type) as GraphQLObjectType, DEPTH)} } }` } });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.errors, JSON.stringify(response.body.errors)).toBeUndefined();
+    const value = response.body.data[field.name];
+    expect(value === null || (Array.isArray(value) && value.length === 0), `${field.name} reads nothing to check`).toBe(false);
+    expect(unserialized(value, field.type, field.name)).toEqual([]);
+  });
+});
