@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { QueryRecurringStreamsArgs, RecurringStreamTransactionsArgs } from '../../../generated/graphql.ts';
 import { keysetPage, type KeysetPage, type TransactionPage } from '../transaction/transaction.query.ts';
-import { countTransactions, transactionRecords, transactionsExist, transactionWhere } from '../transaction/transaction.store.ts';
+import { countTransactions, transactionRecords, transactionsExist, transactionWhere, type RecordField } from '../transaction/transaction.store.ts';
 import { countStreams, streamRecords, streamsExist, streamWhere, type RecurringStreamRecord } from './recurring.store.ts';
 
 export type RecurringStreamPage = KeysetPage<RecurringStreamRecord>;
@@ -18,11 +18,11 @@ export function recurringStreamPage(em: EntityManager, profileId: string, args: 
 }
 
 /** One page of a stream's transactions: the profile's transactions that are members of it, paged as `transactions`. */
-export function streamTransactionPage(em: EntityManager, profileId: string, streamId: string, args: RecurringStreamTransactionsArgs): Promise<TransactionPage> {
+export function streamTransactionPage(em: EntityManager, profileId: string, streamId: string, args: RecurringStreamTransactionsArgs, columns?: readonly RecordField[]): Promise<TransactionPage> {
   const where = transactionWhere(profileId, {});
   where.conditions.push(`exists (select 1 from recurring_stream_transaction m where m.transaction_id = t.id and m.stream_id = $${where.params.push(streamId)})`);
   return keysetPage({ ...args, sort: args.sort ?? 'DATE_DESC' }, {
-    records: (bound, order, limit) => transactionRecords(em, where, bound, order, limit),
+    records: (bound, order, limit) => transactionRecords(em, where, bound, order, limit, columns),
     exists: (bound) => transactionsExist(em, where, bound),
     count: () => countTransactions(em, where),
     positionOf: (record) => record,

@@ -5,7 +5,7 @@ import { decodeId, encodeId } from '../../lib/ids.ts';
 import type { PlainFields } from '../../api-kit/plain-fields.ts';
 import type { AccountView } from '../account/account.entity.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
-import { transactionPage, type KeysetPage } from './transaction.query.ts';
+import { transactionPage, type KeysetPage, type TransactionPage } from './transaction.query.ts';
 import { RECORD, type RecordField, type TransactionRecord } from './transaction.store.ts';
 import { selectedFields, type SelectionInfo } from '../../api-kit/selection.ts';
 import { lockedTransaction, transactionById } from './transaction.store.ts';
@@ -23,12 +23,38 @@ export const transactionPlainFields: PlainFields<TransactionRecord> = {
       : { primary: transaction.categoryPrimary, detailed: transaction.categoryDetailed, source: transaction.categorySource, confidence: Number(transaction.categoryConfidence ?? 1) },
 };
 
-/** `Transaction` fields from other records, through the request's loaders. */
+/**
+ * `Transaction` fields from other records, through the request's loaders. `account` has no resolver:
+ * whatever hands transactions to GraphQL hands each its account (`withAccounts`), so a page's edges
+ * read a property instead of each running a resolver with its own resolve info, path, closures and
+ * promise (most of what a page allocated per edge after its leaves).
+ */
 export const transactionType: TransactionResolvers = {
-  // The loader's own promise, not an async wrapper's: one fewer promise per edge. Every transaction has its account.
-  account: (transaction, _args, { loaders }) => loaders.account.load(transaction.accountId) as Promise<AccountView>,
   remoteData: (transaction, _args, { loaders }) => loaders.remoteData.load(transaction.id),
 };
+
+/** The request's account loader (src/graphql/loaders.ts), as far as `withAccounts` uses it. */
+interface AccountLoader {
+  loadMany(ids: readonly string[]): Promise<Array<AccountView | null | Error>>;
+}
+
+/**
+ * Sets each record's `account` (what `Transaction.account` reads), from the request's account loader:
+ * one query for a page's accounts, as the resolver's batch was. Every transaction has its account
+ * (a foreign key within the profile).
+ */
+export async function withAccounts<R extends TransactionRecord>(records: R[], loaders: { account: AccountLoader }): Promise<R[]> {
+  const accounts = await loaders.account.loadMany([...new Set(records.map((record) => record.accountId))]);
+  const byId = new Map(accounts.map((account) => (account instanceof Error || account === null ? undefined : ([account.id, account] as const))).filter((entry) => entry !== undefined));
+  for (const record of records) record.account = byId.get(record.accountId);
+  return records;
+}
+
+/** A page whose records hold their accounts when its document selects `account`. */
+async function withAccountsIfSelected(page: TransactionPage, columns: readonly RecordField[], loaders: { account: AccountLoader }): Promise<TransactionPage> {
+  if (columns.includes('accountId')) await withAccounts(page.records, loaders);
+  return page;
+}
 
 /** One edge of a page, all of one shape (a page builds up to 100); its cursor is computed only when `cursor` is selected. */
 class PageEdge<R> {
@@ -64,11 +90,11 @@ export const pageInfoType: PageInfoResolvers = {
   endCursor: (page) => (page.records.length > 0 ? page.cursorOf(page.records.at(-1)!) : null),
 };
 
-export const transactionQuery: NonNullable<QueryResolvers['transaction']> = async (_root, { id }, { em, profileId }) => {
+export const transactionQuery: NonNullable<QueryResolvers['transaction']> = async (_root, { id }, { em, profileId, loaders }) => {
   const uuid = decodeId('transaction', id);
   const transaction = uuid && (await transactionById(em, profileId, uuid));
   if (!transaction) throw notFound('Transaction');
-  return transaction;
+  return (await withAccounts([transaction], loaders))[0]!;
 };
 
 /**
@@ -109,19 +135,27 @@ export function columnsOfPage(info: SelectionInfo): readonly RecordField[] {
   return columns;
 }
 
-export const transactionsQuery: NonNullable<QueryResolvers['transactions']> = (_root, args, { em, profileId }, info) =>
-  transactionPage(em, profileId, { ...args, sort: args.sort ?? 'DATE_DESC' }, columnsOfPage(info));
+export const transactionsQuery: NonNullable<QueryResolvers['transactions']> = async (_root, args, { em, profileId, loaders }, info) => {
+  const columns = columnsOfPage(info);
+  return withAccountsIfSelected(await transactionPage(em, profileId, { ...args, sort: args.sort ?? 'DATE_DESC' }, columns), columns, loaders);
+};
+
+/** A page of a recurring stream's transactions (`RecurringStream.transactions`), read as the root `transactions` pages are. */
+export async function streamTransactions(read: (columns: readonly RecordField[]) => Promise<TransactionPage>, loaders: { account: AccountLoader }, info: SelectionInfo): Promise<TransactionPage> {
+  const columns = columnsOfPage(info);
+  return withAccountsIfSelected(await read(columns), columns, loaders);
+}
 
 /**
  * Merges metadata and sets or clears the category, under the row's lock so concurrent updates all
  * land; remote data is neither read nor written. Every field is checked before anything is written.
  */
-export const transactionUpdate: NonNullable<MutationResolvers['transactionUpdate']> = (_root, { input }, { em, profileId, corrections }) =>
-  mutationPayload(input, () => {
+export const transactionUpdate: NonNullable<MutationResolvers['transactionUpdate']> = (_root, { input }, { em, profileId, corrections, loaders }) =>
+  mutationPayload(input, async () => {
     const id = decodeId('transaction', input.id);
     if (!id) throw new RecordNotFound('Transaction');
     const category = input.category === undefined ? undefined : checkedCategory(input.category);
-    return em.transactional(async (tx): Promise<TransactionRecord> => {
+    const updated = em.transactional(async (tx): Promise<TransactionRecord> => {
       const transaction = await lockedTransaction(tx, profileId, id);
       if (!transaction) throw new RecordNotFound('Transaction');
       transaction.metadata = mergeMetadata(transaction.metadata, input.metadata);
@@ -148,4 +182,5 @@ export const transactionUpdate: NonNullable<MutationResolvers['transactionUpdate
         paymentChannel: transaction.paymentChannel,
       };
     });
+    return (await withAccounts([await updated], loaders))[0]!;
   });

@@ -5,6 +5,7 @@ import { col, table, type ReadRow, type Row } from '../../db/table.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
 import type { ProviderTransaction } from '../../providers/provider.ts';
 import type { Metadata } from '../metadata/metadata.ts';
+import type { AccountView } from '../account/account.entity.ts';
 import { checkMetadataFilter } from '../metadata/metadata-filter.ts';
 import type { EnrichmentInput } from '../../enrichment/enrichment.ts';
 import { CATEGORIES } from '../../enrichment/taxonomy.ts';
@@ -37,6 +38,8 @@ export interface TransactionRecord {
   categorySource: StoredEnrichment['categorySource'];
   categoryConfidence: string | null;
   paymentChannel: StoredEnrichment['paymentChannel'];
+  /** Its account, set by whatever hands the record to GraphQL (`withAccounts`), which `Transaction.account` reads. */
+  account?: AccountView;
 }
 
 /** The transaction table as its SQL reads and writes it (checked against the entity by test/stores.test.ts). */
