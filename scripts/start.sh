@@ -1,8 +1,8 @@
 #!/bin/sh
 # Runs the compiled service (dist/, from `npm run build`) the way production runs it: `npm start`, the
 # image's CMD and the benchmark all start it through here. The V8 heap settings and glibc's two
-# malloc arenas keep one process within about 250 MB under load (docs/decisions.md, "Memory");
+# malloc arenas keep one process within about 250 MB under load (docs/decisions/build-one-launcher.md);
 # an operator's own NODE_OPTIONS come after them and win, e.g. NODE_OPTIONS=--max-old-space-size=1024.
-export NODE_OPTIONS="--max-semi-space-size=32 --max-old-space-size=256${NODE_OPTIONS:+ $NODE_OPTIONS}"
+export NODE_OPTIONS="--max-semi-space-size=16 --max-old-space-size=256${NODE_OPTIONS:+ $NODE_OPTIONS}"
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 exec node "$(dirname "$0")/../dist/src/main.js"
