@@ -93,7 +93,15 @@ const rawJSON = (text: string): unknown => (JSON as unknown as { rawJSON(text: s
 function decimalNumber(value: unknown): unknown {
   const text = String(value);
   if (!/^-?\d+(\.\d+)?$/.test(text)) return Number(value);
-  const trimmed = text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+  // Trailing fraction zeros cut by scanning (every stored amount has four fraction digits: one slice, no regex replace).
+  let end = text.length;
+  if (text.includes('.')) {
+    while (text.charCodeAt(end - 1) === 48) end -= 1;
+    if (text.charCodeAt(end - 1) === 46) end -= 1;
+  }
+  const trimmed = end === text.length ? text : text.slice(0, end);
+  // Leading zeros and negative zero (never from PostgreSQL, possible from a provider's text).
+  if (!/^-?0\d|^-0$/.test(trimmed)) return rawJSON(trimmed);
   return rawJSON(/^-0+$/.test(trimmed) ? '0' : trimmed.replace(/^(-?)0+(?=\d)/, '$1'));
 }
 

@@ -16,5 +16,14 @@ describe('the Decimal scalar', () => {
     expect(wire('1500.0000')).toBe('{"value":1500}');
     expect(wire('-0.0000')).toBe('{"value":0}');
     expect(wire('-0.0001')).toBe('{"value":-0.0001}');
+    expect(wire('0.5000')).toBe('{"value":0.5}');
+    expect(wire('100')).toBe('{"value":100}');
+    expect(wire('-0')).toBe('{"value":0}');
+  });
+
+  it('drops leading zeros a provider\'s text may carry', () => {
+    expect(wire('-00012.50')).toBe('{"value":-12.5}');
+    expect(wire('007')).toBe('{"value":7}');
+    expect(wire('00.2500')).toBe('{"value":0.25}');
   });
 });
