@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { GraphQLResolveInfo } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GraphQLContext } from '../../src/graphql/context.ts';
+import { createLoaders } from '../../src/graphql/loaders.ts';
 import { encodeId } from '../../src/lib/ids.ts';
 import { ConnectionService } from '../../src/modules/connection/connection.service.ts';
 import { syncConnection, type SyncDependencies } from '../../src/modules/sync/sync-engine.ts';
@@ -270,7 +271,8 @@ class Store {
     if (index === null || rows.length === 0) return;
     const row = rows[index % rows.length]!;
     const key = this.#model.keyOf(row.remote_id)!;
-    const context = { em: db.em(), profileId } as GraphQLContext;
+    const em = db.em();
+    const context = { em, profileId, loaders: createLoaders(em, profileId) } as GraphQLContext;
     const payload = await updateTransaction({}, { input: { id: encodeId('transaction', row.id), metadata: tagOf(key) } }, context, {} as GraphQLResolveInfo);
     expect(payload, JSON.stringify(payload.errors)).toMatchObject({ success: true });
     this.#tagged.add(key);
