@@ -1,0 +1,63 @@
+import { expect, it } from 'vitest';
+import { JOB_SCHEMA } from '../../src/jobs/queue.ts';
+import { builders, type Builders } from '../support/builders.ts';
+import { withServiceTier } from '../support/service-tier.ts';
+import type { TestDatabase } from '../support/test-database.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
+import { waitFor } from '../support/wait.ts';
+import { startWebhookWorker } from '../support/webhook-worker.ts';
+
+let db: TestDatabase;
+let build: Builders;
+
+withServiceTier((tier) => ({ db, build } = tier));
+
+/** A receiver that answers after a while and keeps the most requests it ever held at once. */
+async function countingReceiver() {
+  let open = 0;
+  const receiver = Object.assign(await startReceiver(() => {
+    receiver.most = Math.max(receiver.most, ++open);
+    // Registered before the receiver's own answer timer of the same delay, so it runs first.
+    setTimeout(() => open--, 50);
+    return { status: 200, delayMs: 50 };
+  }), { most: 0 });
+  return receiver;
+}
+
+it('fetches attempts in batches yet never makes two of one subscription at once, and delivers what a batch put back', { timeout: 60_000 }, async () => {
+  const before = new Date(Date.now() - 60_000);
+  const tenants = [builders({ ...db, environmentId: (await build.environment()).id }), builders({ ...db, environmentId: (await build.environment()).id })];
+  const receivers = [];
+  for (const [index, tenant] of tenants.entries()) {
+    for (let subscription = 0; subscription < 2 + index; subscription++) {
+      const receiver = await countingReceiver();
+      receivers.push(receiver);
+      await tenant.webhookSubscription({ targetUrl: receiver.url, createdAt: before });
+    }
+  }
+  // Every event is owed before the worker starts: its first fetches find several jobs of each subscription.
+  const events = 6;
+  for (const tenant of tenants) for (let index = 0; index < events; index++) await tenant.event({ dispatchedAt: null });
+  const stop = await startWebhookWorker(db);
+  try {
+    await waitFor(async () => (receivers.every((receiver) => receiver.received.length >= events) ? true : undefined), 'every delivery');
+    for (const receiver of receivers) {
+      expect(receiver.most).toBe(1);
+      expect(new Set(receiver.received.map((request) => request.headers['webhook-id'])).size).toBe(events);
+    }
+    const statuses = await waitFor(async () => {
+      const rows = await db.sql<{ status: string; n: number }>(`select status, count(*)::int as n from webhook_delivery group by status`);
+      return rows.every((row) => row.status === 'SUCCEEDED') ? rows : undefined;
+    }, 'every outcome recorded');
+    expect(statuses).toEqual([{ status: 'SUCCEEDED', n: receivers.length * events }]);
+    // Jobs a fetch did not take went back, and were fetched and completed like the others.
+    const jobs = await waitFor(async () => {
+      const rows = await db.sql<{ state: string; n: number }>(`select state, count(*)::int as n from ${JOB_SCHEMA}.job where name = 'webhook.deliver' group by state`);
+      return rows.every((row) => row.state === 'completed') ? rows : undefined;
+    }, 'every job completed');
+    expect(jobs).toEqual([{ state: 'completed', n: receivers.length * events }]);
+  } finally {
+    await stop();
+    await Promise.all(receivers.map((receiver) => receiver.close()));
+  }
+});
