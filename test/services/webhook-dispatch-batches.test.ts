@@ -27,7 +27,7 @@ async function countingReceiver() {
 it('fetches attempts in batches yet never makes two of one subscription at once, and delivers what a batch put back', { timeout: 60_000 }, async () => {
   const before = new Date(Date.now() - 60_000);
   const tenants = [builders({ ...db, environmentId: (await build.environment()).id }), builders({ ...db, environmentId: (await build.environment()).id })];
-  const receivers = [];
+  const receivers: Array<Awaited<ReturnType<typeof countingReceiver>>> = [];
   for (const [index, tenant] of tenants.entries()) {
     for (let subscription = 0; subscription < 2 + index; subscription++) {
       const receiver = await countingReceiver();

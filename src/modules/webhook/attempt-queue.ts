@@ -1,5 +1,6 @@
 import type { Job, PgBoss } from 'pg-boss';
 import { JOB_SCHEMA } from '../../jobs/queue.ts';
+import { GroupWriter } from './group-writer.ts';
 import type { WebhookDeliveryEntity } from './webhook.entity.ts';
 
 const DELIVER = 'webhook.deliver';
@@ -65,6 +66,10 @@ export async function openAttemptQueue(boss: PgBoss): Promise<AttemptQueue> {
   await boss.createQueue(DELIVER, settings);
   // createQueue leaves a queue that exists as it was: this build's settings apply to it too.
   await boss.updateQueue(DELIVER, { ...settings, heartbeatSeconds: null });
+  // Attempts end many at a time under load: their jobs are completed a group per statement.
+  const completions = new GroupWriter<string>(async (ids) => {
+    await boss.complete(DELIVER, ids);
+  });
   return {
     name: DELIVER,
     async add(attempts) {
@@ -90,8 +95,8 @@ export async function openAttemptQueue(boss: PgBoss): Promise<AttemptQueue> {
     async restore(jobs) {
       if (jobs.length > 0) await boss.getDb().executeSql(RESTORE, [DELIVER, jobs.map((job) => job.id)]);
     },
-    async complete(job) {
-      await boss.complete(DELIVER, job.id);
+    complete(job) {
+      return completions.write(job.id);
     },
     async fail(job, message) {
       await boss.fail(DELIVER, job.id, { message });

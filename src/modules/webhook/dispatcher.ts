@@ -22,11 +22,14 @@ const POLL_MS = 1000;
  */
 export class WebhookDispatcher {
   readonly #queue: AttemptQueue;
-  readonly #attempt: (deliveryId: string) => Promise<void>;
+  /** Makes the attempts of these rows: one promise per row, in their order. */
+  readonly #attempt: (deliveryIds: string[]) => Promise<void>[];
   readonly #logger: Logger;
   readonly #metrics: Metrics | undefined;
-  /** Subscriptions with an attempt in flight in this instance, to the attempt and its job's settlement. */
+  /** Subscriptions with an attempt in flight in this instance, to the attempt. */
   readonly #inFlight = new Map<string, Promise<void>>();
+  /** Jobs being completed or failed after their attempts ended. */
+  readonly #settling = new Set<Promise<void>>();
   /** Attempts in flight in this instance per environment (only environments with some). */
   readonly #perEnvironment = new Map<string, number>();
   #dispatching: Promise<void> | undefined;
@@ -35,7 +38,7 @@ export class WebhookDispatcher {
   #woken = false;
   #resume: (() => void) | undefined;
 
-  constructor(queue: AttemptQueue, attempt: (deliveryId: string) => Promise<void>, logger: Logger, metrics: Metrics | undefined) {
+  constructor(queue: AttemptQueue, attempt: (deliveryIds: string[]) => Promise<void>[], logger: Logger, metrics: Metrics | undefined) {
     this.#queue = queue;
     this.#attempt = attempt;
     this.#logger = logger;
@@ -46,12 +49,13 @@ export class WebhookDispatcher {
     this.#dispatching = this.#dispatch();
   }
 
-  /** Stops fetching, and waits for the attempts in flight (each ends within its deadline). */
+  /** Stops fetching, and waits for the attempts in flight (each ends within its deadline) and their jobs' settlement. */
   async stop(): Promise<void> {
     this.#stopped = true;
     this.wake();
     await this.#dispatching;
     await Promise.all(this.#inFlight.values());
+    await Promise.all(this.#settling);
   }
 
   /** New attempts may be due: fetch again at once. */
@@ -89,7 +93,8 @@ export class WebhookDispatcher {
         const jobs = await this.#queue.fetch({ subscriptions: [...busy], environments: skipped }, free);
         if (jobs.length === 0) continue;
         const { taken, left } = shareFetched(jobs.map(candidate), this.#perEnvironment, busy, free, bound);
-        for (const { job } of taken) this.#run(job);
+        const attempts = this.#attempt(taken.map(({ job }) => job.data.deliveryId));
+        taken.forEach(({ job }, index) => this.#run(job, attempts[index]!));
         started += taken.length;
         found = true;
         await this.#queue.restore(left.map(({ job }) => job));
@@ -99,13 +104,16 @@ export class WebhookDispatcher {
     return started;
   }
 
-  /** Makes the job's attempt in the background and settles the job; its slot is then free. */
-  #run(job: Job<AttemptJob>): void {
+  /**
+   * Frees the job's slot once its attempt, under way, has ended (its outcome written), and settles the
+   * job after that: a completed job is bookkeeping only, as its row is no longer owed an attempt.
+   */
+  #run(job: Job<AttemptJob>, attempt: Promise<void>): void {
     const { deliveryId } = job.data;
     const { subscriptionId, environmentId } = candidate(job);
     const started = performance.now();
     const finished = (outcome: 'completed' | 'failed') => this.#metrics?.jobFinished(this.#queue.name, outcome, (performance.now() - started) / 1000);
-    const settled = this.#attempt(deliveryId)
+    const settled = attempt
       .then(
         () => {
           finished('completed');
@@ -121,6 +129,10 @@ export class WebhookDispatcher {
         () => undefined,
         (error: unknown) => this.#logger.error({ err: error }, 'settling a webhook attempt job failed'),
       )
+      .finally(() => this.#settling.delete(settled));
+    this.#settling.add(settled);
+    const slot = attempt
+      .catch(() => undefined)
       .finally(() => {
         this.#inFlight.delete(subscriptionId);
         const left = (this.#perEnvironment.get(environmentId) ?? 1) - 1;
@@ -128,7 +140,7 @@ export class WebhookDispatcher {
         else this.#perEnvironment.delete(environmentId);
         this.wake();
       });
-    this.#inFlight.set(subscriptionId, settled);
+    this.#inFlight.set(subscriptionId, slot);
     this.#perEnvironment.set(environmentId, (this.#perEnvironment.get(environmentId) ?? 0) + 1);
   }
 
