@@ -87,9 +87,9 @@ export function subscriptionById(em: EntityManager, environmentId: string, id: s
   return em.findOne(WebhookSubscription, { id, environment: environmentId });
 }
 
-/** The environment's subscriptions that are not disabled (the relay fans events out to them). */
-export function enabledSubscriptions(em: EntityManager, environmentId: string): Promise<WebhookSubscriptionEntity[]> {
-  return em.find(WebhookSubscription, { environment: environmentId, disabled: false });
+/** The subscriptions of these environments that are not disabled (the relay fans events out to them). */
+export function enabledSubscriptions(em: EntityManager, environmentIds: string[]): Promise<WebhookSubscriptionEntity[]> {
+  return em.find(WebhookSubscription, { environment: { $in: environmentIds }, disabled: false });
 }
 
 /** Removes a subscription, and with it (the schema's cascade) its delivery rows. */
