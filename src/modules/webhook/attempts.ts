@@ -13,6 +13,19 @@ import { claimDeliveries, deliveriesToAttempt, settleDeliveries, type Settlement
 /** How long an attempt's claim lasts: past it, the attempt is taken as lost (its worker died). */
 export const CLAIM_MS = TIMEOUT_MS + 5_000;
 
+/** An attempt under way. */
+export interface AttemptRun {
+  /**
+   * Settles once the subscription may have its next attempt: the receiver has answered (or the attempt
+   * ended without sending), before the outcome is written unless that outcome disables the subscription.
+   */
+  sent: Promise<void>;
+  /** Settles once the outcome is written; rejects when claiming, loading or writing failed. */
+  recorded: Promise<void>;
+}
+
+const noop = () => undefined;
+
 export interface WebhookAttemptsOptions {
   orm: MikroORM;
   sender: WebhookSender;
@@ -26,7 +39,8 @@ export interface WebhookAttemptsOptions {
 /**
  * Makes attempts: claims and loads their rows together, sends each, records the outcomes in groups
  * (one statement for all those that ended while the previous group was written) and queues the next
- * attempts.
+ * attempts. A subscription's next attempt need not wait for the outcome's write: its row stays claimed
+ * until then, and a worker that dies before writing it leaves the claim to lapse and the row to be sent again.
  */
 export class WebhookAttempts {
   readonly #options: WebhookAttemptsOptions;
@@ -41,14 +55,18 @@ export class WebhookAttempts {
 
   /**
    * Makes one attempt per row still owed one that no other worker holds, claimed and loaded by two
-   * statements at once for all of them; each is then sent on its own. One promise per row, in their order,
-   * settled once its outcome is written.
+   * statements at once for all of them; each is then sent on its own. One run per row, in their order.
    */
-  attemptEach(deliveryIds: string[]): Promise<void>[] {
+  attemptEach(deliveryIds: string[]): AttemptRun[] {
     const claimed = this.#claim(deliveryIds);
-    return deliveryIds.map(async (deliveryId) => {
-      const delivery = (await claimed).get(deliveryId);
-      if (delivery) await this.#attempt(delivery);
+    return deliveryIds.map((deliveryId) => {
+      let sent!: () => void;
+      const sending = new Promise<void>((resolve) => (sent = resolve));
+      const recorded = claimed.then(async (deliveries) => {
+        const delivery = deliveries.get(deliveryId);
+        if (delivery) await this.#attempt(delivery, sent);
+      });
+      return { sent: Promise.race([sending, recorded.then(noop, noop)]), recorded };
     });
   }
 
@@ -62,7 +80,8 @@ export class WebhookAttempts {
     return new Map(deliveries.filter((delivery) => held.has(delivery.id)).map((delivery) => [delivery.id, delivery]));
   }
 
-  async #attempt(delivery: WebhookDeliveryEntity): Promise<void> {
+  /** Calls `sent` once the subscription may have its next attempt: when the answer is in, unless it disables the subscription (then once that is written). */
+  async #attempt(delivery: WebhookDeliveryEntity, sent: () => void): Promise<void> {
     const { sender, enqueue, logger, metrics, now } = this.#options;
     const started = now();
     const { subscription } = delivery;
@@ -76,6 +95,7 @@ export class WebhookAttempts {
     const outcome = await sender.send(delivery, { httpsOnly: mode === 'PRODUCTION' });
     metrics?.webhookAttempt(outcome.refused ? 'refused' : answered(outcome.status), kind, (started.getTime() - delivery.event.at.getTime()) / 1000);
     const settled = settlement(delivery, outcome, now());
+    if (!settled.disable) sent();
     await this.#outcomes.write(settled);
     if (settled.next) await enqueue([settled.next]);
     if (settled.status === 'FAILED') logger.info({ deliveryId: encodeId('webhookDelivery', delivery.id), status: outcome.status, error: settled.error }, 'webhook attempt failed');

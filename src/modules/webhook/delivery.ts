@@ -81,6 +81,6 @@ export class WebhookDeliveries {
 
   /** Makes one attempt, if the row is still owed one and no other worker holds it. */
   attempt(deliveryId: string): Promise<void> {
-    return this.#attempts.attemptEach([deliveryId])[0]!;
+    return this.#attempts.attemptEach([deliveryId])[0]!.recorded;
   }
 }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { encodeId } from '../../lib/ids.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import type { AttemptJob, AttemptQueue } from './attempt-queue.ts';
+import type { AttemptRun } from './attempts.ts';
 import { fairFetches, shareFetched } from './fair-share.ts';
 
 /** Attempts one instance makes at once; a subscription has at most one of them. */
@@ -22,8 +23,8 @@ const POLL_MS = 1000;
  */
 export class WebhookDispatcher {
   readonly #queue: AttemptQueue;
-  /** Makes the attempts of these rows: one promise per row, in their order. */
-  readonly #attempt: (deliveryIds: string[]) => Promise<void>[];
+  /** Makes the attempts of these rows: one run per row, in their order. */
+  readonly #attempt: (deliveryIds: string[]) => AttemptRun[];
   readonly #logger: Logger;
   readonly #metrics: Metrics | undefined;
   /** Subscriptions with an attempt in flight in this instance, to the attempt. */
@@ -38,7 +39,7 @@ export class WebhookDispatcher {
   #woken = false;
   #resume: (() => void) | undefined;
 
-  constructor(queue: AttemptQueue, attempt: (deliveryIds: string[]) => Promise<void>[], logger: Logger, metrics: Metrics | undefined) {
+  constructor(queue: AttemptQueue, attempt: (deliveryIds: string[]) => AttemptRun[], logger: Logger, metrics: Metrics | undefined) {
     this.#queue = queue;
     this.#attempt = attempt;
     this.#logger = logger;
@@ -105,15 +106,15 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Frees the job's slot once its attempt, under way, has ended (its outcome written), and settles the
-   * job after that: a completed job is bookkeeping only, as its row is no longer owed an attempt.
+   * Frees the job's slot once its attempt, under way, has been answered (`AttemptRun.sent`), and settles
+   * the job once the outcome is written: a completed job is bookkeeping only, as its row is no longer owed.
    */
-  #run(job: Job<AttemptJob>, attempt: Promise<void>): void {
+  #run(job: Job<AttemptJob>, attempt: AttemptRun): void {
     const { deliveryId } = job.data;
     const { subscriptionId, environmentId } = candidate(job);
     const started = performance.now();
     const finished = (outcome: 'completed' | 'failed') => this.#metrics?.jobFinished(this.#queue.name, outcome, (performance.now() - started) / 1000);
-    const settled = attempt
+    const settled = attempt.recorded
       .then(
         () => {
           finished('completed');
@@ -131,15 +132,13 @@ export class WebhookDispatcher {
       )
       .finally(() => this.#settling.delete(settled));
     this.#settling.add(settled);
-    const slot = attempt
-      .catch(() => undefined)
-      .finally(() => {
-        this.#inFlight.delete(subscriptionId);
-        const left = (this.#perEnvironment.get(environmentId) ?? 1) - 1;
-        if (left > 0) this.#perEnvironment.set(environmentId, left);
-        else this.#perEnvironment.delete(environmentId);
-        this.wake();
-      });
+    const slot = attempt.sent.finally(() => {
+      this.#inFlight.delete(subscriptionId);
+      const left = (this.#perEnvironment.get(environmentId) ?? 1) - 1;
+      if (left > 0) this.#perEnvironment.set(environmentId, left);
+      else this.#perEnvironment.delete(environmentId);
+      this.wake();
+    });
     this.#inFlight.set(subscriptionId, slot);
     this.#perEnvironment.set(environmentId, (this.#perEnvironment.get(environmentId) ?? 0) + 1);
   }
