@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { expect, it } from 'vitest';
 import { JOB_SCHEMA } from '../../src/jobs/queue.ts';
 import { builders, type Builders } from '../support/builders.ts';
@@ -59,5 +60,37 @@ it('fetches attempts in batches yet never makes two of one subscription at once,
   } finally {
     await stop();
     await Promise.all(receivers.map((receiver) => receiver.close()));
+  }
+});
+
+it("sends nothing more to an endpoint that answered 410: the subscription's next attempt waits for it to be disabled", { timeout: 60_000 }, async () => {
+  const gone = await startReceiver(() => ({ status: 410 }));
+  const tenant = builders({ ...db, environmentId: (await build.environment()).id });
+  const { subscription } = await tenant.webhookSubscription({ targetUrl: gone.url, createdAt: new Date(Date.now() - 60_000) });
+  for (let index = 0; index < 4; index++) await tenant.event({ dispatchedAt: null });
+  // Holds the write that disables the subscription (not the relay's rows, whose key check this lock lets through).
+  const holder = new pg.Client({ connectionString: db.url });
+  await holder.connect();
+  await holder.query('begin');
+  await holder.query('select 1 from webhook_subscription where id = $1 for no key update', [subscription.id]);
+  const stop = await startWebhookWorker(db);
+  try {
+    await waitFor(async () => {
+      const [{ waiting }] = await db.sql<{ waiting: number }>(`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%webhook_subscription%'`);
+      return gone.received.length === 1 && waiting > 0 ? true : undefined;
+    }, 'the outcome of the first attempt to wait for the lock');
+    // Time enough for a slot freed too early to send the next event.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await holder.query('commit');
+    const rows = await waitFor(async () => {
+      const settled = await db.sql<{ status: string; error: string | null }>(`select status, error from webhook_delivery where subscription_id = $1`, [subscription.id]);
+      return settled.length === 4 && settled.every((row) => row.status !== 'PENDING') ? settled : undefined;
+    }, 'every attempt settled');
+    expect(gone.received).toHaveLength(1);
+    expect(rows.map((row) => row.error).sort()).toEqual(['The endpoint answered 410', 'The subscription is disabled', 'The subscription is disabled', 'The subscription is disabled']);
+  } finally {
+    await holder.end();
+    await stop();
+    await gone.close();
   }
 });
