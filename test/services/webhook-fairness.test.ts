@@ -1,33 +1,17 @@
-import { PgBoss } from 'pg-boss';
-import { expect, inject, it } from 'vitest';
-import { JOB_SCHEMA } from '../../src/jobs/queue.ts';
-import { createLogger } from '../../src/logger.ts';
-import { openAttemptQueue } from '../../src/modules/webhook/attempt-queue.ts';
-import { WebhookDeliveries } from '../../src/modules/webhook/delivery.ts';
-import { fairFetches, MAX_ATTEMPTS_IN_FLIGHT, MAX_ATTEMPTS_IN_FLIGHT_PER_ENVIRONMENT } from '../../src/modules/webhook/dispatcher.ts';
+import { expect, it } from 'vitest';
+import { MAX_ATTEMPTS_IN_FLIGHT } from '../../src/modules/webhook/dispatcher.ts';
+import { MAX_ATTEMPTS_IN_FLIGHT_PER_ENVIRONMENT } from '../../src/modules/webhook/fair-share.ts';
 import { builders, type Builders } from '../support/builders.ts';
 import { withServiceTier } from '../support/service-tier.ts';
 import type { TestDatabase } from '../support/test-database.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 import { waitFor } from '../support/wait.ts';
+import { startWebhookWorker } from '../support/webhook-worker.ts';
 
 let db: TestDatabase;
 let build: Builders;
 
 withServiceTier((tier) => ({ db, build } = tier));
-
-/** One worker process's webhook delivery: its own pg-boss on the test database, relaying and making attempts. */
-async function startWorker() {
-  const boss = new PgBoss({ connectionString: db.url, schema: JOB_SCHEMA, max: 4, supervise: false, schedule: false, migrate: false });
-  await boss.start();
-  const queue = await openAttemptQueue(boss);
-  const deliveries = new WebhookDeliveries({ orm: db.orm, cipher: db.cipher, logger: createLogger('silent'), allowPrivate: true, caFile: inject('tls').certFile, enqueue: queue.add });
-  deliveries.start(queue);
-  return async () => {
-    await deliveries.stop();
-    await boss.stop({ graceful: false, close: true });
-  };
-}
 
 it("delivers a tenant's event while another tenant's many stalled endpoints hold only their share of two workers' slots", { timeout: 90_000 }, async () => {
   const workers = 2;
@@ -46,7 +30,7 @@ it("delivers a tenant's event while another tenant's many stalled endpoints hold
   const stalledSubscriptions = workers * MAX_ATTEMPTS_IN_FLIGHT + 8;
   for (let index = 0; index < stalledSubscriptions; index++) await slow.webhookSubscription({ targetUrl: stalled.url, createdAt: before });
   await fast.webhookSubscription({ targetUrl: prompt.url, createdAt: before });
-  const stops = [await startWorker(), await startWorker()];
+  const stops = [await startWebhookWorker(db), await startWebhookWorker(db)];
   try {
     await slow.event({ dispatchedAt: null });
     await waitFor(async () => (stalled.received.length >= share ? true : undefined), "the slow tenant's attempts");
@@ -66,10 +50,4 @@ it("delivers a tenant's event while another tenant's many stalled endpoints hold
     await prompt.close();
     await Promise.all(stops.map((stop) => stop()));
   }
-});
-
-it('fetches for the environments with the fewest attempts in flight first, never for one at its cap', () => {
-  expect(fairFetches(new Map())).toEqual([[]]);
-  const inFlight = new Map([['one', 1], ['three', 3], ['another three', 3], ['full', MAX_ATTEMPTS_IN_FLIGHT_PER_ENVIRONMENT]]);
-  expect(fairFetches(inFlight)).toEqual([['one', 'three', 'another three', 'full'], ['three', 'another three', 'full'], ['full']]);
 });

@@ -1,9 +1,19 @@
 import type { Job, PgBoss } from 'pg-boss';
+import { JOB_SCHEMA } from '../../jobs/queue.ts';
+import { GroupWriter } from './group-writer.ts';
 import type { WebhookDeliveryEntity } from './webhook.entity.ts';
 
 const DELIVER = 'webhook.deliver';
 /** A group limit that never binds: a subscription's one attempt per instance is kept by `ignoreGroups`. */
 const UNLIMITED = 2_147_483_647;
+
+/**
+ * Puts fetched jobs back as pg-boss's own restore does (its `restoreJobs` statement, which the pg-boss
+ * class does not expose): created again, unstarted, so that the next fetch does not count a retry.
+ * Only jobs still active: one that expired meanwhile is pg-boss's again.
+ */
+const RESTORE = `update ${JOB_SCHEMA}.job set state = 'created', started_on = null, heartbeat_on = null, upsert_by_key = null
+  where name = $1 and id = any($2::uuid[]) and state = 'active'`;
 
 /** An attempt to queue: the job `jobId` makes the attempt of row `deliveryId` at `at`. */
 export interface QueuedAttempt {
@@ -30,8 +40,10 @@ export interface Skipped {
 export interface AttemptQueue {
   name: string;
   add: Enqueue;
-  /** The oldest due job outside `skipped`, marked active; undefined when there is none. */
-  fetch(skipped: Skipped): Promise<Job<AttemptJob> | undefined>;
+  /** Up to `limit` of the oldest due jobs outside `skipped`, oldest first, marked active. */
+  fetch(skipped: Skipped, limit: number): Promise<Job<AttemptJob>[]>;
+  /** Puts fetched jobs back, due as they were, for any instance to fetch. */
+  restore(jobs: Job<AttemptJob>[]): Promise<void>;
   complete(job: Job<AttemptJob>): Promise<void>;
   fail(job: Job<AttemptJob>, message: string): Promise<void>;
 }
@@ -54,6 +66,10 @@ export async function openAttemptQueue(boss: PgBoss): Promise<AttemptQueue> {
   await boss.createQueue(DELIVER, settings);
   // createQueue leaves a queue that exists as it was: this build's settings apply to it too.
   await boss.updateQueue(DELIVER, { ...settings, heartbeatSeconds: null });
+  // Attempts end many at a time under load: their jobs are completed a group per statement.
+  const completions = new GroupWriter<string>(async (ids) => {
+    await boss.complete(DELIVER, ids);
+  });
   return {
     name: DELIVER,
     async add(attempts) {
@@ -68,16 +84,19 @@ export async function openAttemptQueue(boss: PgBoss): Promise<AttemptQueue> {
         })),
       );
     },
-    async fetch({ subscriptions, environments }) {
+    async fetch({ subscriptions, environments }, limit) {
       const tiers = Object.fromEntries(environments.map((environmentId) => [environmentId, 0]));
-      const [job] = await boss.fetch<AttemptJob>(DELIVER, {
+      return boss.fetch<AttemptJob>(DELIVER, {
+        batchSize: limit,
         ignoreGroups: subscriptions,
         ...(environments.length > 0 ? { groupConcurrency: { default: UNLIMITED, tiers } } : {}),
       });
-      return job;
     },
-    async complete(job) {
-      await boss.complete(DELIVER, job.id);
+    async restore(jobs) {
+      if (jobs.length > 0) await boss.getDb().executeSql(RESTORE, [DELIVER, jobs.map((job) => job.id)]);
+    },
+    complete(job) {
+      return completions.write(job.id);
     },
     async fail(job, message) {
       await boss.fail(DELIVER, job.id, { message });

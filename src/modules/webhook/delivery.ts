@@ -58,7 +58,7 @@ export class WebhookDeliveries {
 
   /** Relays every second and makes the attempts of `queue` (roles `worker` and `all`). */
   start(queue: AttemptQueue): void {
-    this.#dispatcher = new WebhookDispatcher(queue, (deliveryId) => this.attempt(deliveryId), this.#logger, this.#metrics);
+    this.#dispatcher = new WebhookDispatcher(queue, (deliveryIds) => this.#attempts.attemptEach(deliveryIds), this.#logger, this.#metrics);
     this.#relay.start();
     this.#dispatcher.start();
   }
@@ -81,6 +81,6 @@ export class WebhookDeliveries {
 
   /** Makes one attempt, if the row is still owed one and no other worker holds it. */
   attempt(deliveryId: string): Promise<void> {
-    return this.#attempts.attempt(deliveryId);
+    return this.#attempts.attemptEach([deliveryId])[0]!.recorded;
   }
 }

@@ -2,30 +2,20 @@ import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
 import { encodeId } from '../../lib/ids.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
-import type { AttemptJob, AttemptQueue, Skipped } from './attempt-queue.ts';
+import type { AttemptJob, AttemptQueue } from './attempt-queue.ts';
+import type { AttemptRun } from './attempts.ts';
+import { fairFetches, shareFetched } from './fair-share.ts';
 
 /** Attempts one instance makes at once; a subscription has at most one of them. */
 export const MAX_ATTEMPTS_IN_FLIGHT = 32;
-/** Attempts one environment may have in flight in one instance: the other slots stay for other tenants. */
-export const MAX_ATTEMPTS_IN_FLIGHT_PER_ENVIRONMENT = 8;
 /** How often an instance with nothing to do looks for attempts that other instances queued. */
 const POLL_MS = 1000;
 
 /**
- * The environments each fetch for a free slot passes over, in the order to try them until one finds
- * a job: first every environment with an attempt in flight here, then every one above the fewest
- * attempts in flight, and so on; an environment at MAX_ATTEMPTS_IN_FLIGHT_PER_ENVIRONMENT always.
- * The environment with the fewest attempts in flight here thus gets the next slot.
- */
-export function fairFetches(inFlight: ReadonlyMap<string, number>): string[][] {
-  const levels = [...new Set(inFlight.values())].filter((count) => count < MAX_ATTEMPTS_IN_FLIGHT_PER_ENVIRONMENT).sort((a, b) => a - b);
-  return [0, ...levels].map((level) => [...inFlight].filter(([, count]) => count > level).map(([environmentId]) => environmentId));
-}
-
-/**
- * Decides which attempts this instance makes: it fetches attempt jobs itself, up to
- * MAX_ATTEMPTS_IN_FLIGHT at once, never a second one for a subscription that has one in flight here,
- * and shares the slots fairly among environments (`fairFetches`). A slow or failing endpoint holds one
+ * Decides which attempts this instance makes: it fetches attempt jobs itself, as many per fetch as it
+ * has free slots, up to MAX_ATTEMPTS_IN_FLIGHT at once, never a second one for a subscription that has
+ * one in flight here, and shares the slots fairly among environments (`fairFetches`, `shareFetched`);
+ * the jobs of a fetch it does not take go back to the queue. A slow or failing endpoint holds one
  * slot for about the attempt's deadline at most and delays only its own subscription's events, which
  * wait their turn (oldest job first); a tenant's many slow endpoints hold at most
  * MAX_ATTEMPTS_IN_FLIGHT_PER_ENVIRONMENT slots. Every instance shares its own slots so: the
@@ -33,11 +23,14 @@ export function fairFetches(inFlight: ReadonlyMap<string, number>): string[][] {
  */
 export class WebhookDispatcher {
   readonly #queue: AttemptQueue;
-  readonly #attempt: (deliveryId: string) => Promise<void>;
+  /** Makes the attempts of these rows: one run per row, in their order. */
+  readonly #attempt: (deliveryIds: string[]) => AttemptRun[];
   readonly #logger: Logger;
   readonly #metrics: Metrics | undefined;
-  /** Subscriptions with an attempt in flight in this instance, to the attempt and its job's settlement. */
+  /** Subscriptions with an attempt in flight in this instance, to the attempt. */
   readonly #inFlight = new Map<string, Promise<void>>();
+  /** Jobs being completed or failed after their attempts ended. */
+  readonly #settling = new Set<Promise<void>>();
   /** Attempts in flight in this instance per environment (only environments with some). */
   readonly #perEnvironment = new Map<string, number>();
   #dispatching: Promise<void> | undefined;
@@ -46,7 +39,7 @@ export class WebhookDispatcher {
   #woken = false;
   #resume: (() => void) | undefined;
 
-  constructor(queue: AttemptQueue, attempt: (deliveryId: string) => Promise<void>, logger: Logger, metrics: Metrics | undefined) {
+  constructor(queue: AttemptQueue, attempt: (deliveryIds: string[]) => AttemptRun[], logger: Logger, metrics: Metrics | undefined) {
     this.#queue = queue;
     this.#attempt = attempt;
     this.#logger = logger;
@@ -57,12 +50,13 @@ export class WebhookDispatcher {
     this.#dispatching = this.#dispatch();
   }
 
-  /** Stops fetching, and waits for the attempts in flight (each ends within its deadline). */
+  /** Stops fetching, and waits for the attempts in flight (each ends within its deadline) and their jobs' settlement. */
   async stop(): Promise<void> {
     this.#stopped = true;
     this.wake();
     await this.#dispatching;
     await Promise.all(this.#inFlight.values());
+    await Promise.all(this.#settling);
   }
 
   /** New attempts may be due: fetch again at once. */
@@ -74,38 +68,53 @@ export class WebhookDispatcher {
   async #dispatch(): Promise<void> {
     while (!this.#stopped) {
       this.#woken = false;
-      let job: Job<AttemptJob> | undefined;
-      if (this.#inFlight.size < MAX_ATTEMPTS_IN_FLIGHT) {
-        try {
-          job = await this.#fetchFairly();
-        } catch (error) {
-          this.#logger.error({ err: error }, 'fetching webhook attempts failed');
-        }
+      let started = 0;
+      try {
+        started = await this.#fillSlots();
+      } catch (error) {
+        this.#logger.error({ err: error }, 'fetching webhook attempts failed');
       }
-      if (job) this.#run(job);
-      else await this.#pause();
+      if (started === 0) await this.#pause();
     }
   }
 
-  /** The next job of the environment with the fewest attempts in flight here that has one due. */
-  async #fetchFairly(): Promise<Job<AttemptJob> | undefined> {
-    const subscriptions = [...this.#inFlight.keys()];
-    for (const environments of fairFetches(this.#perEnvironment)) {
-      const skipped: Skipped = { subscriptions, environments };
-      const job = await this.#queue.fetch(skipped);
-      if (job) return job;
+  /**
+   * Fetches jobs for the free slots and starts their attempts, the environments with the fewest
+   * attempts in flight here first; after each fetch that started some, the levels have moved, so it
+   * fetches again with new ones until the slots are full or no fetch finds a job. Returns how many it started.
+   */
+  async #fillSlots(): Promise<number> {
+    let started = 0;
+    let found = true;
+    while (found && !this.#stopped && this.#inFlight.size < MAX_ATTEMPTS_IN_FLIGHT) {
+      found = false;
+      for (const { skipped, bound } of fairFetches(this.#perEnvironment)) {
+        const free = MAX_ATTEMPTS_IN_FLIGHT - this.#inFlight.size;
+        const busy = new Set(this.#inFlight.keys());
+        const jobs = await this.#queue.fetch({ subscriptions: [...busy], environments: skipped }, free);
+        if (jobs.length === 0) continue;
+        const { taken, left } = shareFetched(jobs.map(candidate), this.#perEnvironment, busy, free, bound);
+        const attempts = this.#attempt(taken.map(({ job }) => job.data.deliveryId));
+        taken.forEach(({ job }, index) => this.#run(job, attempts[index]!));
+        started += taken.length;
+        found = true;
+        await this.#queue.restore(left.map(({ job }) => job));
+        break;
+      }
     }
-    return undefined;
+    return started;
   }
 
-  /** Makes the job's attempt in the background and settles the job; its slot is then free. */
-  #run(job: Job<AttemptJob>): void {
-    const { deliveryId, subscriptionId } = job.data;
-    // Jobs queued before environments were fair-shared count as an environment of their own.
-    const environmentId = job.data.environmentId ?? subscriptionId;
+  /**
+   * Frees the job's slot once its attempt, under way, has been answered (`AttemptRun.sent`), and settles
+   * the job once the outcome is written: a completed job is bookkeeping only, as its row is no longer owed.
+   */
+  #run(job: Job<AttemptJob>, attempt: AttemptRun): void {
+    const { deliveryId } = job.data;
+    const { subscriptionId, environmentId } = candidate(job);
     const started = performance.now();
     const finished = (outcome: 'completed' | 'failed') => this.#metrics?.jobFinished(this.#queue.name, outcome, (performance.now() - started) / 1000);
-    const settled = this.#attempt(deliveryId)
+    const settled = attempt.recorded
       .then(
         () => {
           finished('completed');
@@ -121,14 +130,16 @@ export class WebhookDispatcher {
         () => undefined,
         (error: unknown) => this.#logger.error({ err: error }, 'settling a webhook attempt job failed'),
       )
-      .finally(() => {
-        this.#inFlight.delete(subscriptionId);
-        const left = (this.#perEnvironment.get(environmentId) ?? 1) - 1;
-        if (left > 0) this.#perEnvironment.set(environmentId, left);
-        else this.#perEnvironment.delete(environmentId);
-        this.wake();
-      });
-    this.#inFlight.set(subscriptionId, settled);
+      .finally(() => this.#settling.delete(settled));
+    this.#settling.add(settled);
+    const slot = attempt.sent.finally(() => {
+      this.#inFlight.delete(subscriptionId);
+      const left = (this.#perEnvironment.get(environmentId) ?? 1) - 1;
+      if (left > 0) this.#perEnvironment.set(environmentId, left);
+      else this.#perEnvironment.delete(environmentId);
+      this.wake();
+    });
+    this.#inFlight.set(subscriptionId, slot);
     this.#perEnvironment.set(environmentId, (this.#perEnvironment.get(environmentId) ?? 0) + 1);
   }
 
@@ -144,4 +155,9 @@ export class WebhookDispatcher {
     });
     this.#resume = undefined;
   }
+}
+
+/** A job as the fair share sees it: jobs queued before environments were fair-shared count as an environment of their own. */
+function candidate(job: Job<AttemptJob>) {
+  return { job, subscriptionId: job.data.subscriptionId, environmentId: job.data.environmentId ?? job.data.subscriptionId };
 }

@@ -1,8 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { WebhookOutcome } from '../../metrics/metrics.ts';
+import type { QueuedAttempt } from './attempt-queue.ts';
 import { retryDelayMs } from './retry-policy.ts';
-import { WebhookDelivery, type WebhookDeliveryEntity } from './webhook.entity.ts';
+import type { WebhookDeliveryEntity } from './webhook.entity.ts';
+import type { Settlement } from './webhook.store.ts';
 
 /** How an attempt ended: the receiver's answer, or why there was none. */
 export interface Outcome {
@@ -23,31 +24,38 @@ export function answered(status: number | undefined): WebhookOutcome {
 }
 
 /**
- * Stores the outcome on the attempt's row and, on failure, writes the row of the next attempt (none
- * after a redelivery, a 410, which disables the subscription, or the schedule's last delay), in one
- * flush. Returns that next row, for its attempt to be queued.
+ * What an outcome writes: the attempt's row settled and, on failure, the row of the next attempt (none
+ * after a redelivery, a 410, which disables the subscription, or the schedule's last delay), whose
+ * attempt is to be queued once written.
  */
-export async function recordOutcome(em: EntityManager, delivery: WebhookDeliveryEntity, outcome: Outcome, now: Date): Promise<WebhookDeliveryEntity | undefined> {
+export function settlement(delivery: WebhookDeliveryEntity, outcome: Outcome, now: Date): Settlement & { next?: QueuedAttempt } {
   const meaning = answered(outcome.status);
   const succeeded = meaning === 'succeeded';
-  Object.assign(delivery, {
+  const { subscription } = delivery;
+  const settled: Settlement & { next?: QueuedAttempt } = {
+    id: delivery.id,
     status: succeeded ? 'SUCCEEDED' : 'FAILED',
     at: now,
     responseStatus: outcome.status ?? null,
     durationMs: outcome.durationMs ?? null,
     responseExcerpt: outcome.excerpt || null,
     error: succeeded ? null : (outcome.error ?? `The endpoint answered ${outcome.status}`),
-    claimedUntil: null,
-  });
-  let next: WebhookDeliveryEntity | undefined;
+    nextAttemptAt: null,
+  };
   const delay = succeeded || delivery.redelivery ? undefined : retryDelayMs(delivery.attempt, outcome.retryAfter, now);
   if (meaning === 'gone') {
-    Object.assign(delivery.subscription, { disabled: true, disabledReason: `The endpoint answered 410 Gone at ${now.toISOString()}` });
+    settled.disable = { subscriptionId: subscription.id, reason: `The endpoint answered 410 Gone at ${now.toISOString()}` };
   } else if (delay !== undefined) {
     const at = new Date(now.getTime() + delay);
-    delivery.nextAttemptAt = at;
-    next = em.create(WebhookDelivery, { id: uuidv7(), subscription: delivery.subscription, event: delivery.event, attempt: delivery.attempt + 1, redelivery: false, status: 'PENDING', at });
+    const id = uuidv7();
+    settled.nextAttemptAt = at;
+    settled.retry = { id, subscriptionId: subscription.id, eventId: delivery.event.id, attempt: delivery.attempt + 1, at };
+    settled.next = { deliveryId: id, subscriptionId: subscription.id, environmentId: subscription.environment.id, at, jobId: id };
   }
-  await em.flush();
-  return next;
+  return settled;
+}
+
+/** An attempt of a disabled subscription (not a redelivery) fails without being sent, and ends there. */
+export function disabledSettlement(delivery: WebhookDeliveryEntity): Settlement {
+  return { id: delivery.id, status: 'FAILED', at: delivery.at, responseStatus: null, durationMs: null, responseExcerpt: null, error: 'The subscription is disabled', nextAttemptAt: null };
 }

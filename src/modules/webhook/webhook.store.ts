@@ -23,8 +23,42 @@ export const webhookStatements = {
        from webhook_delivery d join webhook_subscription s on s.id = d.subscription_id
       where d.status = 'PENDING' and d.at <= $1 and (d.claimed_until is null or d.claimed_until < $2) and d.at >= $3::timestamptz and (d.at, d.id) > ($3::timestamptz, $4::uuid)
       order by d.at, d.id limit ${SWEEP_ROWS}`,
-  claim: `update webhook_delivery set claimed_until = $1 where id = $2 and status = 'PENDING' and (claimed_until is null or claimed_until < $3) returning id`,
+  claim: `update webhook_delivery set claimed_until = $1 where id = any($2::uuid[]) and status = 'PENDING' and (claimed_until is null or claimed_until < $3) returning id`,
+  // One statement for a group of outcomes: each row settled, the next attempts' rows written (not for a
+  // subscription deleted meanwhile: its rows went with it), the subscriptions that answered 410 disabled.
+  settle: `with outcome as (
+         select * from jsonb_to_recordset($1::jsonb) as o(id uuid, status text, at timestamptz, "responseStatus" int, "durationMs" int,
+           "responseExcerpt" text, error text, "nextAttemptAt" timestamptz, retry jsonb, disable jsonb)
+       ), settled as (
+         update webhook_delivery d set status = o.status, at = o.at, response_status = o."responseStatus", duration_ms = o."durationMs",
+                response_excerpt = o."responseExcerpt", error = o.error, next_attempt_at = o."nextAttemptAt", claimed_until = null
+           from outcome o where d.id = o.id
+       ), retried as (
+         insert into webhook_delivery (id, subscription_id, event_id, attempt, redelivery, status, at)
+         select (o.retry->>'id')::uuid, s.id, (o.retry->>'eventId')::uuid, (o.retry->>'attempt')::int, false, 'PENDING', (o.retry->>'at')::timestamptz
+           from outcome o join webhook_subscription s on s.id = (o.retry->>'subscriptionId')::uuid
+       ), disabled as (
+         update webhook_subscription s set disabled = true, disabled_reason = o.disable->>'reason'
+           from outcome o where s.id = (o.disable->>'subscriptionId')::uuid
+       )
+       select count(*)::int as settled from outcome`,
 };
+
+/** An attempt's outcome as its row keeps it, with what follows from it. */
+export interface Settlement {
+  id: string;
+  status: 'SUCCEEDED' | 'FAILED';
+  at: Date;
+  responseStatus: number | null;
+  durationMs: number | null;
+  responseExcerpt: string | null;
+  error: string | null;
+  nextAttemptAt: Date | null;
+  /** The next attempt's row. */
+  retry?: { id: string; subscriptionId: string; eventId: string; attempt: number; at: Date };
+  /** The subscription to disable, and why. */
+  disable?: { subscriptionId: string; reason: string };
+}
 
 /**
  * PENDING rows due by `dueBy` that no live claim holds at `now`, in (at, id) order after `from`: up to
@@ -34,9 +68,14 @@ export async function owedDeliveries(em: EntityManager, dueBy: Date, now: Date, 
   return (await run<OwedDelivery>(em, webhookStatements.owed, [dueBy, now, from.at, from.id])).rows;
 }
 
-/** Claims a PENDING row until `until`, unless a claim still live at `now` holds it; false when not claimed. */
-export async function claimDelivery(em: EntityManager, deliveryId: string, until: Date, now: Date): Promise<boolean> {
-  return (await run(em, webhookStatements.claim, [until, deliveryId, now])).count > 0;
+/** Claims the PENDING rows among `ids` until `until`, but none a claim still live at `now` holds; returns the ids claimed. */
+export async function claimDeliveries(em: EntityManager, ids: string[], until: Date, now: Date): Promise<string[]> {
+  return (await run<{ id: string }>(em, webhookStatements.claim, [until, ids, now])).rows.map(({ id }) => id);
+}
+
+/** Writes a group of outcomes in one statement. */
+export async function settleDeliveries(em: EntityManager, settlements: Settlement[]): Promise<void> {
+  await run(em, webhookStatements.settle, [JSON.stringify(settlements)]);
 }
 
 /** Page `page` of the environment's subscriptions, oldest first. */
@@ -48,9 +87,9 @@ export function subscriptionById(em: EntityManager, environmentId: string, id: s
   return em.findOne(WebhookSubscription, { id, environment: environmentId });
 }
 
-/** The environment's subscriptions that are not disabled (the relay fans events out to them). */
-export function enabledSubscriptions(em: EntityManager, environmentId: string): Promise<WebhookSubscriptionEntity[]> {
-  return em.find(WebhookSubscription, { environment: environmentId, disabled: false });
+/** The subscriptions of these environments that are not disabled (the relay fans events out to them). */
+export function enabledSubscriptions(em: EntityManager, environmentIds: string[]): Promise<WebhookSubscriptionEntity[]> {
+  return em.find(WebhookSubscription, { environment: { $in: environmentIds }, disabled: false });
 }
 
 /** Removes a subscription, and with it (the schema's cascade) its delivery rows. */
@@ -68,7 +107,7 @@ export function countAttempts(em: EntityManager, subscriptionId: string, eventId
   return em.count(WebhookDelivery, { subscription: subscriptionId, event: eventId });
 }
 
-/** A delivery row with its subscription and event, for an attempt (the row exists: the attempt claimed it). */
-export function deliveryToAttempt(em: EntityManager, id: string): Promise<WebhookDeliveryEntity> {
-  return em.findOneOrFail(WebhookDelivery, { id }, { populate: ['subscription', 'event'] });
+/** Delivery rows with their subscriptions and events, for their attempts (claimed rows: they exist). */
+export function deliveriesToAttempt(em: EntityManager, ids: string[]): Promise<WebhookDeliveryEntity[]> {
+  return em.find(WebhookDelivery, { id: { $in: ids } }, { populate: ['subscription', 'event'] });
 }
