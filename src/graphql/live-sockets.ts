@@ -131,7 +131,9 @@ export function liveSockets(deps: LiveDependencies & { credentials: CredentialRe
   // A consumer that stops reading: each send checks it, and so does the sweep, because once every
   // subscription of a socket waits behind its full buffer no send comes to check it.
   function cutOffIfSlow(socket: WebSocket): boolean {
-    if (socket.bufferedAmount <= LIVE_LIMITS.bufferedBytes) return false;
+    // Once cut off, the socket's buffer still reads full to the sends of its other subscriptions
+    // already under way: only an open socket is cut off and counted (once).
+    if (socket.readyState !== socket.OPEN || socket.bufferedAmount <= LIVE_LIMITS.bufferedBytes) return false;
     metrics.liveCutOff('slow_consumer');
     socket.terminate();
     return true;
