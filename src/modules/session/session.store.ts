@@ -1,11 +1,24 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { run } from '../../db/statement.ts';
+import { EVERY_SESSION_BEFORE } from './removed-session.entity.ts';
 import { Session, type SessionEntity } from './session.entity.ts';
 
 /** The statements of the session table; test/stores.test.ts prepares each. */
 export const sessionStatements = {
   live: `select s.profile_id as "profileId", s.expires_at as "expiresAt" from session s join profile p on p.id = s.profile_id
           where s.id = $1 and s.revoked_at is null and s.expires_at > now() and p.deleting_at is null`,
+  /**
+   * The sessions issued after $1 that `live` would refuse at $2 (revoked, expiry moved before it,
+   * profile being deleted), and those issued after $1 whose rows were removed (their tombstones, with
+   * `issuedAt` for the one that stands for every session issued before it). The `created_at` index
+   * bounds it to a token lifetime's sessions.
+   */
+  ended: `select s.id, null as "issuedAt" from session s join profile p on p.id = s.profile_id
+           where s.created_at > $1 and (s.revoked_at is not null or s.expires_at <= $2 or p.deleting_at is not null)
+          union all
+          select id, issued_at from removed_session where issued_at > $1`,
+  /** A few tombstones no token can need any more (issued before $1), so the table stays a lifetime's removals. */
+  pruneRemoved: `delete from removed_session where id in (select id from removed_session where issued_at < $1 limit 100)`,
 };
 
 /** What a credential check remembers of a live session: whose it is (a profile's revocation names it) and until when it holds. */
@@ -18,6 +31,32 @@ export interface LiveSessionTerms {
 export async function liveSessionTerms(em: EntityManager, sessionId: string): Promise<LiveSessionTerms | undefined> {
   const [row] = (await run<{ profileId: string; expiresAt: Date | string }>(em, sessionStatements.live, [sessionId])).rows;
   return row && { profileId: row.profileId, expiresAt: new Date(row.expiresAt) };
+}
+
+/** The sessions that ended before their tokens' expiry, among those issued after a time. */
+export interface EndedSessionIds {
+  ids: string[];
+  /** Set when every session issued before it may have ended without a trace (a TRUNCATE, or removals before tombstones were kept). */
+  allIssuedBefore: Date | undefined;
+}
+
+/**
+ * The sessions issued after `issuedAfter` that ended before their tokens' expiry (as
+ * `sessionStatements.ended`), judged at `now`: a token issued after both `issuedAfter` and
+ * `allIssuedBefore` whose session is not among them is live.
+ */
+export async function endedSessionIds(em: EntityManager, issuedAfter: Date, now: Date): Promise<EndedSessionIds> {
+  const ended: EndedSessionIds = { ids: [], allIssuedBefore: undefined };
+  for (const row of (await run<{ id: string; issuedAt: Date | string | null }>(em, sessionStatements.ended, [issuedAfter, now])).rows) {
+    if (row.id === EVERY_SESSION_BEFORE) ended.allIssuedBefore = new Date(row.issuedAt!);
+    else ended.ids.push(row.id);
+  }
+  return ended;
+}
+
+/** Prunes a few tombstones of sessions issued before `issuedBefore` (their tokens have all expired). */
+export async function pruneRemovedSessions(em: EntityManager, issuedBefore: Date): Promise<void> {
+  await run(em, sessionStatements.pruneRemoved, [issuedBefore]);
 }
 
 /** Whether a session token is still good (as `liveSessionTerms`). */
