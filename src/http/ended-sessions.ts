@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { SESSION_LIFETIME_MS, type VerifiedClaims } from '../modules/session/session-token.ts';
-import type { EndedSessionIds } from '../modules/session/session.store.ts';
+import { holdsSession, type EndedSessionIds } from '../modules/session/session.store.ts';
 import type { Revocation, RevocationFeed } from './revocation-feed.ts';
 
 /** How often the set is loaded again within an epoch: what bypassed the triggers shows then, and what aged out of a token lifetime leaves. */
@@ -20,8 +20,10 @@ interface EndedSet {
   loadedAt: number;
   /** It covers the tokens issued after this (a token lifetime before the load, or later when all sessions issued before ended), and only those. */
   horizon: number;
-  /** Sessions ended as of the load (or revoked by this process since): refused from memory. */
-  ended: Set<string>;
+  /** Sessions ended as of the load (as `EndedSessionIds.ids`): refused from memory. */
+  ended: Buffer;
+  /** Sessions this process revoked since the load: refused from memory too. */
+  endedHere: Set<string>;
   /**
    * Sessions and profiles announced since the load began: changed in a way that may end them (or, by
    * hand, un-end them; an announcement does not say which), so they are looked up until the next load.
@@ -71,7 +73,7 @@ export class EndedSessions {
     const set = this.#current;
     if (set === undefined || set.epoch !== this.#feed.current() || now - set.loadedAt >= MAX_AGE_MS || claims.issuedAt <= set.horizon) return undefined;
     if (set.changedSessions.has(claims.sessionId) || set.changedProfiles.has(claims.profileId)) return undefined;
-    return set.ended.has(claims.sessionId) ? 'ended' : 'live';
+    return set.endedHere.has(claims.sessionId) || holdsSession(set.ended, claims.sessionId) ? 'ended' : 'live';
   }
 
   /** Applies an announcement to the set that answers and to the one being loaded. */
@@ -85,15 +87,15 @@ export class EndedSessions {
   /** A session this process revoked: ended, whatever the set knew of it. */
   forget(sessionId: string): void {
     for (const set of [this.#current, this.#loading]) {
-      set?.ended.add(sessionId);
+      set?.endedHere.add(sessionId);
       set?.changedSessions.delete(sessionId);
     }
   }
 
-  /** How many sessions and profiles the answering set names (about 100 bytes each). */
+  /** How many sessions and profiles the answering set names. */
   size(): number {
     const set = this.#current;
-    return set ? set.ended.size + set.changedSessions.size + set.changedProfiles.size : 0;
+    return set ? set.ended.length / 16 + set.endedHere.size + set.changedSessions.size + set.changedProfiles.size : 0;
   }
 
   /** Loads the set again now, in the current epoch (the periodic reload's work; tests call it to skip the wait). */
@@ -116,14 +118,22 @@ export class EndedSessions {
   async #reload(epoch: number): Promise<void> {
     clearTimeout(this.#timer);
     const loadedAt = Date.now();
-    const set: EndedSet = { epoch, loadedAt, horizon: loadedAt - SESSION_LIFETIME_MS, ended: new Set(), changedSessions: new Set(), changedProfiles: new Set() };
+    const set: EndedSet = {
+      epoch,
+      loadedAt,
+      horizon: loadedAt - SESSION_LIFETIME_MS,
+      ended: Buffer.alloc(0),
+      endedHere: new Set(),
+      changedSessions: new Set(),
+      changedProfiles: new Set(),
+    };
     this.#loading = set;
     let next = RELOAD_MS;
     try {
       const { ids, allIssuedBefore } = await this.#load(new Date(set.horizon), new Date(loadedAt));
       // A later load (a new epoch's, or a reload asked for meanwhile) has taken over, with its own timer.
       if (this.#loading !== set) return;
-      for (const id of ids) set.ended.add(id);
+      set.ended = ids;
       if (allIssuedBefore) set.horizon = Math.max(set.horizon, allIssuedBefore.getTime());
       this.#current = set;
     } catch (error) {

@@ -7,7 +7,7 @@ import { decodeId, uuidv7 } from '../../src/lib/ids.ts';
 import { createLogger } from '../../src/logger.ts';
 import { EVERY_SESSION_BEFORE } from '../../src/modules/session/removed-session.entity.ts';
 import { SESSION_LIFETIME_MS } from '../../src/modules/session/session-token.ts';
-import { endedSessionIds } from '../../src/modules/session/session.store.ts';
+import { endedSessionIds, holdsSession } from '../../src/modules/session/session.store.ts';
 import { createEnvironmentWithKey } from '../support/environments.ts';
 import { createProfile } from '../support/factories.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -192,6 +192,22 @@ describe('the set of ended sessions', () => {
       set.stop();
       await listening.stop();
     }
+  });
+
+  it('are read in full whatever their number (page by page), with the time before which every session counts as ended', async () => {
+    const marked = new Date(Date.now() - 2 * HOUR_MS);
+    await app.sql('insert into removed_session (id, issued_at) values ($1, $2) on conflict (id) do update set issued_at = excluded.issued_at', [EVERY_SESSION_BEFORE, marked]);
+    const removed = (
+      await app.sql<{ id: string }>(`insert into removed_session (id, issued_at) select gen_random_uuid(), now() - interval '1 hour' from generate_series(1, 5001) returning id`)
+    ).map((row) => row.id);
+    const ended = await endedSessionIds(app.orm.em.fork(), new Date(Date.now() - SESSION_LIFETIME_MS), new Date());
+    expect(ended.allIssuedBefore).toEqual(marked);
+    expect(removed.filter((id) => !holdsSession(ended.ids, id))).toEqual([]);
+    expect(holdsSession(ended.ids, uuidv7())).toBe(false);
+    // Strictly ascending, as the binary search over them needs.
+    const count = ended.ids.length / 16;
+    const ascending = Array.from({ length: count - 1 }, (_, i) => ended.ids.compare(ended.ids, (i + 1) * 16, (i + 2) * 16, i * 16, (i + 1) * 16)).every((order) => order < 0);
+    expect(ascending).toBe(true);
   });
 
   // Last in this file: it empties the session table.
