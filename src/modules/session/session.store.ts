@@ -20,8 +20,12 @@ export const sessionStatements = {
             union all
             select id, issued_at from removed_session where issued_at > $1) ended
           where $3::uuid is null or id > $3 order by id limit $4`,
-  /** A few tombstones no token can need any more (issued before $1), so the table stays a lifetime's removals. */
-  pruneRemoved: `delete from removed_session where id in (select id from removed_session where issued_at < $1 limit 100)`,
+  /**
+   * A few tombstones no token can need any more (issued before $1), so the table stays a lifetime's
+   * removals. It runs in the issuing transaction: concurrent issuers skip each other's rows rather
+   * than wait for them until commit.
+   */
+  pruneRemoved: `delete from removed_session where id in (select id from removed_session where issued_at < $1 limit 100 for update skip locked)`,
 };
 
 /** What a credential check remembers of a live session: whose it is (a profile's revocation names it) and until when it holds. */
@@ -44,8 +48,12 @@ export interface EndedSessionIds {
   allIssuedBefore: Date | undefined;
 }
 
-/** Ended sessions are read this many at a time, so no one result is large. */
-const ENDED_PAGE = 5000;
+/**
+ * Ended sessions are read this many at a time, so no one result is large (~3 MB of rows, dropped
+ * once packed). Each page costs the database a scan of them all (~25 ms at the bench's 94,000), so
+ * pages are not smaller.
+ */
+const ENDED_PAGE = 20_000;
 
 /** A row of `sessionStatements.ended`. */
 interface EndedRow {
