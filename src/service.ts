@@ -24,11 +24,13 @@ import { DatabaseOutage } from './http/database-outage.ts';
 import { loadTls, type TlsMaterial } from './http/tls.ts';
 import { startQueue } from './jobs/queue.ts';
 import { CredentialResolver } from './http/credentials.ts';
+import { EndedSessions } from './http/ended-sessions.ts';
 import { listenForRevocations, RevocationFeed } from './http/revocation-feed.ts';
 import { FixedWindowLimiter, MemoryCounterStore, RedisCounterStore, type CounterMode } from './lib/fixed-window.ts';
 import type { FieldCipher } from './lib/field-cipher.ts';
 import { SessionTokens } from './modules/session/session-token.ts';
 import { sessionHandlers } from './modules/session/session.handlers.ts';
+import { endedSessionIds } from './modules/session/session.store.ts';
 import { bootstrap, type BootstrapResult } from './modules/environment/bootstrap.ts';
 import { healthHandlers } from './http/health/health.handlers.ts';
 import { PROFILE_DELETION, profileDeletionJob } from './modules/profile/profile-deletion.job.ts';
@@ -104,7 +106,9 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const tokens = new SessionTokens(secrets.sessionSecret);
   // Only a serving process checks credentials, so only it listens for their revocations.
   const revocations = serving ? new RevocationFeed() : undefined;
-  const credentials = new CredentialResolver(tokens, metrics, revocations);
+  // Loaded from the primary, like every credential lookup: a replica's lag would hide what the feed announced.
+  const ended = revocations && new EndedSessions(revocations, (issuedAfter, now) => endedSessionIds(orm.em.fork(), issuedAfter, now), logger);
+  const credentials = new CredentialResolver(tokens, metrics, revocations, ended);
   const revocationFeed = revocations && (await listenForRevocations(databases.database.url, revocations, logger));
   const linking = new Linking({ providers, jobs: work.connectionJobs, publicUrl: config.publicUrl, logger });
   const outage = new DatabaseOutage(() => orm.em.getConnection().execute('select 1'), logger);
@@ -146,6 +150,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
       await metricsServer?.close();
       // Upgraded sockets hold the listener open: they close first.
       await live?.stop();
+      ended?.stop();
       await revocationFeed?.stop();
       if (listener) {
         await new Promise<void>((resolve) => {

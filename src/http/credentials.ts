@@ -7,6 +7,7 @@ import { findLiveKey, type LiveKey } from '../modules/environment/environment.st
 import { isLiveProfile } from '../modules/profile/profile.store.ts';
 import { looksLikeJwt, type SessionTokens } from '../modules/session/session-token.ts';
 import { liveSessionTerms, type LiveSessionTerms } from '../modules/session/session.store.ts';
+import type { EndedSessions } from './ended-sessions.ts';
 import { LookupCache } from './lookup-cache.ts';
 import type { Revocation, RevocationFeed } from './revocation-feed.ts';
 
@@ -52,7 +53,9 @@ export interface Claim {
  * hash of their secret, Basic pairs by profile and hash, sessions by id. Valid ones are re-checked
  * against their stored rows (revocation, expiry, profile deletion) at most RECHECK_MS apart, or, while
  * the revocation feed vouches for them, when the feed announces a change (and MAX_AGE_MS apart at
- * most); a session also at its expiry. Invalid ones are refused from memory for NEGATIVE_MS.
+ * most); a session also at its expiry. Invalid ones are refused from memory for NEGATIVE_MS. A session
+ * token whose session the ended sessions know live or ended is answered from memory without being
+ * looked up, even the first time this process sees it.
  */
 export class CredentialResolver {
   readonly #tokens: SessionTokens;
@@ -60,10 +63,17 @@ export class CredentialResolver {
   readonly #pairs: LookupCache<Credential>;
   readonly #sessions: LookupCache<LiveSessionTerms>;
   readonly #hashes = new Map<string, string>();
+  readonly #ended: EndedSessions | undefined;
+  readonly #metrics: Metrics | undefined;
 
-  /** `metrics` counts how each check was answered (memory or database); `feed`, when given, tells of revocations. */
-  constructor(tokens: SessionTokens, metrics?: Metrics, feed?: RevocationFeed) {
+  /**
+   * `metrics` counts how each check was answered (memory or database); `feed`, when given, tells of
+   * revocations, and `ended` (kept current by the same feed) answers session tokens from memory.
+   */
+  constructor(tokens: SessionTokens, metrics?: Metrics, feed?: RevocationFeed, ended?: EndedSessions) {
     this.#tokens = tokens;
+    this.#ended = ended;
+    this.#metrics = metrics;
     const cache = (kind: CredentialKind) => ({ ...CACHE, feed, counted: metrics && ((answer: 'memory' | 'database') => metrics.credentialCheck(kind, answer)) });
     this.#keys = new LookupCache(cache('api_key'));
     this.#pairs = new LookupCache(cache('basic'));
@@ -87,10 +97,13 @@ export class CredentialResolver {
   /** Forgets a session at once in this process (its revocation reaches other instances within a second). */
   forget(sessionId: string): void {
     this.#sessions.forget(sessionId);
+    this.#ended?.forget(sessionId);
   }
 
   /** Drops the answers a change announced by the feed may have turned; their next check is a lookup. */
-  #revoked({ kind, id }: Revocation): void {
+  #revoked(revocation: Revocation): void {
+    this.#ended?.revoked(revocation);
+    const { kind, id } = revocation;
     switch (kind) {
       case 'session':
         this.#sessions.evict(id);
@@ -151,7 +164,23 @@ export class CredentialResolver {
   async #session(token: string): Promise<Claim> {
     const claims = await this.#tokens.verify(token);
     if (!claims) return refused(REFUSED.session);
-    return claimOf(this.#sessions, claims.sessionId, (em) => liveSessionTerms(em, claims.sessionId), () => ({ kind: 'session', ...claims, generation: 'CURRENT' }), REFUSED.session);
+    const { sessionId, profileId, environmentId, apiVersion } = claims;
+    const credential: Credential = { kind: 'session', sessionId, profileId, environmentId, apiVersion, generation: 'CURRENT' };
+    const remembered = this.#ended?.answer(claims);
+    if (remembered) return this.#fromMemory(remembered === 'live' ? credential : undefined);
+    return claimOf(this.#sessions, sessionId, (em) => liveSessionTerms(em, sessionId), () => credential, REFUSED.session);
+  }
+
+  /** The claim of a session token the ended sessions know live (`credential`) or ended (undefined): answered without a lookup. */
+  #fromMemory(credential: Credential | undefined): Claim {
+    return {
+      known: credential,
+      resolve: async () => {
+        this.#metrics?.credentialCheck('session', 'memory');
+        if (!credential) throw invalidCredential(REFUSED.session);
+        return credential;
+      },
+    };
   }
 }
 

@@ -29,6 +29,7 @@ const KINDS: Record<string, Revocation['kind']> = { s: 'session', k: 'apiKey', p
  */
 export class RevocationFeed implements ChannelObserver, RevocationEpochs {
   #revoked: (revocation: Revocation) => void = () => {};
+  #epochStarted: (epoch: number) => void = () => {};
   #epoch = 0;
   #up = false;
   /** When the last answered ping was sent. */
@@ -37,6 +38,15 @@ export class RevocationFeed implements ChannelObserver, RevocationEpochs {
   /** Tells `revoked` of every announcement from now on (one recipient: the process's credential resolver). */
   onRevoked(revoked: (revocation: Revocation) => void): void {
     this.#revoked = revoked;
+  }
+
+  /**
+   * Tells `started` of every epoch that starts from now on, as soon as its LISTEN is up (before the
+   * first ping confirms it): whatever commits after that is announced to it (one recipient: the
+   * process's ended sessions).
+   */
+  onEpoch(started: (epoch: number) => void): void {
+    this.#epochStarted = started;
   }
 
   current(): number | undefined {
@@ -56,6 +66,7 @@ export class RevocationFeed implements ChannelObserver, RevocationEpochs {
   up(): void {
     this.#epoch += 1;
     this.#up = true;
+    this.#epochStarted(this.#epoch);
   }
 
   /** A ping sent at `sentAt` was answered: every announcement committed before it has arrived. */

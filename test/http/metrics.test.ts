@@ -197,8 +197,8 @@ describe('what the metrics count', () => {
     const after = await scrape();
     const moved = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels);
     const lookups = moved('tributary_credential_checks_total', { kind: 'session', answer: 'database' });
-    // A token this process has not seen is looked up; within a second of that, it is answered from memory.
-    expect(lookups).toBeGreaterThanOrEqual(1);
+    // Answered from memory while the ended sessions vouch for it (even a token this process has not
+    // seen), else looked up and then held: each check counted once, as one or the other.
     expect(lookups + moved('tributary_credential_checks_total', { kind: 'session', answer: 'memory' })).toBe(3);
     // Each lookup and each request's profile read is a statement (jobs and the relay may add more).
     expect(moved('tributary_db_statements_total', {})).toBeGreaterThanOrEqual(lookups + 3);

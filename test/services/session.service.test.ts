@@ -23,7 +23,14 @@ describe('issuing', () => {
     const issued = await sessions().issue({ userId: encodeId('profile', profile.id), metadata: { channel: 'ios' }, name: 'Renamed' }, VERSION);
     expect(issued.profile.id).toBe(profile.id);
     expect(issued.session.expiresAt.getTime() - issued.session.createdAt.getTime()).toBe(24 * HOUR);
-    expect(await tokens.verify(issued.token)).toEqual({ sessionId: issued.session.id, profileId: profile.id, environmentId: db.environmentId, apiVersion: VERSION });
+    expect(await tokens.verify(issued.token)).toEqual({
+      sessionId: issued.session.id,
+      profileId: profile.id,
+      environmentId: db.environmentId,
+      apiVersion: VERSION,
+      // Whole seconds, never after the row's `created_at` (the ended sessions a token's issue time selects rely on it).
+      issuedAt: Math.floor(issued.session.createdAt.getTime() / 1000) * 1000,
+    });
     const [stored] = await db.sql('select name, metadata from profile where id = $1', [profile.id]);
     expect(stored).toEqual({ name: 'Renamed', metadata: { plan: 'gold', channel: 'ios' } });
     expect((await sessions().issue({ userId: profile.uuid.toUpperCase() }, VERSION)).profile.id).toBe(profile.id);

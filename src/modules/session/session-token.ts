@@ -14,6 +14,11 @@ export interface SessionClaims {
   apiVersion: string;
 }
 
+/** A verified token's claims, with when it was issued (epoch milliseconds, whole seconds): tokens issued over a lifetime ago may outlive what the sessions ended from memory cover. */
+export interface VerifiedClaims extends SessionClaims {
+  issuedAt: number;
+}
+
 const VERIFIED_CACHE_ENTRIES = 10_000;
 
 /**
@@ -25,7 +30,7 @@ export class SessionTokens {
   /** A KeyObject, made once: jose imports raw key bytes anew on every call, but keeps the key it derives from a KeyObject. */
   readonly #key: KeyObject;
   /** In insertion order, so the first key is the oldest. */
-  readonly #verified = new Map<string, { claims: SessionClaims; expiresAt: number }>();
+  readonly #verified = new Map<string, { claims: VerifiedClaims; expiresAt: number }>();
 
   constructor(secret: string) {
     this.#key = createSecretKey(secret, 'utf8');
@@ -44,7 +49,7 @@ export class SessionTokens {
   }
 
   /** The claims of a genuine, unexpired token; undefined for anything else. */
-  async verify(token: string): Promise<SessionClaims | undefined> {
+  async verify(token: string): Promise<VerifiedClaims | undefined> {
     const known = this.#verified.get(token);
     if (known) {
       if (known.expiresAt > Date.now()) return known.claims;
@@ -55,8 +60,8 @@ export class SessionTokens {
       const sessionId = decodeId('session', String(payload.jti));
       const profileId = decodeId('profile', String(payload.sub));
       const environmentId = decodeId('environment', String(payload.env));
-      if (!sessionId || !profileId || !environmentId || typeof payload.ver !== 'string') return undefined;
-      const claims = { sessionId, profileId, environmentId, apiVersion: payload.ver };
+      if (!sessionId || !profileId || !environmentId || typeof payload.ver !== 'string' || typeof payload.iat !== 'number') return undefined;
+      const claims = { sessionId, profileId, environmentId, apiVersion: payload.ver, issuedAt: payload.iat * 1000 };
       // Evicting the oldest one keeps the rest answering, where clearing all would thrash under more tokens than fit.
       if (this.#verified.size >= VERIFIED_CACHE_ENTRIES) this.#verified.delete(this.#verified.keys().next().value!);
       this.#verified.set(token, { claims, expiresAt: Number(payload.exp) * 1000 });

@@ -7,7 +7,7 @@ import type { ProfileEntity } from '../profile/profile.entity.ts';
 import { ProfileService } from '../profile/profile.service.ts';
 import { Session, type SessionEntity } from './session.entity.ts';
 import { SESSION_LIFETIME_MS, type SessionTokens } from './session-token.ts';
-import { activeSessionTimes, liveSession, revokeSession } from './session.store.ts';
+import { activeSessionTimes, liveSession, pruneRemovedSessions, revokeSession } from './session.store.ts';
 
 /** The issuing limit: at most 10 active tokens per profile per rolling hour and 20 per day; revoked ones do not count. */
 export const ISSUING_LIMITS = [
@@ -66,6 +66,8 @@ export class SessionService {
         revokedAt: null,
       });
       await em.flush();
+      // Issuing outpaces removal (each session is removed once), so a few here keep the tombstones pruned.
+      await pruneRemovedSessions(em, new Date(now.getTime() - SESSION_LIFETIME_MS));
       return created;
     });
     const token = await this.#tokens.sign(
