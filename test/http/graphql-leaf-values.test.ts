@@ -13,10 +13,8 @@ import {
 } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeId } from '../../src/lib/ids.ts';
-import { basicAuth, createProfile } from '../support/factories.ts';
+import { syncedSandboxProfile } from '../support/factories.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { waitFor } from '../support/wait.ts';
 
 /**
  * The GraphQL front door runs graphql-jit without serializing the values of enums and of GraphQL's
@@ -33,15 +31,7 @@ let auth: string;
 
 beforeAll(async () => {
   app = await startTestApp({}, { sandboxNow: () => now });
-  const profile = await createProfile(app);
-  auth = basicAuth(profile.id, app.apiKey);
-  for (const institutionId of ['ins_first_platypus', 'ins_tattersall_fcu']) {
-    const response = await app.http.post('/v1/sandbox/connections', { auth: app.apiKey, json: { profileId: profile.id, institutionId, username: 'user_good', password: 'pass_good' } });
-    await waitFor(async () => {
-      const [row] = await app.sql('select status from connection where id = $1', [decodeId('connection', response.body.id)]);
-      return row.status === 'SYNCED' ? true : undefined;
-    }, `${institutionId} to sync`);
-  }
+  auth = (await syncedSandboxProfile(app, ['ins_first_platypus', 'ins_tattersall_fcu'])).auth;
 });
 afterAll(() => app?.stop());
 

@@ -1,33 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeId } from '../../src/lib/ids.ts';
-import { basicAuth, createProfile } from '../support/factories.ts';
+import { syncedSandboxProfile } from '../support/factories.ts';
 import { exact } from '../support/sandbox-login.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { waitFor } from '../support/wait.ts';
 
 const now = new Date('2026-05-20T12:00:00Z');
 let app: TestApp;
 let owner: string;
 let stranger: string;
 
-/** A profile with synced sandbox connections (their institutions' default products: investments and liabilities included). */
-async function connectedProfile(institutions: string[]): Promise<string> {
-  const profile = await createProfile(app);
-  for (const institutionId of institutions) {
-    const response = await app.http.post('/v1/sandbox/connections', { auth: app.apiKey, json: { profileId: profile.id, institutionId, username: 'user_good', password: 'pass_good' } });
-    expect(response.status, response.text).toBe(201);
-    await waitFor(async () => {
-      const [row] = await app.sql('select status from connection where id = $1', [decodeId('connection', response.body.id)]);
-      return row.status === 'SYNCED' ? true : undefined;
-    }, `${institutionId} to sync`);
-  }
-  return basicAuth(profile.id, app.apiKey);
-}
-
 beforeAll(async () => {
   app = await startTestApp({}, { sandboxNow: () => now });
-  owner = await connectedProfile(['ins_first_platypus', 'ins_quokka_invest', 'ins_wombat_lending']);
-  stranger = await connectedProfile(['ins_houndstooth']);
+  owner = (await syncedSandboxProfile(app, ['ins_first_platypus', 'ins_quokka_invest', 'ins_wombat_lending'])).auth;
+  stranger = (await syncedSandboxProfile(app, ['ins_houndstooth'])).auth;
 });
 afterAll(() => app?.stop());
 

@@ -3,9 +3,8 @@ import { keepRecentStatements, queryStats, statementsSince } from '../../src/db/
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import { Account } from '../../src/modules/account/account.entity.ts';
 import { builders, type Builders } from '../support/builders.ts';
-import { basicAuth, createProfile } from '../support/factories.ts';
+import { syncedSandboxProfile } from '../support/factories.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { waitFor } from '../support/wait.ts';
 
 keepRecentStatements();
 const now = new Date('2026-05-20T12:00:00Z');
@@ -14,27 +13,11 @@ let build: Builders;
 let owner: { id: string; auth: string };
 let stranger: { id: string; auth: string };
 
-/** A profile with two synced sandbox banks (about three thousand transactions over two years). */
-async function connectedProfile(institutions: string[]) {
-  const profile = await createProfile(app);
-  for (const institutionId of institutions) {
-    const response = await app.http.post('/v1/sandbox/connections', {
-      auth: app.apiKey,
-      json: { profileId: profile.id, institutionId, username: 'user_good', password: 'pass_good' },
-    });
-    await waitFor(async () => {
-      const [row] = await app.sql('select status from connection where id = $1', [decodeId('connection', response.body.id)]);
-      return row.status === 'SYNCED' ? true : undefined;
-    }, `${institutionId} to sync`);
-  }
-  return { id: profile.id, auth: basicAuth(profile.id, app.apiKey) };
-}
-
 beforeAll(async () => {
   app = await startTestApp({}, { sandboxNow: () => now });
   build = builders(app);
-  owner = await connectedProfile(['ins_first_platypus', 'ins_tattersall_fcu']);
-  stranger = await connectedProfile(['ins_houndstooth']);
+  owner = await syncedSandboxProfile(app, ['ins_first_platypus', 'ins_tattersall_fcu']);
+  stranger = await syncedSandboxProfile(app, ['ins_houndstooth']);
 });
 afterAll(() => app?.stop());
 

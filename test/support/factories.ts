@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import { decodeId } from '../../src/lib/ids.ts';
 import type { TestApp } from './test-app.ts';
+import { waitFor } from './wait.ts';
 
 let sequence = 0;
 
@@ -36,4 +38,18 @@ export async function sessionFor(app: TestApp, profileId: string): Promise<strin
   const response = await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profileId } });
   expect(response.status).toBe(201);
   return response.body.token;
+}
+
+/** A new profile with a synced sandbox connection at each institution (with its default products), and Basic credentials acting as it. */
+export async function syncedSandboxProfile(app: TestApp, institutions: string[]): Promise<{ id: string; auth: string }> {
+  const profile = await createProfile(app);
+  for (const institutionId of institutions) {
+    const response = await app.http.post('/v1/sandbox/connections', { auth: app.apiKey, json: { profileId: profile.id, institutionId, username: 'user_good', password: 'pass_good' } });
+    expect(response.status, response.text).toBe(201);
+    await waitFor(async () => {
+      const [row] = await app.sql('select status from connection where id = $1', [decodeId('connection', response.body.id)]);
+      return row.status === 'SYNCED' ? true : undefined;
+    }, `${institutionId} to sync`);
+  }
+  return { id: profile.id, auth: basicAuth(profile.id, app.apiKey) };
 }
