@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialCounters } from '../../scripts/bench/credential-cache.ts';
 import { EndedSessions } from '../../src/http/ended-sessions.ts';
@@ -7,7 +8,7 @@ import { decodeId, uuidv7 } from '../../src/lib/ids.ts';
 import { createLogger } from '../../src/logger.ts';
 import { EVERY_SESSION_BEFORE } from '../../src/modules/session/removed-session.entity.ts';
 import { SESSION_LIFETIME_MS } from '../../src/modules/session/session-token.ts';
-import { endedSessionIds, holdsSession } from '../../src/modules/session/session.store.ts';
+import { endedSessionIds, holdsSession, sessionStatements } from '../../src/modules/session/session.store.ts';
 import { createEnvironmentWithKey } from '../support/environments.ts';
 import { createProfile } from '../support/factories.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -194,6 +195,59 @@ describe('the set of ended sessions', () => {
     }
   });
 
+  /** Whether `ids` (as `EndedSessionIds.ids`) is strictly ascending, as the binary search over them needs: no id twice. */
+  function strictlyAscending(ids: Buffer): boolean {
+    const count = ids.length / 16;
+    return Array.from({ length: count - 1 }, (_, i) => ids.compare(ids, (i + 1) * 16, (i + 2) * 16, i * 16, (i + 1) * 16)).every((order) => order < 0);
+  }
+
+  it('are read once each, however many ways a session ended, an expiry moved before now by hand among them', async () => {
+    const [moved, extended, revokedAndDeleting, movedAndDeleting, live] = [
+      await storeSession(HOUR_MS),
+      await storeSession(HOUR_MS),
+      await storeSession(HOUR_MS),
+      await storeSession(HOUR_MS),
+      await storeSession(HOUR_MS),
+    ];
+    await app.sql(`update session set expires_at = now() - interval '1 minute' where id = any($1::uuid[])`, [[moved.id, movedAndDeleting.id]]);
+    await app.sql(`update session set expires_at = expires_at + interval '1 day' where id = $1`, [extended.id]);
+    await app.sql('update session set revoked_at = now() where id = $1', [revokedAndDeleting.id]);
+    await app.sql('update profile set deleting_at = now() where id = any($1::uuid[])', [[revokedAndDeleting.profileId, movedAndDeleting.profileId]]);
+    const ended = await endedSessionIds(app.orm.em.fork(), new Date(Date.now() - SESSION_LIFETIME_MS), new Date());
+    expect([moved, extended, revokedAndDeleting, movedAndDeleting, live].map((session) => holdsSession(ended.ids, session.id))).toEqual([true, false, true, true, false]);
+    expect(strictlyAscending(ended.ids)).toBe(true);
+  });
+
+  it('are read through indexes that hold only what ended, not a lifetime of sessions', async () => {
+    // A plan, not a timing: with sequential scans priced out (a table this small would be read whole),
+    // the planner takes a partial index only where the statement's conditions imply its predicate, so
+    // this fails when the statement and the indexes' predicates drift apart.
+    const client = new pg.Client({ connectionString: app.databaseUrl });
+    await client.connect();
+    try {
+      await client.query('set enable_seqscan = off');
+      const now = new Date();
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`explain (costs off) ${sessionStatements.ended}`, [
+        new Date(now.getTime() - SESSION_LIFETIME_MS),
+        now,
+        null,
+        20_000,
+      ]);
+      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+      // What each scan reads: an index, or (a sequential scan) a whole table.
+      const scans = [...plan.matchAll(/(?:Scan using|Bitmap Index Scan on|Seq Scan on) (\w+)/g)].map((match) => match[1]);
+      expect(scans.sort()).toEqual([
+        'profile_deleting_index',
+        'removed_session_issued_at_index',
+        'session_expiry_moved_created_at_index',
+        'session_profile_id_created_at_index',
+        'session_revoked_created_at_index',
+      ]);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('are read in full whatever their number (page by page), with the time before which every session counts as ended', async () => {
     const marked = new Date(Date.now() - 2 * HOUR_MS);
     await app.sql('insert into removed_session (id, issued_at) values ($1, $2) on conflict (id) do update set issued_at = excluded.issued_at', [EVERY_SESSION_BEFORE, marked]);
@@ -204,10 +258,7 @@ describe('the set of ended sessions', () => {
     expect(ended.allIssuedBefore).toEqual(marked);
     expect(removed.filter((id) => !holdsSession(ended.ids, id))).toEqual([]);
     expect(holdsSession(ended.ids, uuidv7())).toBe(false);
-    // Strictly ascending, as the binary search over them needs.
-    const count = ended.ids.length / 16;
-    const ascending = Array.from({ length: count - 1 }, (_, i) => ended.ids.compare(ended.ids, (i + 1) * 16, (i + 2) * 16, i * 16, (i + 1) * 16)).every((order) => order < 0);
-    expect(ascending).toBe(true);
+    expect(strictlyAscending(ended.ids)).toBe(true);
   });
 
   // Last in this file: it empties the session table.

@@ -26,7 +26,12 @@ export const Profile = defineEntity({
     readyAt: p.datetime().nullable(),
   },
   uniques: [{ properties: ['environment', 'uuid'] }],
-  indexes: [{ properties: ['environment', 'createdAt', 'id'] }],
+  indexes: [
+    { properties: ['environment', 'createdAt', 'id'] },
+    // For the session module: the ended-sessions load starts from the profiles being deleted, a handful,
+    // rather than joining every session of the day to its profile (credentials-sessions-ended-in-memory.md).
+    { name: 'profile_deleting_index', properties: ['id'], where: 'deleting_at is not null' },
+  ],
   // The revocation feed (docs/decisions/credentials-revocation-feed.md): marking a profile deleting
   // (or removing it) announces its id on commit, which revokes its sessions and Basic pairs.
   triggers: [

@@ -1,6 +1,23 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Environment } from '../environment/environment.entity.ts';
 import { Profile } from '../profile/profile.entity.ts';
+import { SESSION_LIFETIME_MS } from './session-token.ts';
+
+/** A duration as PostgreSQL prints an interval of whole seconds (`24:00:00`), so the schema diff reads the index predicate below as unchanged. */
+function clock(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  return [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60].map((part) => String(part).padStart(2, '0')).join(':');
+}
+
+/**
+ * A session whose `expires_at` is earlier than issuing set it (only a hand edit moves it; issuing
+ * writes `created_at` + SESSION_LIFETIME_MS). The predicate of a partial index, and the ended-sessions
+ * load repeats it word for word so the planner can use that index. `timestamptz + interval` is not
+ * immutable (it depends on the time zone), so the predicate subtracts instead. Were the lifetime
+ * changed, this text changes, `npm run migrations:check` fails until a migration rebuilds the index,
+ * and the load and the index change together.
+ */
+export const EXPIRY_MOVED = `expires_at - created_at < '${clock(SESSION_LIFETIME_MS)}'::interval`;
 
 /**
  * An issued session token. The token itself is a signed JWT that is never stored; this row makes it
@@ -17,8 +34,15 @@ export const Session = defineEntity({
     expiresAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
   },
-  // `created_at` bounds which ended sessions an API instance loads (those whose tokens can be unexpired).
-  indexes: [{ properties: ['profile', 'createdAt'] }, { properties: ['createdAt'] }],
+  // Each API instance loads the sessions that ended early among those issued in the last token lifetime
+  // (docs/decisions/credentials-sessions-ended-in-memory.md): partial indexes hold only the revoked and
+  // the moved-expiry ones, so the load reads what ended rather than a day of sessions (a profile marked
+  // deleting is found through profile_deleting_index and `profile, createdAt`).
+  indexes: [
+    { properties: ['profile', 'createdAt'] },
+    { name: 'session_revoked_created_at_index', properties: ['createdAt'], where: 'revoked_at is not null' },
+    { name: 'session_expiry_moved_created_at_index', properties: ['createdAt'], where: EXPIRY_MOVED },
+  ],
   // The revocation feed (docs/decisions/credentials-revocation-feed.md): a change that can turn a
   // cached check's answer announces the session's id on commit, so every API instance forgets it.
   // A removed row leaves a `removed_session` tombstone, so an instance that starts later knows it
