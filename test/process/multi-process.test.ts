@@ -173,15 +173,23 @@ describe('two api processes and a worker on one PostgreSQL and one Redis', { tim
   });
 
   it('delivers every event to the webhook receiver, each exactly once', async () => {
+    // The events so far; jobs that follow the syncs (recurring payments) may add more meanwhile, which
+    // may be delivered before some of these: wait for these, not for as many deliveries as these.
     const events = await rows<{ id: string }>(`select id from event`);
     expect(events.length).toBeGreaterThan(CONNECTIONS);
-    const delivered = await waitFor(async () => {
-      const succeeded = await rows(`select event_id, count(*)::int as n from webhook_delivery where subscription_id = (select id from webhook_subscription limit 1) and status = 'SUCCEEDED' group by 1`);
-      return succeeded.length === events.length ? succeeded : undefined;
+    const ids = events.map((event) => event.id);
+    await waitFor(async () => {
+      const [row] = await rows(
+        `select count(distinct event_id)::int as delivered from webhook_delivery
+          where subscription_id = (select id from webhook_subscription limit 1) and status = 'SUCCEEDED' and event_id = any($1::uuid[])`,
+        [ids],
+      );
+      return row!.delivered === events.length ? true : undefined;
     }, 'every event to be delivered', 120_000);
-    expect(delivered.every((row) => row.n === 1)).toBe(true);
+    const twice = await rows(`select event_id from webhook_delivery where status = 'SUCCEEDED' group by subscription_id, event_id having count(*) > 1`);
+    expect(twice).toEqual([]);
     const received = new Set(receiver.received.map((request) => request.headers['webhook-id']));
-    expect([...received].sort()).toEqual(events.map((event) => encodeId('event', event.id)).sort());
+    expect(ids.map((id) => encodeId('event', id)).filter((id) => !received.has(id))).toEqual([]);
     const log = await clients[0]!.get(`/v1/webhooks/subscriptions/${subscriptionId}/deliveries`, { auth: apiKey });
     expect(log.status).toBe(200);
   });
