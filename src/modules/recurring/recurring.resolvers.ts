@@ -1,7 +1,7 @@
 import type { QueryResolvers, RecurringStreamConnectionResolvers, RecurringStreamResolvers } from '../../../generated/graphql.ts';
 import { encodeId } from '../../lib/ids.ts';
 import type { AccountView } from '../account/account.entity.ts';
-import { pageType, streamTransactions } from '../transaction/transaction.resolvers.ts';
+import { pageType, selectedPage } from '../transaction/transaction.resolvers.ts';
 import { recurringStreamPage, streamTransactionPage } from './recurring.query.ts';
 import type { RecurringStreamRecord } from './recurring.store.ts';
 
@@ -11,7 +11,7 @@ export const recurringStreamType: RecurringStreamResolvers = {
   // Every stream has its account (foreign key, cascading).
   account: (stream, _args, { loaders }) => loaders.account.load(stream.accountId) as Promise<AccountView>,
   isActive: (stream) => stream.status !== 'ENDED',
-  transactions: (stream, args, { em, profileId, loaders }, info) => streamTransactions((columns) => streamTransactionPage(em, profileId, stream.id, args, columns), loaders, info),
+  transactions: (stream, args, { em, profileId, loaders }, info) => selectedPage((columns) => streamTransactionPage(em, profileId, stream.id, args, columns), loaders, info),
 };
 
 export const recurringStreamConnectionType: RecurringStreamConnectionResolvers = pageType<RecurringStreamRecord>();

@@ -35,25 +35,19 @@ export const transactionType: TransactionResolvers = {
 
 /** The request's account loader (src/graphql/loaders.ts), as far as `withAccounts` uses it. */
 interface AccountLoader {
-  loadMany(ids: readonly string[]): Promise<Array<AccountView | null | Error>>;
+  load(id: string): Promise<AccountView | null>;
 }
 
 /**
  * Sets each record's `account` (what `Transaction.account` reads), from the request's account loader:
- * one query for a page's accounts, as the resolver's batch was. Every transaction has its account
- * (a foreign key within the profile).
+ * one query for a page's accounts, as the resolver's batch was; a failed query fails the read. Every
+ * transaction has its account (a foreign key within the profile).
  */
 export async function withAccounts<R extends TransactionRecord>(records: R[], loaders: { account: AccountLoader }): Promise<R[]> {
-  const accounts = await loaders.account.loadMany([...new Set(records.map((record) => record.accountId))]);
-  const byId = new Map(accounts.map((account) => (account instanceof Error || account === null ? undefined : ([account.id, account] as const))).filter((entry) => entry !== undefined));
-  for (const record of records) record.account = byId.get(record.accountId);
+  const ids = [...new Set(records.map((record) => record.accountId))];
+  const accounts = new Map(await Promise.all(ids.map(async (id) => [id, await loaders.account.load(id)] as const)));
+  for (const record of records) record.account = accounts.get(record.accountId) ?? undefined;
   return records;
-}
-
-/** A page whose records hold their accounts when its document selects `account`. */
-async function withAccountsIfSelected(page: TransactionPage, columns: readonly RecordField[], loaders: { account: AccountLoader }): Promise<TransactionPage> {
-  if (columns.includes('accountId')) await withAccounts(page.records, loaders);
-  return page;
 }
 
 /** One edge of a page, all of one shape (a page builds up to 100); its cursor is computed only when `cursor` is selected. */
@@ -135,16 +129,20 @@ export function columnsOfPage(info: SelectionInfo): readonly RecordField[] {
   return columns;
 }
 
-export const transactionsQuery: NonNullable<QueryResolvers['transactions']> = async (_root, args, { em, profileId, loaders }, info) => {
+/**
+ * A page of transactions read for the fields its document selects (`read` gets the columns), its
+ * records holding their accounts when `account` is selected: the root `transactions` and
+ * `RecurringStream.transactions`.
+ */
+export async function selectedPage(read: (columns: readonly RecordField[]) => Promise<TransactionPage>, loaders: { account: AccountLoader }, info: SelectionInfo): Promise<TransactionPage> {
   const columns = columnsOfPage(info);
-  return withAccountsIfSelected(await transactionPage(em, profileId, { ...args, sort: args.sort ?? 'DATE_DESC' }, columns), columns, loaders);
-};
-
-/** A page of a recurring stream's transactions (`RecurringStream.transactions`), read as the root `transactions` pages are. */
-export async function streamTransactions(read: (columns: readonly RecordField[]) => Promise<TransactionPage>, loaders: { account: AccountLoader }, info: SelectionInfo): Promise<TransactionPage> {
-  const columns = columnsOfPage(info);
-  return withAccountsIfSelected(await read(columns), columns, loaders);
+  const page = await read(columns);
+  if (columns.includes('accountId')) await withAccounts(page.records, loaders);
+  return page;
 }
+
+export const transactionsQuery: NonNullable<QueryResolvers['transactions']> = (_root, args, { em, profileId, loaders }, info) =>
+  selectedPage((columns) => transactionPage(em, profileId, { ...args, sort: args.sort ?? 'DATE_DESC' }, columns), loaders, info);
 
 /**
  * Merges metadata and sets or clears the category, under the row's lock so concurrent updates all
@@ -155,7 +153,7 @@ export const transactionUpdate: NonNullable<MutationResolvers['transactionUpdate
     const id = decodeId('transaction', input.id);
     if (!id) throw new RecordNotFound('Transaction');
     const category = input.category === undefined ? undefined : checkedCategory(input.category);
-    const updated = em.transactional(async (tx): Promise<TransactionRecord> => {
+    const updated = await em.transactional(async (tx): Promise<TransactionRecord> => {
       const transaction = await lockedTransaction(tx, profileId, id);
       if (!transaction) throw new RecordNotFound('Transaction');
       transaction.metadata = mergeMetadata(transaction.metadata, input.metadata);
@@ -182,5 +180,5 @@ export const transactionUpdate: NonNullable<MutationResolvers['transactionUpdate
         paymentChannel: transaction.paymentChannel,
       };
     });
-    return (await withAccounts([await updated], loaders))[0]!;
+    return (await withAccounts([updated], loaders))[0]!;
   });
