@@ -23,7 +23,7 @@ export function jsonBody(): Middleware<AppState> {
       throw unsupportedMediaType(`Content-Type must be application/json, got ${contentType ? `"${contentType.slice(0, 80)}"` : 'none'}`);
     }
     if (ctx.request.length > LIMIT_BYTES) throw payloadTooLarge(`Request body is larger than ${LIMIT_BYTES} bytes`);
-    const raw = await readBody(ctx.req);
+    const raw = await readBody(ctx.req.iterator({ destroyOnReturn: false }));
     ctx.state.rawBody = raw;
     if (raw.length > 0) {
       try {
@@ -36,6 +36,11 @@ export function jsonBody(): Middleware<AppState> {
   };
 }
 
+/**
+ * Reads the body up to the limit. Past it, the request is left open, not destroyed: destroying it
+ * would destroy the socket under the 413 about to be written, and the connection's close then waits
+ * for the rest of the body (linger.ts).
+ */
 async function readBody(stream: AsyncIterable<Buffer>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;

@@ -24,9 +24,10 @@ export function lingerOverUnreadBodies(server: Server): void {
 
 /** Defers Node's close of the request's socket (destroySoon) until the request has been read, within the bounds. */
 function closeOnceRead(request: IncomingMessage): void {
-  const socket = request.socket as Socket & { destroySoon?: () => void };
-  const close = socket.destroySoon?.bind(socket);
-  if (!close) return;
+  // A request whose client went away has no socket left to close.
+  const socket = request.socket as (Socket & { destroySoon?: () => void }) | null;
+  const close = socket?.destroySoon?.bind(socket);
+  if (!socket || !close) return;
   socket.destroySoon = () => {
     socket.destroySoon = close;
     // The connection was kept alive past this request after all, and a later answer closes it.
