@@ -19,9 +19,12 @@ try {
 const logger = createLogger(config.logLevel);
 const started = performance.now();
 
-function stopAndExit(service: RunningService): void {
+/** How long the stop after an uncaught error may take before the process exits anyway. */
+const FATAL_STOP_MS = 15_000;
+
+function stopAndExit(service: RunningService, code = 0): void {
   service.stop().then(
-    () => process.exit(0),
+    () => process.exit(code),
     (error: unknown) => {
       logger.error({ err: error }, 'unclean shutdown');
       process.exit(1);
@@ -42,9 +45,22 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     if (lifecycle.service) stopAndExit(lifecycle.service);
   });
 }
+// An error nothing caught leaves the process in a state no one planned for: it is logged once and the
+// service stops as on a signal, its embedded PostgreSQL with it (which would otherwise outlive it),
+// then exits 1, within FATAL_STOP_MS whatever the stop meets.
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.on(event, (error: unknown) => {
+    logger.fatal({ err: error }, 'uncaught error: stopping the service and its database');
+    process.exitCode = 1;
+    if (lifecycle.stopping) return;
+    lifecycle.stopping = true;
+    setTimeout(() => process.exit(1), FATAL_STOP_MS).unref();
+    if (lifecycle.service) stopAndExit(lifecycle.service, 1);
+  });
+}
 const service = await startService(config, logger).catch(refuseToStart);
 lifecycle.service = service;
-if (lifecycle.stopping) stopAndExit(service);
+if (lifecycle.stopping) stopAndExit(service, process.exitCode === 1 ? 1 : 0);
 const key = service.bootstrap.created?.apiKey ?? readBootstrapFile(service.bootstrap.file)?.apiKey;
 
 // A human-readable welcome on stderr; the structured log stays on stdout.

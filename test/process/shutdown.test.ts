@@ -51,3 +51,23 @@ it('Ctrl-C (SIGINT to the whole foreground process group) stops the service, its
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+// A fault injected from outside the code under test: a preloaded module throws from a signal handler.
+const THROW_ON_SIGUSR2 = `data:text/javascript;base64,${Buffer.from("process.on('SIGUSR2', () => { throw new Error('injected fault'); });").toString('base64')}`;
+
+it('an uncaught error stops the service and its embedded PostgreSQL, logs one fatal line and exits 1', { timeout: 120_000 }, async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-fatal-'));
+  const lockFile = path.join(dataDir, 'postgres', 'cluster', 'postmaster.pid');
+  try {
+    const service = await startServiceProcess({ databaseUrl: '', dataDir }, { NODE_OPTIONS: `--import=${THROW_ON_SIGUSR2}` });
+    expect(existsSync(lockFile)).toBe(true);
+    service.child.kill('SIGUSR2');
+    expect(await service.exited).toBe(1);
+    const lines = service.output().stdout.trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string; err?: { message: string } });
+    expect(lines.filter(({ level }) => level >= 60)).toEqual([expect.objectContaining({ msg: 'uncaught error: stopping the service and its database', err: expect.objectContaining({ message: 'injected fault' }) })]);
+    // PostgreSQL removes its lock file when it has shut down cleanly: it did not outlive the service.
+    expect(existsSync(lockFile)).toBe(false);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
