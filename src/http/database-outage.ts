@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { isSessionNotOpened } from '../db/session-guard.ts';
 import { AppError } from '../errors.ts';
 
 /** Seconds a client is asked to wait while the database does not answer (it is probed every second meanwhile). */
@@ -7,18 +8,29 @@ const PROBE_INTERVAL_MS = 1000;
 
 /** The socket failing: PostgreSQL stopped, unreachable, or its host unknown. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
-/** SQLSTATEs of a server shutting down, crashed, starting up, or out of connections (class 08, connection exceptions, besides). */
-const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/**
+ * SQLSTATEs that say the database is unavailable whatever statement met them: class 08 (connection
+ * exceptions), class 57P (the session ended by the server: shut down or terminated, crashed, starting
+ * up, database dropped, idle timeout), 53300 (too many connections) and 25006 (a read-only
+ * transaction: a primary demoted to a standby, or a database an operator made read-only).
+ */
+const UNAVAILABLE_STATE = /^08[0-9A-Z]{3}$|^57P[0-9A-Z]{2}$|^53300$|^25006$/;
 /** What pg and pg-pool say, without a code, when a connection ends or cannot be had in time. */
 const CONNECTION_LOST = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 const MAX_CAUSES = 5;
 
-/** Whether `error` (or one of its causes) says the database cannot be reached, rather than that a statement failed. */
+/**
+ * Whether `error` (or one of its causes) says the database cannot be used, rather than that a
+ * statement failed: a session that could not be opened, for any reason (SessionNotOpened: this
+ * covers the SQLSTATEs PostgreSQL also raises for statements, such as 55000 from a database that
+ * disallows connections), a socket error, an unavailable SQLSTATE, or a connection lost.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
   let cause = error;
   for (let depth = 0; cause instanceof Error && depth < MAX_CAUSES; depth++, cause = cause.cause) {
+    if (isSessionNotOpened(cause)) return true;
     const { code } = cause as { code?: unknown };
-    if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+    if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_STATE.test(code))) return true;
     if (CONNECTION_LOST.test(cause.message)) return true;
   }
   return false;

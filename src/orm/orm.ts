@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { entities } from './entities.ts';
 import { countStatement } from '../db/query-stats.ts';
+import { SessionGuardPostgreSqlDriver } from '../db/session-guard.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../db/migrations', import.meta.url));
 /** The migrations are compiled with this module: `.ts` run from the sources, `.js` from dist/. */
@@ -14,6 +15,8 @@ const MIGRATIONS_GLOB = `*${path.extname(fileURLToPath(import.meta.url))}`;
 /** The ORM configuration for a database URL; shared by the service, the CLI scripts and the tests. */
 export function ormConfig(clientUrl: string, options: { poolMax?: number } = {}) {
   return defineConfig({
+    // Connections whose BEGIN or ROLLBACK failed go back to the pool; sessions not opened say so (src/db/session-guard.ts).
+    driver: SessionGuardPostgreSqlDriver,
     clientUrl,
     // MikroORM keeps only the host, port, user, password and database of clientUrl: pg reads the rest
     // of the URL itself (sslmode, `options` such as the statement timeout).
