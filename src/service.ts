@@ -114,7 +114,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const outage = new DatabaseOutage(() => orm.em.getConnection().execute('select 1'), logger);
   const schema = buildSchema();
   const hideSuggestions = config.nodeEnv !== 'development';
-  const live = serving ? await startLiveUpdates({ config, logger, databases, metrics, credentials, cipher: secrets.cipher, schema, hideSuggestions }) : undefined;
+  const live = serving ? await startLiveUpdates({ config, logger, databases, metrics, credentials, cipher: secrets.cipher, schema, hideSuggestions, outage }) : undefined;
   const handlers = restHandlers({ config, cipher: secrets.cipher, providers, sandbox, linking, work, tokens, credentials, outage, rateLimits: () => counters.mode });
   const app = createApp({
     logger,
@@ -124,7 +124,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     trustProxyHops: config.trustProxyHops,
     credentials,
     limiter: new FixedWindowLimiter(counters),
-    graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions, metrics, schema, corrections: work.categorizationJobs }),
+    graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions, metrics, schema, corrections: work.categorizationJobs, outage }),
     graphqlStream: live?.stream,
     rest: restApi(handlers),
     metrics,
@@ -323,16 +323,17 @@ async function startLiveUpdates(deps: {
   cipher: FieldCipher;
   schema: GraphQLSchema;
   hideSuggestions: boolean;
+  outage: DatabaseOutage;
 }): Promise<LiveUpdates> {
-  const { config, logger, databases, metrics, credentials, cipher, schema, hideSuggestions } = deps;
+  const { config, logger, databases, metrics, credentials, cipher, schema, hideSuggestions, outage } = deps;
   const { orm } = databases;
   const events = new LiveEvents({ load: (eventId) => eventById(orm.em.fork(), eventId), logger, lost: () => metrics.liveFeedOutage() });
   const channel = new NotificationChannel(databases.database.url, { channel: EVENTS_CHANNEL, applicationName: 'tributary-live', label: 'Live-update' }, events, logger);
   await channel.open();
   const documents = new DocumentCache(schema, { hideSuggestions });
   const watch = new CredentialWatch(credentials, orm, logger);
-  const sockets = liveSockets({ schema, documents, orm, live: events, cipher, logger, credentials, watch, metrics, capPerAddress: !config.trustProxy, idleMs: config.connections.liveIdleTimeoutMs });
-  const stream = liveStream({ schema, documents, orm, live: events, cipher, logger, watch, metrics });
+  const sockets = liveSockets({ schema, documents, orm, live: events, cipher, logger, outage, credentials, watch, metrics, capPerAddress: !config.trustProxy, idleMs: config.connections.liveIdleTimeoutMs });
+  const stream = liveStream({ schema, documents, orm, live: events, cipher, logger, outage, watch, metrics });
   return {
     sockets,
     stream: stream.middleware,
