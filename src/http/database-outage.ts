@@ -1,3 +1,4 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { isSessionNotOpened } from '../db/session-guard.ts';
 import { AppError } from '../errors.ts';
@@ -34,6 +35,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (CONNECTION_LOST.test(cause.message)) return true;
   }
   return false;
+}
+
+/**
+ * The outage's probe: the database takes writes again. `select 1` alone would end the outage of a
+ * primary demoted to a standby (25006), which still answers reads.
+ */
+export async function takesWrites(orm: MikroORM): Promise<void> {
+  const [row] = await orm.em.getConnection().execute<Array<{ writable: boolean }>>("select current_setting('transaction_read_only') = 'off' as writable");
+  if (!row?.writable) throw new Error('the database takes no writes');
 }
 
 /** 503 NOT_READY: the request needed the database, which did not answer; nothing was read or changed. */

@@ -82,6 +82,28 @@ describe.each(Object.entries(outages))('a PostgreSQL outage: %s', (_outage, { st
   });
 });
 
+describe('a database that takes no writes (a primary demoted to a standby, SQLSTATE 25006)', () => {
+  /** Read-only from its next sessions on, as a standby is: the open ones are ended. */
+  const readOnly = async (on: boolean) => {
+    const { adminUrl } = inject('database');
+    await runOnce(adminUrl, `ALTER DATABASE ${databaseName} ${on ? 'SET default_transaction_read_only = on' : 'RESET default_transaction_read_only'}`);
+    await runOnce(adminUrl, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${databaseName}'`);
+  };
+  afterEach(() => readOnly(false));
+
+  it('answers writes 503 NOT_READY, reads still, until it takes writes again', async () => {
+    const from = lines.length;
+    await readOnly(true);
+    const write = await app.http.post('/v1/profiles', { auth: app.apiKey, json: buildProfile() });
+    expect(write.status, write.text).toBe(503);
+    expect(write.body.code).toBe('NOT_READY');
+    expect((await app.http.get('/v1/profiles', { auth: app.apiKey })).status).toBe(200);
+    await readOnly(false);
+    await waitFor(async () => (lines.slice(from).some((line) => line.msg === 'PostgreSQL answers again') ? true : undefined), 'the end of the outage in the log');
+    expect((await app.http.post('/v1/profiles', { auth: app.apiKey, json: buildProfile() })).status).toBe(201);
+  });
+});
+
 describe('an outage that interrupts a transaction', () => {
   it.each([
     ['at its BEGIN', 'begin'],
