@@ -20,7 +20,7 @@ import { eventById } from './modules/event/event.store.ts';
 import { EVENTS_CHANNEL, LiveEvents } from './modules/event/live-events.ts';
 import { createApp } from './http/app.ts';
 import { createListener } from './http/listener.ts';
-import { DatabaseOutage, takesWrites } from './http/database-outage.ts';
+import { DatabaseOutage, takesWrites } from './db/database-outage.ts';
 import { loadTls, type TlsMaterial } from './http/tls.ts';
 import { startQueue } from './jobs/queue.ts';
 import { CredentialResolver } from './http/credentials.ts';

@@ -1,7 +1,7 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
 import type { ErrorCode } from '../errors.ts';
-import type { DatabaseOutage } from '../http/database-outage.ts';
+import type { DatabaseOutage } from '../db/database-outage.ts';
 import { toAppError, newErrorId } from '../http/errors.ts';
 
 /** An error of the whole request (nothing of it runs or is sent) with one of the contract's codes. */

@@ -1,6 +1,6 @@
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
-import type { DatabaseOutage } from '../http/database-outage.ts';
+import type { DatabaseOutage } from '../db/database-outage.ts';
 import { newErrorId } from '../http/errors.ts';
 import { formatGraphQLError } from './errors.ts';
 import { FeedEnded } from './event-stream.ts';

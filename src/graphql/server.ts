@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { AppError, forbidden, unauthorized, type ErrorCode } from '../errors.ts';
 import { GRAPHQL_SCHEMA_PATH } from '../api-kit/contract-paths.ts';
 import { WWW_AUTHENTICATE } from '../api-kit/credential.ts';
-import type { DatabaseOutage } from '../http/database-outage.ts';
+import type { DatabaseOutage } from '../db/database-outage.ts';
 import type { AppContext, AppState } from '../http/state.ts';
 import type { FieldCipher } from '../lib/field-cipher.ts';
 import type { Metrics } from '../metrics/metrics.ts';

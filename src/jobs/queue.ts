@@ -1,7 +1,7 @@
 import { PgBoss, type JobResult, type QueuePolicy } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { RecoveryTimings } from '../config.ts';
-import { isDatabaseUnavailable, type DatabaseOutage } from '../http/database-outage.ts';
+import { isDatabaseUnavailable, type DatabaseOutage } from '../db/database-outage.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 
 /** The database schema pg-boss keeps its queues and jobs in. */

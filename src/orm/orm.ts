@@ -124,9 +124,9 @@ const POOL_CLOSE_MS = 5_000;
 
 /**
  * Closes an ORM's pool, waiting at most POOL_CLOSE_MS for connections still checked out: by the time
- * a stop closes the pools, requests and jobs are done, so one still out was never given back. kysely
- * leaks the connection of a BEGIN that fails (kysely-org/kysely#1990), as one does on a connection a
- * database outage dropped, and pg's pool.end() would wait for it forever.
+ * a stop closes the pools, requests and jobs are done, so one still out was never given back, and
+ * pg's pool.end() would wait for it forever. (kysely leaked the connection of a failed BEGIN, as an
+ * outage causes, until src/db/session-guard.ts gave it back: kysely-org/kysely#1990.)
  */
 export async function closeWithin(orm: MikroORM, pool: string, logger: Logger): Promise<void> {
   let timer: NodeJS.Timeout | undefined;

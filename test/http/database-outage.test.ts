@@ -3,7 +3,7 @@ import { DriverException } from '@mikro-orm/core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runOnce } from '../../src/db/scratch.ts';
 import { SessionNotOpened } from '../../src/db/session-guard.ts';
-import { isDatabaseUnavailable } from '../../src/http/database-outage.ts';
+import { isDatabaseUnavailable } from '../../src/db/database-outage.ts';
 import { buildProfile } from '../support/factories.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { cloneTemplate } from '../support/test-database.ts';
@@ -126,8 +126,8 @@ describe('stopping', () => {
   it('does not wait for a connection nobody gives back, dead after an outage: it logs the pool and stops', async () => {
     const logged: LogLine[] = [];
     const stopping = await startTestApp({ LOG_LEVEL: 'info' }, { log: logInto(logged) });
-    // What kysely leaves when BEGIN fails on a connection the outage dropped (kysely-org/kysely#1990):
-    // a connection checked out of the pool for good, its backend gone.
+    // A connection checked out of the pool for good, its backend gone, as kysely left one whose BEGIN
+    // failed before src/db/session-guard.ts gave it back (kysely-org/kysely#1990).
     const pool = await stopping.orm.em.getConnection().getNativeClient();
     const abandoned = await pool.connect();
     const { pid } = (await abandoned.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!;

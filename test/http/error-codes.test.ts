@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { AppError, badUserInput, conflict, forbidden, unauthorized, type ErrorCode } from '../../src/errors.ts';
 import { formatGraphQLError } from '../../src/graphql/errors.ts';
-import { DatabaseOutage } from '../../src/http/database-outage.ts';
+import { DatabaseOutage } from '../../src/db/database-outage.ts';
 import { basicAuth, buildProfile, createProfile } from '../support/factories.ts';
 import type { RequestOptions, TestResponse } from '../support/http-client.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';

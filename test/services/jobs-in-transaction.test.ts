@@ -1,7 +1,7 @@
 import type { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { DatabaseOutage } from '../../src/http/database-outage.ts';
+import { DatabaseOutage } from '../../src/db/database-outage.ts';
 import { jobsIn } from '../../src/jobs/in-transaction.ts';
 import { startQueue } from '../../src/jobs/queue.ts';
 import { createLogger } from '../../src/logger.ts';

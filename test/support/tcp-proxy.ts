@@ -17,7 +17,7 @@ export interface TcpProxy {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const open = new Set<Socket>();
   let server: Server | undefined;
-  let trap: { statement: Buffer; sprung(): void } | undefined;
+  let trap: { statement: Buffer; sprung: () => void } | undefined;
   const listen = (port: number) =>
     new Promise<number>((resolve, reject) => {
       const relay = createServer((client) => {
