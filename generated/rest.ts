@@ -1410,7 +1410,7 @@ export interface components {
          *     | `HEADERS_TOO_LARGE` | 431 | The request line and headers are over 16 KiB, and the connection was closed. Send smaller headers (check cookies and tokens). |
          *     | `INTERNAL_SERVER_ERROR` | 500 | A failure on our side (including a request of ours the provider refused as invalid, which retrying cannot fix); the details are in the server log under `errorId`. Retry later; if it persists, quote the `errorId` to the operator. |
          *     | `PROVIDER_UNAVAILABLE` | 503 | The connection's upstream provider failed or was busy while you waited. Retry after `Retry-After`. |
-         *     | `NOT_READY` | 503 | The service cannot reach its database (any operation that needs it, and `/readyz`); nothing was read or changed. Retry after `Retry-After`. |
+         *     | `NOT_READY` | 503 | The service cannot reach its database (any operation that needs it, and `/readyz`): unreachable, refusing connections, or taking no writes (then only writes). Nothing was read or changed. Retry after `Retry-After`. |
          *     | `BAD_USER_INPUT` | GraphQL | An argument or variable value breaks a rule: a bad cursor, a negative `first`, a malformed `Decimal` or `Date` in `variables`. The message says which. |
          *     | `GRAPHQL_VALIDATION_FAILED` | GraphQL | The document cannot run: a syntax error, an unknown field, a value of the wrong type written inline. Fix the document. |
          *     | `QUERY_TOO_COMPLEX` | GraphQL | The document is over a limit (tokens, fields, depth, aliases or cost; the message names it) and did not run. Select less, ask for smaller pages, or split the operation. |

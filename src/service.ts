@@ -20,7 +20,7 @@ import { eventById } from './modules/event/event.store.ts';
 import { EVENTS_CHANNEL, LiveEvents } from './modules/event/live-events.ts';
 import { createApp } from './http/app.ts';
 import { createListener } from './http/listener.ts';
-import { DatabaseOutage } from './http/database-outage.ts';
+import { DatabaseOutage, takesWrites } from './db/database-outage.ts';
 import { loadTls, type TlsMaterial } from './http/tls.ts';
 import { startQueue } from './jobs/queue.ts';
 import { CredentialResolver } from './http/credentials.ts';
@@ -100,7 +100,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
   // Recorded whether or not they are served: a registry nobody scrapes costs next to nothing.
   const metrics = new Metrics({ processMetrics: config.metrics !== undefined });
   await watchPools(metrics, databases);
-  const work = await startBackgroundWork({ config, logger, databases, cipher: secrets.cipher, providers, metrics });
+  const outage = new DatabaseOutage(() => takesWrites(orm), logger);
+  const work = await startBackgroundWork({ config, logger, databases, cipher: secrets.cipher, providers, metrics, outage });
   const tls = await loadTls(config);
   const counters = config.redisUrl ? await RedisCounterStore.open(config.redisUrl, logger, () => metrics.rateLimitFallback()) : new MemoryCounterStore();
   const tokens = new SessionTokens(secrets.sessionSecret);
@@ -111,10 +112,9 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const credentials = new CredentialResolver(tokens, metrics, revocations, ended);
   const revocationFeed = revocations && (await listenForRevocations(databases.database.url, revocations, logger));
   const linking = new Linking({ providers, jobs: work.connectionJobs, publicUrl: config.publicUrl, logger });
-  const outage = new DatabaseOutage(() => orm.em.getConnection().execute('select 1'), logger);
   const schema = buildSchema();
   const hideSuggestions = config.nodeEnv !== 'development';
-  const live = serving ? await startLiveUpdates({ config, logger, databases, metrics, credentials, cipher: secrets.cipher, schema, hideSuggestions }) : undefined;
+  const live = serving ? await startLiveUpdates({ config, logger, databases, metrics, credentials, cipher: secrets.cipher, schema, hideSuggestions, outage }) : undefined;
   const handlers = restHandlers({ config, cipher: secrets.cipher, providers, sandbox, linking, work, tokens, credentials, outage, rateLimits: () => counters.mode });
   const app = createApp({
     logger,
@@ -124,7 +124,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     trustProxyHops: config.trustProxyHops,
     credentials,
     limiter: new FixedWindowLimiter(counters),
-    graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions, metrics, schema, corrections: work.categorizationJobs }),
+    graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions, metrics, schema, corrections: work.categorizationJobs, outage }),
     graphqlStream: live?.stream,
     rest: restApi(handlers),
     metrics,
@@ -240,8 +240,9 @@ async function startBackgroundWork(deps: {
   cipher: FieldCipher;
   providers: ProviderDirectory;
   metrics: Metrics;
+  outage: DatabaseOutage;
 }): Promise<BackgroundWork> {
-  const { config, logger, databases, cipher, providers, metrics } = deps;
+  const { config, logger, databases, cipher, providers, metrics, outage } = deps;
   const { orm } = databases;
   const working = config.role !== 'api';
   const provider = (name: string, environmentId: string) => providers.get(name, environmentId);
@@ -254,6 +255,7 @@ async function startBackgroundWork(deps: {
     poolMax: config.pools.jobs,
     migrate: config.migrateOnStart,
     metrics,
+    outage,
   });
   metrics.watchPool('jobs', () => boss.getDb().poolCounts?.() ?? null);
   metrics.watchQueues(() => boss.getQueues());
@@ -323,16 +325,17 @@ async function startLiveUpdates(deps: {
   cipher: FieldCipher;
   schema: GraphQLSchema;
   hideSuggestions: boolean;
+  outage: DatabaseOutage;
 }): Promise<LiveUpdates> {
-  const { config, logger, databases, metrics, credentials, cipher, schema, hideSuggestions } = deps;
+  const { config, logger, databases, metrics, credentials, cipher, schema, hideSuggestions, outage } = deps;
   const { orm } = databases;
   const events = new LiveEvents({ load: (eventId) => eventById(orm.em.fork(), eventId), logger, lost: () => metrics.liveFeedOutage() });
   const channel = new NotificationChannel(databases.database.url, { channel: EVENTS_CHANNEL, applicationName: 'tributary-live', label: 'Live-update' }, events, logger);
   await channel.open();
   const documents = new DocumentCache(schema, { hideSuggestions });
   const watch = new CredentialWatch(credentials, orm, logger);
-  const sockets = liveSockets({ schema, documents, orm, live: events, cipher, logger, credentials, watch, metrics, capPerAddress: !config.trustProxy, idleMs: config.connections.liveIdleTimeoutMs });
-  const stream = liveStream({ schema, documents, orm, live: events, cipher, logger, watch, metrics });
+  const sockets = liveSockets({ schema, documents, orm, live: events, cipher, logger, outage, credentials, watch, metrics, capPerAddress: !config.trustProxy, idleMs: config.connections.liveIdleTimeoutMs });
+  const stream = liveStream({ schema, documents, orm, live: events, cipher, logger, outage, watch, metrics });
   return {
     sockets,
     stream: stream.middleware,

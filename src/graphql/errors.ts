@@ -1,6 +1,7 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
 import type { ErrorCode } from '../errors.ts';
+import type { DatabaseOutage } from '../db/database-outage.ts';
 import { toAppError, newErrorId } from '../http/errors.ts';
 
 /** An error of the whole request (nothing of it runs or is sent) with one of the contract's codes. */
@@ -11,9 +12,10 @@ export function requestError(message: string, code: ErrorCode): GraphQLError {
 /**
  * Errors as data: every error entry carries `extensions.code`, from the contract's ErrorCode list
  * (a domain error keeps its own code, as in REST), and an `errorId` that is also in the log.
- * Unexpected failures keep their details in the log only.
+ * Unexpected failures keep their details in the log only; a database outage (NOT_READY) is logged
+ * once by `outage`, as in REST, not by each resolver it fails.
  */
-export function formatGraphQLError(error: GraphQLError, log: Logger): GraphQLFormattedError {
+export function formatGraphQLError(error: GraphQLError, log: Logger, outage: DatabaseOutage): GraphQLFormattedError {
   const formatted = typeof error.toJSON === 'function' ? error.toJSON() : { message: error.message };
   if (!error.path) {
     // A request error (syntax, validation, a variable that does not coerce): never a server fault.
@@ -29,7 +31,8 @@ export function formatGraphQLError(error: GraphQLError, log: Logger): GraphQLFor
   }
   const appError = toAppError(error.originalError);
   const errorId = newErrorId();
-  if (appError.status >= 500) log.error({ errorId, err: error.originalError }, 'resolver failed');
+  if (appError.code === 'NOT_READY') outage.notice(error.originalError);
+  else if (appError.status >= 500) log.error({ errorId, err: error.originalError }, 'resolver failed');
   return {
     message: appError.message,
     ...(formatted.locations ? { locations: formatted.locations } : {}),

@@ -1,5 +1,6 @@
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
+import type { DatabaseOutage } from '../db/database-outage.ts';
 import { newErrorId } from '../http/errors.ts';
 import { formatGraphQLError } from './errors.ts';
 import { FeedEnded } from './event-stream.ts';
@@ -9,9 +10,9 @@ import { FeedEnded } from './event-stream.ts';
  * or the subscriber too far behind) is INTERNAL_SERVER_ERROR with the message saying to subscribe
  * again; anything else as GraphQL over HTTP formats it.
  */
-export function formatLiveError(error: GraphQLError, log: Logger): GraphQLFormattedError {
+export function formatLiveError(error: GraphQLError, log: Logger, outage: DatabaseOutage): GraphQLFormattedError {
   if (error.originalError instanceof FeedEnded) {
     return { message: error.originalError.message, extensions: { code: 'INTERNAL_SERVER_ERROR', errorId: newErrorId() } };
   }
-  return formatGraphQLError(error, log);
+  return formatGraphQLError(error, log, outage);
 }

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { getOperationAST, OperationTypeNode, type ExecutionArgs, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Credential } from '../api-kit/credential.ts';
+import type { DatabaseOutage } from '../db/database-outage.ts';
 import type { FieldCipher } from '../lib/field-cipher.ts';
 import type { LiveEvents } from '../modules/event/live-events.ts';
 import type { GraphQLContext } from './context.ts';
@@ -19,6 +20,7 @@ export interface LiveDependencies {
   live: LiveEvents;
   cipher: FieldCipher;
   logger: Logger;
+  outage: DatabaseOutage;
 }
 
 /** A credential that acts as a profile: an API key alone acts as none, so it may not subscribe. */

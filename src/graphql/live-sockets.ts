@@ -122,7 +122,7 @@ export function liveSockets(deps: LiveDependencies & { credentials: CredentialRe
       onNext(ctx) {
         cutOffIfSlow(ctx.extra.socket);
       },
-      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatLiveError(error, logger)),
+      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatLiveError(error, logger, deps.outage)),
     },
     wss,
     LIVE_LIMITS.keepAliveMs,

@@ -77,6 +77,6 @@ export function liveStream(deps: LiveDependencies & { watch: CredentialWatch; me
   };
 
   function refusals(errors: readonly GraphQLError[], ctx: AppContext) {
-    return errors.map((error) => formatLiveError(error, ctx.state.log));
+    return errors.map((error) => formatLiveError(error, ctx.state.log, deps.outage));
   }
 }

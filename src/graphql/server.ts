@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { AppError, forbidden, unauthorized, type ErrorCode } from '../errors.ts';
 import { GRAPHQL_SCHEMA_PATH } from '../api-kit/contract-paths.ts';
 import { WWW_AUTHENTICATE } from '../api-kit/credential.ts';
+import type { DatabaseOutage } from '../db/database-outage.ts';
 import type { AppContext, AppState } from '../http/state.ts';
 import type { FieldCipher } from '../lib/field-cipher.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -33,6 +34,7 @@ export interface GraphQLOptions {
   metrics: Metrics;
   schema: GraphQLSchema;
   corrections: CorrectionJobs;
+  outage: DatabaseOutage;
 }
 
 /** The executable schema: contracts/schema.graphql with its resolvers. */
@@ -50,9 +52,9 @@ export function buildSchema(): GraphQLSchema {
  * a refused result) is HTTP 200 as `application/json` and 400 as `application/graphql-response+json`,
  * as GraphQL over HTTP has it.
  */
-export function graphqlApi({ cipher, logger, hideSuggestions, metrics, schema, corrections }: GraphQLOptions): Middleware<AppState> {
+export function graphqlApi({ cipher, logger, hideSuggestions, metrics, schema, corrections, outage }: GraphQLOptions): Middleware<AppState> {
   const documents = new DocumentCache(schema, { hideSuggestions });
-  const formatError = errorFormatter(logger);
+  const formatError = errorFormatter(logger, outage);
   const answers = refusalAnswers(formatError);
   const handler = exchangeHandler({ schema, documents, formatError, answers, metrics, contextFor: contextFactory(cipher, corrections) });
   /** Runs one operation; a response body longer than `budget` bytes is refused instead. */
@@ -117,12 +119,12 @@ export function graphqlApi({ cipher, logger, hideSuggestions, metrics, schema, c
 type FormatError = (error: Error) => GraphQLError;
 
 /** Errors as the contract shapes them (codes, requestId, errorId), logged by `formatGraphQLError`. */
-function errorFormatter(logger: Logger): FormatError {
+function errorFormatter(logger: Logger, outage: DatabaseOutage): FormatError {
   return (error) => {
     // Duck-typed: graphql-http and the schema may hold different copies of graphql's classes. Its
     // other errors refuse a request that is no GraphQL request (no query, a body that is no object).
     const graphqlError = 'locations' in error ? (error as GraphQLError) : requestError(error.message, 'BAD_REQUEST');
-    const formatted = formatGraphQLError(graphqlError, logger);
+    const formatted = formatGraphQLError(graphqlError, logger, outage);
     return new GraphQLError(formatted.message, { path: formatted.path, extensions: formatted.extensions, nodes: graphqlError.nodes });
   };
 }

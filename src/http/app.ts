@@ -8,7 +8,7 @@ import { explorers } from '../pages/explorer/explorer.ts';
 import { REST_ROUTES } from '../rest/routes.ts';
 import { identify, rejectInvalidCredential } from './authenticate.ts';
 import type { CredentialResolver } from './credentials.ts';
-import type { DatabaseOutage } from './database-outage.ts';
+import type { DatabaseOutage } from '../db/database-outage.ts';
 import { errorHandler } from './errors.ts';
 import { jsonBody } from './json-body.ts';
 import { requestContext } from './request-context.ts';

@@ -1,28 +1,7 @@
-import type { Logger } from 'pino';
 import { AppError } from '../errors.ts';
 
-/** Seconds a client is asked to wait while the database does not answer (it is probed every second meanwhile). */
+/** Seconds a client is asked to wait while the database does not answer (src/db/database-outage.ts probes it every second meanwhile). */
 const RETRY_AFTER_SECONDS = 5;
-const PROBE_INTERVAL_MS = 1000;
-
-/** The socket failing: PostgreSQL stopped, unreachable, or its host unknown. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
-/** SQLSTATEs of a server shutting down, crashed, starting up, or out of connections (class 08, connection exceptions, besides). */
-const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
-/** What pg and pg-pool say, without a code, when a connection ends or cannot be had in time. */
-const CONNECTION_LOST = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
-const MAX_CAUSES = 5;
-
-/** Whether `error` (or one of its causes) says the database cannot be reached, rather than that a statement failed. */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  let cause = error;
-  for (let depth = 0; cause instanceof Error && depth < MAX_CAUSES; depth++, cause = cause.cause) {
-    const { code } = cause as { code?: unknown };
-    if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
-    if (CONNECTION_LOST.test(cause.message)) return true;
-  }
-  return false;
-}
 
 /** 503 NOT_READY: the request needed the database, which did not answer; nothing was read or changed. */
 export const databaseUnavailable = () =>
@@ -30,53 +9,3 @@ export const databaseUnavailable = () =>
     instruction: `Retry after ${RETRY_AFTER_SECONDS} seconds; nothing was read or changed.`,
     headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
   });
-
-/**
- * Logs a database outage once when a request first meets it and once when it ends, rather than an
- * error with a stack per refused request: after the first, `probe` runs every PROBE_INTERVAL_MS
- * until it succeeds.
- */
-export class DatabaseOutage {
-  readonly #probe: () => Promise<unknown>;
-  readonly #log: Logger;
-  #since: number | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #probing = false;
-
-  constructor(probe: () => Promise<unknown>, log: Logger) {
-    this.#probe = probe;
-    this.#log = log;
-  }
-
-  /** Records that the database did not answer; the first notice of an outage logs it and starts probing. */
-  notice(error: unknown): void {
-    if (this.#since !== undefined) return;
-    this.#since = Date.now();
-    const { code } = error as { code?: unknown };
-    this.#log.error(
-      { reason: typeof code === 'string' ? code : error instanceof Error ? error.message : String(error) },
-      'PostgreSQL does not answer: requests that need it get 503 NOT_READY until it does',
-    );
-    this.#timer = setInterval(() => void this.#check(), PROBE_INTERVAL_MS).unref();
-  }
-
-  async #check(): Promise<void> {
-    // A probe can hang as long as a connection attempt does: one at a time.
-    if (this.#probing) return;
-    this.#probing = true;
-    try {
-      await this.#probe();
-    } catch {
-      return;
-    } finally {
-      this.#probing = false;
-    }
-    this.#log.info({ outageMs: Date.now() - this.#since! }, 'PostgreSQL answers again');
-    this.close();
-  }
-
-  close(): void {
-    clearInterval(this.#timer);
-    this.#since = undefined;
-  }
-}

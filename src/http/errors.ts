@@ -3,7 +3,8 @@ import { NotFoundError, UniqueConstraintViolationException } from '@mikro-orm/co
 import type { Middleware } from 'koa';
 import type { components } from '../../generated/rest.ts';
 import { AppError, conflict, notFound, ValidationError } from '../errors.ts';
-import { databaseUnavailable, isDatabaseUnavailable, type DatabaseOutage } from './database-outage.ts';
+import { isDatabaseUnavailable, type DatabaseOutage } from '../db/database-outage.ts';
+import { databaseUnavailable } from './database-outage.ts';
 import type { AppContext, AppState } from './state.ts';
 
 /** The contract's error body (components/schemas/Error in rest.yaml). */

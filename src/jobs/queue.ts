@@ -1,6 +1,7 @@
 import { PgBoss, type JobResult, type QueuePolicy } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { RecoveryTimings } from '../config.ts';
+import { isDatabaseUnavailable, type DatabaseOutage } from '../db/database-outage.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 
 /** The database schema pg-boss keeps its queues and jobs in. */
@@ -34,7 +35,7 @@ export async function startQueue(
   jobs: JobDefinition<object>[],
   logger: Logger,
   timings: Pick<RecoveryTimings, 'jobHeartbeatSeconds' | 'jobTimeoutSeconds'>,
-  options: { work: boolean; poolMax: number; migrate: boolean; metrics: Metrics },
+  options: { work: boolean; poolMax: number; migrate: boolean; metrics: Metrics; outage: DatabaseOutage },
 ): Promise<PgBoss> {
   // The supervisor fails jobs whose heartbeats stopped on its monitor pass, run twice per heartbeat
   // period: a dead worker's job is failed, to be retried after its retry delay, at most one and a
@@ -54,7 +55,8 @@ export async function startQueue(
     superviseIntervalSeconds: passSeconds,
     monitorIntervalSeconds: passSeconds,
   });
-  boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
+  // pg-boss's polling meets a database outage every few seconds per queue: the outage logs it once.
+  boss.on('error', (error) => (isDatabaseUnavailable(error) ? options.outage.notice(error) : logger.error({ err: error }, 'job queue error')));
   await boss.start();
   // Heartbeats, not a short expiry, find dead workers: a first sync of 100k transactions may run for
   // long, so the expiry only catches a job that hangs while its process lives on.
@@ -85,7 +87,11 @@ export async function startQueue(
           results.push({ id, status: 'completed' });
         } catch (error) {
           outcome = 'failed';
-          logger.error({ err: error, job: job.name, jobId: id }, 'job failed; it will be retried');
+          if (isDatabaseUnavailable(error)) {
+            // Not a failure of the job's own: the outage is logged once, the job named without a stack.
+            options.outage.notice(error);
+            logger.info({ job: job.name, jobId: id }, 'job met a database outage; it will be retried');
+          } else logger.error({ err: error, job: job.name, jobId: id }, 'job failed; it will be retried');
           results.push({ id, status: 'failed', output: { message: error instanceof Error ? error.message : String(error) } });
         }
         options.metrics.jobFinished(job.name, outcome, (performance.now() - started) / 1000);

@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { entities } from './entities.ts';
 import { countStatement } from '../db/query-stats.ts';
+import { SessionGuardPostgreSqlDriver } from '../db/session-guard.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../db/migrations', import.meta.url));
 /** The migrations are compiled with this module: `.ts` run from the sources, `.js` from dist/. */
@@ -14,6 +15,8 @@ const MIGRATIONS_GLOB = `*${path.extname(fileURLToPath(import.meta.url))}`;
 /** The ORM configuration for a database URL; shared by the service, the CLI scripts and the tests. */
 export function ormConfig(clientUrl: string, options: { poolMax?: number } = {}) {
   return defineConfig({
+    // Connections whose BEGIN or ROLLBACK failed go back to the pool; sessions not opened say so (src/db/session-guard.ts).
+    driver: SessionGuardPostgreSqlDriver,
     clientUrl,
     // MikroORM keeps only the host, port, user, password and database of clientUrl: pg reads the rest
     // of the URL itself (sslmode, `options` such as the statement timeout).
@@ -121,9 +124,9 @@ const POOL_CLOSE_MS = 5_000;
 
 /**
  * Closes an ORM's pool, waiting at most POOL_CLOSE_MS for connections still checked out: by the time
- * a stop closes the pools, requests and jobs are done, so one still out was never given back. kysely
- * leaks the connection of a BEGIN that fails (kysely-org/kysely#1990), as one does on a connection a
- * database outage dropped, and pg's pool.end() would wait for it forever.
+ * a stop closes the pools, requests and jobs are done, so one still out was never given back, and
+ * pg's pool.end() would wait for it forever. (kysely leaked the connection of a failed BEGIN, as an
+ * outage causes, until src/db/session-guard.ts gave it back: kysely-org/kysely#1990.)
  */
 export async function closeWithin(orm: MikroORM, pool: string, logger: Logger): Promise<void> {
   let timer: NodeJS.Timeout | undefined;

@@ -1,16 +1,22 @@
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from '../../src/http/database-outage.ts';
+import { DriverException } from '@mikro-orm/core';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runOnce } from '../../src/db/scratch.ts';
+import { SessionNotOpened } from '../../src/db/session-guard.ts';
+import { isDatabaseUnavailable } from '../../src/db/database-outage.ts';
+import { buildProfile } from '../support/factories.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { cloneTemplate } from '../support/test-database.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
 
 // The service reaches its own database through a relay the test can cut: to the service, PostgreSQL
-// stopped (open connections dropped, new ones refused), then came back on the same address.
+// stopped (open connections dropped, new ones refused), then came back on the same address. Or the
+// relay stays and the database itself refuses: its sessions ended, new ones refused.
 let app: TestApp;
 let proxy: TcpProxy;
 let dropDatabase: () => Promise<void>;
+let databaseName: string;
 type LogLine = { level: number; msg: string; errorId?: string };
 const lines: LogLine[] = [];
 const logInto = (into: LogLine[]) => new Writable({ write: (chunk, _encoding, done) => (into.push(JSON.parse(String(chunk))), done()) });
@@ -18,21 +24,38 @@ beforeAll(async () => {
   const clone = await cloneTemplate();
   dropDatabase = () => clone.drop();
   const url = new URL(clone.url);
+  databaseName = url.pathname.slice(1);
   proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
   url.host = `127.0.0.1:${proxy.port}`;
   app = await startTestApp({ LOG_LEVEL: 'info' }, { databaseUrl: url.toString(), log: logInto(lines) });
 });
+// A test that failed mid-outage leaves none behind for the next.
+afterEach(async () => {
+  await proxy.restore();
+  await allowConnections(true);
+});
 afterAll(async () => {
-  await proxy?.restore().catch(() => {});
   await app?.stop();
   await dropDatabase?.();
 });
 
-describe('a PostgreSQL outage', () => {
+/** As an operator stops a database for maintenance: no new session (SQLSTATE 55000), and the open ones ended. */
+async function allowConnections(allow: boolean): Promise<void> {
+  const { adminUrl } = inject('database');
+  await runOnce(adminUrl, `ALTER DATABASE ${databaseName} WITH ALLOW_CONNECTIONS ${allow}`);
+  if (!allow) await runOnce(adminUrl, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${databaseName}'`);
+}
+
+const outages = {
+  'PostgreSQL stopped (the relay to it cut)': { start: () => proxy.cut(), end: () => proxy.restore() },
+  'the database refusing connections (ALLOW_CONNECTIONS false)': { start: () => allowConnections(false), end: () => allowConnections(true) },
+};
+
+describe.each(Object.entries(outages))('a PostgreSQL outage: %s', (_outage, { start, end }) => {
   it('is answered 503 NOT_READY with Retry-After, logged once when it starts and once when it ends', async () => {
     expect((await app.http.get('/v1/profiles', { auth: app.apiKey })).status).toBe(200);
     const from = lines.length;
-    await proxy.cut();
+    await start();
     for (let round = 0; round < 5; round++) {
       for (const response of [await app.http.get('/v1/profiles', { auth: app.apiKey }), await app.http.get('/readyz')]) {
         expect(response.status, response.text).toBe(503);
@@ -46,7 +69,7 @@ describe('a PostgreSQL outage', () => {
         });
       }
     }
-    await proxy.restore();
+    await end();
     await waitFor(async () => ((await app.http.get('/readyz')).status === 200 ? true : undefined), 'readiness once PostgreSQL is back');
     expect((await app.http.get('/v1/profiles', { auth: app.apiKey })).status).toBe(200);
     await waitFor(async () => (lines.slice(from).some((line) => line.msg === 'PostgreSQL answers again') ? true : undefined), 'the end of the outage in the log');
@@ -59,12 +82,52 @@ describe('a PostgreSQL outage', () => {
   });
 });
 
+describe('a database that takes no writes (a primary demoted to a standby, SQLSTATE 25006)', () => {
+  /** Read-only from its next sessions on, as a standby is: the open ones are ended. */
+  const readOnly = async (on: boolean) => {
+    const { adminUrl } = inject('database');
+    await runOnce(adminUrl, `ALTER DATABASE ${databaseName} ${on ? 'SET default_transaction_read_only = on' : 'RESET default_transaction_read_only'}`);
+    await runOnce(adminUrl, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${databaseName}'`);
+  };
+  afterEach(() => readOnly(false));
+
+  it('answers writes 503 NOT_READY, reads still, until it takes writes again', async () => {
+    const from = lines.length;
+    await readOnly(true);
+    const write = await app.http.post('/v1/profiles', { auth: app.apiKey, json: buildProfile() });
+    expect(write.status, write.text).toBe(503);
+    expect(write.body.code).toBe('NOT_READY');
+    expect((await app.http.get('/v1/profiles', { auth: app.apiKey })).status).toBe(200);
+    await readOnly(false);
+    await waitFor(async () => (lines.slice(from).some((line) => line.msg === 'PostgreSQL answers again') ? true : undefined), 'the end of the outage in the log');
+    expect((await app.http.post('/v1/profiles', { auth: app.apiKey, json: buildProfile() })).status).toBe(201);
+  });
+});
+
+describe('an outage that interrupts a transaction', () => {
+  it.each([
+    ['at its BEGIN', 'begin'],
+    ['inside it, so that its ROLLBACK fails too', 'insert into "profile"'],
+  ])('%s leaves every connection of the pool back in it once PostgreSQL is back', async (_when, statement) => {
+    const pool = await app.orm.em.getConnection().getNativeClient();
+    const cut = proxy.cutAt(statement);
+    const response = await app.http.post('/v1/profiles', { auth: app.apiKey, json: buildProfile() });
+    expect(response.status, response.text).toBe(503);
+    await cut;
+    await proxy.restore();
+    await waitFor(async () => ((await app.http.get('/readyz')).status === 200 ? true : undefined), 'readiness once PostgreSQL is back');
+    // kysely leaves a connection whose BEGIN or ROLLBACK failed checked out for good (kysely-org/kysely#1990).
+    await waitFor(async () => (pool.totalCount === pool.idleCount ? true : undefined), 'no connection left checked out');
+    expect((await app.http.post('/v1/profiles', { auth: app.apiKey, json: buildProfile() })).status).toBe(201);
+  });
+});
+
 describe('stopping', () => {
   it('does not wait for a connection nobody gives back, dead after an outage: it logs the pool and stops', async () => {
     const logged: LogLine[] = [];
     const stopping = await startTestApp({ LOG_LEVEL: 'info' }, { log: logInto(logged) });
-    // What kysely leaves when BEGIN fails on a connection the outage dropped (kysely-org/kysely#1990):
-    // a connection checked out of the pool for good, its backend gone.
+    // A connection checked out of the pool for good, its backend gone, as kysely left one whose BEGIN
+    // failed before src/db/session-guard.ts gave it back (kysely-org/kysely#1990).
     const pool = await stopping.orm.em.getConnection().getNativeClient();
     const abandoned = await pool.connect();
     const { pid } = (await abandoned.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!;
@@ -87,7 +150,11 @@ describe('what counts as the database being unreachable', () => {
     ['a connection exception (class 08)', coded('08006')],
     ['a server shutting down', coded('57P01', 'terminating connection due to administrator command')],
     ['a server starting up', coded('57P03', 'the database system is starting up')],
+    ['a session ended because its database was dropped', coded('57P04')],
     ['too many connections', coded('53300')],
+    ['a write on a primary demoted to a standby', coded('25006', 'cannot execute INSERT in a read-only transaction')],
+    ['a session not opened, whatever PostgreSQL said', new SessionNotOpened(coded('55000', 'database "x" is not currently accepting connections'))],
+    ['a session not opened, as MikroORM converts it', new DriverException(new SessionNotOpened(coded('3D000', 'database "x" does not exist')))],
     ['a connection that ended', new Error('Connection terminated unexpectedly')],
     ['a pool that found no connection in time', new Error('timeout exceeded when trying to connect')],
     ['any of these as the cause', new Error('query failed', { cause: coded('ECONNRESET') })],
@@ -99,6 +166,7 @@ describe('what counts as the database being unreachable', () => {
     ['a statement that failed', coded('22P02', 'invalid input syntax for type integer')],
     ['a unique violation', coded('23505')],
     ['a statement timeout', coded('57014', 'canceling statement due to statement timeout')],
+    ['the same SQLSTATE from a statement (currval before nextval)', coded('55000', 'currval of sequence "s" is not yet defined in this session')],
     ['an error of the service itself', new TypeError('x is undefined')],
   ])('%s is not', (_what, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);

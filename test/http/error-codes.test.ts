@@ -1,10 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { GraphQLError } from 'graphql';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { AppError, badUserInput, conflict, forbidden, unauthorized, type ErrorCode } from '../../src/errors.ts';
 import { formatGraphQLError } from '../../src/graphql/errors.ts';
+import { DatabaseOutage } from '../../src/db/database-outage.ts';
 import { basicAuth, buildProfile, createProfile } from '../support/factories.ts';
 import type { RequestOptions, TestResponse } from '../support/http-client.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -25,9 +27,21 @@ describe('the contract\'s ErrorCode list', () => {
 });
 
 describe('GraphQL errors from resolvers', () => {
-  const log = pino({ level: 'silent' });
+  const logged: Array<{ level: number; msg: string }> = [];
+  const log = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => (logged.push(JSON.parse(String(chunk))), done()) }));
+  const outage = new DatabaseOutage(() => Promise.reject(new Error('still down')), log);
+  afterAll(() => outage.close());
   /** A resolver's failure as graphql-js and graphql-jit hand it over: located at its field, the thrown error as originalError. */
-  const located = (error: Error) => formatGraphQLError(new GraphQLError(error.message, { path: ['profile'], originalError: error }), log);
+  const located = (error: Error) => formatGraphQLError(new GraphQLError(error.message, { path: ['profile'], originalError: error }), log, outage);
+
+  it('read NOT_READY for a database outage, which is logged once, not once per resolver it fails', () => {
+    const from = logged.length;
+    const refused = new Error('connect ECONNREFUSED 127.0.0.1:5432', { cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }) });
+    for (let resolver = 0; resolver < 3; resolver++) {
+      expect(located(refused)).toEqual({ message: 'The service cannot reach its database', path: ['profile'], extensions: { code: 'NOT_READY', errorId: expect.stringMatching(/^err_/) } });
+    }
+    expect(logged.slice(from).map((line) => line.msg)).toEqual(['PostgreSQL does not answer: requests that need it get 503 NOT_READY until it does']);
+  });
 
   it.each<[string, AppError]>([
     ['401', unauthorized('The session token has been revoked')],

@@ -1,6 +1,7 @@
 import type { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import { DatabaseOutage } from '../../src/db/database-outage.ts';
 import { jobsIn } from '../../src/jobs/in-transaction.ts';
 import { startQueue } from '../../src/jobs/queue.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -25,7 +26,7 @@ withServiceTier((tier) => ({ db, build } = tier));
 beforeAll(async () => {
   jobs = new ConnectionJobs({ orm: db.orm, cipher: db.cipher, provider: async () => sandbox });
   const { recovery } = loadConfig({ NODE_ENV: 'test' });
-  boss = await startQueue(db.url, jobs.definitions(), createLogger('silent'), recovery, { work: true, poolMax: 2, migrate: false, metrics: new Metrics() });
+  boss = await startQueue(db.url, jobs.definitions(), createLogger('silent'), recovery, { work: true, poolMax: 2, migrate: false, metrics: new Metrics(), outage: new DatabaseOutage(async () => {}, createLogger('silent')) });
   jobs.attach(boss);
 });
 afterAll(() => boss?.stop({ graceful: false, close: true }));

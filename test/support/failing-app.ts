@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import Koa from 'koa';
-import { DatabaseOutage } from '../../src/http/database-outage.ts';
+import { DatabaseOutage } from '../../src/db/database-outage.ts';
 import { errorHandler } from '../../src/http/errors.ts';
 import { requestContext } from '../../src/http/request-context.ts';
 import { RequestState } from '../../src/http/request-state.ts';

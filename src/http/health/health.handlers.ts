@@ -1,6 +1,7 @@
 import { GRAPHQL_SCHEMA_PATH, REST_CONTRACT_PATH } from '../../api-kit/contract-paths.ts';
 import type { Handlers } from '../../api-kit/rest-handler.ts';
-import { databaseUnavailable, type DatabaseOutage } from '../database-outage.ts';
+import type { DatabaseOutage } from '../../db/database-outage.ts';
+import { databaseUnavailable } from '../database-outage.ts';
 import type { CounterMode } from '../../lib/fixed-window.ts';
 import { PublishedDocument } from './published-document.ts';
 
