@@ -474,9 +474,10 @@ export type EntryType =
 /**
  * A position in one security in one investment account, as the institution reported it at the last
  * sync. Each sync replaces an account's holdings as a whole: a holding keeps its id while its
- * security stays in the account; one sold off disappears. Quantities and prices are exact decimals
- * with the precision the institution gives (fractional shares, cryptocurrency: up to 10 fraction
- * digits).
+ * security stays in the account; one sold off disappears. Several lots of one security in one account
+ * (bought at different times) are one holding: their quantities, values and cost bases summed (the
+ * cost basis null when a lot's is unknown), the price the institution's. Quantities, prices, values
+ * and cost bases are exact decimals with every digit the institution gives (see Money).
  */
 export type Holding = {
   __typename?: 'Holding';
@@ -585,7 +586,11 @@ export type InvestmentTransaction = {
   date: Scalars['Date']['output'];
   /** The institution's description, e.g. `BUY VTI`. */
   description: Scalars['String']['output'];
-  /** Fees charged with it, in `currencyCode`; null when not reported. */
+  /**
+   * Fees charged with it, in `currencyCode`, as a positive amount (a fee of 7.99 is `7.99`; a refunded
+   * fee reads negative), for every provider; null when not reported. They are already counted in
+   * `amount`, which carries the sign of the cash movement.
+   */
   fees: Maybe<Scalars['Decimal']['output']>;
   /** Investment transaction identifier: `itx_` followed by an opaque, time-ordered id. */
   id: Scalars['ID']['output'];
@@ -680,7 +685,11 @@ export type Liability = {
   interestRatePercentage: Maybe<Scalars['Decimal']['output']>;
   /** Loans: whether the interest rate is fixed or variable. */
   interestRateType: Maybe<InterestRateType>;
-  /** Whether a payment is overdue. */
+  /**
+   * Whether a payment is overdue: as the institution says, or, when it reports an amount past due
+   * instead (Plaid's mortgages and lines of credit), true when that amount is above zero; null when
+   * it reports neither.
+   */
   isOverdue: Maybe<Scalars['Boolean']['output']>;
   /** What kind of debt it is. */
   kind: LiabilityKind;

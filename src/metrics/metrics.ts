@@ -119,6 +119,14 @@ export class Metrics {
     labelNames: ['provider'],
     registers: [this.#registry],
   });
+  readonly #unmatchedInvestments = new Counter({
+    name: 'tributary_sync_investments_unmatched_total',
+    help:
+      'Holdings and investment transactions a sync found naming an account the connection does not have or a security the snapshot does not describe (each sync with any is logged), ' +
+      'by provider, record (holding, investment_transaction) and what is missing (account, security): all are left out but investment transactions of an unknown security, kept without it',
+    labelNames: ['provider', 'record', 'missing'],
+    registers: [this.#registry],
+  });
   readonly #webhookAttempts = new Counter({
     name: 'tributary_webhook_attempts_total',
     help: 'Webhook delivery attempts by outcome',
@@ -293,6 +301,11 @@ export class Metrics {
   /** Transactions of a page left out: the upstream named an account the connection does not have. */
   transactionsDropped(provider: string, count: number): void {
     this.#droppedTransactions.inc({ provider }, count);
+  }
+
+  /** Holdings or investment transactions of a snapshot that name an account or a security it cannot be matched to. */
+  investmentsUnmatched(provider: string, record: 'holding' | 'investment_transaction', missing: 'account' | 'security', count: number): void {
+    this.#unmatchedInvestments.inc({ provider, record, missing }, count);
   }
 
   /** `lagSeconds`: from the event to this attempt; undefined when nothing was sent (the subscription is disabled). */

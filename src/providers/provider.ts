@@ -324,9 +324,8 @@ export class NotOffered extends Error {
 }
 
 /*
- * Products beyond cash. Quantities, prices and amounts are exact decimal strings with the precision
- * the upstream gives (fractional shares and crypto: up to 10 fraction digits); nothing goes through a
- * float. Money follows the same signs as transactions and balances: money into an account positive,
+ * Products beyond cash. Quantities, prices and amounts are exact decimal strings with every digit
+ * the upstream gives (all are stored); nothing goes through a float. Money follows the same signs as transactions and balances: money into an account positive,
  * what the holder owes negative.
  */
 
@@ -334,7 +333,7 @@ export class NotOffered extends Error {
 export interface InvestmentSnapshot {
   /** Every security a holding or an investment transaction names. */
   securities: ProviderSecurity[];
-  /** What every investment account of the login holds now (an account absent here holds nothing). */
+  /** What every investment account of the login holds now, one per (account, security), lots summed (an account absent here holds nothing). */
   holdings: ProviderHolding[];
   /** Investment activity over [start, end]; null when the upstream reports none (SimpleFIN). */
   transactions: ProviderInvestmentTransaction[] | null;
@@ -393,6 +392,7 @@ export interface ProviderInvestmentTransaction {
   /** Units into the account positive, out negative (a buy positive, a sell negative); 0 for cash movements. */
   quantity: string;
   price: string;
+  /** What was charged, positive (already counted in `amount`). */
   fees: string | null;
   /** Money into the account's cash positive (a sale, a dividend), out negative (a buy, a fee). */
   amount: string;

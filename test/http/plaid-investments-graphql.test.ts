@@ -74,6 +74,52 @@ describe('a Plaid connection with investments and liabilities, over GraphQL', ()
     for (const loan of loans) expect(loan).toMatchObject({ aprs: [], minimumPayment: null, nextPaymentDueDate: null, lastStatementBalance: null });
   });
 
+  it("serves Plaid's own examples with every digit (a value of 4437.35905, a quantity of 0.7388014749727547), the fee positive, two lots as one holding, and a mortgage past due as overdue", async () => {
+    const { profile, itemId } = await connectPlaid({ products: ['TRANSACTIONS', 'BALANCES', 'INVESTMENTS', 'LIABILITIES'] });
+    const securityOf = (ticker: string) => plaid.investments(itemId).securities.find((security) => security.ticker_symbol === ticker)!.security_id;
+    const [vti] = plaid.investments(itemId).holdings.filter((holding) => holding.security_id === securityOf('VTI'));
+    // The examples of /investments/holdings/get and /investments/transactions/get in Plaid's description (2020-09-14.yml).
+    await plaid.addHolding(itemId, {
+      security_id: securityOf('DOGE'),
+      quantity: 25000,
+      institution_price: 0.177494362,
+      institution_price_as_of: '2022-01-14',
+      institution_value: 4437.35905,
+      cost_basis: 92.47,
+      iso_currency_code: 'USD',
+      unofficial_currency_code: null,
+    });
+    await plaid.addHolding(itemId, { ...vti!, quantity: 0.1000000001, institution_value: 27.68, cost_basis: 25.01 });
+    const buy = await plaid.addInvestmentTransaction(itemId, {
+      security_id: securityOf('DBLTX'),
+      name: 'BUY DoubleLine Total Return Bond Fund',
+      quantity: 0.7388014749727547,
+      amount: 7.7,
+      price: 10.42,
+      fees: 7.99,
+      type: 'buy' as never,
+      subtype: 'buy' as never,
+      iso_currency_code: 'USD',
+      unofficial_currency_code: null,
+    });
+    const holdings = await waitFor(async () => {
+      const { data } = await exactGraphql(profile.id, '{ holdings(first: 50) { nodes { quantity price value costBasis security { tickerSymbol } } } }');
+      const nodes = data.holdings.nodes as { quantity: string; price: string; value: string; costBasis: string | null; security: { tickerSymbol: string } }[];
+      return nodes.some((node) => node.security.tickerSymbol === 'DOGE') ? nodes : undefined;
+    }, 'the Dogecoin position');
+    expect(holdings.find((node) => node.security.tickerSymbol === 'DOGE')).toEqual({ quantity: '25000', price: '0.177494362', value: '4437.35905', costBasis: '92.47', security: { tickerSymbol: 'DOGE' } });
+    expect(holdings.filter((node) => node.security.tickerSymbol === 'VTI')).toEqual([{ quantity: '42.6000000001', price: '276.81', value: '11792.11', costBasis: '9825.01', security: { tickerSymbol: 'VTI' } }]);
+
+    const trade = await waitFor(async () => {
+      const { data } = await exactGraphql(profile.id, '{ investmentTransactions(first: 5, filter: { types: [BUY] }) { nodes { quantity price fees amount remoteData } } }');
+      return (data.investmentTransactions.nodes as { remoteData: { plaid: { investment_transaction_id: string } } }[]).find((node) => node.remoteData.plaid.investment_transaction_id === buy.investment_transaction_id);
+    }, 'the DoubleLine buy');
+    expect(trade).toMatchObject({ quantity: '0.7388014749727547', price: '10.42', fees: '7.99', amount: '-7.7' });
+
+    const { data } = await exactGraphql(profile.id, '{ accounts { subtype liability { kind isOverdue } } }');
+    expect(data.accounts.find((account: { subtype: string }) => account.subtype === 'mortgage').liability).toEqual({ kind: 'MORTGAGE', isOverdue: true });
+  });
+
   it('follows HOLDINGS: DEFAULT_UPDATE: a changed position shows after the webhook, its holding keeping its id', async () => {
     const { profile, itemId } = await connectPlaid({ products: ['TRANSACTIONS', 'BALANCES', 'INVESTMENTS'] });
     const query = '{ holdings(first: 50) { nodes { id quantity security { tickerSymbol } } } }';

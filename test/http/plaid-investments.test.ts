@@ -78,7 +78,8 @@ describe('Plaid investments through the adapter', () => {
       expect(Number(transaction.amount)).toBe(-plaid.amount);
       expect(transaction.amount).toMatch(/^-?\d+(\.\d{1,2})?$/);
       expect(Number(transaction.quantity)).toBe(plaid.quantity);
-      if (plaid.fees !== null && plaid.fees !== 0) expect(Number(transaction.fees)).toBe(-plaid.fees);
+      // Fees are positive, as Plaid reports them and as the contract has them for every provider.
+      expect(transaction.fees).toBe(plaid.fees === null ? null : String(plaid.fees));
     }
     const of = (type: string) => snapshot.transactions!.filter((transaction) => transaction.type === type);
     for (const buy of of('BUY')) expect(buy.amount.startsWith('-') && !buy.quantity.startsWith('-')).toBe(true);
@@ -88,6 +89,65 @@ describe('Plaid investments through the adapter', () => {
     const named = new Set(snapshot.securities.map((security) => security.remoteId));
     for (const transaction of snapshot.transactions!) if (transaction.securityRemoteId !== null) expect(named).toContain(transaction.securityRemoteId);
     expect(snapshot.transactions!.some((transaction) => /\.\d{5,}$/.test(transaction.quantity))).toBe(true);
+  });
+
+  it("keeps every digit of Plaid's own examples: a value of 4437.35905, a quantity of 0.7388014749727547, a fee of 7.99 positive", async () => {
+    const { credential, itemId } = await link(['TRANSACTIONS', 'INVESTMENTS']);
+    const securityOf = (ticker: string) => fake.investments(itemId).securities.find((security) => security.ticker_symbol === ticker)!.security_id;
+    // /investments/holdings/get's example in Plaid's description (2020-09-14.yml), and /investments/transactions/get's buy.
+    await fake.addHolding(itemId, {
+      security_id: securityOf('DOGE'),
+      quantity: 25000,
+      institution_price: 0.177494362,
+      institution_price_as_of: '2022-01-14',
+      institution_price_datetime: '2022-06-07T23:01:00Z',
+      institution_value: 4437.35905,
+      cost_basis: 92.47,
+      iso_currency_code: 'USD',
+      unofficial_currency_code: null,
+      vested_quantity: null,
+      vested_value: null,
+    });
+    const buy = await fake.addInvestmentTransaction(itemId, {
+      security_id: securityOf('DBLTX'),
+      name: 'BUY DoubleLine Total Return Bond Fund',
+      quantity: 0.7388014749727547,
+      amount: 7.7,
+      price: 10.42,
+      fees: 7.99,
+      type: 'buy' as never,
+      subtype: 'buy' as never,
+      transaction_datetime: '2020-05-27T17:23:22Z',
+      iso_currency_code: 'USD',
+      unofficial_currency_code: null,
+    });
+    const snapshot = await provider.investments(credential, START);
+    expect(snapshot.holdings.find((holding) => holding.securityRemoteId === securityOf('DOGE'))).toMatchObject({
+      quantity: '25000',
+      price: '0.177494362',
+      value: '4437.35905',
+      costBasis: '92.47',
+      priceDate: '2022-01-14',
+    });
+    expect(snapshot.transactions!.find((transaction) => transaction.remoteId === buy.investment_transaction_id)).toMatchObject({
+      type: 'BUY',
+      quantity: '0.7388014749727547',
+      price: '10.42',
+      fees: '7.99',
+      amount: '-7.7',
+    });
+  });
+
+  it('sums two lots of one security in one account into one holding, exactly, both lots kept in its raw data', async () => {
+    const { credential, itemId } = await link(['TRANSACTIONS', 'INVESTMENTS']);
+    const [vti] = fake.investments(itemId).holdings.filter((holding) => holding.institution_value === 11764.43);
+    await fake.addHolding(itemId, { ...vti!, quantity: 0.1000000001, institution_value: 27.68, cost_basis: 25.01 });
+    const snapshot = await provider.investments(credential, START);
+    const held = snapshot.holdings.filter((holding) => holding.securityRemoteId === vti!.security_id);
+    expect(held).toHaveLength(1);
+    expect(held[0]).toMatchObject({ quantity: '42.6000000001', price: '276.81', value: '11792.11', costBasis: '9825.01' });
+    expect((held[0]!.raw.lots as unknown[]).length).toBe(2);
+    expect(snapshot.holdings).toHaveLength(fake.investments(itemId).holdings.length - 1);
   });
 
   it('reads the activity again when a trade arrives mid-walk, so a shifted offset loses and repeats nothing', async () => {
@@ -152,6 +212,8 @@ describe('Plaid liabilities through the adapter', () => {
       escrowBalance: '3141.54',
       ytdInterestPaid: '12300.4',
       maturityDate: '2045-07-31',
+      // Plaid reports no is_overdue for a mortgage but its past_due_amount: 2304 is overdue.
+      isOverdue: true,
     });
     expect(liabilities.map((liability) => liability.accountRemoteId).sort()).toEqual(accounts.filter((account) => account.kind === 'CREDIT' || account.kind === 'LOAN').map((account) => account.remoteId).sort());
     expect(fake.liabilities(itemId).mortgage).toHaveLength(1);

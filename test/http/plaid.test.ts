@@ -43,6 +43,11 @@ describe('Plaid connections', () => {
     const categorized = await app.sql('select remote_data->\'enrichment\'->\'categories\' as categories, category_primary, category_source from transaction where connection_id = $1', [decodeId('connection', connection.id)]);
     for (const row of categorized) expect(row.category_source === 'PROVIDER', JSON.stringify(row)).toBe(isCategory(String(row.categories?.[0]), String(row.categories?.[1])));
     expect(categorized.some((row) => row.category_source === 'PROVIDER')).toBe(true);
+    // Plaid's payment_channel is the enrichment's hint: every transaction keeps the channel Plaid reports.
+    const channels = await app.sql<{ remote_id: string; payment_channel: string }>('select remote_id, payment_channel from transaction where connection_id = $1', [decodeId('connection', connection.id)]);
+    const reported = new Map(plaid.currentTransactions(itemId).map((transaction) => [transaction.transaction_id, transaction.payment_channel.toUpperCase().replace(' ', '_')]));
+    expect(channels.filter((row) => row.payment_channel !== reported.get(row.remote_id))).toEqual([]);
+    expect(new Set(channels.map((row) => row.payment_channel))).toEqual(new Set(['ONLINE', 'IN_STORE', 'OTHER']));
 
     const { data } = await graphql(profile.id, '{ accounts { id kind mask balance { current limit available } } transactions(first: 100) { nodes { amount entryType } } }');
     const kinds = data.accounts.map((account: { kind: string }) => account.kind).sort();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderHolding, WindowProvider } from '../../src/providers/provider.ts';
-import { sum } from '../../src/providers/simplefin/decimals.ts';
+import { sum } from '../../src/providers/decimals.ts';
 import { simplefinFactory } from '../../src/providers/simplefin/simplefin-factory.ts';
 import { startFakeSimplefin, type FakeSimplefin } from '../fakes/simplefin/index.ts';
 

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { CreditCardLiability, Holding, InvestmentTransaction, MortgageLiability, Security, StudentLoan } from 'plaid';
+import type { CreditCardLiability, Holding, InvestmentTransaction, LineOfCreditLiability, LoanLiability, MortgageLiability, Security, StudentLoan } from 'plaid';
 import { decimal } from '../../src/providers/plaid/money.ts';
 import {
   investmentTypeOf,
+  loanKindOf,
   securityTypeOf,
   toCreditLiability,
   toHolding,
+  toHoldings,
   toInvestmentTransaction,
+  toLineOfCreditLiability,
+  toLoanLiability,
   toMortgageLiability,
   toSecurity,
   toStudentLiability,
@@ -129,12 +133,35 @@ describe('Plaid holdings', () => {
     const short = toHolding({ ...holding, quantity: n('-10'), institution_value: n('-2768.1'), cost_basis: n('-2500'), institution_price_as_of: null, institution_price_datetime: '2026-10-31T20:00:00Z' }, AT);
     expect(short).toMatchObject({ quantity: '-10', value: '-2768.1', costBasis: '-2500', priceDate: '2026-10-31' });
   });
+
+  it('keeps the digits of Plaid’s example (25,000 units at 0.177494362 worth 4437.35905), and sums lots of one security in one account', () => {
+    const doge: Holding = {
+      account_id: 'acc_brokerage',
+      security_id: 'sec_doge',
+      institution_price: n('0.177494362'),
+      institution_price_as_of: '2022-01-14',
+      institution_value: n('4437.35905'),
+      cost_basis: n('92.47'),
+      quantity: n('25000'),
+      iso_currency_code: 'USD',
+      unofficial_currency_code: null,
+    };
+    const [held, ...rest] = toHoldings([doge, { ...doge, quantity: n('0.000000015'), institution_value: n('2.66e-9'), cost_basis: n('0.01') }, { ...doge, account_id: 'acc_other' }], AT);
+    expect(held).toMatchObject({ accountRemoteId: 'acc_brokerage', quantity: '25000.000000015', price: '0.177494362', value: '4437.35905000266', costBasis: '92.48' });
+    expect(held!.raw.lots).toHaveLength(2);
+    expect(rest).toEqual([toHolding({ ...doge, account_id: 'acc_other' }, AT)]);
+    // A lot without a cost basis leaves the position's unknown.
+    expect(toHoldings([doge, { ...doge, cost_basis: null }], AT)[0]!.costBasis).toBeNull();
+  });
 });
 
 describe('Plaid investment transactions', () => {
-  it('flips Plaid amount sign (positive = cash out) to money into the account positive; fees are money out', () => {
+  it('flips Plaid amount sign (positive = cash out) to money into the account positive; fees stay positive, as Plaid reports them', () => {
     const buy = toInvestmentTransaction(investmentTransaction({}), AT);
-    expect(buy).toMatchObject({ type: 'BUY', subtype: 'buy', quantity: '2.5', price: '276.81', fees: '-0.01', amount: '-692.03', description: 'BUY Vanguard Total Stock Market ETF' });
+    expect(buy).toMatchObject({ type: 'BUY', subtype: 'buy', quantity: '2.5', price: '276.81', fees: '0.01', amount: '-692.03', description: 'BUY Vanguard Total Stock Market ETF' });
+    // Plaid's own example: every digit of the quantity kept.
+    const example = toInvestmentTransaction(investmentTransaction({ quantity: n('0.7388014749727547'), price: n('10.42'), amount: n('7.7'), fees: n('7.99') }), AT);
+    expect(example).toMatchObject({ quantity: '0.7388014749727547', price: '10.42', amount: '-7.7', fees: '7.99' });
     const sell = toInvestmentTransaction(investmentTransaction({ type: 'sell' as never, subtype: 'sell' as never, quantity: n('-1.25'), amount: n('-346.01'), fees: n('0') }), AT);
     expect(sell).toMatchObject({ type: 'SELL', quantity: '-1.25', amount: '346.01', fees: '0' });
     const dividend = toInvestmentTransaction(investmentTransaction({ type: 'cash' as never, subtype: 'dividend' as never, quantity: n('0'), price: n('0'), amount: n('-12.4'), fees: null }), AT);
@@ -235,6 +262,83 @@ describe('Plaid liabilities in the holder’s signs (owed negative)', () => {
     });
     expect(toMortgageLiability({ ...mortgage, interest_rate: { percentage: null, type: 'variable' } })).toMatchObject({ interestRateType: 'VARIABLE', interestRatePercentage: null });
     expect(toMortgageLiability({ ...mortgage, interest_rate: { percentage: null, type: null } }).interestRateType).toBeNull();
+  });
+
+  it('reads a mortgage with an amount past due as overdue, none past due as not, and an unreported one as unknown', () => {
+    const mortgage = { account_id: 'acc_mortgage', interest_rate: { percentage: null, type: null }, past_due_amount: n('2304') } as unknown as MortgageLiability;
+    expect(toMortgageLiability(mortgage).isOverdue).toBe(true);
+    expect(toMortgageLiability({ ...mortgage, past_due_amount: n('0.00') }).isOverdue).toBe(false);
+    expect(toMortgageLiability({ ...mortgage, past_due_amount: n('1e-7') }).isOverdue).toBe(true);
+    expect(toMortgageLiability({ ...mortgage, past_due_amount: null }).isOverdue).toBeNull();
+  });
+
+  it('maps a closed-end loan (its kind from the account subtype) as a loan, and a line of credit as a card, overdue when past due', () => {
+    const loan: LoanLiability = {
+      account_id: 'acc_auto',
+      account_number: '1234',
+      interest_rate: { percentage: n('6.125'), type: 'fixed' as never },
+      principal_balance: n('18000.5'),
+      origination_principal_amount: n('24000'),
+      origination_date: '2024-03-01',
+      loan_term_months: 60,
+      maturity_date: '2029-03-01',
+      payment_count: 60,
+      payment_frequency: null,
+      next_payment_amount: n('464.2'),
+      next_payment_due_date: '2026-11-01',
+      last_payment_amount: n('464.2'),
+      last_payment_date: '2026-10-01',
+      payoff_amount: n('18100'),
+      ytd_interest_paid: n('920.75'),
+      compounding_period: null,
+    };
+    expect(toLoanLiability(loan, loanKindOf('auto'))).toMatchObject({
+      accountRemoteId: 'acc_auto',
+      kind: 'AUTO',
+      interestRateType: 'FIXED',
+      interestRatePercentage: '6.125',
+      originationPrincipal: '-24000',
+      originationDate: '2024-03-01',
+      maturityDate: '2029-03-01',
+      nextPaymentAmount: '-464.2',
+      nextPaymentDate: '2026-11-01',
+      lastPaymentAmount: '464.2',
+      ytdInterestPaid: '920.75',
+      isOverdue: null,
+      aprs: [],
+      ...CARD_FIELDS_NULL,
+    });
+    expect(['auto', 'consumer', 'student', 'mortgage', 'business', null].map(loanKindOf)).toEqual(['AUTO', 'PERSONAL', 'STUDENT', 'MORTGAGE', 'OTHER', 'OTHER']);
+    const line: LineOfCreditLiability = {
+      account_id: 'acc_heloc',
+      interest_rate: { percentage: n('8.5'), type: 'variable' as never },
+      credit_limit: n('50000'),
+      available_credit: n('38000'),
+      principal_balance: n('12000'),
+      minimum_payment_amount: n('150'),
+      next_payment_amount: n('150'),
+      next_payment_due_date: '2026-11-10',
+      last_payment_amount: n('150'),
+      last_payment_date: '2026-10-10',
+      last_statement_balance: n('12085.3'),
+      last_statement_issue_date: '2026-10-01',
+      past_due_amount: n('150'),
+      finance_charges: n('85.3'),
+      draw_period_end_date: '2034-01-01',
+      aprs: [{ apr_type: 'purchase_apr' as never, apr_percentage: n('8.5'), balance_subject_to_apr: n('12000'), interest_charge_amount: n('85.3') }],
+    };
+    expect(toLineOfCreditLiability(line)).toMatchObject({
+      kind: 'CREDIT',
+      aprs: [{ type: 'purchase_apr', percentage: '8.5', balanceSubjectToApr: '-12000' }],
+      minimumPayment: '-150',
+      nextPaymentDueDate: '2026-11-10',
+      lastStatementBalance: '-12085.3',
+      lastPaymentAmount: '150',
+      isOverdue: true,
+      interestRateType: null,
+      originationPrincipal: null,
+    });
+    expect(toLineOfCreditLiability({ ...line, past_due_amount: n('0') }).isOverdue).toBe(false);
   });
 
   it('reads a student loan minimum payment as its next payment due (negative), its expected payoff as maturity, its card fields null', () => {

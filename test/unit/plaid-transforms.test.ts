@@ -92,6 +92,13 @@ describe('Plaid transactions', () => {
     expect(mapped.enrichment).toMatchObject({ categories: ['FOOD_AND_DRINK', 'FOOD_AND_DRINK_COFFEE'], counterpartyName: 'Starbucks', website: 'starbucks.com' });
   });
 
+  it('hands Plaid’s payment channel to the enrichment as its hint, and no merchant category code (Plaid’s transactions carry none)', () => {
+    const channelOf = (channel: string) => toTransaction(transaction({ payment_channel: channel as never }), AT).enrichment!.paymentChannel;
+    expect(['online', 'in store', 'other'].map(channelOf)).toEqual(['ONLINE', 'IN_STORE', 'OTHER']);
+    expect(channelOf('a channel Plaid adds later')).toBeNull();
+    expect(toTransaction(transaction({}), AT).enrichment).not.toHaveProperty('mcc');
+  });
+
   it('turns money in (Plaid negative) into a positive amount', () => {
     expect(toTransaction(transaction({ amount: '-1500.00' as never }), AT).amount).toBe('1500.00');
   });

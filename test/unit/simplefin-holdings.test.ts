@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quotient, sum } from '../../src/providers/simplefin/decimals.ts';
+import { quotient, sum } from '../../src/providers/decimals.ts';
 import { securityType, toInvestments, type HoldingsOfAccount } from '../../src/providers/simplefin/holdings.ts';
 import { RecentHoldings } from '../../src/providers/simplefin/recent-holdings.ts';
 

@@ -1,9 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Account } from '../account/account.entity.ts';
-import { money } from '../balance/balance.entity.ts';
 import { Connection } from '../connection/connection.entity.ts';
 import { Profile } from '../profile/profile.entity.ts';
-import { quantity, Security } from '../security/security.entity.ts';
+import { reported, Security } from '../security/security.entity.ts';
 
 /**
  * A position in one security in one investment account, as the last sync found it. A sync replaces
@@ -19,11 +18,11 @@ export const Holding = defineEntity({
     connection: () => p.manyToOne(Connection).createForeignKeyConstraint(false),
     account: () => p.manyToOne(Account).deleteRule('cascade'),
     security: () => p.manyToOne(Security),
-    quantity: quantity(),
-    price: quantity(),
+    quantity: reported(),
+    price: reported(),
     priceDate: p.date().nullable(),
-    value: money(),
-    costBasis: money().nullable(),
+    value: reported(),
+    costBasis: reported().nullable(),
     currencyCode: p.text(),
     remoteData: p.json<Record<string, unknown>>(),
     lastSeenAt: p.datetime(),

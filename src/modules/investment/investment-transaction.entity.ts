@@ -1,10 +1,9 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { INVESTMENT_TRANSACTION_TYPES } from '../../providers/provider.ts';
 import { Account } from '../account/account.entity.ts';
-import { money } from '../balance/balance.entity.ts';
 import { Connection } from '../connection/connection.entity.ts';
 import { Profile } from '../profile/profile.entity.ts';
-import { quantity, Security } from '../security/security.entity.ts';
+import { reported, Security } from '../security/security.entity.ts';
 
 /**
  * A movement in an investment account (a buy, a sale, a dividend, a fee, cash), keyed by the
@@ -23,10 +22,10 @@ export const InvestmentTransaction = defineEntity({
     date: p.date(),
     type: p.enum(INVESTMENT_TRANSACTION_TYPES),
     subtype: p.text().nullable(),
-    quantity: quantity(),
-    price: quantity(),
-    fees: money().nullable(),
-    amount: money(),
+    quantity: reported(),
+    price: reported(),
+    fees: reported().nullable(),
+    amount: reported(),
     currencyCode: p.text(),
     description: p.text(),
     remoteData: p.json<Record<string, unknown>>(),

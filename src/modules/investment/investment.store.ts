@@ -76,6 +76,8 @@ export const investmentStatements = {
        select a.id, r."securityId" from jsonb_to_recordset($2::jsonb) as r("accountRemoteId" text, "securityId" uuid)
          join account a on a.connection_id = $1 and a.remote_id = r."accountRemoteId")`,
   seen: `update holding set last_seen_at = now() where connection_id = $1`,
+  // The accounts of the connection among the remote ids a snapshot names: rows of any other cannot be stored.
+  knownAccounts: `select remote_id as "remoteId" from account where connection_id = $1 and remote_id = any($2::text[])`,
   upsertActivity: `insert into investment_transaction (${INVESTMENT_TRANSACTION.list(['id', 'profileId', 'connectionId', 'accountId', ...ACTIVITY_REPORTED, 'createdAt'])})
      select r.id, $1, $2, a.id, ${ACTIVITY_REPORTED.map((field) => `r."${field}"`).join(', ')}, now()
        from jsonb_to_recordset($3::jsonb) as r(${INVESTMENT_TRANSACTION.recordset(['id', ...ACTIVITY_REPORTED])}, "accountRemoteId" text)
@@ -93,10 +95,22 @@ export const investmentStatements = {
       where h.account_id = any($1::uuid[]) and h.profile_id = $2 order by s.name nulls last, h.id`,
 };
 
-/** A holding snapshot applied: how many rows it inserted or changed, and how many it removed. */
+/**
+ * A holding snapshot applied: how many rows it inserted or changed, and how many it removed; the
+ * reported rows left out because they name an account the connection does not have or a security
+ * the snapshot does not describe, and the activity kept without the security it names.
+ */
 export interface SnapshotChanges {
   written: number;
   removed: number;
+  unmatched: Unmatched;
+}
+
+export interface Unmatched {
+  /** Left out: of an unknown account, or (a holding) of an unknown security. */
+  dropped: Array<{ accountRemoteId: string; securityRemoteId: string | null; missing: 'account' | 'security' }>;
+  /** Investment transactions stored without their security, which the snapshot does not describe. */
+  unlinked: Array<{ securityRemoteId: string }>;
 }
 
 /** Who a connection's rows belong to. */
@@ -111,13 +125,21 @@ export interface InvestmentOwner {
  * Makes the connection's holdings what the snapshot says, in the caller's transaction: each reported
  * (account, security) is inserted, or updated when its content changed (keeping its id), every other
  * holding of the connection is removed, and all are marked seen now. `securityIds` maps the
- * provider's security ids to stored ones. A second report of one (account, security) wins.
+ * provider's security ids to stored ones. Adapters report one holding per (account, security), lots
+ * summed; should one report two, the second wins. A holding of an account the connection does not
+ * have or of a security the snapshot does not describe is left out, and returned as unmatched.
  */
 export async function replaceHoldings(tx: EntityManager, owner: InvestmentOwner, holdings: ProviderHolding[], securityIds: Map<string, string>): Promise<SnapshotChanges> {
+  const accounts = await knownAccounts(tx, owner.connectionId, holdings);
+  const unmatched: Unmatched = { dropped: [], unlinked: [] };
   const byPosition = new Map<string, Record<string, unknown>>();
   for (const holding of holdings) {
     const securityId = securityIds.get(holding.securityRemoteId);
-    if (!securityId) continue;
+    const missing = !accounts.has(holding.accountRemoteId) ? 'account' : !securityId ? 'security' : null;
+    if (missing) {
+      unmatched.dropped.push({ accountRemoteId: holding.accountRemoteId, securityRemoteId: holding.securityRemoteId, missing });
+      continue;
+    }
     const { accountRemoteId, quantity, price, priceDate, value, costBasis, currencyCode, raw } = holding;
     byPosition.set(`${accountRemoteId}\n${securityId}`, { id: uuidv7(), accountRemoteId, securityId, quantity, price, priceDate, value, costBasis, currencyCode, remoteData: { [owner.provider]: raw } });
   }
@@ -126,13 +148,15 @@ export async function replaceHoldings(tx: EntityManager, owner: InvestmentOwner,
   const pairs = JSON.stringify(rows.map(({ accountRemoteId, securityId }) => ({ accountRemoteId, securityId })));
   const removed = (await run(tx, investmentStatements.removeUnheld, [owner.connectionId, pairs])).count;
   await run(tx, investmentStatements.seen, [owner.connectionId]);
-  return { written, removed };
+  return { written, removed, unmatched };
 }
 
 /**
  * Reconciles the connection's investment activity over the window [start, end] with what the
  * upstream reports for it, in the caller's transaction: upserts by (account, remote id), changing a
- * row only when its content changed, and removes what the window no longer holds.
+ * row only when its content changed, and removes what the window no longer holds. Activity of an
+ * account the connection does not have is left out; activity naming a security the snapshot does not
+ * describe is kept without it (its cash movement still happened); both are returned as unmatched.
  */
 export async function reconcileActivity(
   tx: EntityManager,
@@ -141,7 +165,13 @@ export async function reconcileActivity(
   reported: ProviderInvestmentTransaction[],
   securityIds: Map<string, string>,
 ): Promise<SnapshotChanges> {
-  const rows = reported.map((activity) => ({
+  const accounts = await knownAccounts(tx, owner.connectionId, reported);
+  const unmatched: Unmatched = { dropped: [], unlinked: [] };
+  for (const { accountRemoteId, securityRemoteId } of reported) {
+    if (!accounts.has(accountRemoteId)) unmatched.dropped.push({ accountRemoteId, securityRemoteId, missing: 'account' });
+    else if (securityRemoteId !== null && !securityIds.has(securityRemoteId)) unmatched.unlinked.push({ securityRemoteId });
+  }
+  const rows = reported.filter((activity) => accounts.has(activity.accountRemoteId)).map((activity) => ({
     id: uuidv7(),
     accountRemoteId: activity.accountRemoteId,
     remoteId: activity.remoteId,
@@ -161,7 +191,14 @@ export async function reconcileActivity(
   const written = unique.length === 0 ? 0 : (await run(tx, investmentStatements.upsertActivity, [owner.profileId, owner.connectionId, JSON.stringify(unique)])).count;
   const pairs = JSON.stringify(unique.map(({ accountRemoteId, remoteId }) => ({ accountRemoteId, remoteId })));
   const removed = (await run(tx, investmentStatements.removeUnreported, [owner.connectionId, window.start, window.end, pairs])).count;
-  return { written, removed };
+  return { written, removed, unmatched };
+}
+
+/** The remote ids of the connection's accounts among those the reported rows name. */
+async function knownAccounts(tx: EntityManager, connectionId: string, reported: ReadonlyArray<{ accountRemoteId: string }>): Promise<Set<string>> {
+  if (reported.length === 0) return new Set();
+  const remoteIds = [...new Set(reported.map((row) => row.accountRemoteId))];
+  return new Set((await run<{ remoteId: string }>(tx, investmentStatements.knownAccounts, [connectionId, remoteIds])).rows.map((row) => row.remoteId));
 }
 
 /** The holdings of the profile's accounts with these ids, by security name. */

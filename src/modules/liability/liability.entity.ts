@@ -1,10 +1,9 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { LIABILITY_KINDS } from '../../providers/provider.ts';
 import { Account } from '../account/account.entity.ts';
-import { money } from '../balance/balance.entity.ts';
 import { Connection } from '../connection/connection.entity.ts';
 import { Profile } from '../profile/profile.entity.ts';
-import { quantity } from '../security/security.entity.ts';
+import { reported } from '../security/security.entity.ts';
 
 export const INTEREST_RATE_TYPES = ['FIXED', 'VARIABLE'] as const;
 
@@ -28,23 +27,23 @@ export const Liability = defineEntity({
     account: () => p.manyToOne(Account).deleteRule('cascade').unique(),
     kind: p.enum(LIABILITY_KINDS),
     aprs: p.json<StoredApr[]>(),
-    minimumPayment: money().nullable(),
+    minimumPayment: reported().nullable(),
     nextPaymentDueDate: p.date().nullable(),
-    lastStatementBalance: money().nullable(),
+    lastStatementBalance: reported().nullable(),
     lastStatementDate: p.date().nullable(),
-    lastPaymentAmount: money().nullable(),
+    lastPaymentAmount: reported().nullable(),
     lastPaymentDate: p.date().nullable(),
     isOverdue: p.boolean().nullable(),
     interestRateType: p.enum(INTEREST_RATE_TYPES).nullable(),
-    interestRatePercentage: quantity().nullable(),
+    interestRatePercentage: reported().nullable(),
     originationDate: p.date().nullable(),
-    originationPrincipal: money().nullable(),
+    originationPrincipal: reported().nullable(),
     maturityDate: p.date().nullable(),
-    nextPaymentAmount: money().nullable(),
+    nextPaymentAmount: reported().nullable(),
     nextPaymentDate: p.date().nullable(),
-    escrowBalance: money().nullable(),
-    ytdInterestPaid: money().nullable(),
-    ytdPrincipalPaid: money().nullable(),
+    escrowBalance: reported().nullable(),
+    ytdInterestPaid: reported().nullable(),
+    ytdPrincipalPaid: reported().nullable(),
     remoteData: p.json<Record<string, unknown>>(),
     updatedAt: p.datetime(),
   },

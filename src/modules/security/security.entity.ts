@@ -1,8 +1,12 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { SECURITY_TYPES } from '../../providers/provider.ts';
 
-/** An exact quantity or unit price: up to 10 fraction digits (fractional shares, crypto), read and written as a string. */
-export const quantity = () => p.decimal('string').columnType('numeric(38,10)');
+/**
+ * An exact decimal as the provider reports it (a quantity, a price, a value, an amount or a rate of
+ * investments and liabilities), read and written as a string: unconstrained `numeric`, so no digit a
+ * provider sends is rounded away or refused (docs/decisions/investments-exact-decimals.md).
+ */
+export const reported = () => p.decimal('string').columnType('numeric');
 
 /**
  * An instrument that holdings and investment transactions name: reference data shared by every
@@ -20,7 +24,7 @@ export const Security = defineEntity({
     cusip: p.text().nullable(),
     type: p.enum(SECURITY_TYPES),
     currencyCode: p.text(),
-    closePrice: quantity().nullable(),
+    closePrice: reported().nullable(),
     closePriceDate: p.date().nullable(),
     updatedAt: p.datetime(),
   },

@@ -4,9 +4,10 @@ import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { presentConnection } from '../connection/connection.presenter.ts';
 import { connectionOrFail } from '../connection/connection.store.ts';
 import { recordEvent } from '../event/event.service.ts';
-import { reconcileActivity, replaceHoldings } from '../investment/investment.store.ts';
+import { reconcileActivity, replaceHoldings, type Unmatched } from '../investment/investment.store.ts';
 import { replaceLiabilities } from '../liability/liability.store.ts';
 import { upsertSecurities } from '../security/security.store.ts';
+import type { SyncObservers } from './sync-steps.ts';
 import { WINDOW } from './window-sync.ts';
 
 /*
@@ -26,10 +27,10 @@ export const WHOLE_HISTORY = '1970-01-01';
 const DAY_MS = 86_400_000;
 
 /** Syncs the products the connection has and its provider offers: investments, then liabilities. */
-export async function syncProducts(em: EntityManager, connection: ConnectionEntity, provider: Provider, credential: string): Promise<void> {
+export async function syncProducts(em: EntityManager, connection: ConnectionEntity, provider: Provider, credential: string, observers: SyncObservers = {}): Promise<void> {
   const offers = (product: 'INVESTMENTS' | 'LIABILITIES') => connection.products.includes(product) && provider.capabilities.has(product);
   if (offers('INVESTMENTS') && provider.investments) {
-    await applyInvestments(em, connection, provider.name, await provider.investments(credential, investmentStart(connection.lastSyncedAt)));
+    await applyInvestments(em, connection, provider.name, await provider.investments(credential, investmentStart(connection.lastSyncedAt)), observers);
   }
   if (offers('LIABILITIES') && provider.liabilities) await applyLiabilities(em, connection, provider.name, await provider.liabilities(credential));
 }
@@ -42,19 +43,46 @@ export function investmentStart(lastSyncedAt: Date | null | undefined): string {
 /**
  * Stores an investment snapshot: its securities, the connection's holdings replaced by the
  * snapshot's, and (when the upstream reports activity) the activity of its window reconciled; one
- * `holdings.updated` when any of it changed.
+ * `holdings.updated` when any of it changed. What it names that cannot be matched (an unknown
+ * account or security) is logged and counted once committed.
  */
-export async function applyInvestments(em: EntityManager, connection: ConnectionEntity, provider: string, snapshot: InvestmentSnapshot): Promise<void> {
-  await em.transactional(async (tx) => {
+export async function applyInvestments(em: EntityManager, connection: ConnectionEntity, provider: string, snapshot: InvestmentSnapshot, observers: SyncObservers = {}): Promise<void> {
+  const unmatched = await em.transactional(async (tx) => {
     const locked = await connectionOrFail(tx, connection.id, { lock: true, profile: true });
     const owner = { connectionId: connection.id, profileId: connection.profile.id, provider };
     const securityIds = await upsertSecurities(tx, provider, snapshot.securities);
     const holdings = await replaceHoldings(tx, owner, snapshot.holdings, securityIds);
-    const activity = snapshot.transactions ? await reconcileActivity(tx, owner, snapshot, snapshot.transactions, securityIds) : { written: 0, removed: 0 };
-    if (holdings.written + holdings.removed + activity.written + activity.removed > 0) {
+    const activity = snapshot.transactions ? await reconcileActivity(tx, owner, snapshot, snapshot.transactions, securityIds) : undefined;
+    if (holdings.written + holdings.removed + (activity?.written ?? 0) + (activity?.removed ?? 0) > 0) {
       recordEvent(tx, locked.environment.id, 'holdings.updated', locked.profile, presentConnection(locked));
     }
+    return { holdings: holdings.unmatched, activity: activity?.unmatched ?? { dropped: [], unlinked: [] } };
   });
+  reportUnmatched(observers, connection.id, provider, unmatched);
+}
+
+/**
+ * Says what a snapshot named that could not be matched: counts per record and what is missing, and
+ * one warning with the counts and the upstream's ids of the accounts and securities (opaque ids,
+ * nothing about the person).
+ */
+function reportUnmatched({ metrics, logger }: SyncObservers, connectionId: string, provider: string, unmatched: { holdings: Unmatched; activity: Unmatched }): void {
+  const { holdings, activity } = unmatched;
+  if (holdings.dropped.length + activity.dropped.length + activity.unlinked.length === 0) return;
+  const count = (list: Unmatched['dropped'], missing: 'account' | 'security') => list.filter((row) => row.missing === missing).length;
+  const counts = {
+    holdingsOfUnknownAccounts: count(holdings.dropped, 'account'),
+    holdingsOfUnknownSecurities: count(holdings.dropped, 'security'),
+    investmentTransactionsOfUnknownAccounts: activity.dropped.length,
+    investmentTransactionsOfUnknownSecurities: activity.unlinked.length,
+  };
+  metrics?.investmentsUnmatched(provider, 'holding', 'account', counts.holdingsOfUnknownAccounts);
+  metrics?.investmentsUnmatched(provider, 'holding', 'security', counts.holdingsOfUnknownSecurities);
+  metrics?.investmentsUnmatched(provider, 'investment_transaction', 'account', counts.investmentTransactionsOfUnknownAccounts);
+  metrics?.investmentsUnmatched(provider, 'investment_transaction', 'security', counts.investmentTransactionsOfUnknownSecurities);
+  const accountRemoteIds = [...new Set([...holdings.dropped, ...activity.dropped].filter((row) => row.missing === 'account').map((row) => row.accountRemoteId))];
+  const securityRemoteIds = [...new Set([...holdings.dropped.filter((row) => row.missing === 'security').map((row) => row.securityRemoteId!), ...activity.unlinked.map((row) => row.securityRemoteId)])];
+  logger?.warn({ connectionId, provider, ...counts, accountRemoteIds, securityRemoteIds }, 'sync found holdings or investment transactions naming an unknown account or security');
 }
 
 /** Stores the connection's liabilities as reported; one `liabilities.updated` when any changed. */

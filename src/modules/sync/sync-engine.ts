@@ -64,7 +64,7 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
         ? await syncWindow({ em, provider, credential: accessToken, connection, refresh: options.refresh ?? false, presence: options.presence, cipher: deps.cipher, observers: deps, now: now() })
         : await syncCursor(em, provider, accessToken, connection, deps);
     if (!applied) return;
-    await syncProducts(em, connection, provider, accessToken);
+    await syncProducts(em, connection, provider, accessToken, deps);
     if (connection.products.includes('ACCOUNT_NUMBERS') && provider.capabilities.has('ACCOUNT_NUMBERS')) await verifyAccounts(em, connection, provider, accessToken);
     await finish(em, connection.id, null, now(), undefined, deps.transactionsChanged);
     observe('synced');

@@ -24,8 +24,11 @@ import {
   toAccount,
   toBalance,
   toCreditLiability,
-  toHolding,
+  loanKindOf,
+  toHoldings,
   toInvestmentTransaction,
+  toLineOfCreditLiability,
+  toLoanLiability,
   toMortgageLiability,
   toSecurity,
   toStudentLiability,
@@ -212,21 +215,25 @@ export class PlaidProvider implements CursorProvider {
     const transactions = await this.#investmentTransactions(accessToken, start, end, securities);
     return {
       securities: [...securities.values()].map(toSecurity),
-      holdings: holdings.data.holdings.map((holding) => toHolding(holding, at)),
+      holdings: toHoldings(holdings.data.holdings, at),
       transactions: transactions.map((transaction) => toInvestmentTransaction(transaction, at)),
       start,
       end,
     };
   }
 
+  /** Cards, mortgages and student loans, and the closed-end loans and lines of credit Plaid's newer lists report. */
   async liabilities(credential: string): Promise<ProviderLiability[]> {
     const response = await orNone(() => this.#client.liabilitiesGet({ access_token: readLogin(credential).accessToken }), NO_LIABILITIES);
     if (!response) return [];
-    const { credit, mortgage, student } = response.data.liabilities;
+    const { credit, mortgage, student, loan, line_of_credit: linesOfCredit } = response.data.liabilities;
+    const subtypes = new Map(response.data.accounts.map((account) => [account.account_id, account.subtype]));
     return [
       ...(credit ?? []).filter(hasAccount).map(toCreditLiability),
       ...(mortgage ?? []).map(toMortgageLiability),
       ...(student ?? []).filter(hasAccount).map(toStudentLiability),
+      ...(loan ?? []).map((details) => toLoanLiability(details, loanKindOf(subtypes.get(details.account_id)))),
+      ...(linesOfCredit ?? []).map(toLineOfCreditLiability),
     ];
   }
 

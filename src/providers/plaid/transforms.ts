@@ -1,18 +1,24 @@
 import {
   CounterpartyType,
   type AccountBase,
+  type APR,
   type CreditCardLiability,
   type Holding,
   type InvestmentTransaction,
+  type LineOfCreditLiability,
+  type LoanLiability,
   type MortgageLiability,
   type Security,
   type StudentLoan,
   type Transaction,
+  type TransactionPaymentChannelEnum,
 } from 'plaid';
+import { isPositive, sum } from '../decimals.ts';
 import {
   NO_LIABILITY_DETAILS,
   type AccountKind,
   type InvestmentTransactionType,
+  type LiabilityKind,
   type ProviderAccount,
   type ProviderBalance,
   type ProviderHolding,
@@ -62,9 +68,14 @@ export function toAccount(account: AccountBase, at: Date): ProviderAccount {
   };
 }
 
+/** Plaid's `payment_channel` as the enrichment pipeline's hint (it then takes it over the one it reads in the text). */
+const PAYMENT_CHANNELS: Record<`${TransactionPaymentChannelEnum}`, string> = { online: 'ONLINE', 'in store': 'IN_STORE', other: 'OTHER' };
+
 /**
  * Plaid's amounts are positive when money leaves the account, for every account type; Tributary's
- * are positive when money comes in. The whole Plaid object is kept under remoteData.plaid.
+ * are positive when money comes in. The whole Plaid object is kept under remoteData.plaid. Plaid's
+ * personal finance category, merchant and payment channel are the enrichment's hints; its
+ * published Transaction carries no merchant category code, so no `mcc` hint comes from Plaid.
  */
 export function toTransaction(transaction: Transaction, at: Date): ProviderTransaction {
   const timestamp = at.toISOString();
@@ -84,6 +95,7 @@ export function toTransaction(transaction: Transaction, at: Date): ProviderTrans
       counterpartyName: transaction.merchant_name ?? counterparty?.name ?? null,
       logo: transaction.logo_url ?? counterparty?.logo_url ?? null,
       website: transaction.website ?? counterparty?.website ?? null,
+      paymentChannel: PAYMENT_CHANNELS[transaction.payment_channel] ?? null,
       timestamp,
     },
   };
@@ -133,6 +145,32 @@ export function toHolding(holding: Holding, at: Date): ProviderHolding {
   };
 }
 
+/**
+ * One holding per security and account: Plaid may report a position as several lots (one per
+ * purchase), which are summed exactly (quantity, value, and cost basis when every lot has one). The
+ * price and its day are the first lot's (Plaid's `institution_price` is the security's, the same on
+ * every lot); `raw` is the first lot's with every lot under `lots`.
+ */
+export function toHoldings(holdings: Holding[], at: Date): ProviderHolding[] {
+  const positions = new Map<string, ProviderHolding[]>();
+  for (const holding of holdings) {
+    const key = `${holding.account_id}\n${holding.security_id}`;
+    positions.set(key, [...(positions.get(key) ?? []), toHolding(holding, at)]);
+  }
+  return [...positions.values()].map((lots) => {
+    const [first] = lots as [ProviderHolding, ...ProviderHolding[]];
+    if (lots.length === 1) return first;
+    const costs = lots.map((lot) => lot.costBasis);
+    return {
+      ...first,
+      quantity: sum(lots.map((lot) => lot.quantity)),
+      value: sum(lots.map((lot) => lot.value)),
+      costBasis: costs.every((cost) => cost !== null) ? sum(costs) : null,
+      raw: { ...first.raw, lots: lots.map((lot) => lot.raw) },
+    };
+  });
+}
+
 /** Cash subtypes Tributary names on their own; every other one keeps its Plaid type (the subtype is kept). */
 const CASH_SUBTYPES: Record<string, InvestmentTransactionType> = {
   dividend: 'DIVIDEND',
@@ -149,11 +187,11 @@ export function investmentTypeOf(type: string, subtype: string | null): Investme
 
 /**
  * Plaid's `amount` is positive when cash leaves the account (a buy, a fee) and negative when it comes
- * in (a sale, a dividend), as for transactions: flipped. `fees` are what the holder paid, so money
- * out: negative. `quantity` already reads as Tributary's (a buy positive, a sale negative).
+ * in (a sale, a dividend), as for transactions: flipped. `fees` are what was charged, positive as the
+ * contract has them and as Plaid reports them (`7.99`), so kept. `quantity` already reads as
+ * Tributary's (a buy positive, a sale negative).
  */
 export function toInvestmentTransaction(transaction: InvestmentTransaction, at: Date): ProviderInvestmentTransaction {
-  const fees = decimal(transaction.fees);
   return {
     remoteId: transaction.investment_transaction_id,
     accountRemoteId: transaction.account_id,
@@ -163,7 +201,7 @@ export function toInvestmentTransaction(transaction: InvestmentTransaction, at: 
     subtype: transaction.subtype,
     quantity: decimal(transaction.quantity)!,
     price: decimal(transaction.price)!,
-    fees: fees === null ? null : negate(fees),
+    fees: decimal(transaction.fees),
     amount: negate(decimal(transaction.amount)!),
     currencyCode: currencyOf(transaction),
     description: transaction.name,
@@ -177,6 +215,9 @@ const owed = (value: unknown) => {
   return amount === null ? null : negate(amount);
 };
 
+/** A card's or a line of credit's APRs; the balance subject to each is owed: negative. */
+const aprsOf = (aprs: APR[]) => aprs.map((apr) => ({ type: apr.apr_type, percentage: decimal(apr.apr_percentage)!, balanceSubjectToApr: owed(apr.balance_subject_to_apr) }));
+
 /**
  * A card's details. Plaid's statement balance, minimum payment and the balances subject to each APR
  * are positive amounts owed: negative here. The last payment went into the account: positive, as Plaid has it.
@@ -186,7 +227,7 @@ export function toCreditLiability(credit: CreditCardLiability & { account_id: st
     ...NO_LIABILITY_DETAILS,
     accountRemoteId: credit.account_id,
     kind: 'CREDIT',
-    aprs: credit.aprs.map((apr) => ({ type: apr.apr_type, percentage: decimal(apr.apr_percentage)!, balanceSubjectToApr: owed(apr.balance_subject_to_apr) })),
+    aprs: aprsOf(credit.aprs),
     minimumPayment: owed(credit.minimum_payment_amount),
     nextPaymentDueDate: credit.next_payment_due_date,
     lastStatementBalance: owed(credit.last_statement_balance),
@@ -198,16 +239,31 @@ export function toCreditLiability(credit: CreditCardLiability & { account_id: st
   };
 }
 
-/** A mortgage's details: principal and next payment owed (negative); escrow and what was paid this year positive. */
+/** Plaid's amount past due as whether a payment is overdue: any amount above zero is; null when not reported. */
+const pastDue = (value: unknown) => {
+  const amount = decimal(value);
+  return amount === null ? null : isPositive(amount);
+};
+
+/** An interest rate's type (`fixed`, `variable`, in any case) as Tributary's. */
+function rateTypeOf(type: string | null | undefined): 'FIXED' | 'VARIABLE' | null {
+  const rateType = type?.toLowerCase();
+  return rateType === 'fixed' ? 'FIXED' : rateType === 'variable' ? 'VARIABLE' : null;
+}
+
+/**
+ * A mortgage's details: principal and next payment owed (negative); escrow and what was paid this
+ * year positive. Plaid reports no `is_overdue` for a mortgage, but its `past_due_amount`.
+ */
 export function toMortgageLiability(mortgage: MortgageLiability): ProviderLiability {
-  const rateType = mortgage.interest_rate.type?.toLowerCase();
   return {
     ...NO_LIABILITY_DETAILS,
     accountRemoteId: mortgage.account_id,
     kind: 'MORTGAGE',
     lastPaymentAmount: decimal(mortgage.last_payment_amount),
     lastPaymentDate: mortgage.last_payment_date,
-    interestRateType: rateType === 'fixed' ? 'FIXED' : rateType === 'variable' ? 'VARIABLE' : null,
+    isOverdue: pastDue(mortgage.past_due_amount),
+    interestRateType: rateTypeOf(mortgage.interest_rate.type),
     interestRatePercentage: decimal(mortgage.interest_rate.percentage),
     originationDate: mortgage.origination_date,
     originationPrincipal: owed(mortgage.origination_principal_amount),
@@ -243,6 +299,59 @@ export function toStudentLiability(loan: StudentLoan & { account_id: string }): 
     ytdInterestPaid: decimal(loan.ytd_interest_paid),
     ytdPrincipalPaid: decimal(loan.ytd_principal_paid),
     raw: { ...loan },
+  };
+}
+
+/** A closed-end loan's kind, from its account's subtype (Plaid's `loan` list names no kind itself). */
+const LOAN_KINDS: Record<string, LiabilityKind> = { auto: 'AUTO', consumer: 'PERSONAL', student: 'STUDENT', mortgage: 'MORTGAGE' };
+
+export function loanKindOf(subtype: string | null | undefined): LiabilityKind {
+  return (subtype && LOAN_KINDS[subtype]) || 'OTHER';
+}
+
+/**
+ * A closed-end loan's details (Plaid's `loan` list: auto, personal, business… loans), as a mortgage's:
+ * principal and next payment owed (negative), payments made positive. Plaid reports nothing overdue
+ * for them; the outstanding principal and payoff amount stay in `raw`.
+ */
+export function toLoanLiability(loan: LoanLiability, kind: LiabilityKind): ProviderLiability {
+  return {
+    ...NO_LIABILITY_DETAILS,
+    accountRemoteId: loan.account_id,
+    kind,
+    lastPaymentAmount: decimal(loan.last_payment_amount),
+    lastPaymentDate: loan.last_payment_date,
+    interestRateType: rateTypeOf(loan.interest_rate?.type),
+    interestRatePercentage: decimal(loan.interest_rate?.percentage),
+    originationDate: loan.origination_date,
+    originationPrincipal: owed(loan.origination_principal_amount),
+    maturityDate: loan.maturity_date,
+    nextPaymentAmount: owed(loan.next_payment_amount),
+    nextPaymentDate: loan.next_payment_due_date,
+    ytdInterestPaid: decimal(loan.ytd_interest_paid),
+    raw: { ...loan },
+  };
+}
+
+/**
+ * A line of credit's details (Plaid's `line_of_credit` list), as a card's: its APRs, statement and
+ * minimum payment, owed negative; overdue when Plaid reports an amount past due. Its limit and
+ * available credit are the account's balance; its interest rate and draw period stay in `raw`.
+ */
+export function toLineOfCreditLiability(line: LineOfCreditLiability): ProviderLiability {
+  return {
+    ...NO_LIABILITY_DETAILS,
+    accountRemoteId: line.account_id,
+    kind: 'CREDIT',
+    aprs: aprsOf(line.aprs),
+    minimumPayment: owed(line.minimum_payment_amount),
+    nextPaymentDueDate: line.next_payment_due_date,
+    lastStatementBalance: owed(line.last_statement_balance),
+    lastStatementDate: line.last_statement_issue_date,
+    lastPaymentAmount: decimal(line.last_payment_amount),
+    lastPaymentDate: line.last_payment_date,
+    isOverdue: pastDue(line.past_due_amount),
+    raw: { ...line },
   };
 }
 

@@ -1,5 +1,5 @@
 import type { ProviderHolding, ProviderSecurity, SecurityType } from '../provider.ts';
-import { isDecimal, isZero, quotient, sum } from './decimals.ts';
+import { isDecimal, isZero, quotient, sum } from '../decimals.ts';
 
 /**
  * A position as the SimpleFIN Bridge reports it in an account's `holdings` (the Bridge's extension of

@@ -252,6 +252,29 @@ export async function startFakePlaid(options: FakePlaidOptions = {}) {
       return structuredClone(holding);
     },
 
+    /**
+     * A new position (a lot: Plaid may report several of one security in one account) in the
+     * brokerage, Plaid's fields as given; sends HOLDINGS: DEFAULT_UPDATE.
+     */
+    async addHolding(itemId: string, holding: Omit<Holding, 'account_id'>, addOptions: NotifyOption = {}): Promise<Holding> {
+      const brokerage = brokerageOf(itemId);
+      const added = { ...structuredClone(holding), account_id: brokerage.accountId };
+      brokerage.holdings.push(added);
+      await announce(state.item(itemId), addOptions.notify, WebhookType.Holdings, 'DEFAULT_UPDATE');
+      return structuredClone(added);
+    },
+
+    /** A trade with Plaid's fields as given (e.g. the examples of Plaid's description), dated today; sends INVESTMENTS_TRANSACTIONS: DEFAULT_UPDATE. */
+    async addInvestmentTransaction(
+      itemId: string,
+      transaction: Omit<InvestmentTransaction, 'investment_transaction_id' | 'account_id' | 'date'>,
+      addOptions: NotifyOption = {},
+    ): Promise<InvestmentTransaction> {
+      const added = brokerageOf(itemId).addOwn(state.today, structuredClone(transaction));
+      await announce(state.item(itemId), addOptions.notify, WebhookType.InvestmentsTransactions, 'DEFAULT_UPDATE');
+      return structuredClone(added);
+    },
+
     /** `n` trades in the brokerage dated today; sends INVESTMENTS_TRANSACTIONS: DEFAULT_UPDATE. */
     async addInvestmentTransactions(itemId: string, n: number, addOptions: NotifyOption = {}): Promise<InvestmentTransaction[]> {
       const added = brokerageOf(itemId).add(state.today, n);

@@ -28,6 +28,16 @@ const SECURITIES: readonly SecurityTemplate[] = [
 ];
 
 /**
+ * Instruments of the examples in Plaid's published description (2020-09-14.yml: /investments/holdings/get
+ * holds 25,000 Dogecoin, /investments/transactions/get buys DoubleLine), described as there. The
+ * generator never trades them: a test adds positions (`addHolding`) and trades (`addInvestmentTransaction`) in them.
+ */
+const EXAMPLE_SECURITIES: readonly SecurityTemplate[] = [
+  { key: 'doge', name: 'Dogecoin', ticker: 'DOGE', type: 'cryptocurrency', cusip: null, isin: null, closePrice: 0.140034616, quantityDigits: 8 },
+  { key: 'dbltx', name: 'DoubleLine Total Return Bond Fund', ticker: 'DBLTX', type: 'mutual fund', cusip: '258620103', isin: 'US2586201038', closePrice: 10.42, quantityDigits: 4 },
+];
+
+/**
  * What a brokerage holds on the link day, written as Plaid sends it: `institution_value` is quantity
  * × price rounded to the cent by the institution. The bitcoin position has ten fraction digits; the
  * ether one is dust (5e-7, which JSON writes in exponent form, as Plaid's servers do below 1e-6).
@@ -50,7 +60,7 @@ const toCents = (amount: number) => Math.round(amount * 100);
 
 /** Every security the fake knows, as /investments/* report them. */
 export function allSecurities(asOf: string): Security[] {
-  return SECURITIES.map((security) => ({
+  return [...SECURITIES, ...EXAMPLE_SECURITIES].map((security) => ({
     security_id: securityId(security.key),
     isin: security.isin,
     cusip: security.cusip,
@@ -107,6 +117,13 @@ export class FakeBrokerage {
     const current = this.holdings.reduce((sum, holding) => sum + toCents(holding.institution_value), 0);
     const cash = this.holdings.filter((holding) => holding.security_id === securityId('cash')).reduce((sum, holding) => sum + toCents(holding.institution_value), 0);
     return { current: current / 100, available: cash / 100 };
+  }
+
+  /** A test's own trade (`addInvestmentTransaction`): Plaid's fields as given, in this account, with an id of the brokerage's. */
+  addOwn(day: number, transaction: Omit<InvestmentTransaction, 'investment_transaction_id' | 'account_id' | 'date'>): InvestmentTransaction {
+    const added = { ...transaction, investment_transaction_id: plaidId(this.accountId, 'investment', this.#serial++), account_id: this.accountId, date: isoDay(day) };
+    this.#record([added]);
+    return added;
   }
 
   /** `count` new trades dated `day` (a test's `addInvestmentTransactions`). */

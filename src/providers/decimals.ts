@@ -1,6 +1,6 @@
 /**
- * Exact arithmetic on decimal strings (`-12.5`, `0.01234567`) through BigInt: what a holding's price
- * and an aggregated position need, without a float anywhere.
+ * Exact arithmetic on decimal strings (`-12.5`, `0.01234567`) through BigInt, for the adapters: what
+ * a holding's price, an aggregated position and a sign test need, without a float anywhere.
  */
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
@@ -16,6 +16,11 @@ export function isDecimal(text: string): boolean {
 
 export function isZero(text: string): boolean {
   return scaled(text).units === 0n;
+}
+
+/** Whether the decimal is above zero. */
+export function isPositive(text: string): boolean {
+  return scaled(text).units > 0n;
 }
 
 /** The exact sum of decimal strings, with the most fraction digits any of them has (`1.10` + `2.90` = `4.00`). */
