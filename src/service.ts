@@ -106,7 +106,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const work = await startBackgroundWork({ config, logger, databases, cipher: secrets.cipher, providers, metrics });
   const tls = await loadTls(config);
   const counters = config.redisUrl ? await RedisCounterStore.open(config.redisUrl, logger, () => metrics.rateLimitFallback()) : new MemoryCounterStore();
-  const tokens = new SessionTokens(secrets.sessionSecret);
+  const tokens = new SessionTokens(secrets.sessionKeys);
   // Only a serving process checks credentials, so only it listens for their revocations.
   const revocations = serving ? new RevocationFeed() : undefined;
   // Loaded from the primary, like every credential lookup: a replica's lag would hide what the feed announced.

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { acceptKeys, checkKeys } from '../../src/db/key-check.ts';
 import { FieldCipher } from '../../src/lib/field-cipher.ts';
+import { SessionKeyRing } from '../../src/lib/session-keys.ts';
 import type { Secrets } from '../../src/secrets.ts';
 import { processFixture, startServiceProcess } from '../support/service-process.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
@@ -13,7 +14,7 @@ import { openTestDatabase, type TestDatabase } from '../support/test-database.ts
 const K1 = randomBytes(32).toString('base64');
 const K2 = randomBytes(32).toString('base64');
 const SESSION_SECRET = randomBytes(32).toString('hex');
-const secrets = (keys: string, sessionSecret = SESSION_SECRET): Secrets => ({ cipher: FieldCipher.fromKeyList(keys), sessionSecret });
+const secrets = (keys: string, sessionSecret = SESSION_SECRET): Secrets => ({ cipher: FieldCipher.fromKeyList(keys), sessionKeys: SessionKeyRing.ofSecret(sessionSecret) });
 
 describe('the key check of processes sharing a database', () => {
   let db: TestDatabase;
@@ -54,6 +55,38 @@ describe('the key check of processes sharing a database', () => {
     await acceptKeys(db.em(), secrets(`k1:${K1}`, changed));
     await checkKeys(db.em(), secrets(`k1:${K1}`, changed));
     await expect(checkKeys(db.em(), secrets(`k1:${K1}`))).rejects.toThrow(/^SESSION_SECRET differs/);
+  });
+
+  it('follows a session key rotation: SESSION_SECRET, then s1 signing beside it, s1 with s2 listed, s2 signing, s2 alone; a ring without the signing key is refused', async () => {
+    const [S1, S2] = [randomBytes(32).toString('hex'), randomBytes(32).toString('hex')];
+    const withSessionKeys = (named: Array<[string, string]>, unnamed?: string): Secrets => ({
+      cipher: FieldCipher.fromKeyList(`k1:${K1}`),
+      sessionKeys: new SessionKeyRing(
+        named.map(([id, secret]) => ({ id, secret })),
+        unnamed,
+      ),
+    });
+    const signing = () => db.sql(`select secret, key_id, retired_at is not null as retired from key_check where secret like 'SESSION%' and encrypts`);
+    await checkKeys(db.em(), secrets(`k1:${K1}`));
+    await checkKeys(db.em(), withSessionKeys([['s1', S1]], SESSION_SECRET));
+    await expect(checkKeys(db.em(), secrets(`k1:${K1}`))).rejects.toThrow(/^SESSION_KEYS lacks key "s1", which the other processes on this database sign session tokens with/);
+    await checkKeys(db.em(), withSessionKeys([['s1', S1], ['s2', S2]]));
+    expect(await signing()).toEqual([{ secret: 'SESSION_KEYS', key_id: 's1', retired: false }]);
+    await checkKeys(db.em(), withSessionKeys([['s2', S2], ['s1', S1]]));
+    await expect(checkKeys(db.em(), withSessionKeys([['s1', S1]]))).rejects.toThrow(/^SESSION_KEYS lacks key "s2"/);
+    await expect(checkKeys(db.em(), withSessionKeys([['s2', S1]]))).rejects.toThrow(/^SESSION_KEYS holds another key under the id "s2" than the one the other processes on this database use/);
+    await checkKeys(db.em(), withSessionKeys([['s2', S2]]));
+    expect(await signing()).toEqual([{ secret: 'SESSION_KEYS', key_id: 's2', retired: false }]);
+    expect(await db.sql(`select secret, key_id, retired_at is not null as retired from key_check where secret like 'SESSION%' and not encrypts order by key_id`)).toEqual([
+      { secret: 'SESSION_SECRET', key_id: '', retired: true },
+      { secret: 'SESSION_KEYS', key_id: 's1', retired: true },
+    ]);
+  });
+
+  it('refuses a process without SESSION_SECRET while the others sign with it', async () => {
+    await checkKeys(db.em(), secrets(`k1:${K1}`));
+    const named = { cipher: FieldCipher.fromKeyList(`k1:${K1}`), sessionKeys: new SessionKeyRing([{ id: 's1', secret: randomBytes(32).toString('hex') }], undefined) };
+    await expect(checkKeys(db.em(), named)).rejects.toThrow(/^SESSION_SECRET is not set, though the other processes on this database sign session tokens with it/);
   });
 
   it('stores neither a key nor the session secret', async () => {
