@@ -68,9 +68,15 @@ export class SessionKeyRing {
     return this.#signingId === undefined ? { kid: undefined, key: this.#unnamed! } : { kid: this.#signingId, key: this.#named.get(this.#signingId)! };
   }
 
-  /** The key a token naming `kid` (or none) verifies with; undefined when this ring does not hold it. */
+  /**
+   * The key a token naming `kid` (or none) verifies with; undefined when this ring does not hold it.
+   * A ring of SESSION_SECRET alone verifies every token with it, whatever key the token names, as
+   * before SESSION_KEYS existed: so while a deployment moves to SESSION_KEYS by naming its current
+   * secret (`s1:<SESSION_SECRET>`), an instance not yet restarted verifies what a restarted one signs.
+   */
   verifying(kid: string | undefined): KeyObject | undefined {
-    return kid === undefined ? this.#unnamed : this.#named.get(kid);
+    if (this.#named.size === 0 || kid === undefined) return this.#unnamed;
+    return this.#named.get(kid);
   }
 
   /** Ids of SESSION_KEYS, the signing one first. */

@@ -37,10 +37,14 @@ describe('SESSION_KEYS', () => {
 });
 
 describe('session tokens under a key ring', () => {
-  it('SESSION_SECRET alone signs as before: no key name in the token', async () => {
-    const token = await issue(SessionKeyRing.ofSecret(OLD_SECRET));
+  it('SESSION_SECRET alone signs as before, naming no key, and verifies whatever key a token names, as before', async () => {
+    const alone = SessionKeyRing.ofSecret(OLD_SECRET);
+    const token = await issue(alone);
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'HS256', typ: 'JWT' });
-    expect(await verifies(SessionKeyRing.ofSecret(OLD_SECRET), token)).toBe(true);
+    expect(await verifies(alone, token)).toBe(true);
+    // The secret named in SESSION_KEYS (the first step away from SESSION_SECRET) signs what an instance without SESSION_KEYS verifies.
+    expect(await verifies(alone, await issue(new SessionKeyRing([{ id: 's1', secret: OLD_SECRET }], OLD_SECRET)))).toBe(true);
+    expect(await verifies(alone, await issue(new SessionKeyRing([{ id: 's1', secret: K1 }], OLD_SECRET)))).toBe(false);
   });
 
   it('rotates without signing anyone out: every token verifies while its key is listed, by the key it names', async () => {
