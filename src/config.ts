@@ -188,10 +188,9 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS');
   }
   if (nodeEnv === 'production') {
-    for (const name of ['ENCRYPTION_KEYS', 'DATABASE_URL'] as const) {
-      if (!env[name]) problems.push(`${name} is required when NODE_ENV=production`);
-    }
+    if (!env.ENCRYPTION_KEYS) problems.push('ENCRYPTION_KEYS is required when NODE_ENV=production');
     if (!env.SESSION_KEYS && !env.SESSION_SECRET) problems.push('SESSION_KEYS (or SESSION_SECRET) is required when NODE_ENV=production');
+    if (!env.DATABASE_URL) problems.push('DATABASE_URL is required when NODE_ENV=production');
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
