@@ -205,8 +205,9 @@ describe('every door spends the one credential-lookup budget of its client addre
 
   it('HTTP and WebSocket connection_init count in one window of 100 a second: past it an init closes 1013 without a lookup, and HTTP, GraphQL and SSE answer 429', async () => {
     const subscription = { query: 'subscription { connectionCreated { eventId } }' };
-    // The steps must share one window second: retry a bounded number of times when they straddle two.
-    for (let attempt = 0; attempt < 5; attempt++) {
+    // The steps must share one window second: retry a bounded number of times when they straddle two
+    // (a hundred requests and ten inits fit in one on a quiet machine, not always on a loaded one).
+    for (let attempt = 0; attempt < 10; attempt++) {
       const sockets = await Promise.all(Array.from({ length: 10 }, openSocket));
       await Promise.all(Array.from({ length: 40 }, () => app.http.get('/healthz')));
       await nextSecond();
@@ -240,6 +241,6 @@ describe('every door spends the one credential-lookup budget of its client addre
       }
       return;
     }
-    throw new Error('could not fit the steps into one second in 5 attempts');
+    throw new Error('could not fit the steps into one second in 10 attempts');
   });
 });
