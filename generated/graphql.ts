@@ -1347,6 +1347,11 @@ export type SecurityType =
  * A bare API secret key acts as no profile, so it may not subscribe (WebSocket: closed with code
  * 4403; SSE: HTTP 403). A credential that is revoked, expires or whose profile is deleted closes its
  * subscriptions within about two seconds (WebSocket: code 4401; SSE: the stream ends with an error).
+ * A credential the instance has not checked yet takes a slot of its client address's credential-lookup
+ * budget (100 per second, one budget for HTTP, SSE and WebSocket alike) before it is looked up. Past it,
+ * SSE answers HTTP 429 like any request, and a WebSocket's `connection_init` closes the socket with
+ * code 1013 (Try Again Later, which graphql-ws clients retry with back-off) and the reason
+ * `Rate limit of 100 requests per second exceeded: retry in <n> s`.
  *
  * ## Limits
  *

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { MIN_SESSION_SECRET_LENGTH, parseSessionKeys, type NamedSessionKey } from './lib/session-keys.ts';
 
 /** API versions this build can serve, newest first. */
 export const SUPPORTED_VERSIONS = ['2026-04-01'] as const;
@@ -29,7 +30,12 @@ export interface Config {
   logLevel: LogLevel;
   /** `kid:base64key` pairs; the first encrypts, all decrypt. Absent: a generated key under dataDir. */
   encryptionKeys: string | undefined;
-  /** Absent: a generated secret under dataDir. */
+  /**
+   * SESSION_KEYS: the session tokens' keys, newest first; the first signs, all verify the tokens that
+   * name them. Absent: SESSION_SECRET signs.
+   */
+  sessionKeys: NamedSessionKey[] | undefined;
+  /** SESSION_SECRET: verifies tokens that name no key, and signs while SESSION_KEYS is absent. Neither set: a generated secret under dataDir. */
   sessionSecret: string | undefined;
   /** Webhook targets may resolve to private, loopback or link-local addresses (default outside production). */
   webhookAllowPrivate: boolean;
@@ -142,6 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info', problems),
     encryptionKeys: env.ENCRYPTION_KEYS || undefined,
+    sessionKeys: env.SESSION_KEYS ? sessionKeys(env.SESSION_KEYS, problems) : undefined,
     sessionSecret: env.SESSION_SECRET || undefined,
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', nodeEnv !== 'production', problems),
     webhookCaFile: env.WEBHOOK_CA_FILE ? path.resolve(env.WEBHOOK_CA_FILE) : undefined,
@@ -172,8 +179,8 @@ export function loadConfig(env: Env = process.env): Config {
       ? { host: env.METRICS_HOST || '127.0.0.1', port: integer(env, 'METRICS_PORT', 0, 0, 65535, problems), token: env.METRICS_TOKEN || undefined }
       : undefined,
   };
-  if (config.sessionSecret !== undefined && config.sessionSecret.length < 32) {
-    problems.push('SESSION_SECRET must be at least 32 characters');
+  if (config.sessionSecret !== undefined && config.sessionSecret.length < MIN_SESSION_SECRET_LENGTH) {
+    problems.push(`SESSION_SECRET must be at least ${MIN_SESSION_SECRET_LENGTH} characters`);
   }
   if (env.TRUST_PROXY_HOPS && !trustProxy) problems.push('TRUST_PROXY_HOPS applies only with TRUST_PROXY=true');
   problems.push(...metricsProblems(env, config));
@@ -181,9 +188,9 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS');
   }
   if (nodeEnv === 'production') {
-    for (const name of ['ENCRYPTION_KEYS', 'SESSION_SECRET', 'DATABASE_URL'] as const) {
-      if (!env[name]) problems.push(`${name} is required when NODE_ENV=production`);
-    }
+    if (!env.ENCRYPTION_KEYS) problems.push('ENCRYPTION_KEYS is required when NODE_ENV=production');
+    if (!env.SESSION_KEYS && !env.SESSION_SECRET) problems.push('SESSION_KEYS (or SESSION_SECRET) is required when NODE_ENV=production');
+    if (!env.DATABASE_URL) problems.push('DATABASE_URL is required when NODE_ENV=production');
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
@@ -199,6 +206,12 @@ function metricsProblems(env: Env, config: Config): string[] {
   if (!loopback && metrics.token === undefined) problems.push('METRICS_TOKEN is required when METRICS_HOST is not a loopback address');
   if (metrics.port !== 0 && metrics.port === config.port) problems.push('METRICS_PORT must differ from PORT');
   return problems;
+}
+
+function sessionKeys(list: string, problems: string[]): NamedSessionKey[] {
+  const parsed = parseSessionKeys(list);
+  problems.push(...parsed.problems);
+  return parsed.keys;
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]): number {

@@ -3,10 +3,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.ts';
 import { FieldCipher } from './lib/field-cipher.ts';
+import { SessionKeyRing } from './lib/session-keys.ts';
 
 export interface Secrets {
   cipher: FieldCipher;
-  sessionSecret: string;
+  /** SESSION_KEYS and SESSION_SECRET. */
+  sessionKeys: SessionKeyRing;
 }
 
 interface DevSecretsFile {
@@ -20,11 +22,12 @@ interface DevSecretsFile {
  * configured secrets (see config.ts), so generated ones never guard real data by accident.
  */
 export function loadSecrets(config: Config): Secrets {
-  const needsDevFile = !config.encryptionKeys || !config.sessionSecret;
+  const sessionConfigured = config.sessionKeys !== undefined || config.sessionSecret !== undefined;
+  const needsDevFile = !config.encryptionKeys || !sessionConfigured;
   const dev = needsDevFile ? readOrCreateDevSecrets(config.dataDir) : undefined;
   return {
     cipher: FieldCipher.fromKeyList(config.encryptionKeys ?? dev!.encryptionKeys),
-    sessionSecret: config.sessionSecret ?? dev!.sessionSecret,
+    sessionKeys: new SessionKeyRing(config.sessionKeys ?? [], sessionConfigured ? config.sessionSecret : dev!.sessionSecret),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import type { AddressInfo, Server } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -23,7 +24,9 @@ import { createListener } from './http/listener.ts';
 import { DatabaseOutage, takesWrites } from './db/database-outage.ts';
 import { loadTls, type TlsMaterial } from './http/tls.ts';
 import { startQueue } from './jobs/queue.ts';
+import { requestClientAddress } from './http/client-address.ts';
 import { CredentialResolver } from './http/credentials.ts';
+import { admitCredentialLookup } from './http/rate-limit.ts';
 import { EndedSessions } from './http/ended-sessions.ts';
 import { listenForRevocations, RevocationFeed } from './http/revocation-feed.ts';
 import { FixedWindowLimiter, MemoryCounterStore, RedisCounterStore, type CounterMode } from './lib/fixed-window.ts';
@@ -104,7 +107,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const work = await startBackgroundWork({ config, logger, databases, cipher: secrets.cipher, providers, metrics, outage });
   const tls = await loadTls(config);
   const counters = config.redisUrl ? await RedisCounterStore.open(config.redisUrl, logger, () => metrics.rateLimitFallback()) : new MemoryCounterStore();
-  const tokens = new SessionTokens(secrets.sessionSecret);
+  const tokens = new SessionTokens(secrets.sessionKeys);
   // Only a serving process checks credentials, so only it listens for their revocations.
   const revocations = serving ? new RevocationFeed() : undefined;
   // Loaded from the primary, like every credential lookup: a replica's lag would hide what the feed announced.
@@ -114,7 +117,10 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const linking = new Linking({ providers, jobs: work.connectionJobs, publicUrl: config.publicUrl, logger });
   const schema = buildSchema();
   const hideSuggestions = config.nodeEnv !== 'development';
-  const live = serving ? await startLiveUpdates({ config, logger, databases, metrics, credentials, cipher: secrets.cipher, schema, hideSuggestions, outage }) : undefined;
+  const limiter = new FixedWindowLimiter(counters);
+  // One credential-lookup budget per client address for every door: HTTP counts it in `identify`, a WebSocket's connection_init here.
+  const admitLookup = (request: IncomingMessage) => admitCredentialLookup(limiter, metrics, requestClientAddress(request, config.trustProxy, config.trustProxyHops));
+  const live = serving ? await startLiveUpdates({ config, logger, databases, metrics, credentials, admitLookup, cipher: secrets.cipher, schema, hideSuggestions, outage }) : undefined;
   const handlers = restHandlers({ config, cipher: secrets.cipher, providers, sandbox, linking, work, tokens, credentials, outage, rateLimits: () => counters.mode });
   const app = createApp({
     logger,
@@ -123,7 +129,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     trustProxy: config.trustProxy,
     trustProxyHops: config.trustProxyHops,
     credentials,
-    limiter: new FixedWindowLimiter(counters),
+    limiter,
     graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions, metrics, schema, corrections: work.categorizationJobs, outage }),
     graphqlStream: live?.stream,
     rest: restApi(handlers),
@@ -322,19 +328,20 @@ async function startLiveUpdates(deps: {
   databases: Databases;
   metrics: Metrics;
   credentials: CredentialResolver;
+  admitLookup: (request: IncomingMessage) => Promise<void>;
   cipher: FieldCipher;
   schema: GraphQLSchema;
   hideSuggestions: boolean;
   outage: DatabaseOutage;
 }): Promise<LiveUpdates> {
-  const { config, logger, databases, metrics, credentials, cipher, schema, hideSuggestions, outage } = deps;
+  const { config, logger, databases, metrics, credentials, admitLookup, cipher, schema, hideSuggestions, outage } = deps;
   const { orm } = databases;
   const events = new LiveEvents({ load: (eventId) => eventById(orm.em.fork(), eventId), logger, lost: () => metrics.liveFeedOutage() });
   const channel = new NotificationChannel(databases.database.url, { channel: EVENTS_CHANNEL, applicationName: 'tributary-live', label: 'Live-update' }, events, logger);
   await channel.open();
   const documents = new DocumentCache(schema, { hideSuggestions });
   const watch = new CredentialWatch(credentials, orm, logger);
-  const sockets = liveSockets({ schema, documents, orm, live: events, cipher, logger, outage, credentials, watch, metrics, capPerAddress: !config.trustProxy, idleMs: config.connections.liveIdleTimeoutMs });
+  const sockets = liveSockets({ schema, documents, orm, live: events, cipher, logger, outage, credentials, admitLookup, watch, metrics, capPerAddress: !config.trustProxy, idleMs: config.connections.liveIdleTimeoutMs });
   const stream = liveStream({ schema, documents, orm, live: events, cipher, logger, outage, watch, metrics });
   return {
     sockets,

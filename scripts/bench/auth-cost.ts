@@ -13,6 +13,7 @@ import { CredentialResolver } from '../../src/http/credentials.ts';
 import { FixedWindowLimiter, MemoryCounterStore } from '../../src/lib/fixed-window.ts';
 import { createLogger } from '../../src/logger.ts';
 import { bootstrap } from '../../src/modules/environment/bootstrap.ts';
+import { SessionKeyRing } from '../../src/lib/session-keys.ts';
 import { SessionTokens } from '../../src/modules/session/session-token.ts';
 
 const ROUNDS = 20_000;
@@ -24,7 +25,7 @@ try {
   await orm.migrator.up();
   const { created } = await bootstrap(orm, mkdtempSync(path.join(tmpdir(), 'tributary-bench-')));
   const header = `Bearer ${created!.apiKey}`;
-  const resolver = new CredentialResolver(new SessionTokens('x'.repeat(32)));
+  const resolver = new CredentialResolver(new SessionTokens(SessionKeyRing.ofSecret('x'.repeat(32))));
   const limiter = new FixedWindowLimiter(new MemoryCounterStore());
   const admitAll = async () => {};
 
@@ -47,7 +48,7 @@ try {
   });
   const uncached = await time('API key (database lookup) + rate limit', async () => {
     const em = orm.em.fork();
-    const credential = await (await new CredentialResolver(new SessionTokens('x'.repeat(32))).claim(header)).resolve(() => em, admitAll);
+    const credential = await (await new CredentialResolver(new SessionTokens(SessionKeyRing.ofSecret('x'.repeat(32)))).claim(header)).resolve(() => em, admitAll);
     return limiter.hit(`key:${(credential as { apiKeyId: string }).apiKeyId}`, 1e9);
   });
   console.log(`auth + rate limiting cost per request (${ROUNDS} rounds, same run):`);

@@ -2,22 +2,23 @@ import { request } from 'node:http';
 import type pg from 'pg';
 import { CURRENT_VERSION } from '../../src/config.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
+import type { SessionKeyRing } from '../../src/lib/session-keys.ts';
 import { SESSION_LIFETIME_MS, SessionTokens } from '../../src/modules/session/session-token.ts';
 import type { BenchSession } from './requests.ts';
 
 /**
  * Sessions for the seeded profiles, `count` of them, stored as issuing stores them and signed with
- * the service's secret: many more tokens than the issuing limit lets the bench ask for, to load one
+ * the service's signing key: many more tokens than the issuing limit lets the bench ask for, to load one
  * instance the way a fleet's share of traffic does (every token seen rarely by any one instance).
  */
 export async function mintSessions(
   db: pg.Client,
-  sessionSecret: string,
+  sessionKeys: SessionKeyRing,
   environmentId: string,
   profiles: string[],
   count: number,
 ): Promise<{ sessions: BenchSession[]; discard(): Promise<void> }> {
-  const tokens = new SessionTokens(sessionSecret);
+  const tokens = new SessionTokens(sessionKeys);
   const now = new Date();
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
   const sessions = Array.from({ length: count }, (_, i) => ({ id: uuidv7(), profile: profiles[i % profiles.length]! }));

@@ -120,7 +120,7 @@ try {
     // A fresh instance with /metrics, whose counters tell how each session check was answered.
     const instance = await startTributary(PORTS.cacheTributary, { METRICS_PORT: String(PORTS.cacheMetrics) });
     children.push(instance);
-    const fleet = await mintSessions(db, secrets.sessionSecret, environmentId, profiles, sessions.length * FLEET);
+    const fleet = await mintSessions(db, secrets.sessionKeys, environmentId, profiles, sessions.length * FLEET);
     try {
       const pool = (tokens: BenchSession[]) => repeat(() => page(false, tokens[Math.floor(Math.random() * tokens.length)]!));
       const counters = () => credentialCounters(PORTS.cacheMetrics);

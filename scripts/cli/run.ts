@@ -12,6 +12,7 @@ import { providerFactories } from '../../src/providers/factories.ts';
 import type { Invocation } from './commands.ts';
 import { reencryptCommand } from './encryption.ts';
 import { providersCommand } from './providers.ts';
+import { listSecrets, newSessionKey } from './secrets.ts';
 
 const describeKey = (key: ApiKeyEntity) =>
   `${encodeId('apiKey', key.id)}  ${key.generation.padEnd(7)}  …${key.lastFour}  version ${key.apiVersion}  ${key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active'}  ${key.name}`;
@@ -76,9 +77,15 @@ export async function runCommand({ command, args, values }: Extract<Invocation, 
       case 'encryption reencrypt':
         exitCode = await reencryptCommand(database.url, (await checkedSecrets()).cipher);
         break;
+      case 'secrets list':
+        await listSecrets(orm.em.fork(), loadSecrets(config));
+        break;
+      case 'secrets new-session-key':
+        await newSessionKey(orm.em.fork(), loadSecrets(config), values.name);
+        break;
       case 'secrets accept':
         await acceptKeys(orm.em.fork(), loadSecrets(config));
-        console.log('Recorded: every process on this database must now start with these ENCRYPTION_KEYS and SESSION_SECRET.');
+        console.log('Recorded: every process on this database must now start with these ENCRYPTION_KEYS, SESSION_KEYS and SESSION_SECRET.');
         break;
       case 'providers list':
       case 'providers set':

@@ -33,8 +33,12 @@ export const LIVE_LIMITS = {
 /** How often idle sockets are looked for. */
 const IDLE_SWEEP_MS = 1000;
 
-/** WebSocket close codes beyond graphql-ws's own (4400 bad request, 4401, 4403, 4408 init timeout, …). */
-const CLOSE = { policy: 1008, normal: 1000 } as const;
+/**
+ * WebSocket close codes beyond graphql-ws's own (4400 bad request, 4401, 4403, 4408 init timeout, …).
+ * `tryAgainLater` (1013) is the one a graphql-ws client retries with back-off, where it gives up on
+ * 1008 and on graphql-ws's 4429 (which means a second connection_init, not a rate limit).
+ */
+const CLOSE = { policy: 1008, normal: 1000, tryAgainLater: 1013 } as const;
 
 interface Watched {
   credential: ProfileCredential;
@@ -55,9 +59,20 @@ export interface LiveSockets {
  * (4401). An API key alone acts as no profile: 4403. Sockets per address and per profile,
  * subscriptions per socket and message size are capped; a client that does not read what it is sent
  * is cut off, and a socket without subscriptions is closed after `idleMs`
- * (LIVE_IDLE_TIMEOUT_MS).
+ * (LIVE_IDLE_TIMEOUT_MS). A credential this process does not know valid is looked up only once
+ * `admitLookup` admits it (the client address's credential-lookup budget, shared with HTTP); a
+ * refusal closes the socket with 1013 and a reason saying when to retry.
  */
-export function liveSockets(deps: LiveDependencies & { credentials: CredentialResolver; watch: CredentialWatch; metrics: Metrics; capPerAddress: boolean; idleMs: number }): LiveSockets {
+export function liveSockets(
+  deps: LiveDependencies & {
+    credentials: CredentialResolver;
+    admitLookup: (request: IncomingMessage) => Promise<void>;
+    watch: CredentialWatch;
+    metrics: Metrics;
+    capPerAddress: boolean;
+    idleMs: number;
+  },
+): LiveSockets {
   const { credentials, metrics, logger } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: LIVE_LIMITS.messageBytes, clientTracking: true });
   const watched = new Map<WebSocket, Watched>();
@@ -81,8 +96,12 @@ export function liveSockets(deps: LiveDependencies & { credentials: CredentialRe
         }
         let credential;
         try {
-          credential = await (await credentials.claim(header)).resolve(() => deps.orm.em.fork(), async () => {});
+          credential = await (await credentials.claim(header)).resolve(() => deps.orm.em.fork(), () => deps.admitLookup(ctx.extra.request));
         } catch (error) {
+          if (error instanceof AppError && error.status === 429) {
+            cutOff(socket, 'limit', CLOSE.tryAgainLater, `${error.message}: retry in ${error.headers['Retry-After']} s`);
+            return false;
+          }
           if (!(error instanceof AppError)) logger.error({ err: error }, 'Could not check a live-update credential');
           cutOff(socket, 'credential', error instanceof AppError ? 4401 : 4500, error instanceof AppError ? 'The credential is not valid, has expired or has been revoked' : 'Internal server error');
           return false;

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**
@@ -34,4 +35,19 @@ function ipv6Groups(address: string): number[] {
   const left = parse(head);
   const right = tail === undefined ? [] : parse(tail);
   return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/**
+ * The client address of a request Koa does not see (a WebSocket upgrade), read as Koa reads `ctx.ip`:
+ * behind a trusted proxy, the X-Forwarded-For entry `hops` from the right (its leftmost when it holds
+ * fewer); otherwise, or without the header, the peer's address. So a per-address window counts such
+ * a request under the key Koa's requests from the same client count under.
+ */
+export function requestClientAddress(request: IncomingMessage, trustProxy: boolean, hops: number): string {
+  const forwarded = trustProxy ? [request.headers['x-forwarded-for'] ?? ''].flat().join(',') : '';
+  const entries = forwarded
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  return entries.slice(-hops)[0] || request.socket.remoteAddress || '';
 }

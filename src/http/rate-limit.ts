@@ -1,5 +1,5 @@
 import { AppError } from '../errors.ts';
-import type { FixedWindowLimiter } from '../lib/fixed-window.ts';
+import type { FixedWindowLimiter, WindowCount } from '../lib/fixed-window.ts';
 import type { Metrics, RateLimitSubject } from '../metrics/metrics.ts';
 import { clientAddressKey } from './client-address.ts';
 import type { Credential } from '../api-kit/credential.ts';
@@ -30,22 +30,40 @@ export function countRequest(ctx: AppContext, limiter: FixedWindowLimiter, metri
 
 /** Counts a lookup of a credential this process has not seen in its client address's lookup budget, as countRequest counts a request. */
 export function countCredentialLookup(ctx: AppContext, limiter: FixedWindowLimiter, metrics: Metrics): Promise<void> {
-  return count(ctx, limiter, metrics, { key: `lookup:${clientAddressKey(ctx.ip)}`, limit: REQUEST_LIMITS.credentialLookups, kind: 'credential_lookup' });
+  return count(ctx, limiter, metrics, lookupWindow(ctx.ip));
 }
 
-async function count(ctx: AppContext, limiter: FixedWindowLimiter, metrics: Metrics, { key, limit, kind }: Window): Promise<void> {
-  const count = await limiter.hit(key, limit);
+/**
+ * Takes a slot of `address`'s credential-lookup budget, the very window countCredentialLookup counts
+ * in, for a door without a response to carry Ratelimit-* headers (a WebSocket's connection_init).
+ * Past it: throws the same 429 (counted in the metrics).
+ */
+export async function admitCredentialLookup(limiter: FixedWindowLimiter, metrics: Metrics, address: string): Promise<void> {
+  const window = lookupWindow(address);
+  const count = await limiter.hit(window.key, window.limit);
+  if (!count.allowed) throw refusal(count, window, metrics);
+}
+
+function lookupWindow(address: string): Window {
+  return { key: `lookup:${clientAddressKey(address)}`, limit: REQUEST_LIMITS.credentialLookups, kind: 'credential_lookup' };
+}
+
+async function count(ctx: AppContext, limiter: FixedWindowLimiter, metrics: Metrics, window: Window): Promise<void> {
+  const count = await limiter.hit(window.key, window.limit);
   // On the raw response (no answer is sent before the count): Koa's ctx.set allocates per header to normalise.
   ctx.res.setHeader('Ratelimit-Limit', String(count.limit));
   ctx.res.setHeader('Ratelimit-Remaining', String(count.remaining));
   ctx.res.setHeader('Ratelimit-Reset', String(count.resetSeconds));
-  if (!count.allowed) {
-    metrics.rateLimitRefusal(kind);
-    throw new AppError(429, 'RATE_LIMITED', `Rate limit of ${count.limit} requests per second exceeded`, {
-      instruction: `Wait ${count.resetSeconds} second(s) before retrying; spread requests evenly across seconds.`,
-      headers: { 'Retry-After': String(count.resetSeconds) },
-    });
-  }
+  if (!count.allowed) throw refusal(count, window, metrics);
+}
+
+/** The 429 of a count past its window's limit, counted in the metrics. */
+function refusal(count: WindowCount, { kind }: Window, metrics: Metrics): AppError {
+  metrics.rateLimitRefusal(kind);
+  return new AppError(429, 'RATE_LIMITED', `Rate limit of ${count.limit} requests per second exceeded`, {
+    instruction: `Wait ${count.resetSeconds} second(s) before retrying; spread requests evenly across seconds.`,
+    headers: { 'Retry-After': String(count.resetSeconds) },
+  });
 }
 
 function credentialWindow(credential: Credential): Window {

@@ -6,6 +6,7 @@ import { nextSecond, tally, warm } from '../support/bursts.ts';
 import { asOperator, createEnvironmentWithKey } from '../support/environments.ts';
 import { basicAuth, createProfile } from '../support/factories.ts';
 import type { TestResponse } from '../support/http-client.ts';
+import { trustingWebSocket, type Closed } from '../support/live-client.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -186,5 +187,60 @@ describe('the revocation feed: known credentials hold until revoked', () => {
     } finally {
       await other.stop();
     }
+  });
+});
+
+describe('every door spends the one credential-lookup budget of its client address', () => {
+  /** A graphql-ws socket, open, with how it closes. */
+  async function openSocket() {
+    const Socket = trustingWebSocket();
+    const socket = new Socket(`wss://localhost:${app.service.port}/v1/graphql`, 'graphql-transport-ws');
+    const closed = new Promise<Closed>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    return { socket, closed };
+  }
+
+  it('HTTP and WebSocket connection_init count in one window of 100 a second: past it an init closes 1013 without a lookup, and HTTP, GraphQL and SSE answer 429', async () => {
+    const subscription = { query: 'subscription { connectionCreated { eventId } }' };
+    // The steps must share one window second: retry a bounded number of times when they straddle two
+    // (a hundred requests and ten inits fit in one on a quiet machine, not always on a loaded one).
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const sockets = await Promise.all(Array.from({ length: 10 }, openSocket));
+      await Promise.all(Array.from({ length: 40 }, () => app.http.get('/healthz')));
+      await nextSecond();
+      const second = Math.floor(Date.now() / 1000);
+      const { result, lookups } = await withLookups(async () => {
+        const rest = await Promise.all(Array.from({ length: 95 }, () => app.http.get('/v1/profiles', { auth: unknownKey() })));
+        const inits = await Promise.all(
+          sockets.map(({ socket, closed }) => {
+            socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${unknownKey()}` } }));
+            return closed;
+          }),
+        );
+        const graphql = await app.http.post('/v1/graphql', { auth: unknownKey(), json: { query: '{ __typename }' } });
+        const stream = await app.http.post('/v1/graphql/stream', { auth: unknownKey(), json: subscription, headers: { Accept: 'text/event-stream' } });
+        return { rest, inits, graphql, stream };
+      });
+      if (Math.floor(Date.now() / 1000) !== second) continue;
+      const { rest, inits, graphql, stream } = result;
+      // The 95 requests were each admitted to a lookup (refused after it, against the address's window of 25).
+      expect(rest.filter((r) => r.status === 429 && r.headers['ratelimit-limit'] === '100')).toHaveLength(0);
+      // Five inits took the budget's last slots and were looked up (4401); the other five closed before any lookup.
+      expect(inits.filter(({ code }) => code === 4401)).toHaveLength(5);
+      const refused = inits.filter(({ code }) => code === 1013);
+      expect(refused).toHaveLength(5);
+      for (const { reason } of refused) expect(reason).toBe('Rate limit of 100 requests per second exceeded: retry in 1 s');
+      expect(lookups).toBe(100);
+      for (const response of [graphql, stream]) {
+        expect(response.status).toBe(429);
+        expect(response.headers['ratelimit-limit']).toBe('100');
+        expect(response.body.code).toBe('RATE_LIMITED');
+      }
+      return;
+    }
+    throw new Error('could not fit the steps into one second in 10 attempts');
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/lib/ids.ts';
 import { Profile } from '../../src/modules/profile/profile.entity.ts';
 import { SessionService } from '../../src/modules/session/session.service.ts';
+import { SessionKeyRing } from '../../src/lib/session-keys.ts';
 import { SessionTokens } from '../../src/modules/session/session-token.ts';
 import type { Builders } from '../support/builders.ts';
 import { withServiceTier } from '../support/service-tier.ts';
@@ -11,7 +12,7 @@ const HOUR = 3600_000;
 const VERSION = '2026-04-01';
 let db: TestDatabase;
 let build: Builders;
-const tokens = new SessionTokens('a session secret of forty-eight characters, at least');
+const tokens = new SessionTokens(SessionKeyRing.ofSecret('a session secret of forty-eight characters, at least'));
 const sessions = (environmentId = db.environmentId) => new SessionService(db.em(), db.cipher, tokens, environmentId);
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * HOUR);
 

@@ -1,5 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { clientAddressKey } from '../../src/http/client-address.ts';
+import { clientAddressKey, requestClientAddress } from '../../src/http/client-address.ts';
 
 describe('client address keys', () => {
   it.each([
@@ -20,5 +21,20 @@ describe('client address keys', () => {
   it('keeps neighbouring /64 prefixes apart, and an IPv4 address apart from the IPv6 prefix that embeds it', () => {
     expect(clientAddressKey('2001:db8:1:2::1')).not.toBe(clientAddressKey('2001:db8:1:3::1'));
     expect(clientAddressKey('::ffff:198.51.100.9')).not.toBe(clientAddressKey('64:ff9b::198.51.100.9'));
+  });
+});
+
+describe('the client address of a WebSocket upgrade, read as Koa reads ctx.ip', () => {
+  const upgrade = (forwardedFor: string | undefined, peer = '10.0.0.9') =>
+    ({ headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor }, socket: { remoteAddress: peer } }) as unknown as IncomingMessage;
+
+  it.each([
+    ['the peer without a trusted proxy, whatever X-Forwarded-For says', false, 1, '198.51.100.9', '10.0.0.9'],
+    ['the entry one hop from the right behind one proxy', true, 1, '203.0.113.5, 198.51.100.9', '198.51.100.9'],
+    ['the entry two hops from the right behind two', true, 2, '203.0.113.5, 198.51.100.9, 192.0.2.1', '198.51.100.9'],
+    ['the leftmost entry when there are fewer than the hops', true, 3, '198.51.100.9, 192.0.2.1', '198.51.100.9'],
+    ['the peer when a trusted proxy sent no header', true, 1, undefined, '10.0.0.9'],
+  ])('is %s', (_what, trustProxy, hops, forwardedFor, address) => {
+    expect(requestClientAddress(upgrade(forwardedFor), trustProxy, hops)).toBe(address);
   });
 });

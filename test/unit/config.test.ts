@@ -26,4 +26,18 @@ describe('configuration', () => {
     expect(() => loadConfig({ SESSION_SECRET: 'hunter2' })).toThrow(/SESSION_SECRET must be at least 32 characters/);
     expect(() => loadConfig({ SESSION_SECRET: 'hunter2' })).not.toThrow(/hunter2/);
   });
+
+  it('reads SESSION_KEYS newest first, takes it in production instead of SESSION_SECRET, and names a bad entry without echoing it', () => {
+    const [s2, s1] = ['b'.repeat(32), 'a'.repeat(40)];
+    expect(loadConfig({ SESSION_KEYS: `s2:${s2},s1:${s1}` }).sessionKeys).toEqual([
+      { id: 's2', secret: s2 },
+      { id: 's1', secret: s1 },
+    ]);
+    const production = { NODE_ENV: 'production', ENCRYPTION_KEYS: 'k1:x', DATABASE_URL: 'postgres://db/tributary' };
+    expect(() => loadConfig({ ...production, SESSION_KEYS: `s1:${s1}` })).not.toThrow();
+    expect(() => loadConfig({ ...production, SESSION_SECRET: s1 })).not.toThrow();
+    expect(() => loadConfig(production)).toThrow(/SESSION_KEYS \(or SESSION_SECRET\) is required when NODE_ENV=production/);
+    expect(() => loadConfig({ SESSION_KEYS: 's1:hunter2' })).toThrow(/SESSION_KEYS key "s1" must be at least 32 characters/);
+    expect(() => loadConfig({ SESSION_KEYS: 's1:hunter2' })).not.toThrow(/hunter2/);
+  });
 });

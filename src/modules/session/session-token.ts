@@ -1,6 +1,6 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
-import { jwtVerify, SignJWT } from 'jose';
+import { jwtVerify, SignJWT, type JWTHeaderParameters } from 'jose';
 import { decodeId, encodeId } from '../../lib/ids.ts';
+import type { SessionKeyRing } from '../../lib/session-keys.ts';
 
 const ISSUER = 'tributary';
 const AUDIENCE = 'tributary:session';
@@ -22,30 +22,32 @@ export interface VerifiedClaims extends SessionClaims {
 const VERIFIED_CACHE_ENTRIES = 10_000;
 
 /**
- * Signs and verifies session JWTs (HS256 with the configured session secret). A token verified once
- * is remembered (by its exact text) until it expires or, past VERIFIED_CACHE_ENTRIES, until it is the
- * oldest remembered, so hot tokens skip the HMAC; revocation is checked separately on every request.
+ * Signs and verifies session JWTs (HS256 under the session key ring: the newest key of SESSION_KEYS
+ * signs and names itself in `kid`; a token verifies with the key it names, or with SESSION_SECRET when
+ * it names none). A token verified once is remembered (by its exact text) until it expires or, past
+ * VERIFIED_CACHE_ENTRIES, until it is the oldest remembered, so hot tokens skip the HMAC; revocation
+ * is checked separately on every request.
  */
 export class SessionTokens {
-  /** A KeyObject, made once: jose imports raw key bytes anew on every call, but keeps the key it derives from a KeyObject. */
-  readonly #key: KeyObject;
+  readonly #keys: SessionKeyRing;
   /** In insertion order, so the first key is the oldest. */
   readonly #verified = new Map<string, { claims: VerifiedClaims; expiresAt: number }>();
 
-  constructor(secret: string) {
-    this.#key = createSecretKey(secret, 'utf8');
+  constructor(keys: SessionKeyRing) {
+    this.#keys = keys;
   }
 
   sign(claims: SessionClaims, issuedAt: Date, expiresAt: Date): Promise<string> {
+    const { kid, key } = this.#keys.signing;
     return new SignJWT({ env: encodeId('environment', claims.environmentId), ver: claims.apiVersion })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT', ...(kid === undefined ? {} : { kid }) })
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
       .setSubject(encodeId('profile', claims.profileId))
       .setJti(encodeId('session', claims.sessionId))
       .setIssuedAt(Math.floor(issuedAt.getTime() / 1000))
       .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
-      .sign(this.#key);
+      .sign(key);
   }
 
   /** The claims of a genuine, unexpired token; undefined for anything else. */
@@ -56,7 +58,7 @@ export class SessionTokens {
       this.#verified.delete(token);
     }
     try {
-      const { payload } = await jwtVerify(token, this.#key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, (header) => this.#keyFor(header), { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
       const sessionId = decodeId('session', String(payload.jti));
       const profileId = decodeId('profile', String(payload.sub));
       const environmentId = decodeId('environment', String(payload.env));
@@ -69,6 +71,13 @@ export class SessionTokens {
     } catch {
       return undefined;
     }
+  }
+
+  /** The key a token's header names; throwing refuses the token (jose turns it into a failed verification). */
+  #keyFor(header: JWTHeaderParameters) {
+    const key = this.#keys.verifying(header.kid);
+    if (!key) throw new Error('unknown session key');
+    return key;
   }
 }
 
