@@ -47,15 +47,15 @@ export function buildSchema(): GraphQLSchema {
  * may run only introspection, and any other operation it sends is refused with 403 before it runs.
  * Documents are parsed and validated once per query text; a document over a limit never runs. A
  * request's response body holds at most `LIMITS.responseBytes` (the operations of a batch share it);
- * a result past it is refused, never truncated, and found past it before its text is written. An answer without `data` (a request error, a limit,
- * a refused result) is HTTP 200 as `application/json` and 400 as `application/graphql-response+json`,
- * as GraphQL over HTTP has it.
+ * a result past it is refused, never truncated, and found past it before its text is written. An
+ * answer without `data` (a request error, a limit, a refused result) is HTTP 200 as
+ * `application/json` and 400 as `application/graphql-response+json`, as GraphQL over HTTP has it.
  */
 export function graphqlApi({ cipher, logger, hideSuggestions, metrics, schema, corrections }: GraphQLOptions): Middleware<AppState> {
   const documents = new DocumentCache(schema, { hideSuggestions });
   const formatError = errorFormatter(logger);
   const answers = refusalAnswers(formatError);
-  const budgets = new WeakMap<AppContext, number>();
+  const budgets: Budgets = new WeakMap();
   const handler = exchangeHandler({ schema, documents, formatError, answers, metrics, budgets, contextFor: contextFactory(cipher, corrections) });
   /** Runs one operation; a response body longer than `budget` bytes is refused instead. */
   const run = async (ctx: AppContext, body: unknown, budget: number): Promise<{ answer: Answer; bytes: number } | undefined> => {
@@ -218,7 +218,8 @@ function exchangeHandler(deps: { schema: GraphQLSchema; documents: DocumentCache
       if (result.data === undefined) return answers.withoutData(req.context, result.errors ?? []);
       // Measured before it is written: its text could be many times the budget (a record's metadata
       // is one object in the result, however often it is selected). Errors are measured once written.
-      if (jsonLength(result.data, budgets.get(req.context)!) > budgets.get(req.context)!) {
+      const budget = budgets.get(req.context)!;
+      if (jsonLength(result.data, budget) > budget) {
         budgets.set(req.context, 0);
         return answers.tooLarge(req.context);
       }
