@@ -1360,10 +1360,21 @@ export type SecurityType =
  * and mutations over HTTP. Per WebSocket: the `connection_init` message within 10 seconds (else
  * 4408), messages of at most 64 KiB (else 1009), at most 20 subscriptions at once; a socket without
  * any subscription for 60 seconds is closed (1000). An address may hold at most 20 live sockets (the
- * 21st upgrade is refused with HTTP 429) and a profile 50; a cap closes with code 1008 and a reason
- * naming it. A client that does not read what it is sent (more than 1 MiB waiting) is cut off, and
- * a subscription more than 100 events behind is ended with an `INTERNAL_SERVER_ERROR` error. When the
- * service loses its event feed (its database), every subscription ends with an `INTERNAL_SERVER_ERROR` error: subscribe again.
+ * 21st upgrade is refused with HTTP 429). A profile may hold at most 50 live-update connections,
+ * WebSockets and SSE streams together: past them a socket closes with code 1008 and a stream is
+ * refused with HTTP 429 (`RATE_LIMITED`), both with a reason naming the cap; other caps close with
+ * 1008 and a reason naming them too.
+ *
+ * Each event's result is held to the response limit (1 MiB of JSON, see Limits): an event whose
+ * result would pass it is sent, in its place, as a result with no `data` and one
+ * `RESPONSE_TOO_LARGE` error (`{"errors": [{"message": …, "extensions": {"code":
+ * "RESPONSE_TOO_LARGE", "errorId": …}}]}`). Only that event is lost: the subscription and its
+ * connection stay open, and later events that fit come whole. Select fewer fields or lists
+ * (metadata, nested accounts) to receive such events. A client that does not read what it is sent
+ * (more than 2 MiB waiting, room for an event of the largest size) is cut off, and a subscription
+ * more than 100 events behind is ended with an `INTERNAL_SERVER_ERROR` error. When the service loses
+ * its event feed (its database), every subscription ends with an `INTERNAL_SERVER_ERROR` error:
+ * subscribe again.
  */
 export type Subscription = {
   __typename?: 'Subscription';

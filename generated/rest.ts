@@ -1403,7 +1403,7 @@ export interface components {
          *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The body is not JSON sent with `Content-Type: application/json` (UTF-8). |
          *     | `VALIDATION_FAILED` | 422 | A parameter, header or body field breaks this contract or a domain rule; `errors` maps each field path to its messages. Correct those fields. |
          *     | `INVALID_CREDENTIALS` | 422 | Linking: the institution rejected the sign-in on the spot (a wrong username or password). Nothing was connected or changed; the end-user signs in again. |
-         *     | `RATE_LIMITED` | 429 | Over the per-second request limit of the credential (or client address). Retry after `Retry-After`; spread requests across seconds. |
+         *     | `RATE_LIMITED` | 429 | Over the per-second request limit of the credential (or client address): retry after `Retry-After`; spread requests across seconds. Or, opening a live update (a WebSocket, an SSE stream), over the live connections an address or a profile may hold: close ones you no longer use. |
          *     | `SESSION_LIMIT` | 429 | The profile already has the most active session tokens allowed (10 issued in an hour, 20 in a day). Reuse or revoke tokens, retry after `Retry-After`, or use Basic Auth from your server. |
          *     | `REFRESH_TOO_SOON` | 429 | The connection's transactions were refreshed within the last 4 hours. Retry after `Retry-After`. |
          *     | `PROVIDER_BUDGET_USED` | 429 | The connection's provider allows so many upstream requests a day, and today's are used; or the institution refused the last read as over its limit. Retry after `Retry-After` (the next UTC day, or the time the institution gave). |
@@ -1414,7 +1414,7 @@ export interface components {
          *     | `BAD_USER_INPUT` | GraphQL | An argument or variable value breaks a rule: a bad cursor, a negative `first`, a malformed `Decimal` or `Date` in `variables`. The message says which. |
          *     | `GRAPHQL_VALIDATION_FAILED` | GraphQL | The document cannot run: a syntax error, an unknown field, a value of the wrong type written inline. Fix the document. |
          *     | `QUERY_TOO_COMPLEX` | GraphQL | The document is over a limit (tokens, fields, depth, aliases or cost; the message names it) and did not run. Select less, ask for smaller pages, or split the operation. |
-         *     | `RESPONSE_TOO_LARGE` | GraphQL | The result would pass the response size limit, so none of it is sent. Select fewer fields or smaller pages. |
+         *     | `RESPONSE_TOO_LARGE` | GraphQL | The result (or a subscription's event) would pass the response size limit, so none of it is sent. Select fewer fields or smaller pages. |
          *
          *     GraphQL answers the codes without a status with HTTP 200 or 400 by media type (see
          *     `/latest/schema.graphql`); inside a GraphQL result every code reads the same as here.

@@ -11,7 +11,8 @@ import { checkKeys } from './db/key-check.ts';
 import { closeWithin, migrate, openDatabase, openReplica, openSyncDatabase, underStartupLock } from './orm/orm.ts';
 import { buildSchema, graphqlApi } from './graphql/server.ts';
 import { DocumentCache } from './graphql/documents.ts';
-import { liveSockets, type LiveSockets } from './graphql/live-sockets.ts';
+import { LIVE_LIMITS, liveSockets, type LiveSockets } from './graphql/live-sockets.ts';
+import { LiveSeats } from './graphql/live-seats.ts';
 import { CredentialWatch } from './graphql/credential-watch.ts';
 import { liveStream } from './graphql/live-stream.ts';
 import type { Middleware } from 'koa';
@@ -341,8 +342,9 @@ async function startLiveUpdates(deps: {
   await channel.open();
   const documents = new DocumentCache(schema, { hideSuggestions });
   const watch = new CredentialWatch(credentials, orm, logger);
-  const sockets = liveSockets({ schema, documents, orm, live: events, cipher, logger, outage, credentials, admitLookup, watch, metrics, capPerAddress: !config.trustProxy, idleMs: config.connections.liveIdleTimeoutMs });
-  const stream = liveStream({ schema, documents, orm, live: events, cipher, logger, outage, watch, metrics });
+  const seats = new LiveSeats(LIVE_LIMITS.connectionsPerProfile);
+  const sockets = liveSockets({ schema, documents, orm, live: events, cipher, logger, outage, credentials, admitLookup, watch, seats, metrics, capPerAddress: !config.trustProxy, idleMs: config.connections.liveIdleTimeoutMs });
+  const stream = liveStream({ schema, documents, orm, live: events, cipher, logger, outage, watch, seats, metrics });
   return {
     sockets,
     stream: stream.middleware,

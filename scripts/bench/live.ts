@@ -36,7 +36,7 @@ export interface LiveBench {
 }
 
 const SUBSCRIPTION = 'subscription { connectionCreated { eventId at } }';
-/** Sockets a profile may hold (LIVE_LIMITS.socketsPerProfile). */
+/** Sockets a profile may hold (LIVE_LIMITS.connectionsPerProfile). */
 const PER_PROFILE = 50;
 
 /**

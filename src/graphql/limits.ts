@@ -3,11 +3,18 @@ import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, t
 /**
  * The limits the schema's description promises. A document over `tokens`, `fields`, `depth` or
  * `aliases` is refused before it is validated or compiled, over `cost` before it runs; a response
- * over `responseBytes` is refused instead of sent.
+ * (or a subscription's event) over `responseBytes` is refused instead of sent, measured before its
+ * text is written (src/graphql/result-size.ts).
  */
 export const LIMITS = { depth: 10, aliases: 30, tokens: 2000, fields: 400, cost: 5000, responseBytes: 1024 * 1024 } as const;
 
 const LIST_FACTOR = 10;
+/**
+ * Scalars whose value is a JSON object of many entries (metadata holds up to 50 values of 500
+ * characters): each costs LIST_FACTOR, like the list of records it is as large as, where the other
+ * scalars are free.
+ */
+const JSON_OBJECTS = new Set(['Metadata', 'JSONObject']);
 /** The Relay pages: a field returning one runs what is inside it once per record of the page asked for. */
 const PAGES = new Set(['TransactionConnection', 'HoldingConnection', 'InvestmentTransactionConnection', 'RecurringStreamConnection']);
 const DEFAULT_PAGE = 25;
@@ -67,10 +74,11 @@ export function checkShape(document: DocumentNode): string | undefined {
 
 /**
  * The cost of each operation of a validated document, in document order: every field that returns
- * an object costs 1, times how often it can run (inside a page, such as `transactions`, the page
- * size asked for, inside other lists 10). Introspection fields are free (their size is bounded by `fields`,
- * `aliases` and the response size). A fragment's cost is measured once, for one run of it, and
- * scaled by the multiplier at each spread.
+ * an object costs 1 and every `Metadata` or `JSONObject` field 10, times how often it can run
+ * (inside a page, such as `transactions`, the page size asked for, inside other lists 10): a list
+ * costs what its records can hold, not only the fields it names. Introspection fields are free
+ * (their size is bounded by `fields`, `aliases` and the response size). A fragment's cost is
+ * measured once, for one run of it, and scaled by the multiplier at each spread.
  */
 export function measureCosts(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | null | undefined): number[] {
   const values = variables ?? {};
@@ -81,9 +89,11 @@ export function measureCosts(schema: GraphQLSchema, document: DocumentNode, vari
         cost += spread(selection.name.value);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         cost += costOf(selection.selectionSet, selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent, spread);
-      } else if (selection.selectionSet && !selection.name.value.startsWith('__') && (isObjectType(parent) || isInterfaceType(parent))) {
+      } else if (!selection.name.value.startsWith('__') && (isObjectType(parent) || isInterfaceType(parent))) {
         const field = parent.getFields()[selection.name.value];
-        if (field) cost += 1 + timesRun(parent, field, selection, values) * costOf(selection.selectionSet, getNamedType(field.type), spread);
+        if (!field) continue;
+        if (selection.selectionSet) cost += 1 + timesRun(parent, field, selection, values) * costOf(selection.selectionSet, getNamedType(field.type), spread);
+        else if (JSON_OBJECTS.has(getNamedType(field.type).name)) cost += LIST_FACTOR;
       }
     }
     return cost;

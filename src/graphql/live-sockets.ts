@@ -11,8 +11,11 @@ import type { CredentialWatch } from './credential-watch.ts';
 import { newRequestId } from '../http/request-context.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { requestError } from './errors.ts';
+import { LIMITS } from './limits.ts';
 import { formatLiveError } from './live-errors.ts';
 import { actsAsProfile, liveOperation, type LiveDependencies, type ProfileCredential } from './live-operations.ts';
+import { eventResult } from './live-results.ts';
+import type { LiveSeats } from './live-seats.ts';
 
 /** Where graphql-ws is served: the GraphQL path itself, upgraded to a WebSocket. */
 export const LIVE_SOCKET_PATH = '/v1/graphql';
@@ -23,15 +26,22 @@ export const LIVE_LIMITS = {
   messageBytes: 64 * 1024,
   subscriptionsPerSocket: 20,
   socketsPerAddress: 20,
-  socketsPerProfile: 50,
-  /** Bytes sent but not yet taken by the client; past it the client is cut off. */
-  bufferedBytes: 1024 * 1024,
+  /** WebSockets and SSE streams of one profile together (LiveSeats). */
+  connectionsPerProfile: 50,
+  /**
+   * Bytes sent but not yet taken by the client; past it the client is cut off. Twice an event's
+   * largest size (LIMITS.responseBytes): a client taking one such event is not cut off for it.
+   */
+  bufferedBytes: 2 * LIMITS.responseBytes,
   /** graphql-ws pings this often; a peer that has not answered by the next ping is cut off. */
   keepAliveMs: 12_000,
 } as const;
 
 /** How often idle sockets are looked for. */
 const IDLE_SWEEP_MS = 1000;
+
+/** Why a profile's connection past its seats is refused (a WebSocket's close reason: at most 123 bytes). */
+export const PROFILE_CAP = `At most ${LIVE_LIMITS.connectionsPerProfile} live-update connections per profile (sockets and streams together)`;
 
 /**
  * WebSocket close codes beyond graphql-ws's own (4400 bad request, 4401, 4403, 4408 init timeout, …).
@@ -56,28 +66,29 @@ export interface LiveSockets {
  * GraphQL subscriptions over WebSocket (graphql-ws's `graphql-transport-ws` protocol, served by the
  * library): the credential comes in `connection_init`'s payload as `authorization`, checked like an
  * Authorization header, and re-checked every second so a revoked or expired one closes its sockets
- * (4401). An API key alone acts as no profile: 4403. Sockets per address and per profile,
- * subscriptions per socket and message size are capped; a client that does not read what it is sent
- * is cut off, and a socket without subscriptions is closed after `idleMs`
- * (LIVE_IDLE_TIMEOUT_MS). A credential this process does not know valid is looked up only once
- * `admitLookup` admits it (the client address's credential-lookup budget, shared with HTTP); a
- * refusal closes the socket with 1013 and a reason saying when to retry.
+ * (4401). An API key alone acts as no profile: 4403. Sockets per address, a profile's sockets and
+ * streams (`seats`), subscriptions per socket and message size are capped; an event's result is held
+ * to the response limit (eventResult); a client that does not read what it is sent is cut off, and
+ * a socket without subscriptions is closed after `idleMs` (LIVE_IDLE_TIMEOUT_MS). A credential this
+ * process does not know valid is looked up only once `admitLookup` admits it (the client address's
+ * credential-lookup budget, shared with HTTP); a refusal closes the socket with 1013 and a reason
+ * saying when to retry.
  */
 export function liveSockets(
   deps: LiveDependencies & {
     credentials: CredentialResolver;
     admitLookup: (request: IncomingMessage) => Promise<void>;
     watch: CredentialWatch;
+    seats: LiveSeats;
     metrics: Metrics;
     capPerAddress: boolean;
     idleMs: number;
   },
 ): LiveSockets {
-  const { credentials, metrics, logger } = deps;
+  const { credentials, seats, metrics, logger } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: LIVE_LIMITS.messageBytes, clientTracking: true });
   const watched = new Map<WebSocket, Watched>();
   const perAddress = new Map<string, number>();
-  const socketsOf = (profileId: string) => [...watched.values()].filter((entry) => entry.credential.profileId === profileId).length;
   const cutOff = (socket: WebSocket, reason: Parameters<Metrics['liveCutOff']>[0], code: number, message: string) => {
     metrics.liveCutOff(reason);
     socket.close(code, message);
@@ -110,12 +121,18 @@ export function liveSockets(
           cutOff(socket, 'credential', 4403, 'An API key acts as no profile: subscribe with a session token or Basic <profile id>:<API key>');
           return false;
         }
-        if (socketsOf(credential.profileId) >= LIVE_LIMITS.socketsPerProfile) {
-          cutOff(socket, 'limit', CLOSE.policy, `At most ${LIVE_LIMITS.socketsPerProfile} live-update sockets per profile`);
+        // Closed while its credential was checked: its close has been and gone, and would never give a seat back.
+        if (socket.readyState !== socket.OPEN) return false;
+        const seat = seats.take(credential.profileId);
+        if (!seat) {
+          cutOff(socket, 'limit', CLOSE.policy, PROFILE_CAP);
           return false;
         }
         const unwatch = deps.watch.watch(header, () => cutOff(socket, 'credential', 4401, 'The credential has expired or has been revoked'));
-        socket.once('close', unwatch);
+        socket.once('close', () => {
+          unwatch();
+          seat();
+        });
         watched.set(socket, { credential, idleSince: Date.now(), subscriptions: () => Object.keys(ctx.subscriptions).length });
         return true;
       },
@@ -138,8 +155,9 @@ export function liveSockets(
         // Runs before the subscription is removed: this one still counts.
         if (entry && entry.subscriptions() <= 1) entry.idleSince = Date.now();
       },
-      onNext(ctx) {
-        cutOffIfSlow(ctx.extra.socket);
+      onNext(ctx, _id, _payload, _args, result) {
+        if (cutOffIfSlow(ctx.extra.socket)) return undefined;
+        return eventResult(result, logger, deps.outage);
       },
       onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatLiveError(error, logger, deps.outage)),
     },

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
-import type { GraphQLError } from 'graphql';
+import type { ExecutionResult, GraphQLError } from 'graphql';
 import { createHandler } from 'graphql-sse';
 import type { Middleware } from 'koa';
 import { AppError, forbidden, unauthorized } from '../errors.ts';
@@ -11,15 +11,20 @@ import type { CredentialWatch } from './credential-watch.ts';
 import type { GraphQLContext } from './context.ts';
 import { formatLiveError } from './live-errors.ts';
 import { actsAsProfile, liveOperation, type LiveDependencies } from './live-operations.ts';
+import { eventResult } from './live-results.ts';
+import type { LiveSeats } from './live-seats.ts';
+import { PROFILE_CAP } from './live-sockets.ts';
 
 /**
  * GraphQL subscriptions over server-sent events (graphql-sse, distinct connections mode), for
  * clients that cannot open a WebSocket: `POST /v1/graphql/stream` with `Accept: text/event-stream`
  * and the subscription as the body. The request has passed the front door's credential check and
- * rate limit; an API key alone is refused (403). The stream ends when the client goes, when its
- * credential stops being valid (re-checked every second), or when the feed is lost.
+ * rate limit; an API key alone is refused (403), and so is a stream past the profile's seats (429:
+ * sockets and streams share them). An event's result is held to the response limit (eventResult).
+ * The stream ends when the client goes, when its credential stops being valid (re-checked every
+ * second), or when the feed is lost.
  */
-export function liveStream(deps: LiveDependencies & { watch: CredentialWatch; metrics: Metrics }): { middleware: Middleware<AppState>; close(): void } {
+export function liveStream(deps: LiveDependencies & { watch: CredentialWatch; seats: LiveSeats; metrics: Metrics }): { middleware: Middleware<AppState>; close(): void } {
   const open = new Set<Readable>();
   const handler = createHandler<IncomingMessage, AppContext, GraphQLContext>({
     // No stream tokens: every request is a stream of its own (distinct connections mode).
@@ -30,7 +35,7 @@ export function liveStream(deps: LiveDependencies & { watch: CredentialWatch; me
       if (!Array.isArray(operation)) return operation;
       return [JSON.stringify({ errors: refusals(operation, req.context) }), { status: 400, statusText: 'Bad Request', headers: { 'content-type': 'application/json; charset=utf-8' } }] as const;
     },
-    onNext: (_context, req, result) => (result.errors ? { ...result, errors: refusals(result.errors, req.context) as unknown as GraphQLError[] } : undefined),
+    onNext: (_context, req, result) => eventResult(result, req.context.state.log, deps.outage) as ExecutionResult | undefined,
   });
 
   const middleware: Middleware<AppState> = async (ctx) => {
@@ -39,6 +44,13 @@ export function liveStream(deps: LiveDependencies & { watch: CredentialWatch; me
     if (!actsAsProfile(credential)) throw forbidden('An API key acts as no profile: it cannot subscribe', { instruction: 'Subscribe with a session token or Basic <profile id>:<API secret key>.' });
     if (ctx.method !== 'POST') throw new AppError(405, 'METHOD_NOT_ALLOWED', 'Subscribe with POST', { instruction: 'POST the subscription as a JSON body.', headers: { Allow: 'POST' } });
     if (ctx.get('Accept') !== 'text/event-stream') throw new AppError(406, 'NOT_ACCEPTABLE', 'This endpoint answers text/event-stream only', { instruction: 'Send Accept: text/event-stream.' });
+    const seat = deps.seats.take(credential.profileId);
+    if (!seat) {
+      deps.metrics.liveCutOff('limit');
+      throw new AppError(429, 'RATE_LIMITED', PROFILE_CAP, { instruction: 'Close streams and sockets you no longer use, or wait for them to close.' });
+    }
+    // Given back when the response ends, however it ends (refused, failed, or a stream closed).
+    ctx.res.once('close', seat);
     const [body, init] = await handler({
       method: ctx.method,
       url: ctx.url,

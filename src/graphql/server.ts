@@ -19,6 +19,7 @@ import { DocumentCache } from './documents.ts';
 import { formatGraphQLError, requestError } from './errors.ts';
 import { selectsOnlyIntrospection } from './introspection.ts';
 import { LIMITS } from './limits.ts';
+import { jsonLength } from './result-size.ts';
 import { createLoaders } from './loaders.ts';
 import { plainFields, resolvers } from './resolvers.ts';
 import { withPlainFields } from './plain-fields.ts';
@@ -48,17 +49,19 @@ export function buildSchema(): GraphQLSchema {
  * may run only introspection, and any other operation it sends is refused with 403 before it runs.
  * Documents are parsed and validated once per query text; a document over a limit never runs. A
  * request's response body holds at most `LIMITS.responseBytes` (the operations of a batch share it);
- * a result past it is refused, never truncated. An answer without `data` (a request error, a limit,
- * a refused result) is HTTP 200 as `application/json` and 400 as `application/graphql-response+json`,
- * as GraphQL over HTTP has it.
+ * a result past it is refused, never truncated, and found past it before its text is written. An
+ * answer without `data` (a request error, a limit, a refused result) is HTTP 200 as
+ * `application/json` and 400 as `application/graphql-response+json`, as GraphQL over HTTP has it.
  */
 export function graphqlApi({ cipher, logger, hideSuggestions, metrics, schema, corrections, outage }: GraphQLOptions): Middleware<AppState> {
   const documents = new DocumentCache(schema, { hideSuggestions });
   const formatError = errorFormatter(logger, outage);
   const answers = refusalAnswers(formatError);
-  const handler = exchangeHandler({ schema, documents, formatError, answers, metrics, contextFor: contextFactory(cipher, corrections) });
+  const budgets: Budgets = new WeakMap();
+  const handler = exchangeHandler({ schema, documents, formatError, answers, metrics, budgets, contextFor: contextFactory(cipher, corrections) });
   /** Runs one operation; a response body longer than `budget` bytes is refused instead. */
   const run = async (ctx: AppContext, body: unknown, budget: number): Promise<{ answer: Answer; bytes: number } | undefined> => {
+    budgets.set(ctx, budget);
     const [responseBody, init] = await handler({
       method: ctx.method,
       url: ctx.url,
@@ -71,7 +74,8 @@ export function graphqlApi({ cipher, logger, hideSuggestions, metrics, schema, c
     if (refused) throw httpRefusal(init.status, refused, responseBody, init.headers);
     const text = responseBody ?? '';
     const bytes = Buffer.byteLength(text);
-    return bytes > budget ? undefined : { answer: [text, init], bytes };
+    // The handler leaves no budget to a result it found past it before writing it.
+    return bytes > budgets.get(ctx)! ? undefined : { answer: [text, init], bytes };
   };
 
   return async (ctx) => {
@@ -155,6 +159,9 @@ function refusalAnswers(formatError: FormatError): RefusalAnswers {
 
 type ContextFor = (ctx: AppContext, document: DocumentNode, operationName: string | null | undefined) => GraphQLContext;
 
+/** The bytes each request's operation being run may still answer with (a batch's operations share them). */
+type Budgets = WeakMap<AppContext, number>;
+
 /**
  * An HTTP request's GraphQL context. A class, so that `log` is a getter on the prototype, read from the
  * request (whose child logger is made on first use) only when a resolver logs: a getter in an object
@@ -200,8 +207,8 @@ function contextFactory(cipher: FieldCipher, corrections: CorrectionJobs): Conte
  * graphql-http's handler for one operation: documents prepared once per text (limits included), an
  * API key's operations limited to introspection, successful results serialized directly.
  */
-function exchangeHandler(deps: { schema: GraphQLSchema; documents: DocumentCache; formatError: FormatError; answers: RefusalAnswers; metrics: Metrics; contextFor: ContextFor }) {
-  const { schema, documents, formatError, answers, metrics, contextFor } = deps;
+function exchangeHandler(deps: { schema: GraphQLSchema; documents: DocumentCache; formatError: FormatError; answers: RefusalAnswers; metrics: Metrics; budgets: Budgets; contextFor: ContextFor }) {
+  const { schema, documents, formatError, answers, metrics, budgets, contextFor } = deps;
   return createHandler<unknown, AppContext, GraphQLContext | undefined>({
     schema,
     formatError,
@@ -211,6 +218,13 @@ function exchangeHandler(deps: { schema: GraphQLSchema; documents: DocumentCache
       // No `data` at all (variables that do not coerce) is a request error, which graphql-http would answer 200
       // in either media type; `data: null` (a failed non-null root field) is a field error, answered 200.
       if (result.data === undefined) return answers.withoutData(req.context, result.errors ?? []);
+      // Measured before it is written: its text could be many times the budget (a record's metadata
+      // is one object in the result, however often it is selected). Errors are measured once written.
+      const budget = budgets.get(req.context)!;
+      if (jsonLength(result.data, budget) > budget) {
+        budgets.set(req.context, 0);
+        return answers.tooLarge(req.context);
+      }
       if (result.errors) return undefined;
       const mediaType = negotiatedMediaType(req.context.get('Accept'));
       return [JSON.stringify(result), { status: 200, statusText: 'OK', headers: { 'content-type': `${mediaType}; charset=utf-8` } }];

@@ -364,21 +364,52 @@ describe('idle sockets', () => {
 });
 
 describe('caps per profile', () => {
-  it('a profile holds 50 live sockets whatever their addresses: the 51st closes with 1008 and a reason naming the cap; another profile still gets in', { timeout: 60_000 }, async () => {
+  const CAP = 'At most 50 live-update connections per profile (sockets and streams together)';
+
+  /** A raw SSE request: its response once the service answers its headers (a stream's once it follows the feed). */
+  async function stream(authorization: string) {
+    const abort = new AbortController();
+    const response = await trustingFetch()(`${baseUrl}/v1/graphql/stream`, {
+      method: 'POST',
+      headers: { Authorization: authorization, Accept: 'text/event-stream', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: CREATED }),
+      signal: abort.signal,
+    });
+    return { response, close: () => abort.abort() };
+  }
+
+  it('a profile holds 50 live connections, sockets and SSE streams together, whatever their addresses: past them a socket closes with 1008 and a stream is refused 429, naming the cap; another profile still gets in', { timeout: 60_000 }, async () => {
     const [profile, other] = [await createProfile(app), await createProfile(app)];
+    const auth = basicAuth(profile.id, app.apiKey);
     // Spread over loopback addresses: 20 sockets per address is a cap of its own.
     const from = (i: number) => ({ localAddress: `127.0.0.${10 + Math.floor(i / 20)}`, family: 4 });
     const held: Array<Awaited<ReturnType<typeof rawSocket>>> = [];
+    const streams: Array<Awaited<ReturnType<typeof stream>>> = [];
     const open = async (i: number) => {
       const raw = await rawSocket(baseUrl, from(i));
       held.push(raw);
       return raw;
     };
     try {
-      for (let i = 0; i < 50; i += 1) expect(await init(await open(i), basicAuth(profile.id, app.apiKey))).toEqual({ type: 'connection_ack' });
-      expect(await init(await open(50), basicAuth(profile.id, app.apiKey))).toEqual({ code: 1008, reason: 'At most 50 live-update sockets per profile' });
-      expect(await init(await open(50), basicAuth(other.id, app.apiKey))).toEqual({ type: 'connection_ack' });
+      for (let i = 0; i < 25; i += 1) expect(await init(await open(i), auth)).toEqual({ type: 'connection_ack' });
+      for (let i = 0; i < 25; i += 1) {
+        streams.push(await stream(auth));
+        expect(streams.at(-1)!.response.status).toBe(200);
+      }
+      expect(await init(await open(25), auth)).toEqual({ code: 1008, reason: CAP });
+      const refused = await stream(auth);
+      expect(refused.response.status).toBe(429);
+      expect(await refused.response.json()).toMatchObject({ code: 'RATE_LIMITED', message: CAP, requestId: expect.stringMatching(/^req_/), errorId: expect.stringMatching(/^err_/) });
+      expect(await init(await open(26), basicAuth(other.id, app.apiKey))).toEqual({ type: 'connection_ack' });
+      const others = await stream(basicAuth(other.id, app.apiKey));
+      streams.push(others);
+      expect(others.response.status).toBe(200);
+
+      // A closed stream gives its seat back (once the service has seen it close).
+      streams.shift()!.close();
+      await waitFor(async () => ((await init(await open(27), auth)) as { type?: string }).type === 'connection_ack' || undefined, 'the closed stream\'s seat');
     } finally {
+      for (const { close } of streams) close();
       await Promise.all(held.map(({ socket, closed }) => (socket.close(), closed)));
     }
   });
@@ -392,7 +423,7 @@ describe('a slow consumer', () => {
     return found === undefined ? 0 : Number(found.slice(line.length + 1));
   }
 
-  it('that stops reading is cut off once more than 1 MiB waits for it, and the service lets go of its socket', { timeout: 60_000 }, async () => {
+  it('that stops reading is cut off once more than 2 MiB waits for it, and the service lets go of its socket', { timeout: 60_000 }, async () => {
     const instance = await startTestApp({ METRICS_PORT: '0' }, { shareDatabaseOf: app });
     const profile = await createProfile(app);
     const auth = basicAuth(profile.id, app.apiKey);

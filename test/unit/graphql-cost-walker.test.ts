@@ -98,7 +98,11 @@ describe('the cost walker', () => {
 
   it.each([
     ['{ profile { id names { first } } }', 1 + 1],
-    ['{ profile { id email metadata } }', 1],
+    ['{ profile { id email } }', 1],
+    // A JSON object (metadata: up to 50 values of 500 characters) costs what a list of records does.
+    ['{ profile { metadata } }', 1 + 10],
+    ['{ accounts { metadata a: metadata } }', 1 + 10 * (10 + 10)],
+    ['{ transactions(first: 100) { nodes { remoteData } } }', 1 + 100 * (1 + 10)],
     ['{ accounts { connection { institution { name } } } }', 1 + 10 * (1 + 1)],
     ['{ connections { accounts { balance { current } } } }', 1 + 10 * (1 + 10 * 1)],
     ['{ transactions(first: 100) { nodes { account { id } } } }', 1 + 100 * (1 + 1)],
@@ -112,6 +116,14 @@ describe('the cost walker', () => {
     ['mutation { profileUpdate(input: { name: "x" }) { success record { id } errors { path } } }', 1 + 1 + 1],
   ])('prices %s at %i', (query, cost) => {
     expect(measureCosts(schema, parse(query), { n: 7 })).toEqual([cost]);
+  });
+
+  it("prices the outside probe's subscription (30 aliases of metadata three lists of accounts deep) far over the limit, where it cost 223", () => {
+    const metadata = Array.from({ length: 30 }, (_, i) => `m${i}: metadata`).join(' ');
+    const probe = parse(`subscription { connectionSynced { connection { accounts { connection { accounts { connection { accounts { ${metadata} } } } } } } } }`);
+    // connectionSynced 1 + connection 1 + accounts (1 + 10 × (connection 1 + accounts (1 + 10 × (connection 1 + accounts (1 + 10 × 300))))).
+    expect(measureCosts(schema, probe, {})).toEqual([1 + 1 + 1 + 10 * (1 + 1 + 10 * (1 + 1 + 10 * 300))]);
+    expect(checkShape(probe)).toBeUndefined();
   });
 
   it('limits the costliest operation of a document, with the variables of the request', () => {
