@@ -119,6 +119,12 @@ export class Metrics {
     labelNames: ['provider'],
     registers: [this.#registry],
   });
+  readonly #leftOut = new Counter({
+    name: 'tributary_sync_left_out_total',
+    help: 'Values a sync left out because the upstream reported them in a form Tributary cannot store exactly (each logged), by provider and what: a transaction, a balance figure, an original amount',
+    labelNames: ['provider', 'what'],
+    registers: [this.#registry],
+  });
   readonly #webhookAttempts = new Counter({
     name: 'tributary_webhook_attempts_total',
     help: 'Webhook delivery attempts by outcome',
@@ -293,6 +299,11 @@ export class Metrics {
   /** Transactions of a page left out: the upstream named an account the connection does not have. */
   transactionsDropped(provider: string, count: number): void {
     this.#droppedTransactions.inc({ provider }, count);
+  }
+
+  /** Values of a sync's snapshot left out: the upstream reported them in a form Tributary cannot store exactly. */
+  leftOut(provider: string, what: 'transaction' | 'balance' | 'original_amount', count: number): void {
+    this.#leftOut.inc({ provider, what }, count);
   }
 
   /** `lagSeconds`: from the event to this attempt; undefined when nothing was sent (the subscription is disabled). */
