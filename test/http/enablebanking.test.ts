@@ -1,3 +1,4 @@
+import { createServer, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId } from '../../src/lib/ids.ts';
@@ -307,6 +308,27 @@ describe('institution search with Enable Banking unreachable', () => {
       [50, 'PROVIDER_UNAVAILABLE'],
     ]);
     expect(JSON.stringify(logged)).not.toContain('stack');
+  });
+});
+
+describe('institution search with Enable Banking silent', () => {
+  it('leaves it out the same way once it has not answered in time, without waiting for its own timeout', async () => {
+    // Accepts connections and never says a word: a firewall that drops the answers.
+    const held: Socket[] = [];
+    const silent = createServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const environment = await createEnvironmentWithKey(app, 'SANDBOX');
+      await configureEnableBanking(app, environment.environmentId, fake.registerApplication([callbackUrl]), `https://127.0.0.1:${(silent.address() as { port: number }).port}`);
+      const search = await app.http.get('/v1/institutions?name=bank', { auth: environment.apiKey });
+      expect(search.status, search.text).toBe(200);
+      expect(search.headers['unavailable-providers']).toBe('enablebanking');
+      expect(search.body.length).toBeGreaterThan(0);
+      expect(held.length).toBeGreaterThan(0);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import { jobsIn } from '../../jobs/in-transaction.ts';
 import { encodeId } from '../../lib/ids.ts';
 import { isLoopbackUrl } from '../../lib/loopback.ts';
 import { ProviderNotConfigured, type ProviderDirectory } from '../../providers/directory.ts';
-import { LinkRefused, ProviderMisconfigured, type EndUserPresence, type InstitutionQuery, type LinkCompletion, type LinkSession, type Provider } from '../../providers/provider.ts';
+import { LinkRefused, ProviderError, ProviderMisconfigured, type EndUserPresence, type InstitutionQuery, type LinkCompletion, type LinkSession, type Provider } from '../../providers/provider.ts';
 import { readEnvironment } from '../environment/environment.service.ts';
 import { upstreamFailure } from '../connection/capabilities.ts';
 import type { ConnectionJobs } from '../sync/connection.jobs.ts';
@@ -72,6 +72,8 @@ export const LINK_STATE_TTL_MS = 15 * 60_000;
 const DEFAULT_PRODUCTS: components['schemas']['Product'][] = ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS'];
 /** A misconfigured provider is worth asking again after this long: the operator's fix takes effect within a minute. */
 const MISCONFIGURED_RETRY_SECONDS = 300;
+/** How long an institution search waits for one provider: a slower one is left out, not allowed to hold up the others. */
+export const SEARCH_DEADLINE_MS = 5_000;
 
 /**
  * Connecting an institution through a provider's own UI, for the connect page and the sandbox API:
@@ -179,8 +181,9 @@ export class Linking {
    * The institutions end-users can pick, across the environment's providers (the sandbox too in a
    * SANDBOX environment), or of `query.provider` only; sorted by name. Providers without
    * searchInstitutions have their own pickers (Plaid Link, the SimpleFIN Bridge) and list none. A
-   * provider that fails is left out, named in `unavailable` and logged in one line; only when
-   * every provider asked failed does the search fail, with the first one's error.
+   * provider that fails, or has not answered within SEARCH_DEADLINE_MS, is left out, named in
+   * `unavailable` and logged in one line; only when every provider asked failed does the search
+   * fail, with the first one's error.
    */
   async institutions(caller: Caller, query: InstitutionQuery & { provider?: string }): Promise<InstitutionSearch> {
     const { country, name } = query;
@@ -189,7 +192,7 @@ export class Linking {
       names.map(async (providerName) => {
         const provider = await this.#provider(caller, providerName);
         if (!provider.searchInstitutions) return [];
-        const found = await this.#upstream(providerName, () => provider.searchInstitutions!({ country, name }), 'search institutions');
+        const found = await this.#upstream(providerName, () => withinDeadline(provider.searchInstitutions!({ country, name })), 'search institutions');
         return found.map((institution) => ({
           id: institution.id,
           name: institution.name,
@@ -202,11 +205,11 @@ export class Linking {
     );
     const failed = lists.flatMap((list, index) => (list.status === 'rejected' ? [{ provider: names[index]!, error: list.reason as unknown }] : []));
     // What is not the provider's own failure (a provider not configured, the database) fails the search as before.
-    const foreign = failed.find(({ error }) => !(error instanceof AppError && (error.code === 'PROVIDER_UNAVAILABLE' || error.code === 'PROVIDER_MISCONFIGURED')));
+    const foreign = failed.find(({ error }) => !providerDown(error));
     if (foreign || (failed.length > 0 && failed.length === names.length)) throw (foreign ?? failed[0]!).error;
     for (const { provider, error } of failed) {
       // A misconfigured provider was logged as it failed, with the setting to fix.
-      if ((error as AppError).code === 'PROVIDER_UNAVAILABLE') this.#deps.logger.warn({ provider, reason: (error as AppError).message }, `institution search: ${provider} left out, it could not answer`);
+      if (providerDown(error) && error.code === 'PROVIDER_UNAVAILABLE') this.#deps.logger.warn({ provider, reason: error.message }, `institution search: ${provider} left out, it could not answer`);
     }
     const institutions = lists.flatMap((list) => (list.status === 'fulfilled' ? list.value : []));
     return {
@@ -290,7 +293,7 @@ export class Linking {
         throw new ValidationError([{ path: [error.field], message: error.message }]);
       }
       if (error instanceof ProviderMisconfigured) {
-        this.#deps.logger.error({ provider, setting: error.setting }, `${provider} refuses the operator's settings (${error.message}): fix ${error.setting}`);
+        this.#deps.logger.error({ provider, setting: error.setting }, `${provider} refuses the operator's settings (${error.message}): ${error.setting}`);
         throw new AppError(503, 'PROVIDER_MISCONFIGURED', `Connecting through ${provider} is unavailable until the operator fixes its settings`, {
           instruction: 'Nothing was connected. Tell the end-user connecting is unavailable for now; the operator finds what to fix in the server log.',
           headers: { 'Retry-After': String(MISCONFIGURED_RETRY_SECONDS) },
@@ -311,6 +314,25 @@ export class Linking {
       return null;
     }
     return `${this.#webhookOrigin}/v1/providers/${name}/webhooks?environment=${encodeId('environment', environmentId)}`;
+  }
+}
+
+/** A provider's own failure while the caller waited: it is unavailable (or misconfigured), not the search broken. */
+function providerDown(error: unknown): error is AppError {
+  return error instanceof AppError && (error.code === 'PROVIDER_UNAVAILABLE' || error.code === 'PROVIDER_MISCONFIGURED');
+}
+
+/** `work`, or a provider failure once SEARCH_DEADLINE_MS passed (what it answers later is dropped; adapters may cache it). */
+async function withinDeadline<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new ProviderError('ERROR_PROVIDER', `no answer within ${SEARCH_DEADLINE_MS / 1000} s`, { retryAfterSeconds: 30 })), SEARCH_DEADLINE_MS);
+  });
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

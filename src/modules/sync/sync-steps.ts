@@ -82,11 +82,14 @@ export async function applyPage(
   return true;
 }
 
+/** The metric label of each kind of value left out. */
+const LEFT_OUT_LABELS = { TRANSACTION: 'transaction', BALANCE: 'balance', ORIGINAL_AMOUNT: 'original_amount' } as const;
+
 /** What the provider left out of a snapshot (it could not be stored exactly): one warning per sync, without the values, and counted. */
 export function reportLeftOut({ metrics, logger }: SyncObservers, connectionId: string, provider: string, items: UnreadableItem[]): void {
   const counts = { transaction: 0, balance: 0, original_amount: 0 };
-  for (const item of items) counts[item.what.toLowerCase() as keyof typeof counts]++;
-  for (const [what, count] of Object.entries(counts)) if (count > 0) metrics?.leftOut(provider, what as keyof typeof counts, count);
+  for (const item of items) counts[LEFT_OUT_LABELS[item.what]]++;
+  for (const what of Object.values(LEFT_OUT_LABELS)) if (counts[what] > 0) metrics?.leftOut(provider, what, counts[what]);
   const reasons = [...new Set(items.map((item) => `${item.what}: ${item.reason}`))];
   const accountRemoteIds = [...new Set(items.map((item) => item.accountRemoteId))];
   logger?.warn({ connectionId, provider, leftOut: counts, reasons, accountRemoteIds }, 'sync left out what the provider reported in a form it cannot store exactly');

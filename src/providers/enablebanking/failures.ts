@@ -31,7 +31,7 @@ export function failure(answer: EbAnswer): Error {
   }
   if (code && CONSENT_ENDED.has(code)) return consentEnded(code);
   if (code && APPLICATION_REFUSED.has(code)) {
-    return new ProviderMisconfigured(`Enable Banking refused the application (${code})`, "the application's id and private key (npm run cli -- providers set <env> enablebanking), and its allowed IP addresses and hosts in Enable Banking's control panel");
+    return new ProviderMisconfigured(`Enable Banking refused the application (${code})`, "check the application's id and private key (npm run cli -- providers set <env> enablebanking), and its allowed IP addresses and hosts in Enable Banking's control panel");
   }
   if (answer.status === 401 || answer.status === 403) return consentEnded(code ?? String(answer.status));
   if (code === 'ASPSP_ERROR' || code === 'ASPSP_TIMEOUT') return new ProviderError('ERROR_INSTITUTION', `the bank did not answer Enable Banking (${code})`, { retryAfterSeconds: RETRY_SECONDS });
