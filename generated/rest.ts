@@ -896,8 +896,8 @@ export interface paths {
          *     UI list none here: Plaid (Link has its own search) and SimpleFIN (the end-user picks at
          *     the Bridge).
          *
-         *     A provider that cannot answer (unreachable, failing, or refusing the operator's settings)
-         *     does not hide the others: the answer lists the institutions of those that answered and
+         *     A provider that cannot answer (unreachable, failing, refusing the operator's settings, or
+         *     silent for 5 seconds) does not hide the others: the answer lists the institutions of those that answered and
          *     names the others in `Unavailable-Providers` (their institutions are missing, not gone).
          *     Only when no provider answered, or `provider` names one that did not, is it a 503.
          */
