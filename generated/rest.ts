@@ -500,11 +500,13 @@ export interface paths {
          *     the request rate limits.
          *
          *     The body is optional. Send `endUser` only when the end-user asked for this refresh and is
-         *     using your app right now (forward their IP address and user agent from your own request):
-         *     PSD2 banks then read on their behalf, and such a read does not count against the provider's
-         *     limit on unattended reads (Enable Banking: 4 a day per account). Without it, or without
-         *     `userAgent` (PSD2 banks take both or neither), the refresh counts as unattended like a
-         *     scheduled sync. An accepted refresh runs now, even when the connection's next sync was
+         *     using your app right now (forward their IP address, `User-Agent`, `Referer`, `Accept`,
+         *     `Accept-Charset`, `Accept-Encoding` and `Accept-Language` from your own request, and their
+         *     position if they shared it): PSD2 banks then read on their behalf, and such a read does not
+         *     count against the provider's limit on unattended reads (Enable Banking: 4 a day per
+         *     account). Without it, or without `userAgent`, the refresh counts as unattended like a
+         *     scheduled sync; a bank that wants a header `endUser` lacks gets none and counts the read
+         *     as unattended too. An accepted refresh runs now, even when the connection's next sync was
          *     put off (the institution asked Tributary to come back later, or its daily reads ran out).
          */
         post: operations["refreshConnectionTransactions"];
@@ -841,7 +843,8 @@ export interface paths {
          *     a new connection (its first sync queued, as `connectInstitution`), or in repair mode the
          *     connection relinked (as `reconnectInstitution`). The end-user is at their browser then: the
          *     sync that follows reads on their behalf (their address as this service sees it, behind
-         *     trusted proxies, and their `User-Agent`, kept encrypted until that read), so at a PSD2 bank
+         *     trusted proxies, and their `User-Agent`, `Referer`, `Accept`, `Accept-Charset`,
+         *     `Accept-Encoding` and `Accept-Language`, kept encrypted until that read), so at a PSD2 bank
          *     it spends none of the 4 unattended reads a day. Anything else connects nothing, and the
          *     connect page is told why in its URL fragment, never in a query string:
          *
@@ -892,6 +895,11 @@ export interface paths {
          *     (`{provider, institutionId}`). Providers that let the end-user pick the bank in their own
          *     UI list none here: Plaid (Link has its own search) and SimpleFIN (the end-user picks at
          *     the Bridge).
+         *
+         *     A provider that cannot answer (unreachable, failing, refusing the operator's settings, or
+         *     silent for 5 seconds) does not hide the others: the answer lists the institutions of those that answered and
+         *     names the others in `Unavailable-Providers` (their institutions are missing, not gone).
+         *     Only when no provider answered, or `provider` names one that did not, is it a 503.
          */
         get: operations["searchInstitutions"];
         put?: never;
@@ -1410,6 +1418,7 @@ export interface components {
          *     | `HEADERS_TOO_LARGE` | 431 | The request line and headers are over 16 KiB, and the connection was closed. Send smaller headers (check cookies and tokens). |
          *     | `INTERNAL_SERVER_ERROR` | 500 | A failure on our side (including a request of ours the provider refused as invalid, which retrying cannot fix); the details are in the server log under `errorId`. Retry later; if it persists, quote the `errorId` to the operator. |
          *     | `PROVIDER_UNAVAILABLE` | 503 | The connection's upstream provider failed or was busy while you waited. Retry after `Retry-After`. |
+         *     | `PROVIDER_MISCONFIGURED` | 503 | The provider refuses the operator's settings for it (Enable Banking: Tributary's callback is not among the application's allowed redirect URLs, or the application's id or key is refused). Nothing was connected or changed, and nothing the end-user or the app does helps: tell the end-user connecting is unavailable for now; the server log names the setting the operator must fix. `Retry-After` is when it is worth asking again. |
          *     | `NOT_READY` | 503 | The service cannot reach its database (any operation that needs it, and `/readyz`): unreachable, refusing connections, or taking no writes (then only writes). Nothing was read or changed. Retry after `Retry-After`. |
          *     | `BAD_USER_INPUT` | GraphQL | An argument or variable value breaks a rule: a bad cursor, a negative `first`, a malformed `Decimal` or `Date` in `variables`. The message says which. |
          *     | `GRAPHQL_VALIDATION_FAILED` | GraphQL | The document cannot run: a syntax error, an unknown field, a value of the wrong type written inline. Fix the document. |
@@ -1421,7 +1430,7 @@ export interface components {
          * @example NOT_FOUND
          * @enum {string}
          */
-        ErrorCode: "BAD_REQUEST" | "UNSUPPORTED_VERSION" | "UNAUTHENTICATED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "REPAIR_REQUIRED" | "CONNECTION_NOT_USABLE" | "PRODUCT_NOT_ENABLED" | "CAPABILITY_NOT_OFFERED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "REQUEST_TIMEOUT" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "INVALID_CREDENTIALS" | "RATE_LIMITED" | "SESSION_LIMIT" | "REFRESH_TOO_SOON" | "PROVIDER_BUDGET_USED" | "HEADERS_TOO_LARGE" | "INTERNAL_SERVER_ERROR" | "PROVIDER_UNAVAILABLE" | "NOT_READY" | "BAD_USER_INPUT" | "GRAPHQL_VALIDATION_FAILED" | "QUERY_TOO_COMPLEX" | "RESPONSE_TOO_LARGE";
+        ErrorCode: "BAD_REQUEST" | "UNSUPPORTED_VERSION" | "UNAUTHENTICATED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "REPAIR_REQUIRED" | "CONNECTION_NOT_USABLE" | "PRODUCT_NOT_ENABLED" | "CAPABILITY_NOT_OFFERED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "REQUEST_TIMEOUT" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "INVALID_CREDENTIALS" | "RATE_LIMITED" | "SESSION_LIMIT" | "REFRESH_TOO_SOON" | "PROVIDER_BUDGET_USED" | "HEADERS_TOO_LARGE" | "INTERNAL_SERVER_ERROR" | "PROVIDER_UNAVAILABLE" | "PROVIDER_MISCONFIGURED" | "NOT_READY" | "BAD_USER_INPUT" | "GRAPHQL_VALIDATION_FAILED" | "QUERY_TOO_COMPLEX" | "RESPONSE_TOO_LARGE";
         /** @description An `Error` that always says what to do. */
         ErrorWithInstruction: components["schemas"]["Error"] & {
             instruction: string;
@@ -2168,7 +2177,13 @@ export interface components {
             expiresAt: string;
         };
         TransactionsRefresh: {
-            /** @description The end-user who asked for this refresh and is using your app now, as your server saw their request. */
+            /**
+             * @description The end-user who asked for this refresh and is using your app now, as your server saw
+             *     their request: forward their headers as they came. PSD2 banks want some of them (each
+             *     bank its own: Enable Banking lists a bank's `required_psu_headers`), all or none: a
+             *     read whose `endUser` lacks one the bank wants is sent without any, and the bank counts
+             *     it as an unattended read.
+             */
             endUser?: {
                 /** @example 203.0.113.7 */
                 ipAddress: string & (unknown | unknown);
@@ -2177,6 +2192,30 @@ export interface components {
                  * @example Mozilla/5.0 (X11; Linux x86_64)
                  */
                 userAgent?: string | null;
+                /** @description Their request's `Referer`, when it had one. */
+                referer?: string | null;
+                /**
+                 * @description Their request's `Accept`.
+                 * @example text/html,application/xhtml+xml
+                 */
+                accept?: string | null;
+                /** @description Their request's `Accept-Charset`, when it had one (browsers no longer send it). */
+                acceptCharset?: string | null;
+                /**
+                 * @description Their request's `Accept-Encoding`.
+                 * @example gzip, deflate, br
+                 */
+                acceptEncoding?: string | null;
+                /**
+                 * @description Their request's `Accept-Language`.
+                 * @example fi-FI,fi;q=0.9,en;q=0.8
+                 */
+                acceptLanguage?: string | null;
+                /**
+                 * @description Where they are, when your app knows it with their consent, as `latitude,longitude` without spaces.
+                 * @example 60.1699,24.9384
+                 */
+                geoLocation?: string | null;
             };
         };
         SandboxReconnect: {
@@ -3895,7 +3934,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            /** @description The provider failed (`PROVIDER_UNAVAILABLE`), or the service cannot reach its database (`NOT_READY`); `Retry-After` says when to try again. */
+            /** @description The provider failed (`PROVIDER_UNAVAILABLE`), refuses the operator's settings for it (`PROVIDER_MISCONFIGURED`, e.g. Enable Banking not allowing Tributary's callback as a redirect URL), or the service cannot reach its database (`NOT_READY`); `Retry-After` says when to try again. */
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3957,7 +3996,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            /** @description The provider failed (`PROVIDER_UNAVAILABLE`), or the service cannot reach its database (`NOT_READY`); `Retry-After` says when to try again. */
+            /** @description The provider failed (`PROVIDER_UNAVAILABLE`), refuses the operator's settings for it (`PROVIDER_MISCONFIGURED`, e.g. Enable Banking not allowing Tributary's callback as a redirect URL), or the service cannot reach its database (`NOT_READY`); `Retry-After` says when to try again. */
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4013,7 +4052,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            /** @description The provider failed (`PROVIDER_UNAVAILABLE`), or the service cannot reach its database (`NOT_READY`); `Retry-After` says when to try again. */
+            /** @description The provider failed (`PROVIDER_UNAVAILABLE`), refuses the operator's settings for it (`PROVIDER_MISCONFIGURED`, e.g. Enable Banking not allowing Tributary's callback as a redirect URL), or the service cannot reach its database (`NOT_READY`); `Retry-After` says when to try again. */
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4113,6 +4152,12 @@ export interface operations {
                     "Page-Items": components["headers"]["PageItems"];
                     "Total-Count": components["headers"]["TotalCount"];
                     "Total-Pages": components["headers"]["TotalPages"];
+                    /**
+                     * @description The providers asked that could not answer this time, comma-separated (e.g.
+                     *     `enablebanking`); absent when every one answered. Their institutions are not in
+                     *     the list or its counts: search again later to see them.
+                     */
+                    "Unavailable-Providers"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4126,7 +4171,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            /** @description A provider failed (`PROVIDER_UNAVAILABLE`), or the service cannot reach its database (`NOT_READY`); `Retry-After` says when to try again. */
+            /** @description No provider asked could answer (`PROVIDER_UNAVAILABLE`, or `PROVIDER_MISCONFIGURED` when the one asked refuses the operator's settings), or the service cannot reach its database (`NOT_READY`); `Retry-After` says when to try again. */
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -48,8 +48,9 @@ export function sendError(ctx: AppContext, error: AppError, cause: unknown = err
   const body: ErrorBody = { code: error.code, message: error.message, requestId: ctx.state.requestId, errorId };
   if (error.instruction) body.instruction = error.instruction;
   if (error instanceof ValidationError) body.errors = groupIssues(error);
-  // A database outage is logged by DatabaseOutage, once, not by each request it refuses.
-  if (error.status >= 500 && error.code !== 'NOT_READY') ctx.state.log.error({ errorId, err: cause }, 'request failed');
+  // A database outage is logged by DatabaseOutage, once, not by each request it refuses. A 5xx
+  // answered on purpose (a provider unavailable) is one line: its stack would say nothing.
+  if (error.status >= 500 && error.code !== 'NOT_READY') ctx.state.log.error(cause === error ? { errorId, code: error.code, reason: error.message } : { errorId, err: cause }, 'request failed');
   // Messages can quote the request (field names, a Content-Type): the code says enough.
   else ctx.state.log.debug({ errorId, code: error.code }, 'request refused');
   ctx.set(error.headers);

@@ -127,6 +127,12 @@ export class Metrics {
     labelNames: ['provider', 'record', 'missing'],
     registers: [this.#registry],
   });
+  readonly #leftOut = new Counter({
+    name: 'tributary_sync_left_out_total',
+    help: 'Values a sync left out because the upstream reported them in a form Tributary cannot store exactly (each logged), by provider and what: a transaction, a balance figure, an original amount',
+    labelNames: ['provider', 'what'],
+    registers: [this.#registry],
+  });
   readonly #webhookAttempts = new Counter({
     name: 'tributary_webhook_attempts_total',
     help: 'Webhook delivery attempts by outcome',
@@ -306,6 +312,11 @@ export class Metrics {
   /** Holdings or investment transactions of a snapshot that name an account or a security it cannot be matched to. */
   investmentsUnmatched(provider: string, record: 'holding' | 'investment_transaction', missing: 'account' | 'security', count: number): void {
     this.#unmatchedInvestments.inc({ provider, record, missing }, count);
+  }
+
+  /** Values of a sync's snapshot left out: the upstream reported them in a form Tributary cannot store exactly. */
+  leftOut(provider: string, what: 'transaction' | 'balance' | 'original_amount', count: number): void {
+    this.#leftOut.inc({ provider, what }, count);
   }
 
   /** `lagSeconds`: from the event to this attempt; undefined when nothing was sent (the subscription is disabled). */

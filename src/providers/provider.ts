@@ -93,10 +93,17 @@ export interface WindowProvider extends ProviderBase {
   readWindow(credential: string, start: string, presence?: EndUserPresence): Promise<WindowSnapshot>;
 }
 
-/** The end-user behind a read they asked for themselves, as PSD2 banks want it described. */
+/** The end-user behind a read they asked for themselves, as PSD2 banks want it described (their request's headers as it came). */
 export interface EndUserPresence {
   ipAddress: string;
   userAgent: string | null;
+  referer?: string | null;
+  accept?: string | null;
+  acceptCharset?: string | null;
+  acceptEncoding?: string | null;
+  acceptLanguage?: string | null;
+  /** `latitude,longitude`, when the app knows it. */
+  geoLocation?: string | null;
 }
 
 export interface WindowSnapshot {
@@ -108,6 +115,17 @@ export interface WindowSnapshot {
   transactions: ProviderTransaction[];
   /** The upstream delivered the data but says the login needs the end-user's attention. */
   attention: string | null;
+  /** What the upstream reported that cannot be stored exactly, left out rather than guessed or rounded; the sync logs and counts it. */
+  unreadable?: UnreadableItem[];
+}
+
+/** One value left out of a snapshot. */
+export interface UnreadableItem {
+  accountRemoteId: string;
+  /** `TRANSACTION`: the entry is left out; `BALANCE`: a balance figure (current, available, limit) is reported as unknown; `ORIGINAL_AMOUNT`: the entry is kept without it. */
+  what: 'TRANSACTION' | 'BALANCE' | 'ORIGINAL_AMOUNT';
+  /** Why, in words that quote nothing of the data. */
+  reason: string;
 }
 
 export const CAPABILITIES = ['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH', 'WEBHOOKS', 'INVESTMENTS', 'INVESTMENT_TRANSACTIONS', 'LIABILITIES'] as const;
@@ -292,6 +310,19 @@ export class ProviderBusy extends Error {
   constructor(message: string, retryAfterSeconds: number) {
     super(message);
     this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/**
+ * The upstream refuses the operator's settings for it (a key, an allowed redirect URL): nothing the
+ * end-user or the app does helps. `setting` tells the operator what to fix (logged, never answered).
+ */
+export class ProviderMisconfigured extends ProviderError {
+  readonly setting: string;
+
+  constructor(message: string, setting: string) {
+    super('ERROR_SERVICE', message);
+    this.setting = setting;
   }
 }
 

@@ -4,7 +4,8 @@ import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import { sweepConsents } from '../../src/modules/connection/consent-sweeper.ts';
 import type { FakeEnableBanking } from '../fakes/enablebanking/index.ts';
 import { launchChromium, openConnector as openConnectorAt } from '../support/browser.ts';
-import { startEnableBankingApp } from '../support/enablebanking-app.ts';
+import { configureEnableBanking, startEnableBankingApp } from '../support/enablebanking-app.ts';
+import { createEnvironmentWithKey } from '../support/environments.ts';
 import { createProfile, sessionFor } from '../support/factories.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
@@ -172,6 +173,22 @@ describe('the connect page with Enable Banking', () => {
     await heading(page, 'Not connected');
     await page.getByText('Your bank reported an error. Nothing was connected.').waitFor();
     expect(await page.getByRole('button', { name: 'Try again' }).isVisible()).toBe(true);
+    await close();
+    expect(await connectionsOf(profile.id)).toEqual([]);
+  });
+});
+
+describe('an Enable Banking application that does not allow the callback as a redirect URL', () => {
+  it("tells the end-user connecting is unavailable because of the service's setup, connecting nothing", async () => {
+    const environment = await createEnvironmentWithKey(app, 'PRODUCTION');
+    await configureEnableBanking(app, environment.environmentId, fake.registerApplication(['https://elsewhere.test/v1/connect/callback']), fake.url);
+    const profile = await createProfile(app, {}, environment.apiKey);
+    const { page, close } = await openConnector(await sessionFor(app, profile.id, environment.apiKey));
+    await heading(page, 'Pick your bank');
+    await page.getByLabel('Country').selectOption({ label: 'Finland' });
+    await page.getByLabel('Search banks').fill('suomi');
+    await page.getByRole('button', { name: /Fake Bank Suomi/ }).click();
+    await page.getByText("Connecting banks is unavailable right now because of a problem with this service's setup, not with your bank or your details. Nothing was connected; please try again later.").waitFor();
     await close();
     expect(await connectionsOf(profile.id)).toEqual([]);
   });

@@ -1,8 +1,11 @@
+import { createServer, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId } from '../../src/lib/ids.ts';
 import { dueForSync } from '../../src/modules/connection/connection.store.ts';
 import type { FakeEnableBanking } from '../fakes/enablebanking/index.ts';
-import { startEnableBankingApp } from '../support/enablebanking-app.ts';
+import { configureEnableBanking, startEnableBankingApp } from '../support/enablebanking-app.ts';
+import { createEnvironmentWithKey } from '../support/environments.ts';
 import { createProfile, sessionFor } from '../support/factories.ts';
 import { callBack, startRedirect } from '../support/redirect-links.ts';
 import type { TestApp } from '../support/test-app.ts';
@@ -18,9 +21,12 @@ import { waitFor } from '../support/wait.ts';
 let app: TestApp;
 let fake: FakeEnableBanking;
 let callbackUrl: string;
+/** The service's log lines (from `info`), as JSON. */
+const lines: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
-  ({ app, fake, callbackUrl } = await startEnableBankingApp());
+  const log = new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk)) as Record<string, unknown>), done()) });
+  ({ app, fake, callbackUrl } = await startEnableBankingApp({ LOG_LEVEL: 'info', METRICS_PORT: '0' }, { log }));
 }, 120_000);
 afterAll(async () => {
   await app?.stop();
@@ -37,14 +43,14 @@ async function connectionRow(connectionId: string) {
  * back to the callback (with `userAgent`: a browser's; without, a client that sends none, whose
  * first read is an unattended one).
  */
-async function linkAt(bankName: string, country: string, userAgent?: string): Promise<string> {
+async function linkAt(bankName: string, country: string, userAgent?: string, browserHeaders: Record<string, string> = {}): Promise<string> {
   const token = await sessionFor(app, (await createProfile(app)).id);
   const search = await app.http.get(`/v1/institutions?country=${country}&name=${encodeURIComponent(bankName)}`, { auth: token });
   const institution = search.body.find((candidate: { provider: string }) => candidate.provider === 'enablebanking');
   const link = await startRedirect(app, token, { provider: 'enablebanking', institutionId: institution.id });
   const back = await fake.atBank(link.url.toString(), 'approve');
   expect(`${back.origin}${back.pathname}`).toBe(callbackUrl);
-  const outcome = await callBack(app, Object.fromEntries(back.searchParams), link.cookie, userAgent);
+  const outcome = await callBack(app, Object.fromEntries(back.searchParams), link.cookie, userAgent, browserHeaders);
   expect(outcome.get('institution')).toBe(bankName);
   return outcome.get('linked')!;
 }
@@ -228,5 +234,118 @@ describe('after the bank refuses a read as over its limit', () => {
     expect(accountReads(uid).slice(before).map((record) => [record.status, record.psu, record.psuIpAddress])).toEqual(accountReads(uid).slice(before).map(() => [200, true, '203.0.113.7']));
     await syncJobsDone(connectionId);
     expect(new Date((await connectionRow(connectionId)).upstream_refuses_until).getTime()).toBe(refusesUntil);
+  });
+});
+
+/** One metric's value, from the service's `GET /metrics`. */
+async function metric(line: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${app.service.metricsPort}/metrics`)).text();
+  const found = text.split('\n').find((candidate) => candidate.startsWith(`${line} `));
+  return found === undefined ? 0 : Number(found.slice(line.length + 1));
+}
+
+describe('amounts as the API reference allows them', () => {
+  it('stores a signed debit and trailing zeros exactly; an amount it cannot store is left out, logged and counted, and the sync succeeds', async () => {
+    const bank = fake.addBank('Fake Bank Belgique', 'BE', [{ key: 'current', currency: 'EUR', opening: '100.00' }]);
+    fake.addEntry(bank, 'current', { amount: '-12.50', counterpart: 'Signed debit' });
+    fake.addEntry(bank, 'current', { amount: '7.250000', direction: 'CRDT', counterpart: 'Trailing zeros' });
+    fake.addEntry(bank, 'current', { amount: '0.12345', direction: 'CRDT', counterpart: 'Five decimals' });
+    const leftOutBefore = await metric('tributary_sync_left_out_total{provider="enablebanking",what="transaction"}');
+    const connectionId = await linkAt('Fake Bank Belgique', 'BE');
+    await syncedAfter(connectionId, null);
+    const stored = await app.sql('select amount::text as amount from transaction where connection_id = $1 order by amount', [decodeId('connection', connectionId)]);
+    expect(stored.map((row) => row.amount)).toEqual(['-12.5000', '7.2500']);
+
+    const warning = lines.find((line) => line.connectionId === decodeId('connection', connectionId) && line.leftOut)!;
+    expect(warning).toMatchObject({ level: 40, provider: 'enablebanking', leftOut: { transaction: 1, balance: 2, original_amount: 0 }, reasons: ['BALANCE: the amount has more than 4 fraction digits', 'TRANSACTION: the amount has more than 4 fraction digits'] });
+    expect(JSON.stringify(warning)).not.toMatch(/12345|Five decimals|Alex Example/);
+    expect(await metric('tributary_sync_left_out_total{provider="enablebanking",what="transaction"}')).toBe(leftOutBefore + 1);
+  });
+});
+
+describe("the bank's required PSU headers", () => {
+  it("are sent from the browser back from the bank, and from a refresh's endUser, when they hold every one the bank lists", async () => {
+    const bank = fake.addBank('Fake Bank Lietuva', 'LT', [{ key: 'current', currency: 'EUR', opening: '20.00' }], { requiredPsuHeaders: ['Psu-Ip-Address', 'Psu-User-Agent', 'Psu-Accept-language'], unattendedReadsPerDay: 0 });
+    fake.addEntry(bank, 'current', { amount: '1.10', counterpart: 'Maxima' });
+    const connectionId = await linkAt('Fake Bank Lietuva', 'LT', BROWSER, { 'Accept-Language': 'lt-LT,lt;q=0.9', Accept: 'text/html' });
+    const row = await syncedAfter(connectionId, null);
+    const uid = await accountUid(connectionId);
+    const first = accountReads(uid);
+    expect(first.map((record) => [record.status, record.psu, record.psuHeaders['psu-accept-language'], record.psuHeaders['psu-accept']])).toEqual(first.map(() => [200, true, 'lt-LT,lt;q=0.9', 'text/html']));
+
+    const endUser = { ipAddress: '203.0.113.9', userAgent: BROWSER, acceptLanguage: 'en-GB', acceptEncoding: 'gzip, br', geoLocation: '54.6872,25.2797' };
+    const refreshed = await app.http.post(`/v1/connections/${connectionId}/transactions/refresh`, { auth: app.apiKey, json: { endUser } });
+    expect(refreshed.status, refreshed.text).toBe(202);
+    await syncedAfter(connectionId, row.sync_cursor);
+    const second = accountReads(uid).slice(first.length);
+    expect(second.map((record) => [record.status, record.psuHeaders])).toEqual(
+      second.map(() => [200, { 'psu-ip-address': '203.0.113.9', 'psu-user-agent': BROWSER, 'psu-accept-language': 'en-GB', 'psu-accept-encoding': 'gzip, br', 'psu-geo-location': '54.6872,25.2797' }]),
+    );
+  });
+});
+
+describe('institution search with Enable Banking unreachable', () => {
+  it("answers the sandbox's institutions and names enablebanking unavailable, logged in one line without a stack", async () => {
+    const environment = await createEnvironmentWithKey(app, 'SANDBOX');
+    await configureEnableBanking(app, environment.environmentId, fake.registerApplication([callbackUrl]), 'https://127.0.0.1:1');
+    const from = lines.length;
+    const search = await app.http.get('/v1/institutions?name=bank', { auth: environment.apiKey });
+    expect(search.status, search.text).toBe(200);
+    expect(search.headers['unavailable-providers']).toBe('enablebanking');
+    expect(search.body.length).toBeGreaterThan(0);
+    expect(new Set(search.body.map((institution: { provider: string }) => institution.provider))).toEqual(new Set(['sandbox']));
+    expect(Number(search.headers['total-count'])).toBe(search.body.length);
+
+    // Asked alone, it is the answer's whole: a 503.
+    const alone = await app.http.get('/v1/institutions?provider=enablebanking', { auth: environment.apiKey });
+    expect(alone.status).toBe(503);
+    expect(alone.body).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', errorId: expect.any(String) });
+    expect(Number(alone.headers['retry-after'])).toBeGreaterThan(0);
+
+    const logged = lines.slice(from).filter((line) => (line.level as number) >= 40);
+    expect(logged.map((line) => [line.level, line.provider ?? line.code])).toEqual([
+      [40, 'enablebanking'],
+      [50, 'PROVIDER_UNAVAILABLE'],
+    ]);
+    expect(JSON.stringify(logged)).not.toContain('stack');
+  });
+});
+
+describe('institution search with Enable Banking silent', () => {
+  it('leaves it out the same way once it has not answered in time, without waiting for its own timeout', async () => {
+    // Accepts connections and never says a word: a firewall that drops the answers.
+    const held: Socket[] = [];
+    const silent = createServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const environment = await createEnvironmentWithKey(app, 'SANDBOX');
+      await configureEnableBanking(app, environment.environmentId, fake.registerApplication([callbackUrl]), `https://127.0.0.1:${(silent.address() as { port: number }).port}`);
+      const search = await app.http.get('/v1/institutions?name=bank', { auth: environment.apiKey });
+      expect(search.status, search.text).toBe(200);
+      expect(search.headers['unavailable-providers']).toBe('enablebanking');
+      expect(search.body.length).toBeGreaterThan(0);
+      expect(held.length).toBeGreaterThan(0);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});
+
+describe('a redirect URL the Enable Banking application does not allow', () => {
+  it("is 503 PROVIDER_MISCONFIGURED for the end-user, and the operator's log line names the setting to fix", async () => {
+    const environment = await createEnvironmentWithKey(app, 'PRODUCTION');
+    await configureEnableBanking(app, environment.environmentId, fake.registerApplication(['https://elsewhere.test/v1/connect/callback']), fake.url);
+    const token = await sessionFor(app, (await createProfile(app, {}, environment.apiKey)).id, environment.apiKey);
+    const [institution] = (await app.http.get('/v1/institutions?country=FI', { auth: token })).body;
+    const from = lines.length;
+    const refused = await app.http.post('/v1/connect/link', { auth: token, json: { provider: 'enablebanking', institutionId: institution.id } });
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ code: 'PROVIDER_MISCONFIGURED', requestId: expect.any(String), errorId: expect.any(String) });
+    expect(refused.headers['retry-after']).toBe('300');
+    expect(JSON.stringify(refused.body)).not.toContain(callbackUrl);
+    const operator = lines.slice(from).find((line) => line.setting);
+    expect(operator).toMatchObject({ level: 50, provider: 'enablebanking', setting: expect.stringContaining(`add ${callbackUrl} to the application's allowed redirect URLs`) });
+    expect(JSON.stringify(lines.slice(from))).not.toContain('stack');
   });
 });

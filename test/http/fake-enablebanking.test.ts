@@ -198,6 +198,32 @@ describe('sessions and account data', () => {
     expect((await call('GET', path, { headers: { 'Psu-Ip-Address': '198.51.100.4' } })).body).toMatchObject({ error: 'PSU_HEADER_NOT_PROVIDED' });
   });
 
+  it("takes the PSU headers its bank lists as required, all or none, and refuses a malformed position", async () => {
+    const addressOnly = newBank({ requiredPsuHeaders: ['Psu-Ip-Address'], unattendedReadsPerDay: 0 });
+    expect((await call('GET', `/aspsps?country=NL`)).body.aspsps).toContainEqual(expect.objectContaining({ name: addressOnly.name, required_psu_headers: ['Psu-Ip-Address'] }));
+    const first = (await session(addressOnly)).uids[0];
+    expect((await call('GET', `/accounts/${first}/details`, { headers: { 'Psu-Ip-Address': '198.51.100.4' } })).status).toBe(200);
+    expect((await call('GET', `/accounts/${first}/details`)).body).toMatchObject({ error: 'ASPSP_RATE_LIMIT_EXCEEDED' });
+
+    const more = newBank({ requiredPsuHeaders: ['Psu-Ip-Address', 'Psu-User-Agent', 'Psu-Accept-language'] });
+    const second = (await session(more)).uids[0];
+    expect((await call('GET', `/accounts/${second}/details`, { headers: PSU })).body).toMatchObject({ error: 'PSU_HEADER_NOT_PROVIDED' });
+    expect((await call('GET', `/accounts/${second}/details`, { headers: { ...PSU, 'Psu-Accept-Language': 'fi' } })).status).toBe(200);
+    expect((await call('GET', `/accounts/${second}/details`, { headers: { ...PSU, 'Psu-Accept-Language': 'fi', 'Psu-Geo-Location': '60.17 24.94' } })).body).toMatchObject({ error: 'PSU_HEADER_INVALID' });
+    expect(fake.requests.filter((record) => record.path === `/accounts/${second}/details`).map((record) => record.psu)).toEqual([false, true, false]);
+  });
+
+  it('serves amounts as the reference allows (a signed debit, any decimals) and keeps its balances exact', async () => {
+    const bank = newBank({ unattendedReadsPerDay: null });
+    fake.addEntry(bank, 'current', { amount: '-12.50', counterpart: 'Shop' });
+    fake.addEntry(bank, 'current', { amount: '0.00001', direction: 'CRDT', counterpart: 'Interest' });
+    const { uids } = await session(bank);
+    const entries = (await call('GET', `/accounts/${uids[0]}/transactions?date_from=${fake.today()}`)).body.transactions as { transaction_amount: { amount: string } }[];
+    expect(entries.map((entry) => entry.transaction_amount.amount)).toEqual(['-12.50', '0.00001']);
+    const balances = (await call('GET', `/accounts/${uids[0]}/balances`)).body.balances as { balance_type: string; balance_amount: { amount: string } }[];
+    expect(balances.find((balance) => balance.balance_type === 'ITBD')!.balance_amount.amount).toBe('87.50001');
+  });
+
   it('an expired session answers 401 EXPIRED_SESSION and reports EXPIRED; a deleted one CLOSED_SESSION', async () => {
     const bank = newBank();
     const expiring = await session(bank);

@@ -6,7 +6,7 @@ import { reconcile } from '../../src/modules/sync/window-reconciliation.ts';
 import type { StoredTransaction } from '../../src/modules/transaction/transaction.store.ts';
 import { enableBankingFactory } from '../../src/providers/enablebanking/enablebanking-factory.ts';
 import type { EnableBankingProvider } from '../../src/providers/enablebanking/enablebanking-provider.ts';
-import { LinkRefused, ProviderBusy, ProviderError, type LinkedLogin, type LinkStart } from '../../src/providers/provider.ts';
+import { LinkRefused, ProviderBusy, ProviderError, ProviderMisconfigured, type LinkedLogin, type LinkStart } from '../../src/providers/provider.ts';
 import { startFakeEnableBanking, type FakeBank, type FakeEnableBanking } from '../fakes/enablebanking/index.ts';
 
 /*
@@ -96,6 +96,15 @@ describe('linking', () => {
     await expect(provider.completeLink({ authorizationCode: code, products: undefined, webhookUrl: null })).rejects.toMatchObject({ reason: 'INVALID', field: 'authorizationCode' });
   });
 
+  it("a redirect URL the application does not allow is the operator's setting to fix, named for the log", async () => {
+    const provider = adapter();
+    const [institution] = await provider.searchInstitutions({ country: 'FI' });
+    const refused = await provider.startLink({ profileId: 'prf', products: [], webhookUrl: null, institutionId: institution!.id, redirectUrl: 'https://elsewhere.test/v1/connect/callback', state: 's' }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ProviderMisconfigured);
+    expect(refused).toMatchObject({ status: 'ERROR_SERVICE', setting: expect.stringContaining("add https://elsewhere.test/v1/connect/callback to the application's allowed redirect URLs") });
+    expect(fake.requests.at(-1)).toMatchObject({ path: '/auth', status: 422, error: 'REDIRECT_URI_NOT_ALLOWED' });
+  });
+
   it('a cancel at the bank comes back as access_denied with the state', async () => {
     const provider = adapter();
     const [institution] = await provider.searchInstitutions({ country: 'SE' });
@@ -149,6 +158,42 @@ describe('reading a window', () => {
       ['-42.17', 'POSTED'],
       ['-12.90', 'POSTED'],
       ['-8.40', 'PENDING'],
+    ]);
+  });
+
+  it("reads a current account's overdraft as a negative limit, as a card's credit limit", async () => {
+    const provider = adapter();
+    const bank = newBank([{ key: 'current', currency: 'EUR', opening: '10.00', creditLimit: '1.23' }]);
+    const login = await link(provider, bank);
+    const [account] = (await provider.readWindow(login.credential, daysAgo(5))).accounts;
+    expect(account).toMatchObject({ kind: 'DEPOSITORY', subtype: 'checking' });
+    expect(account!.balance).toMatchObject({ current: '10.00', available: '11.23', limit: '-1.23' });
+  });
+
+  it('stores amounts as the reference allows them, and leaves out (listed, never rounded) what numeric(19,4) cannot hold', async () => {
+    const provider = adapter();
+    const bank = newBank([{ key: 'current', currency: 'EUR', opening: '100.00' }], { unattendedReadsPerDay: null });
+    fake.addEntry(bank, 'current', { amount: '-12.50', counterpart: 'Signed debit', date: daysAgo(4) });
+    fake.addEntry(bank, 'current', { amount: '7.250000', direction: 'CRDT', counterpart: 'Trailing zeros', date: daysAgo(3) });
+    fake.addEntry(bank, 'current', { amount: '0.12345', direction: 'CRDT', counterpart: 'Five decimals', date: daysAgo(3) });
+    fake.addEntry(bank, 'current', { amount: '5.00', currency: 'euro', counterpart: 'No ISO currency', date: daysAgo(2) });
+    fake.addEntry(bank, 'current', { amount: '10.00', counterpart: 'Abroad', date: daysAgo(1), instructed: { amount: '11.123456', currency: 'USD', rate: '0.899' } });
+    const login = await link(provider, bank);
+    const uid = fake.sessionAccounts(sessionIdOf(login)).get('current')!;
+    const snapshot = await provider.readWindow(login.credential, daysAgo(10));
+    expect(snapshot.transactions.map((transaction) => [transaction.enrichment?.counterpartyName, transaction.amount, transaction.originalAmount])).toEqual([
+      ['Signed debit', '-12.50', null],
+      ['Trailing zeros', '7.25', null],
+      ['Abroad', '-10.00', null],
+    ]);
+    // The balances carry the five decimals too: unknown rather than rounded.
+    expect(snapshot.accounts[0]!.balance).toMatchObject({ current: null, available: null });
+    expect(snapshot.unreadable).toEqual([
+      { accountRemoteId: uid, what: 'BALANCE', reason: 'the amount has more than 4 fraction digits' },
+      { accountRemoteId: uid, what: 'BALANCE', reason: 'the amount has more than 4 fraction digits' },
+      { accountRemoteId: uid, what: 'TRANSACTION', reason: 'the amount has more than 4 fraction digits' },
+      { accountRemoteId: uid, what: 'TRANSACTION', reason: 'the currency is not an ISO 4217 code' },
+      { accountRemoteId: uid, what: 'ORIGINAL_AMOUNT', reason: 'the amount has more than 4 fraction digits' },
     ]);
   });
 
@@ -222,6 +267,37 @@ describe('limits and ended consents', () => {
     expect(attended.accounts).toHaveLength(1);
     fake.advance(1);
     await expect(provider.readWindow(login.credential, daysAgo(5))).resolves.toMatchObject({ accounts: [expect.anything()] });
+  });
+
+  it("sends the end-user's headers when they include every one the bank requires, and none otherwise", async () => {
+    const provider = adapter();
+    const bank = newBank([{ key: 'current', currency: 'EUR' }], { requiredPsuHeaders: ['Psu-Ip-Address', 'Psu-User-Agent', 'Psu-Accept-language'], unattendedReadsPerDay: 0 });
+    const login = await link(provider, bank);
+    const uid = fake.sessionAccounts(sessionIdOf(login)).get('current')!;
+    const reads = () => fake.requests.filter((record) => record.path.startsWith(`/accounts/${uid}/`));
+    const endUser = { ipAddress: '203.0.113.7', userAgent: 'Mozilla/5.0 (test)', accept: 'text/html', acceptLanguage: 'fi-FI,fi;q=0.9', acceptEncoding: 'gzip', geoLocation: '60.1699,24.9384' };
+    await provider.readWindow(login.credential, daysAgo(5), endUser);
+    expect(reads().map((record) => [record.status, record.psu])).toEqual([[200, true], [200, true], [200, true]]);
+    expect(reads()[0]!.psuHeaders).toEqual({
+      'psu-ip-address': '203.0.113.7',
+      'psu-user-agent': 'Mozilla/5.0 (test)',
+      'psu-accept': 'text/html',
+      'psu-accept-encoding': 'gzip',
+      'psu-accept-language': 'fi-FI,fi;q=0.9',
+      'psu-geo-location': '60.1699,24.9384',
+    });
+
+    // Without the language the bank wants, nothing is sent: an unattended read, which this bank refuses.
+    const before = reads().length;
+    await expect(provider.readWindow(login.credential, daysAgo(5), { ...endUser, acceptLanguage: null })).rejects.toBeInstanceOf(ProviderBusy);
+    expect(reads().slice(before).map((record) => [record.status, record.psuHeaders])).toEqual([[429, {}]]);
+
+    // A bank that wants the address only takes a presence without a user agent.
+    const addressOnly = newBank([{ key: 'current', currency: 'EUR' }], { requiredPsuHeaders: ['Psu-Ip-Address'], unattendedReadsPerDay: 0 });
+    // (A new adapter: this one keeps the country's list of banks from before the bank was added.)
+    const fresh = adapter();
+    const second = await link(fresh, addressOnly);
+    await expect(fresh.readWindow(second.credential, daysAgo(5), { ipAddress: '203.0.113.7', userAgent: null })).resolves.toMatchObject({ accounts: [expect.anything()] });
   });
 
   it('an expired consent is ERROR_REPAIRABLE saying the consent ended', async () => {

@@ -12,22 +12,26 @@ import { startTestApp, type TestApp } from './test-app.ts';
  * through PROVIDER_CA_FILE), an application registered there whose allowed redirect URL is the
  * service's callback, configured the way the README tells an operator to, with `npm run cli --
  * providers set … enablebanking`. End-users reach the service at `https://localhost:<port>`.
+ * `env` and `options` go to startTestApp (a log level and where log lines go, a metrics port).
  */
-export async function startEnableBankingApp(): Promise<{ app: TestApp; fake: FakeEnableBanking; callbackUrl: string }> {
+export async function startEnableBankingApp(env: Record<string, string> = {}, options: Parameters<typeof startTestApp>[1] = {}): Promise<{ app: TestApp; fake: FakeEnableBanking; callbackUrl: string }> {
   const fake = await startFakeEnableBanking();
-  const dir = mkdtempSync(path.join(tmpdir(), 'fake-enablebanking-'));
-  const caFile = path.join(dir, 'ca.pem');
+  const caFile = path.join(mkdtempSync(path.join(tmpdir(), 'fake-enablebanking-')), 'ca.pem');
   writeFileSync(caFile, fake.ca);
-  const app = await startTestApp({ PROVIDER_CA_FILE: caFile });
+  const app = await startTestApp({ PROVIDER_CA_FILE: caFile, ...env }, options);
   const callbackUrl = `https://localhost:${app.service.port}/v1/connect/callback`;
-  const application = fake.registerApplication([callbackUrl]);
-  const keyFile = path.join(dir, 'application.pem');
+  await configureEnableBanking(app, app.service.bootstrap.created!.environmentId, fake.registerApplication([callbackUrl]), fake.url);
+  return { app, fake, callbackUrl };
+}
+
+/** `npm run cli -- providers set <environment> enablebanking …` for `application`, with the API at `baseUrl`. */
+export async function configureEnableBanking(app: TestApp, environmentId: string, application: { applicationId: string; privateKeyPem: string }, baseUrl: string): Promise<void> {
+  const keyFile = path.join(mkdtempSync(path.join(tmpdir(), 'enablebanking-key-')), 'application.pem');
   writeFileSync(keyFile, application.privateKeyPem, { mode: 0o600 });
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['scripts/cli.ts', 'providers', 'set', app.service.bootstrap.created!.environmentId, 'enablebanking', '--application-id', application.applicationId, '--private-key-file', keyFile, '--base-url', fake.url],
+    ['scripts/cli.ts', 'providers', 'set', environmentId, 'enablebanking', '--application-id', application.applicationId, '--private-key-file', keyFile, '--base-url', baseUrl],
     { env: { ...process.env, DATABASE_URL: app.databaseUrl, DATA_DIR: app.dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent' } },
   );
   expect(stdout).toContain('enablebanking configured');
-  return { app, fake, callbackUrl };
 }

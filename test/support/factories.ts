@@ -33,9 +33,9 @@ export function basicAuth(profileId: string, apiKey: string): string {
   return `Basic ${Buffer.from(`${profileId}:${apiKey}`).toString('base64')}`;
 }
 
-/** A session token for the profile, as an app's backend would issue it. */
-export async function sessionFor(app: TestApp, profileId: string): Promise<string> {
-  const response = await app.http.post('/v1/users/sessions', { auth: app.apiKey, json: { userId: profileId } });
+/** A session token for the profile (of the environment of `apiKey`), as an app's backend would issue it. */
+export async function sessionFor(app: TestApp, profileId: string, apiKey = app.apiKey): Promise<string> {
+  const response = await app.http.post('/v1/users/sessions', { auth: apiKey, json: { userId: profileId } });
   expect(response.status).toBe(201);
   return response.body.token;
 }

@@ -21,9 +21,12 @@ export async function startRedirect(app: TestApp, token: string, json: Record<st
   return { url, state: url.searchParams.get('state')!, cookie: setCookie[0]!.split(';')[0]!, body: response.body };
 }
 
-/** The bank sends the browser back to the callback with `query`; answers where the browser goes next (the connect page's fragment). */
-export async function callBack(app: TestApp, query: Record<string, string>, cookie?: string, userAgent?: string): Promise<URLSearchParams> {
-  const headers = { ...(cookie ? { Cookie: cookie } : {}), ...(userAgent ? { 'User-Agent': userAgent } : {}) };
+/**
+ * The bank sends the browser back to the callback with `query`; answers where the browser goes next
+ * (the connect page's fragment). `browserHeaders`: more of what the browser sends (Accept-Language, …).
+ */
+export async function callBack(app: TestApp, query: Record<string, string>, cookie?: string, userAgent?: string, browserHeaders: Record<string, string> = {}): Promise<URLSearchParams> {
+  const headers = { ...browserHeaders, ...(cookie ? { Cookie: cookie } : {}), ...(userAgent ? { 'User-Agent': userAgent } : {}) };
   const response = await anonymously(() => app.http.get(`/v1/connect/callback?${new URLSearchParams(query).toString()}`, { headers }));
   expect(response.status, response.text).toBe(303);
   const location = response.headers.location!;

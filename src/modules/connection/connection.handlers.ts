@@ -38,7 +38,7 @@ export function connectionHandlers({ cipher, jobs, providers }: ConnectionHandle
         });
       }
       const provider = await providerOffering(providers, connection, 'TRANSACTIONS_REFRESH');
-      const presence = body?.endUser ? { ipAddress: body.endUser.ipAddress, userAgent: body.endUser.userAgent ?? null } : undefined;
+      const presence = body?.endUser ? { ...body.endUser, userAgent: body.endUser.userAgent ?? null } : undefined;
       assertBudgetLeft(connection, budgetOf(provider), presence);
       await connections.claimTransactionsRefresh(connection, presence, (tx) => jobs.syncNow(connection.id, { db: jobsIn(tx) }));
       return { status: 202, body: { connectionId: params.connectionId, status: 'QUEUED' } };

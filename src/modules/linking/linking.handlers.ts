@@ -34,14 +34,19 @@ export function linkingHandlers({ cipher, linking }: LinkingHandlerDeps): Handle
     },
     async searchInstitutions({ query, credential, em }) {
       const { page, limit } = pageOf(query);
-      const all = await linking.institutions({ em, environmentId: credential.environmentId }, query);
-      const items = all.slice((page - 1) * limit, page * limit);
-      return { status: 200, body: items, headers: pageHeaders(page, limit, all.length, items.length) };
+      const { institutions, unavailable } = await linking.institutions({ em, environmentId: credential.environmentId }, query);
+      const items = institutions.slice((page - 1) * limit, page * limit);
+      const headers = pageHeaders(page, limit, institutions.length, items.length);
+      return { status: 200, body: items, headers: unavailable.length > 0 ? { ...headers, 'Unavailable-Providers': unavailable.join(',') } : headers };
     },
     async completeLinkRedirect({ query, headers, clientAddress, em, log }) {
-      // The bank sent the end-user's browser here: they are present for the first read (a client that sends no user agent is no browser).
-      const userAgent = headers['user-agent'];
-      const presence = userAgent ? { ipAddress: clientAddress, userAgent } : undefined;
+      // The bank sent the end-user's browser here: they are present for the first read, described by
+      // the headers PSD2 banks ask for (a client that sends no user agent is no browser).
+      const header = (name: string) => (typeof headers[name] === 'string' ? headers[name] : null);
+      const userAgent = header('user-agent');
+      const presence = userAgent
+        ? { ipAddress: clientAddress, userAgent, referer: header('referer'), accept: header('accept'), acceptCharset: header('accept-charset'), acceptEncoding: header('accept-encoding'), acceptLanguage: header('accept-language') }
+        : undefined;
       const outcome = await linking.finishRedirect(em, query, { browserSecret: linkCookieOf(headers.cookie), presence }, (scope) => service(em, scope), log);
       // The cookie stays until it expires: a reload of this URL (the back button) is then told "used already", not "not this browser".
       return { status: 303, headers: { Location: `/connector#${fragmentOf(outcome)}`, 'Referrer-Policy': 'no-referrer' } };

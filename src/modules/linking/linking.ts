@@ -6,7 +6,7 @@ import { jobsIn } from '../../jobs/in-transaction.ts';
 import { encodeId } from '../../lib/ids.ts';
 import { isLoopbackUrl } from '../../lib/loopback.ts';
 import { ProviderNotConfigured, type ProviderDirectory } from '../../providers/directory.ts';
-import { LinkRefused, type EndUserPresence, type InstitutionQuery, type LinkCompletion, type LinkSession, type Provider } from '../../providers/provider.ts';
+import { LinkRefused, ProviderError, ProviderMisconfigured, type EndUserPresence, type InstitutionQuery, type LinkCompletion, type LinkSession, type Provider } from '../../providers/provider.ts';
 import { readEnvironment } from '../environment/environment.service.ts';
 import { upstreamFailure } from '../connection/capabilities.ts';
 import type { ConnectionJobs } from '../sync/connection.jobs.ts';
@@ -57,6 +57,12 @@ export interface ReturningBrowser {
   presence: EndUserPresence | undefined;
 }
 
+/** The institutions found, and the providers that could not be asked this time. */
+export interface InstitutionSearch {
+  institutions: components['schemas']['Institution'][];
+  unavailable: string[];
+}
+
 /** How a redirect link ended, for the connect page. */
 export type RedirectOutcome = { connectionId: string; institutionName: string } | { error: 'cancelled' | 'bank_error' | 'expired' | 'invalid' };
 
@@ -64,6 +70,10 @@ export type RedirectOutcome = { connectionId: string; institutionName: string } 
 export const LINK_STATE_TTL_MS = 15 * 60_000;
 
 const DEFAULT_PRODUCTS: components['schemas']['Product'][] = ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS'];
+/** A misconfigured provider is worth asking again after this long: the operator's fix takes effect within a minute. */
+const MISCONFIGURED_RETRY_SECONDS = 300;
+/** How long an institution search waits for one provider: a slower one is left out, not allowed to hold up the others. */
+export const SEARCH_DEADLINE_MS = 5_000;
 
 /**
  * Connecting an institution through a provider's own UI, for the connect page and the sandbox API:
@@ -99,7 +109,7 @@ export class Linking {
     const institutionId = repairing?.institutionId ?? request.institutionId;
     if (!institutionId && provider.searchInstitutions) return { session: { provider: providerName, kind: 'INSTITUTION_SEARCH' } };
     const state = newSecret();
-    const session: LinkSession = await upstream(() =>
+    const session: LinkSession = await this.#upstream(name, () =>
       provider.startLink({
         profileId,
         products: repairing?.products ?? request.products ?? DEFAULT_PRODUCTS,
@@ -170,16 +180,19 @@ export class Linking {
   /**
    * The institutions end-users can pick, across the environment's providers (the sandbox too in a
    * SANDBOX environment), or of `query.provider` only; sorted by name. Providers without
-   * searchInstitutions have their own pickers (Plaid Link, the SimpleFIN Bridge) and list none.
+   * searchInstitutions have their own pickers (Plaid Link, the SimpleFIN Bridge) and list none. A
+   * provider that fails, or has not answered within SEARCH_DEADLINE_MS, is left out, named in
+   * `unavailable` and logged in one line; only when every provider asked failed does the search
+   * fail, with the first one's error.
    */
-  async institutions(caller: Caller, query: InstitutionQuery & { provider?: string }): Promise<components['schemas']['Institution'][]> {
+  async institutions(caller: Caller, query: InstitutionQuery & { provider?: string }): Promise<InstitutionSearch> {
     const { country, name } = query;
     const names = query.provider ? [query.provider] : await this.#searchable(caller);
-    const lists = await Promise.all(
+    const lists = await Promise.allSettled(
       names.map(async (providerName) => {
         const provider = await this.#provider(caller, providerName);
         if (!provider.searchInstitutions) return [];
-        const found = await upstream(() => provider.searchInstitutions!({ country, name }), 'search institutions');
+        const found = await this.#upstream(providerName, () => withinDeadline(provider.searchInstitutions!({ country, name })), 'search institutions');
         return found.map((institution) => ({
           id: institution.id,
           name: institution.name,
@@ -190,7 +203,19 @@ export class Linking {
         }));
       }),
     );
-    return lists.flat().sort((a, b) => a.name.localeCompare(b.name) || a.provider.localeCompare(b.provider) || a.id.localeCompare(b.id));
+    const failed = lists.flatMap((list, index) => (list.status === 'rejected' ? [{ provider: names[index]!, error: list.reason as unknown }] : []));
+    // What is not the provider's own failure (a provider not configured, the database) fails the search as before.
+    const foreign = failed.find(({ error }) => !providerDown(error));
+    if (foreign || (failed.length > 0 && failed.length === names.length)) throw (foreign ?? failed[0]!).error;
+    for (const { provider, error } of failed) {
+      // A misconfigured provider was logged as it failed, with the setting to fix.
+      if (providerDown(error) && error.code === 'PROVIDER_UNAVAILABLE') this.#deps.logger.warn({ provider, reason: error.message }, `institution search: ${provider} left out, it could not answer`);
+    }
+    const institutions = lists.flatMap((list) => (list.status === 'fulfilled' ? list.value : []));
+    return {
+      institutions: institutions.sort((a, b) => a.name.localeCompare(b.name) || a.provider.localeCompare(b.provider) || a.id.localeCompare(b.id)),
+      unavailable: failed.map(({ provider }) => provider),
+    };
   }
 
   async #searchable({ em, environmentId }: Caller): Promise<string[]> {
@@ -211,7 +236,7 @@ export class Linking {
     const profile = await connections.profileFor(profilePublicId);
     const name = await this.#providerName(caller, input.provider);
     const provider = await this.#provider(caller, name);
-    const linked = await upstream(() => provider.completeLink(this.#completion(caller, provider, name, input)));
+    const linked = await this.#upstream(name, () => provider.completeLink(this.#completion(caller, provider, name, input)));
     const connection = await connections.create(profile, name, linked, (created, tx) => this.#deps.jobs.sync(created.id, { db: jobsIn(tx) }), presence);
     return presentConnection(connection);
   }
@@ -219,7 +244,7 @@ export class Linking {
   async #relink(caller: Caller, connections: ConnectionService, connection: ConnectionEntity, input: LinkInput, presence?: EndUserPresence) {
     connections.assertRepairable(connection);
     const provider = await this.#provider(caller, connection.provider);
-    const linked = await upstream(() =>
+    const linked = await this.#upstream(connection.provider, () =>
       provider.completeLink({ ...this.#completion(caller, provider, connection.provider, input), products: connection.products, existingCredential: connections.credentialOf(connection) }),
     );
     await connections.relink(connection, linked, (tx) => this.#deps.jobs.sync(connection.id, { db: jobsIn(tx) }), presence);
@@ -252,6 +277,33 @@ export class Linking {
     }
   }
 
+  /**
+   * Runs a link step of `provider`; what the provider refuses is the caller's input (a sign-in the
+   * institution rejects too, before any connection exists), what fails upstream (or is rate limited)
+   * is a 503, settings of the operator's that the provider refuses a 503 PROVIDER_MISCONFIGURED
+   * (logged at once, naming the setting to fix), a request of ours it refuses a 500 (upstreamFailure).
+   */
+  async #upstream<T>(provider: string, step: () => Promise<T>, doing = 'complete the link'): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      if (error instanceof LinkRefused) {
+        if (error.reason === 'NOT_FOUND') throw notFound(error.message);
+        if (error.reason === 'CREDENTIALS') throw new AppError(422, 'INVALID_CREDENTIALS', error.message, { instruction: 'Nothing was connected: sign in again with the right username and password.' });
+        throw new ValidationError([{ path: [error.field], message: error.message }]);
+      }
+      if (error instanceof ProviderMisconfigured) {
+        this.#deps.logger.error({ provider, setting: error.setting }, `${provider} refuses the operator's settings (${error.message}): ${error.setting}`);
+        throw new AppError(503, 'PROVIDER_MISCONFIGURED', `Connecting through ${provider} is unavailable until the operator fixes its settings`, {
+          instruction: 'Nothing was connected. Tell the end-user connecting is unavailable for now; the operator finds what to fix in the server log.',
+          headers: { 'Retry-After': String(MISCONFIGURED_RETRY_SECONDS) },
+        });
+      }
+      // A rate limit (ProviderBusy) too: 503 with the upstream's delay, never a 500.
+      throw upstreamFailure(error, doing);
+    }
+  }
+
   /** Where `provider` should send webhooks about a login; null (and said once) when nothing outside can reach this service. */
   #webhookUrl({ environmentId }: Caller, provider: Provider, name: string): string | null {
     if (this.#webhookOrigin === null) {
@@ -262,6 +314,25 @@ export class Linking {
       return null;
     }
     return `${this.#webhookOrigin}/v1/providers/${name}/webhooks?environment=${encodeId('environment', environmentId)}`;
+  }
+}
+
+/** A provider's own failure while the caller waited: it is unavailable (or misconfigured), not the search broken. */
+function providerDown(error: unknown): error is AppError {
+  return error instanceof AppError && (error.code === 'PROVIDER_UNAVAILABLE' || error.code === 'PROVIDER_MISCONFIGURED');
+}
+
+/** `work`, or a provider failure once SEARCH_DEADLINE_MS passed (what it answers later is dropped; adapters may cache it). */
+async function withinDeadline<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new ProviderError('ERROR_PROVIDER', `no answer within ${SEARCH_DEADLINE_MS / 1000} s`, { retryAfterSeconds: 30 })), SEARCH_DEADLINE_MS);
+  });
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -279,21 +350,3 @@ export async function requireSandboxEnvironment(em: EntityManager, environmentId
   }
 }
 
-/**
- * Runs a link step; what the provider refuses is the caller's input (a sign-in the institution
- * rejects too, before any connection exists), what fails upstream (or is rate limited) is a 503, a
- * request of ours it refuses a 500 (upstreamFailure).
- */
-async function upstream<T>(step: () => Promise<T>, doing = 'complete the link'): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    if (error instanceof LinkRefused) {
-      if (error.reason === 'NOT_FOUND') throw notFound(error.message);
-      if (error.reason === 'CREDENTIALS') throw new AppError(422, 'INVALID_CREDENTIALS', error.message, { instruction: 'Nothing was connected: sign in again with the right username and password.' });
-      throw new ValidationError([{ path: [error.field], message: error.message }]);
-    }
-    // A rate limit (ProviderBusy) too: 503 with the upstream's delay, never a 500.
-    throw upstreamFailure(error, doing);
-  }
-}

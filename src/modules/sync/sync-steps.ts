@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { run } from '../../db/statement.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
-import type { ProviderAccount, ProviderTransaction, SyncPage } from '../../providers/provider.ts';
+import type { ProviderAccount, ProviderTransaction, SyncPage, UnreadableItem } from '../../providers/provider.ts';
 import { applyReportedAccounts, latestBalances, recordBalance } from '../account/account.service.ts';
 import { sameReading } from '../balance/balance.service.ts';
 import { applyTransactionChanges } from '../transaction/transaction.store.ts';
@@ -80,6 +80,19 @@ export async function applyPage(
   observers.metrics?.pageApplied(applied.provider, { added: addedIds.length, modified: modified.length, removed: removed.length });
   if (applied.changes.orphans.length > 0) reportOrphans(observers, connectionId, applied.provider, applied.changes.orphans);
   return true;
+}
+
+/** The metric label of each kind of value left out. */
+const LEFT_OUT_LABELS = { TRANSACTION: 'transaction', BALANCE: 'balance', ORIGINAL_AMOUNT: 'original_amount' } as const;
+
+/** What the provider left out of a snapshot (it could not be stored exactly): one warning per sync, without the values, and counted. */
+export function reportLeftOut({ metrics, logger }: SyncObservers, connectionId: string, provider: string, items: UnreadableItem[]): void {
+  const counts = { transaction: 0, balance: 0, original_amount: 0 };
+  for (const item of items) counts[LEFT_OUT_LABELS[item.what]]++;
+  for (const what of Object.values(LEFT_OUT_LABELS)) if (counts[what] > 0) metrics?.leftOut(provider, what, counts[what]);
+  const reasons = [...new Set(items.map((item) => `${item.what}: ${item.reason}`))];
+  const accountRemoteIds = [...new Set(items.map((item) => item.accountRemoteId))];
+  logger?.warn({ connectionId, provider, leftOut: counts, reasons, accountRemoteIds }, 'sync left out what the provider reported in a form it cannot store exactly');
 }
 
 function reportOrphans({ metrics, logger }: SyncObservers, connectionId: string, provider: string, orphans: ProviderTransaction[]): void {

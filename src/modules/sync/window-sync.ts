@@ -4,7 +4,7 @@ import { ProviderBusy, ProviderError, type EndUserPresence, type WindowProvider 
 import { storedFrom } from '../transaction/transaction.store.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { budgetOf, claimRead, upstreamRefusal } from './request-budget.ts';
-import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
+import { applyAccounts, applyPage, reportLeftOut, type SyncObservers } from './sync-steps.ts';
 import { reconcile } from './window-reconciliation.ts';
 
 /** A first sync reads this much history; later ones re-read this many days before the last one. */
@@ -42,6 +42,7 @@ export async function syncWindow(args: {
   const stored = await storedFrom(em, connection.id, snapshot.start);
   const page = reconcile(stored, snapshot, snapshot.end, `${snapshot.end}.${Date.now()}`);
   if (!(await applyPage(em, connection.id, cursor, page.nextCursor, page, args.observers))) return false;
+  if (snapshot.unreadable?.length) reportLeftOut(args.observers, connection.id, provider.name, snapshot.unreadable);
   if (snapshot.attention) throw new ProviderError('ERROR_REPAIRABLE', snapshot.attention);
   return true;
 }

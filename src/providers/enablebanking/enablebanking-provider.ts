@@ -2,6 +2,7 @@ import {
   LinkRefused,
   NotOffered,
   ProviderError,
+  ProviderMisconfigured,
   WebhookUnverified,
   type Capability,
   type EndUserPresence,
@@ -13,6 +14,7 @@ import {
   type LinkStart,
   type ProviderAccount,
   type ProviderBalance,
+  type UnreadableItem,
   type WebhookAction,
   type WindowProvider,
   type WindowSnapshot,
@@ -22,6 +24,7 @@ import type { ApplicationToken } from './application-token.ts';
 import { countryOfInstitution, institutionIdOf, toInstitution, type AspspLists } from './aspsps.ts';
 import { EbUnreachable, type EbAnswer, type EbHttp, type EbRequest } from './enablebanking-client.ts';
 import { consentEnded, errorCode, failure } from './failures.ts';
+import { DEFAULT_REQUIRED_PSU_HEADERS, psuHeaders } from './psu-headers.ts';
 import { accountKey } from './transaction-ids.ts';
 import { toAccount, toTransactions } from './transforms.ts';
 
@@ -106,7 +109,10 @@ export class EnableBankingProvider implements WindowProvider {
       },
     });
     if (answer.status === 422 && errorCode(answer) === 'REDIRECT_URI_NOT_ALLOWED') {
-      throw new ProviderError('ERROR_SERVICE', "Enable Banking refused the redirect URL: add it to the application's allowed redirect URLs in its control panel");
+      throw new ProviderMisconfigured(
+        'Enable Banking does not allow the redirect URL',
+        `add ${request.redirectUrl} to the application's allowed redirect URLs in Enable Banking's control panel, or set PUBLIC_URL to the origin registered there`,
+      );
     }
     const started = json<StartAuthorizationResponse>(answer);
     if (typeof started.url !== 'string' || !started.url.startsWith('https://')) throw new ProviderError('ERROR_PROVIDER', 'Enable Banking returned no sign-in URL', { retryAfterSeconds: RETRY_SECONDS });
@@ -145,27 +151,28 @@ export class EnableBankingProvider implements WindowProvider {
 
   /**
    * The session's accounts with their balances and every transaction from `start` until today, each
-   * account's pages followed to the end. With `presence` the reads carry the end-user's PSU headers,
-   * which the bank does not count against its four unattended reads a day.
+   * account's pages followed to the end. With `presence` the reads carry the end-user's PSU headers
+   * when it has all the bank requires, and the bank does not count them against its four unattended
+   * reads a day. What cannot be stored exactly is left out and listed in `unreadable`.
    */
   async readWindow(credential: string, start: string, presence?: EndUserPresence): Promise<WindowSnapshot> {
     const login = readLogin(credential);
     const at = new Date(this.#now());
     const end = at.toISOString().slice(0, 10);
-    // Banks want every PSU header or none: without the end-user's user agent, the read is an unattended one.
-    const headers = presence?.userAgent ? psuHeaders(presence.ipAddress, presence.userAgent) : {};
+    const headers = presence ? psuHeaders(presence, await this.#requiredPsuHeaders(login.aspsp)) : {};
     const session = await this.#session(login);
     const hashes = new Map((session.accounts_data ?? []).map((data) => [data.uid, data.identification_hash]));
     const accounts: ProviderAccount[] = [];
     const transactions = [];
+    const unreadable: UnreadableItem[] = [];
     // One account after the other: a bank answers one PSU's requests slowly and may refuse parallel ones.
     for (const uid of session.accounts) {
-      const { account, details } = await this.#account(uid, at, headers);
+      const { account, details } = await this.#account(uid, at, headers, unreadable);
       accounts.push(account);
       const entries = await this.#entries(uid, start, end, headers);
-      transactions.push(...toTransactions(uid, accountKey(hashes.get(uid) ?? details.identification_hash ?? uid), account.currencyCode, entries, end, at));
+      transactions.push(...toTransactions(uid, accountKey(hashes.get(uid) ?? details.identification_hash ?? uid), account.currencyCode, entries, end, at, unreadable));
     }
-    return { start, end, accounts, transactions, attention: null };
+    return { start, end, accounts, transactions, attention: null, unreadable };
   }
 
   /** EB reads the bank live on every sync: the sync that follows the refresh is the refresh. */
@@ -201,6 +208,12 @@ export class EnableBankingProvider implements WindowProvider {
     });
   }
 
+  /** The PSU headers the login's bank lists as required (from its country's list of banks, cached for hours). */
+  async #requiredPsuHeaders(aspsp: Login['aspsp']): Promise<readonly string[]> {
+    const listed = (await this.#aspsps(aspsp.country)).find((candidate) => candidate.name === aspsp.name)?.required_psu_headers;
+    return Array.isArray(listed) && listed.every((name) => typeof name === 'string') ? listed : DEFAULT_REQUIRED_PSU_HEADERS;
+  }
+
   async #aspsp(institutionId: string): Promise<AspspData> {
     const country = countryOfInstitution(institutionId);
     const aspsp = country ? (await this.#aspsps(country)).find((candidate) => institutionIdOf(candidate) === institutionId) : undefined;
@@ -218,14 +231,14 @@ export class EnableBankingProvider implements WindowProvider {
     return session;
   }
 
-  async #account(uid: string, at: Date, headers: Record<string, string> = {}): Promise<{ account: ProviderAccount; details: AccountResource }> {
+  async #account(uid: string, at: Date, headers: Record<string, string> = {}, unreadable: UnreadableItem[] = []): Promise<{ account: ProviderAccount; details: AccountResource }> {
     const path = `/accounts/${encodeURIComponent(uid)}`;
     const details = json<AccountResource>(await this.#call({ method: 'GET', path: `${path}/details`, headers }));
     const { balances } = json<{ balances?: BalanceResource[] }>(await this.#call({ method: 'GET', path: `${path}/balances`, headers }));
     if (typeof details.currency !== 'string' || !Array.isArray(balances)) {
       throw new ProviderError('ERROR_PROVIDER', 'Enable Banking answered an account without its currency or balances', { retryAfterSeconds: RETRY_SECONDS });
     }
-    return { account: toAccount(uid, details, balances, at), details };
+    return { account: toAccount(uid, details, balances, at, unreadable), details };
   }
 
   async #entries(uid: string, start: string, end: string, headers: Record<string, string>): Promise<EbTransaction[]> {
@@ -253,11 +266,6 @@ export class EnableBankingProvider implements WindowProvider {
       throw error;
     }
   }
-}
-
-/** The end-user's PSU headers (the names in EB's reference). */
-function psuHeaders(ipAddress: string, userAgent: string): Record<string, string> {
-  return { 'Psu-Ip-Address': ipAddress, 'Psu-User-Agent': userAgent.replace(/[^\x20-\x7e]/g, '').slice(0, 512) };
 }
 
 function json<T>(answer: EbAnswer): T {

@@ -1,4 +1,4 @@
-import { ProviderBusy, ProviderError } from '../provider.ts';
+import { ProviderBusy, ProviderError, ProviderMisconfigured } from '../provider.ts';
 import type { ErrorResponse } from './api.ts';
 import type { EbAnswer } from './enablebanking-client.ts';
 
@@ -30,7 +30,9 @@ export function failure(answer: EbAnswer): Error {
     return new ProviderBusy("the bank's limit on reads without the end-user present is reached", Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 3600);
   }
   if (code && CONSENT_ENDED.has(code)) return consentEnded(code);
-  if (code && APPLICATION_REFUSED.has(code)) return new ProviderError('ERROR_SERVICE', `Enable Banking refused the application (${code}): check its id and private key (npm run cli -- providers set)`);
+  if (code && APPLICATION_REFUSED.has(code)) {
+    return new ProviderMisconfigured(`Enable Banking refused the application (${code})`, "check the application's id and private key (npm run cli -- providers set <env> enablebanking), and its allowed IP addresses and hosts in Enable Banking's control panel");
+  }
   if (answer.status === 401 || answer.status === 403) return consentEnded(code ?? String(answer.status));
   if (code === 'ASPSP_ERROR' || code === 'ASPSP_TIMEOUT') return new ProviderError('ERROR_INSTITUTION', `the bank did not answer Enable Banking (${code})`, { retryAfterSeconds: RETRY_SECONDS });
   if (answer.status >= 500 || answer.status === 408) return new ProviderError('ERROR_PROVIDER', `Enable Banking answered ${answer.status}`, { retryAfterSeconds: RETRY_SECONDS });

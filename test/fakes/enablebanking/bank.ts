@@ -15,6 +15,8 @@ export interface BankBehaviour {
   unattendedReadsPerDay: number | null;
   /** Seconds a consent may last at this bank. Default 180 days. */
   maximumConsentValidity: number;
+  /** The PSU headers that mark a read as the end-user's (`required_psu_headers`); all or none must be sent. Default the address and user agent. */
+  requiredPsuHeaders: string[];
 }
 
 export interface AccountSpec {
@@ -107,7 +109,7 @@ export class FakeWorld {
       name,
       country,
       bic: `FAKE${country}HH`,
-      behaviour: { reissueUids: false, omitEntryReference: false, bookedReference: 'new', unattendedReadsPerDay: 4, maximumConsentValidity: 180 * 86_400, ...behaviour },
+      behaviour: { reissueUids: false, omitEntryReference: false, bookedReference: 'new', unattendedReadsPerDay: 4, maximumConsentValidity: 180 * 86_400, requiredPsuHeaders: ['Psu-Ip-Address', 'Psu-User-Agent'], ...behaviour },
       accounts: [],
     };
     this.banks.push(bank);
@@ -146,7 +148,7 @@ export class FakeWorld {
       maximum_consent_validity: bank.behaviour.maximumConsentValidity,
       beta: false,
       bic: bank.bic,
-      required_psu_headers: ['Psu-Ip-Address', 'Psu-User-Agent'],
+      required_psu_headers: [...bank.behaviour.requiredPsuHeaders],
     };
   }
 
@@ -214,18 +216,25 @@ export class FakeWorld {
     };
   }
 
-  /** Booked (closing and interim) and available balances from the opening and the entries. */
+  /**
+   * Booked (closing and interim) and available balances from the opening and the entries, exact to
+   * the most decimals any of its amounts has (at least 2). An entry's money is its amount without a
+   * sign some banks add, in the direction of its `credit_debit_indicator`.
+   */
   balances(account: FakeAccount): BalanceResource[] {
     const booked = account.entries.filter((entry) => entry.transaction.status === 'BOOK');
     const pending = account.entries.filter((entry) => entry.transaction.status === 'PDNG');
-    const bookedCents = booked.reduce((total, entry) => total + signedCents(entry.transaction), cents(account.opening));
-    const availableCents = pending.reduce((total, entry) => total + signedCents(entry.transaction), bookedCents) + (account.creditLimit ? cents(account.creditLimit) : 0n);
+    const scale = Math.max(2, ...[account.opening, account.creditLimit ?? '', ...account.entries.map((entry) => entry.transaction.transaction_amount.amount)].map((amount) => amount.split('.')[1]?.length ?? 0));
+    const units = (amount: string) => unitsOf(amount, scale);
+    const moved = (entries: FakeEntry[]) => entries.reduce((total, entry) => total + signedUnits(entry.transaction, scale), 0n);
+    const bookedUnits = units(account.opening) + moved(booked);
+    const availableUnits = bookedUnits + moved(pending) + (account.creditLimit ? units(account.creditLimit) : 0n);
     const at = new Date(this.now).toISOString();
-    const amount = (value: bigint) => ({ currency: account.currency, amount: decimal(value) });
+    const amount = (value: bigint) => ({ currency: account.currency, amount: decimal(value, scale) });
     return [
-      { name: 'Closing booked', balance_amount: amount(bookedCents - (booked.filter((entry) => entry.transaction.booking_date === this.today()).reduce((total, entry) => total + signedCents(entry.transaction), 0n))), balance_type: 'CLBD', reference_date: new Date(this.now - DAY_MS).toISOString().slice(0, 10) },
-      { name: 'Interim booked', balance_amount: amount(bookedCents), balance_type: 'ITBD', last_change_date_time: at },
-      { name: 'Interim available', balance_amount: amount(availableCents), balance_type: 'ITAV', last_change_date_time: at },
+      { name: 'Closing booked', balance_amount: amount(bookedUnits - moved(booked.filter((entry) => entry.transaction.booking_date === this.today()))), balance_type: 'CLBD', reference_date: new Date(this.now - DAY_MS).toISOString().slice(0, 10) },
+      { name: 'Interim booked', balance_amount: amount(bookedUnits), balance_type: 'ITBD', last_change_date_time: at },
+      { name: 'Interim available', balance_amount: amount(availableUnits), balance_type: 'ITAV', last_change_date_time: at },
     ];
   }
 }
@@ -246,19 +255,19 @@ function ibanOf(bank: FakeBank, key: string): string {
   return `${bank.country}00${digits}`;
 }
 
-function signedCents(transaction: Transaction): bigint {
-  const value = cents(transaction.transaction_amount.amount);
+function signedUnits(transaction: Transaction, scale: number): bigint {
+  const value = unitsOf(transaction.transaction_amount.amount.replace(/^-/, ''), scale);
   return transaction.credit_debit_indicator === 'CRDT' ? value : -value;
 }
 
-function cents(amount: string): bigint {
-  const negative = amount.startsWith('-');
+/** A decimal amount as a whole number of 10^-scale units (`scale` at least its decimals). */
+function unitsOf(amount: string, scale: number): bigint {
   const [whole = '0', fraction = ''] = amount.replace(/^-/, '').split('.');
-  const value = BigInt(whole) * 100n + BigInt((fraction + '00').slice(0, 2));
-  return negative ? -value : value;
+  const value = BigInt(`${whole}${fraction.padEnd(scale, '0')}`);
+  return amount.startsWith('-') ? -value : value;
 }
 
-function decimal(value: bigint): string {
-  const magnitude = value < 0n ? -value : value;
-  return `${value < 0n ? '-' : ''}${magnitude / 100n}.${String(magnitude % 100n).padStart(2, '0')}`;
+function decimal(value: bigint, scale: number): string {
+  const digits = (value < 0n ? -value : value).toString().padStart(scale + 1, '0');
+  return `${value < 0n ? '-' : ''}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
 }

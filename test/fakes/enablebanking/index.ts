@@ -20,8 +20,10 @@ export interface FakeEnableBankingOptions {
 
 /** A purchase, transfer or salary as a test describes it; the fake fills in the rest as a bank would. */
 export interface EntrySpec {
-  /** Unsigned decimal in the account's currency, e.g. `"12.50"`. */
+  /** A decimal as EB's reference allows it (`^-?\d+(\.\d+)?$`: a bank may sign debits, and give any decimals), e.g. `"12.50"`. */
   amount: string;
+  /** The entry's currency as the bank reports it; default the account's. */
+  currency?: string;
   direction?: 'CRDT' | 'DBIT';
   /** The creditor of a debit or the debtor of a credit. */
   counterpart?: string;
@@ -58,7 +60,7 @@ export async function startFakeEnableBanking(options: FakeEnableBankingOptions =
     const date = spec.date ?? world.today();
     const party = spec.counterpart ? { name: spec.counterpart } : undefined;
     return world.addEntry(bank, accountKey, {
-      transaction_amount: { currency: account.currency, amount: spec.amount },
+      transaction_amount: { currency: spec.currency ?? account.currency, amount: spec.amount },
       credit_debit_indicator: direction,
       status,
       ...(direction === 'DBIT' ? { creditor: party } : { debtor: party }),

@@ -28,7 +28,8 @@ export type ErrorCode =
   | 'WRONG_AUTHORIZATION_CODE'
   | 'WRONG_REQUEST_PARAMETERS'
   | 'WRONG_CONTINUATION_KEY'
-  | 'PSU_HEADER_NOT_PROVIDED';
+  | 'PSU_HEADER_NOT_PROVIDED'
+  | 'PSU_HEADER_INVALID';
 
 export interface AmountType {
   currency: string;

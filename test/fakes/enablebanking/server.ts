@@ -16,11 +16,13 @@ export interface RequestRecord {
   status: number;
   /** EB's `error` code of a failed answer. */
   error: string | null;
-  /** Both PSU headers were sent (the end-user is present). */
+  /** An account read with every PSU header its bank requires (the end-user is present). */
   psu: boolean;
   /** The PSU headers as sent (the end-user's address and user agent), null when absent. */
   psuIpAddress: string | null;
   psuUserAgent: string | null;
+  /** Every PSU header sent, by lower-case name. */
+  psuHeaders: Record<string, string>;
   /** The application whose token authenticated the request. */
   kid: string | null;
 }
@@ -42,6 +44,9 @@ const CODE_MS = 10 * 60_000;
 const AUTHORIZATION_MS = 60 * 60_000;
 const TRANSACTION_PARAMS = new Set(['date_from', 'date_to', 'continuation_key', 'transaction_status', 'strategy']);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** The PSU headers of EB's reference, in lower case, and the one whose form it fixes. */
+const PSU_HEADERS = ['psu-ip-address', 'psu-user-agent', 'psu-referer', 'psu-accept', 'psu-accept-charset', 'psu-accept-encoding', 'psu-accept-language', 'psu-geo-location'];
+const GEO_LOCATION = /^-?\d{1,2}\.\d{1,6},-?\d{1,3}\.\d{1,6}$/;
 
 /** The HTTPS front of the fake Enable Banking API, and the banks' sign-in pages under `/bank/`. */
 export class FakeEnableBankingServer {
@@ -79,14 +84,28 @@ export class FakeEnableBankingServer {
     const url = new URL(request.url ?? '/', this.#origin);
     const query: Record<string, string> = Object.create(null) as Record<string, string>;
     for (const [name, value] of url.searchParams) if (name !== 'code' && name !== 'continuation_key') query[name] = value;
-    const psuIp = header(request, 'psu-ip-address');
-    const psuAgent = header(request, 'psu-user-agent');
-    const record: RequestRecord = { method: request.method ?? 'GET', path: url.pathname, query, status: 0, error: null, psu: Boolean(psuIp && psuAgent), psuIpAddress: psuIp ?? null, psuUserAgent: psuAgent ?? null, kid: null };
+    const psuHeaders: Record<string, string> = {};
+    for (const name of PSU_HEADERS) {
+      const value = header(request, name);
+      if (value !== undefined) psuHeaders[name] = value;
+    }
+    const record: RequestRecord = {
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      query,
+      status: 0,
+      error: null,
+      psu: false,
+      psuIpAddress: psuHeaders['psu-ip-address'] ?? null,
+      psuUserAgent: psuHeaders['psu-user-agent'] ?? null,
+      psuHeaders,
+      kid: null,
+    };
     this.requests.push(record);
     let answer: Answer;
     try {
       const body = await readBody(request);
-      answer = url.pathname.startsWith('/bank/') ? this.#bankPage(request.method ?? 'GET', url) : await this.#api(request, url, body, record, Boolean(psuIp) !== Boolean(psuAgent));
+      answer = url.pathname.startsWith('/bank/') ? this.#bankPage(request.method ?? 'GET', url) : await this.#api(request, url, body, record);
     } catch {
       answer = failed(400, 'WRONG_REQUEST_PARAMETERS', 'Request could not be read');
     }
@@ -98,7 +117,7 @@ export class FakeEnableBankingServer {
       .end(json ? JSON.stringify(answer.body) : answer.body);
   }
 
-  async #api(request: IncomingMessage, url: URL, body: string, record: RequestRecord, partialPsu: boolean): Promise<Answer> {
+  async #api(request: IncomingMessage, url: URL, body: string, record: RequestRecord): Promise<Answer> {
     const keys = new Map([...this.applications].map(([kid, application]) => [kid, application.publicKey]));
     const verified = await verifyApplicationJwt(header(request, 'authorization'), keys, this.#world.now);
     if ('problem' in verified) return failed(401, 'UNAUTHORIZED_ACCESS', verified.problem);
@@ -124,7 +143,7 @@ export class FakeEnableBankingServer {
       return { status: 405, body: { message: 'Method Not Allowed', code: 405 } };
     }
     const accountMatch = /^\/accounts\/([^/]+)\/(details|balances|transactions)$/.exec(path);
-    if (accountMatch) return only('GET', () => this.#account(application, decodeURIComponent(accountMatch[1]!), accountMatch[2]!, url, record.psu, partialPsu));
+    if (accountMatch) return only('GET', () => this.#account(application, decodeURIComponent(accountMatch[1]!), accountMatch[2]!, url, record));
     return failed(404, 'WRONG_REQUEST_PARAMETERS', 'Not Found');
   }
 
@@ -192,14 +211,22 @@ export class FakeEnableBankingServer {
     };
   }
 
-  #account(application: Application, uid: string, resource: string, url: URL, psu: boolean, partialPsu: boolean): Answer {
+  #account(application: Application, uid: string, resource: string, url: URL, record: RequestRecord): Answer {
     // A bank that keeps uids across sessions: the newest session of the application answers for them.
     const session = [...this.#world.sessions.values()].reverse().find((candidate) => candidate.uids.has(uid) && candidate.kid === application.kid);
     if (!session) return failed(404, 'INVALID_ACCOUNT_ID', 'Account does not exist');
     if (session.status === 'CLOSED') return failed(401, 'CLOSED_SESSION', 'Session is closed');
     if (session.validUntil <= this.#world.now) return failed(401, 'EXPIRED_SESSION', 'Session is expired');
-    if (partialPsu) return failed(422, 'PSU_HEADER_NOT_PROVIDED', 'Either all required PSU headers or none of them are to be provided');
     const bank = session.bank;
+    // The reference: either all the required PSU headers or none of them; then the PSU is online.
+    const sent = Object.keys(record.psuHeaders);
+    if (sent.length > 0 && !bank.behaviour.requiredPsuHeaders.every((name) => sent.includes(name.toLowerCase()))) {
+      return failed(422, 'PSU_HEADER_NOT_PROVIDED', 'Required PSU header is not provided');
+    }
+    const geoLocation = record.psuHeaders['psu-geo-location'];
+    if (geoLocation !== undefined && !GEO_LOCATION.test(geoLocation)) return failed(422, 'PSU_HEADER_INVALID', 'Provided PSU header contains invalid value');
+    const psu = sent.length > 0;
+    record.psu = psu;
     const account = accountOf(bank, session.uids.get(uid)!);
     if (resource === 'transactions') {
       for (const name of url.searchParams.keys()) if (!TRANSACTION_PARAMS.has(name)) return failed(422, 'WRONG_REQUEST_PARAMETERS', `Unknown parameter ${name}`);
