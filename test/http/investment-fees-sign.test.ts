@@ -6,7 +6,7 @@ import { plaidClient } from '../../src/providers/plaid/plaid-client.ts';
 import { PlaidProvider } from '../../src/providers/plaid/plaid-provider.ts';
 import type { WindowProvider } from '../../src/providers/provider.ts';
 import { simplefinFactory } from '../../src/providers/simplefin/simplefin-factory.ts';
-import { startFakePlaid, type FakePlaid } from '../fakes/plaid/index.ts';
+import { exampleBuy, startFakePlaid, type FakePlaid } from '../fakes/plaid/index.ts';
 import { startFakeSimplefin, type FakeSimplefin } from '../fakes/simplefin/index.ts';
 import { sandboxAt, SEEDS } from '../support/sandbox-login.ts';
 
@@ -39,18 +39,7 @@ describe('investment transaction fees', () => {
     });
     const login = await provider.completeLink({ institutionId: 'ins_109508', products: ['TRANSACTIONS', 'INVESTMENTS'], webhookUrl: null });
     const security = plaid.investments(login.remoteId!).securities.find((candidate) => candidate.ticker_symbol === 'DBLTX')!;
-    const buy = await plaid.addInvestmentTransaction(login.remoteId!, {
-      security_id: security.security_id,
-      name: 'BUY DoubleLine Total Return Bond Fund',
-      quantity: 0.7388014749727547,
-      amount: 7.7,
-      price: 10.42,
-      fees: 7.99,
-      type: 'buy' as never,
-      subtype: 'buy' as never,
-      iso_currency_code: 'USD',
-      unofficial_currency_code: null,
-    });
+    const buy = await plaid.addInvestmentTransaction(login.remoteId!, exampleBuy(security.security_id));
     const { transactions } = await provider.investments(login.credential, '2026-03-01');
     expect(transactions!.find((transaction) => transaction.remoteId === buy.investment_transaction_id)).toMatchObject({ fees: '7.99', amount: '-7.7' });
   });

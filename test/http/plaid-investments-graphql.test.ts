@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakePlaid } from '../fakes/plaid/index.ts';
+import { exampleBuy, type FakePlaid } from '../fakes/plaid/index.ts';
 import { startPlaidApp } from '../support/plaid-app.ts';
 import { plaidConnections } from '../support/plaid-connections.ts';
 import type { TestApp } from '../support/test-app.ts';
@@ -90,18 +90,7 @@ describe('a Plaid connection with investments and liabilities, over GraphQL', ()
       unofficial_currency_code: null,
     });
     await plaid.addHolding(itemId, { ...vti!, quantity: 0.1000000001, institution_value: 27.68, cost_basis: 25.01 });
-    const buy = await plaid.addInvestmentTransaction(itemId, {
-      security_id: securityOf('DBLTX'),
-      name: 'BUY DoubleLine Total Return Bond Fund',
-      quantity: 0.7388014749727547,
-      amount: 7.7,
-      price: 10.42,
-      fees: 7.99,
-      type: 'buy' as never,
-      subtype: 'buy' as never,
-      iso_currency_code: 'USD',
-      unofficial_currency_code: null,
-    });
+    const buy = await plaid.addInvestmentTransaction(itemId, exampleBuy(securityOf('DBLTX')));
     const holdings = await waitFor(async () => {
       const { data } = await exactGraphql(profile.id, '{ holdings(first: 50) { nodes { quantity price value costBasis security { tickerSymbol } } } }');
       const nodes = data.holdings.nodes as { quantity: string; price: string; value: string; costBasis: string | null; security: { tickerSymbol: string } }[];

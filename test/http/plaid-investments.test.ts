@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { plaidClient } from '../../src/providers/plaid/plaid-client.ts';
 import { PlaidProvider } from '../../src/providers/plaid/plaid-provider.ts';
 import { ProviderBusy, type ProductName } from '../../src/providers/provider.ts';
-import { startFakePlaid, type FakePlaid } from '../fakes/plaid/index.ts';
+import { exampleBuy, startFakePlaid, type FakePlaid } from '../fakes/plaid/index.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 // The adapter against the fake over loopback HTTPS: Plaid's wire format in, Tributary's shapes out.
@@ -108,19 +108,7 @@ describe('Plaid investments through the adapter', () => {
       vested_quantity: null,
       vested_value: null,
     });
-    const buy = await fake.addInvestmentTransaction(itemId, {
-      security_id: securityOf('DBLTX'),
-      name: 'BUY DoubleLine Total Return Bond Fund',
-      quantity: 0.7388014749727547,
-      amount: 7.7,
-      price: 10.42,
-      fees: 7.99,
-      type: 'buy' as never,
-      subtype: 'buy' as never,
-      transaction_datetime: '2020-05-27T17:23:22Z',
-      iso_currency_code: 'USD',
-      unofficial_currency_code: null,
-    });
+    const buy = await fake.addInvestmentTransaction(itemId, { ...exampleBuy(securityOf('DBLTX')), transaction_datetime: '2020-05-27T17:23:22Z' });
     const snapshot = await provider.investments(credential, START);
     expect(snapshot.holdings.find((holding) => holding.securityRemoteId === securityOf('DOGE'))).toMatchObject({
       quantity: '25000',

@@ -1,7 +1,7 @@
 import { TransactionsUpdateStatus, WebhookType, type AccountBase, type Holding, type InvestmentTransaction, type LiabilitiesObject, type Security, type Transaction } from 'plaid';
 import { INSTITUTIONS, type AccountKey } from './catalog.ts';
 import { errors } from './errors.ts';
-import { allSecurities } from './investments.ts';
+import { allSecurities, exampleBuy } from './investments.ts';
 import type { FakeItem } from './item.ts';
 import type { LiabilityPatch } from './liabilities.ts';
 import { isoDay } from '../../../src/providers/sandbox/household.ts';
@@ -14,7 +14,7 @@ export type { AccountKey } from './catalog.ts';
 export type { FailureKind, RequestRecord } from './server.ts';
 export type { LinkSession } from './state.ts';
 export type { WebhookDelivery, WebhookVariant } from './webhooks.ts';
-export { INSTITUTIONS, GOOD_CREDENTIALS };
+export { INSTITUTIONS, GOOD_CREDENTIALS, exampleBuy };
 
 export interface FakePlaidOptions {
   /** Every generated value (ids, amounts, merchants) derives from it. Default `tributary`. */

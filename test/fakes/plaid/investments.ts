@@ -37,6 +37,22 @@ const EXAMPLE_SECURITIES: readonly SecurityTemplate[] = [
   { key: 'dbltx', name: 'DoubleLine Total Return Bond Fund', ticker: 'DBLTX', type: 'mutual fund', cusip: '258620103', isin: 'US2586201038', closePrice: 10.42, quantityDigits: 4 },
 ];
 
+/** The DoubleLine buy of Plaid's /investments/transactions/get example (2020-09-14.yml), for `addInvestmentTransaction`: its quantity has 16 fraction digits. */
+export function exampleBuy(securityId: string): Omit<InvestmentTransaction, 'investment_transaction_id' | 'account_id' | 'date'> {
+  return {
+    security_id: securityId,
+    name: 'BUY DoubleLine Total Return Bond Fund',
+    quantity: 0.7388014749727547,
+    amount: 7.7,
+    price: 10.42,
+    fees: 7.99,
+    type: Type.Buy,
+    subtype: Subtype.Buy,
+    iso_currency_code: 'USD',
+    unofficial_currency_code: null,
+  };
+}
+
 /**
  * What a brokerage holds on the link day, written as Plaid sends it: `institution_value` is quantity
  * × price rounded to the cent by the institution. The bitcoin position has ten fraction digits; the
