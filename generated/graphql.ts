@@ -1371,7 +1371,8 @@ export type SecurityType =
  * "RESPONSE_TOO_LARGE", "errorId": …}}]}`). Only that event is lost: the subscription and its
  * connection stay open, and later events that fit come whole. Select fewer fields or lists
  * (metadata, nested accounts) to receive such events. A client that does not read what it is sent
- * (more than 2 MiB waiting, room for an event of the largest size) is cut off, and a subscription
+ * (more than 2 MiB waiting, room for an event of the largest size), over a WebSocket or an SSE
+ * stream, is cut off, and a subscription
  * more than 100 events behind is ended with an `INTERNAL_SERVER_ERROR` error. When the service loses
  * its event feed (its database), every subscription ends with an `INTERNAL_SERVER_ERROR` error:
  * subscribe again.

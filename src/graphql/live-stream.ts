@@ -13,14 +13,17 @@ import { formatLiveError } from './live-errors.ts';
 import { actsAsProfile, liveOperation, type LiveDependencies } from './live-operations.ts';
 import { eventResult } from './live-results.ts';
 import type { LiveSeats } from './live-seats.ts';
-import { PROFILE_CAP } from './live-sockets.ts';
+import { LIVE_LIMITS, PROFILE_CAP } from './live-sockets.ts';
+import { StreamBacklog } from './stream-backlog.ts';
 
 /**
  * GraphQL subscriptions over server-sent events (graphql-sse, distinct connections mode), for
  * clients that cannot open a WebSocket: `POST /v1/graphql/stream` with `Accept: text/event-stream`
  * and the subscription as the body. The request has passed the front door's credential check and
  * rate limit; an API key alone is refused (403), and so is a stream past the profile's seats (429:
- * sockets and streams share them). An event's result is held to the response limit (eventResult).
+ * sockets and streams share them). An event's result is held to the response limit (eventResult),
+ * and a client that stops reading is cut off once more than LIVE_LIMITS.bufferedBytes of events
+ * wait for it (StreamBacklog), as a socket is.
  * The stream ends when the client goes, when its credential stops being valid (re-checked every
  * second), or when the feed is lost.
  */
@@ -35,8 +38,15 @@ export function liveStream(deps: LiveDependencies & { watch: CredentialWatch; se
       if (!Array.isArray(operation)) return operation;
       return [JSON.stringify({ errors: refusals(operation, req.context) }), { status: 400, statusText: 'Bad Request', headers: { 'content-type': 'application/json; charset=utf-8' } }] as const;
     },
-    onNext: (_context, req, result) => eventResult(result, req.context.state.log, deps.outage) as ExecutionResult | undefined,
+    onNext: (_context, req, result) => {
+      const sent = eventResult(result, req.context.state.log, deps.outage) as ExecutionResult | undefined;
+      const stream = streams.get(req.context);
+      if (stream && !stream.backlog.add(sent ?? result)) stream.cutOff();
+      return sent;
+    },
   });
+  /** The open streams' backlogs, and how each is cut off when its client stops reading. */
+  const streams = new WeakMap<AppContext, { backlog: StreamBacklog; cutOff(): void }>();
 
   const middleware: Middleware<AppState> = async (ctx) => {
     const credential = ctx.state.credential;
@@ -65,7 +75,16 @@ export function liveStream(deps: LiveDependencies & { watch: CredentialWatch; se
       ctx.body = body ?? '';
       return;
     }
-    const stream = Readable.from(body, { objectMode: false, highWaterMark: 1 });
+    const backlog = new StreamBacklog(LIVE_LIMITS.bufferedBytes);
+    const stream = Readable.from(backlog.drain(body), { objectMode: false, highWaterMark: 1 });
+    streams.set(ctx, {
+      backlog,
+      cutOff() {
+        if (stream.destroyed) return;
+        deps.metrics.liveCutOff('slow_consumer');
+        stream.destroy();
+      },
+    });
     deps.metrics.liveSocket(1);
     const unwatch = deps.watch.watch(ctx.get('Authorization'), () => {
       deps.metrics.liveCutOff('credential');

@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { connect as connectTls } from 'node:tls';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createProfile, basicAuth } from '../support/factories.ts';
 import { createClient as createSseClient } from 'graphql-sse';
 import type WebSocket from 'ws';
@@ -423,7 +425,13 @@ describe('a slow consumer', () => {
     return found === undefined ? 0 : Number(found.slice(line.length + 1));
   }
 
-  it('that stops reading is cut off once more than 2 MiB waits for it, and the service lets go of its socket', { timeout: 60_000 }, async () => {
+  /**
+   * A second instance on the database, a profile whose connection has synced and holds the largest
+   * metadata (50 values of 500 characters), `big`: a subscription whose every event carries it 30
+   * times (about 800 KB), and `publish(n)`: n copies of the sync's event through the outbox like any
+   * committed event.
+   */
+  async function slowConsumerSetup() {
     const instance = await startTestApp({ METRICS_PORT: '0' }, { shareDatabaseOf: app });
     const profile = await createProfile(app);
     const auth = basicAuth(profile.id, app.apiKey);
@@ -432,12 +440,24 @@ describe('a slow consumer', () => {
       const rows = await app.sql(`select id from event where type = 'connection.synced.successful' and payload->'record'->>'id' = $1`, [connection.id]);
       return rows.length > 0 ? rows : undefined;
     }, 'the first sync');
-    // Each event's message carries the connection's metadata (50 values of 500 characters) 30 times: about 800 KB.
     const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`key${i}`, 'x'.repeat(500)]));
     const update = await app.http.post('/v1/graphql', { auth, json: { query: 'mutation($input: ConnectionUpdateInput!) { connectionUpdate(input: $input) { success } }', variables: { input: { id: connection.id, metadata } } } });
     expect(update.body).toEqual({ data: { connectionUpdate: { success: true } } });
     const big = `subscription { connectionSynced { connection { ${Array.from({ length: 30 }, (_, i) => `m${i}: metadata`).join(' ')} } } }`;
+    const publish = (events: number) =>
+      app.sql(
+        `insert into event (id, environment_id, profile_id, type, at, payload, dispatched_at)
+         select gen_random_uuid(), environment_id, profile_id, type, now(), payload, now() from event, generate_series(1, $2) where id = $1`,
+        [synced.id, events],
+      );
+    // Cut off as a slow consumer (not by the keep-alive), and its connection let go on the service's side.
+    const cutOff = () =>
+      waitFor(async () => ((await metric(instance, 'tributary_live_cut_offs_total{reason="slow_consumer"}')) === 1 && (await metric(instance, 'tributary_live_sockets')) === 0) || undefined, 'the slow consumer to be cut off and its connection let go');
+    return { instance, auth, big, publish, cutOff };
+  }
 
+  it('that stops reading is cut off once more than 2 MiB waits for it, and the service lets go of its socket', { timeout: 60_000 }, async () => {
+    const { instance, auth, big, publish, cutOff } = await slowConsumerSetup();
     const raw = await rawSocket(`https://localhost:${instance.service.port}`);
     try {
       expect(await init(raw, auth)).toEqual({ type: 'connection_ack' });
@@ -451,16 +471,9 @@ describe('a slow consumer', () => {
       await started;
 
       raw.socket.pause();
-      // Published through the outbox like any committed event: copies of the sync's own.
       const EVENTS = 10;
-      await app.sql(
-        `insert into event (id, environment_id, profile_id, type, at, payload, dispatched_at)
-         select gen_random_uuid(), environment_id, profile_id, type, now(), payload, now() from event, generate_series(1, $2) where id = $1`,
-        [synced.id, EVENTS],
-      );
-      // Cut off as a slow consumer (not by the keep-alive), and its socket closed on the service's side.
-      const cut = async () => (await metric(instance, 'tributary_live_cut_offs_total{reason="slow_consumer"}')) === 1 && (await metric(instance, 'tributary_live_sockets')) === 0;
-      await waitFor(async () => ((await cut()) ? true : undefined), 'the slow consumer to be cut off and its socket let go');
+      await publish(EVENTS);
+      await cutOff();
 
       // Once it reads again, it finds what had got through before the cut, and the connection's end.
       raw.socket.resume();
@@ -468,6 +481,26 @@ describe('a slow consumer', () => {
       expect(received).toBeLessThan(EVENTS * SUBSCRIPTIONS);
     } finally {
       raw.socket.terminate();
+      await instance.stop();
+    }
+  });
+
+  it('over SSE that stops reading is cut off the same way, instead of its events queueing in memory without end', { timeout: 60_000 }, async () => {
+    const { instance, auth, big, publish, cutOff } = await slowConsumerSetup();
+    const socket = connectTls({ host: '127.0.0.1', port: instance.service.port, servername: 'localhost', ca: readFileSync(inject('tls').certFile, 'utf8') });
+    try {
+      const body = JSON.stringify({ query: big });
+      await new Promise((resolve) => socket.once('secureConnect', resolve));
+      socket.write(`POST /v1/graphql/stream HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${auth}\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      // The stream's headers and first ping, then nothing more is read: ~32 MB of events fill the
+      // kernel's buffers on both sides, then what the service holds for the stream.
+      const headers = await new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
+      expect(headers).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      socket.pause();
+      await publish(40);
+      await cutOff();
+    } finally {
+      socket.destroy();
       await instance.stop();
     }
   });
