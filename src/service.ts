@@ -270,7 +270,7 @@ async function startBackgroundWork(deps: {
   categorizationJobs.attach(boss);
   if (working) await categorizationJobs.reenrichIfBehind();
   const attemptQueue = await openAttemptQueue(boss);
-  const webhooks = new WebhookDeliveries({ orm, cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile, enqueue: attemptQueue.add, metrics });
+  const webhooks = new WebhookDeliveries({ orm, cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile, enqueue: attemptQueue.add, metrics, outage });
   if (working) webhooks.start(attemptQueue);
   return { boss, connectionJobs, categorizationJobs, webhooks };
 }

@@ -61,6 +61,15 @@ export class DatabaseOutage {
     this.#log = log;
   }
 
+  /**
+   * A background loop's failure (a relay, a poll, the job queue): an unavailable database is the
+   * outage's to log, once; any other failure is logged as `message`, with its stack.
+   */
+  report(error: unknown, log: Logger, message: string, fields: Record<string, unknown> = {}): void {
+    if (isDatabaseUnavailable(error)) this.notice(error);
+    else log.error({ ...fields, err: error }, message);
+  }
+
   /** Records that the database did not answer; the first notice of an outage logs it and starts probing. */
   notice(error: unknown): void {
     if (this.#since !== undefined) return;

@@ -113,7 +113,7 @@ export function liveSockets(
             cutOff(socket, 'limit', CLOSE.tryAgainLater, `${error.message}: retry in ${error.headers['Retry-After']} s`);
             return false;
           }
-          if (!(error instanceof AppError)) logger.error({ err: error }, 'Could not check a live-update credential');
+          if (!(error instanceof AppError)) deps.outage.report(error, logger, 'Could not check a live-update credential');
           cutOff(socket, 'credential', error instanceof AppError ? 4401 : 4500, error instanceof AppError ? 'The credential is not valid, has expired or has been revoked' : 'Internal server error');
           return false;
         }

@@ -56,7 +56,7 @@ export async function startQueue(
     monitorIntervalSeconds: passSeconds,
   });
   // pg-boss's polling meets a database outage every few seconds per queue: the outage logs it once.
-  boss.on('error', (error) => (isDatabaseUnavailable(error) ? options.outage.notice(error) : logger.error({ err: error }, 'job queue error')));
+  boss.on('error', (error) => options.outage.report(error, logger, 'job queue error'));
   await boss.start();
   // Heartbeats, not a short expiry, find dead workers: a first sync of 100k transactions may run for
   // long, so the expiry only catches a job that hangs while its process lives on.

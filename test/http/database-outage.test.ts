@@ -77,8 +77,12 @@ describe.each(Object.entries(outages))('a PostgreSQL outage: %s', (_outage, { st
     const during = lines.slice(from);
     expect(during.filter((line) => line.msg.startsWith('PostgreSQL does not answer'))).toHaveLength(1);
     expect(during.filter((line) => line.msg === 'PostgreSQL answers again')).toHaveLength(1);
-    // No request's refusal is logged as a failure of its own (background jobs log their own errors).
+    // No request's refusal is logged as a failure of its own, and neither is a background loop's (the
+    // webhook relay and its dispatcher, the job queue): besides the outage, only the notification
+    // channels say, once each, that they reconnect.
     expect(during.filter((line) => line.level >= 50 && line.errorId !== undefined)).toEqual([]);
+    const errors = during.filter((line) => line.level >= 50).map((line) => line.msg);
+    expect(errors.filter((msg) => !msg.startsWith('PostgreSQL does not answer') && !/^(Live-update|Revocation) channel lost/.test(msg))).toEqual([]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import { DatabaseOutage } from '../../src/db/database-outage.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { QueuedAttempt } from '../../src/modules/webhook/attempt-queue.ts';
 import { WebhookDeliveries } from '../../src/modules/webhook/delivery.ts';
@@ -12,10 +13,12 @@ import type { TestDatabase } from './test-database.ts';
 export function controlledDeliveries(db: TestDatabase, options: { allowPrivate?: boolean; now?: Date; resolve?: Resolve } = {}) {
   let now = options.now ?? new Date();
   const queued: QueuedAttempt[] = [];
+  const logger = createLogger('silent');
   const deliveries = new WebhookDeliveries({
     orm: db.orm,
     cipher: db.cipher,
-    logger: createLogger('silent'),
+    logger,
+    outage: new DatabaseOutage(() => db.sql('select 1'), logger),
     allowPrivate: options.allowPrivate ?? true,
     caFile: inject('tls').certFile,
     now: () => now,

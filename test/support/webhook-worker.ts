@@ -1,6 +1,7 @@
 import { PgBoss } from 'pg-boss';
 import { inject } from 'vitest';
 import { JOB_SCHEMA } from '../../src/jobs/queue.ts';
+import { DatabaseOutage } from '../../src/db/database-outage.ts';
 import { createLogger } from '../../src/logger.ts';
 import { openAttemptQueue } from '../../src/modules/webhook/attempt-queue.ts';
 import { WebhookDeliveries } from '../../src/modules/webhook/delivery.ts';
@@ -11,7 +12,9 @@ export async function startWebhookWorker(db: TestDatabase): Promise<() => Promis
   const boss = new PgBoss({ connectionString: db.url, schema: JOB_SCHEMA, max: 4, supervise: false, schedule: false, migrate: false });
   await boss.start();
   const queue = await openAttemptQueue(boss);
-  const deliveries = new WebhookDeliveries({ orm: db.orm, cipher: db.cipher, logger: createLogger('silent'), allowPrivate: true, caFile: inject('tls').certFile, enqueue: queue.add });
+  const logger = createLogger('silent');
+  const outage = new DatabaseOutage(() => db.sql('select 1'), logger);
+  const deliveries = new WebhookDeliveries({ orm: db.orm, cipher: db.cipher, logger, outage, allowPrivate: true, caFile: inject('tls').certFile, enqueue: queue.add });
   deliveries.start(queue);
   return async () => {
     await deliveries.stop();

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import type { DatabaseOutage } from '../../db/database-outage.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import { queued, type AttemptQueue, type Enqueue } from './attempt-queue.ts';
@@ -23,6 +24,8 @@ export interface WebhookDeliveryOptions {
   resolve?: Resolve;
   /** Counts attempts and their lag; absent, nothing is counted (tests that drive attempts themselves). */
   metrics?: Metrics;
+  /** Where the relay's and the dispatcher's failures go: a database outage is logged once there. */
+  outage: Pick<DatabaseOutage, 'report'>;
 }
 
 /**
@@ -38,27 +41,29 @@ export class WebhookDeliveries {
   readonly #attempts: WebhookAttempts;
   readonly #logger: Logger;
   readonly #metrics: Metrics | undefined;
+  readonly #outage: Pick<DatabaseOutage, 'report'>;
   /** Only in a worker once started. */
   #dispatcher: WebhookDispatcher | undefined;
 
   constructor(options: WebhookDeliveryOptions) {
-    const { orm, cipher, logger, allowPrivate, caFile, resolve, metrics } = options;
+    const { orm, cipher, logger, allowPrivate, caFile, resolve, metrics, outage } = options;
     const now = options.now ?? (() => new Date());
     this.#logger = logger;
     this.#metrics = metrics;
+    this.#outage = outage;
     // Newly queued attempts wake this instance's dispatcher rather than wait for its next poll.
     this.#enqueue = async (attempts) => {
       await options.enqueue(attempts);
       if (attempts.length > 0) this.#dispatcher?.wake();
     };
-    this.#relay = new WebhookRelay({ orm, enqueue: this.#enqueue, logger, now });
+    this.#relay = new WebhookRelay({ orm, enqueue: this.#enqueue, logger, outage, now });
     const sender = new WebhookSender({ cipher, allowPrivate, caFile, now, resolve });
     this.#attempts = new WebhookAttempts({ orm, sender, enqueue: this.#enqueue, logger, now, metrics });
   }
 
   /** Relays every second and makes the attempts of `queue` (roles `worker` and `all`). */
   start(queue: AttemptQueue): void {
-    this.#dispatcher = new WebhookDispatcher(queue, (deliveryIds) => this.#attempts.attemptEach(deliveryIds), this.#logger, this.#metrics);
+    this.#dispatcher = new WebhookDispatcher(queue, (deliveryIds) => this.#attempts.attemptEach(deliveryIds), this.#logger, this.#outage, this.#metrics);
     this.#relay.start();
     this.#dispatcher.start();
   }

@@ -1,5 +1,6 @@
 import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
+import type { DatabaseOutage } from '../../db/database-outage.ts';
 import { encodeId } from '../../lib/ids.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import type { AttemptJob, AttemptQueue } from './attempt-queue.ts';
@@ -26,6 +27,7 @@ export class WebhookDispatcher {
   /** Makes the attempts of these rows: one run per row, in their order. */
   readonly #attempt: (deliveryIds: string[]) => AttemptRun[];
   readonly #logger: Logger;
+  readonly #outage: Pick<DatabaseOutage, 'report'>;
   readonly #metrics: Metrics | undefined;
   /** Subscriptions with an attempt in flight in this instance, to the attempt. */
   readonly #inFlight = new Map<string, Promise<void>>();
@@ -39,10 +41,11 @@ export class WebhookDispatcher {
   #woken = false;
   #resume: (() => void) | undefined;
 
-  constructor(queue: AttemptQueue, attempt: (deliveryIds: string[]) => AttemptRun[], logger: Logger, metrics: Metrics | undefined) {
+  constructor(queue: AttemptQueue, attempt: (deliveryIds: string[]) => AttemptRun[], logger: Logger, outage: Pick<DatabaseOutage, 'report'>, metrics: Metrics | undefined) {
     this.#queue = queue;
     this.#attempt = attempt;
     this.#logger = logger;
+    this.#outage = outage;
     this.#metrics = metrics;
   }
 
@@ -72,7 +75,7 @@ export class WebhookDispatcher {
       try {
         started = await this.#fillSlots();
       } catch (error) {
-        this.#logger.error({ err: error }, 'fetching webhook attempts failed');
+        this.#outage.report(error, this.#logger, 'fetching webhook attempts failed');
       }
       if (started === 0) await this.#pause();
     }
@@ -122,13 +125,13 @@ export class WebhookDispatcher {
         },
         (error: unknown) => {
           finished('failed');
-          this.#logger.error({ err: error, deliveryId: encodeId('webhookDelivery', deliveryId) }, 'webhook attempt failed inside Tributary; it will be retried');
+          this.#outage.report(error, this.#logger, 'webhook attempt failed inside Tributary; it will be retried', { deliveryId: encodeId('webhookDelivery', deliveryId) });
           return this.#queue.fail(job, error instanceof Error ? error.message : String(error));
         },
       )
       .then(
         () => undefined,
-        (error: unknown) => this.#logger.error({ err: error }, 'settling a webhook attempt job failed'),
+        (error: unknown) => this.#outage.report(error, this.#logger, 'settling a webhook attempt job failed'),
       )
       .finally(() => this.#settling.delete(settled));
     this.#settling.add(settled);

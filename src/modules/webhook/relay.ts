@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import type { DatabaseOutage } from '../../db/database-outage.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { takeUndispatched } from '../event/event.service.ts';
 import { matchesEventType } from '../event/event.types.ts';
@@ -24,6 +25,8 @@ export interface WebhookRelayOptions {
   orm: MikroORM;
   enqueue: Enqueue;
   logger: Logger;
+  /** Where a relay's failure goes: a database outage is logged once there. */
+  outage: Pick<DatabaseOutage, 'report'>;
   now: () => Date;
 }
 
@@ -70,7 +73,7 @@ export class WebhookRelay {
   /** A relay; its last sweep only if `sweep` or SWEEP_MS have passed since the last one. */
   #relay(sweep: boolean): Promise<void> {
     this.#relaying ??= this.#relayWhileFull(sweep)
-      .catch((error) => this.#options.logger.error({ err: error }, 'webhook relay failed'))
+      .catch((error: unknown) => this.#options.outage.report(error, this.#options.logger, 'webhook relay failed'))
       .finally(() => {
         this.#relaying = undefined;
       });
