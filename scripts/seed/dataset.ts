@@ -14,7 +14,7 @@ import { originalOf, remoteDataFrom, TRANSACTION } from '../../src/modules/trans
 import { providerHints } from '../../src/modules/transaction/provider-hints.ts';
 import { enricherOf } from '../../src/modules/categorization/categorizer.ts';
 import type { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
-import type { ProviderAccount } from '../../src/providers/provider.ts';
+import type { ProviderAccount } from '../../src/providers/provider-records.ts';
 
 /** Seeded transactions are enriched as a sync would store them, before any correction or operator rule exists. */
 const enrich = enricherOf(null, []);

@@ -3,7 +3,7 @@ import { ENRICHMENT_VERSION } from '../../src/enrichment/pipeline.ts';
 import { enricherFor, retrain } from '../../src/modules/categorization/learning.ts';
 import { reenrichBehind, reenrichProfile } from '../../src/modules/categorization/reenrichment.ts';
 import { applyTransactionChanges, sourcesBehind, writeEnrichments } from '../../src/modules/transaction/transaction.store.ts';
-import type { ProviderTransaction } from '../../src/providers/provider.ts';
+import type { ProviderTransaction } from '../../src/providers/provider-records.ts';
 import type { Builders } from '../support/builders.ts';
 import { withServiceTier } from '../support/service-tier.ts';
 import type { TestDatabase } from '../support/test-database.ts';

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { run } from '../../db/statement.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
-import type { ProviderAccount, ProviderTransaction, SyncPage, UnreadableItem } from '../../providers/provider.ts';
+import type { ProviderAccount, ProviderTransaction, SyncPage, UnreadableItem } from '../../providers/provider-records.ts';
 import { applyReportedAccounts, latestBalances, recordBalance } from '../account/account.service.ts';
 import { sameReading } from '../balance/balance.service.ts';
 import { applyTransactionChanges } from '../transaction/transaction.store.ts';

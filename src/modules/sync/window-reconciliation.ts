@@ -1,4 +1,4 @@
-import type { ProviderTransaction, SyncPage, WindowSnapshot } from '../../providers/provider.ts';
+import type { ProviderTransaction, SyncPage, WindowSnapshot } from '../../providers/provider-records.ts';
 import type { StoredTransaction } from '../transaction/transaction.store.ts';
 
 /** The rules of docs/decisions.md ("Window reconciliation"), in one place. */

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { run } from '../../db/statement.ts';
 import { col, table, type ReadRow, type Row } from '../../db/table.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
-import type { ProviderTransaction } from '../../providers/provider.ts';
+import type { ProviderTransaction } from '../../providers/provider-records.ts';
 import type { Metadata } from '../metadata/metadata.ts';
 import type { AccountView } from '../account/account.entity.ts';
 import { checkMetadataFilter } from '../metadata/metadata-filter.ts';
