@@ -1,19 +1,6 @@
 import type { Capability, EndUserPresence, WebhookAction, WindowProvider } from '../provider.ts';
-import type {
-  Institution,
-  InstitutionQuery,
-  LinkCompletion,
-  LinkedLogin,
-  LinkSession,
-  LinkStart,
-} from '../link-flow.ts';
-import {
-  LinkRefused,
-  NotOffered,
-  ProviderError,
-  ProviderMisconfigured,
-  WebhookUnverified,
-} from '../provider-errors.ts';
+import type { Institution, InstitutionQuery, LinkCompletion, LinkedLogin, LinkSession, LinkStart } from '../link-flow.ts';
+import { LinkRefused, NotOffered, ProviderError, ProviderMisconfigured, WebhookUnverified } from '../provider-errors.ts';
 import type { ProviderAccount, ProviderBalance, UnreadableItem, WindowSnapshot } from '../provider-records.ts';
 import type { AccountResource, AspspData, AuthorizeSessionResponse, BalanceResource, EbTransaction, GetSessionResponse, HalTransactions, StartAuthorizationResponse } from './api.ts';
 import type { ApplicationToken } from './application-token.ts';

@@ -1,12 +1,6 @@
 import { CountryCode, Products, type InvestmentTransaction, type PlaidApi, type Security } from 'plaid';
 import type { Capability, CursorProvider, InboundWebhook, WebhookAction } from '../provider.ts';
-import type {
-  LinkCompletion,
-  LinkedLogin,
-  LinkSession,
-  LinkStart,
-  ProductName,
-} from '../link-flow.ts';
+import type { LinkCompletion, LinkedLogin, LinkSession, LinkStart, ProductName } from '../link-flow.ts';
 import { LinkRefused, ProviderBusy, ProviderError } from '../provider-errors.ts';
 import type { InvestmentSnapshot } from '../provider-investments.ts';
 import type { ProviderLiability } from '../provider-liabilities.ts';

@@ -14,13 +14,7 @@ import {
   type TransactionPaymentChannelEnum,
 } from 'plaid';
 import { isPositive, sum } from '../decimals.ts';
-import type {
-  InvestmentTransactionType,
-  ProviderHolding,
-  ProviderInvestmentTransaction,
-  ProviderSecurity,
-  SecurityType,
-} from '../provider-investments.ts';
+import type { InvestmentTransactionType, ProviderHolding, ProviderInvestmentTransaction, ProviderSecurity, SecurityType } from '../provider-investments.ts';
 import { NO_LIABILITY_DETAILS, type LiabilityKind, type ProviderLiability } from '../provider-liabilities.ts';
 import type { AccountKind, ProviderAccount, ProviderBalance, ProviderTransaction } from '../provider-records.ts';
 import { decimal, negate } from './money.ts';

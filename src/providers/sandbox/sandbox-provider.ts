@@ -1,13 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Capability, CursorProvider, WebhookAction } from '../provider.ts';
-import type {
-  Institution,
-  InstitutionQuery,
-  LinkCompletion,
-  LinkedLogin,
-  LinkSession,
-  LinkStart,
-} from '../link-flow.ts';
+import type { Institution, InstitutionQuery, LinkCompletion, LinkedLogin, LinkSession, LinkStart } from '../link-flow.ts';
 import type { InvestmentSnapshot } from '../provider-investments.ts';
 import type { ProviderLiability } from '../provider-liabilities.ts';
 import type { ProviderAccount, ProviderBalance, SyncPage } from '../provider-records.ts';

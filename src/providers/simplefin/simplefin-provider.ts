@@ -1,12 +1,6 @@
 import type { Capability, WebhookAction, WindowProvider } from '../provider.ts';
 import type { LinkCompletion, LinkedLogin, LinkSession } from '../link-flow.ts';
-import {
-  LinkRefused,
-  NotOffered,
-  ProviderBusy,
-  ProviderError,
-  WebhookUnverified,
-} from '../provider-errors.ts';
+import { LinkRefused, NotOffered, ProviderBusy, ProviderError, WebhookUnverified } from '../provider-errors.ts';
 import type { InvestmentSnapshot } from '../provider-investments.ts';
 import type { ProviderAccount, ProviderBalance, WindowSnapshot } from '../provider-records.ts';
 import { Unreachable, type HttpAnswer, type HttpsClient } from './simplefin-client.ts';
