@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcile } from '../../src/modules/sync/window-reconciliation.ts';
-import type { StoredTransaction } from '../../src/modules/transaction/transaction.store.ts';
+import type { StoredTransaction } from '../../src/modules/transaction/transaction-sync.store.ts';
 import { enableBankingFactory } from '../../src/providers/enablebanking/enablebanking-factory.ts';
 import type { EnableBankingProvider } from '../../src/providers/enablebanking/enablebanking-provider.ts';
 import type { LinkedLogin, LinkStart } from '../../src/providers/link-flow.ts';

@@ -6,7 +6,7 @@ import type { Metrics } from '../../metrics/metrics.ts';
 import type { ProviderAccount, ProviderTransaction, SyncPage, UnreadableItem } from '../../providers/provider-records.ts';
 import { applyReportedAccounts, latestBalances, recordBalance } from '../account/account.service.ts';
 import { sameReading } from '../balance/balance.service.ts';
-import { applyTransactionChanges } from '../transaction/transaction.store.ts';
+import { applyTransactionChanges } from '../transaction/transaction-sync.store.ts';
 import { enricherFor } from '../categorization/learning.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { connectionOrFail, lockWalk, moveWalk, withPageChanges } from '../connection/connection.store.ts';
