@@ -11,7 +11,8 @@ import { ConnectionService } from '../../src/modules/connection/connection.servi
 import { providerHints } from '../../src/modules/transaction/provider-hints.ts';
 import { investmentStart } from '../../src/modules/sync/product-steps.ts';
 import { syncConnection } from '../../src/modules/sync/sync-engine.ts';
-import type { Provider, SyncPage } from '../../src/providers/provider.ts';
+import type { Provider } from '../../src/providers/provider.ts';
+import type { SyncPage } from '../../src/providers/provider-records.ts';
 import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
 import { copyLines } from '../seed/dataset.ts';
 

@@ -10,11 +10,12 @@ import { ACCOUNT } from '../../src/modules/account/account.store.ts';
 import { BALANCE } from '../../src/modules/balance/balance.store.ts';
 import { CONNECTION } from '../../src/modules/connection/connection.store.ts';
 import { PROFILE } from '../../src/modules/profile/profile.store.ts';
-import { originalOf, remoteDataFrom, TRANSACTION } from '../../src/modules/transaction/transaction.store.ts';
+import { TRANSACTION } from '../../src/modules/transaction/transaction.store.ts';
+import { originalOf, remoteDataFrom } from '../../src/modules/transaction/transaction-sync.store.ts';
 import { providerHints } from '../../src/modules/transaction/provider-hints.ts';
 import { enricherOf } from '../../src/modules/categorization/categorizer.ts';
 import type { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
-import type { ProviderAccount } from '../../src/providers/provider.ts';
+import type { ProviderAccount } from '../../src/providers/provider-records.ts';
 
 /** Seeded transactions are enriched as a sync would store them, before any correction or operator rule exists. */
 const enrich = enricherOf(null, []);

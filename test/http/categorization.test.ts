@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrich } from '../../src/enrichment/pipeline.ts';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import { providerHints } from '../../src/modules/transaction/provider-hints.ts';
-import type { ProviderTransaction } from '../../src/providers/provider.ts';
+import type { ProviderTransaction } from '../../src/providers/provider-records.ts';
 import { createEnvironmentWithKey } from '../support/environments.ts';
 import { builders, type Builders } from '../support/builders.ts';
 import { basicAuth } from '../support/factories.ts';

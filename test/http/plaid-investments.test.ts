@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { plaidClient } from '../../src/providers/plaid/plaid-client.ts';
 import { PlaidProvider } from '../../src/providers/plaid/plaid-provider.ts';
-import { ProviderBusy, type ProductName } from '../../src/providers/provider.ts';
+import type { ProductName } from '../../src/providers/link-flow.ts';
+import { ProviderBusy } from '../../src/providers/provider-errors.ts';
 import { exampleBuy, startFakePlaid, type FakePlaid } from '../fakes/plaid/index.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/lib/ids.ts';
 import { CONNECTION_STATUSES, type ConnectionEntity, type ConnectionStatus } from '../../src/modules/connection/connection.entity.ts';
 import { ConnectionService, REFRESH_INTERVAL_MS } from '../../src/modules/connection/connection.service.ts';
-import type { LinkedLogin } from '../../src/providers/provider.ts';
+import type { LinkedLogin } from '../../src/providers/link-flow.ts';
 import type { Builders } from '../support/builders.ts';
 import { withServiceTier } from '../support/service-tier.ts';
 import type { TestDatabase } from '../support/test-database.ts';

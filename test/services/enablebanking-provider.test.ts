@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcile } from '../../src/modules/sync/window-reconciliation.ts';
-import type { StoredTransaction } from '../../src/modules/transaction/transaction.store.ts';
+import type { StoredTransaction } from '../../src/modules/transaction/transaction-sync.store.ts';
 import { enableBankingFactory } from '../../src/providers/enablebanking/enablebanking-factory.ts';
 import type { EnableBankingProvider } from '../../src/providers/enablebanking/enablebanking-provider.ts';
-import { LinkRefused, ProviderBusy, ProviderError, ProviderMisconfigured, type LinkedLogin, type LinkStart } from '../../src/providers/provider.ts';
+import type { LinkedLogin, LinkStart } from '../../src/providers/link-flow.ts';
+import { LinkRefused, ProviderBusy, ProviderError, ProviderMisconfigured } from '../../src/providers/provider-errors.ts';
 import { startFakeEnableBanking, type FakeBank, type FakeEnableBanking } from '../fakes/enablebanking/index.ts';
 
 /*

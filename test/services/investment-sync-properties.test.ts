@@ -8,7 +8,7 @@ import { WHOLE_HISTORY } from '../../src/modules/sync/product-steps.ts';
 import type { SyncObservers } from '../../src/modules/sync/sync-steps.ts';
 import { createLogger } from '../../src/logger.ts';
 import { Metrics } from '../../src/metrics/metrics.ts';
-import type { InvestmentSnapshot } from '../../src/providers/provider.ts';
+import type { InvestmentSnapshot } from '../../src/providers/provider-investments.ts';
 import { ModelBrokerage, type BrokerCommand } from '../support/model-brokerage.ts';
 import { ModelInstitution } from '../support/model-institution.ts';
 import { ModelInvestmentProvider, WorkerKilled, modelLogin } from '../support/model-providers.ts';

@@ -12,6 +12,8 @@ import { PROFILE, profileStatements } from '../../src/modules/profile/profile.st
 import { sessionStatements } from '../../src/modules/session/session.store.ts';
 import { apiKeyStatements } from '../../src/modules/environment/environment.store.ts';
 import { countTransactions, TRANSACTION, transactionRecords, transactionStatements, transactionsExist, transactionWhere } from '../../src/modules/transaction/transaction.store.ts';
+import { transactionSyncStatements } from '../../src/modules/transaction/transaction-sync.store.ts';
+import { transactionEnrichmentStatements } from '../../src/modules/transaction/transaction-enrichment.store.ts';
 import { webhookStatements } from '../../src/modules/webhook/webhook.store.ts';
 import { categorizationStatements } from '../../src/modules/categorization/categorization.store.ts';
 import {
@@ -40,6 +42,8 @@ const STATEMENTS = Object.entries({
   profile: profileStatements,
   session: sessionStatements,
   transaction: transactionStatements,
+  transactionSync: transactionSyncStatements,
+  transactionEnrichment: transactionEnrichmentStatements,
   webhook: webhookStatements,
   security: securityStatements,
   investment: investmentStatements,

@@ -1,4 +1,5 @@
-import { NO_LIABILITY_DETAILS, type InvestmentSnapshot, type ProviderHolding, type ProviderInvestmentTransaction, type ProviderLiability, type ProviderSecurity } from '../../src/providers/provider.ts';
+import type { InvestmentSnapshot, ProviderHolding, ProviderInvestmentTransaction, ProviderSecurity } from '../../src/providers/provider-investments.ts';
+import { NO_LIABILITY_DETAILS, type ProviderLiability } from '../../src/providers/provider-liabilities.ts';
 
 /** What happens at the model brokerage between syncs. */
 export type BrokerCommand =

@@ -1,4 +1,5 @@
-import { SyncRestart, type ProviderAccount, type ProviderTransaction, type SyncPage } from '../../src/providers/provider.ts';
+import { SyncRestart } from '../../src/providers/provider-errors.ts';
+import type { ProviderAccount, ProviderTransaction, SyncPage } from '../../src/providers/provider-records.ts';
 
 /*
  * A small in-memory bank for property tests of the sync engine. Its state evolves only through

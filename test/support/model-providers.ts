@@ -1,18 +1,9 @@
-import {
-  NotOffered,
-  WebhookUnverified,
-  type Capability,
-  type CursorProvider,
-  type InvestmentSnapshot,
-  type LinkedLogin,
-  type LinkSession,
-  type ProviderAccount,
-  type ProviderBalance,
-  type ProviderLiability,
-  type SyncPage,
-  type WindowProvider,
-  type WindowSnapshot,
-} from '../../src/providers/provider.ts';
+import type { Capability, CursorProvider, WindowProvider } from '../../src/providers/provider.ts';
+import type { LinkedLogin, LinkSession } from '../../src/providers/link-flow.ts';
+import { NotOffered, WebhookUnverified } from '../../src/providers/provider-errors.ts';
+import type { InvestmentSnapshot } from '../../src/providers/provider-investments.ts';
+import type { ProviderLiability } from '../../src/providers/provider-liabilities.ts';
+import type { ProviderAccount, ProviderBalance, SyncPage, WindowSnapshot } from '../../src/providers/provider-records.ts';
 import type { ModelBrokerage } from './model-brokerage.ts';
 import type { BankCommand, BankView, ModelInstitution } from './model-institution.ts';
 

@@ -1,4 +1,4 @@
-import type { ProviderTransaction } from '../../src/providers/provider.ts';
+import type { ProviderTransaction } from '../../src/providers/provider-records.ts';
 import { DAY_MS, HISTORY_DAYS, dayOf } from '../../src/providers/sandbox/household.ts';
 import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
 

@@ -4,7 +4,7 @@ import type { EbTransaction } from '../../src/providers/enablebanking/api.ts';
 import { accountKey } from '../../src/providers/enablebanking/transaction-ids.ts';
 import { toTransactions } from '../../src/providers/enablebanking/transforms.ts';
 import { reconcile } from '../../src/modules/sync/window-reconciliation.ts';
-import type { StoredTransaction } from '../../src/modules/transaction/transaction.store.ts';
+import type { StoredTransaction } from '../../src/modules/transaction/transaction-sync.store.ts';
 
 /*
  * Properties of Enable Banking's transaction ids through the engine's window reconciliation: a bank's

@@ -16,7 +16,7 @@ import {
   toStudentLiability,
 } from '../../src/providers/plaid/transforms.ts';
 import { actionsOf } from '../../src/providers/plaid/webhooks.ts';
-import { ProviderError } from '../../src/providers/provider.ts';
+import { ProviderError } from '../../src/providers/provider-errors.ts';
 
 const AT = new Date('2026-11-01T12:00:00Z');
 /** Decimal text as the exact parser hands it over in place of a JSON number. */

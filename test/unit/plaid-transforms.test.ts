@@ -4,7 +4,7 @@ import { mapPlaidError } from '../../src/providers/plaid/errors.ts';
 import { decimal, negate } from '../../src/providers/plaid/money.ts';
 import { toAccount, toBalance, toTransaction } from '../../src/providers/plaid/transforms.ts';
 import { actionsOf } from '../../src/providers/plaid/webhooks.ts';
-import { ProviderBusy, ProviderError, SyncRestart } from '../../src/providers/provider.ts';
+import { ProviderBusy, ProviderError, SyncRestart } from '../../src/providers/provider-errors.ts';
 
 const AT = new Date('2026-11-01T12:00:00Z');
 

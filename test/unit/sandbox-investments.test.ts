@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SECURITY_TYPES, type InvestmentSnapshot } from '../../src/providers/provider.ts';
+import { SECURITY_TYPES, type InvestmentSnapshot } from '../../src/providers/provider-investments.ts';
 import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
 import { SECURITIES } from '../../src/providers/sandbox/securities.ts';
 import { exact, SEEDS, sandboxAt, syncedTransactions } from '../support/sandbox-login.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ProviderAccount, ProviderLiability, ProviderTransaction } from '../../src/providers/provider.ts';
+import type { ProviderLiability } from '../../src/providers/provider-liabilities.ts';
+import type { ProviderAccount, ProviderTransaction } from '../../src/providers/provider-records.ts';
 import { exact, SEEDS, sandboxAt, syncedTransactions } from '../support/sandbox-login.ts';
 
 const LINKED = Date.UTC(2026, 2, 14, 12);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reconcile, similar } from '../../src/modules/sync/window-reconciliation.ts';
-import type { StoredTransaction } from '../../src/modules/transaction/transaction.store.ts';
-import type { ProviderTransaction } from '../../src/providers/provider.ts';
+import type { StoredTransaction } from '../../src/modules/transaction/transaction-sync.store.ts';
+import type { ProviderTransaction } from '../../src/providers/provider-records.ts';
 
 const TODAY = '2026-11-20';
 const START = '2026-10-21';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, badRequest, conflict } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import type { ProviderDirectory } from '../../providers/directory.ts';
-import { ProviderError } from '../../providers/provider.ts';
+import { ProviderError } from '../../providers/provider-errors.ts';
 import type { Credential } from '../../api-kit/credential.ts';
 import type { Handlers } from '../../api-kit/rest-handler.ts';
 import { providerOffering, upstreamFailure } from '../connection/capabilities.ts';

@@ -3,7 +3,7 @@ import { RecordNotFound } from '../../api-kit/mutation-payload.ts';
 import { AppError, notFound, ValidationError, type FieldIssue } from '../../errors.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
-import type { ProviderAccount } from '../../providers/provider.ts';
+import type { ProviderAccount } from '../../providers/provider-records.ts';
 import { identifierHash, identifierHashes } from './account-identity.ts';
 import { matchAccounts } from './account-matching.ts';
 import { addBalance, type BalanceReading } from '../balance/balance.service.ts';

@@ -3,7 +3,7 @@ import { isCategory } from '../../enrichment/taxonomy.ts';
 import { ValidationError } from '../../errors.ts';
 import { jobsIn } from '../../jobs/in-transaction.ts';
 import type { TransactionEntity } from '../transaction/transaction.entity.ts';
-import { sourcesByIds } from '../transaction/transaction.store.ts';
+import { sourcesByIds } from '../transaction/transaction-enrichment.store.ts';
 import type { CorrectionJobs } from './categorization.jobs.ts';
 import { enricherFor, retrain } from './learning.ts';
 

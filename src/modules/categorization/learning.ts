@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { corrections } from '../transaction/transaction.store.ts';
+import { corrections } from '../transaction/transaction-enrichment.store.ts';
 import type { Enricher } from '../transaction/transaction-enrichment.ts';
 import { enricherOf } from './categorizer.ts';
 import { modelOf, rulesOfProfile, saveModel } from './categorization.store.ts';

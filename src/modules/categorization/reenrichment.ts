@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ENRICHMENT_VERSION } from '../../enrichment/pipeline.ts';
-import { sourcesBehind, sourcesOfProfile, writeEnrichments, type EnrichmentSource, type SourcePosition } from '../transaction/transaction.store.ts';
+import { sourcesBehind, sourcesOfProfile, writeEnrichments, type EnrichmentSource, type SourcePosition } from '../transaction/transaction-enrichment.store.ts';
 import type { Enricher } from '../transaction/transaction-enrichment.ts';
 import { enricherFor } from './learning.ts';
 

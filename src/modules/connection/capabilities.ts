@@ -1,6 +1,7 @@
 import { AppError } from '../../errors.ts';
 import type { ProviderDirectory } from '../../providers/directory.ts';
-import { ProviderBusy, ProviderError, type Capability, type Provider } from '../../providers/provider.ts';
+import type { Capability, Provider } from '../../providers/provider.ts';
+import { ProviderBusy, ProviderError } from '../../providers/provider-errors.ts';
 import type { ConnectionEntity } from './connection.entity.ts';
 
 const WHAT: Record<Capability, string> = {

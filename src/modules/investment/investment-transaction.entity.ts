@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { INVESTMENT_TRANSACTION_TYPES } from '../../providers/provider.ts';
+import { INVESTMENT_TRANSACTION_TYPES } from '../../providers/provider-investments.ts';
 import { Account } from '../account/account.entity.ts';
 import { Connection } from '../connection/connection.entity.ts';
 import { Profile } from '../profile/profile.entity.ts';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { run } from '../../db/statement.ts';
 import { changedFrom, col, table, takeExcluded, type ReadRow } from '../../db/table.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
-import { INVESTMENT_TRANSACTION_TYPES, type ProviderHolding, type ProviderInvestmentTransaction } from '../../providers/provider.ts';
+import { INVESTMENT_TRANSACTION_TYPES, type ProviderHolding, type ProviderInvestmentTransaction } from '../../providers/provider-investments.ts';
 import type { KeysetBound } from '../transaction/transaction.store.ts';
 import type { HoldingFilter, InvestmentTransactionFilter } from '../../../generated/graphql.ts';
 

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { LIABILITY_KINDS } from '../../providers/provider.ts';
+import { LIABILITY_KINDS } from '../../providers/provider-liabilities.ts';
 import { Account } from '../account/account.entity.ts';
 import { Connection } from '../connection/connection.entity.ts';
 import { Profile } from '../profile/profile.entity.ts';

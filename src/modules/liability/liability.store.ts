@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { run } from '../../db/statement.ts';
 import { changedFrom, col, table, takeExcluded, type ReadRow } from '../../db/table.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { LIABILITY_KINDS, type ProviderLiability } from '../../providers/provider.ts';
+import { LIABILITY_KINDS, type ProviderLiability } from '../../providers/provider-liabilities.ts';
 import { INTEREST_RATE_TYPES, type StoredApr } from './liability.entity.ts';
 
 /** The liability table as its SQL reads and writes it (checked against the entity by test/stores.test.ts). */

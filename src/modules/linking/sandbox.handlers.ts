@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Credential } from '../../api-kit/credential.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
-import type { Institution } from '../../providers/provider.ts';
+import type { Institution } from '../../providers/link-flow.ts';
 import { pageHeaders, pageOf } from '../../api-kit/pagination.ts';
 import type { Handlers } from '../../api-kit/rest-handler.ts';
 import { forbidden } from '../../errors.ts';

@@ -1,4 +1,4 @@
-import type { ProviderSecurity } from '../../providers/provider.ts';
+import type { ProviderSecurity } from '../../providers/provider-investments.ts';
 
 /**
  * What makes two reports the same instrument, for every profile and provider: its ISIN, else its

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { SECURITY_TYPES } from '../../providers/provider.ts';
+import { SECURITY_TYPES } from '../../providers/provider-investments.ts';
 
 /**
  * An exact decimal as the provider reports it (a quantity, a price, a value, an amount or a rate of

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { run } from '../../db/statement.ts';
 import { col, table, type ReadRow, type Row } from '../../db/table.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { SECURITY_TYPES, type ProviderSecurity } from '../../providers/provider.ts';
+import { SECURITY_TYPES, type ProviderSecurity } from '../../providers/provider-investments.ts';
 import { securityIdentity } from './security-identity.ts';
 
 /** The security table as its SQL reads and writes it (checked against the entity by test/stores.test.ts). */

@@ -1,7 +1,8 @@
 import type { Db, PgBoss } from 'pg-boss';
 import type { JobDefinition } from '../../jobs/queue.ts';
 import { DecryptionError } from '../../lib/field-cipher.ts';
-import { ProviderBusy, ProviderError, type EndUserPresence, type Provider } from '../../providers/provider.ts';
+import type { EndUserPresence, Provider } from '../../providers/provider.ts';
+import { ProviderBusy, ProviderError } from '../../providers/provider-errors.ts';
 import { recordBalance } from '../account/account.service.ts';
 import { accountToRefresh } from '../account/account.store.ts';
 import { recordEvent } from '../event/event.service.ts';

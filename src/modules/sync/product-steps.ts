@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { InvestmentSnapshot, Provider, ProviderLiability } from '../../providers/provider.ts';
+import type { Provider } from '../../providers/provider.ts';
+import type { InvestmentSnapshot } from '../../providers/provider-investments.ts';
+import type { ProviderLiability } from '../../providers/provider-liabilities.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { presentConnection } from '../connection/connection.presenter.ts';
 import { connectionOrFail } from '../connection/connection.store.ts';

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../errors.ts';
-import { ProviderBusy, type EndUserPresence, type ProviderBase } from '../../providers/provider.ts';
+import type { EndUserPresence, ProviderBase } from '../../providers/provider.ts';
+import { ProviderBusy } from '../../providers/provider-errors.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { claimUpstreamRequest } from '../connection/connection.store.ts';
 

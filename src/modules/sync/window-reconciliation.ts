@@ -1,5 +1,5 @@
-import type { ProviderTransaction, SyncPage, WindowSnapshot } from '../../providers/provider.ts';
-import type { StoredTransaction } from '../transaction/transaction.store.ts';
+import type { ProviderTransaction, SyncPage, WindowSnapshot } from '../../providers/provider-records.ts';
+import type { StoredTransaction } from '../transaction/transaction-sync.store.ts';
 
 /** The rules of docs/decisions.md ("Window reconciliation"), in one place. */
 export const RECONCILIATION = {

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
-import { ProviderBusy, ProviderError, type EndUserPresence, type WindowProvider } from '../../providers/provider.ts';
-import { storedFrom } from '../transaction/transaction.store.ts';
+import type { EndUserPresence, WindowProvider } from '../../providers/provider.ts';
+import { ProviderBusy, ProviderError } from '../../providers/provider-errors.ts';
+import { storedFrom } from '../transaction/transaction-sync.store.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { budgetOf, claimRead, upstreamRefusal } from './request-budget.ts';
 import { applyAccounts, applyPage, reportLeftOut, type SyncObservers } from './sync-steps.ts';

@@ -5,7 +5,7 @@ import { inlineHashes } from '../../lib/content-hash.ts';
 import { readEnvironment } from '../../modules/environment/environment.service.ts';
 import { CALLBACK_PATH } from '../../modules/linking/link-cookie.ts';
 import { pendingLink } from '../../modules/linking/linking.ts';
-import type { Institution } from '../../providers/provider.ts';
+import type { Institution } from '../../providers/link-flow.ts';
 
 const TEMPLATE = readFileSync(new URL('./sandbox-bank.html', import.meta.url), 'utf8');
 

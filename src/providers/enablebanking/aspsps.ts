@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Institution } from '../provider.ts';
+import type { Institution } from '../link-flow.ts';
 import type { AspspData } from './api.ts';
 
 /** How long a country's list of banks is reused: EB adds and changes banks rarely. */

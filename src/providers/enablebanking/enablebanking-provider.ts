@@ -1,24 +1,7 @@
-import {
-  LinkRefused,
-  NotOffered,
-  ProviderError,
-  ProviderMisconfigured,
-  WebhookUnverified,
-  type Capability,
-  type EndUserPresence,
-  type Institution,
-  type InstitutionQuery,
-  type LinkCompletion,
-  type LinkedLogin,
-  type LinkSession,
-  type LinkStart,
-  type ProviderAccount,
-  type ProviderBalance,
-  type UnreadableItem,
-  type WebhookAction,
-  type WindowProvider,
-  type WindowSnapshot,
-} from '../provider.ts';
+import type { Capability, EndUserPresence, WebhookAction, WindowProvider } from '../provider.ts';
+import type { Institution, InstitutionQuery, LinkCompletion, LinkedLogin, LinkSession, LinkStart } from '../link-flow.ts';
+import { LinkRefused, NotOffered, ProviderError, ProviderMisconfigured, WebhookUnverified } from '../provider-errors.ts';
+import type { ProviderAccount, ProviderBalance, UnreadableItem, WindowSnapshot } from '../provider-records.ts';
 import type { AccountResource, AspspData, AuthorizeSessionResponse, BalanceResource, EbTransaction, GetSessionResponse, HalTransactions, StartAuthorizationResponse } from './api.ts';
 import type { ApplicationToken } from './application-token.ts';
 import { countryOfInstitution, institutionIdOf, toInstitution, type AspspLists } from './aspsps.ts';

@@ -1,4 +1,4 @@
-import { ProviderBusy, ProviderError, ProviderMisconfigured } from '../provider.ts';
+import { ProviderBusy, ProviderError, ProviderMisconfigured } from '../provider-errors.ts';
 import type { ErrorResponse } from './api.ts';
 import type { EbAnswer } from './enablebanking-client.ts';
 

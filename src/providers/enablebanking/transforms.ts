@@ -1,4 +1,4 @@
-import type { AccountKind, ProviderAccount, ProviderBalance, ProviderTransaction, UnreadableItem } from '../provider.ts';
+import type { AccountKind, ProviderAccount, ProviderBalance, ProviderTransaction, UnreadableItem } from '../provider-records.ts';
 import type { AccountResource, AmountType, BalanceResource, BalanceStatus, EbTransaction } from './api.ts';
 import { counterpartName, entryIds, type StatusedEntry } from './transaction-ids.ts';
 

@@ -1,5 +1,5 @@
 import { PlaidErrorType, type PlaidError } from 'plaid';
-import { ProviderBusy, ProviderError, SyncRestart } from '../provider.ts';
+import { ProviderBusy, ProviderError, SyncRestart } from '../provider-errors.ts';
 
 /** Item errors the end-user fixes by signing in again (Link's update mode). */
 const REPAIRABLE = new Set([

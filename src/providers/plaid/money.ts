@@ -1,4 +1,4 @@
-import { ProviderError } from '../provider.ts';
+import { ProviderError } from '../provider-errors.ts';
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 /** Plaid's servers write a float below 1e-6 in exponent form (`1e-08` BTC); larger exponents are not amounts. */

@@ -1,23 +1,10 @@
 import { CountryCode, Products, type InvestmentTransaction, type PlaidApi, type Security } from 'plaid';
-import {
-  LinkRefused,
-  ProviderBusy,
-  ProviderError,
-  type Capability,
-  type InboundWebhook,
-  type LinkCompletion,
-  type LinkedLogin,
-  type LinkSession,
-  type LinkStart,
-  type ProductName,
-  type CursorProvider,
-  type InvestmentSnapshot,
-  type ProviderAccount,
-  type ProviderBalance,
-  type ProviderLiability,
-  type SyncPage,
-  type WebhookAction,
-} from '../provider.ts';
+import type { Capability, CursorProvider, InboundWebhook, WebhookAction } from '../provider.ts';
+import type { LinkCompletion, LinkedLogin, LinkSession, LinkStart, ProductName } from '../link-flow.ts';
+import { LinkRefused, ProviderBusy, ProviderError } from '../provider-errors.ts';
+import type { InvestmentSnapshot } from '../provider-investments.ts';
+import type { ProviderLiability } from '../provider-liabilities.ts';
+import type { ProviderAccount, ProviderBalance, SyncPage } from '../provider-records.ts';
 import { mapPlaidError, plaidErrorCode } from './errors.ts';
 import type { PlaidEnv } from './plaid-client.ts';
 import {

@@ -14,20 +14,9 @@ import {
   type TransactionPaymentChannelEnum,
 } from 'plaid';
 import { isPositive, sum } from '../decimals.ts';
-import {
-  NO_LIABILITY_DETAILS,
-  type AccountKind,
-  type InvestmentTransactionType,
-  type LiabilityKind,
-  type ProviderAccount,
-  type ProviderBalance,
-  type ProviderHolding,
-  type ProviderInvestmentTransaction,
-  type ProviderLiability,
-  type ProviderSecurity,
-  type ProviderTransaction,
-  type SecurityType,
-} from '../provider.ts';
+import type { InvestmentTransactionType, ProviderHolding, ProviderInvestmentTransaction, ProviderSecurity, SecurityType } from '../provider-investments.ts';
+import { NO_LIABILITY_DETAILS, type LiabilityKind, type ProviderLiability } from '../provider-liabilities.ts';
+import type { AccountKind, ProviderAccount, ProviderBalance, ProviderTransaction } from '../provider-records.ts';
 import { decimal, negate } from './money.ts';
 
 const KINDS: Record<string, AccountKind> = { depository: 'DEPOSITORY', credit: 'CREDIT', loan: 'LOAN', investment: 'INVESTMENT', brokerage: 'INVESTMENT' };

@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
 import type { PlaidApi } from 'plaid';
-import { WebhookUnverified, type ErrorState, type InboundWebhook, type WebhookAction } from '../provider.ts';
+import type { ErrorState, InboundWebhook, WebhookAction } from '../provider.ts';
+import { WebhookUnverified } from '../provider-errors.ts';
 
 const MAX_AGE_SECONDS = 5 * 60;
 /** Verification keys by kid; a kid Plaid reports expired is refused. Bounded: kids rotate rarely. */

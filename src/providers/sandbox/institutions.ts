@@ -1,4 +1,5 @@
-import type { AccountKind, Institution } from '../provider.ts';
+import type { Institution } from '../link-flow.ts';
+import type { AccountKind } from '../provider-records.ts';
 import type { AccountRole } from './household.ts';
 
 /** An account template: every connection to the institution has one account per template. */

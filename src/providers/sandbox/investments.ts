@@ -1,4 +1,4 @@
-import type { InvestmentSnapshot, ProviderHolding, ProviderInvestmentTransaction, ProviderSecurity } from '../provider.ts';
+import type { InvestmentSnapshot, ProviderHolding, ProviderInvestmentTransaction, ProviderSecurity } from '../provider-investments.ts';
 import { isoDay } from './household.ts';
 import { centsToDecimal, unitsToDecimal, valueCents } from './money.ts';
 import type { Activity, Portfolio } from './portfolio.ts';

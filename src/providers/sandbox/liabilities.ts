@@ -1,4 +1,4 @@
-import { NO_LIABILITY_DETAILS, type LiabilityKind, type ProviderLiability } from '../provider.ts';
+import { NO_LIABILITY_DETAILS, type LiabilityKind, type ProviderLiability } from '../provider-liabilities.ts';
 import { CARD_PAYMENT_DAY, DAY_MS, dayOf, isoDay, type Household } from './household.ts';
 import type { AccountTemplate } from './institutions.ts';
 import { FLOWS } from './merchants.ts';

@@ -1,4 +1,4 @@
-import type { InvestmentTransactionType } from '../provider.ts';
+import type { InvestmentTransactionType } from '../provider-investments.ts';
 import { DAY_MS, type Household } from './household.ts';
 import { FLOWS } from './merchants.ts';
 import { shareOf, unitsFor, valueCents } from './money.ts';

@@ -1,21 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type {
-  Capability,
-  Institution,
-  InstitutionQuery,
-  InvestmentSnapshot,
-  LinkCompletion,
-  LinkedLogin,
-  LinkSession,
-  LinkStart,
-  CursorProvider,
-  ProviderAccount,
-  ProviderBalance,
-  ProviderLiability,
-  SyncPage,
-  WebhookAction,
-} from '../provider.ts';
-import { LinkRefused, ProviderError, WebhookUnverified } from '../provider.ts';
+import type { Capability, CursorProvider, WebhookAction } from '../provider.ts';
+import type { Institution, InstitutionQuery, LinkCompletion, LinkedLogin, LinkSession, LinkStart } from '../link-flow.ts';
+import type { InvestmentSnapshot } from '../provider-investments.ts';
+import type { ProviderLiability } from '../provider-liabilities.ts';
+import type { ProviderAccount, ProviderBalance, SyncPage } from '../provider-records.ts';
+import { LinkRefused, ProviderError, WebhookUnverified } from '../provider-errors.ts';
 import { DAY_MS, dayOf, HISTORY_DAYS, type AccountRole } from './household.ts';
 import { findInstitution, SANDBOX_INSTITUTIONS, type SandboxInstitution } from './institutions.ts';
 import { portfolioValueCents, presentInvestments, type AccountPortfolio } from './investments.ts';

@@ -1,4 +1,4 @@
-import type { SecurityType } from '../provider.ts';
+import type { SecurityType } from '../provider-investments.ts';
 
 /**
  * An instrument the sandbox's investment accounts trade, with its real public identifiers. Its price

@@ -1,4 +1,4 @@
-import type { ProviderTransaction } from '../provider.ts';
+import type { ProviderTransaction } from '../provider-records.ts';
 import { bankLine } from './descriptions.ts';
 import { Household, isoDay, type AccountRole, type Movement } from './household.ts';
 import type { SandboxInstitution } from './institutions.ts';

@@ -1,4 +1,4 @@
-import type { ProviderHolding, ProviderSecurity, SecurityType } from '../provider.ts';
+import type { ProviderHolding, ProviderSecurity, SecurityType } from '../provider-investments.ts';
 import { isDecimal, isZero, quotient, sum } from '../decimals.ts';
 
 /**

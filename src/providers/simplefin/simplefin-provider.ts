@@ -1,20 +1,8 @@
-import {
-  LinkRefused,
-  NotOffered,
-  ProviderBusy,
-  ProviderError,
-  WebhookUnverified,
-  type Capability,
-  type InvestmentSnapshot,
-  type LinkCompletion,
-  type LinkedLogin,
-  type LinkSession,
-  type ProviderAccount,
-  type ProviderBalance,
-  type WebhookAction,
-  type WindowProvider,
-  type WindowSnapshot,
-} from '../provider.ts';
+import type { Capability, WebhookAction, WindowProvider } from '../provider.ts';
+import type { LinkCompletion, LinkedLogin, LinkSession } from '../link-flow.ts';
+import { LinkRefused, NotOffered, ProviderBusy, ProviderError, WebhookUnverified } from '../provider-errors.ts';
+import type { InvestmentSnapshot } from '../provider-investments.ts';
+import type { ProviderAccount, ProviderBalance, WindowSnapshot } from '../provider-records.ts';
 import { Unreachable, type HttpAnswer, type HttpsClient } from './simplefin-client.ts';
 import { HOLDING_DECIMAL_FIELDS, toInvestments, type HoldingsOfAccount } from './holdings.ts';
 import type { RecentHoldings } from './recent-holdings.ts';

@@ -1,5 +1,5 @@
-import type { AccountKind, ProviderAccount, ProviderTransaction } from '../provider.ts';
-import { ProviderError } from '../provider.ts';
+import type { AccountKind, ProviderAccount, ProviderTransaction } from '../provider-records.ts';
+import { ProviderError } from '../provider-errors.ts';
 
 /** The protocol's Account and Transaction (https://www.simplefin.org/protocol.html). */
 export interface SimplefinAccount {

@@ -1,0 +1,151 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { run } from '../../db/statement.ts';
+import type { ReadRow, Row } from '../../db/table.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import type { ProviderTransaction } from '../../providers/provider-records.ts';
+import type { EnrichmentInput } from '../../enrichment/enrichment.ts';
+import { TRANSACTION } from './transaction.store.ts';
+import { providerHints } from './provider-hints.ts';
+import { ENRICHMENT_FIELDS, type Enricher } from './transaction-enrichment.ts';
+import { enrichedColumns, unlessUser } from './transaction-enrichment.store.ts';
+
+/*
+ * A sync's side of the transaction table: a connection's pages of reported changes applied, and its
+ * stored transactions as window reconciliation compares them with what the upstream reports.
+ */
+
+/** What a provider reports of a transaction; a page row adds a new id, and `accountRemoteId` to find the account by. */
+const REPORTED = ['remoteId', 'date', 'description', 'amount', 'status', 'originalAmount', 'originalCurrencyCode', 'remoteData'] as const;
+const PAGE = ['id', ...REPORTED, ...ENRICHMENT_FIELDS] as const;
+type PageRow = Row<typeof TRANSACTION, (typeof PAGE)[number]> & { accountRemoteId: string };
+const STORED = ['remoteId', 'date', 'amount', 'description', 'status'] as const;
+
+/** A stored transaction as window reconciliation compares it with what the upstream reports. */
+export type StoredTransaction = ReadRow<typeof TRANSACTION, (typeof STORED)[number]> & { accountRemoteId: string };
+
+/** The statements of a sync's reads and writes of the transaction table; test/stores.test.ts prepares each. */
+export const transactionSyncStatements = {
+  // A posted transaction that replaces a pending one takes over the pending row: same id and metadata.
+  // Only the pairs travel ($1 posted, $2 pending remote ids), not the page's rows. Both lookups name
+  // their remote ids (= any), so each is a probe of the unique index whatever the planner estimates:
+  // as a join or an anti-join, it may hash every row of the connection (0.3 s a page at 200k rows).
+  takeOverPending: `update transaction t set remote_id = r.remote_id
+      from unnest($1::text[], $2::text[]) as r(remote_id, pending_remote_id)
+     where t.connection_id = $3 and t.remote_id = any($2::text[]) and t.remote_id = r.pending_remote_id
+       and r.remote_id <> all (array(select p.remote_id from transaction p where p.connection_id = $3 and p.remote_id = any($1::text[])))`,
+  // Only a row whose content changed is rewritten: a page reported again changes nothing.
+  upsert: `insert into transaction (${TRANSACTION.list(['id', 'profileId', 'connectionId', 'accountId', ...REPORTED, ...ENRICHMENT_FIELDS, 'currencyCode', 'metadata', 'createdAt'])})
+     select r.id, $1, $2, a.id, ${[...REPORTED, ...ENRICHMENT_FIELDS].map((field) => `r."${field}"`).join(', ')}, a.currency_code, null, now()
+       from jsonb_to_recordset($3::jsonb) as r(${TRANSACTION.recordset(PAGE)}, "accountRemoteId" text)
+       join account a on a.connection_id = $2 and a.remote_id = r."accountRemoteId"
+     on conflict (connection_id, remote_id) do update
+        set date = excluded.date, description = excluded.description, amount = excluded.amount, status = excluded.status,
+            original_amount = excluded.original_amount, original_currency_code = excluded.original_currency_code,
+            remote_data = transaction.remote_data || excluded.remote_data,
+            ${enrichedColumns((field) => `excluded.${TRANSACTION.column(field)}`)}, ${unlessUser('transaction', (field) => `excluded.${TRANSACTION.column(field)}`)}
+      where (transaction.date, transaction.description, transaction.amount, transaction.status, transaction.original_amount, transaction.original_currency_code, transaction.remote_data)
+            is distinct from (excluded.date, excluded.description, excluded.amount, excluded.status, excluded.original_amount, excluded.original_currency_code,
+                              transaction.remote_data || excluded.remote_data)
+     returning id, (xmax = 0) as inserted`,
+  remove: `delete from transaction where connection_id = $1 and remote_id = any($2::text[]) returning id`,
+  // Which of a page's account remote ids the connection has: a transaction of any other cannot be stored.
+  knownAccounts: `select remote_id as "remoteId", kind, currency_code as "currencyCode" from account where connection_id = $1 and remote_id = any($2::text[])`,
+  storedFrom: `select ${TRANSACTION.select(STORED, 't')}, a.remote_id as "accountRemoteId"
+       from transaction t join account a on a.id = t.account_id
+      where t.connection_id = $1 and (t.date >= $2::date or t.status = 'PENDING')`,
+};
+
+/** Who a connection's transactions belong to, and the provider whose data they carry. */
+export interface TransactionOwner {
+  connectionId: string;
+  profileId: string;
+  provider: string;
+}
+
+/** The stored ids of the transactions a page added, modified and removed. */
+export interface AppliedChanges {
+  added: string[];
+  modified: string[];
+  removed: string[];
+  /** Reported transactions not stored: the connection has no account with their `accountRemoteId`. */
+  orphans: ProviderTransaction[];
+}
+
+/**
+ * Applies a page of changes to a connection's transactions, in the caller's database transaction:
+ * posted transactions take over their pending rows, then every reported transaction is inserted or
+ * (when its content changed) updated, then `removals` (remote ids) are deleted. The rows travel as
+ * one JSON parameter per statement, so a page costs the same few statements whatever its size. A
+ * transaction of an account the connection does not have is returned among `orphans`, not stored.
+ * Each stored transaction is enriched in the same statement, by the enricher `enricherOf` reads (only
+ * for a page with something to store).
+ */
+export async function applyTransactionChanges(
+  tx: EntityManager,
+  owner: TransactionOwner,
+  reported: ProviderTransaction[],
+  removals: string[],
+  enricherOf: () => Promise<Enricher>,
+): Promise<AppliedChanges> {
+  const changes: AppliedChanges = { added: [], modified: [], removed: [], orphans: [] };
+  const accounts = await knownAccounts(tx, owner.connectionId, reported);
+  const upserts = reported.filter((transaction) => accounts.has(transaction.accountRemoteId));
+  changes.orphans.push(...reported.filter((transaction) => !accounts.has(transaction.accountRemoteId)));
+  if (upserts.length > 0) {
+    const takeovers = upserts.filter((transaction) => transaction.pendingRemoteId !== null);
+    if (takeovers.length > 0) {
+      await run(tx, transactionSyncStatements.takeOverPending, [takeovers.map((posted) => posted.remoteId), takeovers.map((posted) => posted.pendingRemoteId), owner.connectionId]);
+    }
+    const enricher = await enricherOf();
+    const rows = JSON.stringify(upserts.map((transaction) => pageRow(transaction, owner.provider, accounts.get(transaction.accountRemoteId)!, enricher)));
+    const written = await run<{ id: string; inserted: boolean }>(tx, transactionSyncStatements.upsert, [owner.profileId, owner.connectionId, rows]);
+    // A taken-over pending row counts as modified: the upsert updates it (to POSTED).
+    for (const { id, inserted } of written.rows) (inserted ? changes.added : changes.modified).push(id);
+  }
+  if (removals.length > 0) changes.removed = (await run<{ id: string }>(tx, transactionSyncStatements.remove, [owner.connectionId, removals])).rows.map(({ id }) => id);
+  return changes;
+}
+
+interface KnownAccount {
+  kind: EnrichmentInput['accountKind'];
+  currencyCode: string;
+}
+
+/** The connection's accounts that the reported transactions name, by remote id: a transaction of any other cannot be stored. */
+async function knownAccounts(tx: EntityManager, connectionId: string, reported: ProviderTransaction[]): Promise<Map<string, KnownAccount>> {
+  if (reported.length === 0) return new Map();
+  const accountRemoteIds = [...new Set(reported.map((transaction) => transaction.accountRemoteId))];
+  const { rows } = await run<KnownAccount & { remoteId: string }>(tx, transactionSyncStatements.knownAccounts, [connectionId, accountRemoteIds]);
+  return new Map(rows.map(({ remoteId, ...account }) => [remoteId, account]));
+}
+
+/** Every stored transaction of the connection dated from `start`, and every pending one. */
+export async function storedFrom(em: EntityManager, connectionId: string, start: string): Promise<StoredTransaction[]> {
+  return (await run<StoredTransaction>(em, transactionSyncStatements.storedFrom, [connectionId, start])).rows;
+}
+
+/** A provider's own data as stored: under the provider's name, with the enrichment beside it. */
+export function remoteDataFrom(provider: string, transaction: ProviderTransaction): Record<string, unknown> {
+  return { [provider]: transaction.raw, ...(transaction.enrichment ? { enrichment: transaction.enrichment } : {}) };
+}
+
+/** The amount in the payment's own currency as stored: both or neither (an amount without its currency means nothing). */
+export function originalOf({ originalAmount, originalCurrencyCode }: ProviderTransaction): { originalAmount: string | null; originalCurrencyCode: string | null } {
+  return originalAmount && originalCurrencyCode ? { originalAmount, originalCurrencyCode } : { originalAmount: null, originalCurrencyCode: null };
+}
+
+function pageRow(transaction: ProviderTransaction, provider: string, account: KnownAccount, enricher: Enricher): PageRow {
+  const { description, amount } = transaction;
+  return {
+    id: uuidv7(),
+    remoteId: transaction.remoteId,
+    accountRemoteId: transaction.accountRemoteId,
+    date: transaction.date,
+    description,
+    amount,
+    status: transaction.status,
+    ...originalOf(transaction),
+    remoteData: remoteDataFrom(provider, transaction),
+    ...enricher({ description, amount, currencyCode: account.currencyCode, accountKind: account.kind, hints: providerHints(transaction.enrichment) }),
+  };
+}
