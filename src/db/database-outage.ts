@@ -14,6 +14,13 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOST
  * transaction: a primary demoted to a standby, or a database an operator made read-only).
  */
 const UNAVAILABLE_STATE = /^08[0-9A-Z]{3}$|^57P[0-9A-Z]{2}$|^53300$|^25006$/;
+/**
+ * Where PostgreSQL refuses a session as it starts (the database disallows connections, no longer
+ * exists, or refuses the login): the error's `routine`, which is never translated. It tells a pool
+ * other than the ORM's (pg-boss's) that the session was not opened, where the SQLSTATE alone would
+ * not: PostgreSQL raises 55000 for statements too.
+ */
+const SESSION_START_ROUTINES = new Set(['CheckMyDatabase', 'InitPostgres', 'auth_failed']);
 /** What pg and pg-pool say, without a code, when a connection ends or cannot be had in time. */
 const CONNECTION_LOST = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 const MAX_CAUSES = 5;
@@ -22,13 +29,15 @@ const MAX_CAUSES = 5;
  * Whether `error` (or one of its causes) says the database cannot be used, rather than that a
  * statement failed: a session that could not be opened, for any reason (SessionNotOpened: this
  * covers the SQLSTATEs PostgreSQL also raises for statements, such as 55000 from a database that
- * disallows connections), a socket error, an unavailable SQLSTATE, or a connection lost.
+ * disallows connections), a session PostgreSQL refused as it started, a socket error, an
+ * unavailable SQLSTATE, or a connection lost.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   let cause = error;
   for (let depth = 0; cause instanceof Error && depth < MAX_CAUSES; depth++, cause = cause.cause) {
     if (isSessionNotOpened(cause)) return true;
-    const { code } = cause as { code?: unknown };
+    const { code, routine } = cause as { code?: unknown; routine?: unknown };
+    if (typeof routine === 'string' && SESSION_START_ROUTINES.has(routine)) return true;
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_STATE.test(code))) return true;
     if (CONNECTION_LOST.test(cause.message)) return true;
   }

@@ -159,6 +159,7 @@ describe('what counts as the database being unreachable', () => {
     ['a write on a primary demoted to a standby', coded('25006', 'cannot execute INSERT in a read-only transaction')],
     ['a session not opened, whatever PostgreSQL said', new SessionNotOpened(coded('55000', 'database "x" is not currently accepting connections'))],
     ['a session not opened, as MikroORM converts it', new DriverException(new SessionNotOpened(coded('3D000', 'database "x" does not exist')))],
+    ['a session refused as it started, through another pool (pg-boss\'s)', Object.assign(coded('55000', 'database "x" is not currently accepting connections'), { routine: 'CheckMyDatabase' })],
     ['a connection that ended', new Error('Connection terminated unexpectedly')],
     ['a pool that found no connection in time', new Error('timeout exceeded when trying to connect')],
     ['any of these as the cause', new Error('query failed', { cause: coded('ECONNRESET') })],
@@ -170,7 +171,7 @@ describe('what counts as the database being unreachable', () => {
     ['a statement that failed', coded('22P02', 'invalid input syntax for type integer')],
     ['a unique violation', coded('23505')],
     ['a statement timeout', coded('57014', 'canceling statement due to statement timeout')],
-    ['the same SQLSTATE from a statement (currval before nextval)', coded('55000', 'currval of sequence "s" is not yet defined in this session')],
+    ['the same SQLSTATE from a statement (currval before nextval)', Object.assign(coded('55000', 'currval of sequence "s" is not yet defined in this session'), { routine: 'currval_oid' })],
     ['an error of the service itself', new TypeError('x is undefined')],
   ])('%s is not', (_what, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);

@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { basicAuth, buildProfile } from '../support/factories.ts';
-import { httpClient, type HttpClient } from '../support/http-client.ts';
 import { liveClient, type LiveClient } from '../support/live-client.ts';
-import { processFixture, startServiceProcess, type ServiceProcess } from '../support/service-process.ts';
+import { withServiceProcess } from '../support/service-process.ts';
 import { waitFor } from '../support/wait.ts';
 
 /**
@@ -22,53 +21,41 @@ const PROBE = `subscription { connectionSynced { connection { accounts { connect
 /** Within the cost limit, and still well past 1 MiB once written (30 copies of each account's 25 KB of metadata). */
 const HEAVY = `subscription { connectionSynced { connection { accounts { ${metadataAliases(30)} } } } }`;
 
-let fixture: Awaited<ReturnType<typeof processFixture>>;
-let service: ServiceProcess;
-let http: HttpClient;
-let db: pg.Client;
-
-beforeAll(async () => {
-  fixture = await processFixture();
-  service = await startServiceProcess(fixture, {
+const tier = withServiceProcess(
+  {
     ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     SESSION_SECRET: randomBytes(32).toString('hex'),
     SANDBOX_HISTORY_DAYS: '30',
     NODE_OPTIONS: '--max-semi-space-size=16 --max-old-space-size=256',
-  });
-  http = httpClient(`https://localhost:${service.port}`, readFileSync(inject('tls').certFile, 'utf8'));
-  db = new pg.Client({ connectionString: fixture.databaseUrl });
+  },
+  120_000,
+);
+let db: pg.Client;
+beforeAll(async () => {
+  db = new pg.Client({ connectionString: tier.fixture.databaseUrl });
   await db.connect();
-}, 120_000);
-
-afterAll(async () => {
-  http?.close();
-  await db?.end();
-  if (service && service.child.exitCode === null && service.child.signalCode === null) {
-    service.child.kill('SIGTERM');
-    await service.exited;
-  }
-  await fixture?.cleanup();
 });
+afterAll(() => db?.end());
 
 it("survives the probe on ten sockets: its document is refused, an event past 1 MiB arrives on each as a RESPONSE_TOO_LARGE error, and /healthz answers", { timeout: 120_000 }, async () => {
-  const apiKey = JSON.parse(readFileSync(path.join(fixture.dataDir, 'bootstrap.json'), 'utf8')).apiKey as string;
-  const profile = (await http.post('/v1/profiles', { auth: apiKey, json: buildProfile() })).body as { id: string };
+  const apiKey = JSON.parse(readFileSync(path.join(tier.fixture.dataDir, 'bootstrap.json'), 'utf8')).apiKey as string;
+  const profile = (await tier.http.post('/v1/profiles', { auth: apiKey, json: buildProfile() })).body as { id: string };
   const auth = basicAuth(profile.id, apiKey);
-  const created = await http.post('/v1/sandbox/connections', { auth: apiKey, json: { profileId: profile.id, institutionId: 'ins_first_platypus', username: 'user_good', password: 'pass_good' } });
+  const created = await tier.http.post('/v1/sandbox/connections', { auth: apiKey, json: { profileId: profile.id, institutionId: 'ins_first_platypus', username: 'user_good', password: 'pass_good' } });
   expect(created.status, created.text).toBe(201);
   const [synced] = await waitFor(async () => {
     const { rows } = await db.query<{ id: string }>(`select id from event where type = 'connection.synced.successful' and payload->'record'->>'id' = $1`, [created.body.id]);
     return rows.length > 0 ? rows : undefined;
   }, 'the first sync', 60_000);
-  const accounts = (await http.post('/v1/graphql', { auth, json: { query: '{ accounts { id } }' } })).body.data.accounts as { id: string }[];
+  const accounts = (await tier.http.post('/v1/graphql', { auth, json: { query: '{ accounts { id } }' } })).body.data.accounts as { id: string }[];
   expect(accounts.length).toBeGreaterThan(1);
   const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${String(i).padStart(2, '0')}`, 'x'.repeat(500)]));
   for (const { id } of accounts) {
-    const update = await http.post('/v1/graphql', { auth, json: { query: 'mutation($input: AccountUpdateInput!) { accountUpdate(input: $input) { success } }', variables: { input: { id, metadata } } } });
+    const update = await tier.http.post('/v1/graphql', { auth, json: { query: 'mutation($input: AccountUpdateInput!) { accountUpdate(input: $input) { success } }', variables: { input: { id, metadata } } } });
     expect(update.body).toEqual({ data: { accountUpdate: { success: true } } });
   }
 
-  const sockets: LiveClient[] = Array.from({ length: SOCKETS }, () => liveClient(`https://localhost:${service.port}`, auth));
+  const sockets: LiveClient[] = Array.from({ length: SOCKETS }, () => liveClient(`https://localhost:${tier.service.port}`, auth));
   try {
     const subscribed = sockets.map((live) => ({ probe: live.subscribe(PROBE), heavy: live.subscribe(HEAVY) }));
     await waitFor(async () => (subscribed.every(({ probe }) => probe.errors.length > 0) ? true : undefined), "the probe's refusals");
@@ -83,8 +70,8 @@ it("survives the probe on ten sockets: its document is refused, an event past 1 
       expect(heavy.results).toEqual([{ errors: [{ message: expect.stringContaining('1048576 bytes'), extensions: { code: 'RESPONSE_TOO_LARGE', errorId: expect.stringMatching(/^err_/) } }] }]);
       expect(heavy.errors).toEqual([]);
     }
-    expect((await http.get('/healthz')).status).toBe(200);
-    expect([service.child.exitCode, service.child.signalCode]).toEqual([null, null]);
+    expect((await tier.http.get('/healthz')).status).toBe(200);
+    expect([tier.service.child.exitCode, tier.service.child.signalCode]).toEqual([null, null]);
   } finally {
     await Promise.all(sockets.map((live) => live.dispose()));
   }

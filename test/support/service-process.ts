@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { httpClient, type HttpClient } from './http-client.ts';
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -75,4 +76,35 @@ export async function startServiceProcess(
     child.once('close', (code) => reject(new Error(`exited early (code ${code}): ${banner}`)));
   });
   return { child, port, banner, exited, output: () => ({ stdout, stderr }) };
+}
+
+/** A test file's one service process, with its database and DATA_DIR and an HTTPS client to it. */
+export interface ServiceProcessTier {
+  fixture: Awaited<ReturnType<typeof processFixture>>;
+  service: ServiceProcess;
+  http: HttpClient;
+}
+
+/**
+ * Starts the service as a process of its own before the file's tests (with `env`) and stops it
+ * (SIGTERM, unless it already exited) and drops its database after them. The returned object's
+ * fields are set once it has started.
+ */
+export function withServiceProcess(env: Record<string, string> = {}, startTimeoutMs = 60_000): ServiceProcessTier {
+  const tier = {} as ServiceProcessTier;
+  beforeAll(async () => {
+    tier.fixture = await processFixture();
+    tier.service = await startServiceProcess(tier.fixture, env);
+    tier.http = httpClient(`https://localhost:${tier.service.port}`, readFileSync(inject('tls').certFile, 'utf8'));
+  }, startTimeoutMs);
+  afterAll(async () => {
+    tier.http?.close();
+    const { service } = tier;
+    if (service && service.child.exitCode === null && service.child.signalCode === null) {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+    await tier.fixture?.cleanup();
+  });
+  return tier;
 }
