@@ -62,6 +62,15 @@ describe('window reconciliation', () => {
     expect(page.removed).toEqual(['inside']);
   });
 
+  it('removes nothing from an account whose window left an entry out: the stored one may be it', () => {
+    const rows = [stored({ remoteId: 'on-card', date: '2026-11-01' }), stored({ remoteId: 'on-savings', accountRemoteId: 'savings', date: '2026-11-01' })];
+    const page = reconcile(rows, { start: START, transactions: [], unreadable: [{ accountRemoteId: 'card', what: 'TRANSACTION', reason: 'the amount has more than 4 fraction digits' }] }, TODAY, 'next');
+    expect(page.removed).toEqual(['on-savings']);
+    // A balance figure or an original amount left out says nothing about which entries were reported.
+    const balance = reconcile(rows, { start: START, transactions: [], unreadable: [{ accountRemoteId: 'card', what: 'BALANCE', reason: 'x' }] }, TODAY, 'next');
+    expect(balance.removed).toEqual(['on-card', 'on-savings']);
+  });
+
   it('removes a vanished pending entry without a twin only after its grace period', () => {
     const page = run([stored({ remoteId: 'recent', status: 'PENDING', date: '2026-11-17' }), stored({ remoteId: 'stale', status: 'PENDING', date: '2026-11-10' })], []);
     expect(page.removed).toEqual(['stale']);

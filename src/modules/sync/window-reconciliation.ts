@@ -27,10 +27,11 @@ const NOISE = new Set(['pos', 'purchase', 'debit', 'credit', 'card', 'pending', 
  * - one whose provider id changed but whose account, date, amount and description are the same is
  *   the same transaction (its row is taken over);
  * - a posted transaction inside the window that is no longer reported is removed; a pending one
- *   only once its grace period is over; nothing older than the window is ever removed.
+ *   only once its grace period is over; nothing older than the window is ever removed; nothing is
+ *   removed from an account whose window left an entry out (`unreadable`: it may be one of them).
  * `stored` must hold every stored transaction dated from the window's start, and every pending one.
  */
-export function reconcile(stored: StoredTransaction[], snapshot: Pick<WindowSnapshot, 'start' | 'transactions'>, today: string, nextCursor: string): SyncPage {
+export function reconcile(stored: StoredTransaction[], snapshot: Pick<WindowSnapshot, 'start' | 'transactions' | 'unreadable'>, today: string, nextCursor: string): SyncPage {
   const reportedIds = new Set(snapshot.transactions.map((transaction) => transaction.remoteId));
   const storedIds = new Set(stored.map((transaction) => transaction.remoteId));
   const orphans = stored.filter((transaction) => !reportedIds.has(transaction.remoteId));
@@ -47,8 +48,9 @@ export function reconcile(stored: StoredTransaction[], snapshot: Pick<WindowSnap
     added.push({ ...transaction, pendingRemoteId: twin?.remoteId ?? null });
   }
   const windowStart = dayNumber(snapshot.start);
+  const leftOut = new Set((snapshot.unreadable ?? []).filter(({ what }) => what === 'TRANSACTION').map(({ accountRemoteId }) => accountRemoteId));
   const removed = orphans
-    .filter((transaction) => !taken.has(transaction.remoteId))
+    .filter((transaction) => !taken.has(transaction.remoteId) && !leftOut.has(transaction.accountRemoteId))
     .filter((transaction) =>
       transaction.status === 'POSTED'
         ? dayNumber(transaction.date) > windowStart
