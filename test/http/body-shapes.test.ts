@@ -7,13 +7,18 @@ const ca = readFileSync(inject('tls').certFile, 'utf8');
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '1000' });
+  app = await startTestApp({ HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '1000', KEEP_ALIVE_TIMEOUT_MS: '1000' });
 });
 afterAll(() => app?.stop());
 
 describe('every body shape leaves the service answering', () => {
-  it.each(['/v1/profiles', '/v1/graphql', '/v1/nothing-here'])('%s: sized and chunked bodies, under and over 1 MiB, whole, cut short or gone silent', async (path) => {
-    for (const shape of BODY_SHAPES) {
+  // A silent client waits out the request timeout whatever the path: once is enough.
+  it.each([
+    ['/v1/profiles', BODY_SHAPES],
+    ['/v1/graphql', BODY_SHAPES.filter(({ ending }) => ending !== 'goes silent')],
+    ['/v1/nothing-here', BODY_SHAPES.filter(({ ending }) => ending !== 'goes silent')],
+  ])('%s: sized and chunked bodies, under and over 1 MiB, whole, cut short (and on one path gone silent)', async (path, shapes) => {
+    for (const shape of shapes) {
       const name = describeShape(shape);
       const received = await sendBody({ port: app.service.port, ca, apiKey: app.apiKey }, path, shape);
       if (shape.ending === 'whole' && shape.bytes > BODY_LIMIT) {

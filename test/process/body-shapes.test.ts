@@ -6,7 +6,7 @@ import { withServiceProcess } from '../support/service-process.ts';
 // The probe that found a chunked body over 1 MiB ending the process ran against `npm start`: here the
 // service is a process of its own, so an uncaught error would end it rather than fail a test's worker.
 const ca = readFileSync(inject('tls').certFile, 'utf8');
-const tier = withServiceProcess({ HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000' });
+const tier = withServiceProcess({ HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '1000' });
 
 describe('the service process and every body shape', () => {
   it('stays up and answers /healthz after each shape, with or without a key', { timeout: 60_000 }, async () => {
