@@ -1526,7 +1526,9 @@ export type TransactionConnection = {
   __typename?: 'TransactionConnection';
   /**
    * How many transactions match the filter in total, ignoring pagination (`first`, `after`,
-   * `last`, `before`), counted when the request runs.
+   * `last`, `before`), counted when the request runs, in a statement of its own: while a sync is
+   * writing, it may count transactions the page's own read did not yet see. Wait for the
+   * `connectionSynced` event (or read again) for a page and a count that agree.
    */
   count: Scalars['Int']['output'];
   /** The transactions of this page with their cursors, in the requested sort order. */

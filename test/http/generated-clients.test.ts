@@ -71,9 +71,10 @@ const connection = await rest.POST('/v1/sandbox/connections', {
 });
 if (!connection.data) throw new Error(\`createSandboxConnection answered \${connection.response.status}\`);
 
-// The first sync runs in the background: ask until it has stored transactions (at most 30 s).
+// The first sync runs in the background: ask until the page holds its transactions (at most 30 s).
+// The count is read in a statement of its own, so while the sync writes it may run ahead of the page.
 let transactions = (await execute(token, TransactionsQuery, { first: 5 })).transactions;
-for (let attempt = 0; transactions.count === 0 && attempt < 150; attempt++) {
+for (let attempt = 0; transactions.nodes.length < 5 && attempt < 150; attempt++) {
   await new Promise((resolve) => setTimeout(resolve, 200));
   transactions = (await execute(token, TransactionsQuery, { first: 5 })).transactions;
 }
