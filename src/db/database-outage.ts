@@ -21,8 +21,12 @@ const UNAVAILABLE_STATE = /^08[0-9A-Z]{3}$|^57P[0-9A-Z]{2}$|^53300$|^25006$/;
  * not: PostgreSQL raises 55000 for statements too.
  */
 const SESSION_START_ROUTINES = new Set(['CheckMyDatabase', 'InitPostgres', 'auth_failed']);
-/** What pg and pg-pool say, without a code, when a connection ends or cannot be had in time. */
-const CONNECTION_LOST = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+/**
+ * What pg and pg-pool say, without a code, when a connection ends or cannot be had in time; and what
+ * pg-boss says when its LISTEN connection ends or stops answering.
+ */
+const CONNECTION_LOST =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|LISTEN\/NOTIFY (connection ended|heartbeat timed out))/;
 const MAX_CAUSES = 5;
 
 /**
@@ -30,16 +34,17 @@ const MAX_CAUSES = 5;
  * statement failed: a session that could not be opened, for any reason (SessionNotOpened: this
  * covers the SQLSTATEs PostgreSQL also raises for statements, such as 55000 from a database that
  * disallows connections), a session PostgreSQL refused as it started, a socket error, an
- * unavailable SQLSTATE, or a connection lost.
+ * unavailable SQLSTATE, or a connection lost. An error may come as a plain object copied from one:
+ * pg-boss reports a failed refresh of its queue cache as `{ ...error, message, stack }`.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   let cause = error;
-  for (let depth = 0; cause instanceof Error && depth < MAX_CAUSES; depth++, cause = cause.cause) {
+  for (let depth = 0; typeof cause === 'object' && cause !== null && depth < MAX_CAUSES; depth++, cause = (cause as { cause?: unknown }).cause) {
     if (isSessionNotOpened(cause)) return true;
-    const { code, routine } = cause as { code?: unknown; routine?: unknown };
+    const { code, routine, message } = cause as { code?: unknown; routine?: unknown; message?: unknown };
     if (typeof routine === 'string' && SESSION_START_ROUTINES.has(routine)) return true;
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_STATE.test(code))) return true;
-    if (CONNECTION_LOST.test(cause.message)) return true;
+    if (typeof message === 'string' && CONNECTION_LOST.test(message)) return true;
   }
   return false;
 }

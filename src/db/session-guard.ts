@@ -33,7 +33,7 @@ export class SessionNotOpened extends Error {
 }
 
 /** Whether `error` is a SessionNotOpened, or MikroORM's conversion of one. */
-export function isSessionNotOpened(error: Error): boolean {
+export function isSessionNotOpened(error: object): boolean {
   return (error as Partial<SessionNotOpened>).sessionNotOpened === true;
 }
 

@@ -17,7 +17,7 @@ let app: TestApp;
 let proxy: TcpProxy;
 let dropDatabase: () => Promise<void>;
 let databaseName: string;
-type LogLine = { level: number; msg: string; errorId?: string };
+type LogLine = { level: number; msg: string; errorId?: string; err?: { message?: string } };
 const lines: LogLine[] = [];
 const logInto = (into: LogLine[]) => new Writable({ write: (chunk, _encoding, done) => (into.push(JSON.parse(String(chunk))), done()) });
 beforeAll(async () => {
@@ -81,7 +81,7 @@ describe.each(Object.entries(outages))('a PostgreSQL outage: %s', (_outage, { st
     // webhook relay and its dispatcher, the job queue): besides the outage, only the notification
     // channels say, once each, that they reconnect.
     expect(during.filter((line) => line.level >= 50 && line.errorId !== undefined)).toEqual([]);
-    const errors = during.filter((line) => line.level >= 50).map((line) => line.msg);
+    const errors = during.filter((line) => line.level >= 50).map((line) => (line.err?.message ? `${line.msg}: ${line.err.message}` : line.msg));
     expect(errors.filter((msg) => !msg.startsWith('PostgreSQL does not answer') && !/^(Live-update|Revocation) channel lost/.test(msg))).toEqual([]);
   });
 });
@@ -163,6 +163,10 @@ describe('what counts as the database being unreachable', () => {
     ['a connection that ended', new Error('Connection terminated unexpectedly')],
     ['a pool that found no connection in time', new Error('timeout exceeded when trying to connect')],
     ['any of these as the cause', new Error('query failed', { cause: coded('ECONNRESET') })],
+    // pg-boss copies a failed queue-cache refresh into a plain object before it reports it.
+    ['any of these copied into a plain object', (({ code, message }) => ({ code, message }))(coded('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'))],
+    ['pg-boss\'s LISTEN connection ended', new Error('LISTEN/NOTIFY connection ended')],
+    ['pg-boss\'s LISTEN connection silent', new Error('LISTEN/NOTIFY heartbeat timed out')],
   ])('%s is', (_what, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
@@ -173,6 +177,8 @@ describe('what counts as the database being unreachable', () => {
     ['a statement timeout', coded('57014', 'canceling statement due to statement timeout')],
     ['the same SQLSTATE from a statement (currval before nextval)', Object.assign(coded('55000', 'currval of sequence "s" is not yet defined in this session'), { routine: 'currval_oid' })],
     ['an error of the service itself', new TypeError('x is undefined')],
+    ['a plain object that says nothing of the database', { message: 'Queue q does not exist' }],
+    ['nothing at all', undefined],
   ])('%s is not', (_what, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
   });
