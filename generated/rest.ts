@@ -184,8 +184,10 @@ export interface paths {
         };
         /**
          * List profiles
-         * @description Profiles of the API key's environment, oldest first (creation time, then id). Profiles
-         *     being deleted are left out.
+         * @description Profiles of the API key's environment, oldest first: in id order, which is creation order
+         *     (ids are time-ordered). Profiles being deleted are left out. Page with
+         *     `page`, or with a cursor: pass the `Next-Cursor` header as `after`; past the first 10,000
+         *     profiles only the cursor reaches (see Pagination).
          */
         get: operations["listProfiles"];
         put?: never;
@@ -1001,7 +1003,8 @@ export interface paths {
          *     pass the `Next-Cursor` header as `after`. To follow the log, keep the id of the last event
          *     you processed and later ask for the events `after` it. The pagination headers count the
          *     events matching the filters (`Current-Page` is the page of the last event returned, were
-         *     they split into pages of `limit`).
+         *     they split into pages of `limit`), and are sent only while those are at most 10,000 (see
+         *     Pagination).
          */
         get: operations["listEvents"];
         put?: never;
@@ -2614,7 +2617,11 @@ export interface components {
          * @example "Ry0Fz3vQyQ8yCkR2WkS8vA"
          */
         IfNoneMatch: string;
-        /** @description Page number, from 1 to 1,000,000. A page past the last returns an empty array. */
+        /**
+         * @description Page number, from 1. Pages reach the first 10,000 items: a page starting beyond them
+         *     (`(page − 1) × limit` of 10,000 or more) is a 422; page on with `after` where the list has it
+         *     (see Pagination). A page past the last returns an empty array.
+         */
         Page: number;
         /** @description Items per page (at most 100). */
         Limit: number;
@@ -2687,7 +2694,7 @@ export interface components {
          */
         WwwAuthenticate: string;
         /**
-         * @description The page returned, from 1.
+         * @description The page returned, from 1. Sent only when the list (with its filters) holds at most 10,000 items (see Pagination).
          * @example 1
          */
         CurrentPage: number;
@@ -2697,12 +2704,12 @@ export interface components {
          */
         PageItems: number;
         /**
-         * @description Items across all pages.
+         * @description Items across all pages, exact. Sent only when they are at most 10,000 (see Pagination); absent, there are more.
          * @example 137
          */
         TotalCount: number;
         /**
-         * @description Pages at this `limit` (0 when there are no items).
+         * @description Pages at this `limit` (0 when there are no items). Sent only with `Total-Count`.
          * @example 6
          */
         TotalPages: number;
@@ -2716,6 +2723,11 @@ export interface components {
          * @example evt_01jdq4a1b2c3d4e5f6g7h8j9k0
          */
         NextCursor: string;
+        /**
+         * @description Present when more profiles follow (after a `page` too); pass it as `after` (with no `page`) to get them.
+         * @example p_01jdq4a1b2c3d4e5f6g7h8j9k0
+         */
+        NextProfileCursor: string;
     };
     pathItems: never;
 }
@@ -2950,10 +2962,16 @@ export interface operations {
     listProfiles: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 to 1,000,000. A page past the last returns an empty array. */
+                /**
+                 * @description Page number, from 1. Pages reach the first 10,000 items: a page starting beyond them
+                 *     (`(page − 1) × limit` of 10,000 or more) is a 422; page on with `after` where the list has it
+                 *     (see Pagination). A page past the last returns an empty array.
+                 */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 limit?: components["parameters"]["Limit"];
+                /** @description Cursor; a profile id (`p_…`). Only the profiles after it, in order. Not with `page`. */
+                after?: string;
             };
             header?: {
                 /**
@@ -2986,6 +3004,7 @@ export interface operations {
                     "Page-Items": components["headers"]["PageItems"];
                     "Total-Count": components["headers"]["TotalCount"];
                     "Total-Pages": components["headers"]["TotalPages"];
+                    "Next-Cursor": components["headers"]["NextProfileCursor"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3657,7 +3676,11 @@ export interface operations {
     listSandboxInstitutions: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 to 1,000,000. A page past the last returns an empty array. */
+                /**
+                 * @description Page number, from 1. Pages reach the first 10,000 items: a page starting beyond them
+                 *     (`(page − 1) × limit` of 10,000 or more) is a 422; page on with `after` where the list has it
+                 *     (see Pagination). A page past the last returns an empty array.
+                 */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 limit?: components["parameters"]["Limit"];
@@ -4116,7 +4139,11 @@ export interface operations {
                 name?: string;
                 /** @description Only this provider's institutions. */
                 provider?: components["schemas"]["ProviderName"];
-                /** @description Page number, from 1 to 1,000,000. A page past the last returns an empty array. */
+                /**
+                 * @description Page number, from 1. Pages reach the first 10,000 items: a page starting beyond them
+                 *     (`(page − 1) × limit` of 10,000 or more) is a 422; page on with `after` where the list has it
+                 *     (see Pagination). A page past the last returns an empty array.
+                 */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 limit?: components["parameters"]["Limit"];
@@ -4382,7 +4409,11 @@ export interface operations {
     listCategorizationRules: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 to 1,000,000. A page past the last returns an empty array. */
+                /**
+                 * @description Page number, from 1. Pages reach the first 10,000 items: a page starting beyond them
+                 *     (`(page − 1) × limit` of 10,000 or more) is a 422; page on with `after` where the list has it
+                 *     (see Pagination). A page past the last returns an empty array.
+                 */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 limit?: components["parameters"]["Limit"];
@@ -4542,7 +4573,11 @@ export interface operations {
     listWebhookSubscriptions: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 to 1,000,000. A page past the last returns an empty array. */
+                /**
+                 * @description Page number, from 1. Pages reach the first 10,000 items: a page starting beyond them
+                 *     (`(page − 1) × limit` of 10,000 or more) is a 422; page on with `after` where the list has it
+                 *     (see Pagination). A page past the last returns an empty array.
+                 */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 limit?: components["parameters"]["Limit"];
@@ -4871,7 +4906,11 @@ export interface operations {
             query?: {
                 /** @description Only the attempts for this event (`evt_…`). */
                 eventId?: string;
-                /** @description Page number, from 1 to 1,000,000. A page past the last returns an empty array. */
+                /**
+                 * @description Page number, from 1. Pages reach the first 10,000 items: a page starting beyond them
+                 *     (`(page − 1) × limit` of 10,000 or more) is a 422; page on with `after` where the list has it
+                 *     (see Pagination). A page past the last returns an empty array.
+                 */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 limit?: components["parameters"]["Limit"];

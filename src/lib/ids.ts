@@ -72,6 +72,20 @@ export function uuidv7(now = Date.now()): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** The largest millisecond a UUIDv7 can hold (48 bits: year 10889). */
+const UUIDV7_MAX_MS = 2 ** 48 - 1;
+
+/**
+ * The least (`first`) or greatest (`last`) uuid whose UUIDv7 timestamp is millisecond `ms` (clamped to
+ * what 48 bits hold): every id made at that millisecond sorts between the two, so a time range is
+ * also an id range.
+ */
+export function uuidv7Edge(ms: number, edge: 'first' | 'last'): string {
+  const time = Math.min(UUIDV7_MAX_MS, Math.max(0, Math.floor(ms))).toString(16).padStart(12, '0');
+  const rest = edge === 'first' ? '0000-0000-000000000000' : 'ffff-ffff-ffffffffffff';
+  return `${time.slice(0, 8)}-${time.slice(8)}-${rest}`;
+}
+
 /** Public id of a stored uuid: `encodeId('profile', uuid)` → `p_01jd…`. */
 export function encodeId(resource: Resource, uuid: string): string {
   // 128 bits after two zero bits make 26 five-bit characters; hex digits arrive four bits at a time.

@@ -8,6 +8,7 @@ import { SyncWalkPage } from '../modules/connection/sync-walk-page.entity.ts';
 import { Environment } from '../modules/environment/environment.entity.ts';
 import { ProviderSetting } from '../modules/environment/provider-setting.entity.ts';
 import { Event } from '../modules/event/event.entity.ts';
+import { EventOutbox } from '../modules/event/event-outbox.entity.ts';
 import { Holding } from '../modules/investment/holding.entity.ts';
 import { InvestmentTransaction } from '../modules/investment/investment-transaction.entity.ts';
 import { Liability } from '../modules/liability/liability.entity.ts';
@@ -21,4 +22,4 @@ import { Transaction } from '../modules/transaction/transaction.entity.ts';
 import { WebhookDelivery, WebhookSubscription } from '../modules/webhook/webhook.entity.ts';
 
 /** Every entity the ORM maps; the migrations check compares these to src/db/migrations. */
-export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, RemovedSession, Event, Connection, SyncWalkPage, Account, Balance, Transaction, RecurringStream, RecurringStreamTransaction, Security, Holding, InvestmentTransaction, Liability, LinkState, WebhookSubscription, WebhookDelivery, KeyCheck, CategorizationRule, CategoryModel, EnrichmentProgress];
+export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, RemovedSession, Event, EventOutbox, Connection, SyncWalkPage, Account, Balance, Transaction, RecurringStream, RecurringStreamTransaction, Security, Holding, InvestmentTransaction, Liability, LinkState, WebhookSubscription, WebhookDelivery, KeyCheck, CategorizationRule, CategoryModel, EnrichmentProgress];

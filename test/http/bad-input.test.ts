@@ -125,11 +125,17 @@ describe('page numbers beyond the contract\'s bound', () => {
     expect(Object.keys(response.body.errors)).toEqual(['page']);
   });
 
-  it.each(['/v1/profiles', '/v1/webhooks/subscriptions', '/v1/sandbox/institutions'])('GET %s at the last allowed page answers an empty page', async (list) => {
-    const response = await app.http.get(`${list}?page=1000000&limit=100`, { auth: app.apiKey });
+  it.each(['/v1/profiles', '/v1/webhooks/subscriptions', '/v1/sandbox/institutions'])('GET %s at the last allowed page (items 9,901 to 10,000) answers an empty page', async (list) => {
+    const response = await app.http.get(`${list}?page=100&limit=100`, { auth: app.apiKey });
     expect(response.status, response.text).toBe(200);
     expect(response.body).toEqual([]);
-    expect(response.headers['current-page']).toBe('1000000');
+    expect(response.headers['current-page']).toBe('100');
+  });
+
+  it.each(lists.flatMap((list) => [['101', '100'], ['401', '25'], ['10000', '2']].map(([page, limit]) => [list, page, limit])))('GET %s?page=%s&limit=%s, past the first 10,000 items, is a 422 telling to page with after', async (list, page, limit) => {
+    const response = await app.http.get(`${list}?page=${page}&limit=${limit}`, { auth: app.apiKey });
+    expectErrorResponse(response, 422);
+    expect(response.body.errors.page).toEqual([expect.stringContaining('`after`')]);
   });
 });
 

@@ -446,8 +446,8 @@ describe('a slow consumer', () => {
     const big = `subscription { connectionSynced { connection { ${Array.from({ length: 30 }, (_, i) => `m${i}: metadata`).join(' ')} } } }`;
     const publish = (events: number) =>
       app.sql(
-        `insert into event (id, environment_id, profile_id, type, at, payload, dispatched_at)
-         select gen_random_uuid(), environment_id, profile_id, type, now(), payload, now() from event, generate_series(1, $2) where id = $1`,
+        `insert into event (id, environment_id, profile_id, type, at, payload)
+         select gen_random_uuid(), environment_id, profile_id, type, now(), payload from event, generate_series(1, $2) where id = $1`,
         [synced.id, events],
       );
     // Cut off as a slow consumer (not by the keep-alive), and its connection let go on the service's side.

@@ -12,13 +12,14 @@ let build: Builders;
 withServiceTier((tier) => ({ db, build } = tier));
 
 describe('recording an event (the outbox)', () => {
-  it('writes the public envelope: public ids, the profile\'s uuid and metadata, an empty metadata object, not yet dispatched', async () => {
+  it('writes the public envelope: public ids, the profile\'s uuid and metadata, an empty metadata object, in the outbox', async () => {
     const profile = await build.profile({ metadata: { plan: 'gold' } });
     const em = db.em();
     const event = recordEvent(em, db.environmentId, 'balance.created', profile, { id: 'bal_x', current: -2134.34 });
     await em.flush();
     const [row] = await db.sql('select * from event where id = $1', [event.id]);
-    expect(row).toMatchObject({ environment_id: db.environmentId, profile_id: profile.id, type: 'balance.created', dispatched_at: null });
+    expect(row).toMatchObject({ environment_id: db.environmentId, profile_id: profile.id, type: 'balance.created' });
+    expect(await db.sql('select event_id from event_outbox where event_id = $1', [event.id])).toEqual([{ event_id: event.id }]);
     expect(presentEvent(event)).toEqual({
       id: encodeId('event', event.id),
       at: event.at.toISOString(),

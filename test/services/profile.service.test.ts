@@ -74,9 +74,9 @@ describe('reading and listing', () => {
     await scoped.profile({ deletingAt: new Date() });
     await build.profile();
     const service = profiles(environment.id);
-    const page = await service.list(1, 2);
+    const page = await service.list({ page: 1 }, 2);
     expect({ ids: page.items.map((profile) => profile.id), total: page.total }).toEqual({ ids: [first!.id, second!.id], total: 3 });
-    expect((await service.list(2, 2)).items.map((profile) => profile.id)).toEqual([third!.id]);
+    expect((await service.list({ page: 2 }, 2)).items.map((profile) => profile.id)).toEqual([third!.id]);
     expect((await service.get(publicId(second!))).id).toBe(second!.id);
     expect((await service.findByIdOrUuid(second!.uuid.toUpperCase()))?.id).toBe(second!.id);
     expect(await profiles().findByIdOrUuid(second!.uuid)).toBeNull();
@@ -140,7 +140,7 @@ describe('deleting (202, then removed in the background)', () => {
     await profiles().markDeleting(publicId(doomed));
     await expect(profiles().get(publicId(doomed))).rejects.toMatchObject({ status: 404 });
     await expect(profiles().markDeleting(publicId(doomed))).rejects.toMatchObject({ status: 404 });
-    expect((await profiles().list(1, 100)).items.map((profile) => profile.id)).not.toContain(doomed.id);
+    expect((await profiles().list({ page: 1 }, 100)).items.map((profile) => profile.id)).not.toContain(doomed.id);
 
     await profileDeletionJob(db.orm).handle({ profileId: doomed.id });
     expect(await rowsOf(doomed.id)).toEqual({ profile: 0, connection: 0, account: 0, balance: 0, transaction: 0, session: 0 });

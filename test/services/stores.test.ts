@@ -14,6 +14,7 @@ import { apiKeyStatements } from '../../src/modules/environment/environment.stor
 import { countTransactions, TRANSACTION, transactionRecords, transactionStatements, transactionsExist, transactionWhere } from '../../src/modules/transaction/transaction.store.ts';
 import { transactionSyncStatements } from '../../src/modules/transaction/transaction-sync.store.ts';
 import { transactionEnrichmentStatements } from '../../src/modules/transaction/transaction-enrichment.store.ts';
+import { eventStatements } from '../../src/modules/event/event.store.ts';
 import { webhookStatements } from '../../src/modules/webhook/webhook.store.ts';
 import { categorizationStatements } from '../../src/modules/categorization/categorization.store.ts';
 import {
@@ -44,6 +45,7 @@ const STATEMENTS = Object.entries({
   transaction: transactionStatements,
   transactionSync: transactionSyncStatements,
   transactionEnrichment: transactionEnrichmentStatements,
+  event: eventStatements,
   webhook: webhookStatements,
   security: securityStatements,
   investment: investmentStatements,

@@ -35,7 +35,7 @@ describe('the relay', () => {
     await subscribe({ disabled: true });
     const later = await subscribe({ createdAt: new Date(Date.now() + 60_000) });
     await build.webhookSubscription({ createdAt: before });
-    const event = await scoped.event({ type: 'connection.synced.successful', dispatchedAt: null });
+    const event = await scoped.event({ type: 'connection.synced.successful', inOutbox: true });
 
     const clock = controlledDeliveries(db);
     await clock.deliveries.relay();
@@ -48,8 +48,7 @@ describe('the relay', () => {
     const ids = new Set(rows.map((row) => row.id));
     expect(clock.queued.filter((attempt) => ids.has(attempt.deliveryId)).map((attempt) => attempt.jobId).sort()).toEqual([...ids].sort());
 
-    const [{ dispatched_at: dispatchedAt }] = await db.sql('select dispatched_at from event where id = $1', [event.id]);
-    expect(dispatchedAt).toEqual(clock.now());
+    expect(await db.sql('select 1 from event_outbox where event_id = $1', [event.id])).toEqual([]);
     await clock.deliveries.relay();
     expect(await db.sql('select count(*)::int as n from webhook_delivery where event_id = $1', [event.id])).toEqual([{ n: 3 }]);
   });
@@ -69,7 +68,7 @@ describe('the relay', () => {
     const rows = await db.sql('select event_id, subscription_id from webhook_delivery where event_id = any($1::uuid[])', [ids]);
     const expected = events.flatMap((event) => subscriptions.map(({ subscription }) => `${event.id} ${subscription.id}`));
     expect(rows.map((row) => `${row.event_id} ${row.subscription_id}`).sort()).toEqual(expected.sort());
-    expect(await db.sql('select count(*)::int as n from event where id = any($1::uuid[]) and dispatched_at is null', [ids])).toEqual([{ n: 0 }]);
+    expect(await db.sql('select count(*)::int as n from event_outbox where event_id = any($1::uuid[])', [ids])).toEqual([{ n: 0 }]);
     // 500 owed rows would fill the sweeps of the other tests in this file's database.
     await db.sql('delete from webhook_delivery where event_id = any($1::uuid[])', [ids]);
   });

@@ -38,7 +38,7 @@ it('fetches attempts in batches yet never makes two of one subscription at once,
   }
   // Every event is owed before the worker starts: its first fetches find several jobs of each subscription.
   const events = 6;
-  for (const tenant of tenants) for (let index = 0; index < events; index++) await tenant.event({ dispatchedAt: null });
+  for (const tenant of tenants) for (let index = 0; index < events; index++) await tenant.event({ inOutbox: true });
   const stop = await startWebhookWorker(db);
   try {
     await waitFor(async () => (receivers.every((receiver) => receiver.received.length >= events) ? true : undefined), 'every delivery');
@@ -67,7 +67,7 @@ it("sends nothing more to an endpoint that answered 410: the subscription's next
   const gone = await startReceiver(() => ({ status: 410 }));
   const tenant = builders({ ...db, environmentId: (await build.environment()).id });
   const { subscription } = await tenant.webhookSubscription({ targetUrl: gone.url, createdAt: new Date(Date.now() - 60_000) });
-  for (let index = 0; index < 4; index++) await tenant.event({ dispatchedAt: null });
+  for (let index = 0; index < 4; index++) await tenant.event({ inOutbox: true });
   // Holds the write that disables the subscription (not the relay's rows, whose key check this lock lets through).
   const holder = new pg.Client({ connectionString: db.url });
   await holder.connect();

@@ -32,9 +32,9 @@ it("delivers a tenant's event while another tenant's many stalled endpoints hold
   await fast.webhookSubscription({ targetUrl: prompt.url, createdAt: before });
   const stops = [await startWebhookWorker(db), await startWebhookWorker(db)];
   try {
-    await slow.event({ dispatchedAt: null });
+    await slow.event({ inOutbox: true });
     await waitFor(async () => (stalled.received.length >= share ? true : undefined), "the slow tenant's attempts");
-    await fast.event({ dispatchedAt: null });
+    await fast.event({ inOutbox: true });
     await waitFor(async () => (prompt.received.length === 1 ? true : undefined), "the fast tenant's event");
 
     // Delivered while the slow tenant had no more than its share in flight and most of its attempts still waiting.

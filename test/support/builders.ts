@@ -8,6 +8,7 @@ import { Connection, type ConnectionEntity } from '../../src/modules/connection/
 import { ApiKey, type ApiKeyEntity } from '../../src/modules/environment/api-key.entity.ts';
 import { CURRENT_KEY_PREFIX, hashSecret } from '../../src/modules/environment/api-key.service.ts';
 import { Environment, type EnvironmentEntity } from '../../src/modules/environment/environment.entity.ts';
+import { EventOutbox } from '../../src/modules/event/event-outbox.entity.ts';
 import type { EventEntity } from '../../src/modules/event/event.entity.ts';
 import { recordEvent } from '../../src/modules/event/event.service.ts';
 import { Profile, type ProfileEntity } from '../../src/modules/profile/profile.entity.ts';
@@ -39,7 +40,7 @@ type ConnectionOverrides = Omit<Overrides<ConnectionEntity>, 'profile'> & { prof
 type AccountOverrides = Overrides<AccountEntity> & { connection?: ConnectionEntity };
 type BalanceOverrides = Overrides<BalanceEntity> & { account?: AccountEntity; latest?: boolean };
 type TransactionOverrides = Overrides<TransactionEntity> & { account?: AccountEntity };
-type EventOverrides = Pick<Overrides<EventEntity>, 'id' | 'at' | 'dispatchedAt'> & { type?: string; profile?: ProfileEntity | null; record?: Record<string, unknown> };
+type EventOverrides = Pick<Overrides<EventEntity>, 'id' | 'at'> & { type?: string; profile?: ProfileEntity | null; record?: Record<string, unknown>; inOutbox?: boolean };
 
 /** The sandbox's access token for a login, as its connect flow issues it (history from `now`'s two years back). */
 export async function sandboxCredential(login: { institutionId?: string; username?: string; password?: string; now?: Date } = {}): Promise<string> {
@@ -285,13 +286,17 @@ export function builders(target: BuildTarget) {
     },
 
     /**
-     * An event of the target's environment in the outbox, in the envelope `recordEvent` writes.
-     * Already dispatched unless `dispatchedAt: null` (a running service's relay then fans it out).
+     * An event of the target's environment, in the envelope `recordEvent` writes. Already relayed (out
+     * of the outbox, in the same transaction) unless `inOutbox: true` (a running service's relay then
+     * fans it out).
      */
     event: (overrides: EventOverrides = {}) =>
-      insert((em) => {
-        const { profile = null, record = { id: `p_${'0'.repeat(26)}` }, type = 'profile.created', ...columns } = overrides;
-        return Object.assign(recordEvent(em, target.environmentId, type, profile, record), { dispatchedAt: new Date() }, columns);
+      orm.em.fork().transactional(async (tx) => {
+        const { profile = null, record = { id: `p_${'0'.repeat(26)}` }, type = 'profile.created', inOutbox = false, ...columns } = overrides;
+        const event = Object.assign(recordEvent(tx, target.environmentId, type, profile, record), columns);
+        await tx.flush();
+        if (!inOutbox) await tx.nativeDelete(EventOutbox, { eventId: event.id });
+        return event;
       }),
 
     /** An attempt of `event` owed to `subscription` (PENDING, first attempt, due now unless told otherwise). */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { offsetPage, type OffsetPage } from '../../db/offset-page.ts';
+import { offsetPage, type OffsetPage } from '../../db/list-page.ts';
 import { run } from '../../db/statement.ts';
 import { CategorizationRule, type CategorizationRuleEntity } from './categorization.entity.ts';
 import type { ClassifierCounts } from './classifier.ts';

@@ -2,23 +2,28 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { Environment } from '../environment/environment.entity.ts';
 
 /**
- * The outbox: one row per event, written in the same transaction as the change that caused it.
- * `payload` holds the public envelope minus `id` and `at`, which are columns. Envelopes never carry a
- * profile's sensitive fields, so the outbox holds no plaintext PII.
+ * The event log: one row per event, written in the same transaction as the change that caused it
+ * (with its row in the outbox, EventOutbox), and never changed after. `payload` holds the public
+ * envelope minus `id` and `at`, which are columns. Envelopes never carry a profile's sensitive
+ * fields, so the log holds no plaintext PII.
  */
 export const Event = defineEntity({
   name: 'Event',
   properties: {
     id: p.uuid().primary(),
     environment: () => p.manyToOne(Environment),
-    profileId: p.uuid().nullable().index(),
-    type: p.text(),
+    profileId: p.uuid().nullable(),
+    // Byte order, so that a type prefix (`like 'connection.synced.%'`) is a range of the (environment, type) index.
+    type: p.text().collation('C'),
     at: p.datetime(),
     payload: p.json<EventPayload>(),
-    /** Set once the relay has fanned the event out to its subscriptions' deliveries. */
-    dispatchedAt: p.datetime().nullable(),
   },
-  indexes: [{ properties: ['environment', 'at', 'id'] }, { properties: ['environment', 'type'] }, { properties: ['dispatchedAt'] }],
+  indexes: [
+    { properties: ['environment', 'at', 'id'] },
+    { properties: ['environment', 'type'] },
+    // A profile's events in log order: `?profileId=` pages from its cursor, whatever the rest of the log holds.
+    { properties: ['profileId', 'id'] },
+  ],
   // Live updates: each committed event of a profile is announced as `<profile uuid>:<event uuid>`,
   // far under NOTIFY's 8000-byte limit (listeners load the event). NOTIFY is delivered at commit,
   // never for a transaction that rolls back. See docs/decisions/live-updates-postgres-notify.md.

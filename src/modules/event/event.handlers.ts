@@ -1,5 +1,6 @@
 import { notFound } from '../../errors.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
+import { pageHeaders } from '../../api-kit/pagination.ts';
 import type { Handlers } from '../../api-kit/rest-handler.ts';
 import { presentEvent } from './event.presenter.ts';
 import { eventLogPage } from './event.service.ts';
@@ -10,18 +11,8 @@ export function eventHandlers(): Handlers<'listEvents' | 'getEvent'> {
   return {
     async listEvents({ query, credential, em }) {
       const limit = query.limit ?? 25;
-      const { items, total, position, nextAfter } = await eventLogPage(em, credential.environmentId, query, limit);
-      return {
-        status: 200,
-        body: items.map(presentEvent),
-        headers: {
-          'Current-Page': Math.max(1, Math.ceil(position / limit)),
-          'Page-Items': items.length,
-          'Total-Count': total,
-          'Total-Pages': Math.ceil(total / limit),
-          ...(nextAfter ? { 'Next-Cursor': encodeId('event', nextAfter) } : {}),
-        },
-      };
+      const { items, total, page, nextAfter } = await eventLogPage(em, credential.environmentId, query, limit);
+      return { status: 200, body: items.map(presentEvent), headers: pageHeaders(page, limit, total, items.length, nextAfter && encodeId('event', nextAfter)) };
     },
     async getEvent({ params, credential, em }) {
       const id = decodeId('event', params.eventId);

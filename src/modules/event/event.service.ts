@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { idOrderPage, type IdOrderPage } from '../../db/list-page.ts';
 import { ValidationError } from '../../errors.ts';
 import { isStorableInstant } from '../../lib/dates.ts';
 import { decodeId, encodeId, uuidv7 } from '../../lib/ids.ts';
 import type { Metadata } from '../metadata/metadata.ts';
+import { EventOutbox } from './event-outbox.entity.ts';
 import { Event, type EventEntity } from './event.entity.ts';
-import { countEvents, eventsAfter, lockUndispatched, type EventFilter } from './event.store.ts';
+import { eventsByIds, eventWhere, takeOutbox, type EventFilter } from './event.store.ts';
 
 export interface EventProfile {
   id: string;
@@ -13,7 +15,7 @@ export interface EventProfile {
 }
 
 /**
- * Adds an event to the outbox in the caller's unit of work, so it commits (or not) with the change
+ * Adds an event to the log and the outbox in the caller's unit of work, so it commits (or not) with the change
  * that caused it. `profile` is the stored profile (uuid primary key), presented in the envelope;
  * `metadata` is the envelope's event-level data (`changes` of a successful sync).
  */
@@ -25,13 +27,12 @@ export function recordEvent(
   record: Record<string, unknown>,
   metadata: Record<string, unknown> = {},
 ): EventEntity {
-  return em.create(Event, {
+  const event = em.create(Event, {
     id: uuidv7(),
     environment: environmentId,
     profileId: profile?.id ?? null,
     type,
     at: new Date(),
-    dispatchedAt: null,
     payload: {
       type,
       profile: profile && { id: encodeId('profile', profile.id), uuid: profile.uuid, metadata: profile.metadata ?? null },
@@ -39,17 +40,17 @@ export function recordEvent(
       metadata,
     },
   });
+  em.create(EventOutbox, { eventId: event.id });
+  return event;
 }
 
 /**
- * Takes up to `limit` events not yet fanned out, oldest first, and marks them dispatched at `at`, in
- * the caller's transaction (the relay writes their deliveries in it). Rows another relay holds are
- * skipped, so instances relay side by side without taking an event twice.
+ * Takes up to `limit` events not yet fanned out out of the outbox, oldest first, in the caller's
+ * transaction (the relay writes their deliveries in it: they leave the outbox only if it commits).
+ * Rows another relay holds are skipped, so instances relay side by side without taking an event twice.
  */
-export async function takeUndispatched(tx: EntityManager, limit: number, at: Date): Promise<EventEntity[]> {
-  const events = await lockUndispatched(tx, limit);
-  for (const event of events) event.dispatchedAt = at;
-  return events;
+export async function takeUndispatched(tx: EntityManager, limit: number): Promise<EventEntity[]> {
+  return eventsByIds(tx, await takeOutbox(tx, limit));
 }
 
 /** What GET /v1/events asks of the log: public ids, instants as sent. */
@@ -61,25 +62,10 @@ export interface EventLogQuery {
   after?: string;
 }
 
-export interface EventLogPage {
-  items: EventEntity[];
-  /** Events in the whole filtered log. */
-  total: number;
-  /** Where the last item sits in the whole filtered log (0 without items). */
-  position: number;
-  /** The last item, when more events follow it. */
-  nextAfter: string | undefined;
-}
-
-/** Up to `limit` events of the environment's filtered log after `query.after`, in id order. */
-export async function eventLogPage(em: EntityManager, environmentId: string, query: EventLogQuery, limit: number): Promise<EventLogPage> {
-  const filter = eventFilter(environmentId, query);
+/** Up to `limit` events of the environment's filtered log after `query.after`, in id order, with the bounded counts of the filtered log. */
+export function eventLogPage(em: EntityManager, environmentId: string, query: EventLogQuery, limit: number): Promise<IdOrderPage<EventEntity>> {
   const afterId = query.after ? (decodeId('event', query.after) ?? NO_ID) : undefined;
-  const [rows, total] = await Promise.all([eventsAfter(em, filter, afterId, limit + 1), countEvents(em, filter)]);
-  const items = rows.slice(0, limit);
-  const last = items.at(-1);
-  const position = last ? await countEvents(em, filter, last.id) : 0;
-  return { items, total, position, nextAfter: rows.length > limit ? last?.id : undefined };
+  return idOrderPage(em, Event, eventWhere(eventFilter(environmentId, query)), { afterId }, limit);
 }
 
 /** An id no row has: what an id that does not decode matches. */

@@ -1,5 +1,7 @@
-import { LockMode } from '@mikro-orm/core';
+import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { run } from '../../db/statement.ts';
+import { uuidv7Edge } from '../../lib/ids.ts';
 import { Event, type EventEntity } from './event.entity.ts';
 
 /** Which of an environment's events the log lists: a type or a prefix of whole segments, a profile, an instant range [since, until). */
@@ -11,24 +13,27 @@ export interface EventFilter {
   until?: Date;
 }
 
-function eventWhere({ environmentId, type, profileId, since, until }: EventFilter) {
+/**
+ * How far an event's id may stray from its `at`: both are taken as it is recorded, but a burst of
+ * more than 4,096 ids in a millisecond moves the id's clock ahead. A second is far wider than that.
+ */
+const ID_CLOCK_SLACK_MS = 1000;
+
+/** The filter as a condition on the event table. */
+export function eventWhere({ environmentId, type, profileId, since, until }: EventFilter): FilterQuery<EventEntity> {
   const at = { ...(since ? { $gte: since } : {}), ...(until ? { $lt: until } : {}) };
+  // The same range as an id range too (ids are uuidv7, time-ordered), so an index in id order reads
+  // only its part of the log; `at` keeps the answer exact.
+  const id = {
+    ...(since ? { $gte: uuidv7Edge(since.getTime() - ID_CLOCK_SLACK_MS, 'first') } : {}),
+    ...(until ? { $lte: uuidv7Edge(until.getTime() + ID_CLOCK_SLACK_MS, 'last') } : {}),
+  };
   return {
     environment: environmentId,
     ...(type ? { $or: [{ type }, { type: { $like: `${type.replaceAll('_', '\\_')}.%` } }] } : {}),
     ...(profileId ? { profileId } : {}),
-    ...(Object.keys(at).length > 0 ? { at } : {}),
+    ...(Object.keys(at).length > 0 ? { at, $and: [{ id }] } : {}),
   };
-}
-
-/** Up to `limit` events of the filtered log after `afterId` (from the start without it), in id order. */
-export function eventsAfter(em: EntityManager, filter: EventFilter, afterId: string | undefined, limit: number): Promise<EventEntity[]> {
-  return em.find(Event, { ...eventWhere(filter), ...(afterId ? { id: { $gt: afterId } } : {}) }, { orderBy: { id: 'asc' }, limit });
-}
-
-/** How many events the filtered log holds, up to and including `upToId` when given. */
-export function countEvents(em: EntityManager, filter: EventFilter, upToId?: string): Promise<number> {
-  return em.count(Event, { ...eventWhere(filter), ...(upToId ? { id: { $lte: upToId } } : {}) });
 }
 
 /** The environment's event with this id, or null. */
@@ -36,9 +41,23 @@ export function findEvent(em: EntityManager, environmentId: string, id: string):
   return em.findOne(Event, { id, environment: environmentId });
 }
 
-/** Up to `limit` events not yet fanned out, oldest first, locked; rows another transaction holds are skipped. */
-export function lockUndispatched(tx: EntityManager, limit: number): Promise<EventEntity[]> {
-  return tx.find(Event, { dispatchedAt: null }, { orderBy: { id: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE });
+/** The statements of the event outbox; test/stores.test.ts prepares each. */
+export const eventStatements = {
+  // Claims and removes at once: rows another relay holds are skipped, and the removal commits only
+  // with the relay's transaction (its deliveries), or the rows come back.
+  takeOutbox: `delete from event_outbox where event_id in (
+         select event_id from event_outbox order by event_id limit $1 for update skip locked
+       ) returning event_id as "eventId"`,
+};
+
+/** Removes up to `limit` events from the outbox, oldest first, in the caller's transaction; returns their ids. */
+export async function takeOutbox(tx: EntityManager, limit: number): Promise<string[]> {
+  return (await run<{ eventId: string }>(tx, eventStatements.takeOutbox, [limit])).rows.map(({ eventId }) => eventId);
+}
+
+/** These events, in id order (whichever environment: the relay's). */
+export function eventsByIds(em: EntityManager, ids: string[]): Promise<EventEntity[]> {
+  return ids.length === 0 ? Promise.resolve([]) : em.find(Event, { id: { $in: ids } }, { orderBy: { id: 'asc' } });
 }
 
 /** The event with this id, in whichever environment, or null: for the live-update feed, which is told ids only. */

@@ -27,7 +27,8 @@ export const Profile = defineEntity({
   },
   uniques: [{ properties: ['environment', 'uuid'] }],
   indexes: [
-    { properties: ['environment', 'createdAt', 'id'] },
+    // The environment's profiles in id (creation) order: GET /v1/profiles, by page or after a cursor.
+    { properties: ['environment', 'id'] },
     // For the session module: the ended-sessions load starts from the profiles being deleted, a handful,
     // rather than joining every session of the day to its profile (credentials-sessions-ended-in-memory.md).
     { name: 'profile_deleting_index', properties: ['id'], where: 'deleting_at is not null' },

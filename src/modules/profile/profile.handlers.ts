@@ -3,7 +3,7 @@ import { notFound } from '../../errors.ts';
 import type { Credential } from '../../api-kit/credential.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { encodeId } from '../../lib/ids.ts';
-import { pageHeaders, pageOf } from '../../api-kit/pagination.ts';
+import { pageHeaders, pageOrCursor } from '../../api-kit/pagination.ts';
 import type { Db } from 'pg-boss';
 import { jobsIn } from '../../jobs/in-transaction.ts';
 import type { Handlers } from '../../api-kit/rest-handler.ts';
@@ -24,9 +24,10 @@ export function profileHandlers({ cipher, scheduleDeletion }: ProfileHandlerDeps
   const service = (em: EntityManager, { environmentId }: Credential) => new ProfileService(em, cipher, environmentId);
   return {
     async listProfiles({ query, credential, em }) {
-      const { page, limit } = pageOf(query);
-      const { items, total } = await service(em, credential).list(page, limit);
-      return { status: 200, body: items.map((profile) => presentProfile(profile, cipher)), headers: pageHeaders(page, limit, total, items.length) };
+      const { from, limit } = pageOrCursor(query, 'profile');
+      const { items, total, page, nextAfter } = await service(em, credential).list(from, limit);
+      const headers = pageHeaders(page, limit, total, items.length, nextAfter && encodeId('profile', nextAfter));
+      return { status: 200, body: items.map((profile) => presentProfile(profile, cipher)), headers };
     },
     async createProfile({ body, credential, em }) {
       const profile = await service(em, credential).create(body);

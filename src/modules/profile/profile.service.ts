@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { OffsetPage } from '../../db/offset-page.ts';
+import type { IdOrderPage } from '../../db/list-page.ts';
 import { conflict, notFound, ValidationError, type FieldIssue } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { isRealDate } from '../../lib/dates.ts';
@@ -37,8 +37,8 @@ export class ProfileService {
     this.#environmentId = environmentId;
   }
 
-  list(page: number, limit: number): Promise<OffsetPage<ProfileEntity>> {
-    return liveProfilePage(this.#em, this.#environmentId, page, limit);
+  list(from: { page: number } | { afterId: string }, limit: number): Promise<IdOrderPage<ProfileEntity>> {
+    return liveProfilePage(this.#em, this.#environmentId, from, limit);
   }
 
   /** The live profile with this public id; 404 when absent, in another environment, or being deleted. */

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { updateLocked } from '../../db/locked-update.ts';
-import { offsetPage, type OffsetPage } from '../../db/offset-page.ts';
+import { idOrderPage, type IdOrderPage } from '../../db/list-page.ts';
 import { run } from '../../db/statement.ts';
 import { col, table, type ReadRow } from '../../db/table.ts';
 import type { Metadata } from '../metadata/metadata.ts';
@@ -44,9 +44,9 @@ export async function liveProfileView(em: EntityManager, id: string, environment
   return row && { ...row, createdAt: new Date(row.createdAt) };
 }
 
-/** Page `page` of the environment's live profiles, oldest first. */
-export function liveProfilePage(em: EntityManager, environmentId: string, page: number, limit: number): Promise<OffsetPage<ProfileEntity>> {
-  return offsetPage(em, Profile, { environment: environmentId, deletingAt: null }, { createdAt: 'asc', id: 'asc' }, page, limit);
+/** A page of the environment's live profiles, oldest first (in id order: ids are time-ordered): page `page`, or the profiles after id `afterId`. */
+export function liveProfilePage(em: EntityManager, environmentId: string, from: { page: number } | { afterId: string }, limit: number): Promise<IdOrderPage<ProfileEntity>> {
+  return idOrderPage(em, Profile, { environment: environmentId, deletingAt: null }, from, limit);
 }
 
 /** The environment's profile (live or being deleted) with this id or uuid, or null. */

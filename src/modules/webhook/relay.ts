@@ -94,7 +94,7 @@ export class WebhookRelay {
   async #relayPass(): Promise<number> {
     const { orm, now } = this.#options;
     const { taken, created } = await orm.em.fork().transactional(async (tx) => {
-      const events = await takeUndispatched(tx, RELAY_EVENTS, now());
+      const events = await takeUndispatched(tx, RELAY_EVENTS);
       const deliveries: WebhookDeliveryEntity[] = [];
       // One read for every environment of the pass (one per environment was most of a pass's time).
       const environmentIds = [...new Set(events.map((event) => event.environment.id))];

@@ -1,6 +1,6 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { OffsetPage } from '../../db/offset-page.ts';
+import type { OffsetPage } from '../../db/list-page.ts';
 import { notFound, ValidationError, type FieldIssue } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
