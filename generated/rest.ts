@@ -1291,7 +1291,9 @@ export interface paths {
         };
         /**
          * List delivery attempts
-         * @description Every attempt to deliver an event to this subscription, newest first.
+         * @description Every attempt to deliver an event to this subscription, newest first (in id order). Page with
+         *     `page`, or with a cursor: pass the `Next-Cursor` header as `after`; past the first 10,000
+         *     attempts only the cursor reaches (see Pagination).
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -2723,6 +2725,11 @@ export interface components {
          * @example evt_01jdq4a1b2c3d4e5f6g7h8j9k0
          */
         NextCursor: string;
+        /**
+         * @description Present when older attempts follow (after a `page` too); pass it as `after` (with no `page`) to get them.
+         * @example whd_01jdq4a1b2c3d4e5f6g7h8j9k0
+         */
+        NextDeliveryCursor: string;
         /**
          * @description Present when more profiles follow (after a `page` too); pass it as `after` (with no `page`) to get them.
          * @example p_01jdq4a1b2c3d4e5f6g7h8j9k0
@@ -4914,6 +4921,8 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Items per page (at most 100). */
                 limit?: components["parameters"]["Limit"];
+                /** @description Cursor; an attempt id (`whd_…`). Only the attempts older than it, newest first. Not with `page`. */
+                after?: string;
             };
             header?: {
                 /**
@@ -4952,6 +4961,7 @@ export interface operations {
                     "Page-Items": components["headers"]["PageItems"];
                     "Total-Count": components["headers"]["TotalCount"];
                     "Total-Pages": components["headers"]["TotalPages"];
+                    "Next-Cursor": components["headers"]["NextDeliveryCursor"];
                     [name: string]: unknown;
                 };
                 content: {

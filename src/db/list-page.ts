@@ -43,8 +43,8 @@ export interface IdOrderPage<E> extends OffsetPage<E> {
 }
 
 /**
- * Up to `limit` rows matching `where` in id order: page `page` (from 1), or the rows after id `afterId`
- * (from the start without it); with their bounded counts.
+ * Up to `limit` rows matching `where` in id order (`desc`: newest first): page `page` (from 1), or the
+ * rows after id `afterId` in that order (from the start without it); with their bounded counts.
  */
 export async function idOrderPage<E extends { id: string }>(
   em: EntityManager,
@@ -52,11 +52,13 @@ export async function idOrderPage<E extends { id: string }>(
   where: FilterQuery<NoInfer<E>>,
   from: { page: number } | { afterId: string | undefined },
   limit: number,
+  order: 'asc' | 'desc' = 'asc',
 ): Promise<IdOrderPage<E>> {
-  const withId = (id: string, operator: '$gt' | '$lte') => ({ $and: [where, { id: { [operator]: id } }] }) as FilterQuery<NoInfer<E>>;
+  const [beyond, upTo] = order === 'asc' ? (['$gt', '$lte'] as const) : (['$lt', '$gte'] as const);
+  const withId = (id: string, operator: typeof beyond | typeof upTo) => ({ $and: [where, { id: { [operator]: id } }] }) as FilterQuery<NoInfer<E>>;
   const [rows, total] = await Promise.all([
-    em.find(entity, 'afterId' in from && from.afterId !== undefined ? withId(from.afterId, '$gt') : where, {
-      orderBy: { id: 'asc' } as OrderDefinition<NoInfer<E>>,
+    em.find(entity, 'afterId' in from && from.afterId !== undefined ? withId(from.afterId, beyond) : where, {
+      orderBy: { id: order } as OrderDefinition<NoInfer<E>>,
       limit: limit + 1,
       offset: 'page' in from ? (from.page - 1) * limit : 0,
     }),
@@ -65,6 +67,6 @@ export async function idOrderPage<E extends { id: string }>(
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   // Where the last item sits in the list: a count within a list of at most COUNTED_ITEMS, so bounded too.
-  const holdingLast = async () => (last ? Math.max(1, Math.ceil(((await boundedCount(em, entity, withId(last.id, '$lte'))) ?? 0) / limit)) : 1);
+  const holdingLast = async () => (last ? Math.max(1, Math.ceil(((await boundedCount(em, entity, withId(last.id, upTo))) ?? 0) / limit)) : 1);
   return { items, total, page: 'page' in from ? from.page : total === undefined ? undefined : await holdingLast(), nextAfter: rows.length > limit ? last?.id : undefined };
 }

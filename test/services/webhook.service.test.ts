@@ -97,7 +97,7 @@ describe('redelivering', () => {
     const service = webhooks();
     const delivery = await service.redeliver(await lookedUp(service, subscription), encodeId('event', event.id));
     expect(delivery).toMatchObject({ attempt: 3, redelivery: true, status: 'PENDING' });
-    const { items, total } = await service.deliveries(subscription, encodeId('event', event.id), 1, 10);
+    const { items, total } = await service.deliveries(subscription, encodeId('event', event.id), { page: 1 }, 10);
     expect({ attempts: items.map((item) => item.attempt), total }).toEqual({ attempts: [3, 2, 1], total: 3 });
   });
 

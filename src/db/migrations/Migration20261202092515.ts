@@ -22,9 +22,12 @@ export class Migration20261202092515 extends Migration {
     // GET /v1/profiles pages in id order, by page or after a cursor.
     this.addSql(`drop index "profile_environment_id_created_at_id_index";`);
     this.addSql(`create index "profile_environment_id_id_index" on "profile" ("environment_id", "id");`);
+    // A subscription's attempts newest first, by page or after a cursor.
+    this.addSql(`create index "webhook_delivery_subscription_id_id_index" on "webhook_delivery" ("subscription_id", "id");`);
   }
 
   override down(): void | Promise<void> {
+    this.addSql(`drop index "webhook_delivery_subscription_id_id_index";`);
     this.addSql(`drop index "profile_environment_id_id_index";`);
     this.addSql(`create index "profile_environment_id_created_at_id_index" on "profile" ("environment_id", "created_at", "id");`);
     this.addSql(`drop index "event_profile_id_id_index";`);

@@ -51,7 +51,12 @@ export const WebhookDelivery = defineEntity({
     /** Set while a worker makes the attempt; a claim that lapses (the worker died) lets another retry it. */
     claimedUntil: p.datetime().nullable(),
   },
-  indexes: [{ properties: ['subscription', 'event'] }, { properties: ['status', 'at'] }],
+  indexes: [
+    { properties: ['subscription', 'event'] },
+    // A subscription's attempts newest first, by page or after a cursor (GET …/deliveries).
+    { properties: ['subscription', 'id'] },
+    { properties: ['status', 'at'] },
+  ],
 });
 
 export type WebhookDeliveryEntity = InstanceType<typeof WebhookDelivery.class>;

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Credential } from '../../api-kit/credential.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
-import { pageHeaders, pageOf } from '../../api-kit/pagination.ts';
+import { encodeId } from '../../lib/ids.ts';
+import { pageHeaders, pageOf, pageOrCursor } from '../../api-kit/pagination.ts';
 import type { Handlers } from '../../api-kit/rest-handler.ts';
 import type { WebhookDeliveries } from './delivery.ts';
 import { presentDelivery, presentSubscription } from './webhook.presenter.ts';
@@ -55,9 +56,9 @@ export function webhookHandlers({ cipher, allowPrivate, deliveries }: WebhookHan
     },
     async listWebhookDeliveries({ params, query, credential, em }) {
       const webhooks = service(em, credential);
-      const { page, limit } = pageOf(query);
-      const { items, total } = await webhooks.deliveries(await webhooks.get(params.subscriptionId), query.eventId, page, limit);
-      return { status: 200, body: items.map(presentDelivery), headers: pageHeaders(page, limit, total, items.length) };
+      const { from, limit } = pageOrCursor(query, 'webhookDelivery');
+      const { items, total, page, nextAfter } = await webhooks.deliveries(await webhooks.get(params.subscriptionId), query.eventId, from, limit);
+      return { status: 200, body: items.map(presentDelivery), headers: pageHeaders(page, limit, total, items.length, nextAfter && encodeId('webhookDelivery', nextAfter)) };
     },
     async redeliverWebhookEvent({ params, credential, em }) {
       const webhooks = service(em, credential);

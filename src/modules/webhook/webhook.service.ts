@@ -1,6 +1,6 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { OffsetPage } from '../../db/list-page.ts';
+import type { IdOrderPage, OffsetPage } from '../../db/list-page.ts';
 import { notFound, ValidationError, type FieldIssue } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
@@ -94,9 +94,9 @@ export class WebhookService {
     return { secret, previousSecretExpiresAt: subscription.previousSecretExpiresAt };
   }
 
-  deliveries(subscription: WebhookSubscriptionEntity, eventPublicId: string | undefined, page: number, limit: number): Promise<OffsetPage<WebhookDeliveryEntity>> {
+  deliveries(subscription: WebhookSubscriptionEntity, eventPublicId: string | undefined, from: { page: number } | { afterId: string }, limit: number): Promise<IdOrderPage<WebhookDeliveryEntity>> {
     const eventId = eventPublicId === undefined ? undefined : (decodeId('event', eventPublicId) ?? '00000000-0000-0000-0000-000000000000');
-    return deliveryPage(this.#em, subscription.id, eventId, page, limit);
+    return deliveryPage(this.#em, subscription.id, eventId, from, limit);
   }
 
   /**

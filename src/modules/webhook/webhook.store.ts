@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { offsetPage, type OffsetPage } from '../../db/list-page.ts';
+import { idOrderPage, offsetPage, type IdOrderPage, type OffsetPage } from '../../db/list-page.ts';
 import { run } from '../../db/statement.ts';
 import { WebhookDelivery, WebhookSubscription, type WebhookDeliveryEntity, type WebhookSubscriptionEntity } from './webhook.entity.ts';
 
@@ -97,9 +97,15 @@ export async function removeSubscription(em: EntityManager, id: string): Promise
   await em.nativeDelete(WebhookSubscription, { id });
 }
 
-/** Page `page` of a subscription's delivery rows (of one event, when given), newest first. */
-export function deliveryPage(em: EntityManager, subscriptionId: string, eventId: string | undefined, page: number, limit: number): Promise<OffsetPage<WebhookDeliveryEntity>> {
-  return offsetPage(em, WebhookDelivery, { subscription: subscriptionId, ...(eventId ? { event: eventId } : {}) }, { id: 'desc' }, page, limit);
+/** A page of a subscription's delivery rows (of one event, when given), newest first: page `page`, or the rows older than id `afterId`. */
+export function deliveryPage(
+  em: EntityManager,
+  subscriptionId: string,
+  eventId: string | undefined,
+  from: { page: number } | { afterId: string },
+  limit: number,
+): Promise<IdOrderPage<WebhookDeliveryEntity>> {
+  return idOrderPage(em, WebhookDelivery, { subscription: subscriptionId, ...(eventId ? { event: eventId } : {}) }, from, limit, 'desc');
 }
 
 /** How many delivery rows (attempts) a subscription has for an event. */
