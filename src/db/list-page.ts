@@ -3,14 +3,19 @@ import type { EntityManager, QBFilterQuery } from '@mikro-orm/postgresql';
 import { COUNTED_ITEMS } from '../lib/list-counts.ts';
 
 
+/** The statement boundedCount sends: a count over at most COUNTED_ITEMS + 1 matching rows. */
+export function boundedCountStatement<E extends object>(em: EntityManager, entity: EntityName<E>, where: FilterQuery<NoInfer<E>>): { sql: string; params: unknown[] } {
+  const { sql, params } = em.createQueryBuilder(entity).select(raw('1')).where(where as QBFilterQuery<E>).limit(COUNTED_ITEMS + 1).toQuery();
+  return { sql: `select count(*)::int as n from (${sql}) as bounded`, params: [...params] };
+}
+
 /**
  * How many rows match `where`, or undefined when more than COUNTED_ITEMS do: one statement reading at
  * most COUNTED_ITEMS + 1 rows, whatever the table's size.
  */
 export async function boundedCount<E extends object>(em: EntityManager, entity: EntityName<E>, where: FilterQuery<NoInfer<E>>): Promise<number | undefined> {
-  const matching = em.createQueryBuilder(entity).select(raw('1')).where(where as QBFilterQuery<E>).limit(COUNTED_ITEMS + 1);
-  const { sql, params } = matching.toQuery();
-  const [row] = await em.execute<{ n: number }[]>(`select count(*)::int as n from (${sql}) as bounded`, [...params]);
+  const { sql, params } = boundedCountStatement(em, entity, where);
+  const [row] = await em.execute<{ n: number }[]>(sql, params);
   const n = row?.n ?? 0;
   return n > COUNTED_ITEMS ? undefined : n;
 }
