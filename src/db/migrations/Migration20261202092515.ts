@@ -18,6 +18,9 @@ export class Migration20261202092515 extends Migration {
     // Only the collation changes: no table rewrite, the (environment_id, type) index is rebuilt in byte order.
     this.addSql(`alter table "event" alter column "type" type text collate "C";`);
     this.addSql(`create index "event_profile_id_id_index" on "event" ("profile_id", "id");`);
+    // since/until are id ranges of (environment_id, id); the index on at goes.
+    this.addSql(`create index "event_environment_id_id_index" on "event" ("environment_id", "id");`);
+    this.addSql(`drop index "event_environment_id_at_id_index";`);
 
     // GET /v1/profiles pages in id order, by page or after a cursor.
     this.addSql(`drop index "profile_environment_id_created_at_id_index";`);
@@ -31,6 +34,8 @@ export class Migration20261202092515 extends Migration {
     this.addSql(`drop index "profile_environment_id_id_index";`);
     this.addSql(`create index "profile_environment_id_created_at_id_index" on "profile" ("environment_id", "created_at", "id");`);
     this.addSql(`drop index "event_profile_id_id_index";`);
+    this.addSql(`create index "event_environment_id_at_id_index" on "event" ("environment_id", "at", "id");`);
+    this.addSql(`drop index "event_environment_id_id_index";`);
     this.addSql(`alter table "event" add "dispatched_at" timestamptz(6) null;`);
     this.addSql(`update "event" set "dispatched_at" = now() where "id" not in (select "event_id" from "event_outbox");`);
     this.addSql(`drop table if exists "event_outbox" cascade;`);
