@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeId, encodeId, uuidv7 } from '../../src/lib/ids.ts';
+import { decodeId, encodeId, uuidv7, uuidv7Edge } from '../../src/lib/ids.ts';
 
 describe('public identifiers', () => {
   it('round-trips a uuid through its prefixed form', () => {
@@ -27,5 +27,16 @@ describe('public identifiers', () => {
     expect(decodeId('account', `${id}x`)).toBeUndefined();
     expect(decodeId('account', id.replace(/.$/, 'u'))).toBeUndefined();
     expect(decodeId('account', `acct_8${'0'.repeat(25)}`)).toBeUndefined();
+  });
+
+  it('brackets the ids of one millisecond between its first and last uuid (time ranges as id ranges)', () => {
+    const ms = Date.now() + 10_000;
+    const ids = Array.from({ length: 100 }, () => uuidv7(ms));
+    const inMs = ids.filter((id) => id.startsWith(uuidv7Edge(ms, 'first').slice(0, 13)));
+    expect(inMs.length).toBeGreaterThan(0);
+    for (const id of inMs) expect(uuidv7Edge(ms, 'first') <= id && id <= uuidv7Edge(ms, 'last')).toBe(true);
+    expect(uuidv7Edge(ms - 1, 'last') < uuidv7Edge(ms, 'first')).toBe(true);
+    expect(uuidv7Edge(-62_135_596_800_000, 'first')).toBe('00000000-0000-0000-0000-000000000000');
+    expect(uuidv7Edge(Number.MAX_SAFE_INTEGER, 'last')).toBe('ffffffff-ffff-ffff-ffff-ffffffffffff');
   });
 });
