@@ -2,7 +2,6 @@ import { raw, type EntityName, type FilterQuery, type OrderDefinition } from '@m
 import type { EntityManager, QBFilterQuery } from '@mikro-orm/postgresql';
 import { COUNTED_ITEMS } from '../lib/list-counts.ts';
 
-
 /** The statement boundedCount sends: a count over at most COUNTED_ITEMS + 1 matching rows. */
 export function boundedCountStatement<E extends object>(em: EntityManager, entity: EntityName<E>, where: FilterQuery<NoInfer<E>>): { sql: string; params: unknown[] } {
   const { sql, params } = em.createQueryBuilder(entity).select(raw('1')).where(where as QBFilterQuery<E>).limit(COUNTED_ITEMS + 1).toQuery();

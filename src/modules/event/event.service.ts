@@ -15,9 +15,9 @@ export interface EventProfile {
 }
 
 /**
- * Adds an event to the log and the outbox in the caller's unit of work, so it commits (or not) with the change
- * that caused it. `profile` is the stored profile (uuid primary key), presented in the envelope;
- * `metadata` is the envelope's event-level data (`changes` of a successful sync).
+ * Adds an event to the log and to the outbox in the caller's unit of work, so it commits (or not)
+ * with the change that caused it. `profile` is the stored profile (uuid primary key), presented in
+ * the envelope; `metadata` is the envelope's event-level data (`changes` of a successful sync).
  */
 export function recordEvent(
   em: EntityManager,
@@ -45,7 +45,7 @@ export function recordEvent(
 }
 
 /**
- * Takes up to `limit` events not yet fanned out out of the outbox, oldest first, in the caller's
+ * Takes up to `limit` events out of the outbox (not yet fanned out), oldest first, in the caller's
  * transaction (the relay writes their deliveries in it: they leave the outbox only if it commits).
  * Rows another relay holds are skipped, so instances relay side by side without taking an event twice.
  */

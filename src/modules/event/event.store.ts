@@ -32,7 +32,7 @@ export function eventWhere({ environmentId, type, profileId, since, until }: Eve
     environment: environmentId,
     ...(type ? { $or: [{ type }, { type: { $like: `${type.replaceAll('_', '\\_')}.%` } }] } : {}),
     ...(profileId ? { profileId } : {}),
-    ...(Object.keys(at).length > 0 ? { at, $and: [{ id }] } : {}),
+    ...(Object.keys(at).length > 0 ? { at, id } : {}),
   };
 }
 
