@@ -18,10 +18,10 @@ export const BALANCE = table('balance', {
   currencyCode: col.text(),
 });
 
-/** The balances with these ids, by id (accounts name their latest). */
-export async function balancesById(em: EntityManager, ids: readonly string[]): Promise<Map<string, BalanceEntity>> {
+/** The profile's balances with these ids, by id (accounts name their latest). */
+export async function balancesById(em: EntityManager, profileId: string, ids: readonly string[]): Promise<Map<string, BalanceEntity>> {
   if (ids.length === 0) return new Map();
-  return new Map((await em.find(Balance, { id: [...ids] })).map((balance) => [balance.id, balance]));
+  return new Map((await profileBalances(em, profileId, ids)).map((balance) => [balance.id, balance]));
 }
 
 /** The profile's balances with these ids. */
