@@ -46,7 +46,7 @@ export const transactionSyncStatements = {
       where (transaction.date, transaction.description, transaction.amount, transaction.status, transaction.original_amount, transaction.original_currency_code, transaction.remote_data)
             is distinct from (excluded.date, excluded.description, excluded.amount, excluded.status, excluded.original_amount, excluded.original_currency_code,
                               transaction.remote_data || excluded.remote_data)
-     returning id, (xmax = 0) as inserted`,
+     returning id`,
   remove: `delete from transaction where profile_id = $3 and connection_id = $1 and remote_id = any($2::text[]) returning id`,
   // Which of a page's account remote ids the connection has: a transaction of any other cannot be stored.
   knownAccounts: `select remote_id as "remoteId", kind, currency_code as "currencyCode" from account where connection_id = $1 and remote_id = any($2::text[])`,
@@ -97,10 +97,12 @@ export async function applyTransactionChanges(
       await run(tx, transactionSyncStatements.takeOverPending, [takeovers.map((posted) => posted.remoteId), takeovers.map((posted) => posted.pendingRemoteId), owner.connectionId, owner.profileId]);
     }
     const enricher = await enricherOf();
-    const rows = JSON.stringify(upserts.map((transaction) => pageRow(transaction, owner.provider, accounts.get(transaction.accountRemoteId)!, enricher)));
-    const written = await run<{ id: string; inserted: boolean }>(tx, transactionSyncStatements.upsert, [owner.profileId, owner.connectionId, rows]);
-    // A taken-over pending row counts as modified: the upsert updates it (to POSTED).
-    for (const { id, inserted } of written.rows) (inserted ? changes.added : changes.modified).push(id);
+    const rows = upserts.map((transaction) => pageRow(transaction, owner.provider, accounts.get(transaction.accountRemoteId)!, enricher));
+    const written = await run<{ id: string }>(tx, transactionSyncStatements.upsert, [owner.profileId, owner.connectionId, JSON.stringify(rows)]);
+    // A row inserted has the new id its page row proposed; an updated one keeps its own (a partitioned
+    // table has no xmax to tell them apart). A taken-over pending row counts as modified: the upsert updates it (to POSTED).
+    const proposed = new Set(rows.map((row) => row.id));
+    for (const { id } of written.rows) (proposed.has(id) ? changes.added : changes.modified).push(id);
   }
   if (removals.length > 0) changes.removed = (await run<{ id: string }>(tx, transactionSyncStatements.remove, [owner.connectionId, removals, owner.profileId])).rows.map(({ id }) => id);
   return changes;
