@@ -216,3 +216,70 @@ describe('the move of the tables keyed by profile into partitions', () => {
     expect(locked).toEqual([]);
   });
 });
+
+/** Polls `check` every 50 ms, at most 200 times; fails when it never holds. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the condition never held');
+}
+
+/**
+ * An index build on one partition of `transaction` held up by a transaction still writing to it (as
+ * a build meets a busy table), and an insert into the same partition meanwhile: with `lock_timeout`
+ * bounding its wait, the insert's outcome says whether the build let it through.
+ */
+async function insertWhileBuilding(build: (partition: string) => string): Promise<{ inserted: Promise<unknown>; finish(): Promise<void> }> {
+  const [row] = await rows<{ id: string; profile_id: string; partition: string }>(`select id::text, profile_id::text, tableoid::regclass::text as partition from transaction limit 1`);
+  const holder = new pg.Client({ connectionString: url });
+  const builder = new pg.Client({ connectionString: url });
+  const writer = new pg.Client({ connectionString: url });
+  await Promise.all([holder.connect(), builder.connect(), writer.connect()]);
+  await holder.query('begin');
+  await holder.query(`update transaction set description = description where profile_id = $1 and id = $2`, [row!.profile_id, row!.id]);
+  const [{ pid }] = (await builder.query('select pg_backend_pid() as pid')).rows;
+  const building = builder.query(build(row!.partition));
+  await until(async () => (await rows(`select 1 from pg_stat_activity where pid = $1 and wait_event_type = 'Lock'`, [pid])).length === 1);
+  await writer.query(`set lock_timeout = '2s'`);
+  const inserted = writer.query(
+    `insert into transaction select (jsonb_populate_record(s, jsonb_build_object('id', $1::uuid, 'remote_id', $2::text))).* from transaction s where s.profile_id = $3 and s.id = $4`,
+    [randomUUID(), `during-build-${randomUUID()}`, row!.profile_id, row!.id],
+  );
+  inserted.catch(() => undefined);
+  return {
+    inserted,
+    async finish() {
+      await inserted.catch(() => undefined);
+      await holder.query('commit');
+      await building;
+      await Promise.all([holder.end(), builder.end(), writer.end()]);
+    },
+  };
+}
+
+describe('an index built concurrently', () => {
+  it('lets an insert into its table through while the build waits for the writers before it', async () => {
+    await sql.query(`create index "transaction_merchant_name_index" on only transaction (merchant_name)`);
+    const run = await insertWhileBuilding((partition) => `create index concurrently "${partition}_merchant_name_idx" on ${partition} (merchant_name)`);
+    try {
+      await expect(run.inserted).resolves.toBeDefined();
+    } finally {
+      await run.finish();
+    }
+    const [built] = await rows(`select c.relname as name, i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname like '%merchant_name_idx'`);
+    expect(built).toMatchObject({ valid: true });
+    await sql.query(`alter index "transaction_merchant_name_index" attach partition "${built!.name}"`);
+    await sql.query(`drop index "transaction_merchant_name_index"`);
+  });
+
+  it('where a plain build holds the same insert until it is done (here: until the insert gives up)', async () => {
+    const run = await insertWhileBuilding((partition) => `create index "${partition}_plain_idx" on ${partition} (merchant_name)`);
+    try {
+      await expect(run.inserted).rejects.toMatchObject({ code: '55P03' });
+    } finally {
+      await run.finish();
+    }
+  });
+});
