@@ -268,7 +268,7 @@ describe('an index built concurrently', () => {
     } finally {
       await run.finish();
     }
-    const [built] = await rows(`select c.relname as name, i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname like '%merchant_name_idx'`);
+    const [built] = await rows<{ name: string; valid: boolean }>(`select c.relname as name, i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname like '%merchant_name_idx'`);
     expect(built).toMatchObject({ valid: true });
     await sql.query(`alter index "transaction_merchant_name_index" attach partition "${built!.name}"`);
     await sql.query(`drop index "transaction_merchant_name_index"`);
