@@ -49,9 +49,9 @@ export function hashPartitions(table: string, count: number, storage = ''): stri
 
 /** Rows copied per batch: each batch is one short transaction holding share locks on its rows only. */
 const BATCH_ROWS = 5_000;
-/** How long the swap waits for the old table's lock before it lets writers through and tries again. */
-const SWAP_LOCK_TIMEOUT = '2s';
-const SWAP_ATTEMPTS = 30;
+/** How long a step waits for a lock before it lets the writers queued behind it through, and tries again. */
+const LOCK_WAIT = '2s';
+const LOCK_ATTEMPTS = 30;
 
 /** Moves `move.table`'s rows into the table `move.create` builds, without stopping writes for longer than the swap's lock. */
 export async function moveTableOnline(session: MigrationSession, move: TableMove, batchRows = BATCH_ROWS): Promise<void> {
@@ -64,7 +64,8 @@ export async function moveTableOnline(session: MigrationSession, move: TableMove
   )).map(({ name }) => `"${name}"`);
   const list = columns.join(', ');
 
-  await session.transaction(async (sql) => {
+  // Adding the new table's foreign keys locks the tables they point at: briefly, and never waiting long.
+  await underShortLocks(session, async (sql) => {
     await sql(`create schema if not exists "${MOVE_SCHEMA}"`);
     for (const statement of move.create) await sql(statement);
     const checks = await sql<{ name: string; definition: string }>(
@@ -97,7 +98,8 @@ export async function moveTableOnline(session: MigrationSession, move: TableMove
     if (batch.rows < batchRows) break;
   }
 
-  await swapUnderLock(session, async (sql) => {
+  // Dropping the old table also takes the locks of the tables its foreign keys point at, for as long.
+  await underShortLocks(session, async (sql) => {
     await sql(`lock table ${old} in access exclusive mode`);
     for (const statement of move.beforeSwap ?? []) await sql(statement);
     await sql(`drop table ${old}`);
@@ -113,20 +115,20 @@ export async function moveTableOnline(session: MigrationSession, move: TableMove
 }
 
 /**
- * Runs the swap in one transaction that waits at most SWAP_LOCK_TIMEOUT for its locks: writers queue
+ * Runs `work` in one transaction that waits at most LOCK_WAIT for each lock: writers queue
  * behind a lock request, so a long wait (behind a long transaction) would stop them; on a timeout it
- * gives way, and tries again.
+ * rolls back, gives way, and tries again.
  */
-async function swapUnderLock(session: MigrationSession, work: (sql: Sql) => Promise<void>): Promise<void> {
+async function underShortLocks(session: MigrationSession, work: (sql: Sql) => Promise<void>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await session.transaction(async (sql) => {
-        await sql(`set local lock_timeout = '${SWAP_LOCK_TIMEOUT}'`);
+        await sql(`set local lock_timeout = '${LOCK_WAIT}'`);
         await work(sql);
       });
       return;
     } catch (error) {
-      if (attempt >= SWAP_ATTEMPTS || (error as { code?: string }).code !== '55P03') throw error;
+      if (attempt >= LOCK_ATTEMPTS || (error as { code?: string }).code !== '55P03') throw error;
     }
   }
 }
