@@ -30,6 +30,15 @@ export function migrationSession(db: Kysely<unknown>): MigrationSession {
 /** The schema where new tables are built before they take the old ones' place. */
 export const MOVE_SCHEMA = 'tributary_move';
 
+/**
+ * Starts a migration that moves tables afresh: whatever a run stopped halfway left in MOVE_SCHEMA
+ * (half-copied tables, and with their functions the mirror triggers on the old tables) is dropped.
+ */
+export async function clearMoveSchema(session: MigrationSession): Promise<void> {
+  await session.sql(`drop schema if exists "${MOVE_SCHEMA}" cascade`);
+  await session.sql(`create schema "${MOVE_SCHEMA}"`);
+}
+
 export interface TableMove {
   /** The table in `public`; its rows carry `profile_id` and `id`, which together name a row. */
   table: string;
@@ -53,10 +62,15 @@ const BATCH_ROWS = 5_000;
 const LOCK_WAIT = '2s';
 const LOCK_ATTEMPTS = 30;
 
-/** Moves `move.table`'s rows into the table `move.create` builds, without stopping writes for longer than the swap's lock. */
+/**
+ * Moves `move.table`'s rows into the table `move.create` builds, without stopping writes for longer
+ * than the swap's lock. A table already partitioned was moved by an earlier run: left as it is.
+ */
 export async function moveTableOnline(session: MigrationSession, move: TableMove, batchRows = BATCH_ROWS): Promise<void> {
   const { table } = move;
   const old = `public."${table}"`;
+  const [{ kind } = { kind: '' }] = await session.sql<{ kind: string }>(`select relkind::text as kind from pg_class where oid = $1::regclass`, [old]);
+  if (kind === 'p') return;
   const next = `"${MOVE_SCHEMA}"."${table}"`;
   const mirror = `"${MOVE_SCHEMA}"."${table}_mirror"`;
   const columns = (await session.sql<{ name: string }>(
@@ -66,7 +80,6 @@ export async function moveTableOnline(session: MigrationSession, move: TableMove
 
   // Adding the new table's foreign keys locks the tables they point at: briefly, and never waiting long.
   await underShortLocks(session, async (sql) => {
-    await sql(`create schema if not exists "${MOVE_SCHEMA}"`);
     for (const statement of move.create) await sql(statement);
     const checks = await sql<{ name: string; definition: string }>(
       `select conname as name, pg_get_constraintdef(oid) as definition from pg_constraint where conrelid = $1::regclass and contype = 'c' order by conname`, [old],

@@ -1,12 +1,13 @@
 import { Migration } from '@mikro-orm/migrations';
-import { hashPartitions, migrationSession, MOVE_SCHEMA, moveTableOnline, type MigrationSession } from '../online-move.ts';
+import { clearMoveSchema, hashPartitions, migrationSession, MOVE_SCHEMA, moveTableOnline, type MigrationSession } from '../online-move.ts';
 
 /*
  * transaction, balance, holding and investment_transaction hashed by profile into 32 partitions,
  * keyed by (profile_id, id), moved while the service keeps writing (src/db/online-move.ts,
  * docs/decisions/partitions-by-profile.md); recurring_stream_transaction carries its transaction's
  * profile, to point at that key. Outside a transaction: each step commits on its own, indexes on
- * existing tables are built concurrently.
+ * existing tables are built concurrently; a run stopped halfway can be run again (each step skips
+ * what is done, or redoes what it left half done).
  */
 
 const PARTITIONS = 32;
@@ -23,7 +24,7 @@ export class Migration20261202092522 extends Migration {
 
   override async up(): Promise<void> {
     const session = migrationSession(this.driver.getConnection().getClient());
-    await session.sql(`create schema if not exists "${MOVE_SCHEMA}"`);
+    await clearMoveSchema(session);
     await giveMembersTheirProfile(session);
 
     await moveTableOnline(session, {
@@ -71,8 +72,8 @@ export class Migration20261202092522 extends Migration {
         `alter table ${moved('transaction')} add constraint "transaction_account_id_foreign" foreign key ("account_id") references "account" ("id") on delete cascade`,
       ],
       beforeSwap: [
-        `drop trigger "recurring_stream_transaction_profile" on ${MEMBERS}`,
-        `alter table ${MEMBERS} drop constraint "recurring_stream_transaction_transaction_id_foreign"`,
+        `drop trigger if exists "recurring_stream_transaction_profile" on ${MEMBERS}`,
+        `alter table ${MEMBERS} drop constraint if exists "recurring_stream_transaction_transaction_id_foreign"`,
       ],
       // Checked once the swap has committed, without stopping writes (validate takes a weaker lock).
       afterSwap: [
@@ -80,7 +81,7 @@ export class Migration20261202092522 extends Migration {
       ],
     });
     await session.sql(`alter table ${MEMBERS} validate constraint "recurring_stream_transaction_profile_id_transaction_id_foreign"`);
-    await session.sql(`drop index concurrently "recurring_stream_transaction_transaction_id_index"`);
+    await session.sql(`drop index concurrently if exists "recurring_stream_transaction_transaction_id_index"`);
     await session.sql(`drop schema "${MOVE_SCHEMA}" cascade`);
   }
 
@@ -92,8 +93,11 @@ export class Migration20261202092522 extends Migration {
  * (stream_id, profile_id, transaction_id), built concurrently and swapped in.
  */
 async function giveMembersTheirProfile(session: MigrationSession): Promise<void> {
+  const [done] = await session.sql(`select 1 from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+      where i.indexrelid = '"recurring_stream_transaction_pkey"'::regclass and a.attname = 'profile_id'`);
+  if (done) return;
   await session.transaction(async (sql) => {
-    await sql(`alter table ${MEMBERS} add column "profile_id" uuid null`);
+    await sql(`alter table ${MEMBERS} add column if not exists "profile_id" uuid null`);
     await sql(`create function "${MOVE_SCHEMA}"."member_profile"() returns trigger language plpgsql as $$
       begin
         if new.profile_id is null then select t.profile_id into new.profile_id from public."transaction" t where t.id = new.transaction_id; end if;
@@ -116,10 +120,14 @@ async function giveMembersTheirProfile(session: MigrationSession): Promise<void>
     if (batch.rows < 5000) break;
   }
   // NOT NULL proven by a check validated under a weak lock; setting it then needs no scan.
+  await session.sql(`alter table ${MEMBERS} drop constraint if exists "recurring_stream_transaction_profile_id_present"`);
   await session.sql(`alter table ${MEMBERS} add constraint "recurring_stream_transaction_profile_id_present" check ("profile_id" is not null) not valid`);
   await session.sql(`alter table ${MEMBERS} validate constraint "recurring_stream_transaction_profile_id_present"`);
   await session.sql(`alter table ${MEMBERS} alter column "profile_id" set not null`);
   await session.sql(`alter table ${MEMBERS} drop constraint "recurring_stream_transaction_profile_id_present"`);
+  // An index a stopped build left behind is invalid: built again.
+  await session.sql(`drop index concurrently if exists "recurring_stream_transaction_key"`);
+  await session.sql(`drop index concurrently if exists "recurring_stream_transaction_profile_id_transaction_id_index"`);
   await session.sql(`create unique index concurrently "recurring_stream_transaction_key" on ${MEMBERS} ("stream_id", "profile_id", "transaction_id")`);
   await session.sql(`create index concurrently "recurring_stream_transaction_profile_id_transaction_id_index" on ${MEMBERS} ("profile_id", "transaction_id")`);
   await session.sql(`alter table ${MEMBERS} drop constraint "recurring_stream_transaction_pkey", add constraint "recurring_stream_transaction_pkey" primary key using index "recurring_stream_transaction_key"`);
