@@ -97,12 +97,13 @@ export async function moveTableOnline(session: MigrationSession, move: TableMove
 
   // Each batch locks the rows it copies (for share): a writer of one of them waits for the batch, so
   // the mirror's copy of its change always lands after the batch's copy, never before it. A row the
-  // mirror wrote first is newer than the batch's, and kept (on conflict do nothing).
+  // mirror wrote first is newer than the batch's, and kept (on conflict do nothing); any other
+  // conflict fails the move rather than leave a row behind.
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
     const [batch] = await session.sql<{ last: string | null; rows: number }>(
       `with batch as (select ${list} from ${old} where id > $1 order by id limit $2 for share),
-            copied as (insert into ${next} (${list}) select ${list} from batch on conflict do nothing)
+            copied as (insert into ${next} (${list}) select ${list} from batch on conflict (profile_id, id) do nothing)
        select (select id from batch order by id desc limit 1)::text as last, (select count(*) from batch)::int as rows`,
       [after, batchRows],
     );
