@@ -66,7 +66,7 @@ const LOCK_ATTEMPTS = 30;
  * Moves `move.table`'s rows into the table `move.create` builds, without stopping writes for longer
  * than the swap's lock. A table already partitioned was moved by an earlier run: left as it is.
  */
-export async function moveTableOnline(session: MigrationSession, move: TableMove, batchRows = BATCH_ROWS): Promise<void> {
+export async function moveTableOnline(session: MigrationSession, move: TableMove): Promise<void> {
   const { table } = move;
   const old = `public."${table}"`;
   const [{ kind } = { kind: '' }] = await session.sql<{ kind: string }>(`select relkind::text as kind from pg_class where oid = $1::regclass`, [old]);
@@ -105,11 +105,11 @@ export async function moveTableOnline(session: MigrationSession, move: TableMove
       `with batch as (select ${list} from ${old} where id > $1 order by id limit $2 for share),
             copied as (insert into ${next} (${list}) select ${list} from batch on conflict (profile_id, id) do nothing)
        select (select id from batch order by id desc limit 1)::text as last, (select count(*) from batch)::int as rows`,
-      [after, batchRows],
+      [after, BATCH_ROWS],
     );
     if (!batch?.last) break;
     after = batch.last;
-    if (batch.rows < batchRows) break;
+    if (batch.rows < BATCH_ROWS) break;
   }
 
   // Dropping the old table also takes the locks of the tables its foreign keys point at, for as long.
