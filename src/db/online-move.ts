@@ -146,3 +146,32 @@ async function underShortLocks(session: MigrationSession, work: (sql: Sql) => Pr
     }
   }
 }
+
+/**
+ * Builds an index without stopping writes to `table`: `create index concurrently` on a plain table;
+ * on a partitioned one (where PostgreSQL refuses `concurrently`), the parent's index `on only` the
+ * parent, then each partition's concurrently, attached to it. `definition` is what follows the table
+ * name, e.g. `("merchant_name")`. An index a stopped build left invalid is dropped and built again.
+ */
+export async function createIndexConcurrently(session: MigrationSession, index: { name: string; table: string; definition: string }): Promise<void> {
+  const partitions = await session.sql<{ name: string }>(
+    `select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = $1::regclass order by c.relname`, [`"${index.table}"`],
+  );
+  if (partitions.length === 0) return buildConcurrently(session, index.name, index.table, index.definition);
+  // The parent's own index is empty and made at once, but needs the table's share lock: taken briefly.
+  const [parent] = await session.sql(`select 1 from pg_class where relname = $1 and relkind = 'I'`, [index.name]);
+  if (!parent) await underShortLocks(session, async (sql) => void (await sql(`create index "${index.name}" on only "${index.table}" ${index.definition}`)));
+  for (const { name: partition } of partitions) {
+    const child = `${partition}_${index.name}`.slice(0, 63);
+    await buildConcurrently(session, child, partition, index.definition);
+    const [attached] = await session.sql(`select 1 from pg_inherits where inhrelid = $1::regclass and inhparent = $2::regclass`, [`"${child}"`, `"${index.name}"`]);
+    if (!attached) await session.sql(`alter index "${index.name}" attach partition "${child}"`);
+  }
+}
+
+async function buildConcurrently(session: MigrationSession, name: string, table: string, definition: string): Promise<void> {
+  const [existing] = await session.sql<{ valid: boolean }>(`select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = $1`, [name]);
+  if (existing?.valid) return;
+  if (existing) await session.sql(`drop index concurrently "${name}"`);
+  await session.sql(`create index concurrently "${name}" on "${table}" ${definition}`);
+}

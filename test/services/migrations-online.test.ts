@@ -2,6 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Kysely, PostgresDialect } from 'kysely';
+import { createIndexConcurrently, migrationSession, type MigrationSession } from '../../src/db/online-move.ts';
 import { runOnce } from '../../src/db/scratch.ts';
 import { ormConfig } from '../../src/orm/orm.ts';
 
@@ -11,7 +13,8 @@ import { ormConfig } from '../../src/orm/orm.ts';
  * records, and then migrated on, one migration at a time (the move stopped halfway once, by a
  * table in its way, and run again), while a writer keeps changing transactions: every row is kept with its id and values, every write lands, and every index a
  * migration from the move on builds on a large table is built concurrently (or on a table it
- * created). A last test shows what `concurrently` buys: an insert goes through while the build runs.
+ * created). The last tests show what `concurrently` buys: an insert goes through while the build
+ * runs (createIndexConcurrently, over every partition of `transaction`).
  */
 
 /** The first migration written under the rule. */
@@ -235,22 +238,31 @@ async function until(check: () => Promise<boolean>): Promise<void> {
   throw new Error('the condition never held');
 }
 
+/** A client of its own, with its backend's pid, as a migration's session over it. */
+async function builderSession(): Promise<{ pid: number; session: MigrationSession; end(): Promise<void> }> {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+  const session = migrationSession(db);
+  const [{ pid }] = await session.sql<{ pid: number }>('select pg_backend_pid() as pid');
+  return { pid, session, end: () => db.destroy() };
+}
+
 /**
- * An index build on one partition of `transaction` held up by a transaction still writing to it (as
- * a build meets a busy table), and an insert into the same partition meanwhile: with `lock_timeout`
+ * An index build on `transaction` held up by a transaction still writing to one of its partitions
+ * (as a build meets a busy table), and an insert into that partition meanwhile: with `lock_timeout`
  * bounding its wait, the insert's outcome says whether the build let it through.
  */
-async function insertWhileBuilding(build: (partition: string) => string): Promise<{ inserted: Promise<unknown>; finish(): Promise<void> }> {
+async function insertWhileBuilding(build: (session: MigrationSession, partition: string) => Promise<unknown>): Promise<{ inserted: Promise<unknown>; finish(): Promise<void> }> {
   const [row] = await rows<{ id: string; profile_id: string; partition: string }>(`select id::text, profile_id::text, tableoid::regclass::text as partition from transaction limit 1`);
   const holder = new pg.Client({ connectionString: url });
-  const builder = new pg.Client({ connectionString: url });
   const writer = new pg.Client({ connectionString: url });
-  await Promise.all([holder.connect(), builder.connect(), writer.connect()]);
+  await Promise.all([holder.connect(), writer.connect()]);
+  const builder = await builderSession();
   await holder.query('begin');
   await holder.query(`update transaction set description = description where profile_id = $1 and id = $2`, [row!.profile_id, row!.id]);
-  const [{ pid }] = (await builder.query('select pg_backend_pid() as pid')).rows;
-  const building = builder.query(build(row!.partition));
-  await until(async () => (await rows(`select 1 from pg_stat_activity where pid = $1 and wait_event_type = 'Lock'`, [pid])).length === 1);
+  const building = build(builder.session, row!.partition);
+  building.catch(() => undefined);
+  await until(async () => (await rows(`select 1 from pg_stat_activity where pid = $1 and wait_event_type = 'Lock'`, [builder.pid])).length === 1);
   await writer.query(`set lock_timeout = '2s'`);
   const inserted = writer.query(
     `insert into transaction select (jsonb_populate_record(s, jsonb_build_object('id', $1::uuid, 'remote_id', $2::text))).* from transaction s where s.profile_id = $3 and s.id = $4`,
@@ -263,28 +275,31 @@ async function insertWhileBuilding(build: (partition: string) => string): Promis
       await inserted.catch(() => undefined);
       await holder.query('commit');
       await building;
-      await Promise.all([holder.end(), builder.end(), writer.end()]);
+      await Promise.all([holder.end(), writer.end(), builder.end()]);
     },
   };
 }
 
 describe('an index built concurrently', () => {
   it('lets an insert into its table through while the build waits for the writers before it', async () => {
-    await sql.query(`create index "transaction_merchant_name_index" on only transaction (merchant_name)`);
-    const run = await insertWhileBuilding((partition) => `create index concurrently "${partition}_merchant_name_idx" on ${partition} (merchant_name)`);
+    // The parent's index first (createIndexConcurrently's first step, which takes the table's lock for
+    // an instant); then the partitions' builds, the long part, meet the writers.
+    await sql.query(`create index "transaction_merchant_name_index" on only transaction ("merchant_name")`);
+    const run = await insertWhileBuilding((session) => createIndexConcurrently(session, { name: 'transaction_merchant_name_index', table: 'transaction', definition: '("merchant_name")' }));
     try {
       await expect(run.inserted).resolves.toBeDefined();
     } finally {
       await run.finish();
     }
-    const [built] = await rows<{ name: string; valid: boolean }>(`select c.relname as name, i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname like '%merchant_name_idx'`);
-    expect(built).toMatchObject({ valid: true });
-    await sql.query(`alter index "transaction_merchant_name_index" attach partition "${built!.name}"`);
+    // Built on every partition, and valid as a whole.
+    const [index] = await rows(`select i.indisvalid as valid, (select count(*)::int from pg_inherits where inhparent = i.indexrelid) as partitions
+        from pg_index i where i.indexrelid = '"transaction_merchant_name_index"'::regclass`);
+    expect(index).toEqual({ valid: true, partitions: 32 });
     await sql.query(`drop index "transaction_merchant_name_index"`);
   });
 
   it('where a plain build holds the same insert until it is done (here: until the insert gives up)', async () => {
-    const run = await insertWhileBuilding((partition) => `create index "${partition}_plain_idx" on ${partition} (merchant_name)`);
+    const run = await insertWhileBuilding((session, partition) => session.sql(`create index "${partition}_plain_idx" on ${partition} (merchant_name)`));
     try {
       await expect(run.inserted).rejects.toMatchObject({ code: '55P03' });
     } finally {
