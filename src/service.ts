@@ -38,6 +38,7 @@ import { endedSessionIds } from './modules/session/session.store.ts';
 import { bootstrap, type BootstrapResult } from './modules/environment/bootstrap.ts';
 import { healthHandlers } from './http/health/health.handlers.ts';
 import { PROFILE_DELETION, profileDeletionJob } from './modules/profile/profile-deletion.job.ts';
+import { balanceRetentionJob } from './modules/balance/balance-retention.ts';
 import { profileHandlers } from './modules/profile/profile.handlers.ts';
 import { accountHandlers } from './modules/account/account.handlers.ts';
 import { connectionHandlers } from './modules/connection/connection.handlers.ts';
@@ -256,7 +257,7 @@ async function startBackgroundWork(deps: {
   const connectionJobs = new ConnectionJobs({ orm: databases.syncOrm, cipher, provider, metrics, logger });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
   const categorizationJobs = new CategorizationJobs(orm, logger);
-  const jobs = [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep, ...categorizationJobs.definitions(), consentSweepJob({ orm, warningDays: config.consentWarningDays })];
+  const jobs = [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep, ...categorizationJobs.definitions(), consentSweepJob({ orm, warningDays: config.consentWarningDays }), balanceRetentionJob(orm, config.balanceRetentionDays)];
   const boss = await startQueue(databases.database.url, jobs, logger, config.recovery, {
     work: working,
     poolMax: config.pools.jobs,

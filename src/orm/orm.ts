@@ -28,8 +28,11 @@ export function ormConfig(clientUrl: string, options: { poolMax?: number } = {})
       path: MIGRATIONS_DIR,
       glob: MIGRATIONS_GLOB,
       tableName: 'mikro_orm_migrations',
+      // Each migration in a transaction of its own, unless it opts out (isTransactional): a migration
+      // that moves a large table or builds an index concurrently commits step by step
+      // (docs/decisions/migrations-large-tables.md), which one transaction around them all would forbid.
       transactional: true,
-      allOrNothing: true,
+      allOrNothing: false,
       snapshot: false,
       emit: 'ts',
       silent: true,

@@ -6,7 +6,7 @@ import { runOnce } from '../../src/db/scratch.ts';
 import { col, columnOf, table, type ColumnKind, type Columns, type Table } from '../../src/db/table.ts';
 import { encodeId, uuidv7 } from '../../src/lib/ids.ts';
 import { ACCOUNT, accountStatements } from '../../src/modules/account/account.store.ts';
-import { BALANCE } from '../../src/modules/balance/balance.store.ts';
+import { BALANCE, balanceRetentionStatements } from '../../src/modules/balance/balance.store.ts';
 import { CONNECTION, connectionStatements, SYNC_WALK_PAGE } from '../../src/modules/connection/connection.store.ts';
 import { PROFILE, profileStatements } from '../../src/modules/profile/profile.store.ts';
 import { sessionStatements } from '../../src/modules/session/session.store.ts';
@@ -38,6 +38,7 @@ import { SECURITY, securityStatements } from '../../src/modules/security/securit
 const TABLES: Array<Table<Columns>> = [ACCOUNT, BALANCE, CONNECTION, SYNC_WALK_PAGE, PROFILE, TRANSACTION, SECURITY, HOLDING, INVESTMENT_TRANSACTION, LIABILITY];
 const STATEMENTS = Object.entries({
   account: accountStatements,
+  balanceRetention: balanceRetentionStatements,
   apiKey: apiKeyStatements,
   connection: connectionStatements,
   profile: profileStatements,

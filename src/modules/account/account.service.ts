@@ -118,10 +118,11 @@ export function recordBalance(em: EntityManager, account: AccountEntity, reading
   account.latestBalanceId = balance.id;
 }
 
-/** The latest balance of each account that has one, by balance id. */
-export function latestBalances(em: EntityManager, accounts: AccountEntity[]) {
+/** The latest balance of each of the profile's accounts that has one, by balance id. */
+export function latestBalances(em: EntityManager, profileId: string, accounts: AccountEntity[]) {
   return balancesById(
     em,
+    profileId,
     accounts.flatMap((account) => (account.latestBalanceId ? [account.latestBalanceId] : [])),
   );
 }
@@ -131,7 +132,7 @@ export async function markVerified(em: EntityManager, accountId: string, target:
   await em.transactional(async (tx) => {
     const account = await accountOrFail(tx, accountId);
     account.verified = true;
-    const balance = account.latestBalanceId ? (await balancesById(tx, [account.latestBalanceId])).get(account.latestBalanceId) : undefined;
+    const balance = account.latestBalanceId ? (await balancesById(tx, account.profile.id, [account.latestBalanceId])).get(account.latestBalanceId) : undefined;
     recordEvent(tx, target.environmentId, 'account.verified', target.profile, presentAccount(account, balance ?? null));
   });
 }

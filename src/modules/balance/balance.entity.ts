@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { PROFILE_PARTITIONS } from '../../db/profile-partitions.ts';
 import { Account } from '../account/account.entity.ts';
 import { Profile } from '../profile/profile.entity.ts';
 
@@ -15,9 +16,9 @@ export const money = () => p.decimal('string').columnType('numeric(19,4)');
 export const Balance = defineEntity({
   name: 'Balance',
   properties: {
+    profile: () => p.manyToOne(Profile).primary().deleteRule('cascade'),
     id: p.uuid().primary(),
     account: () => p.manyToOne(Account).deleteRule('cascade'),
-    profile: () => p.manyToOne(Profile).deleteRule('cascade'),
     at: p.datetime(),
     source: p.enum(BALANCE_SOURCES),
     available: money().nullable(),
@@ -25,7 +26,8 @@ export const Balance = defineEntity({
     limit: money().nullable(),
     currencyCode: p.text(),
   },
-  indexes: [{ properties: ['account', 'at'] }, { properties: ['profile'] }],
+  indexes: [{ properties: ['account', 'at'] }],
+  partitionBy: PROFILE_PARTITIONS,
 });
 
 export type BalanceEntity = InstanceType<typeof Balance.class>;

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { PROFILE_PARTITIONS } from '../../db/profile-partitions.ts';
 import { Account } from '../account/account.entity.ts';
 import { Connection } from '../connection/connection.entity.ts';
 import { Profile } from '../profile/profile.entity.ts';
@@ -13,8 +14,8 @@ import { reported, Security } from '../security/security.entity.ts';
 export const Holding = defineEntity({
   name: 'Holding',
   properties: {
+    profile: () => p.manyToOne(Profile).primary().createForeignKeyConstraint(false),
     id: p.uuid().primary(),
-    profile: () => p.manyToOne(Profile).createForeignKeyConstraint(false),
     connection: () => p.manyToOne(Connection).createForeignKeyConstraint(false),
     account: () => p.manyToOne(Account).deleteRule('cascade'),
     security: () => p.manyToOne(Security),
@@ -28,8 +29,8 @@ export const Holding = defineEntity({
     lastSeenAt: p.datetime(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  uniques: [{ properties: ['account', 'security'] }],
-  indexes: [{ properties: ['profile', 'id'] }],
+  uniques: [{ properties: ['profile', 'account', 'security'] }],
+  partitionBy: PROFILE_PARTITIONS,
 });
 
 export type HoldingEntity = InstanceType<typeof Holding.class>;

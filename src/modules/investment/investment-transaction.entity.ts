@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { PROFILE_PARTITIONS } from '../../db/profile-partitions.ts';
 import { INVESTMENT_TRANSACTION_TYPES } from '../../providers/provider-investments.ts';
 import { Account } from '../account/account.entity.ts';
 import { Connection } from '../connection/connection.entity.ts';
@@ -13,8 +14,8 @@ import { reported, Security } from '../security/security.entity.ts';
 export const InvestmentTransaction = defineEntity({
   name: 'InvestmentTransaction',
   properties: {
+    profile: () => p.manyToOne(Profile).primary().createForeignKeyConstraint(false),
     id: p.uuid().primary(),
-    profile: () => p.manyToOne(Profile).createForeignKeyConstraint(false),
     connection: () => p.manyToOne(Connection).createForeignKeyConstraint(false),
     account: () => p.manyToOne(Account).deleteRule('cascade'),
     security: () => p.manyToOne(Security).nullable(),
@@ -31,8 +32,9 @@ export const InvestmentTransaction = defineEntity({
     remoteData: p.json<Record<string, unknown>>(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  uniques: [{ properties: ['account', 'remoteId'] }],
+  uniques: [{ properties: ['profile', 'account', 'remoteId'] }],
   indexes: [{ properties: ['profile', 'date', 'id'] }, { properties: ['connection', 'date'] }],
+  partitionBy: PROFILE_PARTITIONS,
 });
 
 export type InvestmentTransactionEntity = InstanceType<typeof InvestmentTransaction.class>;

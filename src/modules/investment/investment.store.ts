@@ -67,27 +67,27 @@ export const investmentStatements = {
      select r.id, $1, $2, a.id, ${HOLDING_REPORTED.map((field) => `r."${field}"`).join(', ')}, now(), now()
        from jsonb_to_recordset($3::jsonb) as r(${HOLDING.recordset(['id', ...HOLDING_REPORTED])}, "accountRemoteId" text)
        join account a on a.connection_id = $2 and a.remote_id = r."accountRemoteId"
-     on conflict (account_id, security_id) do update
+     on conflict (profile_id, account_id, security_id) do update
         set ${takeExcluded(HOLDING_REPORTED.filter((field) => field !== 'securityId'))}
       where ${changedFrom('holding', HOLDING_CONTENT)}
      returning id`,
   // What the snapshot no longer holds ($2: its [accountRemoteId, securityId] pairs) is gone; the rest was seen now.
-  removeUnheld: `delete from holding h where h.connection_id = $1 and (h.account_id, h.security_id) not in (
+  removeUnheld: `delete from holding h where h.profile_id = $3 and h.connection_id = $1 and (h.account_id, h.security_id) not in (
        select a.id, r."securityId" from jsonb_to_recordset($2::jsonb) as r("accountRemoteId" text, "securityId" uuid)
          join account a on a.connection_id = $1 and a.remote_id = r."accountRemoteId")`,
-  seen: `update holding set last_seen_at = now() where connection_id = $1`,
+  seen: `update holding set last_seen_at = now() where profile_id = $2 and connection_id = $1`,
   // The accounts of the connection among the remote ids a snapshot names: rows of any other cannot be stored.
   knownAccounts: `select remote_id as "remoteId" from account where connection_id = $1 and remote_id = any($2::text[])`,
   upsertActivity: `insert into investment_transaction (${INVESTMENT_TRANSACTION.list(['id', 'profileId', 'connectionId', 'accountId', ...ACTIVITY_REPORTED, 'createdAt'])})
      select r.id, $1, $2, a.id, ${ACTIVITY_REPORTED.map((field) => `r."${field}"`).join(', ')}, now()
        from jsonb_to_recordset($3::jsonb) as r(${INVESTMENT_TRANSACTION.recordset(['id', ...ACTIVITY_REPORTED])}, "accountRemoteId" text)
        join account a on a.connection_id = $2 and a.remote_id = r."accountRemoteId"
-     on conflict (account_id, remote_id) do update
+     on conflict (profile_id, account_id, remote_id) do update
         set ${takeExcluded(ACTIVITY_REPORTED.filter((field) => field !== 'remoteId'))}
       where ${changedFrom('investment_transaction', ACTIVITY_CONTENT)}
      returning id`,
   // Activity of the window [$2, $3] the upstream no longer reports ($4: [accountRemoteId, remoteId] pairs) is removed.
-  removeUnreported: `delete from investment_transaction t where t.connection_id = $1 and t.date between $2::date and $3::date and (t.account_id, t.remote_id) not in (
+  removeUnreported: `delete from investment_transaction t where t.profile_id = $5 and t.connection_id = $1 and t.date between $2::date and $3::date and (t.account_id, t.remote_id) not in (
        select a.id, r."remoteId" from jsonb_to_recordset($4::jsonb) as r("accountRemoteId" text, "remoteId" text)
          join account a on a.connection_id = $1 and a.remote_id = r."accountRemoteId")`,
   holdingsOfAccounts: `select ${HOLDING.select(HOLDING_RECORD, 'h')}, (h.created_at at time zone 'UTC')::date::text as date
@@ -146,8 +146,8 @@ export async function replaceHoldings(tx: EntityManager, owner: InvestmentOwner,
   const rows = [...byPosition.values()];
   const written = rows.length === 0 ? 0 : (await run(tx, investmentStatements.upsertHoldings, [owner.profileId, owner.connectionId, JSON.stringify(rows)])).count;
   const pairs = JSON.stringify(rows.map(({ accountRemoteId, securityId }) => ({ accountRemoteId, securityId })));
-  const removed = (await run(tx, investmentStatements.removeUnheld, [owner.connectionId, pairs])).count;
-  await run(tx, investmentStatements.seen, [owner.connectionId]);
+  const removed = (await run(tx, investmentStatements.removeUnheld, [owner.connectionId, pairs, owner.profileId])).count;
+  await run(tx, investmentStatements.seen, [owner.connectionId, owner.profileId]);
   return { written, removed, unmatched };
 }
 
@@ -190,7 +190,7 @@ export async function reconcileActivity(
   const unique = [...new Map(rows.map((row) => [`${row.accountRemoteId}\n${row.remoteId}`, row])).values()];
   const written = unique.length === 0 ? 0 : (await run(tx, investmentStatements.upsertActivity, [owner.profileId, owner.connectionId, JSON.stringify(unique)])).count;
   const pairs = JSON.stringify(unique.map(({ accountRemoteId, remoteId }) => ({ accountRemoteId, remoteId })));
-  const removed = (await run(tx, investmentStatements.removeUnreported, [owner.connectionId, window.start, window.end, pairs])).count;
+  const removed = (await run(tx, investmentStatements.removeUnreported, [owner.connectionId, window.start, window.end, pairs, owner.profileId])).count;
   return { written, removed, unmatched };
 }
 

@@ -41,12 +41,15 @@ export const RecurringStream = defineEntity({
   indexes: [{ properties: ['profile', 'firstDate', 'id'] }, { properties: ['account'] }, { properties: ['status', 'predictedNextDate'] }],
 });
 
-/** A transaction's membership of a stream; both sides cascade, so a removed transaction leaves its stream. */
+/**
+ * A transaction's membership of a stream; both sides cascade, so a removed transaction leaves its
+ * stream. The transaction is named by its key, (profile_id, id): the membership carries the profile.
+ */
 export const RecurringStreamTransaction = defineEntity({
   name: 'RecurringStreamTransaction',
   properties: {
     stream: () => p.manyToOne(RecurringStream).primary().deleteRule('cascade'),
-    transaction: () => p.manyToOne(Transaction).primary().deleteRule('cascade'),
+    transaction: () => p.manyToOne(Transaction).primary().deleteRule('cascade').joinColumns('profile_id', 'transaction_id'),
   },
   indexes: [{ properties: ['transaction'] }],
 });

@@ -20,7 +20,7 @@ export function recurringStreamPage(em: EntityManager, profileId: string, args: 
 /** One page of a stream's transactions: the profile's transactions that are members of it, paged as `transactions`. */
 export function streamTransactionPage(em: EntityManager, profileId: string, streamId: string, args: RecurringStreamTransactionsArgs, columns?: readonly RecordField[]): Promise<TransactionPage> {
   const where = transactionWhere(profileId, {});
-  where.conditions.push(`exists (select 1 from recurring_stream_transaction m where m.transaction_id = t.id and m.stream_id = $${where.params.push(streamId)})`);
+  where.conditions.push(`exists (select 1 from recurring_stream_transaction m where m.profile_id = t.profile_id and m.transaction_id = t.id and m.stream_id = $${where.params.push(streamId)})`);
   return keysetPage({ ...args, sort: args.sort ?? 'DATE_DESC' }, {
     records: (bound, order, limit) => transactionRecords(em, where, bound, order, limit, columns),
     exists: (bound) => transactionsExist(em, where, bound),

@@ -63,9 +63,9 @@ export const recurringStatements = {
   remove: `delete from recurring_stream where id = any($1::uuid[])`,
   clearMembers: `delete from recurring_stream_transaction where stream_id = any($1::uuid[])`,
   // Only transactions still stored: one removed since detection read it is left out.
-  addMembers: `insert into recurring_stream_transaction (stream_id, transaction_id)
-     select r.stream, r.transaction from jsonb_to_recordset($1::jsonb) as r(stream uuid, transaction uuid)
-      where exists (select 1 from transaction t where t.id = r.transaction)`,
+  addMembers: `insert into recurring_stream_transaction (stream_id, profile_id, transaction_id)
+     select r.stream, r.profile, r.transaction from jsonb_to_recordset($1::jsonb) as r(stream uuid, profile uuid, transaction uuid)
+      where exists (select 1 from transaction t where t.profile_id = r.profile and t.id = r.transaction)`,
   // Connections with a stream not yet ENDED whose predicted date is more than its frequency's grace days (`$2`, by frequency) before `$1`
   // (the plain `predicted_next_date < $1` lets the (status, predicted_next_date) index bound the scan).
   overdueConnections: `select distinct s.connection_id as id from recurring_stream s
@@ -116,7 +116,7 @@ export async function writeStreams(tx: EntityManager, changes: { created: Stream
   if (changes.removed.length > 0) await run(tx, recurringStatements.remove, [changes.removed]);
   if (written.length === 0) return;
   await run(tx, recurringStatements.clearMembers, [written.map((write) => write.id)]);
-  const members = written.flatMap(({ id, stream }) => stream.transactionIds.map((transaction) => ({ stream: id, transaction })));
+  const members = written.flatMap(({ id, account, stream }) => stream.transactionIds.map((transaction) => ({ stream: id, profile: account.profileId, transaction })));
   await run(tx, recurringStatements.addMembers, [JSON.stringify(members)]);
 }
 

@@ -32,7 +32,7 @@ export async function applyAccounts(em: EntityManager, connection: ConnectionEnt
     // One accounts step per connection at a time: two workers syncing it at once would both insert a new account.
     await connectionOrFail(tx, connection.id, { lock: true, profile: false });
     const accounts = await applyReportedAccounts(tx, { connectionId: connection.id, profileId: connection.profile.id }, reported, cipher);
-    const latest = await latestBalances(tx, accounts);
+    const latest = await latestBalances(tx, connection.profile.id, accounts);
     const target = { environmentId: connection.environment.id, profile: connection.profile };
     accounts.forEach((account, index) => {
       const { balance } = reported[index]!;

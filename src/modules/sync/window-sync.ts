@@ -40,7 +40,7 @@ export async function syncWindow(args: {
   const cursor = connection.syncCursor ?? null;
   const snapshot = await provider.readWindow(credential, windowStart(cursor, now), presence);
   await applyAccounts(em, connection, snapshot.accounts, args.cipher);
-  const stored = await storedFrom(em, connection.id, snapshot.start);
+  const stored = await storedFrom(em, connection.profile.id, connection.id, snapshot.start);
   const page = reconcile(stored, snapshot, snapshot.end, `${snapshot.end}.${Date.now()}`);
   if (!(await applyPage(em, connection.id, cursor, page.nextCursor, page, args.observers))) return false;
   if (snapshot.unreadable?.length) reportLeftOut(args.observers, connection.id, provider.name, snapshot.unreadable);

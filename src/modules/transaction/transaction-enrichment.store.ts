@@ -36,8 +36,8 @@ export const transactionEnrichmentStatements = {
   // rows whose enrichment changes are written; a USER category stays.
   writeEnrichments: `update transaction t
         set ${enrichedColumns((field) => `r."${field}"`)}, ${unlessUser('t', (field) => `r."${field}"`)}
-       from jsonb_to_recordset($1::jsonb) as r(${TRANSACTION.recordset(['id', 'description', 'amount', ...ENRICHMENT_FIELDS])}, "readVersion" integer, hints jsonb)
-      where t.id = r.id and t.enrichment_version = r."readVersion" and t.description = r.description and t.amount = r.amount
+       from jsonb_to_recordset($1::jsonb) as r(${TRANSACTION.recordset(['id', 'profileId', 'description', 'amount', ...ENRICHMENT_FIELDS])}, "readVersion" integer, hints jsonb)
+      where t.profile_id = r."profileId" and t.id = r.id and t.enrichment_version = r."readVersion" and t.description = r.description and t.amount = r.amount
         and t.remote_data->'enrichment' is not distinct from r.hints
         and (${ENRICHMENT_FIELDS.map((field) => `t.${TRANSACTION.column(field)}`).join(', ')}) is distinct from (${ENRICHMENT_FIELDS.map((field) => `r."${field}"`).join(', ')})`,
   // The profile's corrections, newest first: the learned classifier's training set.
@@ -91,6 +91,7 @@ export async function writeEnrichments(em: EntityManager, enriched: Array<{ sour
   if (enriched.length === 0) return 0;
   const rows = enriched.map(({ source, enrichment }) => ({
     id: source.id,
+    profileId: source.profileId,
     description: source.input.description,
     amount: source.input.amount,
     readVersion: source.readVersion,

@@ -31,14 +31,14 @@ export const transactionSyncStatements = {
   // as a join or an anti-join, it may hash every row of the connection (0.3 s a page at 200k rows).
   takeOverPending: `update transaction t set remote_id = r.remote_id
       from unnest($1::text[], $2::text[]) as r(remote_id, pending_remote_id)
-     where t.connection_id = $3 and t.remote_id = any($2::text[]) and t.remote_id = r.pending_remote_id
-       and r.remote_id <> all (array(select p.remote_id from transaction p where p.connection_id = $3 and p.remote_id = any($1::text[])))`,
+     where t.profile_id = $4 and t.connection_id = $3 and t.remote_id = any($2::text[]) and t.remote_id = r.pending_remote_id
+       and r.remote_id <> all (array(select p.remote_id from transaction p where p.profile_id = $4 and p.connection_id = $3 and p.remote_id = any($1::text[])))`,
   // Only a row whose content changed is rewritten: a page reported again changes nothing.
   upsert: `insert into transaction (${TRANSACTION.list(['id', 'profileId', 'connectionId', 'accountId', ...REPORTED, ...ENRICHMENT_FIELDS, 'currencyCode', 'metadata', 'createdAt'])})
      select r.id, $1, $2, a.id, ${[...REPORTED, ...ENRICHMENT_FIELDS].map((field) => `r."${field}"`).join(', ')}, a.currency_code, null, now()
        from jsonb_to_recordset($3::jsonb) as r(${TRANSACTION.recordset(PAGE)}, "accountRemoteId" text)
        join account a on a.connection_id = $2 and a.remote_id = r."accountRemoteId"
-     on conflict (connection_id, remote_id) do update
+     on conflict (profile_id, connection_id, remote_id) do update
         set date = excluded.date, description = excluded.description, amount = excluded.amount, status = excluded.status,
             original_amount = excluded.original_amount, original_currency_code = excluded.original_currency_code,
             remote_data = transaction.remote_data || excluded.remote_data,
@@ -46,13 +46,13 @@ export const transactionSyncStatements = {
       where (transaction.date, transaction.description, transaction.amount, transaction.status, transaction.original_amount, transaction.original_currency_code, transaction.remote_data)
             is distinct from (excluded.date, excluded.description, excluded.amount, excluded.status, excluded.original_amount, excluded.original_currency_code,
                               transaction.remote_data || excluded.remote_data)
-     returning id, (xmax = 0) as inserted`,
-  remove: `delete from transaction where connection_id = $1 and remote_id = any($2::text[]) returning id`,
+     returning id`,
+  remove: `delete from transaction where profile_id = $3 and connection_id = $1 and remote_id = any($2::text[]) returning id`,
   // Which of a page's account remote ids the connection has: a transaction of any other cannot be stored.
   knownAccounts: `select remote_id as "remoteId", kind, currency_code as "currencyCode" from account where connection_id = $1 and remote_id = any($2::text[])`,
   storedFrom: `select ${TRANSACTION.select(STORED, 't')}, a.remote_id as "accountRemoteId"
        from transaction t join account a on a.id = t.account_id
-      where t.connection_id = $1 and (t.date >= $2::date or t.status = 'PENDING')`,
+      where t.profile_id = $3 and t.connection_id = $1 and (t.date >= $2::date or t.status = 'PENDING')`,
 };
 
 /** Who a connection's transactions belong to, and the provider whose data they carry. */
@@ -94,15 +94,17 @@ export async function applyTransactionChanges(
   if (upserts.length > 0) {
     const takeovers = upserts.filter((transaction) => transaction.pendingRemoteId !== null);
     if (takeovers.length > 0) {
-      await run(tx, transactionSyncStatements.takeOverPending, [takeovers.map((posted) => posted.remoteId), takeovers.map((posted) => posted.pendingRemoteId), owner.connectionId]);
+      await run(tx, transactionSyncStatements.takeOverPending, [takeovers.map((posted) => posted.remoteId), takeovers.map((posted) => posted.pendingRemoteId), owner.connectionId, owner.profileId]);
     }
     const enricher = await enricherOf();
-    const rows = JSON.stringify(upserts.map((transaction) => pageRow(transaction, owner.provider, accounts.get(transaction.accountRemoteId)!, enricher)));
-    const written = await run<{ id: string; inserted: boolean }>(tx, transactionSyncStatements.upsert, [owner.profileId, owner.connectionId, rows]);
-    // A taken-over pending row counts as modified: the upsert updates it (to POSTED).
-    for (const { id, inserted } of written.rows) (inserted ? changes.added : changes.modified).push(id);
+    const rows = upserts.map((transaction) => pageRow(transaction, owner.provider, accounts.get(transaction.accountRemoteId)!, enricher));
+    const written = await run<{ id: string }>(tx, transactionSyncStatements.upsert, [owner.profileId, owner.connectionId, JSON.stringify(rows)]);
+    // A row inserted has the new id its page row proposed; an updated one keeps its own (a partitioned
+    // table has no xmax to tell them apart). A taken-over pending row counts as modified: the upsert updates it (to POSTED).
+    const proposed = new Set(rows.map((row) => row.id));
+    for (const { id } of written.rows) (proposed.has(id) ? changes.added : changes.modified).push(id);
   }
-  if (removals.length > 0) changes.removed = (await run<{ id: string }>(tx, transactionSyncStatements.remove, [owner.connectionId, removals])).rows.map(({ id }) => id);
+  if (removals.length > 0) changes.removed = (await run<{ id: string }>(tx, transactionSyncStatements.remove, [owner.connectionId, removals, owner.profileId])).rows.map(({ id }) => id);
   return changes;
 }
 
@@ -119,9 +121,9 @@ async function knownAccounts(tx: EntityManager, connectionId: string, reported: 
   return new Map(rows.map(({ remoteId, ...account }) => [remoteId, account]));
 }
 
-/** Every stored transaction of the connection dated from `start`, and every pending one. */
-export async function storedFrom(em: EntityManager, connectionId: string, start: string): Promise<StoredTransaction[]> {
-  return (await run<StoredTransaction>(em, transactionSyncStatements.storedFrom, [connectionId, start])).rows;
+/** Every stored transaction of the profile's connection dated from `start`, and every pending one. */
+export async function storedFrom(em: EntityManager, profileId: string, connectionId: string, start: string): Promise<StoredTransaction[]> {
+  return (await run<StoredTransaction>(em, transactionSyncStatements.storedFrom, [connectionId, start, profileId])).rows;
 }
 
 /** A provider's own data as stored: under the provider's name, with the enrichment beside it. */

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { PROFILE_PARTITIONS } from '../../db/profile-partitions.ts';
 import type { CategorySource, PaymentChannel } from '../../enrichment/enrichment.ts';
 import type { Metadata } from '../metadata/metadata.ts';
 import { Account } from '../account/account.entity.ts';
@@ -26,8 +27,8 @@ export const CATEGORY_SOURCES = ['PROVIDER', 'RULES', 'LEARNED', 'USER'] as cons
 export const Transaction = defineEntity({
   name: 'Transaction',
   properties: {
+    profile: () => p.manyToOne(Profile).primary().createForeignKeyConstraint(false),
     id: p.uuid().primary(),
-    profile: () => p.manyToOne(Profile).createForeignKeyConstraint(false),
     connection: () => p.manyToOne(Connection).createForeignKeyConstraint(false),
     account: () => p.manyToOne(Account).deleteRule('cascade'),
     remoteId: p.text(),
@@ -54,13 +55,14 @@ export const Transaction = defineEntity({
     remoteData: p.json<Record<string, unknown>>(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  uniques: [{ properties: ['connection', 'remoteId'] }],
+  uniques: [{ properties: ['profile', 'connection', 'remoteId'] }],
   indexes: [
     { properties: ['profile', 'date', 'id'] },
     { properties: ['account', 'date', 'id'] },
     // The learned classifier's training set: a profile's own corrections, a small share of its rows.
     { name: 'transaction_user_category_index', expression: `create index "transaction_user_category_index" on "transaction" ("profile_id") where "category_source" = 'USER'` },
   ],
+  partitionBy: PROFILE_PARTITIONS,
 });
 
 export type TransactionEntity = InstanceType<typeof Transaction.class>;
