@@ -45,7 +45,7 @@ describe('the scale bench seed', () => {
     const [ordered] = await db.sql(`select count(*)::int as n from (select at, lag(at) over (order by id) as before from event) e where at < before - interval '1 ms'`);
     expect(ordered.n).toBe(0);
 
-    await setDueConnections(client, 2);
+    expect(await setDueConnections(client, 2)).toBe(2);
     const [due] = await db.sql(`select count(*)::int as n from connection where last_synced_at < now() - interval '6 hours'`);
     expect(due.n).toBe(2);
     const use = await diskUse(client, ['transaction', 'event']);
