@@ -18,6 +18,8 @@ export interface Timing {
   p50: number;
   p99: number;
   samples: number;
+  /** Why the path could not be timed. */
+  failed?: string;
 }
 
 export interface ScaleTarget {
@@ -53,13 +55,20 @@ interface PageAnswer {
 const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)]!;
 const forwarded = () => ({ 'X-Forwarded-For': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.1` });
 
+/** A hot path: how to run it once (it may return its own measure in ms), and how many samples to take. */
+export interface HotPath {
+  name: string;
+  bounds: { count: number; seconds: number };
+  run: () => Promise<unknown>;
+}
+
 /**
- * Times every hot path of issue #34 once at the database's current size: through the HTTPS front
- * door (GraphQL transaction pages, GET /v1/events with each filter, GET /v1/profiles's last page)
- * and in this process (the relay's pass, a sync page's apply, the due-sync sweep), as the service
- * runs them. Every answer is checked before it is timed.
+ * Every hot path of issue #34 on one database: through the HTTPS front door (GraphQL transaction
+ * pages, GET /v1/events with each filter, GET /v1/profiles's last page) and in this process (the
+ * relay's pass, a sync page's apply, the due-sync sweep), as the service runs them. Every answer is
+ * checked each time it is timed.
  */
-export async function measureScale(target: ScaleTarget): Promise<Record<string, Timing>> {
+export async function hotPaths(target: ScaleTarget): Promise<HotPath[]> {
   const { url, ca, db, environmentId, apiKeys } = target;
   const profiles = (await db.query<{ id: string; uuid: string }>(`select id, uuid from profile where environment_id = $1 and name like 'Scale User %' order by random() limit ${SESSIONS + 1}`, [environmentId])).rows;
   const syncProfile = profiles.pop()!;
@@ -102,33 +111,26 @@ export async function measureScale(target: ScaleTarget): Promise<Record<string, 
   const profileCount = Number((await db.query<{ n: string }>('select count(*) as n from profile where environment_id = $1', [environmentId])).rows[0]!.n);
   const active = profiles.map((profile) => encodeId('profile', profile.id));
 
-  const timings: Record<string, Timing> = {};
-  const time = async (name: string, bounds: { count: number; seconds: number }, run: () => Promise<unknown>) => {
-    timings[name] = await sample(run, bounds);
-    console.log(name, JSON.stringify(timings[name]));
-  };
-  await time('transactions.firstPage', HTTP, () => {
-    const session = pick(sessions);
-    return ask(page(session.token, null));
-  });
-  await time('transactions.deepestPage', HTTP, () => {
-    const session = pick(sessions);
-    return ask(page(session.token, session.deepest));
-  });
-  await time('events.none', HTTP, events(() => ''));
-  await time('events.profileId', HTTP, events(() => `profileId=${pick(active)}`));
-  await time('events.profileId.quiet', HTTP, events(() => `profileId=${encodeId('profile', target.quietProfileId)}`));
-  await time('events.type', HTTP, events(() => 'type=holdings.updated'));
-  await time('events.typePrefix', HTTP, events(() => 'type=connection.synced.errored'));
-  await time('events.since', HTTP, events(() => `since=${encodeURIComponent(new Date(Date.now() - day).toISOString())}`));
-  await time('events.until', HTTP, events(() => `until=${encodeURIComponent(new Date(Date.now() - (EVENT_DAYS / 2) * day).toISOString())}`));
-  await time('events.after', HTTP, events(() => `after=${encodeId('event', middle!.id)}`));
-  await time('profiles.lastPage', HTTP, () => ask(rest(`/v1/profiles?limit=100&page=${Math.ceil(profileCount / 100)}`)));
-
-  await time('relay.pass', IN_PROCESS, await relayPass(target, { ...syncProfile, metadata: null }));
-  await time('sync.pageApply', { count: 20, seconds: 10 }, await syncPageApply(target, syncProfile.id));
-  await time('syncDue', IN_PROCESS, syncDue(target));
-  return timings;
+  const path = (name: string, bounds: HotPath['bounds'], run: HotPath['run']): HotPath => ({ name, bounds, run });
+  return [
+    path('transactions.firstPage', HTTP, () => ask(page(pick(sessions).token, null))),
+    path('transactions.deepestPage', HTTP, () => {
+      const session = pick(sessions);
+      return ask(page(session.token, session.deepest));
+    }),
+    path('events.none', HTTP, events(() => '')),
+    path('events.profileId', HTTP, events(() => `profileId=${pick(active)}`)),
+    path('events.profileId.quiet', HTTP, events(() => `profileId=${encodeId('profile', target.quietProfileId)}`)),
+    path('events.type', HTTP, events(() => 'type=holdings.updated')),
+    path('events.typePrefix', HTTP, events(() => 'type=connection.synced.errored')),
+    path('events.since', HTTP, events(() => `since=${encodeURIComponent(new Date(Date.now() - day).toISOString())}`)),
+    path('events.until', HTTP, events(() => `until=${encodeURIComponent(new Date(Date.now() - (EVENT_DAYS / 2) * day).toISOString())}`)),
+    path('events.after', HTTP, events(() => `after=${encodeId('event', middle!.id)}`)),
+    path('profiles.lastPage', HTTP, () => ask(rest(`/v1/profiles?limit=100&page=${Math.ceil(profileCount / 100)}`))),
+    path('relay.pass', IN_PROCESS, await relayPass(target, { ...syncProfile, metadata: null })),
+    path('sync.pageApply', { count: 20, seconds: 12 }, await syncPageApply(target, syncProfile.id)),
+    path('syncDue', IN_PROCESS, syncDue(target)),
+  ];
 }
 
 /** A relay with no subscriptions (its pass reads and writes the log only), and before each pass a backlog of RELAY_BACKLOG new events. */
@@ -197,21 +199,47 @@ function syncDue({ orm, cipher, due }: ScaleTarget): () => Promise<void> {
   };
 }
 
+/** Slices each path's samples are taken in, size after size: a change of the machine's load then shifts every size alike. */
+const ROUNDS = 4;
+
 /**
- * p50 and p99 of `run` (after one unrecorded warm-up), called one at a time until `count` samples or
- * `seconds` have passed, with at least 3 samples. `run` may return its own measure (ms) of the part
- * to time; otherwise the whole call is timed.
+ * p50 and p99 of each hot path at each size (`paths[size]`: the same paths on each size's database),
+ * measured in turns: after one unrecorded warm-up of each, ROUNDS slices of each size, one after
+ * another, each taking up to 1/ROUNDS of the path's `count` and `seconds` (at least one sample,
+ * until a size has spent twice the path's `seconds`). Calls are made one at a time. A path that fails
+ * at a size (a statement timeout, say) is reported as failed there, with the time it took.
  */
-async function sample(run: () => Promise<unknown>, { count, seconds }: { count: number; seconds: number }): Promise<Timing> {
-  await run();
-  const times: number[] = [];
-  const start = performance.now();
-  while (times.length < count && (times.length < 3 || performance.now() - start < seconds * 1000)) {
-    const started = performance.now();
-    const measured = await run();
-    times.push(typeof measured === 'number' ? measured : performance.now() - started);
+export async function interleaved(paths: HotPath[][]): Promise<Array<Record<string, Timing>>> {
+  const timings = paths.map((): Record<string, Timing> => ({}));
+  for (const [index, { name, bounds }] of paths[0]!.entries()) {
+    const states = paths.map((sized) => ({ path: sized[index]!, times: [] as number[], spent: 0, failed: undefined as string | undefined }));
+    const call = async (state: (typeof states)[number], record: boolean) => {
+      const started = performance.now();
+      try {
+        const measured = await state.path.run();
+        if (record) state.times.push(typeof measured === 'number' ? measured : performance.now() - started);
+      } catch (error) {
+        state.failed = `${(error as Error).message.slice(0, 160)} (after ${((performance.now() - started) / 1000).toFixed(1)} s)`;
+      }
+      state.spent += (performance.now() - started) / 1000;
+    };
+    for (const state of states) await call(state, false);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const state of states) {
+        const sliceStart = performance.now();
+        let taken = 0;
+        while (!state.failed && taken < Math.ceil(bounds.count / ROUNDS) && (taken === 0 ? state.spent < 2 * bounds.seconds || state.times.length === 0 : performance.now() - sliceStart < (bounds.seconds * 1000) / ROUNDS)) {
+          await call(state, true);
+          taken++;
+        }
+      }
+    }
+    states.forEach((state, size) => {
+      const times = state.times.sort((a, b) => a - b);
+      const at = (share: number) => Number(times[Math.min(times.length - 1, Math.ceil(share * times.length) - 1)]!.toFixed(2));
+      timings[size]![name] = state.failed || times.length === 0 ? { p50: Number.NaN, p99: Number.NaN, samples: times.length, failed: state.failed ?? 'no sample' } : { p50: at(0.5), p99: at(0.99), samples: times.length };
+    });
+    console.log(name, timings.map((sized) => JSON.stringify(sized[name])).join('  '));
   }
-  times.sort((a, b) => a - b);
-  const at = (share: number) => Number(times[Math.min(times.length - 1, Math.ceil(share * times.length) - 1)]!.toFixed(2));
-  return { p50: at(0.5), p99: at(0.99), samples: times.length };
+  return timings;
 }

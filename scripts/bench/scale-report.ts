@@ -21,7 +21,7 @@ export function reportScale(sizes: ScaleSize[]): void {
   const first = sizes[0]!;
   const last = sizes.at(-1)!;
   const short = (size: number) => (size >= 1e6 ? `${size / 1e6}M` : `${size / 1e3}k`);
-  const ratio = (a: number | undefined, b: number | undefined) => (a && b ? `${(a / b).toFixed(2)}×` : '–');
+  const ratio = (a: number | undefined, b: number | undefined) => (a && b && Number.isFinite(a / b) ? `${(a / b).toFixed(2)}×` : '–');
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
   const perRow = (size: ScaleSize, table: string) => {
     const use = size.disk[table];
@@ -31,12 +31,13 @@ export function reportScale(sizes: ScaleSize[]): void {
     `Tributary scale benchmark — ${new Date().toISOString()} — commit ${commit} — ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     `Sizes: ${sizes.map((size) => `${short(size.size)} transactions (${size.profiles.toLocaleString('en-US')} profiles) and ${short(size.events)} events`).join('; ')}; each path timed alone, one request at a time`,
     '',
-    `| Path | ${sizes.map((size) => `p50 / p99 ms at ${short(size.size)}`).join(' | ')} | ${short(last.size)} / ${short(first.size)} p50 | p99 | Target |`,
+    `| Path | ${sizes.map((size) => `p50 / p99 ms (samples) at ${short(size.size)}`).join(' | ')} | ${short(last.size)} / ${short(first.size)} p50 | p99 | Target |`,
     `|---|${sizes.map(() => '---|').join('')}---|---|---|`,
     ...Object.keys(first.timings).map((name) => {
       const a = first.timings[name];
       const b = last.timings[name];
-      return `| ${name} | ${sizes.map((size) => (size.timings[name] ? `${size.timings[name].p50} / ${size.timings[name].p99} (${size.timings[name].samples})` : '–')).join(' | ')} | ${ratio(b?.p50, a?.p50)} | ${ratio(b?.p99, a?.p99)} | ≤ ${TARGET}× |`;
+      const cell = (timing: Timing | undefined) => (!timing ? '–' : timing.failed ? `failed: ${timing.failed}` : `${timing.p50} / ${timing.p99} (${timing.samples})`);
+      return `| ${name} | ${sizes.map((size) => cell(size.timings[name])).join(' | ')} | ${ratio(b?.p50, a?.p50)} | ${ratio(b?.p99, a?.p99)} | ≤ ${TARGET}× |`;
     }),
     '',
     '| Size | seeding: transactions / events / vacuum analyze | transaction on disk per row | event on disk per row |',
