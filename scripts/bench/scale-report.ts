@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import type { Timing } from './scale-measure.ts';
@@ -16,13 +15,12 @@ export interface ScaleSize {
 /** The ratio the issue sets for every hot path, largest size over smallest. */
 const TARGET = 1.3;
 
-/** Prints each size's timings, the ratio of the largest size to the smallest, and the disk per row, and saves it all to bench/results/. */
-export function reportScale(sizes: ScaleSize[]): void {
+/** Prints each size's timings (measured on `commit`), the ratio of the largest size to the smallest, and the disk per row, and saves it all to bench/results/. */
+export function reportScale(sizes: ScaleSize[], commit: string): void {
   const first = sizes[0]!;
   const last = sizes.at(-1)!;
   const short = (size: number) => (size >= 1e6 ? `${size / 1e6}M` : `${size / 1e3}k`);
   const ratio = (a: number | undefined, b: number | undefined) => (a && b && Number.isFinite(a / b) ? `${(a / b).toFixed(2)}×` : '–');
-  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
   const perRow = (size: ScaleSize, table: string) => {
     const use = size.disk[table];
     return use && use.rows > 0 ? `${Math.round(use.bytes / use.rows)} B (${(use.bytes / 2 ** 20).toFixed(0)} MB)` : '–';

@@ -35,6 +35,7 @@ const API_KEYS = 20;
 export async function scaleBench({ sizes, keep, port }: { sizes: number[]; keep: boolean; port: number }): Promise<void> {
   const bad = sizes.filter((size) => !Number.isInteger(size / PER_PROFILE) || size / PER_PROFILE < 10);
   if (bad.length > 0 || sizes.length === 0) throw new Error(`--sizes: each a multiple of ${PER_PROFILE}, at least ${10 * PER_PROFILE} (got ${bad.join(', ')})`);
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
   const logger = createLogger('warn');
   const scratch = await openScratchServer(path.resolve('.data/bench'), 'scale', logger, process.env.BENCH_DATABASE_ADMIN_URL);
   const dataDir = path.resolve('.data/bench/scale');
@@ -85,7 +86,7 @@ export async function scaleBench({ sizes, keep, port }: { sizes: number[]; keep:
     else for (const database of databases) await scratch.dropDatabase(database.name);
     await scratch.stop();
   }
-  reportScale(seeded.map(({ due: _due, ...size }, index) => ({ ...size, timings: timings[index]! })));
+  reportScale(seeded.map(({ due: _due, ...size }, index) => ({ ...size, timings: timings[index]! })), commit);
 }
 
 /** The bench's environment, its API keys and the template profiles (the first of which, with no events, is the quiet one). */
