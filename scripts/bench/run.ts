@@ -4,6 +4,9 @@
  * over the same tables, all measured in this one run on this machine, loopback only. Load comes from
  * this process (autocannon); each server is a child process; runs that are compared are measured in
  * interleaved slices. Prints a table and writes bench/results/<time>.json.
+ *
+ * `npm run bench -- --scale [--sizes 1000000,10000000] [--keep]` measures instead how the hot paths
+ * cost at each size of the data (scale.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -26,8 +29,17 @@ import { report, type BenchResults } from './report.ts';
 import { benchRequests, type BenchSession } from './requests.ts';
 import { measureWebhooks } from './webhooks.ts';
 import { measureLive } from './live.ts';
+import { scaleBench } from './scale.ts';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    scale: { type: 'boolean', default: false },
+    sizes: { type: 'string', default: '1000000,10000000' },
+    keep: { type: 'boolean', default: false },
+  },
+});
 const quick = values.quick!;
 /** `--only graphql.page,rest` runs just the groups starting with one of these (for profiling with BENCH_CPU_PROF=1). */
 const selected = (name: string) => !values.only || values.only.split(',').some((prefix) => name.startsWith(prefix));
@@ -40,6 +52,10 @@ const PORTS = { tributary: PORT_BASE, baseline: PORT_BASE + 1, postgraphile: POR
 /** The memory target of one process (report.ts's peak RSS row). */
 const RSS_TARGET_MB = 250;
 const url = (server: keyof typeof PORTS) => `https://localhost:${PORTS[server]}`;
+if (values.scale) {
+  await scaleBench({ sizes: values.sizes!.split(',').map(Number), keep: values.keep!, port: PORT_BASE + 6 });
+  process.exit(0);
+}
 const since = new Date(Date.now() - 45 * 86_400_000).toISOString().slice(0, 10);
 
 const dataset = await benchDataset(quick ? 'quick' : 'full');
