@@ -85,6 +85,9 @@ async function seed(): Promise<void> {
         from account a where a.kind = 'DEPOSITORY';
     insert into recurring_stream_transaction (stream_id, transaction_id)
       select s.id, t.id from recurring_stream s join transaction t on t.account_id = s.account_id and t.merchant_name = 'Merchant 1';
+    insert into event (id, environment_id, profile_id, type, at, payload, dispatched_at)
+      select gen_random_uuid(), p.environment_id, p.id, 'balance.created', now() - n * interval '1 minute', jsonb_build_object('n', n), case when n % 3 <> 0 then now() end
+        from profile p cross join generate_series(1, 30) n;
   `);
 }
 
@@ -127,10 +130,11 @@ async function keepWriting(expected: Map<string, unknown>, done: () => boolean):
   }
 }
 
-describe('the move of the tables keyed by profile into partitions', () => {
+describe('a seeded database migrated from before the move: partitions by profile, the event outbox', () => {
   const built: Record<string, { indexes: Array<{ query: string; table: string }>; tables: string[] }> = {};
   const before: Record<string, Map<string, unknown>> = {};
   let members: Array<{ stream_id: string; transaction_id: string }>;
+  let events: Array<{ id: string; type: string; at: Date; payload: unknown; undispatched: boolean }>;
   let expected: Map<string, unknown>;
   let written = 0;
 
@@ -142,6 +146,7 @@ describe('the move of the tables keyed by profile into partitions', () => {
     await seed();
     for (const table of PARTITIONED) before[table] = await contents(table);
     members = await rows(`select stream_id::text, transaction_id::text from recurring_stream_transaction order by 1, 2`);
+    events = await rows(`select id::text, type, at, payload, dispatched_at is null as undispatched from event order by id`);
     // Every DDL command from here on, with the statement that sent it and (an index) its table.
     await sql.query(`
       create table public.ddl_log (tag text, identity text, query text, on_table text);
@@ -199,6 +204,14 @@ describe('the move of the tables keyed by profile into partitions', () => {
     const options = await rows(`select distinct array_to_string(c.reloptions, ',') as options from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'transaction'::regclass`);
     expect(options).toEqual([{ options: 'fillfactor=90' }]);
     expect(await rows(`select nspname from pg_namespace where nspname = 'tributary_move'`)).toEqual([]);
+  });
+
+  it('keeps every event, and puts in the outbox exactly those the relay had not dispatched', async () => {
+    expect(events.filter((event) => event.undispatched).length).toBe(60);
+    expect(await rows(`select id::text, type, at, payload from event order by id`)).toEqual(events.map(({ undispatched: _, ...event }) => event));
+    expect((await rows<{ id: string }>(`select event_id::text as id from event_outbox order by 1`)).map(({ id }) => id)).toEqual(
+      events.filter((event) => event.undispatched).map(({ id }) => id),
+    );
   });
 
   it('gives each stream membership its transaction\'s profile, and removes it with its transaction', async () => {
