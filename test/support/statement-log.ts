@@ -1,0 +1,49 @@
+import pg from 'pg';
+
+/**
+ * Server settings that make PostgreSQL record every statement the test run sends, for the check
+ * that each names its profile (test/statements). Entries are per database, and each test file has
+ * its own, so the table is large; an entry evicted would be a statement left unchecked (the check
+ * fails on any eviction). Nothing is kept across restarts.
+ */
+export const STATEMENT_LOG_SETTINGS = {
+  shared_preload_libraries: 'pg_stat_statements',
+  'pg_stat_statements.max': '100000',
+  'pg_stat_statements.save': 'off',
+  'pg_stat_statements.track_utility': 'off',
+};
+
+/** What the global setup found: whether the server records statements, and if not, why. */
+export type StatementLogState = { available: true } | { available: false; reason: string };
+
+const HOW_TO_ENABLE =
+  "start that server with shared_preload_libraries = 'pg_stat_statements' and pg_stat_statements.max = 100000 " +
+  '(the embedded test server is started so), and run the tests as a role that may create the extension and read every database\'s statements (pg_read_all_stats)';
+
+/** Empties the server's statement statistics (the run starts with none), or says why it cannot. */
+export async function startStatementLog(adminUrl: string): Promise<StatementLogState> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query('create extension if not exists pg_stat_statements');
+    await client.query('select pg_stat_statements_reset()');
+    return { available: true };
+  } catch (error) {
+    return { available: false, reason: `pg_stat_statements is not usable on the test server (${(error as Error).message}): ${HOW_TO_ENABLE}` };
+  } finally {
+    await client.end();
+  }
+}
+
+/** Every distinct statement text recorded since the run started, and how many entries were evicted. */
+export async function readStatementLog(adminUrl: string): Promise<{ statements: string[]; evicted: number }> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ query: string }>('select distinct query from pg_stat_statements where query is not null');
+    const info = await client.query<{ dealloc: string }>('select dealloc from pg_stat_statements_info');
+    return { statements: rows.map((row) => row.query), evicted: Number(info.rows[0]?.dealloc ?? 0) };
+  } finally {
+    await client.end();
+  }
+}
