@@ -53,6 +53,8 @@ export interface Config {
   sandboxHistoryDays: number;
   /** `connection.consent_expiring` goes out this many days before an end-user's consent ends. */
   consentWarningDays: number;
+  /** Session rows are deleted this many days after they expire (docs/decisions/sessions-retention.md). */
+  sessionRetentionDays: number;
   /** Apply pending migrations at start (under an advisory lock); off: refuse to start on an unmigrated database. */
   migrateOnStart: boolean;
   /** Reads that may lag a little (GraphQL queries, REST GETs) go here when set. */
@@ -165,6 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
     role: oneOf(env, 'ROLE', ROLES, 'all', problems),
     sandboxHistoryDays: integer(env, 'SANDBOX_HISTORY_DAYS', 730, 7, 3650, problems),
     consentWarningDays: integer(env, 'CONSENT_WARNING_DAYS', 7, 1, 60, problems),
+    sessionRetentionDays: integer(env, 'SESSION_RETENTION_DAYS', 30, 1, 3650, problems),
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true, problems),
     databaseReplicaUrl: url(env, 'DATABASE_REPLICA_URL', ['postgres:', 'postgresql:'], problems),
     // Defaults keep one `all` process under 20 connections: 8 + 4 + 4, plus pg-boss's LISTEN connection.

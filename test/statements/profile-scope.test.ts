@@ -51,8 +51,8 @@ describe('statements name their profile', () => {
   it('every statement the run sent that touches a profile’s table names its profile_id, or is allow-listed', async () => {
     const state = inject('statementLog');
     if (!state.available) throw new Error(state.reason);
-    const { adminUrl } = inject('database');
-    const { statements, evicted } = await readStatementLog(adminUrl);
+    const { adminUrl, template } = inject('database');
+    const { statements, evicted } = await readStatementLog(adminUrl, template);
     expect(evicted, 'pg_stat_statements evicted entries, so some statements went unchecked: raise pg_stat_statements.max (test/support/statement-log.ts)').toBe(0);
     const keyColumns = new Map((await schemaTables()).filter((row) => row.hasProfileId).map((row) => [row.table, 'profile_id']));
     keyColumns.set('profile', 'id');

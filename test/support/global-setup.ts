@@ -22,7 +22,7 @@ declare module 'vitest' {
  * Once per run: a real PostgreSQL (embedded under .data/test-postgres, or TEST_DATABASE_ADMIN_URL's
  * server), a template database with every migration and the pg-boss schema applied, and one
  * self-signed certificate. Each test file clones the template into a database of its own. The server
- * records every statement from here on (pg_stat_statements) for test/statements to check.
+ * records every statement (pg_stat_statements) for test/statements to check.
  */
 export default async function setup(project: TestProject) {
   const dataDir = path.resolve('.data/test');
@@ -37,8 +37,7 @@ export default async function setup(project: TestProject) {
   await boss.start();
   await boss.stop({ graceful: false, close: true });
   const adminUrl = template.url.replace(/\/[^/]+$/, '/postgres');
-  // After the template's migrations: the statements checked are the tests' own.
-  project.provide('statementLog', await startStatementLog(adminUrl));
+  project.provide('statementLog', await startStatementLog(adminUrl, process.env.TEST_DATABASE_ADMIN_URL !== undefined));
   const tls = await loadTls(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }));
   project.provide('database', { adminUrl, template: template.name });
   project.provide('tls', { certFile: tls.selfSignedPath!, keyFile: tls.selfSignedPath!.replace(/\.crt$/, '.key') });

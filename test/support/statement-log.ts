@@ -20,13 +20,18 @@ const HOW_TO_ENABLE =
   "start that server with shared_preload_libraries = 'pg_stat_statements' and pg_stat_statements.max = 100000 " +
   '(the embedded test server is started so), and run the tests as a role that may create the extension and read every database\'s statements (pg_read_all_stats)';
 
-/** Empties the server's statement statistics (the run starts with none), or says why it cannot. */
-export async function startStatementLog(adminUrl: string): Promise<StatementLogState> {
+/**
+ * Makes the server's statements readable, or says why they are not. With `reset` (a server of
+ * TEST_DATABASE_ADMIN_URL's, which outlives runs) it empties what earlier runs left. The embedded
+ * server starts empty (nothing is saved across restarts) and is never reset: a second run that
+ * joins it would erase the first run's statements.
+ */
+export async function startStatementLog(adminUrl: string, reset: boolean): Promise<StatementLogState> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
     await client.query('create extension if not exists pg_stat_statements');
-    await client.query('select pg_stat_statements_reset()');
+    await client.query(reset ? 'select pg_stat_statements_reset()' : 'select count(*) from pg_stat_statements');
     return { available: true };
   } catch (error) {
     return { available: false, reason: `pg_stat_statements is not usable on the test server (${(error as Error).message}): ${HOW_TO_ENABLE}` };
@@ -35,12 +40,18 @@ export async function startStatementLog(adminUrl: string): Promise<StatementLogS
   }
 }
 
-/** Every distinct statement text recorded since the run started, and how many entries were evicted. */
-export async function readStatementLog(adminUrl: string): Promise<{ statements: string[]; evicted: number }> {
+/**
+ * Every distinct statement text recorded, but the template database's (its migrations and pg-boss's
+ * set-up, which ran before the tests), and how many entries were evicted.
+ */
+export async function readStatementLog(adminUrl: string, template: string): Promise<{ statements: string[]; evicted: number }> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ query: string }>('select distinct query from pg_stat_statements where query is not null');
+    const { rows } = await client.query<{ query: string }>(
+      'select distinct query from pg_stat_statements where query is not null and dbid not in (select oid from pg_database where datname = $1)',
+      [template],
+    );
     const info = await client.query<{ dealloc: string }>('select dealloc from pg_stat_statements_info');
     return { statements: rows.map((row) => row.query), evicted: Number(info.rows[0]?.dealloc ?? 0) };
   } finally {

@@ -37,7 +37,12 @@ export const sessionStatements = {
    * removals. It runs in the issuing transaction: concurrent issuers skip each other's rows rather
    * than wait for them until commit.
    */
-  pruneRemoved: `delete from removed_session where id in (select id from removed_session where issued_at < $1 limit 100 for update skip locked)`,
+  pruneRemoved: `delete from removed_session where id in (select id from removed_session where issued_at < $1 limit $2 for update skip locked)`,
+  /**
+   * A batch of $2 sessions that expired before $1, oldest first (by `session_expires_at_index`), for
+   * the retention job; rows another deleter holds are skipped, not waited for.
+   */
+  deleteExpired: `delete from session where id in (select id from session where expires_at < $1 order by expires_at limit $2 for update skip locked)`,
 };
 
 /** What a credential check remembers of a live session: whose it is (a profile's revocation names it) and until when it holds. */
@@ -113,9 +118,14 @@ export function holdsSession(ids: Buffer, id: string): boolean {
   return false;
 }
 
-/** Prunes a few tombstones of sessions issued before `issuedBefore` (their tokens have all expired). */
-export async function pruneRemovedSessions(em: EntityManager, issuedBefore: Date): Promise<void> {
-  await run(em, sessionStatements.pruneRemoved, [issuedBefore]);
+/** Prunes up to `limit` tombstones of sessions issued before `issuedBefore` (their tokens have all expired); resolves to how many. */
+export async function pruneRemovedSessions(em: EntityManager, issuedBefore: Date, limit = 100): Promise<number> {
+  return (await run(em, sessionStatements.pruneRemoved, [issuedBefore, limit])).count;
+}
+
+/** Deletes up to `limit` sessions that expired before `expiredBefore`, oldest first; resolves to how many. */
+export async function deleteExpiredSessions(em: EntityManager, expiredBefore: Date, limit: number): Promise<number> {
+  return (await run(em, sessionStatements.deleteExpired, [expiredBefore, limit])).count;
 }
 
 /** Whether a session token is still good (as `liveSessionTerms`). */
