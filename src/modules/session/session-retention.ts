@@ -6,9 +6,9 @@ import { deleteExpiredSessions, pruneRemovedSessions } from './session.store.ts'
 const RETENTION = 'session.retention';
 const DAY_MS = 86_400_000;
 /** Rows deleted per statement: each batch is a short transaction of its own. */
-export const RETENTION_BATCH = 1000;
+const RETENTION_BATCH = 1000;
 /** Batches per table per run: a backlog (the first run on an old database) is worked off over several hours, never in one long job. */
-export const RETENTION_BATCHES_PER_RUN = 100;
+const RETENTION_BATCHES_PER_RUN = 100;
 
 export interface SessionRetentionDependencies {
   orm: MikroORM;
@@ -33,21 +33,25 @@ export function sessionRetentionJob(deps: SessionRetentionDependencies): JobDefi
   };
 }
 
-/** One run at `now`; resolves to how many sessions and tombstones it deleted. */
-export async function applySessionRetention({ orm, retentionDays }: SessionRetentionDependencies, now = new Date()): Promise<{ sessions: number; tombstones: number }> {
+/** One run at `now`, `batches` statements of `batch` rows at most per table; resolves to how many sessions and tombstones it deleted. */
+export async function applySessionRetention(
+  { orm, retentionDays }: SessionRetentionDependencies,
+  now = new Date(),
+  { batch: size, batches } = { batch: RETENTION_BATCH, batches: RETENTION_BATCHES_PER_RUN },
+): Promise<{ sessions: number; tombstones: number }> {
   const em = orm.em.fork();
   const expiredBefore = new Date(now.getTime() - retentionDays * DAY_MS);
   const issuedBefore = new Date(now.getTime() - SESSION_LIFETIME_MS);
   const deleted = { sessions: 0, tombstones: 0 };
-  for (let batch = 0; batch < RETENTION_BATCHES_PER_RUN; batch++) {
-    const count = await deleteExpiredSessions(em, expiredBefore, RETENTION_BATCH);
+  for (let batch = 0; batch < batches; batch++) {
+    const count = await deleteExpiredSessions(em, expiredBefore, size);
     deleted.sessions += count;
-    if (count < RETENTION_BATCH) break;
+    if (count < size) break;
   }
-  for (let batch = 0; batch < RETENTION_BATCHES_PER_RUN; batch++) {
-    const count = await pruneRemovedSessions(em, issuedBefore, RETENTION_BATCH);
+  for (let batch = 0; batch < batches; batch++) {
+    const count = await pruneRemovedSessions(em, issuedBefore, size);
     deleted.tombstones += count;
-    if (count < RETENTION_BATCH) break;
+    if (count < size) break;
   }
   return deleted;
 }
