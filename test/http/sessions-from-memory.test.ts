@@ -13,6 +13,7 @@ import { createEnvironmentWithKey } from '../support/environments.ts';
 import { createProfile } from '../support/factories.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
+import { asTestSql } from '../support/test-database.ts';
 
 /**
  * Session tokens answered from memory by the ended sessions an instance keeps (src/http/ended-sessions.ts,
@@ -226,7 +227,7 @@ describe('the set of ended sessions', () => {
     // A plan, not a timing: with sequential scans priced out (a table this small would be read whole),
     // the planner takes a partial index only where the statement's conditions imply its predicate, so
     // this fails when the statement and the indexes' predicates drift apart.
-    const client = new pg.Client({ connectionString: app.databaseUrl });
+    const client = new pg.Client({ connectionString: asTestSql(app.databaseUrl) });
     await client.connect();
     try {
       await client.query('set enable_seqscan = off');

@@ -8,11 +8,12 @@ import { openScratchServer } from '../../src/db/scratch.ts';
 import { loadTls } from '../../src/http/tls.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
-import { STATEMENT_LOG_SETTINGS, startStatementLog, type StatementLogState } from './statement-log.ts';
+import { createTestSqlRole, STATEMENT_LOG_SETTINGS, startStatementLog, type StatementLogState } from './statement-log.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    database: { adminUrl: string; template: string };
+    /** `testSqlPassword`: TEST_SQL_ROLE's, for the test code's own SQL (test-database.ts, asTestSql). */
+    database: { adminUrl: string; template: string; testSqlPassword: string };
     tls: { certFile: string; keyFile: string };
     statementLog: StatementLogState;
   }
@@ -39,7 +40,7 @@ export default async function setup(project: TestProject) {
   const adminUrl = template.url.replace(/\/[^/]+$/, '/postgres');
   project.provide('statementLog', await startStatementLog(adminUrl, process.env.TEST_DATABASE_ADMIN_URL !== undefined));
   const tls = await loadTls(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }));
-  project.provide('database', { adminUrl, template: template.name });
+  project.provide('database', { adminUrl, template: template.name, testSqlPassword: await createTestSqlRole(adminUrl) });
   project.provide('tls', { certFile: tls.selfSignedPath!, keyFile: tls.selfSignedPath!.replace(/\.crt$/, '.key') });
   return async () => {
     await server.dropDatabase(template.name);
