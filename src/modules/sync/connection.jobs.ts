@@ -69,7 +69,7 @@ export class ConnectionJobs {
       },
       { name: SYNC_DUE, cron: '*/15 * * * *', handle: () => this.syncDue() },
       { name: DISCONNECT, handle: ({ connectionId }: { connectionId: string }) => this.#disconnect(connectionId) },
-      { name: BALANCE_REFRESH, policy: 'stately', handle: ({ accountId }: { accountId: string }) => this.#refreshBalance(accountId) },
+      { name: BALANCE_REFRESH, policy: 'stately', handle: ({ accountId, profileId }: { accountId: string; profileId?: string }) => this.#refreshBalance(accountId, profileId) },
       recurringRecomputeJob(this.#deps.orm),
       recurringSweepJob(this.#deps.orm),
     ];
@@ -97,9 +97,9 @@ export class ConnectionJobs {
     await this.#queue().send(DISCONNECT, { connectionId }, { db: options.db });
   }
 
-  /** Queues a balance refresh; a request while one is queued for the account joins it. */
-  async refreshBalance(accountId: string): Promise<void> {
-    await this.#queue().send(BALANCE_REFRESH, { accountId }, { singletonKey: accountId });
+  /** Queues a balance refresh of the profile's account; a request while one is queued for the account joins it. */
+  async refreshBalance(accountId: string, profileId: string): Promise<void> {
+    await this.#queue().send(BALANCE_REFRESH, { accountId, profileId }, { singletonKey: accountId });
   }
 
   #queue(): PgBoss {
@@ -159,9 +159,9 @@ export class ConnectionJobs {
     }
   }
 
-  async #refreshBalance(accountId: string): Promise<void> {
+  async #refreshBalance(accountId: string, profileId: string | undefined): Promise<void> {
     const em = this.#deps.orm.em.fork();
-    const account = await accountToRefresh(em, accountId);
+    const account = await accountToRefresh(em, accountId, profileId);
     if (!account || account.state !== 'OPEN') return;
     const connection = account.connection;
     const { provider, credential } = await this.#upstream(connection);

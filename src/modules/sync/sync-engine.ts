@@ -173,7 +173,7 @@ async function walkTransactions(
  * one the provider offers no ACH numbers for stays unverified, and the others are verified all the same.
  */
 async function verifyAccounts(em: EntityManager, connection: ConnectionEntity, provider: Provider, accessToken: string): Promise<void> {
-  for (const account of await unverifiedAccounts(em, connection.id)) {
+  for (const account of await unverifiedAccounts(em, connection.id, connection.profile.id)) {
     if (!(await provider.accountNumbers(accessToken, account.remoteId))) continue;
     await markVerified(em, account.id, { environmentId: connection.environment.id, profile: connection.profile });
   }
