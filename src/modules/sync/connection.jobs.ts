@@ -53,7 +53,7 @@ export class ConnectionJobs {
           const presence = connection && this.#presenceOf(connection);
           try {
             if (refresh) await this.#askForNewTransactions(connection!);
-            await syncConnection({ ...this.#deps, transactionsChanged: (id, db) => queueRecompute(this.#queue(), id, db) }, connectionId, { refresh, presence });
+            await syncConnection({ ...this.#deps, transactionsChanged: (of, db) => queueRecompute(this.#queue(), of, db) }, connectionId, { refresh, presence });
           } catch (error) {
             // A temporary upstream failure comes back after the upstream's own delay, not pg-boss's.
             if (error instanceof BudgetUsedUp) return;

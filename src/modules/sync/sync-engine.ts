@@ -25,7 +25,7 @@ export interface SyncDependencies extends SyncObservers {
   /** The provider a connection of this environment syncs with. */
   provider(name: string, environmentId: string): Promise<Provider>;
   /** Queues what follows a sync that changed transactions (recurring streams), with `db` in the sync's final transaction. */
-  transactionsChanged?: (connectionId: string, db: Db) => Promise<void>;
+  transactionsChanged?: (of: { connectionId: string; profileId: string }, db: Db) => Promise<void>;
   /** The time now (a test's clock moves faster); absent: the system's. */
   now?: () => Date;
 }
@@ -213,7 +213,7 @@ async function finish(
     connection.syncChanges = null;
     if (changes.added + changes.modified + changes.removed > 0) {
       recordEvent(tx, connection.environment.id, 'connection.synced.successful', connection.profile, presentConnection(connection), presentSyncChanges(changes));
-      await transactionsChanged?.(connectionId, jobsIn(tx));
+      await transactionsChanged?.({ connectionId, profileId: connection.profile.id }, jobsIn(tx));
     }
     if (firstSync) markProfileReady(tx, connection.profile);
   });
