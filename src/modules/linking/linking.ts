@@ -153,7 +153,7 @@ export class Linking {
     const link = returned.state ? await linkByState(em, hashOf(returned.state)) : null;
     if (!link || !matchesHash(browser.browserSecret, link.browserHash)) return { error: 'invalid' };
     if (link.usedAt || link.expiresAt.getTime() <= Date.now() || !(await sessionIsLive(em, link.sessionId))) return { error: 'expired' };
-    if (!(await consumeLink(em, link.id))) return { error: 'expired' };
+    if (!(await consumeLink(em, link))) return { error: 'expired' };
     const said = { provider: link.provider, institutionId: link.institutionId };
     if (returned.error || !returned.code) {
       log.info({ ...said, error: returned.error ?? 'no code', description: returned.error_description }, 'the bank sent the end-user back without an authorization code');
