@@ -67,8 +67,9 @@ export async function startTestApp(
     ...env,
   });
   const service = await startService(config, createLogger(config.logLevel, options.log), { sandboxNow: options.sandboxNow });
-  // A database the test set up itself may be on another server, where the test code's role does not exist.
-  const pool = new pg.Pool({ connectionString: options.databaseUrl ? databaseUrl : asTestSql(databaseUrl), max: 2 });
+  // A database the test set up itself may be on another server (a replica's primary), where the test code's role does not exist.
+  const onTestServer = new URL(databaseUrl).host === new URL(inject('database').adminUrl).host;
+  const pool = new pg.Pool({ connectionString: onTestServer ? asTestSql(databaseUrl) : databaseUrl, max: 2 });
   const http = httpClient(`https://localhost:${service.port}`, readFileSync(tls.certFile, 'utf8'));
   const apiKey = shared ? shared.apiKey : service.bootstrap.created!.apiKey;
   return {
