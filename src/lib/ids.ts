@@ -72,6 +72,12 @@ export function uuidv7(now = Date.now()): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** The smallest UUIDv7 of millisecond `ms`: an id made before `ms` is smaller, one made at or after it is not (a time bound on time-ordered ids). */
+export function firstUuidv7At(ms: number): string {
+  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
+}
+
 /** Public id of a stored uuid: `encodeId('profile', uuid)` → `p_01jd…`. */
 export function encodeId(resource: Resource, uuid: string): string {
   // 128 bits after two zero bits make 26 five-bit characters; hex digits arrive four bits at a time.

@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { uuidv7 } from '../../src/lib/ids.ts';
+import { firstUuidv7At, uuidv7 } from '../../src/lib/ids.ts';
 import { applySessionRetention } from '../../src/modules/session/session-retention.ts';
 import { SESSION_LIFETIME_MS } from '../../src/modules/session/session-token.ts';
 import { endedSessionIds, holdsSession } from '../../src/modules/session/session.store.ts';
@@ -12,16 +13,20 @@ let db: TestDatabase;
 let build: Builders;
 withServiceTier((tier) => ({ db, build } = tier));
 
+/** A UUIDv7 of millisecond `ms`, as issuing at that time makes (uuidv7() never goes back in time). */
+const idIssuedAt = (ms: number) => `${firstUuidv7At(ms).slice(0, 24)}${randomBytes(6).toString('hex')}`;
+
 /** Stores `count` sessions of a new profile issued `ago` ms before `now`, expiring a lifetime later (as issuing does); returns their ids. */
 async function storeSessions(now: Date, ago: number, count = 1, revoked = false): Promise<string[]> {
   const profile = await build.profile();
   const issuedAt = new Date(now.getTime() - ago);
-  const rows = await db.sql<{ id: string }>(
+  const ids = Array.from({ length: count }, () => idIssuedAt(issuedAt.getTime()));
+  await db.sql(
     `insert into session (id, environment_id, profile_id, api_version, created_at, expires_at, revoked_at)
-     select gen_random_uuid(), $1, $2, '2026-04-01', $3, $4, case when $5 then $3::timestamptz end from generate_series(1, $6) returning id`,
-    [db.environmentId, profile.id, issuedAt, new Date(issuedAt.getTime() + SESSION_LIFETIME_MS), revoked, count],
+     select id, $1, $2, '2026-04-01', $3, $4, case when $5 then $3::timestamptz end from unnest($6::uuid[]) as id`,
+    [db.environmentId, profile.id, issuedAt, new Date(issuedAt.getTime() + SESSION_LIFETIME_MS), revoked, ids],
   );
-  return rows.map((row) => row.id);
+  return ids;
 }
 
 const stored = async (ids: string[]) => (await db.sql<{ id: string }>('select id from session where id = any($1::uuid[])', [ids])).map((row) => row.id).sort();
@@ -38,6 +43,11 @@ describe('session retention', () => {
     expect(deleted.sessions).toBe(3);
     expect(await stored([...old, ...oldRevoked])).toEqual([]);
     expect(await stored([...withinRetention, ...recentRevoked, ...live])).toEqual([...withinRetention, ...recentRevoked, ...live].sort());
+    // An expiry moved later by hand keeps a session past its issue's bound.
+    const [extended] = await storeSessions(now, 40 * DAY + SESSION_LIFETIME_MS);
+    await db.sql(`update session set expires_at = $2 where id = $1`, [extended, now]);
+    expect(await applySessionRetention({ orm: db.orm, retentionDays: 30 }, now)).toMatchObject({ sessions: 0 });
+    expect(await stored([extended!])).toEqual([extended]);
     // Their tokens expired long ago: their removal leaves no tombstone.
     expect(await db.sql('select id from removed_session where id = any($1::uuid[])', [[...old, ...oldRevoked]])).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeId, encodeId, uuidv7 } from '../../src/lib/ids.ts';
+import { decodeId, encodeId, firstUuidv7At, uuidv7 } from '../../src/lib/ids.ts';
 
 describe('public identifiers', () => {
   it('round-trips a uuid through its prefixed form', () => {
@@ -27,5 +27,15 @@ describe('public identifiers', () => {
     expect(decodeId('account', `${id}x`)).toBeUndefined();
     expect(decodeId('account', id.replace(/.$/, 'u'))).toBeUndefined();
     expect(decodeId('account', `acct_8${'0'.repeat(25)}`)).toBeUndefined();
+  });
+});
+
+describe('firstUuidv7At', () => {
+  it('bounds ids by time: made before the millisecond, smaller; at or after it, not smaller', () => {
+    const ms = Date.now() + 60_000;
+    const bound = firstUuidv7At(ms);
+    expect(uuidv7() < bound).toBe(true);
+    expect(bound.slice(14, 15)).toBe('7');
+    expect(uuidv7(ms) >= bound && uuidv7(ms + 1) > bound).toBe(true);
   });
 });

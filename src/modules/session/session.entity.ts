@@ -38,10 +38,8 @@ export const Session = defineEntity({
   // (docs/decisions/credentials-sessions-ended-in-memory.md): partial indexes hold only the revoked and
   // the moved-expiry ones, so the load reads what ended rather than a day of sessions (a profile marked
   // deleting is found through profile_deleting_index and `profile, createdAt`).
-  // The retention job (session-retention.ts) deletes sessions by expiry, oldest first.
   indexes: [
     { properties: ['profile', 'createdAt'] },
-    { properties: ['expiresAt'] },
     { name: 'session_revoked_created_at_index', properties: ['createdAt'], where: 'revoked_at is not null' },
     { name: 'session_expiry_moved_created_at_index', properties: ['createdAt'], where: EXPIRY_MOVED },
   ],

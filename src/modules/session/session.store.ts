@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { run } from '../../db/statement.ts';
+import { firstUuidv7At } from '../../lib/ids.ts';
 import { EVERY_SESSION_BEFORE } from './removed-session.entity.ts';
 import { EXPIRY_MOVED, Session, type SessionEntity } from './session.entity.ts';
 
@@ -39,10 +40,12 @@ export const sessionStatements = {
    */
   pruneRemoved: `delete from removed_session where id in (select id from removed_session where issued_at < $1 limit $2 for update skip locked)`,
   /**
-   * A batch of $2 sessions that expired before $1, oldest first (by `session_expires_at_index`), for
-   * the retention job; rows another deleter holds are skipped, not waited for.
+   * A batch of $2 sessions that expired before $1, oldest first, for the retention job; rows another
+   * deleter holds are skipped, not waited for. A session's id is a UUIDv7 made when it was issued,
+   * before it expired, so $3, the first id of $1's millisecond, bounds the primary key's range to
+   * read: no index of its own, which the ended-sessions load's branches would otherwise be planned on.
    */
-  deleteExpired: `delete from session where id in (select id from session where expires_at < $1 order by expires_at limit $2 for update skip locked)`,
+  deleteExpired: `delete from session where id in (select id from session where id < $3 and expires_at < $1 order by id limit $2 for update skip locked)`,
 };
 
 /** What a credential check remembers of a live session: whose it is (a profile's revocation names it) and until when it holds. */
@@ -125,7 +128,7 @@ export async function pruneRemovedSessions(em: EntityManager, issuedBefore: Date
 
 /** Deletes up to `limit` sessions that expired before `expiredBefore`, oldest first; resolves to how many. */
 export async function deleteExpiredSessions(em: EntityManager, expiredBefore: Date, limit: number): Promise<number> {
-  return (await run(em, sessionStatements.deleteExpired, [expiredBefore, limit])).count;
+  return (await run(em, sessionStatements.deleteExpired, [expiredBefore, limit, firstUuidv7At(expiredBefore.getTime())])).count;
 }
 
 /** Whether a session token is still good (as `liveSessionTerms`). */
