@@ -74,7 +74,7 @@ export const connectionStatements = {
        and (upstream_refuses_until is null or upstream_refuses_until <= $2)`,
   storeUpstreamRefusal: `update connection set upstream_refuses_until = greatest(upstream_refuses_until, $2::timestamptz) where id = $1`,
   // Consents that have ended but whose connection does not say so yet, or that end by $2 and were not warned of.
-  consentsDue: `select c.id from connection c
+  consentsDue: `select c.id, c.profile_id as "profileId" from connection c
      where c.consent_expires_at is not null and c.status not in ('DISCONNECTING', 'DISCONNECTED')
        and ((c.consent_expires_at <= $1 and (c.status <> 'ERROR_REPAIRABLE' or c.error_code is distinct from 'CONSENT_EXPIRED'))
          or (c.consent_expires_at <= $2 and c.consent_warned_for is distinct from c.consent_expires_at))`,
@@ -181,8 +181,8 @@ export async function dueForSync(em: EntityManager, hours: number, now: Date): P
 }
 
 /** Connections whose consent has ended by `now` and that are not marked so yet, or that ends by `warnUntil` and was not warned of. */
-export async function consentsDue(em: EntityManager, now: Date, warnUntil: Date): Promise<string[]> {
-  return (await run<{ id: string }>(em, connectionStatements.consentsDue, [now, warnUntil])).rows.map(({ id }) => id);
+export async function consentsDue(em: EntityManager, now: Date, warnUntil: Date): Promise<ConnectionKey[]> {
+  return (await run<ConnectionKey>(em, connectionStatements.consentsDue, [now, warnUntil])).rows;
 }
 
 /**
@@ -201,14 +201,23 @@ export async function connectionById(em: EntityManager, id: string, status?: Con
   return (await em.findOne(Connection, { id, ...(status ? { status } : {}) }, { populate: ['profile'] })) ?? undefined;
 }
 
-/**
- * The connection (throws when it is gone), with its profile when `profile`, under its row lock when
- * `lock` (held until the caller's transaction ends).
- */
-export function connectionOrFail(tx: EntityManager, id: string, options: { lock: boolean; profile: boolean }): Promise<ConnectionEntity> {
-  const lockMode = options.lock ? LockMode.PESSIMISTIC_WRITE : undefined;
-  return tx.findOneOrFail(Connection, { id }, options.profile ? { populate: ['profile'], lockMode } : { lockMode });
+/** A connection as jobs, sweeps and the sync name it: its id and its profile's (every statement names the profile, docs/scaling.md). */
+export interface ConnectionKey {
+  id: string;
+  profileId: string;
 }
+
+/**
+ * The profile's connection (throws when it is gone), with its profile when `profile`, under its row
+ * lock when `lock` (held until the caller's transaction ends).
+ */
+export function connectionOrFail(tx: EntityManager, key: ConnectionKey, options: { lock: boolean; profile: boolean }): Promise<ConnectionEntity> {
+  const lockMode = options.lock ? LockMode.PESSIMISTIC_WRITE : undefined;
+  return tx.findOneOrFail(Connection, { id: key.id, profile: key.profileId }, options.profile ? { populate: ['profile'], lockMode } : { lockMode });
+}
+
+/** A loaded connection's key. */
+export const keyOf = (connection: ConnectionEntity): ConnectionKey => ({ id: connection.id, profileId: connection.profile.id });
 
 /** A connection of the environment (or of one profile in it) by id, with its profile; none for a profile being deleted. */
 export async function scopedConnection(em: EntityManager, id: string, scope: { environmentId: string; profileId?: string }): Promise<ConnectionEntity | undefined> {

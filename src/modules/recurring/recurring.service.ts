@@ -31,7 +31,7 @@ export async function recomputeStreams(em: EntityManager, of: StreamConnection, 
   for (const account of accounts) detected.set(account, detectStreams(await postedTransactions(em, account, since, HISTORY.transactions), today));
   await em.transactional(async (tx) => {
     // The connection's row lock orders recomputations of one connection (a retried job beside a new one).
-    const connection = await connectionOrFail(tx, connectionId, { lock: true, profile: true });
+    const connection = await connectionOrFail(tx, { id: connectionId, profileId }, { lock: true, profile: true });
     const stored = await storedStreams(tx, profileId, accounts.map((account) => account.id));
     const changes = { created: [] as StreamWrite[], updated: [] as StreamWrite[], removed: [] as string[] };
     const events: Array<{ type: string; write: StreamWrite; metadata?: Record<string, unknown> }> = [];

@@ -69,10 +69,10 @@ export const recurringStatements = {
       where exists (select 1 from transaction t where t.id = r.transaction and t.profile_id = $2)`,
   // Connections with a stream not yet ENDED whose predicted date is more than its frequency's grace days (`$2`, by frequency) before `$1`
   // (the plain `predicted_next_date < $1` lets the (status, predicted_next_date) index bound the scan).
-  overdueConnections: `select distinct s.connection_id as id from recurring_stream s
+  overdueConnections: `select distinct s.connection_id as id, s.profile_id as "profileId" from recurring_stream s
       where s.status in ('EARLY_DETECTION', 'MATURE') and s.predicted_next_date < $1::date and s.predicted_next_date + ($2::jsonb->>s.frequency)::int < $1::date limit $3`,
   endOverdue: `update recurring_stream s set status = 'ENDED', updated_at = now()
-      where s.connection_id = $1 and s.status in ('EARLY_DETECTION', 'MATURE') and s.predicted_next_date < $2::date and s.predicted_next_date + ($3::jsonb->>s.frequency)::int < $2::date
+      where s.connection_id = $1 and s.profile_id = $4 and s.status in ('EARLY_DETECTION', 'MATURE') and s.predicted_next_date < $2::date and s.predicted_next_date + ($3::jsonb->>s.frequency)::int < $2::date
       returning ${RECURRING_STREAM.select(RECORD, 's')}`,
   byId: `select ${RECURRING_STREAM.select(RECORD, 's')} from recurring_stream s where s.id = $1 and s.profile_id = $2`,
 };
@@ -130,14 +130,14 @@ export async function writeStreams(tx: EntityManager, profileId: string, changes
 /** Each frequency's grace days, as the overdue statements read them. */
 const GRACE_DAYS = JSON.stringify(Object.fromEntries(FREQUENCIES.map((frequency) => [frequency, CADENCES[frequency].graceDays])));
 
-/** Up to `limit` connections with a stream that has not ended but whose grace period is over by `today`. */
-export async function connectionsWithOverdueStreams(em: EntityManager, today: string, limit: number): Promise<string[]> {
-  return (await run<{ id: string }>(em, recurringStatements.overdueConnections, [today, GRACE_DAYS, limit])).rows.map((row) => row.id);
+/** Up to `limit` connections (with their profiles) with a stream that has not ended but whose grace period is over by `today`. */
+export async function connectionsWithOverdueStreams(em: EntityManager, today: string, limit: number): Promise<Array<{ id: string; profileId: string }>> {
+  return (await run<{ id: string; profileId: string }>(em, recurringStatements.overdueConnections, [today, GRACE_DAYS, limit])).rows;
 }
 
-/** Marks the connection's streams whose grace period is over by `today` ENDED, in the caller's transaction; resolves to them. */
-export async function endOverdueStreams(tx: EntityManager, connectionId: string, today: string): Promise<RecurringStreamRecord[]> {
-  return (await run<RecurringStreamRecord>(tx, recurringStatements.endOverdue, [connectionId, today, GRACE_DAYS])).rows;
+/** Marks the profile's connection's streams whose grace period is over by `today` ENDED, in the caller's transaction; resolves to them. */
+export async function endOverdueStreams(tx: EntityManager, of: StreamConnection, today: string): Promise<RecurringStreamRecord[]> {
+  return (await run<RecurringStreamRecord>(tx, recurringStatements.endOverdue, [of.connectionId, today, GRACE_DAYS, of.profileId])).rows;
 }
 
 /** One of the profile's streams by id. */

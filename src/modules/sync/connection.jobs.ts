@@ -10,7 +10,7 @@ import { queueRecompute, recurringRecomputeJob } from '../recurring/recurring.jo
 import { recurringSweepJob } from '../recurring/stream-sweeper.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { presentConnection } from '../connection/connection.presenter.ts';
-import { connectionById, connectionOrFail, dueForSync, endRefresh, forgetPresence } from '../connection/connection.store.ts';
+import { connectionById, connectionOrFail, dueForSync, endRefresh, forgetPresence, keyOf } from '../connection/connection.store.ts';
 import { syncConnection, type SyncDependencies } from './sync-engine.ts';
 import { BudgetUsedUp } from './request-budget.ts';
 
@@ -132,7 +132,7 @@ export class ConnectionJobs {
     const { provider, credential } = await this.#upstream(connection);
     await provider.disconnect(credential);
     await em.transactional(async (tx) => {
-      const current = await connectionOrFail(tx, connectionId, { lock: false, profile: true });
+      const current = await connectionOrFail(tx, keyOf(connection), { lock: false, profile: true });
       current.status = 'DISCONNECTED';
       // The upstream access is revoked (or, for SimpleFIN, revoked by the user at their Bridge): keep nothing that could reach it.
       current.credentialEncrypted = this.#deps.cipher.encrypt('credential', current, '');
