@@ -47,16 +47,17 @@ describe('the due-sync sweep', () => {
     expect(nodes.map((node) => node['Index Name']).filter(Boolean)).toContain('connection_sync_due_index');
   });
 
-  it('still finds exactly the SYNCED connections past the interval and those in a retried error, that their budget and upstream let be read', async () => {
-    const rows = await db.sql<{ id: string; status: string; last_synced_at: Date; next_read_at: Date | null; upstream_refuses_until: Date | null }>(
-      'select id, status, last_synced_at, next_read_at, upstream_refuses_until from connection',
+  it('still finds exactly the SYNCED connections past the interval and those in a retried error, that their budget and upstream let be read, with their profiles', async () => {
+    const rows = await db.sql<{ id: string; profile_id: string; status: string; last_synced_at: Date; next_read_at: Date | null; upstream_refuses_until: Date | null }>(
+      'select id, profile_id, status, last_synced_at, next_read_at, upstream_refuses_until from connection',
     );
     const cutoff = now.getTime() - SYNC_INTERVAL_HOURS * 3600_000;
     const expected = rows
       .filter((row) => (row.status === 'SYNCED' && row.last_synced_at.getTime() < cutoff) || ['ERROR_SERVICE', 'ERROR_PROVIDER', 'ERROR_INSTITUTION'].includes(row.status))
       .filter((row) => (row.next_read_at === null || row.next_read_at <= now) && (row.upstream_refuses_until === null || row.upstream_refuses_until <= now))
-      .map((row) => row.id);
+      .map((row) => `${row.id} of ${row.profile_id}`);
     expect(expected.length).toBeGreaterThan(100);
-    expect((await dueForSync(db.em(), SYNC_INTERVAL_HOURS, now)).sort()).toEqual(expected.sort());
+    // Each with its profile, which the sync job it queues carries.
+    expect((await dueForSync(db.em(), SYNC_INTERVAL_HOURS, now)).map((due) => `${due.id} of ${due.profileId}`).sort()).toEqual(expected.sort());
   });
 });

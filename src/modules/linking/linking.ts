@@ -239,7 +239,7 @@ export class Linking {
     const name = await this.#providerName(caller, input.provider);
     const provider = await this.#provider(caller, name);
     const linked = await this.#upstream(name, () => provider.completeLink(this.#completion(caller, provider, name, input)));
-    const connection = await connections.create(profile, name, linked, (created, tx) => this.#deps.jobs.sync(created.id, { db: jobsIn(tx) }), presence);
+    const connection = await connections.create(profile, name, linked, (created, tx) => this.#deps.jobs.sync(created.id, { db: jobsIn(tx), profileId: profile.id }), presence);
     return presentConnection(connection);
   }
 
@@ -249,7 +249,7 @@ export class Linking {
     const linked = await this.#upstream(connection.provider, () =>
       provider.completeLink({ ...this.#completion(caller, provider, connection.provider, input), products: connection.products, existingCredential: connections.credentialOf(connection) }),
     );
-    await connections.relink(connection, linked, (tx) => this.#deps.jobs.sync(connection.id, { db: jobsIn(tx) }), presence);
+    await connections.relink(connection, linked, (tx) => this.#deps.jobs.sync(connection.id, { db: jobsIn(tx), profileId: connection.profile.id }), presence);
     return presentConnection(connection);
   }
 

@@ -38,10 +38,14 @@ export interface SyncDependencies extends SyncObservers {
  * twice or skips one. Change counts are carried on the connection until the sync ends, so the
  * `connection.synced.successful` event reports every change exactly once, even across a crash.
  */
-export async function syncConnection(deps: SyncDependencies, connectionId: string, options: { refresh?: boolean; presence?: EndUserPresence } = {}): Promise<void> {
+export async function syncConnection(
+  deps: SyncDependencies,
+  connectionId: string,
+  options: { refresh?: boolean; presence?: EndUserPresence; profileId?: string } = {},
+): Promise<void> {
   const em = deps.orm.em.fork();
   const now = deps.now ?? (() => new Date());
-  const connection = await connectionById(em, connectionId);
+  const connection = await connectionById(em, connectionId, { profileId: options.profileId });
   if (!connection || connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
   if (connection.profile.deletingAt) return;
   // An ended consent reaches nothing upstream: the connection waits for the end-user to renew it.
