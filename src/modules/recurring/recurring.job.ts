@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Db, PgBoss } from 'pg-boss';
 import type { JobDefinition } from '../../jobs/queue.ts';
+import { connectionById } from '../connection/connection.store.ts';
 import { recomputeStreams } from './recurring.service.ts';
 import type { StreamConnection } from './recurring.store.ts';
 
@@ -12,11 +13,16 @@ export const RECURRING_RECOMPUTE = 'recurring.recompute';
  * connection, and a request while one is queued joins it, so syncs in quick succession cost one
  * recomputation.
  */
-export function recurringRecomputeJob(orm: MikroORM): JobDefinition<StreamConnection> {
+export function recurringRecomputeJob(orm: MikroORM): JobDefinition<{ connectionId: string; profileId?: string }> {
   return {
     name: RECURRING_RECOMPUTE,
     policy: 'stately',
-    handle: (of) => recomputeStreams(orm.em.fork(), of, new Date().toISOString().slice(0, 10)),
+    handle: async ({ connectionId, profileId }) => {
+      const em = orm.em.fork();
+      // A job queued before jobs carried the profile finds it from the connection (gone: nothing to recompute).
+      const owner = profileId ?? (await connectionById(em, connectionId))?.profile.id;
+      if (owner) await recomputeStreams(em, { connectionId, profileId: owner }, new Date().toISOString().slice(0, 10));
+    },
   };
 }
 
