@@ -9,9 +9,6 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: createRequire(import.meta.url).resolve('graphql') }],
   },
   test: {
-    // Every tier: test/unit, test/services, test/http, test/process, and test/fuzz (README, Development).
-    // Run one by its folder: `npx vitest run test/unit`.
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     // Two files at a time: most of a file's time is waiting on PostgreSQL, HTTPS and child processes,
@@ -19,5 +16,18 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        // Every tier: test/unit, test/services, test/http, test/process, and test/fuzz (README, Development).
+        // Run one by its folder: `npx vitest run test/unit`.
+        test: { name: 'tiers', include: ['test/**/*.test.ts'], exclude: ['test/statements/**'], sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        // After every other file: it checks the statements they sent (test/statements/profile-scope.test.ts).
+        test: { name: 'statements', include: ['test/statements/*.test.ts'], sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });

@@ -55,6 +55,8 @@ export interface Config {
   consentWarningDays: number;
   /** Balances taken longer ago than this are removed daily, except each account's latest. */
   balanceRetentionDays: number;
+  /** Session rows are deleted this many days after they expire (docs/decisions/sessions-retention.md). */
+  sessionRetentionDays: number;
   /** Apply pending migrations at start (under an advisory lock); off: refuse to start on an unmigrated database. */
   migrateOnStart: boolean;
   /** Reads that may lag a little (GraphQL queries, REST GETs) go here when set. */
@@ -168,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxHistoryDays: integer(env, 'SANDBOX_HISTORY_DAYS', 730, 7, 3650, problems),
     consentWarningDays: integer(env, 'CONSENT_WARNING_DAYS', 7, 1, 60, problems),
     balanceRetentionDays: integer(env, 'BALANCE_RETENTION_DAYS', 400, 1, 36_500, problems),
+    sessionRetentionDays: integer(env, 'SESSION_RETENTION_DAYS', 30, 1, 3650, problems),
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true, problems),
     databaseReplicaUrl: url(env, 'DATABASE_REPLICA_URL', ['postgres:', 'postgresql:'], problems),
     // Defaults keep one `all` process under 20 connections: 8 + 4 + 4, plus pg-boss's LISTEN connection.

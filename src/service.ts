@@ -47,6 +47,7 @@ import { CategorizationJobs } from './modules/categorization/categorization.jobs
 import { categorizationHandlers } from './modules/categorization/categorization.handlers.ts';
 import { connectionSweepJob } from './modules/sync/connection-sweeper.ts';
 import { consentSweepJob } from './modules/connection/consent-sweeper.ts';
+import { sessionRetentionJob } from './modules/session/session-retention.ts';
 import { linkingHandlers } from './modules/linking/linking.handlers.ts';
 import { connectorPage } from './pages/connector/connector-page.ts';
 import { sandboxBankPage } from './pages/sandbox-bank/sandbox-bank-page.ts';
@@ -257,7 +258,15 @@ async function startBackgroundWork(deps: {
   const connectionJobs = new ConnectionJobs({ orm: databases.syncOrm, cipher, provider, metrics, logger });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
   const categorizationJobs = new CategorizationJobs(orm, logger);
-  const jobs = [profileDeletionJob(orm), ...connectionJobs.definitions(), sweep, ...categorizationJobs.definitions(), consentSweepJob({ orm, warningDays: config.consentWarningDays }), balanceRetentionJob(orm, config.balanceRetentionDays)];
+  const jobs = [
+    profileDeletionJob(orm),
+    ...connectionJobs.definitions(),
+    sweep,
+    ...categorizationJobs.definitions(),
+    consentSweepJob({ orm, warningDays: config.consentWarningDays }),
+    sessionRetentionJob({ orm, retentionDays: config.sessionRetentionDays }),
+    balanceRetentionJob(orm, config.balanceRetentionDays),
+  ];
   const boss = await startQueue(databases.database.url, jobs, logger, config.recovery, {
     work: working,
     poolMax: config.pools.jobs,

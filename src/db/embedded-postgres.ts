@@ -43,9 +43,15 @@ function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
  * running there. The superuser password is generated once and kept beside the cluster. A cluster
  * whose server was killed moments ago may refuse to start while that server's processes are still
  * exiting: start is retried, on a new port each time, for up to `startTimeoutSeconds`
- * (EMBEDDED_POSTGRES_START_SECONDS for the service).
+ * (EMBEDDED_POSTGRES_START_SECONDS for the service). `settings` are server settings for the
+ * postmaster it starts (a cluster joined keeps its own).
  */
-export async function startEmbeddedPostgres(dir: string, logger: Logger, startTimeoutSeconds = 30): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dir: string,
+  logger: Logger,
+  startTimeoutSeconds = 30,
+  settings: Record<string, string> = {},
+): Promise<EmbeddedDatabase> {
   // Traversable (not listable) by the postgres user that runs the cluster when we are root.
   mkdirSync(dir, { recursive: true, mode: 0o711 });
   const clusterDir = path.join(dir, 'cluster');
@@ -93,7 +99,8 @@ export async function startEmbeddedPostgres(dir: string, logger: Logger, startTi
       }).initialise();
     }
     try {
-      const postmaster = await startPostmaster({ binary: await postgresBinary(), clusterDir, port, flags: POSTMASTER_FLAGS, asPostgresUser: runAsPostgresUser, onLog });
+      const flags = [...POSTMASTER_FLAGS, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
+      const postmaster = await startPostmaster({ binary: await postgresBinary(), clusterDir, port, flags, asPostgresUser: runAsPostgresUser, onLog });
       const urlFor = urlOn(port);
       return { adminUrl: urlFor('postgres'), urlFor, stop: () => postmaster.stop() };
     } catch {

@@ -13,10 +13,17 @@ export interface ScratchServer {
 
 /**
  * A PostgreSQL server for throwaway databases (tests, migration checks): the server behind
- * `adminUrl` when given, otherwise an embedded one under `dataDir/<purpose>-postgres`.
+ * `adminUrl` when given, otherwise an embedded one under `dataDir/<purpose>-postgres` (started with
+ * `settings`).
  */
-export async function openScratchServer(dataDir: string, purpose: string, logger: Logger, adminUrl?: string): Promise<ScratchServer> {
-  const embedded = adminUrl ? undefined : await startEmbeddedPostgres(path.join(dataDir, `${purpose}-postgres`), logger);
+export async function openScratchServer(
+  dataDir: string,
+  purpose: string,
+  logger: Logger,
+  adminUrl?: string,
+  settings: Record<string, string> = {},
+): Promise<ScratchServer> {
+  const embedded = adminUrl ? undefined : await startEmbeddedPostgres(path.join(dataDir, `${purpose}-postgres`), logger, undefined, settings);
   const admin = adminUrl ?? embedded!.adminUrl;
   const urlFor = (database: string) => {
     const url = new URL(admin);

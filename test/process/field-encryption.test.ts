@@ -10,6 +10,7 @@ import { builders } from '../support/builders.ts';
 import { basicAuth, createProfile } from '../support/factories.ts';
 import { encryptV1 } from '../support/legacy-cipher.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { asTestSql } from '../support/test-database.ts';
 
 const K1 = randomBytes(32).toString('base64');
 const K2 = randomBytes(32).toString('base64');
@@ -189,7 +190,7 @@ describe('npm run cli -- encryption reencrypt', { timeout: 120_000 }, () => {
     const ids = profiles.map((profile) => decodeId('profile', profile.id)!);
     for (const [index, id] of ids.entries()) await write({ table: 'profile', column: 'email_encrypted', id }, encryptV1(K1, 'k1', 'email', profiles[index]!.email));
     const [changed] = ids;
-    const pool = new pg.Pool({ connectionString: app.databaseUrl, max: 1 });
+    const pool = new pg.Pool({ connectionString: asTestSql(app.databaseUrl), max: 1 });
     let reads = 0;
     // The service updates the first profile's email right after the command has read its old value.
     const db: Queryable = {

@@ -13,6 +13,7 @@ import { expectedRemoteIds } from '../support/sandbox-view.ts';
 import { processFixture, startServiceProcess, type ServiceProcess } from '../support/service-process.ts';
 import { waitFor } from '../support/wait.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
+import { asTestSql } from '../support/test-database.ts';
 
 /**
  * The production topology without containers: two `ROLE=api` processes and `ROLE=worker`
@@ -52,7 +53,7 @@ beforeAll(async () => {
   const ca = readFileSync(inject('tls').certFile, 'utf8');
   clients = apis.map((api) => httpClient(`https://localhost:${api.port}`, ca));
   apiKey = JSON.parse(readFileSync(path.join(fixture.dataDir, 'bootstrap.json'), 'utf8')).apiKey;
-  db = new pg.Client({ connectionString: fixture.databaseUrl });
+  db = new pg.Client({ connectionString: asTestSql(fixture.databaseUrl) });
   await db.connect();
   receiver = await startReceiver(() => ({ status: 200 }));
   const subscription = await clients[0]!.post('/v1/webhooks/subscriptions', { auth: apiKey, json: { name: 'topology', targetUrl: receiver.url } });

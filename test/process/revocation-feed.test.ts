@@ -10,6 +10,7 @@ import { buildProfile } from '../support/factories.ts';
 import { httpClient, type HttpClient } from '../support/http-client.ts';
 import { processFixture, startServiceProcess, type ServiceProcess } from '../support/service-process.ts';
 import { waitFor } from '../support/wait.ts';
+import { asTestSql } from '../support/test-database.ts';
 
 /**
  * Two `ROLE=api` processes on one PostgreSQL, each holding the credential answers it knows until the
@@ -43,7 +44,7 @@ beforeAll(async () => {
   const ca = readFileSync(inject('tls').certFile, 'utf8');
   clients = processes.map((api) => httpClient(`https://localhost:${api.port}`, ca));
   apiKey = JSON.parse(readFileSync(`${fixture.dataDir}/bootstrap.json`, 'utf8')).apiKey;
-  db = new pg.Client({ connectionString: fixture.databaseUrl });
+  db = new pg.Client({ connectionString: asTestSql(fixture.databaseUrl) });
   await db.connect();
 }, 120_000);
 

@@ -7,6 +7,7 @@ import { basicAuth, buildProfile } from '../support/factories.ts';
 import { liveClient, type LiveClient } from '../support/live-client.ts';
 import { withServiceProcess } from '../support/service-process.ts';
 import { waitFor } from '../support/wait.ts';
+import { asTestSql } from '../support/test-database.ts';
 
 /**
  * The outside probe of issue #33 against a service process on production's heap settings
@@ -32,7 +33,7 @@ const tier = withServiceProcess(
 );
 let db: pg.Client;
 beforeAll(async () => {
-  db = new pg.Client({ connectionString: tier.fixture.databaseUrl });
+  db = new pg.Client({ connectionString: asTestSql(tier.fixture.databaseUrl) });
   await db.connect();
 });
 afterAll(() => db?.end());

@@ -38,11 +38,11 @@ async function endedEvents(accountId: string) {
 beforeAll(async () => {
   account = await build.account();
   await build.transactions([...PAYDAYS.map((date) => ({ date, amount: '2310.55', description: 'INITECH PAYROLL' })), ...RENT_DAYS.map((date) => ({ date, amount: '-1725.00', description: 'OAKWOOD APTS RENT' }))], { account });
-  await recomputeStreams(db.em(), account.connection.id, '2026-07-01');
+  await recomputeStreams(db.em(), { connectionId: account.connection.id, profileId: account.profile.id }, '2026-07-01');
   // Another connection's stream, in another environment, that is still going: no sweep touches it.
   other = await build.account({ connection: await build.connection({ profile: await build.profile({ environment: (await build.environment()).id }) }) });
   await build.transactions(['2026-05-20', '2026-06-20', '2026-07-20'].map((date) => ({ date, amount: '-15.49', description: 'NETFLIX.COM' })), { account: other });
-  await recomputeStreams(db.em(), other.connection.id, '2026-07-21');
+  await recomputeStreams(db.em(), { connectionId: other.connection.id, profileId: other.profile.id }, '2026-07-21');
 });
 
 describe('the daily sweep of streams past their grace period', () => {
@@ -68,7 +68,7 @@ describe('the daily sweep of streams past their grace period', () => {
 
   it('records no second ended event: not from a later sweep, nor from a recomputation that agrees the streams ended', async () => {
     expect(await sweepOverdueStreams(db.em(), '2026-09-01')).toBe(0);
-    await recomputeStreams(db.em(), account.connection.id, '2026-09-01');
+    await recomputeStreams(db.em(), { connectionId: account.connection.id, profileId: account.profile.id }, '2026-09-01');
     expect((await streams(account.id)).map((stream) => stream.status)).toEqual(['ENDED', 'ENDED']);
     expect(await endedEvents(account.id)).toHaveLength(2);
   });

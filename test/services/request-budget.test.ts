@@ -72,7 +72,7 @@ async function budgeted(budget: { perDay: number; unattendedOnly: boolean; failE
 
 /** One cron tick at the clock's time: the connection's scheduled sync when it is due. */
 async function tick({ clock, deps, connectionId }: Awaited<ReturnType<typeof budgeted>>): Promise<void> {
-  if (!(await dueForSync(db.em(), SYNC_INTERVAL_HOURS, clock.now)).includes(connectionId)) return;
+  if (!(await dueForSync(db.em(), SYNC_INTERVAL_HOURS, clock.now)).some((due) => due.id === connectionId)) return;
   await syncConnection(deps, connectionId).catch((error) => {
     if (!(error instanceof ProviderError) && !(error instanceof BudgetUsedUp)) throw error;
   });

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { JOB_SCHEMA } from '../../src/jobs/queue.ts';
 import { builders, type Builders } from '../support/builders.ts';
 import { withServiceTier } from '../support/service-tier.ts';
-import type { TestDatabase } from '../support/test-database.ts';
+import { asTestSql, type TestDatabase } from '../support/test-database.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 import { waitFor } from '../support/wait.ts';
 import { startWebhookWorker } from '../support/webhook-worker.ts';
@@ -69,7 +69,7 @@ it("sends nothing more to an endpoint that answered 410: the subscription's next
   const { subscription } = await tenant.webhookSubscription({ targetUrl: gone.url, createdAt: new Date(Date.now() - 60_000) });
   for (let index = 0; index < 4; index++) await tenant.event({ inOutbox: true });
   // Holds the write that disables the subscription (not the relay's rows, whose key check this lock lets through).
-  const holder = new pg.Client({ connectionString: db.url });
+  const holder = new pg.Client({ connectionString: asTestSql(db.url) });
   await holder.connect();
   await holder.query('begin');
   await holder.query('select 1 from webhook_subscription where id = $1 for no key update', [subscription.id]);

@@ -8,24 +8,28 @@ import { openScratchServer } from '../../src/db/scratch.ts';
 import { loadTls } from '../../src/http/tls.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
+import { createTestSqlRole, STATEMENT_LOG_SETTINGS, startStatementLog, type StatementLogState } from './statement-log.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    database: { adminUrl: string; template: string };
+    /** `testSqlPassword`: TEST_SQL_ROLE's, for the test code's own SQL (test-database.ts, asTestSql). */
+    database: { adminUrl: string; template: string; testSqlPassword: string };
     tls: { certFile: string; keyFile: string };
+    statementLog: StatementLogState;
   }
 }
 
 /**
  * Once per run: a real PostgreSQL (embedded under .data/test-postgres, or TEST_DATABASE_ADMIN_URL's
  * server), a template database with every migration and the pg-boss schema applied, and one
- * self-signed certificate. Each test file clones the template into a database of its own.
+ * self-signed certificate. Each test file clones the template into a database of its own. The server
+ * records every statement (pg_stat_statements) for test/statements to check.
  */
 export default async function setup(project: TestProject) {
   const dataDir = path.resolve('.data/test');
   mkdirSync(dataDir, { recursive: true });
   const logger = createLogger('warn');
-  const server = await openScratchServer(path.resolve('.data'), 'test', logger, process.env.TEST_DATABASE_ADMIN_URL);
+  const server = await openScratchServer(path.resolve('.data'), 'test', logger, process.env.TEST_DATABASE_ADMIN_URL, STATEMENT_LOG_SETTINGS);
   const template = await server.createDatabase();
   const orm = await MikroORM.init(ormConfig(template.url, { poolMax: 2 }));
   await orm.migrator.up();
@@ -33,8 +37,10 @@ export default async function setup(project: TestProject) {
   const boss = new PgBoss({ connectionString: template.url, schema: 'pgboss', max: 2 });
   await boss.start();
   await boss.stop({ graceful: false, close: true });
+  const adminUrl = template.url.replace(/\/[^/]+$/, '/postgres');
+  project.provide('statementLog', await startStatementLog(adminUrl, process.env.TEST_DATABASE_ADMIN_URL !== undefined));
   const tls = await loadTls(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }));
-  project.provide('database', { adminUrl: template.url.replace(/\/[^/]+$/, '/postgres'), template: template.name });
+  project.provide('database', { adminUrl, template: template.name, testSqlPassword: await createTestSqlRole(adminUrl) });
   project.provide('tls', { certFile: tls.selfSignedPath!, keyFile: tls.selfSignedPath!.replace(/\.crt$/, '.key') });
   return async () => {
     await server.dropDatabase(template.name);

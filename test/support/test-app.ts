@@ -12,7 +12,7 @@ import { createLogger } from '../../src/logger.ts';
 import { loadSecrets } from '../../src/secrets.ts';
 import { startService, type RunningService } from '../../src/service.ts';
 import { httpClient, type HttpClient } from './http-client.ts';
-import { cloneTemplate, type BuildTarget } from './test-database.ts';
+import { asTestSql, cloneTemplate, type BuildTarget } from './test-database.ts';
 
 /** A running service; builders (test/support/builders.ts) write to its database with its own cipher. */
 export interface TestApp extends BuildTarget {
@@ -67,7 +67,9 @@ export async function startTestApp(
     ...env,
   });
   const service = await startService(config, createLogger(config.logLevel, options.log), { sandboxNow: options.sandboxNow });
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  // A database the test set up itself may be on another server (a replica's primary), where the test code's role does not exist.
+  const onTestServer = new URL(databaseUrl).host === new URL(inject('database').adminUrl).host;
+  const pool = new pg.Pool({ connectionString: onTestServer ? asTestSql(databaseUrl) : databaseUrl, max: 2 });
   const http = httpClient(`https://localhost:${service.port}`, readFileSync(tls.certFile, 'utf8'));
   const apiKey = shared ? shared.apiKey : service.bootstrap.created!.apiKey;
   return {

@@ -7,6 +7,18 @@ import { runOnce } from '../../src/db/scratch.ts';
 import { FieldCipher } from '../../src/lib/field-cipher.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
 import { Environment } from '../../src/modules/environment/environment.entity.ts';
+import { TEST_SQL_ROLE } from './statement-log.ts';
+
+/**
+ * `url` (a test database's) as the role test code sends its own SQL as: statements made to arrange
+ * or assert are then not taken for the service's by the statement check (test/statements).
+ */
+export function asTestSql(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = TEST_SQL_ROLE;
+  parsed.password = inject('database').testSqlPassword;
+  return parsed.toString();
+}
 
 /** A database of its own, cloned from the migrated template (migrations and pg-boss's schema applied). */
 export async function cloneTemplate(): Promise<{ url: string; drop(): Promise<void> }> {
@@ -60,7 +72,7 @@ export interface TestDatabase extends BuildTarget {
 export async function openTestDatabase(): Promise<TestDatabase> {
   const clone = await cloneTemplate();
   const orm = await MikroORM.init(ormConfig(clone.url, { poolMax: 4 }));
-  const pool = new pg.Pool({ connectionString: clone.url, max: 2 });
+  const pool = new pg.Pool({ connectionString: asTestSql(clone.url), max: 2 });
   const em = orm.em.fork();
   const environment = em.create(Environment, { id: uuidv7(), name: 'Service tests', mode: 'SANDBOX', transactionsRefreshBeta: true });
   await em.flush();

@@ -24,7 +24,7 @@ export function accountHandlers({ cipher, providers, jobs }: AccountHandlerDeps)
       const account = await accounts.get(params.accountId);
       accounts.assertRefreshable(account);
       await providerOffering(providers, account.connection, 'BALANCE_REFRESH');
-      await jobs.refreshBalance(account.id);
+      await jobs.refreshBalance(account.id, account.profile.id);
       return { status: 202, body: { accountId: params.accountId, status: 'QUEUED' } };
     },
     async getAchNumbers({ params, credential, em }) {

@@ -77,7 +77,7 @@ export interface AccountEventTarget {
  * Returns the reported accounts, in their order.
  */
 export async function applyReportedAccounts(em: EntityManager, owner: AccountOwner, reported: ProviderAccount[], cipher: FieldCipher): Promise<AccountEntity[]> {
-  const existing = await accountsOfConnection(em, owner.connectionId);
+  const existing = await accountsOfConnection(em, owner.connectionId, owner.profileId);
   const byId = new Map(existing.map((account) => [account.id, account]));
   const keys = reported.map((remote) => ({ ...remote, identifierHashes: remote.identifier ? identifierHashes(cipher, remote.identifier) : null }));
   const matches = matchAccounts(existing, keys);
@@ -130,7 +130,7 @@ export function latestBalances(em: EntityManager, profileId: string, accounts: A
 /** Marks an account verified, with its `account.verified` event, in one transaction. */
 export async function markVerified(em: EntityManager, accountId: string, target: AccountEventTarget): Promise<void> {
   await em.transactional(async (tx) => {
-    const account = await accountOrFail(tx, accountId);
+    const account = await accountOrFail(tx, accountId, target.profile.id);
     account.verified = true;
     const balance = account.latestBalanceId ? (await balancesById(tx, account.profile.id, [account.latestBalanceId])).get(account.latestBalanceId) : undefined;
     recordEvent(tx, target.environmentId, 'account.verified', target.profile, presentAccount(account, balance ?? null));

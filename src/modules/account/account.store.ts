@@ -52,24 +52,27 @@ export function accountInEnvironment(em: EntityManager, id: string, environmentI
   return em.findOne(Account, { id, connection: { environment: environmentId }, profile: { deletingAt: null } }, { populate: ['connection'] });
 }
 
-/** Every account of the connection, open or closed. */
-export function accountsOfConnection(em: EntityManager, connectionId: string): Promise<AccountEntity[]> {
-  return em.find(Account, { connection: connectionId });
+/** Every account of the profile's connection, open or closed. */
+export function accountsOfConnection(em: EntityManager, connectionId: string, profileId: string): Promise<AccountEntity[]> {
+  return em.find(Account, { connection: connectionId, profile: profileId });
 }
 
-/** The account with this id; throws when it is gone. */
-export function accountOrFail(em: EntityManager, id: string): Promise<AccountEntity> {
-  return em.findOneOrFail(Account, { id });
+/** The profile's account with this id; throws when it is gone. */
+export function accountOrFail(em: EntityManager, id: string, profileId: string): Promise<AccountEntity> {
+  return em.findOneOrFail(Account, { id, profile: profileId });
 }
 
-/** The connection's open depository accounts still waiting to be verified for money movement. */
-export function unverifiedAccounts(em: EntityManager, connectionId: string): Promise<AccountEntity[]> {
-  return em.find(Account, { connection: connectionId, kind: 'DEPOSITORY', state: 'OPEN', verified: false });
+/** The profile's connection's open depository accounts still waiting to be verified for money movement. */
+export function unverifiedAccounts(em: EntityManager, connectionId: string, profileId: string): Promise<AccountEntity[]> {
+  return em.find(Account, { connection: connectionId, profile: profileId, kind: 'DEPOSITORY', state: 'OPEN', verified: false });
 }
 
-/** An account with its connection and the connection's profile, for a balance refresh job; null when gone. */
-export function accountToRefresh(em: EntityManager, accountId: string): Promise<AccountEntity | null> {
-  return em.findOne(Account, { id: accountId }, { populate: ['connection.profile'] });
+/**
+ * An account with its connection and the connection's profile, for a balance refresh job; null when
+ * gone. A job queued before jobs named the profile (`profileId` absent) finds it by id alone.
+ */
+export function accountToRefresh(em: EntityManager, accountId: string, profileId: string | undefined): Promise<AccountEntity | null> {
+  return em.findOne(Account, { id: accountId, ...(profileId ? { profile: profileId } : {}) }, { populate: ['connection.profile'] });
 }
 
 /** The profile's accounts of these connections, oldest first. */

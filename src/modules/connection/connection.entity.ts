@@ -43,6 +43,9 @@ export interface SyncChanges {
   ids?: { added: string[]; modified: string[]; removed: string[] };
 }
 
+/** The predicate of the due-sync sweep's partial index: the states a scheduled sync is for. */
+const SYNC_DUE_STATUSES = "status in ('SYNCED', 'ERROR_SERVICE', 'ERROR_PROVIDER', 'ERROR_INSTITUTION')";
+
 export const Connection = defineEntity({
   name: 'Connection',
   properties: {
@@ -96,7 +99,15 @@ export const Connection = defineEntity({
     metadata: p.json<Metadata>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
-  indexes: [{ properties: ['profile', 'createdAt'] }, { properties: ['environment', 'status'] }, { properties: ['provider', 'remoteId'] }, { properties: ['consentExpiresAt'] }],
+  indexes: [
+    { properties: ['profile', 'createdAt'] },
+    { properties: ['environment', 'status'] },
+    { properties: ['provider', 'remoteId'] },
+    { properties: ['consentExpiresAt'] },
+    // The due-sync sweep (connection.store.ts, dueForSync) reads SYNCED connections by their last sync
+    // and the retried error states, only those: the rest (DISCONNECTED above all) are not in the index.
+    { name: 'connection_sync_due_index', properties: ['status', 'lastSyncedAt'], where: SYNC_DUE_STATUSES },
+  ],
 });
 
 export type ConnectionEntity = InstanceType<typeof Connection.class>;

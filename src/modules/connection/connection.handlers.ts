@@ -25,7 +25,7 @@ export function connectionHandlers({ cipher, jobs, providers }: ConnectionHandle
     async disconnectConnection({ params, credential, em }) {
       const connections = service(em, credential);
       const connection = await connections.get(params.connectionId);
-      await connections.disconnect(connection, (tx) => jobs.disconnect(connection.id, { db: jobsIn(tx) }));
+      await connections.disconnect(connection, (tx) => jobs.disconnect(connection.id, { db: jobsIn(tx), profileId: connection.profile.id }));
       return { status: 202, body: presentConnection(connection) };
     },
     async refreshConnectionTransactions({ params, body, credential, em }) {
@@ -40,7 +40,7 @@ export function connectionHandlers({ cipher, jobs, providers }: ConnectionHandle
       const provider = await providerOffering(providers, connection, 'TRANSACTIONS_REFRESH');
       const presence = body?.endUser ? { ...body.endUser, userAgent: body.endUser.userAgent ?? null } : undefined;
       assertBudgetLeft(connection, budgetOf(provider), presence);
-      await connections.claimTransactionsRefresh(connection, presence, (tx) => jobs.syncNow(connection.id, { db: jobsIn(tx) }));
+      await connections.claimTransactionsRefresh(connection, presence, (tx) => jobs.syncNow(connection.id, { db: jobsIn(tx), profileId: connection.profile.id }));
       return { status: 202, body: { connectionId: params.connectionId, status: 'QUEUED' } };
     },
   };

@@ -11,7 +11,7 @@ import { ProfileService } from '../profile/profile.service.ts';
 import { Connection, type ConnectionEntity } from './connection.entity.ts';
 import { presentConnection } from './connection.presenter.ts';
 import { applyConsentRules, type ConsentRules } from './consent.ts';
-import { claimRefresh, INACTIVE, moveStatus, refreshTimes, scopedConnection, storeConsentEnd, storeLogin } from './connection.store.ts';
+import { claimRefresh, INACTIVE, keyOf, moveStatus, refreshTimes, scopedConnection, storeConsentEnd, storeLogin } from './connection.store.ts';
 
 /** Transactions refresh: at most once per this period per connection. */
 export const REFRESH_INTERVAL_MS = 4 * 60 * 60 * 1000;
@@ -152,7 +152,7 @@ export class ConnectionService {
   async moveConsentEnd(connection: ConnectionEntity, end: Date, rules: ConsentRules): Promise<ConnectionEntity> {
     this.assertRepairable(connection);
     await storeConsentEnd(this.#em, connection.id, end);
-    const updated = await applyConsentRules(this.#em, connection.id, rules, new Date());
+    const updated = await applyConsentRules(this.#em, keyOf(connection), rules, new Date());
     return updated ?? connection;
   }
 

@@ -67,14 +67,14 @@ export const connectionStatements = {
   refreshTimes: `select extract(epoch from refresh_started_at) * 1000 as started, extract(epoch from last_refresh_at) * 1000 as last from connection where id = $1`,
   // A budgeted login is not read again before its next_read_at, in an error state too: retries spend the budget as syncs do;
   // nor any login before the time its upstream said it refuses reads until.
-  dueForSync: `select id from connection
+  dueForSync: `select id, profile_id as "profileId" from connection
      where ((status = 'SYNCED' and last_synced_at < $2::timestamptz - make_interval(hours => $1))
         or status in ('ERROR_SERVICE', 'ERROR_PROVIDER', 'ERROR_INSTITUTION'))
        and (next_read_at is null or next_read_at <= $2)
        and (upstream_refuses_until is null or upstream_refuses_until <= $2)`,
   storeUpstreamRefusal: `update connection set upstream_refuses_until = greatest(upstream_refuses_until, $2::timestamptz) where id = $1`,
   // Consents that have ended but whose connection does not say so yet, or that end by $2 and were not warned of.
-  consentsDue: `select c.id from connection c
+  consentsDue: `select c.id, c.profile_id as "profileId" from connection c
      where c.consent_expires_at is not null and c.status not in ('DISCONNECTING', 'DISCONNECTED')
        and ((c.consent_expires_at <= $1 and (c.status <> 'ERROR_REPAIRABLE' or c.error_code is distinct from 'CONSENT_EXPIRED'))
          or (c.consent_expires_at <= $2 and c.consent_warned_for is distinct from c.consent_expires_at))`,
@@ -83,7 +83,7 @@ export const connectionStatements = {
        select distinct j.data->>'connectionId' as id from ${JOB_SCHEMA}.job j
         where j.name = any($1::text[])
           and (j.state in ('created', 'retry', 'active') or j.created_on > now() - make_interval(secs => $2) or j.completed_on > now() - make_interval(secs => $2)))
-     select c.id, c.status from connection c join profile p on p.id = c.profile_id
+     select c.id, c.profile_id as "profileId", c.status from connection c join profile p on p.id = c.profile_id
       where c.status in ('INITIALIZING', 'SYNCING', 'DISCONNECTING') and p.deleting_at is null
         and c.created_at < now() - make_interval(secs => $2)
         and not exists (select 1 from busy where busy.id = c.id::text)`,
@@ -176,39 +176,52 @@ export async function refreshTimes(em: EntityManager, connectionId: string): Pro
  * Connections due a scheduled sync at `now`: SYNCED longer ago than `hours`, or in an error their
  * provider may recover from; a budgeted login only once its next read is allowed.
  */
-export async function dueForSync(em: EntityManager, hours: number, now: Date): Promise<string[]> {
-  return (await run<{ id: string }>(em, connectionStatements.dueForSync, [hours, now])).rows.map(({ id }) => id);
+export async function dueForSync(em: EntityManager, hours: number, now: Date): Promise<ConnectionKey[]> {
+  return (await run<ConnectionKey>(em, connectionStatements.dueForSync, [hours, now])).rows;
 }
 
 /** Connections whose consent has ended by `now` and that are not marked so yet, or that ends by `warnUntil` and was not warned of. */
-export async function consentsDue(em: EntityManager, now: Date, warnUntil: Date): Promise<string[]> {
-  return (await run<{ id: string }>(em, connectionStatements.consentsDue, [now, warnUntil])).rows.map(({ id }) => id);
+export async function consentsDue(em: EntityManager, now: Date, warnUntil: Date): Promise<ConnectionKey[]> {
+  return (await run<ConnectionKey>(em, connectionStatements.consentsDue, [now, warnUntil])).rows;
 }
 
 /**
  * Connections left INITIALIZING, SYNCING or DISCONNECTING for `seconds` with no job of `jobNames`
  * for them: none queued or running, and none sent or settled within `seconds`.
  */
-export async function stuckConnections(em: EntityManager, jobNames: string[], seconds: number): Promise<Array<{ id: string; status: string }>> {
-  return (await run<{ id: string; status: string }>(em, connectionStatements.stuck, [jobNames, seconds])).rows;
+export async function stuckConnections(em: EntityManager, jobNames: string[], seconds: number): Promise<Array<ConnectionKey & { status: string }>> {
+  return (await run<ConnectionKey & { status: string }>(em, connectionStatements.stuck, [jobNames, seconds])).rows;
 }
 
 /** Statuses a connection leaves only by being disconnected: nothing else may overwrite them. */
 export const INACTIVE: ConnectionStatus[] = ['DISCONNECTING', 'DISCONNECTED'];
 
-/** The connection, with its profile; undefined when it is gone or (with `status`) not in that status. */
-export async function connectionById(em: EntityManager, id: string, status?: ConnectionStatus): Promise<ConnectionEntity | undefined> {
-  return (await em.findOne(Connection, { id, ...(status ? { status } : {}) }, { populate: ['profile'] })) ?? undefined;
+/**
+ * The connection, with its profile; undefined when it is gone or (with `status`) not in that status.
+ * Named by its id alone (`profileId` absent) only by a job queued before jobs carried the profile.
+ */
+export async function connectionById(em: EntityManager, id: string, options: { status?: ConnectionStatus; profileId?: string } = {}): Promise<ConnectionEntity | undefined> {
+  const { status, profileId } = options;
+  return (await em.findOne(Connection, { id, ...(profileId ? { profile: profileId } : {}), ...(status ? { status } : {}) }, { populate: ['profile'] })) ?? undefined;
+}
+
+/** A connection as jobs, sweeps and the sync name it: its id and its profile's (every statement names the profile, docs/scaling.md). */
+export interface ConnectionKey {
+  id: string;
+  profileId: string;
 }
 
 /**
- * The connection (throws when it is gone), with its profile when `profile`, under its row lock when
- * `lock` (held until the caller's transaction ends).
+ * The profile's connection (throws when it is gone), with its profile when `profile`, under its row
+ * lock when `lock` (held until the caller's transaction ends).
  */
-export function connectionOrFail(tx: EntityManager, id: string, options: { lock: boolean; profile: boolean }): Promise<ConnectionEntity> {
+export function connectionOrFail(tx: EntityManager, key: ConnectionKey, options: { lock: boolean; profile: boolean }): Promise<ConnectionEntity> {
   const lockMode = options.lock ? LockMode.PESSIMISTIC_WRITE : undefined;
-  return tx.findOneOrFail(Connection, { id }, options.profile ? { populate: ['profile'], lockMode } : { lockMode });
+  return tx.findOneOrFail(Connection, { id: key.id, profile: key.profileId }, options.profile ? { populate: ['profile'], lockMode } : { lockMode });
 }
+
+/** A loaded connection's key. */
+export const keyOf = (connection: ConnectionEntity): ConnectionKey => ({ id: connection.id, profileId: connection.profile.id });
 
 /** A connection of the environment (or of one profile in it) by id, with its profile; none for a profile being deleted. */
 export async function scopedConnection(em: EntityManager, id: string, scope: { environmentId: string; profileId?: string }): Promise<ConnectionEntity | undefined> {

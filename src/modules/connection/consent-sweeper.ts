@@ -28,6 +28,6 @@ export function consentSweepJob(deps: ConsentSweepDependencies): JobDefinition<o
 /** One sweep at `now`; resolves to the ids of the connections it looked at. */
 export async function sweepConsents({ orm, ...rules }: ConsentSweepDependencies, now = new Date()): Promise<string[]> {
   const due = await consentsDue(orm.em.fork(), now, new Date(now.getTime() + rules.warningDays * DAY_MS));
-  for (const id of due) await applyConsentRules(orm.em.fork(), id, rules, now);
-  return due;
+  for (const key of due) await applyConsentRules(orm.em.fork(), key, rules, now);
+  return due.map((key) => key.id);
 }

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../event/event.service.ts';
 import type { ConnectionEntity, ConnectionStatus } from './connection.entity.ts';
 import { presentConnection } from './connection.presenter.ts';
-import { connectionOrFail, INACTIVE } from './connection.store.ts';
+import { connectionOrFail, INACTIVE, type ConnectionKey } from './connection.store.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -40,9 +40,9 @@ export function markConsentExpired(tx: EntityManager, connection: ConnectionEnti
  *   was sent for is kept, so only a new consent end (a renewal, a provider's new date) warns again.
  * A connection disconnecting or gone, or whose profile is being deleted, is left alone.
  */
-export async function applyConsentRules(em: EntityManager, connectionId: string, rules: ConsentRules, now: Date): Promise<ConnectionEntity | undefined> {
+export async function applyConsentRules(em: EntityManager, key: ConnectionKey, rules: ConsentRules, now: Date): Promise<ConnectionEntity | undefined> {
   return em.transactional(async (tx) => {
-    const connection = await connectionOrFail(tx, connectionId, { lock: true, profile: true });
+    const connection = await connectionOrFail(tx, key, { lock: true, profile: true });
     const end = connection.consentExpiresAt;
     if (!end || INACTIVE.includes(connection.status) || connection.profile.deletingAt) return connection;
     const warned = connection.consentWarnedFor?.getTime() === end.getTime();

@@ -56,7 +56,8 @@ export const liabilityStatements = {
       where ${changedFrom('liability', DETAILS)}
      returning id`,
   // Accounts the upstream no longer reports details of ($2: their remote ids are the reported ones) have none.
-  removeUnreported: `delete from liability l using account a where l.connection_id = $1 and a.id = l.account_id and a.remote_id <> all($2::text[])`,
+  removeUnreported: `delete from liability l using account a
+      where l.connection_id = $1 and l.profile_id = $3 and a.id = l.account_id and a.profile_id = l.profile_id and a.remote_id <> all($2::text[])`,
   ofAccounts: `select ${LIABILITY.select(RECORD, 'l')} from liability l where l.account_id = any($1::uuid[]) and l.profile_id = $2`,
 };
 
@@ -68,7 +69,7 @@ export const liabilityStatements = {
 export async function replaceLiabilities(tx: EntityManager, owner: { connectionId: string; profileId: string; provider: string }, reported: ProviderLiability[]): Promise<number> {
   const rows = new Map(reported.map(({ accountRemoteId, raw, ...details }) => [accountRemoteId, { id: uuidv7(), accountRemoteId, ...details, remoteData: { [owner.provider]: raw } }]));
   const written = rows.size === 0 ? 0 : (await run(tx, liabilityStatements.upsert, [owner.profileId, owner.connectionId, JSON.stringify([...rows.values()])])).count;
-  const removed = (await run(tx, liabilityStatements.removeUnreported, [owner.connectionId, [...rows.keys()]])).count;
+  const removed = (await run(tx, liabilityStatements.removeUnreported, [owner.connectionId, [...rows.keys()], owner.profileId])).count;
   return written + removed;
 }
 

@@ -11,7 +11,7 @@ export const linkStateStatements = {
   byState: `select id, environment_id, profile_id, session_id, browser_hash, provider, institution_id, connection_id, products, expires_at, used_at
             from link_state where state_hash = $1`,
   // Consumed once: of two callbacks racing with the same state, one updates the row.
-  consume: `update link_state set used_at = now() where id = $1 and used_at is null and expires_at > now() returning id`,
+  consume: `update link_state set used_at = now() where id = $1 and profile_id = $2 and used_at is null and expires_at > now() returning id`,
 };
 
 /** A redirect link in progress, as the callback and the sandbox bank read it. */
@@ -93,7 +93,7 @@ export async function linkByState(em: EntityManager, stateHash: string): Promise
   };
 }
 
-/** Marks the link used; false when it was used already or has expired (nothing changes then). */
-export async function consumeLink(em: EntityManager, id: string): Promise<boolean> {
-  return (await run(em, linkStateStatements.consume, [id])).count === 1;
+/** Marks the profile's link used; false when it was used already or has expired (nothing changes then). */
+export async function consumeLink(em: EntityManager, link: { id: string; profileId: string }): Promise<boolean> {
+  return (await run(em, linkStateStatements.consume, [link.id, link.profileId])).count === 1;
 }

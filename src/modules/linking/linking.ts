@@ -153,7 +153,7 @@ export class Linking {
     const link = returned.state ? await linkByState(em, hashOf(returned.state)) : null;
     if (!link || !matchesHash(browser.browserSecret, link.browserHash)) return { error: 'invalid' };
     if (link.usedAt || link.expiresAt.getTime() <= Date.now() || !(await sessionIsLive(em, link.sessionId))) return { error: 'expired' };
-    if (!(await consumeLink(em, link.id))) return { error: 'expired' };
+    if (!(await consumeLink(em, link))) return { error: 'expired' };
     const said = { provider: link.provider, institutionId: link.institutionId };
     if (returned.error || !returned.code) {
       log.info({ ...said, error: returned.error ?? 'no code', description: returned.error_description }, 'the bank sent the end-user back without an authorization code');
@@ -239,7 +239,7 @@ export class Linking {
     const name = await this.#providerName(caller, input.provider);
     const provider = await this.#provider(caller, name);
     const linked = await this.#upstream(name, () => provider.completeLink(this.#completion(caller, provider, name, input)));
-    const connection = await connections.create(profile, name, linked, (created, tx) => this.#deps.jobs.sync(created.id, { db: jobsIn(tx) }), presence);
+    const connection = await connections.create(profile, name, linked, (created, tx) => this.#deps.jobs.sync(created.id, { db: jobsIn(tx), profileId: profile.id }), presence);
     return presentConnection(connection);
   }
 
@@ -249,7 +249,7 @@ export class Linking {
     const linked = await this.#upstream(connection.provider, () =>
       provider.completeLink({ ...this.#completion(caller, provider, connection.provider, input), products: connection.products, existingCredential: connections.credentialOf(connection) }),
     );
-    await connections.relink(connection, linked, (tx) => this.#deps.jobs.sync(connection.id, { db: jobsIn(tx) }), presence);
+    await connections.relink(connection, linked, (tx) => this.#deps.jobs.sync(connection.id, { db: jobsIn(tx), profileId: connection.profile.id }), presence);
     return presentConnection(connection);
   }
 

@@ -56,7 +56,7 @@ async function apply(em: EntityManager, jobs: ConnectionJobs, environmentId: str
     if (!connection || connection.profile.deletingAt) return false;
     switch (action.kind) {
       case 'SYNC':
-        await jobs.sync(connection.id, { db: jobsIn(tx) });
+        await jobs.sync(connection.id, { db: jobsIn(tx), profileId: connection.profile.id });
         return true;
       case 'ERROR':
         if (connection.status !== action.state) {
@@ -77,7 +77,7 @@ async function apply(em: EntityManager, jobs: ConnectionJobs, environmentId: str
         // Disconnected as if the app had asked: the upstream login is removed and the credential wiped.
         connection.status = 'DISCONNECTING';
         await tx.flush();
-        await jobs.disconnect(connection.id, { db: jobsIn(tx) });
+        await jobs.disconnect(connection.id, { db: jobsIn(tx), profileId: connection.profile.id });
         return true;
     }
   });

@@ -7,7 +7,7 @@ import { toUnits, withinPercent } from './amounts.ts';
 import { dayNumber, isoDate } from './cadence.ts';
 import { detectStreams, type DetectedStream } from './detection.ts';
 import { presentStream } from './recurring.presenter.ts';
-import { accountsOfConnection, postedTransactions, storedStreams, writeStreams, type RecurringStreamRecord, type StoredStream, type StreamAccount, type StreamWrite } from './recurring.store.ts';
+import { accountsOfConnection, postedTransactions, storedStreams, writeStreams, type RecurringStreamRecord, type StoredStream, type StreamAccount, type StreamConnection, type StreamWrite } from './recurring.store.ts';
 import { matchStreams } from './stream-matching.ts';
 
 /** How far back streams are looked for, and at most how many of an account's transactions (the newest) are read. */
@@ -22,16 +22,17 @@ export const AMOUNT_CHANGE_PERCENT = 5;
  * amount moved by more than AMOUNT_CHANGE_PERCENT, `.ended` when it turned ENDED. A stored stream no
  * longer detected (its transactions were removed) is removed, without an event.
  */
-export async function recomputeStreams(em: EntityManager, connectionId: string, today: string): Promise<void> {
-  const accounts = await accountsOfConnection(em, connectionId);
+export async function recomputeStreams(em: EntityManager, of: StreamConnection, today: string): Promise<void> {
+  const { connectionId, profileId } = of;
+  const accounts = await accountsOfConnection(em, of);
   if (accounts.length === 0) return;
   const since = isoDate(dayNumber(today) - HISTORY.days);
   const detected = new Map<StreamAccount, DetectedStream[]>();
-  for (const account of accounts) detected.set(account, detectStreams(await postedTransactions(em, account.id, since, HISTORY.transactions), today));
+  for (const account of accounts) detected.set(account, detectStreams(await postedTransactions(em, account, since, HISTORY.transactions), today));
   await em.transactional(async (tx) => {
     // The connection's row lock orders recomputations of one connection (a retried job beside a new one).
-    const connection = await connectionOrFail(tx, connectionId, { lock: true, profile: true });
-    const stored = await storedStreams(tx, accounts.map((account) => account.id));
+    const connection = await connectionOrFail(tx, { id: connectionId, profileId }, { lock: true, profile: true });
+    const stored = await storedStreams(tx, profileId, accounts.map((account) => account.id));
     const changes = { created: [] as StreamWrite[], updated: [] as StreamWrite[], removed: [] as string[] };
     const events: Array<{ type: string; write: StreamWrite; metadata?: Record<string, unknown> }> = [];
     for (const [account, streams] of detected) {
@@ -50,7 +51,7 @@ export async function recomputeStreams(em: EntityManager, connectionId: string, 
         if (stream.status === 'ENDED' && previous.status !== 'ENDED') events.push({ type: 'recurring_stream.ended', write });
       }
     }
-    await writeStreams(tx, changes);
+    await writeStreams(tx, profileId, changes);
     for (const { type, write, metadata } of events) {
       recordStreamEvent(tx, connection, type, { id: write.id, accountId: write.account.id, currencyCode: write.account.currencyCode, ...write.stream }, metadata);
     }

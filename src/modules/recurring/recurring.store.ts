@@ -48,47 +48,54 @@ export interface StreamAccount {
 }
 
 export const recurringStatements = {
-  accounts: `select a.id, a.profile_id as "profileId", a.connection_id as "connectionId", a.currency_code as "currencyCode" from account a where a.connection_id = $1 order by a.id`,
+  accounts: `select a.id, a.profile_id as "profileId", a.connection_id as "connectionId", a.currency_code as "currencyCode" from account a
+       where a.connection_id = $1 and a.profile_id = $2 order by a.id`,
   // The newest first, so the bound keeps the most recent ones when an account has more.
   posted: `select t.id, t.date::text as date, t.amount::text as amount, t.description, t.merchant_name as "merchantName", t.category_detailed as category
-       from transaction t where t.account_id = $1 and t.status = 'POSTED' and t.date >= $2::date order by t.date desc, t.id desc limit $3`,
+       from transaction t where t.account_id = $1 and t.profile_id = $4 and t.status = 'POSTED' and t.date >= $2::date order by t.date desc, t.id desc limit $3`,
   streams: `select ${RECURRING_STREAM.select(RECORD, 's')},
        coalesce((select array_agg(m.transaction_id order by m.transaction_id) from recurring_stream_transaction m where m.stream_id = s.id), '{}') as "transactionIds"
-       from recurring_stream s where s.account_id = any($1::uuid[])`,
+       from recurring_stream s where s.account_id = any($1::uuid[]) and s.profile_id = $2`,
   insert: `insert into recurring_stream (${RECURRING_STREAM.list(['id', 'profileId', 'connectionId', 'accountId', 'direction', 'key', 'currencyCode', ...COMPUTED, 'createdAt', 'updatedAt'])})
      select r.id, r."profileId", r."connectionId", r."accountId", r.direction, r.key, r."currencyCode", ${COMPUTED.map((field) => `r."${field}"`).join(', ')}, now(), now()
        from jsonb_to_recordset($1::jsonb) as r(${RECURRING_STREAM.recordset(['id', 'profileId', 'connectionId', 'accountId', 'direction', 'key', 'currencyCode', ...COMPUTED])})`,
   update: `update recurring_stream s set ${COMPUTED.map((field) => `${RECURRING_STREAM.column(field)} = r."${field}"`).join(', ')}, updated_at = now()
-       from jsonb_to_recordset($1::jsonb) as r(${RECURRING_STREAM.recordset(['id', ...COMPUTED])}) where s.id = r.id`,
-  remove: `delete from recurring_stream where id = any($1::uuid[])`,
+       from jsonb_to_recordset($1::jsonb) as r(${RECURRING_STREAM.recordset(['id', 'profileId', ...COMPUTED])}) where s.id = r.id and s.profile_id = r."profileId"`,
+  remove: `delete from recurring_stream where id = any($1::uuid[]) and profile_id = $2`,
   clearMembers: `delete from recurring_stream_transaction where stream_id = any($1::uuid[])`,
   // Only transactions still stored: one removed since detection read it is left out.
   addMembers: `insert into recurring_stream_transaction (stream_id, profile_id, transaction_id)
-     select r.stream, r.profile, r.transaction from jsonb_to_recordset($1::jsonb) as r(stream uuid, profile uuid, transaction uuid)
-      where exists (select 1 from transaction t where t.profile_id = r.profile and t.id = r.transaction)`,
+     select r.stream, $2, r.transaction from jsonb_to_recordset($1::jsonb) as r(stream uuid, transaction uuid)
+      where exists (select 1 from transaction t where t.profile_id = $2 and t.id = r.transaction)`,
   // Connections with a stream not yet ENDED whose predicted date is more than its frequency's grace days (`$2`, by frequency) before `$1`
   // (the plain `predicted_next_date < $1` lets the (status, predicted_next_date) index bound the scan).
-  overdueConnections: `select distinct s.connection_id as id from recurring_stream s
+  overdueConnections: `select distinct s.connection_id as id, s.profile_id as "profileId" from recurring_stream s
       where s.status in ('EARLY_DETECTION', 'MATURE') and s.predicted_next_date < $1::date and s.predicted_next_date + ($2::jsonb->>s.frequency)::int < $1::date limit $3`,
   endOverdue: `update recurring_stream s set status = 'ENDED', updated_at = now()
-      where s.connection_id = $1 and s.status in ('EARLY_DETECTION', 'MATURE') and s.predicted_next_date < $2::date and s.predicted_next_date + ($3::jsonb->>s.frequency)::int < $2::date
+      where s.connection_id = $1 and s.profile_id = $4 and s.status in ('EARLY_DETECTION', 'MATURE') and s.predicted_next_date < $2::date and s.predicted_next_date + ($3::jsonb->>s.frequency)::int < $2::date
       returning ${RECURRING_STREAM.select(RECORD, 's')}`,
   byId: `select ${RECURRING_STREAM.select(RECORD, 's')} from recurring_stream s where s.id = $1 and s.profile_id = $2`,
 };
 
-/** The accounts of a connection. */
-export async function accountsOfConnection(em: EntityManager, connectionId: string): Promise<StreamAccount[]> {
-  return (await run<StreamAccount>(em, recurringStatements.accounts, [connectionId])).rows;
+/** A connection as the recomputation names it: its id and its profile's (every statement names the profile, docs/scaling.md). */
+export interface StreamConnection {
+  connectionId: string;
+  profileId: string;
+}
+
+/** The accounts of the profile's connection. */
+export async function accountsOfConnection(em: EntityManager, { connectionId, profileId }: StreamConnection): Promise<StreamAccount[]> {
+  return (await run<StreamAccount>(em, recurringStatements.accounts, [connectionId, profileId])).rows;
 }
 
 /** Up to `limit` of the account's posted transactions dated from `since`, the newest kept. */
-export async function postedTransactions(em: EntityManager, accountId: string, since: string, limit: number): Promise<RecurringInput[]> {
-  return (await run<RecurringInput>(em, recurringStatements.posted, [accountId, since, limit])).rows;
+export async function postedTransactions(em: EntityManager, account: StreamAccount, since: string, limit: number): Promise<RecurringInput[]> {
+  return (await run<RecurringInput>(em, recurringStatements.posted, [account.id, since, limit, account.profileId])).rows;
 }
 
-/** The stored streams of the accounts, with their members. */
-export async function storedStreams(em: EntityManager, accountIds: string[]): Promise<StoredStream[]> {
-  return (await run<StoredStream>(em, recurringStatements.streams, [accountIds])).rows;
+/** The stored streams of the profile's accounts, with their members. */
+export async function storedStreams(em: EntityManager, profileId: string, accountIds: string[]): Promise<StoredStream[]> {
+  return (await run<StoredStream>(em, recurringStatements.streams, [accountIds, profileId])).rows;
 }
 
 /** A stream to write: its row and its members. */
@@ -98,8 +105,8 @@ export interface StreamWrite {
   stream: DetectedStream;
 }
 
-/** Inserts new streams, rewrites changed ones, removes vanished ones, and replaces the members of all written, in the caller's transaction. */
-export async function writeStreams(tx: EntityManager, changes: { created: StreamWrite[]; updated: StreamWrite[]; removed: string[] }): Promise<void> {
+/** Inserts new streams, rewrites changed ones, removes vanished ones, and replaces the members of all written, in the caller's transaction: all of one profile's. */
+export async function writeStreams(tx: EntityManager, profileId: string, changes: { created: StreamWrite[]; updated: StreamWrite[]; removed: string[] }): Promise<void> {
   const row = ({ id, account, stream }: StreamWrite) => ({
     id,
     profileId: account.profileId,
@@ -113,24 +120,24 @@ export async function writeStreams(tx: EntityManager, changes: { created: Stream
   const written = [...changes.created, ...changes.updated];
   if (changes.created.length > 0) await run(tx, recurringStatements.insert, [JSON.stringify(changes.created.map(row))]);
   if (changes.updated.length > 0) await run(tx, recurringStatements.update, [JSON.stringify(changes.updated.map(row))]);
-  if (changes.removed.length > 0) await run(tx, recurringStatements.remove, [changes.removed]);
+  if (changes.removed.length > 0) await run(tx, recurringStatements.remove, [changes.removed, profileId]);
   if (written.length === 0) return;
   await run(tx, recurringStatements.clearMembers, [written.map((write) => write.id)]);
-  const members = written.flatMap(({ id, account, stream }) => stream.transactionIds.map((transaction) => ({ stream: id, profile: account.profileId, transaction })));
-  await run(tx, recurringStatements.addMembers, [JSON.stringify(members)]);
+  const members = written.flatMap(({ id, stream }) => stream.transactionIds.map((transaction) => ({ stream: id, transaction })));
+  await run(tx, recurringStatements.addMembers, [JSON.stringify(members), profileId]);
 }
 
 /** Each frequency's grace days, as the overdue statements read them. */
 const GRACE_DAYS = JSON.stringify(Object.fromEntries(FREQUENCIES.map((frequency) => [frequency, CADENCES[frequency].graceDays])));
 
-/** Up to `limit` connections with a stream that has not ended but whose grace period is over by `today`. */
-export async function connectionsWithOverdueStreams(em: EntityManager, today: string, limit: number): Promise<string[]> {
-  return (await run<{ id: string }>(em, recurringStatements.overdueConnections, [today, GRACE_DAYS, limit])).rows.map((row) => row.id);
+/** Up to `limit` connections (with their profiles) with a stream that has not ended but whose grace period is over by `today`. */
+export async function connectionsWithOverdueStreams(em: EntityManager, today: string, limit: number): Promise<Array<{ id: string; profileId: string }>> {
+  return (await run<{ id: string; profileId: string }>(em, recurringStatements.overdueConnections, [today, GRACE_DAYS, limit])).rows;
 }
 
-/** Marks the connection's streams whose grace period is over by `today` ENDED, in the caller's transaction; resolves to them. */
-export async function endOverdueStreams(tx: EntityManager, connectionId: string, today: string): Promise<RecurringStreamRecord[]> {
-  return (await run<RecurringStreamRecord>(tx, recurringStatements.endOverdue, [connectionId, today, GRACE_DAYS])).rows;
+/** Marks the profile's connection's streams whose grace period is over by `today` ENDED, in the caller's transaction; resolves to them. */
+export async function endOverdueStreams(tx: EntityManager, of: StreamConnection, today: string): Promise<RecurringStreamRecord[]> {
+  return (await run<RecurringStreamRecord>(tx, recurringStatements.endOverdue, [of.connectionId, today, GRACE_DAYS, of.profileId])).rows;
 }
 
 /** One of the profile's streams by id. */

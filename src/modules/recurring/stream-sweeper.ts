@@ -34,10 +34,10 @@ export async function sweepOverdueStreams(em: EntityManager, today: string): Pro
   let ended = 0;
   for (;;) {
     const connections = await connectionsWithOverdueStreams(em, today, CONNECTIONS_PER_ROUND);
-    for (const connectionId of connections) {
+    for (const key of connections) {
       ended += await em.transactional(async (tx) => {
-        const connection = await connectionOrFail(tx, connectionId, { lock: true, profile: true });
-        const streams = await endOverdueStreams(tx, connectionId, today);
+        const connection = await connectionOrFail(tx, key, { lock: true, profile: true });
+        const streams = await endOverdueStreams(tx, { connectionId: key.id, profileId: key.profileId }, today);
         for (const stream of streams) recordStreamEvent(tx, connection, 'recurring_stream.ended', stream);
         return streams.length;
       });

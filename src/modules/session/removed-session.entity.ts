@@ -5,7 +5,8 @@ import { defineEntity, p } from '@mikro-orm/core';
  * kept while a token of it could still be unexpired: an API instance that starts later cannot learn of
  * a removed row from the session table, and without this would answer the token from memory
  * (docs/decisions/credentials-sessions-ended-in-memory.md). Written only by the session table's
- * triggers; rows issued over a token lifetime ago are pruned as new sessions are issued.
+ * triggers; rows issued over a token lifetime ago are pruned as new sessions are issued, and by the
+ * hourly retention job (session-retention.ts).
  */
 /** The id of the tombstone that stands for every session issued before its `issued_at`. */
 export const EVERY_SESSION_BEFORE = '00000000-0000-0000-0000-000000000000';

@@ -50,7 +50,9 @@ export const Session = defineEntity({
   // moves the tombstone that stands for every session issued before it (EVERY_SESSION_BEFORE): that
   // trigger, `session_truncated`, is created by Migration20261126193742 and not declared here, because
   // the schema diff reads triggers from information_schema.triggers, which lists no TRUNCATE trigger
-  // (declared, it would be created again by every migration the diff writes).
+  // (declared, it would be created again by every migration the diff writes). A session issued over a
+  // lifetime ago leaves no tombstone and needs no announcement: its tokens have all expired, and the
+  // ended-sessions load reads only the last lifetime's (this is what the retention job deletes).
   triggers: [
     {
       name: 'session_revoked',
@@ -62,7 +64,7 @@ export const Session = defineEntity({
       name: 'session_removed',
       timing: 'after',
       events: ['delete'],
-      body: "insert into removed_session (id, issued_at) values (old.id, old.created_at) on conflict do nothing; perform pg_notify('tributary_revocations', 's:' || old.id::text); return null;",
+      body: `if old.created_at > now() - '${clock(SESSION_LIFETIME_MS)}'::interval then insert into removed_session (id, issued_at) values (old.id, old.created_at) on conflict do nothing; perform pg_notify('tributary_revocations', 's:' || old.id::text); end if; return null;`,
     },
   ],
 });

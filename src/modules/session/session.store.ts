@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { run } from '../../db/statement.ts';
+import { uuidv7Edge } from '../../lib/ids.ts';
 import { EVERY_SESSION_BEFORE } from './removed-session.entity.ts';
 import { EXPIRY_MOVED, Session, type SessionEntity } from './session.entity.ts';
 
@@ -37,7 +38,14 @@ export const sessionStatements = {
    * removals. It runs in the issuing transaction: concurrent issuers skip each other's rows rather
    * than wait for them until commit.
    */
-  pruneRemoved: `delete from removed_session where id in (select id from removed_session where issued_at < $1 limit 100 for update skip locked)`,
+  pruneRemoved: `delete from removed_session where id in (select id from removed_session where issued_at < $1 limit $2 for update skip locked)`,
+  /**
+   * A batch of $2 sessions that expired before $1, oldest first, for the retention job; rows another
+   * deleter holds are skipped, not waited for. A session's id is a UUIDv7 made when it was issued,
+   * before it expired, so $3, the first id of $1's millisecond, bounds the primary key's range to
+   * read: no index of its own, which the ended-sessions load's branches would otherwise be planned on.
+   */
+  deleteExpired: `delete from session where id in (select id from session where id < $3 and expires_at < $1 order by id limit $2 for update skip locked)`,
 };
 
 /** What a credential check remembers of a live session: whose it is (a profile's revocation names it) and until when it holds. */
@@ -113,9 +121,14 @@ export function holdsSession(ids: Buffer, id: string): boolean {
   return false;
 }
 
-/** Prunes a few tombstones of sessions issued before `issuedBefore` (their tokens have all expired). */
-export async function pruneRemovedSessions(em: EntityManager, issuedBefore: Date): Promise<void> {
-  await run(em, sessionStatements.pruneRemoved, [issuedBefore]);
+/** Prunes up to `limit` tombstones of sessions issued before `issuedBefore` (their tokens have all expired); resolves to how many. */
+export async function pruneRemovedSessions(em: EntityManager, issuedBefore: Date, limit = 100): Promise<number> {
+  return (await run(em, sessionStatements.pruneRemoved, [issuedBefore, limit])).count;
+}
+
+/** Deletes up to `limit` sessions that expired before `expiredBefore`, oldest first; resolves to how many. */
+export async function deleteExpiredSessions(em: EntityManager, expiredBefore: Date, limit: number): Promise<number> {
+  return (await run(em, sessionStatements.deleteExpired, [expiredBefore, limit, uuidv7Edge(expiredBefore.getTime(), 'first')])).count;
 }
 
 /** Whether a session token is still good (as `liveSessionTerms`). */

@@ -33,9 +33,9 @@ export function connectionSweepJob(deps: SweepDependencies): JobDefinition<objec
 /** One sweep; resolves to the ids of the connections whose sync or disconnection it queued. */
 export async function sweepStuckConnections({ orm, jobs, logger, stuckAfterSeconds }: SweepDependencies): Promise<string[]> {
   const stuck = await stuckConnections(orm.em.fork(), [SYNC, DISCONNECT], stuckAfterSeconds);
-  for (const { id, status } of stuck) {
-    if (status === 'DISCONNECTING') await jobs.disconnect(id);
-    else await jobs.sync(id);
+  for (const { id, profileId, status } of stuck) {
+    if (status === 'DISCONNECTING') await jobs.disconnect(id, { profileId });
+    else await jobs.sync(id, { profileId });
   }
   if (stuck.length > 0) logger.warn({ connectionIds: stuck.map(({ id }) => id) }, 'queued again the work of connections left without a job');
   return stuck.map(({ id }) => id);

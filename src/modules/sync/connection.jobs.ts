@@ -10,7 +10,7 @@ import { queueRecompute, recurringRecomputeJob } from '../recurring/recurring.jo
 import { recurringSweepJob } from '../recurring/stream-sweeper.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { presentConnection } from '../connection/connection.presenter.ts';
-import { connectionById, connectionOrFail, dueForSync, endRefresh, forgetPresence } from '../connection/connection.store.ts';
+import { connectionById, connectionOrFail, dueForSync, endRefresh, forgetPresence, keyOf } from '../connection/connection.store.ts';
 import { syncConnection, type SyncDependencies } from './sync-engine.ts';
 import { BudgetUsedUp } from './request-budget.ts';
 
@@ -18,6 +18,20 @@ export const SYNC = 'connection.sync';
 const SYNC_DUE = 'connection.sync-due';
 export const DISCONNECT = 'connection.disconnect';
 const BALANCE_REFRESH = 'account.balance-refresh';
+
+/** A sync's or a disconnection's job: the connection, and its profile (absent from jobs queued before jobs carried it). */
+interface SyncPayload {
+  connectionId: string;
+  profileId?: string;
+}
+
+/** Where a job is sent from: the caller's transaction (`db`, from jobsIn), and the connection's profile when the caller knows it. */
+interface JobOptions {
+  db?: Db;
+  profileId?: string;
+}
+
+const payload = (connectionId: string, { profileId }: JobOptions): SyncPayload => ({ connectionId, ...(profileId ? { profileId } : {}) });
 
 /** How often a SYNCED connection is synced again; errors the provider may recover from retry every tick. */
 export const SYNC_INTERVAL_HOURS = 6;
@@ -46,20 +60,20 @@ export class ConnectionJobs {
         // connection as singleton key holds at most one queued and one running job per connection,
         // whatever sends it (cron, refresh, webhook, reconnect); a send while one is queued joins it.
         policy: 'stately',
-        handle: async ({ connectionId }: { connectionId: string }) => {
+        handle: async ({ connectionId, profileId }: SyncPayload) => {
           // A refresh is a claim on the connection row, so a refresh that joined a queued sync still counts.
-          const connection = await connectionById(this.#deps.orm.em.fork(), connectionId);
+          const connection = await connectionById(this.#deps.orm.em.fork(), connectionId, { profileId });
           const refresh = connection?.refreshStartedAt != null;
           const presence = connection && this.#presenceOf(connection);
           try {
             if (refresh) await this.#askForNewTransactions(connection!);
-            await syncConnection({ ...this.#deps, transactionsChanged: (id, db) => queueRecompute(this.#queue(), id, db) }, connectionId, { refresh, presence });
+            await syncConnection({ ...this.#deps, transactionsChanged: (of, db) => queueRecompute(this.#queue(), of, db) }, connectionId, { refresh, presence, profileId });
           } catch (error) {
             // A temporary upstream failure comes back after the upstream's own delay, not pg-boss's.
             if (error instanceof BudgetUsedUp) return;
             const delay = error instanceof ProviderBusy || error instanceof ProviderError ? error.retryAfterSeconds : undefined;
             if (delay === undefined) throw error;
-            await this.#queue().send(SYNC, { connectionId }, { startAfter: delay, singletonKey: connectionId });
+            await this.#queue().send(SYNC, { connectionId, profileId: connection?.profile.id ?? profileId }, { startAfter: delay, singletonKey: connectionId });
           } finally {
             if (refresh) await endRefresh(this.#deps.orm.em.fork(), connectionId);
             // A link's or a repair's presence serves its first sync only (a refresh's goes with the refresh).
@@ -68,16 +82,19 @@ export class ConnectionJobs {
         },
       },
       { name: SYNC_DUE, cron: '*/15 * * * *', handle: () => this.syncDue() },
-      { name: DISCONNECT, handle: ({ connectionId }: { connectionId: string }) => this.#disconnect(connectionId) },
-      { name: BALANCE_REFRESH, policy: 'stately', handle: ({ accountId }: { accountId: string }) => this.#refreshBalance(accountId) },
+      { name: DISCONNECT, handle: ({ connectionId, profileId }: SyncPayload) => this.#disconnect(connectionId, profileId) },
+      { name: BALANCE_REFRESH, policy: 'stately', handle: ({ accountId, profileId }: { accountId: string; profileId?: string }) => this.#refreshBalance(accountId, profileId) },
       recurringRecomputeJob(this.#deps.orm),
       recurringSweepJob(this.#deps.orm),
     ];
   }
 
-  /** Queues a sync (joining one already queued); with `db` (jobsIn), inside the caller's transaction. */
-  async sync(connectionId: string, options: { db?: Db } = {}): Promise<void> {
-    await this.#queue().send(SYNC, { connectionId }, { singletonKey: connectionId, db: options.db });
+  /**
+   * Queues a sync (joining one already queued); with `db` (jobsIn), inside the caller's transaction.
+   * With `profileId` (the connection's), the job names the profile in its statements.
+   */
+  async sync(connectionId: string, options: JobOptions = {}): Promise<void> {
+    await this.#queue().send(SYNC, payload(connectionId, options), { singletonKey: connectionId, db: options.db });
   }
 
   /**
@@ -85,7 +102,7 @@ export class ConnectionJobs {
    * an upstream asked to come back, or its budget ran out) is cancelled first, so the refresh does
    * not join it and wait too; one queued to run now is joined. With `db`, in the caller's transaction.
    */
-  async syncNow(connectionId: string, options: { db?: Db } = {}): Promise<void> {
+  async syncNow(connectionId: string, options: JobOptions = {}): Promise<void> {
     const queued = await this.#queue().findJobs(SYNC, { key: connectionId, queued: true, db: options.db });
     // Read through the caller's transaction, pg-boss's timestamps arrive as the driver gives them (text): read either.
     const later = queued.filter((job) => job.state !== 'active' && new Date(job.startAfter).getTime() > Date.now()).map((job) => job.id);
@@ -93,13 +110,13 @@ export class ConnectionJobs {
     await this.sync(connectionId, options);
   }
 
-  async disconnect(connectionId: string, options: { db?: Db } = {}): Promise<void> {
-    await this.#queue().send(DISCONNECT, { connectionId }, { db: options.db });
+  async disconnect(connectionId: string, options: JobOptions = {}): Promise<void> {
+    await this.#queue().send(DISCONNECT, payload(connectionId, options), { db: options.db });
   }
 
-  /** Queues a balance refresh; a request while one is queued for the account joins it. */
-  async refreshBalance(accountId: string): Promise<void> {
-    await this.#queue().send(BALANCE_REFRESH, { accountId }, { singletonKey: accountId });
+  /** Queues a balance refresh of the profile's account; a request while one is queued for the account joins it. */
+  async refreshBalance(accountId: string, profileId: string): Promise<void> {
+    await this.#queue().send(BALANCE_REFRESH, { accountId, profileId }, { singletonKey: accountId });
   }
 
   #queue(): PgBoss {
@@ -122,17 +139,17 @@ export class ConnectionJobs {
   async syncDue(now = new Date()): Promise<void> {
     const due = await dueForSync(this.#deps.orm.em.fork(), SYNC_INTERVAL_HOURS, now);
     // One statement for the whole tick; a connection with a sync already queued is skipped by its key.
-    if (due.length > 0) await this.#queue().insert(SYNC, due.map((id) => ({ data: { connectionId: id }, singletonKey: id })));
+    if (due.length > 0) await this.#queue().insert(SYNC, due.map(({ id, profileId }) => ({ data: { connectionId: id, profileId }, singletonKey: id })));
   }
 
-  async #disconnect(connectionId: string): Promise<void> {
+  async #disconnect(connectionId: string, profileId: string | undefined): Promise<void> {
     const em = this.#deps.orm.em.fork();
-    const connection = await connectionById(em, connectionId, 'DISCONNECTING');
+    const connection = await connectionById(em, connectionId, { status: 'DISCONNECTING', profileId });
     if (!connection) return;
     const { provider, credential } = await this.#upstream(connection);
     await provider.disconnect(credential);
     await em.transactional(async (tx) => {
-      const current = await connectionOrFail(tx, connectionId, { lock: false, profile: true });
+      const current = await connectionOrFail(tx, keyOf(connection), { lock: false, profile: true });
       current.status = 'DISCONNECTED';
       // The upstream access is revoked (or, for SimpleFIN, revoked by the user at their Bridge): keep nothing that could reach it.
       current.credentialEncrypted = this.#deps.cipher.encrypt('credential', current, '');
@@ -159,9 +176,9 @@ export class ConnectionJobs {
     }
   }
 
-  async #refreshBalance(accountId: string): Promise<void> {
+  async #refreshBalance(accountId: string, profileId: string | undefined): Promise<void> {
     const em = this.#deps.orm.em.fork();
-    const account = await accountToRefresh(em, accountId);
+    const account = await accountToRefresh(em, accountId, profileId);
     if (!account || account.state !== 'OPEN') return;
     const connection = account.connection;
     const { provider, credential } = await this.#upstream(connection);

@@ -4,7 +4,7 @@ import type { InvestmentSnapshot } from '../../providers/provider-investments.ts
 import type { ProviderLiability } from '../../providers/provider-liabilities.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { presentConnection } from '../connection/connection.presenter.ts';
-import { connectionOrFail } from '../connection/connection.store.ts';
+import { connectionOrFail, keyOf } from '../connection/connection.store.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { reconcileActivity, replaceHoldings, type Unmatched } from '../investment/investment.store.ts';
 import { replaceLiabilities } from '../liability/liability.store.ts';
@@ -50,7 +50,7 @@ export function investmentStart(lastSyncedAt: Date | null | undefined): string {
  */
 export async function applyInvestments(em: EntityManager, connection: ConnectionEntity, provider: string, snapshot: InvestmentSnapshot, observers: SyncObservers = {}): Promise<void> {
   const unmatched = await em.transactional(async (tx) => {
-    const locked = await connectionOrFail(tx, connection.id, { lock: true, profile: true });
+    const locked = await connectionOrFail(tx, keyOf(connection), { lock: true, profile: true });
     const owner = { connectionId: connection.id, profileId: connection.profile.id, provider };
     const securityIds = await upsertSecurities(tx, provider, snapshot.securities);
     const holdings = await replaceHoldings(tx, owner, snapshot.holdings, securityIds);
@@ -90,7 +90,7 @@ function reportUnmatched({ metrics, logger }: SyncObservers, connectionId: strin
 /** Stores the connection's liabilities as reported; one `liabilities.updated` when any changed. */
 export async function applyLiabilities(em: EntityManager, connection: ConnectionEntity, provider: string, reported: ProviderLiability[]): Promise<void> {
   await em.transactional(async (tx) => {
-    const locked = await connectionOrFail(tx, connection.id, { lock: true, profile: true });
+    const locked = await connectionOrFail(tx, keyOf(connection), { lock: true, profile: true });
     const changes = await replaceLiabilities(tx, { connectionId: connection.id, profileId: connection.profile.id, provider }, reported);
     if (changes > 0) recordEvent(tx, locked.environment.id, 'liabilities.updated', locked.profile, presentConnection(locked));
   });

@@ -12,7 +12,7 @@ import { markProfileReady } from '../profile/profile.service.ts';
 import type { ConnectionEntity, ConnectionStatus } from '../connection/connection.entity.ts';
 import { presentConnection, presentSyncChanges } from '../connection/connection.presenter.ts';
 import { consentEnded, markConsentExpired } from '../connection/consent.ts';
-import { connectionById, connectionOrFail, INACTIVE, moveStatus, rewindWalk, storeUpstreamRefusal } from '../connection/connection.store.ts';
+import { connectionById, connectionOrFail, INACTIVE, moveStatus, keyOf, rewindWalk, storeUpstreamRefusal, type ConnectionKey } from '../connection/connection.store.ts';
 import { BudgetUsedUp } from './request-budget.ts';
 import { syncProducts } from './product-steps.ts';
 import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
@@ -25,7 +25,7 @@ export interface SyncDependencies extends SyncObservers {
   /** The provider a connection of this environment syncs with. */
   provider(name: string, environmentId: string): Promise<Provider>;
   /** Queues what follows a sync that changed transactions (recurring streams), with `db` in the sync's final transaction. */
-  transactionsChanged?: (connectionId: string, db: Db) => Promise<void>;
+  transactionsChanged?: (of: { connectionId: string; profileId: string }, db: Db) => Promise<void>;
   /** The time now (a test's clock moves faster); absent: the system's. */
   now?: () => Date;
 }
@@ -38,14 +38,18 @@ export interface SyncDependencies extends SyncObservers {
  * twice or skips one. Change counts are carried on the connection until the sync ends, so the
  * `connection.synced.successful` event reports every change exactly once, even across a crash.
  */
-export async function syncConnection(deps: SyncDependencies, connectionId: string, options: { refresh?: boolean; presence?: EndUserPresence } = {}): Promise<void> {
+export async function syncConnection(
+  deps: SyncDependencies,
+  connectionId: string,
+  options: { refresh?: boolean; presence?: EndUserPresence; profileId?: string } = {},
+): Promise<void> {
   const em = deps.orm.em.fork();
   const now = deps.now ?? (() => new Date());
-  const connection = await connectionById(em, connectionId);
+  const connection = await connectionById(em, connectionId, { profileId: options.profileId });
   if (!connection || connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
   if (connection.profile.deletingAt) return;
   // An ended consent reaches nothing upstream: the connection waits for the end-user to renew it.
-  if (consentEnded(connection, now())) return finish(em, connection.id, null, now(), connection.status);
+  if (consentEnded(connection, now())) return finish(em, keyOf(connection), null, now(), connection.status);
   const provider = await deps.provider(connection.provider, connection.environment.id);
   const accessToken = await readCredential(deps, em, connection);
   if (accessToken === undefined) return;
@@ -68,7 +72,7 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
     if (!applied) return;
     await syncProducts(em, connection, provider, accessToken, deps);
     if (connection.products.includes('ACCOUNT_NUMBERS') && provider.capabilities.has('ACCOUNT_NUMBERS')) await verifyAccounts(em, connection, provider, accessToken);
-    await finish(em, connection.id, null, now(), undefined, deps.transactionsChanged);
+    await finish(em, keyOf(connection), null, now(), undefined, deps.transactionsChanged);
     observe('synced');
   } catch (error) {
     if (error instanceof ProviderBusy) {
@@ -85,7 +89,7 @@ export async function syncConnection(deps: SyncDependencies, connectionId: strin
     }
     // A failure of our own shows as ERROR_SERVICE (not a sync stuck at SYNCING) and is rethrown, so
     // the job is retried; pages already applied stay, and the retry goes on from their cursor.
-    await finish(em, connection.id, error instanceof ProviderError ? error : new ProviderError('ERROR_SERVICE', 'the sync failed inside Tributary'), now(), previousStatus);
+    await finish(em, keyOf(connection), error instanceof ProviderError ? error : new ProviderError('ERROR_SERVICE', 'the sync failed inside Tributary'), now(), previousStatus);
     observe('failed');
     if (!(error instanceof ProviderError) || error.retryAfterSeconds !== undefined) throw error;
   }
@@ -103,7 +107,7 @@ async function readCredential(deps: SyncDependencies, em: EntityManager, connect
   } catch (error) {
     if (!(error instanceof DecryptionError)) throw error;
     const previousStatus = connection.status;
-    await finish(em, connection.id, new ProviderError('ERROR_SERVICE', 'the stored credential does not decrypt'), new Date(), previousStatus);
+    await finish(em, keyOf(connection), new ProviderError('ERROR_SERVICE', 'the stored credential does not decrypt'), new Date(), previousStatus);
     deps.metrics?.syncFinished(connection.provider, 'failed', 0);
     if (previousStatus !== 'ERROR_SERVICE') {
       deps.logger?.error(
@@ -173,7 +177,7 @@ async function walkTransactions(
  * one the provider offers no ACH numbers for stays unverified, and the others are verified all the same.
  */
 async function verifyAccounts(em: EntityManager, connection: ConnectionEntity, provider: Provider, accessToken: string): Promise<void> {
-  for (const account of await unverifiedAccounts(em, connection.id)) {
+  for (const account of await unverifiedAccounts(em, connection.id, connection.profile.id)) {
     if (!(await provider.accountNumbers(accessToken, account.remoteId))) continue;
     await markVerified(em, account.id, { environmentId: connection.environment.id, profile: connection.profile });
   }
@@ -185,14 +189,14 @@ async function verifyAccounts(em: EntityManager, connection: ConnectionEntity, p
  */
 async function finish(
   em: EntityManager,
-  connectionId: string,
+  key: ConnectionKey,
   failure: ProviderError | null,
   now: Date,
   previousStatus?: ConnectionStatus,
   transactionsChanged?: SyncDependencies['transactionsChanged'],
 ): Promise<void> {
   await em.transactional(async (tx) => {
-    const connection = await connectionOrFail(tx, connectionId, { lock: true, profile: true });
+    const connection = await connectionOrFail(tx, key, { lock: true, profile: true });
     if (connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
     // The upstream says the consent reached its end before the end Tributary knew of: it ended now.
     if (failure?.consentExpired && !consentEnded(connection, now)) connection.consentExpiresAt = now;
@@ -213,7 +217,7 @@ async function finish(
     connection.syncChanges = null;
     if (changes.added + changes.modified + changes.removed > 0) {
       recordEvent(tx, connection.environment.id, 'connection.synced.successful', connection.profile, presentConnection(connection), presentSyncChanges(changes));
-      await transactionsChanged?.(connectionId, jobsIn(tx));
+      await transactionsChanged?.({ connectionId: key.id, profileId: key.profileId }, jobsIn(tx));
     }
     if (firstSync) markProfileReady(tx, connection.profile);
   });

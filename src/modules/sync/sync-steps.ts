@@ -9,7 +9,7 @@ import { sameReading } from '../balance/balance.service.ts';
 import { applyTransactionChanges } from '../transaction/transaction-sync.store.ts';
 import { enricherFor } from '../categorization/learning.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
-import { connectionOrFail, lockWalk, moveWalk, withPageChanges } from '../connection/connection.store.ts';
+import { connectionOrFail, keyOf, lockWalk, moveWalk, withPageChanges } from '../connection/connection.store.ts';
 
 /*
  * The units of work of a sync, each one database transaction on the sync's EntityManager that
@@ -30,7 +30,7 @@ export interface SyncObservers {
 export async function applyAccounts(em: EntityManager, connection: ConnectionEntity, reported: ProviderAccount[], cipher: FieldCipher): Promise<void> {
   await em.transactional(async (tx) => {
     // One accounts step per connection at a time: two workers syncing it at once would both insert a new account.
-    await connectionOrFail(tx, connection.id, { lock: true, profile: false });
+    await connectionOrFail(tx, keyOf(connection), { lock: true, profile: false });
     const accounts = await applyReportedAccounts(tx, { connectionId: connection.id, profileId: connection.profile.id }, reported, cipher);
     const latest = await latestBalances(tx, connection.profile.id, accounts);
     const target = { environmentId: connection.environment.id, profile: connection.profile };
