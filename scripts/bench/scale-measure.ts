@@ -64,7 +64,7 @@ export interface HotPath {
 
 /**
  * Every hot path of issue #34 on one database: through the HTTPS front door (GraphQL transaction
- * pages, GET /v1/events with each filter, GET /v1/profiles's last page) and in this process (the
+ * pages, GET /v1/events with each filter, GET /v1/profiles's last page, by cursor) and in this process (the
  * relay's pass, a sync page's apply, the due-sync sweep), as the service runs them. Every answer is
  * checked each time it is timed.
  */
@@ -108,7 +108,14 @@ export async function hotPaths(target: ScaleTarget): Promise<HotPath[]> {
   const events = (query: () => string) => () => ask(rest(`/v1/events?limit=100&${query()}`));
   const day = 86_400_000;
   const [middle] = (await db.query<{ id: string }>(`select id from event where environment_id = $1 and at >= now() - interval '${EVENT_DAYS / 2} days' order by id limit 1`, [environmentId])).rows;
-  const profileCount = Number((await db.query<{ n: string }>('select count(*) as n from profile where environment_id = $1', [environmentId])).rows[0]!.n);
+  // The profiles list's last page as a client reaches it at scale (offset pages stop at 10,000 items): after the profile before it.
+  const [beforeLast] = (
+    await db.query<{ id: string }>(
+      `select id from profile where environment_id = $1 and deleting_at is null order by id
+        offset (select greatest((count(*) - 1) / 100 * 100 - 1, 0) from profile where environment_id = $1 and deleting_at is null) limit 1`,
+      [environmentId],
+    )
+  ).rows;
   const active = profiles.map((profile) => encodeId('profile', profile.id));
 
   const path = (name: string, bounds: HotPath['bounds'], run: HotPath['run']): HotPath => ({ name, bounds, run });
@@ -126,7 +133,7 @@ export async function hotPaths(target: ScaleTarget): Promise<HotPath[]> {
     path('events.since', HTTP, events(() => `since=${encodeURIComponent(new Date(Date.now() - day).toISOString())}`)),
     path('events.until', HTTP, events(() => `until=${encodeURIComponent(new Date(Date.now() - (EVENT_DAYS / 2) * day).toISOString())}`)),
     path('events.after', HTTP, events(() => `after=${encodeId('event', middle!.id)}`)),
-    path('profiles.lastPage', HTTP, () => ask(rest(`/v1/profiles?limit=100&page=${Math.ceil(profileCount / 100)}`))),
+    path('profiles.lastPage', HTTP, () => ask(rest(`/v1/profiles?limit=100&after=${encodeId('profile', beforeLast!.id)}`))),
     path('relay.pass', IN_PROCESS, await relayPass(target, { ...syncProfile, metadata: null })),
     path('sync.pageApply', { count: 20, seconds: 12 }, await syncPageApply(target, syncProfile.id)),
     path('syncDue', IN_PROCESS, syncDue(target)),

@@ -115,9 +115,9 @@ const EVENT_MIX: Array<{ type: string; percent: number; record: 'balance' | 'con
  * public ids are stand-ins of the right length.
  */
 export async function seedEvents(client: pg.ClientBase, environmentId: string, events: number, quietProfileId: string): Promise<void> {
-  const dispatched = (await columnsOf(client, ['event'])).event!.includes('dispatched_at');
   await client.query(UUIDV7_AT);
-  await client.query('truncate event cascade');
+  // Already relayed: none of them in the outbox.
+  await client.query('truncate event, event_outbox cascade');
   const fakeId = (prefix: string, seed: string) => `'${prefix}_' || lpad(to_hex(${seed}), 26, '0')`;
   const recent = `now() - interval '1 day'`;
   const records = {
@@ -144,7 +144,6 @@ export async function seedEvents(client: pg.ClientBase, environmentId: string, e
   );
   await client.query('analyze event_envelope, event_slot');
   const profiles = Number((await client.query<{ n: string }>(`select count(distinct k) as n from event_envelope`)).rows[0]!.n);
-  const columns = ['id', 'environment_id', 'profile_id', 'type', 'at', 'payload', ...(dispatched ? ['dispatched_at'] : [])];
   for (let from = 1; from <= events; from += CHUNK_EVENTS) {
     const to = Math.min(events, from + CHUNK_EVENTS - 1);
     await inTransaction(client, async () => {
@@ -152,8 +151,8 @@ export async function seedEvents(client: pg.ClientBase, environmentId: string, e
       // Envelopes hashed in one batch: the join then keeps the series' order, with no sort of wide rows.
       await client.query(`set local work_mem = '256MB'`);
       await client.query(
-        `insert into event (${columns.join(', ')})
-         select pg_temp.uuidv7_at(e.at), $1, v.profile_id, v.type, e.at, v.payload${dispatched ? ', e.at' : ''}
+        `insert into event (id, environment_id, profile_id, type, at, payload)
+         select pg_temp.uuidv7_at(e.at), $1, v.profile_id, v.type, e.at, v.payload
            from (select i, now() - interval '${EVENT_DAYS} days' + (i - 1) * (interval '${EVENT_DAYS} days' / $2::int) as at, (i::bigint * 7919) % ${profiles} as k, s.type
                    from generate_series($3::int, $4::int) i join event_slot s on s.slot = i % 100) e
            join event_envelope v on v.k = e.k and v.type = e.type`,
