@@ -108,14 +108,16 @@ describe('the event log\'s filters use their indexes', () => {
   it.each([
     ['profileId (a profile with no events)', { profileId: randomUUID() }, 'event_profile_id_id_index', /profile_id = /],
     ['profileId (a profile with events)', { profileId: '00000000-0000-7000-8000-000000000000' }, 'event_profile_id_id_index', /profile_id = /],
-    ['a type prefix no event has', { type: 'profile' }, 'event_environment_id_type_index', /type >= 'profile\.'/],
+    ['a type prefix no event has', { type: 'profile' }, 'event_environment_id_type_index', /type >= 'profile'::text\) AND \(type < 'profile\/'/],
     ['since yesterday', { since: new Date(now - DAY_MS) }, 'event_environment_id_id_index', /id >= /],
     ['until 59 days ago', { until: new Date(now - 59 * DAY_MS) }, 'event_environment_id_id_index', /id <= /],
     ['no filter', {}, 'event_environment_id_id_index', /environment_id = /],
-  ])('%s: the page reads a range of the index, no sequential scan of event', async (_case, filter, index, condition) => {
+  ])('%s: the page and its count read a range of the index, no sequential scan of event', async (_case, filter, index, condition) => {
     const [page, count] = await plans(filter);
-    // An index read by its condition (not walked whole with a filter, as the pkey was before).
-    expect(indexConditions(page!), JSON.stringify(page)).toContainEqual([index, expect.stringMatching(condition)]);
+    // An index read by its condition (not walked whole with a filter, as the pkey was before; the
+    // count of a filter too, or it would walk the environment's entries until 10,001 matched; an
+    // unfiltered count matches from its first entry, in whichever index).
+    for (const tree of Object.keys(filter).length > 0 ? [page!, count!] : [page!]) expect(indexConditions(tree), JSON.stringify(tree)).toContainEqual([index, expect.stringMatching(condition)]);
     for (const tree of [page!, count!]) expect(sequentialScans(tree), JSON.stringify(tree)).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runOnce } from '../../src/db/scratch.ts';
 import { ormConfig } from '../../src/orm/orm.ts';
+import { asTestSql } from '../support/test-database.ts';
 
 /*
  * Migrations that do not stop writes (docs/decisions/migrations-large-tables.md). A database is
@@ -34,7 +35,7 @@ beforeAll(async () => {
   await runOnce(admin, `CREATE DATABASE ${name}`);
   url = admin.replace(/\/[^/]+$/, `/${name}`);
   orm = await MikroORM.init(ormConfig(url, { poolMax: 2 }));
-  sql = new pg.Pool({ connectionString: url, max: 3 });
+  sql = new pg.Pool({ connectionString: asTestSql(url), max: 3 });
 });
 
 afterAll(async () => {

@@ -1,13 +1,13 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diskUse, EVENT_DAYS, growProfiles, seedEvents, seedTemplates, setDueConnections } from '../../scripts/bench/scale-seed.ts';
-import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { asTestSql, openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 let db: TestDatabase;
 let client: pg.Client;
 beforeAll(async () => {
   db = await openTestDatabase();
-  client = new pg.Client({ connectionString: db.url });
+  client = new pg.Client({ connectionString: asTestSql(db.url) });
   await client.connect();
 });
 afterAll(async () => {
@@ -34,7 +34,7 @@ describe('the scale bench seed', () => {
     const [quiet] = await db.sql('select id from profile order by id limit 1');
     await seedEvents(client, db.environmentId, 500, quiet.id);
     const [events] = await db.sql(
-      `select count(*)::int as n, count(*) filter (where profile_id = $1)::int as quiet, count(*) filter (where dispatched_at is null)::int as undispatched,
+      `select count(*)::int as n, count(*) filter (where profile_id = $1)::int as quiet, (select count(*) from event_outbox)::int as undispatched,
               bool_and(payload->>'type' = type) as typed, round(extract(epoch from max(at) - min(at)) / 86400)::int as days,
               count(*) filter (where id::text like '________-____-7%')::int as v7
          from event`,

@@ -30,7 +30,9 @@ export function eventWhere({ environmentId, type, profileId, since, until }: Eve
   };
   return {
     environment: environmentId,
-    ...(type ? { $or: [{ type }, { type: { $like: `${type.replaceAll('_', '\\_')}.%` } }] } : {}),
+    // The type or its prefix, within the one range of (environment_id, type) that holds both: the
+    // type is in byte order ("C"), and '/' is the byte after '.'.
+    ...(type ? { type: { $gte: type, $lt: `${type}/` }, $or: [{ type }, { type: { $like: `${type.replaceAll('_', '\\_')}.%` } }] } : {}),
     ...(profileId ? { profileId } : {}),
     ...(Object.keys(at).length > 0 ? { at, id } : {}),
   };

@@ -74,7 +74,7 @@ export const investmentStatements = {
   // What the snapshot no longer holds ($2: its [accountRemoteId, securityId] pairs) is gone; the rest was seen now.
   removeUnheld: `delete from holding h where h.profile_id = $3 and h.connection_id = $1 and (h.account_id, h.security_id) not in (
        select a.id, r."securityId" from jsonb_to_recordset($2::jsonb) as r("accountRemoteId" text, "securityId" uuid)
-         join account a on a.connection_id = $1 and a.remote_id = r."accountRemoteId")`,
+         join account a on a.profile_id = $3 and a.connection_id = $1 and a.remote_id = r."accountRemoteId")`,
   seen: `update holding set last_seen_at = now() where profile_id = $2 and connection_id = $1`,
   // The accounts of the connection among the remote ids a snapshot names: rows of any other cannot be stored.
   knownAccounts: `select remote_id as "remoteId" from account where connection_id = $1 and remote_id = any($2::text[])`,
@@ -89,7 +89,7 @@ export const investmentStatements = {
   // Activity of the window [$2, $3] the upstream no longer reports ($4: [accountRemoteId, remoteId] pairs) is removed.
   removeUnreported: `delete from investment_transaction t where t.profile_id = $5 and t.connection_id = $1 and t.date between $2::date and $3::date and (t.account_id, t.remote_id) not in (
        select a.id, r."remoteId" from jsonb_to_recordset($4::jsonb) as r("accountRemoteId" text, "remoteId" text)
-         join account a on a.connection_id = $1 and a.remote_id = r."accountRemoteId")`,
+         join account a on a.profile_id = $5 and a.connection_id = $1 and a.remote_id = r."accountRemoteId")`,
   holdingsOfAccounts: `select ${HOLDING.select(HOLDING_RECORD, 'h')}, (h.created_at at time zone 'UTC')::date::text as date
        from holding h join security s on s.id = h.security_id
       where h.account_id = any($1::uuid[]) and h.profile_id = $2 order by s.name nulls last, h.id`,

@@ -54,7 +54,7 @@ export const recurringStatements = {
   posted: `select t.id, t.date::text as date, t.amount::text as amount, t.description, t.merchant_name as "merchantName", t.category_detailed as category
        from transaction t where t.account_id = $1 and t.profile_id = $4 and t.status = 'POSTED' and t.date >= $2::date order by t.date desc, t.id desc limit $3`,
   streams: `select ${RECURRING_STREAM.select(RECORD, 's')},
-       coalesce((select array_agg(m.transaction_id order by m.transaction_id) from recurring_stream_transaction m where m.stream_id = s.id), '{}') as "transactionIds"
+       coalesce((select array_agg(m.transaction_id order by m.transaction_id) from recurring_stream_transaction m where m.profile_id = s.profile_id and m.stream_id = s.id), '{}') as "transactionIds"
        from recurring_stream s where s.account_id = any($1::uuid[]) and s.profile_id = $2`,
   insert: `insert into recurring_stream (${RECURRING_STREAM.list(['id', 'profileId', 'connectionId', 'accountId', 'direction', 'key', 'currencyCode', ...COMPUTED, 'createdAt', 'updatedAt'])})
      select r.id, r."profileId", r."connectionId", r."accountId", r.direction, r.key, r."currencyCode", ${COMPUTED.map((field) => `r."${field}"`).join(', ')}, now(), now()
@@ -62,7 +62,7 @@ export const recurringStatements = {
   update: `update recurring_stream s set ${COMPUTED.map((field) => `${RECURRING_STREAM.column(field)} = r."${field}"`).join(', ')}, updated_at = now()
        from jsonb_to_recordset($1::jsonb) as r(${RECURRING_STREAM.recordset(['id', 'profileId', ...COMPUTED])}) where s.id = r.id and s.profile_id = r."profileId"`,
   remove: `delete from recurring_stream where id = any($1::uuid[]) and profile_id = $2`,
-  clearMembers: `delete from recurring_stream_transaction where stream_id = any($1::uuid[])`,
+  clearMembers: `delete from recurring_stream_transaction where stream_id = any($1::uuid[]) and profile_id = $2`,
   // Only transactions still stored: one removed since detection read it is left out.
   addMembers: `insert into recurring_stream_transaction (stream_id, profile_id, transaction_id)
      select r.stream, $2, r.transaction from jsonb_to_recordset($1::jsonb) as r(stream uuid, transaction uuid)
@@ -122,7 +122,7 @@ export async function writeStreams(tx: EntityManager, profileId: string, changes
   if (changes.updated.length > 0) await run(tx, recurringStatements.update, [JSON.stringify(changes.updated.map(row))]);
   if (changes.removed.length > 0) await run(tx, recurringStatements.remove, [changes.removed, profileId]);
   if (written.length === 0) return;
-  await run(tx, recurringStatements.clearMembers, [written.map((write) => write.id)]);
+  await run(tx, recurringStatements.clearMembers, [written.map((write) => write.id), profileId]);
   const members = written.flatMap(({ id, stream }) => stream.transactionIds.map((transaction) => ({ stream: id, transaction })));
   await run(tx, recurringStatements.addMembers, [JSON.stringify(members), profileId]);
 }
