@@ -102,7 +102,7 @@ async function contents(table: string): Promise<Map<string, unknown>> {
  * under a new id, updates one it inserted, deletes another; `expected` follows each change.
  */
 async function keepWriting(expected: Map<string, unknown>, done: () => boolean): Promise<number> {
-  const writer = new pg.Client({ connectionString: url });
+  const writer = new pg.Client({ connectionString: asTestSql(url) });
   await writer.connect();
   const [template] = [...expected.keys()];
   const mine: string[] = [];
