@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createIndexConcurrently, migrationSession, type MigrationSession } from '../../src/db/online-move.ts';
 import type { Builders } from '../support/builders.ts';
 import { withServiceTier } from '../support/service-tier.ts';
-import type { TestDatabase } from '../support/test-database.ts';
+import { asTestSql, type TestDatabase } from '../support/test-database.ts';
 
 /*
  * What `concurrently` buys (docs/decisions/migrations-large-tables.md): an index built on the
@@ -48,8 +48,8 @@ async function builderSession(): Promise<{ pid: number; session: MigrationSessio
  */
 async function insertWhileBuilding(build: (session: MigrationSession, partition: string) => Promise<unknown>): Promise<{ inserted: Promise<unknown>; finish(): Promise<void> }> {
   const [row] = await db.sql<{ id: string; profile_id: string; partition: string }>(`select id::text, profile_id::text, tableoid::regclass::text as partition from transaction limit 1`);
-  const holder = new pg.Client({ connectionString: db.url });
-  const writer = new pg.Client({ connectionString: db.url });
+  const holder = new pg.Client({ connectionString: asTestSql(db.url) });
+  const writer = new pg.Client({ connectionString: asTestSql(db.url) });
   await Promise.all([holder.connect(), writer.connect()]);
   const builder = await builderSession();
   await holder.query('begin');
