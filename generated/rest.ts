@@ -1005,6 +1005,13 @@ export interface paths {
          *     events matching the filters (`Current-Page` is the page of the last event returned, were
          *     they split into pages of `limit`), and are sent only while those are at most 10,000 (see
          *     Pagination).
+         *
+         *     The log keeps events for `LOG_RETENTION_DAYS` (30 days by default, never less than the 8 days
+         *     over which a delivery's retries can stretch) and drops them a week at a time, so the oldest kept event
+         *     is 30 to 37 days old. A cursor older than the oldest kept event is answered `410`
+         *     `CURSOR_EXPIRED` rather than a page that would skip the dropped events; `since` earlier than
+         *     the oldest kept event simply starts with it. A subscription's delivery attempts are kept
+         *     for the same time.
          */
         get: operations["listEvents"];
         put?: never;
@@ -1412,6 +1419,7 @@ export interface components {
          *     | `NOT_ACCEPTABLE` | 406 | GraphQL: `Accept` names no media type the answer can have. Accept `application/graphql-response+json` or `application/json`. |
          *     | `REQUEST_TIMEOUT` | 408 | The headers or the body did not arrive in time, and the connection was closed. Send the request without pauses, on a new connection. |
          *     | `CONFLICT` | 409 | The request conflicts with the record's current state: a refresh already running, an account not verified yet, a `uuid` in use, a profile being deleted. The message says which; the instruction, what to wait for. |
+         *     | `CURSOR_EXPIRED` | 410 | The event log's `after` names an event older than what the log still holds (events are kept `LOG_RETENTION_DAYS`, 30 days by default, then dropped a week at a time), so events after it may be gone. List again without `after` (the oldest kept events come first) and read the records themselves to cover the gap. |
          *     | `PAYLOAD_TOO_LARGE` | 413 | The body is over 1 MiB, or its chunk extensions are too large. Send less. |
          *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The body is not JSON sent with `Content-Type: application/json` (UTF-8). |
          *     | `VALIDATION_FAILED` | 422 | A parameter, header or body field breaks this contract or a domain rule; `errors` maps each field path to its messages. Correct those fields. |
@@ -1435,7 +1443,7 @@ export interface components {
          * @example NOT_FOUND
          * @enum {string}
          */
-        ErrorCode: "BAD_REQUEST" | "UNSUPPORTED_VERSION" | "UNAUTHENTICATED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "REPAIR_REQUIRED" | "CONNECTION_NOT_USABLE" | "PRODUCT_NOT_ENABLED" | "CAPABILITY_NOT_OFFERED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "REQUEST_TIMEOUT" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "INVALID_CREDENTIALS" | "RATE_LIMITED" | "SESSION_LIMIT" | "REFRESH_TOO_SOON" | "PROVIDER_BUDGET_USED" | "HEADERS_TOO_LARGE" | "INTERNAL_SERVER_ERROR" | "PROVIDER_UNAVAILABLE" | "PROVIDER_MISCONFIGURED" | "NOT_READY" | "BAD_USER_INPUT" | "GRAPHQL_VALIDATION_FAILED" | "QUERY_TOO_COMPLEX" | "RESPONSE_TOO_LARGE";
+        ErrorCode: "BAD_REQUEST" | "UNSUPPORTED_VERSION" | "UNAUTHENTICATED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "REPAIR_REQUIRED" | "CONNECTION_NOT_USABLE" | "PRODUCT_NOT_ENABLED" | "CAPABILITY_NOT_OFFERED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "REQUEST_TIMEOUT" | "CONFLICT" | "CURSOR_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "INVALID_CREDENTIALS" | "RATE_LIMITED" | "SESSION_LIMIT" | "REFRESH_TOO_SOON" | "PROVIDER_BUDGET_USED" | "HEADERS_TOO_LARGE" | "INTERNAL_SERVER_ERROR" | "PROVIDER_UNAVAILABLE" | "PROVIDER_MISCONFIGURED" | "NOT_READY" | "BAD_USER_INPUT" | "GRAPHQL_VALIDATION_FAILED" | "QUERY_TOO_COMPLEX" | "RESPONSE_TOO_LARGE";
         /** @description An `Error` that always says what to do. */
         ErrorWithInstruction: components["schemas"]["Error"] & {
             instruction: string;
@@ -2508,6 +2516,29 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The cursor points before what the list still holds (`CURSOR_EXPIRED`); the message says from when entries are kept, the instruction how to resume. */
+        Gone: {
+            headers: {
+                "Service-Version": components["headers"]["ServiceVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "CURSOR_EXPIRED",
+                 *       "message": "Entries before 2026-11-02T00:00:00.000Z are no longer kept (LOG_RETENTION_DAYS is 30); the cursor points before them, and entries after it may be gone.",
+                 *       "instruction": "Start again without `after` (the oldest kept entries come first), and read the records themselves to cover what was missed.",
+                 *       "requestId": "req_6f1c2a9e0b7d4c3a8e5f1a2b3c4d5e6f",
+                 *       "errorId": "err_5c0e9a7b2d4f6e8a1b3c"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorWithInstruction"];
             };
         };
         /** @description The request body is not sent as `Content-Type: application/json`. */
@@ -4355,6 +4386,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            410: components["responses"]["Gone"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { MIN_SESSION_SECRET_LENGTH, parseSessionKeys, type NamedSessionKey } from './lib/session-keys.ts';
 
+/**
+ * The shortest LOG_RETENTION_DAYS: the longest a delivery's retries can stretch (RETRY_HORIZON_DAYS
+ * of the webhook retry policy, held equal by its unit test), so that no event is dropped while an
+ * attempt of it may still come.
+ */
+export const MIN_LOG_RETENTION_DAYS = 8;
+
 /** API versions this build can serve, newest first. */
 export const SUPPORTED_VERSIONS = ['2026-04-01'] as const;
 export const CURRENT_VERSION = SUPPORTED_VERSIONS[0];
@@ -55,6 +62,8 @@ export interface Config {
   consentWarningDays: number;
   /** Balances taken longer ago than this are removed daily, except each account's latest. */
   balanceRetentionDays: number;
+  /** LOG_RETENTION_DAYS: how long the event log, webhook attempts and sync history keep an entry (dropped a week at a time). */
+  logRetentionDays: number;
   /** Session rows are deleted this many days after they expire (docs/decisions/sessions-retention.md). */
   sessionRetentionDays: number;
   /** Apply pending migrations at start (under an advisory lock); off: refuse to start on an unmigrated database. */
@@ -171,6 +180,7 @@ export function loadConfig(env: Env = process.env): Config {
     consentWarningDays: integer(env, 'CONSENT_WARNING_DAYS', 7, 1, 60, problems),
     balanceRetentionDays: integer(env, 'BALANCE_RETENTION_DAYS', 400, 1, 36_500, problems),
     sessionRetentionDays: integer(env, 'SESSION_RETENTION_DAYS', 30, 1, 3650, problems),
+    logRetentionDays: integer(env, 'LOG_RETENTION_DAYS', 30, MIN_LOG_RETENTION_DAYS, 3650, problems),
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true, problems),
     databaseReplicaUrl: url(env, 'DATABASE_REPLICA_URL', ['postgres:', 'postgresql:'], problems),
     // Defaults keep one `all` process under 20 connections: 8 + 4 + 4, plus pg-boss's LISTEN connection.

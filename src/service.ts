@@ -48,6 +48,8 @@ import { categorizationHandlers } from './modules/categorization/categorization.
 import { connectionSweepJob } from './modules/sync/connection-sweeper.ts';
 import { consentSweepJob } from './modules/connection/consent-sweeper.ts';
 import { sessionRetentionJob } from './modules/session/session-retention.ts';
+import { ATTEMPT_LOG, EVENT_LOG } from './modules/webhook/attempt-retention.ts';
+import { logRetentionJob } from './db/log-retention.ts';
 import { linkingHandlers } from './modules/linking/linking.handlers.ts';
 import { connectorPage } from './pages/connector/connector-page.ts';
 import { sandboxBankPage } from './pages/sandbox-bank/sandbox-bank-page.ts';
@@ -266,6 +268,7 @@ async function startBackgroundWork(deps: {
     consentSweepJob({ orm, warningDays: config.consentWarningDays }),
     sessionRetentionJob({ orm, retentionDays: config.sessionRetentionDays }),
     balanceRetentionJob(orm, config.balanceRetentionDays),
+    logRetentionJob({ orm, logger, retentionDays: config.logRetentionDays, logs: [EVENT_LOG, ATTEMPT_LOG] }),
   ];
   const boss = await startQueue(databases.database.url, jobs, logger, config.recovery, {
     work: working,
@@ -316,7 +319,7 @@ function restHandlers(deps: {
     ...connectorPage({ plaidLinkScriptUrl: config.plaidLinkScriptUrl }),
     ...sandboxBankPage({ sandbox }),
     ...providerWebhookHandlers({ providers, jobs }),
-    ...eventHandlers(),
+    ...eventHandlers({ retentionDays: config.logRetentionDays }),
     ...webhookHandlers({ cipher, allowPrivate: config.webhookAllowPrivate, deliveries: work.webhooks }),
     ...categorizationHandlers({ jobs: work.categorizationJobs }),
   };

@@ -133,7 +133,7 @@ export async function moveTableOnline(session: MigrationSession, move: TableMove
  * behind a lock request, so a long wait (behind a long transaction) would stop them; on a timeout it
  * rolls back, gives way, and tries again.
  */
-async function underShortLocks(session: MigrationSession, work: (sql: Sql) => Promise<void>): Promise<void> {
+export async function underShortLocks(session: MigrationSession, work: (sql: Sql) => Promise<void>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await session.transaction(async (sql) => {

@@ -7,6 +7,7 @@ import type WebSocket from 'ws';
 import { liveClient, trustingFetch, trustingWebSocket, type Closed, type LiveClient } from '../support/live-client.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
+import { uuidv7 } from '../../src/lib/ids.ts';
 
 let app: TestApp;
 let baseUrl: string;
@@ -452,8 +453,8 @@ describe('a slow consumer', () => {
     const publish = (events: number) =>
       app.sql(
         `insert into event (id, environment_id, profile_id, type, at, payload)
-         select gen_random_uuid(), environment_id, profile_id, type, now(), payload from event, generate_series(1, $2) where id = $1`,
-        [synced.id, events],
+         select ids.id, environment_id, profile_id, type, now(), payload from event, unnest($2::uuid[]) as ids(id) where event.id = $1`,
+        [synced.id, Array.from({ length: events }, () => uuidv7())],
       );
     // Cut off as a slow consumer (not by the keep-alive), and its connection let go on the service's side.
     const cutOff = () =>

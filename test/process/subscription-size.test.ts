@@ -8,6 +8,7 @@ import { liveClient, type LiveClient } from '../support/live-client.ts';
 import { withServiceProcess } from '../support/service-process.ts';
 import { waitFor } from '../support/wait.ts';
 import { asTestSql } from '../support/test-database.ts';
+import { uuidv7 } from '../../src/lib/ids.ts';
 
 /**
  * The outside probe of issue #33 against a service process on production's heap settings
@@ -65,7 +66,7 @@ it("survives the probe on ten sockets: its document is refused, an event past 1 
     await Promise.all(sockets.map((live) => new Promise((resolve) => live.client.subscribe({ query: '{ __typename }' }, { next: resolve, error: resolve, complete: () => {} }))));
 
     // A copy of the sync's own event, committed like any other.
-    await db.query(`insert into event (id, environment_id, profile_id, type, at, payload) select gen_random_uuid(), environment_id, profile_id, type, now(), payload from event where id = $1`, [synced!.id]);
+    await db.query(`insert into event (id, environment_id, profile_id, type, at, payload) select $2, environment_id, profile_id, type, now(), payload from event where id = $1`, [synced!.id, uuidv7()]);
     for (const { heavy } of subscribed) {
       await heavy.next(1, 60_000);
       expect(heavy.results).toEqual([{ errors: [{ message: expect.stringContaining('1048576 bytes'), extensions: { code: 'RESPONSE_TOO_LARGE', errorId: expect.stringMatching(/^err_/) } }] }]);

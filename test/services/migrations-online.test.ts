@@ -4,6 +4,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runOnce } from '../../src/db/scratch.ts';
 import { ormConfig } from '../../src/orm/orm.ts';
+import { timePartitions, uuidv7Ms, WEEK_MS, WEEKS_AHEAD } from '../../src/db/time-partitions.ts';
+import { uuidv7 } from '../../src/lib/ids.ts';
 import { asTestSql } from '../support/test-database.ts';
 
 /*
@@ -27,7 +29,7 @@ let url: string;
 let orm: MikroORM;
 let sql: pg.Pool;
 
-const rows = async <T = Record<string, unknown>>(text: string, values: unknown[] = []) => (await sql.query(text, values)).rows as T[];
+const rows = async <T = Record<string, unknown>>(text: string, values: readonly unknown[] = []) => (await sql.query(text, [...values])).rows as T[];
 
 beforeAll(async () => {
   admin = inject('database').adminUrl;
@@ -86,8 +88,10 @@ async function seed(): Promise<void> {
         from account a where a.kind = 'DEPOSITORY';
     insert into recurring_stream_transaction (stream_id, transaction_id)
       select s.id, t.id from recurring_stream s join transaction t on t.account_id = s.account_id and t.merchant_name = 'Merchant 1';
+    -- Event ids are uuidv7s, as the service makes them: time-ordered (the log is partitioned by id).
     insert into event (id, environment_id, profile_id, type, at, payload, dispatched_at)
-      select gen_random_uuid(), p.environment_id, p.id, 'balance.created', now() - n * interval '1 minute', jsonb_build_object('n', n), case when n % 3 <> 0 then now() end
+      select (lpad(to_hex((extract(epoch from now() - n * interval '1 minute') * 1000)::bigint), 12, '0') || '7' || substr(md5(random()::text), 1, 3) || '8' || substr(md5(random()::text), 1, 15))::uuid,
+             p.environment_id, p.id, 'balance.created', now() - n * interval '1 minute', jsonb_build_object('n', n), case when n % 3 <> 0 then now() end
         from profile p cross join generate_series(1, 30) n;
   `);
 }
@@ -131,11 +135,36 @@ async function keepWriting(expected: Map<string, unknown>, done: () => boolean):
   }
 }
 
+/** The first migration that partitions the logs by time. */
+const LOGS_BY_TIME = 'Migration20261202140000';
+
+/** Records events (as the service does: uuidv7 ids) until `done` says stop, at most 3,000; resolves to their rows. */
+async function keepRecordingEvents(done: () => boolean): Promise<Array<{ id: string; type: string; at: Date; payload: unknown }>> {
+  const writer = new pg.Client({ connectionString: asTestSql(url) });
+  await writer.connect();
+  const recorded: Array<{ id: string; type: string; at: Date; payload: unknown }> = [];
+  try {
+    while (!done() && recorded.length < 3_000) {
+      const [row] = (await writer.query(
+        `insert into event (id, environment_id, profile_id, type, at, payload)
+         select $1, environment_id, id, 'profile.updated', now(), jsonb_build_object('n', $2::int) from profile order by id limit 1
+         returning id::text, type, at, payload`,
+        [uuidv7(), recorded.length],
+      )).rows;
+      recorded.push(row);
+    }
+    return recorded;
+  } finally {
+    await writer.end();
+  }
+}
+
 describe('a seeded database migrated from before the move: partitions by profile, the event outbox', () => {
   const built: Record<string, { indexes: Array<{ query: string; table: string }>; tables: string[] }> = {};
   const before: Record<string, Map<string, unknown>> = {};
   let members: Array<{ stream_id: string; transaction_id: string }>;
   let events: Array<{ id: string; type: string; at: Date; payload: unknown; undispatched: boolean }>;
+  const recordedDuringMove: Array<{ id: string; type: string; at: Date; payload: unknown }> = [];
   let expected: Map<string, unknown>;
   let written = 0;
 
@@ -173,7 +202,14 @@ describe('a seeded database migrated from before the move: partitions by profile
           log.push(...(await rows<(typeof log)[number]>(`delete from public.ddl_log returning *`)));
           await sql.query('drop table public.holding_5');
         }
-        await orm.migrator.up({ to: migration });
+        let logsMigrated = migration !== LOGS_BY_TIME;
+        const recording = keepRecordingEvents(() => logsMigrated);
+        try {
+          await orm.migrator.up({ to: migration });
+        } finally {
+          logsMigrated = true;
+          recordedDuringMove.push(...(await recording));
+        }
         log.push(...(await rows<(typeof log)[number]>(`delete from public.ddl_log returning *`)));
         built[migration] = {
           indexes: log.filter((entry) => entry.tag === 'CREATE INDEX').map((entry) => ({ query: entry.query, table: entry.on_table ?? '' })),
@@ -207,9 +243,32 @@ describe('a seeded database migrated from before the move: partitions by profile
     expect(await rows(`select nspname from pg_namespace where nspname = 'tributary_move'`)).toEqual([]);
   });
 
-  it('keeps every event, and puts in the outbox exactly those the relay had not dispatched', async () => {
+  it('keeps every event, and every event recorded while the log was partitioned by time', async () => {
+    expect(recordedDuringMove.length).toBeGreaterThan(0);
+    expect(await rows(`select id::text, type, at, payload from event order by id`)).toEqual(
+      [...events.map(({ undispatched: _, ...event }) => event), ...recordedDuringMove].sort((a, b) => (a.id < b.id ? -1 : 1)),
+    );
+  });
+
+  it('leaves the event log and webhook attempts partitioned by id: the table as it was, then a partition a week, weeks ahead', async () => {
+    for (const table of ['event', 'webhook_delivery']) {
+      expect(await rows(`select pg_get_partkeydef($1::regclass) as key`, [table])).toEqual([{ key: 'RANGE (id)' }]);
+      const [initial, ...weeks] = await timePartitions(rows, table);
+      expect(initial).toMatchObject({ name: `${table}_initial`, from: null });
+      // Contiguous weeks from the first partition's end, each named by its Monday, to WEEKS_AHEAD weeks past now.
+      expect(weeks.map(({ from }) => from)).toEqual([initial!.to, ...weeks.slice(0, -1).map(({ to }) => to)]);
+      for (const week of weeks) {
+        expect(uuidv7Ms(week.to) - uuidv7Ms(week.from!)).toBe(WEEK_MS);
+        expect(week.name).toBe(`${table}_w${new Date(uuidv7Ms(week.from!)).toISOString().slice(0, 10).replaceAll('-', '')}`);
+      }
+      expect(uuidv7Ms(weeks.at(-1)!.to)).toBeGreaterThan(Date.now() + WEEKS_AHEAD * WEEK_MS);
+    }
+    // The attempts' foreign key to the event log is gone (a dropped week of events would take them).
+    expect(await rows(`select conname from pg_constraint where conrelid = 'webhook_delivery'::regclass and contype = 'f' and confrelid = 'event'::regclass`)).toEqual([]);
+  });
+
+  it('puts in the outbox exactly those events the relay had not dispatched', async () => {
     expect(events.filter((event) => event.undispatched).length).toBe(60);
-    expect(await rows(`select id::text, type, at, payload from event order by id`)).toEqual(events.map(({ undispatched: _, ...event }) => event));
     expect((await rows<{ id: string }>(`select event_id::text as id from event_outbox order by 1`)).map(({ id }) => id)).toEqual(
       events.filter((event) => event.undispatched).map(({ id }) => id),
     );

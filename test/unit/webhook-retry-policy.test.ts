@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RETRY_DELAY_MS, RETRY_DELAYS_SECONDS, retryAfterMs, retryDelayMs } from '../../src/modules/webhook/retry-policy.ts';
+import { ConfigError, loadConfig, MIN_LOG_RETENTION_DAYS } from '../../src/config.ts';
+import { MAX_RETRY_DELAY_MS, RETRY_DELAYS_SECONDS, RETRY_HORIZON_DAYS, retryAfterMs, retryDelayMs } from '../../src/modules/webhook/retry-policy.ts';
 
 const now = new Date('2026-04-01T12:00:00Z');
 
@@ -44,4 +45,16 @@ describe('the retry policy', () => {
       expect(retryDelayMs(1, value, now)).toBe(5000);
     },
   );
+});
+
+describe('the retry horizon', () => {
+  it('spans every retry delayed as long as Retry-After may make it, and is the shortest log retention', () => {
+    const longest = RETRY_DELAYS_SECONDS.reduce((sum) => sum + MAX_RETRY_DELAY_MS, 0);
+    expect(RETRY_HORIZON_DAYS).toBe(Math.ceil(longest / 86_400_000));
+    expect(RETRY_HORIZON_DAYS).toBe(8);
+    expect(MIN_LOG_RETENTION_DAYS).toBe(RETRY_HORIZON_DAYS);
+    expect(() => loadConfig({ LOG_RETENTION_DAYS: '7' })).toThrow(ConfigError);
+    expect(loadConfig({}).logRetentionDays).toBe(30);
+    expect(loadConfig({ LOG_RETENTION_DAYS: '8' }).logRetentionDays).toBe(8);
+  });
 });

@@ -6,12 +6,12 @@ import { presentEvent } from './event.presenter.ts';
 import { eventLogPage } from './event.service.ts';
 import { findEvent } from './event.store.ts';
 
-/** REST handlers for the event log (/v1/events, API key): the same envelopes webhooks deliver. */
-export function eventHandlers(): Handlers<'listEvents' | 'getEvent'> {
+/** REST handlers for the event log (/v1/events, API key): the same envelopes webhooks deliver, kept `retentionDays` (LOG_RETENTION_DAYS). */
+export function eventHandlers({ retentionDays }: { retentionDays: number }): Handlers<'listEvents' | 'getEvent'> {
   return {
     async listEvents({ query, credential, em }) {
       const limit = query.limit ?? 25;
-      const { items, total, page, nextAfter } = await eventLogPage(em, credential.environmentId, query, limit);
+      const { items, total, page, nextAfter } = await eventLogPage(em, credential.environmentId, query, limit, retentionDays);
       return { status: 200, body: items.map(presentEvent), headers: pageHeaders(page, limit, total, items.length, nextAfter && encodeId('event', nextAfter)) };
     },
     async getEvent({ params, credential, em }) {

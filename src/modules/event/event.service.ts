@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { idOrderPage, type IdOrderPage } from '../../db/list-page.ts';
+import { assertCursorKept } from '../../db/log-retention.ts';
 import { ValidationError } from '../../errors.ts';
 import { isStorableInstant } from '../../lib/dates.ts';
 import { decodeId, encodeId, uuidv7 } from '../../lib/ids.ts';
@@ -62,10 +63,15 @@ export interface EventLogQuery {
   after?: string;
 }
 
-/** Up to `limit` events of the environment's filtered log after `query.after`, in id order, with the bounded counts of the filtered log. */
-export function eventLogPage(em: EntityManager, environmentId: string, query: EventLogQuery, limit: number): Promise<IdOrderPage<EventEntity>> {
+/**
+ * Up to `limit` events of the environment's filtered log after `query.after`, in id order, with the
+ * bounded counts of the filtered log; a cursor older than what the log keeps (`retentionDays`) is a 410.
+ */
+export async function eventLogPage(em: EntityManager, environmentId: string, query: EventLogQuery, limit: number, retentionDays: number): Promise<IdOrderPage<EventEntity>> {
   const afterId = query.after ? (decodeId('event', query.after) ?? NO_ID) : undefined;
-  return idOrderPage(em, Event, eventWhere(eventFilter(environmentId, query)), { afterId }, limit);
+  const where = eventWhere(eventFilter(environmentId, query));
+  if (afterId && afterId !== NO_ID) await assertCursorKept(em, 'event', afterId, retentionDays);
+  return idOrderPage(em, Event, where, { afterId }, limit);
 }
 
 /** An id no row has: what an id that does not decode matches. */

@@ -5,6 +5,13 @@ export const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400,
 export const MAX_RETRY_DELAY_MS = Math.max(...RETRY_DELAYS_SECONDS) * 1000;
 
 /**
+ * Whole days an event's attempts can span at most: every retry delayed as long as a receiver's
+ * `Retry-After` may make it (7.5 days; the schedule alone spans about 2.98). The shortest
+ * LOG_RETENTION_DAYS, so that the log never drops an event with an attempt still to come.
+ */
+export const RETRY_HORIZON_DAYS = Math.ceil((RETRY_DELAYS_SECONDS.length * MAX_RETRY_DELAY_MS) / 86_400_000);
+
+/**
  * How long after failed attempt number `attempt` the next one is made, in milliseconds: the
  * schedule's delay, or longer when the receiver's `Retry-After` asks for it (never past
  * MAX_RETRY_DELAY_MS); undefined after the schedule's last delay.

@@ -38,7 +38,8 @@ export const WebhookDelivery = defineEntity({
   properties: {
     id: p.uuid().primary(),
     subscription: () => p.manyToOne(WebhookSubscription).deleteRule('cascade'),
-    event: () => p.manyToOne(Event),
+    // No foreign key: the event log drops whole weeks (LOG_RETENTION_DAYS), and keeps an event while an attempt of it is owed.
+    event: () => p.manyToOne(Event).createForeignKeyConstraint(false),
     attempt: p.integer(),
     redelivery: p.boolean().default(false),
     status: p.enum(DELIVERY_STATUSES),
