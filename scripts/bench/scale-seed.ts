@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { FieldCipher } from '../../src/lib/field-cipher.ts';
+import { weeksSince } from '../../src/db/time-partitions.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
 import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
 import { insertRows, seedProfile, type SeedRows } from '../seed/dataset.ts';
@@ -118,6 +119,8 @@ export async function seedEvents(client: pg.ClientBase, environmentId: string, e
   await client.query(UUIDV7_AT);
   // Already relayed: none of them in the outbox.
   await client.query('truncate event, event_outbox cascade');
+  // Partitioned a week at a time over those days, as a log that has run for a while is (src/db/time-partitions.ts).
+  await weeksSince(async (text, params) => (await client.query(text, params && [...params])).rows as never, 'event', Date.now() - (EVENT_DAYS + 1) * 86_400_000);
   const fakeId = (prefix: string, seed: string) => `'${prefix}_' || lpad(to_hex(${seed}), 26, '0')`;
   const recent = `now() - interval '1 day'`;
   const records = {

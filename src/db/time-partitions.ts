@@ -106,6 +106,23 @@ export async function dropWeeksBefore(
 }
 
 /**
+ * Lays a log out as if it had been partitioned weekly since `fromMs`: its first partition (which must
+ * be empty) is made to end at the Monday before `fromMs`, and a partition a week follows up to the
+ * weeks the migration made. What a log looks like once it has run for a while, for the scale bench's
+ * seed and the tests of its plans. A log already laid out from then or before is left as it is.
+ */
+export async function weeksSince(sql: Sql, table: string, fromMs: number): Promise<void> {
+  const [initial, next] = await timePartitions(sql, table);
+  if (!initial || initial.from !== null || !next) throw new Error(`${table} has no first partition followed by a week`);
+  const start = weekStart(fromMs);
+  if (uuidv7Ms(initial.to) <= start) return;
+  if ((await sql(`select 1 from "${initial.name}" limit 1`)).length > 0) throw new Error(`${initial.name} holds rows`);
+  await sql(`drop table "${initial.name}"`);
+  await sql(`create table "${initial.name}" partition of "${table}" for values from (minvalue) to ('${uuidv7Edge(start, 'first')}')`);
+  for (let week = start; week < uuidv7Ms(initial.to); week += WEEK_MS) await createWeek(sql, table, week);
+}
+
+/**
  * The oldest id a log still holds every event from: the lower bound of its oldest partition (null:
  * the first partition is still there, so nothing was ever dropped).
  */

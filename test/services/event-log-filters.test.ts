@@ -10,7 +10,7 @@ import { eventWhere, type EventFilter } from '../../src/modules/event/event.stor
 import type { Builders } from '../support/builders.ts';
 import { withServiceTier } from '../support/service-tier.ts';
 import type { TestDatabase } from '../support/test-database.ts';
-import { weeksSince } from '../support/log-weeks.ts';
+import { weeksSince } from '../../src/db/time-partitions.ts';
 
 let db: TestDatabase;
 let build: Builders;

@@ -44,6 +44,9 @@ describe('the scale bench seed', () => {
     // Ids are time-ordered, as the service makes them (to the millisecond).
     const [ordered] = await db.sql(`select count(*)::int as n from (select at, lag(at) over (order by id) as before from event) e where at < before - interval '1 ms'`);
     expect(ordered.n).toBe(0);
+    // Laid out a week a partition, as a log that has run for 60 days is.
+    const [weeks] = await db.sql(`select count(distinct tableoid)::int as n from event`);
+    expect(weeks.n).toBeGreaterThanOrEqual(9);
 
     expect(await setDueConnections(client, 2)).toBe(2);
     const [due] = await db.sql(`select count(*)::int as n from connection where last_synced_at < now() - interval '6 hours'`);
