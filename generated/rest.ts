@@ -1894,8 +1894,9 @@ export interface components {
              *     first sync after the end-user reconnected it (a repair or a consent renewal). `REFRESH`:
              *     a transactions refresh (`refreshConnectionTransactions`). `SCHEDULED`: the periodic sync
              *     (every 6 hours; connections in a recoverable error state every 15 minutes). `WEBHOOK`:
-             *     the provider announced new data. `RETRY`: a sync sent again after the upstream asked
-             *     Tributary to come back later, or after the connection was found without its sync job.
+             *     the provider announced new data. `RETRY`: a sync sent again after a temporary failure
+             *     upstream (or the upstream asking Tributary to come back later), or after the connection
+             *     was found without its sync job.
              * @enum {string}
              */
             trigger: "LINK" | "REPAIR" | "REFRESH" | "SCHEDULED" | "WEBHOOK" | "RETRY";

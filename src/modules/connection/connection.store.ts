@@ -95,9 +95,9 @@ export const connectionStatements = {
 
 /**
  * Begins a sync run of the connection (`starting`, made as the sync starts), moving it to SYNCING
- * when `syncing`, in one conditional UPDATE; the run that goes on: `starting`, or the one a worker that died
- * left on the connection (its retry goes on with it). Undefined when the connection is disconnecting
- * or gone: no run begins.
+ * when `syncing`, in one conditional UPDATE. Resolves to the run that goes on: `starting`, or the one
+ * a worker that died left on the connection (its retry goes on with it); undefined when the
+ * connection is disconnecting or gone, and no run begins.
  */
 export async function beginRun(em: EntityManager, key: ConnectionKey, starting: SyncRun, options: { syncing: boolean }): Promise<SyncRun | undefined> {
   return (await run<{ syncRun: SyncRun }>(em, connectionStatements.beginRun, [key.id, key.profileId, JSON.stringify(starting), options.syncing])).rows[0]?.syncRun;
