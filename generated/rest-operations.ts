@@ -22,6 +22,7 @@ export const REST_OPERATIONS = {
   getAchNumbers: { method: "get", path: "/v1/accounts/{accountId}/ach_numbers", credentials: ["apiKey"] },
   disconnectConnection: { method: "delete", path: "/v1/connections/{connectionId}", credentials: ["apiKey"] },
   refreshConnectionTransactions: { method: "post", path: "/v1/connections/{connectionId}/transactions/refresh", credentials: ["apiKey"] },
+  listConnectionSyncs: { method: "get", path: "/v1/connections/{connectionId}/syncs", credentials: ["apiKey", "basic", "session"] },
   listSandboxInstitutions: { method: "get", path: "/v1/sandbox/institutions", credentials: ["apiKey", "session"] },
   createSandboxConnection: { method: "post", path: "/v1/sandbox/connections", credentials: ["apiKey"] },
   reconnectSandboxConnection: { method: "post", path: "/v1/sandbox/connections/{connectionId}/reconnect", credentials: ["apiKey"] },

@@ -518,6 +518,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/connections/{connectionId}/syncs": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Connection id, `conn_` + 26 characters (`^conn_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example conn_01jdq3vz9y8x7w6v5t4s3r2q1p
+                 */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a connection's sync history
+         * @description The connection's sync runs, newest first (in id order, which is the order they started):
+         *     one per run that ended, whatever ended it, with what started it, how it ended, the status it
+         *     left the connection in, and what it changed. A run that is still going is not listed yet.
+         *     The history is kept for the log retention period (`LOG_RETENTION_DAYS`); older runs are
+         *     gone. With an API key: any connection of its environment. With Basic Auth or a session
+         *     token: only the connections of that profile; any other id is 404. Page with `page`, or
+         *     with a cursor: pass the `Next-Cursor` header as `after`; past the first 10,000 runs only
+         *     the cursor reaches (see Pagination).
+         */
+        get: operations["listConnectionSyncs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sandbox/institutions": {
         parameters: {
             query?: never;
@@ -1515,6 +1561,11 @@ export interface components {
          */
         WebhookDeliveryId: string;
         /**
+         * @description Sync run id.
+         * @example sync_01jdq4h2j3k4m5n6p7q8r9s0t1
+         */
+        ConnectionSyncId: string;
+        /**
          * @description ISO 4217 currency code.
          * @example USD
          */
@@ -1836,6 +1887,72 @@ export interface components {
          * @enum {string}
          */
         ConnectionErrorCode: "CONSENT_EXPIRED";
+        /**
+         * @description One sync run of a connection: Tributary reading the institution through the provider, from
+         *     the moment it started to the one transaction that recorded how it ended (the connection's
+         *     new status, its event, and this record, together: the history and the connection's status
+         *     never disagree). A run whose worker died goes on in the job's retry and is recorded once,
+         *     when it ends. Kept for the log retention period (`LOG_RETENTION_DAYS`).
+         */
+        ConnectionSync: {
+            id: components["schemas"]["ConnectionSyncId"];
+            connectionId: components["schemas"]["ConnectionId"];
+            /**
+             * @description What started the run. `LINK`: the first sync of a newly linked connection. `REPAIR`: the
+             *     first sync after the end-user reconnected it (a repair or a consent renewal). `REFRESH`:
+             *     a transactions refresh (`refreshConnectionTransactions`). `SCHEDULED`: the periodic sync
+             *     (every 6 hours; connections in a recoverable error state every 15 minutes). `WEBHOOK`:
+             *     the provider announced new data. `RETRY`: a sync sent again after a temporary failure
+             *     upstream (or the upstream asking Tributary to come back later), or after the connection
+             *     was found without its sync job.
+             * @enum {string}
+             */
+            trigger: "LINK" | "REPAIR" | "REFRESH" | "SCHEDULED" | "WEBHOOK" | "RETRY";
+            /**
+             * Format: date-time
+             * @description When the run started.
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @description When it ended (its outcome was recorded).
+             */
+            endedAt: string;
+            /**
+             * @description How the run ended. `SUCCEEDED`: the connection is `SYNCED`. `FAILED`: it entered (or stayed
+             *     in) the `ERROR_*` status in `status`. `DEFERRED`: the upstream asked Tributary to come
+             *     back later (a rate limit, data not ready yet) or the provider's daily request budget for
+             *     the login was used up; the connection kept its status, and a later run goes on.
+             *     `CANCELLED`: the connection was disconnected while the run was going.
+             * @enum {string}
+             */
+            outcome: "SUCCEEDED" | "FAILED" | "DEFERRED" | "CANCELLED";
+            /** @description The connection's status when the run ended (as `Connection.status` read then). */
+            status: components["schemas"]["ConnectionStatus"];
+            /** @description The connection's `errorCode` when the run ended (`CONSENT_EXPIRED` when its consent ended the run); null otherwise. */
+            errorCode: components["schemas"]["ConnectionErrorCode"] | null;
+            /**
+             * @description Why the run failed or was deferred, in Tributary's words (for people, not for branching on); null when it succeeded or was cancelled.
+             * @example Plaid ITEM_ERROR ITEM_LOGIN_REQUIRED
+             */
+            errorMessage: string | null;
+            /**
+             * @description The provider's id of the request it refused, when the run failed on one and the provider gives such ids (Plaid's `request_id`; Enable Banking, SimpleFIN and the sandbox give none); quote it to the provider's support. Null otherwise.
+             * @example m8MDnv9okwxFNBV
+             */
+            providerRequestId: string | null;
+            /**
+             * @description The transactions the run added, modified and removed: the same counts as the
+             *     `connection.synced.successful` it fired (all zero when it changed nothing, and fired
+             *     none). Null when the run did not succeed: the pages it applied are kept, and counted by
+             *     the next run that succeeds, as that run's event counts them.
+             */
+            changes: {
+                added: number;
+                modified: number;
+                removed: number;
+            } | null;
+        };
         /** @description An account reached through a connection. */
         Account: {
             id: components["schemas"]["AccountId"];
@@ -2761,6 +2878,11 @@ export interface components {
          * @example whd_01jdq4a1b2c3d4e5f6g7h8j9k0
          */
         NextDeliveryCursor: string;
+        /**
+         * @description Present when older sync runs follow (after a `page` too); pass it as `after` (with no `page`) to get them.
+         * @example sync_01jdq4a1b2c3d4e5f6g7h8j9k0
+         */
+        NextSyncCursor: string;
         /**
          * @description Present when more profiles follow (after a `page` too); pass it as `after` (with no `page`) to get them.
          * @example p_01jdq4a1b2c3d4e5f6g7h8j9k0
@@ -3706,6 +3828,75 @@ export interface operations {
              *     `endUser` is still accepted); `Retry-After` says when it can be again. The connection's
              *     status does not change. Or the request rate limit (`RATE_LIMITED`).
              */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listConnectionSyncs: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1. Pages reach the first 10,000 items: a page starting beyond them
+                 *     (`(page − 1) × limit` of 10,000 or more) is a 422; page on with `after` where the list has it
+                 *     (see Pagination). A page past the last returns an empty array.
+                 */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page (at most 100). */
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor; a sync run id (`sync_…`). Only the runs older than it, newest first. Not with `page`. */
+                after?: string;
+            };
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Connection id, `conn_` + 26 characters (`^conn_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example conn_01jdq3vz9y8x7w6v5t4s3r2q1p
+                 */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of sync runs. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    "Current-Page": components["headers"]["CurrentPage"];
+                    "Page-Items": components["headers"]["PageItems"];
+                    "Total-Count": components["headers"]["TotalCount"];
+                    "Total-Pages": components["headers"]["TotalPages"];
+                    "Next-Cursor": components["headers"]["NextSyncCursor"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionSync"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No connection of this environment (or of the credential's profile) matches the id. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

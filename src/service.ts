@@ -42,6 +42,7 @@ import { balanceRetentionJob } from './modules/balance/balance-retention.ts';
 import { profileHandlers } from './modules/profile/profile.handlers.ts';
 import { accountHandlers } from './modules/account/account.handlers.ts';
 import { connectionHandlers } from './modules/connection/connection.handlers.ts';
+import { connectionSyncHandlers } from './modules/sync/connection-sync.handlers.ts';
 import { ConnectionJobs } from './modules/sync/connection.jobs.ts';
 import { CategorizationJobs } from './modules/categorization/categorization.jobs.ts';
 import { categorizationHandlers } from './modules/categorization/categorization.handlers.ts';
@@ -314,6 +315,7 @@ function restHandlers(deps: {
     ...sessionHandlers({ cipher, tokens, credentials }),
     ...accountHandlers({ cipher, providers, jobs }),
     ...connectionHandlers({ cipher, jobs, providers }),
+    ...connectionSyncHandlers({ cipher }),
     ...sandboxHandlers({ cipher, sandbox, linking, consentRules: { warningDays: config.consentWarningDays } }),
     ...linkingHandlers({ cipher, linking }),
     ...connectorPage({ plaidLinkScriptUrl: config.plaidLinkScriptUrl }),

@@ -21,6 +21,7 @@ export const PREFIXES = {
   investmentTransaction: 'itx',
   recurringStream: 'rec',
   categorizationRule: 'catr',
+  connectionSync: 'sync',
 } as const;
 
 export type Resource = keyof typeof PREFIXES;

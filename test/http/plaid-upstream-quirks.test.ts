@@ -110,6 +110,9 @@ describe('requests Plaid refuses as invalid', () => {
     expect(await eventsOf(profile.id, 'connection.synced.errored.ERROR_SERVICE')).toHaveLength(1);
     const sync = logged('sync failed: the provider refused a request of ours').find((line) => line.connectionId === decodeId('connection', connection.id));
     expect(sync?.err).toMatchObject({ status: 'ERROR_SERVICE', upstreamRequestId: refusedRequestId('/transactions/sync') });
+    // The connection's sync history names the refused request too, for Plaid's support.
+    const [newest] = (await app.http.get(`/v1/connections/${connection.id}/syncs?limit=1`, { auth: app.apiKey })).body;
+    expect(newest).toMatchObject({ trigger: 'WEBHOOK', outcome: 'FAILED', status: 'ERROR_SERVICE', providerRequestId: refusedRequestId('/transactions/sync'), changes: null });
   });
 });
 

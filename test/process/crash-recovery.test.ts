@@ -107,6 +107,9 @@ it('finishes every first sync with exactly its transactions after SIGKILLs of th
     const events = await sqlOn(dataDir, `select type, payload->'record'->>'id' as id from event where type in ('connection.synced.successful', 'profile.ready')`);
     expect(events.filter((event) => event.type === 'connection.synced.successful').map((event) => event.id).sort()).toEqual([...connectionIds].sort());
     expect(events.filter((event) => event.type === 'profile.ready')).toHaveLength(1);
+    // Each first sync is one run of the history, however many of its workers died: the retries went on with it.
+    const runs = await sqlOn<{ connection_id: string; outcome: string }>(dataDir, `select connection_id, outcome from connection_sync where trigger = 'LINK'`);
+    expect(runs.map((run) => `${run.connection_id} ${run.outcome}`).sort()).toEqual(connections.map((connection) => `${connection.id} SUCCEEDED`).sort());
   } finally {
     if (service.child.exitCode === null && service.child.signalCode === null) {
       process.kill(-service.child.pid!, 'SIGTERM');

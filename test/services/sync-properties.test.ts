@@ -232,15 +232,18 @@ class Store {
   }
 
   /**
-   * Always: one row per purchase (never a pending row beside its posted twin), each purchase keeps
-   * its Tributary id and metadata. After a successful sync (`read`: the bank as it read it; null
-   * after a crash): exactly the bank's transactions (ids, accounts, dates, amounts, statuses,
-   * descriptions), except that a window provider's vanished pending charge may stay for the grace
-   * period.
+   * Always: the newest sync run in the history left the connection in its status; one row per
+   * purchase (never a pending row beside its posted twin), each purchase keeps its Tributary id and
+   * metadata. After a successful sync (`read`: the bank as it read it; null after a crash): exactly
+   * the bank's transactions (ids, accounts, dates, amounts, statuses, descriptions), except that a
+   * window provider's vanished pending charge may stay for the grace period.
    */
   async check(read: BankView | null): Promise<void> {
     const [connection] = await db.sql('select status from connection where id = $1', [this.connectionId]);
     expect(connection.status).toBe(read ? 'SYNCED' : 'ERROR_SERVICE');
+    // The history agrees: the newest run recorded left the connection in that status.
+    const [newest] = await db.sql('select status from connection_sync where profile_id = $1 and connection_id = $2 order by id desc limit 1', [profileId, this.connectionId]);
+    expect(newest?.status, 'the status the newest recorded sync run left').toBe(connection.status);
     const rows = await this.rows();
     const purchases = new Map<number, StoredRow>();
     for (const row of rows) {

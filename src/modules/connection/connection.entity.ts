@@ -43,6 +43,21 @@ export interface SyncChanges {
   ids?: { added: string[]; modified: string[]; removed: string[] };
 }
 
+/** What starts a sync run (the contract's ConnectionSync.trigger). */
+export const SYNC_TRIGGERS = ['LINK', 'REPAIR', 'REFRESH', 'SCHEDULED', 'WEBHOOK', 'RETRY'] as const;
+export type SyncTrigger = (typeof SYNC_TRIGGERS)[number];
+
+/**
+ * The sync run in progress: its id (a uuidv7 made when it started, the id of its history row), when
+ * it started and what started it. A worker that dies leaves it here, so the job's retry goes on with
+ * the same run and the run is recorded once, when it ends.
+ */
+export interface SyncRun {
+  id: string;
+  startedAt: string;
+  trigger: SyncTrigger;
+}
+
 /** The predicate of the due-sync sweep's partial index: the states a scheduled sync is for. */
 const SYNC_DUE_STATUSES = "status in ('SYNCED', 'ERROR_SERVICE', 'ERROR_PROVIDER', 'ERROR_INSTITUTION')";
 
@@ -68,6 +83,8 @@ export const Connection = defineEntity({
      * resumes there, while a restart (the upstream changed mid-walk) still goes back to `syncCursor`.
      */
     syncPageCursor: p.text().nullable(),
+    /** The sync run in progress (null between runs), ended with its history row (sync/connection-sync.entity.ts). */
+    syncRun: p.json<SyncRun>().nullable(),
     /** Changes applied by the sync in progress, reported by its `connection.synced.successful`. */
     syncChanges: p.json<SyncChanges>().nullable(),
     /**

@@ -95,6 +95,7 @@ export class ConnectionService {
       generation: 1,
       syncCursor: null,
       syncPageCursor: null,
+      syncRun: null,
       syncChanges: null,
       syncRemovals: null,
       upstreamRequests: null,

@@ -5,7 +5,7 @@ import { run } from '../../db/statement.ts';
 import { col, table, type ReadRow } from '../../db/table.ts';
 import { JOB_SCHEMA } from '../../jobs/queue.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { Connection, CONNECTION_STATUSES, type ConnectionEntity, type ConnectionStatus, type Product, type SyncChanges } from './connection.entity.ts';
+import { Connection, CONNECTION_STATUSES, type ConnectionEntity, type ConnectionStatus, type Product, type SyncChanges, type SyncRun } from './connection.entity.ts';
 
 /** The connection table's columns that the store's statements read and the seed writes (checked against the entity by test/stores.test.ts). */
 export const CONNECTION = table('connection', {
@@ -40,6 +40,10 @@ export type WalkState = ReadRow<typeof CONNECTION, (typeof WALK)[number]>;
 
 /** The statements of the connection table; test/stores.test.ts prepares each. */
 export const connectionStatements = {
+  // A sync run begins ($3), or goes on with the one a dead worker left; SYNCING when $4. Never on a connection disconnecting or gone.
+  beginRun: `update connection set sync_run = coalesce(sync_run, $3::jsonb), status = case when $4::boolean then 'SYNCING' else status end
+     where id = $1 and profile_id = $2 and status not in ('DISCONNECTING', 'DISCONNECTED')
+     returning sync_run as "syncRun"`,
   lockWalk: `select ${CONNECTION.select(WALK, 'c')} from connection c where c.id = $1 for update`,
   // Mid-walk ($7: more pages follow) only the page cursor moves: the walk's first cursor stays, to restart from,
   // and the page's additions ($8) are kept in a row of their own; the walk's last page deletes its pages' rows.
@@ -88,6 +92,16 @@ export const connectionStatements = {
         and c.created_at < now() - make_interval(secs => $2)
         and not exists (select 1 from busy where busy.id = c.id::text)`,
 };
+
+/**
+ * Begins a sync run of the connection (`starting`, made as the sync starts), moving it to SYNCING
+ * when `syncing`, in one conditional UPDATE. Resolves to the run that goes on: `starting`, or the one
+ * a worker that died left on the connection (its retry goes on with it); undefined when the
+ * connection is disconnecting or gone, and no run begins.
+ */
+export async function beginRun(em: EntityManager, key: ConnectionKey, starting: SyncRun, options: { syncing: boolean }): Promise<SyncRun | undefined> {
+  return (await run<{ syncRun: SyncRun }>(em, connectionStatements.beginRun, [key.id, key.profileId, JSON.stringify(starting), options.syncing])).rows[0]?.syncRun;
+}
 
 /** The walk's state under the connection's row lock (held until the caller's transaction ends); undefined when the connection is gone. */
 export async function lockWalk(tx: EntityManager, connectionId: string): Promise<WalkState | undefined> {
@@ -213,11 +227,13 @@ export interface ConnectionKey {
 
 /**
  * The profile's connection (throws when it is gone), with its profile when `profile`, under its row
- * lock when `lock` (held until the caller's transaction ends).
+ * lock when `lock` (held until the caller's transaction ends). Read under the lock, it is the row as
+ * stored, even when already loaded: the ORM's merge would keep a loaded value where the row now holds
+ * null (a sync run another worker ended).
  */
 export function connectionOrFail(tx: EntityManager, key: ConnectionKey, options: { lock: boolean; profile: boolean }): Promise<ConnectionEntity> {
-  const lockMode = options.lock ? LockMode.PESSIMISTIC_WRITE : undefined;
-  return tx.findOneOrFail(Connection, { id: key.id, profile: key.profileId }, options.profile ? { populate: ['profile'], lockMode } : { lockMode });
+  const locked = options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {};
+  return tx.findOneOrFail(Connection, { id: key.id, profile: key.profileId }, options.profile ? { populate: ['profile'], ...locked } : locked);
 }
 
 /** A loaded connection's key. */

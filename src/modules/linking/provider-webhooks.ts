@@ -56,7 +56,7 @@ async function apply(em: EntityManager, jobs: ConnectionJobs, environmentId: str
     if (!connection || connection.profile.deletingAt) return false;
     switch (action.kind) {
       case 'SYNC':
-        await jobs.sync(connection.id, { db: jobsIn(tx), profileId: connection.profile.id });
+        await jobs.sync(connection.id, { db: jobsIn(tx), profileId: connection.profile.id, trigger: 'WEBHOOK' });
         return true;
       case 'ERROR':
         if (connection.status !== action.state) {

@@ -35,7 +35,7 @@ export async function sweepStuckConnections({ orm, jobs, logger, stuckAfterSecon
   const stuck = await stuckConnections(orm.em.fork(), [SYNC, DISCONNECT], stuckAfterSeconds);
   for (const { id, profileId, status } of stuck) {
     if (status === 'DISCONNECTING') await jobs.disconnect(id, { profileId });
-    else await jobs.sync(id, { profileId });
+    else await jobs.sync(id, { profileId, trigger: 'RETRY' });
   }
   if (stuck.length > 0) logger.warn({ connectionIds: stuck.map(({ id }) => id) }, 'queued again the work of connections left without a job');
   return stuck.map(({ id }) => id);

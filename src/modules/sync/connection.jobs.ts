@@ -12,6 +12,7 @@ import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { presentConnection } from '../connection/connection.presenter.ts';
 import { connectionById, connectionOrFail, dueForSync, endRefresh, forgetPresence, keyOf } from '../connection/connection.store.ts';
 import { syncConnection, type SyncDependencies } from './sync-engine.ts';
+import type { SentTrigger } from './sync-run.ts';
 import { BudgetUsedUp } from './request-budget.ts';
 
 export const SYNC = 'connection.sync';
@@ -19,19 +20,24 @@ const SYNC_DUE = 'connection.sync-due';
 export const DISCONNECT = 'connection.disconnect';
 const BALANCE_REFRESH = 'account.balance-refresh';
 
-/** A sync's or a disconnection's job: the connection, and its profile (absent from jobs queued before jobs carried it). */
+/**
+ * A sync's or a disconnection's job: the connection, its profile (absent from jobs queued before jobs
+ * carried it), and for a sync what it was sent for, when the connection's state will not say it.
+ */
 interface SyncPayload {
   connectionId: string;
   profileId?: string;
+  trigger?: SentTrigger;
 }
 
-/** Where a job is sent from: the caller's transaction (`db`, from jobsIn), and the connection's profile when the caller knows it. */
+/** Where a job is sent from: the caller's transaction (`db`, from jobsIn), the connection's profile when the caller knows it, and (a sync) why. */
 interface JobOptions {
   db?: Db;
   profileId?: string;
+  trigger?: SentTrigger;
 }
 
-const payload = (connectionId: string, { profileId }: JobOptions): SyncPayload => ({ connectionId, ...(profileId ? { profileId } : {}) });
+const payload = (connectionId: string, { profileId, trigger }: JobOptions): SyncPayload => ({ connectionId, ...(profileId ? { profileId } : {}), ...(trigger ? { trigger } : {}) });
 
 /** How often a SYNCED connection is synced again; errors the provider may recover from retry every tick. */
 export const SYNC_INTERVAL_HOURS = 6;
@@ -60,20 +66,20 @@ export class ConnectionJobs {
         // connection as singleton key holds at most one queued and one running job per connection,
         // whatever sends it (cron, refresh, webhook, reconnect); a send while one is queued joins it.
         policy: 'stately',
-        handle: async ({ connectionId, profileId }: SyncPayload) => {
+        handle: async ({ connectionId, profileId, trigger }: SyncPayload) => {
           // A refresh is a claim on the connection row, so a refresh that joined a queued sync still counts.
           const connection = await connectionById(this.#deps.orm.em.fork(), connectionId, { profileId });
           const refresh = connection?.refreshStartedAt != null;
           const presence = connection && this.#presenceOf(connection);
           try {
             if (refresh) await this.#askForNewTransactions(connection!);
-            await syncConnection({ ...this.#deps, transactionsChanged: (of, db) => queueRecompute(this.#queue(), of, db) }, connectionId, { refresh, presence, profileId });
+            await syncConnection({ ...this.#deps, transactionsChanged: (of, db) => queueRecompute(this.#queue(), of, db) }, connectionId, { refresh, presence, profileId, sentFor: trigger });
           } catch (error) {
             // A temporary upstream failure comes back after the upstream's own delay, not pg-boss's.
             if (error instanceof BudgetUsedUp) return;
             const delay = error instanceof ProviderBusy || error instanceof ProviderError ? error.retryAfterSeconds : undefined;
             if (delay === undefined) throw error;
-            await this.#queue().send(SYNC, { connectionId, profileId: connection?.profile.id ?? profileId }, { startAfter: delay, singletonKey: connectionId });
+            await this.#queue().send(SYNC, payload(connectionId, { profileId: connection?.profile.id ?? profileId, trigger: 'RETRY' }), { startAfter: delay, singletonKey: connectionId });
           } finally {
             if (refresh) await endRefresh(this.#deps.orm.em.fork(), connectionId);
             // A link's or a repair's presence serves its first sync only (a refresh's goes with the refresh).
@@ -139,7 +145,7 @@ export class ConnectionJobs {
   async syncDue(now = new Date()): Promise<void> {
     const due = await dueForSync(this.#deps.orm.em.fork(), SYNC_INTERVAL_HOURS, now);
     // One statement for the whole tick; a connection with a sync already queued is skipped by its key.
-    if (due.length > 0) await this.#queue().insert(SYNC, due.map(({ id, profileId }) => ({ data: { connectionId: id, profileId }, singletonKey: id })));
+    if (due.length > 0) await this.#queue().insert(SYNC, due.map(({ id, profileId }) => ({ data: payload(id, { profileId, trigger: 'SCHEDULED' }), singletonKey: id })));
   }
 
   async #disconnect(connectionId: string, profileId: string | undefined): Promise<void> {

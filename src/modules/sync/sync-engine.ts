@@ -1,21 +1,17 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { Db } from 'pg-boss';
-import { jobsIn } from '../../jobs/in-transaction.ts';
 import { DecryptionError, type FieldCipher } from '../../lib/field-cipher.ts';
 import type { CursorProvider, EndUserPresence, Provider } from '../../providers/provider.ts';
 import { ProviderBusy, ProviderError, SyncRestart } from '../../providers/provider-errors.ts';
 import type { ProviderAccount } from '../../providers/provider-records.ts';
 import { markVerified } from '../account/account.service.ts';
 import { unverifiedAccounts } from '../account/account.store.ts';
-import { recordEvent } from '../event/event.service.ts';
-import { markProfileReady } from '../profile/profile.service.ts';
-import type { ConnectionEntity, ConnectionStatus } from '../connection/connection.entity.ts';
-import { presentConnection, presentSyncChanges } from '../connection/connection.presenter.ts';
-import { consentEnded, markConsentExpired } from '../connection/consent.ts';
-import { connectionById, connectionOrFail, INACTIVE, moveStatus, keyOf, rewindWalk, storeUpstreamRefusal, type ConnectionKey } from '../connection/connection.store.ts';
+import type { ConnectionEntity, SyncTrigger } from '../connection/connection.entity.ts';
+import { consentEnded } from '../connection/consent.ts';
+import { beginRun, connectionById, keyOf, rewindWalk, storeUpstreamRefusal } from '../connection/connection.store.ts';
 import { BudgetUsedUp } from './request-budget.ts';
 import { syncProducts } from './product-steps.ts';
 import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
+import { finishRun, putOffRun, startingRun, triggerOf, type SentTrigger, type TransactionsChanged } from './sync-run.ts';
 import { syncWindow } from './window-sync.ts';
 
 export interface SyncDependencies extends SyncObservers {
@@ -24,8 +20,7 @@ export interface SyncDependencies extends SyncObservers {
   cipher: FieldCipher;
   /** The provider a connection of this environment syncs with. */
   provider(name: string, environmentId: string): Promise<Provider>;
-  /** Queues what follows a sync that changed transactions (recurring streams), with `db` in the sync's final transaction. */
-  transactionsChanged?: (of: { connectionId: string; profileId: string }, db: Db) => Promise<void>;
+  transactionsChanged?: TransactionsChanged;
   /** The time now (a test's clock moves faster); absent: the system's. */
   now?: () => Date;
 }
@@ -36,27 +31,31 @@ export interface SyncDependencies extends SyncObservers {
  * it, under a lock on the connection row that also checks the stored cursor is still the one the
  * page was fetched from; so a re-run, a retried crash or a concurrent worker never applies a page
  * twice or skips one. Change counts are carried on the connection until the sync ends, so the
- * `connection.synced.successful` event reports every change exactly once, even across a crash.
+ * `connection.synced.successful` event reports every change exactly once, even across a crash; so is
+ * the sync run, so that the run is recorded once, when it ends, with its end (sync-run.ts).
+ * `sentFor`: what the job was sent for, when the connection's state does not say it.
  */
 export async function syncConnection(
   deps: SyncDependencies,
   connectionId: string,
-  options: { refresh?: boolean; presence?: EndUserPresence; profileId?: string } = {},
+  options: { refresh?: boolean; presence?: EndUserPresence; profileId?: string; sentFor?: SentTrigger } = {},
 ): Promise<void> {
   const em = deps.orm.em.fork();
   const now = deps.now ?? (() => new Date());
   const connection = await connectionById(em, connectionId, { profileId: options.profileId });
   if (!connection || connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
   if (connection.profile.deletingAt) return;
+  const trigger = triggerOf(connection, { refresh: options.refresh ?? false, sentFor: options.sentFor });
   // An ended consent reaches nothing upstream: the connection waits for the end-user to renew it.
-  if (consentEnded(connection, now())) return finish(em, keyOf(connection), null, now(), connection.status);
+  if (consentEnded(connection, now())) return endAtOnce(em, connection, trigger, null, now());
   const provider = await deps.provider(connection.provider, connection.environment.id);
-  const accessToken = await readCredential(deps, em, connection);
+  const accessToken = await readCredential(deps, em, connection, trigger);
   if (accessToken === undefined) return;
   const previousStatus = connection.status;
+  // Conditional, so a disconnect that lands meanwhile is never overwritten.
+  const run = await beginRun(em, keyOf(connection), startingRun(trigger, now()), { syncing: connection.status !== 'INITIALIZING' });
+  if (!run) return;
   if (connection.status !== 'INITIALIZING') {
-    // Conditional, so a disconnect that lands meanwhile is never overwritten.
-    if (!(await moveStatus(em, connection.id, { notIn: INACTIVE }, 'SYNCING'))) return;
     // Where to sync from is read after SYNCING is written: a worker that moves the cursor past that
     // read finishes after this write, so its final status is not overwritten by this sync's SYNCING
     // while this one stops (the cursor moved) without finishing.
@@ -72,12 +71,12 @@ export async function syncConnection(
     if (!applied) return;
     await syncProducts(em, connection, provider, accessToken, deps);
     if (connection.products.includes('ACCOUNT_NUMBERS') && provider.capabilities.has('ACCOUNT_NUMBERS')) await verifyAccounts(em, connection, provider, accessToken);
-    await finish(em, keyOf(connection), null, now(), undefined, deps.transactionsChanged);
+    await finishRun(em, keyOf(connection), run, null, now(), undefined, deps.transactionsChanged);
     observe('synced');
   } catch (error) {
     if (error instanceof ProviderBusy) {
       // Come back later (the job retries after the upstream's delay); the connection's state stands.
-      await moveStatus(em, connection.id, 'SYNCING', previousStatus);
+      await putOffRun(em, keyOf(connection), run, error, now(), previousStatus);
       // The upstream's own refusal (not Tributary's budget) holds until the time it gave: refreshes and the scheduler wait for it.
       if (!(error instanceof BudgetUsedUp)) await storeUpstreamRefusal(em, connection.id, new Date(now().getTime() + error.retryAfterSeconds * 1000));
       observe('deferred');
@@ -89,7 +88,7 @@ export async function syncConnection(
     }
     // A failure of our own shows as ERROR_SERVICE (not a sync stuck at SYNCING) and is rethrown, so
     // the job is retried; pages already applied stay, and the retry goes on from their cursor.
-    await finish(em, keyOf(connection), error instanceof ProviderError ? error : new ProviderError('ERROR_SERVICE', 'the sync failed inside Tributary'), now(), previousStatus);
+    await finishRun(em, keyOf(connection), run, error instanceof ProviderError ? error : new ProviderError('ERROR_SERVICE', 'the sync failed inside Tributary'), now(), previousStatus);
     observe('failed');
     if (!(error instanceof ProviderError) || error.retryAfterSeconds !== undefined) throw error;
   }
@@ -101,13 +100,13 @@ export async function syncConnection(
  * ERROR_SERVICE and the job ends; one log line says so when it enters that state. The scheduled
  * retries of ERROR_SERVICE connections find it again once the keys are right.
  */
-async function readCredential(deps: SyncDependencies, em: EntityManager, connection: ConnectionEntity): Promise<string | undefined> {
+async function readCredential(deps: SyncDependencies, em: EntityManager, connection: ConnectionEntity, trigger: SyncTrigger): Promise<string | undefined> {
   try {
     return deps.cipher.decrypt('credential', connection, connection.credentialEncrypted);
   } catch (error) {
     if (!(error instanceof DecryptionError)) throw error;
     const previousStatus = connection.status;
-    await finish(em, keyOf(connection), new ProviderError('ERROR_SERVICE', 'the stored credential does not decrypt'), new Date(), previousStatus);
+    await endAtOnce(em, connection, trigger, new ProviderError('ERROR_SERVICE', 'the stored credential does not decrypt'), new Date());
     deps.metrics?.syncFinished(connection.provider, 'failed', 0);
     if (previousStatus !== 'ERROR_SERVICE') {
       deps.logger?.error(
@@ -184,41 +183,10 @@ async function verifyAccounts(em: EntityManager, connection: ConnectionEntity, p
 }
 
 /**
- * Ends a sync at `now`: the final status, its event, the first-sync `profile.ready`, and (when
- * transactions changed) the work that follows them, all in one transaction.
+ * Begins and ends at once a sync run that reaches nothing upstream (the consent ended, the credential
+ * does not decrypt): `failure`, or what the ended consent decides, from the connection's status.
  */
-async function finish(
-  em: EntityManager,
-  key: ConnectionKey,
-  failure: ProviderError | null,
-  now: Date,
-  previousStatus?: ConnectionStatus,
-  transactionsChanged?: SyncDependencies['transactionsChanged'],
-): Promise<void> {
-  await em.transactional(async (tx) => {
-    const connection = await connectionOrFail(tx, key, { lock: true, profile: true });
-    if (connection.status === 'DISCONNECTING' || connection.status === 'DISCONNECTED') return;
-    // The upstream says the consent reached its end before the end Tributary knew of: it ended now.
-    if (failure?.consentExpired && !consentEnded(connection, now)) connection.consentExpiresAt = now;
-    // A consent that ended before or while the sync ran decides the outcome, whatever the upstream said.
-    if (consentEnded(connection, now)) return markConsentExpired(tx, connection, previousStatus ?? connection.status);
-    const changes = connection.syncChanges ?? { added: 0, modified: 0, removed: 0 };
-    connection.errorCode = null;
-    if (failure) {
-      connection.status = failure.status;
-      // Retrying an error state that persists says nothing new: the event fires when the state is entered.
-      if (previousStatus === failure.status) return;
-      recordEvent(tx, connection.environment.id, `connection.synced.errored.${failure.status}`, connection.profile, presentConnection(connection));
-      return;
-    }
-    const firstSync = connection.lastSyncedAt === null;
-    connection.status = 'SYNCED';
-    connection.lastSyncedAt = now;
-    connection.syncChanges = null;
-    if (changes.added + changes.modified + changes.removed > 0) {
-      recordEvent(tx, connection.environment.id, 'connection.synced.successful', connection.profile, presentConnection(connection), presentSyncChanges(changes));
-      await transactionsChanged?.({ connectionId: key.id, profileId: key.profileId }, jobsIn(tx));
-    }
-    if (firstSync) markProfileReady(tx, connection.profile);
-  });
+async function endAtOnce(em: EntityManager, connection: ConnectionEntity, trigger: SyncTrigger, failure: ProviderError | null, now: Date): Promise<void> {
+  const run = await beginRun(em, keyOf(connection), startingRun(trigger, now), { syncing: false });
+  if (run) await finishRun(em, keyOf(connection), run, failure, now, connection.status);
 }
