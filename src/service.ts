@@ -50,6 +50,7 @@ import { connectionSweepJob } from './modules/sync/connection-sweeper.ts';
 import { consentSweepJob } from './modules/connection/consent-sweeper.ts';
 import { sessionRetentionJob } from './modules/session/session-retention.ts';
 import { ATTEMPT_LOG, EVENT_LOG } from './modules/webhook/attempt-retention.ts';
+import { SYNC_HISTORY_LOG } from './modules/sync/connection-sync.store.ts';
 import { logRetentionJob } from './db/log-retention.ts';
 import { linkingHandlers } from './modules/linking/linking.handlers.ts';
 import { connectorPage } from './pages/connector/connector-page.ts';
@@ -269,7 +270,7 @@ async function startBackgroundWork(deps: {
     consentSweepJob({ orm, warningDays: config.consentWarningDays }),
     sessionRetentionJob({ orm, retentionDays: config.sessionRetentionDays }),
     balanceRetentionJob(orm, config.balanceRetentionDays),
-    logRetentionJob({ orm, logger, retentionDays: config.logRetentionDays, logs: [EVENT_LOG, ATTEMPT_LOG] }),
+    logRetentionJob({ orm, logger, retentionDays: config.logRetentionDays, logs: [EVENT_LOG, ATTEMPT_LOG, SYNC_HISTORY_LOG] }),
   ];
   const boss = await startQueue(databases.database.url, jobs, logger, config.recovery, {
     work: working,

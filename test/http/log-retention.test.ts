@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { applyLogRetention, type LogRetentionDependencies } from '../../src/db/log-retention.ts';
 import { timePartitions, uuidv7Ms, WEEK_MS, WEEKS_AHEAD } from '../../src/db/time-partitions.ts';
 import { decodeId, encodeId, uuidv7, uuidv7Edge } from '../../src/lib/ids.ts';
+import { SYNC_HISTORY_LOG } from '../../src/modules/sync/connection-sync.store.ts';
 import { ATTEMPT_LOG, EVENT_LOG } from '../../src/modules/webhook/attempt-retention.ts';
 import { createEnvironmentWithKey } from '../support/environments.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
-// The event log and webhook attempts are partitioned by week (docs/decisions/logs-partitioned-by-time.md):
+// The event log, webhook attempts and sync history are partitioned by week (docs/decisions/logs-partitioned-by-time.md):
 // a job makes the weeks ahead and drops those past LOG_RETENTION_DAYS, never one an owed attempt
 // needs; the event log answers a cursor older than what it keeps with 410 CURSOR_EXPIRED.
 
@@ -19,7 +20,7 @@ let app: TestApp;
 let retention: LogRetentionDependencies;
 beforeAll(async () => {
   app = await startTestApp({ WEBHOOK_CA_FILE: inject('tls').certFile });
-  retention = { orm: app.orm, logger: pino({ level: 'silent' }), retentionDays: 30, logs: [EVENT_LOG, ATTEMPT_LOG] };
+  retention = { orm: app.orm, logger: pino({ level: 'silent' }), retentionDays: 30, logs: [EVENT_LOG, ATTEMPT_LOG, SYNC_HISTORY_LOG] };
 });
 afterAll(() => app?.stop());
 
@@ -54,14 +55,16 @@ describe('the logs kept by the week', () => {
     const cursorBeforeKept = `/v1/events?after=${encodeId('event', old)}`;
     expect((await app.http.get(cursorBeforeKept, { auth: apiKey })).body.map((event: { id: string }) => event.id)).toEqual([encodeId('event', recent)]);
 
-    // Sixty days on: weeks are made up to WEEKS_AHEAD past then; the first partition, holding both
-    // events and the owed attempt, stays, and so does every week after it.
+    // Sixty days on: weeks are made up to WEEKS_AHEAD past then; the event log's and the attempts' first
+    // partitions, holding both events and the owed attempt, stay, and so does every week after them.
+    // The sync history, which nothing holds, loses its weeks past the retention.
     const later = now + 60 * DAY_MS;
     const first = await applyLogRetention(retention, later);
-    expect(first.dropped).toEqual([]);
-    for (const table of ['event', 'webhook_delivery']) {
+    expect(first.dropped).toContain('connection_sync_initial');
+    expect(first.dropped.filter((name) => !name.startsWith('connection_sync_'))).toEqual([]);
+    for (const table of ['event', 'webhook_delivery', 'connection_sync']) {
       const partitions = await timePartitions(catalog, table);
-      expect(partitions[0]).toMatchObject({ name: `${table}_initial`, from: null });
+      if (table !== 'connection_sync') expect(partitions[0]).toMatchObject({ name: `${table}_initial`, from: null });
       expect(uuidv7Ms(partitions.at(-1)!.to)).toBeGreaterThan(later + WEEKS_AHEAD * WEEK_MS);
       expect(first.created).toEqual(expect.arrayContaining([partitions.at(-1)!.name]));
     }
@@ -72,7 +75,7 @@ describe('the logs kept by the week', () => {
     const second = await applyLogRetention(retention, later);
     expect(second.created).toEqual([]);
     expect(second.dropped).toEqual(expect.arrayContaining(['event_initial', 'webhook_delivery_initial']));
-    for (const table of ['event', 'webhook_delivery']) {
+    for (const table of ['event', 'webhook_delivery', 'connection_sync']) {
       const [oldest] = await timePartitions(catalog, table);
       // The oldest kept week is the one that ends after `later` − 30 days.
       expect(uuidv7Ms(oldest!.to)).toBeGreaterThan(later - 30 * DAY_MS);

@@ -250,8 +250,8 @@ describe('a seeded database migrated from before the move: partitions by profile
     );
   });
 
-  it('leaves the event log and webhook attempts partitioned by id: the table as it was, then a partition a week, weeks ahead', async () => {
-    for (const table of ['event', 'webhook_delivery']) {
+  it('leaves the event log, webhook attempts and sync history partitioned by id: the table as it was, then a partition a week, weeks ahead', async () => {
+    for (const table of ['event', 'webhook_delivery', 'connection_sync']) {
       expect(await rows(`select pg_get_partkeydef($1::regclass) as key`, [table])).toEqual([{ key: 'RANGE (id)' }]);
       const [initial, ...weeks] = await timePartitions(rows, table);
       expect(initial).toMatchObject({ name: `${table}_initial`, from: null });

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { idOrderPage, type IdOrderPage } from '../../db/list-page.ts';
+import type { TimePartitionedLog } from '../../db/log-retention.ts';
 import type { ConnectionKey } from '../connection/connection.store.ts';
 import { ConnectionSync, type ConnectionSyncEntity } from './connection-sync.entity.ts';
 
@@ -7,3 +8,6 @@ import { ConnectionSync, type ConnectionSyncEntity } from './connection-sync.ent
 export function syncHistoryPage(em: EntityManager, key: ConnectionKey, from: { page: number } | { afterId: string }, limit: number): Promise<IdOrderPage<ConnectionSyncEntity>> {
   return idOrderPage(em, ConnectionSync, { profileId: key.profileId, connection: key.id }, from, limit, 'desc');
 }
+
+/** The sync history's weeks (partitioned by id like the event log): each is dropped once LOG_RETENTION_DAYS old. */
+export const SYNC_HISTORY_LOG: TimePartitionedLog = { table: 'connection_sync' };
