@@ -12,7 +12,7 @@ import { markProfileReady } from '../profile/profile.service.ts';
 import type { ConnectionEntity, ConnectionStatus } from '../connection/connection.entity.ts';
 import { presentConnection, presentSyncChanges } from '../connection/connection.presenter.ts';
 import { consentEnded, markConsentExpired } from '../connection/consent.ts';
-import { connectionById, connectionOrFail, INACTIVE, moveStatus, keyOf, rewindWalk, storeUpstreamRefusal, type ConnectionKey } from '../connection/connection.store.ts';
+import { connectionById, connectionOrFail, INACTIVE, moveStatus, keyOf, reloadConnection, rewindWalk, storeUpstreamRefusal, type ConnectionKey } from '../connection/connection.store.ts';
 import { BudgetUsedUp } from './request-budget.ts';
 import { syncProducts } from './product-steps.ts';
 import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
@@ -56,11 +56,11 @@ export async function syncConnection(
   const previousStatus = connection.status;
   if (connection.status !== 'INITIALIZING') {
     // Conditional, so a disconnect that lands meanwhile is never overwritten.
-    if (!(await moveStatus(em, connection.id, { notIn: INACTIVE }, 'SYNCING'))) return;
+    if (!(await moveStatus(em, keyOf(connection), { notIn: INACTIVE }, 'SYNCING'))) return;
     // Where to sync from is read after SYNCING is written: a worker that moves the cursor past that
     // read finishes after this write, so its final status is not overwritten by this sync's SYNCING
     // while this one stops (the cursor moved) without finishing.
-    await em.refresh(connection);
+    await reloadConnection(em, connection);
   }
   const began = performance.now();
   const observe = (outcome: 'synced' | 'failed' | 'deferred') => deps.metrics?.syncFinished(connection.provider, outcome, (performance.now() - began) / 1000);
@@ -77,9 +77,9 @@ export async function syncConnection(
   } catch (error) {
     if (error instanceof ProviderBusy) {
       // Come back later (the job retries after the upstream's delay); the connection's state stands.
-      await moveStatus(em, connection.id, 'SYNCING', previousStatus);
+      await moveStatus(em, keyOf(connection), 'SYNCING', previousStatus);
       // The upstream's own refusal (not Tributary's budget) holds until the time it gave: refreshes and the scheduler wait for it.
-      if (!(error instanceof BudgetUsedUp)) await storeUpstreamRefusal(em, connection.id, new Date(now().getTime() + error.retryAfterSeconds * 1000));
+      if (!(error instanceof BudgetUsedUp)) await storeUpstreamRefusal(em, keyOf(connection), new Date(now().getTime() + error.retryAfterSeconds * 1000));
       observe('deferred');
       throw error;
     }
@@ -146,7 +146,7 @@ async function walkTransactions(
   { start, resume }: { start: string | null; resume: string | null },
   deps: SyncDependencies,
 ): Promise<boolean> {
-  const connectionId = connection.id;
+  const key = keyOf(connection);
   const known = new Set(accounts.map((account) => account.remoteId));
   for (let restarts = 0; ; restarts++) {
     let cursor = restarts === 0 && resume !== null ? resume : start;
@@ -160,13 +160,13 @@ async function walkTransactions(
           for (const account of newcomers) known.add(account.remoteId);
           await applyAccounts(em, connection, accounts, deps.cipher);
         }
-        if (!(await applyPage(em, connectionId, cursor, page.nextCursor, page, deps))) return false;
+        if (!(await applyPage(em, key, cursor, page.nextCursor, page, deps))) return false;
         if (!page.hasMore) return true;
         cursor = page.nextCursor;
       }
     } catch (error) {
       if (!(error instanceof SyncRestart) || restarts >= MAX_RESTARTS) throw error;
-      if (!(await rewindWalk(em, connectionId, start, cursor))) return false;
+      if (!(await rewindWalk(em, key, start, cursor))) return false;
     }
   }
 }
