@@ -187,7 +187,7 @@ async function syncPageApply({ orm, db }: ScaleTarget, profileId: string): Promi
     const modified = rows.map((row) => reported(row, row.remoteId, (Number(row.amount) + round / 100).toFixed(2)));
     const added = rows.map((row) => reported(row, `${row.remoteId}-scale-${next}`, row.amount));
     const started = performance.now();
-    const applied = await applyPage(orm.em.fork(), connection!.id, cursor, next, { added, modified, removed: [], hasMore: true });
+    const applied = await applyPage(orm.em.fork(), { id: connection!.id, profileId }, cursor, next, { added, modified, removed: [], hasMore: true });
     const elapsed = performance.now() - started;
     if (!applied) throw new Error('the sync page was not applied: the walk moved on');
     cursor = next;

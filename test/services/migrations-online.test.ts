@@ -88,6 +88,9 @@ async function seed(): Promise<void> {
         from account a where a.kind = 'DEPOSITORY';
     insert into recurring_stream_transaction (stream_id, transaction_id)
       select s.id, t.id from recurring_stream s join transaction t on t.account_id = s.account_id and t.merchant_name = 'Merchant 1';
+    -- A walk in progress on every connection, two pages in.
+    insert into sync_walk_page (id, connection_id, added)
+      select gen_random_uuid(), c.id, jsonb_build_array('txn-' || n) from connection c cross join generate_series(1, 2) n;
     -- Event ids are uuidv7s, as the service makes them: time-ordered (the log is partitioned by id).
     insert into event (id, environment_id, profile_id, type, at, payload, dispatched_at)
       select (lpad(to_hex((extract(epoch from now() - n * interval '1 minute') * 1000)::bigint), 12, '0') || '7' || substr(md5(random()::text), 1, 3) || '8' || substr(md5(random()::text), 1, 15))::uuid,
@@ -284,6 +287,15 @@ describe('a seeded database migrated from before the move: partitions by profile
     const [member] = members;
     await sql.query(`delete from transaction t where t.id = $1 and t.profile_id = (select profile_id from transaction where id = $1)`, [member!.transaction_id]);
     expect(await rows(`select 1 from recurring_stream_transaction where stream_id = $1 and transaction_id = $2`, [member!.stream_id, member!.transaction_id])).toEqual([]);
+  });
+
+  it('gives each page of a walk in progress its connection\'s profile, and requires one from then on', async () => {
+    const pages = await rows<{ page: string; connection: string }>(
+      `select p.profile_id::text as page, c.profile_id::text as connection from sync_walk_page p join connection c on c.id = p.connection_id order by 2`,
+    );
+    expect(pages).toHaveLength(12);
+    expect(pages.map(({ page }) => page)).toEqual(pages.map(({ connection }) => connection));
+    await expect(sql.query(`insert into sync_walk_page (id, connection_id, added) select gen_random_uuid(), id, '[]' from connection limit 1`)).rejects.toThrow(/profile_id/);
   });
 
   it('builds every index on a large table concurrently, from the move on, unless the migration created the table', () => {

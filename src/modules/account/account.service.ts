@@ -138,8 +138,8 @@ export async function markVerified(em: EntityManager, accountId: string, target:
 }
 
 /** Every account of a reconnected connection is unverified until verification runs again (a tokenized ACH number can change). */
-export async function resetVerification(em: EntityManager, connectionId: string): Promise<void> {
-  await em.nativeUpdate(Account, { connection: connectionId }, { verified: false });
+export async function resetVerification(em: EntityManager, owner: AccountOwner): Promise<void> {
+  await em.nativeUpdate(Account, { profile: owner.profileId, connection: owner.connectionId }, { verified: false });
 }
 
 /**

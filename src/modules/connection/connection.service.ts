@@ -142,8 +142,8 @@ export class ConnectionService {
       consentExpiresAt: consentEnd(linked),
     };
     await this.#em.transactional(async (tx) => {
-      await storeLogin(tx, connection.id, changes);
-      await resetVerification(tx, connection.id);
+      await storeLogin(tx, keyOf(connection), changes);
+      await resetVerification(tx, { connectionId: connection.id, profileId: connection.profile.id });
       await then(tx);
     });
     return Object.assign(connection, changes);
@@ -152,7 +152,7 @@ export class ConnectionService {
   /** Moves the end of the connection's consent (the sandbox's stand-in for an institution's word) and applies the consent rules now. */
   async moveConsentEnd(connection: ConnectionEntity, end: Date, rules: ConsentRules): Promise<ConnectionEntity> {
     this.assertRepairable(connection);
-    await storeConsentEnd(this.#em, connection.id, end);
+    await storeConsentEnd(this.#em, keyOf(connection), end);
     const updated = await applyConsentRules(this.#em, keyOf(connection), rules, new Date());
     return updated ?? connection;
   }
@@ -161,7 +161,7 @@ export class ConnectionService {
   async disconnect(connection: ConnectionEntity, then: (tx: EntityManager) => Promise<void>): Promise<void> {
     if (INACTIVE.includes(connection.status)) return;
     await this.#em.transactional(async (tx) => {
-      if (await moveStatus(tx, connection.id, { notIn: INACTIVE }, 'DISCONNECTING')) await then(tx);
+      if (await moveStatus(tx, keyOf(connection), { notIn: INACTIVE }, 'DISCONNECTING')) await then(tx);
     });
     connection.status = 'DISCONNECTING';
   }
@@ -180,12 +180,12 @@ export class ConnectionService {
     // The claim and the sync that honours it commit together: never a refresh claimed with no sync behind it.
     const claimed = await this.#em.transactional(async (tx) => {
       const presenceEncrypted = this.#presenceEncrypted(connection, presence);
-      const won = await claimRefresh(tx, connection.id, { now, staleBefore: new Date(now.getTime() - REFRESH_STALE_MS), spacedAfter: new Date(now.getTime() - REFRESH_INTERVAL_MS), presenceEncrypted });
+      const won = await claimRefresh(tx, keyOf(connection), { now, staleBefore: new Date(now.getTime() - REFRESH_STALE_MS), spacedAfter: new Date(now.getTime() - REFRESH_INTERVAL_MS), presenceEncrypted });
       if (won) await then(tx);
       return won;
     });
     if (claimed) return;
-    const state = await refreshTimes(this.#em, connection.id);
+    const state = await refreshTimes(this.#em, keyOf(connection));
     if (state?.started != null && state.started >= now.getTime() - REFRESH_STALE_MS) {
       throw conflict('A transactions refresh is already running for this connection', { instruction: 'Wait for connection.synced.successful (or no event when nothing changed).' });
     }

@@ -66,7 +66,7 @@ export const investmentStatements = {
   upsertHoldings: `insert into holding (${HOLDING.list(['id', 'profileId', 'connectionId', 'accountId', ...HOLDING_REPORTED, 'lastSeenAt', 'createdAt'])})
      select r.id, $1, $2, a.id, ${HOLDING_REPORTED.map((field) => `r."${field}"`).join(', ')}, now(), now()
        from jsonb_to_recordset($3::jsonb) as r(${HOLDING.recordset(['id', ...HOLDING_REPORTED])}, "accountRemoteId" text)
-       join account a on a.connection_id = $2 and a.remote_id = r."accountRemoteId"
+       join account a on a.profile_id = $1 and a.connection_id = $2 and a.remote_id = r."accountRemoteId"
      on conflict (profile_id, account_id, security_id) do update
         set ${takeExcluded(HOLDING_REPORTED.filter((field) => field !== 'securityId'))}
       where ${changedFrom('holding', HOLDING_CONTENT)}
@@ -77,11 +77,11 @@ export const investmentStatements = {
          join account a on a.profile_id = $3 and a.connection_id = $1 and a.remote_id = r."accountRemoteId")`,
   seen: `update holding set last_seen_at = now() where profile_id = $2 and connection_id = $1`,
   // The accounts of the connection among the remote ids a snapshot names: rows of any other cannot be stored.
-  knownAccounts: `select remote_id as "remoteId" from account where connection_id = $1 and remote_id = any($2::text[])`,
+  knownAccounts: `select remote_id as "remoteId" from account where profile_id = $3 and connection_id = $1 and remote_id = any($2::text[])`,
   upsertActivity: `insert into investment_transaction (${INVESTMENT_TRANSACTION.list(['id', 'profileId', 'connectionId', 'accountId', ...ACTIVITY_REPORTED, 'createdAt'])})
      select r.id, $1, $2, a.id, ${ACTIVITY_REPORTED.map((field) => `r."${field}"`).join(', ')}, now()
        from jsonb_to_recordset($3::jsonb) as r(${INVESTMENT_TRANSACTION.recordset(['id', ...ACTIVITY_REPORTED])}, "accountRemoteId" text)
-       join account a on a.connection_id = $2 and a.remote_id = r."accountRemoteId"
+       join account a on a.profile_id = $1 and a.connection_id = $2 and a.remote_id = r."accountRemoteId"
      on conflict (profile_id, account_id, remote_id) do update
         set ${takeExcluded(ACTIVITY_REPORTED.filter((field) => field !== 'remoteId'))}
       where ${changedFrom('investment_transaction', ACTIVITY_CONTENT)}
@@ -130,7 +130,7 @@ export interface InvestmentOwner {
  * have or of a security the snapshot does not describe is left out, and returned as unmatched.
  */
 export async function replaceHoldings(tx: EntityManager, owner: InvestmentOwner, holdings: ProviderHolding[], securityIds: Map<string, string>): Promise<SnapshotChanges> {
-  const accounts = await knownAccounts(tx, owner.connectionId, holdings);
+  const accounts = await knownAccounts(tx, owner, holdings);
   const unmatched: Unmatched = { dropped: [], unlinked: [] };
   const byPosition = new Map<string, Record<string, unknown>>();
   for (const holding of holdings) {
@@ -165,7 +165,7 @@ export async function reconcileActivity(
   reported: ProviderInvestmentTransaction[],
   securityIds: Map<string, string>,
 ): Promise<SnapshotChanges> {
-  const accounts = await knownAccounts(tx, owner.connectionId, reported);
+  const accounts = await knownAccounts(tx, owner, reported);
   const unmatched: Unmatched = { dropped: [], unlinked: [] };
   for (const { accountRemoteId, securityRemoteId } of reported) {
     if (!accounts.has(accountRemoteId)) unmatched.dropped.push({ accountRemoteId, securityRemoteId, missing: 'account' });
@@ -195,10 +195,10 @@ export async function reconcileActivity(
 }
 
 /** The remote ids of the connection's accounts among those the reported rows name. */
-async function knownAccounts(tx: EntityManager, connectionId: string, reported: ReadonlyArray<{ accountRemoteId: string }>): Promise<Set<string>> {
+async function knownAccounts(tx: EntityManager, owner: InvestmentOwner, reported: ReadonlyArray<{ accountRemoteId: string }>): Promise<Set<string>> {
   if (reported.length === 0) return new Set();
   const remoteIds = [...new Set(reported.map((row) => row.accountRemoteId))];
-  return new Set((await run<{ remoteId: string }>(tx, investmentStatements.knownAccounts, [connectionId, remoteIds])).rows.map((row) => row.remoteId));
+  return new Set((await run<{ remoteId: string }>(tx, investmentStatements.knownAccounts, [owner.connectionId, remoteIds, owner.profileId])).rows.map((row) => row.remoteId));
 }
 
 /** The holdings of the profile's accounts with these ids, by security name. */

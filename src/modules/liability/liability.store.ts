@@ -50,7 +50,7 @@ export const liabilityStatements = {
   upsert: `insert into liability (${LIABILITY.list(['id', 'profileId', 'connectionId', 'accountId', ...DETAILS, 'remoteData', 'updatedAt'])})
      select r.id, $1, $2, a.id, ${[...DETAILS, 'remoteData'].map((field) => `r."${field}"`).join(', ')}, now()
        from jsonb_to_recordset($3::jsonb) as r(${LIABILITY.recordset(['id', ...DETAILS, 'remoteData'])}, "accountRemoteId" text)
-       join account a on a.connection_id = $2 and a.remote_id = r."accountRemoteId"
+       join account a on a.profile_id = $1 and a.connection_id = $2 and a.remote_id = r."accountRemoteId"
      on conflict (account_id) do update
         set ${takeExcluded([...DETAILS, 'remoteData'])}, updated_at = now()
       where ${changedFrom('liability', DETAILS)}

@@ -81,9 +81,9 @@ export class ConnectionJobs {
             if (delay === undefined) throw error;
             await this.#queue().send(SYNC, payload(connectionId, { profileId: connection?.profile.id ?? profileId, trigger: 'RETRY' }), { startAfter: delay, singletonKey: connectionId });
           } finally {
-            if (refresh) await endRefresh(this.#deps.orm.em.fork(), connectionId);
+            if (refresh) await endRefresh(this.#deps.orm.em.fork(), keyOf(connection!));
             // A link's or a repair's presence serves its first sync only (a refresh's goes with the refresh).
-            else if (connection?.refreshPresenceEncrypted) await forgetPresence(this.#deps.orm.em.fork(), connectionId, connection.refreshPresenceEncrypted);
+            else if (connection?.refreshPresenceEncrypted) await forgetPresence(this.#deps.orm.em.fork(), keyOf(connection), connection.refreshPresenceEncrypted);
           }
         },
       },

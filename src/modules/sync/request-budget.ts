@@ -3,7 +3,7 @@ import { AppError } from '../../errors.ts';
 import type { EndUserPresence, ProviderBase } from '../../providers/provider.ts';
 import { ProviderBusy } from '../../providers/provider-errors.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
-import { claimUpstreamRequest } from '../connection/connection.store.ts';
+import { claimUpstreamRequest, type ConnectionKey } from '../connection/connection.store.ts';
 
 const DAY_MS = 86_400_000;
 /** Unattended reads wait up to this share of their spacing more, drawn per read, so logins linked together drift apart. */
@@ -46,11 +46,11 @@ function counted(budget: RequestBudget, presence: EndUserPresence | undefined): 
  * day's budget, any other read stops at the reserve and sets when the scheduler may read the login
  * again. Over it, `BudgetUsedUp` (the sync waits; the connection's state does not change).
  */
-export async function claimRead(em: EntityManager, connectionId: string, budget: RequestBudget, read: { refresh: boolean; presence?: EndUserPresence }, now: Date): Promise<void> {
+export async function claimRead(em: EntityManager, key: ConnectionKey, budget: RequestBudget, read: { refresh: boolean; presence?: EndUserPresence }, now: Date): Promise<void> {
   if (!counted(budget, read.presence)) return;
   const limit = read.refresh ? budget.perDay : budget.perDay - budget.reserve;
   const nextRead = read.refresh ? null : new Date(now.getTime() + budget.spacingMs * (1 + Math.random() * JITTER));
-  if (!(await claimUpstreamRequest(em, connectionId, { day: now.toISOString().slice(0, 10), limit, nextRead }))) throw new BudgetUsedUp(secondsUntilTomorrow(now));
+  if (!(await claimUpstreamRequest(em, key, { day: now.toISOString().slice(0, 10), limit, nextRead }))) throw new BudgetUsedUp(secondsUntilTomorrow(now));
 }
 
 /** The login has no upstream request left today: the scheduled syncs of tomorrow pick it up (no retry is queued). */

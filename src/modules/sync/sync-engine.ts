@@ -7,7 +7,7 @@ import { markVerified } from '../account/account.service.ts';
 import { unverifiedAccounts } from '../account/account.store.ts';
 import type { ConnectionEntity, SyncTrigger } from '../connection/connection.entity.ts';
 import { consentEnded } from '../connection/consent.ts';
-import { beginRun, connectionById, keyOf, rewindWalk, storeUpstreamRefusal } from '../connection/connection.store.ts';
+import { beginRun, connectionById, keyOf, reloadConnection, rewindWalk, storeUpstreamRefusal } from '../connection/connection.store.ts';
 import { BudgetUsedUp } from './request-budget.ts';
 import { syncProducts } from './product-steps.ts';
 import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
@@ -59,7 +59,7 @@ export async function syncConnection(
     // Where to sync from is read after SYNCING is written: a worker that moves the cursor past that
     // read finishes after this write, so its final status is not overwritten by this sync's SYNCING
     // while this one stops (the cursor moved) without finishing.
-    await em.refresh(connection);
+    await reloadConnection(em, connection);
   }
   const began = performance.now();
   const observe = (outcome: 'synced' | 'failed' | 'deferred') => deps.metrics?.syncFinished(connection.provider, outcome, (performance.now() - began) / 1000);
@@ -78,7 +78,7 @@ export async function syncConnection(
       // Come back later (the job retries after the upstream's delay); the connection's state stands.
       await putOffRun(em, keyOf(connection), run, error, now(), previousStatus);
       // The upstream's own refusal (not Tributary's budget) holds until the time it gave: refreshes and the scheduler wait for it.
-      if (!(error instanceof BudgetUsedUp)) await storeUpstreamRefusal(em, connection.id, new Date(now().getTime() + error.retryAfterSeconds * 1000));
+      if (!(error instanceof BudgetUsedUp)) await storeUpstreamRefusal(em, keyOf(connection), new Date(now().getTime() + error.retryAfterSeconds * 1000));
       observe('deferred');
       throw error;
     }
@@ -145,7 +145,7 @@ async function walkTransactions(
   { start, resume }: { start: string | null; resume: string | null },
   deps: SyncDependencies,
 ): Promise<boolean> {
-  const connectionId = connection.id;
+  const key = keyOf(connection);
   const known = new Set(accounts.map((account) => account.remoteId));
   for (let restarts = 0; ; restarts++) {
     let cursor = restarts === 0 && resume !== null ? resume : start;
@@ -159,13 +159,13 @@ async function walkTransactions(
           for (const account of newcomers) known.add(account.remoteId);
           await applyAccounts(em, connection, accounts, deps.cipher);
         }
-        if (!(await applyPage(em, connectionId, cursor, page.nextCursor, page, deps))) return false;
+        if (!(await applyPage(em, key, cursor, page.nextCursor, page, deps))) return false;
         if (!page.hasMore) return true;
         cursor = page.nextCursor;
       }
     } catch (error) {
       if (!(error instanceof SyncRestart) || restarts >= MAX_RESTARTS) throw error;
-      if (!(await rewindWalk(em, connectionId, start, cursor))) return false;
+      if (!(await rewindWalk(em, key, start, cursor))) return false;
     }
   }
 }

@@ -9,7 +9,7 @@ import { sameReading } from '../balance/balance.service.ts';
 import { applyTransactionChanges } from '../transaction/transaction-sync.store.ts';
 import { enricherFor } from '../categorization/learning.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
-import { connectionOrFail, keyOf, lockWalk, moveWalk, withPageChanges } from '../connection/connection.store.ts';
+import { connectionOrFail, keyOf, lockWalk, moveWalk, withPageChanges, type ConnectionKey } from '../connection/connection.store.ts';
 
 /*
  * The units of work of a sync, each one database transaction on the sync's EntityManager that
@@ -49,7 +49,7 @@ export async function applyAccounts(em: EntityManager, connection: ConnectionEnt
  */
 export async function applyPage(
   em: EntityManager,
-  connectionId: string,
+  key: ConnectionKey,
   cursor: string | null,
   nextCursor: string,
   page: Omit<SyncPage, 'nextCursor'>,
@@ -60,7 +60,7 @@ export async function applyPage(
     // A commit lost with a crashed database loses the page with the cursor that produced it, so the
     // page is fetched again: waiting for the WAL flush buys nothing (docs/decisions.md).
     await run(tx, 'set local synchronous_commit = off');
-    const walk = await lockWalk(tx, connectionId);
+    const walk = await lockWalk(tx, key);
     if (!walk || (walk.syncPageCursor ?? walk.syncCursor) !== cursor) return undefined;
     const upserts = [...page.added, ...page.modified];
     // Removals wait for the walk's last page: a pending transaction removed here may be taken over
@@ -69,16 +69,16 @@ export async function applyPage(
     const reported = new Set(upserts.map((transaction) => transaction.remoteId));
     const removals = [...(walk.syncRemovals ?? []).filter((remoteId) => !reported.has(remoteId)), ...page.removed];
     const added = page.added.map((transaction) => transaction.remoteId);
-    const owner = { connectionId, profileId: walk.profileId, provider: walk.provider };
+    const owner = { connectionId: key.id, profileId: key.profileId, provider: walk.provider };
     // Enriched in the same write: the pipeline, the profile's classifier and its environment's rules (two reads a page).
-    const changes = await applyTransactionChanges(tx, owner, upserts, page.hasMore ? [] : removals, () => enricherFor(tx, walk.profileId));
-    await moveWalk(tx, connectionId, { nextCursor, hasMore: page.hasMore, changes: withPageChanges(walk.syncChanges, changes), removals, added });
+    const changes = await applyTransactionChanges(tx, owner, upserts, page.hasMore ? [] : removals, () => enricherFor(tx, key.profileId));
+    await moveWalk(tx, key, { nextCursor, hasMore: page.hasMore, changes: withPageChanges(walk.syncChanges, changes), removals, added });
     return { provider: walk.provider, changes };
   }, { clear: true });
   if (!applied) return false;
   const { added: addedIds, modified, removed } = applied.changes;
   observers.metrics?.pageApplied(applied.provider, { added: addedIds.length, modified: modified.length, removed: removed.length });
-  if (applied.changes.orphans.length > 0) reportOrphans(observers, connectionId, applied.provider, applied.changes.orphans);
+  if (applied.changes.orphans.length > 0) reportOrphans(observers, key.id, applied.provider, applied.changes.orphans);
   return true;
 }
 

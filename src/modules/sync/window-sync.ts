@@ -4,6 +4,7 @@ import type { EndUserPresence, WindowProvider } from '../../providers/provider.t
 import { ProviderBusy, ProviderError } from '../../providers/provider-errors.ts';
 import { storedFrom } from '../transaction/transaction-sync.store.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
+import { keyOf } from '../connection/connection.store.ts';
 import { budgetOf, claimRead, upstreamRefusal } from './request-budget.ts';
 import { applyAccounts, applyPage, reportLeftOut, type SyncObservers } from './sync-steps.ts';
 import { reconcile } from './window-reconciliation.ts';
@@ -36,13 +37,13 @@ export async function syncWindow(args: {
   // The upstream said when it answers again: asking before then would only be refused again.
   const refused = upstreamRefusal(connection, budget, presence, now);
   if (refused !== null) throw new ProviderBusy('the upstream refuses reads of this login until the time it gave', refused);
-  if (budget) await claimRead(em, connection.id, budget, { refresh: args.refresh, presence }, now);
+  if (budget) await claimRead(em, keyOf(connection), budget, { refresh: args.refresh, presence }, now);
   const cursor = connection.syncCursor ?? null;
   const snapshot = await provider.readWindow(credential, windowStart(cursor, now), presence);
   await applyAccounts(em, connection, snapshot.accounts, args.cipher);
   const stored = await storedFrom(em, connection.profile.id, connection.id, snapshot.start);
   const page = reconcile(stored, snapshot, snapshot.end, `${snapshot.end}.${Date.now()}`);
-  if (!(await applyPage(em, connection.id, cursor, page.nextCursor, page, args.observers))) return false;
+  if (!(await applyPage(em, keyOf(connection), cursor, page.nextCursor, page, args.observers))) return false;
   if (snapshot.unreadable?.length) reportLeftOut(args.observers, connection.id, provider.name, snapshot.unreadable);
   if (snapshot.attention) throw new ProviderError('ERROR_REPAIRABLE', snapshot.attention);
   return true;

@@ -21,16 +21,18 @@ export const enrichedColumns = (value: (field: keyof StoredEnrichment) => string
 /** What re-enrichment reads of a stored transaction: the pipeline's input, and what its write checks is unchanged. */
 const INPUT = ['id', 'profileId', 'description', 'amount', 'currencyCode', 'enrichmentVersion'] as const;
 const INPUT_SELECT = `${TRANSACTION.select(INPUT, 't')}, a.kind as "accountKind", t.remote_data->'enrichment' as hints`;
+/** The transactions with their accounts, joined on their profile too (a co-located join, docs/scaling.md). */
+const INPUT_FROM = 'transaction t join account a on a.profile_id = t.profile_id and a.id = t.account_id';
 
 /** The statements of re-enrichment's reads and writes of the transaction table; test/stores.test.ts prepares each. */
 export const transactionEnrichmentStatements = {
   // Re-enrichment's batches, each a keyset page: rows behind a version across the table (by id), a
   // profile's rows newest first (by its (profile, date, id) index), or some of a profile's rows.
-  inputsBehind: `select ${INPUT_SELECT} from transaction t join account a on a.id = t.account_id
+  inputsBehind: `select ${INPUT_SELECT} from ${INPUT_FROM}
       where t.id > $1 and t.enrichment_version < $2 order by t.id limit $3`,
-  inputsOfProfile: `select ${INPUT_SELECT}, t.date from transaction t join account a on a.id = t.account_id
+  inputsOfProfile: `select ${INPUT_SELECT}, t.date from ${INPUT_FROM}
       where t.profile_id = $1 and (t.date, t.id) < ($2::date, $3::uuid) order by t.date desc, t.id desc limit $4`,
-  inputsByIds: `select ${INPUT_SELECT} from transaction t join account a on a.id = t.account_id where t.id = any($1::uuid[]) and t.profile_id = $2`,
+  inputsByIds: `select ${INPUT_SELECT} from ${INPUT_FROM} where t.id = any($1::uuid[]) and t.profile_id = $2`,
   // Writes a batch's new enrichment, only to rows still as they were read (same version, description,
   // amount and provider hints): a sync that rewrote one meanwhile wrote its enrichment itself. Only
   // rows whose enrichment changes are written; a USER category stays.

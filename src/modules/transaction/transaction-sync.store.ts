@@ -37,7 +37,7 @@ export const transactionSyncStatements = {
   upsert: `insert into transaction (${TRANSACTION.list(['id', 'profileId', 'connectionId', 'accountId', ...REPORTED, ...ENRICHMENT_FIELDS, 'currencyCode', 'metadata', 'createdAt'])})
      select r.id, $1, $2, a.id, ${[...REPORTED, ...ENRICHMENT_FIELDS].map((field) => `r."${field}"`).join(', ')}, a.currency_code, null, now()
        from jsonb_to_recordset($3::jsonb) as r(${TRANSACTION.recordset(PAGE)}, "accountRemoteId" text)
-       join account a on a.connection_id = $2 and a.remote_id = r."accountRemoteId"
+       join account a on a.profile_id = $1 and a.connection_id = $2 and a.remote_id = r."accountRemoteId"
      on conflict (profile_id, connection_id, remote_id) do update
         set date = excluded.date, description = excluded.description, amount = excluded.amount, status = excluded.status,
             original_amount = excluded.original_amount, original_currency_code = excluded.original_currency_code,
@@ -49,9 +49,10 @@ export const transactionSyncStatements = {
      returning id`,
   remove: `delete from transaction where profile_id = $3 and connection_id = $1 and remote_id = any($2::text[]) returning id`,
   // Which of a page's account remote ids the connection has: a transaction of any other cannot be stored.
-  knownAccounts: `select remote_id as "remoteId", kind, currency_code as "currencyCode" from account where connection_id = $1 and remote_id = any($2::text[])`,
+  knownAccounts: `select remote_id as "remoteId", kind, currency_code as "currencyCode" from account
+      where profile_id = $3 and connection_id = $1 and remote_id = any($2::text[])`,
   storedFrom: `select ${TRANSACTION.select(STORED, 't')}, a.remote_id as "accountRemoteId"
-       from transaction t join account a on a.id = t.account_id
+       from transaction t join account a on a.profile_id = t.profile_id and a.id = t.account_id
       where t.profile_id = $3 and t.connection_id = $1 and (t.date >= $2::date or t.status = 'PENDING')`,
 };
 
@@ -88,7 +89,7 @@ export async function applyTransactionChanges(
   enricherOf: () => Promise<Enricher>,
 ): Promise<AppliedChanges> {
   const changes: AppliedChanges = { added: [], modified: [], removed: [], orphans: [] };
-  const accounts = await knownAccounts(tx, owner.connectionId, reported);
+  const accounts = await knownAccounts(tx, owner, reported);
   const upserts = reported.filter((transaction) => accounts.has(transaction.accountRemoteId));
   changes.orphans.push(...reported.filter((transaction) => !accounts.has(transaction.accountRemoteId)));
   if (upserts.length > 0) {
@@ -114,10 +115,10 @@ interface KnownAccount {
 }
 
 /** The connection's accounts that the reported transactions name, by remote id: a transaction of any other cannot be stored. */
-async function knownAccounts(tx: EntityManager, connectionId: string, reported: ProviderTransaction[]): Promise<Map<string, KnownAccount>> {
+async function knownAccounts(tx: EntityManager, owner: TransactionOwner, reported: ProviderTransaction[]): Promise<Map<string, KnownAccount>> {
   if (reported.length === 0) return new Map();
   const accountRemoteIds = [...new Set(reported.map((transaction) => transaction.accountRemoteId))];
-  const { rows } = await run<KnownAccount & { remoteId: string }>(tx, transactionSyncStatements.knownAccounts, [connectionId, accountRemoteIds]);
+  const { rows } = await run<KnownAccount & { remoteId: string }>(tx, transactionSyncStatements.knownAccounts, [owner.connectionId, accountRemoteIds, owner.profileId]);
   return new Map(rows.map(({ remoteId, ...account }) => [remoteId, account]));
 }
 

@@ -138,7 +138,7 @@ export function transactionWhere(profileId: string, filter: TransactionFilter): 
   if (filter.amount_lte != null) add((amount) => `t.amount <= ${amount}::numeric`, filter.amount_lte);
   if (filter.date_gte != null) add((date) => `t.date >= ${date}::date`, filter.date_gte);
   if (filter.date_lte != null) add((date) => `t.date <= ${date}::date`, filter.date_lte);
-  if (filter.kind) add((kinds) => `exists (select 1 from account a where a.id = t.account_id and a.kind = any(${kinds}::text[]))`, filter.kind);
+  if (filter.kind) add((kinds) => `exists (select 1 from account a where a.profile_id = t.profile_id and a.id = t.account_id and a.kind = any(${kinds}::text[]))`, filter.kind);
   if (filter.accountIds) {
     const ids = filter.accountIds.map((id) => decodeId('account', id)).filter((id) => id !== undefined);
     add((accounts) => `t.account_id = any(${accounts}::uuid[])`, ids);
