@@ -178,7 +178,9 @@ describe("the end-user's presence on the first read after a link", () => {
     // The address the service saw the browser come from (the test connects over loopback).
     expect(['127.0.0.1', '::1', '::ffff:127.0.0.1']).toContain(first[0]!.psuIpAddress);
     expect(row.upstream_requests).toBeNull();
-    expect(row.refresh_presence_encrypted).toBeNull();
+    // The job forgets the presence once the sync has ended, after SYNCED commits: seen before that, it was still there.
+    await syncJobsDone(connectionId);
+    expect((await connectionRow(connectionId)).refresh_presence_encrypted).toBeNull();
 
     // Used once: the next read without the end-user is an unattended one, counted by the bank and by Tributary.
     expect((await refresh(connectionId)).status).toBe(202);
