@@ -21,7 +21,7 @@ let deps: SyncDependencies;
 const sandbox = new SandboxProvider({ now: () => now, pageSize: 150 });
 /**
  * The same institution in one page: what it shows is the same whatever the page size, and the
- * sandbox works out the whole history again for every page (a view in pages of 150 cost as much as a sync).
+ * sandbox works out the whole history again for every page (a view in pages of 150 took half as long as a sync).
  */
 const viewer = new SandboxProvider({ now: () => now, pageSize: Number.MAX_SAFE_INTEGER });
 
