@@ -7,6 +7,7 @@ import { launchChromium, openConnector as openConnectorAt } from '../support/bro
 import { configureEnableBanking, startEnableBankingApp } from '../support/enablebanking-app.ts';
 import { createEnvironmentWithKey } from '../support/environments.ts';
 import { createProfile, sessionFor } from '../support/factories.ts';
+import { syncJobsDone } from '../support/sync-jobs.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -242,7 +243,9 @@ describe('a consent that expires at a bank that reissues account uids', () => {
     expect(firstReads.length).toBeGreaterThanOrEqual(3);
     expect(firstReads.every((record) => record.status === 200 && record.psu)).toBe(true);
     expect(firstReads[0]!.psuUserAgent).toMatch(/Chrome/);
-    expect(row.refresh_presence_encrypted).toBeNull();
+    // The job forgets the presence after the sync's outcome commits, so after SYNCED shows.
+    await syncJobsDone(app, connectionId);
+    expect((await connectionRow(connectionId)).refresh_presence_encrypted).toBeNull();
 
     const accountsBefore = await accountsOf(connectionId);
     expect(accountsBefore.map((account) => account.currency_code).sort()).toEqual(['EUR', 'USD']);

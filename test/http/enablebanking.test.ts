@@ -8,6 +8,7 @@ import { configureEnableBanking, startEnableBankingApp } from '../support/enable
 import { createEnvironmentWithKey } from '../support/environments.ts';
 import { createProfile, sessionFor } from '../support/factories.ts';
 import { callBack, startRedirect } from '../support/redirect-links.ts';
+import { syncJobsDone } from '../support/sync-jobs.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -61,14 +62,6 @@ async function syncedAfter(connectionId: string, cursor: string | null) {
     const row = await connectionRow(connectionId);
     return row.status === 'SYNCED' && row.sync_cursor !== cursor ? row : undefined;
   }, `connection ${connectionId} to sync`, 60_000);
-}
-
-/** Waits until no sync job of the connection is queued or running (a refused one is over). */
-async function syncJobsDone(connectionId: string): Promise<void> {
-  await waitFor(async () => {
-    const [row] = await app.sql(`select count(*)::int as open from pgboss.job where name = 'connection.sync' and singleton_key = $1 and state in ('created', 'retry', 'active')`, [decodeId('connection', connectionId)]);
-    return row.open === 0 ? true : undefined;
-  }, `the sync jobs of ${connectionId} to end`, 60_000);
 }
 
 /** The transactions refresh an app asks for, with the environment's API key. */
@@ -135,7 +128,7 @@ describe("the bank's four reads a day without the end-user", () => {
 
     // A scheduled sync asks the bank nothing more today, and the connection stays as it was.
     await app.service.connectionJobs.sync(decodeId('connection', first)!);
-    await syncJobsDone(first);
+    await syncJobsDone(app, first);
     expect((await connectionRow(first)).status).toBe('SYNCED');
     expect(detailsReads()).toHaveLength(4);
 
@@ -178,7 +171,9 @@ describe("the end-user's presence on the first read after a link", () => {
     // The address the service saw the browser come from (the test connects over loopback).
     expect(['127.0.0.1', '::1', '::ffff:127.0.0.1']).toContain(first[0]!.psuIpAddress);
     expect(row.upstream_requests).toBeNull();
-    expect(row.refresh_presence_encrypted).toBeNull();
+    // The job forgets the presence after the sync's outcome commits: read at SYNCED, it was still there now and then.
+    await syncJobsDone(app, connectionId);
+    expect((await connectionRow(connectionId)).refresh_presence_encrypted).toBeNull();
 
     // Used once: the next read without the end-user is an unattended one, counted by the bank and by Tributary.
     expect((await refresh(connectionId)).status).toBe(202);
@@ -233,7 +228,7 @@ describe('after the bank refuses a read as over its limit', () => {
     expect(attended.status, attended.text).toBe(202);
     row = await syncedAfter(connectionId, row.sync_cursor);
     expect(accountReads(uid).slice(before).map((record) => [record.status, record.psu, record.psuIpAddress])).toEqual(accountReads(uid).slice(before).map(() => [200, true, '203.0.113.7']));
-    await syncJobsDone(connectionId);
+    await syncJobsDone(app, connectionId);
     expect(new Date((await connectionRow(connectionId)).upstream_refuses_until).getTime()).toBe(refusesUntil);
   });
 });

@@ -80,26 +80,23 @@ describe('reading, listing and updating', () => {
   });
 
   it('pages with the pagination headers, default 25, limit at most 100', async () => {
-    const fresh = await startTestApp();
-    try {
-      for (let i = 0; i < 27; i++) await createProfile(fresh);
-      const first = await fresh.http.get('/v1/profiles', { auth: fresh.apiKey });
-      expect(first.body).toHaveLength(25);
-      expect(first.headers).toMatchObject({ 'current-page': '1', 'page-items': '25', 'total-count': '27', 'total-pages': '2' });
-      const second = await fresh.http.get('/v1/profiles?page=2', { auth: fresh.apiKey });
-      expect(second.body).toHaveLength(2);
-      expect(second.headers).toMatchObject({ 'current-page': '2', 'page-items': '2' });
-      const ids = new Set([...first.body, ...second.body].map((p: { id: string }) => p.id));
-      expect(ids.size).toBe(27);
-      const small = await fresh.http.get('/v1/profiles?limit=10&page=3', { auth: fresh.apiKey });
-      expect(small.headers).toMatchObject({ 'page-items': '7', 'total-pages': '3' });
-      const tooMany = await fresh.http.get('/v1/profiles?limit=101', { auth: fresh.apiKey });
-      expect(tooMany.status).toBe(422);
-      expect(Object.keys(tooMany.body.errors)).toContain('limit');
-      expect((await fresh.http.get('/v1/profiles?page=0', { auth: fresh.apiKey })).status).toBe(422);
-    } finally {
-      await fresh.stop();
-    }
+    // An environment of its own, so that the other tests' profiles are not on its pages.
+    const { apiKey } = await createEnvironmentWithKey(app);
+    for (let i = 0; i < 27; i++) await createProfile(app, {}, apiKey);
+    const first = await app.http.get('/v1/profiles', { auth: apiKey });
+    expect(first.body).toHaveLength(25);
+    expect(first.headers).toMatchObject({ 'current-page': '1', 'page-items': '25', 'total-count': '27', 'total-pages': '2' });
+    const second = await app.http.get('/v1/profiles?page=2', { auth: apiKey });
+    expect(second.body).toHaveLength(2);
+    expect(second.headers).toMatchObject({ 'current-page': '2', 'page-items': '2' });
+    const ids = new Set([...first.body, ...second.body].map((p: { id: string }) => p.id));
+    expect(ids.size).toBe(27);
+    const small = await app.http.get('/v1/profiles?limit=10&page=3', { auth: apiKey });
+    expect(small.headers).toMatchObject({ 'page-items': '7', 'total-pages': '3' });
+    const tooMany = await app.http.get('/v1/profiles?limit=101', { auth: apiKey });
+    expect(tooMany.status).toBe(422);
+    expect(Object.keys(tooMany.body.errors)).toContain('limit');
+    expect((await app.http.get('/v1/profiles?page=0', { auth: apiKey })).status).toBe(422);
   });
 
   it('patches attributes, merges metadata and clears fields set to null', async () => {
@@ -121,18 +118,29 @@ describe('reading, listing and updating', () => {
 describe('encryption at rest', () => {
   it('stores no plaintext of email, phone, birthday or address', async () => {
     const marker = `zq${Date.now().toString(36)}`;
+    const [{ start }] = await app.sql('select pg_current_wal_insert_lsn()::text as start');
     const profile = await createProfile(app, { email: `${marker}@example.com`, phone: '+14155550999', address: { line1: `${marker} Street` } });
     const [row] = await app.sql('select * from profile where uuid = $1', [profile.uuid]);
     const stored = JSON.stringify(row);
     expect(stored).not.toContain(marker);
     expect(stored).not.toContain('+14155550999');
     expect(row.email_encrypted).toMatch(/^v2\.dev1\./);
-    await app.sql('checkpoint');
     const dataDir = (await app.sql(`select setting from pg_settings where name = 'data_directory'`))[0].setting;
+    // The WAL written since the marker was made (the whole run's WAL, up to a gigabyte, is no more to
+    // the point), read before the checkpoint below, which may recycle a segment under a new name.
+    const [wal] = await app.sql('select pg_walfile_name($1::pg_lsn) as first, pg_walfile_name(pg_current_wal_flush_lsn()) as last', [start]);
+    const walFiles = readdirSync(path.join(dataDir, 'pg_wal'))
+      .filter((name) => /^[0-9A-F]{24}$/.test(name) && name >= wal.first && name <= wal.last)
+      .map((name) => path.join(dataDir, 'pg_wal', name));
+    expect(walFiles.length).toBeGreaterThan(0);
+    expect(filesContaining(marker, walFiles)).toEqual([]);
+    // This database's files, once the checkpoint has written its pages: other databases of the server come and go meanwhile.
+    await app.sql('checkpoint');
     const [{ oid }] = await app.sql('select oid from pg_database where datname = current_database()');
-    // This database's files and the WAL: other databases of the server come and go meanwhile.
-    const found = filesContaining(marker, [path.join(dataDir, 'base', String(oid)), path.join(dataDir, 'pg_wal')]);
-    expect(found).toEqual([]);
+    const databaseFiles = readdirSync(path.join(dataDir, 'base', String(oid)), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.join(entry.parentPath, entry.name));
+    expect(filesContaining(marker, databaseFiles)).toEqual([]);
   });
 });
 
@@ -166,20 +174,15 @@ describe('tenancy', () => {
   });
 });
 
-/** The files under `roots` whose bytes contain `text`; a file removed while they are read (a recycled WAL segment) is skipped. */
-function filesContaining(text: string, roots: string[]): string[] {
+/** The files among `files` whose bytes contain `text`; a file removed meanwhile (a recycled WAL segment) is skipped. */
+function filesContaining(text: string, files: string[]): string[] {
   const needle = Buffer.from(text);
-  return roots.flatMap((root) =>
-    readdirSync(root, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => path.join(entry.parentPath, entry.name))
-      .filter((file) => {
-        try {
-          return readFileSync(file).includes(needle);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-          throw error;
-        }
-      }),
-  );
+  return files.filter((file) => {
+    try {
+      return readFileSync(file).includes(needle);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  });
 }

@@ -38,7 +38,7 @@ export interface WebhookAttemptsOptions {
 
 /**
  * Makes attempts: claims and loads their rows together, sends each, records the outcomes in groups
- * (one statement for all those that ended while the previous group was written) and queues the next
+ * (one transaction for all those that ended while the previous group was written) and queues the next
  * attempts. A subscription's next attempt need not wait for the outcome's write: its row stays claimed
  * until then, and a worker that dies before writing it leaves the claim to lapse and the row to be sent again.
  */

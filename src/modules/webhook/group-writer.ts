@@ -8,7 +8,7 @@ interface Waiting<T> {
  * Writes items in groups, one group at a time: an item that comes while a write is under way waits
  * for it and goes with every other item that came meanwhile, so under load one round trip carries
  * many items, and alone an item is written at once. A group whose write fails is written again one
- * item at a time (each write is one statement, so a failed one wrote nothing): one bad item fails alone.
+ * item at a time (each write is one transaction, so a failed one wrote nothing): one bad item fails alone.
  */
 export class GroupWriter<T> {
   readonly #write: (items: T[]) => Promise<void>;

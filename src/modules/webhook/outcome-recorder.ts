@@ -34,6 +34,7 @@ export function settlement(delivery: WebhookDeliveryEntity, outcome: Outcome, no
   const { subscription } = delivery;
   const settled: Settlement & { next?: QueuedAttempt } = {
     id: delivery.id,
+    subscriptionId: subscription.id,
     status: succeeded ? 'SUCCEEDED' : 'FAILED',
     at: now,
     responseStatus: outcome.status ?? null,
@@ -57,5 +58,5 @@ export function settlement(delivery: WebhookDeliveryEntity, outcome: Outcome, no
 
 /** An attempt of a disabled subscription (not a redelivery) fails without being sent, and ends there. */
 export function disabledSettlement(delivery: WebhookDeliveryEntity): Settlement {
-  return { id: delivery.id, status: 'FAILED', at: delivery.at, responseStatus: null, durationMs: null, responseExcerpt: null, error: 'The subscription is disabled', nextAttemptAt: null };
+  return { id: delivery.id, subscriptionId: delivery.subscription.id, status: 'FAILED', at: delivery.at, responseStatus: null, durationMs: null, responseExcerpt: null, error: 'The subscription is disabled', nextAttemptAt: null };
 }

@@ -24,6 +24,11 @@ export const webhookStatements = {
       where d.status = 'PENDING' and d.at <= $1 and (d.claimed_until is null or d.claimed_until < $2) and d.at >= $3::timestamptz and (d.at, d.id) > ($3::timestamptz, $4::uuid)
       order by d.at, d.id limit ${SWEEP_ROWS}`,
   claim: `update webhook_delivery set claimed_until = $1 where id = any($2::uuid[]) and status = 'PENDING' and (claimed_until is null or claimed_until < $3) returning id`,
+  // Before a group of outcomes is settled, in its transaction: the subscriptions of its rows, in id order
+  // and in the strongest mode `settle` takes on one (disabling it). A subscription's delete locks its row
+  // and then, through the cascade, its delivery rows; `settle` locks its delivery rows first and then the
+  // subscription (the next attempt's row checks its key), so without this the two deadlocked (40P01).
+  lockSubscriptions: `select id from webhook_subscription where id = any($1::uuid[]) order by id for no key update`,
   // One statement for a group of outcomes: each row settled, the next attempts' rows written (not for a
   // subscription deleted meanwhile: its rows went with it), the subscriptions that answered 410 disabled.
   settle: `with outcome as (
@@ -47,6 +52,7 @@ export const webhookStatements = {
 /** An attempt's outcome as its row keeps it, with what follows from it. */
 export interface Settlement {
   id: string;
+  subscriptionId: string;
   status: 'SUCCEEDED' | 'FAILED';
   at: Date;
   responseStatus: number | null;
@@ -73,9 +79,13 @@ export async function claimDeliveries(em: EntityManager, ids: string[], until: D
   return (await run<{ id: string }>(em, webhookStatements.claim, [until, ids, now])).rows.map(({ id }) => id);
 }
 
-/** Writes a group of outcomes in one statement. */
+/** Writes a group of outcomes in one statement, in a transaction that first locks their subscriptions (webhookStatements.lockSubscriptions). */
 export async function settleDeliveries(em: EntityManager, settlements: Settlement[]): Promise<void> {
-  await run(em, webhookStatements.settle, [JSON.stringify(settlements)]);
+  const subscriptionIds = [...new Set(settlements.map(({ subscriptionId }) => subscriptionId))];
+  await em.transactional(async (tx) => {
+    await run(tx, webhookStatements.lockSubscriptions, [subscriptionIds]);
+    await run(tx, webhookStatements.settle, [JSON.stringify(settlements)]);
+  });
 }
 
 /** Page `page` of the environment's subscriptions, oldest first. */
