@@ -30,9 +30,12 @@ export function eventWhere({ environmentId, type, profileId, since, until }: Eve
   };
   return {
     environment: environmentId,
-    // The type or its prefix, within the one range of (environment_id, type) that holds both: the
-    // type is in byte order ("C"), and '/' is the byte after '.'.
-    ...(type ? { type: { $gte: type, $lt: `${type}/` }, $or: [{ type }, { type: { $like: `${type.replaceAll('_', '\\_')}.%` } }] } : {}),
+    // The type or its prefix of whole segments, as one range: the type is in byte order ("C"), '/' is
+    // the byte after '.', and no type holds a byte below '.' (letters, '_' and '.': the contract's
+    // EventType, checked by test/unit/event-types.test.ts), so [type, type + '/') holds exactly the
+    // type and the types under it. One range the planner can estimate: it walks the log in id order
+    // when the range is common, and reads the range when it is rare.
+    ...(type ? { type: { $gte: type, $lt: `${type}/` } } : {}),
     ...(profileId ? { profileId } : {}),
     ...(Object.keys(at).length > 0 ? { at, id } : {}),
   };
