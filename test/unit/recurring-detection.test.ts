@@ -96,10 +96,10 @@ describe('recurring-stream detection', () => {
   });
 
   it('marks a stream ENDED once its predicted date is more than half a period past', () => {
-    // Anchored on the first payment: 2025-01-12 was a Sunday, paid on Monday the 13th.
+    // Due on the 12th (2025-01-12 was a Sunday, paid on Monday the 13th); 2025-09-12 is a Friday.
     const stopped = monthly(0, 8, 12, () => '-29.00', 'OLD GYM');
-    expect(detectStreams(stopped, '2025-09-28')[0]).toMatchObject({ status: 'MATURE', predictedNextDate: '2025-09-13' });
-    expect(detectStreams(stopped, '2025-09-29')[0]).toMatchObject({ status: 'ENDED', predictedNextDate: '2025-09-13' });
+    expect(detectStreams(stopped, '2025-09-27')[0]).toMatchObject({ status: 'MATURE', predictedNextDate: '2025-09-12' });
+    expect(detectStreams(stopped, '2025-09-28')[0]).toMatchObject({ status: 'ENDED', predictedNextDate: '2025-09-12' });
   });
 
   it('finds no stream in random purchases, and finds a subscription hidden among them', () => {

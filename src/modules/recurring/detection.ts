@@ -1,4 +1,5 @@
 import { averageAmount, magnitudeOf, toUnits, withinPercent } from './amounts.ts';
+import { predictedDay, weekendsOnly, type BankingCalendar, type Habit } from './banking-days.ts';
 import { CADENCES, dayNumber, FREQUENCIES, isoDate, scheduleOf, type Cadence, type Frequency } from './cadence.ts';
 
 /*
@@ -15,7 +16,8 @@ import { CADENCES, dayNumber, FREQUENCIES, isoDate, scheduleOf, type Cadence, ty
  *   at random is no weekly stream), and is not what the rest of its group would line up by chance
  *   (chanceSeries: a few of two years' random fares fall a week apart);
  * - the best series (most occurrences, fewest misses) is taken, its transactions leave the group,
- *   and the search repeats, so one merchant can carry several streams (two subscriptions).
+ *   and the search repeats, so one merchant can carry several streams (two subscriptions);
+ * - the predicted next date is a banking day of the account's country (banking-days.ts).
  */
 
 export const DIRECTIONS = ['INFLOW', 'OUTFLOW'] as const;
@@ -121,8 +123,12 @@ interface Entry {
   category: string | null;
 }
 
-/** The recurring streams of one account's posted transactions, judged on `today` (`YYYY-MM-DD`). */
-export function detectStreams(transactions: readonly RecurringInput[], today: string): DetectedStream[] {
+/**
+ * The recurring streams of one account's posted transactions, judged on `today` (`YYYY-MM-DD`), with
+ * next dates predicted on the banking days of `isBankingDay` (the account's country; weekends only
+ * when it is not known).
+ */
+export function detectStreams(transactions: readonly RecurringInput[], today: string, isBankingDay: BankingCalendar = weekendsOnly): DetectedStream[] {
   const groups = new Map<string, Entry[]>();
   for (const transaction of transactions) {
     const units = toUnits(transaction.amount);
@@ -135,7 +141,7 @@ export function detectStreams(transactions: readonly RecurringInput[], today: st
   for (const [groupKey, entries] of groups) {
     const [direction, key] = groupKey.split('\u0000') as [Direction, string];
     entries.sort((a, b) => a.day - b.day || a.id.localeCompare(b.id));
-    for (const series of seriesOf(entries)) streams.push(present(series, key, direction, dayNumber(today)));
+    for (const series of seriesOf(entries)) streams.push(present(series, key, direction, dayNumber(today), isBankingDay));
   }
   return streams.sort((a, b) => a.firstDate.localeCompare(b.firstDate) || a.key.localeCompare(b.key));
 }
@@ -147,7 +153,6 @@ interface Series {
   slots: number[];
   /** Expected occurrences between the first and the last member that had no transaction. */
   misses: number;
-  nextDay: number;
 }
 
 /** Every stream of one group, best first: each taken removes its members before the next search. */
@@ -201,7 +206,7 @@ function grow(entries: Entry[], start: Entry, cadence: Cadence): Series | undefi
   misses -= missedInARow;
   if (members.length < cadence.minOccurrences || misses * 3 > members.length) return undefined;
   if (!standsOut(entries, members, misses, cadence) || chanceSeries(entries, members, misses, cadence) > CHANCE_SERIES) return undefined;
-  return { cadence, members, slots, misses, nextDay: schedule.expected(slots.at(-1)! + 1) };
+  return { cadence, members, slots, misses };
 }
 
 /**
@@ -326,8 +331,12 @@ function amountMoves(members: Entry[]): number {
   return moves;
 }
 
-function present(series: Series, key: string, direction: Direction, today: number): DetectedStream {
-  const { cadence, members, misses, nextDay } = series;
+/** Where a payment due on a weekend or holiday goes when the stream's history does not show it: pay the banking day before, debits the one after. */
+const CONVENTION: Record<Direction, Habit> = { INFLOW: 'PREVIOUS', OUTFLOW: 'NEXT' };
+
+function present(series: Series, key: string, direction: Direction, today: number, isBankingDay: BankingCalendar): DetectedStream {
+  const { cadence, members, slots, misses } = series;
+  const nextDay = predictedDay({ cadence, days: members.map((member) => member.day), slots }, CONVENTION[direction], isBankingDay);
   const last = members.at(-1)!;
   return {
     key,
