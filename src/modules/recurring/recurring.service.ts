@@ -3,11 +3,13 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { recordEvent } from '../event/event.service.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { connectionOrFail } from '../connection/connection.store.ts';
+import { countryOfConnection } from '../../providers/institution-country.ts';
 import { toUnits, withinPercent } from './amounts.ts';
+import { bankingCalendarOf } from './bank-holidays.ts';
 import { dayNumber, isoDate } from './cadence.ts';
 import { detectStreams, type DetectedStream } from './detection.ts';
 import { presentStream } from './recurring.presenter.ts';
-import { accountsOfConnection, postedTransactions, storedStreams, writeStreams, type RecurringStreamRecord, type StoredStream, type StreamAccount, type StreamConnection, type StreamWrite } from './recurring.store.ts';
+import { accountsOfConnection, institutionOfConnection, postedTransactions, storedStreams, writeStreams, type RecurringStreamRecord, type StoredStream, type StreamAccount, type StreamConnection, type StreamWrite } from './recurring.store.ts';
 import { matchStreams } from './stream-matching.ts';
 
 /** How far back streams are looked for, and at most how many of an account's transactions (the newest) are read. */
@@ -17,7 +19,8 @@ export const AMOUNT_CHANGE_PERCENT = 5;
 
 /**
  * Recomputes the recurring streams of a connection's accounts from their posted transactions of the
- * last two years, as of `today` (`YYYY-MM-DD`), and writes what changed in one transaction with its
+ * last two years, as of `today` (`YYYY-MM-DD`), next dates on the banking days of the institution's
+ * country (weekends only when it is not known), and writes what changed in one transaction with its
  * events: `recurring_stream.created` for a new stream, `.amount_changed` when its last or average
  * amount moved by more than AMOUNT_CHANGE_PERCENT, `.ended` when it turned ENDED. A stored stream no
  * longer detected (its transactions were removed) is removed, without an event.
@@ -26,9 +29,11 @@ export async function recomputeStreams(em: EntityManager, of: StreamConnection, 
   const { connectionId, profileId } = of;
   const accounts = await accountsOfConnection(em, of);
   if (accounts.length === 0) return;
+  const institution = await institutionOfConnection(em, of);
+  const isBankingDay = bankingCalendarOf(institution ? countryOfConnection(institution.provider, institution.institutionId) : null);
   const since = isoDate(dayNumber(today) - HISTORY.days);
   const detected = new Map<StreamAccount, DetectedStream[]>();
-  for (const account of accounts) detected.set(account, detectStreams(await postedTransactions(em, account, since, HISTORY.transactions), today));
+  for (const account of accounts) detected.set(account, detectStreams(await postedTransactions(em, account, since, HISTORY.transactions), today, isBankingDay));
   await em.transactional(async (tx) => {
     // The connection's row lock orders recomputations of one connection (a retried job beside a new one).
     const connection = await connectionOrFail(tx, { id: connectionId, profileId }, { lock: true, profile: true });

@@ -50,6 +50,7 @@ export interface StreamAccount {
 export const recurringStatements = {
   accounts: `select a.id, a.profile_id as "profileId", a.connection_id as "connectionId", a.currency_code as "currencyCode" from account a
        where a.connection_id = $1 and a.profile_id = $2 order by a.id`,
+  institution: `select c.provider, c.institution_id as "institutionId" from connection c where c.id = $1 and c.profile_id = $2`,
   // The newest first, so the bound keeps the most recent ones when an account has more.
   posted: `select t.id, t.date::text as date, t.amount::text as amount, t.description, t.merchant_name as "merchantName", t.category_detailed as category
        from transaction t where t.account_id = $1 and t.profile_id = $4 and t.status = 'POSTED' and t.date >= $2::date order by t.date desc, t.id desc limit $3`,
@@ -86,6 +87,11 @@ export interface StreamConnection {
 /** The accounts of the profile's connection. */
 export async function accountsOfConnection(em: EntityManager, { connectionId, profileId }: StreamConnection): Promise<StreamAccount[]> {
   return (await run<StreamAccount>(em, recurringStatements.accounts, [connectionId, profileId])).rows;
+}
+
+/** The provider and institution of the profile's connection (undefined once it is gone). */
+export async function institutionOfConnection(em: EntityManager, { connectionId, profileId }: StreamConnection): Promise<{ provider: string; institutionId: string } | undefined> {
+  return (await run<{ provider: string; institutionId: string }>(em, recurringStatements.institution, [connectionId, profileId])).rows[0];
 }
 
 /** Up to `limit` of the account's posted transactions dated from `since`, the newest kept. */
