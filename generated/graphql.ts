@@ -1194,7 +1194,11 @@ export type RecurringStream = {
   merchantName: Maybe<Scalars['String']['output']>;
   /**
    * When the next occurrence is expected, on the stream's schedule (it may land a few days around
-   * it). For an ENDED stream, the date it was last expected.
+   * it). For an ENDED stream, the date it was last expected. Always a banking day of the institution's
+   * country (Saturdays, Sundays and public and bank holidays are not; weekends only when the country is
+   * unknown): a payment due on another day is predicted on the banking day the stream's past payments
+   * moved such days to (before, after, or none: kept on the due day); without such a past payment, on
+   * the banking day before for money in (pay) and after for money out (direct debits).
    */
   predictedNextDate: Scalars['Date']['output'];
   /** EARLY_DETECTION, MATURE or ENDED; see `RecurringStreamStatus`. */
