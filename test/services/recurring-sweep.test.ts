@@ -57,8 +57,9 @@ describe('the daily sweep of streams past their grace period', () => {
     expect(await sweepOverdueStreams(db.em(), '2026-07-18')).toBe(1);
     const [pay, rent] = await streams(account.id);
     expect([pay!.description, pay!.status, rent!.status]).toEqual(['INITECH PAYROLL', 'ENDED', 'MATURE']);
-    expect(await sweepOverdueStreams(db.em(), '2026-07-31')).toBe(0);
-    expect(await sweepOverdueStreams(db.em(), '2026-08-01')).toBe(1);
+    // Rent due on the 15th (February's and March's fell on a Sunday, paid on the Monday): next on 07-15, over on 07-31.
+    expect(await sweepOverdueStreams(db.em(), '2026-07-30')).toBe(0);
+    expect(await sweepOverdueStreams(db.em(), '2026-07-31')).toBe(1);
     expect((await streams(account.id)).map((stream) => stream.status)).toEqual(['ENDED', 'ENDED']);
     const environmentId = (await db.sql('select environment_id from connection where id = $1', [account.connection.id]))[0]!.environment_id;
     expect(await endedEvents(account.id)).toEqual(
