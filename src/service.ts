@@ -262,6 +262,7 @@ async function startBackgroundWork(deps: {
   const connectionJobs = new ConnectionJobs({ orm: databases.syncOrm, cipher, provider, metrics, logger });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
   const categorizationJobs = new CategorizationJobs(orm, logger);
+  const logRetention = logRetentionJob({ orm, logger, retentionDays: config.logRetentionDays, logs: [EVENT_LOG, ATTEMPT_LOG, SYNC_HISTORY_LOG] });
   const jobs = [
     profileDeletionJob(orm),
     ...connectionJobs.definitions(),
@@ -270,7 +271,7 @@ async function startBackgroundWork(deps: {
     consentSweepJob({ orm, warningDays: config.consentWarningDays }),
     sessionRetentionJob({ orm, retentionDays: config.sessionRetentionDays }),
     balanceRetentionJob(orm, config.balanceRetentionDays),
-    logRetentionJob({ orm, logger, retentionDays: config.logRetentionDays, logs: [EVENT_LOG, ATTEMPT_LOG, SYNC_HISTORY_LOG] }),
+    logRetention,
   ];
   const boss = await startQueue(databases.database.url, jobs, logger, config.recovery, {
     work: working,
@@ -284,6 +285,7 @@ async function startBackgroundWork(deps: {
   connectionJobs.attach(boss);
   categorizationJobs.attach(boss);
   if (working) await categorizationJobs.reenrichIfBehind();
+  if (working) await boss.send(logRetention.name, {}, { singletonKey: logRetention.name });
   const attemptQueue = await openAttemptQueue(boss);
   const webhooks = new WebhookDeliveries({ orm, cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile, enqueue: attemptQueue.add, metrics, outage });
   if (working) webhooks.start(attemptQueue);

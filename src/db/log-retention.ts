@@ -24,14 +24,17 @@ export interface LogRetentionDependencies {
 }
 
 /**
- * Every hour, for each log partitioned by time: makes the weeks to come (WEEKS_AHEAD of them) and
- * drops the weeks past LOG_RETENTION_DAYS (docs/decisions/logs-partitioned-by-time.md). Hourly,
- * though a week changes weekly, so that a run that found a lock busy is soon made again.
+ * Every hour, and when a worker starts (a deployment stopped for weeks may have run out of weeks
+ * ahead), for each log partitioned by time: makes the weeks to come (WEEKS_AHEAD of them) and drops
+ * the weeks past LOG_RETENTION_DAYS (docs/decisions/logs-partitioned-by-time.md). Hourly, though a
+ * week changes weekly, so that a run that found a lock busy is soon made again. One run at a time
+ * across instances (`stately`): two would create the same week.
  */
-export function logRetentionJob(deps: LogRetentionDependencies): { name: string; cron: string; handle(): Promise<void> } {
+export function logRetentionJob(deps: LogRetentionDependencies): { name: string; cron: string; policy: 'stately'; handle(): Promise<void> } {
   return {
     name: LOG_RETENTION,
     cron: '41 * * * *',
+    policy: 'stately',
     async handle() {
       await applyLogRetention(deps);
     },

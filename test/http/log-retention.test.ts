@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { applyLogRetention, type LogRetentionDependencies } from '../../src/db/log-retention.ts';
@@ -7,7 +8,9 @@ import { decodeId, encodeId, uuidv7, uuidv7Edge } from '../../src/lib/ids.ts';
 import { SYNC_HISTORY_LOG } from '../../src/modules/sync/connection-sync.store.ts';
 import { ATTEMPT_LOG, EVENT_LOG } from '../../src/modules/webhook/attempt-retention.ts';
 import { createEnvironmentWithKey } from '../support/environments.ts';
+import { cloneTemplate, asTestSql } from '../support/test-database.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { waitFor } from '../support/wait.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 // The event log, webhook attempts and sync history are partitioned by week (docs/decisions/logs-partitioned-by-time.md):
@@ -100,4 +103,31 @@ describe('the logs kept by the week', () => {
     expect(restart.body).toEqual([]);
     await receiver.close();
   });
+
+  it('makes the weeks ahead as a worker starts: a deployment stopped for weeks does not wait for the hourly run', async () => {
+    const clone = await cloneTemplate();
+    const setup = new pg.Client({ connectionString: asTestSql(clone.url) });
+    await setup.connect();
+    const sql = async <T,>(text: string, values?: readonly unknown[]) => (await setup.query(text, values && [...values])).rows as T[];
+    let started: TestApp | undefined;
+    try {
+      // Only the first of the weeks ahead is left: as if the job had not run for three weeks.
+      for (const table of ['event', 'webhook_delivery', 'connection_sync']) {
+        for (const week of (await timePartitions(sql, table)).slice(2)) await sql(`drop table "${week.name}"`);
+        expect(uuidv7Ms((await timePartitions(sql, table)).at(-1)!.to)).toBeLessThan(Date.now() + 3 * WEEK_MS);
+      }
+      started = await startTestApp({}, { databaseUrl: clone.url });
+      await waitFor(async () => {
+        for (const table of ['event', 'webhook_delivery', 'connection_sync']) {
+          if (uuidv7Ms((await timePartitions(sql, table)).at(-1)!.to) <= Date.now() + WEEKS_AHEAD * WEEK_MS) return undefined;
+        }
+        return true;
+      }, 'the weeks ahead to be made');
+    } finally {
+      await started?.stop();
+      await setup.end();
+      await clone.drop();
+    }
+  });
 });
+
