@@ -129,12 +129,20 @@ export function toTransactions(accountUid: string, accountKey: string, accountCu
       enrichment: {
         categories: [],
         counterpartyName: counterparty ? plainText(counterparty) : null,
+        // The card payment's merchant category (ISO 18245, as the reference describes it): a hint for enrichment.
+        mcc: mccOf(entry),
         logo: null,
         website: null,
         timestamp,
       },
     };
   });
+}
+
+/** The entry's merchant category code when it is one (four digits, ISO 18245); a bank's other text is no code. */
+function mccOf(entry: EbTransaction): string | null {
+  const code = entry.merchant_category_code?.trim();
+  return code && /^\d{4}$/.test(code) ? code : null;
 }
 
 /**
