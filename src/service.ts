@@ -285,7 +285,8 @@ async function startBackgroundWork(deps: {
   connectionJobs.attach(boss);
   categorizationJobs.attach(boss);
   if (working) await categorizationJobs.reenrichIfBehind();
-  if (working) await boss.send(logRetention.name, {}, { singletonKey: logRetention.name });
+  // No singleton key: the cron's runs have none, and the queue's policy keeps one run at a time among those.
+  if (working) await boss.send(logRetention.name, {});
   const attemptQueue = await openAttemptQueue(boss);
   const webhooks = new WebhookDeliveries({ orm, cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile, enqueue: attemptQueue.add, metrics, outage });
   if (working) webhooks.start(attemptQueue);
