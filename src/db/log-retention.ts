@@ -1,9 +1,10 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.ts';
+import { uuidv7Ms } from '../lib/ids.ts';
 import { migrationSession, type Sql } from './online-move.ts';
 import { run } from './statement.ts';
-import { createComingWeeks, dropWeeksBefore, keptFrom, uuidv7Ms, type TimePartition } from './time-partitions.ts';
+import { createComingWeeks, dropWeeksBefore, keptFrom, type TimePartition } from './time-partitions.ts';
 
 const LOG_RETENTION = 'log.retention';
 const DAY_MS = 86_400_000;

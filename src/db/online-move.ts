@@ -10,7 +10,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
  */
 
 /** One statement on the migration's connection; resolves to its rows. */
-export type Sql = <R = Record<string, unknown>>(text: string, params?: readonly unknown[]) => Promise<R[]>;
+export type Sql = <R extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: readonly unknown[]) => Promise<R[]>;
 
 /** A non-transactional migration's access to its database: single statements (each its own transaction), and explicit transactions. */
 export interface MigrationSession {

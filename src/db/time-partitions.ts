@@ -1,4 +1,4 @@
-import { uuidv7Edge } from '../lib/ids.ts';
+import { uuidv7Edge, uuidv7Ms } from '../lib/ids.ts';
 import { underShortLocks, type MigrationSession, type Sql } from './online-move.ts';
 
 /*
@@ -25,11 +25,6 @@ export function weekStart(ms: number): number {
   const day = Math.floor(ms / 86_400_000);
   // 1970-01-01 was a Thursday: day 0 is 3 days after a Monday.
   return (day - ((day + 3) % 7)) * 86_400_000;
-}
-
-/** The millisecond a uuidv7 was made. */
-export function uuidv7Ms(id: string): number {
-  return Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
 }
 
 /** `<table>_w<yyyymmdd>` of the week starting at `ms`. */

@@ -87,6 +87,11 @@ export function uuidv7Edge(ms: number, edge: 'first' | 'last'): string {
   return `${time.slice(0, 8)}-${time.slice(8)}-${rest}`;
 }
 
+/** The millisecond a UUIDv7 was made (its 48-bit timestamp): what uuidv7Edge turns back into an id. */
+export function uuidv7Ms(id: string): number {
+  return Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+}
+
 /** Public id of a stored uuid: `encodeId('profile', uuid)` → `p_01jd…`. */
 export function encodeId(resource: Resource, uuid: string): string {
   // 128 bits after two zero bits make 26 five-bit characters; hex digits arrive four bits at a time.

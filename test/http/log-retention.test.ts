@@ -3,8 +3,8 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { applyLogRetention, type LogRetentionDependencies } from '../../src/db/log-retention.ts';
-import { timePartitions, uuidv7Ms, WEEK_MS, WEEKS_AHEAD } from '../../src/db/time-partitions.ts';
-import { decodeId, encodeId, uuidv7, uuidv7Edge } from '../../src/lib/ids.ts';
+import { timePartitions, WEEK_MS, WEEKS_AHEAD } from '../../src/db/time-partitions.ts';
+import { decodeId, encodeId, uuidv7, uuidv7Edge, uuidv7Ms } from '../../src/lib/ids.ts';
 import { SYNC_HISTORY_LOG } from '../../src/modules/sync/connection-sync.store.ts';
 import { ATTEMPT_LOG, EVENT_LOG } from '../../src/modules/webhook/attempt-retention.ts';
 import { createEnvironmentWithKey } from '../support/environments.ts';
@@ -27,8 +27,6 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
-/** The app's database, read as the partition helpers read it. */
-const catalog = <T,>(text: string, values?: readonly unknown[]) => app.sql(text, values && [...values]) as Promise<T[]>;
 
 /** A uuidv7 made at millisecond `ms`, as recordEvent makes it then. */
 const idAt = (ms: number) => `${uuidv7Edge(ms, 'first').slice(0, 14)}7${randomUUID().slice(15)}`;
@@ -66,7 +64,7 @@ describe('the logs kept by the week', () => {
     expect(first.dropped).toContain('connection_sync_initial');
     expect(first.dropped.filter((name) => !name.startsWith('connection_sync_'))).toEqual([]);
     for (const table of ['event', 'webhook_delivery', 'connection_sync']) {
-      const partitions = await timePartitions(catalog, table);
+      const partitions = await timePartitions(app.sql, table);
       if (table !== 'connection_sync') expect(partitions[0]).toMatchObject({ name: `${table}_initial`, from: null });
       expect(uuidv7Ms(partitions.at(-1)!.to)).toBeGreaterThan(later + WEEKS_AHEAD * WEEK_MS);
       expect(first.created).toEqual(expect.arrayContaining([partitions.at(-1)!.name]));
@@ -79,7 +77,7 @@ describe('the logs kept by the week', () => {
     expect(second.created).toEqual([]);
     expect(second.dropped).toEqual(expect.arrayContaining(['event_initial', 'webhook_delivery_initial']));
     for (const table of ['event', 'webhook_delivery', 'connection_sync']) {
-      const [oldest] = await timePartitions(catalog, table);
+      const [oldest] = await timePartitions(app.sql, table);
       // The oldest kept week is the one that ends after `later` − 30 days.
       expect(uuidv7Ms(oldest!.to)).toBeGreaterThan(later - 30 * DAY_MS);
       expect(uuidv7Ms(oldest!.to) - WEEK_MS).toBeLessThanOrEqual(later - 30 * DAY_MS);

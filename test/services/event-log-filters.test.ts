@@ -18,10 +18,8 @@ let build: Builders;
 withServiceTier((tier) => ({ db, build } = tier));
 
 // A log that has run for two months: a partition a week (docs/decisions/logs-partitioned-by-time.md).
-beforeAll(() => weeksSince(catalog, 'event', Date.now() - 61 * 86_400_000));
+beforeAll(() => weeksSince(db.sql, 'event', Date.now() - 61 * 86_400_000));
 
-/** The test database, read and changed as the partition helpers do. */
-const catalog = <T,>(text: string, values?: readonly unknown[]) => db.sql(text, values && [...values]) as Promise<T[]>;
 
 /** A uuidv7 whose timestamp is millisecond `ms` (random below it), as recordEvent makes at that instant. */
 const idAt = (ms: number) => `${uuidv7Edge(ms, 'first').slice(0, 14)}7${randomUUID().slice(15)}`;

@@ -4,8 +4,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runOnce } from '../../src/db/scratch.ts';
 import { ormConfig } from '../../src/orm/orm.ts';
-import { timePartitions, uuidv7Ms, WEEK_MS, WEEKS_AHEAD } from '../../src/db/time-partitions.ts';
-import { uuidv7 } from '../../src/lib/ids.ts';
+import { timePartitions, WEEK_MS, WEEKS_AHEAD } from '../../src/db/time-partitions.ts';
+import { uuidv7, uuidv7Ms } from '../../src/lib/ids.ts';
 import { asTestSql } from '../support/test-database.ts';
 
 /*

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { migrationSession } from '../../src/db/online-move.ts';
 import { partitionByTime } from '../../src/db/partition-by-time.ts';
-import { timePartitions, uuidv7Ms, WEEK_MS, WEEKS_AHEAD } from '../../src/db/time-partitions.ts';
-import { uuidv7 } from '../../src/lib/ids.ts';
+import { timePartitions, WEEK_MS, WEEKS_AHEAD } from '../../src/db/time-partitions.ts';
+import { uuidv7, uuidv7Ms } from '../../src/lib/ids.ts';
 import type { Builders } from '../support/builders.ts';
 import { withServiceTier } from '../support/service-tier.ts';
 import type { TestDatabase } from '../support/test-database.ts';
@@ -18,7 +18,6 @@ let db: TestDatabase;
 let build: Builders;
 withServiceTier((tier) => ({ db, build } = tier));
 
-const catalog = <T,>(text: string, values?: readonly unknown[]) => db.sql(text, values && [...values]) as Promise<T[]>;
 
 describe('a log partitioned by time', () => {
   it('keeps every row and every key, index, check, foreign key and trigger, takes up a stopped run, and does nothing the second time', async () => {
@@ -39,7 +38,7 @@ describe('a log partitioned by time', () => {
     const session = migrationSession(db.em().getKysely());
     await partitionByTime(session, 'trial_log');
 
-    const [initial, ...weeks] = await timePartitions(catalog, 'trial_log');
+    const [initial, ...weeks] = await timePartitions(db.sql, 'trial_log');
     expect(initial).toMatchObject({ name: 'trial_log_initial', from: null });
     expect(uuidv7Ms(weeks.at(-1)!.to)).toBeGreaterThan(Date.now() + WEEKS_AHEAD * WEEK_MS);
     expect((await db.sql(`select id::text from trial_log order by id`)).map((row) => row.id)).toEqual(before);
@@ -61,8 +60,8 @@ describe('a log partitioned by time', () => {
     await expect(db.sql(`insert into trial_log values ($1, $2, 'row', now())`, [uuidv7(), '00000000-0000-7000-8000-00000000dead'])).rejects.toThrow(/foreign key/);
 
     // Again: already partitioned, left as it is.
-    const layout = await timePartitions(catalog, 'trial_log');
+    const layout = await timePartitions(db.sql, 'trial_log');
     await partitionByTime(session, 'trial_log');
-    expect(await timePartitions(catalog, 'trial_log')).toEqual(layout);
+    expect(await timePartitions(db.sql, 'trial_log')).toEqual(layout);
   });
 });

@@ -30,7 +30,7 @@ export interface TestApp extends BuildTarget {
   apiKey: string;
   /** Direct SQL on this app's database, for assertions about what is stored. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of ad-hoc SELECTs read like response bodies; a type per query would restate its SQL.
-  sql<T extends pg.QueryResultRow = any>(text: string, values?: unknown[]): Promise<T[]>;
+  sql: <T extends pg.QueryResultRow = any>(text: string, values?: readonly unknown[]) => Promise<T[]>;
   stop(): Promise<void>;
 }
 
@@ -81,7 +81,7 @@ export async function startTestApp(
     databaseUrl,
     dataDir,
     apiKey,
-    sql: async (text, values) => (await pool.query(text, values)).rows,
+    sql: async (text, values) => (await pool.query(text, values && [...values])).rows,
     async stop() {
       http.close();
       await pool.end();

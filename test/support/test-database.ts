@@ -64,7 +64,7 @@ export interface TestDatabase extends BuildTarget {
   em(): EntityManager;
   /** Direct SQL, for assertions about what is stored. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of ad-hoc SELECTs read like response bodies; a type per query would restate its SQL.
-  sql<T extends pg.QueryResultRow = any>(text: string, values?: unknown[]): Promise<T[]>;
+  sql: <T extends pg.QueryResultRow = any>(text: string, values?: readonly unknown[]) => Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -82,7 +82,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     environmentId: environment.id,
     url: clone.url,
     em: () => orm.em.fork(),
-    sql: async (text, values) => (await pool.query(text, values)).rows,
+    sql: async (text, values) => (await pool.query(text, values && [...values])).rows,
     async close() {
       await pool.end();
       await orm.close();
