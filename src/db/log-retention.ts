@@ -5,9 +5,9 @@ import { uuidv7Ms } from '../lib/ids.ts';
 import { migrationSession, type Sql } from './online-move.ts';
 import { run } from './statement.ts';
 import { createComingWeeks, dropWeeksBefore, keptFrom, type TimePartition } from './time-partitions.ts';
+import { DAY_MS } from '../lib/dates.ts';
 
 const LOG_RETENTION = 'log.retention';
-const DAY_MS = 86_400_000;
 
 /** A log partitioned by time (time-partitions.ts), and what keeps one of its weeks past the retention. */
 export interface TimePartitionedLog {

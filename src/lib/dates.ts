@@ -14,3 +14,6 @@ export function isStorableInstant(instant: Date): boolean {
   const year = instant.getUTCFullYear();
   return year >= 1 && year <= 9999;
 }
+
+/** Milliseconds in a day of UTC time (no daylight saving there). */
+export const DAY_MS = 86_400_000;

@@ -12,12 +12,12 @@ import { cloneTemplate, asTestSql } from '../support/test-database.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
+import { DAY_MS } from '../../src/lib/dates.ts';
 
 // The event log, webhook attempts and sync history are partitioned by week (docs/decisions/logs-partitioned-by-time.md):
 // a job makes the weeks ahead and drops those past LOG_RETENTION_DAYS, never one an owed attempt
 // needs; the event log answers a cursor older than what it keeps with 410 CURSOR_EXPIRED.
 
-const DAY_MS = 86_400_000;
 
 let app: TestApp;
 let retention: LogRetentionDependencies;

@@ -4,6 +4,7 @@ import { averageAmount } from '../../src/modules/recurring/amounts.ts';
 import { basicAuth, createProfile } from '../support/factories.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
+import { DAY_MS } from '../../src/lib/dates.ts';
 
 /*
  * Recurring streams of a sandbox connection through the HTTPS front door: the household's pay,
@@ -11,7 +12,6 @@ import { waitFor } from '../support/wait.ts';
  * transactions keeps the streams' ids, and `recurring_stream.created` was recorded once per stream.
  */
 
-const DAY_MS = 86_400_000;
 /** The sandbox's clock: today's noon, moved on by the re-sync test. */
 let clock = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate(), 12);
 let app: TestApp;

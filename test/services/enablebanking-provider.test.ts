@@ -9,6 +9,7 @@ import type { EnableBankingProvider } from '../../src/providers/enablebanking/en
 import type { LinkedLogin, LinkStart } from '../../src/providers/link-flow.ts';
 import { LinkRefused, ProviderBusy, ProviderError, ProviderMisconfigured } from '../../src/providers/provider-errors.ts';
 import { startFakeEnableBanking, type FakeBank, type FakeEnableBanking } from '../fakes/enablebanking/index.ts';
+import { DAY_MS } from '../../src/lib/dates.ts';
 
 /*
  * The Enable Banking adapter against the stateful fake over loopback HTTPS: linking through the
@@ -18,7 +19,6 @@ import { startFakeEnableBanking, type FakeBank, type FakeEnableBanking } from '.
  */
 
 const REDIRECT = 'https://tributary.test/v1/connect/callback';
-const DAY_MS = 86_400_000;
 
 let fake: FakeEnableBanking;
 let caFile: string;

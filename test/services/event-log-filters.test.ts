@@ -11,6 +11,7 @@ import type { Builders } from '../support/builders.ts';
 import { withServiceTier } from '../support/service-tier.ts';
 import type { TestDatabase } from '../support/test-database.ts';
 import { weeksSince } from '../../src/db/time-partitions.ts';
+import { DAY_MS } from '../../src/lib/dates.ts';
 
 let db: TestDatabase;
 let build: Builders;
@@ -66,7 +67,6 @@ describe('since and until as id bounds as well', () => {
 // prefer a sequential scan. 100k events over 60 days, 1,000 profiles, two types; the environment the
 // filters ask about holds 1% of them, among a busy one's (the log is every environment's).
 const EVENTS = 100_000;
-const DAY_MS = 86_400_000;
 
 describe('the event log\'s filters use their indexes', () => {
   let environmentId: string;

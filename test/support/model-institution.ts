@@ -1,5 +1,6 @@
 import { SyncRestart } from '../../src/providers/provider-errors.ts';
 import type { ProviderAccount, ProviderTransaction, SyncPage } from '../../src/providers/provider-records.ts';
+import { DAY_MS } from '../../src/lib/dates.ts';
 
 /*
  * A small in-memory bank for property tests of the sync engine. Its state evolves only through
@@ -55,7 +56,6 @@ interface Change {
 export const MUTABLE_DAYS = 20;
 /** A pending charge older than this posts or vanishes when the day advances, as authorisations do. */
 const PENDING_LIFETIME_DAYS = 7;
-const DAY_MS = 86_400_000;
 
 export class ModelInstitution {
   readonly style: SyncStyle;

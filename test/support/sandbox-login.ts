@@ -1,5 +1,6 @@
 import type { ProviderTransaction } from '../../src/providers/provider-records.ts';
-import { DAY_MS, HISTORY_DAYS, dayOf } from '../../src/providers/sandbox/household.ts';
+import { DAY_MS } from '../../src/lib/dates.ts';
+import { HISTORY_DAYS, dayOf } from '../../src/providers/sandbox/household.ts';
 import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
 
 /** Fixed household seeds: the same logins on every run. */

@@ -1,4 +1,4 @@
-import { DAY_MS } from '../../src/providers/sandbox/household.ts';
+import { DAY_MS } from '../../src/lib/dates.ts';
 import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
 
 /** The remote ids a sync of a sandbox `credential` must have stored, asked of the sandbox on the day (since the epoch) the sync ended. */

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { averageAmount } from '../../src/modules/recurring/amounts.ts';
 import { detectStreams, streamKey, type RecurringInput } from '../../src/modules/recurring/detection.ts';
+import { DAY_MS } from '../../src/lib/dates.ts';
 
 /*
  * Detection over generated series: each helper writes the dates a real schedule produces (moved
  * off weekends, clamped to month ends), so the cases read as the situations they stand for.
  */
 
-const DAY_MS = 86_400_000;
 const iso = (time: number) => new Date(time).toISOString().slice(0, 10);
 /** A weekday: Saturday and Sunday move to the next Monday, as banks post. */
 const weekday = (time: number) => {

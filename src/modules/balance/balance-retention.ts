@@ -1,6 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { JobDefinition } from '../../jobs/queue.ts';
 import { accountsAfter, removeOlderBalances } from './balance.store.ts';
+import { DAY_MS } from '../../lib/dates.ts';
 
 export const BALANCE_RETENTION = 'balance.retention';
 
@@ -11,7 +12,6 @@ export interface RetentionBatches {
 }
 
 const BATCHES: RetentionBatches = { accounts: 500, balances: 5_000 };
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Daily, removes the balances taken more than BALANCE_RETENTION_DAYS ago; the balance an account

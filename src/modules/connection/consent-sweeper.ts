@@ -2,9 +2,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { JobDefinition } from '../../jobs/queue.ts';
 import { applyConsentRules, type ConsentRules } from './consent.ts';
 import { consentsDue } from './connection.store.ts';
+import { DAY_MS } from '../../lib/dates.ts';
 
 const SWEEP = 'connection.consent-sweep';
-const DAY_MS = 86_400_000;
 
 export interface ConsentSweepDependencies extends ConsentRules {
   orm: MikroORM;

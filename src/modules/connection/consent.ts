@@ -3,8 +3,8 @@ import { recordEvent } from '../event/event.service.ts';
 import type { ConnectionEntity, ConnectionStatus } from './connection.entity.ts';
 import { presentConnection } from './connection.presenter.ts';
 import { connectionOrFail, INACTIVE, type ConnectionKey } from './connection.store.ts';
+import { DAY_MS } from '../../lib/dates.ts';
 
-const DAY_MS = 86_400_000;
 
 /** When consent warnings go out: this many days before a consent ends (CONSENT_WARNING_DAYS). */
 export interface ConsentRules {

@@ -7,6 +7,7 @@
  */
 
 export const FREQUENCIES = ['WEEKLY', 'BIWEEKLY', 'SEMI_MONTHLY', 'MONTHLY', 'ANNUALLY'] as const;
+import { DAY_MS } from '../../lib/dates.ts';
 export type Frequency = (typeof FREQUENCIES)[number];
 
 export interface Cadence {
@@ -29,7 +30,6 @@ export const CADENCES: Record<Frequency, Cadence> = {
   ANNUALLY: { frequency: 'ANNUALLY', periodDays: 365, toleranceDays: 10, graceDays: 30, minOccurrences: 2 },
 };
 
-const DAY_MS = 86_400_000;
 /** A day of the month from which on a schedule means the month's last day. */
 const MONTH_END_FROM = 29;
 const MONTH_END = 31;

@@ -2,9 +2,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { JobDefinition } from '../../jobs/queue.ts';
 import { SESSION_LIFETIME_MS } from './session-token.ts';
 import { deleteExpiredSessions, pruneRemovedSessions } from './session.store.ts';
+import { DAY_MS } from '../../lib/dates.ts';
 
 const RETENTION = 'session.retention';
-const DAY_MS = 86_400_000;
 /** Rows deleted per statement: each batch is a short transaction of its own. */
 const RETENTION_BATCH = 1000;
 /** Batches per table per run: a backlog (the first run on an old database) is worked off over several hours, never in one long job. */

@@ -11,6 +11,7 @@ import { replaceLiabilities } from '../liability/liability.store.ts';
 import { upsertSecurities } from '../security/security.store.ts';
 import type { SyncObservers } from './sync-steps.ts';
 import { WINDOW } from './window-sync.ts';
+import { DAY_MS } from '../../lib/dates.ts';
 
 /*
  * The sync's steps for products beyond cash, after the accounts step: what the provider reports of
@@ -26,7 +27,6 @@ import { WINDOW } from './window-sync.ts';
  * own clock, and the snapshot's `start` says where that was.
  */
 export const WHOLE_HISTORY = '1970-01-01';
-const DAY_MS = 86_400_000;
 
 /** Syncs the products the connection has and its provider offers: investments, then liabilities. */
 export async function syncProducts(em: EntityManager, connection: ConnectionEntity, provider: Provider, credential: string, observers: SyncObservers = {}): Promise<void> {

@@ -4,8 +4,8 @@ import type { EndUserPresence, ProviderBase } from '../../providers/provider.ts'
 import { ProviderBusy } from '../../providers/provider-errors.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { claimUpstreamRequest, type ConnectionKey } from '../connection/connection.store.ts';
+import { DAY_MS } from '../../lib/dates.ts';
 
-const DAY_MS = 86_400_000;
 /** Unattended reads wait up to this share of their spacing more, drawn per read, so logins linked together drift apart. */
 const JITTER = 0.1;
 

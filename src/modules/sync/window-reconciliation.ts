@@ -1,5 +1,6 @@
 import type { ProviderTransaction, SyncPage, WindowSnapshot } from '../../providers/provider-records.ts';
 import type { StoredTransaction } from '../transaction/transaction-sync.store.ts';
+import { DAY_MS } from '../../lib/dates.ts';
 
 /** The rules of docs/decisions.md ("Window reconciliation"), in one place. */
 export const RECONCILIATION = {
@@ -11,7 +12,6 @@ export const RECONCILIATION = {
   pendingGraceDays: 5,
 } as const;
 
-const DAY_MS = 86_400_000;
 /** Words that say how a charge was made, not who it was with. */
 const NOISE = new Set(['pos', 'purchase', 'debit', 'credit', 'card', 'pending', 'auth', 'authorization', 'payment', 'www', 'com', 'inc', 'llc', 'the', 'visa', 'mastercard', 'recurring', 'online', 'ach']);
 

@@ -8,10 +8,10 @@ import { keyOf } from '../connection/connection.store.ts';
 import { budgetOf, claimRead, upstreamRefusal } from './request-budget.ts';
 import { applyAccounts, applyPage, reportLeftOut, type SyncObservers } from './sync-steps.ts';
 import { reconcile } from './window-reconciliation.ts';
+import { DAY_MS } from '../../lib/dates.ts';
 
 /** A first sync reads this much history; later ones re-read this many days before the last one. */
 export const WINDOW = { initialDays: 90, overlapDays: 30 } as const;
-const DAY_MS = 86_400_000;
 
 /**
  * One sync of a window provider: one upstream request for the accounts and the window's

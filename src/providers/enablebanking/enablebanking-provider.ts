@@ -10,6 +10,7 @@ import { consentEnded, errorCode, failure } from './failures.ts';
 import { DEFAULT_REQUIRED_PSU_HEADERS, psuHeaders } from './psu-headers.ts';
 import { accountKey } from './transaction-ids.ts';
 import { toAccount, toTransactions } from './transforms.ts';
+import { DAY_MS } from '../../lib/dates.ts';
 
 /** PSD2: a bank answers an account's data at most four times a day without the end-user present. */
 const UNATTENDED_READS_PER_DAY = 4;
@@ -20,7 +21,6 @@ const LINK_MINUTES = 30;
 /** Pages of transactions read per account and window; more means something is wrong upstream. */
 const MAX_PAGES = 100;
 const RETRY_SECONDS = 900;
-const DAY_MS = 86_400_000;
 const AUTH_CODE_REFUSED = new Set(['WRONG_AUTHORIZATION_CODE', 'EXPIRED_AUTHORIZATION_CODE', 'ALREADY_AUTHORIZED', 'NO_ACCOUNTS_ADDED']);
 
 export interface EnableBankingOptions {

@@ -1,7 +1,7 @@
 import { FLOWS, merchantsOf, type Counterparty, type Merchant, type SpendingGroup } from './merchants.ts';
 import { between, pick, randomFor } from './random.ts';
+import { DAY_MS } from '../../lib/dates.ts';
 
-export const DAY_MS = 86_400_000;
 /** How far back a new connection's history reaches (the sandbox's default, Plaid's maximum, SimpleFIN's two years). */
 export const HISTORY_DAYS = 730;
 

@@ -1,5 +1,6 @@
 import { NO_LIABILITY_DETAILS, type LiabilityKind, type ProviderLiability } from '../provider-liabilities.ts';
-import { CARD_PAYMENT_DAY, DAY_MS, dayOf, isoDay, type Household } from './household.ts';
+import { DAY_MS } from '../../lib/dates.ts';
+import { CARD_PAYMENT_DAY, dayOf, isoDay, type Household } from './household.ts';
 import type { AccountTemplate } from './institutions.ts';
 import { FLOWS } from './merchants.ts';
 import { centsToDecimal, unitsToDecimal } from './money.ts';

@@ -1,5 +1,6 @@
 import type { InvestmentTransactionType } from '../provider-investments.ts';
-import { DAY_MS, type Household } from './household.ts';
+import { DAY_MS } from '../../lib/dates.ts';
+import type { Household } from './household.ts';
 import { FLOWS } from './merchants.ts';
 import { shareOf, unitsFor, valueCents } from './money.ts';
 import { closeCents, isTradingDay, splitsBetween } from './prices.ts';

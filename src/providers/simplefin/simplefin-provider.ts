@@ -7,12 +7,12 @@ import { Unreachable, type HttpAnswer, type HttpsClient } from './simplefin-clie
 import { HOLDING_DECIMAL_FIELDS, toInvestments, type HoldingsOfAccount } from './holdings.ts';
 import type { RecentHoldings } from './recent-holdings.ts';
 import { sanitize, toAccount, toTransaction, type SimplefinAccount } from './transforms.ts';
+import { DAY_MS } from '../../lib/dates.ts';
 
 /** The SimpleFIN Bridge's own allowance per Access URL; Tributary stays within it. */
 const BRIDGE_REQUESTS_PER_DAY = 24;
 /** The Bridge silently caps a window at 90 days: Tributary never asks for more than this, so what it reconciles is what came. */
 const MAX_WINDOW_DAYS = 89;
-const DAY_MS = 86_400_000;
 const RETRY_SECONDS = 900;
 
 export interface SimplefinOptions {
