@@ -176,6 +176,8 @@ interface BlockTable {
   schema: string | undefined;
   table: string;
   alias: string | undefined;
+  /** The table an INSERT writes: the only one its column list names columns of. */
+  insertTarget: boolean;
 }
 
 /** Words that end a table reference where an alias could stand. */
@@ -237,7 +239,7 @@ function tableAt(block: Token[], start: number, insertTarget: boolean): { table?
     alias = candidate.text;
     at++;
   }
-  return { table: { schema, table, alias }, next: at };
+  return { table: { schema, table, alias, insertTarget }, next: at };
 }
 
 /** Past a parenthesized group starting at `at` (its alias and column list are left to the caller), or past one token. */
@@ -260,7 +262,8 @@ const CLAUSES = new Map([
 
 /**
  * Whether the block names `column` of `ref` where it filters or places rows (WHERE, ON, HAVING, a
- * join's USING, an INSERT's column list), qualified by the table's alias or name, or unqualified.
+ * join's USING, an INSERT's column list: that of its target only), qualified by the table's alias
+ * or name, or unqualified.
  */
 function namesColumn(block: Token[], column: string, ref: BlockTable, onlyTable: boolean): boolean {
   const qualifiers = new Set([ref.alias ?? ref.table, ref.table]);
@@ -270,7 +273,9 @@ function namesColumn(block: Token[], column: string, ref: BlockTable, onlyTable:
     const token = block[index]!;
     if (token.kind === 'symbol') depth += token.text === '(' ? 1 : token.text === ')' ? -1 : 0;
     // Only at the block's own level: `extract(epoch from …)` opens no clause.
-    if (depth === 0 && token.kind === 'word' && CLAUSES.has(token.text) && block[index - 1]?.text !== '.') filtering = CLAUSES.get(token.text)!;
+    if (depth === 0 && token.kind === 'word' && CLAUSES.has(token.text) && block[index - 1]?.text !== '.') {
+      filtering = CLAUSES.get(token.text)! && (token.text !== 'into' || ref.insertTarget);
+    }
     if (!filtering || (token.kind !== 'word' && token.kind !== 'quoted') || token.text !== column) continue;
     if (block[index - 1]?.text === '.') {
       const qualifier = block[index - 2];

@@ -55,6 +55,12 @@ describe('which profile tables a statement touches, and whether it names their p
     expect(refs('select p.* from profile p join connection c on c.profile_id = p.id where c.id = $1')).toEqual(['profile:keyed', 'connection:keyed']);
   });
 
+  it("counts an INSERT's column list for its target only, never for the tables its SELECT reads", () => {
+    expect(refs('insert into session (id, profile_id) select $1, a.profile_id from account a where a.id = $2')).toEqual(['session:keyed', 'account:NOT']);
+    expect(refs('insert into session (id, profile_id) select $1, a.profile_id from account a where a.profile_id = $2')).toEqual(['session:keyed', 'account:keyed']);
+    expect(refs('insert into session (id, profile_id) select $1, profile_id from account where profile_id = $2')).toEqual(['session:keyed', 'account:keyed']);
+  });
+
   it('ignores strings, comments, functions, CTE names that shadow tables and other schemas', () => {
     expect(refs("select 'from account' as x -- from account\n from unnest($1::uuid[]) as u(id) /* from account */")).toEqual([]);
     expect(refs('with account as (select 1 as id) select * from account')).toEqual([]);
