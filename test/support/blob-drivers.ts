@@ -18,7 +18,7 @@ export interface OpenedDriver {
 }
 
 /** Every blob driver, for suites that run against each (`describe.each(BLOB_DRIVERS)`). */
-export const BLOB_DRIVERS: Array<{ name: string; open(): Promise<OpenedDriver> }> = [
+export const BLOB_DRIVERS: Array<{ name: string; open: () => Promise<OpenedDriver> }> = [
   {
     name: 'filesystem',
     async open() {
