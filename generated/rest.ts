@@ -1787,8 +1787,9 @@ export interface paths {
         /**
          * List the environment's audit log
          * @description Every change an operator made to the environment (`Tributary-Environment`) with a console
-         *     session, allowed or refused, oldest first; sign-ins (which concern no environment) are
-         *     listed too. Page with a cursor: pass the `Next-Cursor` header as `after`. The log is
+         *     session, allowed or refused, oldest first. An owner of every environment also sees the
+         *     entries of no environment: sign-in attempts and the sessions' own operations (sign-out,
+         *     TOTP). Page with a cursor: pass the `Next-Cursor` header as `after`. The log is
          *     append-only and kept `AUDIT_RETENTION_DAYS` (400 days by default), dropped a week at a time;
          *     a cursor older than what it holds is answered `410` `CURSOR_EXPIRED`.
          */
