@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo, Server } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
@@ -55,6 +56,7 @@ import { logRetentionJob } from './db/log-retention.ts';
 import { linkingHandlers } from './modules/linking/linking.handlers.ts';
 import { connectorPage } from './pages/connector/connector-page.ts';
 import { sandboxBankPage } from './pages/sandbox-bank/sandbox-bank-page.ts';
+import { consolePages } from './pages/console/console-pages.ts';
 import { sandboxHandlers } from './modules/linking/sandbox.handlers.ts';
 import { ProviderDirectory } from './providers/directory.ts';
 import { providerFactories } from './providers/factories.ts';
@@ -93,7 +95,14 @@ export interface RunningService {
 export interface ServiceOptions {
   /** The sandbox institutions' clock (tests move it to make new activity appear). */
   sandboxNow?: () => Date;
+  /**
+   * The operator console's built files (scripts/console-build.ts); by default dist/console, which
+   * `npm run build` writes beside the compiled service.
+   */
+  consoleDir?: string;
 }
+
+const BUILT_CONSOLE = fileURLToPath(new URL('../console/', import.meta.url));
 
 export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<RunningService> {
   const secrets = loadSecrets(config);
@@ -128,6 +137,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
   // One credential-lookup budget per client address for every door: HTTP counts it in `identify`, a WebSocket's connection_init here.
   const admitLookup = (request: IncomingMessage) => admitCredentialLookup(limiter, metrics, requestClientAddress(request, config.trustProxy, config.trustProxyHops));
   const live = serving ? await startLiveUpdates({ config, logger, databases, metrics, credentials, admitLookup, cipher: secrets.cipher, schema, hideSuggestions, outage }) : undefined;
+  const operatorConsole = consolePages(options.consoleDir ?? BUILT_CONSOLE);
+  if (serving && operatorConsole.missing) logger.warn('the operator console is not built (npm run build): /console answers 404');
   const handlers = restHandlers({ config, cipher: secrets.cipher, providers, sandbox, linking, work, tokens, credentials, outage, rateLimits: () => counters.mode });
   const app = createApp({
     logger,
@@ -142,6 +153,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     rest: restApi(handlers),
     metrics,
     outage,
+    operatorConsole: operatorConsole.middleware,
   });
   // A `worker` serves nothing: it runs jobs, cron and the webhook relay. Koa answers every error
   // itself (ctx.onerror), so the promise its request handler returns never rejects.
