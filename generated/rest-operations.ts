@@ -47,4 +47,13 @@ export const REST_OPERATIONS = {
   rotateWebhookSubscriptionSecret: { method: "post", path: "/v1/webhooks/subscriptions/{subscriptionId}/rotate-secret", credentials: ["apiKey"] },
   listWebhookDeliveries: { method: "get", path: "/v1/webhooks/subscriptions/{subscriptionId}/deliveries", credentials: ["apiKey"] },
   redeliverWebhookEvent: { method: "post", path: "/v1/webhooks/subscriptions/{subscriptionId}/events/{eventId}/redeliver", credentials: ["apiKey"] },
+  listEnvironments: { method: "get", path: "/v1/environments", credentials: ["apiKey"] },
+  listApiKeys: { method: "get", path: "/v1/api-keys", credentials: ["apiKey"] },
+  createApiKey: { method: "post", path: "/v1/api-keys", credentials: ["apiKey"] },
+  revokeApiKey: { method: "delete", path: "/v1/api-keys/{keyId}", credentials: ["apiKey"] },
+  listProviderSettings: { method: "get", path: "/v1/provider-settings", credentials: ["apiKey"] },
+  setProviderSettings: { method: "put", path: "/v1/provider-settings/{provider}", credentials: ["apiKey"] },
+  removeProviderSettings: { method: "delete", path: "/v1/provider-settings/{provider}", credentials: ["apiKey"] },
+  getMetricsSummary: { method: "get", path: "/v1/metrics/summary", credentials: ["apiKey"] },
+  listProfileConnections: { method: "get", path: "/v1/profiles/{profileId}/connections", credentials: ["apiKey"] },
 } as const;

@@ -79,6 +79,7 @@ if (!service.url) {
     service.tls.selfSignedPath
       ? `The certificate is self-signed (${service.tls.selfSignedPath}): pass it with --cacert, or trust it, e.g. on Debian: cp ${service.tls.selfSignedPath} /usr/local/share/ca-certificates/tributary.crt && update-ca-certificates`
       : '',
+    `Console:        ${service.url}/console   (operators: profiles, connections, webhooks, keys, health)`,
     `Connect page:   ${service.url}/connector#token=<a session token>   (where an end-user links a bank)`,
     `GraphiQL:       ${service.url}/v1/graphql#token=<a session token>`,
     `REST reference: ${service.url}/docs`,

@@ -38,6 +38,7 @@ import { sessionHandlers } from './modules/session/session.handlers.ts';
 import { endedSessionIds } from './modules/session/session.store.ts';
 import { bootstrap, type BootstrapResult } from './modules/environment/bootstrap.ts';
 import { healthHandlers } from './http/health/health.handlers.ts';
+import { environmentHandlers } from './modules/environment/environment.handlers.ts';
 import { PROFILE_DELETION, profileDeletionJob } from './modules/profile/profile-deletion.job.ts';
 import { balanceRetentionJob } from './modules/balance/balance-retention.ts';
 import { profileHandlers } from './modules/profile/profile.handlers.ts';
@@ -139,7 +140,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const live = serving ? await startLiveUpdates({ config, logger, databases, metrics, credentials, admitLookup, cipher: secrets.cipher, schema, hideSuggestions, outage }) : undefined;
   const operatorConsole = consolePages(options.consoleDir ?? BUILT_CONSOLE);
   if (serving && operatorConsole.missing) logger.warn('the operator console is not built (npm run build): /console answers 404');
-  const handlers = restHandlers({ config, cipher: secrets.cipher, providers, sandbox, linking, work, tokens, credentials, outage, rateLimits: () => counters.mode });
+  const handlers = restHandlers({ config, cipher: secrets.cipher, providers, sandbox, linking, work, tokens, credentials, outage, metrics, rateLimits: () => counters.mode });
   const app = createApp({
     logger,
     orm,
@@ -316,12 +317,14 @@ function restHandlers(deps: {
   tokens: SessionTokens;
   credentials: CredentialResolver;
   outage: DatabaseOutage;
+  metrics: Metrics;
   rateLimits: () => CounterMode;
 }): HandlerTable {
-  const { config, cipher, providers, sandbox, linking, work, tokens, credentials, outage, rateLimits } = deps;
+  const { config, cipher, providers, sandbox, linking, work, tokens, credentials, outage, metrics, rateLimits } = deps;
   const jobs = work.connectionJobs;
   return {
-    ...healthHandlers({ rateLimits, outage }),
+    ...healthHandlers({ rateLimits, outage, metrics }),
+    ...environmentHandlers({ cipher, factories: providerFactories(config) }),
     ...profileHandlers({
       cipher,
       scheduleDeletion: async (profileId, db) => {

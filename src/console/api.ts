@@ -28,14 +28,8 @@ const sessionHeaders: Middleware = {
   },
 };
 
-/** Query parameters as the contract reads them: an object (a metadata filter) as JSON. */
-function serializeQuery(query: Record<string, unknown>): string {
-  const entries = Object.entries(query).filter(([, value]) => value !== undefined && value !== '');
-  return new URLSearchParams(entries.map(([name, value]) => [name, typeof value === 'object' ? JSON.stringify(value) : String(value)])).toString();
-}
-
 /** Every call the console makes goes through this client, typed from contracts/rest.yaml. */
-export const fetchClient = createFetchClient<paths>({ baseUrl: globalThis.location?.origin, credentials: 'same-origin', querySerializer: serializeQuery });
+export const fetchClient = createFetchClient<paths>({ baseUrl: globalThis.location?.origin, credentials: 'same-origin' });
 fetchClient.use(sessionHeaders);
 
 /** TanStack Query hooks over the same client: `api.useQuery('get', '/v1/…', { params })`. */

@@ -7,7 +7,7 @@ function percent(failed: number, total: number): string {
 
 /** Syncs, queues and webhook deliveries, from the counters `/metrics` exports. */
 export function HealthPage() {
-  const health = api.useQuery('get', '/v1/health/summary', {}, { refetchInterval: 10_000 });
+  const health = api.useQuery('get', '/v1/metrics/summary', {}, { refetchInterval: 10_000 });
   return (
     <>
       <h1>Health</h1>

@@ -4,15 +4,17 @@ import { Field, Loaded, onSubmit, Table, Time } from '../ui.tsx';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** `key=value` as a metadata filter: the value read as JSON when it is (`plan=gold`, `tier=2`, `vip=true`). */
-function metadataFilter(term: string): Record<string, unknown> {
+/** `key=value` as the contract's metadata filter, a JSON object: the value read as JSON when it is (`tier=2`, `vip=true`), else as a string (`plan=gold`). */
+function metadataFilter(term: string): string {
   const [key = '', ...rest] = term.split('=');
   const raw = rest.join('=');
+  let value: unknown = raw;
   try {
-    return { [key.trim()]: JSON.parse(raw) as unknown };
+    value = JSON.parse(raw);
   } catch {
-    return { [key.trim()]: raw };
+    // a plain string
   }
+  return JSON.stringify({ [key.trim()]: value });
 }
 
 /** Profiles, found by id (opens it), uuid, or a metadata entry (`key=value`). */

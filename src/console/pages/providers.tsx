@@ -1,5 +1,8 @@
-import { api, queryClient } from '../api.ts';
+import { api, queryClient, type Schemas } from '../api.ts';
 import { ConfirmButton, ErrorNotice, Field, Loaded, onSubmit, Table, Time } from '../ui.tsx';
+
+/** The providers that take settings (the sandbox is built in). */
+const CONFIGURABLE: Array<Schemas['ProviderName']> = ['plaid', 'simplefin', 'enablebanking'];
 
 const invalidate = () => queryClient.invalidateQueries({ queryKey: ['get', '/v1/provider-settings'] });
 
@@ -26,18 +29,27 @@ export function ProvidersPage() {
         )}
       </Loaded>
       <h2>Set a provider's settings</h2>
-      <p className="muted">Replaces every setting of the provider. One <code>NAME=value</code> per line, e.g. <code>clientId=…</code>.</p>
+      <p className="muted">
+        Replaces every setting of the provider. One <code>name=value</code> per line: Plaid <code>clientId</code>, <code>secret</code>, <code>plaidEnv</code>; SimpleFIN <code>allowedHosts</code>; Enable Banking <code>applicationId</code>, <code>privateKey</code>, <code>baseUrl</code>.
+      </p>
       <form
         onSubmit={onSubmit((form) => {
           const entries = String(form.get('settings'))
             .split('\n')
             .map((line) => line.trim())
             .filter(Boolean)
-            .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]);
-          save.mutate({ params: { path: { provider: String(form.get('provider')) } }, body: { settings: Object.fromEntries(entries) } });
+            .map((line) => [line.slice(0, line.indexOf('=')).trim(), line.slice(line.indexOf('=') + 1).trim()]);
+          const provider = String(form.get('provider')) as Schemas['ProviderName'];
+          save.mutate({ params: { path: { provider } }, body: Object.fromEntries(entries) as Schemas['ProviderSettingsInput'] });
         })}
       >
-        <Field label="Provider">{(id) => <input id={id} name="provider" required placeholder="plaid" />}</Field>
+        <Field label="Provider">
+          {(id) => (
+            <select id={id} name="provider">
+              {CONFIGURABLE.map((name) => <option key={name}>{name}</option>)}
+            </select>
+          )}
+        </Field>
         <Field label="Settings">{(id) => <textarea id={id} name="settings" rows={4} required autoComplete="off" spellCheck={false} />}</Field>
         <ErrorNotice error={save.error ?? remove.error} />
         {save.isSuccess && <p role="status">Saved.</p>}
