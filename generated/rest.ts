@@ -167,6 +167,11 @@ export interface paths {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -207,6 +212,11 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -260,6 +270,11 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -338,6 +353,11 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -427,6 +447,11 @@ export interface paths {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -468,6 +493,11 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -522,6 +552,11 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -1028,6 +1063,11 @@ export interface paths {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -1073,6 +1113,11 @@ export interface paths {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -1111,6 +1156,11 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -1153,6 +1203,11 @@ export interface paths {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -1193,6 +1248,11 @@ export interface paths {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -1230,6 +1290,11 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -1280,6 +1345,11 @@ export interface paths {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -1321,6 +1391,11 @@ export interface paths {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -1361,6 +1436,11 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -1404,6 +1484,329 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/console/sign-in": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign an operator in to the console
+         * @description Checks an operator's email and password (and TOTP code, when they have turned it on), and
+         *     opens a console session: the answer sets the `__Secure-tributary-operator` cookie
+         *     (`HttpOnly; Secure; SameSite=Strict; Path=/v1`) and carries the session's `csrfToken`,
+         *     which every state-changing request made with the cookie sends in `X-CSRF-Token`. The session
+         *     ends after 30 minutes without a request, 12 hours after sign-in at the latest, at sign-out,
+         *     or when the operator is disabled or their password reset.
+         *
+         *     An unknown email, a wrong password, a disabled operator and a wrong TOTP code get the same
+         *     `401` `SIGN_IN_REFUSED`. A right password without a TOTP code, for an operator who turned
+         *     TOTP on, gets `401` `TOTP_REQUIRED`: send it again with `totpCode`. Attempts are limited to
+         *     10 per account and 30 per client address in each 15 minutes (`429` `RATE_LIMITED` past them,
+         *     whatever the answer would have been). Every attempt is written to the audit log.
+         */
+        post: operations["signInOperator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/session": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in operator and their session
+         * @description Who is signed in, their roles, and the session's `csrfToken` and lifetimes (a page reloaded reads its CSRF token here).
+         */
+        get: operations["getOperatorSession"];
+        put?: never;
+        post?: never;
+        /**
+         * Sign out
+         * @description Ends the session at once, on every instance, and clears the cookie.
+         */
+        delete: operations["signOutOperator"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/totp": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start turning TOTP on
+         * @description Makes a new TOTP secret (RFC 6238: SHA-1, 6 digits, 30 s) for the signed-in operator and
+         *     shows it once, with its `otpauth://` URI for an authenticator app. It takes effect when a
+         *     code from it is confirmed (`POST /v1/console/totp/confirm`); until then sign-in is as before.
+         *     Starting again replaces a secret not yet confirmed; an operator who has TOTP on gets `409`.
+         */
+        post: operations["startTotpEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm TOTP with a code
+         * @description Turns TOTP on with the secret of the enrolment started last, once a current code of it is sent. Every later sign-in needs a code.
+         */
+        post: operations["confirmTotpEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operators": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the environment's operators
+         * @description The operators with a role in the environment (`Tributary-Environment`), oldest first, each with every role they hold.
+         */
+        get: operations["listOperators"];
+        put?: never;
+        /**
+         * Add an operator to the environment
+         * @description Creates an operator with a role in the environment (`Tributary-Environment`) and a random
+         *     password, shown this once. An email already taken (compared case-insensitively) is a `409`:
+         *     give an existing operator a role with `PATCH /v1/operators/{operatorId}`.
+         */
+        post: operations["createOperator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operators/{operatorId}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                operatorId: components["parameters"]["OperatorIdParameter"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an operator's role, disable them, or require TOTP
+         * @description `role` sets the operator's role in the environment (`Tributary-Environment`); `null` takes
+         *     it away. `disabled` and `totpRequired` concern the operator everywhere, so they need the
+         *     caller to be an owner of every environment the operator has a role in (else `403`).
+         *     Disabling ends the operator's sessions at once. An operator who must use TOTP and has not
+         *     turned it on can, once signed in, only turn it on.
+         */
+        patch: operations["updateOperator"];
+        trace?: never;
+    };
+    "/v1/operators/{operatorId}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                operatorId: components["parameters"]["OperatorIdParameter"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give an operator a new random password
+         * @description Replaces the operator's password with a random one, shown this once, turns their TOTP off
+         *     (a lost authenticator is the usual reason) and ends their sessions. Needs the caller to be an
+         *     owner of every environment the operator has a role in (else `403`).
+         */
+        post: operations["resetOperatorPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the environment's audit log
+         * @description Every change an operator made to the environment (`Tributary-Environment`) with a console
+         *     session, allowed or refused, oldest first. An owner of every environment also sees the
+         *     entries of no environment: sign-in attempts and the sessions' own operations (sign-out,
+         *     TOTP). Page with a cursor: pass the `Next-Cursor` header as `after`. The log is
+         *     append-only and kept `AUDIT_RETENTION_DAYS` (400 days by default), dropped a week at a time;
+         *     a cursor older than what it holds is answered `410` `CURSOR_EXPIRED`.
+         */
+        get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/environments": {
         parameters: {
             query?: never;
@@ -1426,7 +1829,7 @@ export interface paths {
         };
         /**
          * List the environments the credential reaches
-         * @description With an API key, its own environment. Oldest first.
+         * @description With an API key, its own environment; with a console session, those the operator has a role in (every one for an operator whose role covers every environment). Oldest first.
          */
         get: operations["listEnvironments"];
         put?: never;
@@ -1441,6 +1844,11 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -1479,6 +1887,11 @@ export interface paths {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -1516,6 +1929,11 @@ export interface paths {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -1549,6 +1967,11 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -1629,6 +2052,11 @@ export interface paths {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -1669,6 +2097,111 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description An operator's id.
+         * @example op_01jqk3d9fy8n6m2v4t7r0x5c1a
+         */
+        OperatorId: string;
+        /**
+         * @description What an operator may do in an environment. `OWNER`: everything, operators and the audit log
+         *     included. `DEVELOPER`: every operation that accepts the operator session except operator
+         *     management and the audit log (profiles, webhooks, categorization rules, connection
+         *     actions). `VIEWER`: reads only. Each operation's minimum role is its `x-operator-role`.
+         * @enum {string}
+         */
+        OperatorRole: "OWNER" | "DEVELOPER" | "VIEWER";
+        OperatorRoleGrant: {
+            /** @description The environment (`env_…`); `null`: every environment, those created later included (the first operator's). */
+            environmentId: string | null;
+            role: components["schemas"]["OperatorRole"];
+        };
+        Operator: {
+            id: components["schemas"]["OperatorId"];
+            /** @description Lower case; unique. */
+            email: string;
+            /** @description A disabled operator cannot sign in; their sessions ended when they were disabled. */
+            disabled: boolean;
+            totpEnabled: boolean;
+            /** @description Set by an owner: the operator must turn TOTP on before doing anything else. */
+            totpRequired: boolean;
+            /** @description Every role the operator holds. */
+            roles: components["schemas"]["OperatorRoleGrant"][];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        OperatorWithPassword: {
+            operator: components["schemas"]["Operator"];
+            /** @description The operator's password, shown this once; Tributary keeps only its Argon2id hash. */
+            password: string;
+        };
+        OperatorCreate: {
+            /** Format: email */
+            email: string;
+            role: components["schemas"]["OperatorRole"];
+        };
+        OperatorUpdate: {
+            /** @description The operator's role in the environment; `null` takes it away. */
+            role?: components["schemas"]["OperatorRole"] | null;
+            disabled?: boolean;
+            totpRequired?: boolean;
+        };
+        OperatorSignIn: {
+            email: string;
+            password: string;
+            /** @description The current code of the operator's authenticator, when they turned TOTP on. */
+            totpCode?: string;
+        };
+        OperatorSession: {
+            operator: components["schemas"]["Operator"];
+            /** @description Send it in `X-CSRF-Token` with every state-changing request made with the session cookie. */
+            csrfToken: string;
+            /**
+             * Format: date-time
+             * @description When the session ends whatever happens (12 hours after sign-in).
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description When the session ends unless a request comes first (30 minutes after the last one, at most `expiresAt`).
+             */
+            idleExpiresAt: string;
+            /** @description An owner requires TOTP and it is not on yet: turn it on before anything else. */
+            totpEnrolmentRequired: boolean;
+        };
+        TotpEnrolment: {
+            /** @description Base32, shown this once; stored encrypted. */
+            secret: string;
+            /** @description `otpauth://totp/…` for an authenticator app (often shown as a QR code). */
+            uri: string;
+        };
+        TotpCode: {
+            code: string;
+        };
+        /** @description One operator action, as it was answered. */
+        AuditEntry: {
+            id: string;
+            /** Format: date-time */
+            at: string;
+            /** @description The operator; `null` for a sign-in attempt with an unknown email. */
+            operatorId: components["schemas"]["OperatorId"] | null;
+            /** @description The operator's email then (for a sign-in, the one given). */
+            email: string | null;
+            /** @description The environment acted on; `null` for sign-in and the session's own operations. */
+            environmentId: string | null;
+            /** @description The operation's `operationId` (`signInOperator` for sign-ins). */
+            action: string;
+            /** @description The id in the operation's path, when it has one. */
+            targetId: string | null;
+            clientAddress: string;
+            userAgent: string | null;
+            /**
+             * @description `SUCCEEDED`: a 2xx answer. `REFUSED`: 401, 403 or 429 (not allowed, not signed in, too many attempts). `FAILED`: any other answer.
+             * @enum {string}
+             */
+            outcome: "SUCCEEDED" | "REFUSED" | "FAILED";
+            /** @description The HTTP status answered. */
+            status: number;
+        };
         /** @description The body of every 4xx and 5xx response. */
         Error: {
             code: components["schemas"]["ErrorCode"];
@@ -1715,8 +2248,12 @@ export interface components {
          *     | `BAD_REQUEST` | 400 | The request could not be read: malformed JSON, a path that is not valid percent-encoded UTF-8, malformed HTTP, a GraphQL request that is none (no `query`, a body that is neither an object nor a batch, a batch of 0 or over 10), or ACH numbers of an account that is not `DEPOSITORY`. Fix the request; sent again unchanged it fails again. |
          *     | `UNSUPPORTED_VERSION` | 400 | `Service-Version` names a version this server does not serve; the message lists those it does. Send one of them, or omit the header. |
          *     | `UNAUTHENTICATED` | 401 | No valid credential: missing, malformed, unknown, expired or revoked (on operations that accept only `apiKey`, anything but an API secret key). Send a valid one; see `WWW-Authenticate`. |
+         *     | `SIGN_IN_REFUSED` | 401 | The console sign-in was refused: the email, password or TOTP code is wrong, or the operator is disabled (one answer for all, so it tells nothing about which). Check them and sign in again. |
+         *     | `TOTP_REQUIRED` | 401 | The console sign-in needs the operator's TOTP code: send it again with `totpCode`. |
          *     | `FORBIDDEN` | 403 | The credential is valid but may not do this: a kind the operation does not accept, an API key running GraphQL other than introspection, a beta not enabled for the environment, sandbox connections outside a `SANDBOX` environment. The message says which; use another credential or environment. |
          *     | `HTTPS_REQUIRED` | 403 | The request came over plain HTTP and was not processed. Send it over HTTPS. |
+         *     | `CSRF_REFUSED` | 403 | A state-changing request made with the console's session cookie without the session's CSRF token in `X-CSRF-Token`, with another, or from another `Origin`. Nothing was done. Send the token `csrfToken` of the session, from the service's own origin. |
+         *     | `TOTP_ENROLMENT_REQUIRED` | 403 | An owner requires this operator to use TOTP and it is not on yet: only the session's own operations are open. Turn it on (`POST /v1/console/totp`, then `/confirm`). |
          *     | `REPAIR_REQUIRED` | 403 | The institution needs the end-user to sign in again (the connection is, or is about to be, `ERROR_REPAIRABLE`). Open the connect page in repair mode for the connection, then retry. |
          *     | `CONNECTION_NOT_USABLE` | 403 | The connection is in another error state, disconnecting or disconnected; the message names it. Retry once it is `SYNCED` again; a disconnected connection is gone, so connect the institution again. |
          *     | `PRODUCT_NOT_ENABLED` | 403 | The connection was made without the product the operation needs (`ACCOUNT_NUMBERS`, `BALANCES`). Connect the institution again with that product enabled. |
@@ -1750,7 +2287,7 @@ export interface components {
          * @example NOT_FOUND
          * @enum {string}
          */
-        ErrorCode: "BAD_REQUEST" | "UNSUPPORTED_VERSION" | "UNAUTHENTICATED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "REPAIR_REQUIRED" | "CONNECTION_NOT_USABLE" | "PRODUCT_NOT_ENABLED" | "CAPABILITY_NOT_OFFERED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "REQUEST_TIMEOUT" | "CONFLICT" | "CURSOR_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "INVALID_CREDENTIALS" | "RATE_LIMITED" | "SESSION_LIMIT" | "REFRESH_TOO_SOON" | "PROVIDER_BUDGET_USED" | "HEADERS_TOO_LARGE" | "INTERNAL_SERVER_ERROR" | "PROVIDER_UNAVAILABLE" | "PROVIDER_MISCONFIGURED" | "NOT_READY" | "BAD_USER_INPUT" | "GRAPHQL_VALIDATION_FAILED" | "QUERY_TOO_COMPLEX" | "RESPONSE_TOO_LARGE";
+        ErrorCode: "BAD_REQUEST" | "UNSUPPORTED_VERSION" | "UNAUTHENTICATED" | "SIGN_IN_REFUSED" | "TOTP_REQUIRED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "CSRF_REFUSED" | "TOTP_ENROLMENT_REQUIRED" | "REPAIR_REQUIRED" | "CONNECTION_NOT_USABLE" | "PRODUCT_NOT_ENABLED" | "CAPABILITY_NOT_OFFERED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "REQUEST_TIMEOUT" | "CONFLICT" | "CURSOR_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "INVALID_CREDENTIALS" | "RATE_LIMITED" | "SESSION_LIMIT" | "REFRESH_TOO_SOON" | "PROVIDER_BUDGET_USED" | "HEADERS_TOO_LARGE" | "INTERNAL_SERVER_ERROR" | "PROVIDER_UNAVAILABLE" | "PROVIDER_MISCONFIGURED" | "NOT_READY" | "BAD_USER_INPUT" | "GRAPHQL_VALIDATION_FAILED" | "QUERY_TOO_COMPLEX" | "RESPONSE_TOO_LARGE";
         /** @description An `Error` that always says what to do. */
         ErrorWithInstruction: components["schemas"]["Error"] & {
             instruction: string;
@@ -3108,6 +3645,12 @@ export interface components {
     };
     parameters: {
         /**
+         * @description With an operator session (the console's cookie): the environment the request acts on
+         *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+         */
+        OperatorEnvironment: string;
+        OperatorIdParameter: components["schemas"]["OperatorId"];
+        /**
          * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
          * @example 2026-04-01
          */
@@ -3502,6 +4045,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -3551,6 +4099,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -3605,6 +4158,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -3657,6 +4215,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -3708,6 +4271,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -3768,6 +4336,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -3918,6 +4491,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -4081,6 +4659,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -4132,6 +4715,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -4215,6 +4803,11 @@ export interface operations {
                 after?: string;
             };
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -4905,6 +5498,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -4955,6 +5553,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -5017,6 +5620,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -5065,6 +5673,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -5121,6 +5734,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -5181,6 +5799,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -5229,6 +5852,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -5286,6 +5914,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -5338,6 +5971,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -5387,6 +6025,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -5450,6 +6093,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -5516,6 +6164,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -5573,6 +6226,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -5620,6 +6278,524 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No subscription or no event of this environment matches. */
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    signInOperator: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OperatorSignIn"];
+            };
+        };
+        responses: {
+            /** @description Signed in; the cookie is set. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The session cookie, `__Secure-tributary-operator=<opaque token>; Path=/v1; Max-Age=43200; HttpOnly; Secure; SameSite=Strict`. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOperatorSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorSession"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    signOutOperator: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Clears the session cookie. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startTotpEnrolment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret, shown this once. */
+            201: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpEnrolment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    confirmTotpEnrolment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpCode"];
+            };
+        };
+        responses: {
+            /** @description TOTP is on; the session as it now is. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorSession"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOperators: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1. Pages reach the first 10,000 items: a page starting beyond them
+                 *     (`(page − 1) × limit` of 10,000 or more) is a 422; page on with `after` where the list has it
+                 *     (see Pagination). A page past the last returns an empty array.
+                 */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page (at most 100). */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of operators. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    "Current-Page": components["headers"]["CurrentPage"];
+                    "Page-Items": components["headers"]["PageItems"];
+                    "Total-Count": components["headers"]["TotalCount"];
+                    "Total-Pages": components["headers"]["TotalPages"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Operator"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOperator: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OperatorCreate"];
+            };
+        };
+        responses: {
+            /** @description The operator and their first password. */
+            201: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorWithPassword"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateOperator: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                operatorId: components["parameters"]["OperatorIdParameter"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OperatorUpdate"];
+            };
+        };
+        responses: {
+            /** @description The operator. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Operator"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resetOperatorPassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                operatorId: components["parameters"]["OperatorIdParameter"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operator and their new password. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorWithPassword"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditEntries: {
+        parameters: {
+            query?: {
+                /** @description Cursor; an audit entry id (`aud_…`). Only entries after it, in order. */
+                after?: string;
+                /** @description Items per page (at most 100). */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Up to `limit` entries. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    "Current-Page": components["headers"]["CurrentPage"];
+                    "Page-Items": components["headers"]["PageItems"];
+                    "Total-Count": components["headers"]["TotalCount"];
+                    "Total-Pages": components["headers"]["TotalPages"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntry"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            410: components["responses"]["Gone"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -5674,6 +6850,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -5716,6 +6897,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -5768,6 +6954,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -5817,6 +7008,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -5859,6 +7055,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -5912,6 +7113,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -6000,6 +7206,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01

@@ -66,6 +66,10 @@ export interface Config {
   logRetentionDays: number;
   /** Session rows are deleted this many days after they expire (docs/decisions/sessions-retention.md). */
   sessionRetentionDays: number;
+  /** AUDIT_RETENTION_DAYS: how long the operators' audit log keeps an entry (dropped a week at a time). */
+  auditRetentionDays: number;
+  /** OPERATOR_EMAIL: the first operator's email, used once, when the database has no operator. */
+  firstOperatorEmail: string;
   /** Apply pending migrations at start (under an advisory lock); off: refuse to start on an unmigrated database. */
   migrateOnStart: boolean;
   /** Reads that may lag a little (GraphQL queries, REST GETs) go here when set. */
@@ -181,6 +185,8 @@ export function loadConfig(env: Env = process.env): Config {
     balanceRetentionDays: integer(env, 'BALANCE_RETENTION_DAYS', 400, 1, 36_500, problems),
     sessionRetentionDays: integer(env, 'SESSION_RETENTION_DAYS', 30, 1, 3650, problems),
     logRetentionDays: integer(env, 'LOG_RETENTION_DAYS', 30, MIN_LOG_RETENTION_DAYS, 3650, problems),
+    auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 400, 30, 3650, problems),
+    firstOperatorEmail: email(env, 'OPERATOR_EMAIL', 'admin@tributary.local', problems),
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true, problems),
     databaseReplicaUrl: url(env, 'DATABASE_REPLICA_URL', ['postgres:', 'postgresql:'], problems),
     // Defaults keep one `all` process under 20 connections: 8 + 4 + 4, plus pg-boss's LISTEN connection.
@@ -252,6 +258,12 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], f
   if (!raw) return fallback;
   if (!values.includes(raw as T)) problems.push(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
   return raw as T;
+}
+
+function email(env: Env, name: string, fallback: string, problems: string[]): string {
+  const value = env[name] || fallback;
+  if (!/^[^\s@]+@[^\s@]+$/.test(value)) problems.push(`${name} must be an email address`);
+  return value.toLowerCase();
 }
 
 function url(env: Env, name: string, protocols: string[], problems: string[]): string | undefined {

@@ -79,6 +79,9 @@ if (!service.url) {
     service.tls.selfSignedPath
       ? `The certificate is self-signed (${service.tls.selfSignedPath}): pass it with --cacert, or trust it, e.g. on Debian: cp ${service.tls.selfSignedPath} /usr/local/share/ca-certificates/tributary.crt && update-ca-certificates`
       : '',
+    service.firstOperator
+      ? `Created the first console operator, owner of every environment. Sign in as ${service.firstOperator.email} with this password, shown this once (nowhere else kept; replace it with npm run cli -- operators reset ${service.firstOperator.email}):\n\n    ${service.firstOperator.password}\n`
+      : '',
     `Console:        ${service.url}/console   (operators: profiles, connections, webhooks, keys, health)`,
     `Connect page:   ${service.url}/connector#token=<a session token>   (where an end-user links a bank)`,
     `GraphiQL:       ${service.url}/v1/graphql#token=<a session token>`,

@@ -70,6 +70,12 @@ import { openAttemptQueue } from './modules/webhook/attempt-queue.ts';
 import { WebhookDeliveries } from './modules/webhook/delivery.ts';
 import { webhookHandlers } from './modules/webhook/webhook.handlers.ts';
 import { restApi, type HandlerTable } from './rest/dispatch.ts';
+import { operatorHandlers } from './modules/operator/operator.handlers.ts';
+import { OperatorSessions } from './modules/operator/operator-sessions.ts';
+import { createFirstOperator, type FirstOperator } from './modules/operator/first-operator.ts';
+import { auditLog } from './modules/operator/audit.store.ts';
+import { SIGN_IN_WINDOW_MS } from './modules/operator/sign-in.ts';
+import { clientAddressKey } from './http/client-address.ts';
 import { loadSecrets, type Secrets } from './secrets.ts';
 import { Metrics, pgPoolCounts } from './metrics/metrics.ts';
 import { startMetricsServer } from './metrics/metrics-server.ts';
@@ -82,6 +88,8 @@ export interface RunningService {
   boss: PgBoss;
   tls: TlsMaterial;
   bootstrap: BootstrapResult;
+  /** The first operator's sign-in: present only on the start that created them (shown this once). */
+  firstOperator: FirstOperator | undefined;
   /** Provider-facing background work (syncs, refreshes), for operators' tools and tests. */
   connectionJobs: ConnectionJobs;
   /** Webhook relay and delivery attempts. */
@@ -101,6 +109,8 @@ export interface ServiceOptions {
    * `npm run build` writes beside the compiled service.
    */
   consoleDir?: string;
+  /** The console sessions' and sign-in limits' clock (tests move it past idle and absolute lifetimes). */
+  now?: () => Date;
 }
 
 const BUILT_CONSOLE = fileURLToPath(new URL('../console/', import.meta.url));
@@ -129,7 +139,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const revocations = serving ? new RevocationFeed() : undefined;
   // Loaded from the primary, like every credential lookup: a replica's lag would hide what the feed announced.
   const ended = revocations && new EndedSessions(revocations, (issuedAfter, now) => endedSessionIds(orm.em.fork(), issuedAfter, now), logger);
-  const credentials = new CredentialResolver(tokens, metrics, revocations, ended);
+  const operatorSessions = new OperatorSessions(options.now);
+  const credentials = new CredentialResolver(tokens, metrics, revocations, ended, operatorSessions);
   const revocationFeed = revocations && (await listenForRevocations(databases.database.url, revocations, logger));
   const linking = new Linking({ providers, jobs: work.connectionJobs, publicUrl: config.publicUrl, logger });
   const schema = buildSchema();
@@ -140,7 +151,9 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const live = serving ? await startLiveUpdates({ config, logger, databases, metrics, credentials, admitLookup, cipher: secrets.cipher, schema, hideSuggestions, outage }) : undefined;
   const operatorConsole = consolePages(options.consoleDir ?? BUILT_CONSOLE);
   if (serving && operatorConsole.missing) logger.warn('the operator console is not built (npm run build): /console answers 404');
-  const handlers = restHandlers({ config, cipher: secrets.cipher, providers, sandbox, linking, work, tokens, credentials, outage, metrics, rateLimits: () => counters.mode });
+  const signInLimiter = new FixedWindowLimiter(counters, SIGN_IN_WINDOW_MS, () => operatorSessions.now().getTime());
+  const operators = operatorHandlers({ cipher: secrets.cipher, sessions: operatorSessions, signInLimiter, addressKey: clientAddressKey, auditRetentionDays: config.auditRetentionDays });
+  const handlers = restHandlers({ config, cipher: secrets.cipher, providers, sandbox, linking, work, tokens, credentials, outage, metrics, rateLimits: () => counters.mode, operators });
   const app = createApp({
     logger,
     orm,
@@ -155,6 +168,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
     metrics,
     outage,
     operatorConsole: operatorConsole.middleware,
+    publicUrl: config.publicUrl,
+    now: operatorSessions.now,
   });
   // A `worker` serves nothing: it runs jobs, cron and the webhook relay. Koa answers every error
   // itself (ctx.onerror), so the promise its request handler returns never rejects.
@@ -169,6 +184,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     boss: work.boss,
     tls,
     bootstrap: databases.bootstrapped,
+    firstOperator: databases.firstOperator,
     connectionJobs: work.connectionJobs,
     webhooks: work.webhooks,
     metricsPort: metricsServer?.port,
@@ -202,12 +218,13 @@ interface Databases {
   /** The read replica's ORM, when DATABASE_REPLICA_URL is set and this process serves requests. */
   replica: MikroORM | undefined;
   bootstrapped: BootstrapResult;
+  firstOperator: FirstOperator | undefined;
 }
 
 /** The database (migrated under the startup lock when asked), its ORMs, and the bootstrap environment. */
 async function openDatabases(config: Config, logger: Logger, serving: boolean, secrets: Secrets): Promise<Databases> {
   const database = await resolveDatabase(config, logger);
-  const { orm, bootstrapped } = await underStartupLock(database.url, async () => {
+  const { orm, bootstrapped, firstOperator } = await underStartupLock(database.url, async () => {
     if (config.migrateOnStart) await migrate(database.url, logger);
     const opened = await openDatabase(database.url, { poolMax: config.pools.orm, statementTimeoutMs: config.pools.statementTimeoutMs });
     try {
@@ -217,7 +234,8 @@ async function openDatabases(config: Config, logger: Logger, serving: boolean, s
       throw error;
     }
     // Only a process that serves creates the bootstrap environment: it is the one that prints the key.
-    return { orm: opened, bootstrapped: serving ? await bootstrap(opened, config.dataDir) : { file: path.join(config.dataDir, 'bootstrap.json') } };
+    if (!serving) return { orm: opened, bootstrapped: { file: path.join(config.dataDir, 'bootstrap.json') }, firstOperator: undefined };
+    return { orm: opened, bootstrapped: await bootstrap(opened, config.dataDir), firstOperator: await createFirstOperator(opened, secrets.cipher, config.firstOperatorEmail) };
   }).catch(async (error: unknown) => {
     // A process that refuses to start leaves no embedded PostgreSQL behind.
     await database.stop();
@@ -227,7 +245,7 @@ async function openDatabases(config: Config, logger: Logger, serving: boolean, s
   const replica =
     serving && config.databaseReplicaUrl ? await openReplica(config.databaseReplicaUrl, { poolMax: config.pools.replica, statementTimeoutMs: config.pools.statementTimeoutMs }) : undefined;
   const syncOrm = await openSyncDatabase(database.url, { poolMax: config.pools.sync, statementTimeoutMs: config.pools.statementTimeoutMs });
-  return { database, orm, syncOrm, replica, bootstrapped };
+  return { database, orm, syncOrm, replica, bootstrapped, firstOperator };
 }
 
 async function closeDatabases({ database, orm, syncOrm, replica }: Databases, logger: Logger): Promise<void> {
@@ -275,7 +293,7 @@ async function startBackgroundWork(deps: {
   const connectionJobs = new ConnectionJobs({ orm: databases.syncOrm, cipher, provider, metrics, logger });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
   const categorizationJobs = new CategorizationJobs(orm, logger);
-  const logRetention = logRetentionJob({ orm, logger, retentionDays: config.logRetentionDays, logs: [EVENT_LOG, ATTEMPT_LOG, SYNC_HISTORY_LOG] });
+  const logRetention = logRetentionJob({ orm, logger, retentionDays: config.logRetentionDays, logs: [EVENT_LOG, ATTEMPT_LOG, SYNC_HISTORY_LOG, auditLog(config.auditRetentionDays)] });
   const jobs = [
     profileDeletionJob(orm),
     ...connectionJobs.definitions(),
@@ -319,8 +337,9 @@ function restHandlers(deps: {
   outage: DatabaseOutage;
   metrics: Metrics;
   rateLimits: () => CounterMode;
+  operators: ReturnType<typeof operatorHandlers>;
 }): HandlerTable {
-  const { config, cipher, providers, sandbox, linking, work, tokens, credentials, outage, metrics, rateLimits } = deps;
+  const { config, cipher, providers, sandbox, linking, work, tokens, credentials, outage, metrics, rateLimits, operators } = deps;
   const jobs = work.connectionJobs;
   return {
     ...healthHandlers({ rateLimits, outage, metrics }),
@@ -343,6 +362,7 @@ function restHandlers(deps: {
     ...eventHandlers({ retentionDays: config.logRetentionDays }),
     ...webhookHandlers({ cipher, allowPrivate: config.webhookAllowPrivate, deliveries: work.webhooks }),
     ...categorizationHandlers({ jobs: work.categorizationJobs }),
+    ...operators,
   };
 }
 

@@ -13,6 +13,8 @@ const OPTIONS = {
   'allowed-hosts': { type: 'string' },
   'application-id': { type: 'string' },
   'private-key-file': { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -51,6 +53,10 @@ export const COMMANDS: CommandSpec[] = [
     options: ['client-id', 'secret', 'plaid-env', 'base-url', 'allowed-hosts', 'application-id', 'private-key-file'],
   },
   { command: 'providers remove', usage: ['<env_…> plaid|simplefin|enablebanking'], options: [] },
+  { command: 'operators list', usage: [''], options: [] },
+  { command: 'operators create', usage: ['--email <email> --role OWNER|DEVELOPER|VIEWER [--environment <env_…>]  (no --environment: every environment; prints a password once)'], options: ['email', 'role', 'environment'] },
+  { command: 'operators disable', usage: ['<op_…|email>  (ends their console sessions at once)'], options: [] },
+  { command: 'operators reset', usage: ['<op_…|email>  (a new password, printed once; TOTP off; sessions ended)'], options: [] },
 ];
 
 /** What the command line asks for: a usage text to print (help: exit 0; error: exit 2), or a command to run. */

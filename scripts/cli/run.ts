@@ -11,6 +11,7 @@ import { loadSecrets } from '../../src/secrets.ts';
 import { providerFactories } from '../../src/providers/factories.ts';
 import type { Invocation } from './commands.ts';
 import { reencryptCommand } from './encryption.ts';
+import { operatorsCommand } from './operators.ts';
 import { providersCommand } from './providers.ts';
 import { listSecrets, newSessionKey } from './secrets.ts';
 
@@ -91,6 +92,12 @@ export async function runCommand({ command, args, values }: Extract<Invocation, 
       case 'providers set':
       case 'providers remove':
         await providersCommand(orm.em.fork(), (await checkedSecrets()).cipher, providerFactories(config), command.split(' ')[1], args, values);
+        break;
+      case 'operators list':
+      case 'operators create':
+      case 'operators disable':
+      case 'operators reset':
+        await operatorsCommand(orm.em.fork(), (await checkedSecrets()).cipher, command.split(' ')[1]!, args, values);
     }
   } catch (error) {
     if (!(error instanceof OperatorError) && !(error instanceof ConfigError)) throw error;

@@ -14,6 +14,8 @@ export interface TimePartitionedLog {
   table: string;
   /** True while something still needs the partition (an attempt owed of one of its events). */
   kept?: (sql: Sql, partition: TimePartition) => Promise<boolean>;
+  /** How long this log keeps an entry, when not LOG_RETENTION_DAYS (the operators' audit log: AUDIT_RETENTION_DAYS). */
+  retentionDays?: number;
 }
 
 export interface LogRetentionDependencies {
@@ -49,9 +51,9 @@ export async function applyLogRetention(
 ): Promise<{ created: string[]; dropped: string[] }> {
   const session = migrationSession(orm.em.fork().getKysely());
   const done = { created: [] as string[], dropped: [] as string[] };
-  for (const { table, kept } of logs) {
+  for (const { table, kept, retentionDays: ownDays } of logs) {
     done.created.push(...(await createComingWeeks(session, table, now)));
-    done.dropped.push(...(await dropWeeksBefore(session, table, now - retentionDays * DAY_MS, kept)));
+    done.dropped.push(...(await dropWeeksBefore(session, table, now - (ownDays ?? retentionDays) * DAY_MS, kept)));
   }
   if (done.created.length > 0 || done.dropped.length > 0) logger.info(done, 'log partitions created and dropped');
   return done;
@@ -62,11 +64,11 @@ export async function applyLogRetention(
  * may have been dropped, and a page from it would skip them silently. Within the retention no week
  * has been dropped, so only an older cursor costs a look at the catalog.
  */
-export async function assertCursorKept(em: EntityManager, table: string, cursorId: string, retentionDays: number, now = Date.now()): Promise<void> {
+export async function assertCursorKept(em: EntityManager, table: string, cursorId: string, retentionDays: number, now = Date.now(), setting = 'LOG_RETENTION_DAYS'): Promise<void> {
   if (uuidv7Ms(cursorId) >= now - retentionDays * DAY_MS) return;
   const from = await keptFrom(async (text, params) => (await run(em, text, params)).rows as never, table);
   if (from === null || cursorId >= from) return;
-  throw new AppError(410, 'CURSOR_EXPIRED', `Entries before ${new Date(uuidv7Ms(from)).toISOString()} are no longer kept (LOG_RETENTION_DAYS is ${retentionDays}); the cursor points before them, and entries after it may be gone.`, {
+  throw new AppError(410, 'CURSOR_EXPIRED', `Entries before ${new Date(uuidv7Ms(from)).toISOString()} are no longer kept (${setting} is ${retentionDays}); the cursor points before them, and entries after it may be gone.`, {
     instruction: 'Start again without `after` (the oldest kept entries come first), and read the records themselves to cover what was missed.',
   });
 }

@@ -23,11 +23,11 @@ export interface LiveDependencies {
   outage: DatabaseOutage;
 }
 
-/** A credential that acts as a profile: an API key alone acts as none, so it may not subscribe. */
+/** A credential that acts as a profile: an API key alone, or a console session, acts as none, so it may not subscribe. */
 export type ProfileCredential = Extract<Credential, { profileId: string }>;
 
 export function actsAsProfile(credential: Credential): credential is ProfileCredential {
-  return credential.kind !== 'apiKey';
+  return credential.kind === 'basic' || credential.kind === 'session';
 }
 
 /**

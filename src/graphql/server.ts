@@ -237,9 +237,10 @@ function exchangeHandler(deps: { schema: GraphQLSchema; documents: DocumentCache
         return prepared.errors;
       }
       const { document } = prepared;
-      const actsAsProfile = req.context.state.credential?.kind !== 'apiKey';
+      const kind = req.context.state.credential?.kind;
+      const actsAsProfile = kind !== 'apiKey' && kind !== 'operator';
       if (!actsAsProfile && !selectsOnlyIntrospection(document, params.operationName)) {
-        throw forbidden('An API key can only run introspection (__schema, __type, __typename): it acts as no profile', {
+        throw forbidden(`An ${kind === 'operator' ? 'operator\'s console session' : 'API key'} can only run introspection (__schema, __type, __typename): it acts as no profile`, {
           instruction: 'Use Basic Auth with a profile id and your API key, or a session token from POST /v1/users/sessions.',
         });
       }

@@ -14,6 +14,7 @@ import { jsonBody } from './json-body.ts';
 import { requestContext } from './request-context.ts';
 import { RequestState, type Databases } from './request-state.ts';
 import type { AppState } from './state.ts';
+import { operatorRequests } from './operator-requests.ts';
 import { tlsGuard } from './tls-guard.ts';
 import { versioning } from './version.ts';
 
@@ -38,6 +39,10 @@ export interface AppParts {
   outage: DatabaseOutage;
   /** The operator console's page and assets (src/pages/console/console-pages.ts). */
   operatorConsole: Middleware<AppState>;
+  /** PUBLIC_URL: an origin console requests may come from besides the request's own host. */
+  publicUrl?: string;
+  /** The service's clock (the audit log's times). */
+  now?: () => Date;
 }
 
 const GRAPHQL_PATH = '/v1/graphql';
@@ -47,11 +52,11 @@ const GRAPHQL_STREAM_PATH = '/v1/graphql/stream';
  * The request pipeline (docs/architecture.md, A request), after the request is matched to the REST contract's routes
  * (once: metrics and the REST front door both read `ctx.state.route`) and inside the metrics (every
  * request, whatever answers it): request id and security headers → errors →
- * credential and rate limit → TLS guard → version → 401 for a bad credential → JSON body → GraphQL or
- * REST. The rate limiter runs before anything can refuse the request, so every response carries its
+ * credential and rate limit → TLS guard → version → 401 for a bad credential → a console session's
+ * CSRF check and audit entry → JSON body → GraphQL or REST. The rate limiter runs before anything can refuse the request, so every response carries its
  * headers, and before the database is asked about an unfamiliar credential (see identify).
  */
-export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, credentials, limiter, graphql, graphqlStream, rest, metrics, outage, operatorConsole }: AppParts): Koa<AppState> {
+export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, credentials, limiter, graphql, graphqlStream, rest, metrics, outage, publicUrl, now = () => new Date(), operatorConsole }: AppParts): Koa<AppState> {
   // ctx.ip: the address the outermost trusted proxy saw (X-Forwarded-For, `trustProxyHops` from the
   // right), never an entry the client wrote itself.
   const app = new Koa<AppState>({ proxy: trustProxy, maxIpsCount: trustProxyHops });
@@ -68,6 +73,7 @@ export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, cr
   app.use(tlsGuard());
   app.use(versioning());
   app.use(rejectInvalidCredential());
+  app.use(operatorRequests(publicUrl, now));
   app.use(jsonBody());
   // Browser pages (GraphiQL, the REST reference, the console) before the front doors: GraphiQL shares GraphQL's path.
   app.use(explorers());

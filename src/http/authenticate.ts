@@ -3,6 +3,7 @@ import { AppError } from '../errors.ts';
 import type { FixedWindowLimiter } from '../lib/fixed-window.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { CredentialResolver } from './credentials.ts';
+import { sessionTokenIn } from '../modules/operator/console-cookie.ts';
 import { countCredentialLookup, countRequest } from './rate-limit.ts';
 import type { AppState } from './state.ts';
 import { setVersion } from './version.ts';
@@ -23,12 +24,14 @@ import { setVersion } from './version.ts';
 export function identify(resolver: CredentialResolver, limiter: FixedWindowLimiter, metrics: Metrics): Middleware<AppState> {
   return async (ctx, next) => {
     const header = ctx.protocol === 'https' ? ctx.get('Authorization') : '';
-    if (!header) {
+    // The console's session cookie counts only when no Authorization header is sent.
+    const cookie = header || ctx.protocol !== 'https' ? undefined : sessionTokenIn(ctx.get('Cookie'));
+    if (!header && !cookie) {
       await countRequest(ctx, limiter, metrics);
       await next();
       return;
     }
-    const claim = await resolver.claim(header);
+    const claim = cookie ? resolver.claimOperator(cookie, ctx.get('Tributary-Environment') || undefined) : await resolver.claim(header);
     if (claim.known) await countRequest(ctx, limiter, metrics, claim.known);
     try {
       ctx.state.credential = await claim.resolve(() => ctx.state.em, () => countCredentialLookup(ctx, limiter, metrics));

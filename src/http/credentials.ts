@@ -5,6 +5,8 @@ import type { CredentialKind, Metrics } from '../metrics/metrics.ts';
 import { hashSecret } from '../modules/environment/api-key.service.ts';
 import { findLiveKey, type LiveKey } from '../modules/environment/environment.store.ts';
 import { isLiveProfile } from '../modules/profile/profile.store.ts';
+import type { OperatorSessions } from '../modules/operator/operator-sessions.ts';
+import { CURRENT_VERSION } from '../config.ts';
 import { looksLikeJwt, type SessionTokens } from '../modules/session/session-token.ts';
 import { liveSessionTerms, type LiveSessionTerms } from '../modules/session/session.store.ts';
 import type { EndedSessions } from './ended-sessions.ts';
@@ -33,6 +35,7 @@ const REFUSED = {
   apiKey: 'The API key is not valid or has been revoked',
   basic: 'The Basic credentials are not valid',
   session: 'The session token is not valid, has expired or has been revoked',
+  operator: 'The console session has ended (signed out, idle for 30 minutes, 12 hours old, or the operator was disabled)',
 };
 
 /** What an Authorization header claims, read without asking the database. */
@@ -65,13 +68,16 @@ export class CredentialResolver {
   readonly #hashes = new Map<string, string>();
   readonly #ended: EndedSessions | undefined;
   readonly #metrics: Metrics | undefined;
+  readonly #operators: OperatorSessions | undefined;
 
   /**
    * `metrics` counts how each check was answered (memory or database); `feed`, when given, tells of
-   * revocations, and `ended` (kept current by the same feed) answers session tokens from memory.
+   * revocations, and `ended` (kept current by the same feed) answers session tokens from memory;
+   * `operators` checks the console's session cookies (absent: they are refused).
    */
-  constructor(tokens: SessionTokens, metrics?: Metrics, feed?: RevocationFeed, ended?: EndedSessions) {
+  constructor(tokens: SessionTokens, metrics?: Metrics, feed?: RevocationFeed, ended?: EndedSessions, operators?: OperatorSessions) {
     this.#tokens = tokens;
+    this.#operators = operators;
     this.#ended = ended;
     this.#metrics = metrics;
     const cache = (kind: CredentialKind) => ({ ...CACHE, feed, counted: metrics && ((answer: 'memory' | 'database') => metrics.credentialCheck(kind, answer)) });
@@ -92,6 +98,27 @@ export class CredentialResolver {
       default:
         return refused(REFUSED.scheme);
     }
+  }
+
+  /**
+   * The console's session cookie `token`, acting on environment `environmentHeader` (a public id, or
+   * undefined). Never remembered: each request reads the session, so sign-out, idle expiry and
+   * disabling take effect at once on every instance, and the request moves the idle expiry.
+   */
+  claimOperator(token: string, environmentHeader: string | undefined): Claim {
+    const operators = this.#operators;
+    if (!operators) return refused(REFUSED.operator);
+    const environmentId = (environmentHeader && decodeId('environment', environmentHeader)) || null;
+    return {
+      known: undefined,
+      resolve: async (em, admitLookup) => {
+        await admitLookup();
+        this.#metrics?.credentialCheck('operator', 'database');
+        const grant = await operators.check(em(), token, environmentId);
+        if (!grant) throw invalidCredential(REFUSED.operator);
+        return { kind: 'operator', ...grant, environmentId: environmentId ?? '', generation: 'CURRENT', apiVersion: CURRENT_VERSION };
+      },
+    };
   }
 
   /** Forgets a session at once in this process (its revocation reaches other instances within a second). */

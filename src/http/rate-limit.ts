@@ -75,5 +75,7 @@ function credentialWindow(credential: Credential): Window {
       return { key: `basic:${credential.apiKeyId}:${credential.profileId}`, limit, kind: 'basic' };
     case 'session':
       return { key: `session:${credential.sessionId}`, limit, kind: 'session' };
+    case 'operator':
+      return { key: `operator:${credential.sessionId}`, limit, kind: 'operator' };
   }
 }

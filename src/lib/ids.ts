@@ -22,6 +22,8 @@ export const PREFIXES = {
   recurringStream: 'rec',
   categorizationRule: 'catr',
   connectionSync: 'sync',
+  operator: 'op',
+  auditEntry: 'aud',
 } as const;
 
 export type Resource = keyof typeof PREFIXES;

@@ -34,9 +34,9 @@ export type WebhookOutcome = 'succeeded' | 'failed' | 'gone' | 'unreachable' | '
 /** Which attempt of a delivery: its first, a scheduled retry, or a redelivery someone asked for. */
 export type WebhookAttemptKind = 'first' | 'retry' | 'redelivery';
 /** Which kind of credential was checked. */
-export type CredentialKind = 'api_key' | 'basic' | 'session';
+export type CredentialKind = 'api_key' | 'basic' | 'session' | 'operator';
 /** Whose one-second window refused a request (100/s per credential, 25/s per address). */
-export type RateLimitSubject = 'address' | 'api_key' | 'basic' | 'session' | 'credential_lookup';
+export type RateLimitSubject = 'address' | 'api_key' | 'basic' | 'session' | 'operator' | 'credential_lookup';
 
 /** GraphQL operation names are the client's choice: this many distinct ones are kept, later ones count as "other". */
 export const MAX_OPERATION_NAMES = 100;

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/lib/ids.ts';
+import { asOperator, signIn } from '../support/console.ts';
 import { createEnvironmentWithKey } from '../support/environments.ts';
 import { buildProfile, createProfile } from '../support/factories.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -171,6 +172,23 @@ describe('tenancy', () => {
     expect(listed).toEqual([theirs.id]);
     // The same uuid may exist once per environment.
     expect((await app.http.post('/v1/profiles', { auth: secret, json: { uuid: mine.uuid } })).status).toBe(201);
+  });
+
+  it('never shows one environment\'s profiles to an operator of another environment', async () => {
+    const { environmentId: theirEnvironment } = await createEnvironmentWithKey(app);
+    const mine = await createProfile(app);
+    const first = await signIn(app, app.service.firstOperator!.email, app.service.firstOperator!.password);
+    const email = `tenant-${Date.now()}@example.com`;
+    const created = await app.http.post('/v1/operators', asOperator(first, theirEnvironment, { json: { email, role: 'OWNER' } }));
+    const theirs = await signIn(app, email, created.body.password);
+    const myEnvironment = encodeId('environment', app.environmentId);
+    for (const environment of [myEnvironment, theirEnvironment]) {
+      const read = await app.http.get(`/v1/profiles/${mine.id}`, asOperator(theirs, environment));
+      const changed = await app.http.patch(`/v1/profiles/${mine.id}`, asOperator(theirs, environment, { json: { name: 'hijack' } }));
+      // Their role is not in this environment: refused; in their own, the profile does not exist.
+      expect([read.status, changed.status]).toEqual(environment === myEnvironment ? [403, 403] : [404, 404]);
+    }
+    expect((await app.http.get('/v1/profiles?limit=100', asOperator(theirs, theirEnvironment))).body).toEqual([]);
   });
 });
 

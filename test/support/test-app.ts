@@ -43,6 +43,8 @@ export async function startTestApp(
   options: {
     shareDatabaseOf?: TestApp;
     sandboxNow?: () => Date;
+    /** The console sessions' clock (src/service.ts ServiceOptions.now). */
+    now?: () => Date;
     /** A database the test set up itself (left in place at stop), instead of a clone of the template. */
     databaseUrl?: string;
     /** Where the service's log lines go (at LOG_LEVEL), instead of stdout. */
@@ -66,7 +68,7 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const service = await startService(config, createLogger(config.logLevel, options.log), { sandboxNow: options.sandboxNow, consoleDir: inject('consoleDir') });
+  const service = await startService(config, createLogger(config.logLevel, options.log), { sandboxNow: options.sandboxNow, now: options.now, consoleDir: inject('consoleDir') });
   // A database the test set up itself may be on another server (a replica's primary), where the test code's role does not exist.
   const onTestServer = new URL(databaseUrl).host === new URL(inject('database').adminUrl).host;
   const pool = new pg.Pool({ connectionString: onTestServer ? asTestSql(databaseUrl) : databaseUrl, max: 2 });

@@ -41,8 +41,8 @@ describe("an operation's security", () => {
 
   it("types each handler's credential as exactly the kinds its operation lists", () => {
     expectTypeOf<CredentialOf<'getHealth'>>().toEqualTypeOf<undefined>();
-    expectTypeOf<CredentialOf<'listProfiles'>['kind']>().toEqualTypeOf<'apiKey'>();
-    expectTypeOf<CredentialOf<'getProfile'>['kind']>().toEqualTypeOf<'apiKey' | 'basic'>();
+    expectTypeOf<CredentialOf<'listProfiles'>['kind']>().toEqualTypeOf<'apiKey' | 'operator'>();
+    expectTypeOf<CredentialOf<'getProfile'>['kind']>().toEqualTypeOf<'apiKey' | 'basic' | 'operator'>();
     expectTypeOf<CredentialOf<'listSandboxInstitutions'>['kind']>().toEqualTypeOf<'apiKey' | 'session'>();
     expectTypeOf<HandlerInput<'getSession'>['credential']>().toEqualTypeOf<Extract<Credential, { kind: 'session' }>>();
   });

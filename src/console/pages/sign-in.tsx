@@ -6,7 +6,7 @@ import { ErrorNotice, Field, onSubmit } from '../ui.tsx';
 export function SignIn() {
   const [totp, setTotp] = useState(false);
   const signIn = api.useMutation('post', '/v1/console/sign-in', {
-    onSuccess: (session) => queryClient.setQueryData(['get', '/v1/console/session', {}], session),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['get', '/v1/console/session'] }),
     onError: (error) => setTotp((shown) => shown || error.code === 'TOTP_REQUIRED'),
   });
   const askedForTotp = signIn.error?.code === 'TOTP_REQUIRED';

@@ -7,7 +7,8 @@ import { decodeId } from '../../lib/ids.ts';
 import type { ProviderFactory } from '../../providers/directory.ts';
 import { createApiKey } from './api-key.service.ts';
 import { presentApiKey, presentEnvironment } from './environment.presenter.ts';
-import { apiKeyById, environmentById, environmentKeys } from './environment.store.ts';
+import { grantsOf } from '../operator/operator.store.ts';
+import { allEnvironments, apiKeyById, environmentById, environmentKeys } from './environment.store.ts';
 import { ProviderSettings } from './provider-settings.service.ts';
 
 type EnvironmentOperations = 'listEnvironments' | 'listApiKeys' | 'createApiKey' | 'revokeApiKey' | 'listProviderSettings' | 'setProviderSettings' | 'removeProviderSettings';
@@ -31,7 +32,11 @@ export function environmentHandlers({ cipher, factories }: { cipher: FieldCipher
   };
   return {
     async listEnvironments({ credential, em }) {
-      return { status: 200, body: [presentEnvironment(await environmentOf(em, credential.environmentId))] };
+      if (credential.kind !== 'operator') return { status: 200, body: [presentEnvironment(await environmentOf(em, credential.environmentId))] };
+      const grants = (await grantsOf(em, [credential.operatorId])).get(credential.operatorId) ?? [];
+      const granted = new Set(grants.map((grant) => grant.environment?.id ?? null));
+      const environments = (await allEnvironments(em)).filter((environment) => granted.has(null) || granted.has(environment.id));
+      return { status: 200, body: environments.map(presentEnvironment) };
     },
     async listApiKeys({ credential, em }) {
       const keys = await environmentKeys(em, await environmentOf(em, credential.environmentId));

@@ -29,8 +29,8 @@ export function connectionSyncHandlers({ cipher }: { cipher: FieldCipher }): Han
       return { status: 200, body };
     },
     async listConnectionSyncs({ params, query, credential, em }) {
-      // An API key reaches its environment's connections; Basic Auth and a session token their profile's only.
-      const scope = credential.kind === 'apiKey' ? { environmentId: credential.environmentId } : { environmentId: credential.environmentId, profileId: credential.profileId };
+      // An API key and an operator reach their environment's connections; Basic Auth and a session token their profile's only.
+      const scope = credential.kind === 'apiKey' || credential.kind === 'operator' ? { environmentId: credential.environmentId } : { environmentId: credential.environmentId, profileId: credential.profileId };
       const connection = await new ConnectionService(em, cipher, scope).get(params.connectionId);
       const { from, limit } = pageOrCursor(query, 'connectionSync');
       const { items, total, page, nextAfter } = await syncHistoryPage(em, keyOf(connection), from, limit);
