@@ -2035,7 +2035,7 @@ export interface paths {
          *     this process's syncs by provider and outcome (`tributary_sync_duration_seconds`) and
          *     webhook attempts by outcome (`tributary_webhook_attempts_total`) since it started,
          *     rate-limit fallbacks (`tributary_rate_limit_fallbacks_total`), and the job queues,
-         *     cluster-wide (`tributary_job_queue_jobs`; `webhook-attempts` is the webhook backlog).
+         *     cluster-wide (`tributary_job_queue_jobs`; `webhook.deliver` is the webhook backlog).
          *     Counts of every environment: no tenant data, only numbers.
          */
         get: operations["getMetricsSummary"];
