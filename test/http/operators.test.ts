@@ -226,7 +226,7 @@ describe('operator management and the audit log', () => {
       expect(page.status).toBe(200);
       entries.push(...page.body);
       if (!page.headers['next-cursor']) break;
-      after = `&after=${page.headers['next-cursor']}`;
+      after = `&after=${String(page.headers['next-cursor'])}`;
     }
     const mine = entries.filter((entry) => entry.email === developer.email);
     expect(mine.map(({ action, outcome, status }) => ({ action, outcome, status }))).toEqual([

@@ -87,6 +87,13 @@ async function fillEveryEncryptedColumn() {
   expect((await app.http.post(`/v1/webhooks/subscriptions/${subscription.body.id}/rotate-secret`, { auth: app.apiKey })).status).toBe(200);
   const [{ environment_id: environmentId }] = await app.sql('select environment_id from profile where id = $1', [decodeId('profile', profile.id)]);
   await new ProviderSettings(app.service.orm.em.fork(), cipher).set(environmentId, 'plaid', { clientId: 'client-1', secret: randomBytes(12).toString('hex'), plaidEnv: 'sandbox' });
+  // An operator's TOTP secret, and one being enrolled.
+  const [operator] = await app.sql('select id from operator limit 1');
+  await app.sql('update operator set totp_secret_encrypted = $1, totp_pending_encrypted = $2 where id = $3', [
+    cipher.encrypt('totpSecret', operator, 'JBSWY3DPEHPK3PXP'),
+    cipher.encrypt('totpSecret', operator, 'KRUGKIDROVUWG2ZA'),
+    operator.id,
+  ]);
   return profile;
 }
 

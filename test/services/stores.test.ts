@@ -33,6 +33,8 @@ import {
 import { LIABILITY, liabilityStatements } from '../../src/modules/liability/liability.store.ts';
 import { linkStateStatements } from '../../src/modules/linking/link-state.store.ts';
 import { SECURITY, securityStatements } from '../../src/modules/security/security.store.ts';
+import { operatorStatements } from '../../src/modules/operator/operator.store.ts';
+import { auditStatements } from '../../src/modules/operator/audit.store.ts';
 
 /** Every table a store declares, and every named statement of every store. */
 const TABLES: Array<Table<Columns>> = [ACCOUNT, BALANCE, CONNECTION, SYNC_WALK_PAGE, PROFILE, TRANSACTION, SECURITY, HOLDING, INVESTMENT_TRANSACTION, LIABILITY];
@@ -53,6 +55,8 @@ const STATEMENTS = Object.entries({
   liability: liabilityStatements,
   linkState: linkStateStatements,
   categorization: categorizationStatements,
+  operator: operatorStatements,
+  audit: auditStatements,
 }).flatMap(([store, statements]) => Object.entries(statements).map(([name, sql]) => ({ name: `${store}.${name}`, sql })));
 
 /** The entity column type each declared kind must match (a prefix: numeric(19,4) is numeric). */
