@@ -47,6 +47,6 @@ export function describeError(error: unknown): string {
 /** Reads a paged list and its `Next-Cursor`, for the pages that walk a log with a cursor. */
 export async function withCursor<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<{ items: T; next: string | null }> {
   const { data, error, response } = await request;
-  if (error !== undefined || data === undefined) throw error ?? new Error(`${response.status}`);
+  if (error !== undefined || data === undefined) throw Object.assign(new Error(`${response.status}`), error ?? { status: response.status });
   return { items: data, next: response.headers.get('Next-Cursor') };
 }

@@ -48,6 +48,8 @@ function SignedIn({ session }: { session: Schemas['OperatorSession'] }) {
   }, [chosen]);
   const signOut = api.useMutation('delete', '/v1/console/session', { onSuccess: () => queryClient.resetQueries() });
   const section = route.path[0] ?? 'health';
+  // The audit log is the owners' (the API refuses anyone else); every other page is open to every role, changes refused by the API where the role falls short.
+  const role = roleIn(session.operator, chosen);
   return (
     <>
       <a className="skip" href="#main">Skip to content</a>
@@ -71,13 +73,13 @@ function SignedIn({ session }: { session: Schemas['OperatorSession'] }) {
           </select>
         </label>
         <span className="who">
-          {session.operator.email} · {roleIn(session.operator, chosen)}
+          {session.operator.email} · {role}
         </span>
         <ThemeToggle />
         <button type="button" onClick={() => signOut.mutate({})}>Sign out</button>
       </header>
       <nav aria-label="Sections" className="sections">
-        {SECTIONS.map(([path, title]) => (
+        {SECTIONS.filter(([path]) => path !== 'audit' || role === 'owner').map(([path, title]) => (
           <a key={path} href={href(path)} aria-current={section === path ? 'page' : undefined}>
             {title}
           </a>

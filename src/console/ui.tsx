@@ -77,10 +77,14 @@ export function ConfirmButton({ label, question, onConfirm, disabled }: { label:
   );
 }
 
-/** A form's submit handler that never reloads the page. */
-export function onSubmit(handler: (form: FormData) => void) {
+/** A form's submit handler that never reloads the page; `field(name)` is a text field's value ('' when absent). */
+export function onSubmit(handler: (field: (name: string) => string) => void) {
   return (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    handler(new FormData(event.currentTarget));
+    const form = new FormData(event.currentTarget);
+    handler((name) => {
+      const value = form.get(name);
+      return typeof value === 'string' ? value : '';
+    });
   };
 }

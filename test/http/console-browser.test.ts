@@ -206,11 +206,11 @@ it('refuses a viewer a change: the API answers 403 and the page says so', async 
     await expect.poll(() => viewer.page.getByRole('alert').textContent(), EVENTUALLY).toMatch(/^403 /);
     expect(await viewer.page.getByRole('row', { name: /Not allowed/ }).count()).toBe(0);
     // On a phone's width the page does not scroll sideways (tables scroll within themselves); the dark mode it picks stays picked.
-    expect(await viewer.page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+    expect(await viewer.page.evaluate('document.documentElement.scrollWidth <= innerWidth')).toBe(true);
     await viewer.page.getByRole('button', { name: 'Switch to dark mode' }).click();
     await viewer.page.reload();
     await viewer.page.getByRole('button', { name: 'Switch to light mode' }).waitFor();
-    expect(await viewer.page.evaluate(() => [document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor])).toEqual(['dark', 'rgb(17, 19, 24)']);
+    expect(await viewer.page.evaluate('[document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor]')).toEqual(['dark', 'rgb(17, 19, 24)']);
     expect(viewer.problems).toEqual([]);
   } finally {
     await viewer.context.close();

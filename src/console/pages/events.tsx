@@ -17,7 +17,7 @@ export function EventsPage({ query }: { query: URLSearchParams }) {
   return (
     <>
       <h1>Events</h1>
-      <form className="filters" onSubmit={onSubmit((form) => navigate(href('events', Object.fromEntries(FILTERS.slice(0, 4).map((name) => [name, String(form.get(name) ?? '')])))))}>
+      <form className="filters" onSubmit={onSubmit((field) => navigate(href('events', Object.fromEntries(FILTERS.slice(0, 4).map((name) => [name, field(name)])))))}>
         <Field label="Type or prefix">{(id) => <input id={id} name="type" defaultValue={filters.type} placeholder="connection.synced" />}</Field>
         <Field label="Profile">{(id) => <input id={id} name="profileId" defaultValue={filters.profileId} placeholder="p_…" />}</Field>
         <Field label="Since">{(id) => <input id={id} name="since" type="datetime-local" defaultValue={filters.since} />}</Field>

@@ -11,7 +11,7 @@ export function KeysPage() {
   return (
     <>
       <h1>API keys</h1>
-      <form className="inline" onSubmit={onSubmit((form) => create.mutate({ body: { name: String(form.get('name')) } }))}>
+      <form className="inline" onSubmit={onSubmit((field) => create.mutate({ body: { name: field('name') } }))}>
         <Field label="New key's name">{(id) => <input id={id} name="name" required maxLength={200} />}</Field>
         <button type="submit" className="primary" disabled={create.isPending}>Create key</button>
       </form>

@@ -28,8 +28,8 @@ export function ProfilesPage({ query }: { query: URLSearchParams }) {
       <form
         role="search"
         className="inline"
-        onSubmit={onSubmit((form) => {
-          const value = String(form.get('q')).trim();
+        onSubmit={onSubmit((field) => {
+          const value = field('q').trim();
           navigate(/^p_/.test(value) ? href('profiles', value) : href('profiles', { q: value }));
         })}
       >

@@ -33,13 +33,13 @@ export function ProvidersPage() {
         Replaces every setting of the provider. One <code>name=value</code> per line: Plaid <code>clientId</code>, <code>secret</code>, <code>plaidEnv</code>; SimpleFIN <code>allowedHosts</code>; Enable Banking <code>applicationId</code>, <code>privateKey</code>, <code>baseUrl</code>.
       </p>
       <form
-        onSubmit={onSubmit((form) => {
-          const entries = String(form.get('settings'))
+        onSubmit={onSubmit((field) => {
+          const entries = field('settings')
             .split('\n')
             .map((line) => line.trim())
             .filter(Boolean)
             .map((line) => [line.slice(0, line.indexOf('=')).trim(), line.slice(line.indexOf('=') + 1).trim()]);
-          const provider = String(form.get('provider')) as Schemas['ProviderName'];
+          const provider = field('provider') as Schemas['ProviderName'];
           save.mutate({ params: { path: { provider } }, body: Object.fromEntries(entries) as Schemas['ProviderSettingsInput'] });
         })}
       >

@@ -14,9 +14,9 @@ export function SignIn() {
     <main id="main" className="sign-in">
       <h1>Sign in to Tributary</h1>
       <form
-        onSubmit={onSubmit((form) => {
-          const code = String(form.get('totpCode') ?? '');
-          signIn.mutate({ body: { email: String(form.get('email')), password: String(form.get('password')), ...(code ? { totpCode: code } : {}) } });
+        onSubmit={onSubmit((field) => {
+          const code = field('totpCode');
+          signIn.mutate({ body: { email: field('email'), password: field('password'), ...(code ? { totpCode: code } : {}) } });
         })}
       >
         <Field label="Email">{(id) => <input id={id} name="email" type="email" autoComplete="username" required autoFocus />}</Field>
