@@ -56,19 +56,21 @@ RUN /opt/node/bin/node /opt/npm/bin/npm-cli.js ci --omit=dev --omit=optional --i
       --no-audit --no-fund --registry="$NPM_REGISTRY" \
  && rm -rf /root/.npm
 
-# The compiled service: TypeScript (a dev dependency) type-checks and emits dist/; only dist/ leaves.
+# The compiled service: TypeScript (a dev dependency) type-checks and emits dist/, rolldown bundles the
+# operator console into dist/console; only dist/ leaves. Optional dependencies stay: rolldown's native
+# binding is one (for this platform only).
 FROM toolchain AS build
 ARG NPM_REGISTRY
 WORKDIR /build
 COPY package.json package-lock.json ./
-RUN /opt/node/bin/node /opt/npm/bin/npm-cli.js ci --omit=optional --ignore-scripts \
+RUN /opt/node/bin/node /opt/npm/bin/npm-cli.js ci --ignore-scripts \
       --no-audit --no-fund --registry="$NPM_REGISTRY" \
  && rm -rf /root/.npm
 COPY tsconfig.json tsconfig.build.json ./
 COPY contracts ./contracts
 COPY generated ./generated
 COPY src ./src
-COPY scripts/build.ts scripts/cli.ts scripts/migrate.ts ./scripts/
+COPY scripts/build.ts scripts/console-build.ts scripts/cli.ts scripts/migrate.ts ./scripts/
 COPY scripts/cli ./scripts/cli
 COPY deploy/healthcheck.ts ./deploy/healthcheck.ts
 RUN /opt/node/bin/node scripts/build.ts

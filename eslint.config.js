@@ -32,6 +32,7 @@ const LAYER_ZONES = [
 export default defineConfig(
   {
     files: ['src/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts', 'deploy/**/*.ts', 'codegen.ts', 'vitest.config.ts'],
+    ignores: ['src/console/**'],
     extends: [tseslint.configs.recommendedTypeChecked],
     plugins: { 'import-x': importX },
     languageOptions: {
@@ -61,6 +62,20 @@ export default defineConfig(
       '@typescript-eslint/require-await': 'off',
       // Passing on another promise's rejection reason as it came is fine; new rejections are Errors.
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
+    },
+  },
+  {
+    // The operator console: browser code (src/console/tsconfig.json), bundled by scripts/console-build.ts.
+    files: ['src/console/**/*.{ts,tsx}'],
+    extends: [tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
     },
   },
   {

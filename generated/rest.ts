@@ -271,6 +271,11 @@ export interface paths {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -1802,6 +1807,292 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/environments": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the environments the credential reaches
+         * @description With an API key, its own environment; with a console session, those the operator has a role in (every one for an operator whose role covers every environment). Oldest first.
+         */
+        get: operations["listEnvironments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the environment's API keys
+         * @description Every key of the environment, revoked ones included, oldest first. Secrets are never shown; `lastFour` tells keys apart.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description A current-generation key (`sk_…`) of the environment, at the current API version. Its secret is in this answer only; Tributary keeps its SHA-256.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description The key stops working at once on every instance (the revocation feed). Revoking a revoked
+         *     key answers it as it is. A key cannot revoke itself: that is a `409` (revoke it with another
+         *     key, or from the console).
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/provider-settings": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the environment's provider settings
+         * @description The upstream providers configured for the environment, the most recently set first (the one
+         *     the connect page opens). Only the names of the settings are shown, never their values.
+         */
+        get: operations["listProviderSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/provider-settings/{provider}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                provider: components["schemas"]["ProviderName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a provider's settings
+         * @description Replaces the environment's settings for the provider, as `npm run cli -- providers set`
+         *     does, checked the same way (a `422` says what is missing or wrong). They are stored
+         *     encrypted; instances use them within a minute. `sandbox` is built in and takes none.
+         */
+        put: operations["setProviderSettings"];
+        post?: never;
+        /**
+         * Remove a provider's settings
+         * @description The environment stops using the provider for new links; `404` when it was not configured.
+         */
+        delete: operations["removeProviderSettings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metrics/summary": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What /metrics counts, as JSON
+         * @description Read from the same counters `/metrics` exports (`METRICS_PORT`), so the two never disagree:
+         *     this process's syncs by provider and outcome (`tributary_sync_duration_seconds`) and
+         *     webhook attempts by outcome (`tributary_webhook_attempts_total`) since it started,
+         *     rate-limit fallbacks (`tributary_rate_limit_fallbacks_total`), and the job queues,
+         *     cluster-wide (`tributary_job_queue_jobs`; `webhook.deliver` is the webhook backlog).
+         *     Counts of every environment: no tenant data, only numbers.
+         */
+        get: operations["getMetricsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/profiles/{profileId}/connections": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Profile id, `p_` + 26 characters (`^p_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example p_01jdq3v6x8f9k2m4n7p0r5s8tw
+                 */
+                profileId: components["parameters"]["ProfileId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a profile's connections
+         * @description Every connection of the profile, disconnected ones included, oldest first, each with its
+         *     last sync run (`lastSync`: how it ended and, when it failed, the provider's message), so
+         *     why a connection is failing reads in one call.
+         */
+        get: operations["listProfileConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2386,6 +2677,102 @@ export interface components {
              * @description When the connection was created.
              */
             at: string;
+        };
+        /** @description A tenant of Tributary, with its own keys, profiles and webhook subscriptions. */
+        Environment: {
+            id: components["schemas"]["EnvironmentId"];
+            /** @example Sandbox */
+            name: string;
+            /** @enum {string} */
+            mode: "SANDBOX" | "PRODUCTION";
+            /** Format: date-time */
+            at: string;
+        };
+        /** @description An API key of the environment, without its secret. */
+        ApiKey: {
+            id: string;
+            /** @example Backend */
+            name: string;
+            /** @description The secret's last four characters. */
+            lastFour: string;
+            /**
+             * @description `LEGACY`: an imported older-generation secret (no `sk_` prefix, the lower rate limit).
+             * @enum {string}
+             */
+            generation: "CURRENT" | "LEGACY";
+            /** @example 2026-04-01 */
+            apiVersion: string;
+            /** Format: date-time */
+            at: string;
+            /** Format: date-time */
+            revokedAt: string | null;
+        };
+        ApiKeyCreate: {
+            name: string;
+        };
+        ApiKeyCreated: components["schemas"]["ApiKey"] & {
+            /** @description The secret, shown this once: `Authorization: Bearer sk_…`. */
+            secret: string;
+        };
+        ProviderSettingSummary: {
+            provider: components["schemas"]["ProviderName"];
+            /**
+             * @description The names of the settings stored (never their values).
+             * @example [
+             *       "clientId",
+             *       "secret",
+             *       "plaidEnv"
+             *     ]
+             */
+            names: string[];
+            /**
+             * Format: date-time
+             * @description When they were last set.
+             */
+            at: string;
+        };
+        /** @description The provider's settings, as `npm run cli -- providers set` takes them: Plaid `clientId`, `secret`, `plaidEnv`; SimpleFIN `allowedHosts`; Enable Banking `applicationId`, `privateKey` (PEM), `baseUrl`. */
+        ProviderSettingsInput: {
+            clientId?: string;
+            secret?: string;
+            plaidEnv?: string;
+            baseUrl?: string;
+            allowedHosts?: string;
+            applicationId?: string;
+            privateKey?: string;
+        };
+        ConnectionWithLastSync: components["schemas"]["Connection"] & {
+            /** @description The connection's most recent sync run that ended; null before the first one has (or once it is past the log retention). */
+            lastSync: components["schemas"]["ConnectionSync"] | null;
+        };
+        MetricsSummary: {
+            /**
+             * Format: date-time
+             * @description When this process started counting.
+             */
+            since: string;
+            /** @description Sync runs of this process by provider. */
+            syncs: {
+                provider: string;
+                synced: number;
+                failed: number;
+                deferred: number;
+            }[];
+            /** @description Webhook delivery attempts of this process by outcome. */
+            webhookAttempts: {
+                /** @example succeeded */
+                outcome: string;
+                count: number;
+            }[];
+            /** @description Jobs in each queue, cluster-wide, as of the queue's last count. */
+            queues: {
+                name: string;
+                ready: number;
+                deferred: number;
+                active: number;
+            }[];
+            /** @description Times Redis was unreachable and the in-process counters answered. */
+            rateLimitFallbacks: number;
         };
         /**
          * @description Why a connection is in its error status. `CONSENT_EXPIRED` (with `ERROR_REPAIRABLE`): the
@@ -3645,6 +4032,16 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Cursor; a profile id (`p_…`). Only the profiles after it, in order. Not with `page`. */
                 after?: string;
+                /** @description Only the profile with this uuid (lower case). */
+                uuid?: string;
+                /**
+                 * @description A JSON object, URL-encoded: only the profiles whose metadata holds every entry of it,
+                 *     compared by JSON type as GraphQL's metadata filters are (`{"plan":"gold"}` matches the
+                 *     string, `{"tier":2}` the number). Values are strings, numbers or booleans; anything else is
+                 *     a `422`.
+                 * @example {"plan":"gold"}
+                 */
+                metadata?: string;
             };
             header?: {
                 /**
@@ -3939,6 +4336,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
                 /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
@@ -6395,6 +6797,462 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             410: components["responses"]["Gone"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEnvironments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The environments. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Environment"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description The key and its secret, shown this once. */
+            201: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked key. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listProviderSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configured providers. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderSettingSummary"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setProviderSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                provider: components["schemas"]["ProviderName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description What is now stored (names only). */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderSettingSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeProviderSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                provider: components["schemas"]["ProviderName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMetricsSummary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricsSummary"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listProfileConnections: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Profile id, `p_` + 26 characters (`^p_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example p_01jdq3v6x8f9k2m4n7p0r5s8tw
+                 */
+                profileId: components["parameters"]["ProfileId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connections. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionWithLastSync"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

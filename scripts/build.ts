@@ -1,8 +1,9 @@
 /**
  * `npm run build`: compiles the service, the operator scripts and the image's healthcheck to
  * JavaScript under dist/ (mirroring the repository's layout, so `new URL('../../contracts/…',
- * import.meta.url)` finds dist/contracts), and copies the files they read at run time beside them:
- * the contracts and the pages' HTML. Production runs dist/src/main.js: no type stripping at start.
+ * import.meta.url)` finds dist/contracts), copies the files they read at run time beside them (the
+ * contracts and the pages' HTML), and bundles the operator console into dist/console
+ * (scripts/console-build.ts). Production runs dist/src/main.js: no type stripping at start.
  *
  * `--if-stale` builds only when the sources differ from those dist/ was built from (a fingerprint of
  * their contents), so `npm start` builds on a fresh checkout and after a change, and otherwise costs
@@ -13,15 +14,18 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { buildConsole } from './console-build.ts';
 
 const OUT = 'dist';
 const CONFIG = 'tsconfig.build.json';
+/** The console's browser code: bundled, not compiled with the service. */
+const CONSOLE_SOURCE = 'src/console';
 const FINGERPRINT = path.join(OUT, '.sources-fingerprint');
 /** Read at run time, so copied beside the compiled code (paths relative to the repository). */
-const ASSETS = ['contracts', ...listFiles('src').filter((file) => file.endsWith('.html'))];
+const ASSETS = ['contracts', ...listFiles('src').filter((file) => file.endsWith('.html') && !file.startsWith(`${CONSOLE_SOURCE}/`))];
 
 const { include } = JSON.parse(readFileSync(CONFIG, 'utf8')) as { include: string[] };
-const fingerprint = fingerprintOf([...include, ...ASSETS, 'generated', CONFIG, 'tsconfig.json', 'package.json', 'scripts/build.ts']);
+const fingerprint = fingerprintOf([...include, ...ASSETS, 'generated', CONFIG, 'tsconfig.json', 'package.json', 'package-lock.json', 'scripts/build.ts', 'scripts/console-build.ts']);
 
 if (process.argv.includes('--if-stale') && existsSync(FINGERPRINT) && readFileSync(FINGERPRINT, 'utf8') === fingerprint) process.exit(0);
 
@@ -32,6 +36,7 @@ rmSync(next, { recursive: true, force: true });
 try {
   execFileSync(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', CONFIG, '--outDir', next], { stdio: 'inherit' });
   for (const asset of ASSETS) cpSync(asset, path.join(next, asset), { recursive: true });
+  await buildConsole(path.join(next, 'console'));
   writeFileSync(path.join(next, path.basename(FINGERPRINT)), fingerprint);
   const previous = `${OUT}.previous-${process.pid}`;
   if (existsSync(OUT)) renameSync(OUT, previous);

@@ -82,7 +82,7 @@ if (!service.url) {
     service.firstOperator
       ? `Created the first console operator, owner of every environment. Sign in as ${service.firstOperator.email} with this password, shown this once (nowhere else kept; replace it with npm run cli -- operators reset ${service.firstOperator.email}):\n\n    ${service.firstOperator.password}\n`
       : '',
-    `Console sign-in: POST ${service.url}/v1/console/sign-in   (operators: npm run cli -- operators list)`,
+    `Console:        ${service.url}/console   (operators: profiles, connections, webhooks, keys, health)`,
     `Connect page:   ${service.url}/connector#token=<a session token>   (where an end-user links a bank)`,
     `GraphiQL:       ${service.url}/v1/graphql#token=<a session token>`,
     `REST reference: ${service.url}/docs`,

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo, Server } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
@@ -37,6 +38,7 @@ import { sessionHandlers } from './modules/session/session.handlers.ts';
 import { endedSessionIds } from './modules/session/session.store.ts';
 import { bootstrap, type BootstrapResult } from './modules/environment/bootstrap.ts';
 import { healthHandlers } from './http/health/health.handlers.ts';
+import { environmentHandlers } from './modules/environment/environment.handlers.ts';
 import { PROFILE_DELETION, profileDeletionJob } from './modules/profile/profile-deletion.job.ts';
 import { balanceRetentionJob } from './modules/balance/balance-retention.ts';
 import { profileHandlers } from './modules/profile/profile.handlers.ts';
@@ -55,6 +57,7 @@ import { logRetentionJob } from './db/log-retention.ts';
 import { linkingHandlers } from './modules/linking/linking.handlers.ts';
 import { connectorPage } from './pages/connector/connector-page.ts';
 import { sandboxBankPage } from './pages/sandbox-bank/sandbox-bank-page.ts';
+import { consolePages } from './pages/console/console-pages.ts';
 import { sandboxHandlers } from './modules/linking/sandbox.handlers.ts';
 import { ProviderDirectory } from './providers/directory.ts';
 import { providerFactories } from './providers/factories.ts';
@@ -106,9 +109,16 @@ export interface RunningService {
 export interface ServiceOptions {
   /** The sandbox institutions' clock (tests move it to make new activity appear). */
   sandboxNow?: () => Date;
+  /**
+   * The operator console's built files (scripts/console-build.ts); by default dist/console, which
+   * `npm run build` writes beside the compiled service.
+   */
+  consoleDir?: string;
   /** The console sessions' and sign-in limits' clock (tests move it past idle and absolute lifetimes). */
   now?: () => Date;
 }
+
+const BUILT_CONSOLE = fileURLToPath(new URL('../console/', import.meta.url));
 
 export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<RunningService> {
   const secrets = loadSecrets(config);
@@ -146,9 +156,11 @@ export async function startService(config: Config, logger: Logger, options: Serv
   // One credential-lookup budget per client address for every door: HTTP counts it in `identify`, a WebSocket's connection_init here.
   const admitLookup = (request: IncomingMessage) => admitCredentialLookup(limiter, metrics, requestClientAddress(request, config.trustProxy, config.trustProxyHops));
   const live = serving ? await startLiveUpdates({ config, logger, databases, metrics, credentials, admitLookup, cipher: secrets.cipher, schema, hideSuggestions, outage }) : undefined;
+  const operatorConsole = consolePages(options.consoleDir ?? BUILT_CONSOLE);
+  if (serving && operatorConsole.missing) logger.warn('the operator console is not built (npm run build): /console answers 404');
   const signInLimiter = new FixedWindowLimiter(counters, SIGN_IN_WINDOW_MS, () => operatorSessions.now().getTime());
   const operators = operatorHandlers({ cipher: secrets.cipher, sessions: operatorSessions, signInLimiter, addressKey: clientAddressKey, auditRetentionDays: config.auditRetentionDays });
-  const handlers = restHandlers({ config, cipher: secrets.cipher, providers, sandbox, linking, work, tokens, credentials, outage, rateLimits: () => counters.mode, operators });
+  const handlers = restHandlers({ config, cipher: secrets.cipher, providers, sandbox, linking, work, tokens, credentials, outage, metrics, rateLimits: () => counters.mode, operators });
   const app = createApp({
     logger,
     orm,
@@ -162,6 +174,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     rest: restApi(handlers),
     metrics,
     outage,
+    operatorConsole: operatorConsole.middleware,
     publicUrl: config.publicUrl,
     now: operatorSessions.now,
   });
@@ -332,13 +345,15 @@ function restHandlers(deps: {
   tokens: SessionTokens;
   credentials: CredentialResolver;
   outage: DatabaseOutage;
+  metrics: Metrics;
   rateLimits: () => CounterMode;
   operators: ReturnType<typeof operatorHandlers>;
 }): HandlerTable {
-  const { config, cipher, providers, sandbox, linking, work, tokens, credentials, outage, rateLimits, operators } = deps;
+  const { config, cipher, providers, sandbox, linking, work, tokens, credentials, outage, metrics, rateLimits, operators } = deps;
   const jobs = work.connectionJobs;
   return {
-    ...healthHandlers({ rateLimits, outage }),
+    ...healthHandlers({ rateLimits, outage, metrics }),
+    ...environmentHandlers({ cipher, factories: providerFactories(config) }),
     ...profileHandlers({
       cipher,
       scheduleDeletion: async (profileId, db) => {

@@ -37,6 +37,8 @@ export interface AppParts {
   metrics: Metrics;
   /** Logs a database outage once, however many requests it refuses. */
   outage: DatabaseOutage;
+  /** The operator console's page and assets (src/pages/console/console-pages.ts). */
+  operatorConsole: Middleware<AppState>;
   /** PUBLIC_URL: an origin console requests may come from besides the request's own host. */
   publicUrl?: string;
   /** The service's clock (the audit log's times). */
@@ -54,7 +56,7 @@ const GRAPHQL_STREAM_PATH = '/v1/graphql/stream';
  * CSRF check and audit entry → JSON body → GraphQL or REST. The rate limiter runs before anything can refuse the request, so every response carries its
  * headers, and before the database is asked about an unfamiliar credential (see identify).
  */
-export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, credentials, limiter, graphql, graphqlStream, rest, metrics, outage, publicUrl, now = () => new Date() }: AppParts): Koa<AppState> {
+export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, credentials, limiter, graphql, graphqlStream, rest, metrics, outage, publicUrl, now = () => new Date(), operatorConsole }: AppParts): Koa<AppState> {
   // ctx.ip: the address the outermost trusted proxy saw (X-Forwarded-For, `trustProxyHops` from the
   // right), never an entry the client wrote itself.
   const app = new Koa<AppState>({ proxy: trustProxy, maxIpsCount: trustProxyHops });
@@ -73,8 +75,9 @@ export function createApp({ logger, orm, replica, trustProxy, trustProxyHops, cr
   app.use(rejectInvalidCredential());
   app.use(operatorRequests(publicUrl, now));
   app.use(jsonBody());
-  // Browser pages (GraphiQL, the REST reference) before the front doors: GraphiQL shares GraphQL's path.
+  // Browser pages (GraphiQL, the REST reference, the console) before the front doors: GraphiQL shares GraphQL's path.
   app.use(explorers());
+  app.use(operatorConsole);
   app.use(async (ctx, next) => {
     const frontDoor = ctx.path === GRAPHQL_STREAM_PATH && graphqlStream ? graphqlStream : ctx.path === GRAPHQL_PATH ? graphql : rest;
     await frontDoor(ctx, next);

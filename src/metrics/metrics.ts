@@ -20,6 +20,15 @@ export interface QueueCounts {
   activeCount: number;
 }
 
+/** The counts `/metrics` exports that the console's health page shows (contracts/rest.yaml, MetricsSummary). */
+export interface MetricsSummary {
+  since: string;
+  syncs: Array<{ provider: string; synced: number; failed: number; deferred: number }>;
+  webhookAttempts: Array<{ outcome: string; count: number }>;
+  queues: Array<{ name: string; ready: number; deferred: number; active: number }>;
+  rateLimitFallbacks: number;
+}
+
 /** How one webhook attempt ended. */
 export type WebhookOutcome = 'succeeded' | 'failed' | 'gone' | 'unreachable' | 'refused' | 'disabled';
 /** Which attempt of a delivery: its first, a scheduled retry, or a redelivery someone asked for. */
@@ -47,6 +56,7 @@ const COSTS = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000];
  */
 export class Metrics {
   readonly #registry = new Registry();
+  readonly #since = new Date();
   readonly #operationNames = new Set<string>();
   readonly #pools = new Map<string, () => PoolCounts | null>();
   #queues: (() => Promise<QueueCounts[]>) | undefined;
@@ -232,6 +242,37 @@ export class Metrics {
       },
     });
     if (options.processMetrics) collectDefaultMetrics({ register: this.#registry });
+  }
+
+  /**
+   * What the console's health page shows, read from this registry as a scrape reads it (so the two
+   * never disagree): syncs by provider and outcome, webhook attempts by outcome, rate-limit
+   * fallbacks, and the job queues.
+   */
+  async summary(): Promise<MetricsSummary> {
+    const byName = new Map((await this.#registry.getMetricsAsJSON()).map((metric) => [metric.name, metric.values as Array<{ metricName?: string; labels: Record<string, string | number>; value: number }>]));
+    const values = (name: string, metricName = name) => (byName.get(name) ?? []).filter((value) => (value.metricName ?? name) === metricName);
+    const syncs = new Map<string, { provider: string; synced: number; failed: number; deferred: number }>();
+    for (const { labels, value } of values('tributary_sync_duration_seconds', 'tributary_sync_duration_seconds_count')) {
+      const provider = String(labels.provider);
+      const row = syncs.get(provider) ?? { provider, synced: 0, failed: 0, deferred: 0 };
+      row[labels.outcome as 'synced' | 'failed' | 'deferred'] += value;
+      syncs.set(provider, row);
+    }
+    const queues = new Map<string, { name: string; ready: number; deferred: number; active: number }>();
+    for (const { labels, value } of values('tributary_job_queue_jobs')) {
+      const name = String(labels.queue);
+      const row = queues.get(name) ?? { name, ready: 0, deferred: 0, active: 0 };
+      row[labels.state as 'ready' | 'deferred' | 'active'] = value;
+      queues.set(name, row);
+    }
+    return {
+      since: this.#since.toISOString(),
+      syncs: [...syncs.values()],
+      webhookAttempts: values('tributary_webhook_attempts_total').map(({ labels, value }) => ({ outcome: String(labels.outcome), count: value })),
+      queues: [...queues.values()],
+      rateLimitFallbacks: values('tributary_rate_limit_fallbacks_total').reduce((sum, { value }) => sum + value, 0),
+    };
   }
 
   /** The registry in Prometheus's text format. */

@@ -20,7 +20,10 @@ const PARAMETER_RESOURCES: Record<string, Resource> = {
   ruleId: 'categorizationRule',
   subscriptionId: 'webhookSubscription',
   operatorId: 'operator',
+  keyId: 'apiKey',
 };
+/** Path parameters that are names, not ids. */
+const PARAMETER_NAMES: Record<string, string> = { provider: 'plaid' };
 
 const OPERATOR_OPERATIONS = Object.entries(REST_OPERATIONS).filter(([, operation]) => operation.operatorRole !== null && operation.operatorRole !== 'SELF');
 
@@ -48,7 +51,7 @@ afterAll(() => app?.stop());
 /** The operation sent by `session` on the bootstrap environment, with made-up ids and an empty body. */
 function send(operationId: string, session: ConsoleSession) {
   const { method, path } = REST_OPERATIONS[operationId as keyof typeof REST_OPERATIONS];
-  const url = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeId(PARAMETER_RESOURCES[name]!, uuidv7()));
+  const url = path.replace(/\{(\w+)\}/g, (_, name: string) => PARAMETER_NAMES[name] ?? encodeId(PARAMETER_RESOURCES[name]!, uuidv7()));
   return app.http.send(method.toUpperCase(), url, asOperator(session, environmentId, method === 'get' || method === 'delete' ? {} : { json: {} }));
 }
 

@@ -8,6 +8,7 @@ import { openScratchServer } from '../../src/db/scratch.ts';
 import { loadTls } from '../../src/http/tls.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
+import { buildConsole } from '../../scripts/console-build.ts';
 import { createTestSqlRole, STATEMENT_LOG_SETTINGS, startStatementLog, type StatementLogState } from './statement-log.ts';
 
 declare module 'vitest' {
@@ -16,19 +17,24 @@ declare module 'vitest' {
     database: { adminUrl: string; template: string; testSqlPassword: string };
     tls: { certFile: string; keyFile: string };
     statementLog: StatementLogState;
+    /** The operator console built from src/console, which every test app serves. */
+    consoleDir: string;
   }
 }
 
 /**
  * Once per run: a real PostgreSQL (embedded under .data/test-postgres, or TEST_DATABASE_ADMIN_URL's
  * server), a template database with every migration and the pg-boss schema applied, and one
- * self-signed certificate. Each test file clones the template into a database of its own. The server
- * records every statement (pg_stat_statements) for test/statements to check.
+ * self-signed certificate, and the operator console's bundle (rebuilt only when its sources changed).
+ * Each test file clones the template into a database of its own. The server records every statement
+ * (pg_stat_statements) for test/statements to check.
  */
 export default async function setup(project: TestProject) {
   const dataDir = path.resolve('.data/test');
   mkdirSync(dataDir, { recursive: true });
   const logger = createLogger('warn');
+  const consoleDir = path.join(dataDir, 'console');
+  const consoleBuilt = buildConsole(consoleDir);
   const server = await openScratchServer(path.resolve('.data'), 'test', logger, process.env.TEST_DATABASE_ADMIN_URL, STATEMENT_LOG_SETTINGS);
   const template = await server.createDatabase();
   const orm = await MikroORM.init(ormConfig(template.url, { poolMax: 2 }));
@@ -41,6 +47,8 @@ export default async function setup(project: TestProject) {
   project.provide('statementLog', await startStatementLog(adminUrl, process.env.TEST_DATABASE_ADMIN_URL !== undefined));
   const tls = await loadTls(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }));
   project.provide('database', { adminUrl, template: template.name, testSqlPassword: await createTestSqlRole(adminUrl) });
+  await consoleBuilt;
+  project.provide('consoleDir', consoleDir);
   project.provide('tls', { certFile: tls.selfSignedPath!, keyFile: tls.selfSignedPath!.replace(/\.crt$/, '.key') });
   return async () => {
     await server.dropDatabase(template.name);

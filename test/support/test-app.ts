@@ -75,7 +75,7 @@ export async function startTestApp(
     ...s3?.env,
     ...env,
   });
-  const service = await startService(config, createLogger(config.logLevel, options.log), { sandboxNow: options.sandboxNow, now: options.now });
+  const service = await startService(config, createLogger(config.logLevel, options.log), { sandboxNow: options.sandboxNow, now: options.now, consoleDir: inject('consoleDir') });
   // A database the test set up itself may be on another server (a replica's primary), where the test code's role does not exist.
   const onTestServer = new URL(databaseUrl).host === new URL(inject('database').adminUrl).host;
   const pool = new pg.Pool({ connectionString: onTestServer ? asTestSql(databaseUrl) : databaseUrl, max: 2 });

@@ -3,6 +3,7 @@ import type { Handlers } from '../../api-kit/rest-handler.ts';
 import type { DatabaseOutage } from '../../db/database-outage.ts';
 import { databaseUnavailable } from '../database-outage.ts';
 import type { CounterMode } from '../../lib/fixed-window.ts';
+import type { Metrics } from '../../metrics/metrics.ts';
 import { PublishedDocument } from './published-document.ts';
 
 /**
@@ -11,7 +12,7 @@ import { PublishedDocument } from './published-document.ts';
  * only degrades it (still 200), because a load balancer would otherwise take every instance out of
  * rotation at once for what is a loss of shared rate-limit counting.
  */
-export function healthHandlers(options: { rateLimits: () => CounterMode; outage: DatabaseOutage }): Handlers<'getHealth' | 'getReadiness' | 'getRestContract' | 'getGraphqlSchema'> {
+export function healthHandlers(options: { rateLimits: () => CounterMode; outage: DatabaseOutage; metrics: Metrics }): Handlers<'getHealth' | 'getReadiness' | 'getRestContract' | 'getGraphqlSchema' | 'getMetricsSummary'> {
   const restContract = new PublishedDocument(REST_CONTRACT_PATH, 'application/yaml');
   const graphqlSchema = new PublishedDocument(GRAPHQL_SCHEMA_PATH, 'text/plain; charset=utf-8');
   return {
@@ -28,5 +29,6 @@ export function healthHandlers(options: { rateLimits: () => CounterMode; outage:
     },
     getRestContract: ({ headers }) => restContract.answer(headers),
     getGraphqlSchema: ({ headers }) => graphqlSchema.answer(headers),
+    getMetricsSummary: async () => ({ status: 200, body: await options.metrics.summary() }),
   };
 }

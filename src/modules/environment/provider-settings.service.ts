@@ -36,6 +36,14 @@ export class ProviderSettings {
     return row ? (JSON.parse(this.#cipher.decrypt(FIELD, row, row.settingsEncrypted)) as Record<string, string>) : undefined;
   }
 
+  /** What is stored for a provider, without a value: the settings' names and when they were set; undefined when it is not configured. */
+  async describe(environmentId: string, provider: string): Promise<{ provider: string; names: string[]; at: string } | undefined> {
+    const row = await providerSetting(this.#em, environmentId, provider);
+    if (!row) return undefined;
+    const names = Object.keys(JSON.parse(this.#cipher.decrypt(FIELD, row, row.settingsEncrypted)) as Record<string, string>);
+    return { provider, names, at: row.updatedAt.toISOString() };
+  }
+
   /** Names of the providers configured for the environment, the most recently set first. */
   configured(environmentId: string): Promise<string[]> {
     return configuredProviders(this.#em, environmentId);

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { notFound } from '../../errors.ts';
+import { notFound, ValidationError } from '../../errors.ts';
 import type { Credential } from '../../api-kit/credential.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { encodeId } from '../../lib/ids.ts';
@@ -25,7 +25,8 @@ export function profileHandlers({ cipher, scheduleDeletion }: ProfileHandlerDeps
   return {
     async listProfiles({ query, credential, em }) {
       const { from, limit } = pageOrCursor(query, 'profile');
-      const { items, total, page, nextAfter } = await service(em, credential).list(from, limit);
+      const filters = { uuid: query.uuid, metadata: query.metadata === undefined ? undefined : metadataFilterOf(query.metadata) };
+      const { items, total, page, nextAfter } = await service(em, credential).list(from, limit, filters);
       const headers = pageHeaders(page, limit, total, items.length, nextAfter && encodeId('profile', nextAfter));
       return { status: 200, body: items.map((profile) => presentProfile(profile, cipher)), headers };
     },
@@ -51,6 +52,20 @@ export function profileHandlers({ cipher, scheduleDeletion }: ProfileHandlerDeps
       return { status: 202, body: { id: encodeId('profile', profile.id), status: 'DELETING' } };
     },
   };
+}
+
+/** `?metadata=` read as a JSON object of scalar values; anything else is a 422 naming the parameter. */
+function metadataFilterOf(text: string): Record<string, string | number | boolean> {
+  const problem = () => new ValidationError([{ path: ['metadata'], message: 'metadata must be a JSON object of string, number or boolean values' }]);
+  let filter: unknown;
+  try {
+    filter = JSON.parse(text);
+  } catch {
+    throw problem();
+  }
+  if (!filter || typeof filter !== 'object' || Array.isArray(filter) || Object.keys(filter).length === 0) throw problem();
+  if (Object.values(filter).some((value) => value === null || typeof value === 'object')) throw problem();
+  return filter as Record<string, string | number | boolean>;
 }
 
 /** The profile id a credential may address: any in its environment for an API key, only its own for Basic Auth. */

@@ -8,7 +8,7 @@ import { recordEvent } from '../event/event.service.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
 import { Profile, type ProfileEntity, type ProfileNames, type ProfileView } from './profile.entity.ts';
 import { presentProfileSummary, type Address } from './profile.presenter.ts';
-import { liveProfile, liveProfilePage, liveProfileView, lockProfile, profileByIdOrUuid, updateLiveProfile, uuidTaken } from './profile.store.ts';
+import { liveProfile, liveProfilePage, liveProfileView, lockProfile, profileByIdOrUuid, updateLiveProfile, uuidTaken, type ProfileFilters } from './profile.store.ts';
 
 
 /** Profile attributes as callers send them; `undefined` leaves a field alone, `null` clears it. */
@@ -37,8 +37,8 @@ export class ProfileService {
     this.#environmentId = environmentId;
   }
 
-  list(from: { page: number } | { afterId: string }, limit: number): Promise<IdOrderPage<ProfileEntity>> {
-    return liveProfilePage(this.#em, this.#environmentId, from, limit);
+  list(from: { page: number } | { afterId: string }, limit: number, filters?: ProfileFilters): Promise<IdOrderPage<ProfileEntity>> {
+    return liveProfilePage(this.#em, this.#environmentId, from, limit, filters);
   }
 
   /** The live profile with this public id; 404 when absent, in another environment, or being deleted. */

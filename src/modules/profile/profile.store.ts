@@ -1,4 +1,4 @@
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { updateLocked } from '../../db/locked-update.ts';
 import { idOrderPage, type IdOrderPage } from '../../db/list-page.ts';
@@ -45,8 +45,20 @@ export async function liveProfileView(em: EntityManager, id: string, environment
 }
 
 /** A page of the environment's live profiles, oldest first (in id order: ids are time-ordered): page `page`, or the profiles after id `afterId`. */
-export function liveProfilePage(em: EntityManager, environmentId: string, from: { page: number } | { afterId: string }, limit: number): Promise<IdOrderPage<ProfileEntity>> {
-  return idOrderPage(em, Profile, { environment: environmentId, deletingAt: null }, from, limit);
+/** What a profile list may be narrowed to: one uuid, and metadata holding every entry of a filter (compared by JSON type). */
+export interface ProfileFilters {
+  uuid?: string;
+  metadata?: Record<string, string | number | boolean>;
+}
+
+export function liveProfilePage(em: EntityManager, environmentId: string, from: { page: number } | { afterId: string }, limit: number, filters: ProfileFilters = {}): Promise<IdOrderPage<ProfileEntity>> {
+  const where = {
+    environment: environmentId,
+    deletingAt: null,
+    ...(filters.uuid ? { uuid: filters.uuid } : {}),
+    ...(filters.metadata ? { [raw('metadata @> ?::jsonb', [JSON.stringify(filters.metadata)])]: true } : {}),
+  };
+  return idOrderPage(em, Profile, where, from, limit);
 }
 
 /** The environment's profile (live or being deleted) with this id or uuid, or null. */

@@ -9,5 +9,10 @@ export function syncHistoryPage(em: EntityManager, key: ConnectionKey, from: { p
   return idOrderPage(em, ConnectionSync, { profileId: key.profileId, connection: key.id }, from, limit, 'desc');
 }
 
+/** The connection's most recent run that ended, or undefined (none yet, or all past the log retention). */
+export async function latestSync(em: EntityManager, key: ConnectionKey): Promise<ConnectionSyncEntity | undefined> {
+  return (await em.findOne(ConnectionSync, { profileId: key.profileId, connection: key.id }, { orderBy: { id: 'desc' } })) ?? undefined;
+}
+
 /** The sync history's weeks (partitioned by id like the event log): each is dropped once LOG_RETENTION_DAYS old. */
 export const SYNC_HISTORY_LOG: TimePartitionedLog = { table: 'connection_sync' };
