@@ -24,6 +24,8 @@ interface Labelled {
   currencyCode: string;
   accountKind: EnrichmentInput['accountKind'];
   mcc?: string;
+  /** Enable Banking's creditor or debtor name, when the line carries one. */
+  counterparty?: string;
   merchant: string | null;
   category: { primary: string; detailed: string } | null;
 }
@@ -39,7 +41,7 @@ interface Tally {
 }
 
 const FOLDER = path.join(import.meta.dirname, '../../eval/enrichment');
-const NO_HINTS = { merchantName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
+const NO_HINTS = { merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
 
 export async function evaluate({ misses }: EvaluationOptions): Promise<{ title: string; lines: string[] }> {
   const lines: string[] = [];
@@ -49,7 +51,7 @@ export async function evaluate({ misses }: EvaluationOptions): Promise<{ title: 
     const tallies = new Map<string, Tally>();
     const missed: string[] = [];
     for (const item of readLabelled(path.join(FOLDER, file))) {
-      const result = enrich({ description: item.description, amount: item.amount, currencyCode: item.currencyCode, accountKind: item.accountKind, hints: { ...NO_HINTS, mcc: item.mcc ?? null } });
+      const result = enrich({ description: item.description, amount: item.amount, currencyCode: item.currencyCode, accountKind: item.accountKind, hints: { ...NO_HINTS, mcc: item.mcc ?? null, counterpartyName: item.counterparty ?? null } });
       const merchantRight = normalize(item.merchant ?? '') === normalize(result.merchant?.name ?? '');
       const primaryRight = (item.category?.primary ?? null) === (result.category?.primary ?? null);
       const detailedRight = (item.category?.detailed ?? null) === (result.category?.detailed ?? null);

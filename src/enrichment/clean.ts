@@ -6,26 +6,14 @@
  * Every pattern is compiled once, here; a call runs a fixed list of linear passes.
  */
 import places from './data/places.json' with { type: 'json' };
+import { METHOD_PHRASES } from './method-words.ts';
 import { normalize } from './text.ts';
 
 /** Longer than any bank's description: bounds the cost of one call. */
 export const MAX_DESCRIPTION_LENGTH = 400;
 
-/** Payment-method words a description starts with, longest first so the whole phrase goes. */
-const METHOD_PHRASES = [
-  'RECURRING PAYMENT AUTHORIZED ON', 'PURCHASE AUTHORIZED ON', 'DEBIT CARD PURCHASE', 'CHECK CARD PURCHASE', 'POS PURCHASE', 'POS DEBIT', 'DBT CRD', 'DEBIT CARD',
-  'CHECKCARD', 'CARD PURCHASE', 'CARD PAYMENT TO', 'CARD PAYMENT', 'CONTACTLESS PAYMENT', 'CONTACTLESS', 'VISA DEBIT', 'VISA', 'MASTERCARD', 'POS', 'PURCHASE', 'ACH DEBIT', 'ACH CREDIT', 'ACH',
-  'DIRECT DEBIT PAYMENT TO', 'DIRECT DEBIT', 'STANDING ORDER', 'FASTER PAYMENTS RECEIPT', 'FASTER PAYMENT', 'BANK GIRO CREDIT', 'BGC', 'FPI', 'FPO',
-  'SEPA-BASISLASTSCHRIFT', 'SEPA-LASTSCHRIFT', 'SEPA LASTSCHRIFT', 'BASISLASTSCHRIFT', 'FOLGELASTSCHRIFT', 'ERSTLASTSCHRIFT', 'LASTSCHRIFT', 'KARTENZAHLUNG GIROCARD', 'KARTENZAHLUNG', 'GIROCARD',
-  'SEPA-[UÜ]BERWEISUNG', 'ECHTZEIT[UÜ]BERWEISUNG', '[UÜ]BERWEISUNG', 'GUTSCHRIFT', 'DAUERAUFTRAG', 'APPLE PAY', 'GOOGLE PAY',
-  'PAIEMENT PAR CARTE', 'PAIEMENT CB', 'ACHAT CB', 'CARTE', 'CB', 'PRLV SEPA', 'PRELEVEMENT', 'VIR SEPA INST', 'VIR SEPA', 'VIREMENT', 'VIR',
-  'BEA, BETAALPAS', 'BEA', 'BETAALPAS', 'BETAALAUTOMAAT', 'SEPA INCASSO ALGEMEEN DOORLOPEND', 'SEPA INCASSO', 'INCASSO', 'SEPA OVERBOEKING', 'OVERBOEKING', 'IDEAL',
-  'COMPRA TARJ\\.', 'COMPRA TARJETA', 'COMPRA EN', 'PAGO MOVIL EN', 'PAGO EN', 'ADEUDO RECIBO', 'ADEUDO', 'RECIBO', 'TRANSFERENCIA',
-  'KORTK[OÖ]P', 'KORTTRANSAKTION', 'AUTOGIRO', 'BETALNING',
-];
-
 /** Card processors and payment facilitators whose prefix stands before the merchant's own name. */
-const PROCESSORS = ['SQ', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE', 'GOOGLE'];
+const PROCESSORS = ['SQ', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE'];
 
 /** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
@@ -37,17 +25,27 @@ const LABELLED_REFERENCE = new RegExp(
   String.raw`\b(?:End-to-End-Ref|Mandatsref|Mandat|Gl(?:ä|ae|a)ubiger-?ID|Kundenreferenz|Kundennr|Referenz|Ref|R[ée]f|Referencia|Kenmerk|Betalingskenm|Machtiging|Incassant-?ID|OCR|Trace ?#?|TRN|PPD ID|WEB ID|CCD ID|CO ID|IND ID|INDN|ID|Conf ?#?|Confirmation|Auth ?#?|TXN|IBAN|BIC|Mandate|NR|Nr|No|Transaction)\s*[.:#]?\s*[:#]?\s*[A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*`,
   'gi',
 );
-const LEADING_METHOD = new RegExp(String.raw`^(?:${METHOD_PHRASES.join('|')})(?=[\s,:*/-]|$)[\s,:*/-]*`, 'i');
+const LEADING_METHOD = new RegExp(String.raw`^(?:${[...METHOD_PHRASES].sort((a, b) => b.length - a.length).join('|')})(?=[\s,:*/-]|$)[\s,:*/-]*`, 'i');
 const LEADING_PROCESSOR = new RegExp(String.raw`^(?:${PROCESSORS.join('|')})\s?\*\s*`, 'i');
-const LEADING_DATE_OR_CARD = /^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|X{2,}\d{2,4}|\*{1,}\d{4}|\d{4,8}|ON)(?=\s|$)\s*/i;
-const CARD_REFERENCE = /(?:\b(?:CARD|KARTE|CARTE|KORT)\s?(?:NO\.?|NR\.?|#)?\s?[X*]*\d{4}\b|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\bX{4}\b)/gi;
-const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA) )?(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
+const MONTH = '(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)';
+const CURRENCY = '(?:EUR|USD|GBP|SEK|NOK|DKK|CHF|PLN|CZK|HUF|RON|ISK)';
+/** A date, card number or amount between method words and the name: 12/03, XXXX1234, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1". */
+const LEADING_DATE_OR_CARD = new RegExp(
+  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|POS\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|MC/\d+)(?=\s|$)\s*`,
+  'i',
+);
+const CARD_REFERENCE = /(?:\b(?:CARD|KARTE|CARTE|CARTA|KORT)\s?(?:NO\.?|NR\.?|N\.|#)?\s?[X*]*\d{4}\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4}\b)/gi;
+const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
 /** UK statements end a line with the payment's code (direct debit, standing order, giro credit, …). */
 const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR)$/i;
-const TIME = /\b\d{1,2}[:.]\d{2}(?::\d{2})?\s?(?:UHR|H)?(?=\s|$)|\b\d{1,2}:\d{2}\b/gi;
-const FOREIGN_AMOUNT = /\b(?:(?:EUR|USD|GBP|SEK|NOK|DKK|CHF)\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?(?:EUR|USD|GBP|SEK|NOK|DKK|CHF)|(?:KURS|RATE|FX RATE)\s?\d+(?:[.,]\d+)?)\b/gi;
+const TIME = /\b(?:(?:KL|ORE|GODZ)\.? )?(?:\d{1,2}[:.]\d{2}(?::\d{2})?\s?(?:UHR|H)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
+const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?${CURRENCY}|(?:KURS|RATE|FX RATE)\s?\d+(?:[.,]\d+)?)\b`, 'gi');
+/** A day and month after its label (Norway's "Dato 12.03", Italy's "DEL 14/03"), which alone would read as a time. */
+const LABELLED_DATE = /\b(?:DATO|DATA|DEL|DNIA|DATE)\s+\d{1,2}[./]\d{1,2}(?:[./]\d{2,4})?\.?(?=\s|$)/gi;
 const PHONE = /\b(?:\+?\d{1,3}[ -])?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b|\b\d{3}-\d{7}\b/g;
 const STORE_NUMBER = /(?:#\s?\d+|\b(?:STORE|STORE NO|STR|NO|NR|NUM|TERM|TERMINAL|TID|FIL|FILIALE|KASSE|T)\s?[.:#-]?\s?\d+\b)/gi;
+/** A bank's bracketed code: a country "(ITA)", a reference "(123456)", Italy's "A (ITA)" before the shop. */
+const BRACKETED = /(?:\bA )?\(\s*(?:[A-Z]{3}|\d+)\s*\)/gi;
 const REFERENCE_SUFFIX = /\*[A-Z0-9]*\d[A-Z0-9]*/gi;
 const STAR = /\s*\*\s*/g;
 /** A number of three digits or more on its own, or a code mixing letters and at least two digits (2K4L81QT2). */
@@ -71,8 +69,10 @@ export function cleanDescription(raw: string): string {
   text = stripLeading(text);
   text = text
     .replace(LABELLED_REFERENCE, ' ')
+    .replace(BRACKETED, ' ')
     .replace(CARD_REFERENCE, ' ')
     .replace(FOREIGN_AMOUNT, ' ')
+    .replace(LABELLED_DATE, ' ')
     .replace(DATE, ' ')
     .replace(TIME, ' ')
     .replace(PHONE, ' ')

@@ -1,0 +1,75 @@
+/**
+ * A merchant's or payer's name read from the bank's own text when the directory does not know it, as
+ * an app shows it: `SQ *BLUE LINE BAGELS` → Blue Line Bagels, `ACME LOGISTICS LTD SALARY` → Acme
+ * Logistics, `KELA LAPSILISA` → KELA. The name is the first run of words of the clean description
+ * (clean.ts) that say who, not what for: leading and trailing purpose words (salary, refund, rent,
+ * invoice, a month) go, and the name ends at a legal form (legal-forms.ts) or at a purpose word.
+ * Text in capitals is title-cased, keeping short all-capital tokens (HMRC's kind: DWP, NAV) and
+ * lower-casing particles inside a name (Metro de Madrid); text already in mixed case is kept.
+ */
+import { legalFormLength } from './legal-forms.ts';
+import { normalize } from './text.ts';
+
+/** Words that say what a payment was for or how it moved, in normalized form: never a name, and a name ends at one. */
+const PURPOSE = new Set([
+  // income and its payers' words
+  'SALARY', 'SALARIES', 'PAYROLL', 'WAGES', 'WAGE', 'PAY', 'PAYCHECK', 'DIRECT', 'DEP', 'DIRECTDEP', 'DEPOSIT', 'EARNINGS', 'BONUS', 'GEHALT', 'LOHN', 'BEZUGE', 'SALAIRE', 'NOMINA', 'SALARIS', 'LOON',
+  'LON', 'LONN', 'STIPENDIO', 'EMOLUMENTI', 'WYNAGRODZENIE', 'SALARIO', 'ORDENADO', 'VENCIMENTO', 'PALKKA', 'ALGA', 'ATLYGINIMAS', 'PENSION', 'PENSIONE', 'PENSJA', 'PENSAO', 'PENSIJA', 'PENSJON',
+  'ALDERSPENSJON', 'ALLMAN', 'SENATVES', 'ELAKE', 'RENTE', 'RETRAITE', 'JUBILACION', 'REFUND', 'REF', 'TAX', 'TAXES', 'TREAS', 'TREASURY', 'ERSTATTUNG', 'EST', 'REMBOURSEMENT', 'RIMBORSO', 'IRPEF', 'REEMBOLSO',
+  'DEVOLUCION', 'ZWROT', 'PODATKU', 'VEROPALAUTUS', 'SKATTEATERBARING', 'TAGASTUS', 'TULUMAKSU', 'ATMAKSA', 'GRAZINIMAS', 'GUTSCHRIFT', 'ARBEITNEHMERVERANLAGUNG', 'BENEFIT', 'BENEFITS', 'CHILD',
+  'ALLOWANCE', 'KINDERGELD', 'FAMILIENBEIHILFE', 'ARBEITSLOSENGELD', 'AUSZAHLUNG', 'BARNBIDRAG', 'BARNETRYGD', 'DAGPENGER', 'LAPSILISA', 'LASTETOETUS', 'NASPI', 'ASSEGNO', 'UNICO', 'FIGLI', 'SWIADCZENIE',
+  'SUBSIDIO', 'DESEMPREGO', 'ERSATTNING', 'TOOTUSKINDLUSTUSHUVITIS', 'WERKLOOSHEIDSUITKERING', 'AOW', 'UC', 'UI', 'SOC', 'SEC', 'XXSOC',
+  // bills, rent and transfers
+  'RENT', 'MIETE', 'LOYER', 'ALQUILER', 'HUUR', 'HYRA', 'AFFITTO', 'CZYNSZ', 'RENDA', 'HUSLEJE', 'HUSLEIE', 'VUOKRA', 'UUR', 'IRES', 'NUOMA', 'PAYMENT', 'PAYMENTS', 'PMT', 'PYMT', 'PMNT', 'BILL',
+  'INVOICE', 'RECHNUNG', 'FAKTURA', 'FACTURE', 'FACTURA', 'FATTURA', 'BOLLETTA', 'ARVE', 'REKINS', 'SASKAITA', 'LASKU', 'ABSCHLAG', 'TEILBETRAG', 'BEITRAG', 'VERTRAGSKONTO', 'KUNDENNR', 'AFTALENR',
+  'RATA', 'AUTOPAY', 'TRANSFER', 'XFER', 'SENT', 'RECEIVED', 'RCVD', 'RECIBIDO', 'ENVIADO', 'PRZYCHODZACY', 'WYCHODZACY', 'ONLINE', 'WEB', 'APP', 'CHECK', 'CHEQUE', 'WOHNUNG', 'FLAT',
+  // months, in the languages read
+  'JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'SEPT', 'OCT', 'NOV', 'DEC', 'JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER',
+  'DECEMBER', 'MARZ', 'MAERZ', 'MAI', 'JUNI', 'JULI', 'OKTOBER', 'DEZEMBER', 'MARS', 'AVRIL', 'JUIN', 'MARZO', 'APRILE', 'MAGGIO', 'ABRIL', 'MAYO', 'MAIO', 'MAART', 'MEI', 'KWIECIEN', 'MAJ', 'HUHTIKUU',
+  'APRILL', 'APRILIS', 'BALANDI', 'BALANDIS',
+]);
+
+/** Words that lead to a name (to, from, in favour of) and particles inside one; dropped at either end. */
+const LINKS = new Set(['TO', 'FROM', 'DE', 'DA', 'DI', 'DEL', 'PARA', 'A', 'FRA', 'TIL', 'VAN', 'AAN', 'NAAR', 'OD', 'DO', 'FAVORE', 'BEI', 'AN', 'VON', 'FOR', 'POUR', 'AV', 'TILL', 'FRAN', 'ZA', 'PAR', 'UZ', 'NAAM', 'OF', 'AND', 'THE', 'P']);
+/** Particles written in lower case inside a title-cased name. */
+const PARTICLES = new Set(['de', 'di', 'del', 'della', 'la', 'le', 'les', 'du', 'des', 'van', 'der', 'den', 'von', 'zu', 'zum', 'y', 'e', 'i', 'og', 'och', 'da', 'do', 'dos', 'das', 'of', 'the', 'and', 'per', 'am', 'et']);
+/** Short words kept in title case rather than capitals (a short all-capital token is otherwise an initialism: DWP, NAV). */
+const SHORT_WORDS = new Set(['THE', 'AND', 'BAR', 'PUB', 'SPA', 'INN', 'BUS', 'CAR', 'NEW', 'OLD', 'BIG', 'RED', 'ONE', 'TWO', 'SUN', 'SKY', 'BAY', 'CO', 'ST', 'DR', 'MR', 'MRS', 'MS', 'JOE', 'LA', 'LE', 'EL', 'AM', 'IM', 'MY', 'OUR', 'ZUM', 'ZUR', 'DEN', 'DER', 'DIE', 'DAS', 'VON', 'VAN', 'DE', 'DI', 'DEL', 'DU', 'DES', 'DA', 'DO', 'DOS', 'OG', 'OCH', 'AT', 'ON', 'IN', 'OF']);
+
+const MIN_LETTERS = 2;
+
+/** The name the text gives, or null when it names no one (only purpose words, numbers or punctuation). */
+export function nameFromText(text: string, currencyCode: string): string | null {
+  const tokens = text.split(' ').filter((token) => token !== '');
+  const words = tokens.map((token) => normalize(token));
+  const flat = words.flatMap((normalized, index) => (normalized === '' ? [] : normalized.split(' ').map((word) => ({ word, index }))));
+  const flatWords = flat.map((entry) => entry.word);
+  const name: number[] = [];
+  for (let at = 0; at < flat.length; at++) {
+    const { word, index } = flat[at]!;
+    if (name.length > 0 && legalFormLength(flatWords, at, currencyCode) > 0) break;
+    if (PURPOSE.has(word)) {
+      if (name.length > 0) break;
+      continue;
+    }
+    if (name.length === 0 && LINKS.has(word)) continue;
+    if (name.at(-1) !== index) name.push(index);
+  }
+  while (name.length > 0 && isLink(words[name.at(-1)!]!)) name.pop();
+  const kept = name.map((index) => tokens[index]!);
+  if (kept.join('').replace(/[^\p{L}]/gu, '').length < MIN_LETTERS) return null;
+  return /\p{Ll}/u.test(kept.join(' ')) ? kept.join(' ') : kept.map(titleCase).join(' ');
+}
+
+function isLink(normalized: string): boolean {
+  return normalized === '' || normalized.split(' ').every((word) => LINKS.has(word) || /^\d+$/.test(word));
+}
+
+/** BLUE → Blue, O'BRIEN → O'Brien, BERLIN-MITTE → Berlin-Mitte; HSE and NAV stay; DE → de inside a name. */
+function titleCase(token: string, position: number): string {
+  const letters = token.replace(/[^\p{L}]/gu, '');
+  if (letters.length > 0 && letters.length <= 3 && !SHORT_WORDS.has(normalize(token))) return token;
+  const lower = token.toLowerCase();
+  if (position > 0 && PARTICLES.has(lower)) return lower;
+  return lower.replace(/(^|[-/.(]|(?<=\bo)')(\p{L})/gu, (_, before: string, letter: string) => `${before}${letter.toUpperCase()}`);
+}
