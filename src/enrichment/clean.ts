@@ -25,8 +25,34 @@ const LABELLED_REFERENCE = new RegExp(
   String.raw`\b(?:End-to-End-Ref|Mandatsref|Mandat|Gl(?:ä|ae|a)ubiger-?ID|Kundenreferenz|Kundennr|Referenz|Ref|R[ée]f|Referencia|Kenmerk|Betalingskenm|Machtiging|Incassant-?ID|OCR|Trace ?#?|TRN|PPD ID|WEB ID|CCD ID|CO ID|IND ID|INDN|ID|Conf ?#?|Confirmation|Auth ?#?|TXN|IBAN|BIC|Mandate|NR|Nr|No|Transaction)\s*[.:#]?\s*[:#]?\s*[A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*`,
   'gi',
 );
-const LEADING_METHOD = new RegExp(String.raw`^(?:${[...METHOD_PHRASES].sort((a, b) => b.length - a.length).join('|')})(?=[\s,:*/-]|$)[\s,:*/-]*`, 'i');
+/**
+ * The method phrases as one anchored regex per first letter (a phrase starting with a class such as
+ * [UÜ] under each): a description's first letter picks the few that can match, instead of trying
+ * every phrase at every strip.
+ */
+const LEADING_METHOD: ReadonlyMap<string, RegExp> = (() => {
+  const byLetter = new Map<string, string[]>();
+  for (const phrase of [...METHOD_PHRASES].sort((a, b) => b.length - a.length)) {
+    const letters = phrase.startsWith('[') ? phrase.slice(1, phrase.indexOf(']')) : phrase[0]!;
+    for (const letter of new Set([...letters].map((each) => each.toUpperCase()))) byLetter.set(letter, [...(byLetter.get(letter) ?? []), phrase]);
+  }
+  return new Map([...byLetter].map(([letter, phrases]) => [letter, new RegExp(String.raw`^(?:${phrases.join('|')})(?=[\s,:*/-]|$)[\s,:*/-]*`, 'i')]));
+})();
 const LEADING_PROCESSOR = new RegExp(String.raw`^(?:${PROCESSORS.join('|')})\s?\*\s*`, 'i');
+/** A processor's prefix after other text (a Dutch "BEA NR:… SumUp *Koffiebar"), before the stars go. */
+const PROCESSOR = new RegExp(String.raw`(?<=^|\s)(?:${PROCESSORS.join('|')})\s?\*\s*`, 'gi');
+/** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung". */
+const TRAILING_WORDS = /\s(?:Kartenzahlung|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug)$/i;
+/** SumUp's and other terminals' "NAME//CITY/COUNTRY". */
+const SLASHED_PLACE = /\/\/.*$/;
+/** Dutch SEPA lines: "Naam: Gemeente Amsterdam Omschrijving: …". */
+const NAAM = /\bNaam:\s*(.+?)(?:\s+(?:Omschrijving|Kenmerk|IBAN|BIC|Machtiging|Incassant(?:-?ID)?|Betalingskenm)\s*:|$)/i;
+/** Bank of America's ACH lines: "HubSpot Inc DES:Coupa Pay ID:… INDN:…". */
+const ACH_DES = /^(.+?)\s+DES:\s*(.+?)\s+(?:ID:|INDN:|CO ID:)/i;
+/** OFX cuts a name at 32 characters: "ROSA MEXICANO UNION SQ NEW YOR" ends in part of a city. */
+const OFX_NAME_LENGTH = 32;
+/** Words that tie a city into a name ("CITY OF AUSTIN", "COMUNE DI MILANO", "Gemeente Amsterdam"): the city then stays. */
+const CITY_LINKS = new Set(['OF', 'DI', 'DE', 'DEL', 'DA', 'DU', 'VON', 'VAN', 'LA', 'GEMEENTE', 'GEMEINDE', 'STADT', 'STADTWERKE', 'COMUNE', 'KOMMUNE', 'KUNTA', 'MUNICIPIO', 'VILLE']);
 const MONTH = '(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)';
 const CURRENCY = '(?:EUR|USD|GBP|SEK|NOK|DKK|CHF|PLN|CZK|HUF|RON|ISK)';
 /** A date, card number or amount between method words and the name: 12/03, XXXX1234, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1". */
@@ -60,11 +86,13 @@ const COUNTRIES = new Set(places.countries);
 const US_STATES = new Set(places.usStates);
 const CITIES = new Set(places.cities);
 const LONGEST_CITY = Math.max(...places.cities.map((city) => city.split(' ').length));
+/** Every proper start of a city's name of three characters or more (NEW YOR, PORTLA), for names OFX cut short. */
+const CITY_PREFIXES = new Set(places.cities.flatMap((city) => Array.from({ length: Math.max(0, city.length - 3) }, (_, index) => city.slice(0, index + 3)).filter((prefix) => !prefix.endsWith(' '))));
 
 /** The description's counterparty text; the whole description (whitespace collapsed) when nothing is left. */
 export function cleanDescription(raw: string): string {
   const whole = raw.slice(0, MAX_DESCRIPTION_LENGTH).replace(SPACES, ' ').trim();
-  let text = PURCHASE_AT.exec(whole)?.[1] ?? achOriginator(whole) ?? whole;
+  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? achOriginator(whole) ?? whole;
   text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   text = stripLeading(text);
   text = text
@@ -77,19 +105,22 @@ export function cleanDescription(raw: string): string {
     .replace(TIME, ' ')
     .replace(PHONE, ' ')
     .replace(STORE_NUMBER, ' ')
+    .replace(PROCESSOR, ' ')
     .replace(REFERENCE_SUFFIX, ' ')
     .replace(STAR, ' ')
     .replace(NUMBER_OR_CODE, ' ')
     .replace(STRAY_PUNCTUATION, ' ')
     .replace(SPACES, ' ')
     .replace(SPACE_BEFORE_PUNCTUATION, '$1');
-  text = stripLeading(text.replace(EDGES, '')).replace(TRAILING_METHOD, '');
-  text = stripPlace(text).replace(EDGES, '');
+  text = stripLeading(text.replace(EDGES, '')).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
+  text = stripPlace(text, whole.length >= OFX_NAME_LENGTH - 2 && whole.length <= OFX_NAME_LENGTH).replace(EDGES, '');
   return text || whole;
 }
 
 /** NACHA entries as US banks print them: the originator's name and its entry description. */
 function achOriginator(text: string): string | undefined {
+  const described = ACH_DES.exec(text);
+  if (described) return `${described[1]} ${described[2]}`;
   const name = ORIGINATOR.exec(text)?.[1];
   if (!name) return undefined;
   const entry = ENTRY_DESCRIPTION.exec(text)?.[1];
@@ -101,15 +132,36 @@ function stripLeading(text: string): string {
   let previous;
   do {
     previous = text;
-    text = text.replace(LEADING_METHOD, '').replace(LEADING_PROCESSOR, '').replace(LEADING_DATE_OR_CARD, '').trimStart();
+    const method = LEADING_METHOD.get(text.charAt(0).toUpperCase());
+    text = (method ? text.replace(method, '') : text).replace(LEADING_PROCESSOR, '').replace(LEADING_DATE_OR_CARD, '').trimStart();
   } while (text !== previous && text !== '');
   return text;
 }
 
-/** Country, US state and city at the end, in any order, keeping at least one word. */
-function stripPlace(text: string): string {
-  const words = text.split(' ');
-  return words.slice(0, placeStart(words.map(normalize))).join(' ');
+/**
+ * Country, US state and city at the end, in any order, keeping at least one word and a city a word
+ * ties into the name (CITY OF AUSTIN); a city glued on with a hyphen (ESQUINA-MADRID); in a name
+ * OFX cut short (`truncated`), the start of a city at the very end (NEW YOR).
+ */
+function stripPlace(text: string, truncated: boolean): string {
+  let words = text.split(' ');
+  const last = words.at(-1) ?? '';
+  const glued = last.lastIndexOf('-');
+  if (words.length > 1 && glued > 0 && CITIES.has(normalize(last.slice(glued + 1)))) words = [...words.slice(0, -1), last.slice(0, glued)];
+  const normalized = words.map(normalize);
+  let end = placeStart(normalized);
+  if (end < normalized.length && CITY_LINKS.has(normalized[end - 1] ?? '')) end = normalized.length;
+  if (truncated && end === normalized.length) end -= cutCityLength(normalized);
+  return words.slice(0, end).join(' ');
+}
+
+/** How many words at the end of `words` (normalized) are a city's first words, the last cut short (NEW YOR, PORTLA); 0 when none. */
+function cutCityLength(words: string[]): number {
+  for (let length = Math.min(2, words.length - 1); length >= 1; length--) {
+    const tail = words.slice(-length).join(' ');
+    if (tail.length >= 3 && CITY_PREFIXES.has(tail)) return length;
+  }
+  return 0;
 }
 
 /** True when the text ends with a city (and maybe state and country): a shop's location, as card networks print it. */

@@ -17,8 +17,9 @@ export interface DirectoryMatch {
   merchant: DirectoryMerchant;
   /** True when the spelling matched word for word, false when only written together. */
   exact: boolean;
-  /** How many words of the text the spelling took. */
+  /** How many words of the text the spelling took, from which word (0: the first). */
   words: number;
+  at: number;
 }
 
 const BY_WORDS = new Map<string, DirectoryMerchant>();
@@ -51,7 +52,7 @@ const SHORT = 3;
 export function findMerchant(normalized: string, nameFirst = false): DirectoryMatch | undefined {
   if (normalized === '') return undefined;
   const words = normalized.split(' ');
-  let best: (Omit<DirectoryMatch, 'words'> & { length: number; from: number; to: number }) | undefined;
+  let best: (Omit<DirectoryMatch, 'words' | 'at'> & { length: number; from: number; to: number }) | undefined;
   for (let start = 0; start < words.length; start++) {
     let spaced = '';
     let squashed = '';
@@ -69,5 +70,5 @@ export function findMerchant(normalized: string, nameFirst = false): DirectoryMa
       if (together) best = { merchant: together, exact: false, length: squashed.length, from: start, to: end };
     }
   }
-  return best && { merchant: best.merchant, exact: best.exact, words: best.to - best.from + 1 };
+  return best && { merchant: best.merchant, exact: best.exact, words: best.to - best.from + 1, at: best.from };
 }

@@ -6,7 +6,10 @@
  * are those of the account's currency's countries, so a US "HAPPY NAILS SPA" stays a spa and a
  * Swedish "SL" Stockholm's transit.
  */
-const ENGLISH = ['LTD', 'LIMITED', 'PLC', 'LLC', 'INC', 'CORP', 'LLP', 'PLLC', 'LP'];
+import { phrasesRegex } from './text.ts';
+
+/** CORP stays: it is part of the name people say (Acme Corp). */
+const ENGLISH = ['LTD', 'LIMITED', 'PLC', 'LLC', 'INC', 'LLP', 'PLLC', 'LP'];
 /** The euro area's forms: Germany and Austria, France, Italy, Spain, Portugal, the Benelux, Ireland, Finland and the Baltics. */
 const EURO = [
   'GMBH', 'MBH', 'GMBH CO KG', 'CO KG', 'KG', 'AG', 'E K', 'EK', 'E V', 'EV', 'EG', 'SE', 'SARL', 'S A R L', 'SAS', 'SASU', 'SA', 'S A', 'SAU', 'SCA', 'S C A', 'SNC', 'SL', 'S L', 'SLU',
@@ -32,18 +35,19 @@ function byFirstWord(forms: readonly string[]): ReadonlyMap<string, readonly str
   for (const words of forms.map((form) => form.split(' ')).sort((a, b) => b.length - a.length)) map.set(words[0]!, [...(map.get(words[0]!) ?? []), words]);
   return map;
 }
-const ENGLISH_ONLY = byFirstWord(ENGLISH);
-const FORMS = new Map(Object.entries(BY_CURRENCY).map(([currency, forms]) => [currency, byFirstWord([...ENGLISH, ...forms])]));
+const ENGLISH_ONLY = { words: byFirstWord(ENGLISH), any: phrasesRegex(ENGLISH) };
+const FORMS = new Map(Object.entries(BY_CURRENCY).map(([currency, forms]) => [currency, { words: byFirstWord([...ENGLISH, ...forms]), any: phrasesRegex([...ENGLISH, ...forms]) }]));
 
 /** How many words at `start` of `words` are a legal form (0: none). The first word is never one: it names the company (AG Insurance, SAS). */
 export function legalFormLength(words: readonly string[], start: number, currencyCode: string): number {
   if (start === 0) return 0;
-  const forms = (FORMS.get(currencyCode) ?? ENGLISH_ONLY).get(words[start]!);
+  const forms = (FORMS.get(currencyCode) ?? ENGLISH_ONLY).words.get(words[start]!);
   return forms?.find((form) => form.every((word, offset) => words[start + offset] === word))?.length ?? 0;
 }
 
 /** `normalized` without its legal forms. */
 export function withoutLegalForms(normalized: string, currencyCode: string): string {
+  if (!(FORMS.get(currencyCode) ?? ENGLISH_ONLY).any.test(normalized)) return normalized;
   const words = normalized.split(' ');
   const kept: string[] = [];
   for (let index = 0; index < words.length; index++) {

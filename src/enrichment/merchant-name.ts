@@ -3,11 +3,13 @@
  * an app shows it: `SQ *BLUE LINE BAGELS` → Blue Line Bagels, `ACME LOGISTICS LTD SALARY` → Acme
  * Logistics, `KELA LAPSILISA` → KELA. The name is the first run of words of the clean description
  * (clean.ts) that say who, not what for: leading and trailing purpose words (salary, refund, rent,
- * invoice, a month) go, and the name ends at a legal form (legal-forms.ts) or at a purpose word.
+ * invoice, a month) go, and the name ends at a legal form (legal-forms.ts) or at a purpose word; a
+ * payment facilitator's own name (Satispay Europe) is no one's.
  * Text in capitals is title-cased, keeping short all-capital tokens (HMRC's kind: DWP, NAV) and
  * lower-casing particles inside a name (Metro de Madrid); text already in mixed case is kept.
  */
 import { legalFormLength } from './legal-forms.ts';
+import { isFacilitator } from './naming-guards.ts';
 import { normalize } from './text.ts';
 
 /** Words that say what a payment was for or how it moved, in normalized form: never a name, and a name ends at one. */
@@ -27,21 +29,31 @@ const PURPOSE = new Set([
   'JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'SEPT', 'OCT', 'NOV', 'DEC', 'JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER',
   'DECEMBER', 'MARZ', 'MAERZ', 'MAI', 'JUNI', 'JULI', 'OKTOBER', 'DEZEMBER', 'MARS', 'AVRIL', 'JUIN', 'MARZO', 'APRILE', 'MAGGIO', 'ABRIL', 'MAYO', 'MAIO', 'MAART', 'MEI', 'KWIECIEN', 'MAJ', 'HUHTIKUU',
   'APRILL', 'APRILIS', 'BALANDI', 'BALANDIS',
+  // loans, taxes and fees named on the line
+  'MORTGAGE', 'MTG', 'LOAN', 'MUTUO', 'HIPOTECA', 'CAPITALE', 'INTERESSI', 'INTEREST', 'PRINCIPAL', 'ECHEANCE', 'PRET', 'IMMOBILIER', 'SPLATA', 'KREDYTU', 'KREDYT', 'USATAXPYMT', 'IMPOT', 'IMPOTS',
+  'PRELEVEMENT', 'SOURCE', 'F24', 'DELEGA', 'TELEMATICA', 'TARI', 'IUC', 'PIT', 'IENAKUMA', 'NODOKLA', 'GYVENTOJU', 'PAJAMU', 'MOKESCIO', 'MAKSA', 'BORNE', 'UNGEYDELSE', 'DONATION', 'DONATIONS',
+  'SPENDE', 'UTIL', 'GROUP', 'BILET', 'BILLET', 'BIGLIETTO', 'TICKET', 'TICKETS', 'RENEWAL',
+  // a professional's letters after the name
+  'DDS', 'DMD', 'MD', 'DVM', 'PHD', 'ESQ', 'CPA',
 ]);
+/** Legal forms the Baltic countries write before the name (SIA ACME LATVIA, UAB Ignitis, AS Latvenergo). */
+const LEADING_FORMS = new Set(['SIA', 'AS', 'UAB', 'AB', 'OU', 'AAS', 'VAS']);
 
 /** Words that lead to a name (to, from, in favour of) and particles inside one; dropped at either end. */
-const LINKS = new Set(['TO', 'FROM', 'DE', 'DA', 'DI', 'DEL', 'PARA', 'A', 'FRA', 'TIL', 'VAN', 'AAN', 'NAAR', 'OD', 'DO', 'FAVORE', 'BEI', 'AN', 'VON', 'FOR', 'POUR', 'AV', 'TILL', 'FRAN', 'ZA', 'PAR', 'UZ', 'NAAM', 'OF', 'AND', 'THE', 'P']);
+const LINKS = new Set(['TO', 'FROM', 'DE', 'DA', 'DI', 'DEL', 'PARA', 'A', 'FRA', 'TIL', 'VAN', 'AAN', 'NAAR', 'OD', 'DO', 'FAVORE', 'BEI', 'AN', 'VON', 'FOR', 'POUR', 'AV', 'TILL', 'FRAN', 'ZA', 'PAR', 'UZ', 'NAAM', 'OF', 'P']);
 /** Particles written in lower case inside a title-cased name. */
 const PARTICLES = new Set(['de', 'di', 'del', 'della', 'la', 'le', 'les', 'du', 'des', 'van', 'der', 'den', 'von', 'zu', 'zum', 'y', 'e', 'i', 'og', 'och', 'da', 'do', 'dos', 'das', 'of', 'the', 'and', 'per', 'am', 'et']);
 /** Short words kept in title case rather than capitals (a short all-capital token is otherwise an initialism: DWP, NAV). */
 const SHORT_WORDS = new Set(['THE', 'AND', 'BAR', 'PUB', 'SPA', 'INN', 'BUS', 'CAR', 'NEW', 'OLD', 'BIG', 'RED', 'ONE', 'TWO', 'SUN', 'SKY', 'BAY', 'CO', 'ST', 'DR', 'MR', 'MRS', 'MS', 'JOE', 'LA', 'LE', 'EL', 'AM', 'IM', 'MY', 'OUR', 'ZUM', 'ZUR', 'DEN', 'DER', 'DIE', 'DAS', 'VON', 'VAN', 'DE', 'DI', 'DEL', 'DU', 'DES', 'DA', 'DO', 'DOS', 'OG', 'OCH', 'AT', 'ON', 'IN', 'OF']);
 
 const MIN_LETTERS = 2;
+/** A token already in normalized form (most of a card line's): normalize would return it as it is. */
+const PLAIN = /^[A-Z0-9]+$/;
 
 /** The name the text gives, or null when it names no one (only purpose words, numbers or punctuation). */
 export function nameFromText(text: string, currencyCode: string): string | null {
   const tokens = text.split(' ').filter((token) => token !== '');
-  const words = tokens.map((token) => normalize(token));
+  const words = tokens.map((token) => (PLAIN.test(token) ? token : normalize(token)));
   const flat = words.flatMap((normalized, index) => (normalized === '' ? [] : normalized.split(' ').map((word) => ({ word, index }))));
   const flatWords = flat.map((entry) => entry.word);
   const name: number[] = [];
@@ -52,12 +64,12 @@ export function nameFromText(text: string, currencyCode: string): string | null 
       if (name.length > 0) break;
       continue;
     }
-    if (name.length === 0 && LINKS.has(word)) continue;
+    if (name.length === 0 && (LINKS.has(word) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR'))) continue;
     if (name.at(-1) !== index) name.push(index);
   }
   while (name.length > 0 && isLink(words[name.at(-1)!]!)) name.pop();
   const kept = name.map((index) => tokens[index]!);
-  if (kept.join('').replace(/[^\p{L}]/gu, '').length < MIN_LETTERS) return null;
+  if (kept.join('').replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(kept.join(' ')))) return null;
   return /\p{Ll}/u.test(kept.join(' ')) ? kept.join(' ') : kept.map(titleCase).join(' ');
 }
 

@@ -67,8 +67,9 @@ export function enrich(input: EnrichmentInput): Enrichment {
     cleanDescription: clean,
     merchant: hints.merchantName
       ? { name: hints.merchantName, website: hints.website, logoUrl: hints.logoUrl, source: 'PROVIDER', confidence: PROVIDER_CONFIDENCE }
-      : found && agrees(category, listed)
-        ? { name: found.merchant.name, website: hints.website, logoUrl: hints.logoUrl, source: 'DIRECTORY', confidence: found.exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together }
+      : found && agrees(category, listed, found.at === 0)
+        ? (isPeerApp(found) ? personPaid(found, readName(category, text, party, clean, currencyCode)) : undefined) ??
+          { name: found.merchant.name, website: hints.website, logoUrl: hints.logoUrl, source: 'DIRECTORY', confidence: found.exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together }
         : readName(category, text, party, clean, currencyCode),
     category,
     paymentChannel: hints.paymentChannel ?? channelFromText(description, whole),
@@ -101,10 +102,22 @@ function refined(listed: RuleMatch, rules: RuleInput): RuleMatch {
 
 /**
  * A directory merchant is named only when the category does not contradict it: in "ATM 7-ELEVEN"
- * (cash) the name is the ATM's place, not a merchant paid. A provider's category is trusted either way.
+ * (cash) the name is the ATM's place, not a merchant paid. Income is the exception when the name
+ * starts the text it was found in: the payer is named (an agency, Uber paying its drivers), while
+ * an airline inside an employer's name (NOMINA ACME IBERIA) is not. A provider's category is trusted either way.
  */
-function agrees(category: Enrichment['category'], listed: RuleMatch | undefined): boolean {
-  return category === null || category.source === 'PROVIDER' || category.primary === listed?.category.primary;
+function agrees(category: Enrichment['category'], listed: RuleMatch | undefined, startsText: boolean): boolean {
+  return category === null || category.source === 'PROVIDER' || (category.primary === 'INCOME' && startsText) || category.primary === listed?.category.primary;
+}
+
+/** A payment app between people (Zelle, Venmo): the person the line names, when it names one, is the counterparty. */
+function isPeerApp({ merchant }: DirectoryMatch): boolean {
+  return merchant.category.detailed === 'TRANSFER_OUT_ACCOUNT_TRANSFER';
+}
+
+/** The person a payment app's line names ("ZELLE PAYMENT TO MARIA GARCIA"), not the app's own words ("VENMO CASHOUT"). */
+function personPaid(app: DirectoryMatch, read: Enrichment['merchant']): Enrichment['merchant'] | undefined {
+  return read && !normalize(read.name).includes(normalize(app.merchant.name)) ? read : undefined;
 }
 
 /**
