@@ -43,10 +43,11 @@ const LEADING_FORMS = new Set(['SIA', 'AS', 'UAB', 'AB', 'OU', 'AAS', 'VAS']);
 const LINKS = new Set(['TO', 'FROM', 'DE', 'DA', 'DI', 'DEL', 'PARA', 'A', 'FRA', 'TIL', 'VAN', 'AAN', 'NAAR', 'OD', 'DO', 'FAVORE', 'BEI', 'AN', 'VON', 'FOR', 'POUR', 'AV', 'TILL', 'FRAN', 'ZA', 'PAR', 'UZ', 'NAAM', 'OF', 'P']);
 /** Particles written in lower case inside a title-cased name. */
 const PARTICLES = new Set(['de', 'di', 'del', 'della', 'la', 'le', 'les', 'du', 'des', 'van', 'der', 'den', 'von', 'zu', 'zum', 'y', 'e', 'i', 'og', 'och', 'da', 'do', 'dos', 'das', 'of', 'the', 'and', 'per', 'am', 'et']);
-/** Short words kept in title case rather than capitals (a short all-capital token is otherwise an initialism: DWP, NAV). */
+/** Short words kept in title case even alone (a short all-capital token is otherwise an initialism: DWP, NAV). */
 const SHORT_WORDS = new Set(['THE', 'AND', 'BAR', 'PUB', 'SPA', 'INN', 'BUS', 'CAR', 'NEW', 'OLD', 'BIG', 'RED', 'ONE', 'TWO', 'SUN', 'SKY', 'BAY', 'CO', 'ST', 'DR', 'MR', 'MRS', 'MS', 'JOE', 'LA', 'LE', 'EL', 'AM', 'IM', 'MY', 'OUR', 'ZUM', 'ZUR', 'DEN', 'DER', 'DIE', 'DAS', 'VON', 'VAN', 'DE', 'DI', 'DEL', 'DU', 'DES', 'DA', 'DO', 'DOS', 'OG', 'OCH', 'AT', 'ON', 'IN', 'OF']);
 
 const MIN_LETTERS = 2;
+const SHORT_TOKEN = 3;
 /** A token already in normalized form (most of a card line's): normalize would return it as it is. */
 const PLAIN = /^[A-Z0-9]+$/;
 
@@ -70,17 +71,20 @@ export function nameFromText(text: string, currencyCode: string): string | null 
   while (name.length > 0 && isLink(words[name.at(-1)!]!)) name.pop();
   const kept = name.map((index) => tokens[index]!);
   if (kept.join('').replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(kept.join(' ')))) return null;
-  return /\p{Ll}/u.test(kept.join(' ')) ? kept.join(' ') : kept.map(titleCase).join(' ');
+  return /\p{Ll}/u.test(kept.join(' ')) ? kept.join(' ') : kept.map((token, position) => titleCase(token, position, kept.length)).join(' ');
 }
 
 function isLink(normalized: string): boolean {
   return normalized === '' || normalized.split(' ').every((word) => LINKS.has(word) || /^\d+$/.test(word));
 }
 
-/** BLUE → Blue, O'BRIEN → O'Brien, BERLIN-MITTE → Berlin-Mitte; HSE and NAV stay; DE → de inside a name. */
-function titleCase(token: string, position: number): string {
+/**
+ * BLUE → Blue, O'BRIEN → O'Brien, BERLIN-MITTE → Berlin-Mitte, DE → de inside a name. A short token
+ * stays in capitals when it has no vowel (JRS, TX) or is the whole name (NAV, HSE): an initialism.
+ */
+function titleCase(token: string, position: number, tokens: number): string {
   const letters = token.replace(/[^\p{L}]/gu, '');
-  if (letters.length > 0 && letters.length <= 3 && !SHORT_WORDS.has(normalize(token))) return token;
+  if (letters.length > 0 && letters.length <= SHORT_TOKEN && !SHORT_WORDS.has(normalize(token)) && (tokens === 1 || !/[AEIOUY]/i.test(letters))) return token;
   const lower = token.toLowerCase();
   if (position > 0 && PARTICLES.has(lower)) return lower;
   return lower.replace(/(^|[-/.(]|(?<=\bo)')(\p{L})/gu, (_, before: string, letter: string) => `${before}${letter.toUpperCase()}`);

@@ -22,7 +22,7 @@ import { channelFromText } from './channel.ts';
 import { cleanDescription, MAX_DESCRIPTION_LENGTH } from './clean.ts';
 import { findMerchant, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
-import { withoutPersonNames } from './guards.ts';
+import { followsTitle } from './guards.ts';
 import { withoutLegalForms } from './legal-forms.ts';
 import { categoryOfMcc } from './mcc.ts';
 import { nameFromText } from './merchant-name.ts';
@@ -57,8 +57,8 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const party = hints.counterpartyName && !isFacilitator(normalize(hints.counterpartyName)) ? hints.counterpartyName.slice(0, MAX_DESCRIPTION_LENGTH) : null;
   const found =
     (hints.merchantName ? findMerchant(normalize(hints.merchantName.slice(0, MAX_DESCRIPTION_LENGTH)), true) : undefined) ??
-    findMerchant(withoutPersonNames(name), true) ??
-    findMerchant(withoutPersonNames(text)) ??
+    notAPerson(name, findMerchant(name, true)) ??
+    notAPerson(text, findMerchant(text)) ??
     (party ? findMerchant(withoutLegalForms(normalize(party), currencyCode), true) : undefined);
   const rules: RuleInput = { normalized: text, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: name.split(' ').length };
   const listed = found && listedMatch(found, rules.direction);
@@ -131,6 +131,11 @@ function readName(category: Enrichment['category'], text: string, party: string 
   if (fromParty) return { name: fromParty, website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.counterparty };
   const fromText = nameFromText(clean, currencyCode);
   return fromText ? { name: fromText, website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.description } : null;
+}
+
+/** A directory match, unless it is a person's surname after a title (SR MANUEL COSTA). */
+function notAPerson(normalized: string, match: DirectoryMatch | undefined): DirectoryMatch | undefined {
+  return match && !followsTitle(normalized, match.at) ? match : undefined;
 }
 
 function listedMatch({ merchant, exact }: DirectoryMatch, direction: RuleInput['direction']): RuleMatch {
