@@ -9,7 +9,7 @@ const enriched = (description: string, amount: string, currencyCode = 'USD', hin
 const merchantOf = (description: string, amount: string, currencyCode?: string, hints?: Partial<ProviderHints>) => enriched(description, amount, currencyCode, hints).merchant;
 
 describe('merchants named from the line', () => {
-  it('name a shop the directory does not know after its processor prefix, title-cased, less sure than the directory', () => {
+  it('name a shop the directory does not know after its processor prefix, title-cased, less sure than the directory; never a line that names no one else', () => {
     expect(merchantOf('SQ *HARBOR LIGHT DONUTS', '-6.20')).toEqual({ name: 'Harbor Light Donuts', website: null, logoUrl: null, source: 'DESCRIPTION', confidence: 0.6 });
     expect(merchantOf('TST* GRANITE STATE TAVERN 0412 BOSTON MA', '-48.10')?.name).toBe('Granite State Tavern');
     expect(merchantOf('CARD PAYMENT TO ZETTLE_*THE GREEN MAN ON 02-05-2026', '-14.60', 'GBP')?.name).toBe('The Green Man');
@@ -18,17 +18,7 @@ describe('merchants named from the line', () => {
     expect(merchantOf('VDP-MULLIGANS HARDWARE', '-19.99', 'EUR')?.name).toBe('Mulligans Hardware');
     expect(merchantOf('POS03JUN KEOGHS CHIPPER', '-11.50', 'EUR')?.name).toBe('Keoghs Chipper');
     expect(merchantOf('STARBUCKS STORE 11254 SEATTLE WA', '-6.45')).toMatchObject({ source: 'DIRECTORY', confidence: 0.9 });
-  });
-
-  it('keep short capital initialisms, apostrophes and mixed case as written; lower-case particles inside a name', () => {
-    expect(merchantOf("SQ *DAVE'S BIKE BARN", '-45.00')?.name).toBe("Dave's Bike Barn");
-    expect(merchantOf('SQ *JRS PLUMBING SUPPLY', '-80.00')?.name).toBe('JRS Plumbing Supply');
-    expect(merchantOf("POS O'REILLYS BAKEHOUSE", '-7.00', 'EUR')?.name).toBe("O'Reillys Bakehouse");
-    expect(merchantOf('COMPRA 4321 CASA DE LA PAELLA', '-36.00', 'EUR')?.name).toBe('Casa de la Paella');
-    expect(merchantOf('Kartenzahlung Eiscafe Venezia', '-5.40', 'EUR')?.name).toBe('Eiscafe Venezia');
-  });
-
-  it('never name the holder’s own transfers, fees, interest, cash without an operator, a card bill, or a line that names no one', () => {
+    // …and never the holder's own transfers, fees, interest, cash without an operator, a card bill, or a line that names no one
     expect(merchantOf('ONLINE TRANSFER TO SAV XXXXXX4411', '-300.00')).toBeNull();
     expect(merchantOf('Przelew własny', '500.00', 'PLN')).toBeNull();
     expect(merchantOf('MONTHLY SERVICE FEE', '-12.00')).toBeNull();
@@ -39,6 +29,14 @@ describe('merchants named from the line', () => {
     expect(enriched('AUTOPAY PAYMENT RECEIVED', '350.00', 'USD', {}, 'CREDIT').merchant).toBeNull();
     expect(merchantOf('CHECK # 2210', '-400.00')).toBeNull();
     expect(merchantOf('VIR SEPA 000123 / 04.2026', '-25.00', 'EUR')).toBeNull();
+  });
+
+  it('keep short capital initialisms, apostrophes and mixed case as written; lower-case particles inside a name', () => {
+    expect(merchantOf("SQ *DAVE'S BIKE BARN", '-45.00')?.name).toBe("Dave's Bike Barn");
+    expect(merchantOf('SQ *JRS PLUMBING SUPPLY', '-80.00')?.name).toBe('JRS Plumbing Supply');
+    expect(merchantOf("POS O'REILLYS BAKEHOUSE", '-7.00', 'EUR')?.name).toBe("O'Reillys Bakehouse");
+    expect(merchantOf('COMPRA 4321 CASA DE LA PAELLA', '-36.00', 'EUR')?.name).toBe('Casa de la Paella');
+    expect(merchantOf('Kartenzahlung Eiscafe Venezia', '-5.40', 'EUR')?.name).toBe('Eiscafe Venezia');
   });
 
   it('name the person a payment between people names, not the app', () => {
