@@ -62,6 +62,12 @@ describe('provider hints', () => {
     expect(providerHints(null)).toEqual({ merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null });
   });
 
+  it("reads a category Plaid sends in its current taxonomy (version 2) as version 1", () => {
+    expect(providerHints({ categories: ['INCOME', 'INCOME_SALARY'], counterpartyName: 'Acme Corp' }).category).toEqual({ primary: 'INCOME', detailed: 'INCOME_WAGES' });
+    expect(providerHints({ categories: ['LOAN_DISBURSEMENTS', 'LOAN_DISBURSEMENTS_BNPL'] }).category).toEqual({ primary: 'TRANSFER_IN', detailed: 'TRANSFER_IN_CASH_ADVANCES_AND_LOANS' });
+    expect(providerHints({ categories: ['OTHER', 'OTHER_OTHER'] }).category).toBeNull();
+  });
+
   it("reads a bank's payer or payee apart from a provider's merchant name: a name to read, not to show", () => {
     const enableBanking = { categories: [], merchantName: null, counterpartyName: 'ACME SVERIGE AB', mcc: null, logo: null, website: null };
     expect(providerHints(enableBanking)).toMatchObject({ merchantName: null, counterpartyName: 'ACME SVERIGE AB' });
