@@ -2,7 +2,7 @@
  * `npm run eval [-- <section>…] [--misses]`: measures Tributary's local intelligence against
  * hand-labelled data and prints one section per evaluator, each a module in scripts/eval/ that
  * exports `evaluate` (see Evaluator). Sections run in file-name order; naming some runs only those.
- * `--misses` also lists what each got wrong (for the development split only: see
+ * `--misses` also lists what each got wrong (for the development splits only, never a held-out line: see
  * docs/decisions/enrichment-evaluation.md). Exits 1 when an evaluator finds its data invalid.
  */
 import { readdirSync } from 'node:fs';
