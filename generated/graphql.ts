@@ -1517,7 +1517,8 @@ export type Transaction = {
 
 /**
  * A transaction's category: a `primary` category and a `detailed` one inside it, both from the
- * taxonomy listed in docs/categories.md (one-to-one with Plaid's personal finance categories), e.g.
+ * taxonomy listed in docs/categories.md (one-to-one with Plaid's personal finance categories: version 1
+ * in `Transaction.category`, version 2 in `Transaction.categoryV2`), e.g.
  * `{primary: "FOOD_AND_DRINK", detailed: "FOOD_AND_DRINK_COFFEE", source: RULES, confidence: 0.9}`.
  */
 export type TransactionCategory = {

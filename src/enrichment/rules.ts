@@ -1,13 +1,15 @@
 /**
  * Keyword rules over the whole normalized description (payment-method words included: ATM, VIR and
  * ÜBERWEISUNG say what kind of movement it is). Written for Tributary (Apache-2.0) in English,
- * German, French, Dutch, Spanish and Swedish bank wording.
+ * German, French, Dutch, Spanish, Swedish, Italian, Polish, Portuguese, Danish, Norwegian, Finnish,
+ * Estonian, Latvian and Lithuanian bank wording.
  *
- * Two lists, tried at different steps (see pipeline.ts): MOVEMENT rules name what the movement is
+ * Three lists, tried at different steps (see pipeline.ts): MOVEMENT rules name what the movement is
  * whoever the counterparty (wages, cash, fees, interest, rent, loan and card payments, savings), so
  * they come before the merchant directory; KIND rules guess a trade from a word in the name (CAFE,
- * APOTHEKE, PARKING) or a plain transfer, so they come last. In each list the first rule that
- * matches wins, and a rule may apply to money in or money out only.
+ * APOTHEKE, PARKING), and TRANSFER rules a plain transfer, so they come last. In each list the first
+ * rule that matches wins, and a rule may apply to money in or money out only. The text they read has
+ * no legal forms (legal-forms.ts); kind rules read it without payment schemes' names (guards.ts).
  */
 import type { EnrichmentInput } from './enrichment.ts';
 import { categoryOf, type Category } from './taxonomy.ts';
