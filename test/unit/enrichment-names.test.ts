@@ -55,6 +55,9 @@ describe('payers named', () => {
     expect(enriched('DEUTSCHE RENTENVERSICHERUNG RENTE 05/26', '1412.30', 'EUR')).toMatchObject({ merchant: { name: 'Deutsche Rentenversicherung' }, category: { detailed: 'INCOME_RETIREMENT_PENSION' } });
     expect(enriched('SKATTEVERKET SKATTEATERBETALNING 2025', '3980.00', 'SEK')).toMatchObject({ merchant: { name: 'Skatteverket' }, category: { detailed: 'INCOME_TAX_REFUND' } });
     expect(enriched('ACCREDITO STIPENDIO FABBRICA NORD SRL MAGGIO', '1890.00', 'EUR')).toMatchObject({ merchant: { name: 'Fabbrica Nord' }, category: { detailed: 'INCOME_WAGES' } });
+    // The month a salary is for is no part of the payer's name, in any language read: one name every month.
+    expect(merchantOf('VIR SEPA SALAIRE JUILLET ATELIERS DU LAC SAS', '2210.00', 'EUR')?.name).toBe('Ateliers du Lac');
+    expect(merchantOf('PALKKA HEINAKUU RAKENNUS KIVI OY', '2650.00', 'EUR')?.name).toBe('Rakennus Kivi');
   });
 
   it('read a payer from the counterparty the bank reports, leaving a payment facilitator’s name out', () => {
