@@ -739,18 +739,42 @@ export type LiabilityKind =
   | 'STUDENT';
 
 /**
- * A transaction's merchant. `website` and `logoUrl` are set only when the provider supplied them;
- * Tributary never guesses a logo.
+ * A transaction's merchant (or, for money in, its payer). `website` and `logoUrl` are set only when
+ * the provider supplied them; Tributary never guesses a logo.
  */
 export type Merchant = {
   __typename?: 'Merchant';
+  /**
+   * How sure the source is, from 0 to 1 (three decimals); like a category's, it ranks the evidence and
+   * is not a calibrated probability: 0.9 for the provider's name or a directory merchant matched word
+   * for word, 0.8 matched written together, 0.7 for the payer or payee the bank names beside the line,
+   * 0.6 for a name read from the line's own text. Null exactly when `source` is.
+   */
+  confidence: Maybe<Scalars['Float']['output']>;
   /** An HTTPS URL of the merchant's logo, when the provider gave one. */
   logoUrl: Maybe<Scalars['String']['output']>;
-  /** The merchant's name as people know it, e.g. `Blue Bottle Coffee`. */
+  /** The merchant's name as people know it, e.g. `Blue Bottle Coffee`; a name read from the bank's line is title-cased (`SQ *BLUE LINE BAGELS`: `Blue Line Bagels`). */
   name: Scalars['String']['output'];
+  /**
+   * Who named the merchant; see `MerchantSource`. Null only for a transaction enriched before
+   * Tributary recorded it, until the background re-enrichment reaches it.
+   */
+  source: Maybe<MerchantSource>;
   /** The merchant's website as a bare domain, e.g. `bluebottlecoffee.com`, when the provider gave one. */
   website: Maybe<Scalars['String']['output']>;
 };
+
+/** Who named a transaction's merchant. */
+export type MerchantSource =
+  /**
+   * Read from the bank's own line: the counterparty name the bank reports beside it (Enable Banking's
+   * creditor or debtor), else the description's words once cleaned, title-cased.
+   */
+  | 'DESCRIPTION'
+  /** Tributary's bundled directory of common merchants recognised it in the line. */
+  | 'DIRECTORY'
+  /** The upstream provider named it (Plaid's `merchant_name`, SimpleFIN's payee). */
+  | 'PROVIDER';
 
 /**
  * Writes. Each mutation acts on the authenticated profile's own records and returns a payload:
@@ -1426,6 +1450,14 @@ export type Transaction = {
    * the profile follow it (`source: LEARNED`).
    */
   category: Maybe<TransactionCategory>;
+  /**
+   * The same category in Plaid's current taxonomy, personal finance categories version 2 (listed with
+   * the mapping from `category`'s version 1 in docs/categories.md), e.g. `{primary: "INCOME",
+   * detailed: "INCOME_SALARY", source: RULES, confidence: 0.85}` where `category` is `INCOME_WAGES`.
+   * Each version 1 category has exactly one version 2 category; `source` and `confidence` are
+   * `category`'s. Null exactly when `category` is.
+   */
+  categoryV2: Maybe<TransactionCategory>;
   /** ISO 4217 currency code of `amount`, e.g. `USD` (the account's currency). */
   currencyCode: Scalars['String']['output'];
   /**
@@ -1447,9 +1479,12 @@ export type Transaction = {
   /** Transaction identifier: `txn_` followed by an opaque, time-ordered id. */
   id: Scalars['ID']['output'];
   /**
-   * Who the transaction was with, as Tributary's enrichment recognised it (for every provider), e.g.
-   * `{name: "Blue Bottle Coffee", website: "bluebottlecoffee.com", logoUrl: "https://…"}`; null when
-   * nothing recognised a merchant (transfers, fees, unknown text).
+   * Who the transaction was with, as Tributary's enrichment recognised it (for every provider): the
+   * merchant paid or, for money in, the payer (an employer, an agency), e.g. `{name: "Blue Bottle
+   * Coffee", website: "bluebottlecoffee.com", logoUrl: "https://…", source: PROVIDER, confidence: 0.9}`;
+   * a name read from the bank's line when nothing else knows it (`source: DESCRIPTION`). Null when the
+   * line names no one else: transfers between the holder's own accounts, fees, interest, cash, or text
+   * that names no one.
    */
   merchant: Maybe<Merchant>;
   /** Custom metadata, or null when none is set. Set it with `transactionUpdate`. */
@@ -1482,7 +1517,8 @@ export type Transaction = {
 
 /**
  * A transaction's category: a `primary` category and a `detailed` one inside it, both from the
- * taxonomy listed in docs/categories.md (one-to-one with Plaid's personal finance categories), e.g.
+ * taxonomy listed in docs/categories.md (one-to-one with Plaid's personal finance categories: version 1
+ * in `Transaction.category`, version 2 in `Transaction.categoryV2`), e.g.
  * `{primary: "FOOD_AND_DRINK", detailed: "FOOD_AND_DRINK_COFFEE", source: RULES, confidence: 0.9}`.
  */
 export type TransactionCategory = {
@@ -1792,6 +1828,7 @@ export type ResolversTypes = {
   Liability: ResolverTypeWrapper<LiabilityRecord>;
   LiabilityKind: LiabilityKind;
   Merchant: ResolverTypeWrapper<Merchant>;
+  MerchantSource: MerchantSource;
   Metadata: ResolverTypeWrapper<Scalars['Metadata']['output']>;
   MetadataFilter: ResolverTypeWrapper<Scalars['MetadataFilter']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -2088,8 +2125,10 @@ export type LiabilityResolvers<ContextType = GraphQLContext, ParentType extends 
 };
 
 export type MerchantResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Merchant'] = ResolversParentTypes['Merchant']> = {
+  confidence?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   logoUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  source?: Resolver<Maybe<ResolversTypes['MerchantSource']>, ParentType, ContextType>;
   website?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
@@ -2210,6 +2249,7 @@ export type TransactionResolvers<ContextType = GraphQLContext, ParentType extend
   amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   category?: Resolver<Maybe<ResolversTypes['TransactionCategory']>, ParentType, ContextType>;
+  categoryV2?: Resolver<Maybe<ResolversTypes['TransactionCategory']>, ParentType, ContextType>;
   currencyCode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   date?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;

@@ -58,7 +58,8 @@ function inputOf(item: Labelled): EnrichmentInput {
     amount: item.amount,
     currencyCode: item.currencyCode,
     accountKind: item.accountKind,
-    hints: { merchantName: item.counterparty ?? null, website: null, logoUrl: null, category: null, mcc: item.mcc ?? null, paymentChannel: null },
+    // As Enable Banking's transform reports it: the bank's creditor or debtor apart from a merchant name (provider-hints.ts).
+    hints: { merchantName: null, counterpartyName: item.counterparty ?? null, website: null, logoUrl: null, category: null, mcc: item.mcc ?? null, paymentChannel: null },
   };
 }
 

@@ -64,7 +64,7 @@ function enriched(transaction: RecurringInput): RecurringInput {
   return { ...transaction, merchantName: merchant?.name ?? null, category: category?.detailed ?? null };
 }
 
-const NO_HINTS = { merchantName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
+const NO_HINTS = { merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
 
 function overlap(labelled: string[], detected: string[]): number {
   const members = new Set(detected);

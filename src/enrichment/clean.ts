@@ -6,26 +6,14 @@
  * Every pattern is compiled once, here; a call runs a fixed list of linear passes.
  */
 import places from './data/places.json' with { type: 'json' };
+import { METHOD_PHRASES } from './method-words.ts';
 import { normalize } from './text.ts';
 
 /** Longer than any bank's description: bounds the cost of one call. */
 export const MAX_DESCRIPTION_LENGTH = 400;
 
-/** Payment-method words a description starts with, longest first so the whole phrase goes. */
-const METHOD_PHRASES = [
-  'RECURRING PAYMENT AUTHORIZED ON', 'PURCHASE AUTHORIZED ON', 'DEBIT CARD PURCHASE', 'CHECK CARD PURCHASE', 'POS PURCHASE', 'POS DEBIT', 'DBT CRD', 'DEBIT CARD',
-  'CHECKCARD', 'CARD PURCHASE', 'CARD PAYMENT TO', 'CARD PAYMENT', 'CONTACTLESS PAYMENT', 'CONTACTLESS', 'VISA DEBIT', 'VISA', 'MASTERCARD', 'POS', 'PURCHASE', 'ACH DEBIT', 'ACH CREDIT', 'ACH',
-  'DIRECT DEBIT PAYMENT TO', 'DIRECT DEBIT', 'STANDING ORDER', 'FASTER PAYMENTS RECEIPT', 'FASTER PAYMENT', 'BANK GIRO CREDIT', 'BGC', 'FPI', 'FPO',
-  'SEPA-BASISLASTSCHRIFT', 'SEPA-LASTSCHRIFT', 'SEPA LASTSCHRIFT', 'BASISLASTSCHRIFT', 'FOLGELASTSCHRIFT', 'ERSTLASTSCHRIFT', 'LASTSCHRIFT', 'KARTENZAHLUNG GIROCARD', 'KARTENZAHLUNG', 'GIROCARD',
-  'SEPA-[UÜ]BERWEISUNG', 'ECHTZEIT[UÜ]BERWEISUNG', '[UÜ]BERWEISUNG', 'GUTSCHRIFT', 'DAUERAUFTRAG', 'APPLE PAY', 'GOOGLE PAY',
-  'PAIEMENT PAR CARTE', 'PAIEMENT CB', 'ACHAT CB', 'CARTE', 'CB', 'PRLV SEPA', 'PRELEVEMENT', 'VIR SEPA INST', 'VIR SEPA', 'VIREMENT', 'VIR',
-  'BEA, BETAALPAS', 'BEA', 'BETAALPAS', 'BETAALAUTOMAAT', 'SEPA INCASSO ALGEMEEN DOORLOPEND', 'SEPA INCASSO', 'INCASSO', 'SEPA OVERBOEKING', 'OVERBOEKING', 'IDEAL',
-  'COMPRA TARJ\\.', 'COMPRA TARJETA', 'COMPRA EN', 'PAGO MOVIL EN', 'PAGO EN', 'ADEUDO RECIBO', 'ADEUDO', 'RECIBO', 'TRANSFERENCIA',
-  'KORTK[OÖ]P', 'KORTTRANSAKTION', 'AUTOGIRO', 'BETALNING',
-];
-
 /** Card processors and payment facilitators whose prefix stands before the merchant's own name. */
-const PROCESSORS = ['SQ', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE', 'GOOGLE'];
+const PROCESSORS = ['SQ', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE'];
 
 /** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
@@ -37,17 +25,53 @@ const LABELLED_REFERENCE = new RegExp(
   String.raw`\b(?:End-to-End-Ref|Mandatsref|Mandat|Gl(?:ä|ae|a)ubiger-?ID|Kundenreferenz|Kundennr|Referenz|Ref|R[ée]f|Referencia|Kenmerk|Betalingskenm|Machtiging|Incassant-?ID|OCR|Trace ?#?|TRN|PPD ID|WEB ID|CCD ID|CO ID|IND ID|INDN|ID|Conf ?#?|Confirmation|Auth ?#?|TXN|IBAN|BIC|Mandate|NR|Nr|No|Transaction)\s*[.:#]?\s*[:#]?\s*[A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*`,
   'gi',
 );
-const LEADING_METHOD = new RegExp(String.raw`^(?:${METHOD_PHRASES.join('|')})(?=[\s,:*/-]|$)[\s,:*/-]*`, 'i');
+/**
+ * The method phrases as one anchored regex per first letter (a phrase starting with a class such as
+ * [UÜ] under each): a description's first letter picks the few that can match, instead of trying
+ * every phrase at every strip.
+ */
+const LEADING_METHOD: ReadonlyMap<string, RegExp> = (() => {
+  const byLetter = new Map<string, string[]>();
+  for (const phrase of [...METHOD_PHRASES].sort((a, b) => b.length - a.length)) {
+    const letters = phrase.startsWith('[') ? phrase.slice(1, phrase.indexOf(']')) : phrase[0]!;
+    for (const letter of new Set([...letters].map((each) => each.toUpperCase()))) byLetter.set(letter, [...(byLetter.get(letter) ?? []), phrase]);
+  }
+  return new Map([...byLetter].map(([letter, phrases]) => [letter, new RegExp(String.raw`^(?:${phrases.join('|')})(?=[\s,:*/-]|$)[\s,:*/-]*`, 'i')]));
+})();
 const LEADING_PROCESSOR = new RegExp(String.raw`^(?:${PROCESSORS.join('|')})\s?\*\s*`, 'i');
-const LEADING_DATE_OR_CARD = /^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|X{2,}\d{2,4}|\*{1,}\d{4}|\d{4,8}|ON)(?=\s|$)\s*/i;
-const CARD_REFERENCE = /(?:\b(?:CARD|KARTE|CARTE|KORT)\s?(?:NO\.?|NR\.?|#)?\s?[X*]*\d{4}\b|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\bX{4}\b)/gi;
-const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA) )?(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
+/** A processor's prefix after other text (a Dutch "BEA NR:… SumUp *Koffiebar"), before the stars go. */
+const PROCESSOR = new RegExp(String.raw`(?<=^|\s)(?:${PROCESSORS.join('|')})\s?\*\s*`, 'gi');
+/** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung". */
+const TRAILING_WORDS = /\s(?:Kartenzahlung|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug)$/i;
+/** SumUp's and other terminals' "NAME//CITY/COUNTRY". */
+const SLASHED_PLACE = /\/\/.*$/;
+/** Dutch SEPA lines: "Naam: Gemeente Amsterdam Omschrijving: …". */
+const NAAM = /\bNaam:\s*(.+?)(?:\s+(?:Omschrijving|Kenmerk|IBAN|BIC|Machtiging|Incassant(?:-?ID)?|Betalingskenm)\s*:|$)/i;
+/** Bank of America's ACH lines: "HubSpot Inc DES:Coupa Pay ID:… INDN:…". */
+const ACH_DES = /^(.+?)\s+DES:\s*(.+?)\s+(?:ID:|INDN:|CO ID:)/i;
+/** OFX cuts a name at 32 characters: "ROSA MEXICANO UNION SQ NEW YOR" ends in part of a city. */
+const OFX_NAME_LENGTH = 32;
+/** Words that tie a city into a name ("CITY OF AUSTIN", "COMUNE DI MILANO", "Gemeente Amsterdam"): the city then stays. */
+const CITY_LINKS = new Set(['OF', 'DI', 'DE', 'DEL', 'DA', 'DU', 'VON', 'VAN', 'LA', 'GEMEENTE', 'GEMEINDE', 'STADT', 'STADTWERKE', 'COMUNE', 'KOMMUNE', 'KUNTA', 'MUNICIPIO', 'VILLE']);
+const MONTH = '(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)';
+const CURRENCY = '(?:EUR|USD|GBP|SEK|NOK|DKK|CHF|PLN|CZK|HUF|RON|ISK)';
+/** A date, card number or amount between method words and the name: 12/03, XXXX1234, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1". */
+const LEADING_DATE_OR_CARD = new RegExp(
+  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|POS\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|MC/\d+)(?=\s|$)\s*`,
+  'i',
+);
+const CARD_REFERENCE = /(?:\b(?:CARD|KARTE|CARTE|CARTA|KORT)\s?(?:NO\.?|NR\.?|N\.|#)?\s?[X*]*\d{4}\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4}\b)/gi;
+const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
 /** UK statements end a line with the payment's code (direct debit, standing order, giro credit, …). */
 const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR)$/i;
-const TIME = /\b\d{1,2}[:.]\d{2}(?::\d{2})?\s?(?:UHR|H)?(?=\s|$)|\b\d{1,2}:\d{2}\b/gi;
-const FOREIGN_AMOUNT = /\b(?:(?:EUR|USD|GBP|SEK|NOK|DKK|CHF)\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?(?:EUR|USD|GBP|SEK|NOK|DKK|CHF)|(?:KURS|RATE|FX RATE)\s?\d+(?:[.,]\d+)?)\b/gi;
+const TIME = /\b(?:(?:KL|ORE|GODZ)\.? )?(?:\d{1,2}[:.]\d{2}(?::\d{2})?\s?(?:UHR|H)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
+const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?${CURRENCY}|(?:KURS|RATE|FX RATE)\s?\d+(?:[.,]\d+)?)\b`, 'gi');
+/** A day and month after its label (Norway's "Dato 12.03", Italy's "DEL 14/03"), which alone would read as a time. */
+const LABELLED_DATE = /\b(?:DATO|DATA|DEL|DNIA|DATE)\s+\d{1,2}[./]\d{1,2}(?:[./]\d{2,4})?\.?(?=\s|$)/gi;
 const PHONE = /\b(?:\+?\d{1,3}[ -])?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b|\b\d{3}-\d{7}\b/g;
 const STORE_NUMBER = /(?:#\s?\d+|\b(?:STORE|STORE NO|STR|NO|NR|NUM|TERM|TERMINAL|TID|FIL|FILIALE|KASSE|T)\s?[.:#-]?\s?\d+\b)/gi;
+/** A bank's bracketed code: a country "(ITA)", a reference "(123456)", Italy's "A (ITA)" before the shop. */
+const BRACKETED = /(?:\bA )?\(\s*(?:[A-Z]{3}|\d+)\s*\)/gi;
 const REFERENCE_SUFFIX = /\*[A-Z0-9]*\d[A-Z0-9]*/gi;
 const STAR = /\s*\*\s*/g;
 /** A number of three digits or more on its own, or a code mixing letters and at least two digits (2K4L81QT2). */
@@ -62,34 +86,41 @@ const COUNTRIES = new Set(places.countries);
 const US_STATES = new Set(places.usStates);
 const CITIES = new Set(places.cities);
 const LONGEST_CITY = Math.max(...places.cities.map((city) => city.split(' ').length));
+/** Every proper start of a city's name of three characters or more (NEW YOR, PORTLA), for names OFX cut short. */
+const CITY_PREFIXES = new Set(places.cities.flatMap((city) => Array.from({ length: Math.max(0, city.length - 3) }, (_, index) => city.slice(0, index + 3)).filter((prefix) => !prefix.endsWith(' '))));
 
 /** The description's counterparty text; the whole description (whitespace collapsed) when nothing is left. */
 export function cleanDescription(raw: string): string {
   const whole = raw.slice(0, MAX_DESCRIPTION_LENGTH).replace(SPACES, ' ').trim();
-  let text = PURCHASE_AT.exec(whole)?.[1] ?? achOriginator(whole) ?? whole;
+  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? achOriginator(whole) ?? whole;
   text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   text = stripLeading(text);
   text = text
     .replace(LABELLED_REFERENCE, ' ')
+    .replace(BRACKETED, ' ')
     .replace(CARD_REFERENCE, ' ')
     .replace(FOREIGN_AMOUNT, ' ')
+    .replace(LABELLED_DATE, ' ')
     .replace(DATE, ' ')
     .replace(TIME, ' ')
     .replace(PHONE, ' ')
     .replace(STORE_NUMBER, ' ')
+    .replace(PROCESSOR, ' ')
     .replace(REFERENCE_SUFFIX, ' ')
     .replace(STAR, ' ')
     .replace(NUMBER_OR_CODE, ' ')
     .replace(STRAY_PUNCTUATION, ' ')
     .replace(SPACES, ' ')
     .replace(SPACE_BEFORE_PUNCTUATION, '$1');
-  text = stripLeading(text.replace(EDGES, '')).replace(TRAILING_METHOD, '');
-  text = stripPlace(text).replace(EDGES, '');
+  text = stripLeading(text.replace(EDGES, '')).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
+  text = stripPlace(text, whole.length >= OFX_NAME_LENGTH - 2 && whole.length <= OFX_NAME_LENGTH).replace(EDGES, '');
   return text || whole;
 }
 
 /** NACHA entries as US banks print them: the originator's name and its entry description. */
 function achOriginator(text: string): string | undefined {
+  const described = ACH_DES.exec(text);
+  if (described) return `${described[1]} ${described[2]}`;
   const name = ORIGINATOR.exec(text)?.[1];
   if (!name) return undefined;
   const entry = ENTRY_DESCRIPTION.exec(text)?.[1];
@@ -101,15 +132,36 @@ function stripLeading(text: string): string {
   let previous;
   do {
     previous = text;
-    text = text.replace(LEADING_METHOD, '').replace(LEADING_PROCESSOR, '').replace(LEADING_DATE_OR_CARD, '').trimStart();
+    const method = LEADING_METHOD.get(text.charAt(0).toUpperCase());
+    text = (method ? text.replace(method, '') : text).replace(LEADING_PROCESSOR, '').replace(LEADING_DATE_OR_CARD, '').trimStart();
   } while (text !== previous && text !== '');
   return text;
 }
 
-/** Country, US state and city at the end, in any order, keeping at least one word. */
-function stripPlace(text: string): string {
-  const words = text.split(' ');
-  return words.slice(0, placeStart(words.map(normalize))).join(' ');
+/**
+ * Country, US state and city at the end, in any order, keeping at least one word and a city a word
+ * ties into the name (CITY OF AUSTIN); a city glued on with a hyphen (ESQUINA-MADRID); in a name
+ * OFX cut short (`truncated`), the start of a city at the very end (NEW YOR).
+ */
+function stripPlace(text: string, truncated: boolean): string {
+  let words = text.split(' ');
+  const last = words.at(-1) ?? '';
+  const glued = last.lastIndexOf('-');
+  if (words.length > 1 && glued > 0 && CITIES.has(normalize(last.slice(glued + 1)))) words = [...words.slice(0, -1), last.slice(0, glued)];
+  const normalized = words.map(normalize);
+  let end = placeStart(normalized);
+  if (end < normalized.length && CITY_LINKS.has(normalized[end - 1] ?? '')) end = normalized.length;
+  if (truncated && end === normalized.length) end -= cutCityLength(normalized);
+  return words.slice(0, end).join(' ');
+}
+
+/** How many words at the end of `words` (normalized) are a city's first words, the last cut short (NEW YOR, PORTLA); 0 when none. */
+function cutCityLength(words: string[]): number {
+  for (let length = Math.min(2, words.length - 1); length >= 1; length--) {
+    const tail = words.slice(-length).join(' ');
+    if (tail.length >= 3 && CITY_PREFIXES.has(tail)) return length;
+  }
+  return 0;
 }
 
 /** True when the text ends with a city (and maybe state and country): a shop's location, as card networks print it. */

@@ -17,6 +17,9 @@ export interface DirectoryMatch {
   merchant: DirectoryMerchant;
   /** True when the spelling matched word for word, false when only written together. */
   exact: boolean;
+  /** How many words of the text the spelling took, from which word (0: the first). */
+  words: number;
+  at: number;
 }
 
 const BY_WORDS = new Map<string, DirectoryMerchant>();
@@ -35,11 +38,21 @@ const MAX_WORDS = Math.max(...directory.merchants.flatMap((entry) => entry.match
 /** Shorter spellings match word for word only: joined runs of short words (A T T, H M) collide by chance. */
 const MIN_SQUASHED_LENGTH = 5;
 
-/** The directory's merchant named in `normalized` text (see text.ts), if any. */
-export function findMerchant(normalized: string): DirectoryMatch | undefined {
+/**
+ * A spelling of one word of at most this many characters (SL, BP, ICA, KFC) is a merchant only where
+ * a name starts: elsewhere it is as likely an abbreviation, a legal form or part of another name
+ * (PKO BP, a bank; ATM, Milan's transit).
+ */
+const SHORT = 3;
+
+/**
+ * The directory's merchant named in `normalized` text (see text.ts), if any. `nameFirst`: the text
+ * is a counterparty's name, so a short spelling counts as its first word; otherwise it never does.
+ */
+export function findMerchant(normalized: string, nameFirst = false): DirectoryMatch | undefined {
   if (normalized === '') return undefined;
   const words = normalized.split(' ');
-  let best: (DirectoryMatch & { length: number }) | undefined;
+  let best: (Omit<DirectoryMatch, 'words' | 'at'> & { length: number; from: number; to: number }) | undefined;
   for (let start = 0; start < words.length; start++) {
     let spaced = '';
     let squashed = '';
@@ -47,14 +60,15 @@ export function findMerchant(normalized: string): DirectoryMatch | undefined {
       spaced = end === start ? words[end]! : `${spaced} ${words[end]!}`;
       squashed += words[end]!;
       if (best && squashed.length <= best.length) continue;
+      if (end === start && squashed.length <= SHORT && !(nameFirst && start === 0)) continue;
       const exact = BY_WORDS.get(spaced);
       if (exact) {
-        best = { merchant: exact, exact: true, length: squashed.length };
+        best = { merchant: exact, exact: true, length: squashed.length, from: start, to: end };
         continue;
       }
       const together = squashed.length >= MIN_SQUASHED_LENGTH ? BY_SQUASHED.get(squashed) : undefined;
-      if (together) best = { merchant: together, exact: false, length: squashed.length };
+      if (together) best = { merchant: together, exact: false, length: squashed.length, from: start, to: end };
     }
   }
-  return best && { merchant: best.merchant, exact: best.exact };
+  return best && { merchant: best.merchant, exact: best.exact, words: best.to - best.from + 1, at: best.from };
 }

@@ -6,7 +6,13 @@
 
 /** What a provider already said about a transaction (Plaid's enrichment, SimpleFIN's payee, …). */
 export interface ProviderHints {
+  /** The provider's own name of the merchant (Plaid's `merchant_name`, SimpleFIN's payee): shown as it is. */
   merchantName: string | null;
+  /**
+   * Who the bank says paid or was paid (Enable Banking's creditor or debtor name), as the bank has it
+   * (ACME SVERIGE AB, PayPal Europe S.a.r.l. et Cie S.C.A): a name to read, not one to show as it is.
+   */
+  counterpartyName: string | null;
   website: string | null;
   logoUrl: string | null;
   /** A category in Tributary's taxonomy (Plaid's personal finance categories carry over one-to-one). */
@@ -28,12 +34,17 @@ export interface EnrichmentInput {
 
 export type PaymentChannel = 'ONLINE' | 'IN_STORE' | 'OTHER';
 export type CategorySource = 'PROVIDER' | 'RULES' | 'LEARNED' | 'USER';
+/** Who named the merchant: the provider, Tributary's directory, or the bank's own text read by the pipeline. */
+export type MerchantSource = 'PROVIDER' | 'DIRECTORY' | 'DESCRIPTION';
 
 export interface Enrichment {
   /** The description without processor prefixes, store and terminal numbers, card references, dates and locations. */
   cleanDescription: string;
-  /** Recognised merchant; website and logo only when a provider supplied them. */
-  merchant: { name: string; website: string | null; logoUrl: string | null } | null;
+  /**
+   * The merchant, or for money in the payer; website and logo only when a provider supplied them;
+   * how sure the source is (0 to 1, as a category's confidence).
+   */
+  merchant: { name: string; website: string | null; logoUrl: string | null; source: MerchantSource; confidence: number } | null;
   /** Null when nothing recognised it (the transaction stays uncategorised). */
   category: { primary: string; detailed: string; source: Extract<CategorySource, 'PROVIDER' | 'RULES'>; confidence: number } | null;
   paymentChannel: PaymentChannel;

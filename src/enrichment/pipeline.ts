@@ -11,16 +11,23 @@
  *    payments; 0.75 to 0.9) and the directory's merchant (0.9 matched word for word, 0.8 written
  *    together, 0.7 for money in from a shop), the rule on a tie;
  * 3. the provider's merchant category code (0.75);
- * 4. a kind-of-trade word or a plain transfer (0.5 to 0.7).
+ * 4. a kind-of-trade word, then a plain transfer (0.5 to 0.7).
  * Nothing decides: no category. The merchant is the provider's name when it gives one (with its
- * website and logo), else the directory's (never a website or logo of ours).
+ * website and logo), else the directory's, else a name read from the line (merchant-name.ts): the
+ * bank's counterparty name, else the clean description's (never a website or logo of ours).
+ * Legal forms (legal-forms.ts), people's names after a title and payment schemes' names
+ * (guards.ts) are dropped before the rules and the directory read the text.
  */
 import { channelFromText } from './channel.ts';
 import { cleanDescription, MAX_DESCRIPTION_LENGTH } from './clean.ts';
 import { findMerchant, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
+import { followsTitle } from './guards.ts';
+import { withoutLegalForms } from './legal-forms.ts';
 import { categoryOfMcc } from './mcc.ts';
-import { kindRule, movementRule, type RuleInput, type RuleMatch } from './rules.ts';
+import { nameFromText } from './merchant-name.ts';
+import { isFacilitator, mayNameParty } from './naming-guards.ts';
+import { kindRule, movementRule, transferRule, type RuleInput, type RuleMatch } from './rules.ts';
 import { categoryOf, isCategory, type Category } from './taxonomy.ts';
 import { normalize } from './text.ts';
 
@@ -30,30 +37,40 @@ import { normalize } from './text.ts';
  * version are redone over history. test/unit/enrichment-version.test.ts fails when the folder's
  * contents change without a bump.
  */
-export const ENRICHMENT_VERSION = 1;
+export const ENRICHMENT_VERSION = 2;
 
 const PROVIDER_CONFIDENCE = 0.9;
 /** Money in from a shop is a refund at best, and more often a name inside an employer's or a payer's. */
 const DIRECTORY_CONFIDENCE = { exact: 0.9, together: 0.8, moneyIn: 0.7 };
 const MCC_CONFIDENCE = 0.75;
+/** A name read from the line: the bank's counterparty field is surer than words cut out of its text. */
+const READ_CONFIDENCE = { counterparty: 0.7, description: 0.6 };
 
 /** Enrichment of one transaction. */
 export function enrich(input: EnrichmentInput): Enrichment {
   const description = input.description.slice(0, MAX_DESCRIPTION_LENGTH);
   const clean = cleanDescription(description);
+  const { hints, currencyCode } = input;
   const whole = normalize(description);
-  const { hints } = input;
-  const found = (hints.merchantName ? findMerchant(normalize(hints.merchantName.slice(0, MAX_DESCRIPTION_LENGTH))) : undefined) ?? findMerchant(normalize(clean)) ?? findMerchant(whole);
-  const rules: RuleInput = { normalized: whole, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind };
+  const text = withoutLegalForms(whole, currencyCode);
+  const name = withoutLegalForms(normalize(clean), currencyCode);
+  const party = hints.counterpartyName && !isFacilitator(normalize(hints.counterpartyName)) ? hints.counterpartyName.slice(0, MAX_DESCRIPTION_LENGTH) : null;
+  const found =
+    (hints.merchantName ? findMerchant(normalize(hints.merchantName.slice(0, MAX_DESCRIPTION_LENGTH)), true) : undefined) ??
+    notAPerson(name, findMerchant(name, true)) ??
+    notAPerson(text, findMerchant(text)) ??
+    (party ? findMerchant(withoutLegalForms(normalize(party), currencyCode), true) : undefined);
+  const rules: RuleInput = { normalized: text, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: name.split(' ').length };
   const listed = found && listedMatch(found, rules.direction);
   const category = categorize(hints, rules, listed);
   return {
     cleanDescription: clean,
     merchant: hints.merchantName
-      ? { name: hints.merchantName, website: hints.website, logoUrl: hints.logoUrl }
-      : found && agrees(category, listed)
-        ? { name: found.merchant.name, website: hints.website, logoUrl: hints.logoUrl }
-        : null,
+      ? { name: hints.merchantName, website: hints.website, logoUrl: hints.logoUrl, source: 'PROVIDER', confidence: PROVIDER_CONFIDENCE }
+      : found && agrees(category, listed, found.at === 0)
+        ? (isPeerApp(found) ? personPaid(found, readName(category, text, party, clean, currencyCode)) : undefined) ??
+          { name: found.merchant.name, website: hints.website, logoUrl: hints.logoUrl, source: 'DIRECTORY', confidence: found.exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together }
+        : readName(category, text, party, clean, currencyCode),
     category,
     paymentChannel: hints.paymentChannel ?? channelFromText(description, whole),
   };
@@ -62,24 +79,63 @@ export function enrich(input: EnrichmentInput): Enrichment {
 /**
  * The provider's category, else the surer of a movement rule and the directory's merchant (the rule
  * on a tie: "ATM 7-ELEVEN" is cash, "NAVIENT ED LOAN" a student loan rather than any loan), else the
- * merchant category code, else a kind-of-trade or transfer word.
+ * merchant category code, else a kind-of-trade word, else a transfer word.
  */
 function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | undefined): Enrichment['category'] {
   if (hints.category && isCategory(hints.category.primary, hints.category.detailed)) {
     return { primary: hints.category.primary, detailed: hints.category.detailed, source: 'PROVIDER', confidence: PROVIDER_CONFIDENCE };
   }
   const movement = movementRule(rules);
-  const decided = (movement && listed ? (movement.confidence >= listed.confidence ? movement : listed) : (movement ?? listed)) ?? mccMatch(hints.mcc) ?? kindRule(rules);
+  const decided = (movement && listed ? (movement.confidence >= listed.confidence ? movement : listed) : (movement ?? (listed && refined(listed, rules)))) ?? mccMatch(hints.mcc) ?? kindRule(rules) ?? transferRule(rules);
   return decided ? { ...decided.category, source: 'RULES', confidence: decided.confidence } : null;
 }
 
 /**
- * A directory merchant is named only when the category does not contradict it: in "NOMINA ACME
- * IBERIA" (wages) or "ATM 7-ELEVEN" (cash) the name is the employer's or the ATM's place, not a
- * merchant paid. A provider's category is trusted either way.
+ * A utility's bill says which of its products it is for: Telia's with BREDBAND is internet, a
+ * Stadtwerke's with WASSER water. Another utility's word on the line refines the directory's category.
  */
-function agrees(category: Enrichment['category'], listed: RuleMatch | undefined): boolean {
-  return category === null || category.source === 'PROVIDER' || category.primary === listed?.category.primary;
+function refined(listed: RuleMatch, rules: RuleInput): RuleMatch {
+  if (listed.category.primary !== 'RENT_AND_UTILITIES') return listed;
+  const product = kindRule(rules);
+  return product?.category.primary === 'RENT_AND_UTILITIES' ? { category: product.category, confidence: listed.confidence } : listed;
+}
+
+/**
+ * A directory merchant is named only when the category does not contradict it: in "ATM 7-ELEVEN"
+ * (cash) the name is the ATM's place, not a merchant paid. Income is the exception when the name
+ * starts the text it was found in: the payer is named (an agency, Uber paying its drivers), while
+ * an airline inside an employer's name (NOMINA ACME IBERIA) is not. A provider's category is trusted either way.
+ */
+function agrees(category: Enrichment['category'], listed: RuleMatch | undefined, startsText: boolean): boolean {
+  return category === null || category.source === 'PROVIDER' || (category.primary === 'INCOME' && startsText) || category.primary === listed?.category.primary;
+}
+
+/** A payment app between people (Zelle, Venmo): the person the line names, when it names one, is the counterparty. */
+function isPeerApp({ merchant }: DirectoryMatch): boolean {
+  return merchant.category.detailed === 'TRANSFER_OUT_ACCOUNT_TRANSFER';
+}
+
+/** The person a payment app's line names ("ZELLE PAYMENT TO MARIA GARCIA"), not the app's own words ("VENMO CASHOUT"). */
+function personPaid(app: DirectoryMatch, read: Enrichment['merchant']): Enrichment['merchant'] | undefined {
+  return read && !normalize(read.name).includes(normalize(app.merchant.name)) ? read : undefined;
+}
+
+/**
+ * A name read from the line when the directory knows none: the bank's counterparty, else the clean
+ * description's words. Never for what names no one else: fees, interest, cash, moves between the
+ * holder's own accounts, a card bill (naming-guards.ts).
+ */
+function readName(category: Enrichment['category'], text: string, party: string | null, clean: string, currencyCode: string): Enrichment['merchant'] {
+  if (!mayNameParty(category?.detailed ?? null, text)) return null;
+  const fromParty = party && nameFromText(party, currencyCode);
+  if (fromParty) return { name: fromParty, website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.counterparty };
+  const fromText = nameFromText(clean, currencyCode);
+  return fromText ? { name: fromText, website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.description } : null;
+}
+
+/** A directory match, unless it is a person's surname after a title (SR MANUEL COSTA). */
+function notAPerson(normalized: string, match: DirectoryMatch | undefined): DirectoryMatch | undefined {
+  return match && !followsTitle(normalized, match.at) ? match : undefined;
 }
 
 function listedMatch({ merchant, exact }: DirectoryMatch, direction: RuleInput['direction']): RuleMatch {

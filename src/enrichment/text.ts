@@ -1,6 +1,6 @@
 /**
- * The comparable form of bank text: accents dropped (LÖN, Kortköp and Café compare as LON, KORTKOP
- * and CAFE), upper case, apostrophes dropped (TRADER JOE'S as TRADER JOES), every other run of
+ * The comparable form of bank text: accents dropped (LÖN, Kortköp, Café and Płatność compare as LON,
+ * KORTKOP, CAFE and PLATNOSC), upper case, apostrophes dropped (TRADER JOE'S as TRADER JOES), every other run of
  * non-letters and non-digits one space. Directory patterns, rules and places are written in it.
  */
 export function normalize(text: string): string {
@@ -9,6 +9,8 @@ export function normalize(text: string): string {
     .replace(/\p{M}+/gu, '')
     .toUpperCase()
     .replace(/Ø/g, 'O')
+    .replace(/Ł/g, 'L')
+    .replace(/Đ/g, 'D')
     .replace(/Æ/g, 'AE')
     .replace(/Œ/g, 'OE')
     .replace(/['’`]/g, '')

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrich } from '../../src/enrichment/pipeline.ts';
+import { categoryV2Of } from '../../src/enrichment/taxonomy-v2.ts';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import { providerHints } from '../../src/modules/transaction/provider-hints.ts';
 import type { ProviderTransaction } from '../../src/providers/provider-records.ts';
@@ -64,8 +65,9 @@ interface Node {
   currencyCode: string;
   account: { kind: 'DEPOSITORY' | 'CREDIT' | 'LOAN' | 'INVESTMENT' };
   status: string;
-  merchant: { name: string; website: string | null; logoUrl: string | null } | null;
+  merchant: { name: string; website: string | null; logoUrl: string | null; source: string | null; confidence: number | null } | null;
   category: { primary: string; detailed: string; source: string; confidence: number } | null;
+  categoryV2: { primary: string; detailed: string; source: string; confidence: number } | null;
   paymentChannel: string;
   remoteData: Record<string, unknown>;
 }
@@ -79,7 +81,8 @@ async function transactions(profile: Profile, filter: Record<string, unknown> = 
       await data(
         profile.auth,
         `query ($after: String, $filter: TransactionFilter) { transactions(first: 100, after: $after, filter: $filter) {
-          nodes { id description amount currencyCode account { kind } status merchant { name website logoUrl } category { primary detailed source confidence } paymentChannel remoteData }
+          nodes { id description amount currencyCode account { kind } status merchant { name website logoUrl source confidence } category { primary detailed source confidence }
+            categoryV2 { primary detailed source confidence } paymentChannel remoteData }
           pageInfo { hasNextPage endCursor } } }`,
         { after, filter },
       )
@@ -126,7 +129,7 @@ describe('categories and corrections', () => {
     nodes = await transactions(owner);
   });
 
-  it("shows every synced transaction with the merchant, category and payment channel the pipeline finds in the bank's raw line, remote data as the sandbox sent it", async () => {
+  it("shows every synced transaction with the merchant (who named it, how surely), category in both taxonomy versions and payment channel the pipeline finds in the bank's raw line, remote data as the sandbox sent it", async () => {
     expect(nodes.length).toBeGreaterThan(50);
     const stored = await app.sql('select id, remote_id from transaction where profile_id = $1', [decodeId('profile', owner.id)]);
     const remoteIds = new Map(stored.map((row) => [encodeId('transaction', row.id), row.remote_id as string]));
@@ -137,8 +140,10 @@ describe('categories and corrections', () => {
       expect(node.description).toBe(reported.description);
       expect(node.remoteData).toEqual({ sandbox: reported.raw });
       const expected = enrich({ description: reported.description, amount: reported.amount, currencyCode: node.currencyCode, accountKind: node.account.kind, hints: providerHints(reported.enrichment) });
-      expect(node.merchant, node.description).toEqual(expected.merchant);
+      expect(node.merchant, node.description).toEqual(expected.merchant && { ...expected.merchant, confidence: expect.closeTo(expected.merchant.confidence, 3) });
       expect(node.category, node.description).toEqual(expected.category && { ...expected.category, confidence: expect.closeTo(expected.category.confidence, 3) });
+      // The same category in Plaid's version 2, by its mapping.
+      expect(node.categoryV2, node.description).toEqual(expected.category && { ...categoryV2Of(expected.category), source: expected.category.source, confidence: expect.closeTo(expected.category.confidence, 3) });
       expect(node.paymentChannel, node.description).toBe(expected.paymentChannel);
     }
     // Known lines: a coffee purchase, however the bank words it, is the coffee shop's; a bank feed names no logo or website.

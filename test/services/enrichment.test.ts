@@ -46,7 +46,7 @@ function reported(remoteId: string, overrides: Partial<ProviderTransaction> = {}
 
 async function rowOf(profileId: string, remoteId: string) {
   const [row] = await db.sql(
-    `select id, description, clean_description, merchant_name, merchant_website, category_primary, category_detailed, category_source, category_confidence, payment_channel, enrichment_version, remote_id, status
+    `select id, description, clean_description, merchant_name, merchant_website, merchant_source, merchant_confidence, category_primary, category_detailed, category_source, category_confidence, payment_channel, enrichment_version, remote_id, status
        from transaction where profile_id = $1 and remote_id = $2`,
     [profileId, remoteId],
   );
@@ -123,6 +123,30 @@ describe('re-enrichment', () => {
     expect(await rowOf(profileId, 'old-2')).toMatchObject({ merchant_name: 'Blue Bottle Coffee', category_source: 'USER', category_detailed: GAS.detailed, enrichment_version: ENRICHMENT_VERSION });
     expect(await rowOf(profileId, 'old-3')).toMatchObject({ merchant_name: 'Shell', category_source: 'RULES', category_detailed: GAS.detailed, enrichment_version: ENRICHMENT_VERSION });
     expect(await sourcesBehind(db.em(), ENRICHMENT_VERSION, FIRST_ID, 10)).toEqual([]);
+  });
+
+  it("re-enriches the previous version's rows after a bump: a name read from the line now, with its source, and the user's category as the user set it", async () => {
+    const { profileId, sync } = await card();
+    await sync([
+      reported('previous-1', { description: 'SQ *HARBOR LIGHT DONUTS', enrichment: null }),
+      reported('previous-2', { description: 'NORTHWIND TRADERS LLC PAYROLL', amount: '2875.00', enrichment: null }),
+    ]);
+    await setByUser((await rowOf(profileId, 'previous-2')).id, { primary: 'INCOME', detailed: 'INCOME_OTHER_INCOME' });
+    // As the previous version stored them: no name for a merchant the directory does not know, no source.
+    await db.sql(`update transaction set enrichment_version = $2, merchant_name = null, merchant_source = null, merchant_confidence = null where profile_id = $1`, [profileId, ENRICHMENT_VERSION - 1]);
+
+    let next: string | undefined = FIRST_ID;
+    while (next) ({ next } = await reenrichBehind(db.em(), next, 1));
+
+    expect(await rowOf(profileId, 'previous-1')).toMatchObject({ merchant_name: 'Harbor Light Donuts', merchant_source: 'DESCRIPTION', merchant_confidence: '0.600', enrichment_version: ENRICHMENT_VERSION });
+    expect(await rowOf(profileId, 'previous-2')).toMatchObject({
+      merchant_name: 'Northwind Traders',
+      merchant_source: 'DESCRIPTION',
+      category_source: 'USER',
+      category_detailed: 'INCOME_OTHER_INCOME',
+      category_confidence: '1.000',
+      enrichment_version: ENRICHMENT_VERSION,
+    });
   });
 
   it('leaves a row as a sync rewrote it between the batch read and its write', async () => {

@@ -56,9 +56,20 @@ describe('operator rules', () => {
 describe('provider hints', () => {
   it("carry Plaid's personal finance category over, and nothing that is not a category of the taxonomy", () => {
     const plaid = { categories: ['FOOD_AND_DRINK', 'FOOD_AND_DRINK_COFFEE'], counterpartyName: 'Starbucks', logo: 'https://logo', website: 'starbucks.com', timestamp: 'now' };
-    expect(providerHints(plaid)).toEqual({ merchantName: 'Starbucks', website: 'starbucks.com', logoUrl: 'https://logo', category: { primary: 'FOOD_AND_DRINK', detailed: 'FOOD_AND_DRINK_COFFEE' }, mcc: null, paymentChannel: null });
+    expect(providerHints(plaid)).toEqual({ merchantName: 'Starbucks', counterpartyName: null, website: 'starbucks.com', logoUrl: 'https://logo', category: { primary: 'FOOD_AND_DRINK', detailed: 'FOOD_AND_DRINK_COFFEE' }, mcc: null, paymentChannel: null });
     expect(providerHints({ ...plaid, categories: ['Food and Drink', 'Coffee'] }).category).toBeNull();
     expect(providerHints({ categories: ['Groceries'], counterpartyName: '  ', paymentChannel: 'ONLINE', mcc: '5411' })).toMatchObject({ merchantName: null, category: null, paymentChannel: 'ONLINE', mcc: '5411' });
-    expect(providerHints(null)).toEqual({ merchantName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null });
+    expect(providerHints(null)).toEqual({ merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null });
+  });
+
+  it("reads a category Plaid sends in its current taxonomy (version 2) as version 1", () => {
+    expect(providerHints({ categories: ['INCOME', 'INCOME_SALARY'], counterpartyName: 'Acme Corp' }).category).toEqual({ primary: 'INCOME', detailed: 'INCOME_WAGES' });
+    expect(providerHints({ categories: ['LOAN_DISBURSEMENTS', 'LOAN_DISBURSEMENTS_BNPL'] }).category).toEqual({ primary: 'TRANSFER_IN', detailed: 'TRANSFER_IN_CASH_ADVANCES_AND_LOANS' });
+    expect(providerHints({ categories: ['OTHER', 'OTHER_OTHER'] }).category).toBeNull();
+  });
+
+  it("reads a bank's payer or payee apart from a provider's merchant name: a name to read, not to show", () => {
+    const enableBanking = { categories: [], merchantName: null, counterpartyName: 'ACME SVERIGE AB', mcc: null, logo: null, website: null };
+    expect(providerHints(enableBanking)).toMatchObject({ merchantName: null, counterpartyName: 'ACME SVERIGE AB' });
   });
 });

@@ -33,3 +33,15 @@ describe('Enable Banking hints', () => {
     expect(hintsOf(mcc).mcc).toBeNull();
   });
 });
+
+describe('Enable Banking counterparty', () => {
+  const paid = (remittance: string, creditor: string): EbTransaction => ({ ...entry(undefined), credit_debit_indicator: 'CRDT', remittance_information: [remittance], debtor: { name: creditor } });
+
+  it('reaches enrichment as the payer the bank names, read and title-cased rather than shown as printed', () => {
+    const [transaction] = toTransactions('acc-uid', 'key', 'EUR', [paid('PALKKA 05/2026', 'FABRIKAM NORDIC OY')], '2026-11-30', new Date('2026-11-30T12:00:00Z'));
+    const hints = providerHints(transaction!.enrichment);
+    expect(hints).toMatchObject({ merchantName: null, counterpartyName: 'FABRIKAM NORDIC OY' });
+    const enriched = enrich({ description: 'PALKKA 05/2026', amount: '2950.00', currencyCode: 'EUR', accountKind: 'DEPOSITORY', hints });
+    expect(enriched).toMatchObject({ merchant: { name: 'Fabrikam Nordic', source: 'DESCRIPTION', confidence: 0.7 }, category: { detailed: 'INCOME_WAGES' } });
+  });
+});

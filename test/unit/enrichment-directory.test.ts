@@ -30,7 +30,7 @@ describe('the merchant directory', () => {
   });
 
   it('finds a spelling written together, over one word or several, as a less exact match', () => {
-    expect(findMerchant(normalize('WHOLEFOODS MKT'))).toEqual({ merchant: { name: 'Whole Foods Market', category: { primary: 'FOOD_AND_DRINK', detailed: 'FOOD_AND_DRINK_GROCERIES' } }, exact: false });
+    expect(findMerchant(normalize('WHOLEFOODS MKT'))).toEqual({ merchant: { name: 'Whole Foods Market', category: { primary: 'FOOD_AND_DRINK', detailed: 'FOOD_AND_DRINK_GROCERIES' } }, exact: false, words: 1, at: 0 });
     expect(nameIn('MC DONALD S 1234')).toBe("McDonald's");
     expect(nameIn('BEST BUY')).toBe('Best Buy');
   });

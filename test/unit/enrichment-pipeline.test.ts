@@ -6,7 +6,7 @@ import { isCategory } from '../../src/enrichment/taxonomy.ts';
 import { bankLine } from '../../src/providers/sandbox/descriptions.ts';
 import { Household, type AccountRole } from '../../src/providers/sandbox/household.ts';
 
-const NO_HINTS: ProviderHints = { merchantName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
+const NO_HINTS: ProviderHints = { merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
 
 type Overrides = Partial<Omit<EnrichmentInput, 'hints'>> & { hints?: Partial<ProviderHints> };
 
@@ -43,7 +43,7 @@ describe('keyword rules', () => {
   });
 
   it('guesses a trade from a word in the name, after the directory and the code had nothing', () => {
-    expect(categoryOf('SQ *JOES PIZZA NEW YORK NY', '-11.50')).toMatchObject({ detailed: 'FOOD_AND_DRINK_FAST_FOOD', confidence: 0.6 });
+    expect(categoryOf('SQ *HALAL KEBAB NEW YORK NY', '-11.50')).toMatchObject({ detailed: 'FOOD_AND_DRINK_FAST_FOOD', confidence: 0.6 });
     expect(categoryOf('Kartenzahlung Baeckerei Siebert', '-6.40')?.detailed).toBe('FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK');
     expect(categoryOf('Zelle payment to Jordan Smith', '-60.00')?.detailed).toBe('TRANSFER_OUT_ACCOUNT_TRANSFER');
     expect(categoryOf('Swish inbetalning ERIK JOHANSSON', '150.00')?.detailed).toBe('TRANSFER_IN_ACCOUNT_TRANSFER');
@@ -56,7 +56,7 @@ describe('the pipeline', () => {
   it('names the directory’s merchant and its category, never a website or logo of its own', () => {
     expect(enrich(input('DEBIT CARD PURCHASE XXXXX4821 WHOLEFDS MKT 10155 AUSTIN TX', '-87.32'))).toEqual({
       cleanDescription: 'WHOLEFDS MKT',
-      merchant: { name: 'Whole Foods Market', website: null, logoUrl: null },
+      merchant: { name: 'Whole Foods Market', website: null, logoUrl: null, source: 'DIRECTORY', confidence: 0.9 },
       category: { primary: 'FOOD_AND_DRINK', detailed: 'FOOD_AND_DRINK_GROCERIES', source: 'RULES', confidence: 0.9 },
       paymentChannel: 'IN_STORE',
     });
@@ -65,7 +65,7 @@ describe('the pipeline', () => {
   it('keeps the provider’s category, merchant name, website and logo, and finds the category of a provider’s merchant name', () => {
     const hints = { merchantName: 'Starbucks', website: 'starbucks.com', logoUrl: 'https://logos.example/starbucks.png', category: { primary: 'FOOD_AND_DRINK', detailed: 'FOOD_AND_DRINK_COFFEE' }, mcc: null, paymentChannel: 'IN_STORE' as const };
     expect(enrich(input('STARBUCKS STORE 06672', '-4.33', { hints }))).toMatchObject({
-      merchant: { name: 'Starbucks', website: 'starbucks.com', logoUrl: 'https://logos.example/starbucks.png' },
+      merchant: { name: 'Starbucks', website: 'starbucks.com', logoUrl: 'https://logos.example/starbucks.png', source: 'PROVIDER' },
       category: { detailed: 'FOOD_AND_DRINK_COFFEE', source: 'PROVIDER', confidence: 0.9 },
       paymentChannel: 'IN_STORE',
     });
@@ -90,7 +90,7 @@ describe('the pipeline', () => {
 
   it('lets a surer rule win over a merchant, and drops a merchant its category contradicts', () => {
     expect(enrich(input('Withdrawal from ATM 7-ELEVEN 2211 PORTLAND OR', '-40.00'))).toMatchObject({ merchant: null, category: { detailed: 'TRANSFER_OUT_WITHDRAWAL' } });
-    expect(enrich(input('NOMINA ACME IBERIA SL MARZO', '1980.00'))).toMatchObject({ merchant: null, category: { detailed: 'INCOME_WAGES' } });
+    expect(enrich(input('NOMINA ACME IBERIA SL MARZO', '1980.00', { currencyCode: 'EUR' }))).toMatchObject({ merchant: { name: 'Acme Iberia', source: 'DESCRIPTION' }, category: { detailed: 'INCOME_WAGES' } });
     expect(enrich(input('NAVIENT ED LOAN PAYMENTS 0123456789', '-312.00'))).toMatchObject({ merchant: { name: 'Navient' }, category: { detailed: 'LOAN_PAYMENTS_STUDENT_LOAN_PAYMENT' } });
   });
 

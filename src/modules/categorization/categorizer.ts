@@ -10,6 +10,11 @@ import { matchingRule, type OperatorRule } from './operator-rules.ts';
  * environment's operator rules (RULES). A USER category is above all of them, and kept by the
  * statements that store the result. Order and reasons: docs/decisions/categorization-precedence.md.
  */
+/** A confidence as stored, with three digits; floored, so a posterior just under 1 never reads as certain. */
+function stored(confidence: number): string {
+  return (Math.floor(confidence * 1000) / 1000).toFixed(3);
+}
+
 export function enricherOf(counts: ClassifierCounts | null, rules: readonly OperatorRule[]): Enricher {
   return (input: EnrichmentInput): StoredEnrichment => {
     const enriched = enrich(input);
@@ -26,11 +31,12 @@ export function enricherOf(counts: ClassifierCounts | null, rules: readonly Oper
       merchantName,
       merchantWebsite: enriched.merchant?.website ?? null,
       merchantLogoUrl: enriched.merchant?.logoUrl ?? null,
+      merchantSource: enriched.merchant?.source ?? null,
+      merchantConfidence: enriched.merchant ? stored(enriched.merchant.confidence) : null,
       categoryPrimary: category?.primary ?? null,
       categoryDetailed: category?.detailed ?? null,
       categorySource: category?.source ?? null,
-      // Stored with three digits; floored, so a posterior just under 1 never reads as certain.
-      categoryConfidence: category ? (Math.floor(category.confidence * 1000) / 1000).toFixed(3) : null,
+      categoryConfidence: category ? stored(category.confidence) : null,
       paymentChannel: enriched.paymentChannel,
       enrichmentVersion: ENRICHMENT_VERSION,
     };

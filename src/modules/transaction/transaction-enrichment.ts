@@ -1,4 +1,4 @@
-import type { CategorySource, EnrichmentInput, PaymentChannel } from '../../enrichment/enrichment.ts';
+import type { CategorySource, EnrichmentInput, MerchantSource, PaymentChannel } from '../../enrichment/enrichment.ts';
 
 /** What the service stores of a transaction's enrichment: the transaction table's enrichment columns. */
 export interface StoredEnrichment {
@@ -6,6 +6,9 @@ export interface StoredEnrichment {
   merchantName: string | null;
   merchantWebsite: string | null;
   merchantLogoUrl: string | null;
+  merchantSource: MerchantSource | null;
+  /** Exact decimal text with three digits, 0.000 to 1.000. */
+  merchantConfidence: string | null;
   categoryPrimary: string | null;
   categoryDetailed: string | null;
   categorySource: CategorySource | null;
@@ -28,6 +31,8 @@ export const ENRICHMENT_FIELDS = [
   'merchantName',
   'merchantWebsite',
   'merchantLogoUrl',
+  'merchantSource',
+  'merchantConfidence',
   'categoryPrimary',
   'categoryDetailed',
   'categorySource',

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { PROFILE_PARTITIONS } from '../../db/profile-partitions.ts';
-import type { CategorySource, PaymentChannel } from '../../enrichment/enrichment.ts';
+import type { CategorySource, MerchantSource, PaymentChannel } from '../../enrichment/enrichment.ts';
 import type { Metadata } from '../metadata/metadata.ts';
 import { Account } from '../account/account.entity.ts';
 import { money } from '../balance/balance.entity.ts';
@@ -11,6 +11,7 @@ export const TRANSACTION_STATUSES = ['PENDING', 'POSTED'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 export const PAYMENT_CHANNELS = ['ONLINE', 'IN_STORE', 'OTHER'] as const satisfies readonly PaymentChannel[];
 export const CATEGORY_SOURCES = ['PROVIDER', 'RULES', 'LEARNED', 'USER'] as const satisfies readonly CategorySource[];
+export const MERCHANT_SOURCES = ['PROVIDER', 'DIRECTORY', 'DESCRIPTION'] as const satisfies readonly MerchantSource[];
 
 /**
  * A movement of money on an account. `amount` is signed relative to the account (negative = DEBIT),
@@ -45,6 +46,9 @@ export const Transaction = defineEntity({
     merchantName: p.text().nullable(),
     merchantWebsite: p.text().nullable(),
     merchantLogoUrl: p.text().nullable(),
+    /** Who named the merchant and how sure it is; null for a row enriched before version 2 until re-enrichment reaches it. */
+    merchantSource: p.enum(MERCHANT_SOURCES).nullable(),
+    merchantConfidence: p.decimal('string').columnType('numeric(4,3)').nullable(),
     categoryPrimary: p.text().nullable(),
     categoryDetailed: p.text().nullable(),
     categorySource: p.enum(CATEGORY_SOURCES).nullable(),

@@ -10,17 +10,31 @@ import { RECORD, type RecordField, type TransactionRecord } from './transaction.
 import { selectedFields, type SelectionInfo } from '../../api-kit/selection.ts';
 import { lockedTransaction, transactionById } from './transaction.store.ts';
 import { checkedCategory, correctCategory } from '../categorization/correction.ts';
+import { categoryV2Of } from '../../enrichment/taxonomy-v2.ts';
 
 /** `Transaction` fields computed from its row alone, served as plain properties (src/graphql/plain-fields.ts); `entryType` follows the sign of the exact amount. */
 export const transactionPlainFields: PlainFields<TransactionRecord> = {
   id: (transaction) => encodeId('transaction', transaction.id),
   entryType: (transaction) => (transaction.amount.startsWith('-') ? 'DEBIT' : 'CREDIT'),
   at: (transaction) => transaction.createdAt,
-  merchant: (transaction) => (transaction.merchantName === null ? null : { name: transaction.merchantName, website: transaction.merchantWebsite, logoUrl: transaction.merchantLogoUrl }),
+  merchant: (transaction) =>
+    transaction.merchantName === null
+      ? null
+      : {
+          name: transaction.merchantName,
+          website: transaction.merchantWebsite,
+          logoUrl: transaction.merchantLogoUrl,
+          source: transaction.merchantSource,
+          confidence: transaction.merchantConfidence === null ? null : Number(transaction.merchantConfidence),
+        },
   category: (transaction) =>
     transaction.categoryPrimary === null || transaction.categoryDetailed === null || transaction.categorySource === null
       ? null
       : { primary: transaction.categoryPrimary, detailed: transaction.categoryDetailed, source: transaction.categorySource, confidence: Number(transaction.categoryConfidence ?? 1) },
+  categoryV2: (transaction) =>
+    transaction.categoryPrimary === null || transaction.categoryDetailed === null || transaction.categorySource === null
+      ? null
+      : { ...categoryV2Of({ primary: transaction.categoryPrimary, detailed: transaction.categoryDetailed }), source: transaction.categorySource, confidence: Number(transaction.categoryConfidence ?? 1) },
 };
 
 /**
@@ -107,8 +121,9 @@ const COLUMNS_OF_FIELD: Partial<Record<string, readonly RecordField[]>> = {
   originalCurrencyCode: ['originalCurrencyCode'],
   account: ['accountId'],
   metadata: ['metadata'],
-  merchant: ['merchantName', 'merchantWebsite', 'merchantLogoUrl'],
+  merchant: ['merchantName', 'merchantWebsite', 'merchantLogoUrl', 'merchantSource', 'merchantConfidence'],
   category: ['categoryPrimary', 'categoryDetailed', 'categorySource', 'categoryConfidence'],
+  categoryV2: ['categoryPrimary', 'categoryDetailed', 'categorySource', 'categoryConfidence'],
   paymentChannel: ['paymentChannel'],
   remoteData: [],
   at: ['createdAt'],
@@ -173,6 +188,8 @@ export const transactionUpdate: NonNullable<MutationResolvers['transactionUpdate
         merchantName: transaction.merchantName ?? null,
         merchantWebsite: transaction.merchantWebsite ?? null,
         merchantLogoUrl: transaction.merchantLogoUrl ?? null,
+        merchantSource: transaction.merchantSource ?? null,
+        merchantConfidence: transaction.merchantConfidence ?? null,
         categoryPrimary: transaction.categoryPrimary ?? null,
         categoryDetailed: transaction.categoryDetailed ?? null,
         categorySource: transaction.categorySource ?? null,

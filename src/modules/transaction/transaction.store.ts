@@ -7,7 +7,7 @@ import type { Metadata } from '../metadata/metadata.ts';
 import type { AccountView } from '../account/account.entity.ts';
 import { checkMetadataFilter } from '../metadata/metadata-filter.ts';
 import { CATEGORIES } from '../../enrichment/taxonomy.ts';
-import { CATEGORY_SOURCES, PAYMENT_CHANNELS, Transaction, TRANSACTION_STATUSES, type TransactionEntity, type TransactionStatus } from './transaction.entity.ts';
+import { CATEGORY_SOURCES, MERCHANT_SOURCES, PAYMENT_CHANNELS, Transaction, TRANSACTION_STATUSES, type TransactionEntity, type TransactionStatus } from './transaction.entity.ts';
 import type { StoredEnrichment } from './transaction-enrichment.ts';
 import type { TransactionFilter } from '../../../generated/graphql.ts';
 
@@ -30,6 +30,8 @@ export interface TransactionRecord {
   merchantName: string | null;
   merchantWebsite: string | null;
   merchantLogoUrl: string | null;
+  merchantSource: StoredEnrichment['merchantSource'];
+  merchantConfidence: string | null;
   categoryPrimary: string | null;
   categoryDetailed: string | null;
   categorySource: StoredEnrichment['categorySource'];
@@ -58,6 +60,8 @@ export const TRANSACTION = table('transaction', {
   merchantName: col.text().orNull(),
   merchantWebsite: col.text().orNull(),
   merchantLogoUrl: col.text().orNull(),
+  merchantSource: col.oneOf(MERCHANT_SOURCES).orNull(),
+  merchantConfidence: col.money().orNull(),
   categoryPrimary: col.text().orNull(),
   categoryDetailed: col.text().orNull(),
   categorySource: col.oneOf(CATEGORY_SOURCES).orNull(),
@@ -70,7 +74,7 @@ export const TRANSACTION = table('transaction', {
 
 export const RECORD = [
   'id', 'accountId', 'date', 'description', 'amount', 'status', 'currencyCode', 'originalAmount', 'originalCurrencyCode', 'metadata', 'createdAt',
-  'merchantName', 'merchantWebsite', 'merchantLogoUrl', 'categoryPrimary', 'categoryDetailed', 'categorySource', 'categoryConfidence', 'paymentChannel',
+  'merchantName', 'merchantWebsite', 'merchantLogoUrl', 'merchantSource', 'merchantConfidence', 'categoryPrimary', 'categoryDetailed', 'categorySource', 'categoryConfidence', 'paymentChannel',
 ] as const;
 
 /**

@@ -128,6 +128,8 @@ export function toTransactions(accountUid: string, accountKey: string, accountCu
       raw: { ...entry, timestamp },
       enrichment: {
         categories: [],
+        // The bank's payer or payee, not a merchant's name: enrichment reads a name from it (provider-hints.ts).
+        merchantName: null,
         counterpartyName: counterparty ? plainText(counterparty) : null,
         // The card payment's merchant category (ISO 18245, as the reference describes it): a hint for enrichment.
         mcc: mccOf(entry),

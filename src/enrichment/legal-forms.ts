@@ -1,0 +1,59 @@
+/**
+ * Company legal forms as they end a name on a bank line (ACME SVERIGE AB, HERA COMM SPA, LUX MED
+ * SP. Z O.O., Zalando SE), in normalized form (text.ts). They say nothing of what was bought: the
+ * pipeline drops them before its rules and directory read the text (an Italian SpA is no spa, a
+ * Spanish SL no Stockholm transit), and a name read from the line ends before one. The forms that count
+ * are those of the account's currency's countries, so a US "HAPPY NAILS SPA" stays a spa and a
+ * Swedish "SL" Stockholm's transit.
+ */
+import { phrasesRegex } from './text.ts';
+
+/** CORP stays: it is part of the name people say (Acme Corp). */
+const ENGLISH = ['LTD', 'LIMITED', 'PLC', 'LLC', 'INC', 'LLP', 'PLLC', 'LP'];
+/** The euro area's forms: Germany and Austria, France, Italy, Spain, Portugal, the Benelux, Ireland, Finland and the Baltics. */
+const EURO = [
+  'GMBH', 'MBH', 'GMBH CO KG', 'CO KG', 'KG', 'AG', 'E K', 'EK', 'E V', 'EV', 'EG', 'SE', 'SARL', 'S A R L', 'SAS', 'SASU', 'SA', 'S A', 'SAU', 'SCA', 'S C A', 'SNC', 'SL', 'S L', 'SLU',
+  'SRL', 'S R L', 'SPA', 'S P A', 'LDA', 'BV', 'B V', 'NV', 'N V', 'BVBA', 'SPRL', 'VOF', 'DAC', 'OY', 'OYJ', 'AB', 'AS', 'OU', 'SIA', 'UAB',
+];
+/** Other currencies, the forms of the countries that use them. */
+const BY_CURRENCY: Readonly<Record<string, readonly string[]>> = {
+  EUR: EURO,
+  GBP: [],
+  SEK: ['AB', 'PUBL', 'HB', 'KB'],
+  NOK: ['AS', 'ASA', 'ANS', 'DA'],
+  DKK: ['A S', 'APS', 'I S', 'P S', 'AMBA'],
+  PLN: ['SP Z O O', 'SPZOO', 'S A', 'SA', 'SP J', 'SP K'],
+  CHF: ['AG', 'GMBH', 'SA', 'SARL', 'SAGL'],
+  CZK: ['S R O', 'A S'],
+  HUF: ['KFT', 'ZRT', 'NYRT'],
+  RON: ['SRL', 'SA'],
+};
+
+/** Each form's words, by its first word, longest first: one map lookup per word of text. */
+function byFirstWord(forms: readonly string[]): ReadonlyMap<string, readonly string[][]> {
+  const map = new Map<string, string[][]>();
+  for (const words of forms.map((form) => form.split(' ')).sort((a, b) => b.length - a.length)) map.set(words[0]!, [...(map.get(words[0]!) ?? []), words]);
+  return map;
+}
+const ENGLISH_ONLY = { words: byFirstWord(ENGLISH), any: phrasesRegex(ENGLISH) };
+const FORMS = new Map(Object.entries(BY_CURRENCY).map(([currency, forms]) => [currency, { words: byFirstWord([...ENGLISH, ...forms]), any: phrasesRegex([...ENGLISH, ...forms]) }]));
+
+/** How many words at `start` of `words` are a legal form (0: none). The first word is never one: it names the company (AG Insurance, SAS). */
+export function legalFormLength(words: readonly string[], start: number, currencyCode: string): number {
+  if (start === 0) return 0;
+  const forms = (FORMS.get(currencyCode) ?? ENGLISH_ONLY).words.get(words[start]!);
+  return forms?.find((form) => form.every((word, offset) => words[start + offset] === word))?.length ?? 0;
+}
+
+/** `normalized` without its legal forms. */
+export function withoutLegalForms(normalized: string, currencyCode: string): string {
+  if (!(FORMS.get(currencyCode) ?? ENGLISH_ONLY).any.test(normalized)) return normalized;
+  const words = normalized.split(' ');
+  const kept: string[] = [];
+  for (let index = 0; index < words.length; index++) {
+    const length = legalFormLength(words, index, currencyCode);
+    if (length > 0) index += length - 1;
+    else kept.push(words[index]!);
+  }
+  return kept.length === words.length ? normalized : kept.join(' ');
+}

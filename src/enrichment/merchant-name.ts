@@ -1,0 +1,96 @@
+/**
+ * A merchant's or payer's name read from the bank's own text when the directory does not know it, as
+ * an app shows it: `SQ *BLUE LINE BAGELS` → Blue Line Bagels, `ACME LOGISTICS LTD SALARY` → Acme
+ * Logistics, `KELA LAPSILISA` → KELA. The name is the first run of words of the clean description
+ * (clean.ts) that say who, not what for: leading and trailing purpose words (salary, refund, rent,
+ * invoice, a month) go, and the name ends at a legal form (legal-forms.ts) or at a purpose word; a
+ * payment facilitator's own name (Satispay Europe) is no one's.
+ * Text in capitals is title-cased, keeping short all-capital tokens (HMRC's kind: DWP, NAV) and
+ * lower-casing particles inside a name (Metro de Madrid); text already in mixed case is kept.
+ */
+import { legalFormLength } from './legal-forms.ts';
+import { isFacilitator } from './naming-guards.ts';
+import { normalize } from './text.ts';
+
+/** Words that say what a payment was for or how it moved, in normalized form: never a name, and a name ends at one. */
+const PURPOSE = new Set([
+  // income and its payers' words
+  'SALARY', 'SALARIES', 'PAYROLL', 'WAGES', 'WAGE', 'PAY', 'PAYCHECK', 'DIRECT', 'DEP', 'DIRECTDEP', 'DEPOSIT', 'EARNINGS', 'BONUS', 'GEHALT', 'LOHN', 'BEZUGE', 'SALAIRE', 'NOMINA', 'SALARIS', 'LOON',
+  'LON', 'LONN', 'STIPENDIO', 'EMOLUMENTI', 'WYNAGRODZENIE', 'SALARIO', 'ORDENADO', 'VENCIMENTO', 'PALKKA', 'ALGA', 'ATLYGINIMAS', 'PENSION', 'PENSIONE', 'PENSJA', 'PENSAO', 'PENSIJA', 'PENSJON',
+  'ALDERSPENSJON', 'ALLMAN', 'SENATVES', 'ELAKE', 'RENTE', 'RETRAITE', 'JUBILACION', 'REFUND', 'REF', 'TAX', 'TAXES', 'TREAS', 'TREASURY', 'ERSTATTUNG', 'EST', 'REMBOURSEMENT', 'RIMBORSO', 'IRPEF', 'REEMBOLSO',
+  'DEVOLUCION', 'ZWROT', 'PODATKU', 'VEROPALAUTUS', 'SKATTEATERBARING', 'TAGASTUS', 'TULUMAKSU', 'ATMAKSA', 'GRAZINIMAS', 'GUTSCHRIFT', 'ARBEITNEHMERVERANLAGUNG', 'BENEFIT', 'BENEFITS', 'CHILD',
+  'ALLOWANCE', 'KINDERGELD', 'FAMILIENBEIHILFE', 'ARBEITSLOSENGELD', 'AUSZAHLUNG', 'BARNBIDRAG', 'BARNETRYGD', 'DAGPENGER', 'LAPSILISA', 'LASTETOETUS', 'NASPI', 'ASSEGNO', 'UNICO', 'FIGLI', 'SWIADCZENIE',
+  'SUBSIDIO', 'DESEMPREGO', 'ERSATTNING', 'TOOTUSKINDLUSTUSHUVITIS', 'WERKLOOSHEIDSUITKERING', 'AOW', 'UC', 'UI', 'SOC', 'SEC', 'XXSOC',
+  // bills, rent and transfers
+  'RENT', 'MIETE', 'LOYER', 'ALQUILER', 'HUUR', 'HYRA', 'AFFITTO', 'CZYNSZ', 'RENDA', 'HUSLEJE', 'HUSLEIE', 'VUOKRA', 'UUR', 'IRES', 'NUOMA', 'PAYMENT', 'PAYMENTS', 'PMT', 'PYMT', 'PMNT', 'BILL',
+  'INVOICE', 'RECHNUNG', 'FAKTURA', 'FACTURE', 'FACTURA', 'FATTURA', 'BOLLETTA', 'ARVE', 'REKINS', 'SASKAITA', 'LASKU', 'ABSCHLAG', 'TEILBETRAG', 'BEITRAG', 'VERTRAGSKONTO', 'KUNDENNR', 'AFTALENR',
+  'RATA', 'AUTOPAY', 'TRANSFER', 'XFER', 'SENT', 'RECEIVED', 'RCVD', 'RECIBIDO', 'ENVIADO', 'PRZYCHODZACY', 'WYCHODZACY', 'ONLINE', 'WEB', 'APP', 'CHECK', 'CHEQUE', 'WOHNUNG', 'FLAT',
+  // months, in the languages read: a name never carries the month a salary or a rent is for
+  'JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'SEPT', 'OCT', 'NOV', 'DEC', 'JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER',
+  'DECEMBER', 'JANUAR', 'FEBRUAR', 'MARZ', 'MAERZ', 'MAI', 'JUNI', 'JULI', 'OKTOBER', 'DEZEMBER', 'JANVIER', 'FEVRIER', 'MARS', 'AVRIL', 'JUIN', 'JUILLET', 'AOUT', 'SEPTEMBRE', 'OCTOBRE',
+  'NOVEMBRE', 'DECEMBRE', 'ENERO', 'FEBRERO', 'MARZO', 'ABRIL', 'MAYO', 'JUNIO', 'JULIO', 'AGOSTO', 'SEPTIEMBRE', 'OCTUBRE', 'NOVIEMBRE', 'DICIEMBRE', 'GENNAIO', 'FEBBRAIO', 'APRILE', 'MAGGIO',
+  'GIUGNO', 'LUGLIO', 'SETTEMBRE', 'OTTOBRE', 'JANUARI', 'FEBRUARI', 'MAART', 'MEI', 'AUGUSTUS', 'MAJ', 'AUGUSTI', 'JANEIRO', 'FEVEREIRO', 'MARCO', 'MAIO', 'JUNHO', 'JULHO', 'SETEMBRO',
+  'OUTUBRO', 'NOVEMBRO', 'DEZEMBRO', 'STYCZEN', 'LUTY', 'MARZEC', 'KWIECIEN', 'CZERWIEC', 'LIPIEC', 'SIERPIEN', 'WRZESIEN', 'PAZDZIERNIK', 'LISTOPAD', 'GRUDZIEN', 'MARTS', 'DESEMBER',
+  'TAMMIKUU', 'HELMIKUU', 'MAALISKUU', 'HUHTIKUU', 'TOUKOKUU', 'KESAKUU', 'HEINAKUU', 'ELOKUU', 'SYYSKUU', 'LOKAKUU', 'MARRASKUU', 'JOULUKUU', 'JAANUAR', 'VEEBRUAR', 'APRILL', 'JUUNI', 'JUULI',
+  'OKTOOBER', 'DETSEMBER', 'JANVARIS', 'FEBRUARIS', 'APRILIS', 'MAIJS', 'JUNIJS', 'JULIJS', 'AUGUSTS', 'SEPTEMBRIS', 'OKTOBRIS', 'NOVEMBRIS', 'DECEMBRIS', 'SAUSIS', 'VASARIS', 'KOVAS', 'BALANDIS',
+  'BALANDI', 'GEGUZE', 'BIRZELIS', 'RUGPJUTIS', 'RUGSEJIS', 'SPALIS', 'LAPKRITIS', 'GRUODIS',
+  // loans, taxes and fees named on the line
+  'MORTGAGE', 'MTG', 'LOAN', 'MUTUO', 'HIPOTECA', 'CAPITALE', 'INTERESSI', 'INTEREST', 'PRINCIPAL', 'ECHEANCE', 'PRET', 'IMMOBILIER', 'SPLATA', 'KREDYTU', 'KREDYT', 'USATAXPYMT', 'IMPOT', 'IMPOTS',
+  'PRELEVEMENT', 'SOURCE', 'F24', 'DELEGA', 'TELEMATICA', 'TARI', 'IUC', 'PIT', 'IENAKUMA', 'NODOKLA', 'GYVENTOJU', 'PAJAMU', 'MOKESCIO', 'MAKSA', 'BORNE', 'UNGEYDELSE', 'DONATION', 'DONATIONS',
+  'SPENDE', 'UTIL', 'GROUP', 'BILET', 'BILLET', 'BIGLIETTO', 'TICKET', 'TICKETS', 'RENEWAL',
+  // a professional's letters after the name
+  'DDS', 'DMD', 'MD', 'DVM', 'PHD', 'ESQ', 'CPA',
+]);
+/** Legal forms the Baltic countries write before the name (SIA ACME LATVIA, UAB Ignitis, AS Latvenergo). */
+const LEADING_FORMS = new Set(['SIA', 'AS', 'UAB', 'AB', 'OU', 'AAS', 'VAS']);
+
+/** Words that lead to a name (to, from, in favour of) and particles inside one; dropped at either end. */
+const LINKS = new Set(['TO', 'FROM', 'DE', 'DA', 'DI', 'DEL', 'PARA', 'A', 'FRA', 'TIL', 'VAN', 'AAN', 'NAAR', 'OD', 'DO', 'FAVORE', 'BEI', 'AN', 'VON', 'FOR', 'POUR', 'AV', 'TILL', 'FRAN', 'ZA', 'PAR', 'UZ', 'NAAM', 'OF', 'P']);
+/** Particles written in lower case inside a title-cased name. */
+const PARTICLES = new Set(['de', 'di', 'del', 'della', 'la', 'le', 'les', 'du', 'des', 'van', 'der', 'den', 'von', 'zu', 'zum', 'y', 'e', 'i', 'og', 'och', 'da', 'do', 'dos', 'das', 'of', 'the', 'and', 'per', 'am', 'et']);
+/** Short words kept in title case even alone (a short all-capital token is otherwise an initialism: DWP, NAV). */
+const SHORT_WORDS = new Set(['THE', 'AND', 'BAR', 'PUB', 'SPA', 'INN', 'BUS', 'CAR', 'NEW', 'OLD', 'BIG', 'RED', 'ONE', 'TWO', 'SUN', 'SKY', 'BAY', 'CO', 'ST', 'DR', 'MR', 'MRS', 'MS', 'JOE', 'LA', 'LE', 'EL', 'AM', 'IM', 'MY', 'OUR', 'ZUM', 'ZUR', 'DEN', 'DER', 'DIE', 'DAS', 'VON', 'VAN', 'DE', 'DI', 'DEL', 'DU', 'DES', 'DA', 'DO', 'DOS', 'OG', 'OCH', 'AT', 'ON', 'IN', 'OF']);
+
+const MIN_LETTERS = 2;
+const SHORT_TOKEN = 3;
+/** A token already in normalized form (most of a card line's): normalize would return it as it is. */
+const PLAIN = /^[A-Z0-9]+$/;
+
+/** The name the text gives, or null when it names no one (only purpose words, numbers or punctuation). */
+export function nameFromText(text: string, currencyCode: string): string | null {
+  const tokens = text.split(' ').filter((token) => token !== '');
+  const words = tokens.map((token) => (PLAIN.test(token) ? token : normalize(token)));
+  const flat = words.flatMap((normalized, index) => (normalized === '' ? [] : normalized.split(' ').map((word) => ({ word, index }))));
+  const flatWords = flat.map((entry) => entry.word);
+  const name: number[] = [];
+  for (let at = 0; at < flat.length; at++) {
+    const { word, index } = flat[at]!;
+    if (name.length > 0 && legalFormLength(flatWords, at, currencyCode) > 0) break;
+    if (PURPOSE.has(word)) {
+      if (name.length > 0) break;
+      continue;
+    }
+    if (name.length === 0 && (LINKS.has(word) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR'))) continue;
+    if (name.at(-1) !== index) name.push(index);
+  }
+  while (name.length > 0 && isLink(words[name.at(-1)!]!)) name.pop();
+  const kept = name.map((index) => tokens[index]!);
+  if (kept.join('').replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(kept.join(' ')))) return null;
+  return /\p{Ll}/u.test(kept.join(' ')) ? kept.join(' ') : kept.map((token, position) => titleCase(token, position, kept.length)).join(' ');
+}
+
+function isLink(normalized: string): boolean {
+  return normalized === '' || normalized.split(' ').every((word) => LINKS.has(word) || /^\d+$/.test(word));
+}
+
+/**
+ * BLUE → Blue, O'BRIEN → O'Brien, BERLIN-MITTE → Berlin-Mitte, DE → de inside a name. A short token
+ * stays in capitals when it has no vowel (JRS, TX) or is the whole name (NAV, HSE): an initialism.
+ */
+function titleCase(token: string, position: number, tokens: number): string {
+  const letters = token.replace(/[^\p{L}]/gu, '');
+  if (letters.length > 0 && letters.length <= SHORT_TOKEN && !SHORT_WORDS.has(normalize(token)) && (tokens === 1 || !/[AEIOUY]/i.test(letters))) return token;
+  const lower = token.toLowerCase();
+  if (position > 0 && PARTICLES.has(lower)) return lower;
+  return lower.replace(/(^|[-/.(]|(?<=\bo)')(\p{L})/gu, (_, before: string, letter: string) => `${before}${letter.toUpperCase()}`);
+}

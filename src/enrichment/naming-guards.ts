@@ -1,0 +1,41 @@
+/**
+ * When a name read from the line (merchant-name.ts) may be shown: never for what names no one but the
+ * bank or the holder (fees, interest, cash, moves between the holder's own accounts, a card's bill),
+ * and for a transfer only when the line says who to or from (Zelle, MobilePay, "TO", "DE", "PARA").
+ * A payment facilitator's own name in the bank's counterparty field (PayPal, Klarna, SumUp) is not
+ * the shop's.
+ */
+import { phrasesRegex } from './text.ts';
+
+/** Categories that name no one but the bank or the holder. */
+const NAMELESS = new Set([
+  'BANK_FEES_ATM_FEES', 'BANK_FEES_FOREIGN_TRANSACTION_FEES', 'BANK_FEES_INSUFFICIENT_FUNDS', 'BANK_FEES_INTEREST_CHARGE', 'BANK_FEES_OVERDRAFT_FEES', 'BANK_FEES_OTHER_BANK_FEES',
+  'INCOME_INTEREST_EARNED', 'INCOME_DIVIDENDS', 'TRANSFER_OUT_WITHDRAWAL', 'TRANSFER_IN_DEPOSIT', 'TRANSFER_OUT_SAVINGS', 'TRANSFER_IN_SAVINGS', 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT',
+  'TRANSFER_IN_CASH_ADVANCES_AND_LOANS',
+]);
+const TRANSFERS = new Set(['TRANSFER_IN_ACCOUNT_TRANSFER', 'TRANSFER_OUT_ACCOUNT_TRANSFER', 'TRANSFER_IN_OTHER_TRANSFER_IN', 'TRANSFER_OUT_OTHER_TRANSFER_OUT']);
+
+/** A payment between people, or a line that says whom the money went to or came from. */
+const TO_SOMEONE = phrasesRegex([
+  'ZELLE', 'VENMO', 'CASH APP', 'MOBILEPAY', 'MOBILE PAY', 'VIPPS', 'SWISH', 'MB WAY', 'MBWAY', 'BIZUM', 'BLIK', 'TIKKIE', 'REVOLUT', 'PMNT SENT', 'PMNT RCVD', 'TO', 'FROM', 'PARA', 'DE', 'FRA', 'TIL',
+  'VAN', 'NAAR', 'AAN', 'OD', 'DO', 'A FAVORE DI', 'DA', 'NAAM',
+]);
+/** Moves between the holder's own accounts. */
+const OWN_ACCOUNTS = phrasesRegex(['OWN ACCOUNT', 'OWN', 'MY', 'WLASNY', 'WLASNE', 'EIGENE', 'EIGEN', 'EGEN', 'EGNE', 'OMA', 'OMALLE', 'PROPRIO', 'PROPRIA', 'PROPIA', 'ENTRE CONTAS', 'GIROCONTO', 'SAV', 'SAVINGS', 'CHK', 'CHECKING', 'SAME NAME']);
+
+const FACILITATORS = phrasesRegex([
+  'PAYPAL', 'AMAZON PAYMENTS', 'KLARNA', 'STRIPE', 'ADYEN', 'SUMUP', 'ZETTLE', 'IZETTLE', 'SQUARE', 'MOLLIE', 'WORLDLINE', 'NETS', 'GOCARDLESS', 'SATISPAY', 'PAYU', 'PRZELEWY24', 'BUCKAROO', 'CCV',
+  'PAYONEER', 'TRUSTLY', 'NEXI', 'CHECKOUT COM', 'SIX PAYMENT', 'PAYPLUG', 'LYRA', 'WISE', 'REVOLUT',
+]);
+
+/** True when a name read from the line may be shown for a transaction of `detailed` category (null: none) with normalized `text`. */
+export function mayNameParty(detailed: string | null, text: string): boolean {
+  if (detailed !== null && NAMELESS.has(detailed)) return false;
+  if (detailed !== null && TRANSFERS.has(detailed)) return TO_SOMEONE.test(text) && !OWN_ACCOUNTS.test(text);
+  return true;
+}
+
+/** True when a counterparty's normalized name is a payment facilitator's (the shop is in the text). */
+export function isFacilitator(normalized: string): boolean {
+  return FACILITATORS.test(normalized);
+}
