@@ -960,7 +960,8 @@ export type OwnerMatch = {
  * - 95: given and family names equal, a middle name or initial on one side only or an initial against
  *   the name it abbreviates;
  * - 90: the family name equal and the given names nickname and name of one another (Bob and Robert,
- *   Jenn and Jennifer), `nicknameMatched`;
+ *   Jenn and Jennifer, after a public table of US given names and their nicknames), `nicknameMatched`;
+ * - 85: given and family names equal, the middle names differing;
  * - 80: given (or nickname) and family names equal but for one typing slip (one letter added, left
  *   out, changed or two swapped) in a name of at least five letters;
  * - 75: the family name equal and the given name only an initial of the other's;
