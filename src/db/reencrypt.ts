@@ -16,6 +16,7 @@ export const ENCRYPTED_COLUMNS = [
   { table: 'webhook_subscription', column: 'secret_encrypted', field: 'webhookSecret' },
   { table: 'webhook_subscription', column: 'previous_secret_encrypted', field: 'webhookSecret' },
   { table: 'provider_setting', column: 'settings_encrypted', field: 'providerSettings' },
+  { table: 'account_owners', column: 'owners_encrypted', field: 'accountOwners' },
 ] as const;
 
 export interface ColumnReport {

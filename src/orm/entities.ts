@@ -12,6 +12,7 @@ import { EventOutbox } from '../modules/event/event-outbox.entity.ts';
 import { Holding } from '../modules/investment/holding.entity.ts';
 import { InvestmentTransaction } from '../modules/investment/investment-transaction.entity.ts';
 import { Liability } from '../modules/liability/liability.entity.ts';
+import { AccountOwners } from '../modules/owner/account-owners.entity.ts';
 import { LinkState } from '../modules/linking/link-state.entity.ts';
 import { Profile } from '../modules/profile/profile.entity.ts';
 import { RecurringStream, RecurringStreamTransaction } from '../modules/recurring/recurring-stream.entity.ts';
@@ -23,4 +24,4 @@ import { Transaction } from '../modules/transaction/transaction.entity.ts';
 import { WebhookDelivery, WebhookSubscription } from '../modules/webhook/webhook.entity.ts';
 
 /** Every entity the ORM maps; the migrations check compares these to src/db/migrations. */
-export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, RemovedSession, Event, EventOutbox, Connection, SyncWalkPage, ConnectionSync, Account, Balance, Transaction, RecurringStream, RecurringStreamTransaction, Security, Holding, InvestmentTransaction, Liability, LinkState, WebhookSubscription, WebhookDelivery, KeyCheck, CategorizationRule, CategoryModel, EnrichmentProgress];
+export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, RemovedSession, Event, EventOutbox, Connection, SyncWalkPage, ConnectionSync, Account, Balance, Transaction, RecurringStream, RecurringStreamTransaction, Security, Holding, InvestmentTransaction, Liability, AccountOwners, LinkState, WebhookSubscription, WebhookDelivery, KeyCheck, CategorizationRule, CategoryModel, EnrichmentProgress];

@@ -1,6 +1,7 @@
 import type { Institution, InstitutionQuery, LinkCompletion, LinkedLogin, LinkSession, LinkStart } from './link-flow.ts';
 import type { InvestmentSnapshot } from './provider-investments.ts';
 import type { ProviderLiability } from './provider-liabilities.ts';
+import type { ProviderAccountOwners } from './provider-owners.ts';
 import type { ProviderAccount, ProviderBalance, SyncPage, WindowSnapshot } from './provider-records.ts';
 
 /**
@@ -70,6 +71,8 @@ export interface ProviderBase {
   investments?(credential: string, start: string): Promise<InvestmentSnapshot>;
   /** LIABILITIES: the debt details of the login's credit and loan accounts. Present only with the LIABILITIES capability. */
   liabilities?(credential: string): Promise<ProviderLiability[]>;
+  /** ACCOUNT_OWNERS: who holds each account of the login, as the institution knows them. Present only with the ACCOUNT_OWNERS capability. */
+  owners?(credential: string): Promise<ProviderAccountOwners[]>;
 }
 
 /** An upstream with a change feed (Plaid, the sandbox): Tributary applies the changes it reports. */

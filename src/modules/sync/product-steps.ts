@@ -1,20 +1,26 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FieldCipher } from '../../lib/field-cipher.ts';
 import type { Provider } from '../../providers/provider.ts';
 import type { InvestmentSnapshot } from '../../providers/provider-investments.ts';
 import type { ProviderLiability } from '../../providers/provider-liabilities.ts';
+import type { ProviderAccountOwners } from '../../providers/provider-owners.ts';
+import { latestBalances } from '../account/account.service.ts';
+import { presentAccount } from '../account/account.presenter.ts';
+import { accountsOfConnection } from '../account/account.store.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { presentConnection } from '../connection/connection.presenter.ts';
 import { connectionOrFail, keyOf } from '../connection/connection.store.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { reconcileActivity, replaceHoldings, type Unmatched } from '../investment/investment.store.ts';
 import { replaceLiabilities } from '../liability/liability.store.ts';
+import { replaceOwners } from '../owner/account-owners.store.ts';
 import { upsertSecurities } from '../security/security.store.ts';
 import type { SyncObservers } from './sync-steps.ts';
 import { WINDOW } from './window-sync.ts';
 
 /*
  * The sync's steps for products beyond cash, after the accounts step: what the provider reports of
- * investments and liabilities replaces what is stored, each in one database transaction under the
+ * investments, liabilities and account owners replaces what is stored, each in one database transaction under the
  * connection's row lock (docs/decisions/investments-holdings-snapshot.md). Re-running a step with
  * the same report changes nothing, so a crash before its commit, a retry or a second worker never
  * duplicates or loses a row.
@@ -28,13 +34,14 @@ import { WINDOW } from './window-sync.ts';
 export const WHOLE_HISTORY = '1970-01-01';
 const DAY_MS = 86_400_000;
 
-/** Syncs the products the connection has and its provider offers: investments, then liabilities. */
-export async function syncProducts(em: EntityManager, connection: ConnectionEntity, provider: Provider, credential: string, observers: SyncObservers = {}): Promise<void> {
-  const offers = (product: 'INVESTMENTS' | 'LIABILITIES') => connection.products.includes(product) && provider.capabilities.has(product);
+/** Syncs the products the connection has and its provider offers: investments, then liabilities, then account owners. */
+export async function syncProducts(em: EntityManager, connection: ConnectionEntity, provider: Provider, credential: string, deps: SyncObservers & { cipher: FieldCipher }): Promise<void> {
+  const offers = (product: 'INVESTMENTS' | 'LIABILITIES' | 'ACCOUNT_OWNERS') => connection.products.includes(product) && provider.capabilities.has(product);
   if (offers('INVESTMENTS') && provider.investments) {
-    await applyInvestments(em, connection, provider.name, await provider.investments(credential, investmentStart(connection.lastSyncedAt)), observers);
+    await applyInvestments(em, connection, provider.name, await provider.investments(credential, investmentStart(connection.lastSyncedAt)), deps);
   }
   if (offers('LIABILITIES') && provider.liabilities) await applyLiabilities(em, connection, provider.name, await provider.liabilities(credential));
+  if (offers('ACCOUNT_OWNERS') && provider.owners) await applyOwners(em, connection, await provider.owners(credential), deps.cipher);
 }
 
 /** Where investment activity is read from: its whole history on a first sync, else the transactions window's overlap before the last one. */
@@ -93,5 +100,29 @@ export async function applyLiabilities(em: EntityManager, connection: Connection
     const locked = await connectionOrFail(tx, keyOf(connection), { lock: true, profile: true });
     const changes = await replaceLiabilities(tx, { connectionId: connection.id, profileId: connection.profile.id, provider }, reported);
     if (changes > 0) recordEvent(tx, locked.environment.id, 'liabilities.updated', locked.profile, presentConnection(locked));
+  });
+}
+
+/**
+ * Stores the owners of the connection's accounts as reported (encrypted, one value per account); an
+ * `account.owners_verified` for each account whose owners arrived or changed, its record the
+ * account as webhooks show it, without the owners. Owners of an account the connection does not
+ * hold are dropped; an account reported without owners has none.
+ */
+export async function applyOwners(em: EntityManager, connection: ConnectionEntity, reported: ProviderAccountOwners[], cipher: FieldCipher): Promise<void> {
+  await em.transactional(async (tx) => {
+    const locked = await connectionOrFail(tx, keyOf(connection), { lock: true, profile: true });
+    const accounts = new Map((await accountsOfConnection(tx, connection.id, connection.profile.id)).map((account) => [account.remoteId, account]));
+    const owners = new Map(reported.flatMap(({ accountRemoteId, owners }) => {
+      const account = accounts.get(accountRemoteId);
+      return account && owners.length > 0 ? [[account.id, owners] as const] : [];
+    }));
+    const changed = await replaceOwners(tx, cipher, { profileId: connection.profile.id, connectionId: connection.id }, owners);
+    const changedAccounts = [...accounts.values()].filter((account) => changed.includes(account.id));
+    const balances = await latestBalances(tx, connection.profile.id, changedAccounts);
+    for (const account of changedAccounts) {
+      const balance = account.latestBalanceId ? balances.get(account.latestBalanceId) : undefined;
+      recordEvent(tx, locked.environment.id, 'account.owners_verified', locked.profile, presentAccount(account, balance ?? null));
+    }
   });
 }
