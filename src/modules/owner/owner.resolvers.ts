@@ -1,9 +1,8 @@
 import type { AccountResolvers } from '../../../generated/graphql.ts';
-import type { GraphQLContext } from '../../graphql/context.ts';
 import { countryOfConnection } from '../../providers/institution-country.ts';
 import type { ProviderOwner } from '../../providers/provider-owners.ts';
 import type { AccountView } from '../account/account.entity.ts';
-import { matchOwners } from './match/owner-match.ts';
+import { matchOwners, type ProfileIdentity } from './match/owner-match.ts';
 import { toE164 } from './match/phone.ts';
 
 /**
@@ -24,8 +23,17 @@ export const accountOwnerFields: Pick<AccountResolvers, 'owners' | 'ownerMatch'>
   },
 };
 
+/** What the region is read from: the request's loaders (src/graphql/loaders.ts) for the acting profile. */
+interface RegionSources {
+  profileId: string;
+  loaders: {
+    profileIdentity: { load(profileId: string): Promise<ProfileIdentity> };
+    connection: { load(connectionId: string): Promise<{ provider: string; institutionId: string } | null> };
+  };
+}
+
 /** Where a phone number without a country code is read: the country of the profile's address, else of the account's institution. */
-async function regionOf(account: AccountView, { loaders, profileId }: GraphQLContext): Promise<string | null> {
+async function regionOf(account: AccountView, { loaders, profileId }: RegionSources): Promise<string | null> {
   const identity = await loaders.profileIdentity.load(profileId);
   if (identity.address?.country) return identity.address.country;
   const connection = await loaders.connection.load(account.connection.id);
