@@ -71,7 +71,10 @@ export interface ProviderBase {
   investments?(credential: string, start: string): Promise<InvestmentSnapshot>;
   /** LIABILITIES: the debt details of the login's credit and loan accounts. Present only with the LIABILITIES capability. */
   liabilities?(credential: string): Promise<ProviderLiability[]>;
-  /** ACCOUNT_OWNERS: who holds each account of the login, as the institution knows them. Present only with the ACCOUNT_OWNERS capability. */
+  /**
+   * ACCOUNT_OWNERS: who holds each account of the login, as the institution knows them. Present with
+   * the ACCOUNT_OWNERS capability, unless the provider reports owners in its window snapshot instead.
+   */
   owners?(credential: string): Promise<ProviderAccountOwners[]>;
 }
 

@@ -3,19 +3,15 @@ import type { FieldCipher } from '../../lib/field-cipher.ts';
 import type { Provider } from '../../providers/provider.ts';
 import type { InvestmentSnapshot } from '../../providers/provider-investments.ts';
 import type { ProviderLiability } from '../../providers/provider-liabilities.ts';
-import type { ProviderAccountOwners } from '../../providers/provider-owners.ts';
-import { latestBalances } from '../account/account.service.ts';
-import { presentAccount } from '../account/account.presenter.ts';
-import { accountsOfConnection } from '../account/account.store.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { presentConnection } from '../connection/connection.presenter.ts';
 import { connectionOrFail, keyOf } from '../connection/connection.store.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { reconcileActivity, replaceHoldings, type Unmatched } from '../investment/investment.store.ts';
 import { replaceLiabilities } from '../liability/liability.store.ts';
-import { replaceOwners } from '../owner/account-owners.store.ts';
 import { upsertSecurities } from '../security/security.store.ts';
 import type { SyncObservers } from './sync-steps.ts';
+import { applyOwners } from './owner-step.ts';
 import { WINDOW } from './window-sync.ts';
 
 /*
@@ -100,29 +96,5 @@ export async function applyLiabilities(em: EntityManager, connection: Connection
     const locked = await connectionOrFail(tx, keyOf(connection), { lock: true, profile: true });
     const changes = await replaceLiabilities(tx, { connectionId: connection.id, profileId: connection.profile.id, provider }, reported);
     if (changes > 0) recordEvent(tx, locked.environment.id, 'liabilities.updated', locked.profile, presentConnection(locked));
-  });
-}
-
-/**
- * Stores the owners of the connection's accounts as reported (encrypted, one value per account); an
- * `account.owners_verified` for each account whose owners arrived or changed, its record the
- * account as webhooks show it, without the owners. Owners of an account the connection does not
- * hold are dropped; an account reported without owners has none.
- */
-export async function applyOwners(em: EntityManager, connection: ConnectionEntity, reported: ProviderAccountOwners[], cipher: FieldCipher): Promise<void> {
-  await em.transactional(async (tx) => {
-    const locked = await connectionOrFail(tx, keyOf(connection), { lock: true, profile: true });
-    const accounts = new Map((await accountsOfConnection(tx, connection.id, connection.profile.id)).map((account) => [account.remoteId, account]));
-    const owners = new Map(reported.flatMap(({ accountRemoteId, owners }) => {
-      const account = accounts.get(accountRemoteId);
-      return account && owners.length > 0 ? [[account.id, owners] as const] : [];
-    }));
-    const changed = await replaceOwners(tx, cipher, { profileId: connection.profile.id, connectionId: connection.id }, owners);
-    const changedAccounts = [...accounts.values()].filter((account) => changed.includes(account.id));
-    const balances = await latestBalances(tx, connection.profile.id, changedAccounts);
-    for (const account of changedAccounts) {
-      const balance = account.latestBalanceId ? balances.get(account.latestBalanceId) : undefined;
-      recordEvent(tx, locked.environment.id, 'account.owners_verified', locked.profile, presentAccount(account, balance ?? null));
-    }
   });
 }
