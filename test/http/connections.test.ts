@@ -77,7 +77,7 @@ describe('connecting a sandbox institution', () => {
       profileId: profile.id,
       institution: { id: 'ins_first_platypus', name: 'First Platypus Bank' },
       status: 'INITIALIZING',
-      products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS', 'INVESTMENTS', 'LIABILITIES'],
+      products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS', 'INVESTMENTS', 'LIABILITIES', 'ACCOUNT_OWNERS'],
       lastSyncedAt: null,
     });
     const row = await settled(response.body.id);
