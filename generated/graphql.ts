@@ -134,6 +134,21 @@ export type Account = {
    * institution gives, e.g. `Everyday Checking`.
    */
   name: Scalars['String']['output'];
+  /**
+   * How the profile's own name, email, phone and address (the `Profile` fields) match the account's
+   * owners, field by field, so an app can decide whether the person who linked the account owns it
+   * without handling the owners' data itself. Each field is compared with every owner's values and
+   * the best result is kept. Null when the account has no owners (see `owners`).
+   */
+  ownerMatch: Maybe<OwnerMatch>;
+  /**
+   * The account's owners as the institution reports them, one entry per person or business, in the
+   * institution's order (a joint account has two or more). Empty when the connection lacks the
+   * `ACCOUNT_OWNERS` product, its provider offers none, or no sync has read them yet. Sensitive:
+   * encrypted at rest, returned only to the profile's own credentials and never carried by webhooks.
+   * The `account.owners_verified` event says when they first arrive or change.
+   */
+  owners: Array<AccountOwner>;
   /** Whether the account is open or closed at the institution. */
   state: AccountState;
   /**
@@ -190,6 +205,36 @@ export type AccountKind =
   | 'INVESTMENT'
   /** An instalment liability: mortgage, auto, student or personal loan. */
   | 'LOAN';
+
+/**
+ * One owner of an account as the institution reports it: a person or a business. Every list is
+ * empty when the institution does not report that part.
+ */
+export type AccountOwner = {
+  __typename?: 'AccountOwner';
+  /** The owner's postal addresses. */
+  addresses: Array<OwnerAddress>;
+  /** The owner's email addresses. */
+  emails: Array<OwnerEmail>;
+  /** The names the institution holds for the owner, as it writes them, e.g. `Alberta Bobbeth Charleson`. */
+  names: Array<Scalars['String']['output']>;
+  /** The owner's phone numbers. */
+  phoneNumbers: Array<OwnerPhone>;
+  /**
+   * How the owner holds the account, or null when the provider does not say (Plaid). With Enable
+   * Banking it is the role the bank reports for the end-user who linked the account.
+   */
+  role: Maybe<AccountOwnerRole>;
+};
+
+/** How an owner holds an account. */
+export type AccountOwnerRole =
+  /** Acts for the holder without owning the account: power of attorney, an authorised user or signatory. */
+  | 'ATTORNEY'
+  /** One of the holders of a joint account. */
+  | 'CO_HOLDER'
+  /** The account holder, alone. */
+  | 'HOLDER';
 
 /** Whether an account is still open at its institution. */
 export type AccountState =
@@ -838,6 +883,162 @@ export type MutationTransactionUpdateArgs = {
   input: TransactionUpdateInput;
 };
 
+/** A postal address of an account owner. */
+export type OwnerAddress = {
+  __typename?: 'OwnerAddress';
+  /** The address; a part the institution does not report is null. */
+  address: Address;
+  /** True when the institution marks it as the owner's primary address; false otherwise or when it does not say. */
+  primary: Scalars['Boolean']['output'];
+};
+
+/**
+ * An address compared by its street number, street and postal code, after normalisation (case,
+ * accents and punctuation dropped, common street words abbreviated alike: Street and St, Avenue and
+ * Ave, Straße and Str, …; a US ZIP+4 compared by its first five digits):
+ *
+ * - 100: street number, street and postal code equal (the second line ignored unless both have one);
+ * - 90: the same, the second lines (apartment, suite) differing; or number and street equal, a postal
+ *   code missing on one side and the city equal;
+ * - 80: number and postal code equal, the streets sharing words but not all;
+ * - 50: number and street equal, the postal codes or cities differing;
+ * - 30: the postal code alone equal;
+ * - otherwise 0.
+ */
+export type OwnerAddressMatch = {
+  __typename?: 'OwnerAddressMatch';
+  /** True when `score` is 70 or more. */
+  matched: Scalars['Boolean']['output'];
+  /** Whether the postal codes of the best-scoring pair are equal; null when either has none. */
+  postalCodeMatched: Maybe<Scalars['Boolean']['output']>;
+  /** 0 to 100, see the type's description. */
+  score: Scalars['Int']['output'];
+};
+
+/** An email address of an account owner. */
+export type OwnerEmail = {
+  __typename?: 'OwnerEmail';
+  /** The address as the institution reports it, e.g. `accountholder0@example.com`. */
+  address: Scalars['String']['output'];
+  /** True when the institution marks it as the owner's primary address; false otherwise or when it does not say. */
+  primary: Scalars['Boolean']['output'];
+  /** What kind of address the institution says it is, or null when it does not say. */
+  type: Maybe<OwnerEmailType>;
+};
+
+/** What kind of email address an owner's is. */
+export type OwnerEmailType =
+  /** Any other address, or a kind the provider does not name. */
+  | 'OTHER'
+  /** The owner's main address. */
+  | 'PRIMARY'
+  /** Another address of the owner's. */
+  | 'SECONDARY';
+
+/**
+ * An email address or phone number compared.
+ *
+ * Email addresses: 100 when the same address, compared case-insensitively; 90 when the same mailbox
+ * by its provider's rules (`validator`'s `normalizeEmail`: Gmail ignores dots and `+` tags, Outlook,
+ * Yahoo and iCloud ignore their sub-address tags); 70 when the same but for a `+` tag at any other
+ * domain; otherwise 0.
+ *
+ * Phone numbers: both read as E.164 (a number without a country code in the country of the profile's
+ * address, else of the institution): 100 when the same number with the same extension or none, 90
+ * when the same number with an extension on one side only or different ones; otherwise 0. A number
+ * that does not parse is compared by its digits.
+ */
+export type OwnerFieldMatch = {
+  __typename?: 'OwnerFieldMatch';
+  /** True when `score` is 70 or more. */
+  matched: Scalars['Boolean']['output'];
+  /** 0 to 100, see the type's description. */
+  score: Scalars['Int']['output'];
+};
+
+/**
+ * The profile's own name, email, phone and address compared with an account's owners, modelled on
+ * Plaid's `/identity/match`. Each score runs from 0 to 100: 100 is a perfect match, 85 to 99 a strong
+ * one, 70 to 84 a partial one, and below 70 a mismatch, so `matched` is `score >= 70`. A field is null
+ * when either side has nothing to compare (the profile has no such field, or no owner reports one).
+ * With several owners (or several values per owner), the best-scoring pair counts.
+ */
+export type OwnerMatch = {
+  __typename?: 'OwnerMatch';
+  /** The profile's `address` against the owners' addresses. */
+  address: Maybe<OwnerAddressMatch>;
+  /** The profile's `email` against the owners' email addresses. */
+  email: Maybe<OwnerFieldMatch>;
+  /** The profile's `name` (or `names`) against the owners' names. */
+  name: Maybe<OwnerNameMatch>;
+  /** The profile's `phone` against the owners' phone numbers. */
+  phone: Maybe<OwnerFieldMatch>;
+};
+
+/**
+ * A name compared. Names are compared word by word after normalisation (case, accents, punctuation,
+ * titles such as Mr or Dr and suffixes such as Jr or III dropped), in any word order, the first and
+ * last words of the profile's name taken as given and family name (its `names` parts when set):
+ *
+ * - 100: the same words;
+ * - 95: given and family names equal, a middle name or initial on one side only or an initial against
+ *   the name it abbreviates;
+ * - 90: the family name equal and the given names nickname and name of one another (Bob and Robert,
+ *   Jenn and Jennifer, after a public table of US given names and their nicknames), `nicknameMatched`;
+ * - 85: given and family names equal, the middle names differing;
+ * - 80: given (or nickname) and family names equal but for one typing slip (one letter added, left
+ *   out, changed or two swapped) in a name of at least five letters;
+ * - 75: the family name equal and the given name only an initial of the other's;
+ * - 50: the family name alone equal, `firstOrLastNameMatched` (likely a relative);
+ * - 40: the given name alone equal (or a nickname of it), `firstOrLastNameMatched`;
+ * - business names (either side ends in a legal form such as LLC, Inc, Ltd, GmbH, SA, SL, BV, SpA,
+ *   Sp. z o.o., AB, A/S, Oy or AS): the words compared without the legal form, 100 when the same, else
+ *   the share of common words times 60;
+ * - otherwise the share of common words times 30.
+ */
+export type OwnerNameMatch = {
+  __typename?: 'OwnerNameMatch';
+  /**
+   * True when either name of the best-scoring pair ends in a company's legal form (LLC, Inc, GmbH, …).
+   * False does not prove a person: some businesses bank under a name without one.
+   */
+  businessNameDetected: Scalars['Boolean']['output'];
+  /** True when only the given name or only the family name matched: likely a family member, not the owner. */
+  firstOrLastNameMatched: Scalars['Boolean']['output'];
+  /** True when `score` is 70 or more. */
+  matched: Scalars['Boolean']['output'];
+  /** True when the best match took a nickname for its name (Bob for Robert). */
+  nicknameMatched: Scalars['Boolean']['output'];
+  /** 0 to 100, see the type's description. */
+  score: Scalars['Int']['output'];
+};
+
+/** A phone number of an account owner. */
+export type OwnerPhone = {
+  __typename?: 'OwnerPhone';
+  /**
+   * The number in E.164 format (e.g. `+14155550123`) when it parses as a phone number (a number
+   * without a country code is read in the country of the profile's address, else of the
+   * institution); otherwise as the institution wrote it.
+   */
+  number: Scalars['String']['output'];
+  /** True when the institution marks it as the owner's primary number; false otherwise or when it does not say. */
+  primary: Scalars['Boolean']['output'];
+  /** What kind of line the institution says it is, or null when it does not say. */
+  type: Maybe<OwnerPhoneType>;
+};
+
+/** What kind of line an owner's phone number is. */
+export type OwnerPhoneType =
+  /** A home landline. */
+  | 'HOME'
+  /** A mobile phone. */
+  | 'MOBILE'
+  /** Any other line (a fax among them), or a kind the provider does not name. */
+  | 'OTHER'
+  /** A work or office line. */
+  | 'WORK';
+
 /** Where a page sits in the whole result list, and how to reach its neighbours. */
 export type PageInfo = {
   __typename?: 'PageInfo';
@@ -867,6 +1068,11 @@ export type Product =
    * (server-to-server) once an account is `verified`.
    */
   | 'ACCOUNT_NUMBERS'
+  /**
+   * Who holds each account, as the institution knows them (names, emails, phone numbers, addresses,
+   * role), and how they match the profile's own: `Account.owners` and `Account.ownerMatch`.
+   */
+  | 'ACCOUNT_OWNERS'
   /** Account balances, including real-time balance refresh. */
   | 'BALANCES'
   /**
@@ -1788,6 +1994,8 @@ export type ResolversTypes = {
   AccountEvent: ResolverTypeWrapper<EventEntity>;
   AccountFilter: AccountFilter;
   AccountKind: AccountKind;
+  AccountOwner: ResolverTypeWrapper<AccountOwner>;
+  AccountOwnerRole: AccountOwnerRole;
   AccountState: AccountState;
   AccountUpdateInput: AccountUpdateInput;
   AccountUpdatePayload: ResolverTypeWrapper<Omit<AccountUpdatePayload, 'record'> & { record?: Maybe<ResolversTypes['Account']> }>;
@@ -1832,6 +2040,15 @@ export type ResolversTypes = {
   Metadata: ResolverTypeWrapper<Scalars['Metadata']['output']>;
   MetadataFilter: ResolverTypeWrapper<Scalars['MetadataFilter']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  OwnerAddress: ResolverTypeWrapper<OwnerAddress>;
+  OwnerAddressMatch: ResolverTypeWrapper<OwnerAddressMatch>;
+  OwnerEmail: ResolverTypeWrapper<OwnerEmail>;
+  OwnerEmailType: OwnerEmailType;
+  OwnerFieldMatch: ResolverTypeWrapper<OwnerFieldMatch>;
+  OwnerMatch: ResolverTypeWrapper<OwnerMatch>;
+  OwnerNameMatch: ResolverTypeWrapper<OwnerNameMatch>;
+  OwnerPhone: ResolverTypeWrapper<OwnerPhone>;
+  OwnerPhoneType: OwnerPhoneType;
   PageInfo: ResolverTypeWrapper<AnyPage>;
   PaymentChannel: PaymentChannel;
   Product: Product;
@@ -1872,6 +2089,7 @@ export type ResolversParentTypes = {
   Account: AccountView;
   AccountEvent: EventEntity;
   AccountFilter: AccountFilter;
+  AccountOwner: AccountOwner;
   AccountUpdateInput: AccountUpdateInput;
   AccountUpdatePayload: Omit<AccountUpdatePayload, 'record'> & { record?: Maybe<ResolversParentTypes['Account']> };
   Address: Address;
@@ -1906,6 +2124,13 @@ export type ResolversParentTypes = {
   Metadata: Scalars['Metadata']['output'];
   MetadataFilter: Scalars['MetadataFilter']['output'];
   Mutation: Record<PropertyKey, never>;
+  OwnerAddress: OwnerAddress;
+  OwnerAddressMatch: OwnerAddressMatch;
+  OwnerEmail: OwnerEmail;
+  OwnerFieldMatch: OwnerFieldMatch;
+  OwnerMatch: OwnerMatch;
+  OwnerNameMatch: OwnerNameMatch;
+  OwnerPhone: OwnerPhone;
   PageInfo: AnyPage;
   Profile: ProfileEntity;
   ProfileNames: ProfileNames;
@@ -1946,6 +2171,8 @@ export type AccountResolvers<ContextType = GraphQLContext, ParentType extends Re
   mask?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ownerMatch?: Resolver<Maybe<ResolversTypes['OwnerMatch']>, ParentType, ContextType>;
+  owners?: Resolver<Array<ResolversTypes['AccountOwner']>, ParentType, ContextType>;
   state?: Resolver<ResolversTypes['AccountState'], ParentType, ContextType>;
   subtype?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   verified?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -1955,6 +2182,14 @@ export type AccountEventResolvers<ContextType = GraphQLContext, ParentType exten
   account?: Resolver<ResolversTypes['Account'], ParentType, ContextType>;
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type AccountOwnerResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AccountOwner'] = ResolversParentTypes['AccountOwner']> = {
+  addresses?: Resolver<Array<ResolversTypes['OwnerAddress']>, ParentType, ContextType>;
+  emails?: Resolver<Array<ResolversTypes['OwnerEmail']>, ParentType, ContextType>;
+  names?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  phoneNumbers?: Resolver<Array<ResolversTypes['OwnerPhone']>, ParentType, ContextType>;
+  role?: Resolver<Maybe<ResolversTypes['AccountOwnerRole']>, ParentType, ContextType>;
 };
 
 export type AccountUpdatePayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AccountUpdatePayload'] = ResolversParentTypes['AccountUpdatePayload']> = {
@@ -2147,6 +2382,49 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   transactionUpdate?: Resolver<ResolversTypes['TransactionUpdatePayload'], ParentType, ContextType, RequireFields<MutationTransactionUpdateArgs, 'input'>>;
 };
 
+export type OwnerAddressResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OwnerAddress'] = ResolversParentTypes['OwnerAddress']> = {
+  address?: Resolver<ResolversTypes['Address'], ParentType, ContextType>;
+  primary?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type OwnerAddressMatchResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OwnerAddressMatch'] = ResolversParentTypes['OwnerAddressMatch']> = {
+  matched?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  postalCodeMatched?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  score?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type OwnerEmailResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OwnerEmail'] = ResolversParentTypes['OwnerEmail']> = {
+  address?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  primary?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  type?: Resolver<Maybe<ResolversTypes['OwnerEmailType']>, ParentType, ContextType>;
+};
+
+export type OwnerFieldMatchResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OwnerFieldMatch'] = ResolversParentTypes['OwnerFieldMatch']> = {
+  matched?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  score?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type OwnerMatchResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OwnerMatch'] = ResolversParentTypes['OwnerMatch']> = {
+  address?: Resolver<Maybe<ResolversTypes['OwnerAddressMatch']>, ParentType, ContextType>;
+  email?: Resolver<Maybe<ResolversTypes['OwnerFieldMatch']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['OwnerNameMatch']>, ParentType, ContextType>;
+  phone?: Resolver<Maybe<ResolversTypes['OwnerFieldMatch']>, ParentType, ContextType>;
+};
+
+export type OwnerNameMatchResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OwnerNameMatch'] = ResolversParentTypes['OwnerNameMatch']> = {
+  businessNameDetected?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  firstOrLastNameMatched?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  matched?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  nicknameMatched?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  score?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type OwnerPhoneResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OwnerPhone'] = ResolversParentTypes['OwnerPhone']> = {
+  number?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  primary?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  type?: Resolver<Maybe<ResolversTypes['OwnerPhoneType']>, ParentType, ContextType>;
+};
+
 export type PageInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
   endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -2313,6 +2591,7 @@ export type UserErrorResolvers<ContextType = GraphQLContext, ParentType extends 
 export type Resolvers<ContextType = GraphQLContext> = {
   Account?: AccountResolvers<ContextType>;
   AccountEvent?: AccountEventResolvers<ContextType>;
+  AccountOwner?: AccountOwnerResolvers<ContextType>;
   AccountUpdatePayload?: AccountUpdatePayloadResolvers<ContextType>;
   Address?: AddressResolvers<ContextType>;
   Apr?: AprResolvers<ContextType>;
@@ -2337,6 +2616,13 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Metadata?: GraphQLScalarType;
   MetadataFilter?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
+  OwnerAddress?: OwnerAddressResolvers<ContextType>;
+  OwnerAddressMatch?: OwnerAddressMatchResolvers<ContextType>;
+  OwnerEmail?: OwnerEmailResolvers<ContextType>;
+  OwnerFieldMatch?: OwnerFieldMatchResolvers<ContextType>;
+  OwnerMatch?: OwnerMatchResolvers<ContextType>;
+  OwnerNameMatch?: OwnerNameMatchResolvers<ContextType>;
+  OwnerPhone?: OwnerPhoneResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   Profile?: ProfileResolvers<ContextType>;
   ProfileNames?: ProfileNamesResolvers<ContextType>;

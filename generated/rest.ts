@@ -2634,10 +2634,10 @@ export interface components {
          */
         ConnectionStatus: "INITIALIZING" | "SYNCING" | "SYNCED" | "ERROR_REPAIRABLE" | "ERROR_SERVICE" | "ERROR_PROVIDER" | "ERROR_INSTITUTION" | "DISCONNECTING" | "DISCONNECTED";
         /**
-         * @description A data product of a connection: `TRANSACTIONS` (history and sync), `BALANCES` (including real-time refresh), `ACCOUNT_NUMBERS` (ACH numbers), `INVESTMENTS` (holdings, securities and investment activity, read over GraphQL), `LIABILITIES` (debt details of credit and loan accounts, read over GraphQL).
+         * @description A data product of a connection: `TRANSACTIONS` (history and sync), `BALANCES` (including real-time refresh), `ACCOUNT_NUMBERS` (ACH numbers), `INVESTMENTS` (holdings, securities and investment activity, read over GraphQL), `LIABILITIES` (debt details of credit and loan accounts, read over GraphQL), `ACCOUNT_OWNERS` (the accounts' owners and their match with the profile, read over GraphQL).
          * @enum {string}
          */
-        Product: "TRANSACTIONS" | "BALANCES" | "ACCOUNT_NUMBERS" | "INVESTMENTS" | "LIABILITIES";
+        Product: "TRANSACTIONS" | "BALANCES" | "ACCOUNT_NUMBERS" | "INVESTMENTS" | "LIABILITIES" | "ACCOUNT_OWNERS";
         /** @description One login of the profile at one institution, kept in sync with the upstream provider. */
         Connection: {
             id: components["schemas"]["ConnectionId"];
@@ -2937,7 +2937,10 @@ export interface components {
         /**
          * @description `profile.created` (a profile was created), `profile.deleted` (fully deleted),
          *     `profile.ready` (enrichment completed), `balance.created` (new balance, also after a
-         *     refresh), `account.verified` (ACH numbers available), `connection.created`,
+         *     refresh), `account.verified` (ACH numbers available), `account.owners_verified` (a sync
+         *     obtained an account's owners for the first time, or they changed: `record` is the `Account`,
+         *     without the owners, which no event carries; read them with GraphQL's `Account.owners` and
+         *     `Account.ownerMatch`), `connection.created`,
          *     `connection.synced.successful` (a sync added, changed or removed transactions),
          *     `connection.synced.errored.<STATUS>` (a sync ended in that `ERROR_*` status),
          *     `connection.disconnected`, `connection.accounts_available` (the institution has accounts
@@ -2959,7 +2962,7 @@ export interface components {
          *     `RecurringStream`; read them all with GraphQL's `recurringStreams`.
          * @enum {string}
          */
-        EventType: "profile.created" | "profile.deleted" | "profile.ready" | "balance.created" | "account.verified" | "connection.created" | "connection.synced.successful" | "connection.synced.errored.ERROR_REPAIRABLE" | "connection.synced.errored.ERROR_SERVICE" | "connection.synced.errored.ERROR_PROVIDER" | "connection.synced.errored.ERROR_INSTITUTION" | "connection.disconnected" | "connection.accounts_available" | "connection.consent_expiring" | "holdings.updated" | "liabilities.updated" | "recurring_stream.created" | "recurring_stream.amount_changed" | "recurring_stream.ended";
+        EventType: "profile.created" | "profile.deleted" | "profile.ready" | "balance.created" | "account.verified" | "account.owners_verified" | "connection.created" | "connection.synced.successful" | "connection.synced.errored.ERROR_REPAIRABLE" | "connection.synced.errored.ERROR_SERVICE" | "connection.synced.errored.ERROR_PROVIDER" | "connection.synced.errored.ERROR_INSTITUTION" | "connection.disconnected" | "connection.accounts_available" | "connection.consent_expiring" | "holdings.updated" | "liabilities.updated" | "recurring_stream.created" | "recurring_stream.amount_changed" | "recurring_stream.ended";
         /**
          * @description A recurring stream of an account, as `recurring_stream.*` events carry it (GraphQL's
          *     `RecurringStream` has the same fields and its transactions). Amounts are exact decimals,
@@ -3027,9 +3030,9 @@ export interface components {
         /**
          * @description The envelope of every event, as `listEvents` returns and webhooks deliver it. `record` is
          *     the resource concerned: a `ProfileSummary` for `profile.*`, a `Balance` for
-         *     `balance.created`, an `Account` for `account.verified`, a `Connection` for
+         *     `balance.created`, an `Account` for `account.verified` and `account.owners_verified`, a `Connection` for
          *     `connection.*`, `holdings.updated` and `liabilities.updated`, a `RecurringStream` for
-         *     `recurring_stream.*`. Events never carry sensitive profile fields.
+         *     `recurring_stream.*`. Events never carry sensitive profile fields nor account owners.
          */
         Event: {
             id: components["schemas"]["EventId"];

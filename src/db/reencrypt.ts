@@ -16,6 +16,7 @@ export const ENCRYPTED_COLUMNS = [
   { table: 'webhook_subscription', column: 'secret_encrypted', field: 'webhookSecret' },
   { table: 'webhook_subscription', column: 'previous_secret_encrypted', field: 'webhookSecret' },
   { table: 'provider_setting', column: 'settings_encrypted', field: 'providerSettings' },
+  { table: 'account_owners', column: 'owners_encrypted', field: 'accountOwners' },
   // A confirmed enrolment moves the pending secret to the current one: they share a field.
   { table: 'operator', column: 'totp_secret_encrypted', field: 'totpSecret' },
   { table: 'operator', column: 'totp_pending_encrypted', field: 'totpSecret' },

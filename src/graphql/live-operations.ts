@@ -59,14 +59,14 @@ export function liveOperation(
     cipher: deps.cipher,
     log: deps.logger.child({ requestId }),
     requestId,
-    loaders: createLoaders(em, profileId),
+    loaders: createLoaders(em, credential, deps.cipher),
     follow: (wants) =>
       eventStream(
         wants,
         (follower) => deps.live.follow(profileId, follower),
         () => {
           context.em = deps.orm.em.fork();
-          context.loaders = createLoaders(context.em, profileId);
+          context.loaders = createLoaders(context.em, credential, deps.cipher);
         },
       ),
   };

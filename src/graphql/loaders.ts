@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
+import type { FieldCipher } from '../lib/field-cipher.ts';
 import type { AccountEntity, AccountView } from '../modules/account/account.entity.ts';
 import { accountsOfConnections } from '../modules/account/account.store.ts';
 import { accountViews } from '../modules/account/account.store.ts';
@@ -9,6 +10,10 @@ import type { ConnectionEntity } from '../modules/connection/connection.entity.t
 import { profileConnections } from '../modules/connection/connection.store.ts';
 import { holdingsOfAccounts, type HoldingRecord } from '../modules/investment/investment.store.ts';
 import { liabilitiesOfAccounts, type LiabilityRecord } from '../modules/liability/liability.store.ts';
+import { ownersOfAccounts } from '../modules/owner/account-owners.store.ts';
+import type { ProfileIdentity } from '../modules/owner/match/owner-match.ts';
+import { profileIdentity } from '../modules/owner/profile-identity.ts';
+import type { ProviderOwner } from '../providers/provider-owners.ts';
 import { securitiesByIds, type SecurityRecord } from '../modules/security/security.store.ts';
 import { remoteDataByIds } from '../modules/transaction/transaction.store.ts';
 
@@ -16,10 +21,12 @@ export type Loaders = ReturnType<typeof createLoaders>;
 
 /**
  * Per-request batch loaders, each scoped to the acting profile: however many transactions a page
- * holds, their accounts (and those accounts' balances and connections, holdings, liabilities, and
- * the securities they name) cost one query each.
+ * holds, their accounts (and those accounts' balances and connections, holdings, liabilities,
+ * owners, and the securities they name) cost one query each. Owners and the profile's own identity
+ * are decrypted with `cipher` only when a field asks for them.
  */
-export function createLoaders(em: EntityManager, profileId: string) {
+export function createLoaders(em: EntityManager, credential: { profileId: string; environmentId: string }, cipher: FieldCipher) {
+  const { profileId, environmentId } = credential;
   const byId = <T extends { id: string }>(ids: readonly string[], rows: T[]) => {
     const found = new Map(rows.map((row) => [row.id, row]));
     return ids.map((id) => found.get(id) ?? null);
@@ -44,5 +51,11 @@ export function createLoaders(em: EntityManager, profileId: string) {
       const liabilities = await liabilitiesOfAccounts(em, profileId, accountIds);
       return accountIds.map((id) => liabilities.find((liability) => liability.accountId === id) ?? null);
     }),
+    ownersOfAccount: new DataLoader<string, ProviderOwner[]>(async (accountIds) => {
+      const owners = await ownersOfAccounts(em, cipher, profileId, accountIds);
+      return accountIds.map((id) => owners.get(id) ?? []);
+    }),
+    // One key, the acting profile: every account's owner match of a request reads it once.
+    profileIdentity: new DataLoader<string, ProfileIdentity>((ids) => Promise.all(ids.map((id) => profileIdentity(em, cipher, id, environmentId)))),
   };
 }

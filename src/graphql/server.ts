@@ -184,7 +184,7 @@ class RequestContext implements GraphQLContext {
     this.profileId = (state.credential as { profileId: string }).profileId;
     this.environmentId = state.credential!.environmentId;
     this.requestId = state.requestId;
-    this.loaders = createLoaders(em, this.profileId);
+    this.loaders = createLoaders(em, this, cipher);
   }
   get log(): Logger {
     return this.#state.log;

@@ -12,7 +12,10 @@ import { EventOutbox } from '../modules/event/event-outbox.entity.ts';
 import { Holding } from '../modules/investment/holding.entity.ts';
 import { InvestmentTransaction } from '../modules/investment/investment-transaction.entity.ts';
 import { Liability } from '../modules/liability/liability.entity.ts';
+import { AccountOwners } from '../modules/owner/account-owners.entity.ts';
 import { LinkState } from '../modules/linking/link-state.entity.ts';
+import { AuditEntry } from '../modules/operator/audit-entry.entity.ts';
+import { Operator, OperatorGrant, OperatorSession } from '../modules/operator/operator.entity.ts';
 import { Profile } from '../modules/profile/profile.entity.ts';
 import { RecurringStream, RecurringStreamTransaction } from '../modules/recurring/recurring-stream.entity.ts';
 import { Security } from '../modules/security/security.entity.ts';
@@ -22,8 +25,5 @@ import { ConnectionSync } from '../modules/sync/connection-sync.entity.ts';
 import { Transaction } from '../modules/transaction/transaction.entity.ts';
 import { WebhookDelivery, WebhookSubscription } from '../modules/webhook/webhook.entity.ts';
 
-import { Operator, OperatorGrant, OperatorSession } from '../modules/operator/operator.entity.ts';
-import { AuditEntry } from '../modules/operator/audit-entry.entity.ts';
-
 /** Every entity the ORM maps; the migrations check compares these to src/db/migrations. */
-export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, RemovedSession, Event, EventOutbox, Connection, SyncWalkPage, ConnectionSync, Account, Balance, Transaction, RecurringStream, RecurringStreamTransaction, Security, Holding, InvestmentTransaction, Liability, LinkState, WebhookSubscription, WebhookDelivery, KeyCheck, CategorizationRule, CategoryModel, EnrichmentProgress, Operator, OperatorGrant, OperatorSession, AuditEntry];
+export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, RemovedSession, Event, EventOutbox, Connection, SyncWalkPage, ConnectionSync, Account, Balance, Transaction, RecurringStream, RecurringStreamTransaction, Security, Holding, InvestmentTransaction, Liability, AccountOwners, LinkState, WebhookSubscription, WebhookDelivery, KeyCheck, CategorizationRule, CategoryModel, EnrichmentProgress, Operator, OperatorGrant, OperatorSession, AuditEntry];

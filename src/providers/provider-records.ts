@@ -1,5 +1,7 @@
 /** What a provider reports of a login's accounts and transactions, page by page (CURSOR) or window by window (WINDOW). */
 
+import type { ProviderAccountOwners } from './provider-owners.ts';
+
 export type AccountKind = 'DEPOSITORY' | 'CREDIT' | 'LOAN' | 'INVESTMENT';
 
 export interface ProviderAccount {
@@ -72,6 +74,8 @@ export interface WindowSnapshot {
   attention: string | null;
   /** What the upstream reported that cannot be stored exactly, left out rather than guessed or rounded; the sync logs and counts it. */
   unreadable?: UnreadableItem[];
+  /** ACCOUNT_OWNERS, for an upstream that reports owners with the accounts themselves (Enable Banking): read at no extra request. */
+  owners?: ProviderAccountOwners[];
 }
 
 /** One value left out of a snapshot. */

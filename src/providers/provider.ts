@@ -1,6 +1,7 @@
 import type { Institution, InstitutionQuery, LinkCompletion, LinkedLogin, LinkSession, LinkStart } from './link-flow.ts';
 import type { InvestmentSnapshot } from './provider-investments.ts';
 import type { ProviderLiability } from './provider-liabilities.ts';
+import type { ProviderAccountOwners } from './provider-owners.ts';
 import type { ProviderAccount, ProviderBalance, SyncPage, WindowSnapshot } from './provider-records.ts';
 
 /**
@@ -70,6 +71,11 @@ export interface ProviderBase {
   investments?(credential: string, start: string): Promise<InvestmentSnapshot>;
   /** LIABILITIES: the debt details of the login's credit and loan accounts. Present only with the LIABILITIES capability. */
   liabilities?(credential: string): Promise<ProviderLiability[]>;
+  /**
+   * ACCOUNT_OWNERS: who holds each account of the login, as the institution knows them. Present with
+   * the ACCOUNT_OWNERS capability, unless the provider reports owners in its window snapshot instead.
+   */
+  owners?(credential: string): Promise<ProviderAccountOwners[]>;
 }
 
 /** An upstream with a change feed (Plaid, the sandbox): Tributary applies the changes it reports. */
@@ -111,7 +117,7 @@ export interface EndUserPresence {
   geoLocation?: string | null;
 }
 
-export const CAPABILITIES = ['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH', 'WEBHOOKS', 'INVESTMENTS', 'INVESTMENT_TRANSACTIONS', 'LIABILITIES'] as const;
+export const CAPABILITIES = ['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH', 'WEBHOOKS', 'INVESTMENTS', 'INVESTMENT_TRANSACTIONS', 'LIABILITIES', 'ACCOUNT_OWNERS'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 /** The connection state an upstream failure (`ProviderError`) or webhook (`WebhookAction`) puts a connection in. */

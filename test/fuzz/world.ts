@@ -4,7 +4,9 @@ import { decodeId, encodeId, type Resource } from '../../src/lib/ids.ts';
 import { asOperator, createEnvironmentWithKey } from '../support/environments.ts';
 import { basicAuth, createProfile } from '../support/factories.ts';
 import { Connection } from '../../src/modules/connection/connection.entity.ts';
+import { applyOwners } from '../../src/modules/sync/owner-step.ts';
 import { applyInvestments, applyLiabilities } from '../../src/modules/sync/product-steps.ts';
+import { sandboxOwnersOf } from '../../src/providers/sandbox/owners.ts';
 import { ModelBrokerage } from '../support/model-brokerage.ts';
 import { connectionWithData } from '../support/profile-with-data.ts';
 import type { TestApp } from '../support/test-app.ts';
@@ -39,7 +41,7 @@ type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 /**
  * The records a fuzz run aims at, made through the API before it starts: a profile with a synced
  * sandbox connection (accounts, balances, transactions, holdings, investment transactions,
- * liabilities, events), a second profile, sessions for both, a webhook subscription to a real
+ * liabilities, account owners, events), a second profile, sessions for both, a webhook subscription to a real
  * receiver, and an environment of someone else with its own key and profile. Fuzzed requests name
  * them by placeholder; `repair` remakes what a request destroyed.
  */
@@ -170,7 +172,8 @@ export class World {
 
   /**
    * A sandbox connection of the profile with accounts, balances and transactions (built, not synced),
-   * and holdings, investment transactions and liabilities stored by the sync's own steps.
+   * and holdings, investment transactions, liabilities and account owners (a joint account's two)
+   * stored by the sync's own steps.
    */
   async #connect(profileId: string): Promise<string> {
     const connectionId = await connectionWithData(this.#app, decodeId('profile', profileId)!);
@@ -181,6 +184,7 @@ export class World {
     brokerage.apply({ kind: 'sell', pick: 0, units: 50 });
     await applyInvestments(this.#app.orm.em.fork(), connection, 'sandbox', brokerage.snapshot('2000-01-01'));
     await applyLiabilities(this.#app.orm.em.fork(), connection, 'sandbox', brokerage.liabilities());
+    await applyOwners(this.#app.orm.em.fork(), connection, accounts.map((account) => ({ accountRemoteId: account.remote_id, owners: sandboxOwnersOf('checking', 'US') })), this.#app.cipher);
     return connectionId;
   }
 

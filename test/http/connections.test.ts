@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import { merchantsOf } from '../../src/providers/sandbox/merchants.ts';
+import { sandboxOwnersOf } from '../../src/providers/sandbox/owners.ts';
 import { builders, sandboxCredential, type Builders } from '../support/builders.ts';
 import { asOperator, createEnvironmentWithKey } from '../support/environments.ts';
 import { basicAuth, createProfile } from '../support/factories.ts';
@@ -77,7 +78,7 @@ describe('connecting a sandbox institution', () => {
       profileId: profile.id,
       institution: { id: 'ins_first_platypus', name: 'First Platypus Bank' },
       status: 'INITIALIZING',
-      products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS', 'INVESTMENTS', 'LIABILITIES'],
+      products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS', 'INVESTMENTS', 'LIABILITIES', 'ACCOUNT_OWNERS'],
       lastSyncedAt: null,
     });
     const row = await settled(response.body.id);
@@ -399,9 +400,10 @@ describe('disconnecting and deleting', () => {
       await build.transactions(Array.from({ length: 20 }, () => ({})), { account });
     }
     await build.session(profile);
+    await build.accountOwners(sandboxOwnersOf('checking', 'US'), first.accounts[0]);
     expect((await app.http.delete(`/v1/profiles/${first.profileId}`, { auth: app.apiKey })).status).toBe(202);
     await waitFor(async () => ((await app.sql('select 1 from profile where id = $1', [profile.id])).length === 0 ? true : undefined), 'the profile to be deleted');
-    for (const table of ['connection', 'account', 'balance', 'transaction', 'session']) {
+    for (const table of ['connection', 'account', 'account_owners', 'balance', 'transaction', 'session']) {
       expect(await app.sql(`select 1 from ${table} where profile_id = $1`, [profile.id]), table).toEqual([]);
     }
     expect(await eventsOf(first.profileId, 'profile.deleted')).toHaveLength(1);

@@ -85,7 +85,7 @@ describe('Enable Banking institutions', () => {
         provider: 'enablebanking',
         countries: ['FI'],
         logoUrl: 'https://enablebanking.com/brands/FI/Fake%20Bank%20Suomi/',
-        products: ['TRANSACTIONS', 'BALANCES'],
+        products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_OWNERS'],
       },
     ]);
     const token = await sessionFor(app, (await createProfile(app)).id);

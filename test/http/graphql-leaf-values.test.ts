@@ -44,9 +44,18 @@ const selectable = (field: GraphQLField<unknown, unknown>) => field.args.every((
  */
 const JSON_OBJECTS = new Set(['Metadata', 'JSONObject']);
 
+/**
+ * Fields read from the root that returns their type, not below another list: an account's owners
+ * (lists in a list) under `connections` would take the document past the cost limit, and
+ * `accounts` reads them with the same resolvers.
+ */
+const ROOT_LEVEL_ONLY = new Set(['Account.owners', 'Account.ownerMatch']);
+
 /** Every selectable field of `type` but JSON objects, down to `depth` levels of objects (leaves only at the last). */
 function selection(type: GraphQLObjectType, depth: number): string {
-  const fields = Object.values(type.getFields()).filter((field) => selectable(field) && !JSON_OBJECTS.has(getNamedType(field.type).name));
+  const fields = Object.values(type.getFields()).filter(
+    (field) => selectable(field) && !JSON_OBJECTS.has(getNamedType(field.type).name) && (depth === DEPTH || !ROOT_LEVEL_ONLY.has(`${type.name}.${field.name}`)),
+  );
   return fields
     .map((field) => {
       const named = getNamedType(field.type);

@@ -78,10 +78,12 @@ function reencrypt(encryptionKeys: string): Promise<{ code: number; stdout: stri
   });
 }
 
-/** A profile, a connection (built: no sync reads its credential while it is rewritten) with a refresh's presence, a webhook subscription with a rotated secret and provider settings: every encrypted column filled. */
+/** A profile, a connection (built: no sync reads its credential while it is rewritten) with a refresh's presence and an account's owners, a webhook subscription with a rotated secret and provider settings: every encrypted column filled. */
 async function fillEveryEncryptedColumn() {
   const profile = await createProfile(app);
   const connection = await builders(app).connection({ profile: { id: decodeId('profile', profile.id)! } });
+  const account = await builders(app).account({ connection });
+  await builders(app).accountOwners([{ names: ['Alberta Charleson'], emails: [{ address: 'alberta@example.com', primary: true, type: 'PRIMARY' }], phoneNumbers: [], addresses: [], role: 'HOLDER' }], account);
   // The end-user's address and user agent as a refresh they asked for stores them until its sync.
   await app.sql('update connection set refresh_presence_encrypted = $1 where id = $2', [
     cipher.encrypt('refreshPresence', connection, JSON.stringify({ ipAddress: '203.0.113.7', userAgent: 'Mozilla/5.0' })),

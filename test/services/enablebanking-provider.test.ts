@@ -64,7 +64,7 @@ describe('linking', () => {
   it('finds banks by country and name, sends the end-user to the bank and turns the code into a session with its consent end', async () => {
     const provider = adapter();
     const found = await provider.searchInstitutions({ country: 'fi', name: 'suomi' });
-    expect(found).toEqual([expect.objectContaining({ name: 'Fake Bank Suomi', countries: ['FI'], logoUrl: expect.stringMatching(/^https:\/\//), products: ['TRANSACTIONS', 'BALANCES'] })]);
+    expect(found).toEqual([expect.objectContaining({ name: 'Fake Bank Suomi', countries: ['FI'], logoUrl: expect.stringMatching(/^https:\/\//), products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_OWNERS'] })]);
     expect(await provider.searchInstitutions({ country: 'SE', name: 'suomi' })).toEqual([]);
     const before = fake.requests.filter((record) => record.path === '/aspsps').length;
     await provider.searchInstitutions({ country: 'FI' });

@@ -32,12 +32,13 @@ import {
 } from '../../src/modules/investment/investment.store.ts';
 import { LIABILITY, liabilityStatements } from '../../src/modules/liability/liability.store.ts';
 import { linkStateStatements } from '../../src/modules/linking/link-state.store.ts';
+import { ACCOUNT_OWNERS, accountOwnersStatements } from '../../src/modules/owner/account-owners.store.ts';
 import { SECURITY, securityStatements } from '../../src/modules/security/security.store.ts';
 import { operatorStatements } from '../../src/modules/operator/operator.store.ts';
 import { auditStatements } from '../../src/modules/operator/audit.store.ts';
 
 /** Every table a store declares, and every named statement of every store. */
-const TABLES: Array<Table<Columns>> = [ACCOUNT, BALANCE, CONNECTION, SYNC_WALK_PAGE, PROFILE, TRANSACTION, SECURITY, HOLDING, INVESTMENT_TRANSACTION, LIABILITY];
+const TABLES: Array<Table<Columns>> = [ACCOUNT, BALANCE, CONNECTION, SYNC_WALK_PAGE, PROFILE, TRANSACTION, SECURITY, HOLDING, INVESTMENT_TRANSACTION, LIABILITY, ACCOUNT_OWNERS];
 const STATEMENTS = Object.entries({
   account: accountStatements,
   balanceRetention: balanceRetentionStatements,
@@ -53,6 +54,7 @@ const STATEMENTS = Object.entries({
   security: securityStatements,
   investment: investmentStatements,
   liability: liabilityStatements,
+  accountOwners: accountOwnersStatements,
   linkState: linkStateStatements,
   categorization: categorizationStatements,
   operator: operatorStatements,

@@ -11,7 +11,10 @@ import { Environment, type EnvironmentEntity } from '../../src/modules/environme
 import { EventOutbox } from '../../src/modules/event/event-outbox.entity.ts';
 import type { EventEntity } from '../../src/modules/event/event.entity.ts';
 import { recordEvent } from '../../src/modules/event/event.service.ts';
+import { AccountOwners } from '../../src/modules/owner/account-owners.entity.ts';
+import { OWNERS_FIELD } from '../../src/modules/owner/account-owners.store.ts';
 import { Profile, type ProfileEntity } from '../../src/modules/profile/profile.entity.ts';
+import type { ProviderOwner } from '../../src/providers/provider-owners.ts';
 import { Session, type SessionEntity } from '../../src/modules/session/session.entity.ts';
 import { SESSION_LIFETIME_MS } from '../../src/modules/session/session-token.ts';
 import { Transaction, type TransactionEntity } from '../../src/modules/transaction/transaction.entity.ts';
@@ -187,6 +190,25 @@ export function builders(target: BuildTarget) {
           ...columns,
         }),
       );
+    },
+
+    /** The owners of `account` (or of a new one), stored as a sync stores them (encrypted, bound to the row). */
+    async accountOwners(owners: ProviderOwner[], given?: AccountEntity): Promise<{ id: string; account: AccountEntity }> {
+      const account = given ?? (await build.account());
+      const id = uuidv7();
+      const now = new Date();
+      await insert((em) =>
+        em.create(AccountOwners, {
+          profile: account.profile.id,
+          id,
+          connection: account.connection.id,
+          account: account.id,
+          ownersEncrypted: cipher.encrypt(OWNERS_FIELD, { id }, JSON.stringify(owners)),
+          verifiedAt: now,
+          updatedAt: now,
+        }),
+      );
+      return { id, account };
     },
 
     /** A balance (exact decimal strings) of `account` (or of a new one), made its latest unless `latest: false`. */

@@ -6,6 +6,7 @@ import type { PlainFields } from '../../api-kit/plain-fields.ts';
 import type { AccountView } from './account.entity.ts';
 import { matchesMetadata } from '../metadata/metadata-filter.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
+import { accountOwnerFields } from '../owner/owner.resolvers.ts';
 import { updateAccount } from './account.service.ts';
 import { accountsOfProfile } from './account.store.ts';
 
@@ -27,6 +28,7 @@ export const accountType: AccountResolvers = {
   balance: (account, _args, { loaders }) => (account.latestBalanceId ? loaders.balance.load(account.latestBalanceId) : null),
   holdings: (account, _args, { loaders }) => loaders.holdingsOfAccount.load(account.id),
   liability: (account, _args, { loaders }) => loaders.liabilityOfAccount.load(account.id),
+  ...accountOwnerFields,
 };
 
 export const balanceType: BalanceResolvers = {

@@ -5,6 +5,7 @@ export const EVENT_TYPES = [
   'profile.ready',
   'balance.created',
   'account.verified',
+  'account.owners_verified',
   'connection.created',
   'connection.synced.successful',
   'connection.synced.errored.ERROR_REPAIRABLE',

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FieldCipher } from '../../lib/field-cipher.ts';
 import type { Provider } from '../../providers/provider.ts';
 import type { InvestmentSnapshot } from '../../providers/provider-investments.ts';
 import type { ProviderLiability } from '../../providers/provider-liabilities.ts';
@@ -10,12 +11,13 @@ import { reconcileActivity, replaceHoldings, type Unmatched } from '../investmen
 import { replaceLiabilities } from '../liability/liability.store.ts';
 import { upsertSecurities } from '../security/security.store.ts';
 import type { SyncObservers } from './sync-steps.ts';
+import { applyOwners } from './owner-step.ts';
 import { WINDOW } from './window-sync.ts';
 import { DAY_MS } from '../../lib/dates.ts';
 
 /*
  * The sync's steps for products beyond cash, after the accounts step: what the provider reports of
- * investments and liabilities replaces what is stored, each in one database transaction under the
+ * investments, liabilities and account owners replaces what is stored, each in one database transaction under the
  * connection's row lock (docs/decisions/investments-holdings-snapshot.md). Re-running a step with
  * the same report changes nothing, so a crash before its commit, a retry or a second worker never
  * duplicates or loses a row.
@@ -28,13 +30,14 @@ import { DAY_MS } from '../../lib/dates.ts';
  */
 export const WHOLE_HISTORY = '1970-01-01';
 
-/** Syncs the products the connection has and its provider offers: investments, then liabilities. */
-export async function syncProducts(em: EntityManager, connection: ConnectionEntity, provider: Provider, credential: string, observers: SyncObservers = {}): Promise<void> {
-  const offers = (product: 'INVESTMENTS' | 'LIABILITIES') => connection.products.includes(product) && provider.capabilities.has(product);
+/** Syncs the products the connection has and its provider offers: investments, then liabilities, then account owners. */
+export async function syncProducts(em: EntityManager, connection: ConnectionEntity, provider: Provider, credential: string, deps: SyncObservers & { cipher: FieldCipher }): Promise<void> {
+  const offers = (product: 'INVESTMENTS' | 'LIABILITIES' | 'ACCOUNT_OWNERS') => connection.products.includes(product) && provider.capabilities.has(product);
   if (offers('INVESTMENTS') && provider.investments) {
-    await applyInvestments(em, connection, provider.name, await provider.investments(credential, investmentStart(connection.lastSyncedAt)), observers);
+    await applyInvestments(em, connection, provider.name, await provider.investments(credential, investmentStart(connection.lastSyncedAt)), deps);
   }
   if (offers('LIABILITIES') && provider.liabilities) await applyLiabilities(em, connection, provider.name, await provider.liabilities(credential));
+  if (offers('ACCOUNT_OWNERS') && provider.owners) await applyOwners(em, connection, await provider.owners(credential), deps.cipher);
 }
 
 /** Where investment activity is read from: its whole history on a first sync, else the transactions window's overlap before the last one. */

@@ -5,6 +5,7 @@ import { ProviderBusy, ProviderError } from '../../providers/provider-errors.ts'
 import { storedFrom } from '../transaction/transaction-sync.store.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { keyOf } from '../connection/connection.store.ts';
+import { applyOwners } from './owner-step.ts';
 import { budgetOf, claimRead, upstreamRefusal } from './request-budget.ts';
 import { applyAccounts, applyPage, reportLeftOut, type SyncObservers } from './sync-steps.ts';
 import { reconcile } from './window-reconciliation.ts';
@@ -16,7 +17,7 @@ export const WINDOW = { initialDays: 90, overlapDays: 30 } as const;
 /**
  * One sync of a window provider: one upstream request for the accounts and the window's
  * transactions, then the reconciled changes applied as one page (one database transaction, the
- * cursor checked and moved with it). The cursor is the upstream's day of the last sync, so the next
+ * cursor checked and moved with it), and the accounts' owners when the snapshot carries them. The cursor is the upstream's day of the last sync, so the next
  * window starts `overlapDays` before it. A login over its daily request budget waits for tomorrow
  * (request-budget.ts).
  */
@@ -44,6 +45,8 @@ export async function syncWindow(args: {
   const stored = await storedFrom(em, connection.profile.id, connection.id, snapshot.start);
   const page = reconcile(stored, snapshot, snapshot.end, `${snapshot.end}.${Date.now()}`);
   if (!(await applyPage(em, keyOf(connection), cursor, page.nextCursor, page, args.observers))) return false;
+  // Owners read with the accounts (no request of their own), for a connection with the product.
+  if (snapshot.owners && connection.products.includes('ACCOUNT_OWNERS') && provider.capabilities.has('ACCOUNT_OWNERS')) await applyOwners(em, connection, snapshot.owners, args.cipher);
   if (snapshot.unreadable?.length) reportLeftOut(args.observers, connection.id, provider.name, snapshot.unreadable);
   if (snapshot.attention) throw new ProviderError('ERROR_REPAIRABLE', snapshot.attention);
   return true;

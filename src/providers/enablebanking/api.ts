@@ -52,11 +52,27 @@ export interface GetSessionResponse {
   access: { valid_until: string };
 }
 
+/** The holder's address on an account resource. */
+export interface PostalAddress {
+  street_name?: string;
+  building_number?: string;
+  post_code?: string;
+  town_name?: string;
+  country_sub_division?: string;
+  country?: string;
+  /** Unstructured lines, when the bank gives no parts. */
+  address_line?: string[];
+}
+
 /** `GET /accounts/{uid}/details`. */
 export interface AccountResource {
   account_id?: AccountIdentification;
   all_account_ids?: { identification: string; scheme_name: string }[];
+  /** The account holder(s)' name: personal data, never the account's name. */
   name?: string;
+  /** The end-user's relationship to the account, free text: `Account Holder`, `Co-account Holder`, `Attorney`. */
+  psu_status?: string;
+  postal_address?: PostalAddress;
   details?: string;
   cash_account_type?: 'CACC' | 'CASH' | 'CARD' | 'LOAN' | 'SVGS' | 'OTHR';
   product?: string;

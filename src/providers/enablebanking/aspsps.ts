@@ -24,7 +24,7 @@ export function toInstitution(aspsp: AspspData): Institution {
   return {
     id: institutionIdOf(aspsp),
     name: aspsp.name,
-    products: ['TRANSACTIONS', 'BALANCES'],
+    products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_OWNERS'],
     description: aspsp.bic ? `${aspsp.name} (${aspsp.country}, ${aspsp.bic})` : `${aspsp.name} (${aspsp.country})`,
     countries: [aspsp.country],
     logoUrl: typeof aspsp.logo === 'string' && aspsp.logo.startsWith('https://') ? aspsp.logo : null,

@@ -2,12 +2,14 @@ import type { Capability, EndUserPresence, WebhookAction, WindowProvider } from 
 import type { Institution, InstitutionQuery, LinkCompletion, LinkedLogin, LinkSession, LinkStart } from '../link-flow.ts';
 import { LinkRefused, NotOffered, ProviderError, ProviderMisconfigured, WebhookUnverified } from '../provider-errors.ts';
 import type { ProviderAccount, ProviderBalance, UnreadableItem, WindowSnapshot } from '../provider-records.ts';
+import type { ProviderAccountOwners } from '../provider-owners.ts';
 import type { AccountResource, AspspData, AuthorizeSessionResponse, BalanceResource, EbTransaction, GetSessionResponse, HalTransactions, StartAuthorizationResponse } from './api.ts';
 import type { ApplicationToken } from './application-token.ts';
 import { countryOfInstitution, institutionIdOf, toInstitution, type AspspLists } from './aspsps.ts';
 import { EbUnreachable, type EbAnswer, type EbHttp, type EbRequest } from './enablebanking-client.ts';
 import { consentEnded, errorCode, failure } from './failures.ts';
 import { DEFAULT_REQUIRED_PSU_HEADERS, psuHeaders } from './psu-headers.ts';
+import { toAccountOwners } from './owners.ts';
 import { accountKey } from './transaction-ids.ts';
 import { toAccount, toTransactions } from './transforms.ts';
 import { DAY_MS } from '../../lib/dates.ts';
@@ -51,7 +53,7 @@ export class EnableBankingProvider implements WindowProvider {
   readonly name = 'enablebanking';
   readonly syncStyle = 'WINDOW' as const;
   /** docs/decisions/providers-enablebanking-capabilities.md */
-  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['TRANSACTIONS_REFRESH']);
+  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['TRANSACTIONS_REFRESH', 'ACCOUNT_OWNERS']);
   readonly requestBudgetPerDay = UNATTENDED_READS_PER_DAY;
   readonly budgetsUnattendedOnly = true;
   readonly #options: EnableBankingOptions;
@@ -120,7 +122,8 @@ export class EnableBankingProvider implements WindowProvider {
       credential: JSON.stringify(login),
       remoteId: null,
       institution: { id: institutionIdOf(login.aspsp), name: login.aspsp.name },
-      products: ['TRANSACTIONS', 'BALANCES'],
+      // The holder comes with the account details every sync reads: owners are the end-user's to ask for.
+      products: request.products?.includes('ACCOUNT_OWNERS') ? ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_OWNERS'] : ['TRANSACTIONS', 'BALANCES'],
       consentExpiresAt: new Date(session.access.valid_until).toISOString(),
     };
   }
@@ -136,7 +139,8 @@ export class EnableBankingProvider implements WindowProvider {
    * The session's accounts with their balances and every transaction from `start` until today, each
    * account's pages followed to the end. With `presence` the reads carry the end-user's PSU headers
    * when it has all the bank requires, and the bank does not count them against its four unattended
-   * reads a day. What cannot be stored exactly is left out and listed in `unreadable`.
+   * reads a day. What cannot be stored exactly is left out and listed in `unreadable`. The account
+   * details name the holder and the end-user's role: the snapshot's owners, at no extra request.
    */
   async readWindow(credential: string, start: string, presence?: EndUserPresence): Promise<WindowSnapshot> {
     const login = readLogin(credential);
@@ -148,14 +152,17 @@ export class EnableBankingProvider implements WindowProvider {
     const accounts: ProviderAccount[] = [];
     const transactions = [];
     const unreadable: UnreadableItem[] = [];
+    const owners: ProviderAccountOwners[] = [];
     // One account after the other: a bank answers one PSU's requests slowly and may refuse parallel ones.
     for (const uid of session.accounts) {
       const { account, details } = await this.#account(uid, at, headers, unreadable);
       accounts.push(account);
+      const holder = toAccountOwners(uid, details);
+      if (holder) owners.push(holder);
       const entries = await this.#entries(uid, start, end, headers);
       transactions.push(...toTransactions(uid, accountKey(hashes.get(uid) ?? details.identification_hash ?? uid), account.currencyCode, entries, end, at, unreadable));
     }
-    return { start, end, accounts, transactions, attention: null, unreadable };
+    return { start, end, accounts, transactions, attention: null, unreadable, owners };
   }
 
   /** EB reads the bank live on every sync: the sync that follows the refresh is the refresh. */

@@ -4,6 +4,7 @@ import type { LinkCompletion, LinkedLogin, LinkSession, LinkStart, ProductName }
 import { LinkRefused, ProviderBusy, ProviderError } from '../provider-errors.ts';
 import type { InvestmentSnapshot } from '../provider-investments.ts';
 import type { ProviderLiability } from '../provider-liabilities.ts';
+import type { ProviderAccountOwners } from '../provider-owners.ts';
 import type { ProviderAccount, ProviderBalance, SyncPage } from '../provider-records.ts';
 import { mapPlaidError, plaidErrorCode } from './errors.ts';
 import type { PlaidEnv } from './plaid-client.ts';
@@ -21,6 +22,7 @@ import {
   toStudentLiability,
   toTransaction,
 } from './transforms.ts';
+import { toAccountOwners } from './owners.ts';
 import { actionsOf, PlaidWebhookVerifier } from './webhooks.ts';
 
 /** Transactions per /transactions/sync page (Plaid's maximum). */
@@ -36,6 +38,7 @@ const MAX_INVESTMENT_WALKS = 3;
 /** Plaid's answers for a login without the accounts (or an institution without the product): nothing to report. */
 const NO_INVESTMENTS = new Set(['NO_INVESTMENT_ACCOUNTS', 'PRODUCTS_NOT_SUPPORTED']);
 const NO_LIABILITIES = new Set(['NO_LIABILITY_ACCOUNTS', 'PRODUCTS_NOT_SUPPORTED']);
+const NO_IDENTITY = new Set(['PRODUCTS_NOT_SUPPORTED']);
 /** Products a login may lack at its institution without failing the link. */
 const OPTIONAL_PRODUCTS: ReadonlySet<Products> = new Set([Products.Investments, Products.Liabilities]);
 
@@ -57,7 +60,7 @@ interface PlaidLogin {
  * Plaid through its official SDK. Linking opens Plaid Link with a link token and exchanges the public
  * token it returns; update mode repairs an Item in place (the access token stays). Transactions come
  * from /transactions/sync, investments from /investments/holdings/get and /investments/transactions/get,
- * debt details from /liabilities/get; webhooks are verified with Plaid's ES256 keys. Every failure is mapped to a
+ * debt details from /liabilities/get, account owners from /identity/get; webhooks are verified with Plaid's ES256 keys. Every failure is mapped to a
  * connection state or a retry (errors.ts), and every amount to Tributary's signs (transforms.ts).
  */
 export class PlaidProvider implements CursorProvider {
@@ -71,6 +74,7 @@ export class PlaidProvider implements CursorProvider {
     'INVESTMENTS',
     'INVESTMENT_TRANSACTIONS',
     'LIABILITIES',
+    'ACCOUNT_OWNERS',
   ]);
   readonly #client: PlaidApi;
   readonly #env: PlaidEnv;
@@ -224,6 +228,12 @@ export class PlaidProvider implements CursorProvider {
     ];
   }
 
+  /** Each account's owners as the institution knows them (Identity); none at an institution without the product. */
+  async owners(credential: string): Promise<ProviderAccountOwners[]> {
+    const response = await orNone(() => this.#client.identityGet({ access_token: readLogin(credential).accessToken }), NO_IDENTITY);
+    return response ? toAccountOwners(response.data.accounts) : [];
+  }
+
   async receiveWebhook(request: InboundWebhook): Promise<WebhookAction[]> {
     return actionsOf(await this.#verifier.verify(request));
   }
@@ -281,8 +291,7 @@ function webhookOf(request: { webhookUrl: string | null }): { webhook?: string }
 
 /**
  * Tributary's products as Plaid's: balances come with every product, account numbers are Auth,
- * INVESTMENTS and LIABILITIES Plaid's products of the same names (read as text: the connection's
- * product list names them once the contract does).
+ * INVESTMENTS and LIABILITIES Plaid's products of the same names, ACCOUNT_OWNERS Identity.
  */
 function plaidProducts(products: ProductName[]): Products[] {
   const named = new Set<string>(products);
@@ -290,6 +299,7 @@ function plaidProducts(products: ProductName[]): Products[] {
   if (named.has('ACCOUNT_NUMBERS')) mapped.add(Products.Auth);
   if (named.has('INVESTMENTS')) mapped.add(Products.Investments);
   if (named.has('LIABILITIES')) mapped.add(Products.Liabilities);
+  if (named.has('ACCOUNT_OWNERS')) mapped.add(Products.Identity);
   if (!products.includes('TRANSACTIONS') && mapped.size > 1) mapped.delete(Products.Transactions);
   return [...mapped];
 }

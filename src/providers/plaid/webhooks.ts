@@ -79,6 +79,7 @@ export function actionsOf(body: Record<string, unknown>): WebhookAction[] {
     case 'HOLDINGS:DEFAULT_UPDATE':
     case 'INVESTMENTS_TRANSACTIONS:DEFAULT_UPDATE':
     case 'LIABILITIES:DEFAULT_UPDATE':
+    case 'IDENTITY:DEFAULT_UPDATE':
     case 'ITEM:LOGIN_REPAIRED':
       return [{ kind: 'SYNC', remoteId }];
     case 'ITEM:ERROR': {

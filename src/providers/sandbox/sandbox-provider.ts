@@ -3,6 +3,7 @@ import type { Capability, CursorProvider, WebhookAction } from '../provider.ts';
 import type { Institution, InstitutionQuery, LinkCompletion, LinkedLogin, LinkSession, LinkStart } from '../link-flow.ts';
 import type { InvestmentSnapshot } from '../provider-investments.ts';
 import type { ProviderLiability } from '../provider-liabilities.ts';
+import type { ProviderAccountOwners } from '../provider-owners.ts';
 import type { ProviderAccount, ProviderBalance, SyncPage } from '../provider-records.ts';
 import { LinkRefused, ProviderError, WebhookUnverified } from '../provider-errors.ts';
 import { DAY_MS } from '../../lib/dates.ts';
@@ -10,6 +11,7 @@ import { dayOf, HISTORY_DAYS, type AccountRole } from './household.ts';
 import { findInstitution, SANDBOX_INSTITUTIONS, type SandboxInstitution } from './institutions.ts';
 import { portfolioValueCents, presentInvestments, type AccountPortfolio } from './investments.ts';
 import { liabilityOf } from './liabilities.ts';
+import { sandboxOwnersOf } from './owners.ts';
 import { centsToDecimal } from './money.ts';
 import { portfolioOf, type InvestmentRole } from './portfolio.ts';
 import { digits, randomFor } from './random.ts';
@@ -70,6 +72,7 @@ export class SandboxProvider implements CursorProvider {
     'INVESTMENTS',
     'INVESTMENT_TRANSACTIONS',
     'LIABILITIES',
+    'ACCOUNT_OWNERS',
   ]);
   readonly #now: () => Date;
   readonly #pageSize: number;
@@ -217,6 +220,12 @@ export class SandboxProvider implements CursorProvider {
     return institution.accounts
       .filter((template) => template.kind === 'CREDIT' || template.kind === 'LOAN')
       .map((template) => liabilityOf({ seed: login.seed, household, template, accountRemoteId: accountRemoteIdOf(login, template.key), transactions, today }));
+  }
+
+  /** Every account's owners: the country's sandbox household, both of them on a joint account. */
+  async owners(accessToken: string): Promise<ProviderAccountOwners[]> {
+    const { login, institution } = this.#authorize(accessToken);
+    return institution.accounts.map(({ key }) => ({ accountRemoteId: accountRemoteIdOf(login, key), owners: sandboxOwnersOf(key, institution.countries[0]!) }));
   }
 
   async refreshBalance(accessToken: string, accountRemoteId: string): Promise<ProviderBalance> {

@@ -19,8 +19,13 @@ export interface BankBehaviour {
   requiredPsuHeaders: string[];
 }
 
+/** What the bank says of the account's holder and the end-user's relationship to it (the details' `name`, `psu_status`, `postal_address`). */
+export type AccountHolder = Pick<AccountResource, 'name' | 'psu_status' | 'postal_address'>;
+
 export interface AccountSpec {
   key: string;
+  /** Default: the name `Alex Example` alone. */
+  holder?: AccountHolder;
   currency: string;
   cashAccountType?: CashAccountType;
   product?: string;
@@ -126,6 +131,7 @@ export class FakeWorld {
       product: spec.product ?? (spec.cashAccountType === 'CARD' ? 'Credit card' : 'Current account'),
       opening: spec.opening ?? '0.00',
       creditLimit: spec.creditLimit ?? null,
+      holder: spec.holder ?? { name: 'Alex Example' },
       iban,
       identificationHash: createHash('sha256').update(`iban:${iban}`).digest('base64'),
       entries: [],
@@ -204,8 +210,8 @@ export class FakeWorld {
     return {
       account_id: { iban: account.iban },
       all_account_ids: [{ identification: account.iban, scheme_name: 'IBAN' }],
-      // The holder's name: PII the adapter must not take for the account's name.
-      name: 'Alex Example',
+      // The holder's name (PII the adapter must not take for the account's name), the end-user's role and the holder's address.
+      ...structuredClone(account.holder),
       cash_account_type: account.cashAccountType,
       product: account.product,
       currency: account.currency,

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { request } from 'node:https';
-import { FakeWorld, type AccountSpec, type BankBehaviour, type FakeBank, type FakeEntry } from './bank.ts';
+import { FakeWorld, type AccountHolder, type AccountSpec, type BankBehaviour, type FakeBank, type FakeEntry } from './bank.ts';
 import type { Transaction } from './reference.ts';
 import { FakeEnableBankingServer, type RequestRecord } from './server.ts';
 
@@ -118,6 +118,13 @@ export async function startFakeEnableBanking(options: FakeEnableBankingOptions =
     /** Switches a bank's behaviours from now on. */
     setBehaviour(bank: FakeBank, behaviour: Partial<BankBehaviour>): void {
       Object.assign(bank.behaviour, behaviour);
+    },
+
+    /** What the bank says of an account's holder from now on: its `name`, the end-user's `psu_status`, the holder's `postal_address`. */
+    setHolder(bank: FakeBank, accountKey: string, holder: AccountHolder): void {
+      const account = bank.accounts.find((candidate) => candidate.key === accountKey);
+      if (!account) throw new Error(`${bank.name} has no account ${accountKey}`);
+      account.holder = structuredClone(holder);
     },
 
     addEntry,

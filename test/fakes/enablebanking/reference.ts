@@ -83,12 +83,28 @@ export interface StartAuthorizationResponse {
   psu_id_hash: string;
 }
 
+export interface PostalAddress {
+  address_type?: string;
+  street_name?: string;
+  building_number?: string;
+  post_code?: string;
+  town_name?: string;
+  country_sub_division?: string;
+  country?: string;
+  address_line?: string[];
+}
+
 export interface AccountResource {
   account_id?: AccountIdentification;
   all_account_ids?: { identification: string; scheme_name: string }[];
+  /** Account holder(s) name. */
   name?: string;
   details?: string;
   usage?: 'PRIV' | 'ORGA';
+  /** Relationship between the PSU and the account: Account Holder, Co-account Holder, Attorney. */
+  psu_status?: string;
+  /** Postal address of the account holder. */
+  postal_address?: PostalAddress;
   cash_account_type: CashAccountType;
   product?: string;
   currency: string;

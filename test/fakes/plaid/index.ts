@@ -1,4 +1,4 @@
-import { TransactionsUpdateStatus, WebhookType, type AccountBase, type Holding, type InvestmentTransaction, type LiabilitiesObject, type Security, type Transaction } from 'plaid';
+import { TransactionsUpdateStatus, WebhookType, type AccountBase, type Holding, type InvestmentTransaction, type LiabilitiesObject, type Owner, type Security, type Transaction } from 'plaid';
 import { INSTITUTIONS, type AccountKey } from './catalog.ts';
 import { errors } from './errors.ts';
 import { allSecurities, exampleBuy } from './investments.ts';
@@ -297,6 +297,14 @@ export async function startFakePlaid(options: FakePlaidOptions = {}) {
       const { accountId } = item.account(key);
       item.liabilityPatches.set(accountId, { ...item.liabilityPatches.get(accountId), ...structuredClone(patch) });
       await announce(item, updateOptions.notify, WebhookType.Liabilities, 'DEFAULT_UPDATE');
+    },
+
+    /** Replaces the owners /identity/get reports for an account of the Item (a joint account's second holder, a name change); sends IDENTITY: DEFAULT_UPDATE naming it. */
+    async setOwners(itemId: string, key: AccountKey, owners: Owner[], setOptions: NotifyOption = {}): Promise<void> {
+      const item = state.item(itemId);
+      const { accountId } = item.account(key);
+      item.owners.set(accountId, structuredClone(owners));
+      if (setOptions.notify !== false) await state.notify(item, 'IDENTITY', 'DEFAULT_UPDATE', { account_ids_with_updated_identity: { [accountId]: ['NAMES', 'EMAILS', 'PHONES', 'ADDRESSES'] } });
     },
 
     /** /liabilities/get's details of the Item, in Plaid's signs. */

@@ -1,7 +1,8 @@
-import { AccountType, Products, TransactionsUpdateStatus, type AccountBase, type Transaction } from 'plaid';
+import { AccountType, Products, TransactionsUpdateStatus, type AccountBase, type Owner, type Transaction } from 'plaid';
 import { ActivityGenerator, HISTORY_DAYS, type Activity } from './activity.ts';
 import type { PlaidErrorBody } from './errors.ts';
 import { ACCOUNTS, OPENABLE_ACCOUNTS, PRODUCT_ACCOUNTS, type AccountKey, type AccountTemplate, type FakeInstitution } from './catalog.ts';
+import { sandboxOwners } from './identity.ts';
 import { FakeBrokerage } from './investments.ts';
 import { liabilitiesOf, type LiabilityPatch } from './liabilities.ts';
 import { digits, randomFor } from '../../../src/providers/sandbox/random.ts';
@@ -73,6 +74,8 @@ export class FakeItem {
   readonly brokerage: FakeBrokerage | null;
   /** A test's changes to liability details, by account id. */
   readonly liabilityPatches = new Map<string, LiabilityPatch>();
+  /** A test's owners of an account (`setOwners`), by account id, over Plaid Sandbox's one owner. */
+  readonly owners = new Map<string, Owner[]>();
   #open: Activity[];
   #syncedDay: number;
   #extraSerial = 0;
@@ -101,6 +104,11 @@ export class FakeItem {
       const posted = this.#postedCents(account.accountId);
       account.openingCents = account.template.currentAtLink + (isAsset(account.template) ? posted : -posted);
     }
+  }
+
+  /** /identity/get's owners of the account. */
+  ownersOf(accountId: string): Owner[] {
+    return this.owners.get(accountId) ?? sandboxOwners();
   }
 
   account(key: AccountKey): ItemAccount {

@@ -12,6 +12,7 @@ import {
   type InvestmentAccount,
   type InvestmentsHoldingsGetResponse,
   type InvestmentsTransactionsGetResponse,
+  type IdentityGetResponse,
   type LiabilitiesGetResponse,
   type Item,
   type ItemGetResponse,
@@ -55,6 +56,7 @@ interface ResponseOf {
   '/investments/holdings/get': InvestmentsHoldingsGetResponse;
   '/investments/transactions/get': InvestmentsTransactionsGetResponse;
   '/liabilities/get': LiabilitiesGetResponse;
+  '/identity/get': IdentityGetResponse;
 }
 
 /** Handles a validated, authenticated request; `onItem` tells the request log which Item it concerned. */
@@ -292,6 +294,21 @@ export const handlers: { [E in Endpoint]: Handler<E> } = {
     return {
       accounts: accounts.map((account) => item.describeAccount(account, null)),
       liabilities: { credit: selected(credit), mortgage: selected(mortgage), student: selected(student) },
+      item: describeItem(item),
+    };
+  },
+
+  '/identity/get': (request, state, onItem) => {
+    const item = state.itemFor(request.access_token, { data: true });
+    onItem(item);
+    useProduct(item, Products.Identity);
+    const accounts = selectAccounts(item.accounts, request.options?.account_ids);
+    return {
+      accounts: accounts.map((account) => {
+        // Plaid's AccountIdentity has its own verification-status enum; the fake's accounts carry no status.
+        const { verification_status: _status, ...described } = item.describeAccount(account, null);
+        return { ...described, owners: structuredClone(item.ownersOf(account.accountId)) };
+      }),
       item: describeItem(item),
     };
   },

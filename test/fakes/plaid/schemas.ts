@@ -23,6 +23,8 @@ import {
   type LinkTokenCreateRequest,
   type LinkTokenCreateRequestUser,
   type LinkTokenTransactions,
+  type IdentityGetRequest,
+  type IdentityGetRequestOptions,
   type LiabilitiesGetRequest,
   type LiabilitiesGetRequestOptions,
   type SandboxItemFireWebhookRequest,
@@ -188,6 +190,7 @@ const investmentsTransactionsGet: Shape<InvestmentsTransactionsGetRequest> = {
   options: object<InvestmentsTransactionsGetRequestOptions>({ account_ids: accountIds, count: integer(1, 500), offset: integer(0, Number.MAX_SAFE_INTEGER), async_update: boolean() }),
 };
 const liabilitiesGet: Shape<LiabilitiesGetRequest> = { ...credentials, access_token: accessToken, options: object<LiabilitiesGetRequestOptions>({ account_ids: accountIds }) };
+const identityGet: Shape<IdentityGetRequest> = { ...credentials, access_token: accessToken, options: object<IdentityGetRequestOptions>({ account_ids: accountIds }) };
 
 /** The request shape of every endpoint the fake serves, by path. */
 export const requestShapes = {
@@ -208,6 +211,7 @@ export const requestShapes = {
   '/investments/holdings/get': investmentsHoldingsGet,
   '/investments/transactions/get': investmentsTransactionsGet,
   '/liabilities/get': liabilitiesGet,
+  '/identity/get': identityGet,
 } as const;
 
 export type Endpoint = keyof typeof requestShapes;
@@ -231,4 +235,5 @@ export interface RequestOf {
   '/investments/holdings/get': InvestmentsHoldingsGetRequest;
   '/investments/transactions/get': InvestmentsTransactionsGetRequest;
   '/liabilities/get': LiabilitiesGetRequest;
+  '/identity/get': IdentityGetRequest;
 }

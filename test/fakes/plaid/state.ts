@@ -147,6 +147,8 @@ function defaultFields(item: FakeItem, type: string, code: string): Record<strin
       return { new_investments_transactions: 0, canceled_investments_transactions: 0, error: null };
     case 'LIABILITIES:DEFAULT_UPDATE':
       return { account_ids_with_new_liabilities: [], account_ids_with_updated_liabilities: {}, error: null };
+    case 'IDENTITY:DEFAULT_UPDATE':
+      return { account_ids_with_updated_identity: {}, error: null };
     case 'ITEM:ERROR':
       return { error: item.error && { ...item.error, status: 400 } };
     case 'ITEM:WEBHOOK_UPDATE_ACKNOWLEDGED':
