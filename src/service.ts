@@ -157,7 +157,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const admitLookup = (request: IncomingMessage) => admitCredentialLookup(limiter, metrics, requestClientAddress(request, config.trustProxy, config.trustProxyHops));
   const live = serving ? await startLiveUpdates({ config, logger, databases, metrics, credentials, admitLookup, cipher: secrets.cipher, schema, hideSuggestions, outage }) : undefined;
   const operatorConsole = consolePages(options.consoleDir ?? BUILT_CONSOLE);
-  if (serving && operatorConsole.missing) logger.warn('the operator console is not built (npm run build): /console answers 404');
+  if (serving && operatorConsole.missing) logger.info('the operator console is not built (npm run build): /console answers 404');
   const signInLimiter = new FixedWindowLimiter(counters, SIGN_IN_WINDOW_MS, () => operatorSessions.now().getTime());
   const operators = operatorHandlers({ cipher: secrets.cipher, sessions: operatorSessions, signInLimiter, addressKey: clientAddressKey, auditRetentionDays: config.auditRetentionDays });
   const handlers = restHandlers({ config, cipher: secrets.cipher, providers, sandbox, linking, work, tokens, credentials, outage, metrics, rateLimits: () => counters.mode, operators });

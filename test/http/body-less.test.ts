@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import { assertMatchesContract } from '../support/contract.ts';
 import { builders } from '../support/builders.ts';
+import { asOperator, signIn } from '../support/console.ts';
 import { createProfile } from '../support/factories.ts';
 import { testAgent, type TestResponse } from '../support/http-client.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -13,8 +14,8 @@ interface Operation {
   operationId: string;
   method: string;
   path: string;
-  /** The scheme the test authenticates with: an API key where accepted, else a session token, else none. */
-  credential: 'apiKey' | 'sessionToken' | 'none';
+  /** The scheme the test authenticates with: an API key where accepted, else a session token, else an operator's console session, else none. */
+  credential: 'apiKey' | 'sessionToken' | 'operatorSession' | 'none';
   success: number;
 }
 
@@ -41,7 +42,7 @@ const BODY_LESS: Operation[] = Object.entries(contract.paths).flatMap(([path, it
     .filter(([, operation]) => operation.operationId && !operation.requestBody?.required && !operation.parameters?.some((parameter) => parameter.in === 'query' && parameter.required))
     .map(([method, operation]) => {
       const schemes = (operation.security ?? contract.security).flatMap((requirement) => Object.keys(requirement));
-      const credential = schemes.includes('apiKey') ? 'apiKey' : schemes.includes('sessionToken') ? 'sessionToken' : 'none';
+      const credential = (['apiKey', 'sessionToken', 'operatorSession'] as const).find((scheme) => schemes.includes(scheme)) ?? 'none';
       const success = Number(Object.keys(operation.responses).find((status) => /^[23]/.test(status)));
       return { operationId: operation.operationId!, method: method.toUpperCase(), path, credential, success } as Operation;
     }),
@@ -68,13 +69,15 @@ afterAll(async () => {
 
 interface Bodiless {
   auth?: string;
+  /** Other headers: an operator session's cookie, Origin and CSRF token. */
+  headers?: Record<string, string>;
   contentType?: string;
   /** `none`: neither Content-Length nor Transfer-Encoding, as curl -X POST and most clients' DELETE send; `empty`: Content-Length: 0, as fetch sends. */
   framing: 'none' | 'empty';
 }
 
 /** A request without a body, framed as asked (Node's own client would pick a framing itself); its answer is checked against the contract. */
-async function sendBodiless(method: string, path: string, { auth, contentType, framing }: Bodiless): Promise<TestResponse> {
+async function sendBodiless(method: string, path: string, { auth, headers = {}, contentType, framing }: Bodiless): Promise<TestResponse> {
   const response = await new Promise<TestResponse>((resolve, reject) => {
     const req = request(`https://localhost:${app.service.port}${path}`, { method, agent }, (res) => {
       const chunks: Buffer[] = [];
@@ -86,6 +89,7 @@ async function sendBodiless(method: string, path: string, { auth, contentType, f
     });
     req.on('error', reject);
     if (auth) req.setHeader('Authorization', auth);
+    for (const [name, value] of Object.entries(headers)) req.setHeader(name, value);
     if (contentType) req.setHeader('Content-Type', contentType);
     if (framing === 'empty') req.setHeader('Content-Length', '0');
     else {
@@ -98,7 +102,11 @@ async function sendBodiless(method: string, path: string, { auth, contentType, f
   return response;
 }
 
-/** A profile with a sandbox connection (built as its first sync leaves it), a session token, a webhook subscription, an event and a categorization rule: what the path parameters name. */
+/**
+ * A profile with a sandbox connection (built as its first sync leaves it), a session token, a webhook
+ * subscription, an event, a categorization rule, an API key, provider settings, and the first
+ * operator signed in beside a second one: what the path parameters name.
+ */
 async function world() {
   const profile = await createProfile(app);
   const { connection, accounts } = await builders(app).sandboxConnection({ profile: { id: decodeId('profile', profile.id)! } });
@@ -108,8 +116,14 @@ async function world() {
   const subscription = await app.http.post('/v1/webhooks/subscriptions', { auth: app.apiKey, json: { name: 'Body-less', targetUrl: 'https://127.0.0.1:9/hooks' } });
   const events = await app.http.get(`/v1/events?profileId=${profile.id}&limit=1`, { auth: app.apiKey });
   const rule = await app.http.post('/v1/categorization/rules', { auth: app.apiKey, json: { merchantName: 'Body-less', category: { primary: 'INCOME', detailed: 'INCOME_WAGES' } } });
+  const key = await app.http.post('/v1/api-keys', { auth: app.apiKey, json: { name: 'Body-less' } });
+  await app.http.send('PUT', '/v1/provider-settings/simplefin', { auth: app.apiKey, json: { allowedHosts: 'bridge.example.com' } });
+  const [environment] = (await app.http.get('/v1/environments', { auth: app.apiKey })).body;
+  const first = await signIn(app, app.service.firstOperator!.email, app.service.firstOperator!.password);
+  const operator = await app.http.post('/v1/operators', asOperator(first, environment.id, { json: { email: `body-less-${key.body.id}@example.com`, role: 'VIEWER' } }));
   return {
     token: session.body.token as string,
+    operator: asOperator(first, environment.id).headers as Record<string, string>,
     params: {
       profileId: profile.id as string,
       connectionId,
@@ -117,6 +131,9 @@ async function world() {
       subscriptionId: subscription.body.id as string,
       eventId: events.body[0].id as string,
       ruleId: rule.body.id as string,
+      keyId: key.body.id as string,
+      provider: 'simplefin',
+      operatorId: operator.body.operator.id as string,
     } as Record<string, string>,
   };
 }
@@ -135,12 +152,12 @@ describe('requests without a body', () => {
     ['without Content-Type, unframed', { framing: 'none' }],
     ['without Content-Type, Content-Length: 0', { framing: 'empty' }],
   ] as const)('succeed for every body-less operation %s', async (_label, variant: Omit<Bodiless, 'auth'>) => {
-    const { token, params } = await world();
+    const { token, operator, params } = await world();
     const answers = [];
     for (const operation of IN_ORDER) {
       const path = operation.path.replace(/\{(\w+)\}/g, (_match, name: string) => params[name]!);
       const auth = operation.credential === 'apiKey' ? `Bearer ${app.apiKey}` : operation.credential === 'sessionToken' ? `Bearer ${token}` : undefined;
-      const response = await sendBodiless(operation.method, path, { ...variant, auth });
+      const response = await sendBodiless(operation.method, path, { ...variant, auth, headers: operation.credential === 'operatorSession' ? operator : {} });
       answers.push(`${operation.operationId} ${response.status}${response.status === operation.success ? '' : ` ${response.text.slice(0, 200)}`}`);
     }
     expect(answers).toEqual(IN_ORDER.map((operation) => `${operation.operationId} ${operation.success}`));

@@ -105,6 +105,20 @@ async function contents(table: string): Promise<Map<string, unknown>> {
 }
 
 /**
+ * Rows read after the migrations with only the columns each row had when it was recorded: columns a
+ * later migration added are left out where they are null (a value in one still differs).
+ */
+function asBefore(after: Map<string, unknown>, recorded: Map<string, unknown>): Map<string, unknown> {
+  return new Map(
+    [...after].map(([id, row]) => {
+      const known = recorded.get(id) as Record<string, unknown> | undefined;
+      const values = row as Record<string, unknown>;
+      return [id, known ? Object.fromEntries(Object.keys(values).filter((column) => column in known || values[column] !== null).map((column) => [column, values[column]])) : row];
+    }),
+  );
+}
+
+/**
  * Changes transactions until `done` says stop (at most 3,000 changes): inserts a copy of a seeded row
  * under a new id, updates one it inserted, deletes another; `expected` follows each change.
  */
@@ -229,10 +243,10 @@ describe('a seeded database migrated from before the move: partitions by profile
   it('keeps every row of every moved table, with its id and values, and every write made meanwhile', async () => {
     expect(written).toBeGreaterThan(0);
     expect(before.transaction!.size).toBe(12_000);
-    expect(await contents('transaction')).toEqual(expected);
+    expect(asBefore(await contents('transaction'), expected)).toEqual(expected);
     for (const table of ['balance', 'holding', 'investment_transaction']) {
       expect(before[table]!.size).toBeGreaterThan(0);
-      expect(await contents(table)).toEqual(before[table]);
+      expect(asBefore(await contents(table), before[table]!)).toEqual(before[table]);
     }
   });
 
