@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestResponse } from '../support/http-client.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+/**
+ * The console's sign-in limits, on an app of their own: the burst of attempts also fills the
+ * per-second limit of an address without a credential, which other tests must not inherit.
+ */
+
+/** The service's clock: moved forward by tests, never slept through. */
+let offsetMs = 0;
+const now = () => new Date(Date.now() + offsetMs);
+
+let app: TestApp;
+let owner: { email: string; password: string };
+beforeAll(async () => {
+  app = await startTestApp({}, { now });
+  owner = app.service.firstOperator!;
+});
+afterAll(() => app?.stop());
+
+/**
+ * A sign-in attempt answered by the sign-in limits, not by the per-second limit of an address
+ * without a credential (25 a second, on the real clock): a burst of attempts waits that second out.
+ */
+async function attempt(json: { email: string; password: string }): Promise<TestResponse> {
+  for (let tries = 0; ; tries++) {
+    const response = await app.http.post('/v1/console/sign-in', { json });
+    if (response.status !== 429 || !String(response.body.message).includes('per second') || tries === 10) return response;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
+describe('sign-in limits', () => {
+  it('limits attempts per account and per address, in the contract\'s 429', async () => {
+    const email = `target-${Date.now()}@example.com`;
+    for (let i = 0; i < 10; i++) expect((await attempt({ email, password: 'guess' })).status).toBe(401);
+    const limited = await attempt({ email, password: 'guess' });
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe('RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Another account from the same address is still let through, up to the address's own limit (30).
+    const other = await attempt({ email: `other-${email}`, password: 'guess' });
+    expect(other.status).toBe(401);
+    for (let i = 0; i < 30; i++) await attempt({ email: `spray-${i}-${email}`, password: 'guess' });
+    const sprayed = await attempt({ email: owner.email, password: owner.password });
+    expect(sprayed.status).toBe(429);
+    offsetMs += 15 * 60_000;
+    expect((await attempt({ email: owner.email, password: owner.password })).status).toBe(200);
+  });
+});
