@@ -23,6 +23,8 @@ export const REST_OPERATIONS = {
   disconnectConnection: { method: "delete", path: "/v1/connections/{connectionId}", credentials: ["apiKey"] },
   refreshConnectionTransactions: { method: "post", path: "/v1/connections/{connectionId}/transactions/refresh", credentials: ["apiKey"] },
   listConnectionSyncs: { method: "get", path: "/v1/connections/{connectionId}/syncs", credentials: ["apiKey", "basic", "session"] },
+  refreshConnectionStatements: { method: "post", path: "/v1/connections/{connectionId}/statements/refresh", credentials: ["apiKey"] },
+  downloadStatement: { method: "get", path: "/v1/statements/{statementId}/download", credentials: [] },
   listSandboxInstitutions: { method: "get", path: "/v1/sandbox/institutions", credentials: ["apiKey", "session"] },
   createSandboxConnection: { method: "post", path: "/v1/sandbox/connections", credentials: ["apiKey"] },
   reconnectSandboxConnection: { method: "post", path: "/v1/sandbox/connections/{connectionId}/reconnect", credentials: ["apiKey"] },

@@ -22,6 +22,7 @@ export const PREFIXES = {
   recurringStream: 'rec',
   categorizationRule: 'catr',
   connectionSync: 'sync',
+  statement: 'stmt',
 } as const;
 
 export type Resource = keyof typeof PREFIXES;

@@ -111,7 +111,7 @@ export interface EndUserPresence {
   geoLocation?: string | null;
 }
 
-export const CAPABILITIES = ['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH', 'WEBHOOKS', 'INVESTMENTS', 'INVESTMENT_TRANSACTIONS', 'LIABILITIES'] as const;
+export const CAPABILITIES = ['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH', 'WEBHOOKS', 'INVESTMENTS', 'INVESTMENT_TRANSACTIONS', 'LIABILITIES', 'STATEMENTS'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 /** The connection state an upstream failure (`ProviderError`) or webhook (`WebhookAction`) puts a connection in. */

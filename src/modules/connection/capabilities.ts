@@ -12,6 +12,7 @@ const WHAT: Record<Capability, string> = {
   INVESTMENTS: 'investment holdings',
   INVESTMENT_TRANSACTIONS: 'investment transactions',
   LIABILITIES: 'liability details',
+  STATEMENTS: 'statements',
 };
 
 /**
