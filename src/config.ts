@@ -15,6 +15,8 @@ export const CURRENT_VERSION = SUPPORTED_VERSIONS[0];
 const ROLES = ['all', 'api', 'worker'] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const NODE_ENVS = ['development', 'production', 'test'] as const;
+const BLOB_DRIVERS = ['fs', 's3'] as const;
+const S3_SETTINGS = ['S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'S3_CA_FILE'] as const;
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 /** `api` serves HTTPS and queues work; `worker` runs jobs, cron and the webhook relay; `all` does both. */
@@ -73,6 +75,23 @@ export interface Config {
   pools: PoolSettings;
   /** Prometheus metrics on a plain-HTTP port of their own (METRICS_PORT); absent: not served. */
   metrics: MetricsSettings | undefined;
+  /** Where statements (PDFs) are kept, encrypted: BLOB_STORE=fs under DATA_DIR/blobs (the default), or s3 (S3_*). */
+  blobStore: { driver: 'fs' } | { driver: 's3'; s3: S3Settings };
+}
+
+/** BLOB_STORE=s3: a bucket of an S3-compatible store (AWS, MinIO, Garage, Ceph, R2…). */
+export interface S3Settings {
+  /** S3_ENDPOINT, the store's URL; absent: AWS's own endpoint for the region. */
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  /** S3_SECRET_ACCESS_KEY: signs requests; never logged. */
+  secretAccessKey: string;
+  /** The bucket in the path (`https://host/bucket/key`) rather than in the host name: what self-hosted stores serve. */
+  forcePathStyle: boolean;
+  /** Extra CA certificates (PEM file) trusted for S3_ENDPOINT, besides the system's. */
+  caFile: string | undefined;
 }
 
 /** Where `GET /metrics` is served. */
@@ -194,12 +213,14 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: env.METRICS_PORT
       ? { host: env.METRICS_HOST || '127.0.0.1', port: integer(env, 'METRICS_PORT', 0, 0, 65535, problems), token: env.METRICS_TOKEN || undefined }
       : undefined,
+    blobStore: oneOf(env, 'BLOB_STORE', BLOB_DRIVERS, 'fs', problems) === 's3' ? { driver: 's3', s3: s3Settings(env, problems) } : { driver: 'fs' },
   };
   if (config.sessionSecret !== undefined && config.sessionSecret.length < MIN_SESSION_SECRET_LENGTH) {
     problems.push(`SESSION_SECRET must be at least ${MIN_SESSION_SECRET_LENGTH} characters`);
   }
   if (env.TRUST_PROXY_HOPS && !trustProxy) problems.push('TRUST_PROXY_HOPS applies only with TRUST_PROXY=true');
   problems.push(...metricsProblems(env, config));
+  if (config.blobStore.driver === 'fs') problems.push(...S3_SETTINGS.filter((name) => env[name]).map((name) => `${name} applies only with BLOB_STORE=s3`));
   if (config.connections.headersTimeoutMs > config.connections.requestTimeoutMs) {
     problems.push('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS');
   }
@@ -222,6 +243,26 @@ function metricsProblems(env: Env, config: Config): string[] {
   if (!loopback && metrics.token === undefined) problems.push('METRICS_TOKEN is required when METRICS_HOST is not a loopback address');
   if (metrics.port !== 0 && metrics.port === config.port) problems.push('METRICS_PORT must differ from PORT');
   return problems;
+}
+
+/** S3_BUCKET and the access key are required; the region defaults to us-east-1, which most self-hosted stores accept. */
+function s3Settings(env: Env, problems: string[]): S3Settings {
+  for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']) {
+    if (!env[name]) problems.push(`${name} is required when BLOB_STORE=s3`);
+  }
+  const bucket = env.S3_BUCKET ?? '';
+  if (bucket && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) problems.push(`S3_BUCKET must be 3-63 lowercase letters, digits, "." and "-", got "${bucket}"`);
+  const region = env.S3_REGION || 'us-east-1';
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(region)) problems.push(`S3_REGION must be letters, digits and "-", got "${region}"`);
+  return {
+    endpoint: url(env, 'S3_ENDPOINT', ['https:', 'http:'], problems)?.replace(/\/+$/, ''),
+    region,
+    bucket,
+    accessKeyId: env.S3_ACCESS_KEY_ID ?? '',
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? '',
+    forcePathStyle: boolean(env, 'S3_FORCE_PATH_STYLE', true, problems),
+    caFile: env.S3_CA_FILE ? path.resolve(env.S3_CA_FILE) : undefined,
+  };
 }
 
 function sessionKeys(list: string, problems: string[]): NamedSessionKey[] {

@@ -68,6 +68,9 @@ import { WebhookDeliveries } from './modules/webhook/delivery.ts';
 import { webhookHandlers } from './modules/webhook/webhook.handlers.ts';
 import { restApi, type HandlerTable } from './rest/dispatch.ts';
 import { loadSecrets, type Secrets } from './secrets.ts';
+import type { BlobStore } from './blobs/blob-store.ts';
+import { EncryptedBlobStore } from './blobs/encrypted-blob-store.ts';
+import { openBlobDriver } from './blobs/open-blob-store.ts';
 import { Metrics, pgPoolCounts } from './metrics/metrics.ts';
 import { startMetricsServer } from './metrics/metrics-server.ts';
 
@@ -85,6 +88,8 @@ export interface RunningService {
   webhooks: WebhookDeliveries;
   /** Where `GET /metrics` is served (plain HTTP); undefined unless METRICS_PORT is set. */
   metricsPort: number | undefined;
+  /** Statements' bytes (BLOB_STORE): plaintext in and out, encrypted at rest under the field keys. */
+  blobs: BlobStore;
   /** Graceful stop: refuse new connections, drain requests, stop jobs, close the database. */
   stop(): Promise<void>;
 }
@@ -98,6 +103,8 @@ export interface ServiceOptions {
 export async function startService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<RunningService> {
   const secrets = loadSecrets(config);
   const serving = config.role !== 'worker';
+  const blobDriver = await openBlobDriver(config);
+  const blobs = new EncryptedBlobStore(blobDriver, secrets.cipher);
   const databases = await openDatabases(config, logger, serving, secrets);
   const { orm } = databases;
   const sandbox = new SandboxProvider({ now: options.sandboxNow, historyDays: config.sandboxHistoryDays });
@@ -111,7 +118,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const metrics = new Metrics({ processMetrics: config.metrics !== undefined });
   await watchPools(metrics, databases);
   const outage = new DatabaseOutage(() => takesWrites(orm), logger);
-  const work = await startBackgroundWork({ config, logger, databases, cipher: secrets.cipher, providers, metrics, outage });
+  const work = await startBackgroundWork({ config, logger, databases, cipher: secrets.cipher, blobs, providers, metrics, outage });
   const tls = await loadTls(config);
   const counters = config.redisUrl ? await RedisCounterStore.open(config.redisUrl, logger, () => metrics.rateLimitFallback()) : new MemoryCounterStore();
   const tokens = new SessionTokens(secrets.sessionKeys);
@@ -159,6 +166,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     connectionJobs: work.connectionJobs,
     webhooks: work.webhooks,
     metricsPort: metricsServer?.port,
+    blobs,
     async stop() {
       await metricsServer?.close();
       // Upgraded sockets hold the listener open: they close first.
@@ -175,6 +183,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
       await work.boss.stop({ graceful: true, timeout: 10_000 });
       await counters.close();
       outage.close();
+      blobDriver.close?.();
       await closeDatabases(databases, logger);
     },
   };
@@ -251,11 +260,12 @@ async function startBackgroundWork(deps: {
   logger: Logger;
   databases: Databases;
   cipher: FieldCipher;
+  blobs: BlobStore;
   providers: ProviderDirectory;
   metrics: Metrics;
   outage: DatabaseOutage;
 }): Promise<BackgroundWork> {
-  const { config, logger, databases, cipher, providers, metrics, outage } = deps;
+  const { config, logger, databases, cipher, blobs, providers, metrics, outage } = deps;
   const { orm } = databases;
   const working = config.role !== 'api';
   const provider = (name: string, environmentId: string) => providers.get(name, environmentId);
@@ -264,7 +274,7 @@ async function startBackgroundWork(deps: {
   const categorizationJobs = new CategorizationJobs(orm, logger);
   const logRetention = logRetentionJob({ orm, logger, retentionDays: config.logRetentionDays, logs: [EVENT_LOG, ATTEMPT_LOG, SYNC_HISTORY_LOG] });
   const jobs = [
-    profileDeletionJob(orm),
+    profileDeletionJob(orm, blobs),
     ...connectionJobs.definitions(),
     sweep,
     ...categorizationJobs.definitions(),

@@ -7,6 +7,8 @@ const TAG_BYTES = 16;
 const FORMAT = 'v2';
 /** Written before row binding: the associated data was the field name alone. Read until re-encrypted. */
 const LEGACY_FORMAT = 'v1';
+/** The first bytes of an encrypted blob (format 1). */
+const BLOB_MAGIC = Buffer.from('tbl1');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The row an encrypted value belongs to: its primary key, known before the row is inserted. */
@@ -15,13 +17,14 @@ export interface CipherRecord {
 }
 
 /**
- * A stored value that does not decrypt here: tampered with, moved from another row or column, or
- * under a key no longer configured. Names the field and row (never the value) so the log leads the
- * operator to it; the API answers a 500, never another row's data.
+ * A stored value that does not decrypt here: tampered with, moved from another row, column or blob
+ * key, or under a key no longer configured. Names the field and row, or the blob key (never the
+ * value), so the log leads the operator to it; the API answers a 500, never another row's data.
  */
 export class DecryptionError extends Error {
-  constructor(field: string, record: CipherRecord, reason: string) {
-    super(`cannot decrypt ${field} of record ${record.id}: ${reason}`);
+  /** `what`: `<field> of record <id>`, or `blob <key>`. */
+  constructor(what: string, reason: string) {
+    super(`cannot decrypt ${what}: ${reason}`);
     this.name = 'DecryptionError';
   }
 }
@@ -95,18 +98,62 @@ export class FieldCipher {
   decrypt(field: string, record: CipherRecord, stored: string | null | undefined): string | null {
     const aad = boundData(field, record);
     if (stored == null) return null;
+    const what = `${field} of record ${record.id}`;
     const [format, keyId = '', iv = '', tag = '', ciphertext = ''] = stored.split('.');
-    if (format !== FORMAT && format !== LEGACY_FORMAT) throw new DecryptionError(field, record, `unknown format "${format}"`);
+    if (format !== FORMAT && format !== LEGACY_FORMAT) throw new DecryptionError(what, `unknown format "${format}"`);
     const key = this.#keys.get(keyId);
-    if (!key) throw new DecryptionError(field, record, `key "${keyId}" is not configured`);
+    if (!key) throw new DecryptionError(what, `key "${keyId}" is not configured`);
     try {
       const decipher = createDecipheriv(ALGORITHM, key, Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });
       decipher.setAAD(format === FORMAT ? aad : Buffer.from(field));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
       return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
     } catch {
-      throw new DecryptionError(field, record, 'authentication failed (tampered with, or written for another field or row)');
+      throw new DecryptionError(what, 'authentication failed (tampered with, or written for another field or row)');
     }
+  }
+
+  /**
+   * Encrypts the bytes stored under blob key `blobKey`: `tbl1`, the key id's length (one byte) and
+   * the key id, then iv, tag and ciphertext. The header and the blob key are the associated data, so
+   * a blob copied under another key, or its header edited, does not decrypt.
+   */
+  encryptBlob(blobKey: string, plaintext: Buffer): Buffer {
+    const header = blobHeader(this.#activeKeyId);
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv(ALGORITHM, this.#keys.get(this.#activeKeyId)!, iv);
+    cipher.setAAD(Buffer.concat([header, Buffer.from(blobKey)]));
+    const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+    return Buffer.concat([header, iv, cipher.getAuthTag(), ciphertext]);
+  }
+
+  /** The plaintext of `stored`, read under blob key `blobKey`; throws DecryptionError when it was not written there by encryptBlob. */
+  decryptBlob(blobKey: string, stored: Buffer): Buffer {
+    const what = `blob ${blobKey}`;
+    const keyId = this.blobKeyId(stored);
+    if (keyId === undefined) throw new DecryptionError(what, 'not an encrypted blob (no header)');
+    const key = this.#keys.get(keyId);
+    if (!key) throw new DecryptionError(what, `key "${keyId}" is not configured`);
+    const headerBytes = BLOB_MAGIC.length + 1 + keyId.length;
+    const iv = stored.subarray(headerBytes, headerBytes + IV_BYTES);
+    const tag = stored.subarray(headerBytes + IV_BYTES, headerBytes + IV_BYTES + TAG_BYTES);
+    try {
+      const decipher = createDecipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
+      decipher.setAAD(Buffer.concat([stored.subarray(0, headerBytes), Buffer.from(blobKey)]));
+      decipher.setAuthTag(tag);
+      return Buffer.concat([decipher.update(stored.subarray(headerBytes + IV_BYTES + TAG_BYTES)), decipher.final()]);
+    } catch {
+      throw new DecryptionError(what, 'authentication failed (tampered with, truncated, or written under another blob key)');
+    }
+  }
+
+  /** The id of the key an encrypted blob is under (read from its header), or undefined when it has no header. */
+  blobKeyId(stored: Buffer): string | undefined {
+    if (stored.length < BLOB_MAGIC.length + 1 || !stored.subarray(0, BLOB_MAGIC.length).equals(BLOB_MAGIC)) return undefined;
+    const length = stored[BLOB_MAGIC.length]!;
+    const end = BLOB_MAGIC.length + 1 + length;
+    if (stored.length < end + IV_BYTES + TAG_BYTES) return undefined;
+    return stored.subarray(BLOB_MAGIC.length + 1, end).toString('latin1');
   }
 
   /**
@@ -139,4 +186,8 @@ function boundData(field: string, record: CipherRecord): Buffer {
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(field)) throw new Error(`FieldCipher: field name "${field}" must be alphanumeric`);
   if (typeof record?.id !== 'string' || !UUID.test(record.id)) throw new Error(`FieldCipher: ${field} needs the id (a lowercase uuid) of the row it belongs to`);
   return Buffer.from(`${field}\0${record.id}`);
+}
+
+function blobHeader(keyId: string): Buffer {
+  return Buffer.concat([BLOB_MAGIC, Buffer.from([keyId.length]), Buffer.from(keyId, 'latin1')]);
 }

@@ -1,4 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { profileBlobPrefix } from '../../src/blobs/blob-keys.ts';
+import type { BlobStore } from '../../src/blobs/blob-store.ts';
+import { EncryptedBlobStore } from '../../src/blobs/encrypted-blob-store.ts';
+import { FsBlobStore } from '../../src/blobs/fs-blob-store.ts';
 import { encodeId } from '../../src/lib/ids.ts';
 import { profileDeletionJob } from '../../src/modules/profile/profile-deletion.job.ts';
 import { Profile, type ProfileEntity } from '../../src/modules/profile/profile.entity.ts';
@@ -10,8 +17,14 @@ import type { TestDatabase } from '../support/test-database.ts';
 
 let db: TestDatabase;
 let build: Builders;
+let blobs: BlobStore;
+const blobRoot = mkdtempSync(path.join(tmpdir(), 'tributary-blobs-'));
 
-withServiceTier((tier) => ({ db, build } = tier));
+withServiceTier((tier) => {
+  ({ db, build } = tier);
+  blobs = new EncryptedBlobStore(new FsBlobStore(blobRoot), db.cipher);
+});
+afterAll(() => rmSync(blobRoot, { recursive: true, force: true }));
 
 const profiles = (environmentId = db.environmentId) => new ProfileService(db.em(), db.cipher, environmentId);
 const publicId = (profile: ProfileEntity) => encodeId('profile', profile.id);
@@ -113,7 +126,7 @@ describe('updating', () => {
 });
 
 describe('deleting (202, then removed in the background)', () => {
-  /** A profile with a connection, two accounts, balances, transactions and a session. */
+  /** A profile with a connection, two accounts, balances, transactions, a session and two statements' blobs. */
   async function withData() {
     const profile = await build.profile();
     const connection = await build.connection({ profile });
@@ -123,8 +136,10 @@ describe('deleting (202, then removed in the background)', () => {
     await build.transactions(Array.from({ length: 30 }, () => ({})), { account: checking! });
     await build.transactions([{ amount: '-56.78' }], { account: card! });
     await build.session(profile);
+    for (const name of ['a', 'b']) await blobs.put(`${profileBlobPrefix(profile.id)}statements/${name}.pdf`, Buffer.from(`%PDF ${name}`));
     return profile;
   }
+  const blobsOf = async (profileId: string) => Promise.all(['a', 'b'].map(async (name) => (await blobs.get(`${profileBlobPrefix(profileId)}statements/${name}.pdf`))?.toString()));
   const rowsOf = async (profileId: string) => {
     const counts: Record<string, number> = {};
     for (const table of ['profile', 'connection', 'account', 'balance', 'transaction', 'session']) {
@@ -134,7 +149,7 @@ describe('deleting (202, then removed in the background)', () => {
     return counts;
   };
 
-  it('reads as absent once marked, then the job removes every row of it with profile.deleted, and nothing of another profile', async () => {
+  it('reads as absent once marked, then the job removes every row and blob of it with profile.deleted, and nothing of another profile', async () => {
     const doomed = await withData();
     const kept = await withData();
     await profiles().markDeleting(publicId(doomed));
@@ -142,16 +157,18 @@ describe('deleting (202, then removed in the background)', () => {
     await expect(profiles().markDeleting(publicId(doomed))).rejects.toMatchObject({ status: 404 });
     expect((await profiles().list({ page: 1 }, 100)).items.map((profile) => profile.id)).not.toContain(doomed.id);
 
-    await profileDeletionJob(db.orm).handle({ profileId: doomed.id });
+    await profileDeletionJob(db.orm, blobs).handle({ profileId: doomed.id });
     expect(await rowsOf(doomed.id)).toEqual({ profile: 0, connection: 0, account: 0, balance: 0, transaction: 0, session: 0 });
     expect(await rowsOf(kept.id)).toEqual({ profile: 1, connection: 1, account: 2, balance: 2, transaction: 31, session: 1 });
+    expect(await blobsOf(doomed.id)).toEqual([undefined, undefined]);
+    expect(await blobsOf(kept.id)).toEqual(['%PDF a', '%PDF b']);
     const events = await db.sql(`select payload from event where profile_id = $1 and type = 'profile.deleted'`, [doomed.id]);
     expect(events).toEqual([{ payload: expect.objectContaining({ record: expect.objectContaining({ id: publicId(doomed), uuid: doomed.uuid }) }) }]);
   });
 
   it('sweeps every profile left marked when the job runs without one (an enqueue lost in a crash)', async () => {
     const [first, second] = [await build.profile({ deletingAt: new Date() }), await build.profile({ deletingAt: new Date() })];
-    await profileDeletionJob(db.orm).handle({});
+    await profileDeletionJob(db.orm, blobs).handle({});
     expect(await db.sql('select 1 from profile where id = any($1::uuid[])', [[first.id, second.id]])).toEqual([]);
     expect(await db.sql(`select count(*)::int as n from event where type = 'profile.deleted' and profile_id = any($1::uuid[])`, [[first.id, second.id]])).toEqual([{ n: 2 }]);
   });
