@@ -12,6 +12,8 @@ import type { HoldingPage, InvestmentTransactionPage } from '../src/modules/inve
 import type { RecurringStreamRecord } from '../src/modules/recurring/recurring.store.ts';
 import type { RecurringStreamPage } from '../src/modules/recurring/recurring.query.ts';
 import type { LiabilityRecord } from '../src/modules/liability/liability.store.ts';
+import type { StatementRecord } from '../src/modules/statement/statement.store.ts';
+import type { StatementPage } from '../src/modules/statement/statement.query.ts';
 import type { EventEntity } from '../src/modules/event/event.entity.ts';
 import type { GraphQLContext } from '../src/graphql/context.ts';
 export type Maybe<T> = T | null;
@@ -1937,8 +1939,8 @@ export type ResolversTypes = {
   RecurringStreamStatus: RecurringStreamStatus;
   Security: ResolverTypeWrapper<SecurityRecord>;
   SecurityType: SecurityType;
-  Statement: ResolverTypeWrapper<Omit<Statement, 'account'> & { account: ResolversTypes['Account'] }>;
-  StatementConnection: ResolverTypeWrapper<Omit<StatementConnection, 'edges' | 'nodes' | 'pageInfo'> & { edges: Array<ResolversTypes['StatementEdge']>, nodes: Array<ResolversTypes['Statement']>, pageInfo: ResolversTypes['PageInfo'] }>;
+  Statement: ResolverTypeWrapper<StatementRecord>;
+  StatementConnection: ResolverTypeWrapper<StatementPage>;
   StatementEdge: ResolverTypeWrapper<Omit<StatementEdge, 'node'> & { node: ResolversTypes['Statement'] }>;
   StatementFilter: StatementFilter;
   StatementStatus: StatementStatus;
@@ -2010,8 +2012,8 @@ export type ResolversParentTypes = {
   RecurringStreamEdge: Omit<RecurringStreamEdge, 'node'> & { node: ResolversParentTypes['RecurringStream'] };
   RecurringStreamFilter: RecurringStreamFilter;
   Security: SecurityRecord;
-  Statement: Omit<Statement, 'account'> & { account: ResolversParentTypes['Account'] };
-  StatementConnection: Omit<StatementConnection, 'edges' | 'nodes' | 'pageInfo'> & { edges: Array<ResolversParentTypes['StatementEdge']>, nodes: Array<ResolversParentTypes['Statement']>, pageInfo: ResolversParentTypes['PageInfo'] };
+  Statement: StatementRecord;
+  StatementConnection: StatementPage;
   StatementEdge: Omit<StatementEdge, 'node'> & { node: ResolversParentTypes['Statement'] };
   StatementFilter: StatementFilter;
   String: Scalars['String']['output'];

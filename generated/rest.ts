@@ -1108,8 +1108,9 @@ export interface paths {
          *     connection it names: sync now (`SYNC_UPDATES_AVAILABLE`, `LOGIN_REPAIRED`), an error state
          *     and its `connection.synced.errored.*` event (`ITEM: ERROR`, `ITEM_LOGIN_REQUIRED` →
          *     `ERROR_REPAIRABLE`), `connection.accounts_available` (`NEW_ACCOUNTS_AVAILABLE`),
-         *     `connection.consent_expiring` (`PENDING_EXPIRATION`, `PENDING_DISCONNECT`), or
-         *     `DISCONNECTED` (`USER_PERMISSION_REVOKED`).
+         *     `connection.consent_expiring` (`PENDING_EXPIRATION`, `PENDING_DISCONNECT`),
+         *     `DISCONNECTED` (`USER_PERMISSION_REVOKED`), or a listing of the connection's statements
+         *     (`STATEMENTS_REFRESH_COMPLETE`).
          */
         post: operations["receiveProviderWebhook"];
         delete?: never;

@@ -10,6 +10,7 @@ import { profileConnections } from '../modules/connection/connection.store.ts';
 import { holdingsOfAccounts, type HoldingRecord } from '../modules/investment/investment.store.ts';
 import { liabilitiesOfAccounts, type LiabilityRecord } from '../modules/liability/liability.store.ts';
 import { securitiesByIds, type SecurityRecord } from '../modules/security/security.store.ts';
+import { statementsOfAccounts, type StatementRecord } from '../modules/statement/statement.store.ts';
 import { remoteDataByIds } from '../modules/transaction/transaction.store.ts';
 
 export type Loaders = ReturnType<typeof createLoaders>;
@@ -39,6 +40,10 @@ export function createLoaders(em: EntityManager, profileId: string) {
     holdingsOfAccount: new DataLoader<string, HoldingRecord[]>(async (accountIds) => {
       const holdings = await holdingsOfAccounts(em, profileId, accountIds);
       return accountIds.map((id) => holdings.filter((holding) => holding.accountId === id));
+    }),
+    statementsOfAccount: new DataLoader<string, StatementRecord[]>(async (accountIds) => {
+      const statements = await statementsOfAccounts(em, profileId, accountIds);
+      return accountIds.map((id) => statements.filter((statement) => statement.accountId === id));
     }),
     liabilityOfAccount: new DataLoader<string, LiabilityRecord | null>(async (accountIds) => {
       const liabilities = await liabilitiesOfAccounts(em, profileId, accountIds);

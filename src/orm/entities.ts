@@ -16,6 +16,7 @@ import { LinkState } from '../modules/linking/link-state.entity.ts';
 import { Profile } from '../modules/profile/profile.entity.ts';
 import { RecurringStream, RecurringStreamTransaction } from '../modules/recurring/recurring-stream.entity.ts';
 import { Security } from '../modules/security/security.entity.ts';
+import { Statement } from '../modules/statement/statement.entity.ts';
 import { RemovedSession } from '../modules/session/removed-session.entity.ts';
 import { Session } from '../modules/session/session.entity.ts';
 import { ConnectionSync } from '../modules/sync/connection-sync.entity.ts';
@@ -23,4 +24,4 @@ import { Transaction } from '../modules/transaction/transaction.entity.ts';
 import { WebhookDelivery, WebhookSubscription } from '../modules/webhook/webhook.entity.ts';
 
 /** Every entity the ORM maps; the migrations check compares these to src/db/migrations. */
-export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, RemovedSession, Event, EventOutbox, Connection, SyncWalkPage, ConnectionSync, Account, Balance, Transaction, RecurringStream, RecurringStreamTransaction, Security, Holding, InvestmentTransaction, Liability, LinkState, WebhookSubscription, WebhookDelivery, KeyCheck, CategorizationRule, CategoryModel, EnrichmentProgress];
+export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, RemovedSession, Event, EventOutbox, Connection, SyncWalkPage, ConnectionSync, Account, Balance, Transaction, RecurringStream, RecurringStreamTransaction, Security, Holding, InvestmentTransaction, Liability, Statement, LinkState, WebhookSubscription, WebhookDelivery, KeyCheck, CategorizationRule, CategoryModel, EnrichmentProgress];

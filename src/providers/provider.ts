@@ -1,6 +1,7 @@
 import type { Institution, InstitutionQuery, LinkCompletion, LinkedLogin, LinkSession, LinkStart } from './link-flow.ts';
 import type { InvestmentSnapshot } from './provider-investments.ts';
 import type { ProviderLiability } from './provider-liabilities.ts';
+import type { ProviderStatement, StatementDocument, StatementPeriod, StatementsRefreshed } from './provider-statements.ts';
 import type { ProviderAccount, ProviderBalance, SyncPage, WindowSnapshot } from './provider-records.ts';
 
 /**
@@ -70,6 +71,12 @@ export interface ProviderBase {
   investments?(credential: string, start: string): Promise<InvestmentSnapshot>;
   /** LIABILITIES: the debt details of the login's credit and loan accounts. Present only with the LIABILITIES capability. */
   liabilities?(credential: string): Promise<ProviderLiability[]>;
+  /** STATEMENTS: the statements the upstream offers for the login's accounts. Present only with the STATEMENTS capability. */
+  statements?(credential: string): Promise<ProviderStatement[]>;
+  /** STATEMENTS: one listed statement's PDF, with the digest the upstream gives for it. */
+  statementDocument?(credential: string, statement: Pick<ProviderStatement, 'remoteId' | 'accountRemoteId'>): Promise<StatementDocument>;
+  /** STATEMENTS: asks the upstream for the statements of a period (up to two years back); absent when it offers all it has unasked. */
+  refreshStatements?(credential: string, period: StatementPeriod): Promise<StatementsRefreshed>;
 }
 
 /** An upstream with a change feed (Plaid, the sandbox): Tributary applies the changes it reports. */
@@ -129,4 +136,5 @@ export type WebhookAction =
   | { kind: 'ERROR'; remoteId: string; state: ErrorState; reason: string }
   | { kind: 'NEW_ACCOUNTS'; remoteId: string }
   | { kind: 'CONSENT_EXPIRING'; remoteId: string; expiresAt: string | null }
-  | { kind: 'REVOKED'; remoteId: string };
+  | { kind: 'REVOKED'; remoteId: string }
+  | { kind: 'STATEMENTS'; remoteId: string };

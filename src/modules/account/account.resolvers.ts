@@ -27,6 +27,7 @@ export const accountType: AccountResolvers = {
   balance: (account, _args, { loaders }) => (account.latestBalanceId ? loaders.balance.load(account.latestBalanceId) : null),
   holdings: (account, _args, { loaders }) => loaders.holdingsOfAccount.load(account.id),
   liability: (account, _args, { loaders }) => loaders.liabilityOfAccount.load(account.id),
+  statements: (account, _args, { loaders }) => loaders.statementsOfAccount.load(account.id),
 };
 
 export const balanceType: BalanceResolvers = {

@@ -8,6 +8,7 @@ import { connectionOrFail, keyOf } from '../connection/connection.store.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { reconcileActivity, replaceHoldings, type Unmatched } from '../investment/investment.store.ts';
 import { replaceLiabilities } from '../liability/liability.store.ts';
+import { applyListedStatements, type QueueFetches } from '../statement/statement.service.ts';
 import { upsertSecurities } from '../security/security.store.ts';
 import type { SyncObservers } from './sync-steps.ts';
 import { WINDOW } from './window-sync.ts';
@@ -28,13 +29,21 @@ import { WINDOW } from './window-sync.ts';
 export const WHOLE_HISTORY = '1970-01-01';
 const DAY_MS = 86_400_000;
 
-/** Syncs the products the connection has and its provider offers: investments, then liabilities. */
-export async function syncProducts(em: EntityManager, connection: ConnectionEntity, provider: Provider, credential: string, observers: SyncObservers = {}): Promise<void> {
-  const offers = (product: 'INVESTMENTS' | 'LIABILITIES') => connection.products.includes(product) && provider.capabilities.has(product);
+/** Where a sync queues the fetch of the statements it lists; absent, statements are not listed (tests of the engine alone). */
+export interface ProductQueues {
+  queueStatementFetches?: QueueFetches;
+}
+
+/** Syncs the products the connection has and its provider offers: investments, then liabilities, then the statements listed. */
+export async function syncProducts(em: EntityManager, connection: ConnectionEntity, provider: Provider, credential: string, observers: SyncObservers & ProductQueues = {}): Promise<void> {
+  const offers = (product: 'INVESTMENTS' | 'LIABILITIES' | 'STATEMENTS') => connection.products.includes(product) && provider.capabilities.has(product);
   if (offers('INVESTMENTS') && provider.investments) {
     await applyInvestments(em, connection, provider.name, await provider.investments(credential, investmentStart(connection.lastSyncedAt)), observers);
   }
   if (offers('LIABILITIES') && provider.liabilities) await applyLiabilities(em, connection, provider.name, await provider.liabilities(credential));
+  if (offers('STATEMENTS') && provider.statements && observers.queueStatementFetches) {
+    await applyListedStatements(em, connection, await provider.statements(credential), observers.queueStatementFetches);
+  }
 }
 
 /** Where investment activity is read from: its whole history on a first sync, else the transactions window's overlap before the last one. */
