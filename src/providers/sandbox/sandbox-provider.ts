@@ -4,6 +4,8 @@ import type { Institution, InstitutionQuery, LinkCompletion, LinkedLogin, LinkSe
 import type { InvestmentSnapshot } from '../provider-investments.ts';
 import type { ProviderLiability } from '../provider-liabilities.ts';
 import type { ProviderAccount, ProviderBalance, SyncPage } from '../provider-records.ts';
+import type { ProviderStatement, StatementDocument } from '../provider-statements.ts';
+import { renderStatementPdf } from '../statement-pdf.ts';
 import { LinkRefused, ProviderError, WebhookUnverified } from '../provider-errors.ts';
 import { DAY_MS, dayOf, HISTORY_DAYS, type AccountRole } from './household.ts';
 import { findInstitution, SANDBOX_INSTITUTIONS, type SandboxInstitution } from './institutions.ts';
@@ -13,6 +15,7 @@ import { centsToDecimal } from './money.ts';
 import { portfolioOf, type InvestmentRole } from './portfolio.ts';
 import { digits, randomFor } from './random.ts';
 import { householdOf, presentTransaction, visibleOn, type VisibleTransaction } from './transactions.ts';
+import { hasStatements, listedStatement, periodOf, statementContent, statementMonths } from './statements.ts';
 
 /** What the sandbox's access token carries (the token is stored encrypted on the connection). */
 interface Login {
@@ -69,6 +72,7 @@ export class SandboxProvider implements CursorProvider {
     'INVESTMENTS',
     'INVESTMENT_TRANSACTIONS',
     'LIABILITIES',
+    'STATEMENTS',
   ]);
   readonly #now: () => Date;
   readonly #pageSize: number;
@@ -145,7 +149,8 @@ export class SandboxProvider implements CursorProvider {
       credential: Buffer.from(JSON.stringify(login)).toString('base64url'),
       remoteId: null,
       institution: { id: institution.id, name: institution.name },
-      products: request.products ?? institution.products,
+      // Statements are enabled only when asked for, as Plaid bills them (docs/decisions/statements-when-fetched.md).
+      products: request.products ?? institution.products.filter((product) => product !== 'STATEMENTS'),
       consentExpiresAt: institution.consentDays ? new Date(this.#now().getTime() + institution.consentDays * DAY_MS).toISOString() : null,
     };
   }
@@ -216,6 +221,36 @@ export class SandboxProvider implements CursorProvider {
     return institution.accounts
       .filter((template) => template.kind === 'CREDIT' || template.kind === 'LOAN')
       .map((template) => liabilityOf({ seed: login.seed, household, template, accountRemoteId: accountRemoteIdOf(login, template.key), transactions, today }));
+  }
+
+  /** A statement per account (but investment accounts) per complete month of the history before this one. */
+  async statements(accessToken: string): Promise<ProviderStatement[]> {
+    const { login, institution } = this.#authorize(accessToken);
+    const months = statementMonths(login.firstDay, this.#today());
+    return institution.accounts
+      .filter(hasStatements)
+      .flatMap((template) => months.map((month) => listedStatement(login.seed, accountRemoteIdOf(login, template.key), { key: template.key, month }, login.firstDay)));
+  }
+
+  /** A statement's PDF, from the transactions reported today (the sandbox gives no digest: Tributary computes its own). */
+  async statementDocument(accessToken: string, statement: { remoteId: string }): Promise<StatementDocument> {
+    const { login, institution } = this.#authorize(accessToken);
+    const period = periodOf(login.seed, statement.remoteId);
+    const template = period && institution.accounts.find((account) => account.key === period.key && hasStatements(account));
+    if (!period || !template || !statementMonths(login.firstDay, this.#today()).includes(period.month)) throw new ProviderError('ERROR_PROVIDER', `unknown statement ${statement.remoteId}`);
+    const content = statementContent({
+      seed: login.seed,
+      household: householdOf(login.seed, institution, login.firstDay),
+      firstDay: login.firstDay,
+      period,
+      template,
+      accountRemoteId: accountRemoteIdOf(login, template.key),
+      mask: maskOf(login, template.key),
+      institution,
+      transactions: this.#visibleOn(login, institution, this.#today()),
+      now: this.#now(),
+    });
+    return { bytes: await renderStatementPdf(content), sha256: null };
   }
 
   async refreshBalance(accessToken: string, accountRemoteId: string): Promise<ProviderBalance> {
