@@ -37,15 +37,15 @@ export type StatementToFetch = ReadRow<typeof STATEMENT, 'id' | 'connectionId' |
 /** What a download answers with besides the bytes. */
 export type DownloadableStatement = ReadRow<typeof STATEMENT, 'id' | 'endOn' | 'size' | 'sha256'> & { mask: string | null };
 
-const LISTED = ['id', 'remoteId', 'startOn', 'endOn', 'issuedOn'] as const;
+const LISTED = ['remoteId', 'startOn', 'endOn', 'issuedOn'] as const;
 const RETURNING = STATEMENT.select(RECORD, 'statement');
 
 /** The statements of the statement table that take no filter; test/stores.test.ts prepares each. */
 export const statementStatements = {
   // Listed statements travel as one JSON parameter ($3); one of an account the connection lacks is left out, one already stored stays as it is.
   insertListed: `insert into statement (${STATEMENT.list(['id', 'profileId', 'connectionId', 'accountId', ...LISTED, 'status', 'refusedFetches', 'createdAt', 'updatedAt'])})
-     select r.id, $1, $2, a.id, ${LISTED.filter((field) => field !== 'id').map((field) => `r."${field}"`).join(', ')}, 'PENDING', 0, now(), now()
-       from jsonb_to_recordset($3::jsonb) as r(${STATEMENT.recordset(LISTED)}, "accountRemoteId" text)
+     select r.id, $1, $2, a.id, ${LISTED.map((field) => `r."${field}"`).join(', ')}, 'PENDING', 0, now(), now()
+       from jsonb_to_recordset($3::jsonb) as r(${STATEMENT.recordset(['id', ...LISTED])}, "accountRemoteId" text)
        join account a on a.profile_id = $1 and a.connection_id = $2 and a.remote_id = r."accountRemoteId"
      on conflict (profile_id, account_id, remote_id) do nothing
      returning ${RETURNING}, end_on::text as date`,
