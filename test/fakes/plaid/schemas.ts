@@ -30,6 +30,11 @@ import {
   type SandboxPublicTokenCreateRequest,
   type SandboxPublicTokenCreateRequestOptions,
   type SandboxPublicTokenCreateRequestOptionsTransactions,
+  type SandboxPublicTokenCreateRequestOptionsStatements,
+  type LinkTokenCreateRequestStatements,
+  type StatementsDownloadRequest,
+  type StatementsListRequest,
+  type StatementsRefreshRequest,
   type TransactionsRefreshRequest,
   type TransactionsSyncRequest,
   type TransactionsSyncRequestOptions,
@@ -59,6 +64,9 @@ const linkTokenUser: Shape<LinkTokenCreateRequestUser> = {
   address: anyObject(),
   id_number: anyObject(),
 };
+
+/** A statements window: both dates required (Plaid's LinkTokenCreateRequestStatements and its sandbox twin). */
+const statementsWindow = { start_date: required(date()), end_date: required(date()) };
 
 const linkTokenCreate: Shape<LinkTokenCreateRequest> = {
   ...credentials,
@@ -95,7 +103,7 @@ const linkTokenCreate: Shape<LinkTokenCreateRequest> = {
   transfer: anyObject(),
   update: anyObject(),
   identity_verification: anyObject(),
-  statements: anyObject(),
+  statements: object<LinkTokenCreateRequestStatements>(statementsWindow),
   third_party_user_token: string(),
   investments: anyObject(),
   investments_auth: anyObject(),
@@ -120,7 +128,7 @@ const sandboxOptions: Shape<SandboxPublicTokenCreateRequestOptions> = {
   override_username: string(),
   override_password: string(),
   transactions: object<SandboxPublicTokenCreateRequestOptionsTransactions>(sandboxTransactionsOptions),
-  statements: anyObject(),
+  statements: object<SandboxPublicTokenCreateRequestOptionsStatements>(statementsWindow),
   income_verification: anyObject(),
 };
 
@@ -189,6 +197,10 @@ const investmentsTransactionsGet: Shape<InvestmentsTransactionsGetRequest> = {
 };
 const liabilitiesGet: Shape<LiabilitiesGetRequest> = { ...credentials, access_token: accessToken, options: object<LiabilitiesGetRequestOptions>({ account_ids: accountIds }) };
 
+const statementsList: Shape<StatementsListRequest> = { ...credentials, access_token: accessToken };
+const statementsDownload: Shape<StatementsDownloadRequest> = { ...credentials, access_token: accessToken, statement_id: required(string({ minLength: 1 })) };
+const statementsRefresh: Shape<StatementsRefreshRequest> = { ...credentials, access_token: accessToken, ...statementsWindow };
+
 /** The request shape of every endpoint the fake serves, by path. */
 export const requestShapes = {
   '/link/token/create': linkTokenCreate,
@@ -208,6 +220,9 @@ export const requestShapes = {
   '/investments/holdings/get': investmentsHoldingsGet,
   '/investments/transactions/get': investmentsTransactionsGet,
   '/liabilities/get': liabilitiesGet,
+  '/statements/list': statementsList,
+  '/statements/download': statementsDownload,
+  '/statements/refresh': statementsRefresh,
 } as const;
 
 export type Endpoint = keyof typeof requestShapes;
@@ -231,4 +246,7 @@ export interface RequestOf {
   '/investments/holdings/get': InvestmentsHoldingsGetRequest;
   '/investments/transactions/get': InvestmentsTransactionsGetRequest;
   '/liabilities/get': LiabilitiesGetRequest;
+  '/statements/list': StatementsListRequest;
+  '/statements/download': StatementsDownloadRequest;
+  '/statements/refresh': StatementsRefreshRequest;
 }
