@@ -36,7 +36,7 @@ export const COMMANDS: CommandSpec[] = [
   { command: 'keys import', usage: ['--environment <env_…> --secret <older-generation secret> [--name <name>]'], options: ['environment', 'secret', 'name'] },
   { command: 'keys revoke', usage: ['<key_…>'], options: [] },
   { command: 'keys set-version', usage: ['<key_…> <YYYY-MM-DD>'], options: [] },
-  { command: 'encryption reencrypt', usage: ['  (every encrypted value to the current format and the first key of ENCRYPTION_KEYS)'], options: [] },
+  { command: 'encryption reencrypt', usage: ['  (every encrypted value and blob to the current format and the first key of ENCRYPTION_KEYS)'], options: [] },
   { command: 'secrets list', usage: ['  (the session and encryption keys configured and recorded, what each does, and when an older session key can go; never a secret)'], options: [] },
   { command: 'secrets new-session-key', usage: ['[--name <id>]  (prints a new SESSION_KEYS entry once, and the steps that rotate to it)'], options: ['name'] },
   { command: 'secrets accept', usage: ['  (after replacing a session or encryption key on purpose: every process must now have these)'], options: [] },

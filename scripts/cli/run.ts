@@ -1,4 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
+import { openBlobDriver } from '../../src/blobs/open-blob-store.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { resolveDatabase } from '../../src/db/database.ts';
 import { acceptKeys, checkKeys } from '../../src/db/key-check.ts';
@@ -74,9 +75,15 @@ export async function runCommand({ command, args, values }: Extract<Invocation, 
       case 'keys set-version':
         console.log(describeKey(await admin.setKeyVersion(required(args[0], 'key id (positional)'), required(args[1], 'version (positional)'))));
         break;
-      case 'encryption reencrypt':
-        exitCode = await reencryptCommand(database.url, (await checkedSecrets()).cipher);
+      case 'encryption reencrypt': {
+        const blobs = await openBlobDriver(config);
+        try {
+          exitCode = await reencryptCommand(database.url, (await checkedSecrets()).cipher, blobs);
+        } finally {
+          blobs.close?.();
+        }
         break;
+      }
       case 'secrets list':
         await listSecrets(orm.em.fork(), loadSecrets(config));
         break;

@@ -2,6 +2,10 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { profileBlobPrefix } from '../../src/blobs/blob-keys.ts';
+import { EncryptedBlobStore } from '../../src/blobs/encrypted-blob-store.ts';
+import { FsBlobStore } from '../../src/blobs/fs-blob-store.ts';
+import { blobDirectory } from '../../src/blobs/open-blob-store.ts';
 import { ENCRYPTED_COLUMNS, reencryptAll, type Queryable } from '../../src/db/reencrypt.ts';
 import { DecryptionError, FieldCipher } from '../../src/lib/field-cipher.ts';
 import { decodeId, uuidv7 } from '../../src/lib/ids.ts';
@@ -44,6 +48,10 @@ async function storedValues(): Promise<StoredValue[]> {
   }
   return values;
 }
+
+/** The app's blobs (BLOB_STORE=fs under its DATA_DIR) as a process with `keyList` reads and writes them. */
+const blobsUnder = (keyList: string) => new EncryptedBlobStore(new FsBlobStore(blobDirectory(app.dataDir)), FieldCipher.fromKeyList(keyList));
+const statementKey = (profileId: string) => `${profileBlobPrefix(profileId)}statements/s.pdf`;
 
 const write = (target: Pick<StoredValue, 'table' | 'column' | 'id'>, value: string) =>
   app.sql(`update ${target.table} set ${target.column} = $1 where id = $2`, [value, target.id]);
@@ -169,10 +177,14 @@ describe('npm run cli -- encryption reencrypt', { timeout: 120_000 }, () => {
     const underRemovedKey = encryptV1(randomBytes(32).toString('base64'), 'k0', 'email', broken.email);
     await write(brokenTarget, underRemovedKey);
     await write(fineTarget, encryptV1(K1, 'k1', 'email', fine.email));
+    const brokenBlobs = blobsUnder(`k0:${randomBytes(32).toString('base64')}`);
+    await brokenBlobs.put(statementKey(brokenTarget.id), Buffer.from('%PDF under a removed key'));
 
     const run = await reencrypt(k1Only);
     expect(run.code, run.stdout).toBe(1);
     expect(run.stdout).toContain(brokenTarget.id);
+    expect(run.stdout).toMatch(new RegExp(`blobs \\(statements\\) +0 re-encrypted; does not decrypt .*: ${statementKey(brokenTarget.id)}`));
+    expect(String(await brokenBlobs.get(statementKey(brokenTarget.id)))).toBe('%PDF under a removed key');
     expect(run.stdout).toContain('Not done');
     const [brokenNow] = await app.sql('select email_encrypted from profile where id = $1', [brokenTarget.id]);
     expect(brokenNow.email_encrypted).toBe(underRemovedKey);
@@ -181,6 +193,7 @@ describe('npm run cli -- encryption reencrypt', { timeout: 120_000 }, () => {
     expect(fineNow.email_encrypted).toMatch(/^v2\.k1\./);
 
     await write(brokenTarget, original.email_encrypted);
+    await brokenBlobs.deletePrefix(profileBlobPrefix(brokenTarget.id));
     expect((await reencrypt(k1Only)).code).toBe(0);
   });
 
@@ -213,15 +226,24 @@ describe('npm run cli -- encryption reencrypt', { timeout: 120_000 }, () => {
     for (const profile of profiles.slice(1)) expect((await app.http.get(`/v1/profiles/${profile.id}`, { auth: app.apiKey })).body.email).toBe(profile.email);
   });
 
-  it('rotates keys: under a new first key every value moves to it, and a service with only the new key reads them', async () => {
+  it('rotates keys: under a new first key every value and blob moves to it, and a service with only the new key reads them', async () => {
     const profile = await fillEveryEncryptedColumn();
     await write({ table: 'profile', column: 'phone_encrypted', id: decodeId('profile', profile.id)! }, encryptV1(K1, 'k1', 'phone', profile.phone));
     const before = await storedValues();
     const rotated = FieldCipher.fromKeyList(`k2:${K2}`);
+    await app.service.blobs.put(statementKey(decodeId('profile', profile.id)!), Buffer.from('%PDF kept'));
+    // A profile whose deletion ran between the command's read of its blob and its write: the rewritten blob must not outlive it.
+    const deletedProfileId = uuidv7();
+    await app.service.blobs.put(statementKey(deletedProfileId), Buffer.from('%PDF of a deleted profile'));
 
     const run = await reencrypt(`k2:${K2},k1:${K1}`);
     expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toMatch(/blobs \(statements\) +2 re-encrypted/);
     expect(run.stdout).toContain('No value uses k1 any more: remove it from ENCRYPTION_KEYS and restart.');
+    const blobs = new FsBlobStore(blobDirectory(app.dataDir));
+    expect(rotated.blobKeyId((await blobs.get(statementKey(decodeId('profile', profile.id)!)))!)).toBe('k2');
+    expect(String(await blobsUnder(`k2:${K2}`).get(statementKey(decodeId('profile', profile.id)!)))).toBe('%PDF kept');
+    expect(await blobs.get(statementKey(deletedProfileId))).toBeNull();
     const after = await storedValues();
     expect(after.map(({ column, id }) => `${column}:${id}`)).toEqual(before.map(({ column, id }) => `${column}:${id}`));
     after.forEach((stored, index) => {

@@ -12,6 +12,7 @@ import { createLogger } from '../../src/logger.ts';
 import { loadSecrets } from '../../src/secrets.ts';
 import { startService, type RunningService } from '../../src/service.ts';
 import { httpClient, type HttpClient } from './http-client.ts';
+import { startS3Server, type S3TestServer } from './s3-server.ts';
 import { asTestSql, cloneTemplate, type BuildTarget } from './test-database.ts';
 
 /** A running service; builders (test/support/builders.ts) write to its database with its own cipher. */
@@ -28,6 +29,8 @@ export interface TestApp extends BuildTarget {
   dataDir: string;
   /** The bootstrap environment's API key. */
   apiKey: string;
+  /** The S3 server the service keeps its blobs in (option `blobStore: 's3'`); undefined on the filesystem driver. */
+  s3: S3TestServer | undefined;
   /** Direct SQL on this app's database, for assertions about what is stored. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of ad-hoc SELECTs read like response bodies; a type per query would restate its SQL.
   sql: <T extends pg.QueryResultRow = any>(text: string, values?: readonly unknown[]) => Promise<T[]>;
@@ -47,6 +50,8 @@ export async function startTestApp(
     databaseUrl?: string;
     /** Where the service's log lines go (at LOG_LEVEL), instead of stdout. */
     log?: DestinationStream;
+    /** `s3`: blobs (statements) in an s3rver of the app's own, over loopback HTTPS; default the filesystem under DATA_DIR. */
+    blobStore?: 'fs' | 's3';
   } = {},
 ): Promise<TestApp> {
   const tls = inject('tls');
@@ -54,6 +59,7 @@ export async function startTestApp(
   const clone = shared || options.databaseUrl ? undefined : await cloneTemplate();
   const databaseUrl = shared?.databaseUrl ?? options.databaseUrl ?? clone!.url;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-test-'));
+  const s3 = options.blobStore === 's3' ? await startS3Server() : undefined;
   // Instances of one deployment share their secrets (encryption keys, session signing secret).
   if (shared) copyFileSync(path.join(shared.dataDir, 'secrets.json'), path.join(dataDir, 'secrets.json'));
   const config = loadConfig({
@@ -64,6 +70,7 @@ export async function startTestApp(
     TLS_CERT_FILE: tls.certFile,
     TLS_KEY_FILE: tls.keyFile,
     LOG_LEVEL: 'silent',
+    ...s3?.env,
     ...env,
   });
   const service = await startService(config, createLogger(config.logLevel, options.log), { sandboxNow: options.sandboxNow });
@@ -81,12 +88,14 @@ export async function startTestApp(
     databaseUrl,
     dataDir,
     apiKey,
+    s3,
     sql: async (text, values) => (await pool.query(text, values && [...values])).rows,
     async stop() {
       http.close();
       await pool.end();
       await service.stop();
       await clone?.drop();
+      await s3?.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -40,4 +40,23 @@ describe('configuration', () => {
     expect(() => loadConfig({ SESSION_KEYS: 's1:hunter2' })).toThrow(/SESSION_KEYS key "s1" must be at least 32 characters/);
     expect(() => loadConfig({ SESSION_KEYS: 's1:hunter2' })).not.toThrow(/hunter2/);
   });
+
+  it('keeps blobs on the filesystem by default, and reads BLOB_STORE=s3 with path style on, the secret never in an error', () => {
+    expect(loadConfig({}).blobStore).toEqual({ driver: 'fs' });
+    const s3 = { BLOB_STORE: 's3', S3_ENDPOINT: 'https://garage.internal:3900/', S3_BUCKET: 'statements', S3_ACCESS_KEY_ID: 'GK1', S3_SECRET_ACCESS_KEY: 'hunter2-secret' };
+    expect(loadConfig(s3).blobStore).toEqual({
+      driver: 's3',
+      s3: { endpoint: 'https://garage.internal:3900', region: 'us-east-1', bucket: 'statements', accessKeyId: 'GK1', secretAccessKey: 'hunter2-secret', forcePathStyle: true, caFile: undefined },
+    });
+    expect(loadConfig({ ...s3, S3_REGION: 'auto', S3_FORCE_PATH_STYLE: 'false' }).blobStore).toMatchObject({ s3: { region: 'auto', forcePathStyle: false } });
+    const bad = { ...s3, S3_ENDPOINT: 'ftp://x', S3_BUCKET: 'Bad_Bucket', S3_FORCE_PATH_STYLE: 'yes', S3_ACCESS_KEY_ID: '' };
+    expect(() => loadConfig(bad)).toThrow(/S3_ACCESS_KEY_ID is required when BLOB_STORE=s3[\s\S]*S3_BUCKET must be 3-63[\s\S]*S3_ENDPOINT must be a URL[\s\S]*S3_FORCE_PATH_STYLE must be "true" or "false"/);
+    expect(() => loadConfig(bad)).not.toThrow(/hunter2/);
+    expect(() => loadConfig({ BLOB_STORE: 's3' })).toThrow(/S3_BUCKET is required[\s\S]*S3_ACCESS_KEY_ID is required[\s\S]*S3_SECRET_ACCESS_KEY is required/);
+  });
+
+  it('names S3 settings given without BLOB_STORE=s3, and a driver it does not know', () => {
+    expect(() => loadConfig({ S3_BUCKET: 'statements', S3_SECRET_ACCESS_KEY: 'hunter2-secret' })).toThrow(/S3_BUCKET applies only with BLOB_STORE=s3[\s\S]*S3_SECRET_ACCESS_KEY applies only/);
+    expect(() => loadConfig({ BLOB_STORE: 'gcs' })).toThrow(/BLOB_STORE must be one of fs, s3, got "gcs"/);
+  });
 });
