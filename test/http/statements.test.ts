@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blobDirectory } from '../../src/blobs/open-blob-store.ts';
+import { S3BlobStore } from '../../src/blobs/s3-blob-store.ts';
 import { decodeId } from '../../src/lib/ids.ts';
 import { downloadUrl } from '../../src/modules/statement/statement-links.ts';
 import { statementBlobKey } from '../../src/modules/statement/statement.service.ts';
@@ -14,13 +12,16 @@ import { waitFor } from '../support/wait.ts';
 /*
  * Statements of a sandbox connection through the HTTPS front door on real PostgreSQL: a connection
  * made with STATEMENTS lists one statement per cash account per complete month of its history
- * (statement.created), fetches each PDF once into the blob store, encrypted (statement.ready); the
+ * (statement.created), fetches each PDF once into the blob store, here the S3 driver's (an s3rver of
+ * the test's own), encrypted (statement.ready); the
  * profile downloads one through its signed URL with no credential, a real PDF whose closing balance
  * is the one its transactions give; the URL refuses another statement's or profile's claim, an
  * altered and an expired signature; a refresh checks its period; deleting the profile removes it all.
  */
 
 let app: TestApp;
+/** The app's bucket as it is, read past the service's encryption. */
+let bucket: S3BlobStore;
 
 const data = (auth: string, query: string, variables?: Record<string, unknown>) => graphqlData(app, auth, query, variables);
 
@@ -41,10 +42,12 @@ let owner: Awaited<ReturnType<typeof profileWithStatements>>;
 
 beforeAll(async () => {
   // Some weeks of history: two or three months of statements per account.
-  app = await startTestApp({ SANDBOX_HISTORY_DAYS: '45' });
+  app = await startTestApp({ SANDBOX_HISTORY_DAYS: '45' }, { blobStore: 's3' });
+  bucket = new S3BlobStore(app.s3!.settings);
   owner = await profileWithStatements();
 }, 120_000);
 afterAll(async () => {
+  bucket?.close();
   await app?.stop();
 });
 
@@ -107,10 +110,9 @@ describe('a sandbox profile’s statements', () => {
     for (const description of lines) expect(text).toContain(description);
   });
 
-  it('is kept encrypted in the blob store', () => {
+  it('is kept encrypted in the S3 bucket', async () => {
     for (const statement of owner.statements) {
-      const file = path.join(blobDirectory(app.dataDir), statementBlobKey(owner.uuid, decodeId('statement', statement.id)!));
-      const stored = readFileSync(file);
+      const stored = (await bucket.get(statementBlobKey(owner.uuid, decodeId('statement', statement.id)!)))!;
       expect(stored.includes(Buffer.from('%PDF'))).toBe(false);
       expect(stored.includes(Buffer.from('First Platypus'))).toBe(false);
       expect(stored.length).toBeGreaterThan(statement.size!);
@@ -192,12 +194,13 @@ describe('a statements refresh', () => {
 describe('deleting the profile', () => {
   it('removes its statements, their documents, and what their URLs served', { timeout: 90_000 }, async () => {
     const doomed = await profileWithStatements();
-    const files = doomed.statements.map((statement) => path.join(blobDirectory(app.dataDir), statementBlobKey(doomed.uuid, decodeId('statement', statement.id)!)));
-    expect(files.every((file) => existsSync(file))).toBe(true);
+    const keys = doomed.statements.map((statement) => statementBlobKey(doomed.uuid, decodeId('statement', statement.id)!));
+    const stored = async () => (await Promise.all(keys.map((key) => bucket.get(key)))).filter((bytes) => bytes !== null);
+    expect(await stored()).toHaveLength(keys.length);
     expect((await app.http.delete(`/v1/profiles/${doomed.id}`, { auth: app.apiKey })).status).toBe(202);
     await waitFor(async () => ((await app.sql('select 1 from profile where id = $1', [doomed.uuid])).length === 0 ? true : undefined), 'the profile to be deleted');
     expect(await app.sql('select 1 from statement where profile_id = $1', [doomed.uuid])).toEqual([]);
-    expect(files.filter((file) => existsSync(file))).toEqual([]);
+    expect(await stored()).toEqual([]);
     const gone = await app.http.get(pathOf(doomed.statements[0]!.url!));
     expect(gone.status, gone.text).toBe(404);
   });
