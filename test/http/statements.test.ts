@@ -4,6 +4,7 @@ import { S3BlobStore } from '../../src/blobs/s3-blob-store.ts';
 import { decodeId } from '../../src/lib/ids.ts';
 import { downloadUrl } from '../../src/modules/statement/statement-links.ts';
 import { statementBlobKey } from '../../src/modules/statement/statement.service.ts';
+import { createEnvironmentWithKey } from '../support/environments.ts';
 import { basicAuth, createProfile } from '../support/factories.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { balanceAtEndOf, graphqlData, pathOf, pdfText, postedDescriptions, STATEMENTS, statementsWhen, type Statement } from '../support/statements.ts';
@@ -180,6 +181,14 @@ describe('a statements refresh', () => {
       expect(response.status, response.text).toBe(422);
       expect(Object.keys(response.body.errors)).toEqual([field]);
     }
+  });
+
+  it('is another environment’s key’s to ask for none of this environment’s connections (404)', async () => {
+    const { apiKey } = await createEnvironmentWithKey(app);
+    const response = await app.http.post(`/v1/connections/${owner.connectionId}/statements/refresh`, { auth: apiKey, json: { startOn: day(-60), endOn: day(0) } });
+    expect(response.status, response.text).toBe(404);
+    const session = await app.http.post(`/v1/connections/${owner.connectionId}/statements/refresh`, { auth: owner.auth, json: { startOn: day(-60), endOn: day(0) } });
+    expect(session.status, session.text).toBe(401);
   });
 
   it('needs the connection to have STATEMENTS', async () => {
