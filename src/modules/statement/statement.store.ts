@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { StatementFilter } from '../../../generated/graphql.ts';
+import { pastBound, whereBuilder, type SqlWhere } from '../../db/keyset-where.ts';
 import { run } from '../../db/statement.ts';
 import { col, table, type ReadRow } from '../../db/table.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
@@ -117,16 +118,12 @@ function toRecord(row: RecordRow & { date: string }): StatementRecord {
   return { ...row, createdAt: new Date(row.createdAt) };
 }
 
-/** A filter as SQL conditions on `statement s`, with their parameters ($1, $2, … in order). */
-export interface StatementWhere {
-  conditions: string[];
-  params: unknown[];
-}
+/** A filter as SQL conditions on `statement s`. */
+export type StatementWhere = SqlWhere;
 
 /** The schema's StatementFilter as SQL on `statement s`, always scoped to the profile. */
 export function statementWhere(profileId: string, filter: StatementFilter): StatementWhere {
-  const where: StatementWhere = { conditions: [], params: [] };
-  const add = (sql: (placeholder: string) => string, value: unknown) => where.conditions.push(sql(`$${where.params.push(value)}`));
+  const { where, add } = whereBuilder();
   add((id) => `s.profile_id = ${id}`, profileId);
   if (filter.accountIds) add((ids) => `s.account_id = any(${ids}::uuid[])`, filter.accountIds.map((id) => decodeId('account', id)).filter((id) => id !== undefined));
   if (filter.endOn_gte != null) add((date) => `s.end_on >= ${date}::date`, filter.endOn_gte);
@@ -134,11 +131,9 @@ export function statementWhere(profileId: string, filter: StatementFilter): Stat
   return where;
 }
 
-function bounded(where: StatementWhere, bound: KeysetBound | undefined): StatementWhere {
-  if (!bound) return where;
-  const next = where.params.length + 1;
-  return { conditions: [...where.conditions, `(s.end_on, s.id) ${bound.operator} ($${next}::date, $${next + 1}::uuid)`], params: [...where.params, bound.date, bound.id] };
-}
+/** Statements are keyed on their period's end and their id. */
+const KEY = { date: 's.end_on', id: 's.id' };
+const bounded = (where: StatementWhere, bound: KeysetBound | undefined) => pastBound(where, KEY, bound);
 
 /** The statements of filtered reads, built from a StatementWhere; test/stores.test.ts prepares each with every filter. */
 export const filteredStatementStatements = {
