@@ -29,6 +29,8 @@ const config: CodegenConfig = {
           RecurringStream: '../src/modules/recurring/recurring.store.ts#RecurringStreamRecord',
           RecurringStreamConnection: '../src/modules/recurring/recurring.query.ts#RecurringStreamPage',
           Liability: '../src/modules/liability/liability.store.ts#LiabilityRecord',
+          Statement: '../src/modules/statement/statement.store.ts#StatementRecord',
+          StatementConnection: '../src/modules/statement/statement.query.ts#StatementPage',
           ConnectionEvent: '../src/modules/event/event.entity.ts#EventEntity',
           AccountEvent: '../src/modules/event/event.entity.ts#EventEntity',
           BalanceEvent: '../src/modules/event/event.entity.ts#EventEntity',

@@ -12,6 +12,8 @@ import type { HoldingPage, InvestmentTransactionPage } from '../src/modules/inve
 import type { RecurringStreamRecord } from '../src/modules/recurring/recurring.store.ts';
 import type { RecurringStreamPage } from '../src/modules/recurring/recurring.query.ts';
 import type { LiabilityRecord } from '../src/modules/liability/liability.store.ts';
+import type { StatementRecord } from '../src/modules/statement/statement.store.ts';
+import type { StatementPage } from '../src/modules/statement/statement.query.ts';
 import type { EventEntity } from '../src/modules/event/event.entity.ts';
 import type { GraphQLContext } from '../src/graphql/context.ts';
 export type Maybe<T> = T | null;
@@ -151,6 +153,11 @@ export type Account = {
   owners: Array<AccountOwner>;
   /** Whether the account is open or closed at the institution. */
   state: AccountState;
+  /**
+   * The account's statements, newest period first (by `endOn`). Empty when the connection lacks
+   * the `STATEMENTS` product or its provider offers none. For paging and filters use `statements`.
+   */
+  statements: Array<Statement>;
   /**
    * The institution's finer classification in lower case, e.g. `checking`, `savings`,
    * `credit card`, `mortgage`, `student`, `brokerage`, `401k`; null when unknown. Free text: new
@@ -1082,6 +1089,12 @@ export type Product =
   | 'INVESTMENTS'
   /** Debt details of credit and loan accounts (rates, payments due, statements): `Account.liability`. */
   | 'LIABILITIES'
+  /**
+   * The institution's periodic account statements as PDF documents: `statements`,
+   * `Account.statements`, each downloadable through a signed URL; more periods on request with
+   * `POST /v1/connections/{connectionId}/statements/refresh`.
+   */
+  | 'STATEMENTS'
   /** Transaction history and ongoing transaction sync. */
   | 'TRANSACTIONS';
 
@@ -1220,6 +1233,15 @@ export type Query = {
    */
   recurringStreams: RecurringStreamConnection;
   /**
+   * The profile's statements matching `filter`, newest period first (by `endOn`, then newest
+   * recorded first), one page at a time: paging as in `transactions` (`first`/`after` forwards,
+   * `last`/`before` backwards; at most 100 a page, 25 without `first` or `last`; the same
+   * BAD_USER_INPUT rules). Empty when no connection has the `STATEMENTS` product or its provider
+   * offers none. Webhooks `statement.created` and `statement.ready` say when to read them again.
+   * Example: `statements(filter: {endOn_gte: "2026-01-01"}) { nodes { id startOn endOn status url } }`.
+   */
+  statements: StatementConnection;
+  /**
    * One of the profile's transactions. Null plus a NOT_FOUND error when no transaction of this
    * profile has this id (including one the institution has since removed).
    */
@@ -1331,6 +1353,20 @@ export type QueryRecurringStreamsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   filter?: InputMaybe<RecurringStreamFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * Reads. Everything acts on the authenticated profile only. A single record asked for by id that
+ * does not exist or belongs to someone else reads null, with an error entry whose
+ * `extensions.code` is `NOT_FOUND`.
+ */
+export type QueryStatementsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<StatementFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
 };
@@ -1560,6 +1596,96 @@ export type SecurityType =
   | 'MUTUAL_FUND'
   /** Anything else, or a type the provider does not say. */
   | 'OTHER';
+
+/**
+ * A periodic account statement issued by the institution (usually one per account per month), as
+ * a PDF document. Tributary lists a connection's statements at each sync of a connection with the
+ * `STATEMENTS` product (and after a statements refresh), fetches each PDF once, checks it against
+ * the provider's SHA-256 where the provider gives one, and stores it encrypted. Read it through
+ * `url` while `status` is `READY`.
+ */
+export type Statement = {
+  __typename?: 'Statement';
+  /** The account the statement is of. */
+  account: Account;
+  /** Identifier (`acct_…`) of the account the statement is of. */
+  accountId: Scalars['ID']['output'];
+  /** When Tributary first recorded the statement (the provider listed it). */
+  at: Scalars['DateTime']['output'];
+  /** The last day of the period the statement covers, e.g. `2026-03-31`. */
+  endOn: Scalars['Date']['output'];
+  /** Why the statement is FAILED, in Tributary's words (for people, not for branching on); null otherwise. */
+  failureReason: Maybe<Scalars['String']['output']>;
+  /** Statement identifier: `stmt_` followed by an opaque, time-ordered id. */
+  id: Scalars['ID']['output'];
+  /** The day the institution issued the statement, when it says; null otherwise. */
+  issuedOn: Maybe<Scalars['Date']['output']>;
+  /** The SHA-256 digest of the PDF, 64 lower-case hexadecimal characters, once READY; null before. */
+  sha256: Maybe<Scalars['String']['output']>;
+  /** The PDF's size in bytes, once READY; null before. */
+  size: Maybe<Scalars['Int']['output']>;
+  /** The first day of the period the statement covers, e.g. `2026-03-01`. */
+  startOn: Scalars['Date']['output'];
+  /** PENDING, READY or FAILED; see `StatementStatus`. */
+  status: StatementStatus;
+  /**
+   * A URL that downloads the PDF (`GET`, no credential: the URL carries its own signature, so it
+   * can be opened in a browser or handed to a lender's server), valid for one hour from this read
+   * (`urlExpiresAt`) and only for this statement of this profile. Null unless `status` is READY.
+   * Read the field again for a fresh URL; never store it. The answer is `application/pdf`, marked
+   * `Cache-Control: private, no-store`, with the digest in `Repr-Digest`.
+   */
+  url: Maybe<Scalars['String']['output']>;
+  /** When `url` stops working (one hour after this read); null when `url` is. */
+  urlExpiresAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** One page of statements (Relay cursor connection); `edges` and `nodes` hold the same records. */
+export type StatementConnection = {
+  __typename?: 'StatementConnection';
+  /** How many statements match the filter in total, ignoring pagination. */
+  count: Scalars['Int']['output'];
+  /** The statements of this page with their cursors, newest period first. */
+  edges: Array<StatementEdge>;
+  /** The statements of this page (the same as `edges[].node`). */
+  nodes: Array<Statement>;
+  /** Cursors and flags for fetching the neighbouring pages. */
+  pageInfo: PageInfo;
+};
+
+/** A statement together with its position in the result list. */
+export type StatementEdge = {
+  __typename?: 'StatementEdge';
+  /** Opaque cursor of this statement's position: pass it as `after` (or `before`). Valid indefinitely. */
+  cursor: Scalars['String']['output'];
+  /** The statement. */
+  node: Statement;
+};
+
+/**
+ * Narrows `statements`. All given fields must match (AND); a list matches any of its values (OR); an
+ * empty list matches nothing. A field that is omitted or null places no constraint. Bounds are inclusive.
+ */
+export type StatementFilter = {
+  /** Statements of any of these accounts (`acct_…` ids). Ids that are unknown or not this profile's simply match nothing. */
+  accountIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** Statements whose period ends on or after this date, e.g. `2026-01-01`. */
+  endOn_gte?: InputMaybe<Scalars['Date']['input']>;
+  /** Statements whose period ends on or before this date, e.g. `2026-12-31`. */
+  endOn_lte?: InputMaybe<Scalars['Date']['input']>;
+};
+
+/** Where a statement's PDF stands. */
+export type StatementStatus =
+  /**
+   * Fetching it failed for good (the PDF was refused: larger than 20 MB, not a PDF, or its SHA-256
+   * did not match the provider's, after several attempts); `failureReason` says why. `url` is null.
+   */
+  | 'FAILED'
+  /** Listed by the institution; Tributary has not fetched its PDF yet (it does so within moments). `url` is null. */
+  | 'PENDING'
+  /** Fetched, checked and stored: `url` downloads it. */
+  | 'READY';
 
 /**
  * Live updates: what happens to the authenticated profile's data, as it is committed. Every field
@@ -2067,6 +2193,11 @@ export type ResolversTypes = {
   RecurringStreamStatus: RecurringStreamStatus;
   Security: ResolverTypeWrapper<SecurityRecord>;
   SecurityType: SecurityType;
+  Statement: ResolverTypeWrapper<StatementRecord>;
+  StatementConnection: ResolverTypeWrapper<StatementPage>;
+  StatementEdge: ResolverTypeWrapper<Omit<StatementEdge, 'node'> & { node: ResolversTypes['Statement'] }>;
+  StatementFilter: StatementFilter;
+  StatementStatus: StatementStatus;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Transaction: ResolverTypeWrapper<TransactionRecord>;
@@ -2143,6 +2274,10 @@ export type ResolversParentTypes = {
   RecurringStreamEdge: Omit<RecurringStreamEdge, 'node'> & { node: ResolversParentTypes['RecurringStream'] };
   RecurringStreamFilter: RecurringStreamFilter;
   Security: SecurityRecord;
+  Statement: StatementRecord;
+  StatementConnection: StatementPage;
+  StatementEdge: Omit<StatementEdge, 'node'> & { node: ResolversParentTypes['Statement'] };
+  StatementFilter: StatementFilter;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Transaction: TransactionRecord;
@@ -2174,6 +2309,7 @@ export type AccountResolvers<ContextType = GraphQLContext, ParentType extends Re
   ownerMatch?: Resolver<Maybe<ResolversTypes['OwnerMatch']>, ParentType, ContextType>;
   owners?: Resolver<Array<ResolversTypes['AccountOwner']>, ParentType, ContextType>;
   state?: Resolver<ResolversTypes['AccountState'], ParentType, ContextType>;
+  statements?: Resolver<Array<ResolversTypes['Statement']>, ParentType, ContextType>;
   subtype?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   verified?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
@@ -2466,6 +2602,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   investmentTransactions?: Resolver<ResolversTypes['InvestmentTransactionConnection'], ParentType, ContextType, RequireFields<QueryInvestmentTransactionsArgs, 'sort'>>;
   profile?: Resolver<ResolversTypes['Profile'], ParentType, ContextType>;
   recurringStreams?: Resolver<ResolversTypes['RecurringStreamConnection'], ParentType, ContextType, Partial<QueryRecurringStreamsArgs>>;
+  statements?: Resolver<ResolversTypes['StatementConnection'], ParentType, ContextType, Partial<QueryStatementsArgs>>;
   transaction?: Resolver<Maybe<ResolversTypes['Transaction']>, ParentType, ContextType, RequireFields<QueryTransactionArgs, 'id'>>;
   transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<QueryTransactionsArgs, 'sort'>>;
 };
@@ -2511,6 +2648,34 @@ export type SecurityResolvers<ContextType = GraphQLContext, ParentType extends R
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   tickerSymbol?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['SecurityType'], ParentType, ContextType>;
+};
+
+export type StatementResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Statement'] = ResolversParentTypes['Statement']> = {
+  account?: Resolver<ResolversTypes['Account'], ParentType, ContextType>;
+  accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  endOn?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  failureReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  issuedOn?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
+  sha256?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  size?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  startOn?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['StatementStatus'], ParentType, ContextType>;
+  url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  urlExpiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+};
+
+export type StatementConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StatementConnection'] = ResolversParentTypes['StatementConnection']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  edges?: Resolver<Array<ResolversTypes['StatementEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Statement']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type StatementEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StatementEdge'] = ResolversParentTypes['StatementEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Statement'], ParentType, ContextType>;
 };
 
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
@@ -2632,6 +2797,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RecurringStreamConnection?: RecurringStreamConnectionResolvers<ContextType>;
   RecurringStreamEdge?: RecurringStreamEdgeResolvers<ContextType>;
   Security?: SecurityResolvers<ContextType>;
+  Statement?: StatementResolvers<ContextType>;
+  StatementConnection?: StatementConnectionResolvers<ContextType>;
+  StatementEdge?: StatementEdgeResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Transaction?: TransactionResolvers<ContextType>;
   TransactionCategory?: TransactionCategoryResolvers<ContextType>;

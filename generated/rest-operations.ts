@@ -24,6 +24,8 @@ export const REST_OPERATIONS = {
   disconnectConnection: { method: "delete", path: "/v1/connections/{connectionId}", credentials: ["apiKey", "operator"], operatorRole: "DEVELOPER" },
   refreshConnectionTransactions: { method: "post", path: "/v1/connections/{connectionId}/transactions/refresh", credentials: ["apiKey", "operator"], operatorRole: "DEVELOPER" },
   listConnectionSyncs: { method: "get", path: "/v1/connections/{connectionId}/syncs", credentials: ["apiKey", "basic", "session", "operator"], operatorRole: "VIEWER" },
+  refreshConnectionStatements: { method: "post", path: "/v1/connections/{connectionId}/statements/refresh", credentials: ["apiKey"], operatorRole: null },
+  downloadStatement: { method: "get", path: "/v1/statements/{statementId}/download", credentials: [], operatorRole: null },
   listSandboxInstitutions: { method: "get", path: "/v1/sandbox/institutions", credentials: ["apiKey", "session"], operatorRole: null },
   createSandboxConnection: { method: "post", path: "/v1/sandbox/connections", credentials: ["apiKey"], operatorRole: null },
   reconnectSandboxConnection: { method: "post", path: "/v1/sandbox/connections/{connectionId}/reconnect", credentials: ["apiKey"], operatorRole: null },

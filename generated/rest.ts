@@ -599,6 +599,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/connections/{connectionId}/statements/refresh": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Connection id, `conn_` + 26 characters (`^conn_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example conn_01jdq3vz9y8x7w6v5t4s3r2q1p
+                 */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a connection's statements of a period
+         * @description Asks the provider for the connection's statements of the period `startOn`–`endOn` (at most
+         *     two years back, not in the future), in the background. Statements the provider then lists
+         *     that Tributary did not have are recorded `PENDING` (`statement.created`), and each becomes
+         *     `READY` once its PDF is fetched and stored (`statement.ready`). Syncs already list the
+         *     statements the provider offers without asking; a refresh reaches periods it does not offer
+         *     unasked (Plaid: up to two years back; its `STATEMENTS_REFRESH_COMPLETE` webhook ends it). A
+         *     refresh cannot surface statements the institution has not issued. One at a time per
+         *     connection.
+         */
+        post: operations["refreshConnectionStatements"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/statements/{statementId}/download": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Statement id, `stmt_` + 26 characters (`^stmt_[0-9a-hjkmnp-tv-z]{26}$`).
+                 * @example stmt_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
+                statementId: components["parameters"]["StatementId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a statement's PDF (signed URL)
+         * @description The statement's PDF. Not called by building the URL yourself: read GraphQL's
+         *     `Statement.url`, which holds this path with its query, signed for one hour and for the
+         *     statement's profile. The URL is the credential (no `Authorization`), so a browser can
+         *     open it and a lender's server can fetch it; treat it like a password for its hour, and
+         *     read `Statement.url` again for a fresh one. The signature (HMAC-SHA256 under a key
+         *     derived from the service's encryption keys, naming its key, so keys rotate without
+         *     breaking URLs of the hour) covers the statement id, the profile id and `expires`: an
+         *     expired, altered or another statement's or profile's URL is a `403`
+         *     (`DOWNLOAD_URL_INVALID`), checked before anything is read. Never cached by a shared
+         *     cache (`Cache-Control: private, no-store`); `Repr-Digest` carries the PDF's SHA-256 (RFC
+         *     9530), the same as `Statement.sha256`.
+         */
+        get: operations["downloadStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sandbox/institutions": {
         parameters: {
             query?: never;
@@ -1048,8 +1143,9 @@ export interface paths {
          *     connection it names: sync now (`SYNC_UPDATES_AVAILABLE`, `LOGIN_REPAIRED`), an error state
          *     and its `connection.synced.errored.*` event (`ITEM: ERROR`, `ITEM_LOGIN_REQUIRED` →
          *     `ERROR_REPAIRABLE`), `connection.accounts_available` (`NEW_ACCOUNTS_AVAILABLE`),
-         *     `connection.consent_expiring` (`PENDING_EXPIRATION`, `PENDING_DISCONNECT`), or
-         *     `DISCONNECTED` (`USER_PERMISSION_REVOKED`).
+         *     `connection.consent_expiring` (`PENDING_EXPIRATION`, `PENDING_DISCONNECT`),
+         *     `DISCONNECTED` (`USER_PERMISSION_REVOKED`), or a listing of the connection's statements
+         *     (`STATEMENTS_REFRESH_COMPLETE`).
          */
         post: operations["receiveProviderWebhook"];
         delete?: never;
@@ -2257,7 +2353,8 @@ export interface components {
          *     | `REPAIR_REQUIRED` | 403 | The institution needs the end-user to sign in again (the connection is, or is about to be, `ERROR_REPAIRABLE`). Open the connect page in repair mode for the connection, then retry. |
          *     | `CONNECTION_NOT_USABLE` | 403 | The connection is in another error state, disconnecting or disconnected; the message names it. Retry once it is `SYNCED` again; a disconnected connection is gone, so connect the institution again. |
          *     | `PRODUCT_NOT_ENABLED` | 403 | The connection was made without the product the operation needs (`ACCOUNT_NUMBERS`, `BALANCES`). Connect the institution again with that product enabled. |
-         *     | `CAPABILITY_NOT_OFFERED` | 403 | The connection's provider does not offer this (ACH numbers, real-time balance refresh, transactions refresh, webhooks). It will not work for this connection: do not retry. |
+         *     | `CAPABILITY_NOT_OFFERED` | 403 | The connection's provider does not offer this (ACH numbers, real-time balance refresh, transactions refresh, statements, webhooks). It will not work for this connection: do not retry. |
+         *     | `DOWNLOAD_URL_INVALID` | 403 | A statement's signed download URL has expired (it is valid one hour), was altered, or belongs to another statement or profile. Read GraphQL's `Statement.url` again for a fresh one. |
          *     | `NOT_FOUND` | 404 | No such record in the credential's environment or profile (a malformed id included), or no such route. |
          *     | `METHOD_NOT_ALLOWED` | 405 | GraphQL: a mutation sent with `GET`. Send it with `POST` (see `Allow`). |
          *     | `NOT_ACCEPTABLE` | 406 | GraphQL: `Accept` names no media type the answer can have. Accept `application/graphql-response+json` or `application/json`. |
@@ -2287,7 +2384,7 @@ export interface components {
          * @example NOT_FOUND
          * @enum {string}
          */
-        ErrorCode: "BAD_REQUEST" | "UNSUPPORTED_VERSION" | "UNAUTHENTICATED" | "SIGN_IN_REFUSED" | "TOTP_REQUIRED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "CSRF_REFUSED" | "TOTP_ENROLMENT_REQUIRED" | "REPAIR_REQUIRED" | "CONNECTION_NOT_USABLE" | "PRODUCT_NOT_ENABLED" | "CAPABILITY_NOT_OFFERED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "REQUEST_TIMEOUT" | "CONFLICT" | "CURSOR_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "INVALID_CREDENTIALS" | "RATE_LIMITED" | "SESSION_LIMIT" | "REFRESH_TOO_SOON" | "PROVIDER_BUDGET_USED" | "HEADERS_TOO_LARGE" | "INTERNAL_SERVER_ERROR" | "PROVIDER_UNAVAILABLE" | "PROVIDER_MISCONFIGURED" | "NOT_READY" | "BAD_USER_INPUT" | "GRAPHQL_VALIDATION_FAILED" | "QUERY_TOO_COMPLEX" | "RESPONSE_TOO_LARGE";
+        ErrorCode: "BAD_REQUEST" | "UNSUPPORTED_VERSION" | "UNAUTHENTICATED" | "SIGN_IN_REFUSED" | "TOTP_REQUIRED" | "FORBIDDEN" | "HTTPS_REQUIRED" | "CSRF_REFUSED" | "TOTP_ENROLMENT_REQUIRED" | "REPAIR_REQUIRED" | "CONNECTION_NOT_USABLE" | "PRODUCT_NOT_ENABLED" | "CAPABILITY_NOT_OFFERED" | "DOWNLOAD_URL_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "REQUEST_TIMEOUT" | "CONFLICT" | "CURSOR_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "INVALID_CREDENTIALS" | "RATE_LIMITED" | "SESSION_LIMIT" | "REFRESH_TOO_SOON" | "PROVIDER_BUDGET_USED" | "HEADERS_TOO_LARGE" | "INTERNAL_SERVER_ERROR" | "PROVIDER_UNAVAILABLE" | "PROVIDER_MISCONFIGURED" | "NOT_READY" | "BAD_USER_INPUT" | "GRAPHQL_VALIDATION_FAILED" | "QUERY_TOO_COMPLEX" | "RESPONSE_TOO_LARGE";
         /** @description An `Error` that always says what to do. */
         ErrorWithInstruction: components["schemas"]["Error"] & {
             instruction: string;
@@ -2338,6 +2435,11 @@ export interface components {
          * @example rec_01jdq4f1g2h3j4k5m6n7p8q9r0
          */
         RecurringStreamId: string;
+        /**
+         * @description Statement id.
+         * @example stmt_01jdq4f1g2h3j4k5m6n7p8q9r0
+         */
+        StatementId: string;
         /**
          * @description Environment id.
          * @example env_01jdq2m3n4p5q6r7s8t9v0w1x2
@@ -2634,10 +2736,10 @@ export interface components {
          */
         ConnectionStatus: "INITIALIZING" | "SYNCING" | "SYNCED" | "ERROR_REPAIRABLE" | "ERROR_SERVICE" | "ERROR_PROVIDER" | "ERROR_INSTITUTION" | "DISCONNECTING" | "DISCONNECTED";
         /**
-         * @description A data product of a connection: `TRANSACTIONS` (history and sync), `BALANCES` (including real-time refresh), `ACCOUNT_NUMBERS` (ACH numbers), `INVESTMENTS` (holdings, securities and investment activity, read over GraphQL), `LIABILITIES` (debt details of credit and loan accounts, read over GraphQL), `ACCOUNT_OWNERS` (the accounts' owners and their match with the profile, read over GraphQL).
+         * @description A data product of a connection: `TRANSACTIONS` (history and sync), `BALANCES` (including real-time refresh), `ACCOUNT_NUMBERS` (ACH numbers), `INVESTMENTS` (holdings, securities and investment activity, read over GraphQL), `LIABILITIES` (debt details of credit and loan accounts, read over GraphQL), `ACCOUNT_OWNERS` (the accounts' owners and their match with the profile, read over GraphQL), `STATEMENTS` (the institution's statement PDFs, listed over GraphQL and downloaded through signed URLs).
          * @enum {string}
          */
-        Product: "TRANSACTIONS" | "BALANCES" | "ACCOUNT_NUMBERS" | "INVESTMENTS" | "LIABILITIES" | "ACCOUNT_OWNERS";
+        Product: "TRANSACTIONS" | "BALANCES" | "ACCOUNT_NUMBERS" | "INVESTMENTS" | "LIABILITIES" | "ACCOUNT_OWNERS" | "STATEMENTS";
         /** @description One login of the profile at one institution, kept in sync with the upstream provider. */
         Connection: {
             id: components["schemas"]["ConnectionId"];
@@ -2959,10 +3061,13 @@ export interface components {
          *     expected payment is overdue by half a period: `status` ENDED; noticed by the next
          *     recomputation or, if no sync brings new transactions, by a daily check soon after
          *     midnight UTC). `record` of the three is the
-         *     `RecurringStream`; read them all with GraphQL's `recurringStreams`.
+         *     `RecurringStream`; read them all with GraphQL's `recurringStreams`. `statement.created`
+         *     (a provider listed a statement Tributary did not have: `PENDING`), `statement.ready` (its
+         *     PDF is fetched and stored: `READY`); `record` of both is the `Statement`, without a
+         *     download URL: read `Statement.url` over GraphQL.
          * @enum {string}
          */
-        EventType: "profile.created" | "profile.deleted" | "profile.ready" | "balance.created" | "account.verified" | "account.owners_verified" | "connection.created" | "connection.synced.successful" | "connection.synced.errored.ERROR_REPAIRABLE" | "connection.synced.errored.ERROR_SERVICE" | "connection.synced.errored.ERROR_PROVIDER" | "connection.synced.errored.ERROR_INSTITUTION" | "connection.disconnected" | "connection.accounts_available" | "connection.consent_expiring" | "holdings.updated" | "liabilities.updated" | "recurring_stream.created" | "recurring_stream.amount_changed" | "recurring_stream.ended";
+        EventType: "profile.created" | "profile.deleted" | "profile.ready" | "balance.created" | "account.verified" | "account.owners_verified" | "connection.created" | "connection.synced.successful" | "connection.synced.errored.ERROR_REPAIRABLE" | "connection.synced.errored.ERROR_SERVICE" | "connection.synced.errored.ERROR_PROVIDER" | "connection.synced.errored.ERROR_INSTITUTION" | "connection.disconnected" | "connection.accounts_available" | "connection.consent_expiring" | "holdings.updated" | "liabilities.updated" | "recurring_stream.created" | "recurring_stream.amount_changed" | "recurring_stream.ended" | "statement.created" | "statement.ready";
         /**
          * @description A recurring stream of an account, as `recurring_stream.*` events carry it (GraphQL's
          *     `RecurringStream` has the same fields and its transactions). Amounts are exact decimals,
@@ -3032,7 +3137,8 @@ export interface components {
          *     the resource concerned: a `ProfileSummary` for `profile.*`, a `Balance` for
          *     `balance.created`, an `Account` for `account.verified` and `account.owners_verified`, a `Connection` for
          *     `connection.*`, `holdings.updated` and `liabilities.updated`, a `RecurringStream` for
-         *     `recurring_stream.*`. Events never carry sensitive profile fields nor account owners.
+         *     `recurring_stream.*`, a `Statement` for `statement.*`. Events never carry sensitive
+         *     profile fields nor account owners.
          */
         Event: {
             id: components["schemas"]["EventId"];
@@ -3049,7 +3155,7 @@ export interface components {
                 uuid: string;
                 metadata: components["schemas"]["Metadata"];
             } | null;
-            record: components["schemas"]["ProfileSummary"] | components["schemas"]["Balance"] | components["schemas"]["Account"] | components["schemas"]["Connection"] | components["schemas"]["RecurringStream"];
+            record: components["schemas"]["ProfileSummary"] | components["schemas"]["Balance"] | components["schemas"]["Account"] | components["schemas"]["Connection"] | components["schemas"]["RecurringStream"] | components["schemas"]["Statement"];
             /** @description Event-level data: for `connection.synced.successful`, `changes` counts the transactions the sync added, modified and removed, and `transactions` lists their ids, at most 1,000 of each kind, with `truncated` true when some were left out (`{"changes": {"added": 12, "modified": 1, "removed": 0}, "transactions": {"added": ["txn_…", …], "modified": ["txn_…"], "removed": [], "truncated": false}}`); for `recurring_stream.amount_changed`, `previous` holds the stream's amounts before the change (`{"previous": {"averageAmount": 15.49, "lastAmount": 15.49}}`); `{}` for other types. */
             metadata: {
                 [key: string]: unknown;
@@ -3244,6 +3350,69 @@ export interface components {
                  */
                 geoLocation?: string | null;
             };
+        };
+        /** @description The period to ask statements of; both days inclusive. */
+        StatementsRefresh: {
+            /**
+             * Format: date
+             * @description First day of the period; at most two years before today (UTC).
+             * @example 2025-01-01
+             */
+            startOn: string;
+            /**
+             * Format: date
+             * @description Last day of the period; not after today (UTC), not before `startOn`.
+             * @example 2026-03-31
+             */
+            endOn: string;
+        };
+        StatementsRefreshQueued: {
+            connectionId: components["schemas"]["ConnectionId"];
+            /** @enum {string} */
+            status: "QUEUED";
+            /** Format: date */
+            startOn: string;
+            /** Format: date */
+            endOn: string;
+        };
+        /**
+         * @description A periodic account statement (a PDF), as `statement.*` events carry it. GraphQL's
+         *     `Statement` has the same fields and the signed download `url`, which events never carry.
+         */
+        Statement: {
+            id: components["schemas"]["StatementId"];
+            accountId: components["schemas"]["AccountId"];
+            /**
+             * Format: date
+             * @description First day of the period.
+             */
+            startOn: string;
+            /**
+             * Format: date
+             * @description Last day of the period.
+             */
+            endOn: string;
+            /**
+             * Format: date
+             * @description When the institution issued it; null when it does not say.
+             */
+            issuedOn: string | null;
+            /**
+             * @description `PENDING`: listed, not fetched yet; `READY`: fetched and stored; `FAILED`: fetching failed for good (`failureReason`).
+             * @enum {string}
+             */
+            status: "PENDING" | "READY" | "FAILED";
+            /** @description Why it is FAILED; null otherwise. */
+            failureReason: string | null;
+            /** @description The PDF's size in bytes, once READY. */
+            size: number | null;
+            /** @description The PDF's SHA-256 in hex, once READY. */
+            sha256: string | null;
+            /**
+             * Format: date-time
+             * @description When Tributary first recorded it.
+             */
+            at: string;
         };
         SandboxReconnect: {
             /** @example user_good */
@@ -3698,6 +3867,11 @@ export interface components {
          * @example evt_01jdq4a1b2c3d4e5f6g7h8j9k0
          */
         EventId: string;
+        /**
+         * @description Statement id, `stmt_` + 26 characters (`^stmt_[0-9a-hjkmnp-tv-z]{26}$`).
+         * @example stmt_01jdq4c5d6e7f8g9h0j1k2m3n4
+         */
+        StatementId: string;
         /**
          * @description Categorization rule id, `catr_` + 26 characters (`^catr_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
          * @example catr_01jdq4c5d6e7f8g9h0j1k2m3n4
@@ -4858,6 +5032,137 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description No connection of this environment (or of the credential's profile) matches the id. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    refreshConnectionStatements: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Connection id, `conn_` + 26 characters (`^conn_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example conn_01jdq3vz9y8x7w6v5t4s3r2q1p
+                 */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatementsRefresh"];
+            };
+        };
+        responses: {
+            /** @description Accepted; processed in the background. */
+            202: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementsRefreshQueued"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No valid API secret key in `Authorization: Bearer`: none, an invalid one, or a session token or Basic credentials instead. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The connection needs the end-user to sign in again (`REPAIR_REQUIRED`), is in another error state or disconnected (`CONNECTION_NOT_USABLE`), was made without the STATEMENTS product (`PRODUCT_NOT_ENABLED`), or its provider offers no statements (`CAPABILITY_NOT_OFFERED`: Enable Banking, SimpleFIN). */
+            403: components["responses"]["Forbidden"];
+            /** @description No connection of this environment matches the id. */
+            404: components["responses"]["NotFound"];
+            /** @description A statements refresh of this connection is already queued or running; wait for its `statement.created` events. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `startOn` after `endOn`, `startOn` more than two years before today (UTC), or `endOn` after today; or another field breaks the contract. */
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadStatement: {
+        parameters: {
+            query: {
+                /** @description The statement's profile id (`p_…`), as the signed URL carries it. */
+                profile: string;
+                /** @description When the URL stops working, in Unix seconds. */
+                expires: number;
+                /** @description The URL's signature, `<key id>.<base64url HMAC-SHA256>`. */
+                signature: string;
+            };
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Statement id, `stmt_` + 26 characters (`^stmt_[0-9a-hjkmnp-tv-z]{26}$`).
+                 * @example stmt_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
+                statementId: components["parameters"]["StatementId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    /** @description Always `private, no-store`: no shared cache keeps it, no browser stores it. */
+                    "Cache-Control": "private, no-store";
+                    /** @description `attachment` with a file name made of the account's mask and the period, e.g. `attachment; filename="statement-0042-2026-03-31.pdf"`. */
+                    "Content-Disposition": string;
+                    /** @description The PDF's SHA-256 as RFC 9530 writes it: `sha-256=:<base64>:`. */
+                    "Repr-Digest": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The URL has expired, was altered, or is not this statement's or not its profile's (`DOWNLOAD_URL_INVALID`): read `Statement.url` again. Or it came over plain HTTP. */
+            403: components["responses"]["Forbidden"];
+            /** @description The URL is valid but the statement is gone (its profile was deleted) or no longer READY. */
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];

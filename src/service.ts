@@ -46,6 +46,8 @@ import { accountHandlers } from './modules/account/account.handlers.ts';
 import { connectionHandlers } from './modules/connection/connection.handlers.ts';
 import { connectionSyncHandlers } from './modules/sync/connection-sync.handlers.ts';
 import { ConnectionJobs } from './modules/sync/connection.jobs.ts';
+import { StatementJobs } from './modules/statement/statement.jobs.ts';
+import { statementHandlers } from './modules/statement/statement.handlers.ts';
 import { CategorizationJobs } from './modules/categorization/categorization.jobs.ts';
 import { categorizationHandlers } from './modules/categorization/categorization.handlers.ts';
 import { connectionSweepJob } from './modules/sync/connection-sweeper.ts';
@@ -160,7 +162,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   if (serving && operatorConsole.missing) logger.info('the operator console is not built (npm run build): /console answers 404');
   const signInLimiter = new FixedWindowLimiter(counters, SIGN_IN_WINDOW_MS, () => operatorSessions.now().getTime());
   const operators = operatorHandlers({ cipher: secrets.cipher, sessions: operatorSessions, signInLimiter, addressKey: clientAddressKey, auditRetentionDays: config.auditRetentionDays });
-  const handlers = restHandlers({ config, cipher: secrets.cipher, providers, sandbox, linking, work, tokens, credentials, outage, metrics, rateLimits: () => counters.mode, operators });
+  const handlers = restHandlers({ config, cipher: secrets.cipher, blobs, providers, sandbox, linking, work, tokens, credentials, outage, metrics, rateLimits: () => counters.mode, operators });
   const app = createApp({
     logger,
     orm,
@@ -169,7 +171,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     trustProxyHops: config.trustProxyHops,
     credentials,
     limiter,
-    graphql: graphqlApi({ cipher: secrets.cipher, logger, hideSuggestions, metrics, schema, corrections: work.categorizationJobs, outage }),
+    graphql: graphqlApi({ cipher: secrets.cipher, publicUrl: config.publicUrl, logger, hideSuggestions, metrics, schema, corrections: work.categorizationJobs, outage }),
     graphqlStream: live?.stream,
     rest: restApi(handlers),
     metrics,
@@ -281,6 +283,7 @@ async function watchPools(metrics: Metrics, { orm, syncOrm, replica }: Databases
 interface BackgroundWork {
   boss: PgBoss;
   connectionJobs: ConnectionJobs;
+  statementJobs: StatementJobs;
   categorizationJobs: CategorizationJobs;
   webhooks: WebhookDeliveries;
 }
@@ -300,13 +303,15 @@ async function startBackgroundWork(deps: {
   const { orm } = databases;
   const working = config.role !== 'api';
   const provider = (name: string, environmentId: string) => providers.get(name, environmentId);
-  const connectionJobs = new ConnectionJobs({ orm: databases.syncOrm, cipher, provider, metrics, logger });
+  const statementJobs = new StatementJobs({ orm, cipher, blobs, logger, provider });
+  const connectionJobs = new ConnectionJobs({ orm: databases.syncOrm, cipher, provider, metrics, logger, queueStatementFetches: statementJobs.queueFetches });
   const sweep = connectionSweepJob({ orm, jobs: connectionJobs, logger, stuckAfterSeconds: config.recovery.stuckConnectionSeconds });
   const categorizationJobs = new CategorizationJobs(orm, logger);
   const logRetention = logRetentionJob({ orm, logger, retentionDays: config.logRetentionDays, logs: [EVENT_LOG, ATTEMPT_LOG, SYNC_HISTORY_LOG, auditLog(config.auditRetentionDays)] });
   const jobs = [
     profileDeletionJob(orm, blobs),
     ...connectionJobs.definitions(),
+    ...statementJobs.definitions(),
     sweep,
     ...categorizationJobs.definitions(),
     consentSweepJob({ orm, warningDays: config.consentWarningDays }),
@@ -324,6 +329,7 @@ async function startBackgroundWork(deps: {
   metrics.watchPool('jobs', () => boss.getDb().poolCounts?.() ?? null);
   metrics.watchQueues(() => boss.getQueues());
   connectionJobs.attach(boss);
+  statementJobs.attach(boss);
   categorizationJobs.attach(boss);
   if (working) await categorizationJobs.reenrichIfBehind();
   // No singleton key: the cron's runs have none, and the queue's policy keeps one run at a time among those.
@@ -331,13 +337,14 @@ async function startBackgroundWork(deps: {
   const attemptQueue = await openAttemptQueue(boss);
   const webhooks = new WebhookDeliveries({ orm, cipher, logger, allowPrivate: config.webhookAllowPrivate, caFile: config.webhookCaFile, enqueue: attemptQueue.add, metrics, outage });
   if (working) webhooks.start(attemptQueue);
-  return { boss, connectionJobs, categorizationJobs, webhooks };
+  return { boss, connectionJobs, statementJobs, categorizationJobs, webhooks };
 }
 
 /** Every REST operation's handler, each module's given what it needs. */
 function restHandlers(deps: {
   config: Config;
   cipher: FieldCipher;
+  blobs: BlobStore;
   providers: ProviderDirectory;
   sandbox: SandboxProvider;
   linking: Linking;
@@ -349,7 +356,7 @@ function restHandlers(deps: {
   rateLimits: () => CounterMode;
   operators: ReturnType<typeof operatorHandlers>;
 }): HandlerTable {
-  const { config, cipher, providers, sandbox, linking, work, tokens, credentials, outage, metrics, rateLimits, operators } = deps;
+  const { config, cipher, blobs, providers, sandbox, linking, work, tokens, credentials, outage, metrics, rateLimits, operators } = deps;
   const jobs = work.connectionJobs;
   return {
     ...healthHandlers({ rateLimits, outage, metrics }),
@@ -368,7 +375,8 @@ function restHandlers(deps: {
     ...linkingHandlers({ cipher, linking }),
     ...connectorPage({ plaidLinkScriptUrl: config.plaidLinkScriptUrl }),
     ...sandboxBankPage({ sandbox }),
-    ...providerWebhookHandlers({ providers, jobs }),
+    ...providerWebhookHandlers({ providers, jobs, statements: work.statementJobs }),
+    ...statementHandlers({ cipher, blobs, providers, jobs: work.statementJobs }),
     ...eventHandlers({ retentionDays: config.logRetentionDays }),
     ...webhookHandlers({ cipher, allowPrivate: config.webhookAllowPrivate, deliveries: work.webhooks }),
     ...categorizationHandlers({ jobs: work.categorizationJobs }),
@@ -407,8 +415,8 @@ async function startLiveUpdates(deps: {
   const documents = new DocumentCache(schema, { hideSuggestions });
   const watch = new CredentialWatch(credentials, orm, logger);
   const seats = new LiveSeats(LIVE_LIMITS.connectionsPerProfile);
-  const sockets = liveSockets({ schema, documents, orm, live: events, cipher, logger, outage, credentials, admitLookup, watch, seats, metrics, capPerAddress: !config.trustProxy, idleMs: config.connections.liveIdleTimeoutMs });
-  const stream = liveStream({ schema, documents, orm, live: events, cipher, logger, outage, watch, seats, metrics });
+  const sockets = liveSockets({ schema, documents, orm, live: events, cipher, logger, outage, publicUrl: config.publicUrl, credentials, admitLookup, watch, seats, metrics, capPerAddress: !config.trustProxy, idleMs: config.connections.liveIdleTimeoutMs });
+  const stream = liveStream({ schema, documents, orm, live: events, cipher, logger, outage, publicUrl: config.publicUrl, watch, seats, metrics });
   return {
     sockets,
     stream: stream.middleware,

@@ -19,7 +19,9 @@ type Json<T> = T extends { content: { 'application/json': infer B } }
       ? H
       : T extends { content: { 'text/plain': infer P } }
         ? P
-        : undefined;
+        : T extends { content: { 'application/pdf': unknown } }
+          ? Buffer
+          : undefined;
 // `query?:` when every query parameter is optional: read the property, do not match `Record<Where, …>`.
 type Params<K extends OperationId, Where extends 'path' | 'query'> = [NonNullable<operations[K]['parameters'][Where]>] extends [never]
   ? Record<string, never>

@@ -16,6 +16,8 @@ export type GraphQLContext = {
   cipher: FieldCipher;
   log: Logger;
   requestId: string;
+  /** Where the links the profile is handed (statement downloads) point: PUBLIC_URL's origin, else the request's. */
+  origin: string;
   loaders: Loaders;
   /** Where a category correction queues its follow-up work; absent over live-update transports, which run subscriptions only. */
   corrections?: CorrectionJobs;

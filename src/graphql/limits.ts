@@ -16,7 +16,7 @@ const LIST_FACTOR = 10;
  */
 const JSON_OBJECTS = new Set(['Metadata', 'JSONObject']);
 /** The Relay pages: a field returning one runs what is inside it once per record of the page asked for. */
-const PAGES = new Set(['TransactionConnection', 'HoldingConnection', 'InvestmentTransactionConnection', 'RecurringStreamConnection']);
+const PAGES = new Set(['TransactionConnection', 'HoldingConnection', 'InvestmentTransactionConnection', 'RecurringStreamConnection', 'StatementConnection']);
 const DEFAULT_PAGE = 25;
 const MAX_PAGE = 100;
 

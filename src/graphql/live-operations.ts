@@ -10,6 +10,7 @@ import type { DocumentCache } from './documents.ts';
 import { requestError } from './errors.ts';
 import { eventStream } from './event-stream.ts';
 import { createLoaders } from './loaders.ts';
+import { publicOrigin } from '../lib/public-origin.ts';
 
 /** What both live-update transports need to run a subscription. */
 export interface LiveDependencies {
@@ -21,6 +22,8 @@ export interface LiveDependencies {
   cipher: FieldCipher;
   logger: Logger;
   outage: DatabaseOutage;
+  /** PUBLIC_URL, where the links a subscription hands out point (else the Host the client connected to). */
+  publicUrl: string | undefined;
 }
 
 /** A credential that acts as a profile: an API key alone, or a console session, acts as none, so it may not subscribe. */
@@ -41,6 +44,7 @@ export function liveOperation(
   credential: ProfileCredential,
   requestId: string,
   request: { query: unknown; variables?: unknown; operationName?: unknown },
+  host: string | undefined,
 ): (ExecutionArgs & { contextValue: GraphQLContext }) | GraphQLError[] {
   if (typeof request.query !== 'string') return [requestError('A subscription needs its document as a string in `query`', 'BAD_REQUEST')];
   const variables = isRecord(request.variables) ? request.variables : undefined;
@@ -59,6 +63,9 @@ export function liveOperation(
     cipher: deps.cipher,
     log: deps.logger.child({ requestId }),
     requestId,
+    get origin() {
+      return publicOrigin(deps.publicUrl, host);
+    },
     loaders: createLoaders(em, credential, deps.cipher),
     follow: (wants) =>
       eventStream(

@@ -148,7 +148,7 @@ export function liveSockets(
           return [closedError()];
         }
         entry.idleSince = undefined;
-        return liveOperation(deps, entry.credential, newRequestId(), payload);
+        return liveOperation(deps, entry.credential, newRequestId(), payload, ctx.extra.request.headers.host);
       },
       onComplete(ctx) {
         const entry = watched.get(ctx.extra.socket);

@@ -34,7 +34,7 @@ export function liveStream(deps: LiveDependencies & { watch: CredentialWatch; se
     authenticate: () => null,
     onSubscribe: (req, params) => {
       const { state } = req.context;
-      const operation = actsAsProfile(state.credential!) ? liveOperation(deps, state.credential, state.requestId, params) : [];
+      const operation = actsAsProfile(state.credential!) ? liveOperation(deps, state.credential, state.requestId, params, req.context.host) : [];
       if (!Array.isArray(operation)) return operation;
       return [JSON.stringify({ errors: refusals(operation, req.context) }), { status: 400, statusText: 'Bad Request', headers: { 'content-type': 'application/json; charset=utf-8' } }] as const;
     },

@@ -15,6 +15,7 @@ import type { ProfileIdentity } from '../modules/owner/match/owner-match.ts';
 import { profileIdentity } from '../modules/owner/profile-identity.ts';
 import type { ProviderOwner } from '../providers/provider-owners.ts';
 import { securitiesByIds, type SecurityRecord } from '../modules/security/security.store.ts';
+import { statementsOfAccounts, type StatementRecord } from '../modules/statement/statement.store.ts';
 import { remoteDataByIds } from '../modules/transaction/transaction.store.ts';
 
 export type Loaders = ReturnType<typeof createLoaders>;
@@ -46,6 +47,10 @@ export function createLoaders(em: EntityManager, credential: { profileId: string
     holdingsOfAccount: new DataLoader<string, HoldingRecord[]>(async (accountIds) => {
       const holdings = await holdingsOfAccounts(em, profileId, accountIds);
       return accountIds.map((id) => holdings.filter((holding) => holding.accountId === id));
+    }),
+    statementsOfAccount: new DataLoader<string, StatementRecord[]>(async (accountIds) => {
+      const statements = await statementsOfAccounts(em, profileId, accountIds);
+      return accountIds.map((id) => statements.filter((statement) => statement.accountId === id));
     }),
     liabilityOfAccount: new DataLoader<string, LiabilityRecord | null>(async (accountIds) => {
       const liabilities = await liabilitiesOfAccounts(em, profileId, accountIds);

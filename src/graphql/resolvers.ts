@@ -16,6 +16,7 @@ import {
   transactionUpdate,
 } from '../modules/transaction/transaction.resolvers.ts';
 import { securityType } from '../modules/security/security.resolvers.ts';
+import { statementConnectionType, statementsQuery, statementType } from '../modules/statement/statement.resolvers.ts';
 import type { PlainFields } from '../api-kit/plain-fields.ts';
 import { scalars } from './scalars.ts';
 
@@ -33,6 +34,7 @@ export const resolvers: Resolvers = {
     holdings: holdingsQuery,
     investmentTransactions: investmentTransactionsQuery,
     recurringStreams: recurringStreamsQuery,
+    statements: statementsQuery,
   },
   Mutation: { profileUpdate, connectionUpdate, accountUpdate, transactionUpdate },
   Subscription: subscriptionRoot,
@@ -55,6 +57,8 @@ export const resolvers: Resolvers = {
   Liability: liabilityType,
   RecurringStream: recurringStreamType,
   RecurringStreamConnection: recurringStreamConnectionType,
+  Statement: statementType,
+  StatementConnection: statementConnectionType,
 };
 
 /** Fields served as plain properties of presented objects rather than by resolvers (src/graphql/plain-fields.ts). */

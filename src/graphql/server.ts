@@ -21,6 +21,7 @@ import { selectsOnlyIntrospection } from './introspection.ts';
 import { LIMITS } from './limits.ts';
 import { jsonLength } from './result-size.ts';
 import { createLoaders } from './loaders.ts';
+import { publicOrigin } from '../lib/public-origin.ts';
 import { plainFields, resolvers } from './resolvers.ts';
 import { withPlainFields } from './plain-fields.ts';
 
@@ -29,6 +30,8 @@ const MAX_BATCH = 10;
 
 export interface GraphQLOptions {
   cipher: FieldCipher;
+  /** PUBLIC_URL, where the links resolvers hand out point (else the request's own origin). */
+  publicUrl: string | undefined;
   logger: Logger;
   /** Outside development, validation messages do not suggest field names ("Did you mean …?"). */
   hideSuggestions: boolean;
@@ -53,12 +56,12 @@ export function buildSchema(): GraphQLSchema {
  * answer without `data` (a request error, a limit, a refused result) is HTTP 200 as
  * `application/json` and 400 as `application/graphql-response+json`, as GraphQL over HTTP has it.
  */
-export function graphqlApi({ cipher, logger, hideSuggestions, metrics, schema, corrections, outage }: GraphQLOptions): Middleware<AppState> {
+export function graphqlApi({ cipher, publicUrl, logger, hideSuggestions, metrics, schema, corrections, outage }: GraphQLOptions): Middleware<AppState> {
   const documents = new DocumentCache(schema, { hideSuggestions });
   const formatError = errorFormatter(logger, outage);
   const answers = refusalAnswers(formatError);
   const budgets: Budgets = new WeakMap();
-  const handler = exchangeHandler({ schema, documents, formatError, answers, metrics, budgets, contextFor: contextFactory(cipher, corrections) });
+  const handler = exchangeHandler({ schema, documents, formatError, answers, metrics, budgets, contextFor: contextFactory(cipher, corrections, publicUrl) });
   /** Runs one operation; a response body longer than `budget` bytes is refused instead. */
   const run = async (ctx: AppContext, body: unknown, budget: number): Promise<{ answer: Answer; bytes: number } | undefined> => {
     budgets.set(ctx, budget);
@@ -176,8 +179,12 @@ class RequestContext implements GraphQLContext {
   em: EntityManager;
   loaders: GraphQLContext['loaders'];
   readonly #state: AppState;
-  constructor(state: AppState, em: EntityManager, cipher: FieldCipher, corrections: CorrectionJobs) {
+  readonly #publicUrl: string | undefined;
+  readonly #host: string;
+  constructor(state: AppState, em: EntityManager, cipher: FieldCipher, corrections: CorrectionJobs, link: { publicUrl: string | undefined; host: string }) {
     this.#state = state;
+    this.#publicUrl = link.publicUrl;
+    this.#host = link.host;
     this.em = em;
     this.cipher = cipher;
     this.corrections = corrections;
@@ -189,17 +196,20 @@ class RequestContext implements GraphQLContext {
   get log(): Logger {
     return this.#state.log;
   }
+  get origin(): string {
+    return publicOrigin(this.#publicUrl, this.#host);
+  }
 }
 
 /** A query reads the replica (it may lag a moment); a mutation, and what it returns, works on the primary. */
-function contextFactory(cipher: FieldCipher, corrections: CorrectionJobs): ContextFor {
+function contextFactory(cipher: FieldCipher, corrections: CorrectionJobs, publicUrl: string | undefined): ContextFor {
   /** Requests that ran a mutation: the operations after it in a batch read the primary, to see what it wrote. */
   const wrote = new WeakSet<AppContext>();
   return (ctx, document, operationName) => {
     const { state } = ctx;
     if (getOperationAST(document, operationName)?.operation !== OperationTypeNode.QUERY) wrote.add(ctx);
     const em = wrote.has(ctx) ? state.em : state.reads;
-    return new RequestContext(state, em, cipher, corrections);
+    return new RequestContext(state, em, cipher, corrections, { publicUrl, host: ctx.host });
   };
 }
 

@@ -24,6 +24,7 @@ export const PREFIXES = {
   connectionSync: 'sync',
   operator: 'op',
   auditEntry: 'aud',
+  statement: 'stmt',
 } as const;
 
 export type Resource = keyof typeof PREFIXES;

@@ -19,6 +19,7 @@ import { Operator, OperatorGrant, OperatorSession } from '../modules/operator/op
 import { Profile } from '../modules/profile/profile.entity.ts';
 import { RecurringStream, RecurringStreamTransaction } from '../modules/recurring/recurring-stream.entity.ts';
 import { Security } from '../modules/security/security.entity.ts';
+import { Statement } from '../modules/statement/statement.entity.ts';
 import { RemovedSession } from '../modules/session/removed-session.entity.ts';
 import { Session } from '../modules/session/session.entity.ts';
 import { ConnectionSync } from '../modules/sync/connection-sync.entity.ts';
@@ -26,4 +27,4 @@ import { Transaction } from '../modules/transaction/transaction.entity.ts';
 import { WebhookDelivery, WebhookSubscription } from '../modules/webhook/webhook.entity.ts';
 
 /** Every entity the ORM maps; the migrations check compares these to src/db/migrations. */
-export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, RemovedSession, Event, EventOutbox, Connection, SyncWalkPage, ConnectionSync, Account, Balance, Transaction, RecurringStream, RecurringStreamTransaction, Security, Holding, InvestmentTransaction, Liability, AccountOwners, LinkState, WebhookSubscription, WebhookDelivery, KeyCheck, CategorizationRule, CategoryModel, EnrichmentProgress, Operator, OperatorGrant, OperatorSession, AuditEntry];
+export const entities = [Environment, ApiKey, ProviderSetting, Profile, Session, RemovedSession, Event, EventOutbox, Connection, SyncWalkPage, ConnectionSync, Account, Balance, Transaction, RecurringStream, RecurringStreamTransaction, Security, Holding, InvestmentTransaction, Liability, AccountOwners, LinkState, WebhookSubscription, WebhookDelivery, KeyCheck, CategorizationRule, CategoryModel, EnrichmentProgress, Operator, OperatorGrant, OperatorSession, AuditEntry, Statement];

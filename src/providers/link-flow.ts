@@ -1,6 +1,6 @@
 /** How an end-user links a login through a provider: the institutions offered, the provider's UI opened, and what it hands back. */
 
-export type ProductName = 'TRANSACTIONS' | 'BALANCES' | 'ACCOUNT_NUMBERS' | 'INVESTMENTS' | 'LIABILITIES' | 'ACCOUNT_OWNERS';
+export type ProductName = 'TRANSACTIONS' | 'BALANCES' | 'ACCOUNT_NUMBERS' | 'INVESTMENTS' | 'LIABILITIES' | 'ACCOUNT_OWNERS' | 'STATEMENTS';
 
 export interface Institution {
   id: string;

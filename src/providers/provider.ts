@@ -2,6 +2,7 @@ import type { Institution, InstitutionQuery, LinkCompletion, LinkedLogin, LinkSe
 import type { InvestmentSnapshot } from './provider-investments.ts';
 import type { ProviderLiability } from './provider-liabilities.ts';
 import type { ProviderAccountOwners } from './provider-owners.ts';
+import type { ProviderStatement, StatementDocument, StatementPeriod, StatementsRefreshed } from './provider-statements.ts';
 import type { ProviderAccount, ProviderBalance, SyncPage, WindowSnapshot } from './provider-records.ts';
 
 /**
@@ -76,6 +77,12 @@ export interface ProviderBase {
    * the ACCOUNT_OWNERS capability, unless the provider reports owners in its window snapshot instead.
    */
   owners?(credential: string): Promise<ProviderAccountOwners[]>;
+  /** STATEMENTS: the statements the upstream offers for the login's accounts. Present only with the STATEMENTS capability. */
+  statements?(credential: string): Promise<ProviderStatement[]>;
+  /** STATEMENTS: one listed statement's PDF, with the digest the upstream gives for it. */
+  statementDocument?(credential: string, statement: Pick<ProviderStatement, 'remoteId' | 'accountRemoteId'>): Promise<StatementDocument>;
+  /** STATEMENTS: asks the upstream for the statements of a period (up to two years back); absent when it offers all it has unasked. */
+  refreshStatements?(credential: string, period: StatementPeriod): Promise<StatementsRefreshed>;
 }
 
 /** An upstream with a change feed (Plaid, the sandbox): Tributary applies the changes it reports. */
@@ -117,7 +124,7 @@ export interface EndUserPresence {
   geoLocation?: string | null;
 }
 
-export const CAPABILITIES = ['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH', 'WEBHOOKS', 'INVESTMENTS', 'INVESTMENT_TRANSACTIONS', 'LIABILITIES', 'ACCOUNT_OWNERS'] as const;
+export const CAPABILITIES = ['ACCOUNT_NUMBERS', 'BALANCE_REFRESH', 'TRANSACTIONS_REFRESH', 'WEBHOOKS', 'INVESTMENTS', 'INVESTMENT_TRANSACTIONS', 'LIABILITIES', 'ACCOUNT_OWNERS', 'STATEMENTS'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 /** The connection state an upstream failure (`ProviderError`) or webhook (`WebhookAction`) puts a connection in. */
@@ -135,4 +142,5 @@ export type WebhookAction =
   | { kind: 'ERROR'; remoteId: string; state: ErrorState; reason: string }
   | { kind: 'NEW_ACCOUNTS'; remoteId: string }
   | { kind: 'CONSENT_EXPIRING'; remoteId: string; expiresAt: string | null }
-  | { kind: 'REVOKED'; remoteId: string };
+  | { kind: 'REVOKED'; remoteId: string }
+  | { kind: 'STATEMENTS'; remoteId: string };

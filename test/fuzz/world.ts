@@ -1,11 +1,14 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import { decodeId, encodeId, type Resource } from '../../src/lib/ids.ts';
 import { asOperator, createEnvironmentWithKey } from '../support/environments.ts';
 import { basicAuth, createProfile } from '../support/factories.ts';
-import { Connection } from '../../src/modules/connection/connection.entity.ts';
+import { Connection, type ConnectionEntity } from '../../src/modules/connection/connection.entity.ts';
 import { applyOwners } from '../../src/modules/sync/owner-step.ts';
 import { applyInvestments, applyLiabilities } from '../../src/modules/sync/product-steps.ts';
+import { applyListedStatements, statementBlobKey } from '../../src/modules/statement/statement.service.ts';
+import { markReady } from '../../src/modules/statement/statement.store.ts';
 import { sandboxOwnersOf } from '../../src/providers/sandbox/owners.ts';
 import { ModelBrokerage } from '../support/model-brokerage.ts';
 import { connectionWithData } from '../support/profile-with-data.ts';
@@ -41,7 +44,7 @@ type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 /**
  * The records a fuzz run aims at, made through the API before it starts: a profile with a synced
  * sandbox connection (accounts, balances, transactions, holdings, investment transactions,
- * liabilities, account owners, events), a second profile, sessions for both, a webhook subscription to a real
+ * liabilities, account owners, statements (one READY with its document), events), a second profile, sessions for both, a webhook subscription to a real
  * receiver, and an environment of someone else with its own key and profile. Fuzzed requests name
  * them by placeholder; `repair` remakes what a request destroyed.
  */
@@ -185,7 +188,18 @@ export class World {
     await applyInvestments(this.#app.orm.em.fork(), connection, 'sandbox', brokerage.snapshot('2000-01-01'));
     await applyLiabilities(this.#app.orm.em.fork(), connection, 'sandbox', brokerage.liabilities());
     await applyOwners(this.#app.orm.em.fork(), connection, accounts.map((account) => ({ accountRemoteId: account.remote_id, owners: sandboxOwnersOf('checking', 'US') })), this.#app.cipher);
+    await this.#statements(connection, accounts[0]!.remote_id);
     return connectionId;
+  }
+
+  /** Two statements of the account, as a listing records them (their fetch not queued), one of them READY with a document in the blob store. */
+  async #statements(connection: ConnectionEntity, accountRemoteId: string): Promise<void> {
+    const months = ['2026-01', '2026-02'].map((month) => ({ remoteId: `fuzz-${month}`, accountRemoteId, startOn: `${month}-01`, endOn: `${month}-28`, issuedOn: null }));
+    await applyListedStatements(this.#app.orm.em.fork(), connection, months, async () => {});
+    const [statement] = await this.#app.sql<{ id: string }>('select id from statement where connection_id = $1 order by id limit 1', [connection.id]);
+    const pdf = Buffer.from('%PDF-1.3\n%fuzz\n');
+    await this.#app.service.blobs.put(statementBlobKey(connection.profile.id, statement!.id), pdf);
+    await this.#app.orm.em.fork().transactional((tx) => markReady(tx, connection.profile.id, statement!.id, { size: pdf.length, sha256: createHash('sha256').update(pdf).digest('hex') }));
   }
 
   /** One valid session per living profile; a profile past its issuing limit gets a session on a new profile instead. */
@@ -218,6 +232,7 @@ export class World {
       ['txn', await rows('transaction', 'select id from transaction where connection_id = $1 order by id limit 4', [connection])],
       ['hld', await rows('holding', 'select id from holding where connection_id = $1 order by id limit 4', [connection])],
       ['itx', await rows('investmentTransaction', 'select id from investment_transaction where connection_id = $1 order by id limit 4', [connection])],
+      ['stmt', await rows('statement', 'select id from statement where connection_id = $1 order by id limit 4', [connection])],
       ['sec', await rows('security', 'select security_id as id from holding where connection_id = $1 order by id limit 4', [connection])],
       ['evt', await rows('event', 'select id from event where environment_id = $1 order by id desc limit 4', [environment])],
       ['wh', [this.#subscriptionId]],

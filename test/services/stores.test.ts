@@ -36,9 +36,10 @@ import { ACCOUNT_OWNERS, accountOwnersStatements } from '../../src/modules/owner
 import { SECURITY, securityStatements } from '../../src/modules/security/security.store.ts';
 import { operatorStatements } from '../../src/modules/operator/operator.store.ts';
 import { auditStatements } from '../../src/modules/operator/audit.store.ts';
+import { countStatements, STATEMENT, statementRecords, statementsExist, statementStatements, statementWhere } from '../../src/modules/statement/statement.store.ts';
 
 /** Every table a store declares, and every named statement of every store. */
-const TABLES: Array<Table<Columns>> = [ACCOUNT, BALANCE, CONNECTION, SYNC_WALK_PAGE, PROFILE, TRANSACTION, SECURITY, HOLDING, INVESTMENT_TRANSACTION, LIABILITY, ACCOUNT_OWNERS];
+const TABLES: Array<Table<Columns>> = [ACCOUNT, BALANCE, CONNECTION, SYNC_WALK_PAGE, PROFILE, TRANSACTION, SECURITY, HOLDING, INVESTMENT_TRANSACTION, LIABILITY, ACCOUNT_OWNERS, STATEMENT];
 const STATEMENTS = Object.entries({
   account: accountStatements,
   balanceRetention: balanceRetentionStatements,
@@ -55,6 +56,7 @@ const STATEMENTS = Object.entries({
   investment: investmentStatements,
   liability: liabilityStatements,
   accountOwners: accountOwnersStatements,
+  statement: statementStatements,
   linkState: linkStateStatements,
   categorization: categorizationStatements,
   operator: operatorStatements,
@@ -175,5 +177,14 @@ describe('stores', () => {
     expect(await activityRecords(em, activity, bound, 'desc', 10)).toEqual([]);
     expect(await activityExists(em, activity, bound)).toBe(false);
     expect(await countActivity(em, activity)).toBe(0);
+  });
+
+  it('read statements with every filter of the schema at once, past a keyset position', async () => {
+    const em = orm.em.fork();
+    const where = statementWhere(uuidv7(), { accountIds: [encodeId('account', uuidv7())], endOn_gte: '2026-01-01', endOn_lte: '2026-12-31' });
+    const bound = { operator: '<' as const, date: '2026-06-30', id: uuidv7() };
+    expect(await statementRecords(em, where, bound, 'desc', 10)).toEqual([]);
+    expect(await statementsExist(em, where, bound)).toBe(false);
+    expect(await countStatements(em, where)).toBe(0);
   });
 });

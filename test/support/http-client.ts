@@ -9,6 +9,8 @@ export interface TestResponse<Body = any> {
   headers: IncomingHttpHeaders;
   body: Body;
   text: string;
+  /** The body's exact bytes (a PDF's, which `text` garbles); set by httpClient. */
+  bytes?: Buffer;
 }
 
 export interface RequestOptions {
@@ -58,9 +60,10 @@ export function httpClient(baseUrl: string, ca: string) {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
+          const bytes = Buffer.concat(chunks);
+          const text = bytes.toString('utf8');
           const isJson = (res.headers['content-type'] ?? '').includes('json');
-          resolve({ status: res.statusCode!, headers: res.headers, text, body: isJson && text ? JSON.parse(text) : text });
+          resolve({ status: res.statusCode!, headers: res.headers, text, bytes, body: isJson && text ? JSON.parse(text) : text });
         });
       });
       req.on('error', reject);

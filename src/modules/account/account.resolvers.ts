@@ -29,6 +29,7 @@ export const accountType: AccountResolvers = {
   holdings: (account, _args, { loaders }) => loaders.holdingsOfAccount.load(account.id),
   liability: (account, _args, { loaders }) => loaders.liabilityOfAccount.load(account.id),
   ...accountOwnerFields,
+  statements: (account, _args, { loaders }) => loaders.statementsOfAccount.load(account.id),
 };
 
 export const balanceType: BalanceResolvers = {

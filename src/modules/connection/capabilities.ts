@@ -2,7 +2,7 @@ import { AppError } from '../../errors.ts';
 import type { ProviderDirectory } from '../../providers/directory.ts';
 import type { Capability, Provider } from '../../providers/provider.ts';
 import { ProviderBusy, ProviderError } from '../../providers/provider-errors.ts';
-import type { ConnectionEntity } from './connection.entity.ts';
+import type { ConnectionEntity, Product } from './connection.entity.ts';
 
 const WHAT: Record<Capability, string> = {
   ACCOUNT_NUMBERS: 'ACH account numbers',
@@ -13,6 +13,7 @@ const WHAT: Record<Capability, string> = {
   INVESTMENT_TRANSACTIONS: 'investment transactions',
   LIABILITIES: 'liability details',
   ACCOUNT_OWNERS: 'account owners',
+  STATEMENTS: 'statements',
 };
 
 /**
@@ -43,4 +44,21 @@ export function upstreamFailure(error: unknown, doing: string): unknown {
     instruction: `Retry in ${seconds} seconds; if it persists, the operator can check the provider settings.`,
     headers: { 'Retry-After': seconds },
   });
+}
+
+/**
+ * Refuses an operation on a connection that cannot serve it now: one in an error state or
+ * disconnected (403, `REPAIR_REQUIRED` when the end-user can fix it), or made without `product`
+ * (403 `PRODUCT_NOT_ENABLED`). `doing` names the operation in the message.
+ */
+export function assertServes(connection: ConnectionEntity, product: Product, doing: string): void {
+  const { status } = connection;
+  if (status.startsWith('ERROR_') || status === 'DISCONNECTING' || status === 'DISCONNECTED') {
+    throw new AppError(403, status === 'ERROR_REPAIRABLE' ? 'REPAIR_REQUIRED' : 'CONNECTION_NOT_USABLE', `The connection is ${status}; ${doing} is not possible`, {
+      instruction: status === 'ERROR_REPAIRABLE' ? 'Have the end-user reconnect the institution, then retry.' : 'Retry once the connection is SYNCED again.',
+    });
+  }
+  if (!connection.products.includes(product)) {
+    throw new AppError(403, 'PRODUCT_NOT_ENABLED', `The connection is not enabled with the ${product} product`, { instruction: `Connect the institution again with the ${product} product enabled.` });
+  }
 }

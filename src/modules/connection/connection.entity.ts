@@ -21,7 +21,7 @@ export type ConnectionErrorStatus = Extract<ConnectionStatus, `ERROR_${string}`>
 export const CONNECTION_ERROR_CODES = ['CONSENT_EXPIRED'] as const;
 export type ConnectionErrorCode = (typeof CONNECTION_ERROR_CODES)[number];
 
-export const PRODUCTS = ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS', 'INVESTMENTS', 'LIABILITIES', 'ACCOUNT_OWNERS'] as const;
+export const PRODUCTS = ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS', 'INVESTMENTS', 'LIABILITIES', 'ACCOUNT_OWNERS', 'STATEMENTS'] as const;
 export type Product = (typeof PRODUCTS)[number];
 
 /**

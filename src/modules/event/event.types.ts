@@ -20,6 +20,8 @@ export const EVENT_TYPES = [
   'recurring_stream.created',
   'recurring_stream.amount_changed',
   'recurring_stream.ended',
+  'statement.created',
+  'statement.ready',
 ] as const;
 
 /** Whether `filter` names an event type exactly or is a prefix of whole dot-separated segments of one. */

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { pastBound, whereBuilder, type SqlWhere } from '../../db/keyset-where.ts';
 import { run } from '../../db/statement.ts';
 import { changedFrom, col, table, takeExcluded, type ReadRow } from '../../db/table.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
@@ -210,26 +211,14 @@ function toHolding(row: HoldingRow & { date: string }): HoldingRecord {
   return { ...row, lastSeenAt: new Date(row.lastSeenAt), createdAt: new Date(row.createdAt) };
 }
 
-/** A filter as SQL conditions on one alias, with their parameters ($1, $2, … in order). */
-export interface Where {
-  conditions: string[];
-  params: unknown[];
-}
-
-function builder() {
-  const where: Where = { conditions: [], params: [] };
-  const add = (sql: (...placeholders: string[]) => string, ...values: unknown[]) => {
-    const placeholders = values.map((value) => `$${where.params.push(value)}`);
-    where.conditions.push(sql(...placeholders));
-  };
-  return { where, add };
-}
+/** A filter as SQL conditions on one alias. */
+export type Where = SqlWhere;
 
 const decodedIds = (resource: 'account' | 'security', ids: readonly string[]) => ids.map((id) => decodeId(resource, id)).filter((id) => id !== undefined);
 
 /** The schema's HoldingFilter as SQL on `holding h`, always scoped to the profile. */
 export function holdingWhere(profileId: string, filter: HoldingFilter): Where {
-  const { where, add } = builder();
+  const { where, add } = whereBuilder();
   add((id) => `h.profile_id = ${id}`, profileId);
   if (filter.accountIds) add((ids) => `h.account_id = any(${ids}::uuid[])`, decodedIds('account', filter.accountIds));
   if (filter.securityTypes) add((types) => `exists (select 1 from security s where s.id = h.security_id and s.type = any(${types}::text[]))`, filter.securityTypes);
@@ -238,7 +227,7 @@ export function holdingWhere(profileId: string, filter: HoldingFilter): Where {
 
 /** The schema's InvestmentTransactionFilter as SQL on `investment_transaction t`, always scoped to the profile. */
 export function activityWhere(profileId: string, filter: InvestmentTransactionFilter): Where {
-  const { where, add } = builder();
+  const { where, add } = whereBuilder();
   add((id) => `t.profile_id = ${id}`, profileId);
   if (filter.date_gte != null) add((date) => `t.date >= ${date}::date`, filter.date_gte);
   if (filter.date_lte != null) add((date) => `t.date <= ${date}::date`, filter.date_lte);
@@ -252,11 +241,6 @@ export function activityWhere(profileId: string, filter: InvestmentTransactionFi
 const HOLDING_KEY = { date: `(h.created_at at time zone 'UTC')::date`, id: 'h.id' };
 const ACTIVITY_KEY = { date: 't.date', id: 't.id' };
 
-function bounded(where: Where, key: { date: string; id: string }, bound: KeysetBound | undefined): Where {
-  if (!bound) return where;
-  const next = where.params.length + 1;
-  return { conditions: [...where.conditions, `(${key.date}, ${key.id}) ${bound.operator} ($${next}::date, $${next + 1}::uuid)`], params: [...where.params, bound.date, bound.id] };
-}
 
 /** The statements of filtered reads, built from a Where; test/stores.test.ts prepares each with every filter. */
 export const filteredInvestmentStatements = {
@@ -274,12 +258,12 @@ export const filteredInvestmentStatements = {
 
 /** Up to `limit` holdings matching `where` past `bound`, in order of recording. */
 export async function holdingRecords(em: EntityManager, where: Where, bound: KeysetBound | undefined, order: 'asc' | 'desc', limit: number): Promise<HoldingRecord[]> {
-  const page = bounded(where, HOLDING_KEY, bound);
+  const page = pastBound(where, HOLDING_KEY, bound);
   return (await run<HoldingRow & { date: string }>(em, filteredInvestmentStatements.holdingPage(page, order), [...page.params, limit])).rows.map(toHolding);
 }
 
 export async function holdingsExist(em: EntityManager, where: Where, bound?: KeysetBound): Promise<boolean> {
-  const query = bounded(where, HOLDING_KEY, bound);
+  const query = pastBound(where, HOLDING_KEY, bound);
   return (await run<{ found: boolean }>(em, filteredInvestmentStatements.holdingsExist(query), query.params)).rows[0]!.found;
 }
 
@@ -289,13 +273,13 @@ export async function countHoldings(em: EntityManager, where: Where): Promise<nu
 
 /** Up to `limit` investment transactions matching `where` past `bound`, in (date, id) order. */
 export async function activityRecords(em: EntityManager, where: Where, bound: KeysetBound | undefined, order: 'asc' | 'desc', limit: number): Promise<InvestmentTransactionRecord[]> {
-  const page = bounded(where, ACTIVITY_KEY, bound);
+  const page = pastBound(where, ACTIVITY_KEY, bound);
   const { rows } = await run<ActivityRow>(em, filteredInvestmentStatements.activityPage(page, order), [...page.params, limit]);
   return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt) }));
 }
 
 export async function activityExists(em: EntityManager, where: Where, bound?: KeysetBound): Promise<boolean> {
-  const query = bounded(where, ACTIVITY_KEY, bound);
+  const query = pastBound(where, ACTIVITY_KEY, bound);
   return (await run<{ found: boolean }>(em, filteredInvestmentStatements.activityExists(query), query.params)).rows[0]!.found;
 }
 

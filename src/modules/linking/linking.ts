@@ -1,7 +1,8 @@
+import { publicOrigin } from '../../lib/public-origin.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { components } from '../../../generated/rest.ts';
-import { AppError, badRequest, forbidden, notFound, ValidationError } from '../../errors.ts';
+import { AppError, forbidden, notFound, ValidationError } from '../../errors.ts';
 import { jobsIn } from '../../jobs/in-transaction.ts';
 import { encodeId } from '../../lib/ids.ts';
 import { isLoopbackUrl } from '../../lib/loopback.ts';
@@ -260,9 +261,7 @@ export class Linking {
 
   /** Where end-users reach this service: PUBLIC_URL, else the origin the connect page was served from (where the link cookie lives). */
   #origin(host: string | undefined): string {
-    if (this.#deps.publicUrl) return new URL(this.#deps.publicUrl).origin;
-    if (!host) throw badRequest('The request has no Host header', { instruction: 'Send the Host header (every HTTP/1.1 client does).' });
-    return `https://${host}`;
+    return publicOrigin(this.#deps.publicUrl, host);
   }
 
   async #providerName({ environmentId }: Caller, requested: string | undefined): Promise<string> {

@@ -10,11 +10,13 @@ import { recordEvent } from '../event/event.service.ts';
 import type { ConnectionEntity } from '../connection/connection.entity.ts';
 import { liveConnectionOfLogin } from '../connection/connection.store.ts';
 import type { ConnectionJobs } from '../sync/connection.jobs.ts';
+import type { StatementJobs } from '../statement/statement.jobs.ts';
 import { presentConnection } from '../connection/connection.presenter.ts';
 
 export interface ProviderWebhookDeps {
   providers: ProviderDirectory;
   jobs: ConnectionJobs;
+  statements: StatementJobs;
 }
 
 const unverified = () => unauthorized('The webhook could not be verified', { instruction: 'Only the provider, signing with its own keys, can call this endpoint.' });
@@ -24,14 +26,14 @@ const unverified = () => unauthorized('The webhook could not be verified', { ins
  * the request (with the keys of the environment named in the URL); every failure to verify is the
  * same 401, so the endpoint tells a forger nothing.
  */
-export function providerWebhookHandlers({ providers, jobs }: ProviderWebhookDeps): Handlers<'receiveProviderWebhook'> {
+export function providerWebhookHandlers({ providers, jobs, statements }: ProviderWebhookDeps): Handlers<'receiveProviderWebhook'> {
   return {
     async receiveProviderWebhook({ params, query, em, log, headers, rawBody }) {
       const environmentId = decodeId('environment', query.environment);
       if (!environmentId) throw unverified();
       const actions = await verified(providers, params.provider, environmentId, { headers: headers as Record<string, string | undefined>, body: rawBody ?? Buffer.alloc(0) });
       let applied = 0;
-      for (const action of actions) if (await apply(em, jobs, environmentId, params.provider, action)) applied++;
+      for (const action of actions) if (await apply(em, { jobs, statements }, environmentId, params.provider, action)) applied++;
       log.info({ provider: params.provider, actions: actions.map((action) => action.kind), applied }, 'provider webhook');
       return { status: 200, body: { received: true, actions: applied } };
     },
@@ -50,7 +52,7 @@ async function verified(providers: ProviderDirectory, name: string, environmentI
 }
 
 /** Applies one action to the connection it names, with any job it needs in the same transaction; false when no live connection matches. */
-async function apply(em: EntityManager, jobs: ConnectionJobs, environmentId: string, provider: string, action: WebhookAction): Promise<boolean> {
+async function apply(em: EntityManager, { jobs, statements }: Pick<ProviderWebhookDeps, 'jobs' | 'statements'>, environmentId: string, provider: string, action: WebhookAction): Promise<boolean> {
   return em.transactional(async (tx) => {
     const connection = await liveConnectionOfLogin(tx, { environmentId, provider, remoteId: action.remoteId });
     if (!connection || connection.profile.deletingAt) return false;
@@ -78,6 +80,9 @@ async function apply(em: EntityManager, jobs: ConnectionJobs, environmentId: str
         connection.status = 'DISCONNECTING';
         await tx.flush();
         await jobs.disconnect(connection.id, { db: jobsIn(tx), profileId: connection.profile.id });
+        return true;
+      case 'STATEMENTS':
+        await statements.list(connection.id, connection.profile.id, jobsIn(tx));
         return true;
     }
   });

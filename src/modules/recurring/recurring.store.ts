@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { pastBound, whereBuilder, type SqlWhere } from '../../db/keyset-where.ts';
 import { run } from '../../db/statement.ts';
 import { col, table, type ReadRow } from '../../db/table.ts';
 import { decodeId } from '../../lib/ids.ts';
@@ -152,14 +153,10 @@ export async function streamById(em: EntityManager, profileId: string, id: strin
 }
 
 /** A filter of a profile's streams as SQL conditions on `recurring_stream s`, always scoped to the profile. */
-export interface StreamWhere {
-  conditions: string[];
-  params: unknown[];
-}
+export type StreamWhere = SqlWhere;
 
 export function streamWhere(profileId: string, filter: RecurringStreamFilter): StreamWhere {
-  const where: StreamWhere = { conditions: [], params: [] };
-  const add = (sql: (placeholder: string) => string, value: unknown) => where.conditions.push(sql(`$${where.params.push(value)}`));
+  const { where, add } = whereBuilder();
   add((id) => `s.profile_id = ${id}`, profileId);
   if (filter.accountIds) add((ids) => `s.account_id = any(${ids}::uuid[])`, filter.accountIds.map((id) => decodeId('account', id)).filter((id) => id !== undefined));
   if (filter.direction) add((direction) => `s.direction = ${direction}`, filter.direction);
@@ -168,11 +165,8 @@ export function streamWhere(profileId: string, filter: RecurringStreamFilter): S
   return where;
 }
 
-function bounded(where: StreamWhere, bound: KeysetBound | undefined): StreamWhere {
-  if (!bound) return where;
-  const next = where.params.length + 1;
-  return { conditions: [...where.conditions, `(s.first_date, s.id) ${bound.operator} ($${next}::date, $${next + 1}::uuid)`], params: [...where.params, bound.date, bound.id] };
-}
+/** Streams are keyed on their first date and their id. */
+const bounded = (where: StreamWhere, bound: KeysetBound | undefined) => pastBound(where, { date: 's.first_date', id: 's.id' }, bound);
 
 export const filteredStreamStatements = {
   page: (where: StreamWhere, order: 'asc' | 'desc') =>

@@ -9,6 +9,7 @@ import { connectionOrFail, keyOf } from '../connection/connection.store.ts';
 import { recordEvent } from '../event/event.service.ts';
 import { reconcileActivity, replaceHoldings, type Unmatched } from '../investment/investment.store.ts';
 import { replaceLiabilities } from '../liability/liability.store.ts';
+import { applyListedStatements, type QueueFetches } from '../statement/statement.service.ts';
 import { upsertSecurities } from '../security/security.store.ts';
 import type { SyncObservers } from './sync-steps.ts';
 import { applyOwners } from './owner-step.ts';
@@ -30,14 +31,22 @@ import { DAY_MS } from '../../lib/dates.ts';
  */
 export const WHOLE_HISTORY = '1970-01-01';
 
-/** Syncs the products the connection has and its provider offers: investments, then liabilities, then account owners. */
-export async function syncProducts(em: EntityManager, connection: ConnectionEntity, provider: Provider, credential: string, deps: SyncObservers & { cipher: FieldCipher }): Promise<void> {
-  const offers = (product: 'INVESTMENTS' | 'LIABILITIES' | 'ACCOUNT_OWNERS') => connection.products.includes(product) && provider.capabilities.has(product);
+/** Where a sync queues the fetch of the statements it lists; absent, statements are not listed (tests of the engine alone). */
+export interface ProductQueues {
+  queueStatementFetches?: QueueFetches;
+}
+
+/** Syncs the products the connection has and its provider offers: investments, then liabilities, then account owners, then the statements listed. */
+export async function syncProducts(em: EntityManager, connection: ConnectionEntity, provider: Provider, credential: string, deps: SyncObservers & ProductQueues & { cipher: FieldCipher }): Promise<void> {
+  const offers = (product: 'INVESTMENTS' | 'LIABILITIES' | 'ACCOUNT_OWNERS' | 'STATEMENTS') => connection.products.includes(product) && provider.capabilities.has(product);
   if (offers('INVESTMENTS') && provider.investments) {
     await applyInvestments(em, connection, provider.name, await provider.investments(credential, investmentStart(connection.lastSyncedAt)), deps);
   }
   if (offers('LIABILITIES') && provider.liabilities) await applyLiabilities(em, connection, provider.name, await provider.liabilities(credential));
   if (offers('ACCOUNT_OWNERS') && provider.owners) await applyOwners(em, connection, await provider.owners(credential), deps.cipher);
+  if (offers('STATEMENTS') && provider.statements && deps.queueStatementFetches) {
+    await applyListedStatements(em, connection, await provider.statements(credential), deps.queueStatementFetches);
+  }
 }
 
 /** Where investment activity is read from: its whole history on a first sync, else the transactions window's overlap before the last one. */

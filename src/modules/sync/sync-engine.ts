@@ -9,12 +9,12 @@ import type { ConnectionEntity, SyncTrigger } from '../connection/connection.ent
 import { consentEnded } from '../connection/consent.ts';
 import { beginRun, connectionById, keyOf, reloadConnection, rewindWalk, storeUpstreamRefusal } from '../connection/connection.store.ts';
 import { BudgetUsedUp } from './request-budget.ts';
-import { syncProducts } from './product-steps.ts';
+import { syncProducts, type ProductQueues } from './product-steps.ts';
 import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
 import { finishRun, putOffRun, startingRun, triggerOf, type SentTrigger, type TransactionsChanged } from './sync-run.ts';
 import { syncWindow } from './window-sync.ts';
 
-export interface SyncDependencies extends SyncObservers {
+export interface SyncDependencies extends SyncObservers, ProductQueues {
   /** The ORM a sync runs on, every step of it (its own pool in the service: see openSyncDatabase). */
   orm: MikroORM;
   cipher: FieldCipher;
@@ -27,7 +27,7 @@ export interface SyncDependencies extends SyncObservers {
 
 /**
  * Brings one connection up to date with its provider: accounts and balances, then transaction
- * pages, then the investments and liabilities its products name (product-steps.ts). Each page is applied in one database transaction together with the cursor that produced
+ * pages, then the investments, liabilities and statements its products name (product-steps.ts). Each page is applied in one database transaction together with the cursor that produced
  * it, under a lock on the connection row that also checks the stored cursor is still the one the
  * page was fetched from; so a re-run, a retried crash or a concurrent worker never applies a page
  * twice or skips one. Change counts are carried on the connection until the sync ends, so the

@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { pastBound } from '../../db/keyset-where.ts';
 import { run } from '../../db/statement.ts';
 import { col, table, type ReadRow } from '../../db/table.ts';
 import { decodeId } from '../../lib/ids.ts';
@@ -158,11 +159,7 @@ function isCategoryName(name: string): boolean {
   return Object.hasOwn(CATEGORIES, name) || Object.values(CATEGORIES).some((detailed) => detailed.includes(name));
 }
 
-function bounded(where: TransactionWhere, bound: KeysetBound | undefined): TransactionWhere {
-  if (!bound) return where;
-  const next = where.params.length + 1;
-  return { conditions: [...where.conditions, `(t.date, t.id) ${bound.operator} ($${next}::date, $${next + 1}::uuid)`], params: [...where.params, bound.date, bound.id] };
-}
+const bounded = (where: TransactionWhere, bound: KeysetBound | undefined) => pastBound(where, { date: 't.date', id: 't.id' }, bound);
 
 /** The statements of filtered reads, built from a TransactionWhere; test/stores.test.ts prepares each with every filter. */
 export const filteredStatements = {

@@ -6,6 +6,7 @@ import type { InvestmentSnapshot } from '../provider-investments.ts';
 import type { ProviderLiability } from '../provider-liabilities.ts';
 import type { ProviderAccountOwners } from '../provider-owners.ts';
 import type { ProviderAccount, ProviderBalance, SyncPage } from '../provider-records.ts';
+import type { ProviderStatement, StatementDocument, StatementPeriod, StatementsRefreshed } from '../provider-statements.ts';
 import { mapPlaidError, plaidErrorCode } from './errors.ts';
 import type { PlaidEnv } from './plaid-client.ts';
 import {
@@ -20,6 +21,7 @@ import {
   toMortgageLiability,
   toSecurity,
   toStudentLiability,
+  toStatements,
   toTransaction,
 } from './transforms.ts';
 import { toAccountOwners } from './owners.ts';
@@ -39,6 +41,13 @@ const MAX_INVESTMENT_WALKS = 3;
 const NO_INVESTMENTS = new Set(['NO_INVESTMENT_ACCOUNTS', 'PRODUCTS_NOT_SUPPORTED']);
 const NO_LIABILITIES = new Set(['NO_LIABILITY_ACCOUNTS', 'PRODUCTS_NOT_SUPPORTED']);
 const NO_IDENTITY = new Set(['PRODUCTS_NOT_SUPPORTED']);
+/**
+ * The statements a new Item asks Plaid for: those posted in the last 90 days (the recent months a
+ * lender asks for; Plaid bills each statement). A statements refresh reaches back up to two years.
+ */
+const STATEMENT_LINK_DAYS = 90;
+/** The largest statement document read from Plaid: past it the download fails rather than filling memory (Tributary keeps at most 20 MB). */
+const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
 /** Products a login may lack at its institution without failing the link. */
 const OPTIONAL_PRODUCTS: ReadonlySet<Products> = new Set([Products.Investments, Products.Liabilities]);
 
@@ -75,6 +84,7 @@ export class PlaidProvider implements CursorProvider {
     'INVESTMENT_TRANSACTIONS',
     'LIABILITIES',
     'ACCOUNT_OWNERS',
+    'STATEMENTS',
   ]);
   readonly #client: PlaidApi;
   readonly #env: PlaidEnv;
@@ -101,6 +111,7 @@ export class PlaidProvider implements CursorProvider {
         ...webhookOf(request),
         // Update mode names the Item and no products: the Item keeps the ones it has.
         ...(existing ? { access_token: existing.accessToken } : linkProducts(request.products)),
+        ...(!existing && request.products?.includes('STATEMENTS') ? { statements: this.#statementHistory() } : {}),
       }),
     );
     return { kind: 'PLAID_LINK', linkToken: data.link_token, scriptUrl: this.#linkScriptUrl, expiresAt: new Date(data.expiration).toISOString() };
@@ -234,6 +245,36 @@ export class PlaidProvider implements CursorProvider {
     return response ? toAccountOwners(response.data.accounts) : [];
   }
 
+  /** /statements/list: the statements Plaid holds for the Item's depository accounts. */
+  async statements(credential: string): Promise<ProviderStatement[]> {
+    const { data } = await call(() => this.#client.statementsList({ access_token: readLogin(credential).accessToken }));
+    return toStatements(data);
+  }
+
+  /** /statements/download: the PDF, with the SHA-256 Plaid sends in `Plaid-Content-Hash`. */
+  async statementDocument(credential: string, statement: { remoteId: string }): Promise<StatementDocument> {
+    const response = await call(() =>
+      withJsonErrors(() =>
+        this.#client.statementsDownload({ access_token: readLogin(credential).accessToken, statement_id: statement.remoteId }, { responseType: 'arraybuffer', maxContentLength: MAX_DOCUMENT_BYTES }),
+      ),
+    );
+    const hash = response.headers['plaid-content-hash'] as unknown;
+    return { bytes: Buffer.from(response.data as ArrayBuffer), sha256: typeof hash === 'string' && hash !== '' ? hash : null };
+  }
+
+  /** /statements/refresh: Plaid gathers the period's statements and says so with STATEMENTS_REFRESH_COMPLETE. */
+  async refreshStatements(credential: string, period: StatementPeriod): Promise<StatementsRefreshed> {
+    await call(() => this.#client.statementsRefresh({ access_token: readLogin(credential).accessToken, start_date: period.startOn, end_date: period.endOn }));
+    return 'AWAIT_WEBHOOK';
+  }
+
+  /** The statements window asked for at link: the last STATEMENT_LINK_DAYS, to today. */
+  #statementHistory(): { start_date: string; end_date: string } {
+    const now = this.#now();
+    const start = new Date(now.getTime() - STATEMENT_LINK_DAYS * 86_400_000);
+    return { start_date: start.toISOString().slice(0, 10), end_date: now.toISOString().slice(0, 10) };
+  }
+
   async receiveWebhook(request: InboundWebhook): Promise<WebhookAction[]> {
     return actionsOf(await this.#verifier.verify(request));
   }
@@ -271,6 +312,7 @@ export class PlaidProvider implements CursorProvider {
         initial_products: plaidProducts(products),
         options: {
           ...webhookOf(request),
+          ...(products.includes('STATEMENTS') ? { statements: this.#statementHistory() } : {}),
           ...(request.username ? { override_username: request.username, override_password: request.password ?? '' } : {}),
         },
       }),
@@ -291,7 +333,8 @@ function webhookOf(request: { webhookUrl: string | null }): { webhook?: string }
 
 /**
  * Tributary's products as Plaid's: balances come with every product, account numbers are Auth,
- * INVESTMENTS and LIABILITIES Plaid's products of the same names, ACCOUNT_OWNERS Identity.
+ * INVESTMENTS, LIABILITIES and STATEMENTS Plaid's products of the same names (read as text: the connection's
+ * product list names them once the contract does), ACCOUNT_OWNERS Identity.
  */
 function plaidProducts(products: ProductName[]): Products[] {
   const named = new Set<string>(products);
@@ -300,6 +343,7 @@ function plaidProducts(products: ProductName[]): Products[] {
   if (named.has('INVESTMENTS')) mapped.add(Products.Investments);
   if (named.has('LIABILITIES')) mapped.add(Products.Liabilities);
   if (named.has('ACCOUNT_OWNERS')) mapped.add(Products.Identity);
+  if (named.has('STATEMENTS')) mapped.add(Products.Statements);
   if (!products.includes('TRANSACTIONS') && mapped.size > 1) mapped.delete(Products.Transactions);
   return [...mapped];
 }
@@ -344,5 +388,22 @@ async function call<T>(request: () => Promise<T>, refusals: Record<string, LinkR
   } catch (error) {
     const code = plaidErrorCode(error);
     throw (code && refusals[code]) || mapPlaidError(error);
+  }
+}
+
+/** A binary request's error answer arrives as bytes: read as the JSON Plaid sent, so its error maps like any other. */
+async function withJsonErrors<T>(request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    const response = (error as { response?: { data?: unknown } }).response;
+    if (response && response.data instanceof ArrayBuffer) {
+      try {
+        response.data = JSON.parse(Buffer.from(response.data).toString('utf8')) as unknown;
+      } catch {
+        // not JSON: mapped as an answer without a Plaid error
+      }
+    }
+    throw error;
   }
 }

@@ -1,4 +1,5 @@
 import {
+  type StatementsListResponse,
   CounterpartyType,
   type AccountBase,
   type APR,
@@ -17,6 +18,7 @@ import { isPositive, sum } from '../decimals.ts';
 import type { InvestmentTransactionType, ProviderHolding, ProviderInvestmentTransaction, ProviderSecurity, SecurityType } from '../provider-investments.ts';
 import { NO_LIABILITY_DETAILS, type LiabilityKind, type ProviderLiability } from '../provider-liabilities.ts';
 import type { AccountKind, ProviderAccount, ProviderBalance, ProviderTransaction } from '../provider-records.ts';
+import type { ProviderStatement } from '../provider-statements.ts';
 import { decimal, negate } from './money.ts';
 
 const KINDS: Record<string, AccountKind> = { depository: 'DEPOSITORY', credit: 'CREDIT', loan: 'LOAN', investment: 'INVESTMENT', brokerage: 'INVESTMENT' };
@@ -352,3 +354,14 @@ function currencyOf(value: { iso_currency_code: string | null; unofficial_curren
   return value.iso_currency_code ?? value.unofficial_currency_code ?? 'USD';
 }
 
+
+/** /statements/list as statements: each a calendar month (Plaid gives its month and year), issued on the day Plaid says it was posted. */
+export function toStatements(list: StatementsListResponse): ProviderStatement[] {
+  return list.accounts.flatMap((account) =>
+    account.statements.map((statement) => {
+      const lastDay = new Date(Date.UTC(statement.year, statement.month, 0)).getUTCDate();
+      const month = `${statement.year}-${String(statement.month).padStart(2, '0')}`;
+      return { remoteId: statement.statement_id, accountRemoteId: account.account_id, startOn: `${month}-01`, endOn: `${month}-${lastDay}`, issuedOn: statement.date_posted ?? null };
+    }),
+  );
+}

@@ -92,6 +92,9 @@ export function actionsOf(body: Record<string, unknown>): WebhookAction[] {
     case 'ITEM:PENDING_EXPIRATION':
     case 'ITEM:PENDING_DISCONNECT':
       return [{ kind: 'CONSENT_EXPIRING', remoteId, expiresAt: typeof body.consent_expiration_time === 'string' ? body.consent_expiration_time : null }];
+    case 'STATEMENTS:STATEMENTS_REFRESH_COMPLETE':
+      // A failed refresh found nothing new; a successful one's statements are listed now.
+      return body.result === 'SUCCESS' ? [{ kind: 'STATEMENTS', remoteId }] : [];
     case 'ITEM:USER_PERMISSION_REVOKED':
     case 'ITEM:USER_ACCOUNT_REVOKED':
       return [{ kind: 'REVOKED', remoteId }];

@@ -39,7 +39,7 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
   {
     id: 'ins_first_platypus',
     name: 'First Platypus Bank',
-    products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS', 'INVESTMENTS', 'LIABILITIES', 'ACCOUNT_OWNERS'],
+    products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS', 'INVESTMENTS', 'LIABILITIES', 'ACCOUNT_OWNERS', 'STATEMENTS'],
     description: 'Checking, savings, credit card, mortgage and brokerage accounts; tokenized ACH numbers.',
     countries: ['US'],
     link: 'CREDENTIALS',
@@ -57,7 +57,7 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
   {
     id: 'ins_tattersall_fcu',
     name: 'Tattersall Federal Credit Union',
-    products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS', 'LIABILITIES', 'ACCOUNT_OWNERS'],
+    products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_NUMBERS', 'LIABILITIES', 'ACCOUNT_OWNERS', 'STATEMENTS'],
     description: 'Checking, savings, credit card and auto loan accounts; plain ACH numbers.',
     countries: ['US'],
     link: 'CREDENTIALS',
@@ -74,7 +74,7 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
   {
     id: 'ins_houndstooth',
     name: 'Houndstooth Bank',
-    products: ['TRANSACTIONS', 'BALANCES', 'LIABILITIES', 'ACCOUNT_OWNERS'],
+    products: ['TRANSACTIONS', 'BALANCES', 'LIABILITIES', 'ACCOUNT_OWNERS', 'STATEMENTS'],
     description: 'Checking and credit card accounts; no ACH numbers (ACCOUNT_NUMBERS is not offered).',
     countries: ['US'],
     link: 'CREDENTIALS',
@@ -101,7 +101,7 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
   {
     id: 'ins_wombat_lending',
     name: 'Wombat Student Lending',
-    products: ['TRANSACTIONS', 'BALANCES', 'LIABILITIES', 'ACCOUNT_OWNERS'],
+    products: ['TRANSACTIONS', 'BALANCES', 'LIABILITIES', 'ACCOUNT_OWNERS', 'STATEMENTS'],
     description: 'A student loan account.',
     countries: ['US'],
     link: 'CREDENTIALS',
@@ -113,7 +113,7 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
   {
     id: 'ins_sandbox_bank_de',
     name: 'Sandbox Bank Deutschland',
-    products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_OWNERS'],
+    products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_OWNERS', 'STATEMENTS'],
     description: 'A PSD2 bank: you sign in at its own page (Approve, Cancel or Bank error), then come back. Giro and savings accounts in EUR.',
     countries: ['DE'],
     link: 'REDIRECT',
@@ -128,7 +128,7 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
   {
     id: 'ins_sandbox_bank_se',
     name: 'Sandbox Bank Sverige',
-    products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_OWNERS'],
+    products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_OWNERS', 'STATEMENTS'],
     description: 'A PSD2 bank: you sign in at its own page (Approve, Cancel or Bank error), then come back. A current account in SEK.',
     countries: ['SE'],
     link: 'REDIRECT',
@@ -140,7 +140,7 @@ export const SANDBOX_INSTITUTIONS: SandboxInstitution[] = [
   {
     id: 'ins_kea_bank',
     name: 'Kea Bank',
-    products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_OWNERS'],
+    products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_OWNERS', 'STATEMENTS'],
     description: 'Like a PSD2 bank: consent lasts 90 days, a reconnect reissues account ids (IBANs stay); the card has purchases in EUR.',
     link: 'CREDENTIALS',
     routing: '061000104',

@@ -5,6 +5,8 @@ import type { InvestmentSnapshot } from '../provider-investments.ts';
 import type { ProviderLiability } from '../provider-liabilities.ts';
 import type { ProviderAccountOwners } from '../provider-owners.ts';
 import type { ProviderAccount, ProviderBalance, SyncPage } from '../provider-records.ts';
+import type { ProviderStatement, StatementDocument } from '../provider-statements.ts';
+import { renderStatementPdf } from '../statement-pdf.ts';
 import { LinkRefused, ProviderError, WebhookUnverified } from '../provider-errors.ts';
 import { DAY_MS } from '../../lib/dates.ts';
 import { dayOf, HISTORY_DAYS, type AccountRole } from './household.ts';
@@ -16,6 +18,7 @@ import { centsToDecimal } from './money.ts';
 import { portfolioOf, type InvestmentRole } from './portfolio.ts';
 import { digits, randomFor } from './random.ts';
 import { householdOf, presentTransaction, visibleOn, type VisibleTransaction } from './transactions.ts';
+import { hasStatements, listedStatement, periodOf, statementContent, statementMonths } from './statements.ts';
 
 /** What the sandbox's access token carries (the token is stored encrypted on the connection). */
 interface Login {
@@ -73,6 +76,7 @@ export class SandboxProvider implements CursorProvider {
     'INVESTMENT_TRANSACTIONS',
     'LIABILITIES',
     'ACCOUNT_OWNERS',
+    'STATEMENTS',
   ]);
   readonly #now: () => Date;
   readonly #pageSize: number;
@@ -149,7 +153,8 @@ export class SandboxProvider implements CursorProvider {
       credential: Buffer.from(JSON.stringify(login)).toString('base64url'),
       remoteId: null,
       institution: { id: institution.id, name: institution.name },
-      products: request.products ?? institution.products,
+      // Statements are enabled only when asked for, as Plaid bills them (docs/decisions/statements-when-fetched.md).
+      products: request.products ?? institution.products.filter((product) => product !== 'STATEMENTS'),
       consentExpiresAt: institution.consentDays ? new Date(this.#now().getTime() + institution.consentDays * DAY_MS).toISOString() : null,
     };
   }
@@ -226,6 +231,36 @@ export class SandboxProvider implements CursorProvider {
   async owners(accessToken: string): Promise<ProviderAccountOwners[]> {
     const { login, institution } = this.#authorize(accessToken);
     return institution.accounts.map(({ key }) => ({ accountRemoteId: accountRemoteIdOf(login, key), owners: sandboxOwnersOf(key, institution.countries[0]!) }));
+  }
+
+  /** A statement per account (but investment accounts) per complete month of the history before this one. */
+  async statements(accessToken: string): Promise<ProviderStatement[]> {
+    const { login, institution } = this.#authorize(accessToken);
+    const months = statementMonths(login.firstDay, this.#today());
+    return institution.accounts
+      .filter(hasStatements)
+      .flatMap((template) => months.map((month) => listedStatement(login.seed, accountRemoteIdOf(login, template.key), { key: template.key, month }, login.firstDay)));
+  }
+
+  /** A statement's PDF, from the transactions reported today (the sandbox gives no digest: Tributary computes its own). */
+  async statementDocument(accessToken: string, statement: { remoteId: string }): Promise<StatementDocument> {
+    const { login, institution } = this.#authorize(accessToken);
+    const period = periodOf(login.seed, statement.remoteId);
+    const template = period && institution.accounts.find((account) => account.key === period.key && hasStatements(account));
+    if (!period || !template || !statementMonths(login.firstDay, this.#today()).includes(period.month)) throw new ProviderError('ERROR_PROVIDER', `unknown statement ${statement.remoteId}`);
+    const content = statementContent({
+      seed: login.seed,
+      household: householdOf(login.seed, institution, login.firstDay),
+      firstDay: login.firstDay,
+      period,
+      template,
+      accountRemoteId: accountRemoteIdOf(login, template.key),
+      mask: maskOf(login, template.key),
+      institution,
+      transactions: this.#visibleOn(login, institution, this.#today()),
+      now: this.#now(),
+    });
+    return { bytes: await renderStatementPdf(content), sha256: null };
   }
 
   async refreshBalance(accessToken: string, accountRemoteId: string): Promise<ProviderBalance> {

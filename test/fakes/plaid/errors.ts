@@ -46,6 +46,7 @@ export const errors = {
   itemLoginRequired: () => plaidError(400, PlaidErrorType.ItemError, 'ITEM_LOGIN_REQUIRED', "the login details of this item have changed (credentials, MFA, or required user action) and a user login is required to update this information. use Link's update mode to restore the item to a good state"),
   noAuthAccounts: () => plaidError(400, PlaidErrorType.ItemError, 'NO_AUTH_ACCOUNTS', 'There are no valid checking or savings account(s) associated with this Item. See https://plaid.com/docs/api/#item-errors for more.'),
   noInvestmentAccounts: () => plaidError(400, PlaidErrorType.ItemError, 'NO_INVESTMENT_ACCOUNTS', 'There are no valid investment account(s) associated with this Item. See https://plaid.com/docs/api/#item-errors for more.'),
+  productsNotSupported: () => plaidError(400, PlaidErrorType.ItemError, 'PRODUCTS_NOT_SUPPORTED', 'the provided item does not have the requested product, or the institution does not support it'),
   sandboxProductNotEnabled: () => plaidError(400, PlaidErrorType.SandboxError, 'SANDBOX_PRODUCT_NOT_ENABLED', 'the requested product is not enabled for this item'),
   sandboxWebhookInvalid: () => plaidError(400, PlaidErrorType.SandboxError, 'SANDBOX_WEBHOOK_INVALID', 'the webhook for this item is not set or is invalid'),
   mutationDuringPagination: () => plaidError(400, PlaidErrorType.TransactionsError, 'TRANSACTIONS_SYNC_MUTATION_DURING_PAGINATION', 'Underlying transaction data changed since last page was fetched. Please restart pagination from last update.'),

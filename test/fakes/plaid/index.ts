@@ -189,6 +189,16 @@ export async function startFakePlaid(options: FakePlaidOptions = {}) {
       return { publicToken: state.publicTokenFor(item), itemId: item.itemId };
     },
 
+    /** From now on the Item's statement downloads name a SHA-256 (`Plaid-Content-Hash`) their bytes do not have. */
+    tamperStatements(itemId: string): void {
+      state.item(itemId).tamperedStatements = true;
+    },
+
+    /** The Item's statements as Plaid holds them: id, account, month, posted day. */
+    statements(itemId: string) {
+      return [...state.item(itemId).statements.values()].map((statement) => ({ ...statement }));
+    },
+
     /** Sends a webhook for the Item (which must have a webhook URL); `variant` forges, ages or tampers it. */
     async fireWebhook(itemId: string, type: string, code: string, extra: Record<string, unknown> = {}, variant: WebhookVariant = 'valid'): Promise<WebhookDelivery> {
       const item = state.item(itemId);

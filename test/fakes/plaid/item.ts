@@ -8,6 +8,7 @@ import { liabilitiesOf, type LiabilityPatch } from './liabilities.ts';
 import { digits, randomFor } from '../../../src/providers/sandbox/random.ts';
 import { plaidId, uuidFrom } from './ids.ts';
 import { buildTransaction, transactionIds } from './transaction.ts';
+import { statementsPosted, type FakeStatement } from './statements.ts';
 
 /** One entry of an Item's change log; `/transactions/sync` cursors are positions in this log. */
 export interface Change {
@@ -40,6 +41,8 @@ export interface ItemSetup {
   /** Transactions over the full `HISTORY_DAYS`; an Item asking for fewer days gets its share. */
   transactionCount: number;
   daysRequested: number;
+  /** The statements window the link asked for (with Statements): the statements posted in it are there from the start. */
+  statements?: { start_date: string; end_date: string } | null;
 }
 
 const cents = (amount: number) => Math.round(amount * 100);
@@ -72,6 +75,10 @@ export class FakeItem {
   investmentActivityPending = false;
   /** The brokerage account's positions and activity, when the Item was created with Investments. */
   readonly brokerage: FakeBrokerage | null;
+  /** The statements Plaid holds for the Item, by id: those of the link's window, and those refreshes added. */
+  readonly statements = new Map<string, FakeStatement>();
+  /** Set by `tamperStatements`: downloads name a digest their bytes do not have. */
+  tamperedStatements = false;
   /** A test's changes to liability details, by account id. */
   readonly liabilityPatches = new Map<string, LiabilityPatch>();
   /** A test's owners of an account (`setOwners`), by account id, over Plaid Sandbox's one owner. */
@@ -100,6 +107,7 @@ export class FakeItem {
     this.#open = this.#generator.history(setup.today, setup.daysRequested, Math.round((setup.transactionCount * setup.daysRequested) / HISTORY_DAYS));
     this.#syncedDay = setup.today;
     this.#settle(setup.today);
+    if (setup.statements && setup.products.includes(Products.Statements)) this.issueStatements(setup.statements, setup.today);
     for (const account of this.accounts) {
       const posted = this.#postedCents(account.accountId);
       account.openingCents = account.template.currentAtLink + (isAsset(account.template) ? posted : -posted);
@@ -133,6 +141,13 @@ export class FakeItem {
     this.#syncedDay = Math.max(this.#syncedDay, today);
     this.lastUpdate = new Date();
     return this.#settle(today);
+  }
+
+  /** Adds the statements posted in the window (a link's, or a /statements/refresh's); how many were new. */
+  issueStatements(window: { start_date: string; end_date: string }, today: number): number {
+    const before = this.statements.size;
+    for (const statement of statementsPosted(this, window, today)) if (!this.statements.has(statement.statementId)) this.statements.set(statement.statementId, statement);
+    return this.statements.size - before;
   }
 
   /** New card purchases authorised on `today`, visible at once. */

@@ -14,6 +14,8 @@ import {
   type InvestmentsTransactionsGetResponse,
   type IdentityGetResponse,
   type LiabilitiesGetResponse,
+  type StatementsListResponse,
+  type StatementsRefreshResponse,
   type Item,
   type ItemGetResponse,
   type ItemPublicTokenExchangeResponse,
@@ -35,6 +37,7 @@ import type { FakeItem, ItemAccount } from './item.ts';
 import type { Endpoint, RequestOf } from './schemas.ts';
 import { GOOD_CREDENTIALS, type FakePlaidState } from './state.ts';
 import { syncPage } from './sync.ts';
+import { listedStatements, statementDocument, type PdfAnswer } from './statements.ts';
 
 type Answer<T> = Omit<T, 'request_id'>;
 
@@ -57,15 +60,18 @@ interface ResponseOf {
   '/investments/transactions/get': InvestmentsTransactionsGetResponse;
   '/liabilities/get': LiabilitiesGetResponse;
   '/identity/get': IdentityGetResponse;
+  '/statements/list': StatementsListResponse;
+  '/statements/download': Promise<PdfAnswer>;
+  '/statements/refresh': StatementsRefreshResponse;
 }
 
 /** Handles a validated, authenticated request; `onItem` tells the request log which Item it concerned. */
-type Handler<E extends Endpoint> = (request: RequestOf[E], state: FakePlaidState, onItem: (item: FakeItem) => void) => Answer<ResponseOf[E]>;
+type Handler<E extends Endpoint> = (request: RequestOf[E], state: FakePlaidState, onItem: (item: FakeItem) => void) => ResponseOf[E] extends Promise<infer B> ? Promise<B> : Answer<ResponseOf[E]>;
 
 const LINK_TOKEN_LIFETIME_MS = 4 * 3600_000;
 /** What /auth/get covers: checking, savings and cash management accounts; it leaves every other account out. */
 const AUTH_SUBTYPES: ReadonlySet<AccountSubtype | null | undefined> = new Set([AccountSubtype.Checking, AccountSubtype.Savings, AccountSubtype.CashManagement]);
-const OFFERED_PRODUCTS = [Products.Auth, Products.Balance, Products.Identity, Products.Investments, Products.Liabilities, Products.Transactions];
+const OFFERED_PRODUCTS = [Products.Auth, Products.Balance, Products.Identity, Products.Investments, Products.Liabilities, Products.Statements, Products.Transactions];
 /** /investments/transactions/get's page size when the request names none. */
 const DEFAULT_INVESTMENT_PAGE = 100;
 
@@ -133,6 +139,14 @@ function securitiesNamed(state: FakePlaidState, entries: { security_id: string |
   return allSecurities(isoDay(state.today)).filter((security) => named.has(security.security_id));
 }
 
+/** A statements request's Item, which must have been linked with Statements (else Plaid's PRODUCTS_NOT_SUPPORTED). */
+function statementsItem(state: FakePlaidState, accessToken: string, onItem: (item: FakeItem) => void): FakeItem {
+  const item = state.itemFor(accessToken, { data: true });
+  onItem(item);
+  if (!item.products.includes(Products.Statements)) throw errors.productsNotSupported();
+  return item;
+}
+
 /** The accounts /accounts/get and /accounts/balance/get report. */
 const listed = (item: FakeItem) => item.accounts.filter((account) => account.listed);
 
@@ -153,6 +167,7 @@ export const handlers: { [E in Endpoint]: Handler<E> } = {
       products,
       webhook: request.webhook ?? null,
       daysRequested: request.transactions?.days_requested,
+      statements: request.statements ?? null,
       itemId: item?.itemId ?? null,
       expiration: new Date(Date.now() + LINK_TOKEN_LIFETIME_MS),
     };
@@ -164,7 +179,7 @@ export const handlers: { [E in Endpoint]: Handler<E> } = {
     const institution = state.institution(request.institution_id);
     const options = request.options ?? {};
     const credentials = { username: options.override_username ?? GOOD_CREDENTIALS.username, password: options.override_password ?? GOOD_CREDENTIALS.password };
-    const link = { products: request.initial_products, webhook: options.webhook ?? null, daysRequested: options.transactions?.days_requested };
+    const link = { products: request.initial_products, webhook: options.webhook ?? null, daysRequested: options.transactions?.days_requested, statements: options.statements ?? null };
     const item = state.createItem(institution, link, credentials);
     onItem(item);
     return { public_token: state.publicTokenFor(item) };
@@ -311,6 +326,21 @@ export const handlers: { [E in Endpoint]: Handler<E> } = {
       }),
       item: describeItem(item),
     };
+  },
+
+  '/statements/list': (request, state, onItem) => {
+    const item = statementsItem(state, request.access_token, onItem);
+    return { accounts: listedStatements(item), institution_id: item.institution.id, institution_name: item.institution.name, item_id: item.itemId };
+  },
+
+  '/statements/download': (request, state, onItem) => statementDocument(statementsItem(state, request.access_token, onItem), request.statement_id),
+
+  '/statements/refresh': (request, state, onItem) => {
+    const item = statementsItem(state, request.access_token, onItem);
+    item.issueStatements(request, state.today);
+    // Plaid extracts in the background and says when it is done.
+    void state.notify(item, 'STATEMENTS', 'STATEMENTS_REFRESH_COMPLETE', { result: 'SUCCESS' });
+    return {};
   },
 
   '/webhook_verification_key/get': (request, state) => {

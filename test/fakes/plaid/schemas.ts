@@ -32,6 +32,11 @@ import {
   type SandboxPublicTokenCreateRequest,
   type SandboxPublicTokenCreateRequestOptions,
   type SandboxPublicTokenCreateRequestOptionsTransactions,
+  type SandboxPublicTokenCreateRequestOptionsStatements,
+  type LinkTokenCreateRequestStatements,
+  type StatementsDownloadRequest,
+  type StatementsListRequest,
+  type StatementsRefreshRequest,
   type TransactionsRefreshRequest,
   type TransactionsSyncRequest,
   type TransactionsSyncRequestOptions,
@@ -61,6 +66,9 @@ const linkTokenUser: Shape<LinkTokenCreateRequestUser> = {
   address: anyObject(),
   id_number: anyObject(),
 };
+
+/** A statements window: both dates required (Plaid's LinkTokenCreateRequestStatements and its sandbox twin). */
+const statementsWindow = { start_date: required(date()), end_date: required(date()) };
 
 const linkTokenCreate: Shape<LinkTokenCreateRequest> = {
   ...credentials,
@@ -97,7 +105,7 @@ const linkTokenCreate: Shape<LinkTokenCreateRequest> = {
   transfer: anyObject(),
   update: anyObject(),
   identity_verification: anyObject(),
-  statements: anyObject(),
+  statements: object<LinkTokenCreateRequestStatements>(statementsWindow),
   third_party_user_token: string(),
   investments: anyObject(),
   investments_auth: anyObject(),
@@ -122,7 +130,7 @@ const sandboxOptions: Shape<SandboxPublicTokenCreateRequestOptions> = {
   override_username: string(),
   override_password: string(),
   transactions: object<SandboxPublicTokenCreateRequestOptionsTransactions>(sandboxTransactionsOptions),
-  statements: anyObject(),
+  statements: object<SandboxPublicTokenCreateRequestOptionsStatements>(statementsWindow),
   income_verification: anyObject(),
 };
 
@@ -192,6 +200,10 @@ const investmentsTransactionsGet: Shape<InvestmentsTransactionsGetRequest> = {
 const liabilitiesGet: Shape<LiabilitiesGetRequest> = { ...credentials, access_token: accessToken, options: object<LiabilitiesGetRequestOptions>({ account_ids: accountIds }) };
 const identityGet: Shape<IdentityGetRequest> = { ...credentials, access_token: accessToken, options: object<IdentityGetRequestOptions>({ account_ids: accountIds }) };
 
+const statementsList: Shape<StatementsListRequest> = { ...credentials, access_token: accessToken };
+const statementsDownload: Shape<StatementsDownloadRequest> = { ...credentials, access_token: accessToken, statement_id: required(string({ minLength: 1 })) };
+const statementsRefresh: Shape<StatementsRefreshRequest> = { ...credentials, access_token: accessToken, ...statementsWindow };
+
 /** The request shape of every endpoint the fake serves, by path. */
 export const requestShapes = {
   '/link/token/create': linkTokenCreate,
@@ -212,6 +224,9 @@ export const requestShapes = {
   '/investments/transactions/get': investmentsTransactionsGet,
   '/liabilities/get': liabilitiesGet,
   '/identity/get': identityGet,
+  '/statements/list': statementsList,
+  '/statements/download': statementsDownload,
+  '/statements/refresh': statementsRefresh,
 } as const;
 
 export type Endpoint = keyof typeof requestShapes;
@@ -236,4 +251,7 @@ export interface RequestOf {
   '/investments/transactions/get': InvestmentsTransactionsGetRequest;
   '/liabilities/get': LiabilitiesGetRequest;
   '/identity/get': IdentityGetRequest;
+  '/statements/list': StatementsListRequest;
+  '/statements/download': StatementsDownloadRequest;
+  '/statements/refresh': StatementsRefreshRequest;
 }

@@ -8,6 +8,7 @@ import { handlers } from './routes.ts';
 import { requestShapes, type Endpoint } from './schemas.ts';
 import type { FakePlaidState } from './state.ts';
 import { validateBody } from './validation.ts';
+import { PdfAnswer } from './statements.ts';
 
 /** One request the fake answered, with secrets and tokens redacted. */
 export interface RequestRecord {
@@ -102,7 +103,7 @@ export class FakePlaidServer {
       if (request.method !== 'POST' || !(endpoint in handlers)) throw errors.notFound();
       const body = parseBody(request, raw);
       record.body = redact(body);
-      answer = this.#dispatch(endpoint as Endpoint, body, request, (item) => (record.itemId = item.itemId));
+      answer = await this.#dispatch(endpoint as Endpoint, body, request, (item) => (record.itemId = item.itemId));
     } catch (error) {
       const failure = error instanceof FakePlaidError ? error : errors.internalServerError();
       if (!(error instanceof FakePlaidError)) record.crash = error instanceof Error ? error.message : String(error);
@@ -110,15 +111,17 @@ export class FakePlaidServer {
       record.errorCode = failure.body.error_code;
       answer = failure.body;
     }
-    response.writeHead(record.status, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ ...answer, request_id: requestId }));
+    // /statements/download answers the document itself, its digest in a header, as Plaid does.
+    if (answer instanceof PdfAnswer) response.writeHead(200, { 'Content-Type': 'application/pdf', 'Plaid-Content-Hash': answer.contentHash, 'Plaid-Request-Id': requestId }).end(answer.bytes);
+    else response.writeHead(record.status, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ ...answer, request_id: requestId }));
   }
 
-  #dispatch(endpoint: Endpoint, body: Record<string, unknown>, request: IncomingMessage, onItem: (item: FakeItem) => void): object {
+  #dispatch(endpoint: Endpoint, body: Record<string, unknown>, request: IncomingMessage, onItem: (item: FakeItem) => void): object | Promise<object> {
     const invalid = validateBody(requestShapes[endpoint], body);
     if (invalid) throw invalid;
     this.#authenticate(body, request);
     this.#plannedFailure(endpoint);
-    const handler = handlers[endpoint] as (request: unknown, state: FakePlaidState, onItem: (item: FakeItem) => void) => object;
+    const handler = handlers[endpoint] as (request: unknown, state: FakePlaidState, onItem: (item: FakeItem) => void) => object | Promise<object>;
     return handler(body, this.#state, onItem);
   }
 

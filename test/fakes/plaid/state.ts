@@ -16,6 +16,8 @@ export interface LinkSession {
   products: Products[];
   webhook: string | null;
   daysRequested: number | undefined;
+  /** The statements window asked for (with Statements). */
+  statements?: { start_date: string; end_date: string } | null;
   /** Update mode: the Item whose login the session repairs. */
   itemId: string | null;
   expiration: Date;
@@ -50,7 +52,7 @@ export class FakePlaidState {
   }
 
   /** Logs in at an institution, as Link or `/sandbox/public_token/create` does, creating an Item. */
-createItem(institution: FakeInstitution, link: { products: Products[]; webhook: string | null; daysRequested: number | undefined }, credentials: { username: string; password: string }): FakeItem {
+createItem(institution: FakeInstitution, link: { products: Products[]; webhook: string | null; daysRequested: number | undefined; statements?: { start_date: string; end_date: string } | null }, credentials: { username: string; password: string }): FakeItem {
     checkCredentials(credentials);
     const item = new FakeItem({
       seed: this.#options.seed,
@@ -61,6 +63,7 @@ createItem(institution: FakeInstitution, link: { products: Products[]; webhook: 
       today: this.today,
       transactionCount: this.#options.transactionCount,
       daysRequested: link.daysRequested ?? HISTORY_DAYS,
+      statements: link.statements,
     });
     this.items.set(item.itemId, item);
     this.#byAccessToken.set(item.accessToken, item);
