@@ -116,7 +116,7 @@ export interface ServiceOptions {
    * `npm run build` writes beside the compiled service.
    */
   consoleDir?: string;
-  /** The console sessions' and sign-in limits' clock (tests move it past idle and absolute lifetimes). */
+  /** The service's clock: the console's sessions and every rate limit's windows (tests move it past lifetimes and windows). */
   now?: () => Date;
 }
 
@@ -154,13 +154,15 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const linking = new Linking({ providers, jobs: work.connectionJobs, publicUrl: config.publicUrl, logger });
   const schema = buildSchema();
   const hideSuggestions = config.nodeEnv !== 'development';
-  const limiter = new FixedWindowLimiter(counters);
+  // Every limit's windows follow the service's clock (ServiceOptions.now), as the console's sessions do.
+  const clockMs = () => operatorSessions.now().getTime();
+  const limiter = new FixedWindowLimiter(counters, 1000, clockMs);
   // One credential-lookup budget per client address for every door: HTTP counts it in `identify`, a WebSocket's connection_init here.
   const admitLookup = (request: IncomingMessage) => admitCredentialLookup(limiter, metrics, requestClientAddress(request, config.trustProxy, config.trustProxyHops));
   const live = serving ? await startLiveUpdates({ config, logger, databases, metrics, credentials, admitLookup, cipher: secrets.cipher, schema, hideSuggestions, outage }) : undefined;
   const operatorConsole = consolePages(options.consoleDir ?? BUILT_CONSOLE);
   if (serving && operatorConsole.missing) logger.info('the operator console is not built (npm run build): /console answers 404');
-  const signInLimiter = new FixedWindowLimiter(counters, SIGN_IN_WINDOW_MS, () => operatorSessions.now().getTime());
+  const signInLimiter = new FixedWindowLimiter(counters, SIGN_IN_WINDOW_MS, clockMs);
   const operators = operatorHandlers({ cipher: secrets.cipher, sessions: operatorSessions, signInLimiter, addressKey: clientAddressKey, auditRetentionDays: config.auditRetentionDays });
   const handlers = restHandlers({ config, cipher: secrets.cipher, blobs, providers, sandbox, linking, work, tokens, credentials, outage, metrics, rateLimits: () => counters.mode, operators });
   const app = createApp({
