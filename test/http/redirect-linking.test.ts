@@ -38,7 +38,7 @@ describe('institution search', () => {
   it('lists the environment\'s institutions by country and name fragment, sorted and paged, for an API key or a session', async () => {
     const germany = await app.http.get('/v1/institutions?country=DE', { auth: app.apiKey });
     expect(germany.status).toBe(200);
-    expect(germany.body).toEqual([{ id: 'ins_sandbox_bank_de', name: 'Sandbox Bank Deutschland', provider: 'sandbox', countries: ['DE'], logoUrl: null, products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_OWNERS'] }]);
+    expect(germany.body).toEqual([{ id: 'ins_sandbox_bank_de', name: 'Sandbox Bank Deutschland', provider: 'sandbox', countries: ['DE'], logoUrl: null, products: ['TRANSACTIONS', 'BALANCES', 'ACCOUNT_OWNERS', 'STATEMENTS'] }]);
 
     const token = await sessionFor(app, (await createProfile(app)).id);
     const byName = await app.http.get('/v1/institutions?name=SVERIGE', { auth: token });
