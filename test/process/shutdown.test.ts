@@ -6,7 +6,7 @@ import { buildProfile } from '../support/factories.ts';
 import { httpClient } from '../support/http-client.ts';
 import { processFixture, startServiceProcess } from '../support/service-process.ts';
 
-it('npm start prints where it listens and how to authenticate, serves, and stops cleanly (exit 0, port closed) on SIGTERM', async () => {
+it('npm start prints where it listens and how to authenticate, serves, and stops cleanly (exit 0, port closed) on SIGTERM', { timeout: 120_000 }, async () => {
   const fixture = await processFixture();
   try {
     const service = await startServiceProcess(fixture);
