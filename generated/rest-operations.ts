@@ -50,6 +50,8 @@ export const REST_OPERATIONS = {
   rotateWebhookSubscriptionSecret: { method: "post", path: "/v1/webhooks/subscriptions/{subscriptionId}/rotate-secret", credentials: ["apiKey", "operator"], operatorRole: "DEVELOPER" },
   listWebhookDeliveries: { method: "get", path: "/v1/webhooks/subscriptions/{subscriptionId}/deliveries", credentials: ["apiKey", "operator"], operatorRole: "VIEWER" },
   redeliverWebhookEvent: { method: "post", path: "/v1/webhooks/subscriptions/{subscriptionId}/events/{eventId}/redeliver", credentials: ["apiKey", "operator"], operatorRole: "DEVELOPER" },
+  redeliverWebhookEvents: { method: "post", path: "/v1/webhooks/subscriptions/{subscriptionId}/redeliver", credentials: ["apiKey", "operator"], operatorRole: "DEVELOPER" },
+  sendWebhookTestEvent: { method: "post", path: "/v1/webhooks/subscriptions/{subscriptionId}/test", credentials: ["apiKey", "operator"], operatorRole: "DEVELOPER" },
   signInOperator: { method: "post", path: "/v1/console/sign-in", credentials: [], operatorRole: null },
   getOperatorSession: { method: "get", path: "/v1/console/session", credentials: ["operator"], operatorRole: "SELF" },
   signOutOperator: { method: "delete", path: "/v1/console/session", credentials: ["operator"], operatorRole: "SELF" },

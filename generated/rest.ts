@@ -1580,6 +1580,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/subscriptions/{subscriptionId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Webhook subscription id, `wh_` + 26 characters (`^wh_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example wh_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a range of events again
+         * @description Queues one more attempt for each event of the range whose latest attempt to this
+         *     subscription has `status` (`FAILED` by default: the events the endpoint missed), oldest
+         *     event first, at most `limit` (1,000) per call. Like `redeliverWebhookEvent`, each attempt
+         *     is made once, is not retried, and is made even while the subscription is disabled. An event
+         *     that already has an attempt pending (a retry or a redelivery not made yet) is passed over,
+         *     so calling again, or twice at once, never queues an event twice.
+         *
+         *     A call reads at most 10,000 of the subscription's attempts. When it stopped before the end
+         *     of the range (the limit was reached, or it read that many), `next` names the last event it
+         *     looked at: send the same filters with `after` set to it to go on. Only events that have an
+         *     attempt to this subscription are considered (not those recorded while it was disabled).
+         *     No request body is needed: the default redelivers the failed events of the whole log.
+         */
+        post: operations["redeliverWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/subscriptions/{subscriptionId}/test": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Webhook subscription id, `wh_` + 26 characters (`^wh_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example wh_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Records a `webhook.test` event (`profile` null, `record` the subscription, see
+         *     `WebhookTestRecord`) and queues one attempt to deliver it to this subscription only: signed
+         *     and sent as every delivery is, logged in `listWebhookDeliveries`, whatever the subscription's
+         *     `eventTypes`. Like a redelivery, the attempt is made once, is not retried, and is made even
+         *     while the subscription is disabled (to test a fixed endpoint before re-enabling it). The
+         *     event is in the event log too; no other subscription receives it. No request body.
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/console/sign-in": {
         parameters: {
             query?: never;
@@ -2789,6 +2893,19 @@ export interface components {
             mode: "SANDBOX" | "PRODUCTION";
             /** Format: date-time */
             at: string;
+            /**
+             * @description The service's `PUBLIC_URL` (the same for every environment), where end-users and upstream providers reach it; null when it is not set.
+             * @example https://tributary.example.com
+             */
+            publicUrl: string | null;
+            /**
+             * @description Where upstream providers that send webhooks (Plaid) are told to send this environment's,
+             *     with `{provider}` standing for the provider's name. Null when `PUBLIC_URL` is not set or
+             *     names this machine only (`localhost`, a loopback address): then no provider webhook can
+             *     reach the service, and connections sync on schedule and on refresh only.
+             * @example https://tributary.example.com/v1/providers/{provider}/webhooks?environment=env_01jdq3s0a1b2c3d4e5f6g7h8j9
+             */
+            providerWebhookUrl: string | null;
         };
         /** @description An API key of the environment, without its secret. */
         ApiKey: {
@@ -3064,10 +3181,12 @@ export interface components {
          *     `RecurringStream`; read them all with GraphQL's `recurringStreams`. `statement.created`
          *     (a provider listed a statement Tributary did not have: `PENDING`), `statement.ready` (its
          *     PDF is fetched and stored: `READY`); `record` of both is the `Statement`, without a
-         *     download URL: read `Statement.url` over GraphQL.
+         *     download URL: read `Statement.url` over GraphQL. `webhook.test` (sent by
+         *     `sendWebhookTestEvent` to one subscription, never fanned out; `profile` is null and
+         *     `record` the `WebhookTestRecord`): acknowledge it with a `2xx` and otherwise ignore it.
          * @enum {string}
          */
-        EventType: "profile.created" | "profile.deleted" | "profile.ready" | "balance.created" | "account.verified" | "account.owners_verified" | "connection.created" | "connection.synced.successful" | "connection.synced.errored.ERROR_REPAIRABLE" | "connection.synced.errored.ERROR_SERVICE" | "connection.synced.errored.ERROR_PROVIDER" | "connection.synced.errored.ERROR_INSTITUTION" | "connection.disconnected" | "connection.accounts_available" | "connection.consent_expiring" | "holdings.updated" | "liabilities.updated" | "recurring_stream.created" | "recurring_stream.amount_changed" | "recurring_stream.ended" | "statement.created" | "statement.ready";
+        EventType: "profile.created" | "profile.deleted" | "profile.ready" | "balance.created" | "account.verified" | "account.owners_verified" | "connection.created" | "connection.synced.successful" | "connection.synced.errored.ERROR_REPAIRABLE" | "connection.synced.errored.ERROR_SERVICE" | "connection.synced.errored.ERROR_PROVIDER" | "connection.synced.errored.ERROR_INSTITUTION" | "connection.disconnected" | "connection.accounts_available" | "connection.consent_expiring" | "holdings.updated" | "liabilities.updated" | "recurring_stream.created" | "recurring_stream.amount_changed" | "recurring_stream.ended" | "statement.created" | "statement.ready" | "webhook.test";
         /**
          * @description A recurring stream of an account, as `recurring_stream.*` events carry it (GraphQL's
          *     `RecurringStream` has the same fields and its transactions). Amounts are exact decimals,
@@ -3137,8 +3256,8 @@ export interface components {
          *     the resource concerned: a `ProfileSummary` for `profile.*`, a `Balance` for
          *     `balance.created`, an `Account` for `account.verified` and `account.owners_verified`, a `Connection` for
          *     `connection.*`, `holdings.updated` and `liabilities.updated`, a `RecurringStream` for
-         *     `recurring_stream.*`, a `Statement` for `statement.*`. Events never carry sensitive
-         *     profile fields nor account owners.
+         *     `recurring_stream.*`, a `Statement` for `statement.*`, a `WebhookTestRecord` for
+         *     `webhook.test`. Events never carry sensitive profile fields nor account owners.
          */
         Event: {
             id: components["schemas"]["EventId"];
@@ -3148,14 +3267,14 @@ export interface components {
              */
             at: string;
             type: components["schemas"]["EventType"];
-            /** @description The profile concerned (null only for events not tied to a profile; no current type). */
+            /** @description The profile concerned (null only for events not tied to a profile: `webhook.test`). */
             profile: {
                 id: components["schemas"]["ProfileId"];
                 /** Format: uuid */
                 uuid: string;
                 metadata: components["schemas"]["Metadata"];
             } | null;
-            record: components["schemas"]["ProfileSummary"] | components["schemas"]["Balance"] | components["schemas"]["Account"] | components["schemas"]["Connection"] | components["schemas"]["RecurringStream"] | components["schemas"]["Statement"];
+            record: components["schemas"]["ProfileSummary"] | components["schemas"]["Balance"] | components["schemas"]["Account"] | components["schemas"]["Connection"] | components["schemas"]["RecurringStream"] | components["schemas"]["Statement"] | components["schemas"]["WebhookTestRecord"];
             /** @description Event-level data: for `connection.synced.successful`, `changes` counts the transactions the sync added, modified and removed, and `transactions` lists their ids, at most 1,000 of each kind, with `truncated` true when some were left out (`{"changes": {"added": 12, "modified": 1, "removed": 0}, "transactions": {"added": ["txn_…", …], "modified": ["txn_…"], "removed": [], "truncated": false}}`); for `recurring_stream.amount_changed`, `previous` holds the stream's amounts before the change (`{"previous": {"averageAmount": 15.49, "lastAmount": 15.49}}`); `{}` for other types. */
             metadata: {
                 [key: string]: unknown;
@@ -3515,6 +3634,74 @@ export interface components {
             disabledReason: string | null;
             /** Format: date-time */
             at: string;
+            reachability: components["schemas"]["WebhookReachability"];
+        };
+        /**
+         * @description How the endpoint has answered, from the subscription's delivery attempts (kept as long as the
+         *     event log, `LOG_RETENTION_DAYS`). An attempt not made because the subscription was disabled
+         *     counts as failed.
+         */
+        WebhookReachability: {
+            /**
+             * Format: date-time
+             * @description When the latest attempt made was; null before any.
+             */
+            lastAttemptAt: string | null;
+            /**
+             * @description How the latest attempt made ended; null before any.
+             * @enum {string|null}
+             */
+            lastAttemptStatus: "SUCCEEDED" | "FAILED" | null;
+            /**
+             * Format: date-time
+             * @description When the latest successful attempt was; null when none is kept.
+             */
+            lastSuccessAt: string | null;
+            /** @description Failed attempts since the last success (all of them, without one), counted up to 1,000: 1000 means at least that many. */
+            consecutiveFailures: number;
+        };
+        /** @description The `record` of a `webhook.test` event; the subscription it was sent to. */
+        WebhookTestRecord: {
+            subscriptionId: components["schemas"]["WebhookSubscriptionId"];
+            /** @example Ledger sync */
+            name: string;
+            /**
+             * Format: uri
+             * @example https://api.example.com/webhooks/tributary
+             */
+            targetUrl: string;
+        };
+        /** @description Which events `redeliverWebhookEvents` delivers again; every field is optional. */
+        WebhookRedeliveryRange: {
+            /**
+             * @description The events whose latest attempt to the subscription ended so.
+             * @default FAILED
+             * @enum {string}
+             */
+            status: "FAILED" | "SUCCEEDED";
+            /**
+             * Format: date-time
+             * @description Only events recorded at or after this time.
+             */
+            since?: string;
+            /**
+             * Format: date-time
+             * @description Only events recorded before this time.
+             */
+            until?: string;
+            /** @description Only events after this one (a previous answer's `next`). */
+            after?: components["schemas"]["EventId"];
+            /**
+             * @description At most this many events are queued by the call.
+             * @default 100
+             */
+            limit: number;
+        };
+        WebhookRedeliveriesQueued: {
+            /** @description How many events got an attempt queued. */
+            queued: number;
+            /** @description Null when the whole range was looked at; otherwise the last event looked at, to send as `after` to go on. */
+            next: components["schemas"]["EventId"] | null;
         };
         WebhookSubscriptionCreate: {
             /** @example Ledger sync */
@@ -6585,6 +6772,127 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description No subscription or no event of this environment matches. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Webhook subscription id, `wh_` + 26 characters (`^wh_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example wh_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookRedeliveryRange"];
+            };
+        };
+        responses: {
+            /** @description How many attempts were queued, and where to go on. */
+            202: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRedeliveriesQueued"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The body breaks the schema, or `since` or `until` is not an instant PostgreSQL can compare. */
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description Webhook subscription id, `wh_` + 26 characters (`^wh_[0-9a-hjkmnp-tv-z]{26}$`). Unknown or malformed ids are 404.
+                 * @example wh_01jdq4c5d6e7f8g9h0j1k2m3n4
+                 */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queued attempt (`status` PENDING); its `eventId` is the test event's. */
+            202: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];

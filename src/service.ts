@@ -362,7 +362,7 @@ function restHandlers(deps: {
   const jobs = work.connectionJobs;
   return {
     ...healthHandlers({ rateLimits, outage, metrics }),
-    ...environmentHandlers({ cipher, factories: providerFactories(config) }),
+    ...environmentHandlers({ cipher, factories: providerFactories(config), publicUrl: config.publicUrl }),
     ...profileHandlers({
       cipher,
       scheduleDeletion: async (profileId, db) => {

@@ -175,6 +175,45 @@ it('redelivers a failed webhook and shows the new attempt succeed', async () => 
   }
 });
 
+it('sends a test event and redelivers the failed range, by keyboard, and shows the attempts and the reachability', async () => {
+  let failing = true;
+  const receiver = await startReceiver(() => (failing ? { status: 500, body: 'broken' } : { status: 200, body: 'fixed' }));
+  try {
+    const subscription = await app.http.post('/v1/webhooks/subscriptions', { auth: app.apiKey, json: { name: 'Receiver check', targetUrl: receiver.url, eventTypes: ['profile.deleted'] } });
+    expect(subscription.status).toBe(201);
+    const { page } = developer;
+    await page.getByRole('navigation').getByRole('link', { name: 'Webhooks' }).click();
+    expect(await page.getByRole('definition').filter({ hasText: /Off: set PUBLIC_URL/ }).count()).toBe(1);
+    await page.getByRole('link', { name: 'Receiver check' }).click();
+    const log = page.getByRole('region', { name: 'Attempts by event' });
+    const failuresInARow = page.getByTestId('consecutive-failures');
+
+    const sent = page.waitForResponse((response) => response.url().endsWith('/test'));
+    await page.getByRole('button', { name: 'Send test event' }).focus();
+    await page.keyboard.press('Enter');
+    const testEvent = await (await sent).json();
+    expect(testEvent).toMatchObject({ subscriptionId: subscription.body.id, status: 'PENDING' });
+    await page.getByRole('status').filter({ hasText: testEvent.eventId }).waitFor();
+    await expect.poll(() => log.getByRole('row').nth(1).innerText(), EVENTUALLY).toMatch(/\s1\s.*\sFAILED\s+500\s/);
+    expect(await log.getByRole('row').nth(1).innerText()).toContain(testEvent.eventId);
+    await expect.poll(() => failuresInARow.textContent(), EVENTUALLY).toBe('1');
+    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ id: testEvent.eventId, type: 'webhook.test' });
+
+    failing = false;
+    await page.getByLabel('At most').fill('10');
+    await page.getByLabel('At most').press('Enter');
+    await page.getByRole('status').filter({ hasText: '1 event queued; the whole range was looked at.' }).waitFor();
+    await expect.poll(() => log.getByRole('row').nth(1).innerText(), EVENTUALLY).toMatch(/\s2\s.*\sSUCCEEDED\s+200\s/);
+    await expect.poll(() => failuresInARow.textContent(), EVENTUALLY).toBe('0');
+    expect(receiver.received.map((request) => request.headers['webhook-id'])).toEqual([testEvent.eventId, testEvent.eventId]);
+
+    await page.getByRole('navigation').getByRole('link', { name: 'Webhooks' }).click();
+    await expect.poll(() => page.getByRole('row', { name: /Receiver check/ }).innerText(), EVENTUALLY).toMatch(/SUCCEEDED.*\s0\s/s);
+  } finally {
+    await receiver.close();
+  }
+});
+
 it('creates an API key, shows its secret once, and revokes it', async () => {
   const { page } = developer;
   await page.getByRole('navigation').getByRole('link', { name: 'API keys' }).click();

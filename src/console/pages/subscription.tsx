@@ -1,13 +1,17 @@
 import { api, queryClient, type Schemas } from '../api.ts';
 import { href } from '../router.tsx';
 import { ConfirmButton, ErrorNotice, Loaded, ShownOnce, Status, Table, Time } from '../ui.tsx';
+import { ReachabilityFacts, RedeliverRange, SendTestEvent } from './webhook-tools.tsx';
 
 const refetch = () => queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[1]).startsWith('/v1/webhooks/') });
 
-/** One subscription: enable or disable it, rotate its secret, and its delivery log with every attempt, each event redeliverable. */
+/**
+ * One subscription: its endpoint's reachability; enable or disable it, rotate its secret, send it a
+ * test event; redeliver a range of events; and its delivery log with every attempt, each event redeliverable.
+ */
 export function SubscriptionPage({ subscriptionId }: { subscriptionId: string }) {
   const path = { params: { path: { subscriptionId } } };
-  const subscription = api.useQuery('get', '/v1/webhooks/subscriptions/{subscriptionId}', path);
+  const subscription = api.useQuery('get', '/v1/webhooks/subscriptions/{subscriptionId}', path, { refetchInterval: 3_000 });
   const deliveries = api.useQuery('get', '/v1/webhooks/subscriptions/{subscriptionId}/deliveries', { params: { path: { subscriptionId }, query: { limit: 100 } } }, { refetchInterval: 3_000 });
   const update = api.useMutation('patch', '/v1/webhooks/subscriptions/{subscriptionId}', { onSuccess: refetch });
   const rotate = api.useMutation('post', '/v1/webhooks/subscriptions/{subscriptionId}/rotate-secret');
@@ -23,18 +27,21 @@ export function SubscriptionPage({ subscriptionId }: { subscriptionId: string })
               <dt>Target</dt><dd><code>{data.targetUrl}</code></dd>
               <dt>Event types</dt><dd>{data.eventTypes.join(', ')}</dd>
               <dt>State</dt><dd><Status value={data.disabled ? 'DISABLED' : 'ENABLED'} /> {data.disabledReason}</dd>
+              <ReachabilityFacts reachability={data.reachability} />
             </dl>
             <div className="actions" role="group" aria-label="Actions">
               <button type="button" onClick={() => update.mutate({ ...path, body: { disabled: !data.disabled } })} disabled={update.isPending}>
                 {data.disabled ? 'Enable' : 'Disable'}
               </button>
               <ConfirmButton label="Rotate secret" question="Rotate the signing secret? The old one keeps signing for 24 hours." onConfirm={() => rotate.mutate(path)} />
+              <SendTestEvent subscriptionId={subscriptionId} onSent={() => void refetch()} />
             </div>
           </>
         )}
       </Loaded>
       <ErrorNotice error={update.error ?? rotate.error ?? redeliver.error} />
       {rotate.data && <ShownOnce label="New signing secret" secret={rotate.data.secret} />}
+      <RedeliverRange subscriptionId={subscriptionId} onQueued={() => void refetch()} />
       <h2>Delivery log</h2>
       <Loaded query={deliveries}>
         {(attempts) =>

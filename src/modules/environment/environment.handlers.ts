@@ -6,6 +6,7 @@ import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { decodeId } from '../../lib/ids.ts';
 import type { ProviderFactory } from '../../providers/directory.ts';
 import { createApiKey } from './api-key.service.ts';
+import type { EnvironmentEntity } from './environment.entity.ts';
 import { presentApiKey, presentEnvironment } from './environment.presenter.ts';
 import { grantsOf } from '../operator/operator.store.ts';
 import { allEnvironments, apiKeyById, environmentById, environmentKeys } from './environment.store.ts';
@@ -23,7 +24,7 @@ async function environmentOf(em: EntityManager, environmentId: string) {
  * REST handlers for an environment's own administration: its API keys and its upstream provider
  * settings (the CLI's `keys` and `providers` verbs), on the credential's environment only.
  */
-export function environmentHandlers({ cipher, factories }: { cipher: FieldCipher; factories: ProviderFactory[] }): Handlers<EnvironmentOperations> {
+export function environmentHandlers({ cipher, factories, publicUrl }: { cipher: FieldCipher; factories: ProviderFactory[]; publicUrl: string | undefined }): Handlers<EnvironmentOperations> {
   const settings = (em: EntityManager) => new ProviderSettings(em, cipher);
   const summary = async (em: EntityManager, environmentId: string, provider: string) => {
     const stored = await settings(em).describe(environmentId, provider);
@@ -32,11 +33,12 @@ export function environmentHandlers({ cipher, factories }: { cipher: FieldCipher
   };
   return {
     async listEnvironments({ credential, em }) {
-      if (credential.kind !== 'operator') return { status: 200, body: [presentEnvironment(await environmentOf(em, credential.environmentId))] };
+      const present = (environment: EnvironmentEntity) => presentEnvironment(environment, publicUrl);
+      if (credential.kind !== 'operator') return { status: 200, body: [present(await environmentOf(em, credential.environmentId))] };
       const grants = (await grantsOf(em, [credential.operatorId])).get(credential.operatorId) ?? [];
       const granted = new Set(grants.map((grant) => grant.environment?.id ?? null));
       const environments = (await allEnvironments(em)).filter((environment) => granted.has(null) || granted.has(environment.id));
-      return { status: 200, body: environments.map(presentEnvironment) };
+      return { status: 200, body: environments.map(present) };
     },
     async listApiKeys({ credential, em }) {
       const keys = await environmentKeys(em, await environmentOf(em, credential.environmentId));

@@ -28,7 +28,24 @@ export function recordEvent(
   record: Record<string, unknown>,
   metadata: Record<string, unknown> = {},
 ): EventEntity {
-  const event = em.create(Event, {
+  const event = logEvent(em, environmentId, type, profile, record, metadata);
+  em.create(EventOutbox, { eventId: event.id });
+  return event;
+}
+
+/**
+ * Adds an event to the log only, in the caller's unit of work: the relay never fans it out to the
+ * subscriptions (a test event, whose one delivery the caller writes itself).
+ */
+export function logEvent(
+  em: EntityManager,
+  environmentId: string,
+  type: string,
+  profile: EventProfile | null,
+  record: Record<string, unknown>,
+  metadata: Record<string, unknown> = {},
+): EventEntity {
+  return em.create(Event, {
     id: uuidv7(),
     environment: environmentId,
     profileId: profile?.id ?? null,
@@ -41,8 +58,6 @@ export function recordEvent(
       metadata,
     },
   });
-  em.create(EventOutbox, { eventId: event.id });
-  return event;
 }
 
 /**

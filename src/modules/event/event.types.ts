@@ -22,6 +22,7 @@ export const EVENT_TYPES = [
   'recurring_stream.ended',
   'statement.created',
   'statement.ready',
+  'webhook.test',
 ] as const;
 
 /** Whether `filter` names an event type exactly or is a prefix of whole dot-separated segments of one. */

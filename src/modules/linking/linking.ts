@@ -5,7 +5,7 @@ import type { components } from '../../../generated/rest.ts';
 import { AppError, forbidden, notFound, ValidationError } from '../../errors.ts';
 import { jobsIn } from '../../jobs/in-transaction.ts';
 import { encodeId } from '../../lib/ids.ts';
-import { isLoopbackUrl } from '../../lib/loopback.ts';
+import { providerWebhookUrl } from '../../lib/provider-webhook-url.ts';
 import { ProviderNotConfigured, type ProviderDirectory } from '../../providers/directory.ts';
 import type { EndUserPresence, Provider } from '../../providers/provider.ts';
 import type { InstitutionQuery, LinkCompletion, LinkSession } from '../../providers/link-flow.ts';
@@ -86,14 +86,11 @@ export const SEARCH_DEADLINE_MS = 5_000;
  */
 export class Linking {
   readonly #deps: LinkingDeps;
-  /** Where upstreams can reach this service from outside; null without PUBLIC_URL, or with a loopback one. */
-  readonly #webhookOrigin: string | null;
   /** Providers whose webhooks were said to be off: said once per process. */
   readonly #webhooksOffSaid = new Set<string>();
 
   constructor(deps: LinkingDeps) {
     this.#deps = deps;
-    this.#webhookOrigin = deps.publicUrl && !isLoopbackUrl(deps.publicUrl) ? deps.publicUrl : null;
   }
 
   /**
@@ -307,14 +304,12 @@ export class Linking {
 
   /** Where `provider` should send webhooks about a login; null (and said once) when nothing outside can reach this service. */
   #webhookUrl({ environmentId }: Caller, provider: Provider, name: string): string | null {
-    if (this.#webhookOrigin === null) {
-      if (provider.capabilities.has('WEBHOOKS') && !this.#webhooksOffSaid.has(name)) {
-        this.#webhooksOffSaid.add(name);
-        this.#deps.logger.warn({ provider: name }, `${name} webhooks are off until PUBLIC_URL is set to this service's public https origin; connections sync on schedule and on refresh only`);
-      }
-      return null;
+    const url = providerWebhookUrl(this.#deps.publicUrl, name, environmentId);
+    if (url === null && provider.capabilities.has('WEBHOOKS') && !this.#webhooksOffSaid.has(name)) {
+      this.#webhooksOffSaid.add(name);
+      this.#deps.logger.warn({ provider: name }, `${name} webhooks are off until PUBLIC_URL is set to this service's public https origin; connections sync on schedule and on refresh only`);
     }
-    return `${this.#webhookOrigin}/v1/providers/${name}/webhooks?environment=${encodeId('environment', environmentId)}`;
+    return url;
   }
 }
 

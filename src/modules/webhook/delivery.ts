@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { DatabaseOutage } from '../../db/database-outage.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
-import { queued, type AttemptQueue, type Enqueue } from './attempt-queue.ts';
+import { queued, type AttemptQueue, type Enqueue, type QueuedAttempt } from './attempt-queue.ts';
 import { WebhookAttempts } from './attempts.ts';
 import { WebhookDispatcher } from './dispatcher.ts';
 import { WebhookRelay } from './relay.ts';
@@ -74,9 +74,14 @@ export class WebhookDeliveries {
     await this.#dispatcher?.stop();
   }
 
-  /** Queues a new row's attempt (a redelivery). */
+  /** Queues a new row's attempt (a redelivery, a test event). */
   async queue(delivery: WebhookDeliveryEntity): Promise<void> {
     await this.#enqueue([queued(delivery)]);
+  }
+
+  /** Queues the attempts of new rows written by one statement (a range redelivery). */
+  async queueAttempts(attempts: QueuedAttempt[]): Promise<void> {
+    await this.#enqueue(attempts);
   }
 
   /** Relays the outbox now (a worker also does every second). */

@@ -57,6 +57,8 @@ export const WebhookDelivery = defineEntity({
     // A subscription's attempts newest first, by page or after a cursor (GET …/deliveries).
     { properties: ['subscription', 'id'] },
     { properties: ['status', 'at'] },
+    // A subscription's latest success, latest failure and failures since (its reachability).
+    { properties: ['subscription', 'status', 'id'] },
   ],
 });
 

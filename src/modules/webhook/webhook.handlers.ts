@@ -5,6 +5,7 @@ import { encodeId } from '../../lib/ids.ts';
 import { pageHeaders, pageOf, pageOrCursor } from '../../api-kit/pagination.ts';
 import type { Handlers } from '../../api-kit/rest-handler.ts';
 import type { WebhookDeliveries } from './delivery.ts';
+import type { WebhookSubscriptionEntity } from './webhook.entity.ts';
 import { presentDelivery, presentSubscription } from './webhook.presenter.ts';
 import { WebhookService } from './webhook.service.ts';
 
@@ -16,7 +17,9 @@ type WebhookOperations =
   | 'deleteWebhookSubscription'
   | 'rotateWebhookSubscriptionSecret'
   | 'listWebhookDeliveries'
-  | 'redeliverWebhookEvent';
+  | 'redeliverWebhookEvent'
+  | 'redeliverWebhookEvents'
+  | 'sendWebhookTestEvent';
 
 export interface WebhookHandlerDeps {
   cipher: FieldCipher;
@@ -24,25 +27,29 @@ export interface WebhookHandlerDeps {
   deliveries: WebhookDeliveries;
 }
 
-/** REST handlers for /v1/webhooks (API key): subscriptions, secrets, delivery attempts and redelivery. */
+/** REST handlers for /v1/webhooks: subscriptions with their reachability, secrets, delivery attempts, redelivery and test events. */
 export function webhookHandlers({ cipher, allowPrivate, deliveries }: WebhookHandlerDeps): Handlers<WebhookOperations> {
   const service = (em: EntityManager, { environmentId }: Credential) => new WebhookService(em, cipher, environmentId, { allowPrivate });
+  const present = async (webhooks: WebhookService, subscription: WebhookSubscriptionEntity) => presentSubscription(subscription, (await webhooks.reachability([subscription])).get(subscription.id));
   return {
     async listWebhookSubscriptions({ query, credential, em }) {
+      const webhooks = service(em, credential);
       const { page, limit } = pageOf(query);
-      const { items, total } = await service(em, credential).list(page, limit);
-      return { status: 200, body: items.map(presentSubscription), headers: pageHeaders(page, limit, total, items.length) };
+      const { items, total } = await webhooks.list(page, limit);
+      const reachability = await webhooks.reachability(items);
+      return { status: 200, body: items.map((item) => presentSubscription(item, reachability.get(item.id))), headers: pageHeaders(page, limit, total, items.length) };
     },
     async createWebhookSubscription({ body, credential, em }) {
       const { subscription, secret } = await service(em, credential).create(body);
-      return { status: 201, body: { ...presentSubscription(subscription), secret } };
+      return { status: 201, body: { ...presentSubscription(subscription, undefined), secret } };
     },
     async getWebhookSubscription({ params, credential, em }) {
-      return { status: 200, body: presentSubscription(await service(em, credential).get(params.subscriptionId)) };
+      const webhooks = service(em, credential);
+      return { status: 200, body: await present(webhooks, await webhooks.get(params.subscriptionId)) };
     },
     async updateWebhookSubscription({ params, body, credential, em }) {
       const webhooks = service(em, credential);
-      return { status: 200, body: presentSubscription(await webhooks.update(await webhooks.get(params.subscriptionId), body)) };
+      return { status: 200, body: await present(webhooks, await webhooks.update(await webhooks.get(params.subscriptionId), body)) };
     },
     async deleteWebhookSubscription({ params, credential, em }) {
       const webhooks = service(em, credential);
@@ -63,6 +70,18 @@ export function webhookHandlers({ cipher, allowPrivate, deliveries }: WebhookHan
     async redeliverWebhookEvent({ params, credential, em }) {
       const webhooks = service(em, credential);
       const delivery = await webhooks.redeliver(await webhooks.get(params.subscriptionId), params.eventId);
+      await deliveries.queue(delivery);
+      return { status: 202, body: presentDelivery(delivery) };
+    },
+    async redeliverWebhookEvents({ params, body, credential, em }) {
+      const webhooks = service(em, credential);
+      const { queued, next } = await webhooks.redeliverRange(await webhooks.get(params.subscriptionId), body ?? {});
+      await deliveries.queueAttempts(queued);
+      return { status: 202, body: { queued: queued.length, next } };
+    },
+    async sendWebhookTestEvent({ params, credential, em }) {
+      const webhooks = service(em, credential);
+      const delivery = await webhooks.sendTest(await webhooks.get(params.subscriptionId));
       await deliveries.queue(delivery);
       return { status: 202, body: presentDelivery(delivery) };
     },

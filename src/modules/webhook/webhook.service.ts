@@ -3,16 +3,42 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { IdOrderPage, OffsetPage } from '../../db/list-page.ts';
 import { notFound, ValidationError, type FieldIssue } from '../../errors.ts';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
-import { decodeId, uuidv7 } from '../../lib/ids.ts';
+import { isStorableInstant } from '../../lib/dates.ts';
+import { decodeId, encodeId, uuidv7, uuidv7Edge } from '../../lib/ids.ts';
 import { readEnvironment } from '../environment/environment.service.ts';
+import { logEvent } from '../event/event.service.ts';
 import { findEvent } from '../event/event.store.ts';
 import { isEventTypeFilter } from '../event/event.types.ts';
+import type { QueuedAttempt } from './attempt-queue.ts';
 import { newWebhookSecret } from './signing.ts';
 import { checkTarget } from './target.ts';
 import { WebhookDelivery, WebhookSubscription, type WebhookDeliveryEntity, type WebhookSubscriptionEntity } from './webhook.entity.ts';
-import { countAttempts, deliveryPage, removeSubscription, subscriptionById, subscriptionPage } from './webhook.store.ts';
+import {
+  countAttempts,
+  deliveryPage,
+  insertRedeliveries,
+  latestAttempts,
+  lockSubscription,
+  reachabilityOf,
+  removeSubscription,
+  subscriptionById,
+  subscriptionPage,
+  type Reachability,
+} from './webhook.store.ts';
 
 const PREVIOUS_SECRET_VALID_MS = 24 * 3600 * 1000;
+
+/** Which events a range redelivery takes (the contract's WebhookRedeliveryRange, public ids and instants as sent). */
+export interface RedeliveryRange {
+  status?: 'FAILED' | 'SUCCEEDED';
+  since?: string;
+  until?: string;
+  after?: string;
+  limit?: number;
+}
+
+const NO_ID = '00000000-0000-0000-0000-000000000000';
+const LAST_ID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 
 export interface SubscriptionFields {
   name?: string;
@@ -109,13 +135,72 @@ export class WebhookService {
     if (!event) throw notFound('Event');
     const previous = await countAttempts(this.#em, subscription.id, event.id);
     const delivery = this.#em.create(WebhookDelivery, { id: uuidv7(), subscription, event, attempt: previous + 1, redelivery: true, status: 'PENDING', at: new Date() });
+    await this.#flushDelivery();
+    return delivery;
+  }
+
+  /**
+   * Records a `webhook.test` event in the log (not the outbox: no other subscription gets it) and,
+   * in the same transaction, one attempt of it to this subscription, made once like a redelivery.
+   */
+  async sendTest(subscription: WebhookSubscriptionEntity): Promise<WebhookDeliveryEntity> {
+    const record = { subscriptionId: encodeId('webhookSubscription', subscription.id), name: subscription.name, targetUrl: subscription.targetUrl };
+    const event = logEvent(this.#em, this.#environmentId, 'webhook.test', null, record);
+    const delivery = this.#em.create(WebhookDelivery, { id: uuidv7(), subscription, event, attempt: 1, redelivery: true, status: 'PENDING', at: new Date() });
+    await this.#flushDelivery();
+    return delivery;
+  }
+
+  /**
+   * Queues one more attempt (made once) of each event in the range whose latest attempt to this
+   * subscription has the status asked for, oldest first, up to `limit`; events with an attempt
+   * pending are passed over. Reads at most RANGE_ROWS attempts; `next` is the last event looked at
+   * when the range goes on past what was read or queued.
+   */
+  async redeliverRange(subscription: WebhookSubscriptionEntity, range: RedeliveryRange): Promise<{ queued: QueuedAttempt[]; next: string | null }> {
+    const status = range.status ?? 'FAILED';
+    const limit = range.limit ?? 100;
+    const bounds = this.#idRange(range);
+    const at = new Date();
+    const { queued, next } = await this.#em.transactional(async (tx) => {
+      if (!(await lockSubscription(tx, subscription.id))) throw notFound('Webhook subscription');
+      const { latest, full } = await latestAttempts(tx, subscription.id, bounds);
+      // A full read may have stopped inside its last event's attempts: that event is left for the next call (unless it is the only one).
+      const looked = full && latest.length > 1 ? latest.slice(0, -1) : latest;
+      const wanted = looked.filter((attempt) => attempt.status === status);
+      const taken = wanted.slice(0, limit);
+      const rows = taken.map(({ eventId }) => ({ id: uuidv7(), eventId }));
+      if (rows.length > 0) await insertRedeliveries(tx, subscription.id, rows, at);
+      const stoppedAt = wanted.length > limit ? taken.at(-1) : full ? looked.at(-1) : undefined;
+      return { queued: rows, next: stoppedAt ? encodeId('event', stoppedAt.eventId) : null };
+    });
+    return {
+      queued: queued.map(({ id }) => ({ deliveryId: id, subscriptionId: subscription.id, environmentId: this.#environmentId, at, jobId: id })),
+      next,
+    };
+  }
+
+  /** Each subscription's reachability, by subscription id. */
+  reachability(subscriptions: WebhookSubscriptionEntity[]): Promise<Map<string, Reachability>> {
+    return reachabilityOf(this.#em, subscriptions.map(({ id }) => id));
+  }
+
+  /** A range's events as an exclusive id range: ids are uuidv7, so `since` and `until` are id bounds too. A bound PostgreSQL cannot compare with is a 422. */
+  #idRange({ since, until, after }: RedeliveryRange): { after: string; before: string } {
+    const instants = Object.entries({ since, until }).filter(([, value]) => value !== undefined && !isStorableInstant(new Date(value)));
+    if (instants.length > 0) throw new ValidationError(instants.map(([name]) => ({ path: [name], message: `${name} must be a real instant from 0001-01-01 to 9999-12-31 UTC` })));
+    const lower = [after === undefined ? NO_ID : (decodeId('event', after) ?? NO_ID), since === undefined ? NO_ID : uuidv7Edge(new Date(since).getTime() - 1, 'last')];
+    return { after: lower.sort().at(-1)!, before: until === undefined ? LAST_ID : uuidv7Edge(new Date(until).getTime(), 'first') };
+  }
+
+  /** Writes a new delivery row; its subscription deleted since it was read is not found. */
+  async #flushDelivery(): Promise<void> {
     try {
       await this.#em.flush();
     } catch (error) {
       if (error instanceof ForeignKeyConstraintViolationException) throw notFound('Webhook subscription');
       throw error;
     }
-    return delivery;
   }
 
   /** Event types must name real types (or prefixes of them); the target must be reachable and allowed. */

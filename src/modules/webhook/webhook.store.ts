@@ -14,6 +14,10 @@ export interface OwedDelivery {
 
 /** Owed rows the relay's sweep reads per pass. */
 export const SWEEP_ROWS = 100;
+/** Failed attempts a subscription's reachability counts at most. */
+export const REACHABILITY_FAILURES = 1000;
+/** Attempts a range redelivery reads at most per call. */
+export const RANGE_ROWS = 10_000;
 
 /** The statements of the webhook_delivery table; test/stores.test.ts prepares each. */
 export const webhookStatements = {
@@ -47,7 +51,42 @@ export const webhookStatements = {
            from outcome o where s.id = (o.disable->>'subscriptionId')::uuid
        )
        select count(*)::int as settled from outcome`,
+  // Each subscription's latest success and latest failure, and the failures after that success (at most
+  // REACHABILITY_FAILURES read): three short reads of the (subscription_id, status, id) index each.
+  reachability: `select s.id as "subscriptionId", ok.at as "lastSuccessAt", ok.id as "lastSuccessId", bad.at as "lastFailureAt", bad.id as "lastFailureId",
+            (select count(*)::int from (select 1 from webhook_delivery f
+               where f.subscription_id = s.id and f.status = 'FAILED' and f.id > coalesce(ok.id, '00000000-0000-0000-0000-000000000000'::uuid)
+               limit ${REACHABILITY_FAILURES}) failures) as "consecutiveFailures"
+       from unnest($1::uuid[]) as s(id)
+       left join lateral (select id, at from webhook_delivery d where d.subscription_id = s.id and d.status = 'SUCCEEDED' order by d.id desc limit 1) ok on true
+       left join lateral (select id, at from webhook_delivery d where d.subscription_id = s.id and d.status = 'FAILED' order by d.id desc limit 1) bad on true`,
+  // A range redelivery holds its subscription's row until it commits: two at once queue nothing twice,
+  // and a subscription deleted meanwhile is not found (its delete holds the row first).
+  lockSubscription: `select id from webhook_subscription where id = $1 for no key update`,
+  // The latest attempt of each event of a subscription in the id range ($2, $3), reading at most
+  // RANGE_ROWS attempts in event order (the (subscription_id, event_id) index); `full` says the read
+  // stopped there, so that its last event may have attempts beyond it.
+  latestAttempts: `with scanned as (
+         select event_id, id, status from webhook_delivery
+          where subscription_id = $1 and event_id > $2::uuid and event_id < $3::uuid
+          order by event_id, id limit ${RANGE_ROWS}
+       )
+       select distinct on (event_id) event_id as "eventId", status, (select count(*) from scanned) = ${RANGE_ROWS} as "full"
+         from scanned order by event_id, id desc`,
+  // One more attempt of each event (their numbers follow the attempts it has), made once (a redelivery).
+  redeliver: `insert into webhook_delivery (id, subscription_id, event_id, attempt, redelivery, status, at)
+       select r.id, $1::uuid, r.event_id, (select count(*) from webhook_delivery d where d.subscription_id = $1::uuid and d.event_id = r.event_id) + 1, true, 'PENDING', $3
+         from jsonb_to_recordset($2::jsonb) as r(id uuid, event_id uuid)`,
 };
+
+/** A subscription's endpoint as its attempts show it. */
+export interface Reachability {
+  lastSuccessAt: Date | null;
+  lastSuccessId: string | null;
+  lastFailureAt: Date | null;
+  lastFailureId: string | null;
+  consecutiveFailures: number;
+}
 
 /** An attempt's outcome as its row keeps it, with what follows from it. */
 export interface Settlement {
@@ -126,4 +165,27 @@ export function countAttempts(em: EntityManager, subscriptionId: string, eventId
 /** Delivery rows with their subscriptions and events, for their attempts (claimed rows: they exist). */
 export function deliveriesToAttempt(em: EntityManager, ids: string[]): Promise<WebhookDeliveryEntity[]> {
   return em.find(WebhookDelivery, { id: { $in: ids } }, { populate: ['subscription', 'event'] });
+}
+
+/** Each subscription's reachability (see webhookStatements.reachability). */
+export async function reachabilityOf(em: EntityManager, subscriptionIds: string[]): Promise<Map<string, Reachability>> {
+  if (subscriptionIds.length === 0) return new Map();
+  const { rows } = await run<Reachability & { subscriptionId: string }>(em, webhookStatements.reachability, [subscriptionIds]);
+  return new Map(rows.map(({ subscriptionId, ...reachability }) => [subscriptionId, reachability]));
+}
+
+/** The latest attempt's status of each event in a subscription's id range, in event order; `full`: the read stopped at RANGE_ROWS attempts. */
+export async function latestAttempts(tx: EntityManager, subscriptionId: string, range: { after: string; before: string }): Promise<{ latest: Array<{ eventId: string; status: string }>; full: boolean }> {
+  const { rows } = await run<{ eventId: string; status: string; full: boolean }>(tx, webhookStatements.latestAttempts, [subscriptionId, range.after, range.before]);
+  return { latest: rows.map(({ eventId, status }) => ({ eventId, status })), full: rows[0]?.full ?? false };
+}
+
+/** Locks a subscription's row for the caller's transaction; false when it is gone. */
+export async function lockSubscription(tx: EntityManager, subscriptionId: string): Promise<boolean> {
+  return (await run(tx, webhookStatements.lockSubscription, [subscriptionId])).rows.length > 0;
+}
+
+/** Writes one PENDING redelivery row per given row id and event; due `at`. */
+export async function insertRedeliveries(tx: EntityManager, subscriptionId: string, rows: Array<{ id: string; eventId: string }>, at: Date): Promise<void> {
+  await run(tx, webhookStatements.redeliver, [subscriptionId, JSON.stringify(rows.map(({ id, eventId }) => ({ id, event_id: eventId }))), at]);
 }
