@@ -69,6 +69,6 @@ export const REST_OPERATIONS = {
   listProviderSettings: { method: "get", path: "/v1/provider-settings", credentials: ["apiKey", "operator"], operatorRole: "VIEWER" },
   setProviderSettings: { method: "put", path: "/v1/provider-settings/{provider}", credentials: ["apiKey", "operator"], operatorRole: "DEVELOPER" },
   removeProviderSettings: { method: "delete", path: "/v1/provider-settings/{provider}", credentials: ["apiKey", "operator"], operatorRole: "DEVELOPER" },
-  getMetricsSummary: { method: "get", path: "/v1/metrics/summary", credentials: ["apiKey", "operator"], operatorRole: "SELF" },
+  getMetricsSummary: { method: "get", path: "/v1/metrics/summary", credentials: ["apiKey", "operator"], operatorRole: "VIEWER" },
   listProfileConnections: { method: "get", path: "/v1/profiles/{profileId}/connections", credentials: ["apiKey", "operator"], operatorRole: "VIEWER" },
 } as const;

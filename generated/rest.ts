@@ -2214,6 +2214,11 @@ export interface paths {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -2230,13 +2235,17 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What /metrics counts, as JSON
-         * @description Read from the same counters `/metrics` exports (`METRICS_PORT`), so the two never disagree:
-         *     this process's syncs by provider and outcome (`tributary_sync_duration_seconds`) and
-         *     webhook attempts by outcome (`tributary_webhook_attempts_total`) since it started,
-         *     rate-limit fallbacks (`tributary_rate_limit_fallbacks_total`), and the job queues,
-         *     cluster-wide (`tributary_job_queue_jobs`; `webhook.deliver` is the webhook backlog).
-         *     Counts of every environment: no tenant data, only numbers.
+         * The environment's health figures, as /metrics exports them
+         * @description What the console's health page shows, read by the same functions that make the gauges of
+         *     `/metrics` (`METRICS_PORT`) when it is scraped, so the two never disagree: the environment's
+         *     sync runs by provider and outcome that started in the last hour and the last day
+         *     (`tributary_sync_runs`, read from the sync history), its webhook attempts owed
+         *     (`tributary_webhook_backlog`, read from the delivery log), and the job queues, cluster-wide
+         *     (`tributary_job_queue_jobs`). These come from the database, so every process of a fleet
+         *     answers the same, a restart included. Rate-limit fallbacks are the exception: they happen in
+         *     one process (its Redis connection failing), so they are counted by the process that answers,
+         *     since it started (`tributary_rate_limit_fallbacks_total`). The environment is the API key's,
+         *     or the one a console session names.
          */
         get: operations["getMetricsSummary"];
         put?: never;
@@ -2967,31 +2976,56 @@ export interface components {
         MetricsSummary: {
             /**
              * Format: date-time
-             * @description When this process started counting.
+             * @description When the figures were read: the windows end here.
              */
-            since: string;
-            /** @description Sync runs of this process by provider. */
+            at: string;
+            /**
+             * @description The environment's sync runs that started in the last hour and the last day and have ended
+             *     (a run is counted once it ends, in the window of its start), by provider, from the sync
+             *     history (kept `LOG_RETENTION_DAYS`). A provider with no run in the last day has no row.
+             *     The failed share of a window is `failed / (succeeded + failed)`: deferred and cancelled
+             *     runs are neither.
+             */
             syncs: {
+                /** @example plaid */
                 provider: string;
-                synced: number;
-                failed: number;
-                deferred: number;
+                lastHour: components["schemas"]["SyncRunTally"];
+                lastDay: components["schemas"]["SyncRunTally"];
             }[];
-            /** @description Webhook delivery attempts of this process by outcome. */
-            webhookAttempts: {
-                /** @example succeeded */
-                outcome: string;
-                count: number;
-            }[];
-            /** @description Jobs in each queue, cluster-wide, as of the queue's last count. */
+            /** @description The environment's webhook attempts owed, from the delivery log. */
+            webhookBacklog: {
+                /** @description Attempts whose time has come, waiting for a worker: a number that stays high means deliveries lag. */
+                due: number;
+                /** @description Retries of failed attempts, set for later (see the retry schedule). */
+                scheduled: number;
+            };
+            /** @description Jobs in each queue, cluster-wide (every environment's), as of the queue's last count. */
             queues: {
                 name: string;
                 ready: number;
                 deferred: number;
                 active: number;
             }[];
-            /** @description Times Redis was unreachable and the in-process counters answered. */
-            rateLimitFallbacks: number;
+            /**
+             * @description Times Redis was unreachable and the in-process counters answered. Per process by nature (each
+             *     process has its own Redis connection): counted by the process that answered this request,
+             *     since it started (`since`); `/metrics` of each process has its own.
+             */
+            rateLimitFallbacks: {
+                count: number;
+                /**
+                 * Format: date-time
+                 * @description When this process started counting.
+                 */
+                since: string;
+            };
+        };
+        /** @description Sync runs by outcome (as `ConnectionSync.outcome`). */
+        SyncRunTally: {
+            succeeded: number;
+            failed: number;
+            deferred: number;
+            cancelled: number;
         };
         /**
          * @description Why a connection is in its error status. `CONSENT_EXPIRED` (with `ERROR_REPAIRABLE`): the
@@ -7795,6 +7829,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description With an operator session (the console's cookie): the environment the request acts on
+                 *     (`env_…`). The operator's role there decides what they may do. Ignored with other credentials.
+                 */
+                "Tributary-Environment"?: components["parameters"]["OperatorEnvironment"];
+                /**
                  * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
                  * @example 2026-04-01
                  */
@@ -7812,7 +7851,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The counts. */
+            /** @description The figures. */
             200: {
                 headers: {
                     "Service-Version": components["headers"]["ServiceVersion"];

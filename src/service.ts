@@ -54,7 +54,8 @@ import { connectionSweepJob } from './modules/sync/connection-sweeper.ts';
 import { consentSweepJob } from './modules/connection/consent-sweeper.ts';
 import { sessionRetentionJob } from './modules/session/session-retention.ts';
 import { ATTEMPT_LOG, EVENT_LOG } from './modules/webhook/attempt-retention.ts';
-import { SYNC_HISTORY_LOG } from './modules/sync/connection-sync.store.ts';
+import { SYNC_HISTORY_LOG, syncRunCounts } from './modules/sync/connection-sync.store.ts';
+import { webhookBacklog } from './modules/webhook/webhook-backlog.ts';
 import { logRetentionJob } from './db/log-retention.ts';
 import { linkingHandlers } from './modules/linking/linking.handlers.ts';
 import { connectorPage } from './pages/connector/connector-page.ts';
@@ -330,6 +331,11 @@ async function startBackgroundWork(deps: {
   });
   metrics.watchPool('jobs', () => boss.getDb().poolCounts?.() ?? null);
   metrics.watchQueues(() => boss.getQueues());
+  // From the primary, as every process writes them: a replica's lag would set two processes' figures apart.
+  metrics.watchSharedFigures({
+    syncRuns: (now, environmentId) => syncRunCounts(orm.em.fork(), now, environmentId),
+    webhookBacklog: (now, environmentId) => webhookBacklog(orm.em.fork(), now, environmentId),
+  });
   connectionJobs.attach(boss);
   statementJobs.attach(boss);
   categorizationJobs.attach(boss);

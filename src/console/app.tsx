@@ -14,6 +14,7 @@ import { WebhooksPage } from './pages/webhooks.tsx';
 import { SubscriptionPage } from './pages/subscription.tsx';
 import { EventPage, EventsPage } from './pages/events.tsx';
 import { AuditPage } from './pages/audit.tsx';
+import { OperatorsPage } from './pages/operators.tsx';
 
 const ENVIRONMENT_KEY = 'tributary-environment';
 
@@ -24,8 +25,12 @@ const SECTIONS = [
   ['events', 'Events'],
   ['keys', 'API keys'],
   ['providers', 'Providers'],
+  ['operators', 'Operators'],
   ['audit', 'Audit log'],
 ] as const;
+
+/** The sections only an owner may use (the API refuses anyone else): not shown to other roles. */
+const OWNERS_ONLY = new Set<string>(['operators', 'audit']);
 
 /** The console: sign-in until there is a session, then the chosen environment's pages. */
 export function App() {
@@ -48,7 +53,7 @@ function SignedIn({ session }: { session: Schemas['OperatorSession'] }) {
   }, [chosen]);
   const signOut = api.useMutation('delete', '/v1/console/session', { onSuccess: () => queryClient.resetQueries() });
   const section = route.path[0] ?? 'health';
-  // The audit log is the owners' (the API refuses anyone else); every other page is open to every role, changes refused by the API where the role falls short.
+  // Operators and the audit log are the owners'; every other page is open to every role, changes refused by the API where the role falls short.
   const role = roleIn(session.operator, chosen);
   return (
     <>
@@ -79,7 +84,7 @@ function SignedIn({ session }: { session: Schemas['OperatorSession'] }) {
         <button type="button" onClick={() => signOut.mutate({})}>Sign out</button>
       </header>
       <nav aria-label="Sections" className="sections">
-        {SECTIONS.filter(([path]) => path !== 'audit' || role === 'owner').map(([path, title]) => (
+        {SECTIONS.filter(([path]) => !OWNERS_ONLY.has(path) || role === 'owner').map(([path, title]) => (
           <a key={path} href={href(path)} aria-current={section === path ? 'page' : undefined}>
             {title}
           </a>
@@ -87,7 +92,7 @@ function SignedIn({ session }: { session: Schemas['OperatorSession'] }) {
       </nav>
       <main id="main" tabIndex={-1}>
         <ErrorNotice error={environments.error} />
-        {chosen && <Page key={chosen} route={route} />}
+        {chosen && <Page key={chosen} route={route} environmentId={chosen} selfId={session.operator.id} />}
       </main>
     </>
   );
@@ -99,7 +104,7 @@ function roleIn(operator: Schemas['Operator'], environmentId: string | undefined
   return grant ? grant.role.toLowerCase() : 'no role';
 }
 
-function Page({ route }: { route: Route }) {
+function Page({ route, environmentId, selfId }: { route: Route; environmentId: string; selfId: string }) {
   const [section, id, sub, subId] = route.path;
   switch (section) {
     case 'profiles':
@@ -113,6 +118,8 @@ function Page({ route }: { route: Route }) {
       return <KeysPage />;
     case 'providers':
       return <ProvidersPage />;
+    case 'operators':
+      return <OperatorsPage environmentId={environmentId} selfId={selfId} />;
     case 'audit':
       return <AuditPage />;
     default:

@@ -1,5 +1,7 @@
 import type pg from 'pg';
+import type { components } from '../../generated/rest.ts';
 import { queryStats } from '../db/query-stats.ts';
+import { encodeId } from '../lib/ids.ts';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What one database pool holds right now; pg's Pool and pg-boss's poolCounts() both give these. */
@@ -20,13 +22,33 @@ export interface QueueCounts {
   activeCount: number;
 }
 
-/** The counts `/metrics` exports that the console's health page shows (contracts/rest.yaml, MetricsSummary). */
-export interface MetricsSummary {
-  since: string;
-  syncs: Array<{ provider: string; synced: number; failed: number; deferred: number }>;
-  webhookAttempts: Array<{ outcome: string; count: number }>;
-  queues: Array<{ name: string; ready: number; deferred: number; active: number }>;
-  rateLimitFallbacks: number;
+/** What the console's health page shows (contracts/rest.yaml, MetricsSummary). */
+export type MetricsSummary = components['schemas']['MetricsSummary'];
+type SyncRunTally = components['schemas']['SyncRunTally'];
+
+/** Sync runs of one environment, provider and outcome (`SUCCEEDED`…) that started in the last hour and the last day and have ended. */
+export interface SyncRunCount {
+  environmentId: string;
+  provider: string;
+  outcome: string;
+  lastHour: number;
+  lastDay: number;
+}
+
+/** One environment's webhook attempts owed: due now, and scheduled for later. */
+export interface WebhookBacklog {
+  environmentId: string;
+  due: number;
+  scheduled: number;
+}
+
+/**
+ * The figures every process reads from the database alike (so every process's `/metrics` and every
+ * summary agree, whichever answers): of one environment (its internal id) or, without one, of all.
+ */
+export interface SharedFigures {
+  syncRuns(now: Date, environmentId?: string): Promise<SyncRunCount[]>;
+  webhookBacklog(now: Date, environmentId?: string): Promise<WebhookBacklog[]>;
 }
 
 /** How one webhook attempt ended. */
@@ -60,6 +82,7 @@ export class Metrics {
   readonly #operationNames = new Set<string>();
   readonly #pools = new Map<string, () => PoolCounts | null>();
   #queues: (() => Promise<QueueCounts[]>) | undefined;
+  #shared: SharedFigures | undefined;
 
   readonly #http = new Histogram({
     name: 'tributary_http_request_duration_seconds',
@@ -232,6 +255,36 @@ export class Metrics {
         }
       },
     });
+    // Read from the database at each scrape (the same in every process): left out, like the queues, when that fails.
+    const shared = <T>(read: (figures: SharedFigures) => Promise<T[]>): Promise<T[]> => (this.#shared ? read(this.#shared) : Promise.resolve([])).catch(() => []);
+    new Gauge({
+      name: 'tributary_sync_runs',
+      help: 'Sync runs that started in the last hour or day (window 1h, 24h) and have ended, by environment, provider and outcome, from the sync history (cluster-wide, as of this scrape)',
+      labelNames: ['environment', 'provider', 'outcome', 'window'],
+      registers: [this.#registry],
+      async collect() {
+        this.reset();
+        for (const row of await shared((figures) => figures.syncRuns(new Date()))) {
+          const labels = { environment: encodeId('environment', row.environmentId), provider: row.provider, outcome: row.outcome.toLowerCase() };
+          this.set({ ...labels, window: '1h' }, row.lastHour);
+          this.set({ ...labels, window: '24h' }, row.lastDay);
+        }
+      },
+    });
+    new Gauge({
+      name: 'tributary_webhook_backlog',
+      help: 'Webhook attempts owed, by environment and state (due: waiting for a worker; scheduled: retries set for later), from the delivery log (cluster-wide, as of this scrape)',
+      labelNames: ['environment', 'state'],
+      registers: [this.#registry],
+      async collect() {
+        this.reset();
+        for (const row of await shared((figures) => figures.webhookBacklog(new Date()))) {
+          const environment = encodeId('environment', row.environmentId);
+          this.set({ environment, state: 'due' }, row.due);
+          this.set({ environment, state: 'scheduled' }, row.scheduled);
+        }
+      },
+    });
     new Counter({
       name: 'tributary_db_statements_total',
       help: 'SQL statements sent through the ORMs by this process (requests, syncs and their page writes, jobs, the webhook relay; not pg-boss)',
@@ -245,33 +298,34 @@ export class Metrics {
   }
 
   /**
-   * What the console's health page shows, read from this registry as a scrape reads it (so the two
-   * never disagree): syncs by provider and outcome, webhook attempts by outcome, rate-limit
-   * fallbacks, and the job queues.
+   * What the console's health page shows of one environment (its internal id), read by the same
+   * functions as the gauges a scrape collects (so the two never disagree): its sync runs of the last
+   * hour and day by provider, its webhook backlog, the job queues, and this process's rate-limit
+   * fallbacks. Unlike a scrape, a failed read fails the summary.
    */
-  async summary(): Promise<MetricsSummary> {
-    const byName = new Map((await this.#registry.getMetricsAsJSON()).map((metric) => [metric.name, metric.values as Array<{ metricName?: string; labels: Record<string, string | number>; value: number }>]));
-    const values = (name: string, metricName = name) => (byName.get(name) ?? []).filter((value) => (value.metricName ?? name) === metricName);
-    const syncs = new Map<string, { provider: string; synced: number; failed: number; deferred: number }>();
-    for (const { labels, value } of values('tributary_sync_duration_seconds', 'tributary_sync_duration_seconds_count')) {
-      const provider = String(labels.provider);
-      const row = syncs.get(provider) ?? { provider, synced: 0, failed: 0, deferred: 0 };
-      row[labels.outcome as 'synced' | 'failed' | 'deferred'] += value;
-      syncs.set(provider, row);
-    }
-    const queues = new Map<string, { name: string; ready: number; deferred: number; active: number }>();
-    for (const { labels, value } of values('tributary_job_queue_jobs')) {
-      const name = String(labels.queue);
-      const row = queues.get(name) ?? { name, ready: 0, deferred: 0, active: 0 };
-      row[labels.state as 'ready' | 'deferred' | 'active'] = value;
-      queues.set(name, row);
+  async summary(environmentId: string): Promise<MetricsSummary> {
+    if (!this.#shared) throw new Error('the shared figures are not being watched');
+    const at = new Date();
+    const [runs, backlog, queues, fallbacks] = await Promise.all([
+      this.#shared.syncRuns(at, environmentId),
+      this.#shared.webhookBacklog(at, environmentId),
+      this.#queues?.() ?? [],
+      this.#rateLimitFallbacks.get(),
+    ]);
+    const syncs = new Map<string, MetricsSummary['syncs'][number]>();
+    for (const row of runs) {
+      const entry = syncs.get(row.provider) ?? { provider: row.provider, lastHour: noRuns(), lastDay: noRuns() };
+      const outcome = row.outcome.toLowerCase() as keyof SyncRunTally;
+      entry.lastHour[outcome] += row.lastHour;
+      entry.lastDay[outcome] += row.lastDay;
+      syncs.set(row.provider, entry);
     }
     return {
-      since: this.#since.toISOString(),
-      syncs: [...syncs.values()],
-      webhookAttempts: values('tributary_webhook_attempts_total').map(({ labels, value }) => ({ outcome: String(labels.outcome), count: value })),
-      queues: [...queues.values()],
-      rateLimitFallbacks: values('tributary_rate_limit_fallbacks_total').reduce((sum, { value }) => sum + value, 0),
+      at: at.toISOString(),
+      syncs: [...syncs.values()].sort((a, b) => (a.provider < b.provider ? -1 : 1)),
+      webhookBacklog: { due: backlog[0]?.due ?? 0, scheduled: backlog[0]?.scheduled ?? 0 },
+      queues: queues.map((queue) => ({ name: queue.name, ready: queue.readyCount, deferred: queue.deferredCount, active: queue.activeCount })),
+      rateLimitFallbacks: { count: fallbacks.values.reduce((sum, { value }) => sum + value, 0), since: this.#since.toISOString() },
     };
   }
 
@@ -287,6 +341,11 @@ export class Metrics {
   /** Reads this pool's counts on every scrape (null: the pool is closed). */
   watchPool(name: string, counts: () => PoolCounts | null): void {
     this.#pools.set(name, counts);
+  }
+
+  /** Reads the sync runs and webhook backlog from the database on every scrape and summary. */
+  watchSharedFigures(figures: SharedFigures): void {
+    this.#shared = figures;
   }
 
   /** Reads the job queues' counts on every scrape. */
@@ -377,6 +436,10 @@ export class Metrics {
     this.#operationNames.add(name);
     return name;
   }
+}
+
+function noRuns(): SyncRunTally {
+  return { succeeded: 0, failed: 0, deferred: 0, cancelled: 0 };
 }
 
 function readPools(pools: Map<string, () => PoolCounts | null>): Array<[string, PoolCounts]> {

@@ -238,6 +238,7 @@ it('refuses a viewer a change: the API answers 403 and the page says so', async 
   const viewer = await openConsole('#/keys', { width: 390, height: 844 });
   try {
     await signInOnPage(viewer.page, email, password);
+    expect(await viewer.page.getByRole('navigation').getByRole('link', { name: 'Operators' }).count()).toBe(0);
     await viewer.page.getByLabel("New key's name").fill('Not allowed');
     const refused = viewer.page.waitForResponse((response) => response.url().endsWith('/v1/api-keys') && response.request().method() === 'POST');
     await viewer.page.getByRole('button', { name: 'Create key' }).click();
@@ -253,5 +254,40 @@ it('refuses a viewer a change: the API answers 403 and the page says so', async 
     expect(viewer.problems).toEqual([]);
   } finally {
     await viewer.context.close();
+  }
+});
+
+it('lets an owner add a viewer, shown their password once, and disable them: their session ends and they cannot sign in', async () => {
+  const first = app.service.firstOperator!;
+  const owner = await openConsole();
+  try {
+    const { page } = owner;
+    await signInOnPage(page, first.email, first.password);
+    await page.getByRole('navigation').getByRole('link', { name: 'Operators' }).click();
+    const email = `viewer-${Math.random().toString(36).slice(2)}@example.com`;
+    await page.getByLabel("New operator's email").fill(email);
+    await page.getByLabel('Role', { exact: true }).selectOption('VIEWER');
+    const created = page.waitForResponse((response) => response.url().endsWith('/v1/operators') && response.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Add operator' }).click();
+    expect((await created).status()).toBe(201);
+    const password = (await page.getByTestId('secret').textContent())!;
+    const viewer = await signIn(app, email, password);
+    expect((await app.http.get('/v1/console/session', asOperator(viewer))).body.operator.roles).toEqual([{ environmentId, role: 'VIEWER' }]);
+    const row = page.getByRole('row', { name: email });
+    await expect.poll(() => row.innerText(), EVENTUALLY).toContain('ACTIVE');
+    expect(await row.getByLabel(`Role of ${email}`).inputValue()).toBe('VIEWER');
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await row.getByRole('button', { name: 'Yes, disable' }).click();
+    await expect.poll(() => row.innerText(), EVENTUALLY).toContain('DISABLED');
+    expect((await app.http.get('/v1/console/session', asOperator(viewer))).status).toBe(401);
+    await expect(signIn(app, email, password)).rejects.toThrow(/answered 401/);
+    // The password is not shown again, and the owner's own row offers nothing to do to themselves.
+    await page.reload();
+    await page.getByRole('row', { name: email }).waitFor();
+    expect(await page.getByTestId('secret').count()).toBe(0);
+    expect(await page.getByRole('row', { name: first.email }).getByRole('button').count()).toBe(0);
+    expect(owner.problems).toEqual([]);
+  } finally {
+    await owner.context.close();
   }
 });

@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import { asOperator, signIn, type ConsoleSession } from '../support/console.ts';
@@ -124,23 +123,20 @@ describe('profiles', () => {
 });
 
 describe('the metrics summary', () => {
-  it('reads the counters /metrics exports, so the two agree', async () => {
+  it("is the environment's: an API key's own, or the one a console session names, for a viewer too", async () => {
     const profile = await createProfile(app);
     const linked = await app.http.post('/v1/sandbox/connections', { auth: app.apiKey, json: { profileId: profile.id, institutionId: 'ins_houndstooth', username: 'user_provider_error', password: 'any' } });
     await waitFor(async () => ((await app.sql('select count(*)::int as n from connection_sync where connection_id = $1', [decodeId('connection', linked.body.id)]))[0].n > 0 ? true : undefined), 'the failed sync');
-    const summary = (await app.http.get('/v1/metrics/summary', { auth: app.apiKey })).body;
-    const scraped = await new Promise<string>((resolve, reject) => {
-      request({ host: '127.0.0.1', port: app.service.metricsPort, path: '/metrics' }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve(text));
-      }).on('error', reject).end();
-    });
-    const count = (provider: string, outcome: string) => Number(scraped.match(new RegExp(`^tributary_sync_duration_seconds_count\\{provider="${provider}",outcome="${outcome}"\\} (\\d+)$`, 'm'))?.[1] ?? 0);
-    expect(summary.syncs.length).toBeGreaterThan(0);
-    for (const row of summary.syncs) expect(row).toEqual({ provider: row.provider, synced: count(row.provider, 'synced'), failed: count(row.provider, 'failed'), deferred: count(row.provider, 'deferred') });
-    expect(summary.syncs.find((row: { provider: string }) => row.provider === 'sandbox').failed).toBeGreaterThan(0);
-    expect(summary.queues.map((queue: { name: string }) => queue.name)).toContain('webhook.deliver');
-    expect((await app.http.get('/v1/metrics/summary', asOperator(await operatorWith('VIEWER')))).status).toBe(200);
+    const byKey = await app.http.get('/v1/metrics/summary', { auth: app.apiKey });
+    expect(byKey.status).toBe(200);
+    expect(byKey.body.syncs.find((row: { provider: string }) => row.provider === 'sandbox').lastHour.failed).toBeGreaterThan(0);
+    expect(byKey.body.queues.map((queue: { name: string }) => queue.name)).toContain('webhook.deliver');
+    const viewer = await operatorWith('VIEWER');
+    const bySession = await app.http.get('/v1/metrics/summary', asOperator(viewer, environmentId));
+    expect(bySession.status).toBe(200);
+    expect(bySession.body.syncs.map((row: { provider: string }) => row.provider)).toEqual(byKey.body.syncs.map((row: { provider: string }) => row.provider));
+    const other = await createEnvironmentWithKey(app);
+    expect((await app.http.get('/v1/metrics/summary', asOperator(viewer, other.environmentId))).status).toBe(403);
+    expect((await app.http.get('/v1/metrics/summary', { auth: other.apiKey })).body).toMatchObject({ syncs: [], webhookBacklog: { due: 0, scheduled: 0 } });
   });
 });

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { runOnce } from '../../src/db/scratch.ts';
 import { MAX_OPERATION_NAMES, Metrics } from '../../src/metrics/metrics.ts';
-import { decodeId } from '../../src/lib/ids.ts';
+import { decodeId, uuidv7, uuidv7Edge } from '../../src/lib/ids.ts';
 import { burstUntilRefused, nextSecond, tally } from '../support/bursts.ts';
+import { createEnvironmentWithKey } from '../support/environments.ts';
 import { basicAuth, createProfile } from '../support/factories.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { waitFor } from '../support/wait.ts';
@@ -261,6 +262,93 @@ describe('what the metrics count', () => {
     for (const queue of ['connection.sync', 'webhook.deliver', 'profile.delete']) expect(queues).toContain(queue);
     expect(labelValues(samples, 'tributary_job_queue_jobs', 'state')).toEqual(new Set(['ready', 'deferred', 'active']));
     expect(total(samples, 'process_cpu_seconds_total')).toBeGreaterThan(0);
+  });
+});
+
+describe('the health figures, read from the database', () => {
+  const HOUR = 3_600_000;
+
+  /** An environment of its own with one sandbox connection whose first sync succeeded; its ids (public and internal). */
+  async function environmentWithSyncedConnection() {
+    const environment = await createEnvironmentWithKey(app);
+    const profile = await createProfile(app, {}, environment.apiKey);
+    const created = await app.http.post('/v1/sandbox/connections', {
+      auth: environment.apiKey,
+      json: { profileId: profile.id, institutionId: 'ins_first_platypus', username: 'user_good', password: 'pass_good' },
+    });
+    expect(created.status).toBe(201);
+    const connectionId = decodeId('connection', created.body.id)!;
+    await waitFor(async () => ((await app.sql('select count(*)::int as n from connection_sync where connection_id = $1', [connectionId]))[0].n > 0 ? true : undefined), 'the first sync');
+    return { ...environment, id: decodeId('environment', environment.environmentId)!, profileId: decodeId('profile', profile.id)!, connectionId };
+  }
+
+  /** A failed run that an earlier process (or another one) recorded, started `ago` ms ago. */
+  async function recordFailedRun(where: { id: string; profileId: string; connectionId: string }, ago: number): Promise<void> {
+    const startedAt = new Date(Date.now() - ago);
+    await app.sql(
+      `insert into connection_sync (id, profile_id, connection_id, environment_id, trigger, started_at, ended_at, outcome, status, error_message)
+       values ($1, $2, $3, $4, 'SCHEDULED', $5, $5, 'FAILED', 'ERROR_PROVIDER', 'recorded by another process')`,
+      [`${uuidv7Edge(startedAt.getTime(), 'first').slice(0, 14)}7000-8000-${Math.random().toString(16).slice(2, 14).padEnd(12, '0')}`, where.profileId, where.connectionId, where.id, startedAt],
+    );
+  }
+
+  /** The summary's shape, rebuilt from one scrape's gauges of one environment. */
+  function figuresOf(samples: Sample[], environment: string) {
+    const tallies = new Map<string, Record<string, Record<string, number>>>();
+    for (const sample of samples.filter((each) => each.name === 'tributary_sync_runs' && each.labels.environment === environment)) {
+      const { provider, outcome, window } = sample.labels as Record<string, string>;
+      const row = tallies.get(provider!) ?? { lastHour: { succeeded: 0, failed: 0, deferred: 0, cancelled: 0 }, lastDay: { succeeded: 0, failed: 0, deferred: 0, cancelled: 0 } };
+      row[window === '1h' ? 'lastHour' : 'lastDay']![outcome!]! += sample.value;
+      tallies.set(provider!, row);
+    }
+    return {
+      syncs: [...tallies].sort(([a], [b]) => (a < b ? -1 : 1)).map(([provider, row]) => ({ provider, ...row })),
+      webhookBacklog: { due: total(samples, 'tributary_webhook_backlog', { environment, state: 'due' }), scheduled: total(samples, 'tributary_webhook_backlog', { environment, state: 'scheduled' }) },
+    };
+  }
+
+  it("count each environment's runs of the last hour and day and its webhook backlog alike in every process: the summary and /metrics agree", async () => {
+    const first = await environmentWithSyncedConnection();
+    const second = await environmentWithSyncedConnection();
+    // Runs recorded by other processes, or before a restart: in the day but not the hour, too old, and the second environment's.
+    await recordFailedRun(first, 3 * HOUR);
+    await recordFailedRun(first, 25 * HOUR);
+    await recordFailedRun(second, HOUR / 2);
+    await recordFailedRun(second, HOUR / 2);
+    // A retry owed to the first environment's receiver an hour from now.
+    const subscribed = await app.http.post('/v1/webhooks/subscriptions', { auth: first.apiKey, json: { name: 'Backlog', targetUrl: failing.url, eventTypes: ['statement'] } });
+    expect(subscribed.status).toBe(201);
+    await app.sql(`insert into webhook_delivery (id, subscription_id, event_id, attempt, status, at) values ($1, $2, gen_random_uuid(), 2, 'PENDING', now() + interval '1 hour')`, [
+      uuidv7(),
+      decodeId('webhookSubscription', subscribed.body.id),
+    ]);
+
+    // Another API process on the same database, started after every run was recorded.
+    const other = await startTestApp({ ROLE: 'api', METRICS_PORT: '0' }, { shareDatabaseOf: app });
+    try {
+      const summaryOf = async (from: TestApp, apiKey: string) => {
+        const answered = await from.http.get('/v1/metrics/summary', { auth: apiKey });
+        expect(answered.status).toBe(200);
+        return { syncs: answered.body.syncs, webhookBacklog: answered.body.webhookBacklog };
+      };
+      const otherScrape = async () => parse((await get('/metrics', {}, other.service.metricsPort)).text);
+      expect(await summaryOf(app, first.apiKey)).toEqual({
+        syncs: [{ provider: 'sandbox', lastHour: { succeeded: 1, failed: 0, deferred: 0, cancelled: 0 }, lastDay: { succeeded: 1, failed: 1, deferred: 0, cancelled: 0 } }],
+        webhookBacklog: { due: 0, scheduled: 1 },
+      });
+      expect(await summaryOf(other, second.apiKey)).toEqual({
+        syncs: [{ provider: 'sandbox', lastHour: { succeeded: 1, failed: 2, deferred: 0, cancelled: 0 }, lastDay: { succeeded: 1, failed: 2, deferred: 0, cancelled: 0 } }],
+        webhookBacklog: { due: 0, scheduled: 0 },
+      });
+      for (const { environmentId, apiKey } of [first, second]) {
+        const expected = await summaryOf(app, apiKey);
+        expect(await summaryOf(other, apiKey)).toEqual(expected);
+        expect(figuresOf(await scrape(), environmentId)).toEqual(expected);
+        expect(figuresOf(await otherScrape(), environmentId)).toEqual(expected);
+      }
+    } finally {
+      await other.stop();
+    }
   });
 });
 

@@ -29,6 +29,19 @@ async function storeSessions(now: Date, ago: number, count = 1, revoked = false)
   return ids;
 }
 
+/** Stores a console session of a new operator signed in `ago` ms before `now` (its absolute end 12 hours later), ended at sign-in when `ended`; returns its id. */
+async function storeOperatorSession(now: Date, ago: number, ended = false): Promise<string> {
+  const operatorId = uuidv7();
+  await db.sql(`insert into operator (id, email, password_hash, created_at) values ($1, $2, 'not-a-hash', now())`, [operatorId, `${operatorId}@example.com`]);
+  const signedInAt = new Date(now.getTime() - ago);
+  const id = idIssuedAt(signedInAt.getTime());
+  await db.sql(
+    `insert into operator_session (id, operator_id, token_hash, created_at, last_seen_at, expires_at, ended_at) values ($1, $2, $3, $4, $4, $5, case when $6 then $4::timestamptz end)`,
+    [id, operatorId, randomBytes(32).toString('hex'), signedInAt, new Date(signedInAt.getTime() + 12 * 3600_000), ended],
+  );
+  return id;
+}
+
 const stored = async (ids: string[]) => (await db.sql<{ id: string }>('select id from session where id = any($1::uuid[])', [ids])).map((row) => row.id).sort();
 
 describe('session retention', () => {
@@ -50,6 +63,18 @@ describe('session retention', () => {
     expect(await stored([extended!])).toEqual([extended]);
     // Their tokens expired long ago: their removal leaves no tombstone.
     expect(await db.sql('select id from removed_session where id = any($1::uuid[])', [[...old, ...oldRevoked]])).toEqual([]);
+  });
+
+  it("deletes the operators' console sessions that expired over the retention ago, signed out or not, and keeps the rest", async () => {
+    const now = new Date();
+    const old = [await storeOperatorSession(now, 40 * DAY), await storeOperatorSession(now, 40 * DAY, true)];
+    const kept = [await storeOperatorSession(now, 20 * DAY), await storeOperatorSession(now, 3600_000, true), await storeOperatorSession(now, 60_000)];
+    const deleted = await applySessionRetention({ orm: db.orm, retentionDays: 30 }, now);
+    expect(deleted.operatorSessions).toBe(2);
+    const left = async (ids: string[]) => (await db.sql<{ id: string }>('select id from operator_session where id = any($1::uuid[])', [ids])).map((row) => row.id).sort();
+    expect(await left(old)).toEqual([]);
+    expect(await left(kept)).toEqual([...kept].sort());
+    expect(await applySessionRetention({ orm: db.orm, retentionDays: 30 }, now)).toMatchObject({ operatorSessions: 0 });
   });
 
   it('works off a backlog in bounded batches, a bounded number per run', async () => {

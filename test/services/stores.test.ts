@@ -16,6 +16,8 @@ import { transactionSyncStatements } from '../../src/modules/transaction/transac
 import { transactionEnrichmentStatements } from '../../src/modules/transaction/transaction-enrichment.store.ts';
 import { eventStatements } from '../../src/modules/event/event.store.ts';
 import { webhookStatements } from '../../src/modules/webhook/webhook.store.ts';
+import { webhookBacklogStatements } from '../../src/modules/webhook/webhook-backlog.ts';
+import { syncHistoryStatements } from '../../src/modules/sync/connection-sync.store.ts';
 import { categorizationStatements } from '../../src/modules/categorization/categorization.store.ts';
 import {
   activityExists,
@@ -52,6 +54,8 @@ const STATEMENTS = Object.entries({
   transactionEnrichment: transactionEnrichmentStatements,
   event: eventStatements,
   webhook: webhookStatements,
+  webhookBacklog: webhookBacklogStatements,
+  syncHistory: syncHistoryStatements,
   security: securityStatements,
   investment: investmentStatements,
   liability: liabilityStatements,

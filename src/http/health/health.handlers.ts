@@ -29,6 +29,6 @@ export function healthHandlers(options: { rateLimits: () => CounterMode; outage:
     },
     getRestContract: ({ headers }) => restContract.answer(headers),
     getGraphqlSchema: ({ headers }) => graphqlSchema.answer(headers),
-    getMetricsSummary: async () => ({ status: 200, body: await options.metrics.summary() }),
+    getMetricsSummary: async ({ credential }) => ({ status: 200, body: await options.metrics.summary(credential.environmentId) }),
   };
 }

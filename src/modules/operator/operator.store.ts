@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { run } from '../../db/statement.ts';
+import { uuidv7Edge } from '../../lib/ids.ts';
 import { Operator, OperatorGrant, type OperatorEntity, type OperatorGrantEntity, type OperatorRole } from './operator.entity.ts';
 
 /** The statements of the operator tables; test/stores.test.ts prepares each. */
@@ -24,6 +25,13 @@ export const operatorStatements = {
   endSession: `update operator_session set ended_at = $2 where id = $1 and ended_at is null`,
   /** Ends every live session of operator $1 at $2. */
   endSessionsOf: `update operator_session set ended_at = $2 where operator_id = $1 and ended_at is null`,
+  /**
+   * A batch of $2 console sessions that expired before $1 (their absolute end; an ended or idle one
+   * too, as every session reaches it), oldest first, for the session retention job; rows another
+   * deleter holds are skipped. A session's id is a UUIDv7 made at sign-in, before it expired, so $3,
+   * the first id of $1's millisecond, bounds the primary key's range to read.
+   */
+  deleteExpiredSessions: `delete from operator_session where id in (select id from operator_session where id < $3 and expires_at < $1 order by id limit $2 for update skip locked)`,
 };
 
 /** A console session while it holds, as the credential check reads it. */
@@ -48,6 +56,11 @@ export async function touchOperatorSession(em: EntityManager, sessionId: string,
 
 export async function endOperatorSession(em: EntityManager, sessionId: string, now: Date): Promise<void> {
   await run(em, operatorStatements.endSession, [sessionId, now]);
+}
+
+/** Deletes up to `limit` console sessions that expired before `expiredBefore`, oldest first; resolves to how many. */
+export async function deleteExpiredOperatorSessions(em: EntityManager, expiredBefore: Date, limit: number): Promise<number> {
+  return (await run(em, operatorStatements.deleteExpiredSessions, [expiredBefore, limit, uuidv7Edge(expiredBefore.getTime(), 'first')])).count;
 }
 
 export async function endOperatorSessions(em: EntityManager, operatorId: string, now: Date): Promise<void> {
