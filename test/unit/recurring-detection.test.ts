@@ -46,6 +46,25 @@ describe('recurring-stream detection', () => {
     expect(streamKey({ description: 'SEPA-LASTSCHRIFT Stadtwerke München Abschlag 03/26' })).toBe('sepa lastschrift stadtwerke munchen abschlag');
   });
 
+  it('keys a merchant name read from the line without the week, quarter or month it carries, as a description would be', () => {
+    // Names as enrichment reads them from the line: what it cannot tell from a name stays in them.
+    expect(streamKey({ description: 'RIVERBEND LOGISTICS WK12 PAYROLL', merchantName: 'Riverbend Logistics WK12' })).toBe(streamKey({ description: 'RIVERBEND LOGISTICS WK14 PAYROLL', merchantName: 'Riverbend Logistics WK14' }));
+    expect(streamKey({ description: 'Vereinsbeitrag SV Lindenau Q1 2026', merchantName: 'Vereinsbeitrag SV Lindenau Q1' })).toBe('vereinsbeitrag sv lindenau');
+    expect(streamKey({ description: 'KLETTERHALLE NORDWAND ABO MRZ', merchantName: 'Kletterhalle Nordwand Abo MRZ' })).toBe(streamKey({ description: 'KLETTERHALLE NORDWAND ABO APR', merchantName: 'Kletterhalle Nordwand Abo' }));
+    // The same words named on one occurrence and not on another are one counterparty.
+    expect(streamKey({ description: 'KLETTERHALLE NORDWAND ABO', merchantName: null })).toBe(streamKey({ description: 'KLETTERHALLE NORDWAND ABO', merchantName: 'Kletterhalle Nordwand Abo' }));
+    // A name of nothing but words with digits is kept whole: it is all there is.
+    expect(streamKey({ description: '7-ELEVEN 40213 DALLAS TX', merchantName: '7-Eleven' })).toBe('7-eleven');
+  });
+
+  it('finds one weekly pay whose line carries its week number', () => {
+    const pay = Array.from({ length: 12 }, (_, i) => ({ ...transaction(Date.UTC(2026, 4, 1) + i * 7 * DAY_MS, '612.40', `RIVERBEND LOGISTICS WK${18 + i} PAYROLL`), merchantName: `Riverbend Logistics WK${18 + i}` }));
+    const streams = detectStreams(pay, '2026-07-20');
+    expect(streams).toHaveLength(1);
+    expect(streams[0]).toMatchObject({ frequency: 'WEEKLY', direction: 'INFLOW', merchantName: 'Riverbend Logistics WK29' });
+    expect(streams[0]!.transactionIds).toEqual(pay.map((row) => row.id));
+  });
+
   it('finds a monthly rent paid on the 1st (moved off weekends) and predicts the next date', () => {
     const rent = monthly(0, 20, 1, () => '-1850.00', 'PARKLINE PROPERTIES RENT WEB ID: 9000123456');
     const [stream, ...others] = detectStreams(rent, TODAY);

@@ -78,14 +78,27 @@ const CHANCE_SPAN_PERIODS = 4;
 
 /**
  * What identifies a counterparty across occurrences: the merchant enrichment recognised (however its
- * bank lines vary: `AMZN Mktp US*2K4L8`, `AMAZON.COM*AB12`), else the description lowercased without
- * accents, with digits, punctuation, reference noise (store numbers, `PPD ID: …`, dates,
- * payment-channel words) and month names (a salary or a bill names the month it is for:
- * `SALAIRE SEPTEMBRE`) removed.
+ * bank lines vary: `AMZN Mktp US*2K4L8`, `AMAZON.COM*AB12`), else the description; either lowercased
+ * without accents, with words holding a digit, punctuation and month names removed (a salary or a bill
+ * names the month or the week it is for, and a name read from the line keeps what it could not tell
+ * from a name: `SALAIRE SEPTEMBRE`, `Gymbox Membership Mrz`, `Acme WK12`), and from a description also
+ * reference noise (store numbers, `PPD ID: …`, payment-channel words). A merchant and a description
+ * that come to the same words are one counterparty, so a stream whose lines are named on some
+ * occurrences and not on others stays one group. A name of nothing but such words (`7-Eleven`) is
+ * kept whole.
  */
 export function streamKey(transaction: Pick<RecurringInput, 'description' | 'merchantName'>): string {
-  if (transaction.merchantName) return `merchant ${transaction.merchantName.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase()}`;
-  const words = transaction.description
+  if (transaction.merchantName) {
+    const words = wordsOf(transaction.merchantName).filter((word) => !MONTH_NAMES.has(word));
+    return words.length > 0 ? words.join(' ') : transaction.merchantName.trim().toLowerCase();
+  }
+  const words = wordsOf(transaction.description).filter((word) => word.length > 1 && !REFERENCE_NOISE.has(word) && !MONTH_NAMES.has(word));
+  return words.length > 0 ? words.join(' ') : transaction.description.trim().toLowerCase();
+}
+
+/** The words of bank text lowercased without accents, those holding a digit and all punctuation dropped. */
+function wordsOf(text: string): string[] {
+  return text
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
@@ -94,19 +107,25 @@ export function streamKey(transaction: Pick<RecurringInput, 'description' | 'mer
     .join(' ')
     .replace(/[^a-z]+/g, ' ')
     .split(' ')
-    .filter((word) => word.length > 1 && !REFERENCE_NOISE.has(word) && !MONTH_NAMES.has(word));
-  return words.length > 0 ? words.join(' ') : transaction.description.trim().toLowerCase();
+    .filter((word) => word !== '');
 }
 
-/** Month names as European and American banks print them in payment references (English, German, French, Dutch, Spanish, Italian). */
+/**
+ * Month names and their abbreviations as European and American banks print them in payment
+ * references (English, German, French, Dutch, Spanish, Italian, Portuguese, Nordic, Polish).
+ */
 const MONTH_NAMES = new Set(
   [
     'january february march april may june july august september october november december',
-    'januar februar marz mai juni juli oktober dezember jaenner maerz',
-    'janvier fevrier mars avril juin juillet aout septembre octobre novembre decembre',
-    'januari februari maart mei augustus',
-    'enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre',
-    'gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre',
+    'jan feb mar apr jun jul aug sep sept oct nov dec',
+    'januar februar marz mai juni juli oktober dezember jaenner maerz mrz okt dez',
+    'janvier fevrier mars avril juin juillet aout septembre octobre novembre decembre janv fevr fev avr juil',
+    'januari februari maart mei augustus mrt',
+    'enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre ene abr ago dic',
+    'gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre gen mag giu lug ott',
+    'janeiro fevereiro marco maio junho julho setembro outubro novembro dezembro',
+    'januari februari mars april maj juni juli augusti',
+    'styczen luty marzec kwiecien czerwiec lipiec sierpien wrzesien pazdziernik listopad grudzien',
   ].flatMap((names) => names.split(' ')),
 );
 
