@@ -121,6 +121,20 @@ describe('recurring-stream detection', () => {
     expect(detectStreams(stopped, '2025-09-28')[0]).toMatchObject({ status: 'ENDED', predictedNextDate: '2025-09-12' });
   });
 
+  it('takes pay that varies with hours and skips a week, and a metered bill of five months, as streams: their categories bill on a schedule', () => {
+    const hours = [412.5, 498.75, 367.2, 455.0, 521.3, 389.4, 440.8, 502.15, 371.9, 468.35];
+    const pay = hours.flatMap((amount, i) => (i === 4 ? [] : [{ ...transaction(Date.UTC(2026, 2, 6) + i * 7 * DAY_MS, amount.toFixed(2), 'HARBOUR FREIGHT LTD WAGES'), category: 'INCOME_WAGES' }]));
+    const bill = [-131.4, -96.05, -78.6, -64.2, -88.9].map((amount, i) => ({ ...transaction(weekday(monthDay(14 + i, 6)), amount.toFixed(2), 'NORDLICHT ENERGIE ABSCHLAG'), category: 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY' }));
+    const streams = detectStreams([...pay, ...bill], '2026-08-10');
+    expect(streams.map((stream) => [stream.key, stream.frequency, stream.transactionIds])).toEqual([
+      ['harbour freight ltd wages', 'WEEKLY', pay.map((row) => row.id)],
+      ['nordlicht energie abschlag', 'MONTHLY', bill.map((row) => row.id)],
+    ]);
+    // The same amounts bought at a shop are no stream: chance lines up a few purchases.
+    const shop = [...pay, ...bill].map((row) => ({ ...row, amount: `-${row.amount.replace('-', '')}`, description: 'CORNER MARKET', category: 'GENERAL_MERCHANDISE_OTHER_GENERAL_MERCHANDISE' }));
+    expect(detectStreams(shop, '2026-08-10')).toEqual([]);
+  });
+
   it('finds no stream in random purchases, and finds a subscription hidden among them', () => {
     const shops = [...noise(400, 'STARBUCKS STORE 06672', 7), ...noise(150, 'AMZN Mktp US*2K4L81QT2', 11)];
     expect(detectStreams(shops, TODAY).map((stream) => [stream.key, stream.frequency, stream.transactionIds.length, stream.averageAmount])).toEqual([]);

@@ -69,6 +69,12 @@ const DOMINANCE = { members: 4, of: 5 };
 const STEADY_PERCENT = 5;
 /** Occurrences (none missed) a series of varying amounts needs: chance lines up a few random purchases. */
 const VARIABLE_MIN_OCCURRENCES = 6;
+/**
+ * Detailed categories of payers and billers that pay or bill on a schedule whatever the amount: pay by
+ * the hour, a metered utility, a phone bill, a loan, an insurance renewed at a new price. A series all
+ * of whose members enrichment put in one of them is taken as steady (see standsOut).
+ */
+const SCHEDULED_CATEGORIES = /^(?:INCOME_WAGES|RENT_AND_UTILITIES_|LOAN_PAYMENTS_|GENERAL_SERVICES_INSURANCE)/;
 /** How much wider than a series' own amounts the range of comparable transactions is. */
 const RANGE_SLACK_PERCENT = 10;
 /** How many series as long as a candidate the rest of its group may be expected to line up by chance (see chanceSeries). */
@@ -193,9 +199,19 @@ function seriesOf(entries: Entry[]): Series[] {
   }
 }
 
-/** Occurrences count for a series; gaps and amount moves against it (two subscriptions at one shop are two steady series, not one that alternates). */
+/**
+ * Occurrences count for a series; gaps and amount moves against it (two subscriptions at one shop are
+ * two steady series, not one that alternates), except a scheduled payer's or biller's, whose amounts
+ * may move every time (a metered bill taken whole, not in its steadier stretches).
+ */
 function score(series: Series): number {
-  return series.members.length * 2 - series.misses * 3 - amountMoves(series.members) * 2;
+  const moves = scheduled(series.members) ? 0 : amountMoves(series.members);
+  return series.members.length * 2 - series.misses * 3 - moves * 2;
+}
+
+/** Whether enrichment put every member in a SCHEDULED_CATEGORIES category. */
+function scheduled(members: Entry[]): boolean {
+  return members.every((member) => member.category !== null && SCHEDULED_CATEGORIES.test(member.category));
 }
 
 /** The series of `cadence` grown forwards from `start` among `entries` (sorted by day), if it makes a stream. */
@@ -262,8 +278,9 @@ function closer(entry: Entry, best: Entry, expected: number, reference: bigint):
 }
 
 /**
- * Whether the series stands out of its group. A series whose amounts vary (a utility bill) needs
- * VARIABLE_MIN_OCCURRENCES without a gap. Then: it holds DOMINANCE of the group's transactions around
+ * Whether the series stands out of its group. A series whose amounts vary needs
+ * VARIABLE_MIN_OCCURRENCES without a gap, unless it is a scheduled payer's or biller's
+ * (SCHEDULED_CATEGORIES: pay that varies with hours, a metered bill), which counts as steady. Then: it holds DOMINANCE of the group's transactions around
  * it (from almost a period before its first occurrence to almost a period after its last); or, in a
  * group with other purchases around it (a shop with a subscription, two subscriptions at one
  * merchant), its amounts are steady (see steady), it has
@@ -275,7 +292,7 @@ function standsOut(entries: Entry[], members: Entry[], misses: number, cadence: 
   const first = members[0]!.day - margin;
   const last = members.at(-1)!.day + margin;
   const around = entries.filter((entry) => entry.day >= first && entry.day <= last);
-  const isSteady = steady(members);
+  const isSteady = steady(members) || scheduled(members);
   if (!isSteady && (members.length < VARIABLE_MIN_OCCURRENCES || misses > 0)) return false;
   if (holds(members.length, around.length)) return true;
   if (members.length < cadence.minOccurrences * 2 || !isSteady) return false;
