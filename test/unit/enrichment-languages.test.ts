@@ -48,3 +48,47 @@ describe('movement words in the languages Enable Banking reaches', () => {
     if (clean !== null) expect(cleanDescription(description)).toBe(clean);
   });
 });
+
+describe('round two, the six countries under 80 % primary: Swedish, Finnish, Estonian, Latvian, Lithuanian and Polish wording', () => {
+  const merchantOf = (description: string, amount: string, currencyCode: string) => enrich({ description, amount, currencyCode, accountKind: 'DEPOSITORY', hints: NO_HINTS }).merchant?.name ?? null;
+  it.each([
+    // Kind words of the trade, in the bank's language
+    ['KORTTIOSTO 14.03 KAMPIN YLIOPISTON APTEEKKI', '-21.50', 'EUR', 'MEDICAL_PHARMACIES_AND_SUPPLEMENTS'],
+    ['E-LASKU PORVOON VESILAITOS', '-32.00', 'EUR', 'RENT_AND_UTILITIES_WATER'],
+    ['E-lasku SAVON KAUKOLAMPO OY', '-88.00', 'EUR', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY'],
+    ['Autogiro NORRBY FJARRVARME AB', '-640.00', 'SEK', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY'],
+    ['Kortköp 260316 DALA LANSTRAFIK', '-45.00', 'SEK', 'TRANSPORTATION_PUBLIC_TRANSIT'],
+    ['Kaardimakse PARNU LINNATRANSPORT', '-1.50', 'EUR', 'TRANSPORTATION_PUBLIC_TRANSIT'],
+    ['Kaardimakse MAARJA TOIDUKAUBAD', '-14.00', 'EUR', 'FOOD_AND_DRINK_GROCERIES'],
+    ['Mokėjimas kortele KAUNO VIEŠASIS TRANSPORTAS', '-1.00', 'EUR', 'TRANSPORTATION_PUBLIC_TRANSIT'],
+    ['Mokėjimas PANEVĖŽIO ŠILUMOS TINKLAI', '-55.00', 'EUR', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY'],
+    ['Pirkums DAUGAVPILS SATIKSME', '-1.20', 'EUR', 'TRANSPORTATION_PUBLIC_TRANSIT'],
+    ['Rēķins JELGAVAS SILTUMS SIA', '-71.00', 'EUR', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY'],
+    ['Przelew MPWIK WROCLAW faktura 03/2026', '-80.00', 'PLN', 'RENT_AND_UTILITIES_WATER'],
+    ['Płatność kartą ZTM LUBLIN BILET', '-3.80', 'PLN', 'TRANSPORTATION_PUBLIC_TRANSIT'],
+    ['Płatność kartą HELIOS MULTIKINO STARY BROWAR', '-29.00', 'PLN', 'ENTERTAINMENT_TV_AND_MOVIES'],
+    // Movements: Estonian pay, a BLIK transfer to a phone number (not a telephone bill)
+    ['PALK MAI 2026 TAMME PUIT OU', '1950.00', 'EUR', 'INCOME_WAGES'],
+    ['Przelew BLIK na telefon 600 100 200', '-100.00', 'PLN', 'TRANSFER_OUT_ACCOUNT_TRANSFER'],
+  ])('%s', (description, amount, currencyCode, detailed) => {
+    expect(detailedOf(description, amount, currencyCode)).toBe(detailed);
+  });
+
+  it.each([
+    // Latvian and Lithuanian "payment" and "invoice", Estonian standing orders and e-invoices, lead to the name as card words do
+    ['Rēķins TET SIA', '-19.90', 'EUR', 'Tet', 'RENT_AND_UTILITIES_INTERNET_AND_CABLE'],
+    ['Maksājums LMT SIA', '-15.00', 'EUR', 'LMT', 'RENT_AND_UTILITIES_TELEPHONE'],
+    ['Maksājums LATVIJAS GĀZE AS', '-41.00', 'EUR', 'Latvijas Gāze', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY'],
+    ['Mokėjimas ENERGIJOS SKIRSTYMO OPERATORIUS', '-26.00', 'EUR', 'ESO', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY'],
+    // A standing order is a transfer; one that says no more than the person's name names no one (names-from-the-line policy).
+    ['Püsimakse KAREL KASK', '-300.00', 'EUR', null, 'TRANSFER_OUT_ACCOUNT_TRANSFER'],
+    // Chains the directory now knows
+    ['Korttiosto TEBOIL KAMPPI', '-58.00', 'EUR', 'Teboil', 'TRANSPORTATION_GAS'],
+    ['PIRKUMS ELVI VEIKALS', '-8.40', 'EUR', 'Elvi', 'FOOD_AND_DRINK_GROCERIES'],
+    ['Płatność kartą SUPER-PHARM', '-28.50', 'PLN', 'Super-Pharm', 'MEDICAL_PHARMACIES_AND_SUPPLEMENTS'],
+    ['Płatność kartą PYSZNE.PL', '-59.90', 'PLN', 'Pyszne.pl', 'FOOD_AND_DRINK_RESTAURANT'],
+  ])('%s', (description, amount, currencyCode, merchant, detailed) => {
+    expect(merchantOf(description, amount, currencyCode)).toBe(merchant);
+    expect(detailedOf(description, amount, currencyCode)).toBe(detailed);
+  });
+});

@@ -46,6 +46,25 @@ describe('recurring-stream detection', () => {
     expect(streamKey({ description: 'SEPA-LASTSCHRIFT Stadtwerke München Abschlag 03/26' })).toBe('sepa lastschrift stadtwerke munchen abschlag');
   });
 
+  it('keys a merchant name read from the line without the week, quarter or month it carries, as a description would be', () => {
+    // Names as enrichment reads them from the line: what it cannot tell from a name stays in them.
+    expect(streamKey({ description: 'RIVERBEND LOGISTICS WK12 PAYROLL', merchantName: 'Riverbend Logistics WK12' })).toBe(streamKey({ description: 'RIVERBEND LOGISTICS WK14 PAYROLL', merchantName: 'Riverbend Logistics WK14' }));
+    expect(streamKey({ description: 'Vereinsbeitrag SV Lindenau Q1 2026', merchantName: 'Vereinsbeitrag SV Lindenau Q1' })).toBe('vereinsbeitrag sv lindenau');
+    expect(streamKey({ description: 'KLETTERHALLE NORDWAND ABO MRZ', merchantName: 'Kletterhalle Nordwand Abo MRZ' })).toBe(streamKey({ description: 'KLETTERHALLE NORDWAND ABO APR', merchantName: 'Kletterhalle Nordwand Abo' }));
+    // The same words named on one occurrence and not on another are one counterparty.
+    expect(streamKey({ description: 'KLETTERHALLE NORDWAND ABO', merchantName: null })).toBe(streamKey({ description: 'KLETTERHALLE NORDWAND ABO', merchantName: 'Kletterhalle Nordwand Abo' }));
+    // A name of nothing but words with digits is kept whole: it is all there is.
+    expect(streamKey({ description: '7-ELEVEN 40213 DALLAS TX', merchantName: '7-Eleven' })).toBe('7-eleven');
+  });
+
+  it('finds one weekly pay whose line carries its week number', () => {
+    const pay = Array.from({ length: 12 }, (_, i) => ({ ...transaction(Date.UTC(2026, 4, 1) + i * 7 * DAY_MS, '612.40', `RIVERBEND LOGISTICS WK${18 + i} PAYROLL`), merchantName: `Riverbend Logistics WK${18 + i}` }));
+    const streams = detectStreams(pay, '2026-07-20');
+    expect(streams).toHaveLength(1);
+    expect(streams[0]).toMatchObject({ frequency: 'WEEKLY', direction: 'INFLOW', merchantName: 'Riverbend Logistics WK29' });
+    expect(streams[0]!.transactionIds).toEqual(pay.map((row) => row.id));
+  });
+
   it('finds a monthly rent paid on the 1st (moved off weekends) and predicts the next date', () => {
     const rent = monthly(0, 20, 1, () => '-1850.00', 'PARKLINE PROPERTIES RENT WEB ID: 9000123456');
     const [stream, ...others] = detectStreams(rent, TODAY);
@@ -100,6 +119,20 @@ describe('recurring-stream detection', () => {
     const stopped = monthly(0, 8, 12, () => '-29.00', 'OLD GYM');
     expect(detectStreams(stopped, '2025-09-27')[0]).toMatchObject({ status: 'MATURE', predictedNextDate: '2025-09-12' });
     expect(detectStreams(stopped, '2025-09-28')[0]).toMatchObject({ status: 'ENDED', predictedNextDate: '2025-09-12' });
+  });
+
+  it('takes pay that varies with hours and skips a week, and a metered bill of five months, as streams: their categories bill on a schedule', () => {
+    const hours = [412.5, 498.75, 367.2, 455.0, 521.3, 389.4, 440.8, 502.15, 371.9, 468.35];
+    const pay = hours.flatMap((amount, i) => (i === 4 ? [] : [{ ...transaction(Date.UTC(2026, 2, 6) + i * 7 * DAY_MS, amount.toFixed(2), 'HARBOUR FREIGHT LTD WAGES'), category: 'INCOME_WAGES' }]));
+    const bill = [-131.4, -96.05, -78.6, -64.2, -88.9].map((amount, i) => ({ ...transaction(weekday(monthDay(14 + i, 6)), amount.toFixed(2), 'NORDLICHT ENERGIE ABSCHLAG'), category: 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY' }));
+    const streams = detectStreams([...pay, ...bill], '2026-08-10');
+    expect(streams.map((stream) => [stream.key, stream.frequency, stream.transactionIds])).toEqual([
+      ['harbour freight ltd wages', 'WEEKLY', pay.map((row) => row.id)],
+      ['nordlicht energie abschlag', 'MONTHLY', bill.map((row) => row.id)],
+    ]);
+    // The same amounts bought at a shop are no stream: chance lines up a few purchases.
+    const shop = [...pay, ...bill].map((row) => ({ ...row, amount: `-${row.amount.replace('-', '')}`, description: 'CORNER MARKET', category: 'GENERAL_MERCHANDISE_OTHER_GENERAL_MERCHANDISE' }));
+    expect(detectStreams(shop, '2026-08-10')).toEqual([]);
   });
 
   it('finds no stream in random purchases, and finds a subscription hidden among them', () => {

@@ -69,6 +69,12 @@ const DOMINANCE = { members: 4, of: 5 };
 const STEADY_PERCENT = 5;
 /** Occurrences (none missed) a series of varying amounts needs: chance lines up a few random purchases. */
 const VARIABLE_MIN_OCCURRENCES = 6;
+/**
+ * Detailed categories of payers and billers that pay or bill on a schedule whatever the amount: pay by
+ * the hour, a metered utility, a phone bill, a loan, an insurance renewed at a new price. A series all
+ * of whose members enrichment put in one of them is taken as steady (see standsOut).
+ */
+const SCHEDULED_CATEGORIES = /^(?:INCOME_WAGES|RENT_AND_UTILITIES_|LOAN_PAYMENTS_|GENERAL_SERVICES_INSURANCE)/;
 /** How much wider than a series' own amounts the range of comparable transactions is. */
 const RANGE_SLACK_PERCENT = 10;
 /** How many series as long as a candidate the rest of its group may be expected to line up by chance (see chanceSeries). */
@@ -78,14 +84,27 @@ const CHANCE_SPAN_PERIODS = 4;
 
 /**
  * What identifies a counterparty across occurrences: the merchant enrichment recognised (however its
- * bank lines vary: `AMZN Mktp US*2K4L8`, `AMAZON.COM*AB12`), else the description lowercased without
- * accents, with digits, punctuation, reference noise (store numbers, `PPD ID: …`, dates,
- * payment-channel words) and month names (a salary or a bill names the month it is for:
- * `SALAIRE SEPTEMBRE`) removed.
+ * bank lines vary: `AMZN Mktp US*2K4L8`, `AMAZON.COM*AB12`), else the description; either lowercased
+ * without accents, with words holding a digit, punctuation and month names removed (a salary or a bill
+ * names the month or the week it is for, and a name read from the line keeps what it could not tell
+ * from a name: `SALAIRE SEPTEMBRE`, `Gymbox Membership Mrz`, `Acme WK12`), and from a description also
+ * reference noise (store numbers, `PPD ID: …`, payment-channel words). A merchant and a description
+ * that come to the same words are one counterparty, so a stream whose lines are named on some
+ * occurrences and not on others stays one group. A name of nothing but such words (`7-Eleven`) is
+ * kept whole.
  */
 export function streamKey(transaction: Pick<RecurringInput, 'description' | 'merchantName'>): string {
-  if (transaction.merchantName) return `merchant ${transaction.merchantName.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase()}`;
-  const words = transaction.description
+  if (transaction.merchantName) {
+    const words = wordsOf(transaction.merchantName).filter((word) => !MONTH_NAMES.has(word));
+    return words.length > 0 ? words.join(' ') : transaction.merchantName.trim().toLowerCase();
+  }
+  const words = wordsOf(transaction.description).filter((word) => word.length > 1 && !REFERENCE_NOISE.has(word) && !MONTH_NAMES.has(word));
+  return words.length > 0 ? words.join(' ') : transaction.description.trim().toLowerCase();
+}
+
+/** The words of bank text lowercased without accents, those holding a digit and all punctuation dropped. */
+function wordsOf(text: string): string[] {
+  return text
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
@@ -94,19 +113,25 @@ export function streamKey(transaction: Pick<RecurringInput, 'description' | 'mer
     .join(' ')
     .replace(/[^a-z]+/g, ' ')
     .split(' ')
-    .filter((word) => word.length > 1 && !REFERENCE_NOISE.has(word) && !MONTH_NAMES.has(word));
-  return words.length > 0 ? words.join(' ') : transaction.description.trim().toLowerCase();
+    .filter((word) => word !== '');
 }
 
-/** Month names as European and American banks print them in payment references (English, German, French, Dutch, Spanish, Italian). */
+/**
+ * Month names and their abbreviations as European and American banks print them in payment
+ * references (English, German, French, Dutch, Spanish, Italian, Portuguese, Nordic, Polish).
+ */
 const MONTH_NAMES = new Set(
   [
     'january february march april may june july august september october november december',
-    'januar februar marz mai juni juli oktober dezember jaenner maerz',
-    'janvier fevrier mars avril juin juillet aout septembre octobre novembre decembre',
-    'januari februari maart mei augustus',
-    'enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre',
-    'gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre',
+    'jan feb mar apr jun jul aug sep sept oct nov dec',
+    'januar februar marz mai juni juli oktober dezember jaenner maerz mrz okt dez',
+    'janvier fevrier mars avril juin juillet aout septembre octobre novembre decembre janv fevr fev avr juil',
+    'januari februari maart mei augustus mrt',
+    'enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre ene abr ago dic',
+    'gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre gen mag giu lug ott',
+    'janeiro fevereiro marco maio junho julho setembro outubro novembro dezembro',
+    'januari februari mars april maj juni juli augusti',
+    'styczen luty marzec kwiecien czerwiec lipiec sierpien wrzesien pazdziernik listopad grudzien',
   ].flatMap((names) => names.split(' ')),
 );
 
@@ -174,9 +199,19 @@ function seriesOf(entries: Entry[]): Series[] {
   }
 }
 
-/** Occurrences count for a series; gaps and amount moves against it (two subscriptions at one shop are two steady series, not one that alternates). */
+/**
+ * Occurrences count for a series; gaps and amount moves against it (two subscriptions at one shop are
+ * two steady series, not one that alternates), except a scheduled payer's or biller's, whose amounts
+ * may move every time (a metered bill taken whole, not in its steadier stretches).
+ */
 function score(series: Series): number {
-  return series.members.length * 2 - series.misses * 3 - amountMoves(series.members) * 2;
+  const moves = scheduled(series.members) ? 0 : amountMoves(series.members);
+  return series.members.length * 2 - series.misses * 3 - moves * 2;
+}
+
+/** Whether enrichment put every member in a SCHEDULED_CATEGORIES category. */
+function scheduled(members: Entry[]): boolean {
+  return members.every((member) => member.category !== null && SCHEDULED_CATEGORIES.test(member.category));
 }
 
 /** The series of `cadence` grown forwards from `start` among `entries` (sorted by day), if it makes a stream. */
@@ -243,8 +278,9 @@ function closer(entry: Entry, best: Entry, expected: number, reference: bigint):
 }
 
 /**
- * Whether the series stands out of its group. A series whose amounts vary (a utility bill) needs
- * VARIABLE_MIN_OCCURRENCES without a gap. Then: it holds DOMINANCE of the group's transactions around
+ * Whether the series stands out of its group. A series whose amounts vary needs
+ * VARIABLE_MIN_OCCURRENCES without a gap, unless it is a scheduled payer's or biller's
+ * (SCHEDULED_CATEGORIES: pay that varies with hours, a metered bill), which counts as steady. Then: it holds DOMINANCE of the group's transactions around
  * it (from almost a period before its first occurrence to almost a period after its last); or, in a
  * group with other purchases around it (a shop with a subscription, two subscriptions at one
  * merchant), its amounts are steady (see steady), it has
@@ -256,7 +292,7 @@ function standsOut(entries: Entry[], members: Entry[], misses: number, cadence: 
   const first = members[0]!.day - margin;
   const last = members.at(-1)!.day + margin;
   const around = entries.filter((entry) => entry.day >= first && entry.day <= last);
-  const isSteady = steady(members);
+  const isSteady = steady(members) || scheduled(members);
   if (!isSteady && (members.length < VARIABLE_MIN_OCCURRENCES || misses > 0)) return false;
   if (holds(members.length, around.length)) return true;
   if (members.length < cadence.minOccurrences * 2 || !isSteady) return false;

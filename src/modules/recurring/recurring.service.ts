@@ -72,6 +72,7 @@ export function recordStreamEvent(tx: EntityManager, connection: ConnectionEntit
 function changed(previous: StoredStream, stream: DetectedStream): boolean {
   const members = [...stream.transactionIds].sort();
   return (
+    previous.key !== stream.key ||
     previous.description !== stream.description ||
     previous.merchantName !== stream.merchantName ||
     previous.category !== stream.category ||

@@ -33,7 +33,7 @@ export const RECURRING_STREAM = table('recurring_stream', {
 
 const RECORD = ['id', 'accountId', 'direction', 'key', 'description', 'merchantName', 'category', 'frequency', 'status', 'averageAmount', 'lastAmount', 'currencyCode', 'firstDate', 'lastDate', 'predictedNextDate'] as const;
 /** What a recomputation writes of a stream. */
-const COMPUTED = ['description', 'merchantName', 'category', 'frequency', 'status', 'averageAmount', 'lastAmount', 'firstDate', 'lastDate', 'predictedNextDate'] as const;
+const COMPUTED = ['key', 'description', 'merchantName', 'category', 'frequency', 'status', 'averageAmount', 'lastAmount', 'firstDate', 'lastDate', 'predictedNextDate'] as const;
 
 /** A stream as GraphQL and the recomputation read it. */
 export type RecurringStreamRecord = ReadRow<typeof RECURRING_STREAM, (typeof RECORD)[number]>;
@@ -58,9 +58,9 @@ export const recurringStatements = {
   streams: `select ${RECURRING_STREAM.select(RECORD, 's')},
        coalesce((select array_agg(m.transaction_id order by m.transaction_id) from recurring_stream_transaction m where m.profile_id = s.profile_id and m.stream_id = s.id), '{}') as "transactionIds"
        from recurring_stream s where s.account_id = any($1::uuid[]) and s.profile_id = $2`,
-  insert: `insert into recurring_stream (${RECURRING_STREAM.list(['id', 'profileId', 'connectionId', 'accountId', 'direction', 'key', 'currencyCode', ...COMPUTED, 'createdAt', 'updatedAt'])})
-     select r.id, r."profileId", r."connectionId", r."accountId", r.direction, r.key, r."currencyCode", ${COMPUTED.map((field) => `r."${field}"`).join(', ')}, now(), now()
-       from jsonb_to_recordset($1::jsonb) as r(${RECURRING_STREAM.recordset(['id', 'profileId', 'connectionId', 'accountId', 'direction', 'key', 'currencyCode', ...COMPUTED])})`,
+  insert: `insert into recurring_stream (${RECURRING_STREAM.list(['id', 'profileId', 'connectionId', 'accountId', 'direction', 'currencyCode', ...COMPUTED, 'createdAt', 'updatedAt'])})
+     select r.id, r."profileId", r."connectionId", r."accountId", r.direction, r."currencyCode", ${COMPUTED.map((field) => `r."${field}"`).join(', ')}, now(), now()
+       from jsonb_to_recordset($1::jsonb) as r(${RECURRING_STREAM.recordset(['id', 'profileId', 'connectionId', 'accountId', 'direction', 'currencyCode', ...COMPUTED])})`,
   update: `update recurring_stream s set ${COMPUTED.map((field) => `${RECURRING_STREAM.column(field)} = r."${field}"`).join(', ')}, updated_at = now()
        from jsonb_to_recordset($1::jsonb) as r(${RECURRING_STREAM.recordset(['id', 'profileId', ...COMPUTED])}) where s.id = r.id and s.profile_id = r."profileId"`,
   remove: `delete from recurring_stream where id = any($1::uuid[]) and profile_id = $2`,
@@ -121,7 +121,6 @@ export async function writeStreams(tx: EntityManager, profileId: string, changes
     accountId: account.id,
     currencyCode: account.currencyCode,
     direction: stream.direction,
-    key: stream.key,
     ...Object.fromEntries(COMPUTED.map((field) => [field, stream[field]])),
   });
   const written = [...changes.created, ...changes.updated];

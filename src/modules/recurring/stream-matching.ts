@@ -10,13 +10,14 @@ export interface MatchedStream {
 
 /**
  * Pairs one account's recomputed streams with its stored ones, so a stream keeps its id: a stored
- * stream continues the detected one of the same direction, key and frequency that shares the most
- * member transactions with it; one that shares none (its transactions were re-issued) continues
- * the same direction, key and frequency when its last amount is within the amount tolerance.
+ * stream continues the detected one of the same direction and frequency that shares the most
+ * member transactions with it, whatever its key (a new enrichment version may name the merchant
+ * anew); one that shares none (its transactions were re-issued) continues the one of the same
+ * direction, key and frequency when its last amount is within the amount tolerance.
  * Stored streams matched by none are returned as `vanished`.
  */
 export function matchStreams(detected: DetectedStream[], stored: StoredStream[]): { matches: MatchedStream[]; vanished: StoredStream[] } {
-  const sameKind = (a: DetectedStream, b: StoredStream) => a.direction === b.direction && a.key === b.key && a.frequency === b.frequency;
+  const sameKind = (a: DetectedStream, b: StoredStream) => a.direction === b.direction && a.frequency === b.frequency;
   const taken = new Set<StoredStream>();
   const matched = new Map<DetectedStream, StoredStream>();
   const pairs = detected.flatMap((stream) => {
@@ -30,7 +31,7 @@ export function matchStreams(detected: DetectedStream[], stored: StoredStream[])
     taken.add(candidate);
   }
   for (const { stream, candidate } of pairs) {
-    if (matched.has(stream) || taken.has(candidate)) continue;
+    if (matched.has(stream) || taken.has(candidate) || stream.key !== candidate.key) continue;
     if (!withinPercent(toUnits(stream.lastAmount), toUnits(candidate.lastAmount), AMOUNT_TOLERANCE_PERCENT)) continue;
     matched.set(stream, candidate);
     taken.add(candidate);
