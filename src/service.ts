@@ -215,8 +215,10 @@ export async function startService(config: Config, logger: Logger, options: Serv
       }
       await work.webhooks.stop();
       await work.boss.stop({ graceful: true, timeout: 10_000 });
+      // A job still running past the graceful stop (a long first sync) is cut off by the databases
+      // closing; pg-boss runs it again after its heartbeat lapses, on whichever process is up.
+      outage.closing();
       await counters.close();
-      outage.close();
       blobDriver.close?.();
       await closeDatabases(databases, logger);
     },

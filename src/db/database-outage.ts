@@ -69,6 +69,7 @@ export class DatabaseOutage {
   #since: number | undefined;
   #timer: NodeJS.Timeout | undefined;
   #probing = false;
+  #closing = false;
 
   constructor(probe: () => Promise<unknown>, log: Logger) {
     this.#probe = probe;
@@ -84,9 +85,13 @@ export class DatabaseOutage {
     else log.error({ ...fields, err: error }, message);
   }
 
-  /** Records that the database did not answer; the first notice of an outage logs it and starts probing. */
+  /**
+   * Records that the database did not answer; the first notice of an outage logs it and starts
+   * probing. Once the service closes its databases (closing), a job still running past the queue's
+   * graceful stop loses its connection by design: that is no outage, and it is not reported.
+   */
   notice(error: unknown): void {
-    if (this.#since !== undefined) return;
+    if (this.#since !== undefined || this.#closing) return;
     this.#since = Date.now();
     const { code } = error as { code?: unknown };
     this.#log.error(
@@ -114,5 +119,11 @@ export class DatabaseOutage {
   close(): void {
     clearInterval(this.#timer);
     this.#since = undefined;
+  }
+
+  /** The service is closing its databases: from now on their connections end on purpose (see notice). */
+  closing(): void {
+    this.close();
+    this.#closing = true;
   }
 }

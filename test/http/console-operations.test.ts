@@ -62,7 +62,7 @@ describe('API keys', () => {
 describe('environments', () => {
   it('lists the API key\'s own environment, and every environment for an owner of all', async () => {
     const other = await createEnvironmentWithKey(app);
-    expect((await app.http.get('/v1/environments', { auth: app.apiKey })).body).toEqual([{ id: environmentId, name: expect.any(String), mode: 'SANDBOX', at: expect.any(String) }]);
+    expect((await app.http.get('/v1/environments', { auth: app.apiKey })).body).toEqual([{ id: environmentId, name: expect.any(String), mode: 'SANDBOX', at: expect.any(String), publicUrl: null, providerWebhookUrl: null }]);
     const all = (await app.http.get('/v1/environments', asOperator(owner))).body.map((environment: { id: string }) => environment.id);
     expect(all).toEqual(expect.arrayContaining([environmentId, other.environmentId]));
     const viewer = await operatorWith('VIEWER');

@@ -43,7 +43,10 @@ it('Ctrl-C (SIGINT to the whole foreground process group) stops the service, its
     const { stdout, stderr } = service.output();
     const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string });
     expect(lines.filter(({ level }) => level >= 40)).toEqual([]);
-    expect(lines.at(-1)!.msg).toBe('shutting down: draining requests, stopping jobs and the database');
+    // After the signal, nothing but a job cut off at the stop if the first sync outlasted the queue's graceful stop (info: it runs again on the next start).
+    const stop = lines.findIndex(({ msg }) => msg === 'shutting down: draining requests, stopping jobs and the database');
+    expect(stop).toBeGreaterThan(-1);
+    expect(lines.slice(stop + 1).map(({ msg }) => msg)).toEqual(lines.slice(stop + 1).map(() => 'job met a database outage; it will be retried'));
     expect(stderr).not.toMatch(/^\s+at |Unhandled|Error/m);
     // PostgreSQL removes its lock file when it has shut down cleanly.
     expect(existsSync(lockFile)).toBe(false);
