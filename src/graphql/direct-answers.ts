@@ -21,14 +21,15 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { LIMITS } from './limits.ts';
+import { jsonLength } from './result-size.ts';
 
 /** A response path, as resolvers read it in their resolve info. */
 type Path = GraphQLResolveInfo['path'];
 
 /**
- * A query's answer written as JSON text while its document runs: the exact text `JSON.stringify`
- * writes of the general executor's result (`{"data":{…}}`), or `tooLarge` when the text passed
- * LIMITS.responseBytes characters (it is then not written further).
+ * A query's answer as JSON text: the exact text `JSON.stringify` writes of the general executor's
+ * result (`{"data":{…}}`), or `tooLarge` when the answer was found past LIMITS.responseBytes
+ * while it was made (it is then neither made further nor written).
  */
 export class WrittenAnswer {
   readonly text: string;
@@ -47,18 +48,22 @@ export class WrittenAnswer {
 export type DirectAnswer = (contextValue: unknown, variables: Record<string, unknown> | null | undefined) => Promise<WrittenAnswer | undefined>;
 
 /**
- * Compiles a query into a function that resolves it and writes its JSON answer in one walk, with no
- * result object in between (graphql-jit builds the result, then `result-size.ts` walks it, then
- * `JSON.stringify` walks it again). Each selection is planned once: response keys written ahead of
- * time, fragments and aliases merged as graphql-js's field collection merges them, a leaf's writer
- * chosen by its type. Fields are read exactly as the general executor reads them: the schema's own
+ * Compiles a query into a function that resolves it straight into the answer's shape: one plain
+ * object per selected object, made by a function generated per selection (an object literal of its
+ * response keys, in response order), its size counted as it is made; `JSON.stringify` then writes
+ * it in one native pass. The general executor (graphql-jit) builds its result through per-field
+ * code with its own error and path bookkeeping, `result-size.ts` walks that result once more, and
+ * then it is written. Each selection is planned once: fragments and aliases merged as graphql-js's
+ * field collection merges them, a leaf's handling chosen by its type, so that the objects hold the
+ * very values the general executor's result holds. Fields are read exactly as it reads them: the schema's own
  * resolvers with coerced arguments and a resolve info, property reads for fields without one
  * (presented objects' getters included, src/graphql/plain-fields.ts); enums and GraphQL's own
  * scalars written as handed over, the service's scalars through their `serialize`.
  *
  * It covers what it can answer exactly and declines everything else, for the general executor:
  * - when compiling (undefined): mutations and subscriptions, `@skip`/`@include`, introspection
- *   other than `__typename`, interfaces and unions, types with `isTypeOf`, root fields without a resolver;
+ *   other than `__typename`, interfaces and unions, types with `isTypeOf`, root fields without a
+ *   resolver, the alias `__proto__`;
  * - when running: variables or arguments that do not coerce, any error (a resolver's, a scalar's,
  *   null in a non-null position), a value of no JSON form. A resolver below the root that hands
  *   over a promise declines too, and its document is left to the general executor from then on:
@@ -83,42 +88,37 @@ export function compileDirectAnswer(schema: GraphQLSchema, document: DocumentNod
     if (!covered) return undefined;
     const coerced = getVariableValues(schema, variableDefinitions, variables ?? {});
     if (coerced.errors) return undefined;
-    const run: Run = { contextValue, variableValues: coerced.coerced, text: '', promised: false };
+    const run: Run = { contextValue, variableValues: coerced.coerced, counted: 0, promised: false };
+    let data: unknown;
     try {
       // Every root field starts before any is awaited, as the general executor runs a query's fields.
       const paths = fields.map((field): Path => ({ prev: undefined, key: field.responseName, typename: queryType.name }));
       const values = fields.map((field, index) => (field.resolve ? field.resolve(undefined, run, paths[index]!) : undefined));
       const settled = await Promise.all(values);
-      run.text = '{"data":{';
-      fields.forEach((field, index) => {
-        run.text += field.key;
-        field.write(run, settled[index], paths[index]!);
-        if (run.text.length > LIMITS.responseBytes) throw TOO_LARGE;
-      });
-      run.text += '}}';
+      data = rootObject(fields, settled, run, paths);
     } catch (error) {
       if (error === TOO_LARGE) return new WrittenAnswer('', true);
       if (run.promised) covered = false;
       return undefined;
     }
-    return new WrittenAnswer(run.text, false);
+    return new WrittenAnswer(JSON.stringify({ data }), false);
   };
 }
 
-/** One run's state: its context and coerced variables, the text written so far. */
+/** One run's state: its context and coerced variables, the JSON characters of the answer made so far (at most its UTF-8 bytes). */
 interface Run {
   readonly contextValue: unknown;
   readonly variableValues: Record<string, unknown>;
-  text: string;
+  counted: number;
   /** A resolver below the root handed over a promise. */
   promised: boolean;
 }
 
 /**
- * Writes `value` (of the planned type) onto the run's text. `path` is the value's response path
- * where a resolver below reads it (`usesPath`), else the nearest one above that is kept.
+ * Makes the answer's value of `value` (of the planned type) and counts it. `path` is the value's
+ * response path where a resolver below reads it (`usesPath`), else the nearest one above that is kept.
  */
-type Write = (run: Run, value: unknown, path: Path) => void;
+type Write = (run: Run, value: unknown, path: Path) => unknown;
 interface Writer {
   readonly write: Write;
   readonly usesPath: boolean;
@@ -128,8 +128,8 @@ interface Writer {
 interface PlannedField {
   readonly responseName: string;
   readonly fieldName: string;
-  /** `"responseName":`, with the comma before it for all fields but an object's first. */
-  readonly key: string;
+  /** What its key adds to the text: `"responseName":` and a comma or brace. */
+  readonly keyLength: number;
   /** The field's resolver called as the general executor calls it; absent for a property read. */
   readonly resolve: ((source: unknown, run: Run, path: Path) => unknown) | undefined;
   /** Whether its resolver, or one below it, reads the response path. */
@@ -170,7 +170,7 @@ class Planner {
     for (const selectionSet of selectionSets) if (!this.#collect(type, selectionSet, grouped, visited)) return undefined;
     const planned: PlannedField[] = [];
     for (const [responseName, nodes] of grouped) {
-      const field = this.#field(type, responseName, nodes, planned.length === 0);
+      const field = this.#field(type, responseName, nodes);
       if (!field) return undefined;
       planned.push(field);
     }
@@ -201,19 +201,31 @@ class Planner {
     return true;
   }
 
-  #field(parentType: GraphQLObjectType, responseName: string, nodes: FieldNode[], first: boolean): PlannedField | undefined {
+  #field(parentType: GraphQLObjectType, responseName: string, nodes: FieldNode[]): PlannedField | undefined {
     const fieldName = nodes[0]!.name.value;
-    const key = `${first ? '' : ','}${JSON.stringify(responseName)}:`;
+    // An object literal's `__proto__` key would set its prototype, not a property.
+    if (responseName === '__proto__') return undefined;
+    const keyLength = responseName.length + 4;
     if (fieldName === '__typename') {
-      const typename = JSON.stringify(parentType.name);
-      return { responseName, fieldName, key, resolve: undefined, usesPath: false, write: (run) => (run.text += typename) };
+      const typename = parentType.name;
+      return {
+        responseName,
+        fieldName,
+        keyLength,
+        resolve: undefined,
+        usesPath: false,
+        write: (run) => {
+          run.counted += typename.length + 2;
+          return typename;
+        },
+      };
     }
     const definition = parentType.getFields()[fieldName];
     if (!definition) return undefined;
     const writer = this.#writer(definition.type, nodes);
     if (!writer) return undefined;
     const resolve = definition.resolve && this.#resolver(parentType, definition, nodes);
-    return { responseName, fieldName, key, resolve, usesPath: resolve !== undefined || writer.usesPath, write: writer.write };
+    return { responseName, fieldName, keyLength, resolve, usesPath: resolve !== undefined || writer.usesPath, write: writer.write };
   }
 
   /** Calls the field's resolver with its coerced arguments and a resolve info, as the general executor does. */
@@ -258,19 +270,18 @@ class Planner {
       write: (run, value, path) => {
         if (value == null) {
           if (nonNull) decline();
-          run.text += 'null';
-        } else if (value instanceof Error || isThenable(value)) {
-          decline();
-        } else {
-          write(run, value, path);
+          run.counted += 4;
+          return null;
         }
+        if (value instanceof Error || isThenable(value)) decline();
+        return write(run, value, path);
       },
     };
   }
 
   /** How a value (neither null nor an error) of a nullable type is written. */
   #valueWriter(type: GraphQLOutputType, nodes: FieldNode[]): Writer | undefined {
-    if (isEnumType(type) || (isScalarType(type) && isSpecifiedScalarType(type))) return { usesPath: false, write: writeAsHanded };
+    if (isEnumType(type) || (isScalarType(type) && isSpecifiedScalarType(type))) return { usesPath: false, write: asHanded };
     if (isScalarType(type)) {
       const write: Write = (run, value, path) => {
         let serialized: unknown;
@@ -279,7 +290,9 @@ class Planner {
         } catch {
           decline();
         }
-        writeAsHanded(run, serialized, path);
+        // As graphql-jit's leaf serializer: no value is an error.
+        if (serialized === undefined || Number.isNaN(serialized)) decline();
+        return asHanded(run, serialized, path);
       };
       return { usesPath: false, write };
     }
@@ -292,12 +305,10 @@ class Planner {
         write: (run, value, path) => {
           if (!Array.isArray(value)) decline();
           const items = value as unknown[];
-          run.text += '[';
-          for (let index = 0; index < items.length; index++) {
-            if (index > 0) run.text += ',';
-            write(run, items[index], usesPath ? { prev: path, key: index, typename: undefined } : path);
-          }
-          run.text += ']';
+          const made = new Array<unknown>(items.length);
+          run.counted += 2 + items.length;
+          for (let index = 0; index < items.length; index++) made[index] = write(run, items[index], usesPath ? { prev: path, key: index, typename: undefined } : path);
+          return made;
         },
       };
     }
@@ -308,34 +319,62 @@ class Planner {
         nodes.map((node) => node.selectionSet).filter((set) => set !== undefined),
       );
       if (!fields) return undefined;
+      const make = objectMaker(fields);
       const typename = type.name;
-      const write: Write = (run, value, path) => {
-        const source = value as Record<string, unknown>;
-        run.text += '{';
-        for (const field of fields) {
-          run.text += field.key;
-          const fieldPath = field.usesPath ? { prev: path, key: field.responseName, typename } : path;
-          const read = field.resolve ? field.resolve(source, run, fieldPath) : field.fieldName === '__typename' ? undefined : source[field.fieldName];
-          if (typeof read === 'function') decline();
-          field.write(run, read, fieldPath);
-          // The text is given up once past the limit: a record's metadata selected under many aliases would otherwise be written whole first.
-          if (run.text.length > LIMITS.responseBytes) throw TOO_LARGE;
-        }
-        run.text += '}';
-      };
-      return { usesPath: fields.some((field) => field.usesPath), write };
+      return { usesPath: fields.some((field) => field.usesPath), write: (run, value, path) => make(fields, answerOf, value, run, path, typename) };
     }
     return undefined;
   }
 }
 
-/** An enum's or built-in scalar's value (or a serialized one) as `JSON.stringify` writes it inside a result. */
-const writeAsHanded: Write = (run, value) => {
-  if (value === undefined || (typeof value === 'number' && Number.isNaN(value))) decline();
-  const text = JSON.stringify(value) as string | undefined;
-  if (text === undefined) decline();
-  run.text += text;
+/**
+ * A leaf's value as the general executor's result holds it: an enum's or built-in scalar's value as
+ * handed over, a service scalar's serialized. Counted as `result-size.ts` counts it.
+ */
+const asHanded: Write = (run, value) => {
+  run.counted = typeof value === 'string' ? run.counted + value.length + 2 : jsonLength(value, LIMITS.responseBytes - run.counted) + run.counted;
+  return value;
 };
+
+/**
+ * One field's value in the answer: read as the general executor reads it (its resolver, else the
+ * source's property), made, counted. The answer is given up once past the limit: a record's
+ * metadata selected under many aliases would otherwise be made whole first.
+ */
+function answerOf(field: PlannedField, source: Record<string, unknown>, run: Run, path: Path, typename: string): unknown {
+  const fieldPath = field.usesPath ? { prev: path, key: field.responseName, typename } : path;
+  const read = field.resolve ? field.resolve(source, run, fieldPath) : field.fieldName === '__typename' ? undefined : source[field.fieldName];
+  if (typeof read === 'function') decline();
+  const made = field.write(run, read, fieldPath);
+  run.counted += field.keyLength;
+  if (run.counted > LIMITS.responseBytes) throw TOO_LARGE;
+  return made;
+}
+
+type MakeObject = (fields: readonly PlannedField[], answer: typeof answerOf, source: unknown, run: Run, path: Path, typename: string) => Record<string, unknown>;
+
+/**
+ * A function making one selection's objects: an object literal of its response keys in response
+ * order, so that every object of the selection has one shape (as graphql-jit's generated code makes
+ * them). Response names are GraphQL names (the parser accepts nothing else), written as JSON strings.
+ */
+function objectMaker(fields: readonly PlannedField[]): MakeObject {
+  const entries = fields.map((field, index) => `${JSON.stringify(field.responseName)}: answer(fields[${index}], source, run, path, typename)`);
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- built from the document's response names, GraphQL names
+  return new Function('fields', 'answer', 'source', 'run', 'path', 'typename', `run.counted += 2; return { ${entries.join(', ')} };`) as MakeObject;
+}
+
+/** The root's object: its fields' values already settled. */
+function rootObject(fields: readonly PlannedField[], settled: unknown[], run: Run, paths: Path[]): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  run.counted += 10;
+  fields.forEach((field, index) => {
+    data[field.responseName] = field.write(run, settled[index], paths[index]!);
+    run.counted += field.keyLength;
+    if (run.counted > LIMITS.responseBytes) throw TOO_LARGE;
+  });
+  return data;
+}
 
 function operationOf(document: DocumentNode, operationName: string | undefined): OperationDefinitionNode | undefined {
   const operations = document.definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION);

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WrittenAnswer } from '../../src/graphql/direct-answers.ts';
 import { DocumentCache } from '../../src/graphql/documents.ts';
 import type { GraphQLContext } from '../../src/graphql/context.ts';
+import { LIMITS } from '../../src/graphql/limits.ts';
 import { createLoaders } from '../../src/graphql/loaders.ts';
+import { jsonLength } from '../../src/graphql/result-size.ts';
 import { buildSchema } from '../../src/graphql/server.ts';
 import { decodeId, encodeId } from '../../src/lib/ids.ts';
 import { sessionFor } from '../support/factories.ts';
@@ -113,6 +115,7 @@ describe('documents it declines: the general executor answers, errors and all', 
     ['page flags, which are promised', '{ transactions(first: 2) { pageInfo { hasNextPage endCursor } edges { node { id } } } }', {}],
     ['a mutation', `mutation { transactionUpdate(input: {id: "txn_nope", metadata: {a: "b"}}) { success record { id } errors { path } } }`, {}],
     ['introspection', '{ __type(name: "Transaction") { name fields { name } } }', {}],
+    ['the alias __proto__', '{ transactions(first: 2) { edges { node { __proto__: id } } } }', {}],
   ])('%s', async (_name, query, variables) => {
     const answers = await bothWays(query, variables);
     expect(answers.written).toBe(false);
@@ -126,6 +129,21 @@ describe('documents it declines: the general executor answers, errors and all', 
       expect(answers.written).toBe(false);
       expect(answers.direct).toBe(answers.general);
     }
+  });
+});
+
+describe('the result-size limit', () => {
+  it('finds a covered answer past the limit while making it, where the general executor finds its result past it', async () => {
+    const large = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`key${i}`, 'x'.repeat(500)]));
+    await app.sql('update transaction set metadata = $2 where profile_id = $1', [profileId, large]);
+    const query = '{ transactions(first: 100) { edges { node { id metadata } } } }';
+    const prepared = direct.prepare(query, {});
+    if (!('document' in prepared)) throw new Error('not runnable');
+    const args = { schema, document: prepared.document, variableValues: {} };
+    const fromDirect = await direct.execute({ ...args, contextValue: contextValue() });
+    const fromGeneral = await general.execute({ ...args, contextValue: contextValue() });
+    expect(fromDirect).toEqual(new WrittenAnswer('', true));
+    expect(jsonLength((fromGeneral as { data: unknown }).data, LIMITS.responseBytes)).toBeGreaterThan(LIMITS.responseBytes);
   });
 });
 
