@@ -65,12 +65,12 @@ export type DirectAnswer = (contextValue: unknown, variables: Record<string, unk
  *   other than `__typename`, interfaces and unions, types with `isTypeOf`, root fields without a
  *   resolver, the alias `__proto__`;
  * - when running: variables or arguments that do not coerce, any error (a resolver's, a scalar's,
- *   null in a non-null position), a value of no JSON form. A resolver below the root that hands
- *   over a promise declines too, and its document is left to the general executor from then on:
- *   awaiting field by field would split the batch loads the general executor makes in one go.
+ *   null in a non-null position, a promise that rejects), a function value.
  *
- * Running a query twice is harmless (queries only read); the second run reuses the request's
- * loaders, so what the first loaded is not read again.
+ * A field whose resolver hands over a promise is made when it settles: every such field of one
+ * depth is awaited at once after the walk that started them, so the loads they started are batched
+ * as the general executor batches them, and its key keeps its place in its object. Running a query
+ * twice after an error is harmless (queries only read); the second run reuses the request's loaders.
  */
 export function compileDirectAnswer(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): DirectAnswer | undefined {
   const operation = operationOf(document, operationName);
@@ -82,13 +82,11 @@ export function compileDirectAnswer(schema: GraphQLSchema, document: DocumentNod
   const fields = planner.fields(queryType, [operation.selectionSet]);
   if (!fields || fields.some((field) => !field.resolve && field.fieldName !== '__typename')) return undefined;
   const variableDefinitions = operation.variableDefinitions ?? [];
-  let covered = true;
 
   return async (contextValue, variables) => {
-    if (!covered) return undefined;
     const coerced = getVariableValues(schema, variableDefinitions, variables ?? {});
     if (coerced.errors) return undefined;
-    const run: Run = { contextValue, variableValues: coerced.coerced, counted: 0, promised: false };
+    const run: Run = { contextValue, variableValues: coerced.coerced, counted: 0, pending: [] };
     let data: unknown;
     try {
       // Every root field starts before any is awaited, as the general executor runs a query's fields.
@@ -96,9 +94,17 @@ export function compileDirectAnswer(schema: GraphQLSchema, document: DocumentNod
       const values = fields.map((field, index) => (field.resolve ? field.resolve(undefined, run, paths[index]!) : undefined));
       const settled = await Promise.all(values);
       data = rootObject(fields, settled, run, paths);
+      // Promised fields, all of one depth at once (the loads they started are batched as the general executor's are).
+      while (run.pending.length > 0) {
+        const pending = run.pending;
+        run.pending = [];
+        const values = await Promise.all(pending.map((entry) => entry.promise));
+        pending.forEach((entry, index) => (entry.holder![entry.field.responseName] = madeValue(entry.field, values[index], run, entry.path)));
+      }
     } catch (error) {
+      // The general executor reads them again (from the loaders' caches); a rejection no one awaits would reach the process.
+      for (const entry of run.pending) Promise.resolve(entry.promise).catch(() => undefined);
       if (error === TOO_LARGE) return new WrittenAnswer('', true);
-      if (run.promised) covered = false;
       return undefined;
     }
     return new WrittenAnswer(JSON.stringify({ data }), false);
@@ -110,8 +116,15 @@ interface Run {
   readonly contextValue: unknown;
   readonly variableValues: Record<string, unknown>;
   counted: number;
-  /** A resolver below the root handed over a promise. */
-  promised: boolean;
+  /** Fields whose resolvers handed over promises, to be made when they settle; `holder` is the object they go in, set once it is made. */
+  pending: Pending[];
+}
+
+interface Pending {
+  readonly promise: unknown;
+  readonly field: PlannedField;
+  readonly path: Path;
+  holder: Record<string, unknown> | undefined;
 }
 
 /**
@@ -234,7 +247,6 @@ class Planner {
     const schema = this.#schema;
     const fragments = this.#fragments;
     const operation = this.#operation;
-    const atRoot = parentType === schema.getQueryType();
     const withoutArguments = definition.args.length === 0 ? {} : undefined;
     return (source, run, path) => {
       const info: GraphQLResolveInfo = {
@@ -250,12 +262,7 @@ class Planner {
         variableValues: run.variableValues,
       };
       const args = withoutArguments ?? getArgumentValues(definition, fieldNodes[0]!, run.variableValues);
-      const value = resolve(source, args, run.contextValue, info);
-      if (!atRoot && isThenable(value)) {
-        run.promised = true;
-        decline();
-      }
-      return value;
+      return resolve(source, args, run.contextValue, info);
     };
   }
 
@@ -321,7 +328,7 @@ class Planner {
       if (!fields) return undefined;
       const make = objectMaker(fields);
       const typename = type.name;
-      return { usesPath: fields.some((field) => field.usesPath), write: (run, value, path) => make(fields, answerOf, value, run, path, typename) };
+      return { usesPath: fields.some((field) => field.usesPath), write: (run, value, path) => made(make, fields, value, run, path, typename) };
     }
     return undefined;
   }
@@ -344,14 +351,34 @@ const asHanded: Write = (run, value) => {
 function answerOf(field: PlannedField, source: Record<string, unknown>, run: Run, path: Path, typename: string): unknown {
   const fieldPath = field.usesPath ? { prev: path, key: field.responseName, typename } : path;
   const read = field.resolve ? field.resolve(source, run, fieldPath) : field.fieldName === '__typename' ? undefined : source[field.fieldName];
-  if (typeof read === 'function') decline();
-  const made = field.write(run, read, fieldPath);
   run.counted += field.keyLength;
+  if (field.resolve && isThenable(read)) {
+    run.pending.push({ promise: read, field, path: fieldPath, holder: undefined });
+    return undefined;
+  }
+  return madeValue(field, read, run, fieldPath);
+}
+
+/** A field's value (read or settled) made into the answer's. */
+function madeValue(field: PlannedField, read: unknown, run: Run, path: Path): unknown {
+  if (typeof read === 'function') decline();
+  const made = field.write(run, read, path);
   if (run.counted > LIMITS.responseBytes) throw TOO_LARGE;
   return made;
 }
 
 type MakeObject = (fields: readonly PlannedField[], answer: typeof answerOf, source: unknown, run: Run, path: Path, typename: string) => Record<string, unknown>;
+
+/**
+ * Makes one object of a selection; its promised fields (pending since `from`, not claimed by an
+ * object made inside it) will go in it. Fields are made in order, so those objects claimed theirs first.
+ */
+function made(make: MakeObject, fields: readonly PlannedField[], source: unknown, run: Run, path: Path, typename: string): Record<string, unknown> {
+  const from = run.pending.length;
+  const object = make(fields, answerOf, source, run, path, typename);
+  for (let index = from; index < run.pending.length; index++) run.pending[index]!.holder ??= object;
+  return object;
+}
 
 /**
  * A function making one selection's objects: an object literal of its response keys in response
