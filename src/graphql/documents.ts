@@ -1,5 +1,6 @@
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { compileDirectAnswer, type DirectAnswer, type WrittenAnswer } from './direct-answers.ts';
 import { requestError } from './errors.ts';
 import { checkCost, checkShape, documentCost, LIMITS } from './limits.ts';
 
@@ -14,6 +15,12 @@ export type Prepared = { document: DocumentNode; cost: number } | { errors: Grap
 
 const CACHE_ENTRIES = 1000;
 
+/** A (document, operation) compiled: graphql-jit's function (or why it cannot run), and its direct answer when covered. */
+interface Compiled {
+  jit: CompiledQuery | ExecutionResult;
+  direct: DirectAnswer | undefined;
+}
+
 /**
  * Parses, checks and validates query texts once: for small queries validation costs more than
  * execution, and clients send the same few texts again and again. Bounded (least recently used out).
@@ -23,12 +30,15 @@ const CACHE_ENTRIES = 1000;
 export class DocumentCache {
   readonly #schema: GraphQLSchema;
   readonly #hideSuggestions: boolean;
+  readonly #directAnswers: boolean;
   readonly #entries = new Map<string, Parsed>();
-  readonly #compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | ExecutionResult>>();
+  readonly #compiled = new WeakMap<DocumentNode, Map<string, Compiled>>();
 
-  constructor(schema: GraphQLSchema, options: { hideSuggestions: boolean }) {
+  /** `directAnswers: false` runs every document through graphql-jit (the tests compare both ways). */
+  constructor(schema: GraphQLSchema, options: { hideSuggestions: boolean; directAnswers?: boolean }) {
     this.#schema = schema;
     this.#hideSuggestions = options.hideSuggestions;
+    this.#directAnswers = options.directAnswers ?? true;
   }
 
   prepare(query: string, variables: Record<string, unknown> | null | undefined): Prepared {
@@ -47,11 +57,21 @@ export class DocumentCache {
   }
 
   /**
-   * Runs a prepared document with graphql-jit: each (document, operation) is compiled once into a
+   * Runs a prepared document. A query that `direct-answers.ts` covers is answered as JSON text
+   * written while it runs; every other document, and a covered one it declines (an error, a value
+   * of no JSON form), runs with graphql-jit: each (document, operation) is compiled once into a
    * plain function, which executes a page of a hundred transactions several times faster than
    * graphql-js's generic walk. Same semantics (it reuses graphql-js's coercion and errors).
    */
-  execute(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
+  async execute(args: ExecutionArgs): Promise<ExecutionResult | WrittenAnswer> {
+    const compiled = this.#compile(args);
+    const written = await compiled.direct?.(args.contextValue, args.variableValues);
+    if (written) return written;
+    const { jit } = compiled;
+    return isCompiledQuery(jit) ? jit.query(args.rootValue, args.contextValue, args.variableValues) : jit;
+  }
+
+  #compile(args: ExecutionArgs): Compiled {
     let byOperation = this.#compiled.get(args.document);
     if (!byOperation) {
       byOperation = new Map();
@@ -65,10 +85,12 @@ export class DocumentCache {
       // edge (~80 KB of a 100-transaction page). Resolvers and rows hand over exactly those values (typed
       // by generated/graphql.ts; test/http/graphql-leaf-values.test.ts reads every field to prove it).
       // The service's own scalars (Decimal, Date, DateTime, …) are still serialized.
-      compiled = compileQuery(this.#schema, args.document, args.operationName ?? undefined, { disableLeafSerialization: true });
+      const jit = compileQuery(this.#schema, args.document, args.operationName ?? undefined, { disableLeafSerialization: true });
+      const direct = this.#directAnswers && isCompiledQuery(jit) ? compileDirectAnswer(this.#schema, args.document, args.operationName ?? undefined) : undefined;
+      compiled = { jit, direct };
       byOperation.set(key, compiled);
     }
-    return isCompiledQuery(compiled) ? compiled.query(args.rootValue, args.contextValue, args.variableValues) : compiled;
+    return compiled;
   }
 
   /** The document's cost with these variables; remembered on `prepared` when no variable was read. */

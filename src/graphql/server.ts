@@ -2,7 +2,7 @@ import type { CorrectionJobs } from '../modules/categorization/categorization.jo
 import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { getOperationAST, GraphQLError, OperationTypeNode, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { getOperationAST, GraphQLError, OperationTypeNode, type DocumentNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { createHandler, type Request as GraphQLRequest, type Response as Answer } from 'graphql-http';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Middleware } from 'koa';
@@ -15,6 +15,7 @@ import type { AppContext, AppState } from '../http/state.ts';
 import type { FieldCipher } from '../lib/field-cipher.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { GraphQLContext } from './context.ts';
+import { WrittenAnswer } from './direct-answers.ts';
 import { DocumentCache } from './documents.ts';
 import { formatGraphQLError, requestError } from './errors.ts';
 import { selectsOnlyIntrospection } from './introspection.ts';
@@ -222,9 +223,16 @@ function exchangeHandler(deps: { schema: GraphQLSchema; documents: DocumentCache
   return createHandler<unknown, AppContext, GraphQLContext | undefined>({
     schema,
     formatError,
-    execute: (args) => documents.execute(args),
+    // A written answer (direct-answers.ts) reaches onOperation as it came: its text is the answer.
+    execute: (args) => documents.execute(args) as Promise<ExecutionResult>,
     // Successful results skip graphql-http's serializer, whose replacer function visits every value.
-    onOperation: (req, _args, result) => {
+    onOperation: (req, _args, executed) => {
+      if (executed instanceof WrittenAnswer) {
+        if (!executed.tooLarge) return [executed.text, { status: 200, statusText: 'OK', headers: { 'content-type': `${negotiatedMediaType(req.context.get('Accept'))}; charset=utf-8` } }];
+        budgets.set(req.context, 0);
+        return answers.tooLarge(req.context);
+      }
+      const result = executed;
       // No `data` at all (variables that do not coerce) is a request error, which graphql-http would answer 200
       // in either media type; `data: null` (a failed non-null root field) is a field error, answered 200.
       if (result.data === undefined) return answers.withoutData(req.context, result.errors ?? []);
