@@ -12,6 +12,8 @@ import { clearedSessionCookie, csrfTokenOf, sessionCookie } from './console-cook
 import { OperatorAccounts, type OperatorWithGrants } from './operator.service.ts';
 import type { OperatorSessions } from './operator-sessions.ts';
 import { operatorsOfEnvironment, grantsOf } from './operator.store.ts';
+import type { OidcClient } from './oidc-client.ts';
+import { oidcHandlers } from './oidc.handlers.ts';
 import { presentAuditEntry, presentOperator } from './operator.presenter.ts';
 import { signIn } from './sign-in.ts';
 
@@ -25,7 +27,10 @@ type OperatorOperations =
   | 'createOperator'
   | 'updateOperator'
   | 'resetOperatorPassword'
-  | 'listAuditEntries';
+  | 'listAuditEntries'
+  | 'getSignInOptions'
+  | 'startOidcSignIn'
+  | 'completeOidcSignIn';
 
 export interface OperatorHandlerDeps {
   cipher: FieldCipher;
@@ -36,12 +41,17 @@ export interface OperatorHandlerDeps {
   addressKey: (address: string) => string;
   /** AUDIT_RETENTION_DAYS. */
   auditRetentionDays: number;
+  /** The configured OpenID Connect provider; undefined: sign-in with a password only. */
+  oidc: OidcClient | undefined;
+  /** PUBLIC_URL: the OpenID Connect redirect URI's origin when set. */
+  publicUrl: string | undefined;
 }
 
 type OperatorCredential = Extract<Credential, { kind: 'operator' }>;
 
 /** REST handlers for the console's sign-in and session (/v1/console), operators (/v1/operators) and the audit log. */
-export function operatorHandlers({ cipher, sessions, signInLimiter, addressKey, auditRetentionDays }: OperatorHandlerDeps): Handlers<OperatorOperations> {
+export function operatorHandlers(deps: OperatorHandlerDeps): Handlers<OperatorOperations> {
+  const { cipher, sessions, signInLimiter, addressKey, auditRetentionDays } = deps;
   const accounts = (em: EntityManager) => new OperatorAccounts(em, cipher, sessions.now);
   const sessionBody = (operator: OperatorWithGrants, csrfToken: string, expiresAt: Date) => ({
     operator: presentOperator(operator),
@@ -53,6 +63,7 @@ export function operatorHandlers({ cipher, sessions, signInLimiter, addressKey, 
   const target = (em: EntityManager, operatorId: string) => accounts(em).find(decodeId('operator', operatorId) ?? '00000000-0000-0000-0000-000000000000');
   const caller = async (em: EntityManager, credential: OperatorCredential) => ({ kind: 'operator' as const, grants: (await accounts(em).find(credential.operatorId)).grants });
   return {
+    ...oidcHandlers(deps),
     async signInOperator({ body, em, clientAddress, headers }) {
       const origin = { addressKey: addressKey(clientAddress), clientAddress, userAgent: headers['user-agent'] ?? null };
       const { operator, token, session } = await signIn(em, { cipher, sessions, limiter: signInLimiter }, body, origin);
