@@ -1,45 +1,32 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/lib/ids.ts';
-import { FakeOidcProvider } from '../fakes/oidc/server.ts';
+import type { FakeOidcProvider } from '../fakes/oidc/server.ts';
 import { asOperator, signIn, type ConsoleSession } from '../support/console.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { OIDC_CLIENT, startOidcApp } from '../support/oidc-app.ts';
+import type { TestApp } from '../support/test-app.ts';
 
 /**
  * Operators' sign-in through an OpenID Connect provider: a real one (node-oidc-provider) over
  * loopback HTTPS, with the service registered as its client. The browser's part is played here over
- * HTTP (the provider's sign-in form, the redirects, the cookies); test/http/console-oidc-browser.test.ts
+ * HTTP (the provider's sign-in form, the redirects, the cookies); test/http/console-browser-oidc.test.ts
  * plays it in Chromium.
  */
 
 /** The service's clock: moved past the attempt's lifetime and the sign-in windows, never slept through. */
 let offsetMs = 0;
 let app: TestApp;
+let provider: FakeOidcProvider;
+let stop: () => Promise<void>;
 let owner: ConsoleSession;
 let environmentId: string;
-const provider = new FakeOidcProvider();
-const caDir = mkdtempSync(path.join(tmpdir(), 'fake-oidc-'));
 
 beforeAll(async () => {
-  await provider.start();
-  writeFileSync(path.join(caDir, 'ca.pem'), provider.ca);
-  const clientSecret = 'a-client-secret-the-service-never-logs';
-  app = await startTestApp(
-    { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: 'tributary-console', OIDC_CLIENT_SECRET: clientSecret, OIDC_NAME: 'Example SSO', OIDC_CA_FILE: path.join(caDir, 'ca.pem') },
-    { now: () => new Date(Date.now() + offsetMs) },
-  );
-  provider.register({ clientId: 'tributary-console', clientSecret, redirectUri: `https://localhost:${app.service.port}/v1/console/oidc/callback` });
+  ({ app, provider, stop } = await startOidcApp({ now: () => new Date(Date.now() + offsetMs) }));
   owner = await signIn(app, app.service.firstOperator!.email, app.service.firstOperator!.password);
   environmentId = encodeId('environment', app.environmentId);
 });
-afterAll(async () => {
-  await app?.stop();
-  await provider.close();
-  rmSync(caDir, { recursive: true, force: true });
-});
+afterAll(() => stop?.());
 
 /** An operator with a role in the bootstrap environment, made by the owner; `login` signs in as them at the provider. */
 async function operatorAtProvider(role: 'VIEWER' | 'DEVELOPER', emailVerified = true) {
@@ -87,7 +74,7 @@ describe('OpenID Connect sign-in', () => {
   it('tells the console it is on, under its name', async () => {
     const options = await app.http.get('/v1/console/sign-in');
     expect(options.status).toBe(200);
-    expect(options.body).toEqual({ oidc: { name: 'Example SSO' } });
+    expect(options.body).toEqual({ oidc: { name: OIDC_CLIENT.name } });
   });
 
   it('sends the browser to the provider with PKCE, state and nonce, kept encrypted in a cookie only the callback receives', async () => {
@@ -95,7 +82,7 @@ describe('OpenID Connect sign-in', () => {
     const url = new URL(authorizationUrl);
     expect(url.origin).toBe(provider.issuer);
     const query = Object.fromEntries(url.searchParams);
-    expect(query).toMatchObject({ client_id: 'tributary-console', response_type: 'code', scope: 'openid email', code_challenge_method: 'S256', redirect_uri: `https://localhost:${app.service.port}/v1/console/oidc/callback` });
+    expect(query).toMatchObject({ client_id: OIDC_CLIENT.clientId, response_type: 'code', scope: 'openid email', code_challenge_method: 'S256', redirect_uri: `https://localhost:${app.service.port}/v1/console/oidc/callback` });
     expect(query.state).toMatch(/^[\w-]{40,}$/);
     expect(query.nonce).toMatch(/^[\w-]{40,}$/);
     expect(query.code_challenge).toMatch(/^[\w-]{43}$/);
@@ -169,7 +156,7 @@ describe('OpenID Connect sign-in', () => {
 
   it('tells a cancelled sign-in and one finished too late apart', async () => {
     const { authorizationUrl, cookie } = await start();
-    expect(outcome(await callback(await provider.signIn(authorizationUrl, 'cancel'), cookie))).toEqual(refusedWith('cancelled'));
+    expect(outcome(await callback(await provider.cancel(authorizationUrl), cookie))).toEqual(refusedWith('cancelled'));
     const { login } = await operatorAtProvider('VIEWER');
     const late = await start();
     const answer = await provider.signIn(late.authorizationUrl, login);

@@ -11,6 +11,14 @@ export interface FakeAccount {
   emailVerified: boolean;
 }
 
+/** One answer of the provider, as a browser follows it. */
+interface Answer {
+  url: string;
+  status: number;
+  location: string | undefined;
+  body: string;
+}
+
 /** The client the provider knows Tributary as. */
 export interface RegisteredClient {
   clientId: string;
@@ -78,27 +86,32 @@ export class FakeOidcProvider {
         return grant;
       },
     });
-    this.#handle = provider.callback();
+    const handle = provider.callback();
+    this.#handle = (request, response) => void handle(request, response);
   }
 
   /**
    * What a browser does at the provider, from the authorization URL the service sent it to: sign in
-   * as `login` on the provider's page (or press its Cancel), and follow redirects until one leaves
-   * the provider. Returns that URL: the service's callback with `code` and `state` (or `error`).
+   * as `login` on the provider's page, and follow redirects until one leaves the provider. Returns
+   * that URL: the service's callback with `code` and `state`.
    */
-  async signIn(authorizationUrl: string, login: string | 'cancel'): Promise<string> {
+  signIn(authorizationUrl: string, login: string): Promise<string> {
+    return this.#walk(authorizationUrl, (uid, cookies) => this.#send('POST', `${this.#issuer}/interaction/${uid}`, cookies, new URLSearchParams({ prompt: 'login', login, password: 'any' }).toString()));
+  }
+
+  /** As signIn, pressing the sign-in page's Cancel instead: the callback gets `error=access_denied`. */
+  cancel(authorizationUrl: string): Promise<string> {
+    return this.#walk(authorizationUrl, (uid, cookies) => this.#send('GET', `${this.#issuer}/interaction/${uid}/abort`, cookies));
+  }
+
+  async #walk(authorizationUrl: string, atSignInPage: (uid: string, cookies: Map<string, string>) => Promise<Answer>): Promise<string> {
     const cookies = new Map<string, string>();
     let answer = await this.#send('GET', authorizationUrl, cookies);
     for (let hops = 0; hops < 10; hops++) {
       if (answer.location && !answer.location.startsWith(this.#issuer)) return answer.location;
       if (answer.location) answer = await this.#send('GET', answer.location, cookies);
-      else if (answer.status === 200 && /name="prompt" value="login"/.test(answer.body)) {
-        const uid = new URL(answer.url).pathname.split('/').at(-1)!;
-        answer =
-          login === 'cancel'
-            ? await this.#send('GET', `${this.#issuer}/interaction/${uid}/abort`, cookies)
-            : await this.#send('POST', `${this.#issuer}/interaction/${uid}`, cookies, new URLSearchParams({ prompt: 'login', login, password: 'any' }).toString());
-      } else throw new Error(`the fake provider answered ${answer.status} at ${answer.url}: ${answer.body.slice(0, 300)}`);
+      else if (answer.status === 200 && /name="prompt" value="login"/.test(answer.body)) answer = await atSignInPage(new URL(answer.url).pathname.split('/').at(-1)!, cookies);
+      else throw new Error(`the fake provider answered ${answer.status} at ${answer.url}: ${answer.body.slice(0, 300)}`);
     }
     throw new Error('the fake provider redirected too many times');
   }
@@ -108,7 +121,7 @@ export class FakeOidcProvider {
     await new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
   }
 
-  #send(method: string, url: string, cookies: Map<string, string>, form?: string): Promise<{ url: string; status: number; location: string | undefined; body: string }> {
+  #send(method: string, url: string, cookies: Map<string, string>, form?: string): Promise<Answer> {
     const absolute = new URL(url, this.#issuer).href;
     return new Promise((resolve, reject) => {
       const headers: Record<string, string> = { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
