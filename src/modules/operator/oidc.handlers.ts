@@ -21,8 +21,9 @@ export function oidcHandlers({ cipher, sessions, signInLimiter, addressKey, oidc
     },
     async startOidcSignIn({ headers, log }) {
       if (!oidc) return backToSignIn('not_configured');
+      const callback = redirectUri(headers.host);
       try {
-        const { url, attempt } = await oidc.authorization(redirectUri(headers.host), sessions.now());
+        const { url, attempt } = await oidc.authorization(callback, sessions.now());
         return { status: 303, headers: { Location: url, 'Set-Cookie': oidcAttemptCookie(cipher, attempt), 'Referrer-Policy': 'no-referrer' } };
       } catch (error) {
         log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'the OpenID Connect provider could not be discovered');
