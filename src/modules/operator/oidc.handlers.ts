@@ -3,7 +3,24 @@ import { publicOrigin } from '../../lib/public-origin.ts';
 import { sessionCookie } from './console-cookie.ts';
 import { OIDC_CALLBACK_PATH, oidcAttemptCookie, oidcAttemptOf } from './oidc-cookie.ts';
 import { oidcSignIn, OidcSignInRefused, type OidcRefusal } from './oidc-sign-in.ts';
-import type { OperatorHandlerDeps } from './operator.handlers.ts';
+import type { FieldCipher } from '../../lib/field-cipher.ts';
+import type { FixedWindowLimiter } from '../../lib/fixed-window.ts';
+import type { OidcClient } from './oidc-client.ts';
+import type { OperatorSessions } from './operator-sessions.ts';
+
+/** What the console's sign-in needs (operator.handlers.ts adds what the rest of the operators' operations need). */
+export interface SignInHandlerDeps {
+  cipher: FieldCipher;
+  sessions: OperatorSessions;
+  /** Counts sign-in attempts (SIGN_IN_WINDOW_MS windows). */
+  signInLimiter: FixedWindowLimiter;
+  /** The key a client address is counted under (an IPv6 client's /64). */
+  addressKey: (address: string) => string;
+  /** The configured OpenID Connect provider; undefined: sign-in with a password only. */
+  oidc: OidcClient | undefined;
+  /** PUBLIC_URL: the OpenID Connect redirect URI's origin when set (else the Host the console was served from). */
+  publicUrl: string | undefined;
+}
 
 /** Back to the console's sign-in page, which says why (contracts/rest.yaml, completeOidcSignIn). */
 const backToSignIn = (refusal: OidcRefusal | 'not_configured') => ({ status: 303 as const, headers: { Location: `/console#/?sign_in_error=${refusal}`, 'Referrer-Policy': 'no-referrer' } });
@@ -13,7 +30,7 @@ const backToSignIn = (refusal: OidcRefusal | 'not_configured') => ({ status: 303
  * browser navigations, answered with redirects (to the provider, to the console, or back to the
  * sign-in page with the reason), never with an error page.
  */
-export function oidcHandlers({ cipher, sessions, signInLimiter, addressKey, oidc, publicUrl }: OperatorHandlerDeps): Handlers<'getSignInOptions' | 'startOidcSignIn' | 'completeOidcSignIn'> {
+export function oidcHandlers({ cipher, sessions, signInLimiter, addressKey, oidc, publicUrl }: SignInHandlerDeps): Handlers<'getSignInOptions' | 'startOidcSignIn' | 'completeOidcSignIn'> {
   const redirectUri = (host: string | undefined) => `${publicOrigin(publicUrl, host)}${OIDC_CALLBACK_PATH}`;
   return {
     async getSignInOptions() {

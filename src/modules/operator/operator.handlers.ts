@@ -4,16 +4,12 @@ import { pageHeaders, pageOf } from '../../api-kit/pagination.ts';
 import type { Handlers } from '../../api-kit/rest-handler.ts';
 import { ValidationError } from '../../errors.ts';
 import { assertCursorKept } from '../../db/log-retention.ts';
-import type { FieldCipher } from '../../lib/field-cipher.ts';
-import type { FixedWindowLimiter } from '../../lib/fixed-window.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
 import { AUDIT_TABLE, auditPage } from './audit.store.ts';
 import { clearedSessionCookie, csrfTokenOf, sessionCookie } from './console-cookie.ts';
 import { OperatorAccounts, type OperatorWithGrants } from './operator.service.ts';
-import type { OperatorSessions } from './operator-sessions.ts';
 import { operatorsOfEnvironment, grantsOf } from './operator.store.ts';
-import type { OidcClient } from './oidc-client.ts';
-import { oidcHandlers } from './oidc.handlers.ts';
+import { oidcHandlers, type SignInHandlerDeps } from './oidc.handlers.ts';
 import { presentAuditEntry, presentOperator } from './operator.presenter.ts';
 import { signIn } from './sign-in.ts';
 
@@ -32,19 +28,9 @@ type OperatorOperations =
   | 'startOidcSignIn'
   | 'completeOidcSignIn';
 
-export interface OperatorHandlerDeps {
-  cipher: FieldCipher;
-  sessions: OperatorSessions;
-  /** Counts sign-in attempts (SIGN_IN_WINDOW_MS windows). */
-  signInLimiter: FixedWindowLimiter;
-  /** The key a client address is counted under (an IPv6 client's /64). */
-  addressKey: (address: string) => string;
+export interface OperatorHandlerDeps extends SignInHandlerDeps {
   /** AUDIT_RETENTION_DAYS. */
   auditRetentionDays: number;
-  /** The configured OpenID Connect provider; undefined: sign-in with a password only. */
-  oidc: OidcClient | undefined;
-  /** PUBLIC_URL: the OpenID Connect redirect URI's origin when set. */
-  publicUrl: string | undefined;
 }
 
 type OperatorCredential = Extract<Credential, { kind: 'operator' }>;
