@@ -1704,7 +1704,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * How an operator can sign in
+         * @description What the console's sign-in page offers: email and password always, and sign-in through an
+         *     OpenID Connect provider when the service is configured with one (`OIDC_ISSUER`,
+         *     `OIDC_CLIENT_ID`, `OIDC_CLIENT_SECRET`), under the name `OIDC_NAME`.
+         */
+        get: operations["getSignInOptions"];
         put?: never;
         /**
          * Sign an operator in to the console
@@ -1828,6 +1834,96 @@ export interface paths {
          * @description Turns TOTP on with the secret of the enrolment started last, once a current code of it is sent. Every later sign-in needs a code.
          */
         post: operations["confirmTotpEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/oidc/start": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start signing in through the OpenID Connect provider
+         * @description Where the console's **Sign in with …** button leads (a top-level navigation, not a call):
+         *     sends the browser (`303`) to the configured OpenID Connect provider's authorization
+         *     endpoint, for the authorization code flow with PKCE (S256), a `state` and a `nonce`, asking
+         *     for `OIDC_SCOPES` (`openid email` by default) and naming
+         *     `{PUBLIC_URL, else this host}/v1/console/oidc/callback` as the redirect URI (register it with
+         *     the provider). The state, nonce and PKCE verifier travel in the cookie
+         *     `__Secure-tributary-oidc` (encrypted with the service's field keys, HttpOnly, Secure,
+         *     SameSite=Lax, path `/v1/console/oidc/callback`, 10 minutes), so the sign-in can only be
+         *     finished in this browser, within 10 minutes.
+         *
+         *     When OpenID Connect is not configured, or the provider's discovery document cannot be
+         *     read, it sends the browser back to the console's sign-in page instead, with
+         *     `sign_in_error=not_configured` or `unavailable` (see `completeOidcSignIn`).
+         */
+        get: operations["startOidcSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the OpenID Connect provider sends the operator back
+         * @description The redirect URI of `startOidcSignIn`: the provider sends the browser here with `code` and
+         *     `state` (or `error`). With the `__Secure-tributary-oidc` cookie of this browser, a matching
+         *     `state`, and a code the provider exchanges for an ID token that verifies (issuer, audience,
+         *     signature, expiry, `nonce`), the ID token's `email`, when `email_verified` is `true`, must
+         *     be the email of an existing, enabled operator (operators are never created here). Then a
+         *     console session opens exactly as with `signInOperator` (the same cookie, lifetimes and
+         *     roles; no TOTP code is asked: the provider authenticated the operator) and the browser is
+         *     sent to `/console`.
+         *
+         *     Anything else opens no session and sends the browser to the console's sign-in page with the
+         *     reason after `#/?sign_in_error=`:
+         *
+         *     | Value | Meaning |
+         *     |---|---|
+         *     | `refused` | No enabled operator has the ID token's email, the email is not verified, or the answer did not verify (a `state` that is not this browser's, a tampered or used code, a wrong `nonce`): one answer for all, as `SIGN_IN_REFUSED`. |
+         *     | `expired` | No sign-in of this browser is under way: no cookie, or one older than 10 minutes. |
+         *     | `cancelled` | The operator cancelled at the provider (`error=access_denied`). |
+         *     | `rate_limited` | Over the sign-in attempts allowed (as `signInOperator`: 10 per account and 30 per client address in 15 minutes). |
+         *     | `unavailable` | The provider could not be reached, or failed. |
+         *     | `not_configured` | OpenID Connect sign-in is not configured. |
+         *
+         *     Each arrival counts as a sign-in attempt of the client address, and, once the ID token
+         *     names an email, of that account; each is written to the audit log (`completeOidcSignIn`).
+         */
+        get: operations["completeOidcSignIn"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2354,6 +2450,13 @@ export interface components {
             disabled?: boolean;
             totpRequired?: boolean;
         };
+        SignInOptions: {
+            /** @description Sign-in through an OpenID Connect provider (`startOidcSignIn`); `null` when not configured. */
+            oidc: {
+                /** @description What the console's button calls the provider (`OIDC_NAME`, else the issuer's host): **Sign in with {name}**. */
+                name: string;
+            } | null;
+        };
         OperatorSignIn: {
             email: string;
             password: string;
@@ -2397,7 +2500,7 @@ export interface components {
             email: string | null;
             /** @description The environment acted on; `null` for sign-in and the session's own operations. */
             environmentId: string | null;
-            /** @description The operation's `operationId` (`signInOperator` for sign-ins). */
+            /** @description The operation's `operationId` (`signInOperator` for sign-ins with a password, `completeOidcSignIn` through the OpenID Connect provider). */
             action: string;
             /** @description The id in the operation's path, when it has one. */
             targetId: string | null;
@@ -2408,7 +2511,7 @@ export interface components {
              * @enum {string}
              */
             outcome: "SUCCEEDED" | "REFUSED" | "FAILED";
-            /** @description The HTTP status answered. */
+            /** @description The HTTP status answered; for `completeOidcSignIn`, which always answers a redirect, the status a password sign-in would have had (200, 401, 429, or 503 when the provider failed). */
             status: number;
         };
         /** @description The body of every 4xx and 5xx response. */
@@ -6934,6 +7037,50 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getSignInOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version for this request, overriding the API key's. Unsupported values get 400 naming the supported versions.
+                 * @example 2026-04-01
+                 */
+                "Service-Version"?: components["parameters"]["ServiceVersion"];
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sign-in options. */
+            200: {
+                headers: {
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Ratelimit-Limit": components["headers"]["RatelimitLimit"];
+                    "Ratelimit-Remaining": components["headers"]["RatelimitRemaining"];
+                    "Ratelimit-Reset": components["headers"]["RatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInOptions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     signInOperator: {
         parameters: {
             query?: never;
@@ -7162,6 +7309,106 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startOidcSignIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's authorization endpoint, or back to the console with an error. */
+            303: {
+                headers: {
+                    /** @description The provider's authorization URL, or `/console#/?sign_in_error=…`. */
+                    Location?: string;
+                    /** @description `__Secure-tributary-oidc=<encrypted state>; Path=/v1/console/oidc/callback; Max-Age=600; HttpOnly; Secure; SameSite=Lax`, when going to the provider. */
+                    "Set-Cookie"?: string;
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    completeOidcSignIn: {
+        parameters: {
+            query?: {
+                /** @description The authorization code, exchanged once at the provider's token endpoint. */
+                code?: string;
+                /** @description The value `startOidcSignIn` gave the provider. */
+                state?: string;
+                /** @description The provider's issuer (RFC 9207), checked when the provider says it sends it. */
+                iss?: string;
+                /** @description OAuth 2.0 error instead of `code`: `access_denied` when the operator cancelled. */
+                error?: string;
+                /** @description The provider's words about `error`; never shown. */
+                error_description?: string;
+                /** @description A page about `error`; ignored. */
+                error_uri?: string;
+                /** @description Sent by some providers (Keycloak, Microsoft Entra ID) for session management; ignored. */
+                session_state?: string;
+                /** @description The scopes granted, sent by some providers (Google); ignored. */
+                scope?: string;
+                /** @description Sent by Google; ignored. */
+                authuser?: string;
+                /** @description Sent by Google (the hosted domain); ignored. */
+                hd?: string;
+                /** @description Sent by Google; ignored. */
+                prompt?: string;
+            };
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the response's `X-Request-Id` and in error bodies. Kept
+                 *     when made of letters, digits and `_ . : -`; otherwise, or when absent, a `req_…` id is
+                 *     generated. Longer than 200 characters: 422.
+                 * @example trace-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in (to `/console`, the session cookie set), or back to the sign-in page with the reason. */
+            303: {
+                headers: {
+                    /** @description `/console`, or `/console#/?sign_in_error=…`. */
+                    Location?: string;
+                    /** @description The console session's cookie, as `signInOperator` sets it, when signed in. */
+                    "Set-Cookie"?: string;
+                    "Service-Version": components["headers"]["ServiceVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description A query parameter this operation does not know, or one over its length. */
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -16,6 +16,8 @@ const ROLES = ['all', 'api', 'worker'] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const NODE_ENVS = ['development', 'production', 'test'] as const;
 const BLOB_DRIVERS = ['fs', 's3'] as const;
+const OIDC_REQUIRED = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
+const OIDC_OPTIONAL = ['OIDC_SCOPES', 'OIDC_NAME', 'OIDC_CA_FILE'] as const;
 const S3_SETTINGS = ['S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'S3_CA_FILE'] as const;
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -81,6 +83,23 @@ export interface Config {
   metrics: MetricsSettings | undefined;
   /** Where statements (PDFs) are kept, encrypted: BLOB_STORE=fs under DATA_DIR/blobs (the default), or s3 (S3_*). */
   blobStore: { driver: 'fs' } | { driver: 's3'; s3: S3Settings };
+  /** Operators' sign-in through an OpenID Connect provider (OIDC_*); absent: email and password only. */
+  oidc: OidcSettings | undefined;
+}
+
+/** An OpenID Connect provider operators sign in through (docs/decisions/operators-oidc-sign-in.md). */
+export interface OidcSettings {
+  /** OIDC_ISSUER: the provider's issuer identifier (https), where its discovery document is read. */
+  issuer: string;
+  clientId: string;
+  /** OIDC_CLIENT_SECRET: authenticates Tributary at the provider's token endpoint; never logged. */
+  clientSecret: string;
+  /** OIDC_SCOPES, space-separated; `openid` and `email` always among them. */
+  scopes: string;
+  /** OIDC_NAME: what the console's button calls the provider; default the issuer's host. */
+  name: string;
+  /** Extra CA certificates (PEM file) trusted for the provider, besides the system's. */
+  caFile: string | undefined;
 }
 
 /** BLOB_STORE=s3: a bucket of an S3-compatible store (AWS, MinIO, Garage, Ceph, R2…). */
@@ -220,6 +239,7 @@ export function loadConfig(env: Env = process.env): Config {
       ? { host: env.METRICS_HOST || '127.0.0.1', port: integer(env, 'METRICS_PORT', 0, 0, 65535, problems), token: env.METRICS_TOKEN || undefined }
       : undefined,
     blobStore: oneOf(env, 'BLOB_STORE', BLOB_DRIVERS, 'fs', problems) === 's3' ? { driver: 's3', s3: s3Settings(env, problems) } : { driver: 'fs' },
+    oidc: oidcSettings(env, problems),
   };
   if (config.sessionSecret !== undefined && config.sessionSecret.length < MIN_SESSION_SECRET_LENGTH) {
     problems.push(`SESSION_SECRET must be at least ${MIN_SESSION_SECRET_LENGTH} characters`);
@@ -249,6 +269,27 @@ function metricsProblems(env: Env, config: Config): string[] {
   if (!loopback && metrics.token === undefined) problems.push('METRICS_TOKEN is required when METRICS_HOST is not a loopback address');
   if (metrics.port !== 0 && metrics.port === config.port) problems.push('METRICS_PORT must differ from PORT');
   return problems;
+}
+
+/** Off unless OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are all set; one without the others, or an option without them, stops the start. */
+function oidcSettings(env: Env, problems: string[]): OidcSettings | undefined {
+  const set = OIDC_REQUIRED.filter((name) => env[name]);
+  if (set.length === 0) {
+    problems.push(...OIDC_OPTIONAL.filter((name) => env[name]).map((name) => `${name} applies only with OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET set`));
+    return undefined;
+  }
+  problems.push(...OIDC_REQUIRED.filter((name) => !env[name]).map((name) => `${name} is required when ${set.join(' and ')} ${set.length > 1 ? 'are' : 'is'} set`));
+  const issuer = url(env, 'OIDC_ISSUER', ['https:'], problems) ?? '';
+  const scopes = new Set((env.OIDC_SCOPES || 'openid email').split(/\s+/).filter(Boolean));
+  for (const needed of ['openid', 'email']) scopes.add(needed);
+  return {
+    issuer,
+    clientId: env.OIDC_CLIENT_ID ?? '',
+    clientSecret: env.OIDC_CLIENT_SECRET ?? '',
+    scopes: [...scopes].join(' '),
+    name: env.OIDC_NAME || (issuer ? new URL(issuer).host : ''),
+    caFile: env.OIDC_CA_FILE ? path.resolve(env.OIDC_CA_FILE) : undefined,
+  };
 }
 
 /** S3_BUCKET and the access key are required; the region defaults to us-east-1, which most self-hosted stores accept. */

@@ -78,6 +78,7 @@ import { OperatorSessions } from './modules/operator/operator-sessions.ts';
 import { createFirstOperator, type FirstOperator } from './modules/operator/first-operator.ts';
 import { auditLog } from './modules/operator/audit.store.ts';
 import { SIGN_IN_WINDOW_MS } from './modules/operator/sign-in.ts';
+import { OidcClient } from './modules/operator/oidc-client.ts';
 import { clientAddressKey } from './http/client-address.ts';
 import { loadSecrets, type Secrets } from './secrets.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
@@ -164,7 +165,8 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const operatorConsole = consolePages(options.consoleDir ?? BUILT_CONSOLE);
   if (serving && operatorConsole.missing) logger.info('the operator console is not built (npm run build): /console answers 404');
   const signInLimiter = new FixedWindowLimiter(counters, SIGN_IN_WINDOW_MS, clockMs);
-  const operators = operatorHandlers({ cipher: secrets.cipher, sessions: operatorSessions, signInLimiter, addressKey: clientAddressKey, auditRetentionDays: config.auditRetentionDays });
+  const oidc = config.oidc && new OidcClient(config.oidc);
+  const operators = operatorHandlers({ cipher: secrets.cipher, sessions: operatorSessions, signInLimiter, addressKey: clientAddressKey, auditRetentionDays: config.auditRetentionDays, oidc, publicUrl: config.publicUrl });
   const handlers = restHandlers({ config, cipher: secrets.cipher, blobs, providers, sandbox, linking, work, tokens, credentials, outage, metrics, rateLimits: () => counters.mode, operators });
   const app = createApp({
     logger,

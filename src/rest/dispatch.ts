@@ -133,10 +133,11 @@ function mediaType(contentType: string | undefined): string {
 /**
  * GETs served by the primary even when a read replica is configured: a session's liveness (a revoked
  * token stays revoked), ACH numbers (fetched upstream with the connection's current credential, once
- * the account.verified event said so), readiness (which reports on the primary), and the two steps of
- * a redirect link that read the state startLink wrote a moment ago (the callback also writes).
+ * the account.verified event said so), readiness (which reports on the primary), the two steps of
+ * a redirect link that read the state startLink wrote a moment ago (the callback also writes), and
+ * the OpenID Connect callback (it opens a console session and writes the audit log).
  */
-const PRIMARY_GETS: ReadonlySet<OperationId> = new Set(['getSession', 'getAchNumbers', 'getReadiness', 'completeLinkRedirect', 'getSandboxBank']);
+const PRIMARY_GETS: ReadonlySet<OperationId> = new Set(['getSession', 'getAchNumbers', 'getReadiness', 'completeLinkRedirect', 'getSandboxBank', 'completeOidcSignIn']);
 
 /**
  * Operations whose handlers only send a store's plain statements (src/db/statement.ts `run`): they

@@ -1,4 +1,6 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
@@ -231,6 +233,44 @@ it('creates an API key, shows its secret once, and revokes it', async () => {
   await page.reload();
   await page.getByRole('row', { name: /Reporting/ }).waitFor();
   expect(await page.getByTestId('secret').count()).toBe(0);
+});
+
+it('refuses, in the browser, a change sent without the CSRF token or from another origin', async () => {
+  const { page } = developer;
+  /** A POST from the console's own page, as a script injected into it could send one. */
+  const createKey = (name: string, csrfToken?: string) =>
+    page.evaluate(
+      async ([name, environment, token]) => {
+        const response = await fetch('/v1/api-keys', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Tributary-Environment': environment!, ...(token ? { 'X-CSRF-Token': token } : {}) }, body: JSON.stringify({ name }) });
+        return [response.status, ((await response.json()) as { code?: string }).code ?? null];
+      },
+      [name, environmentId, csrfToken] as const,
+    );
+  expect(await createKey('No token')).toEqual([403, 'CSRF_REFUSED']);
+  expect(await createKey('Wrong token', 'x'.repeat(43))).toEqual([403, 'CSRF_REFUSED']);
+  // The same request with the session's token (which only a same-origin read gets) goes through.
+  const csrfToken = await page.evaluate(async () => ((await (await fetch('/v1/console/session')).json()) as { csrfToken: string }).csrfToken);
+  expect(await createKey('With token', csrfToken)).toEqual([201, null]);
+  // A page of another origin of the same site (another port of localhost) posts a form to the API: the
+  // browser sends the Strict cookie with it, and the page's own Origin; no custom header can be added.
+  const form = `<!doctype html><form method="post" action="${origin()}/v1/api-keys" enctype="text/plain"><input name='{"name":"Cross-origin","x":"' value='"}'></form>`;
+  const elsewhere = createServer({ cert: readFileSync(inject('tls').certFile), key: readFileSync(inject('tls').keyFile) }, (_request, response) => response.writeHead(200, { 'Content-Type': 'text/html' }).end(form));
+  await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+  const foreignOrigin = `https://localhost:${(elsewhere.address() as AddressInfo).port}`;
+  const foreign = await developer.context.newPage();
+  try {
+    await foreign.goto(`${foreignOrigin}/`);
+    const [answer] = await Promise.all([foreign.waitForNavigation(), foreign.locator('form').evaluate((element) => (element as unknown as { submit(): void }).submit())]);
+    expect(answer!.status()).toBe(403);
+    expect(JSON.parse((await foreign.locator('body').textContent())!)).toMatchObject({ code: 'CSRF_REFUSED', message: `Refused as a possible cross-site request: Origin ${foreignOrigin} is not this service` });
+  } finally {
+    await foreign.close();
+    elsewhere.close();
+  }
+  const names = (await app.http.get('/v1/api-keys', { auth: app.apiKey })).body.map((key: { name: string }) => key.name);
+  expect(names).toContain('With token');
+  expect(names.filter((name: string) => ['No token', 'Wrong token', 'Cross-origin'].includes(name))).toEqual([]);
+  expect(developer.problems).toEqual([]);
 });
 
 it('refuses a viewer a change: the API answers 403 and the page says so', async () => {

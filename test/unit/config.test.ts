@@ -59,4 +59,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ S3_BUCKET: 'statements', S3_SECRET_ACCESS_KEY: 'hunter2-secret' })).toThrow(/S3_BUCKET applies only with BLOB_STORE=s3[\s\S]*S3_SECRET_ACCESS_KEY applies only/);
     expect(() => loadConfig({ BLOB_STORE: 'gcs' })).toThrow(/BLOB_STORE must be one of fs, s3, got "gcs"/);
   });
+
+  it('turns OpenID Connect sign-in on only with issuer, client id and secret together, the secret never in an error', () => {
+    expect(loadConfig({}).oidc).toBeUndefined();
+    const oidc = { OIDC_ISSUER: 'https://sso.example.com/realms/ops', OIDC_CLIENT_ID: 'tributary', OIDC_CLIENT_SECRET: 'hunter2-secret' };
+    expect(loadConfig(oidc).oidc).toEqual({ issuer: oidc.OIDC_ISSUER, clientId: 'tributary', clientSecret: 'hunter2-secret', scopes: 'openid email', name: 'sso.example.com', caFile: undefined });
+    expect(loadConfig({ ...oidc, OIDC_SCOPES: 'profile groups', OIDC_NAME: 'Keycloak' }).oidc).toMatchObject({ scopes: 'profile groups openid email', name: 'Keycloak' });
+    expect(() => loadConfig({ ...oidc, OIDC_ISSUER: 'http://sso.example.com', OIDC_CLIENT_ID: '' })).toThrow(/OIDC_CLIENT_ID is required when OIDC_ISSUER and OIDC_CLIENT_SECRET are set[\s\S]*OIDC_ISSUER must be a URL starting with https:\/\//);
+    expect(() => loadConfig({ ...oidc, OIDC_CLIENT_ID: '' })).not.toThrow(/hunter2/);
+    expect(() => loadConfig({ OIDC_NAME: 'Keycloak' })).toThrow(/OIDC_NAME applies only with OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET set/);
+  });
 });

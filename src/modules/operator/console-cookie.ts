@@ -38,10 +38,15 @@ export function clearedSessionCookie(): string {
 
 /** The session token a Cookie header carries, if any. */
 export function sessionTokenIn(cookieHeader: string | undefined): string | undefined {
+  return cookieIn(cookieHeader, CONSOLE_COOKIE);
+}
+
+/** The value of cookie `name` in a Cookie header, if it is there and not empty. */
+export function cookieIn(cookieHeader: string | undefined, name: string): string | undefined {
   if (!cookieHeader) return undefined;
   for (const pair of cookieHeader.split(';')) {
     const separator = pair.indexOf('=');
-    if (separator > 0 && pair.slice(0, separator).trim() === CONSOLE_COOKIE) return pair.slice(separator + 1).trim() || undefined;
+    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim() || undefined;
   }
   return undefined;
 }

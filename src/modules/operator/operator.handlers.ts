@@ -4,14 +4,12 @@ import { pageHeaders, pageOf } from '../../api-kit/pagination.ts';
 import type { Handlers } from '../../api-kit/rest-handler.ts';
 import { ValidationError } from '../../errors.ts';
 import { assertCursorKept } from '../../db/log-retention.ts';
-import type { FieldCipher } from '../../lib/field-cipher.ts';
-import type { FixedWindowLimiter } from '../../lib/fixed-window.ts';
 import { decodeId, encodeId } from '../../lib/ids.ts';
 import { AUDIT_TABLE, auditPage } from './audit.store.ts';
 import { clearedSessionCookie, csrfTokenOf, sessionCookie } from './console-cookie.ts';
 import { OperatorAccounts, type OperatorWithGrants } from './operator.service.ts';
-import type { OperatorSessions } from './operator-sessions.ts';
 import { operatorsOfEnvironment, grantsOf } from './operator.store.ts';
+import { oidcHandlers, type SignInHandlerDeps } from './oidc.handlers.ts';
 import { presentAuditEntry, presentOperator } from './operator.presenter.ts';
 import { signIn } from './sign-in.ts';
 
@@ -25,15 +23,12 @@ type OperatorOperations =
   | 'createOperator'
   | 'updateOperator'
   | 'resetOperatorPassword'
-  | 'listAuditEntries';
+  | 'listAuditEntries'
+  | 'getSignInOptions'
+  | 'startOidcSignIn'
+  | 'completeOidcSignIn';
 
-export interface OperatorHandlerDeps {
-  cipher: FieldCipher;
-  sessions: OperatorSessions;
-  /** Counts sign-in attempts (SIGN_IN_WINDOW_MS windows). */
-  signInLimiter: FixedWindowLimiter;
-  /** The key a client address is counted under (an IPv6 client's /64). */
-  addressKey: (address: string) => string;
+export interface OperatorHandlerDeps extends SignInHandlerDeps {
   /** AUDIT_RETENTION_DAYS. */
   auditRetentionDays: number;
 }
@@ -41,7 +36,8 @@ export interface OperatorHandlerDeps {
 type OperatorCredential = Extract<Credential, { kind: 'operator' }>;
 
 /** REST handlers for the console's sign-in and session (/v1/console), operators (/v1/operators) and the audit log. */
-export function operatorHandlers({ cipher, sessions, signInLimiter, addressKey, auditRetentionDays }: OperatorHandlerDeps): Handlers<OperatorOperations> {
+export function operatorHandlers(deps: OperatorHandlerDeps): Handlers<OperatorOperations> {
+  const { cipher, sessions, signInLimiter, addressKey, auditRetentionDays } = deps;
   const accounts = (em: EntityManager) => new OperatorAccounts(em, cipher, sessions.now);
   const sessionBody = (operator: OperatorWithGrants, csrfToken: string, expiresAt: Date) => ({
     operator: presentOperator(operator),
@@ -53,6 +49,7 @@ export function operatorHandlers({ cipher, sessions, signInLimiter, addressKey, 
   const target = (em: EntityManager, operatorId: string) => accounts(em).find(decodeId('operator', operatorId) ?? '00000000-0000-0000-0000-000000000000');
   const caller = async (em: EntityManager, credential: OperatorCredential) => ({ kind: 'operator' as const, grants: (await accounts(em).find(credential.operatorId)).grants });
   return {
+    ...oidcHandlers(deps),
     async signInOperator({ body, em, clientAddress, headers }) {
       const origin = { addressKey: addressKey(clientAddress), clientAddress, userAgent: headers['user-agent'] ?? null };
       const { operator, token, session } = await signIn(em, { cipher, sessions, limiter: signInLimiter }, body, origin);

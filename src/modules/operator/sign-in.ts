@@ -35,6 +35,44 @@ const refused = () =>
     instruction: 'Check them and sign in again; an owner can reset a forgotten password (npm run cli -- operators reset).',
   });
 
+/** A window counter and its limit: one account's sign-in attempts, or one address's. */
+type AttemptLimit = readonly [key: string, limit: number];
+
+export const accountLimit = (email: string): AttemptLimit => [`sign-in:account:${email}`, SIGN_IN_LIMITS.perAccount];
+export const addressLimit = (origin: SignInOrigin): AttemptLimit => [`sign-in:address:${origin.addressKey}`, SIGN_IN_LIMITS.perAddress];
+
+/**
+ * Counts one sign-in attempt under each of `limits`; past one of them, `refused` runs (to audit it)
+ * and the attempt is answered 429 RATE_LIMITED.
+ */
+export async function countSignInAttempt(limiter: FixedWindowLimiter, limits: AttemptLimit[], refused: () => Promise<void>): Promise<void> {
+  for (const [key, limit] of limits) {
+    const count = await limiter.hit(key, limit);
+    if (count.allowed) continue;
+    await refused();
+    throw new AppError(429, 'RATE_LIMITED', `Too many sign-in attempts: at most ${SIGN_IN_LIMITS.perAccount} per account and ${SIGN_IN_LIMITS.perAddress} per address in ${SIGN_IN_WINDOW_MS / 60_000} minutes`, {
+      instruction: `Wait ${count.resetSeconds} second(s) before trying again.`,
+      headers: { 'Retry-After': String(count.resetSeconds) },
+    });
+  }
+}
+
+/** Writes one sign-in attempt (`action`: the operation that made it) to the audit log. */
+export function auditSignIn(em: EntityManager, sessions: OperatorSessions, origin: SignInOrigin, action: string, who: { operator: OperatorEntity | null; email: string | null }, outcome: AuditOutcome, status: number): Promise<void> {
+  return recordAudit(em, {
+    at: sessions.now(),
+    operatorId: who.operator?.id ?? null,
+    email: who.email,
+    environmentId: null,
+    action,
+    targetId: null,
+    clientAddress: origin.clientAddress,
+    userAgent: origin.userAgent,
+    outcome,
+    status,
+  });
+}
+
 /**
  * Signs an operator in with email, password and (when they turned it on) a TOTP code, and opens a
  * session. Every attempt is counted against the account and the address before anything is checked
@@ -49,28 +87,8 @@ export async function signIn(
 ): Promise<{ operator: OperatorEntity; token: string; session: OperatorSessionEntity }> {
   const email = normalEmail(attempt.email);
   let operator: OperatorEntity | null = null;
-  const audit = (outcome: AuditOutcome, status: number) =>
-    recordAudit(em, {
-      at: sessions.now(),
-      operatorId: operator?.id ?? null,
-      email,
-      environmentId: null,
-      action: 'signInOperator',
-      targetId: null,
-      clientAddress: origin.clientAddress,
-      userAgent: origin.userAgent,
-      outcome,
-      status,
-    });
-  for (const [key, limit] of [[`sign-in:account:${email}`, SIGN_IN_LIMITS.perAccount], [`sign-in:address:${origin.addressKey}`, SIGN_IN_LIMITS.perAddress]] as const) {
-    const count = await limiter.hit(key, limit);
-    if (count.allowed) continue;
-    await audit('REFUSED', 429);
-    throw new AppError(429, 'RATE_LIMITED', `Too many sign-in attempts: at most ${SIGN_IN_LIMITS.perAccount} per account and ${SIGN_IN_LIMITS.perAddress} per address in ${SIGN_IN_WINDOW_MS / 60_000} minutes`, {
-      instruction: `Wait ${count.resetSeconds} second(s) before trying again.`,
-      headers: { 'Retry-After': String(count.resetSeconds) },
-    });
-  }
+  const audit = (outcome: AuditOutcome, status: number) => auditSignIn(em, sessions, origin, 'signInOperator', { operator, email }, outcome, status);
+  await countSignInAttempt(limiter, [accountLimit(email), addressLimit(origin)], () => audit('REFUSED', 429));
   operator = await operatorByEmail(em, email);
   const passwordRight = await verifyPassword(attempt.password, operator?.passwordHash ?? DECOY_HASH);
   if (!operator || !passwordRight || operator.disabledAt !== null) {
