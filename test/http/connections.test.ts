@@ -116,7 +116,14 @@ describe('connecting a sandbox institution', () => {
     expect(sample.description).toContain('SAFEWAY STORE 1711');
     expect(sample.description).not.toBe('SAFEWAY STORE 1711');
     expect(sample.remote_data).toEqual({
-      sandbox: { guid: expect.any(String), description: 'SAFEWAY STORE 1711', originalDescription: expect.stringMatching(/^POS SAFEWAY STORE 1711 \d\d-\d\d$/), timestamp: expect.any(String) },
+      sandbox: {
+        guid: expect.any(String),
+        description: 'SAFEWAY STORE 1711',
+        originalDescription: expect.stringMatching(/^POS SAFEWAY STORE 1711 \d\d-\d\d$/),
+        timestamp: expect.any(String),
+        // About one purchase in twenty is corrected by the bank a few days after it posts, and says so.
+        ...(sample.remote_data.sandbox.corrected === undefined ? {} : { corrected: true }),
+      },
     });
 
     const types = (await eventsOf(profile.id)).map((event) => event.type);
