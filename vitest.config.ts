@@ -19,9 +19,14 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // Every tier: test/unit, test/services, test/http, test/process, and test/fuzz (README, Development).
+        // Every tier but test/unit: test/services, test/http, test/process, and test/fuzz (README, Development).
         // Run one by its folder: `npx vitest run test/unit`.
-        test: { name: 'tiers', include: ['test/**/*.test.ts'], exclude: ['test/statements/**'], sequence: { groupOrder: 0 } },
+        test: { name: 'tiers', include: ['test/**/*.test.ts'], exclude: ['test/statements/**', 'test/unit/**'], sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        // Unit tests start no service and hold no state between files: one worker runs many, importing once (a third of their time).
+        test: { name: 'unit', include: ['test/unit/*.test.ts'], isolate: false, sequence: { groupOrder: 0 } },
       },
       {
         extends: true,
