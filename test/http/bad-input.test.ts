@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.ts';
 import { decodeId, encodeId, uuidv7 } from '../../src/lib/ids.ts';
 import { builders } from '../support/builders.ts';
@@ -8,8 +8,16 @@ import type { TestResponse } from '../support/http-client.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 let app: TestApp;
+/**
+ * The service's clock, a second further on for each test: every test's requests count in a fresh
+ * rate-limit window of the key, however fast the tests before it ran (this file sends a few hundred).
+ */
+let offsetMs = 0;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({}, { now: () => new Date(Date.now() + offsetMs) });
+});
+beforeEach(() => {
+  offsetMs += 1_000;
 });
 afterAll(() => app?.stop());
 
