@@ -145,6 +145,8 @@ export interface RecoveryTimings {
   jobHeartbeatSeconds: number;
   /** A job still running after this long is taken as hung and retried, even while its worker reports. */
   jobTimeoutSeconds: number;
+  /** Where a failed job's retries start backing off from: pg-boss roughly doubles the wait each time, with jitter. */
+  jobRetryDelaySeconds: number;
   /** A connection left INITIALIZING, SYNCING or DISCONNECTING this long without a job for it is queued again. */
   stuckConnectionSeconds: number;
   /** How long start keeps retrying an embedded PostgreSQL that will not start yet (a killed predecessor's processes still exiting). */
@@ -214,6 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
       // pg-boss accepts heartbeats of 10 s or more, and expiries of at most 24 hours.
       jobHeartbeatSeconds: integer(env, 'JOB_HEARTBEAT_SECONDS', 10, 10, 3600, problems),
       jobTimeoutSeconds: integer(env, 'JOB_TIMEOUT_SECONDS', 6 * 3600, 60, 24 * 3600, problems),
+      jobRetryDelaySeconds: integer(env, 'JOB_RETRY_DELAY_SECONDS', 5, 1, 3600, problems),
       stuckConnectionSeconds: integer(env, 'STUCK_CONNECTION_SECONDS', 120, 1, 24 * 3600, problems),
       embeddedPostgresStartSeconds: integer(env, 'EMBEDDED_POSTGRES_START_SECONDS', 30, 1, 3600, problems),
     },

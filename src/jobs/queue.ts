@@ -34,7 +34,7 @@ export async function startQueue(
   databaseUrl: string,
   jobs: JobDefinition<object>[],
   logger: Logger,
-  timings: Pick<RecoveryTimings, 'jobHeartbeatSeconds' | 'jobTimeoutSeconds'>,
+  timings: Pick<RecoveryTimings, 'jobHeartbeatSeconds' | 'jobTimeoutSeconds' | 'jobRetryDelaySeconds'>,
   options: { work: boolean; poolMax: number; migrate: boolean; metrics: Metrics; outage: DatabaseOutage },
 ): Promise<PgBoss> {
   // The supervisor fails jobs whose heartbeats stopped on its monitor pass, run twice per heartbeat
@@ -63,7 +63,7 @@ export async function startQueue(
   const settings = {
     notify: true,
     retryLimit: 10,
-    retryDelay: 5,
+    retryDelay: timings.jobRetryDelaySeconds,
     retryBackoff: true,
     heartbeatSeconds: timings.jobHeartbeatSeconds,
     expireInSeconds: timings.jobTimeoutSeconds,

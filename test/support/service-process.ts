@@ -44,6 +44,7 @@ export async function processFixture(options: { migrated?: boolean } = {}) {
  * empty `databaseUrl` runs it on its embedded PostgreSQL under `dataDir`. With `processGroup` it
  * leads a process group of its own, which `process.kill(-child.pid, signal)` signals as a whole;
  * `command` starts it another way (`sh scripts/start.sh`: the compiled build, as production does).
+ * A failed job is retried within seconds (`JOB_RETRY_DELAY_SECONDS=1`), as in the in-process test apps.
  */
 export async function startServiceProcess(
   fixture: { databaseUrl: string; dataDir: string },
@@ -53,7 +54,7 @@ export async function startServiceProcess(
   const tls = inject('tls');
   const [command, ...args] = options.command ?? [process.execPath, 'src/main.ts'];
   const child = spawn(command!, args, {
-    env: { ...process.env, PORT: '0', DATA_DIR: fixture.dataDir, DATABASE_URL: fixture.databaseUrl, TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile, LOG_LEVEL: 'warn', NODE_ENV: 'development', ...env },
+    env: { ...process.env, PORT: '0', DATA_DIR: fixture.dataDir, DATABASE_URL: fixture.databaseUrl, TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile, LOG_LEVEL: 'warn', NODE_ENV: 'development', JOB_RETRY_DELAY_SECONDS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.processGroup ?? false,
   });

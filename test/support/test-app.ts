@@ -72,6 +72,8 @@ export async function startTestApp(
     TLS_CERT_FILE: tls.certFile,
     TLS_KEY_FILE: tls.keyFile,
     LOG_LEVEL: 'silent',
+    // A failed job comes back within seconds rather than the production default's 5, 10, 20…
+    JOB_RETRY_DELAY_SECONDS: '1',
     ...s3?.env,
     ...env,
   });
