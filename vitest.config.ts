@@ -20,8 +20,10 @@ export default defineConfig({
       {
         extends: true,
         // Every tier but test/unit: test/services, test/http, test/process, and test/fuzz (README, Development).
-        // Run one by its folder: `npx vitest run test/unit`.
-        test: { name: 'tiers', include: ['test/**/*.test.ts'], exclude: ['test/statements/**', 'test/unit/**'], sequence: { groupOrder: 0 } },
+        // Run one by its folder: `npx vitest run test/unit`. Without isolation a worker imports the service
+        // once for all its files (a fresh import cost each file 3–7 s, most of the run's idle time). Each
+        // file still has its own database and service; none mocks a module or changes process-wide state.
+        test: { name: 'tiers', include: ['test/**/*.test.ts'], exclude: ['test/statements/**', 'test/unit/**'], isolate: false, sequence: { groupOrder: 0 } },
       },
       {
         extends: true,

@@ -81,6 +81,8 @@ describe('a Plaid connection with STATEMENTS', () => {
     await statementsWhen(app, auth, (listed) => listed.length === plaid.statements(itemId).length && listed.every((statement) => statement.status === 'READY'), 'the first statements');
     plaid.tamperStatements(itemId);
     expect((await app.http.post(`/v1/connections/${connection.id}/statements/refresh`, { auth: app.apiKey, json: { startOn: day(-150), endOn: day(0) } })).status).toBe(202);
+    // Until the refresh reaches Plaid, the statements listed are the first ones, every one READY.
+    await waitFor(async () => plaid.requests.find((request) => request.endpoint === '/statements/refresh' && request.itemId === itemId), 'the refresh to reach Plaid');
     const statements = await statementsWhen(
       app,
       auth,
