@@ -20,11 +20,45 @@ export function asTestSql(url: string): string {
   return parsed.toString();
 }
 
+/**
+ * The clone the next caller in this worker takes, made while the current file runs: a worker keeps
+ * its modules from one file to the next, and a CREATE DATABASE of the template takes 1–3 s on the
+ * embedded server, which each file then no longer waits for. The run's last one is dropped by the
+ * global teardown (`cloneNamePrefix`).
+ */
+let spare: Promise<string> | undefined;
+
+/** The prefix of this run's clones: the template's name makes it unique per run on a shared server. */
+export function cloneNamePrefix(template: string): string {
+  return `t_${template.slice(-10)}_`;
+}
+
+function createClone(adminUrl: string, template: string): Promise<string> {
+  const name = `${cloneNamePrefix(template)}${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const created = runOnce(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`).then(() => name);
+  // A failure is the taker's to see, when it awaits this clone.
+  created.catch(() => {});
+  return created;
+}
+
+/** Drops the clones of `template` no file took (each worker's last spare); after the template's own drop, which waits for clones still being made. */
+export async function dropSpareClones(adminUrl: string, template: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [cloneNamePrefix(template)]);
+    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
 /** A database of its own, cloned from the migrated template (migrations and pg-boss's schema applied). */
 export async function cloneTemplate(): Promise<{ url: string; drop(): Promise<void> }> {
   const { adminUrl, template } = inject('database');
-  const name = `t_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  await runOnce(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`);
+  const taken = spare ?? createClone(adminUrl, template);
+  spare = createClone(adminUrl, template);
+  const name = await taken;
   return { url: adminUrl.replace(/\/[^/]+$/, `/${name}`), drop: () => dropWhenClosed(adminUrl, name) };
 }
 
