@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { createHandler } from 'graphql-sse';
 import type { Middleware } from 'koa';
@@ -28,7 +28,7 @@ import { StreamBacklog } from './stream-backlog.ts';
  * second), or when the feed is lost.
  */
 export function liveStream(deps: LiveDependencies & { watch: CredentialWatch; seats: LiveSeats; metrics: Metrics }): { middleware: Middleware<AppState>; close(): void } {
-  const open = new Set<Readable>();
+  const open = new Set<ServerResponse>();
   const handler = createHandler<IncomingMessage, AppContext, GraphQLContext>({
     // No stream tokens: every request is a stream of its own (distinct connections mode).
     authenticate: () => null,
@@ -77,22 +77,25 @@ export function liveStream(deps: LiveDependencies & { watch: CredentialWatch; se
     }
     const backlog = new StreamBacklog(LIVE_LIMITS.bufferedBytes);
     const stream = Readable.from(backlog.drain(body), { objectMode: false, highWaterMark: 1 });
+    // Ended by closing the response: the stream's own destroy() waits for its generator's pending
+    // next(), the next event or graphql-sse's 12-second ping, before anything reaches the client.
+    const response = ctx.res;
     streams.set(ctx, {
       backlog,
       cutOff() {
-        if (stream.destroyed) return;
+        if (response.destroyed) return;
         deps.metrics.liveCutOff('slow_consumer');
-        stream.destroy();
+        response.destroy();
       },
     });
     deps.metrics.liveSocket(1);
     const unwatch = deps.watch.watch(ctx.get('Authorization'), () => {
       deps.metrics.liveCutOff('credential');
-      stream.destroy();
+      response.destroy();
     });
-    open.add(stream);
-    ctx.res.once('close', () => {
-      open.delete(stream);
+    open.add(response);
+    response.once('close', () => {
+      open.delete(response);
       deps.metrics.liveSocket(-1);
       unwatch();
       void body.return(undefined);
@@ -103,7 +106,7 @@ export function liveStream(deps: LiveDependencies & { watch: CredentialWatch; se
     middleware,
     /** Ends every open stream (at shutdown: the listener waits for open responses). */
     close() {
-      for (const stream of open) stream.destroy();
+      for (const response of open) response.destroy();
     },
   };
 
