@@ -8,9 +8,10 @@ import type { TestDatabase } from './test-database.ts';
 
 /**
  * A delivery engine on the test database with a clock the test moves; the attempts it queues are
- * captured, not run. `resolve` replaces the system resolver for target hosts.
+ * captured, not run. `resolve` replaces the system resolver for target hosts; `attemptTimeoutMs` shortens
+ * an attempt's deadline.
  */
-export function controlledDeliveries(db: TestDatabase, options: { allowPrivate?: boolean; now?: Date; resolve?: Resolve } = {}) {
+export function controlledDeliveries(db: TestDatabase, options: { allowPrivate?: boolean; now?: Date; resolve?: Resolve; attemptTimeoutMs?: number } = {}) {
   let now = options.now ?? new Date();
   const queued: QueuedAttempt[] = [];
   const logger = createLogger('silent');
@@ -23,6 +24,7 @@ export function controlledDeliveries(db: TestDatabase, options: { allowPrivate?:
     caFile: inject('tls').certFile,
     now: () => now,
     resolve: options.resolve,
+    attemptTimeoutMs: options.attemptTimeoutMs,
     enqueue: async (attempts) => void queued.push(...attempts),
   });
   return { deliveries, queued, advanceTo: (at: Date) => (now = at), now: () => now };

@@ -22,6 +22,8 @@ export interface WebhookDeliveryOptions {
   now?: () => Date;
   /** Resolves target hosts; the system resolver unless given. */
   resolve?: Resolve;
+  /** An attempt's deadline; TIMEOUT_MS unless given. */
+  attemptTimeoutMs?: number;
   /** Counts attempts and their lag; absent, nothing is counted (tests that drive attempts themselves). */
   metrics?: Metrics;
   /** Where the relay's and the dispatcher's failures go: a database outage is logged once there. */
@@ -46,7 +48,7 @@ export class WebhookDeliveries {
   #dispatcher: WebhookDispatcher | undefined;
 
   constructor(options: WebhookDeliveryOptions) {
-    const { orm, cipher, logger, allowPrivate, caFile, resolve, metrics, outage } = options;
+    const { orm, cipher, logger, allowPrivate, caFile, resolve, metrics, outage, attemptTimeoutMs } = options;
     const now = options.now ?? (() => new Date());
     this.#logger = logger;
     this.#metrics = metrics;
@@ -57,7 +59,7 @@ export class WebhookDeliveries {
       if (attempts.length > 0) this.#dispatcher?.wake();
     };
     this.#relay = new WebhookRelay({ orm, enqueue: this.#enqueue, logger, outage, now });
-    const sender = new WebhookSender({ cipher, allowPrivate, caFile, now, resolve });
+    const sender = new WebhookSender({ cipher, allowPrivate, caFile, now, resolve, timeoutMs: attemptTimeoutMs });
     this.#attempts = new WebhookAttempts({ orm, sender, enqueue: this.#enqueue, logger, now, metrics });
   }
 

@@ -20,9 +20,11 @@ export interface WebhookSenderOptions {
   now: () => Date;
   /** Resolves target hosts; the system resolver unless given. */
   resolve?: Resolve;
+  /** The whole attempt's deadline; TIMEOUT_MS unless given. */
+  timeoutMs?: number;
 }
 
-/** Sends a delivery's event: checks its target, then POSTs the signed event, all within TIMEOUT_MS. */
+/** Sends a delivery's event: checks its target, then POSTs the signed event, all within the deadline (TIMEOUT_MS). */
 export class WebhookSender {
   readonly #options: WebhookSenderOptions;
   /**
@@ -45,8 +47,9 @@ export class WebhookSender {
     const started = performance.now();
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
+    const timeoutMs = this.#options.timeoutMs ?? TIMEOUT_MS;
     const deadline = new Promise<Outcome>((resolve) => {
-      timer = setTimeout(() => resolve({ error: `no answer within ${TIMEOUT_MS / 1000} s` }), TIMEOUT_MS);
+      timer = setTimeout(() => resolve({ error: `no answer within ${timeoutMs / 1000} s` }), timeoutMs);
     });
     try {
       const outcome = await Promise.race([this.#checkAndPost(delivery, rules.httpsOnly, abort.signal), deadline]);
