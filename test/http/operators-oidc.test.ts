@@ -1,5 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/lib/ids.ts';
 import type { FakeOidcProvider } from '../fakes/oidc/server.ts';
 import { asOperator, signIn, type ConsoleSession } from '../support/console.ts';
@@ -27,6 +27,11 @@ beforeAll(async () => {
   environmentId = encodeId('environment', app.environmentId);
 });
 afterAll(() => stop?.());
+// Each test in a fresh second: the browser's requests come without a credential, and callers without
+// one may send 25 a second (per address, on the service's clock).
+beforeEach(() => {
+  offsetMs += 1000;
+});
 
 /** An operator with a role in the bootstrap environment, made by the owner; `login` signs in as them at the provider. */
 async function operatorAtProvider(role: 'VIEWER' | 'DEVELOPER', emailVerified = true) {
