@@ -51,6 +51,9 @@ const PARTICLES = new Set(['de', 'di', 'del', 'della', 'la', 'le', 'les', 'du', 
 /** Short words kept in title case even alone (a short all-capital token is otherwise an initialism: DWP, NAV). */
 const SHORT_WORDS = new Set(['THE', 'AND', 'BAR', 'PUB', 'SPA', 'INN', 'BUS', 'CAR', 'NEW', 'OLD', 'BIG', 'RED', 'ONE', 'TWO', 'SUN', 'SKY', 'BAY', 'CO', 'ST', 'DR', 'MR', 'MRS', 'MS', 'JOE', 'LA', 'LE', 'EL', 'AM', 'IM', 'MY', 'OUR', 'ZUM', 'ZUR', 'DEN', 'DER', 'DIE', 'DAS', 'VON', 'VAN', 'DE', 'DI', 'DEL', 'DU', 'DES', 'DA', 'DO', 'DOS', 'OG', 'OCH', 'AT', 'ON', 'IN', 'OF']);
 
+/** A pay week (WK23, WK 07): what a wage is for, like a month. */
+const PAY_WEEK = /^(?:WK|WEEK)\d{0,2}$/;
+
 const MIN_LETTERS = 2;
 const SHORT_TOKEN = 3;
 /** A token already in normalized form (most of a card line's): normalize would return it as it is. */
@@ -66,7 +69,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
   for (let at = 0; at < flat.length; at++) {
     const { word, index } = flat[at]!;
     if (name.length > 0 && legalFormLength(flatWords, at, currencyCode) > 0) break;
-    if (PURPOSE.has(word)) {
+    if (PURPOSE.has(word) || PAY_WEEK.test(word)) {
       if (name.length > 0) break;
       continue;
     }
