@@ -47,6 +47,8 @@ const TRAILING_WORDS = /\s(?:Kartenzahlung|Lastschrift|Gutschrift|Dauerauftrag|[
 const SLASHED_PLACE = /\/\/.*$/;
 /** Dutch SEPA lines: "Naam: Gemeente Amsterdam Omschrijving: …". */
 const NAAM = /\bNaam:\s*(.+?)(?:\s+(?:Omschrijving|Kenmerk|IBAN|BIC|Machtiging|Incassant(?:-?ID)?|Betalingskenm)\s*:|$)/i;
+/** PKO BP's card lines: "Lokalizacja: Adres: PIEKARNIA GRZYBEK Miasto: LODZ Kraj: POLSKA". */
+const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj)\s*:|$)/i;
 /** Bank of America's ACH lines: "HubSpot Inc DES:Coupa Pay ID:… INDN:…". */
 const ACH_DES = /^(.+?)\s+DES:\s*(.+?)\s+(?:ID:|INDN:|CO ID:)/i;
 /** OFX cuts a name at 32 characters: "ROSA MEXICANO UNION SQ NEW YOR" ends in part of a city. */
@@ -97,7 +99,7 @@ const CITY_PREFIXES = new Set(places.cities.flatMap((city) => Array.from({ lengt
 /** The description's counterparty text; the whole description (whitespace collapsed) when nothing is left. */
 export function cleanDescription(raw: string): string {
   const whole = raw.slice(0, MAX_DESCRIPTION_LENGTH).replace(SPACES, ' ').trim();
-  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? achOriginator(whole) ?? whole;
+  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? ADRES.exec(whole)?.[1] ?? achOriginator(whole) ?? whole;
   text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = codeEnds ? text : stripLeading(text);

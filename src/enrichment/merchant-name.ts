@@ -38,6 +38,9 @@ const PURPOSE = new Set([
   'MORTGAGE', 'MTG', 'LOAN', 'MUTUO', 'HIPOTECA', 'CAPITALE', 'INTERESSI', 'INTEREST', 'PRINCIPAL', 'ECHEANCE', 'PRET', 'IMMOBILIER', 'SPLATA', 'KREDYTU', 'KREDYT', 'USATAXPYMT', 'IMPOT', 'IMPOTS',
   'PRELEVEMENT', 'SOURCE', 'F24', 'DELEGA', 'TELEMATICA', 'TARI', 'IUC', 'PIT', 'IENAKUMA', 'NODOKLA', 'GYVENTOJU', 'PAJAMU', 'MOKESCIO', 'MAKSA', 'BORNE', 'UNGEYDELSE', 'DONATION', 'DONATIONS',
   'SPENDE', 'UTIL', 'GROUP', 'BILET', 'BILLET', 'BIGLIETTO', 'TICKET', 'TICKETS', 'RENEWAL',
+  // labels before a transfer's free text (title, message, reference), and Latvian "for" with a month's accusative
+  'TYTUL', 'TYTULEM', 'PAR', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'OMSCHRIJVING', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
+  'JUNIJU', 'JULIJU', 'AUGUSTU', 'SEPTEMBRI', 'OKTOBRI', 'NOVEMBRI', 'DECEMBRI',
   // a professional's letters after the name
   'DDS', 'DMD', 'MD', 'DVM', 'PHD', 'ESQ', 'CPA',
 ]);
@@ -56,6 +59,12 @@ const PAY_WEEK = /^(?:WK|WEEK)\d{0,2}$/;
 
 const MIN_LETTERS = 2;
 const SHORT_TOKEN = 3;
+/**
+ * A bank writes the counterparty in capitals and the payer's own words in lower case (`SADALES TIKLS
+ * elektrība`, `VSAA bērna kopšanas pabalsts`): a name begun in capitals ends at a word in lower case.
+ */
+const CAPITALS = /^(?=(?:[^\p{L}]*\p{L}){2})[^\p{Ll}]+$/u;
+const LOWER = /^[^\p{Lu}]*\p{Ll}[^\p{Lu}]*$/u;
 /** A token already in normalized form (most of a card line's): normalize would return it as it is. */
 const PLAIN = /^[A-Z0-9]+$/;
 
@@ -69,6 +78,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
   for (let at = 0; at < flat.length; at++) {
     const { word, index } = flat[at]!;
     if (name.length > 0 && legalFormLength(flatWords, at, currencyCode) > 0) break;
+    if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && LOWER.test(tokens[index]!)) break;
     if (PURPOSE.has(word) || PAY_WEEK.test(word)) {
       if (name.length > 0) break;
       continue;

@@ -18,10 +18,10 @@ const TRANSFERS = new Set(['TRANSFER_IN_ACCOUNT_TRANSFER', 'TRANSFER_OUT_ACCOUNT
 /** A payment between people, or a line that says whom the money went to or came from. */
 const TO_SOMEONE = phrasesRegex([
   'ZELLE', 'VENMO', 'CASH APP', 'MOBILEPAY', 'MOBILE PAY', 'VIPPS', 'SWISH', 'MB WAY', 'MBWAY', 'BIZUM', 'BLIK', 'TIKKIE', 'REVOLUT', 'PMNT SENT', 'PMNT RCVD', 'TO', 'FROM', 'PARA', 'DE', 'FRA', 'TIL',
-  'VAN', 'NAAR', 'AAN', 'OD', 'DO', 'A FAVORE DI', 'DA', 'NAAM',
+  'VAN', 'NAAR', 'AAN', 'OD', 'DO', 'A FAVORE DI', 'DA', 'NAAM', 'NA RACHUNEK', 'PARSKAITIJUMS', 'PERVEDIMAS', 'ULEKANNE',
 ]);
 /** Moves between the holder's own accounts. */
-const OWN_ACCOUNTS = phrasesRegex(['OWN ACCOUNT', 'OWN', 'MY', 'WLASNY', 'WLASNE', 'EIGENE', 'EIGEN', 'EGEN', 'EGNE', 'OMA', 'OMALLE', 'PROPRIO', 'PROPRIA', 'PROPIA', 'ENTRE CONTAS', 'GIROCONTO', 'SAV', 'SAVINGS', 'CHK', 'CHECKING', 'SAME NAME']);
+const OWN_ACCOUNTS = phrasesRegex(['OWN ACCOUNT', 'OWN', 'MY', 'WLASNY', 'WLASNE', 'EIGENE', 'EIGEN', 'EGEN', 'EGNE', 'OMA', 'OMALLE', 'PROPRIO', 'PROPRIA', 'PROPIA', 'ENTRE CONTAS', 'GIROCONTO', 'SAVU KONTU', 'SAVO SASKAITA', 'OMA KONTO', 'OMALE KONTOLE', 'SAV', 'SAVINGS', 'CHK', 'CHECKING', 'SAME NAME']);
 
 const FACILITATORS = phrasesRegex([
   'PAYPAL', 'AMAZON PAYMENTS', 'KLARNA', 'STRIPE', 'ADYEN', 'SUMUP', 'ZETTLE', 'IZETTLE', 'SQUARE', 'MOLLIE', 'WORLDLINE', 'NETS', 'GOCARDLESS', 'SATISPAY', 'PAYU', 'PRZELEWY24', 'BUCKAROO', 'CCV',

@@ -122,3 +122,40 @@ describe('a chain’s name right after a trade’s word is the shop’s own name
     expect(enriched('PAGAMENTO POS 5,00 EUR DEL 02/05/2026 A (ITA) TABACCHERIA N.7 LOTTOMATICA CARTA N. *4321', '-5.00', 'EUR').merchant?.name).toBe('Lottomatica');
   });
 });
+
+describe('names and payments read from Polish, Latvian and Swedish lines', () => {
+  const read = (description: string, amount: string, currencyCode: string) => {
+    const { merchant, category } = enriched(description, amount, currencyCode);
+    return [merchant?.name ?? null, category?.detailed ?? null];
+  };
+
+  it.each([
+    // PKO BP's card line names the shop after "Adres:"; Santander's after "DOP. MC" and the card
+    ['Płatność kartą Lokalizacja: Adres: PIEKARNIA GRZYBEK Miasto: LODZ Kraj: POLSKA', '-41.00', 'PLN', 'Piekarnia Grzybek', 'FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK'],
+    ['DOP. MC 557519******1234 KINO MURANOW WARSZAWA', '-38.00', 'PLN', 'Kino Muranow', 'ENTERTAINMENT_TV_AND_MOVIES'],
+    // Poland's spelled-out legal forms end a name
+    ['Przelew przychodzący od ACME SPÓŁKA Z OGRANICZONĄ ODPOWIEDZIALNOŚCIĄ Wynagrodzenie 03/2024', '5400.00', 'PLN', 'Acme', 'INCOME_WAGES'],
+    // The counterparty in capitals, the payer's words in lower case
+    ['Maksājums AS SADALES TIKLS elektrība', '-180.00', 'EUR', 'Sadales Tikls', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY'],
+    ['Pārskaitījums JĀNIS BĒRZIŅŠ par pusdienām', '-25.00', 'EUR', 'Jānis Bērziņš', 'TRANSFER_OUT_ACCOUNT_TRANSFER'],
+    ['Alga par martu SIA ACME LATVIA', '1200.00', 'EUR', 'Acme Latvia', 'INCOME_WAGES'],
+    ['Maksājums SIA RIGAS NAMU PARVALDNIEKS apsaimniekošana', '-60.00', 'EUR', 'Rigas Namu Parvaldnieks', 'RENT_AND_UTILITIES_OTHER_UTILITIES'],
+    // Money in and loans in the Baltic languages
+    ['VID nodokļu atmaksa', '120.00', 'EUR', 'VID', 'INCOME_TAX_REFUND'],
+    ['Procentu izmaksa', '0.50', 'EUR', null, 'INCOME_INTEREST_EARNED'],
+    ['Līzinga maksājums SIA CITADELE LEASING', '-90.00', 'EUR', 'Citadele', 'LOAN_PAYMENTS_CAR_PAYMENT'],
+    ['CSN STUDIEMEDEL', '1250.00', 'SEK', 'CSN', 'INCOME_OTHER_INCOME'],
+    ['Kortköp 260417 FOLKTANDVARDEN CITY', '-350.00', 'SEK', 'Folktandvarden City', 'MEDICAL_DENTAL_CARE'],
+  ])('%s', (description, amount, currencyCode, merchant, detailed) => {
+    expect(read(description, amount, currencyCode)).toEqual([merchant, detailed]);
+  });
+
+  it.each([
+    ['CHECKCARD 0412 PEDIATRIC ASSOCIATES 555-123-4567 FL', 'MEDICAL_PRIMARY_CARE'],
+    ['BAYSIDE ANIMAL CLINIC', 'MEDICAL_VETERINARY_SERVICES'],
+    ['DEBIT CARD PURCHASE XXXXX1234 HARBORSIDE SEAFOOD 123 ORLANDO FL', 'FOOD_AND_DRINK_RESTAURANT'],
+    ['NORTHSIDE LEARNING CENTER', 'GENERAL_SERVICES_EDUCATION'],
+  ])('reads the trade of a US line: %s', (description, detailed) => {
+    expect(read(description, '-40.00', 'USD')[1]).toBe(detailed);
+  });
+});
