@@ -54,6 +54,9 @@ const PARTICLES = new Set(['de', 'di', 'del', 'della', 'la', 'le', 'les', 'du', 
 /** Short words kept in title case even alone (a short all-capital token is otherwise an initialism: DWP, NAV). */
 const SHORT_WORDS = new Set(['THE', 'AND', 'BAR', 'PUB', 'SPA', 'INN', 'BUS', 'CAR', 'NEW', 'OLD', 'BIG', 'RED', 'ONE', 'TWO', 'SUN', 'SKY', 'BAY', 'CO', 'ST', 'DR', 'MR', 'MRS', 'MS', 'JOE', 'LA', 'LE', 'EL', 'AM', 'IM', 'MY', 'OUR', 'ZUM', 'ZUR', 'DEN', 'DER', 'DIE', 'DAS', 'VON', 'VAN', 'DE', 'DI', 'DEL', 'DU', 'DES', 'DA', 'DO', 'DOS', 'OG', 'OCH', 'AT', 'ON', 'IN', 'OF']);
 
+/** Initialisms with a vowel that stay in capitals inside a name (Acme UK, Smith USA). */
+const INITIALISMS = new Set(['UK', 'US', 'USA', 'EU', 'NHS', 'GB']);
+
 /** A pay week (WK23, WK 07): what a wage is for, like a month. */
 const PAY_WEEK = /^(?:WK|WEEK)\d{0,2}$/;
 
@@ -102,7 +105,7 @@ function isLink(normalized: string): boolean {
  */
 function titleCase(token: string, position: number, tokens: number): string {
   const letters = token.replace(/[^\p{L}]/gu, '');
-  if (letters.length > 0 && letters.length <= SHORT_TOKEN && !SHORT_WORDS.has(normalize(token)) && (tokens === 1 || !/[AEIOUY]/i.test(letters))) return token;
+  if (letters.length > 0 && letters.length <= SHORT_TOKEN && !SHORT_WORDS.has(normalize(token)) && (tokens === 1 || !/[AEIOUY]/i.test(letters) || INITIALISMS.has(letters))) return token;
   const lower = token.toLowerCase();
   if (position > 0 && PARTICLES.has(lower)) return lower;
   return lower.replace(/(^|[-/.(]|(?<=\bo)')(\p{L})/gu, (_, before: string, letter: string) => `${before}${letter.toUpperCase()}`);

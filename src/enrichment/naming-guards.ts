@@ -18,7 +18,7 @@ const TRANSFERS = new Set(['TRANSFER_IN_ACCOUNT_TRANSFER', 'TRANSFER_OUT_ACCOUNT
 /** A payment between people, or a line that says whom the money went to or came from. */
 const TO_SOMEONE = phrasesRegex([
   'ZELLE', 'VENMO', 'CASH APP', 'MOBILEPAY', 'MOBILE PAY', 'VIPPS', 'SWISH', 'MB WAY', 'MBWAY', 'BIZUM', 'BLIK', 'TIKKIE', 'REVOLUT', 'PMNT SENT', 'PMNT RCVD', 'TO', 'FROM', 'PARA', 'DE', 'FRA', 'TIL',
-  'VAN', 'NAAR', 'AAN', 'OD', 'DO', 'A FAVORE DI', 'DA', 'NAAM', 'NA RACHUNEK', 'PARSKAITIJUMS', 'PERVEDIMAS', 'ULEKANNE',
+  'VAN', 'NAAR', 'AAN', 'OD', 'DO', 'A FAVORE DI', 'DA', 'NAAM', 'NA RACHUNEK', '365 ONLINE', 'MOBI', 'BGC', 'BANK GIRO CREDIT', 'FPI', 'FPO', 'FP', 'FASTER PAYMENT', 'FASTER PAYMENTS', 'STO', 'SO', 'STANDING ORDER', 'PARSKAITIJUMS', 'PERVEDIMAS', 'ULEKANNE',
 ]);
 /** Moves between the holder's own accounts. */
 const OWN_ACCOUNTS = phrasesRegex(['OWN ACCOUNT', 'OWN', 'MY', 'WLASNY', 'WLASNE', 'EIGENE', 'EIGEN', 'EGEN', 'EGNE', 'OMA', 'OMALLE', 'PROPRIO', 'PROPRIA', 'PROPIA', 'ENTRE CONTAS', 'GIROCONTO', 'SAVU KONTU', 'SAVO SASKAITA', 'OMA KONTO', 'OMALE KONTOLE', 'SAV', 'SAVINGS', 'CHK', 'CHECKING', 'SAME NAME']);

@@ -49,3 +49,18 @@ describe('UK payment codes', () => {
     expect(read(description, '412.00', 'GBP')).toEqual([merchant, 'INCOME_WAGES']);
   });
 });
+
+describe('Irish and UK bank wording', () => {
+  it.each([
+    ['VDA-BOI GRAFTON ST', '-100.00', 'EUR', null, 'TRANSFER_OUT_WITHDRAWAL'],
+    ['LNK NATWEST BANK CD 5521', '-20.00', 'GBP', null, 'TRANSFER_OUT_WITHDRAWAL'],
+    ['365 ONLINE AOIFE BRENNAN', '-30.00', 'EUR', 'Aoife Brennan', 'TRANSFER_OUT_ACCOUNT_TRANSFER'],
+    ['*MOBI CIARAN DOYLE', '-50.00', 'EUR', 'Ciaran Doyle', 'TRANSFER_OUT_ACCOUNT_TRANSFER'],
+    ['TO A/C 40112233 R PATEL', '-30.00', 'GBP', 'R Patel', 'TRANSFER_OUT_ACCOUNT_TRANSFER'],
+    ['NORTHGATE TRADING UK LTD BGC', '640.00', 'GBP', 'Northgate Trading UK', 'TRANSFER_IN_ACCOUNT_TRANSFER'],
+    ['QUARTERLY FEES', '-6.00', 'EUR', null, 'BANK_FEES_OTHER_BANK_FEES'],
+    ['CASH WITHDRAWAL FEE', '-5.00', 'GBP', null, 'BANK_FEES_ATM_FEES'],
+  ])('%s', (description, amount, currencyCode, merchant, detailed) => {
+    expect(read(description, amount, currencyCode)).toEqual([merchant, detailed]);
+  });
+});
