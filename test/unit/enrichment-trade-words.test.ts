@@ -146,6 +146,14 @@ describe('names and payments read from Polish, Latvian and Swedish lines', () =>
     ['Līzinga maksājums SIA CITADELE LEASING', '-90.00', 'EUR', 'Citadele', 'LOAN_PAYMENTS_CAR_PAYMENT'],
     ['CSN STUDIEMEDEL', '1250.00', 'SEK', 'CSN', 'INCOME_OTHER_INCOME'],
     ['Kortköp 260417 FOLKTANDVARDEN CITY', '-350.00', 'SEK', 'Folktandvarden City', 'MEDICAL_DENTAL_CARE'],
+    // Danish and Norwegian "rente" is interest, German "Rente" a pension
+    ['Rente', '3.20', 'DKK', null, 'INCOME_INTEREST_EARNED'],
+    ['Deutsche Rentenversicherung Rente', '1400.00', 'EUR', 'Deutsche Rentenversicherung', 'INCOME_RETIREMENT_PENSION'],
+    // Sweden's bankgiro number before the payee; a housing cooperative's monthly fee
+    ['Bg 5555-1234 BRF SOLROSEN avgift', '-850.00', 'SEK', 'BRF Solrosen', 'RENT_AND_UTILITIES_OTHER_UTILITIES'],
+    // Estonian and Lithuanian pay words before the employer
+    ['Palk ACME OU', '2300.00', 'EUR', 'Acme', 'INCOME_WAGES'],
+    ['Darbo užmokestis UAB ACME', '1500.00', 'EUR', 'Acme', 'INCOME_WAGES'],
   ])('%s', (description, amount, currencyCode, merchant, detailed) => {
     expect(read(description, amount, currencyCode)).toEqual([merchant, detailed]);
   });
