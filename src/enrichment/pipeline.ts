@@ -63,7 +63,8 @@ export function enrich(input: EnrichmentInput): Enrichment {
     notATradesName(name, notAPerson(name, findMerchant(name, true))) ??
     notATradesName(text, notAPerson(text, findMerchant(text))) ??
     (party ? (withForm(partyNamed, withoutLegalForms(partyNamed, currencyCode), currencyCode) ?? findMerchant(withoutLegalForms(partyNamed, currencyCode), true)) : undefined);
-  const rules: RuleInput = { normalized: text, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: name.split(' ').length, currencyCode };
+  // The bank's counterparty field says what the other party is as much as the text does (Tandartspraktijk De Molen beside "factuur 12345").
+  const rules: RuleInput = { normalized: partyNamed === '' ? text : `${text} ${withoutLegalForms(partyNamed, currencyCode)}`, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: name.split(' ').length, currencyCode };
   const listed = found && listedMatch(found, rules.direction);
   const category = categorize(hints, rules, listed);
   return {

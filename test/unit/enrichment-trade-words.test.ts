@@ -215,3 +215,17 @@ describe('shops of every trade in each language: florists, shoes and clothes, pe
     expect(enriched('POS 12,00 AT K1 12.03. 10:00 CAFE SPERL DANKT 1234 WIEN', '-12.00', 'EUR').merchant?.name).toBe('Cafe Sperl');
   });
 });
+
+describe('the trade the bank’s counterparty field names, beside a text that names none', () => {
+  const withParty = (description: string, amount: string, currencyCode: string, counterpartyName: string) =>
+    enrich({ description, amount, currencyCode, accountKind: 'DEPOSITORY', hints: { ...NO_HINTS, counterpartyName } });
+
+  it.each([
+    ['factuur 12345', 'EUR', 'Tandartspraktijk De Molen', 'MEDICAL_DENTAL_CARE'],
+    ['Rechnung 12345', 'EUR', 'Dr. med. Anna Weber Allgemeinmedizin', 'MEDICAL_PRIMARY_CARE'],
+    ['fattura 123', 'EUR', 'Palestra Olimpia SSD', 'PERSONAL_CARE_GYMS_AND_FITNESS_CENTERS'],
+    ['Faktura 2026-04', 'SEK', 'Bredbandsbolaget AB', 'RENT_AND_UTILITIES_INTERNET_AND_CABLE'],
+  ])('%s (counterparty %s)', (description, currencyCode, party, detailed) => {
+    expect(withParty(description, '-30.00', currencyCode, party).category?.detailed).toBe(detailed);
+  });
+});
