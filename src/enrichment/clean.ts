@@ -187,7 +187,7 @@ function placeStart(words: string[]): number {
   let end = words.length;
   for (;;) {
     const last = words[end - 1] ?? '';
-    if (end > 1 && (COUNTRIES.has(last) || US_STATES.has(last))) {
+    if (end > 1 && (COUNTRIES.has(last) || US_STATES.has(last) || isStateAndCountry(last))) {
       end -= 1;
       continue;
     }
@@ -196,6 +196,11 @@ function placeStart(words: string[]): number {
     end -= city;
   }
   return end;
+}
+
+/** Huntington's "NEW YORK NYUS": a state with the country glued on. */
+function isStateAndCountry(word: string): boolean {
+  return word.length === 4 && word.endsWith('US') && US_STATES.has(word.slice(0, 2));
 }
 
 /** How many normalized words before `end` name a city (the longest such), leaving at least one word; 0 when none. */

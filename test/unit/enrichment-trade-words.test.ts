@@ -229,3 +229,23 @@ describe('the trade the bank’s counterparty field names, beside a text that na
     expect(withParty(description, '-30.00', currencyCode, party).category?.detailed).toBe(detailed);
   });
 });
+
+describe('US banks’ raw debit lines', () => {
+  const read = (description: string, amount: string) => {
+    const { merchant, category } = enriched(description, amount, 'USD');
+    return [merchant?.name ?? null, category?.detailed ?? null];
+  };
+
+  it.each([
+    // "Withdrawal" is any debit to a US bank: only an ATM's or a cash withdrawal is cash
+    ['Point Of Sale Withdrawal 4410 HUDSON WINE AND LIQUOR NEW YORK NYUS', '-40.00', 'Hudson Wine and Liquor', 'FOOD_AND_DRINK_BEER_WINE_AND_LIQUOR'],
+    ['Withdrawal POS #0412 ELM STREET AUTO REPAIR', '-60.00', 'Elm Street Auto Repair', 'GENERAL_SERVICES_AUTOMOTIVE'],
+    ['ACH WITHDRAWAL STATE FARM RO 27 CPC-CLIENT', '-25.00', 'State Farm', 'GENERAL_SERVICES_INSURANCE'],
+    ['ATM WITHDRAWAL 001234 04/12 123 MAIN ST ANYTOWN TX', '-200.00', null, 'TRANSFER_OUT_WITHDRAWAL'],
+    // A cheque paid, but not a check card
+    ['CHECK 1234', '-1500.00', null, 'TRANSFER_OUT_OTHER_TRANSFER_OUT'],
+    ['VISA CHECK CARD PURCHASE MAPLE LEAF BAKERY PORTLAND OR', '-12.00', 'Maple Leaf Bakery', 'FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK'],
+  ])('%s', (description, amount, merchant, detailed) => {
+    expect(read(description, amount)).toEqual([merchant, detailed]);
+  });
+});
