@@ -7,6 +7,7 @@
  */
 import places from './data/places.json' with { type: 'json' };
 import { METHOD_PHRASES } from './method-words.ts';
+import { isTradesWord } from './rules.ts';
 import { normalize } from './text.ts';
 
 /** Longer than any bank's description: bounds the cost of one call. */
@@ -159,6 +160,8 @@ function stripPlace(text: string, truncated: boolean): string {
   const normalized = words.map(normalize);
   let end = placeStart(normalized);
   if (end < normalized.length && CITY_LINKS.has(normalized[end - 1] ?? '')) end = normalized.length;
+  // A trade's word alone before a city is a shop named for it: PIZZERIA NAPOLI, PASTELARIA VERSAILLES, CAFE PARIS.
+  if (end === 1 && normalized.length > 1 && !normalized[0]!.includes(' ') && normalized.slice(1).every((word) => !COUNTRIES.has(word) && !US_STATES.has(word)) && isTradesWord(normalized[0]!)) end = normalized.length;
   if (truncated && end === normalized.length) end -= cutCityLength(normalized);
   return words.slice(0, end).join(' ');
 }

@@ -205,6 +205,11 @@ export function kindRule(input: RuleInput): RuleMatch | undefined {
   return firstMatch(KIND_RULES, ANY_KIND, { ...input, normalized: withoutPaymentSchemes(input.normalized) });
 }
 
+/** True when one normalized word names a trade (PIZZERIA, CAFE, APTEKA). */
+export function isTradesWord(word: string): boolean {
+  return firstMatch(KIND_RULES, ANY_KIND, { normalized: word, direction: 'out', accountKind: 'DEPOSITORY', nameWords: 2 }) !== undefined;
+}
+
 /** What a plain-transfer rule says of the description. */
 export function transferRule(input: RuleInput): RuleMatch | undefined {
   return firstMatch(TRANSFER_RULES, ANY_TRANSFER, input);
