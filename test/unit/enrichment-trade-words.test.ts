@@ -151,6 +151,13 @@ describe('names and payments read from Polish, Latvian and Swedish lines', () =>
     ['Deutsche Rentenversicherung Rente', '1400.00', 'EUR', 'Deutsche Rentenversicherung', 'INCOME_RETIREMENT_PENSION'],
     // Sweden's bankgiro number before the payee; a housing cooperative's monthly fee
     ['Bg 5555-1234 BRF SOLROSEN avgift', '-850.00', 'SEK', 'BRF Solrosen', 'RENT_AND_UTILITIES_OTHER_UTILITIES'],
+    // Latvian banks' own wording: card purchases and cash, incoming and outgoing payments, fees, premiums, utilities
+    ['Karšu darījums 12.04.2026 KAFEJNICA SOLE', '-9.00', 'EUR', 'Kafejnica Sole', 'FOOD_AND_DRINK_COFFEE'],
+    ['Naudas izņemšana bankomātā 12.04.2026', '-50.00', 'EUR', null, 'TRANSFER_OUT_WITHDRAWAL'],
+    ['Ienākošais maksājums SIA ACME alga', '1400.00', 'EUR', 'Acme', 'INCOME_WAGES'],
+    ['Mēneša maksa par kontu', '-4.00', 'EUR', null, 'BANK_FEES_OTHER_BANK_FEES'],
+    ['Apdrošināšanas prēmija BALTA', '-25.00', 'EUR', 'Balta', 'GENERAL_SERVICES_INSURANCE'],
+    ['Maksājums par komunālajiem pakalpojumiem', '-20.00', 'EUR', null, 'RENT_AND_UTILITIES_OTHER_UTILITIES'],
     // Estonian and Lithuanian pay words before the employer
     ['Palk ACME OU', '2300.00', 'EUR', 'Acme', 'INCOME_WAGES'],
     ['Darbo užmokestis UAB ACME', '1500.00', 'EUR', 'Acme', 'INCOME_WAGES'],
