@@ -256,3 +256,22 @@ describe('US banks’ raw debit lines', () => {
     expect(read(description, amount)).toEqual([merchant, detailed]);
   });
 });
+
+describe('pensions from each country’s payers, and moves to and from savings, in their words', () => {
+  it.each([
+    ['KEVA ELAKE 04/2026', '1200.00', 'EUR', 'INCOME_RETIREMENT_PENSION'],
+    ['ELAKETURVAKESKUS TYOELAKE', '900.00', 'EUR', 'INCOME_RETIREMENT_PENSION'],
+    ['CARSAT RETRAITE', '1300.00', 'EUR', 'INCOME_RETIREMENT_PENSION'],
+    ['ABP PENSIOEN APRIL', '1100.00', 'EUR', 'INCOME_RETIREMENT_PENSION'],
+    ['TRF CR SEPA+ CGA APOSENTACAO', '800.00', 'EUR', 'INCOME_RETIREMENT_PENSION'],
+    ['ABONO INSS PENSION', '950.00', 'EUR', 'INCOME_RETIREMENT_PENSION'],
+    ['TILISIIRTO SAASTOTILILLE', '-200.00', 'EUR', 'TRANSFER_OUT_SAVINGS'],
+    ['VIR SEPA VERS LIVRET A', '-100.00', 'EUR', 'TRANSFER_OUT_SAVINGS'],
+    ['Übertrag vom Tagesgeld', '300.00', 'EUR', 'TRANSFER_IN_SAVINGS'],
+    ['TO REGULAR SAVER', '-50.00', 'GBP', 'TRANSFER_OUT_SAVINGS'],
+    ['Przelew na rachunek oszczędnościowy', '-500.00', 'PLN', 'TRANSFER_OUT_SAVINGS'],
+    ['GIROCONTO SU CONTO RISPARMIO', '-250.00', 'EUR', 'TRANSFER_OUT_SAVINGS'],
+  ])('%s', (description, amount, currencyCode, detailed) => {
+    expect(detailedOf(description, amount, currencyCode)).toBe(detailed);
+  });
+});
