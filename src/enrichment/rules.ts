@@ -173,10 +173,43 @@ const TRANSFER_RULES: readonly Rule[] = [
   rule('TRANSFER_IN_ACCOUNT_TRANSFER', 'in', 0.5, ['TRANSFER', 'XFER', 'TRANSFER FROM', 'ONLINE TRANSFER', 'WIRE', 'WIRE TRANSFER', 'ZELLE', 'VENMO', 'CASH APP', 'UBERWEISUNG', 'GUTSCHRIFT', 'ECHTZEITUBERWEISUNG', 'VIR', 'VIREMENT', 'VIR SEPA', 'TRANSFERENCIA', 'BIZUM', 'OVERBOEKING', 'TIKKIE', 'SWISH', 'OVERFORING', 'FASTER PAYMENT', 'FASTER PAYMENTS RECEIPT', 'FPI', 'FP', 'BGC', 'BANK GIRO CREDIT', 'P2P', 'BONIFICO', 'PRZELEW', 'TRF', 'TRASPASO', 'OVERFORSEL', 'TILISIIRTO', 'ULEKANNE', 'PARSKAITIJUMS', 'PERVEDIMAS', 'MOBILEPAY', 'VIPPS', 'MBWAY', 'MB WAY', 'BLIK', 'PMNT RCVD', 'OVERSCHRIJVING', 'REVOLUT', 'ACCREDITO', 'BIZUM RECIBIDO', '365 ONLINE', 'MOBI', 'FROM A C']),
 ];
 
-/** Most descriptions match no rule: one combined test tells, before the rules are tried in order. */
-const ANY_MOVEMENT = phrasesRegex(MOVEMENT_RULES.flatMap((candidate) => candidate.phrases));
-const ANY_KIND = phrasesRegex(KIND_RULES.flatMap((candidate) => candidate.phrases));
-const ANY_TRANSFER = phrasesRegex(TRANSFER_RULES.flatMap((candidate) => candidate.phrases));
+/**
+ * Which rules of a list may match a text, from its words: a phrase can match only where a word of the
+ * text starts as the phrase's first word does (its first KEY letters, or all of a shorter word). A
+ * phrase that may start inside a word (*VERSICHERUNG) leaves its rule always a candidate. The rules
+ * are then tried in their order, as before, but only the few the words allow: a text is scanned by a
+ * handful of patterns instead of every rule's.
+ */
+interface RuleIndex {
+  rules: readonly Rule[];
+  byKey: ReadonlyMap<string, readonly number[]>;
+  always: readonly number[];
+}
+const KEY = 3;
+const keyOf = (word: string) => word.slice(0, KEY);
+
+function indexed(rules: readonly Rule[]): RuleIndex {
+  const byKey = new Map<string, Set<number>>();
+  const always = new Set<number>();
+  rules.forEach((candidate, index) => {
+    for (const phrase of candidate.phrases) {
+      if (phrase.startsWith('*')) {
+        always.add(index);
+        continue;
+      }
+      const first = phrase.split(' ')[0]!.replace(/\*$/, '');
+      // A first word shorter than the key with a wildcard (BRICO*) may begin a word of any length: index it under each key it can start.
+      const key = keyOf(first);
+      if (first.length < KEY && phrase.split(' ')[0]!.endsWith('*')) always.add(index);
+      else byKey.set(key, (byKey.get(key) ?? new Set()).add(index));
+    }
+  });
+  return { rules, byKey: new Map([...byKey].map(([key, indices]) => [key, [...indices]])), always: [...always] };
+}
+
+const MOVEMENT = indexed(MOVEMENT_RULES);
+const KIND = indexed(KIND_RULES);
+const TRANSFER = indexed(TRANSFER_RULES);
 
 /** A kind word this short (BAR, SPA, VET, GAS) says nothing when it is the whole name. */
 const SHORT_WORD = 3;
@@ -197,32 +230,36 @@ export interface RuleInput {
 
 /** What a movement rule says of the description. */
 export function movementRule(input: RuleInput): RuleMatch | undefined {
-  return firstMatch(MOVEMENT_RULES, ANY_MOVEMENT, input);
+  return firstMatch(MOVEMENT, input);
 }
 
 /** What a kind-of-trade rule says of the description; payment schemes' names are no trade's (guards.ts). */
 export function kindRule(input: RuleInput): RuleMatch | undefined {
-  return firstMatch(KIND_RULES, ANY_KIND, { ...input, normalized: withoutPaymentSchemes(input.normalized) });
+  return firstMatch(KIND, { ...input, normalized: withoutPaymentSchemes(input.normalized) });
 }
 
 /** True when one normalized word names a trade (PIZZERIA, CAFE, APTEKA). */
 export function isTradesWord(word: string): boolean {
-  return firstMatch(KIND_RULES, ANY_KIND, { normalized: word, direction: 'out', accountKind: 'DEPOSITORY', nameWords: 2 }) !== undefined;
+  return firstMatch(KIND, { normalized: word, direction: 'out', accountKind: 'DEPOSITORY', nameWords: 2 }) !== undefined;
 }
 
 /** What a plain-transfer rule says of the description. */
 export function transferRule(input: RuleInput): RuleMatch | undefined {
-  return firstMatch(TRANSFER_RULES, ANY_TRANSFER, input);
+  return firstMatch(TRANSFER, input);
 }
 
-function firstMatch(rules: readonly Rule[], any: RegExp, { normalized, direction, accountKind, nameWords, currencyCode }: RuleInput): RuleMatch | undefined {
-  if (!any.test(normalized)) return undefined;
-  return rules.find((candidate) => {
-    if (candidate.direction !== 'any' && candidate.direction !== direction) return false;
-    if (candidate.accounts && !candidate.accounts.includes(accountKind)) return false;
-    if (candidate.currencies && !candidate.currencies.includes(currencyCode ?? '')) return false;
-    if (candidate.unless?.test(normalized)) return false;
+function firstMatch({ rules, byKey, always }: RuleIndex, { normalized, direction, accountKind, nameWords, currencyCode }: RuleInput): RuleMatch | undefined {
+  const candidates = new Set(always);
+  for (const word of normalized.split(' ')) for (const index of byKey.get(keyOf(word)) ?? []) candidates.add(index);
+  if (candidates.size === 0) return undefined;
+  for (const index of [...candidates].sort((a, b) => a - b)) {
+    const candidate = rules[index]!;
+    if (candidate.direction !== 'any' && candidate.direction !== direction) continue;
+    if (candidate.accounts && !candidate.accounts.includes(accountKind)) continue;
+    if (candidate.currencies && !candidate.currencies.includes(currencyCode ?? '')) continue;
+    if (candidate.unless?.test(normalized)) continue;
     const found = candidate.pattern.exec(normalized);
-    return found !== null && (found[0].length > SHORT_WORD || nameWords > 1 || rules !== KIND_RULES);
-  })?.match;
+    if (found !== null && (found[0].length > SHORT_WORD || nameWords > 1 || rules !== KIND_RULES)) return candidate.match;
+  }
+  return undefined;
 }
