@@ -20,7 +20,7 @@
  */
 import { channelFromText } from './channel.ts';
 import { cleanDescription, MAX_DESCRIPTION_LENGTH } from './clean.ts';
-import { findMerchant, type DirectoryMatch } from './directory.ts';
+import { findMerchant, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
 import { followsTitle } from './guards.ts';
 import { legalFormLength, withoutLegalForms } from './legal-forms.ts';
@@ -45,6 +45,8 @@ const DIRECTORY_CONFIDENCE = { exact: 0.9, together: 0.8, moneyIn: 0.7 };
 const MCC_CONFIDENCE = 0.75;
 /** A name read from the line: the bank's counterparty field is surer than words cut out of its text. */
 const READ_CONFIDENCE = { counterparty: 0.7, description: 0.6 };
+/** A directory spelling with a legal form has at most this many words before the form (WIENER STADTISCHE AG). */
+const NAME_BEFORE_FORM = 3;
 
 /** Enrichment of one transaction. */
 export function enrich(input: EnrichmentInput): Enrichment {
@@ -144,10 +146,15 @@ function readName(category: Enrichment['category'], text: string, party: string 
  */
 function withForm(named: string, without: string, currencyCode: string): DirectoryMatch | undefined {
   if (named === without) return undefined;
-  const match = findMerchant(named, true);
-  if (!match) return undefined;
   const words = named.split(' ');
-  for (let at = match.at; at < match.at + match.words; at++) if (legalFormLength(words, at, currencyCode) > 0) return match;
+  for (let at = 1; at < words.length; at++) {
+    const form = legalFormLength(words, at, currencyCode);
+    if (form === 0) continue;
+    for (let start = Math.max(0, at - NAME_BEFORE_FORM); start < at; start++) {
+      const merchant = merchantSpelled(words.slice(start, at + form).join(' '));
+      if (merchant) return { merchant, exact: true, words: at + form - start, at: start };
+    }
+  }
   return undefined;
 }
 

@@ -249,10 +249,11 @@ export function transferRule(input: RuleInput): RuleMatch | undefined {
 }
 
 function firstMatch({ rules, byKey, always }: RuleIndex, { normalized, direction, accountKind, nameWords, currencyCode }: RuleInput): RuleMatch | undefined {
-  const candidates = new Set(always);
-  for (const word of normalized.split(' ')) for (const index of byKey.get(keyOf(word)) ?? []) candidates.add(index);
-  if (candidates.size === 0) return undefined;
-  for (const index of [...candidates].sort((a, b) => a - b)) {
+  const candidates = new Uint8Array(rules.length);
+  for (const index of always) candidates[index] = 1;
+  for (const word of normalized.split(' ')) for (const index of byKey.get(keyOf(word)) ?? []) candidates[index] = 1;
+  for (let index = 0; index < rules.length; index++) {
+    if (candidates[index] === 0) continue;
     const candidate = rules[index]!;
     if (candidate.direction !== 'any' && candidate.direction !== direction) continue;
     if (candidate.accounts && !candidate.accounts.includes(accountKind)) continue;
