@@ -7,6 +7,7 @@
  */
 import places from './data/places.json' with { type: 'json' };
 import { METHOD_PHRASES } from './method-words.ts';
+import { isTradesWord } from './rules.ts';
 import { normalize } from './text.ts';
 
 /** Longer than any bank's description: bounds the cost of one call. */
@@ -47,6 +48,8 @@ const TRAILING_WORDS = /\s(?:Kartenzahlung|Lastschrift|Gutschrift|Dauerauftrag|[
 const SLASHED_PLACE = /\/\/.*$/;
 /** Dutch SEPA lines: "Naam: Gemeente Amsterdam Omschrijving: …". */
 const NAAM = /\bNaam:\s*(.+?)(?:\s+(?:Omschrijving|Kenmerk|IBAN|BIC|Machtiging|Incassant(?:-?ID)?|Betalingskenm)\s*:|$)/i;
+/** PKO BP's card lines: "Lokalizacja: Adres: PIEKARNIA GRZYBEK Miasto: LODZ Kraj: POLSKA". */
+const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj)\s*:|$)/i;
 /** Bank of America's ACH lines: "HubSpot Inc DES:Coupa Pay ID:… INDN:…". */
 const ACH_DES = /^(.+?)\s+DES:\s*(.+?)\s+(?:ID:|INDN:|CO ID:)/i;
 /** OFX cuts a name at 32 characters: "ROSA MEXICANO UNION SQ NEW YOR" ends in part of a city. */
@@ -64,6 +67,11 @@ const CARD_REFERENCE = /(?:\b(?:CARD|KARTE|CARTE|CARTA|KORT)\s?(?:NO\.?|NR\.?|N\
 const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
 /** UK statements end a line with the payment's code (direct debit, standing order, giro credit, …). */
 const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR)$/i;
+/**
+ * A UK payment code at the start of a line that ends with one is part of the name: `SO ENERGY DD` is
+ * a direct debit to So Energy, not a standing order.
+ */
+const LEADING_UK_CODE = /^(?:SO|DD|FP)\s/i;
 const TIME = /\b(?:(?:KL|ORE|GODZ)\.? )?(?:\d{1,2}[:.]\d{2}(?::\d{2})?\s?(?:UHR|H)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
 const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?${CURRENCY}|(?:KURS|RATE|FX RATE)\s?\d+(?:[.,]\d+)?)\b`, 'gi');
 /** A day and month after its label (Norway's "Dato 12.03", Italy's "DEL 14/03"), which alone would read as a time. */
@@ -92,9 +100,10 @@ const CITY_PREFIXES = new Set(places.cities.flatMap((city) => Array.from({ lengt
 /** The description's counterparty text; the whole description (whitespace collapsed) when nothing is left. */
 export function cleanDescription(raw: string): string {
   const whole = raw.slice(0, MAX_DESCRIPTION_LENGTH).replace(SPACES, ' ').trim();
-  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? achOriginator(whole) ?? whole;
+  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? ADRES.exec(whole)?.[1] ?? achOriginator(whole) ?? whole;
   text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
-  text = stripLeading(text);
+  const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
+  text = codeEnds ? text : stripLeading(text);
   text = text
     .replace(LABELLED_REFERENCE, ' ')
     .replace(BRACKETED, ' ')
@@ -112,7 +121,7 @@ export function cleanDescription(raw: string): string {
     .replace(STRAY_PUNCTUATION, ' ')
     .replace(SPACES, ' ')
     .replace(SPACE_BEFORE_PUNCTUATION, '$1');
-  text = stripLeading(text.replace(EDGES, '')).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
+  text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
   text = stripPlace(text, whole.length >= OFX_NAME_LENGTH - 2 && whole.length <= OFX_NAME_LENGTH).replace(EDGES, '');
   return text || whole;
 }
@@ -151,6 +160,8 @@ function stripPlace(text: string, truncated: boolean): string {
   const normalized = words.map(normalize);
   let end = placeStart(normalized);
   if (end < normalized.length && CITY_LINKS.has(normalized[end - 1] ?? '')) end = normalized.length;
+  // A trade's word alone before a city is a shop named for it: PIZZERIA NAPOLI, PASTELARIA VERSAILLES, CAFE PARIS.
+  if (end === 1 && normalized.length > 1 && !normalized[0]!.includes(' ') && normalized.slice(1).every((word) => !COUNTRIES.has(word) && !US_STATES.has(word)) && isTradesWord(normalized[0]!)) end = normalized.length;
   if (truncated && end === normalized.length) end -= cutCityLength(normalized);
   return words.slice(0, end).join(' ');
 }
@@ -179,7 +190,7 @@ function placeStart(words: string[]): number {
   let end = words.length;
   for (;;) {
     const last = words[end - 1] ?? '';
-    if (end > 1 && (COUNTRIES.has(last) || US_STATES.has(last))) {
+    if (end > 1 && (COUNTRIES.has(last) || US_STATES.has(last) || isStateAndCountry(last))) {
       end -= 1;
       continue;
     }
@@ -188,6 +199,11 @@ function placeStart(words: string[]): number {
     end -= city;
   }
   return end;
+}
+
+/** Huntington's "NEW YORK NYUS": a state with the country glued on. */
+function isStateAndCountry(word: string): boolean {
+  return word.length === 4 && word.endsWith('US') && US_STATES.has(word.slice(0, 2));
 }
 
 /** How many normalized words before `end` name a city (the longest such), leaving at least one word; 0 when none. */

@@ -45,6 +45,11 @@ const MIN_SQUASHED_LENGTH = 5;
  */
 const SHORT = 3;
 
+/** The directory's merchant of exactly this spelling (normalized words), if any. */
+export function merchantSpelled(spelling: string): DirectoryMerchant | undefined {
+  return BY_WORDS.get(spelling);
+}
+
 /**
  * The directory's merchant named in `normalized` text (see text.ts), if any. `nameFirst`: the text
  * is a counterparty's name, so a short spelling counts as its first word; otherwise it never does.

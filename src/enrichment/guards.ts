@@ -8,7 +8,7 @@
 import { phrasesRegex } from './text.ts';
 
 /** Titles before a person's name, in the languages the pipeline reads (DR at a UK line's end, a debit, is gone by then: clean.ts). */
-const TITLES = new Set(['MR', 'MRS', 'MS', 'MISS', 'SR', 'SRA', 'SRTA', 'HERR', 'FRAU', 'MME', 'MLLE', 'PANI', 'SIG', 'SIGRA', 'DOTT', 'DOTTSSA', 'DR', 'MED', 'DRS', 'PROF', 'LDO']);
+const TITLES = new Set(['MR', 'MRS', 'MS', 'MISS', 'M', 'SR', 'SRA', 'SRTA', 'HERR', 'FRAU', 'MME', 'MLLE', 'PANI', 'SIG', 'SIGRA', 'DOTT', 'DOTTSSA', 'DR', 'MED', 'DRS', 'PROF', 'LDO']);
 /** A person's name after a title is this many words at most (SR MANUEL ANTONIO COSTA). */
 const NAME_WORDS = 3;
 

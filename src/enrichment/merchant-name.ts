@@ -38,6 +38,9 @@ const PURPOSE = new Set([
   'MORTGAGE', 'MTG', 'LOAN', 'MUTUO', 'HIPOTECA', 'CAPITALE', 'INTERESSI', 'INTEREST', 'PRINCIPAL', 'ECHEANCE', 'PRET', 'IMMOBILIER', 'SPLATA', 'KREDYTU', 'KREDYT', 'USATAXPYMT', 'IMPOT', 'IMPOTS',
   'PRELEVEMENT', 'SOURCE', 'F24', 'DELEGA', 'TELEMATICA', 'TARI', 'IUC', 'PIT', 'IENAKUMA', 'NODOKLA', 'GYVENTOJU', 'PAJAMU', 'MOKESCIO', 'MAKSA', 'BORNE', 'UNGEYDELSE', 'DONATION', 'DONATIONS',
   'SPENDE', 'UTIL', 'GROUP', 'BILET', 'BILLET', 'BIGLIETTO', 'TICKET', 'TICKETS', 'RENEWAL',
+  // labels before a transfer's free text (title, message, reference), and Latvian "for" with a month's accusative
+  'TYTUL', 'TYTULEM', 'PAR', 'APDROSINASANAS', 'PREMIJA', 'KOMUNALAJIEM', 'PAKALPOJUMIEM', 'PAKALPOJUMI', 'MENESA', 'MAKSA', 'DANKT', 'DANKE', 'PALK', 'DARBO', 'UZMOKESTIS', 'AVGIFT', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'OMSCHRIJVING', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
+  'JUNIJU', 'JULIJU', 'AUGUSTU', 'SEPTEMBRI', 'OKTOBRI', 'NOVEMBRI', 'DECEMBRI',
   // a professional's letters after the name
   'DDS', 'DMD', 'MD', 'DVM', 'PHD', 'ESQ', 'CPA',
 ]);
@@ -51,8 +54,20 @@ const PARTICLES = new Set(['de', 'di', 'del', 'della', 'la', 'le', 'les', 'du', 
 /** Short words kept in title case even alone (a short all-capital token is otherwise an initialism: DWP, NAV). */
 const SHORT_WORDS = new Set(['THE', 'AND', 'BAR', 'PUB', 'SPA', 'INN', 'BUS', 'CAR', 'NEW', 'OLD', 'BIG', 'RED', 'ONE', 'TWO', 'SUN', 'SKY', 'BAY', 'CO', 'ST', 'DR', 'MR', 'MRS', 'MS', 'JOE', 'LA', 'LE', 'EL', 'AM', 'IM', 'MY', 'OUR', 'ZUM', 'ZUR', 'DEN', 'DER', 'DIE', 'DAS', 'VON', 'VAN', 'DE', 'DI', 'DEL', 'DU', 'DES', 'DA', 'DO', 'DOS', 'OG', 'OCH', 'AT', 'ON', 'IN', 'OF']);
 
+/** Initialisms with a vowel that stay in capitals inside a name (Acme UK, Smith USA). */
+const INITIALISMS = new Set(['UK', 'US', 'USA', 'EU', 'NHS', 'GB']);
+
+/** A pay week (WK23, WK 07): what a wage is for, like a month. */
+const PAY_WEEK = /^(?:WK|WEEK)\d{0,2}$/;
+
 const MIN_LETTERS = 2;
 const SHORT_TOKEN = 3;
+/**
+ * A bank writes the counterparty in capitals and the payer's own words in lower case (`SADALES TIKLS
+ * elektrība`, `VSAA bērna kopšanas pabalsts`): a name begun in capitals ends at a word in lower case.
+ */
+const CAPITALS = /^(?=(?:[^\p{L}]*\p{L}){2})[^\p{Ll}]+$/u;
+const LOWER = /^[^\p{Lu}]*\p{Ll}[^\p{Lu}]*$/u;
 /** A token already in normalized form (most of a card line's): normalize would return it as it is. */
 const PLAIN = /^[A-Z0-9]+$/;
 
@@ -66,7 +81,8 @@ export function nameFromText(text: string, currencyCode: string): string | null 
   for (let at = 0; at < flat.length; at++) {
     const { word, index } = flat[at]!;
     if (name.length > 0 && legalFormLength(flatWords, at, currencyCode) > 0) break;
-    if (PURPOSE.has(word)) {
+    if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && LOWER.test(tokens[index]!)) break;
+    if (PURPOSE.has(word) || PAY_WEEK.test(word)) {
       if (name.length > 0) break;
       continue;
     }
@@ -89,7 +105,7 @@ function isLink(normalized: string): boolean {
  */
 function titleCase(token: string, position: number, tokens: number): string {
   const letters = token.replace(/[^\p{L}]/gu, '');
-  if (letters.length > 0 && letters.length <= SHORT_TOKEN && !SHORT_WORDS.has(normalize(token)) && (tokens === 1 || !/[AEIOUY]/i.test(letters))) return token;
+  if (letters.length > 0 && letters.length <= SHORT_TOKEN && !SHORT_WORDS.has(normalize(token)) && (tokens === 1 || !/[AEIOUY]/i.test(letters) || INITIALISMS.has(letters))) return token;
   const lower = token.toLowerCase();
   if (position > 0 && PARTICLES.has(lower)) return lower;
   return lower.replace(/(^|[-/.(]|(?<=\bo)')(\p{L})/gu, (_, before: string, letter: string) => `${before}${letter.toUpperCase()}`);

@@ -20,10 +20,10 @@
  */
 import { channelFromText } from './channel.ts';
 import { cleanDescription, MAX_DESCRIPTION_LENGTH } from './clean.ts';
-import { findMerchant, type DirectoryMatch } from './directory.ts';
+import { findMerchant, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
 import { followsTitle } from './guards.ts';
-import { withoutLegalForms } from './legal-forms.ts';
+import { legalFormLength, withoutLegalForms } from './legal-forms.ts';
 import { categoryOfMcc } from './mcc.ts';
 import { nameFromText } from './merchant-name.ts';
 import { isFacilitator, mayNameParty } from './naming-guards.ts';
@@ -37,7 +37,7 @@ import { normalize } from './text.ts';
  * version are redone over history. test/unit/enrichment-version.test.ts fails when the folder's
  * contents change without a bump.
  */
-export const ENRICHMENT_VERSION = 3;
+export const ENRICHMENT_VERSION = 4;
 
 const PROVIDER_CONFIDENCE = 0.9;
 /** Money in from a shop is a refund at best, and more often a name inside an employer's or a payer's. */
@@ -45,6 +45,8 @@ const DIRECTORY_CONFIDENCE = { exact: 0.9, together: 0.8, moneyIn: 0.7 };
 const MCC_CONFIDENCE = 0.75;
 /** A name read from the line: the bank's counterparty field is surer than words cut out of its text. */
 const READ_CONFIDENCE = { counterparty: 0.7, description: 0.6 };
+/** A directory spelling with a legal form has at most this many words before the form (WIENER STADTISCHE AG). */
+const NAME_BEFORE_FORM = 3;
 
 /** Enrichment of one transaction. */
 export function enrich(input: EnrichmentInput): Enrichment {
@@ -53,14 +55,18 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const { hints, currencyCode } = input;
   const whole = normalize(description);
   const text = withoutLegalForms(whole, currencyCode);
-  const name = withoutLegalForms(normalize(clean), currencyCode);
+  const named = normalize(clean);
+  const name = withoutLegalForms(named, currencyCode);
   const party = hints.counterpartyName && !isFacilitator(normalize(hints.counterpartyName)) ? hints.counterpartyName.slice(0, MAX_DESCRIPTION_LENGTH) : null;
+  const partyNamed = party === null ? '' : normalize(party);
   const found =
     (hints.merchantName ? findMerchant(normalize(hints.merchantName.slice(0, MAX_DESCRIPTION_LENGTH)), true) : undefined) ??
-    notAPerson(name, findMerchant(name, true)) ??
-    notAPerson(text, findMerchant(text)) ??
-    (party ? findMerchant(withoutLegalForms(normalize(party), currencyCode), true) : undefined);
-  const rules: RuleInput = { normalized: text, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: name.split(' ').length };
+    withForm(named, name, currencyCode) ??
+    notATradesName(name, notAPerson(name, findMerchant(name, true))) ??
+    notATradesName(text, notAPerson(text, findMerchant(text))) ??
+    (party ? (withForm(partyNamed, withoutLegalForms(partyNamed, currencyCode), currencyCode) ?? findMerchant(withoutLegalForms(partyNamed, currencyCode), true)) : undefined);
+  // The bank's counterparty field says what the other party is as much as the text does (Tandartspraktijk De Molen beside "factuur 12345").
+  const rules: RuleInput = { normalized: partyNamed === '' ? text : `${text} ${withoutLegalForms(partyNamed, currencyCode)}`, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: name.split(' ').length, currencyCode };
   const listed = found && listedMatch(found, rules.direction);
   const category = categorize(hints, rules, listed);
   return {
@@ -131,6 +137,36 @@ function readName(category: Enrichment['category'], text: string, party: string 
   if (fromParty) return { name: fromParty, website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.counterparty };
   const fromText = nameFromText(clean, currencyCode);
   return fromText ? { name: fromText, website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.description } : null;
+}
+
+/**
+ * A directory spelling that carries its legal form (HELEN OY, NEXT PLC, ORANGE SA: the form tells the
+ * company from a first name, a word or a colour) matched where the line has that form too; `named` is
+ * the normalized text before its legal forms were dropped (`without`). Looked up only when a form was dropped.
+ */
+function withForm(named: string, without: string, currencyCode: string): DirectoryMatch | undefined {
+  if (named === without) return undefined;
+  const words = named.split(' ');
+  for (let at = 1; at < words.length; at++) {
+    const form = legalFormLength(words, at, currencyCode);
+    if (form === 0) continue;
+    for (let start = Math.max(0, at - NAME_BEFORE_FORM); start < at; start++) {
+      const merchant = merchantSpelled(words.slice(start, at + form).join(' '));
+      if (merchant) return { merchant, exact: true, words: at + form - start, at: start };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A one-word directory match right after a trade's word is the shop's own name, not the chain's: `FRISØR
+ * SAKS` is a hairdresser called Saks, `CAFE AMAZONAS` a café. The match stands when the trade agrees
+ * with the chain's (`RESTAURANT MCDONALDS`).
+ */
+function notATradesName(normalized: string, match: DirectoryMatch | undefined): DirectoryMatch | undefined {
+  if (!match || match.at === 0 || match.words > 1) return match;
+  const trade = kindRule({ normalized: normalized.split(' ', match.at)[match.at - 1]!, direction: 'out', accountKind: 'DEPOSITORY', nameWords: 2 });
+  return trade && trade.category.primary !== match.merchant.category.primary ? undefined : match;
 }
 
 /** A directory match, unless it is a person's surname after a title (SR MANUEL COSTA). */

@@ -54,3 +54,17 @@ describe('description cleanup', () => {
     expect(cleanDescription(`STARBUCKS ${'X'.repeat(100_000)}`).length).toBeLessThanOrEqual(MAX_DESCRIPTION_LENGTH);
   });
 });
+
+describe('places of the countries the providers reach', () => {
+  it.each([
+    ['Kortköp 260412 HEMMAKVALL JONKOPING', 'HEMMAKVALL'],
+    ['KORTTIOSTO 260412 KAHVILA SOFIA KUOPIO', 'KAHVILA SOFIA'],
+    ['Płatność kartą 25.00 PLN KWIACIARNIA ROZA BYDGOSZCZ', 'KWIACIARNIA ROZA'],
+    ['Point Of Sale Withdrawal 4410 HUDSON WINE AND LIQUOR NEW YORK NYUS', 'HUDSON WINE AND LIQUOR'],
+    // A trade's word alone before a city is a shop named for the city
+    ['COMPRA 1234 PASTELARIA VERSAILLES', 'PASTELARIA VERSAILLES'],
+    ['Kartenzahlung Pizzeria Napoli//Hamburg/DE', 'Pizzeria Napoli'],
+  ])('%s', (raw, clean) => {
+    expect(cleanDescription(raw)).toBe(clean);
+  });
+});

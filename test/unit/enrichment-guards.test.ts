@@ -59,3 +59,9 @@ describe('names that are not evidence', () => {
     expect(enriched('PAGO MOVIL EN LA TIENDA DE ANA', '-12.00', 'EUR').category?.primary).not.toBe('RENT_AND_UTILITIES');
   });
 });
+
+describe('a French transfer’s M (Monsieur) before a name', () => {
+  it('reads the surname after it as a person’s, not a chain’s (Boulanger)', () => {
+    expect(enriched('VIR SEPA M PIERRE BOULANGER', '-50.00', 'EUR').category?.detailed).toBe('TRANSFER_OUT_ACCOUNT_TRANSFER');
+  });
+});
