@@ -139,7 +139,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
     configured: (environmentId) => new ProviderSettings(orm.em.fork(), secrets.cipher).configured(environmentId),
   });
   // Recorded whether or not they are served: a registry nobody scrapes costs next to nothing.
-  const metrics = new Metrics({ processMetrics: config.metrics !== undefined });
+  const metrics = new Metrics({ processMetrics: config.metrics !== undefined, now: options.now });
   await watchPools(metrics, databases);
   const outage = new DatabaseOutage(() => takesWrites(orm), logger);
   const work = await startBackgroundWork({ config, logger, databases, cipher: secrets.cipher, blobs, providers, metrics, outage });

@@ -83,6 +83,7 @@ export class Metrics {
   readonly #pools = new Map<string, () => PoolCounts | null>();
   #queues: (() => Promise<QueueCounts[]>) | undefined;
   #shared: SharedFigures | undefined;
+  readonly #now: () => Date;
 
   readonly #http = new Histogram({
     name: 'tributary_http_request_duration_seconds',
@@ -204,7 +205,10 @@ export class Metrics {
   });
 
   /** With `processMetrics`, also Node's own (CPU, memory, event loop lag, GC: prom-client's defaults, unprefixed). */
-  constructor(options: { processMetrics?: boolean } = {}) {
+  /** `now`: the service's clock, which the sync-run windows and the webhook backlog are read at. */
+  constructor(options: { processMetrics?: boolean; now?: () => Date } = {}) {
+    const now = options.now ?? (() => new Date());
+    this.#now = now;
     const pools = this.#pools;
     new Gauge({
       name: 'tributary_db_pool_connections',
@@ -264,7 +268,7 @@ export class Metrics {
       registers: [this.#registry],
       async collect() {
         this.reset();
-        for (const row of await shared((figures) => figures.syncRuns(new Date()))) {
+        for (const row of await shared((figures) => figures.syncRuns(now()))) {
           const labels = { environment: encodeId('environment', row.environmentId), provider: row.provider, outcome: row.outcome.toLowerCase() };
           this.set({ ...labels, window: '1h' }, row.lastHour);
           this.set({ ...labels, window: '24h' }, row.lastDay);
@@ -278,7 +282,7 @@ export class Metrics {
       registers: [this.#registry],
       async collect() {
         this.reset();
-        for (const row of await shared((figures) => figures.webhookBacklog(new Date()))) {
+        for (const row of await shared((figures) => figures.webhookBacklog(now()))) {
           const environment = encodeId('environment', row.environmentId);
           this.set({ environment, state: 'due' }, row.due);
           this.set({ environment, state: 'scheduled' }, row.scheduled);
@@ -305,7 +309,7 @@ export class Metrics {
    */
   async summary(environmentId: string): Promise<MetricsSummary> {
     if (!this.#shared) throw new Error('the shared figures are not being watched');
-    const at = new Date();
+    const at = this.#now();
     const [runs, backlog, queues, fallbacks] = await Promise.all([
       this.#shared.syncRuns(at, environmentId),
       this.#shared.webhookBacklog(at, environmentId),

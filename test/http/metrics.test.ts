@@ -346,6 +346,16 @@ describe('the health figures, read from the database', () => {
         expect(figuresOf(await scrape(), environmentId)).toEqual(expected);
         expect(figuresOf(await otherScrape(), environmentId)).toEqual(expected);
       }
+      // An instance whose clock is two hours on reads the windows and the backlog at its own time.
+      const later = await startTestApp({ ROLE: 'api' }, { shareDatabaseOf: app, now: () => new Date(Date.now() + 2 * HOUR) });
+      try {
+        expect(await summaryOf(later, first.apiKey)).toEqual({
+          syncs: [{ provider: 'sandbox', lastHour: { succeeded: 0, failed: 0, deferred: 0, cancelled: 0 }, lastDay: { succeeded: 1, failed: 1, deferred: 0, cancelled: 0 } }],
+          webhookBacklog: { due: 1, scheduled: 0 },
+        });
+      } finally {
+        await later.stop();
+      }
     } finally {
       await other.stop();
     }
