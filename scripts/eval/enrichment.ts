@@ -23,7 +23,7 @@ import type { Enrichment, EnrichmentInput } from '../../src/enrichment/enrichmen
 import { enrich, ENRICHMENT_VERSION } from '../../src/enrichment/pipeline.ts';
 import { normalize } from '../../src/enrichment/text.ts';
 import type { EvaluationOptions } from '../eval.ts';
-import { isHeldOut, OUTSIDE_SPLITS, readLabelled, type Labelled } from './enrichment/labelled.ts';
+import { isHeldOut, readLabelled, type Labelled } from './enrichment/labelled.ts';
 import { confusionLines, table, tallyBy, worstCategories, type Scored } from './enrichment/report.ts';
 
 const FOLDER = path.join(import.meta.dirname, '../../eval/enrichment');
