@@ -31,7 +31,8 @@ const OVERLAP = 0.8;
 /** How far a predicted next date may be from the held-out occurrence and still count as right. */
 const NEXT_DATE_DAYS = 1;
 
-const SPLITS = ['dev', 'held-out'] as const;
+/** `fresh-held-out`: the histories written on 2026-12-03 before any further rule change, the honest measure (recurring-detection.md). */
+const SPLITS = ['dev', 'held-out', 'fresh-held-out'] as const;
 type Split = (typeof SPLITS)[number];
 
 interface LabelledStream {
