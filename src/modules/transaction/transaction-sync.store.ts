@@ -33,10 +33,11 @@ export const transactionSyncStatements = {
       from unnest($1::text[], $2::text[]) as r(remote_id, pending_remote_id)
      where t.profile_id = $4 and t.connection_id = $3 and t.remote_id = any($2::text[]) and t.remote_id = r.pending_remote_id
        and r.remote_id <> all (array(select p.remote_id from transaction p where p.profile_id = $4 and p.connection_id = $3 and p.remote_id = any($1::text[])))`,
-  // Only a row whose content changed is rewritten: a page reported again changes nothing.
+  // Only a row whose content changed is rewritten: a page reported again changes nothing. The page is
+  // json, not jsonb: it is read once, row by row, and building it as jsonb first cost about a sixth of the statement.
   upsert: `insert into transaction (${TRANSACTION.list(['id', 'profileId', 'connectionId', 'accountId', ...REPORTED, ...ENRICHMENT_FIELDS, 'currencyCode', 'metadata', 'createdAt'])})
      select r.id, $1, $2, a.id, ${[...REPORTED, ...ENRICHMENT_FIELDS].map((field) => `r."${field}"`).join(', ')}, a.currency_code, null, now()
-       from jsonb_to_recordset($3::jsonb) as r(${TRANSACTION.recordset(PAGE)}, "accountRemoteId" text)
+       from json_to_recordset($3::json) as r(${TRANSACTION.recordset(PAGE)}, "accountRemoteId" text)
        join account a on a.profile_id = $1 and a.connection_id = $2 and a.remote_id = r."accountRemoteId"
      on conflict (profile_id, connection_id, remote_id) do update
         set date = excluded.date, description = excluded.description, amount = excluded.amount, status = excluded.status,
@@ -72,15 +73,67 @@ export interface AppliedChanges {
   orphans: ProviderTransaction[];
 }
 
+/** One page of reported changes: transactions to insert or update, then remote ids to delete. */
+export interface ReportedChanges {
+  reported: ProviderTransaction[];
+  removals: string[];
+}
+
 /**
- * Applies a page of changes to a connection's transactions, in the caller's database transaction:
- * posted transactions take over their pending rows, then every reported transaction is inserted or
- * (when its content changed) updated, then `removals` (remote ids) are deleted. The rows travel as
- * one JSON parameter per statement, so a page costs the same few statements whatever its size. A
- * transaction of an account the connection does not have is returned among `orphans`, not stored.
- * Each stored transaction is enriched in the same statement, by the enricher `enricherOf` reads (only
- * for a page with something to store).
+ * Applies pages of changes to a connection's transactions, one after the other, in the caller's
+ * database transaction: per page, posted transactions take over their pending rows, then every
+ * reported transaction is inserted or (when its content changed) updated, then its `removals`
+ * (remote ids) are deleted. The rows travel as one JSON parameter per statement, so a page costs the
+ * same few statements whatever its size; the next page's rows are made (enriched, written as JSON)
+ * while the database applies the current one's upsert. A transaction of an account the connection
+ * does not have is returned among its page's `orphans`, not stored. Each stored transaction is
+ * enriched in the same statement, by the enricher `enricherOf` reads (once, when a page has
+ * something to store).
  */
+export async function applyTransactionPages(
+  tx: EntityManager,
+  owner: TransactionOwner,
+  pages: ReportedChanges[],
+  enricherOf: () => Promise<Enricher>,
+): Promise<AppliedChanges[]> {
+  const accounts = await knownAccounts(tx, owner, pages.flatMap((page) => page.reported));
+  const upserts = pages.map((page) => page.reported.filter((transaction) => accounts.has(transaction.accountRemoteId)));
+  const enricher = upserts.some((page) => page.length > 0) ? await enricherOf() : undefined;
+  const prepare = (index: number): PreparedPage => {
+    const rows = upserts[index]!.map((transaction) => pageRow(transaction, owner.provider, accounts.get(transaction.accountRemoteId)!, enricher!));
+    return { proposed: new Set(rows.map((row) => row.id)), json: JSON.stringify(rows) };
+  };
+  const applied: AppliedChanges[] = [];
+  let prepared = pages.length > 0 ? prepare(0) : undefined;
+  for (const [index, page] of pages.entries()) {
+    const changes: AppliedChanges = { added: [], modified: [], removed: [], orphans: page.reported.filter((transaction) => !accounts.has(transaction.accountRemoteId)) };
+    const { proposed, json } = prepared!;
+    const prepareNext = () => (prepared = index + 1 < pages.length ? prepare(index + 1) : undefined);
+    if (upserts[index]!.length > 0) {
+      const takeovers = upserts[index]!.filter((transaction) => transaction.pendingRemoteId !== null);
+      if (takeovers.length > 0) {
+        await run(tx, transactionSyncStatements.takeOverPending, [takeovers.map((posted) => posted.remoteId), takeovers.map((posted) => posted.pendingRemoteId), owner.connectionId, owner.profileId]);
+      }
+      const upserting = run<{ id: string }>(tx, transactionSyncStatements.upsert, [owner.profileId, owner.connectionId, json]);
+      // Awaited below; a failure meanwhile is not an unhandled rejection.
+      upserting.catch(() => undefined);
+      // The upsert leaves on the next turn of the event loop: the next page's rows are made
+      // meanwhile, on this core, while the database applies this page on the other.
+      await new Promise((resolve) => setImmediate(resolve));
+      prepareNext();
+      // A row inserted has the new id its page row proposed; an updated one keeps its own (a partitioned
+      // table has no xmax to tell them apart). A taken-over pending row counts as modified: the upsert updates it (to POSTED).
+      for (const { id } of (await upserting).rows) (proposed.has(id) ? changes.added : changes.modified).push(id);
+    } else {
+      prepareNext();
+    }
+    if (page.removals.length > 0) changes.removed = (await run<{ id: string }>(tx, transactionSyncStatements.remove, [owner.connectionId, page.removals, owner.profileId])).rows.map(({ id }) => id);
+    applied.push(changes);
+  }
+  return applied;
+}
+
+/** Applies one page of changes (applyTransactionPages of that page). */
 export async function applyTransactionChanges(
   tx: EntityManager,
   owner: TransactionOwner,
@@ -88,25 +141,14 @@ export async function applyTransactionChanges(
   removals: string[],
   enricherOf: () => Promise<Enricher>,
 ): Promise<AppliedChanges> {
-  const changes: AppliedChanges = { added: [], modified: [], removed: [], orphans: [] };
-  const accounts = await knownAccounts(tx, owner, reported);
-  const upserts = reported.filter((transaction) => accounts.has(transaction.accountRemoteId));
-  changes.orphans.push(...reported.filter((transaction) => !accounts.has(transaction.accountRemoteId)));
-  if (upserts.length > 0) {
-    const takeovers = upserts.filter((transaction) => transaction.pendingRemoteId !== null);
-    if (takeovers.length > 0) {
-      await run(tx, transactionSyncStatements.takeOverPending, [takeovers.map((posted) => posted.remoteId), takeovers.map((posted) => posted.pendingRemoteId), owner.connectionId, owner.profileId]);
-    }
-    const enricher = await enricherOf();
-    const rows = upserts.map((transaction) => pageRow(transaction, owner.provider, accounts.get(transaction.accountRemoteId)!, enricher));
-    const written = await run<{ id: string }>(tx, transactionSyncStatements.upsert, [owner.profileId, owner.connectionId, JSON.stringify(rows)]);
-    // A row inserted has the new id its page row proposed; an updated one keeps its own (a partitioned
-    // table has no xmax to tell them apart). A taken-over pending row counts as modified: the upsert updates it (to POSTED).
-    const proposed = new Set(rows.map((row) => row.id));
-    for (const { id } of written.rows) (proposed.has(id) ? changes.added : changes.modified).push(id);
-  }
-  if (removals.length > 0) changes.removed = (await run<{ id: string }>(tx, transactionSyncStatements.remove, [owner.connectionId, removals, owner.profileId])).rows.map(({ id }) => id);
-  return changes;
+  const [changes] = await applyTransactionPages(tx, owner, [{ reported, removals }], enricherOf);
+  return changes!;
+}
+
+/** A page's rows ready to send: the ids they propose, and the rows as the upsert's JSON parameter. */
+interface PreparedPage {
+  proposed: Set<string>;
+  json: string;
 }
 
 interface KnownAccount {
