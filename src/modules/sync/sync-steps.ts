@@ -86,7 +86,8 @@ export async function applyPages(em: EntityManager, key: ConnectionKey, cursor: 
     const added = pages.flatMap((page) => page.added.map((transaction) => transaction.remoteId));
     const owner = { connectionId: key.id, profileId: key.profileId, provider: walk.provider };
     // Enriched in the same write: the pipeline, the profile's classifier and its environment's rules (two reads).
-    const changes = await applyTransactionPages(tx, owner, reported, () => enricherFor(tx, key.profileId));
+    // Until a walk has ended (no sync cursor), nearly every row is new: those that cannot conflict are copied in.
+    const changes = await applyTransactionPages(tx, owner, reported, () => enricherFor(tx, key.profileId), { firstWalk: walk.syncCursor === null });
     const syncChanges = changes.reduce<SyncChanges | null>((sofar, page) => withPageChanges(sofar, page), walk.syncChanges)!;
     await moveWalk(tx, key, { nextCursor: last.nextCursor, hasMore: last.hasMore, changes: syncChanges, removals, added });
     return { provider: walk.provider, changes };
