@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { FieldCipher } from '../../src/lib/field-cipher.ts';
+import { copyLine } from '../../src/db/copy.ts';
 import { fieldsOf, type Columns, type Row, type Table } from '../../src/db/table.ts';
 import { newAccountFields } from '../../src/modules/account/account.service.ts';
 import { ACCOUNT } from '../../src/modules/account/account.store.ts';
@@ -137,21 +138,15 @@ export async function insertRows(pool: pg.Pool, rows: SeedRows): Promise<void> {
   }
 }
 
-/** COPY text format: tab-separated, `\N` for null, JSON for objects, backslash escapes; chunked so memory stays flat. */
+/** COPY text format (src/db/copy.ts copyLine), chunked so memory stays flat. */
 export function* copyLines(rows: unknown[][]): Generator<string> {
   let chunk = '';
   for (const row of rows) {
-    chunk += `${row.map(copyValue).join('\t')}\n`;
+    chunk += copyLine(row);
     if (chunk.length > 256 * 1024) {
       yield chunk;
       chunk = '';
     }
   }
   if (chunk) yield chunk;
-}
-
-function copyValue(value: unknown): string {
-  if (value === null || value === undefined) return '\\N';
-  const text = value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean);
-  return text.replace(/[\\\t\n\r]/g, (char) => (char === '\\' ? '\\\\' : char === '\t' ? '\\t' : char === '\n' ? '\\n' : '\\r'));
 }

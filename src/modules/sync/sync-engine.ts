@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { DecryptionError, type FieldCipher } from '../../lib/field-cipher.ts';
 import type { CursorProvider, EndUserPresence, Provider } from '../../providers/provider.ts';
 import { ProviderBusy, ProviderError, SyncRestart } from '../../providers/provider-errors.ts';
-import type { ProviderAccount } from '../../providers/provider-records.ts';
+import type { ProviderAccount, SyncPage } from '../../providers/provider-records.ts';
 import { markVerified } from '../account/account.service.ts';
 import { unverifiedAccounts } from '../account/account.store.ts';
 import type { ConnectionEntity, SyncTrigger } from '../connection/connection.entity.ts';
@@ -10,7 +10,7 @@ import { consentEnded } from '../connection/consent.ts';
 import { beginRun, connectionById, keyOf, reloadConnection, rewindWalk, storeUpstreamRefusal } from '../connection/connection.store.ts';
 import { BudgetUsedUp } from './request-budget.ts';
 import { syncProducts, type ProductQueues } from './product-steps.ts';
-import { applyAccounts, applyPage, type SyncObservers } from './sync-steps.ts';
+import { applyAccounts, applyPages, type SyncObservers } from './sync-steps.ts';
 import { finishRun, putOffRun, startingRun, triggerOf, type SentTrigger, type TransactionsChanged } from './sync-run.ts';
 import { syncWindow } from './window-sync.ts';
 
@@ -121,6 +121,13 @@ async function readCredential(deps: SyncDependencies, em: EntityManager, connect
 /** Restarts of one walk after the upstream changed mid-pagination, before the sync gives up (and retries later). */
 const MAX_RESTARTS = 3;
 
+/**
+ * Reported transactions a walk gathers, page by page, before applying them in one database
+ * transaction: the lock, the walk's move, the enricher's reads and the commit are paid once for
+ * them, not once a page (decisions/sync-pages-batched.md).
+ */
+const BATCH_ROWS = 2000;
+
 async function syncCursor(em: EntityManager, provider: CursorProvider, credential: string, connection: ConnectionEntity, deps: SyncDependencies): Promise<boolean> {
   const accounts = await provider.accounts(credential);
   await applyAccounts(em, connection, accounts, deps.cipher);
@@ -128,8 +135,8 @@ async function syncCursor(em: EntityManager, provider: CursorProvider, credentia
 }
 
 /**
- * Walks the cursor to the end, one page per database transaction, from `resume` when a crashed walk
- * stopped between pages. When the upstream changed under the walk (`SyncRestart`), the walk goes
+ * Walks the cursor to the end, from `resume` when a crashed walk stopped between pages, applying
+ * the pages it fetches together (up to BATCH_ROWS transactions) in one database transaction. When the upstream changed under the walk (`SyncRestart`), the walk goes
  * back to its first cursor `start` (after a crash too: the cursor it resumed from is as stale) and
  * starts again: pages already applied are applied again, which changes nothing, and what they added
  * that the upstream no longer reports is removed when the walk ends. False when another worker took
@@ -149,19 +156,38 @@ async function walkTransactions(
   const known = new Set(accounts.map((account) => account.remoteId));
   for (let restarts = 0; ; restarts++) {
     let cursor = restarts === 0 && resume !== null ? resume : start;
+    // Pages fetched and not yet applied, the first from `from`; applied together in one transaction.
+    let batch: SyncPage[] = [];
+    let from = cursor;
+    const flush = async () => {
+      const applied = batch.length === 0 || (await applyPages(em, key, from, batch, deps));
+      [batch, from] = [[], cursor];
+      return applied;
+    };
     try {
       for (;;) {
-        const page = await provider.syncTransactions(accessToken, cursor);
+        let page: SyncPage;
+        try {
+          page = await provider.syncTransactions(accessToken, cursor);
+        } catch (error) {
+          // What was fetched before the failure is applied, as if each page were applied when fetched.
+          if (!(await flush())) return false;
+          throw error;
+        }
         const newcomers = (page.accounts ?? []).filter((account) => !known.has(account.remoteId));
         if (newcomers.length > 0) {
+          // Pages before this one are applied without them, as they would be alone.
+          if (!(await flush())) return false;
           // The whole list: accounts it leaves out are taken as closed.
           accounts.push(...newcomers);
           for (const account of newcomers) known.add(account.remoteId);
           await applyAccounts(em, connection, accounts, deps.cipher);
         }
-        if (!(await applyPage(em, key, cursor, page.nextCursor, page, deps))) return false;
-        if (!page.hasMore) return true;
+        batch.push(page);
         cursor = page.nextCursor;
+        if (page.hasMore && batch.reduce((rows, fetched) => rows + fetched.added.length + fetched.modified.length, 0) < BATCH_ROWS) continue;
+        if (!(await flush())) return false;
+        if (!page.hasMore) return true;
       }
     } catch (error) {
       if (!(error instanceof SyncRestart) || restarts >= MAX_RESTARTS) throw error;

@@ -6,9 +6,9 @@ import type { Metrics } from '../../metrics/metrics.ts';
 import type { ProviderAccount, ProviderTransaction, SyncPage, UnreadableItem } from '../../providers/provider-records.ts';
 import { applyReportedAccounts, latestBalances, recordBalance } from '../account/account.service.ts';
 import { sameReading } from '../balance/balance.service.ts';
-import { applyTransactionChanges } from '../transaction/transaction-sync.store.ts';
+import { applyTransactionPages } from '../transaction/transaction-sync.store.ts';
 import { enricherFor } from '../categorization/learning.ts';
-import type { ConnectionEntity } from '../connection/connection.entity.ts';
+import type { ConnectionEntity, SyncChanges } from '../connection/connection.entity.ts';
 import { connectionOrFail, keyOf, lockWalk, moveWalk, withPageChanges, type ConnectionKey } from '../connection/connection.store.ts';
 
 /*
@@ -42,10 +42,8 @@ export async function applyAccounts(em: EntityManager, connection: ConnectionEnt
 }
 
 /**
- * Applies one page fetched from `cursor`, in one transaction with the walk's move to `nextCursor`,
- * under the connection's row lock; counts it, and reports transactions it could not store (their
- * account is unknown). False when another worker moved the walk on from `cursor` first (this sync
- * then stops): a page is never applied twice, nor one skipped.
+ * Applies one page fetched from `cursor`, in one transaction with the walk's move to `nextCursor`
+ * (applyPages of that one page).
  */
 export async function applyPage(
   em: EntityManager,
@@ -55,30 +53,49 @@ export async function applyPage(
   page: Omit<SyncPage, 'nextCursor'>,
   observers: SyncObservers = {},
 ): Promise<boolean> {
-  // The page's statements touch no entity: an empty fork has nothing to flush or merge back.
+  return applyPages(em, key, cursor, [{ ...page, nextCursor }], observers);
+}
+
+/**
+ * Applies consecutive pages, the first fetched from `cursor` and each from the one before's
+ * `nextCursor`, in one transaction with the walk's move to the last one's `nextCursor`, under the
+ * connection's row lock: each page's statements as if it were applied alone, in order, so its
+ * changes and their counts are the same. Counts each page, and reports transactions it could not
+ * store (their account is unknown). False when another worker moved the walk on from `cursor` first
+ * (this sync then stops): a page is never applied twice, nor one skipped.
+ */
+export async function applyPages(em: EntityManager, key: ConnectionKey, cursor: string | null, pages: SyncPage[], observers: SyncObservers = {}): Promise<boolean> {
+  const last = pages.at(-1)!;
+  // The pages' statements touch no entity: an empty fork has nothing to flush or merge back.
   const applied = await em.transactional(async (tx) => {
-    // A commit lost with a crashed database loses the page with the cursor that produced it, so the
-    // page is fetched again: waiting for the WAL flush buys nothing (docs/decisions.md).
+    // A commit lost with a crashed database loses the pages with the cursor that produced them, so
+    // they are fetched again: waiting for the WAL flush buys nothing (docs/decisions.md).
     await run(tx, 'set local synchronous_commit = off');
     const walk = await lockWalk(tx, key);
     if (!walk || (walk.syncPageCursor ?? walk.syncCursor) !== cursor) return undefined;
-    const upserts = [...page.added, ...page.modified];
     // Removals wait for the walk's last page: a pending transaction removed here may be taken over
     // by its posted twin on a later page, keeping its id and metadata. One reported again is no
     // removal: a restarted walk reports what an earlier attempt added and still exists (rewindWalk).
-    const reported = new Set(upserts.map((transaction) => transaction.remoteId));
-    const removals = [...(walk.syncRemovals ?? []).filter((remoteId) => !reported.has(remoteId)), ...page.removed];
-    const added = page.added.map((transaction) => transaction.remoteId);
+    let removals = walk.syncRemovals ?? [];
+    const reported = pages.map((page) => {
+      const upserts = [...page.added, ...page.modified];
+      const again = new Set(upserts.map((transaction) => transaction.remoteId));
+      removals = [...removals.filter((remoteId) => !again.has(remoteId)), ...page.removed];
+      return { reported: upserts, removals: page.hasMore ? [] : removals };
+    });
+    const added = pages.flatMap((page) => page.added.map((transaction) => transaction.remoteId));
     const owner = { connectionId: key.id, profileId: key.profileId, provider: walk.provider };
-    // Enriched in the same write: the pipeline, the profile's classifier and its environment's rules (two reads a page).
-    const changes = await applyTransactionChanges(tx, owner, upserts, page.hasMore ? [] : removals, () => enricherFor(tx, key.profileId));
-    await moveWalk(tx, key, { nextCursor, hasMore: page.hasMore, changes: withPageChanges(walk.syncChanges, changes), removals, added });
+    // Enriched in the same write: the pipeline, the profile's classifier and its environment's rules (two reads).
+    // Until a walk has ended (no sync cursor), nearly every row is new: those that cannot conflict are copied in.
+    const changes = await applyTransactionPages(tx, owner, reported, () => enricherFor(tx, key.profileId), { firstWalk: walk.syncCursor === null });
+    const syncChanges = changes.reduce<SyncChanges | null>((sofar, page) => withPageChanges(sofar, page), walk.syncChanges)!;
+    await moveWalk(tx, key, { nextCursor: last.nextCursor, hasMore: last.hasMore, changes: syncChanges, removals, added });
     return { provider: walk.provider, changes };
   }, { clear: true });
   if (!applied) return false;
-  const { added: addedIds, modified, removed } = applied.changes;
-  observers.metrics?.pageApplied(applied.provider, { added: addedIds.length, modified: modified.length, removed: removed.length });
-  if (applied.changes.orphans.length > 0) reportOrphans(observers, key.id, applied.provider, applied.changes.orphans);
+  for (const { added, modified, removed } of applied.changes) observers.metrics?.pageApplied(applied.provider, { added: added.length, modified: modified.length, removed: removed.length });
+  const orphans = applied.changes.flatMap((page) => page.orphans);
+  if (orphans.length > 0) reportOrphans(observers, key.id, applied.provider, orphans);
   return true;
 }
 
