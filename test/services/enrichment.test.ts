@@ -3,7 +3,7 @@ import { ENRICHMENT_VERSION } from '../../src/enrichment/pipeline.ts';
 import { enricherFor, retrain } from '../../src/modules/categorization/learning.ts';
 import { reenrichBehind, reenrichProfile } from '../../src/modules/categorization/reenrichment.ts';
 import { sourcesBehind, writeEnrichments } from '../../src/modules/transaction/transaction-enrichment.store.ts';
-import { applyTransactionChanges } from '../../src/modules/transaction/transaction-sync.store.ts';
+import { applyTransactionPages } from '../../src/modules/transaction/transaction-sync.store.ts';
 import type { ProviderTransaction } from '../../src/providers/provider-records.ts';
 import type { Builders } from '../support/builders.ts';
 import { withServiceTier } from '../support/service-tier.ts';
@@ -25,7 +25,7 @@ async function card() {
   const account = await build.account({ connection, remoteId: 'card', kind: 'CREDIT' });
   const owner = { connectionId: connection.id, profileId: connection.profile.id, provider: 'sandbox' };
   const sync = (reported: ProviderTransaction[]) =>
-    db.em().transactional((tx) => applyTransactionChanges(tx, owner, reported, [], () => enricherFor(tx, owner.profileId)));
+    db.em().transactional((tx) => applyTransactionPages(tx, owner, [{ reported, removals: [] }], () => enricherFor(tx, owner.profileId)));
   return { connection, account, profileId: owner.profileId, sync };
 }
 

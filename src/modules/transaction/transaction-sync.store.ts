@@ -128,18 +128,6 @@ export async function applyTransactionPages(
   });
 }
 
-/** Applies one page of changes (applyTransactionPages of that page). */
-export async function applyTransactionChanges(
-  tx: EntityManager,
-  owner: TransactionOwner,
-  reported: ProviderTransaction[],
-  removals: string[],
-  enricherOf: () => Promise<Enricher>,
-): Promise<AppliedChanges> {
-  const [changes] = await applyTransactionPages(tx, owner, [{ reported, removals }], enricherOf);
-  return changes!;
-}
-
 /** A page's rows ready to send, made before its turn. */
 interface PreparedPage {
   /** Posted transactions whose pending row may be stored, to take it over. */
