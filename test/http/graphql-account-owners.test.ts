@@ -111,7 +111,8 @@ describe('account owners of a sandbox profile over GraphQL', () => {
     const items = events.body as Array<{ record: Record<string, unknown> }>;
     expect(items.map((event) => event.record.id).sort()).toEqual(accounts.map((account) => account.id).sort());
     expect(Object.keys(items[0]!.record).sort()).toEqual(['at', 'balance', 'connectionId', 'currencyCode', 'id', 'kind', 'mask', 'metadata', 'name', 'state', 'subtype', 'verified']);
-    expect(JSON.stringify(events.body)).not.toMatch(/Robert|Alice|example\.com|555/);
+    // The owners' phone numbers, as the bank writes them and in E.164 (a bare 555 matched a balance of 5,552.94).
+    expect(JSON.stringify(events.body)).not.toMatch(/Robert|Alice|example\.com|555-01\d\d|\+1415555/);
     expect(await rowsShowing(app, ['Robert James Smith', 'robert.smith@example.com', 'asmith@work.example.com', '555-0142', 'Platypus Way'])).toEqual([]);
   });
 });
