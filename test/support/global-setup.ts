@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { buildConsole } from '../../scripts/console-build.ts';
 import { createTestSqlRole, STATEMENT_LOG_SETTINGS, startStatementLog, type StatementLogState } from './statement-log.ts';
-import { dropSpareClones } from './test-database.ts';
+import { spareClones } from './test-database.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -60,7 +60,7 @@ export default async function setup(project: TestProject) {
   project.provide('tls', { certFile: tls.selfSignedPath!, keyFile: tls.selfSignedPath!.replace(/\.crt$/, '.key') });
   return async () => {
     await server.dropDatabase(template.name);
-    await dropSpareClones(adminUrl, template.name);
+    for (const name of await spareClones(adminUrl, template.name)) await server.dropDatabase(name);
     await server.stop();
   };
 }

@@ -41,13 +41,12 @@ function createClone(adminUrl: string, template: string): Promise<string> {
   return created;
 }
 
-/** Drops the clones of `template` no file took (each worker's last spare); after the template's own drop, which waits for clones still being made. */
-export async function dropSpareClones(adminUrl: string, template: string): Promise<void> {
+/** The clones of `template` no file took (each worker's last spare), to drop after the template's own drop, which waits for clones still being made. */
+export async function spareClones(adminUrl: string, template: string): Promise<string[]> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    const { rows } = await admin.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [cloneNamePrefix(template)]);
-    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    return (await admin.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [cloneNamePrefix(template)])).rows.map((row) => row.datname);
   } finally {
     await admin.end();
   }
