@@ -1,6 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/lib/ids.ts';
+import { SIGN_IN_WINDOW_MS } from '../../src/modules/operator/sign-in.ts';
 import type { FakeOidcProvider } from '../fakes/oidc/server.ts';
 import { asOperator, signIn, type ConsoleSession } from '../support/console.ts';
 import { OIDC_CLIENT, startOidcApp } from '../support/oidc-app.ts';
@@ -170,7 +171,9 @@ describe('OpenID Connect sign-in', () => {
   });
 
   it('counts its attempts with password sign-ins, per account', async () => {
-    offsetMs += 15 * 60_000;
+    // A fresh sign-in window, from its start: windows are fixed (multiples of 15 minutes), and one that
+    // ended midway through the burst would let the sign-in through.
+    offsetMs += 2 * SIGN_IN_WINDOW_MS - ((Date.now() + offsetMs) % SIGN_IN_WINDOW_MS);
     const { email, login } = await operatorAtProvider('VIEWER');
     for (let i = 0; i < 10; i++) expect((await app.http.post('/v1/console/sign-in', { json: { email, password: 'guess' } })).status).toBe(401);
     expect(outcome(await signInThrough(login))).toEqual(refusedWith('rate_limited'));
