@@ -6,6 +6,8 @@
  * - outside-holdout and outside-dev: the outside-style set, written from
  *   public examples of real statements before the round-two rules, split by a hash of each line;
  *   the held-out third is never tuned on;
+ * - outside-dev-2: a second development set (2026-12-03), written from public importers' fixtures
+ *   and labelled before any rule was run on it, weighted to the countries and styles merchant names fail most;
  * - dev and holdout: round one's lines, written by the rules' author.
  * Each split gets a table by style and one by country, the held-out headline also the 20 categories
  * it gets most wrong. `--misses` lists what the development splits get wrong, never a held-out line
