@@ -1,14 +1,15 @@
 /**
  * A merchant's or payer's name read from the bank's own text when the directory does not know it, as
  * an app shows it: `SQ *BLUE LINE BAGELS` → Blue Line Bagels, `ACME LOGISTICS LTD SALARY` → Acme
- * Logistics, `KELA LAPSILISA` → KELA. The name is the first run of words of the clean description
+ * Logistics, `KELA LAPSILISA` → KELA, `TO MR T OKAFOR` → T Okafor. The name is the first run of words of the clean description
  * (clean.ts) that say who, not what for: leading and trailing purpose words (salary, refund, rent,
- * invoice, a month) go, and the name ends at a legal form (legal-forms.ts) or at a purpose word; a
+ * invoice, a month) go, so does a civil title before a person's given name and surname (a title before a surname alone stays: M Durand), and the name ends at a legal form (legal-forms.ts) or at a purpose word; a
  * payment facilitator's own name (Satispay Europe) is no one's.
  * Text in capitals is title-cased, keeping short all-capital tokens (HMRC's kind: DWP, NAV) and
  * lower-casing particles inside a name (Metro de Madrid); text already in mixed case is kept.
  */
 import { legalFormLength } from './legal-forms.ts';
+import { CIVIL_TITLES } from './guards.ts';
 import { isFacilitator } from './naming-guards.ts';
 import { normalize } from './text.ts';
 
@@ -39,16 +40,18 @@ const PURPOSE = new Set([
   'PRELEVEMENT', 'SOURCE', 'F24', 'DELEGA', 'TELEMATICA', 'TARI', 'IUC', 'PIT', 'IENAKUMA', 'NODOKLA', 'GYVENTOJU', 'PAJAMU', 'MOKESCIO', 'MAKSA', 'BORNE', 'UNGEYDELSE', 'DONATION', 'DONATIONS',
   'SPENDE', 'UTIL', 'GROUP', 'BILET', 'BILLET', 'BIGLIETTO', 'TICKET', 'TICKETS', 'RENEWAL',
   // labels before a transfer's free text (title, message, reference), and Latvian "for" with a month's accusative
-  'TYTUL', 'TYTULEM', 'PAR', 'APDROSINASANAS', 'PREMIJA', 'KOMUNALAJIEM', 'PAKALPOJUMIEM', 'PAKALPOJUMI', 'MENESA', 'MAKSA', 'DANKT', 'DANKE', 'PALK', 'DARBO', 'UZMOKESTIS', 'AVGIFT', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'OMSCHRIJVING', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
+  'TYTUL', 'TYTULEM', 'PAR', 'APDROSINASANAS', 'PREMIJA', 'KOMUNALAJIEM', 'PAKALPOJUMIEM', 'PAKALPOJUMI', 'MENESA', 'MAKSA', 'DANKT', 'DANKE', 'PALK', 'DARBO', 'UZMOKESTIS', 'AVGIFT', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'MOTIF', 'MANDATE', 'MANDAT', 'LANDLORD', 'OMSCHRIJVING', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
   'JUNIJU', 'JULIJU', 'AUGUSTU', 'SEPTEMBRI', 'OKTOBRI', 'NOVEMBRI', 'DECEMBRI',
+  // a UK payment code after the payer's name (K HUSSAIN FPI PIZZA MONEY)
+  'FPI', 'FPO', 'BGC', 'DEB',
   // a professional's letters after the name
   'DDS', 'DMD', 'MD', 'DVM', 'PHD', 'ESQ', 'CPA',
 ]);
-/** Legal forms the Baltic countries write before the name (SIA ACME LATVIA, UAB Ignitis, AS Latvenergo). */
-const LEADING_FORMS = new Set(['SIA', 'AS', 'UAB', 'AB', 'OU', 'AAS', 'VAS']);
+/** Legal forms written before the name: the Baltic countries' (SIA ACME LATVIA, UAB Ignitis, AS Latvenergo) and France's (SARL BOIS ET TOITS, SAS DATALOG). */
+const LEADING_FORMS = new Set(['SIA', 'AS', 'UAB', 'AB', 'OU', 'AAS', 'VAS', 'SARL', 'SAS', 'SASU', 'EURL']);
 
 /** Words that lead to a name (to, from, in favour of) and particles inside one; dropped at either end. */
-const LINKS = new Set(['TO', 'FROM', 'DE', 'DA', 'DI', 'DEL', 'PARA', 'A', 'FRA', 'TIL', 'VAN', 'AAN', 'NAAR', 'OD', 'DO', 'FAVORE', 'BEI', 'AN', 'VON', 'FOR', 'POUR', 'AV', 'TILL', 'FRAN', 'ZA', 'PAR', 'UZ', 'NAAM', 'OF', 'P']);
+const LINKS = new Set(['TO', 'FROM', 'DE', 'DA', 'DI', 'DEL', 'PARA', 'A', 'FRA', 'TIL', 'VAN', 'AAN', 'NAAR', 'OD', 'DO', 'FAVORE', 'BEI', 'AN', 'VON', 'FOR', 'POUR', 'AV', 'TILL', 'FRAN', 'ZA', 'PAR', 'UZ', 'NAAM', 'OF']);
 /** Particles written in lower case inside a title-cased name. */
 const PARTICLES = new Set(['de', 'di', 'del', 'della', 'la', 'le', 'les', 'du', 'des', 'van', 'der', 'den', 'von', 'zu', 'zum', 'y', 'e', 'i', 'og', 'och', 'da', 'do', 'dos', 'das', 'of', 'the', 'and', 'per', 'am', 'et']);
 /** Short words kept in title case even alone (a short all-capital token is otherwise an initialism: DWP, NAV). */
@@ -86,7 +89,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
       if (name.length > 0) break;
       continue;
     }
-    if (name.length === 0 && (LINKS.has(word) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR'))) continue;
+    if (name.length === 0 && (LINKS.has(word) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR') || (CIVIL_TITLES.has(word) && at < flat.length - 2))) continue;
     if (name.at(-1) !== index) name.push(index);
   }
   while (name.length > 0 && isLink(words[name.at(-1)!]!)) name.pop();
