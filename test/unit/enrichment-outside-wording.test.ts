@@ -44,4 +44,14 @@ describe('names read through the wording of banks the first rounds did not read'
     expect(nameOf('TRF MB WAY P/ Joana Pires', '-15.00')).toBe('Joana Pires');
     expect(nameOf('COMPRA 4411 PASTELARIA ALVORADA CONTACTLESS', '-3.10')).toBe('Pastelaria Alvorada');
   });
+
+  it("names no one on a bank's own fees, a card bill or a loan instalment, and names an independent cash machine's operator", () => {
+    const of = (description: string, amount: string, currencyCode = 'EUR') => enrich({ description, amount, currencyCode, accountKind: 'DEPOSITORY', hints: NO_HINTS });
+    expect(of('Kontoudskrift kvartal 2', '-40.00', 'DKK')).toMatchObject({ merchant: null, category: { detailed: 'BANK_FEES_OTHER_BANK_FEES' } });
+    expect(of('MAANDELIJKSE BIJDRAGE BANKPAKKET COMFORT', '-4.10')).toMatchObject({ merchant: null, category: { detailed: 'BANK_FEES_OTHER_BANK_FEES' } });
+    expect(of('F COTIS CONVENTION CERENITY', '-9.30')).toMatchObject({ merchant: null, category: { detailed: 'BANK_FEES_OTHER_BANK_FEES' } });
+    expect(of('PAGAMENTO CARTAO DE CREDITO 5512', '-380.00')).toMatchObject({ merchant: null, category: { detailed: 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT' } });
+    expect(of('ECH PRET:5512009918273', '-410.00').merchant).toBeNull();
+    expect(of('NOTEMACHINE KINGS CROSS 2', '-20.00', 'GBP')).toMatchObject({ merchant: { name: 'Notemachine' }, category: { detailed: 'TRANSFER_OUT_WITHDRAWAL' } });
+  });
 });
