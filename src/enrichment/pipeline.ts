@@ -121,9 +121,10 @@ function isPeerApp({ merchant }: DirectoryMatch): boolean {
   return merchant.category.detailed === 'TRANSFER_OUT_ACCOUNT_TRANSFER';
 }
 
-/** The person a payment app's line names ("ZELLE PAYMENT TO MARIA GARCIA"), not the app's own words ("VENMO CASHOUT"). */
+/** The person a payment app's line names ("ZELLE PAYMENT TO MARIA GARCIA"), not the app's own words ("VENMO CASHOUT", "CASH APP" read as Cash). */
 function personPaid(app: DirectoryMatch, read: Enrichment['merchant']): Enrichment['merchant'] | undefined {
-  return read && !normalize(read.name).includes(normalize(app.merchant.name)) ? read : undefined;
+  const [person, appName] = [normalize(read?.name ?? ''), normalize(app.merchant.name)];
+  return read && !person.includes(appName) && !appName.includes(person) ? read : undefined;
 }
 
 /**

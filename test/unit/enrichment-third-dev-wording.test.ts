@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import type { Enrichment, ProviderHints } from '../../src/enrichment/enrichment.ts';
+import { enrich } from '../../src/enrichment/pipeline.ts';
+
+const NO_HINTS: ProviderHints = { merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
+const of = (description: string, amount: string, currencyCode = 'EUR', counterpartyName: string | null = null): Enrichment =>
+  enrich({ description, amount, currencyCode, accountKind: 'DEPOSITORY', hints: { ...NO_HINTS, counterpartyName } });
+const nameOf = (description: string, amount: string, currencyCode = 'EUR', counterpartyName: string | null = null) => of(description, amount, currencyCode, counterpartyName).merchant?.name ?? null;
+
+/** Bank wording seen in public importers' fixtures (eval/enrichment/outside-dev-3.jsonl), each pattern on a line written here. */
+describe('names read through the wording of a third development set', () => {
+  it("US credit unions' core wording before the name, and the payer before an ACH entry's star", () => {
+    expect(nameOf('Withdrawal Debit Card MOSAIC BOOKS PHOENIX AZ', '-18.00', 'USD')).toBe('Mosaic Books');
+    expect(nameOf('Deposit ACH CANYON FREIGHT LLC*PAYROLL', '950.00', 'USD')).toBe('Canyon Freight');
+    expect(of('Fee Withdrawal ; Courtesy Pay fee', '-30.00', 'USD')).toMatchObject({ merchant: null, category: { detailed: 'BANK_FEES_OVERDRAFT_FEES' } });
+  });
+
+  it('Cash App and Givelify prefixes: the person or the church after the star', () => {
+    expect(nameOf('CASH APP*ROSA DIAZ 8774174551 CA', '-12.00', 'USD')).toBe('Rosa Diaz');
+    expect(nameOf('SQC*CASH APP 8774174551 CA', '-5.00', 'USD')).toBe('Cash App');
+    expect(nameOf('GIV*HOPE CHAPEL 5551234567 TX', '-40.00', 'USD')).toBe('Hope Chapel');
+  });
+
+  it('Danish card, cash machine and transfer wording: Visa køb with its amount and Den date, DK-nota, Pengeautomat, Overførsel, MobilePay Betaling til', () => {
+    expect(nameOf('Visa køb DKK 89,00 BOGHANDLEN AROS Den 02.04', '-89.00', 'DKK')).toBe('Boghandlen Aros');
+    expect(nameOf('DK-NOTA BAGERIET KORNET 03.04', '-42.00', 'DKK')).toBe('Bageriet Kornet');
+    expect(of('Pengeautomat den 04.04. kl. 10.12   1122-33 eksnr. 4455', '-300.00', 'DKK')).toMatchObject({ merchant: null, category: { detailed: 'TRANSFER_OUT_WITHDRAWAL' } });
+    expect(nameOf('Overførsel fra Lise Dahl', '150.00', 'DKK')).toBe('Lise Dahl');
+    expect(nameOf('MobilePay Betaling til Cykelsmeden', '-220.00', 'DKK')).toBe('Cykelsmeden');
+  });
+
+  it("French prefixes (EVI, PRELEVEMENT SEPA EN FAVEUR DE, REM CHQ) and Budget Insight's NAME\\CITY\\ FR", () => {
+    expect(nameOf('EVI CLUB DE TENNIS DES PINS', '-120.00')).toBe('Club de Tennis des Pins');
+    expect(nameOf('PRELEVEMENT SEPA EN FAVEUR DE MUTUELLE DES ARTISANS', '-80.00')).toBe('Mutuelle des Artisans');
+    expect(of('REM CHQ 1234567', '95.00')).toMatchObject({ merchant: null, category: { detailed: 'TRANSFER_IN_DEPOSIT' } });
+    expect(nameOf('CREPERIE SAINT GEORGES\\RENNES\\ FR', '-23.00')).toBe('Creperie Saint Georges');
+  });
+
+  it("agencies and toll operators written out as directories spell them: DGFiP, CPAM, CAF, URSSAF, Ireland's DSP and Revenue, APRR", () => {
+    expect(nameOf('PRLV SEPA DIRECTION GENERALE DES FINANCES PUBLIQUES TAXE FONCIERE', '-540.00')).toBe('DGFiP');
+    expect(nameOf('VIR SEPA RECU C.P.A.M. DE LYON', '31.50')).toBe('CPAM');
+    expect(nameOf('VIR CAF DES YVELINES', '140.00')).toBe('CAF');
+    expect(nameOf('PRLV SEPA URSSAF ILE DE FRANCE', '-220.00')).toBe('URSSAF');
+    expect(nameOf('DEPT SOCIAL PROTECT JOBSEEKERS', '220.00')).toBe('Department of Social Protection');
+    expect(nameOf('REVENUE COMM PAYE REFUND', '410.00')).toBe('Revenue Commissioners');
+    expect(of('PAIEMENT CB 0206 PEAGE APRR', '-12.30')).toMatchObject({ merchant: { name: 'APRR' }, category: { detailed: 'TRANSPORTATION_TOLLS' } });
+  });
+});
