@@ -96,6 +96,13 @@ const EDGES = /^[\s*#:;,./\\|_+-]+|[\s*#:;,/\\|_+-]+$/g;
 const SPACES = /\s+/g;
 const SPACE_BEFORE_PUNCTUATION = /\s+([,.;:])/g;
 
+/** What US banks print after a card descriptor's state: the day (10/05), an authorization code or a ZIP code. */
+const US_TAIL = /^(?:\d{2}\/\d{2}|\d{5,6})$/;
+/** A store number in a US card descriptor (16344, #2614), or the merchant's phone in its place. */
+const US_STORE_NUMBER = /^#?\d{3,}$/;
+const TITLE_CASE = /^\p{Lu}\p{Ll}+$/u;
+const LOWER_CASE = /\p{Ll}/u;
+
 const COUNTRIES = new Set(places.countries);
 const US_STATES = new Set(places.usStates);
 const CITIES = new Set(places.cities);
@@ -109,7 +116,7 @@ export function cleanDescription(raw: string): string {
   let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? TAGGED_NAME.exec(whole)?.[1] ?? ADRES.exec(whole)?.[1] ?? achOriginator(whole) ?? whole.replace(CARD_AFTER_NAME, '');
   text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
-  text = codeEnds ? text : stripLeading(text);
+  text = withoutUsTown(codeEnds ? text : stripLeading(text));
   text = text
     .replace(LABELLED_REFERENCE, ' ')
     .replace(BRACKETED, ' ')
@@ -141,6 +148,36 @@ function achOriginator(text: string): string | undefined {
   if (!name) return undefined;
   const entry = ENTRY_DESCRIPTION.exec(text)?.[1];
   return entry ? `${name} ${entry}` : name;
+}
+
+/**
+ * A US card descriptor is the shop's name, a store number, the town and the state, and a bank adds a
+ * date or an authorization code after (`SLIM CHICKENS 16344 DES MOINES IA 10/05`): the name ends at
+ * the store number. Without one, the town is found as the words before the state that the name repeats
+ * (`CULVERS OF JOHNSTON JOHNSTON IA`, `ZIGGIS COFFEE - URBANDALE URBANDALE IA`) or, after a name in
+ * capitals, as words in title case (`SQ *RIVERSIDE ICE CREAM Pleasant Hill IA`): neither list of towns is complete.
+ */
+function withoutUsTown(text: string): string {
+  const tokens = text.split(' ');
+  let state = tokens.length - 1;
+  while (state > 0 && US_TAIL.test(tokens[state]!)) state--;
+  if (state < 2 || !/^[A-Z]{2}$/.test(tokens[state]!) || !US_STATES.has(tokens[state]!)) return text;
+  const store = tokens.findIndex((token, index) => index > 0 && index < state && US_STORE_NUMBER.test(token));
+  if (store > 0) return tokens.slice(0, store).join(' ');
+  const words = tokens.map(normalize);
+  for (let length = Math.min(LONGEST_CITY, state - 1); length >= 1; length--) {
+    const town = words.slice(state - length, state).join(' ');
+    const before = words.slice(0, state - length);
+    if (!` ${before.join(' ')} `.includes(` ${town} `) && !tokens[state - length - 1]!.toUpperCase().endsWith(`-${town}`)) continue;
+    const name = tokens.slice(0, state - length);
+    if (before.slice(-length).join(' ') === town && name.length > length) name.splice(-length);
+    const last = name.length - 1;
+    name[last] = name[last]!.replace(new RegExp(String.raw`-${town}$`, 'i'), '');
+    return name.join(' ');
+  }
+  let town = state;
+  while (town > 1 && TITLE_CASE.test(tokens[town - 1]!)) town--;
+  return town < state && tokens.slice(0, town).every((token) => !LOWER_CASE.test(token)) ? tokens.slice(0, town).join(' ') : text;
 }
 
 /** Payment-method words, processor prefixes, and dates or card numbers between them, from the start. */

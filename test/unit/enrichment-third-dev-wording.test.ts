@@ -15,6 +15,15 @@ describe('names read through the wording of a third development set', () => {
     expect(of('Fee Withdrawal ; Courtesy Pay fee', '-30.00', 'USD')).toMatchObject({ merchant: null, category: { detailed: 'BANK_FEES_OVERDRAFT_FEES' } });
   });
 
+  it("US card descriptors: the name ends at the store number; a town the name repeats, or written in title case after capitals, goes", () => {
+    expect(nameOf('PRAIRIE DONUTS 20417 MARSHALLTOWN IA            04/11', '-6.20', 'USD')).toBe('Prairie Donuts');
+    expect(nameOf('RED BARN FEED #88 1200 MAIN ST SPENCER IA  410221  04/12', '-31.00', 'USD')).toBe('Red Barn Feed');
+    expect(nameOf('BLUFF CITY PIZZA - KEOKUK KEOKUK IA             04/13', '-19.50', 'USD')).toBe('Bluff City Pizza');
+    expect(nameOf('SQ *HAPPY TAILS GROOMING Cedar Falls IA     04/14', '-45.00', 'USD')).toBe('Happy Tails Grooming');
+    // A name in title case keeps its words: only the state goes.
+    expect(nameOf('TST* Luna Taqueria Austin TX', '-14.00', 'USD')).toBe('Luna Taqueria');
+  });
+
   it('Cash App and Givelify prefixes: the person or the church after the star', () => {
     expect(nameOf('CASH APP*ROSA DIAZ 8774174551 CA', '-12.00', 'USD')).toBe('Rosa Diaz');
     expect(nameOf('SQC*CASH APP 8774174551 CA', '-5.00', 'USD')).toBe('Cash App');
