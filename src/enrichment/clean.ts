@@ -100,6 +100,8 @@ const SPACE_BEFORE_PUNCTUATION = /\s+([,.;:])/g;
 const US_TAIL = /^(?:\d{2}\/\d{2}|\d{5,6})$/;
 /** A store number in a US card descriptor (16344, #2614), or the merchant's phone in its place. */
 const US_STORE_NUMBER = /^#?\d{3,}$/;
+/** The word before a store's number (STARBUCKS STORE 06672). */
+const STORE_WORD = /^(?:STORE|STR|NO|NR)$/i;
 const TITLE_CASE = /^\p{Lu}\p{Ll}+$/u;
 const LOWER_CASE = /\p{Ll}/u;
 
@@ -163,7 +165,7 @@ function withoutUsTown(text: string): string {
   while (state > 0 && US_TAIL.test(tokens[state]!)) state--;
   if (state < 2 || !/^[A-Z]{2}$/.test(tokens[state]!) || !US_STATES.has(tokens[state]!)) return text;
   const store = tokens.findIndex((token, index) => index > 0 && index < state && US_STORE_NUMBER.test(token));
-  if (store > 0) return tokens.slice(0, store).join(' ');
+  if (store > 0) return tokens.slice(0, STORE_WORD.test(tokens[store - 1]!) && store > 1 ? store - 1 : store).join(' ');
   const words = tokens.map(normalize);
   for (let length = Math.min(LONGEST_CITY, state - 1); length >= 1; length--) {
     const town = words.slice(state - length, state).join(' ');
