@@ -54,4 +54,21 @@ describe('names read through the wording of a third development set', () => {
     expect(nameOf('REVENUE COMM PAYE REFUND', '410.00')).toBe('Revenue Commissioners');
     expect(of('PAIEMENT CB 0206 PEAGE APRR', '-12.30')).toMatchObject({ merchant: { name: 'APRR' }, category: { detailed: 'TRANSPORTATION_TOLLS' } });
   });
+
+  it('towns that end card lines in Belgium, around Bordeaux and in the US West and Midwest are dropped from the name', () => {
+    expect(nameOf('BETALING MET DEBETKAART NUMMER 4871 04XX XXXX 3301 TAVERNE DE KROON ZAVENTEM 03/04/2025', '-24.00')).toBe('Taverne de Kroon');
+    expect(nameOf('CARTE 05/04 LIBRAIRIE MOLLAT MERIGNAC', '-16.90')).toBe('Librairie Mollat');
+    expect(nameOf('Withdrawal Debit Card DESERT SUN NURSERY MESA AZ', '-32.00', 'USD')).toBe('Desert Sun Nursery');
+  });
+
+  it("what a payer adds after the name is no part of it: a reference's label, a direct deposit, a refund in Dutch", () => {
+    expect(nameOf('BILL PAYMENT VIA FASTER PAYMENT TO MS L GRANT REFERENCE BOOK CLUB', '-15.00', 'GBP')).toBe('L Grant');
+    expect(nameOf('NORTHFIELD CLINIC DIR DEP                    PPD ID: 1234567890', '1500.00', 'USD')).toBe('Northfield Clinic');
+  });
+
+  it('categories: contributions paid to ZUS are a tax, its benefits stay income; a Praxis megastore is a DIY shop', () => {
+    expect(of('PRZELEW ZEWNĘTRZNY DO ZUS SKŁADKA ZDROWOTNA 04/2025', '-380.00', 'PLN')).toMatchObject({ merchant: { name: 'ZUS' }, category: { detailed: 'GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT' } });
+    expect(of('Przelew przychodzący ZUS EMERYTURA 05/2025', '2100.00', 'PLN').category?.primary).toBe('INCOME');
+    expect(of('Praxis Megastore Utrecht', '-42.00')).toMatchObject({ merchant: { name: 'Praxis' }, category: { detailed: 'HOME_IMPROVEMENT_HARDWARE' } });
+  });
 });
