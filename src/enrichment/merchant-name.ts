@@ -9,6 +9,7 @@
  * lower-casing particles inside a name (Metro de Madrid); text already in mixed case is kept.
  */
 import { legalFormLength } from './legal-forms.ts';
+import { givenNameFirst } from './given-names.ts';
 import { CIVIL_TITLES } from './guards.ts';
 import { isFacilitator } from './naming-guards.ts';
 import { normalize } from './text.ts';
@@ -93,7 +94,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
     if (name.at(-1) !== index) name.push(index);
   }
   while (name.length > 0 && isLink(words[name.at(-1)!]!)) name.pop();
-  const kept = name.map((index) => tokens[index]!);
+  const kept = givenNameFirst(name.map((index) => tokens[index]!));
   if (kept.join('').replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(kept.join(' ')))) return null;
   return /\p{Ll}/u.test(kept.join(' ')) ? kept.join(' ') : kept.map((token, position) => titleCase(token, position, kept.length)).join(' ');
 }

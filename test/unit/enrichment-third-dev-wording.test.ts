@@ -71,4 +71,12 @@ describe('names read through the wording of a third development set', () => {
     expect(of('Przelew przychodzący ZUS EMERYTURA 05/2025', '2100.00', 'PLN').category?.primary).toBe('INCOME');
     expect(of('Praxis Megastore Utrecht', '-42.00')).toMatchObject({ merchant: { name: 'Praxis' }, category: { detailed: 'HOME_IMPROVEMENT_HARDWARE' } });
   });
+
+  it('a person written surname first (French, Belgian and Polish transfers) is named given name first; a shop or a place is not turned', () => {
+    expect(nameOf('VIR SEPA EMIS VERS M. GARNIER THOMAS', '-50.00')).toBe('Thomas Garnier');
+    expect(nameOf('BLIK P2P-PRZYCHODZĄCY NOWAK PIOTR obiad', '35.00', 'PLN')).toBe('Piotr Nowak');
+    expect(nameOf('OVERSCHRIJVING VAN PEETERS LIES', '25.00')).toBe('Lies Peeters');
+    expect(nameOf('CARTE 06/04 BOULANGERIE PAUL', '-4.20')).not.toBe('Paul Boulangerie');
+    expect(nameOf('CARTE 07/04 SAINT PAUL', '-9.00')).toBe('Saint Paul');
+  });
 });

@@ -1,0 +1,33 @@
+/**
+ * French, Belgian and Polish banks write a person surname first (`VIR SEPA EMIS DE MME ROUSSEL ANNE`,
+ * `BLIK P2P-WYCHODZĄCY KOWALSKA ANNA`, `INSTANTOVERSCHRIJVING VAN JANSSENS SOFIE`), where an app shows
+ * Anne Roussel. A name of two words whose second is a common given name and whose first is not is read
+ * that way round. The list is small on purpose: the most common given names in France, Belgium, the
+ * Netherlands and Poland (normalized), enough to turn the usual case and never a shop's name, which
+ * rarely ends in a given name alone.
+ */
+import { isTradesWord } from './rules.ts';
+import { normalize } from './text.ts';
+
+const GIVEN_NAMES: ReadonlySet<string> = new Set([
+  // French
+  'ANNE', 'MARIE', 'CAMILLE', 'JULIE', 'SOPHIE', 'NATHALIE', 'ISABELLE', 'CATHERINE', 'CLAIRE', 'CAROLINE', 'VALERIE', 'SANDRINE', 'CELINE', 'EMMA', 'LEA', 'CHLOE',
+  'MANON', 'INES', 'LOUISE', 'AURELIE', 'ELODIE', 'EMILIE', 'AMELIE', 'PAULINE', 'SYLVIE', 'MONIQUE', 'FRANCOISE', 'CHRISTINE', 'MARTINE', 'HELENE', 'LAURE', 'ALICE',
+  'PAUL', 'PIERRE', 'JEAN', 'LUCAS', 'LOUIS', 'HUGO', 'NICOLAS', 'THOMAS', 'JULIEN', 'ANTOINE', 'CHRISTOPHE', 'PHILIPPE', 'FRANCOIS', 'MICHEL', 'ALAIN', 'ERIC',
+  'LAURENT', 'SEBASTIEN', 'STEPHANE', 'GABRIEL', 'ARTHUR', 'RAPHAEL', 'JULES', 'MATHIEU', 'GUILLAUME', 'PATRICK', 'OLIVIER', 'VINCENT', 'FREDERIC', 'BENOIT', 'YANNICK', 'CEDRIC',
+  // Dutch and Flemish
+  'SOFIE', 'LIES', 'ELS', 'AN', 'INGE', 'HILDE', 'KATRIEN', 'GRIET', 'SANNE', 'LOTTE', 'EVA', 'FLEUR', 'LAURA', 'NINA', 'ANKE', 'EVELIEN',
+  'JAN', 'PIETER', 'TOM', 'BART', 'JOHAN', 'KOEN', 'WIM', 'DIRK', 'LUC', 'MARC', 'GEERT', 'PETER', 'DAAN', 'SEM', 'JOOST', 'MAARTEN', 'RUBEN', 'THIJS', 'WOUTER', 'STIJN',
+  // Polish
+  'ANNA', 'MARIA', 'KATARZYNA', 'MALGORZATA', 'AGNIESZKA', 'BARBARA', 'EWA', 'KRYSTYNA', 'ELZBIETA', 'MAGDALENA', 'JOANNA', 'ALEKSANDRA', 'MONIKA', 'ZOFIA', 'DOROTA', 'BEATA',
+  'PIOTR', 'KRZYSZTOF', 'ANDRZEJ', 'TOMASZ', 'PAWEL', 'MICHAL', 'MARCIN', 'JAKUB', 'ADAM', 'LUKASZ', 'GRZEGORZ', 'MATEUSZ', 'WOJCIECH', 'MARIUSZ', 'DARIUSZ', 'KAMIL', 'MAREK', 'BARTOSZ',
+]);
+/** First words of a place's or a shop's name that a given name follows: SAINT PAUL, CHEZ ANNE, VILLA MARIA. */
+const NOT_SURNAMES: ReadonlySet<string> = new Set(['SAINT', 'SAINTE', 'ST', 'STE', 'SAN', 'SANTA', 'SANKT', 'CHEZ', 'VILLA', 'CASA', 'CAFE', 'LA', 'LE', 'DE', 'VAN', 'THE']);
+
+/** The name's two words in the order an app shows a person's: ROUSSEL ANNE → ANNE ROUSSEL; any other name as it is. */
+export function givenNameFirst(words: readonly string[]): readonly string[] {
+  if (words.length !== 2) return words;
+  const [surname, given] = words.map(normalize) as [string, string];
+  return GIVEN_NAMES.has(given) && !GIVEN_NAMES.has(surname) && !NOT_SURNAMES.has(surname) && !isTradesWord(surname) ? [words[1]!, words[0]!] : words;
+}
