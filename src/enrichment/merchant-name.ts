@@ -68,10 +68,13 @@ const MIN_LETTERS = 2;
 const SHORT_TOKEN = 3;
 /**
  * A bank writes the counterparty in capitals and the payer's own words in lower case (`SADALES TIKLS
- * elektrība`, `VSAA bērna kopšanas pabalsts`): a name begun in capitals ends at a word in lower case.
+ * elektrība`, `VSAA bērna kopšanas pabalsts`): a name begun in capitals ends at a word in lower case, or at one
+ * in title case before one in lower case.
  */
 const CAPITALS = /^(?=(?:[^\p{L}]*\p{L}){2})[^\p{Ll}]+$/u;
 const LOWER = /^[^\p{Lu}]*\p{Ll}[^\p{Lu}]*$/u;
+/** A word in title case that begins the payer's words (`SOGECAP Assurance vie`, `CNP ASSURANCES Assurance de pret`). */
+const TITLE = /^\p{Lu}\p{Ll}+$/u;
 /** A token already in normalized form (most of a card line's): normalize would return it as it is. */
 const PLAIN = /^[A-Z0-9]+$/;
 
@@ -85,7 +88,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
   for (let at = 0; at < flat.length; at++) {
     const { word, index } = flat[at]!;
     if (name.length > 0 && legalFormLength(flatWords, at, currencyCode) > 0) break;
-    if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && LOWER.test(tokens[index]!)) break;
+    if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && (LOWER.test(tokens[index]!) || (TITLE.test(tokens[index]!) && LOWER.test(tokens[index + 1] ?? '')))) break;
     if (PURPOSE.has(word) || PAY_WEEK.test(word)) {
       if (name.length > 0) break;
       continue;

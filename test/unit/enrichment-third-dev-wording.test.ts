@@ -79,4 +79,10 @@ describe('names read through the wording of a third development set', () => {
     expect(nameOf('CARTE 06/04 BOULANGERIE PAUL', '-4.20')).not.toBe('Paul Boulangerie');
     expect(nameOf('CARTE 07/04 SAINT PAUL', '-9.00')).toBe('Saint Paul');
   });
+
+  it("a payer's words in title case after a name in capitals end it; KBC's card time (om 08.12 uur) is not Estonian rent", () => {
+    expect(nameOf('PRLV SEPA MUTUELLE VERTE Assurance sante RUM 4411', '-18.00')).toBe('Mutuelle Verte');
+    expect(of('BAKKERIJ HERMANS MOL BE2400 MOL Betaling met Apple Pay via Debit Mastercard 04-04-2025 om 09.41 uur 5127 04XX XXXX 1637', '-7.20').category?.detailed).not.toBe('RENT_AND_UTILITIES_RENT');
+    expect(of('Üür mai', '-600.00', 'EUR', 'MARI KASK').category?.detailed).toBe('RENT_AND_UTILITIES_RENT');
+  });
 });
