@@ -42,6 +42,8 @@ export const ENRICHMENT_VERSION = 4;
 const PROVIDER_CONFIDENCE = 0.9;
 /** Money in from a shop is a refund at best, and more often a name inside an employer's or a payer's. */
 const DIRECTORY_CONFIDENCE = { exact: 0.9, together: 0.8, moneyIn: 0.7 };
+/** A government agency's category; money in from one is a benefit it pays (CPAM's refund, a family allowance): other income. */
+const AGENCY = 'GOVERNMENT_AND_NON_PROFIT_GOVERNMENT_DEPARTMENTS_AND_AGENCIES';
 const MCC_CONFIDENCE = 0.75;
 /** A name read from the line: the bank's counterparty field is surer than words cut out of its text. */
 const READ_CONFIDENCE = { counterparty: 0.7, description: 0.6 };
@@ -177,7 +179,8 @@ function notAPerson(normalized: string, match: DirectoryMatch | undefined): Dire
 
 function listedMatch({ merchant, exact }: DirectoryMatch, direction: RuleInput['direction']): RuleMatch {
   if (merchant.category.primary === 'TRANSFER_OUT') return { category: directed(merchant.category, direction), confidence: exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together };
-  return { category: merchant.category, confidence: direction === 'in' ? DIRECTORY_CONFIDENCE.moneyIn : exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together };
+  if (direction === 'in') return { category: merchant.category.detailed === AGENCY ? categoryOf('INCOME_OTHER_INCOME') : merchant.category, confidence: DIRECTORY_CONFIDENCE.moneyIn };
+  return { category: merchant.category, confidence: exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together };
 }
 
 function mccMatch(mcc: string | null): RuleMatch | undefined {

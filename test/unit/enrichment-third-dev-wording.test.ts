@@ -85,4 +85,11 @@ describe('names read through the wording of a third development set', () => {
     expect(of('BAKKERIJ HERMANS MOL BE2400 MOL Betaling met Apple Pay via Debit Mastercard 04-04-2025 om 09.41 uur 5127 04XX XXXX 1637', '-7.20').category?.detailed).not.toBe('RENT_AND_UTILITIES_RENT');
     expect(of('Üür mai', '-600.00', 'EUR', 'MARI KASK').category?.detailed).toBe('RENT_AND_UTILITIES_RENT');
   });
+
+  it("money in from a government agency is a benefit (other income), not a payment to the agency; a letting agent or apartments are rent", () => {
+    expect(of('VIREMENT SEPA RECU CPAM DE RENNES', '42.10')).toMatchObject({ merchant: { name: 'CPAM' }, category: { detailed: 'INCOME_OTHER_INCOME' } });
+    expect(of('PRLV SEPA URSSAF BRETAGNE', '-150.00').category?.detailed).toBe('GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT');
+    expect(of('STANDING ORDER TO RIVERSIDE LETTINGS', '-900.00', 'GBP').category?.detailed).toBe('RENT_AND_UTILITIES_RENT');
+    expect(of('MAPLE RIDGE APTS WEB PMTS   ZK1122          WEB ID: 1234567890', '-1200.00', 'USD').category?.detailed).toBe('RENT_AND_UTILITIES_RENT');
+  });
 });
