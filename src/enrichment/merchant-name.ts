@@ -97,9 +97,14 @@ export function nameFromText(text: string, currencyCode: string): string | null 
     if (name.at(-1) !== index) name.push(index);
   }
   while (name.length > 0 && isLink(words[name.at(-1)!]!)) name.pop();
-  const kept = givenNameFirst(name.map((index) => tokens[index]!));
+  const kept = givenNameFirst(withIrishO(name.map((index) => tokens[index]!)));
   if (kept.join('').replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(kept.join(' ')))) return null;
   return /\p{Ll}/u.test(kept.join(' ')) ? kept.join(' ') : kept.map((token, position) => titleCase(token, position, kept.length)).join(' ');
+}
+
+/** Irish and Scottish names whose apostrophe the bank dropped: O BRIENS WINE is O'BRIENS WINE. */
+function withIrishO(tokens: string[]): string[] {
+  return tokens.flatMap((token, index) => (token === 'O' && index + 1 < tokens.length ? [] : index > 0 && tokens[index - 1] === 'O' ? [`O'${token}`] : [token]));
 }
 
 function isLink(normalized: string): boolean {

@@ -92,4 +92,13 @@ describe('names read through the wording of a third development set', () => {
     expect(of('STANDING ORDER TO RIVERSIDE LETTINGS', '-900.00', 'GBP').category?.detailed).toBe('RENT_AND_UTILITIES_RENT');
     expect(of('MAPLE RIDGE APTS WEB PMTS   ZK1122          WEB ID: 1234567890', '-1200.00', 'USD').category?.detailed).toBe('RENT_AND_UTILITIES_RENT');
   });
+
+  it("US card issuers and a mortgage lender are named on their bills; a card bill, COTIS and a French foreign-operation fee name no one; Irish O' names keep their apostrophe", () => {
+    expect(of('CHASE CREDIT CRD EPAY       PPD ID: 1112223334', '-450.00', 'USD')).toMatchObject({ merchant: { name: 'Chase' }, category: { detailed: 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT' } });
+    expect(of('WELLS FARGO HOME MTG ONLINE PMT 0425', '-1900.00', 'USD')).toMatchObject({ merchant: { name: 'Wells Fargo' }, category: { detailed: 'LOAN_PAYMENTS_MORTGAGE_PAYMENT' } });
+    expect(of('CARD PAYMENT TO MASTERCARD', '-250.00', 'GBP')).toMatchObject({ merchant: null, category: { detailed: 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT' } });
+    expect(of('COTIS FORMULE ZEN', '-6.50')).toMatchObject({ merchant: null, category: { detailed: 'BANK_FEES_OTHER_BANK_FEES' } });
+    expect(of("COMMISSION SUR OPERATION A L'ETRANGER 2,1%", '-1.80')).toMatchObject({ merchant: null, category: { detailed: 'BANK_FEES_FOREIGN_TRANSACTION_FEES' } });
+    expect(nameOf('POS21MAR O SULLIVANS BAKERY', '-5.40')).toBe("O'Sullivans Bakery");
+  });
 });
