@@ -1,9 +1,9 @@
 /**
- * French, Belgian and Polish banks write a person surname first (`VIR SEPA EMIS DE MME ROUSSEL ANNE`,
+ * French, Belgian, Italian and Polish banks write a person surname first (`VIR SEPA EMIS DE MME ROUSSEL ANNE`,
  * `BLIK P2P-WYCHODZĄCY KOWALSKA ANNA`, `INSTANTOVERSCHRIJVING VAN JANSSENS SOFIE`), where an app shows
  * Anne Roussel. A name of two words whose second is a common given name and whose first is not is read
  * that way round. The list is small on purpose: the most common given names in France, Belgium, the
- * Netherlands and Poland (normalized), enough to turn the usual case and never a shop's name, which
+ * Netherlands, Italy and Poland (normalized), enough to turn the usual case and never a shop's name, which
  * rarely ends in a given name alone.
  */
 import { isTradesWord } from './rules.ts';
@@ -18,6 +18,9 @@ const GIVEN_NAMES: ReadonlySet<string> = new Set([
   // Dutch and Flemish
   'SOFIE', 'LIES', 'ELS', 'AN', 'INGE', 'HILDE', 'KATRIEN', 'GRIET', 'SANNE', 'LOTTE', 'EVA', 'FLEUR', 'LAURA', 'NINA', 'ANKE', 'EVELIEN',
   'JAN', 'PIETER', 'TOM', 'BART', 'JOHAN', 'KOEN', 'WIM', 'DIRK', 'LUC', 'MARC', 'GEERT', 'PETER', 'DAAN', 'SEM', 'JOOST', 'MAARTEN', 'RUBEN', 'THIJS', 'WOUTER', 'STIJN',
+  // Italian
+  'LUCA', 'MARCO', 'GIUSEPPE', 'GIOVANNI', 'FRANCESCO', 'ALESSANDRO', 'MATTEO', 'LORENZO', 'DAVIDE', 'STEFANO', 'PAOLO', 'ROBERTO', 'ANDREA', 'SIMONE', 'FEDERICO', 'RICCARDO',
+  'GIULIA', 'FRANCESCA', 'CHIARA', 'SARA', 'ELENA', 'ALESSIA', 'VALENTINA', 'FEDERICA', 'SILVIA', 'MARTINA', 'ELISA', 'GIORGIA', 'SERENA', 'ROBERTA', 'PAOLA', 'SOFIA',
   // Polish
   'ANNA', 'MARIA', 'KATARZYNA', 'MALGORZATA', 'AGNIESZKA', 'BARBARA', 'EWA', 'KRYSTYNA', 'ELZBIETA', 'MAGDALENA', 'JOANNA', 'ALEKSANDRA', 'MONIKA', 'ZOFIA', 'DOROTA', 'BEATA',
   'PIOTR', 'KRZYSZTOF', 'ANDRZEJ', 'TOMASZ', 'PAWEL', 'MICHAL', 'MARCIN', 'JAKUB', 'ADAM', 'LUKASZ', 'GRZEGORZ', 'MATEUSZ', 'WOJCIECH', 'MARIUSZ', 'DARIUSZ', 'KAMIL', 'MAREK', 'BARTOSZ',

@@ -97,9 +97,15 @@ export function nameFromText(text: string, currencyCode: string): string | null 
     if (name.at(-1) !== index) name.push(index);
   }
   while (name.length > 0 && isLink(words[name.at(-1)!]!)) name.pop();
-  const kept = givenNameFirst(withIrishO(name.map((index) => tokens[index]!)));
+  const kept = givenNameFirst(withIrishO(onceOnly(name.map((index) => tokens[index]!))));
   if (kept.join('').replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(kept.join(' ')))) return null;
   return /\p{Ll}/u.test(kept.join(' ')) ? kept.join(' ') : kept.map((token, position) => titleCase(token, position, kept.length)).join(' ');
+}
+
+/** A name a bank writes twice, as creditor and as reference (MARTIN LUCAS MARTIN LUCAS), once. */
+function onceOnly(tokens: string[]): string[] {
+  const half = tokens.length / 2;
+  return Number.isInteger(half) && half > 0 && tokens.slice(0, half).join(' ') === tokens.slice(half).join(' ') ? tokens.slice(0, half) : tokens;
 }
 
 /** Irish and Scottish names whose apostrophe the bank dropped: O BRIENS WINE is O'BRIENS WINE. */

@@ -101,4 +101,10 @@ describe('names read through the wording of a third development set', () => {
     expect(of("COMMISSION SUR OPERATION A L'ETRANGER 2,1%", '-1.80')).toMatchObject({ merchant: null, category: { detailed: 'BANK_FEES_FOREIGN_TRANSACTION_FEES' } });
     expect(nameOf('POS21MAR O SULLIVANS BAKERY', '-5.40')).toBe("O'Sullivans Bakery");
   });
+
+  it('a French transfer (VIR, VIREMENT) names its counterparty, a name written twice counts once, an Italian surname-first name is turned', () => {
+    expect(nameOf('VIR SEPA INST M LAMBERT JULIEN cadeau', '30.00')).toBe('Julien Lambert');
+    expect(nameOf('VIR INST ROUX CLAIRE  ROUX CLAIRE  99120ABCD', '-60.00')).toBe('Claire Roux');
+    expect(nameOf('BONIFICO A FAVORE DI ESPOSITO GIULIA AFFITTO MAGGIO', '-650.00')).toBe('Giulia Esposito');
+  });
 });
