@@ -107,4 +107,10 @@ describe('names read through the wording of a third development set', () => {
     expect(nameOf('VIR INST ROUX CLAIRE  ROUX CLAIRE  99120ABCD', '-60.00')).toBe('Claire Roux');
     expect(nameOf('BONIFICO A FAVORE DI ESPOSITO GIULIA AFFITTO MAGGIO', '-650.00')).toBe('Giulia Esposito');
   });
+
+  it('US regional chains, fuel stops and utilities SimpleFIN lines name are in the directory', () => {
+    expect(of("LOVE'S TRAVEL 00412 AMARILLO TX        03/02", '-61.20', 'USD')).toMatchObject({ merchant: { name: "Love's" }, category: { detailed: 'TRANSPORTATION_GAS' } });
+    expect(of('TRACTOR SUPPLY #1234 BOZEMAN MT', '-89.99', 'USD')).toMatchObject({ merchant: { name: 'Tractor Supply' }, category: { detailed: 'HOME_IMPROVEMENT_HARDWARE' } });
+    expect(of('ORIG CO NAME:MIDAMERICAN ENERG CO ENTRY DESCR:WEB PMT    SEC:WEB', '-102.00', 'USD')).toMatchObject({ merchant: { name: 'MidAmerican Energy' }, category: { detailed: 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY' } });
+  });
 });
