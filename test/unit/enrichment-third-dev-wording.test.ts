@@ -99,6 +99,7 @@ describe('names read through the wording of a third development set', () => {
     expect(of('CARD PAYMENT TO MASTERCARD', '-250.00', 'GBP')).toMatchObject({ merchant: null, category: { detailed: 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT' } });
     expect(of('COTIS FORMULE ZEN', '-6.50')).toMatchObject({ merchant: null, category: { detailed: 'BANK_FEES_OTHER_BANK_FEES' } });
     expect(of("COMMISSION SUR OPERATION A L'ETRANGER 2,1%", '-1.80')).toMatchObject({ merchant: null, category: { detailed: 'BANK_FEES_FOREIGN_TRANSACTION_FEES' } });
+    expect(of('NON-GBP PURCH FEE          2.99% CD 5521', '-0.95', 'GBP')).toMatchObject({ merchant: null, category: { detailed: 'BANK_FEES_FOREIGN_TRANSACTION_FEES' } });
     expect(nameOf('POS21MAR O SULLIVANS BAKERY', '-5.40')).toBe("O'Sullivans Bakery");
   });
 
