@@ -7,8 +7,9 @@
  *
  * With BENCH_ALLOC_PROF=1 it also samples where the heap is allocated, collected objects included
  * (`--heap-prof` keeps only what is still alive at the end, which says nothing of the garbage a
- * request makes), and writes bench/profiles/<pid>.heapprofile when the server exits; open it in
- * Chrome's DevTools (Memory tab) or read its `head` tree of `selfSize` per call frame.
+ * request makes), from the first reading on (the first timed slice: start-up and warm-up left out),
+ * and writes bench/profiles/<pid>.heapprofile when the server exits; open it in Chrome's DevTools
+ * (Memory tab) or read its `head` tree of `selfSize` per call frame.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
@@ -16,6 +17,8 @@ import { createServer } from 'node:net';
 import { GCProfiler, getHeapStatistics } from 'node:v8';
 
 const dir = process.env.BENCH_HEAP_PROBE;
+/** Starts the allocation sampling of BENCH_ALLOC_PROF (below) at the first reading: the first timed slice, after start-up and warm-up. */
+let onFirstReading: (() => void) | undefined;
 if (dir) {
   let profiler = new GCProfiler();
   profiler.start();
@@ -29,7 +32,11 @@ if (dir) {
   };
   const path = `${dir}/${process.pid}.sock`;
   rmSync(path, { force: true });
-  createServer((socket) => socket.end(`${allocated()}\n`))
+  createServer((socket) => {
+    onFirstReading?.();
+    onFirstReading = undefined;
+    socket.end(`${allocated()}\n`);
+  })
     .listen(path)
     .unref();
 }
@@ -38,8 +45,13 @@ if (process.env.BENCH_ALLOC_PROF) {
   // The main thread's own session answers synchronously: the profile can be taken in an exit handler.
   const session = new Session();
   session.connect();
-  session.post('HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  let sampling = false;
+  onFirstReading = () => {
+    sampling = true;
+    session.post('HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  };
   process.on('exit', () => {
+    if (!sampling) return;
     session.post('HeapProfiler.stopSampling', (error, result) => {
       if (error) return;
       mkdirSync('bench/profiles', { recursive: true });

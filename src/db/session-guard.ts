@@ -11,7 +11,7 @@ import type {
   QueryCompiler,
   TransactionSettings,
 } from 'kysely';
-import type { PoolConfig } from 'pg';
+import type { Pool, PoolConfig } from 'pg';
 
 /**
  * The database did not open a session: the connection was refused or dropped while opening, the
@@ -134,11 +134,44 @@ class SessionGuardDialect implements Dialect {
   }
 }
 
-/** MikroORM's PostgreSQL connection (its pool, type parsers, pool error handling) with the guarded driver. */
-class SessionGuardConnection extends PostgreSqlConnection {
-  override createKyselyDialect(overrides: PoolConfig): PostgresDialect {
+/** The hook MikroORM's PostgreSqlConnection takes among its pool overrides (not in its declared type) and calls with each pool it makes. */
+interface PoolCreated {
+  onPoolCreated?: (pool: Pool) => unknown;
+}
+
+/**
+ * MikroORM's PostgreSQL connection (its pool, type parsers, pool error handling) with the guarded
+ * driver, and its `pg` pool at hand for statements that run outside a transaction (statement.ts).
+ */
+export class SessionGuardConnection extends PostgreSqlConnection {
+  #pool: Pool | undefined;
+
+  override createKyselyDialect(overrides: PoolConfig & PoolCreated): PostgresDialect {
+    const onPoolCreated = (pool: Pool) => {
+      this.#pool = pool;
+      return overrides.onPoolCreated?.(pool);
+    };
+    const dialect = super.createKyselyDialect({ ...overrides, onPoolCreated } as PoolConfig);
     // Declared a PostgresDialect; MikroORM only hands it to `new Kysely`, which needs a Dialect.
-    return new SessionGuardDialect(super.createKyselyDialect(overrides)) as Dialect as PostgresDialect;
+    return new SessionGuardDialect(dialect) as Dialect as PostgresDialect;
+  }
+
+  /** The pool the ORM's statements use (made with the ORM's client, as its first statement would make it). */
+  get pool(): Pool {
+    this.getClient();
+    return this.#pool!;
+  }
+}
+
+/**
+ * A client of `pool`, as the guarded driver acquires one: a failure to get one is SessionNotOpened.
+ * Given back to the pool with `release()` after use, as kysely gives its connections back.
+ */
+export async function acquire(pool: Pool) {
+  try {
+    return await pool.connect();
+  } catch (error) {
+    throw new SessionNotOpened(error);
   }
 }
 

@@ -13,6 +13,12 @@ export type GraphQLContext = {
   profileId: string;
   environmentId: string;
   em: EntityManager;
+  /**
+   * The same database's EntityManager unforked, for the stores' plain statements only
+   * (src/db/statement.ts `run`): a page of transactions and its accounts need no fork of their own.
+   * An identity-map call on it throws (MikroORM refuses the global context).
+   */
+  sql: EntityManager;
   cipher: FieldCipher;
   log: Logger;
   requestId: string;

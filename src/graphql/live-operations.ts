@@ -60,20 +60,21 @@ export function liveOperation(
     profileId,
     environmentId,
     em,
+    sql: deps.orm.em,
     cipher: deps.cipher,
     log: deps.logger.child({ requestId }),
     requestId,
     get origin() {
       return publicOrigin(deps.publicUrl, host);
     },
-    loaders: createLoaders(em, credential, deps.cipher),
+    loaders: createLoaders({ em, sql: deps.orm.em }, credential, deps.cipher),
     follow: (wants) =>
       eventStream(
         wants,
         (follower) => deps.live.follow(profileId, follower),
         () => {
           context.em = deps.orm.em.fork();
-          context.loaders = createLoaders(context.em, credential, deps.cipher);
+          context.loaders = createLoaders(context, credential, deps.cipher);
         },
       ),
   };

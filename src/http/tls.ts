@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { generate } from 'selfsigned';
 import type { Config } from '../config.ts';
 
 /**
@@ -33,7 +32,9 @@ export interface TlsMaterial {
 
 /**
  * The configured certificate (TLS_CERT_FILE/TLS_KEY_FILE), or a self-signed one for localhost created
- * once under DATA_DIR/tls and reused on later starts.
+ * once under DATA_DIR/tls and reused on later starts. The generator (selfsigned, with its X.509 and
+ * ASN.1 libraries) is loaded only to create one: a process that reuses or is given a certificate
+ * keeps its ~0.5 MB of sources and what they build out of memory.
  */
 export async function loadTls(config: Config): Promise<TlsMaterial> {
   if (config.tls) {
@@ -43,6 +44,7 @@ export async function loadTls(config: Config): Promise<TlsMaterial> {
   const certPath = path.join(dir, 'localhost.crt');
   const keyPath = path.join(dir, 'localhost.key');
   if (!existsSync(certPath) || !existsSync(keyPath)) {
+    const { generate } = await import('selfsigned');
     const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
       keySize: 2048,
       algorithm: 'sha256',

@@ -1,5 +1,3 @@
-import PDFDocument from 'pdfkit';
-
 /** What a statement shows: whose account, the period, and the money, in the account holder's signs (owed negative). */
 export interface StatementContent {
   institution: string;
@@ -24,9 +22,12 @@ const AMOUNT_WIDTH = 90;
  * A statement as a PDF, the way a bank prints one: the institution, the account and its mask, the
  * period, the opening balance, one line per transaction and the closing balance. The same content
  * gives the same bytes (the document's dates are the issue day's), so a statement's digest is
- * stable. Used by the sandbox and by the test fakes of upstreams that serve statements.
+ * stable. Used by the sandbox and by the test fakes of upstreams that serve statements. PDFKit (with
+ * fontkit, brotli and their tables) is loaded at the first statement: a process that renders none
+ * keeps ~2 MB of their sources and what they build out of memory.
  */
-export function renderStatementPdf(content: StatementContent): Promise<Buffer> {
+export async function renderStatementPdf(content: StatementContent): Promise<Buffer> {
+  const { default: PDFDocument } = await import('pdfkit');
   const issued = new Date(`${content.issuedOn}T00:00:00.000Z`);
   const document = new PDFDocument({
     size: 'LETTER',

@@ -50,11 +50,12 @@ function contextValue(): GraphQLContext {
   return {
     ...credential,
     em,
+    sql: app.orm.em,
     cipher: app.cipher,
     log: pino({ level: 'silent' }),
     requestId: 'req_test',
     origin: 'https://localhost',
-    loaders: createLoaders(em, credential, app.cipher),
+    loaders: createLoaders({ em, sql: app.orm.em }, credential, app.cipher),
   };
 }
 

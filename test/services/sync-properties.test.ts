@@ -275,7 +275,7 @@ class Store {
     const row = rows[index % rows.length]!;
     const key = this.#model.keyOf(row.remote_id)!;
     const em = db.em();
-    const context = { em, profileId, loaders: createLoaders(em, { profileId, environmentId: db.environmentId }, db.cipher) } as GraphQLContext;
+    const context = { em, sql: em, profileId, loaders: createLoaders({ em, sql: em }, { profileId, environmentId: db.environmentId }, db.cipher) } as GraphQLContext;
     const payload = await updateTransaction({}, { input: { id: encodeId('transaction', row.id), metadata: tagOf(key) } }, context, {} as GraphQLResolveInfo);
     expect(payload, JSON.stringify(payload.errors)).toMatchObject({ success: true });
     this.#tagged.add(key);

@@ -98,9 +98,9 @@ export const pageInfoType: PageInfoResolvers = {
   endCursor: (page) => (page.records.length > 0 ? page.cursorOf(page.records.at(-1)!) : null),
 };
 
-export const transactionQuery: NonNullable<QueryResolvers['transaction']> = async (_root, { id }, { em, profileId, loaders }) => {
+export const transactionQuery: NonNullable<QueryResolvers['transaction']> = async (_root, { id }, { sql, profileId, loaders }) => {
   const uuid = decodeId('transaction', id);
-  const transaction = uuid && (await transactionById(em, profileId, uuid));
+  const transaction = uuid && (await transactionById(sql, profileId, uuid));
   if (!transaction) throw notFound('Transaction');
   return (await withAccounts([transaction], loaders))[0]!;
 };
@@ -156,8 +156,9 @@ export async function selectedPage(read: (columns: readonly RecordField[]) => Pr
   return page;
 }
 
-export const transactionsQuery: NonNullable<QueryResolvers['transactions']> = (_root, args, { em, profileId, loaders }, info) =>
-  selectedPage((columns) => transactionPage(em, profileId, { ...args, sort: args.sort ?? 'DATE_DESC' }, columns), loaders, info);
+/** Plain statements only (a page, its flags and count): on the unforked `sql`. */
+export const transactionsQuery: NonNullable<QueryResolvers['transactions']> = (_root, args, { sql, profileId, loaders }, info) =>
+  selectedPage((columns) => transactionPage(sql, profileId, { ...args, sort: args.sort ?? 'DATE_DESC' }, columns), loaders, info);
 
 /**
  * Merges metadata and sets or clears the category, under the row's lock so concurrent updates all
