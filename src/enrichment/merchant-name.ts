@@ -43,8 +43,12 @@ const PURPOSE = new Set([
   // labels before a transfer's free text (title, message, reference), and Latvian "for" with a month's accusative
   'TYTUL', 'TYTULEM', 'PAR', 'APDROSINASANAS', 'PREMIJA', 'KOMUNALAJIEM', 'PAKALPOJUMIEM', 'PAKALPOJUMI', 'MENESA', 'MAKSA', 'DANKT', 'DANKE', 'PALK', 'DARBO', 'UZMOKESTIS', 'AVGIFT', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'MOTIF', 'REFERENCE', 'TERUGBETALING', 'MANDATE', 'MANDAT', 'LANDLORD', 'OMSCHRIJVING', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
   'JUNIJU', 'JULIJU', 'AUGUSTU', 'SEPTEMBRI', 'OKTOBRI', 'NOVEMBRI', 'DECEMBRI',
-  // a UK payment code after the payer's name (K HUSSAIN FPI PIZZA MONEY)
-  'FPI', 'FPO', 'BGC', 'DEB',
+  // a UK payment code after the payer's name (K HUSSAIN FPI PIZZA MONEY) or a card's (THE BLACK BULL ON 23 MAR CPM)
+  'FPI', 'FPO', 'BGC', 'DEB', 'BCC', 'CPM',
+  // a receipt's, a card's or a branch's label after the shop (Danish Nota, Spanish Tarj., Dutch Pasvolgnr), a Polish street (UL.)
+  'NOTA', 'TARJ', 'PASVOLGNR', 'TRANSACTIE', 'UL',
+  // what a US bill, a Spanish benefit or a local tax is for, and a credit union's share draft or transfer
+  'UTILITY', 'PATIENT', 'PRESTACION', 'PRESTACIONES', 'DESEMPLEO', 'IBI', 'RECIBO', 'DRAFT', 'TFR', 'SHARE',
   // a professional's letters after the name
   'DDS', 'DMD', 'MD', 'DVM', 'PHD', 'ESQ', 'CPA',
 ]);
@@ -52,7 +56,7 @@ const PURPOSE = new Set([
 const LEADING_FORMS = new Set(['SIA', 'AS', 'UAB', 'AB', 'OU', 'AAS', 'VAS', 'SARL', 'SAS', 'SASU', 'EURL']);
 
 /** Words that lead to a name (to, from, in favour of) and particles inside one; dropped at either end. */
-const LINKS = new Set(['TO', 'FROM', 'DE', 'DA', 'DI', 'DEL', 'PARA', 'A', 'FRA', 'TIL', 'VAN', 'AAN', 'NAAR', 'OD', 'DO', 'FAVORE', 'BEI', 'AN', 'VON', 'FOR', 'POUR', 'AV', 'TILL', 'FRAN', 'ZA', 'PAR', 'UZ', 'NAAM', 'OF']);
+const LINKS = new Set(['TO', 'FROM', 'DE', 'DA', 'DI', 'DEL', 'PARA', 'A', 'FRA', 'TIL', 'VAN', 'AAN', 'NAAR', 'OD', 'DO', 'FAVORE', 'BEI', 'AN', 'VON', 'FOR', 'POUR', 'AV', 'TILL', 'FRAN', 'ZA', 'PAR', 'UZ', 'NAAM', 'OF', 'DLA']);
 /** Particles written in lower case inside a title-cased name. */
 const PARTICLES = new Set(['de', 'di', 'del', 'della', 'la', 'le', 'les', 'du', 'des', 'van', 'der', 'den', 'von', 'zu', 'zum', 'y', 'e', 'i', 'og', 'och', 'da', 'do', 'dos', 'das', 'of', 'the', 'and', 'per', 'am', 'et']);
 /** Short words kept in title case even alone (a short all-capital token is otherwise an initialism: DWP, NAV). */
@@ -63,6 +67,9 @@ const INITIALISMS = new Set(['UK', 'US', 'USA', 'EU', 'NHS', 'GB']);
 
 /** A pay week (WK23, WK 07): what a wage is for, like a month. */
 const PAY_WEEK = /^(?:WK|WEEK)\d{0,2}$/;
+
+/** A comma after a word: banks write the name, then the town and the card (`BAR EL RINCON, CORDOBA ES, TARJ.`); the name ends there. */
+const NAME_THEN_PLACE = /,$/;
 
 const MIN_LETTERS = 2;
 const SHORT_TOKEN = 3;
@@ -95,9 +102,10 @@ export function nameFromText(text: string, currencyCode: string): string | null 
     }
     if (name.length === 0 && (LINKS.has(word) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR') || (CIVIL_TITLES.has(word) && at < flat.length - 2))) continue;
     if (name.at(-1) !== index) name.push(index);
+    if (NAME_THEN_PLACE.test(tokens[index]!)) break;
   }
   while (name.length > 0 && isLink(words[name.at(-1)!]!)) name.pop();
-  const kept = givenNameFirst(withIrishO(onceOnly(name.map((index) => tokens[index]!))));
+  const kept = givenNameFirst(withIrishO(onceOnly(name.map((index) => tokens[index]!.replace(NAME_THEN_PLACE, '')))));
   if (kept.join('').replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(kept.join(' ')))) return null;
   return /\p{Ll}/u.test(kept.join(' ')) ? kept.join(' ') : kept.map((token, position) => titleCase(token, position, kept.length)).join(' ');
 }

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { Enrichment, ProviderHints } from '../../src/enrichment/enrichment.ts';
+import { enrich } from '../../src/enrichment/pipeline.ts';
+
+const NO_HINTS: ProviderHints = { merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
+const of = (description: string, amount: string, currencyCode = 'EUR'): Enrichment =>
+  enrich({ description, amount, currencyCode, accountKind: 'DEPOSITORY', hints: NO_HINTS });
+const nameOf = (description: string, amount: string, currencyCode = 'EUR') => of(description, amount, currencyCode).merchant?.name ?? null;
+
+/** Bank wording seen in public importers' fixtures and parsers (eval/enrichment/outside-dev-4.jsonl), each pattern on a line written here. */
+describe('names read through the wording of a fourth development set', () => {
+  it("US community banks' and credit unions' wording before the name", () => {
+    expect(nameOf('PREAUTHORIZED CREDIT HILLTOP ORCHARDS PAYROLL 260410', '1200.00', 'USD')).toBe('Hilltop Orchards');
+    expect(nameOf('MERCHANT PURCHASE TERMINAL 338120 COUNTRY CORNER MARKET', '-22.10', 'USD')).toBe('Country Corner Market');
+    expect(nameOf('External Deposit BRIGHTPATH LABS - DIRECT DEP', '1800.00', 'USD')).toBe('Brightpath Labs');
+    expect(nameOf('Online ACH payment to Daniel Ortiz', '-60.00', 'USD')).toBe('Daniel Ortiz');
+    expect(nameOf('VISA DDA PUR 552910 OAK HOLLOW KENNELS', '-80.00', 'USD')).toBe('Oak Hollow Kennels');
+  });
+
+  it("ING Śląski's channel codes and labels before the counterparty, and its street after", () => {
+    expect(nameOf('TR.KART Płatność kartą 02.04.2026 Nr karty 4246xx1100 CUKIERNIA SŁODKI KĄCIK', '-18.00', 'PLN')).toBe('Cukiernia Słodki Kącik');
+    expect(nameOf('P.BLIK Przelew na telefon +48 512 *** 880 Dla TOMASZ LIS obiad', '-35.00', 'PLN')).toBe('Tomasz Lis');
+    expect(nameOf('PRZELEW Nazwa i adres płatnika: MEBLOTECH SP. Z O.O. UL. LEŚNA 3 GNIEZNO Tytuł: WYNAGRODZENIE', '5100.00', 'PLN')).toBe('Meblotech');
+  });
+
+  it('Spanish card and transfer wording: the shop before the town and the card, the person after Inmediata', () => {
+    expect(nameOf('Transaccion Contactless En Libreria Atenea, Oviedo, Tarj. :*661200', '-16.50')).toBe('Libreria Atenea');
+    expect(nameOf('Compra Internet En Tienda Verde, Murcia, Tarj. :*661200', '-42.00')).toBe('Tienda Verde');
+    expect(nameOf('Transferencia Inmediata A Favor De Irene Navarro Concepto: entradas', '-30.00')).toBe('Irene Navarro');
+  });
+
+  it("a receipt's, a branch's or a card code's word after the shop ends its name (Danish Nota, Dutch Pasvolgnr, UK CPM)", () => {
+    expect(nameOf('Dankort-køb Isbutikken Hav Nota 2210', '-45.00', 'DKK')).toBe('Isbutikken Hav');
+    expect(nameOf('Viswinkel Noordzee Pasvolgnr: 004 02-04-2026 12:10 Transactie: 7A11B2 Term: VW0101', '-11.40')).toBe('Viswinkel Noordzee');
+    expect(nameOf('THE OLD MILL TEAROOM ON 02 APR CPM', '-9.60', 'GBP')).toBe('The Old Mill Tearoom');
+  });
+
+  it("a credit union's share draft and share transfer name no one", () => {
+    expect(of('SHARE DRAFT #2210', '-40.00', 'USD').merchant).toBeNull();
+    expect(of('DEP TFR FROM SHARE 09', '75.00', 'USD').merchant).toBeNull();
+  });
+});
