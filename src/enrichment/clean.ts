@@ -19,6 +19,8 @@ const PROCESSORS = ['SQ', 'SQC', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP',
 /** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
 const ORIGINATOR = /ORIG CO NAME:\s*(.+?)\s+(?:ORIG ID:|CO ENTRY DESCR:|DESC DATE:|SEC:|$)/i;
+/** Credit unions' ACH lines: "Deposit ACH TYPE: PAYROLL ID: 9111111101 CO: ACME TOOLS". */
+const ACH_COMPANY = /\bTYPE:.*?\bCO:\s*(.+)$/i;
 const ENTRY_DESCRIPTION = /CO ENTRY DESCR:\s*(.+?)\s+(?:SEC:|TRACE|EED:|IND ID|$)/i;
 const SVWZ = /\b(?:EREF|MREF|CRED|KREF|ABWA|ABWE|IBAN|BIC)\+\S+/gi;
 const PURPOSE_MARKER = /\bSVWZ\+/gi;
@@ -96,8 +98,8 @@ const EDGES = /^[\s*#:;,./\\|_+-]+|[\s*#:;,/\\|_+-]+$/g;
 const SPACES = /\s+/g;
 const SPACE_BEFORE_PUNCTUATION = /\s+([,.;:])/g;
 
-/** What US banks print after a card descriptor's state: the day (10/05), an authorization code or a ZIP code. */
-const US_TAIL = /^(?:\d{2}\/\d{2}|\d{5,6})$/;
+/** What US banks print after a card descriptor's state: the day (10/05, 03-25-26), an authorization code, a ZIP code, a reference or the masked card. */
+const US_TAIL = /^(?:\d{2}\/\d{2}|\d{2}-\d{2}-\d{2}|\d{5,}|[X*]{4,}\d{4})$/;
 /** A store number in a US card descriptor (16344, #2614), or the merchant's phone in its place. */
 const US_STORE_NUMBER = /^#?\d{3,}$/;
 /** The word before a store's number (STARBUCKS STORE 06672). */
@@ -147,7 +149,7 @@ function achOriginator(text: string): string | undefined {
   const described = ACH_DES.exec(text);
   if (described) return `${described[1]} ${described[2]}`;
   const name = ORIGINATOR.exec(text)?.[1];
-  if (!name) return undefined;
+  if (!name) return ACH_COMPANY.exec(text)?.[1];
   const entry = ENTRY_DESCRIPTION.exec(text)?.[1];
   return entry ? `${name} ${entry}` : name;
 }
@@ -179,7 +181,24 @@ function withoutUsTown(text: string): string {
   }
   let town = state;
   while (town > 1 && TITLE_CASE.test(tokens[town - 1]!)) town--;
-  return town < state && tokens.slice(0, town).every((token) => !LOWER_CASE.test(token)) ? tokens.slice(0, town).join(' ') : text;
+  if (town < state && tokens.slice(0, town).every((token) => !LOWER_CASE.test(token))) return tokens.slice(0, town).join(' ');
+  return withoutTownAfterTrade(tokens, words, state) ?? text;
+}
+
+/**
+ * A shop's name that ends in its trade's word (EL MARIACHI TAQUERIA, GREEN GABLES FLORIST) ends there:
+ * the one or two words between it and the state are the town (EMPORIA KS, CEDAR FALLS IA).
+ */
+/** Fewer letters than this after a trade's word are its abbreviation (MEXICAN REST), not a town. */
+const SHORTEST_TOWN = 5;
+
+function withoutTownAfterTrade(tokens: string[], words: string[], state: number): string | undefined {
+  for (let length = 1; length <= 2; length++) {
+    const trade = state - length - 1;
+    const town = words.slice(trade + 1, state);
+    if (trade >= 1 && isTradesWord(words[trade]!) && town.every((word) => /^[A-Z]+$/.test(word) && !isTradesWord(word)) && town.join('').length >= SHORTEST_TOWN) return tokens.slice(0, trade + 1).join(' ');
+  }
+  return undefined;
 }
 
 /** Payment-method words, processor prefixes, and dates or card numbers between them, from the start. */

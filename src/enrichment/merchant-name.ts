@@ -8,6 +8,7 @@
  * Text in capitals is title-cased, keeping short all-capital tokens (HMRC's kind: DWP, NAV) and
  * lower-casing particles inside a name (Metro de Madrid); text already in mixed case is kept.
  */
+import places from './data/places.json' with { type: 'json' };
 import { legalFormLength } from './legal-forms.ts';
 import { givenNameFirst } from './given-names.ts';
 import { CIVIL_TITLES } from './guards.ts';
@@ -71,6 +72,9 @@ const PAY_WEEK = /^(?:WK|WEEK)\d{0,2}$/;
 /** A comma after a word: banks write the name, then the town and the card (`BAR EL RINCON, CORDOBA ES, TARJ.`); the name ends there. */
 const NAME_THEN_PLACE = /,$/;
 
+const US_STATES = new Set(places.usStates);
+const STATE_CODES_THAT_ARE_WORDS = new Set(['CO', 'IN', 'OR', 'ME', 'OK', 'HI', 'DE', 'PA', 'LA', 'AL', 'MA', 'OH', 'ID', 'MD']);
+
 const MIN_LETTERS = 2;
 const SHORT_TOKEN = 3;
 /**
@@ -104,8 +108,8 @@ export function nameFromText(text: string, currencyCode: string): string | null 
     if (name.at(-1) !== index) name.push(index);
     if (NAME_THEN_PLACE.test(tokens[index]!)) break;
   }
-  while (name.length > 0 && isLink(words[name.at(-1)!]!)) name.pop();
-  const kept = givenNameFirst(withIrishO(onceOnly(name.map((index) => tokens[index]!.replace(NAME_THEN_PLACE, '')))));
+  while (name.length > 0 && (isLink(words[name.at(-1)!]!) || (name.length > 1 && currencyCode === 'USD' && isStateCode(tokens[name.at(-1)!]!)))) name.pop();
+  const kept = givenNameFirst(withPossessive(withIrishO(onceOnly(name.map((index) => tokens[index]!.replace(NAME_THEN_PLACE, ''))))));
   if (kept.join('').replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(kept.join(' ')))) return null;
   return /\p{Ll}/u.test(kept.join(' ')) ? kept.join(' ') : kept.map((token, position) => titleCase(token, position, kept.length)).join(' ');
 }
@@ -114,6 +118,17 @@ export function nameFromText(text: string, currencyCode: string): string | null 
 function onceOnly(tokens: string[]): string[] {
   const half = tokens.length / 2;
   return Number.isInteger(half) && half > 0 && tokens.slice(0, half).join(' ') === tokens.slice(half).join(' ') ? tokens.slice(0, half) : tokens;
+}
+
+/** A possessive whose apostrophe the bank turned into a space: CHUY S is CHUY'S (never S S, S & S). */
+function withPossessive(tokens: string[]): string[] {
+  const possessive = (index: number) => index > 0 && /^s$/i.test(tokens[index] ?? '') && tokens[index - 1]!.length > 1;
+  return tokens.flatMap((token, index) => (possessive(index) ? [] : possessive(index + 1) ? [`${token}'${tokens[index + 1]}`] : [token]));
+}
+
+/** A US state's code after a payer's name (STATE OF IOWA IA TAX REF), not a word that is also one (CO, IN, OR, ME). */
+function isStateCode(token: string): boolean {
+  return US_STATES.has(token) && !STATE_CODES_THAT_ARE_WORDS.has(token);
 }
 
 /** Irish and Scottish names whose apostrophe the bank dropped: O BRIENS WINE is O'BRIENS WINE. */

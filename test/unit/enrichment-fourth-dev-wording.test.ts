@@ -39,4 +39,18 @@ describe('names read through the wording of a fourth development set', () => {
     expect(of('SHARE DRAFT #2210', '-40.00', 'USD').merchant).toBeNull();
     expect(of('DEP TFR FROM SHARE 09', '75.00', 'USD').merchant).toBeNull();
   });
+
+  it("a US card descriptor's town is dropped after a name ending in its trade's word, also before a dashed date or a long reference", () => {
+    expect(nameOf('POS PURCHASE TERMINAL 55120 SUNRISE BAKERY NORFOLK NE 04-02-26 XXXXXXXXXXXX1100', '-8.40', 'USD')).toBe('Sunrise Bakery');
+    expect(nameOf('CHECKCARD 0402 TWIN OAKS TAVERN LEES SUMMIT MO 24431066092100012345678', '-33.00', 'USD')).toBe('Twin Oaks Tavern');
+    // A short word after the trade's word is its abbreviation, not a town; a phone number is no town either.
+    expect(nameOf('CASA AZUL MEXICAN REST 816-5550101 MO', '-21.00', 'USD')).toBe('Casa Azul Mexican Rest');
+  });
+
+  it("credit unions' ACH company after CO:, a payment sent with its date, a possessive the bank spaced, a state after a payer", () => {
+    expect(nameOf('Deposit ACH TYPE: PAYROLL ID: 9111111101 CO: RIVERSTONE MILLS', '1400.00', 'USD')).toBe('Riverstone Mills');
+    expect(nameOf('PMNT SENT 0402 GRACE OKAFOR CA 24492157092740280000001', '-25.00', 'USD')).toBe('Grace Okafor');
+    expect(nameOf('POS DEBIT MAMA ROSA S 0112 TULSA OK', '-19.00', 'USD')).toBe("Mama Rosa's");
+    expect(nameOf('ACH CREDIT STATE OF KANSAS KS TAX REF', '212.00', 'USD')).toBe('State of Kansas');
+  });
 });
