@@ -53,4 +53,15 @@ describe('names read through the wording of a fourth development set', () => {
     expect(nameOf('POS DEBIT MAMA ROSA S 0112 TULSA OK', '-19.00', 'USD')).toBe("Mama Rosa's");
     expect(nameOf('ACH CREDIT STATE OF KANSAS KS TAX REF', '212.00', 'USD')).toBe('State of Kansas');
   });
+
+  it('trade and movement words seen on these lines: a creamery, gymnastics, auto parts, a Dutch cafetaria, a Danish cash withdrawal, a share draft, a Polish letting', () => {
+    expect(of('DEBIT CARD PURCHASE HILLSIDE CREAMERY #12', '-7.50', 'USD').category?.detailed).toBe('FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK');
+    expect(of('SQ *NORTHSTAR GYMNASTICS 612-5550190 MN', '-120.00', 'USD').category?.detailed).toBe('PERSONAL_CARE_GYMS_AND_FITNESS_CENTERS');
+    expect(of('DEBIT CARD PURCHASE O REILLY AUTO PARTS 3321', '-44.00', 'USD').category?.detailed).toBe('GENERAL_SERVICES_AUTOMOTIVE');
+    expect(of('Cafetaria Het Hoekje Pasvolgnr: 002 03-04-2026 19:02 Transactie: 1A22C3 Term: HH0101', '-12.40').category?.detailed).toBe('FOOD_AND_DRINK_FAST_FOOD');
+    expect(of('Kontanthævning Danske Bank Aarhus C', '-400.00', 'DKK')).toMatchObject({ merchant: null, category: { detailed: 'TRANSFER_OUT_WITHDRAWAL' } });
+    expect(of('SHARE DRAFT #3301', '-60.00', 'USD')).toMatchObject({ merchant: null, category: { detailed: 'TRANSFER_OUT_OTHER_TRANSFER_OUT' } });
+    expect(of('ST.ZLEC Nazwa i adres odbiorcy: PIOTR ZIELIŃSKI UL. POLNA 2 GNIEZNO Tytuł: WYNAJEM POKOJU MAJ', '-1100.00', 'PLN')).toMatchObject({ merchant: { name: 'Piotr Zieliński' }, category: { detailed: 'RENT_AND_UTILITIES_RENT' } });
+  });
 });
+
