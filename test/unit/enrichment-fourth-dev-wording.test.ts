@@ -63,5 +63,13 @@ describe('names read through the wording of a fourth development set', () => {
     expect(of('SHARE DRAFT #3301', '-60.00', 'USD')).toMatchObject({ merchant: null, category: { detailed: 'TRANSFER_OUT_OTHER_TRANSFER_OUT' } });
     expect(of('ST.ZLEC Nazwa i adres odbiorcy: PIOTR ZIELIŃSKI UL. POLNA 2 GNIEZNO Tytuł: WYNAJEM POKOJU MAJ', '-1100.00', 'PLN')).toMatchObject({ merchant: { name: 'Piotr Zieliński' }, category: { detailed: 'RENT_AND_UTILITIES_RENT' } });
   });
+
+  it("more US cores' words before the name (POS Transaction, DBT PURCHASE, POS PURCHASE NON-PIN, Descriptive Deposit, a card's number), and mid-size US towns before the state", () => {
+    expect(nameOf('POS Transaction BLUE HERON BOOKS 210 W 2ND ST HUTCHINSON KS', '-14.00', 'USD')).toBe('Blue Heron Books');
+    expect(nameOf('DBT PURCHASE - 000481 MAPLE LEAF DINER TOLEDO OH', '-12.50', 'USD')).toBe('Maple Leaf Diner');
+    expect(nameOf('POS PURCHASE NON-PIN RIVERTOWN OUTFITTERS 12 DUBUQUE IA', '-64.00', 'USD')).toBe('Rivertown Outfitters');
+    expect(nameOf('Withdrawal Debit Card Card #5521 COPPER KETTLE KALAMAZOO MI', '-18.00', 'USD')).toBe('Copper Kettle');
+    expect(nameOf('Descriptive Deposit PAYROLL - PRAIRIE WIND ENERGY', '1500.00', 'USD')).toBe('Prairie Wind Energy');
+  });
 });
 
