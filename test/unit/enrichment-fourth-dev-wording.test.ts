@@ -71,5 +71,14 @@ describe('names read through the wording of a fourth development set', () => {
     expect(nameOf('Withdrawal Debit Card Card #5521 COPPER KETTLE KALAMAZOO MI', '-18.00', 'USD')).toBe('Copper Kettle');
     expect(nameOf('Descriptive Deposit PAYROLL - PRAIRIE WIND ENERGY', '1500.00', 'USD')).toBe('Prairie Wind Energy');
   });
+
+  it("Spanish, Danish, Dutch and UK words around a name read from probes of those banks' wording", () => {
+    expect(nameOf('PAGO CON TARJETA EN TABERNA EL SUR MADRID', '-23.00')).toBe('Taberna El Sur');
+    expect(nameOf('COMPRA TARJETA 4B CERVECERIA LA ROSA SEVILLA ES', '-15.00')).toBe('Cerveceria la Rosa');
+    expect(nameOf('TRANSFERENCIA RECIBIDA DE MARTA SOLER VIDAL', '50.00')).toBe('Marta Soler Vidal');
+    expect(of('Lønoverførsel Grundfos Holding', '28000.00', 'DKK')).toMatchObject({ merchant: { name: 'Grundfos Holding' }, category: { detailed: 'INCOME_WAGES' } });
+    expect(nameOf('Betaalautomaat 18:02 pasnr. 011 Slagerij Hendriks Zwolle', '-21.00')).toBe('Slagerij Hendriks');
+    expect(nameOf('TOM WALKER              FP 14/04/26 0930 998877665544332', '-40.00', 'GBP')).toBe('Tom Walker');
+  });
 });
 
