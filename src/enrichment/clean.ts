@@ -19,6 +19,8 @@ const PROCESSORS = ['SQ', 'SQC', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP',
 /** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
 const ORIGINATOR = /ORIG CO NAME:\s*(.+?)\s+(?:ORIG ID:|CO ENTRY DESCR:|DESC DATE:|SEC:|$)/i;
+/** Bank of America's wires: "Wire Type:Wire IN … Orig:ACME CORP ID:123 Snd Bk:…", "Wire Type:Wire OUT … BNF:JANE ROE ID:…". */
+const WIRE_PARTY = /\b(?:Orig|BNF):\s*(.+?)\s+(?:ID:|Snd Bk:|Bnf Bk:|Pmt Det:)/i;
 /** Credit unions' ACH lines: "Deposit ACH TYPE: PAYROLL ID: 9111111101 CO: ACME TOOLS". */
 const ACH_COMPANY = /\bTYPE:.*?\bCO:\s*(.+)$/i;
 const ENTRY_DESCRIPTION = /CO ENTRY DESCR:\s*(.+?)\s+(?:SEC:|TRACE|EED:|IND ID|$)/i;
@@ -117,7 +119,7 @@ const CITY_PREFIXES = new Set(places.cities.flatMap((city) => Array.from({ lengt
 /** The description's counterparty text; the whole description (whitespace collapsed) when nothing is left. */
 export function cleanDescription(raw: string): string {
   const whole = raw.slice(0, MAX_DESCRIPTION_LENGTH).replace(SPACES, ' ').trim();
-  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? TAGGED_NAME.exec(whole)?.[1] ?? ADRES.exec(whole)?.[1] ?? achOriginator(whole) ?? whole.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? TAGGED_NAME.exec(whole)?.[1] ?? ADRES.exec(whole)?.[1] ?? WIRE_PARTY.exec(whole)?.[1] ?? achOriginator(whole) ?? whole.replace(CARD_AFTER_NAME, '');
   text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = withoutUsTown(codeEnds ? text : stripLeading(text));

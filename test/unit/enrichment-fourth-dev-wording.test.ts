@@ -80,5 +80,12 @@ describe('names read through the wording of a fourth development set', () => {
     expect(nameOf('Betaalautomaat 18:02 pasnr. 011 Slagerij Hendriks Zwolle', '-21.00')).toBe('Slagerij Hendriks');
     expect(nameOf('TOM WALKER              FP 14/04/26 0930 998877665544332', '-40.00', 'GBP')).toBe('Tom Walker');
   });
+
+  it("Bank of America's wires name their party, its card bill and a counter credit name no one", () => {
+    expect(nameOf('Wire Type:Wire IN date: 20260402 time:1010 et trn:2026040200111111 Seq:111111/111111 Orig:HARBOR LIGHT LLC ID:123456789 Snd Bk:CITIBANK NA', '2500.00', 'USD')).toBe('Harbor Light');
+    expect(nameOf('Wire Type:Wire OUT date:20260402 time:0932 et trn:2026040200222222 Service Ref:004411 Bnf:OAKRIDGE TITLE COMPANY ID:987654321 Bnf Bk:US BANK', '-9000.00', 'USD')).toBe('Oakridge Title Company');
+    expect(of('Online Banking payment to CRD 4410 Confirmation# 3345678901', '-250.00', 'USD')).toMatchObject({ merchant: null, category: { detailed: 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT' } });
+    expect(of('Counter Credit', '300.00', 'USD')).toMatchObject({ merchant: null, category: { detailed: 'TRANSFER_IN_DEPOSIT' } });
+  });
 });
 
