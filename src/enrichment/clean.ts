@@ -171,6 +171,8 @@ function withoutUsTown(text: string): string {
   const store = tokens.findIndex((token, index) => index > 0 && index < state && US_STORE_NUMBER.test(token));
   if (store > 0) return tokens.slice(0, STORE_WORD.test(tokens[store - 1]!) && store > 1 ? store - 1 : store).join(' ');
   const words = tokens.map(normalize);
+  const cut = cutTownLength(words.slice(0, state));
+  if (cut > 0) return tokens.slice(0, state - cut).join(' ');
   for (let length = Math.min(LONGEST_CITY, state - 1); length >= 1; length--) {
     const town = words.slice(state - length, state).join(' ');
     const before = words.slice(0, state - length);
@@ -191,6 +193,18 @@ function withoutUsTown(text: string): string {
  * A shop's name that ends in its trade's word (EL MARIACHI TAQUERIA, GREEN GABLES FLORIST) ends there:
  * the one or two words between it and the state are the town (EMPORIA KS, CEDAR FALLS IA).
  */
+/** A card network's town field holds 13 characters: a town cut there (WEST DES MOIN, PRAIRIE VILLAG) is the start of a known one this long at least. */
+const SHORTEST_CUT_TOWN = 6;
+
+/** How many words before a US state are the start of a known town, cut short (not the whole town: stripPlace drops that). */
+function cutTownLength(words: string[]): number {
+  for (let length = Math.min(3, words.length - 1); length >= 1; length--) {
+    const town = words.slice(-length).join(' ');
+    if (town.length >= SHORTEST_CUT_TOWN && !CITIES.has(town) && CITY_PREFIXES.has(town)) return length;
+  }
+  return 0;
+}
+
 /** Fewer letters than this after a trade's word are its abbreviation (MEXICAN REST), not a town. */
 const SHORTEST_TOWN = 5;
 

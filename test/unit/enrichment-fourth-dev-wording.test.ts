@@ -87,5 +87,12 @@ describe('names read through the wording of a fourth development set', () => {
     expect(of('Online Banking payment to CRD 4410 Confirmation# 3345678901', '-250.00', 'USD')).toMatchObject({ merchant: null, category: { detailed: 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT' } });
     expect(of('Counter Credit', '300.00', 'USD')).toMatchObject({ merchant: null, category: { detailed: 'TRANSFER_IN_DEPOSIT' } });
   });
+
+  it("a town the card network cut at its field's length goes, a retail arm's or an insurer's word ends the name, a credit union's move to a share is savings", () => {
+    expect(nameOf('TST* Lotus Noodle Bar Colorado Sprin CO           04/02', '-26.00', 'USD')).toBe('Lotus Noodle Bar');
+    expect(nameOf('CARD PAYMENT TO HOMEBASE RETAIL LTD ON 02-04-2026', '-30.00', 'GBP')).toBe('Homebase');
+    expect(nameOf('Betalingsservice CODAN FORSIKRING', '-900.00', 'DKK')).toBe('Codan');
+    expect(of('Withdrawal Transfer To Share 09', '-100.00', 'USD')).toMatchObject({ merchant: null, category: { detailed: 'TRANSFER_OUT_SAVINGS' } });
+  });
 });
 
