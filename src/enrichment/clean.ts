@@ -170,6 +170,8 @@ function withoutUsTown(text: string): string {
   if (state < 2 || !/^[A-Z]{2}$/.test(tokens[state]!) || !US_STATES.has(tokens[state]!)) return text;
   const store = tokens.findIndex((token, index) => index > 0 && index < state && US_STORE_NUMBER.test(token));
   if (store > 0) return tokens.slice(0, STORE_WORD.test(tokens[store - 1]!) && store > 1 ? store - 1 : store).join(' ');
+  const glued = gluedTown(tokens[state - 1]!);
+  if (glued > 0) return [...tokens.slice(0, state - 1), tokens[state - 1]!.slice(0, -glued)].join(' ');
   const words = tokens.map(normalize);
   const cut = cutTownLength(words.slice(0, state));
   if (cut > 0) return tokens.slice(0, state - cut).join(' ');
@@ -193,6 +195,13 @@ function withoutUsTown(text: string): string {
  * A shop's name that ends in its trade's word (EL MARIACHI TAQUERIA, GREEN GABLES FLORIST) ends there:
  * the one or two words between it and the state are the town (EMPORIA KS, CEDAR FALLS IA).
  */
+/** A one-word town glued to a name its field filled (PINE STATE BISCPORTLAND OR): its length, 0 when none. */
+function gluedTown(token: string): number {
+  if (!/^[A-Z]+$/.test(token)) return 0;
+  for (let start = 1; start <= token.length - SHORTEST_CUT_TOWN; start++) if (CITIES.has(token.slice(start))) return token.length - start;
+  return 0;
+}
+
 /** A card network's town field holds 13 characters: a town cut there (WEST DES MOIN, PRAIRIE VILLAG) is the start of a known one this long at least. */
 const SHORTEST_CUT_TOWN = 6;
 
