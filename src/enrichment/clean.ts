@@ -50,6 +50,8 @@ const PROCESSOR = new RegExp(String.raw`(?<=^|\s)(?:${PROCESSORS.join('|')})\s?\
 const TRAILING_WORDS = /\s(?:Kartenzahlung|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS)$/i;
 /** SumUp's and other terminals' "NAME//CITY/COUNTRY", and French card lines' "NAME\\CITY\\ FR". */
 const SLASHED_PLACE = /\/\/.*$|\\.*$/;
+/** Polish transfers name the other party after a label: "Przelew przychodzący … Od: ACME SPÓŁKA Z O.O.", "Przelew wychodzący do: Jan Kowalski Tytuł: …". */
+const POLISH_PARTY = /\b(?:Od|Do|Nadawca|Odbiorca|Nazwa (?:odbiorcy|nadawcy)):\s*(.+?)(?:\s+(?:Tytu[łl]|Adres|Rachunek|Nr rachunku)\s*:|$)/i;
 /** Dutch SEPA lines: "Naam: Gemeente Amsterdam Omschrijving: …". */
 const NAAM = /\bNaam:\s*(.+?)(?:\s+(?:Omschrijving|Kenmerk|IBAN|BIC|Machtiging|Incassant(?:-?ID)?|Betalingskenm)\s*:|$)/i;
 /** ABN AMRO's and ING's SEPA lines in tagged form: "/TRTP/SEPA OVERBOEKING/IBAN/…/NAME/Werkgever BV/REMI/…". */
@@ -119,7 +121,7 @@ const CITY_PREFIXES = new Set(places.cities.flatMap((city) => Array.from({ lengt
 /** The description's counterparty text; the whole description (whitespace collapsed) when nothing is left. */
 export function cleanDescription(raw: string): string {
   const whole = raw.slice(0, MAX_DESCRIPTION_LENGTH).replace(SPACES, ' ').trim();
-  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? TAGGED_NAME.exec(whole)?.[1] ?? ADRES.exec(whole)?.[1] ?? WIRE_PARTY.exec(whole)?.[1] ?? achOriginator(whole) ?? whole.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? POLISH_PARTY.exec(whole)?.[1] ?? TAGGED_NAME.exec(whole)?.[1] ?? ADRES.exec(whole)?.[1] ?? WIRE_PARTY.exec(whole)?.[1] ?? achOriginator(whole) ?? whole.replace(CARD_AFTER_NAME, '');
   text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = withoutUsTown(codeEnds ? text : stripLeading(text));

@@ -10,7 +10,7 @@
  */
 import places from './data/places.json' with { type: 'json' };
 import { legalFormLength } from './legal-forms.ts';
-import { givenNameFirst } from './given-names.ts';
+import { givenNameFirst, isGivenName } from './given-names.ts';
 import { CIVIL_TITLES } from './guards.ts';
 import { isFacilitator } from './naming-guards.ts';
 import { normalize } from './text.ts';
@@ -49,7 +49,7 @@ const PURPOSE = new Set([
   // a receipt's, a card's or a branch's label after the shop (Danish Nota, Spanish Tarj., Dutch Pasvolgnr), a Polish street (UL.)
   'NOTA', 'TARJ', 'PASVOLGNR', 'PASNR', 'TRANSACTIE', 'UL',
   // what a US bill, a Spanish benefit or a local tax is for, and a credit union's share draft or transfer
-  'UTILITY', 'PATIENT', 'RETAIL', 'FORSIKRING', 'FORSAKRING', 'PRESTACION', 'PRESTACIONES', 'DESEMPLEO', 'IBI', 'RECIBO', 'DRAFT', 'TFR', 'SHARE', 'ACCOUNT',
+  'UTILITY', 'PATIENT', 'RETAIL', 'FORSIKRING', 'FORSAKRING', 'PRESTACION', 'PRESTACIONES', 'DESEMPLEO', 'IBI', 'RECIBO', 'DRAFT', 'TFR', 'SHARE', 'ACCOUNT', 'LONOVERFORSEL',
   // a professional's letters after the name
   'DDS', 'DMD', 'MD', 'DVM', 'PHD', 'ESQ', 'CPA',
 ]);
@@ -100,7 +100,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
     const { word, index } = flat[at]!;
     if (name.length > 0 && legalFormLength(flatWords, at, currencyCode) > 0) break;
     if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && (LOWER.test(tokens[index]!) || (TITLE.test(tokens[index]!) && LOWER.test(tokens[index + 1] ?? '')))) break;
-    if (PURPOSE.has(word) || PAY_WEEK.test(word)) {
+    if ((PURPOSE.has(word) && !givenNameBeforeName(tokens, flat, at)) || PAY_WEEK.test(word)) {
       if (name.length > 0) break;
       continue;
     }
@@ -112,6 +112,13 @@ export function nameFromText(text: string, currencyCode: string): string | null 
   const kept = givenNameFirst(withPossessive(withIrishO(onceOnly(name.map((index) => tokens[index]!.replace(NAME_THEN_PLACE, ''))))));
   if (kept.join('').replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(kept.join(' ')))) return null;
   return /\p{Ll}/u.test(kept.join(' ')) ? kept.join(' ') : kept.map((token, position) => titleCase(token, position, kept.length)).join(' ');
+}
+
+/** A given name in title case that is also a month's (Jan, Marco), first or after a word leading to a name, before a capitalized word that is no purpose word: a person's name begins (to Jan Kowalski). */
+function givenNameBeforeName(tokens: string[], flat: { word: string; index: number }[], at: number): boolean {
+  const { word, index } = flat[at]!;
+  const next = flat[at + 1];
+  return (at === 0 || LINKS.has(flat[at - 1]!.word)) && isGivenName(word) && TITLE.test(tokens[index]!) && next !== undefined && next.index !== index && /^\p{Lu}/u.test(tokens[next.index]!) && !PURPOSE.has(next.word) && !LINKS.has(next.word);
 }
 
 /** A name a bank writes twice, as creditor and as reference (MARTIN LUCAS MARTIN LUCAS), once. */

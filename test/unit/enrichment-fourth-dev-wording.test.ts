@@ -103,5 +103,15 @@ describe('names read through the wording of a fourth development set', () => {
     expect(of('INTERNET TRANSFER TO ACCOUNT 44551122', '-100.00', 'USD')).toMatchObject({ merchant: null, category: { detailed: 'TRANSFER_OUT_ACCOUNT_TRANSFER' } });
     expect(of('EDEPOSIT IN BRANCH/STORE 04/21/26 10:12:34 AM 9 OAK ST TACOMA WA 5521', '120.00', 'USD')).toMatchObject({ merchant: null, category: { detailed: 'TRANSFER_IN_DEPOSIT' } });
   });
+
+  it("Polish transfers' party after its label (Od:, do:), its written-out legal form, a given name that is also a month's, Danish Lønoverførsel alone, Spanish PAGO BIZUM A", () => {
+    expect(of('Przelew przychodzący WYNAGRODZENIE ZA 04/2026 Od: LEŚNIK SPÓŁKA Z O.O.', '4800.00', 'PLN')).toMatchObject({ merchant: { name: 'Leśnik' }, category: { detailed: 'INCOME_WAGES' } });
+    expect(nameOf('Przelew wychodzący do: Jan Nowicki Tytuł: za bilety', '-80.00', 'PLN')).toBe('Jan Nowicki');
+    expect(nameOf('Online ACH payment to Marco Ferri', '-45.00', 'USD')).toBe('Marco Ferri');
+    // A month after a purpose word stays a month.
+    expect(nameOf('Salary Jan 2026 Brightside Ltd', '900.00', 'GBP')).toBe('Brightside');
+    expect(of('Lønoverførsel', '25000.00', 'DKK').merchant).toBeNull();
+    expect(nameOf('PAGO BIZUM A NURIA CASTRO', '-12.00')).toBe('Nuria Castro');
+  });
 });
 
