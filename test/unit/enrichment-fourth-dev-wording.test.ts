@@ -113,5 +113,14 @@ describe('names read through the wording of a fourth development set', () => {
     expect(of('Lønoverførsel', '25000.00', 'DKK').merchant).toBeNull();
     expect(nameOf('PAGO BIZUM A NURIA CASTRO', '-12.00')).toBe('Nuria Castro');
   });
+
+  it("Amex's AplPay and Danish card and bill words found by probing (MC/Visa køb, Mastercard køb, Betaling, Bgs), and Danish interest or property tax words naming no one", () => {
+    expect(nameOf('AplPay RIVERSIDE NOODLE NEW YORK NY', '-18.00', 'USD')).toBe('Riverside Noodle');
+    expect(nameOf('MC/Visa køb Cykelhuset Odense', '-499.00', 'DKK')).toBe('Cykelhuset');
+    expect(nameOf('Mastercard køb DKK 64,00 Kaffeslottet Den 05.04', '-64.00', 'DKK')).toBe('Kaffeslottet');
+    expect(nameOf('Betaling Odense Kommune Ejendomsskat', '-3200.00', 'DKK')).toBe('Odense Kommune');
+    expect(nameOf('Bgs VANDCENTER SYD', '-410.00', 'DKK')).toBe('Vandcenter Syd');
+    expect(of('Renter', '-12.00', 'DKK').merchant).toBeNull();
+  });
 });
 
