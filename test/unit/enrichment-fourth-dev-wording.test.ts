@@ -122,5 +122,10 @@ describe('names read through the wording of a fourth development set', () => {
     expect(nameOf('Bgs VANDCENTER SYD', '-410.00', 'DKK')).toBe('Vandcenter Syd');
     expect(of('Renter', '-12.00', 'DKK').merchant).toBeNull();
   });
+
+  it("ING's card details after the shop's town go with it (Pasvolgnr), and a Dutch title before a person (Dhr., Mevr.)", () => {
+    expect(nameOf('Slagerij Jansen Amersfoort NLD Pasvolgnr: 001 02-04-2026 09:15 Transactie: 1A2B3C Term: 1234 Apple Pay', '-14.00')).toBe('Slagerij Jansen');
+    expect(nameOf('/TRTP/SEPA OVERBOEKING/IBAN/NL12ABNA0123456789/BIC/ABNANL2A/NAME/Dhr P Visser/REMI/Cadeau/EREF/NOTPROVIDED', '-25.00')).toBe('P Visser');
+  });
 });
 
