@@ -52,6 +52,10 @@ const TRAILING_WORDS = /\s(?:Kartenzahlung|Lastschrift|Gutschrift|Dauerauftrag|[
 const SLASHED_PLACE = /\/\/.*$|\\.*$/;
 /** Polish transfers name the other party after a label: "Przelew przychodzący … Od: ACME SPÓŁKA Z O.O.", "Przelew wychodzący do: Jan Kowalski Tytuł: …". */
 const POLISH_PARTY = /\b(?:Od|Do|Nadawca|Odbiorca|Nazwa (?:odbiorcy|nadawcy)):\s*(.+?)(?:\s+(?:Tytu[łl]|Adres|Rachunek|Nr rachunku)\s*:|$)/i;
+/** NatWest's and RBS's fields, spaced commas between them: "4417 02APR26 C , THE BOOK NOOK , YORK GB", "SOUTHERN ELECTRIC , 12345678 , DDR". */
+const FIELD_SEPARATOR = ' , ';
+/** A NatWest field before the name: the card's last digits with the day (and C for contactless), a call reference. */
+const FIELD_BEFORE_NAME = /^(?:\d{4} \d{2}[A-Z]{3}\d{2}(?: C)?|CALL REF\.NO\. \d+)$/i;
 /** Dutch SEPA lines: "Naam: Gemeente Amsterdam Omschrijving: …". */
 const NAAM = /\bNaam:\s*(.+?)(?:\s+(?:Omschrijving|Kenmerk|IBAN|BIC|Machtiging|Incassant(?:-?ID)?|Betalingskenm)\s*:|$)/i;
 /** ABN AMRO's and ING's SEPA lines in tagged form: "/TRTP/SEPA OVERBOEKING/IBAN/…/NAME/Werkgever BV/REMI/…". */
@@ -121,7 +125,7 @@ const CITY_PREFIXES = new Set(places.cities.flatMap((city) => Array.from({ lengt
 /** The description's counterparty text; the whole description (whitespace collapsed) when nothing is left. */
 export function cleanDescription(raw: string): string {
   const whole = raw.slice(0, MAX_DESCRIPTION_LENGTH).replace(SPACES, ' ').trim();
-  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? POLISH_PARTY.exec(whole)?.[1] ?? TAGGED_NAME.exec(whole)?.[1] ?? ADRES.exec(whole)?.[1] ?? WIRE_PARTY.exec(whole)?.[1] ?? achOriginator(whole) ?? whole.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? POLISH_PARTY.exec(whole)?.[1] ?? TAGGED_NAME.exec(whole)?.[1] ?? ADRES.exec(whole)?.[1] ?? WIRE_PARTY.exec(whole)?.[1] ?? firstField(whole) ?? achOriginator(whole) ?? whole.replace(CARD_AFTER_NAME, '');
   text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = withoutUsTown(codeEnds ? text : stripLeading(text));
@@ -146,6 +150,12 @@ export function cleanDescription(raw: string): string {
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
   text = stripPlace(text, whole.length >= OFX_NAME_LENGTH - 2 && whole.length <= OFX_NAME_LENGTH).replace(EDGES, '');
   return text || whole;
+}
+
+/** The first field of a line in NatWest's spaced-comma form that is not the card's or a call's reference. */
+function firstField(text: string): string | undefined {
+  if (!text.includes(FIELD_SEPARATOR)) return undefined;
+  return text.split(FIELD_SEPARATOR).find((field) => field.trim() !== '' && !FIELD_BEFORE_NAME.test(field.trim()));
 }
 
 /** NACHA entries as US banks print them: the originator's name and its entry description. */

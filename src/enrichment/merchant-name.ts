@@ -45,7 +45,7 @@ const PURPOSE = new Set([
   'TYTUL', 'TYTULEM', 'PAR', 'APDROSINASANAS', 'PREMIJA', 'KOMUNALAJIEM', 'PAKALPOJUMIEM', 'PAKALPOJUMI', 'MENESA', 'MAKSA', 'DANKT', 'DANKE', 'PALK', 'DARBO', 'UZMOKESTIS', 'AVGIFT', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'MOTIF', 'REFERENCE', 'TERUGBETALING', 'MANDATE', 'MANDAT', 'LANDLORD', 'OMSCHRIJVING', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
   'JUNIJU', 'JULIJU', 'AUGUSTU', 'SEPTEMBRI', 'OKTOBRI', 'NOVEMBRI', 'DECEMBRI',
   // a UK payment code after the payer's name (K HUSSAIN FPI PIZZA MONEY) or a card's (THE BLACK BULL ON 23 MAR CPM)
-  'FPI', 'FPO', 'FP', 'BGC', 'DEB', 'BCC', 'CPM',
+  'FPI', 'FPO', 'FP', 'BGC', 'DEB', 'BCC', 'CPM', 'DDR', 'BAC',
   // a receipt's, a card's or a branch's label after the shop (Danish Nota, Spanish Tarj., Dutch Pasvolgnr), a Polish street (UL.)
   'NOTA', 'TARJ', 'PASVOLGNR', 'PASNR', 'TRANSACTIE', 'UL',
   // what a US bill, a Spanish benefit or a local tax is for, and a credit union's share draft or transfer

@@ -127,5 +127,13 @@ describe('names read through the wording of a fourth development set', () => {
     expect(nameOf('Slagerij Jansen Amersfoort NLD Pasvolgnr: 001 02-04-2026 09:15 Transactie: 1A2B3C Term: 1234 Apple Pay', '-14.00')).toBe('Slagerij Jansen');
     expect(nameOf('/TRTP/SEPA OVERBOEKING/IBAN/NL12ABNA0123456789/BIC/ABNANL2A/NAME/Dhr P Visser/REMI/Cadeau/EREF/NOTPROVIDED', '-25.00')).toBe('P Visser');
   });
+
+  it("NatWest's spaced-comma fields (the card and day, then the name), its DDR and BAC codes, and UK banks' own cash machines", () => {
+    expect(nameOf('4417 05APR26 C , THE GREEN KITCHEN , BATH GB', '-12.00', 'GBP')).toBe('The Green Kitchen');
+    expect(nameOf('CALL REF.NO. 5521 , R PATEL , FP 05/04/26 1010 , 500000000099887766', '-60.00', 'GBP')).toBe('R Patel');
+    expect(nameOf('SEVERN VALE HOUSING , 55120044 , DDR', '-420.00', 'GBP')).toBe('Severn Vale Housing');
+    expect(nameOf('RIVERSIDE VETS LTD , SALARY , BAC', '1900.00', 'GBP')).toBe('Riverside Vets');
+    expect(of('CASH NATWEST APR05 @10:02 , 1180 YORK', '-40.00', 'GBP')).toMatchObject({ merchant: null, category: { detailed: 'TRANSFER_OUT_WITHDRAWAL' } });
+  });
 });
 
