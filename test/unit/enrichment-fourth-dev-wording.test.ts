@@ -135,5 +135,12 @@ describe('names read through the wording of a fourth development set', () => {
     expect(nameOf('RIVERSIDE VETS LTD , SALARY , BAC', '1900.00', 'GBP')).toBe('Riverside Vets');
     expect(of('CASH NATWEST APR05 @10:02 , 1180 YORK', '-40.00', 'GBP')).toMatchObject({ merchant: null, category: { detailed: 'TRANSFER_OUT_WITHDRAWAL' } });
   });
+
+  it("more Spanish banks' words found by probing (CARGO POR COMPRA TARJETA … EN, ABONO NOMINA, TRANSFERENCIA INMEDIATA RECIBIDA DE) and their card bill", () => {
+    expect(nameOf('CARGO POR COMPRA TARJETA 5521 EN MESON EL CID, BURGOS', '-24.00')).toBe('Meson El Cid');
+    expect(of('ABONO NOMINA TALLERES NORTE SL', '1650.00')).toMatchObject({ merchant: { name: 'Talleres Norte' }, category: { detailed: 'INCOME_WAGES' } });
+    expect(nameOf('TRANSFERENCIA INMEDIATA RECIBIDA DE ELENA GIL', '40.00')).toBe('Elena Gil');
+    expect(of('PAGO TARJETA CREDITO', '-310.00')).toMatchObject({ merchant: null, category: { detailed: 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT' } });
+  });
 });
 
