@@ -47,7 +47,7 @@ const PURPOSE = new Set([
   // a UK payment code after the payer's name (K HUSSAIN FPI PIZZA MONEY) or a card's (THE BLACK BULL ON 23 MAR CPM)
   'FPI', 'FPO', 'FP', 'BGC', 'DEB', 'BCC', 'CPM', 'DDR', 'BAC',
   // a receipt's, a card's or a branch's label after the shop (Danish Nota, Spanish Tarj., Dutch Pasvolgnr), a Polish street (UL.)
-  'NOTA', 'TARJ', 'PASVOLGNR', 'PASNR', 'TRANSACTIE', 'UL',
+  'NOTA', 'TARJ', 'CARTE', 'PASVOLGNR', 'PASNR', 'TRANSACTIE', 'UL',
   // what a US bill, a Spanish benefit or a local tax is for, and a credit union's share draft or transfer
   'UTILITY', 'PATIENT', 'RETAIL', 'FORSIKRING', 'FORSAKRING', 'PRESTACION', 'PRESTACIONES', 'DESEMPLEO', 'IBI', 'RECIBO', 'DRAFT', 'TFR', 'SHARE', 'ACCOUNT', 'LONOVERFORSEL', 'RENTER', 'EJENDOMSSKAT',
   // a professional's letters after the name

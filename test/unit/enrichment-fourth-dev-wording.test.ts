@@ -142,5 +142,10 @@ describe('names read through the wording of a fourth development set', () => {
     expect(nameOf('TRANSFERENCIA INMEDIATA RECIBIDA DE ELENA GIL', '40.00')).toBe('Elena Gil');
     expect(of('PAGO TARJETA CREDITO', '-310.00')).toMatchObject({ merchant: null, category: { detailed: 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT' } });
   });
+
+  it("French instant transfers (VIR INST EMIS VERS) and Crédit Mutuel's card lines (FACTURE CARTE DU ddmmyy … CARTE 4974XXXXXXXX1234) found by probing", () => {
+    expect(nameOf('VIR INST EMIS VERS M LEROY PAUL', '-30.00')).toBe('Paul Leroy');
+    expect(nameOf('FACTURE CARTE DU 050426 LIBRAIRIE DES ARCADES CARTE 4974XXXXXXXX5521', '-17.90')).toBe('Librairie des Arcades');
+  });
 });
 
