@@ -19,6 +19,10 @@ const PROCESSORS = ['SQ', 'SQC', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP',
 /** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
 const ORIGINATOR = /ORIG CO NAME:\s*(.+?)\s+(?:ORIG ID:|CO ENTRY DESCR:|DESC DATE:|SEC:|$)/i;
+/** Bank of America's wires: "Wire Type:Wire IN … Orig:ACME CORP ID:123 Snd Bk:…", "Wire Type:Wire OUT … BNF:JANE ROE ID:…". */
+const WIRE_PARTY = /\b(?:Orig|BNF):\s*(.+?)\s+(?:ID:|Snd Bk:|Bnf Bk:|Pmt Det:)/i;
+/** Credit unions' ACH lines: "Deposit ACH TYPE: PAYROLL ID: 9111111101 CO: ACME TOOLS". */
+const ACH_COMPANY = /\bTYPE:.*?\bCO:\s*(.+)$/i;
 const ENTRY_DESCRIPTION = /CO ENTRY DESCR:\s*(.+?)\s+(?:SEC:|TRACE|EED:|IND ID|$)/i;
 const SVWZ = /\b(?:EREF|MREF|CRED|KREF|ABWA|ABWE|IBAN|BIC)\+\S+/gi;
 const PURPOSE_MARKER = /\bSVWZ\+/gi;
@@ -46,12 +50,18 @@ const PROCESSOR = new RegExp(String.raw`(?<=^|\s)(?:${PROCESSORS.join('|')})\s?\
 const TRAILING_WORDS = /\s(?:Kartenzahlung|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS)$/i;
 /** SumUp's and other terminals' "NAME//CITY/COUNTRY", and French card lines' "NAME\\CITY\\ FR". */
 const SLASHED_PLACE = /\/\/.*$|\\.*$/;
+/** Polish transfers name the other party after a label: "Przelew przychodzący … Od: ACME SPÓŁKA Z O.O.", "Przelew wychodzący do: Jan Kowalski Tytuł: …". */
+const POLISH_PARTY = /\b(?:Od|Do|Nadawca|Odbiorca|Nazwa (?:odbiorcy|nadawcy)):\s*(.+?)(?:\s+(?:Tytu[łl]|Adres|Rachunek|Nr rachunku)\s*:|$)/i;
+/** NatWest's and RBS's fields, spaced commas between them: "4417 02APR26 C , THE BOOK NOOK , YORK GB", "SOUTHERN ELECTRIC , 12345678 , DDR". */
+const FIELD_SEPARATOR = ' , ';
+/** A NatWest field before the name: the card's last digits with the day (and C for contactless), a call reference. */
+const FIELD_BEFORE_NAME = /^(?:\d{4} \d{2}[A-Z]{3}\d{2}(?: C)?|CALL REF\.NO\. \d+)$/i;
 /** Dutch SEPA lines: "Naam: Gemeente Amsterdam Omschrijving: …". */
 const NAAM = /\bNaam:\s*(.+?)(?:\s+(?:Omschrijving|Kenmerk|IBAN|BIC|Machtiging|Incassant(?:-?ID)?|Betalingskenm)\s*:|$)/i;
 /** ABN AMRO's and ING's SEPA lines in tagged form: "/TRTP/SEPA OVERBOEKING/IBAN/…/NAME/Werkgever BV/REMI/…". */
 const TAGGED_NAME = /\/NAME\/([^/]+)/i;
-/** KBC names the shop first and the card after: "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …". */
-const CARD_AFTER_NAME = /\s+Betaling (?:met|via)\s.*$/i;
+/** KBC and ING name the shop first and the card after: "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …". */
+const CARD_AFTER_NAME = /\s+(?:Betaling (?:met|via)\s|Pasvolgnr\b).*$/i;
 /** PKO BP's card lines: "Lokalizacja: Adres: PIEKARNIA GRZYBEK Miasto: LODZ Kraj: POLSKA". */
 const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj)\s*:|$)/i;
 /** Bank of America's ACH lines: "HubSpot Inc DES:Coupa Pay ID:… INDN:…". */
@@ -96,8 +106,8 @@ const EDGES = /^[\s*#:;,./\\|_+-]+|[\s*#:;,/\\|_+-]+$/g;
 const SPACES = /\s+/g;
 const SPACE_BEFORE_PUNCTUATION = /\s+([,.;:])/g;
 
-/** What US banks print after a card descriptor's state: the day (10/05), an authorization code or a ZIP code. */
-const US_TAIL = /^(?:\d{2}\/\d{2}|\d{5,6})$/;
+/** What US banks print after a card descriptor's state: the day (10/05, 03-25-26), an authorization code, a ZIP code, a reference or the masked card. */
+const US_TAIL = /^(?:\d{2}\/\d{2}|\d{2}-\d{2}-\d{2}|\d{5,}|[X*]{4,}\d{4})$/;
 /** A store number in a US card descriptor (16344, #2614), or the merchant's phone in its place. */
 const US_STORE_NUMBER = /^#?\d{3,}$/;
 /** The word before a store's number (STARBUCKS STORE 06672). */
@@ -115,7 +125,7 @@ const CITY_PREFIXES = new Set(places.cities.flatMap((city) => Array.from({ lengt
 /** The description's counterparty text; the whole description (whitespace collapsed) when nothing is left. */
 export function cleanDescription(raw: string): string {
   const whole = raw.slice(0, MAX_DESCRIPTION_LENGTH).replace(SPACES, ' ').trim();
-  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? TAGGED_NAME.exec(whole)?.[1] ?? ADRES.exec(whole)?.[1] ?? achOriginator(whole) ?? whole.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? POLISH_PARTY.exec(whole)?.[1] ?? TAGGED_NAME.exec(whole)?.[1] ?? ADRES.exec(whole)?.[1] ?? WIRE_PARTY.exec(whole)?.[1] ?? firstField(whole) ?? achOriginator(whole) ?? whole.replace(CARD_AFTER_NAME, '');
   text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = withoutUsTown(codeEnds ? text : stripLeading(text));
@@ -142,12 +152,18 @@ export function cleanDescription(raw: string): string {
   return text || whole;
 }
 
+/** The first field of a line in NatWest's spaced-comma form that is not the card's or a call's reference. */
+function firstField(text: string): string | undefined {
+  if (!text.includes(FIELD_SEPARATOR)) return undefined;
+  return text.split(FIELD_SEPARATOR).find((field) => field.trim() !== '' && !FIELD_BEFORE_NAME.test(field.trim()));
+}
+
 /** NACHA entries as US banks print them: the originator's name and its entry description. */
 function achOriginator(text: string): string | undefined {
   const described = ACH_DES.exec(text);
   if (described) return `${described[1]} ${described[2]}`;
   const name = ORIGINATOR.exec(text)?.[1];
-  if (!name) return undefined;
+  if (!name) return ACH_COMPANY.exec(text)?.[1];
   const entry = ENTRY_DESCRIPTION.exec(text)?.[1];
   return entry ? `${name} ${entry}` : name;
 }
@@ -166,7 +182,11 @@ function withoutUsTown(text: string): string {
   if (state < 2 || !/^[A-Z]{2}$/.test(tokens[state]!) || !US_STATES.has(tokens[state]!)) return text;
   const store = tokens.findIndex((token, index) => index > 0 && index < state && US_STORE_NUMBER.test(token));
   if (store > 0) return tokens.slice(0, STORE_WORD.test(tokens[store - 1]!) && store > 1 ? store - 1 : store).join(' ');
+  const glued = gluedTown(tokens[state - 1]!);
+  if (glued > 0) return [...tokens.slice(0, state - 1), tokens[state - 1]!.slice(0, -glued)].join(' ');
   const words = tokens.map(normalize);
+  const cut = cutTownLength(words.slice(0, state));
+  if (cut > 0) return tokens.slice(0, state - cut).join(' ');
   for (let length = Math.min(LONGEST_CITY, state - 1); length >= 1; length--) {
     const town = words.slice(state - length, state).join(' ');
     const before = words.slice(0, state - length);
@@ -179,7 +199,43 @@ function withoutUsTown(text: string): string {
   }
   let town = state;
   while (town > 1 && TITLE_CASE.test(tokens[town - 1]!)) town--;
-  return town < state && tokens.slice(0, town).every((token) => !LOWER_CASE.test(token)) ? tokens.slice(0, town).join(' ') : text;
+  if (town < state && tokens.slice(0, town).every((token) => !LOWER_CASE.test(token))) return tokens.slice(0, town).join(' ');
+  return withoutTownAfterTrade(tokens, words, state) ?? text;
+}
+
+/**
+ * A shop's name that ends in its trade's word (EL MARIACHI TAQUERIA, GREEN GABLES FLORIST) ends there:
+ * the one or two words between it and the state are the town (EMPORIA KS, CEDAR FALLS IA).
+ */
+/** A one-word town glued to a name its field filled (PINE STATE BISCPORTLAND OR): its length, 0 when none. */
+function gluedTown(token: string): number {
+  if (!/^[A-Z]+$/.test(token)) return 0;
+  for (let start = 1; start <= token.length - SHORTEST_CUT_TOWN; start++) if (CITIES.has(token.slice(start))) return token.length - start;
+  return 0;
+}
+
+/** A card network's town field holds 13 characters: a town cut there (WEST DES MOIN, PRAIRIE VILLAG) is the start of a known one this long at least. */
+const SHORTEST_CUT_TOWN = 6;
+
+/** How many words before a US state are the start of a known town, cut short (not the whole town: stripPlace drops that). */
+function cutTownLength(words: string[]): number {
+  for (let length = Math.min(3, words.length - 1); length >= 1; length--) {
+    const town = words.slice(-length).join(' ');
+    if (town.length >= SHORTEST_CUT_TOWN && !CITIES.has(town) && CITY_PREFIXES.has(town)) return length;
+  }
+  return 0;
+}
+
+/** Fewer letters than this after a trade's word are its abbreviation (MEXICAN REST), not a town. */
+const SHORTEST_TOWN = 5;
+
+function withoutTownAfterTrade(tokens: string[], words: string[], state: number): string | undefined {
+  for (let length = 1; length <= 2; length++) {
+    const trade = state - length - 1;
+    const town = words.slice(trade + 1, state);
+    if (trade >= 1 && isTradesWord(words[trade]!) && town.every((word) => /^[A-Z]+$/.test(word) && !isTradesWord(word)) && town.join('').length >= SHORTEST_TOWN) return tokens.slice(0, trade + 1).join(' ');
+  }
+  return undefined;
 }
 
 /** Payment-method words, processor prefixes, and dates or card numbers between them, from the start. */

@@ -34,3 +34,8 @@ export function givenNameFirst(words: readonly string[]): readonly string[] {
   const [surname, given] = words.map(normalize) as [string, string];
   return GIVEN_NAMES.has(given) && !GIVEN_NAMES.has(surname) && !NOT_SURNAMES.has(surname) && !isTradesWord(surname) ? [words[1]!, words[0]!] : words;
 }
+
+/** True when a normalized word is one of the common given names (JAN, MARCO), which a purpose word (a month) may also be. */
+export function isGivenName(word: string): boolean {
+  return GIVEN_NAMES.has(word);
+}

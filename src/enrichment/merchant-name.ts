@@ -8,8 +8,9 @@
  * Text in capitals is title-cased, keeping short all-capital tokens (HMRC's kind: DWP, NAV) and
  * lower-casing particles inside a name (Metro de Madrid); text already in mixed case is kept.
  */
+import places from './data/places.json' with { type: 'json' };
 import { legalFormLength } from './legal-forms.ts';
-import { givenNameFirst } from './given-names.ts';
+import { givenNameFirst, isGivenName } from './given-names.ts';
 import { CIVIL_TITLES } from './guards.ts';
 import { isFacilitator } from './naming-guards.ts';
 import { normalize } from './text.ts';
@@ -43,8 +44,12 @@ const PURPOSE = new Set([
   // labels before a transfer's free text (title, message, reference), and Latvian "for" with a month's accusative
   'TYTUL', 'TYTULEM', 'PAR', 'APDROSINASANAS', 'PREMIJA', 'KOMUNALAJIEM', 'PAKALPOJUMIEM', 'PAKALPOJUMI', 'MENESA', 'MAKSA', 'DANKT', 'DANKE', 'PALK', 'DARBO', 'UZMOKESTIS', 'AVGIFT', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'MOTIF', 'REFERENCE', 'TERUGBETALING', 'MANDATE', 'MANDAT', 'LANDLORD', 'OMSCHRIJVING', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
   'JUNIJU', 'JULIJU', 'AUGUSTU', 'SEPTEMBRI', 'OKTOBRI', 'NOVEMBRI', 'DECEMBRI',
-  // a UK payment code after the payer's name (K HUSSAIN FPI PIZZA MONEY)
-  'FPI', 'FPO', 'BGC', 'DEB',
+  // a UK payment code after the payer's name (K HUSSAIN FPI PIZZA MONEY) or a card's (THE BLACK BULL ON 23 MAR CPM)
+  'FPI', 'FPO', 'FP', 'BGC', 'DEB', 'BCC', 'CPM', 'DDR', 'BAC',
+  // a receipt's, a card's or a branch's label after the shop (Danish Nota, Spanish Tarj., Dutch Pasvolgnr), a Polish street (UL.)
+  'NOTA', 'TARJ', 'CARTE', 'PASVOLGNR', 'PASNR', 'TRANSACTIE', 'UL',
+  // what a US bill, a Spanish benefit or a local tax is for, and a credit union's share draft or transfer
+  'UTILITY', 'PATIENT', 'RETAIL', 'FORSIKRING', 'FORSAKRING', 'PRESTACION', 'PRESTACIONES', 'DESEMPLEO', 'IBI', 'RECIBO', 'DRAFT', 'TFR', 'SHARE', 'ACCOUNT', 'LONOVERFORSEL', 'RENTER', 'EJENDOMSSKAT',
   // a professional's letters after the name
   'DDS', 'DMD', 'MD', 'DVM', 'PHD', 'ESQ', 'CPA',
 ]);
@@ -52,7 +57,7 @@ const PURPOSE = new Set([
 const LEADING_FORMS = new Set(['SIA', 'AS', 'UAB', 'AB', 'OU', 'AAS', 'VAS', 'SARL', 'SAS', 'SASU', 'EURL']);
 
 /** Words that lead to a name (to, from, in favour of) and particles inside one; dropped at either end. */
-const LINKS = new Set(['TO', 'FROM', 'DE', 'DA', 'DI', 'DEL', 'PARA', 'A', 'FRA', 'TIL', 'VAN', 'AAN', 'NAAR', 'OD', 'DO', 'FAVORE', 'BEI', 'AN', 'VON', 'FOR', 'POUR', 'AV', 'TILL', 'FRAN', 'ZA', 'PAR', 'UZ', 'NAAM', 'OF']);
+const LINKS = new Set(['TO', 'FROM', 'DE', 'DA', 'DI', 'DEL', 'PARA', 'A', 'FRA', 'TIL', 'VAN', 'AAN', 'NAAR', 'OD', 'DO', 'FAVORE', 'BEI', 'AN', 'VON', 'FOR', 'POUR', 'AV', 'TILL', 'FRAN', 'ZA', 'PAR', 'UZ', 'NAAM', 'OF', 'DLA', 'EN']);
 /** Particles written in lower case inside a title-cased name. */
 const PARTICLES = new Set(['de', 'di', 'del', 'della', 'la', 'le', 'les', 'du', 'des', 'van', 'der', 'den', 'von', 'zu', 'zum', 'y', 'e', 'i', 'og', 'och', 'da', 'do', 'dos', 'das', 'of', 'the', 'and', 'per', 'am', 'et']);
 /** Short words kept in title case even alone (a short all-capital token is otherwise an initialism: DWP, NAV). */
@@ -63,6 +68,12 @@ const INITIALISMS = new Set(['UK', 'US', 'USA', 'EU', 'NHS', 'GB']);
 
 /** A pay week (WK23, WK 07): what a wage is for, like a month. */
 const PAY_WEEK = /^(?:WK|WEEK)\d{0,2}$/;
+
+/** A comma after a word: banks write the name, then the town and the card (`BAR EL RINCON, CORDOBA ES, TARJ.`); the name ends there. */
+const NAME_THEN_PLACE = /,$/;
+
+const US_STATES = new Set(places.usStates);
+const STATE_CODES_THAT_ARE_WORDS = new Set(['CO', 'IN', 'OR', 'ME', 'OK', 'HI', 'DE', 'PA', 'LA', 'AL', 'MA', 'OH', 'ID', 'MD']);
 
 const MIN_LETTERS = 2;
 const SHORT_TOKEN = 3;
@@ -89,23 +100,42 @@ export function nameFromText(text: string, currencyCode: string): string | null 
     const { word, index } = flat[at]!;
     if (name.length > 0 && legalFormLength(flatWords, at, currencyCode) > 0) break;
     if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && (LOWER.test(tokens[index]!) || (TITLE.test(tokens[index]!) && LOWER.test(tokens[index + 1] ?? '')))) break;
-    if (PURPOSE.has(word) || PAY_WEEK.test(word)) {
+    if ((PURPOSE.has(word) && !givenNameBeforeName(tokens, flat, at)) || PAY_WEEK.test(word)) {
       if (name.length > 0) break;
       continue;
     }
     if (name.length === 0 && (LINKS.has(word) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR') || (CIVIL_TITLES.has(word) && at < flat.length - 2))) continue;
     if (name.at(-1) !== index) name.push(index);
+    if (NAME_THEN_PLACE.test(tokens[index]!)) break;
   }
-  while (name.length > 0 && isLink(words[name.at(-1)!]!)) name.pop();
-  const kept = givenNameFirst(withIrishO(onceOnly(name.map((index) => tokens[index]!))));
+  while (name.length > 0 && (isLink(words[name.at(-1)!]!) || (name.length > 1 && currencyCode === 'USD' && isStateCode(tokens[name.at(-1)!]!)))) name.pop();
+  const kept = givenNameFirst(withPossessive(withIrishO(onceOnly(name.map((index) => tokens[index]!.replace(NAME_THEN_PLACE, ''))))));
   if (kept.join('').replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(kept.join(' ')))) return null;
   return /\p{Ll}/u.test(kept.join(' ')) ? kept.join(' ') : kept.map((token, position) => titleCase(token, position, kept.length)).join(' ');
+}
+
+/** A given name in title case that is also a month's (Jan, Marco), first or after a word leading to a name, before a capitalized word that is no purpose word: a person's name begins (to Jan Kowalski). */
+function givenNameBeforeName(tokens: string[], flat: { word: string; index: number }[], at: number): boolean {
+  const { word, index } = flat[at]!;
+  const next = flat[at + 1];
+  return (at === 0 || LINKS.has(flat[at - 1]!.word)) && isGivenName(word) && TITLE.test(tokens[index]!) && next !== undefined && next.index !== index && /^\p{Lu}/u.test(tokens[next.index]!) && !PURPOSE.has(next.word) && !LINKS.has(next.word);
 }
 
 /** A name a bank writes twice, as creditor and as reference (MARTIN LUCAS MARTIN LUCAS), once. */
 function onceOnly(tokens: string[]): string[] {
   const half = tokens.length / 2;
   return Number.isInteger(half) && half > 0 && tokens.slice(0, half).join(' ') === tokens.slice(half).join(' ') ? tokens.slice(0, half) : tokens;
+}
+
+/** A possessive whose apostrophe the bank turned into a space: CHUY S is CHUY'S (never S S, S & S). */
+function withPossessive(tokens: string[]): string[] {
+  const possessive = (index: number) => index > 0 && /^s$/i.test(tokens[index] ?? '') && tokens[index - 1]!.length > 1;
+  return tokens.flatMap((token, index) => (possessive(index) ? [] : possessive(index + 1) ? [`${token}'${tokens[index + 1]}`] : [token]));
+}
+
+/** A US state's code after a payer's name (STATE OF IOWA IA TAX REF), not a word that is also one (CO, IN, OR, ME). */
+function isStateCode(token: string): boolean {
+  return US_STATES.has(token) && !STATE_CODES_THAT_ARE_WORDS.has(token);
 }
 
 /** Irish and Scottish names whose apostrophe the bank dropped: O BRIENS WINE is O'BRIENS WINE. */
