@@ -3,7 +3,8 @@
  * file). A spelling matches as whole words of the normalized text (UBER EATS in "UBER EATS
  * PENDING"), or written together (WHOLEFOODS, TRADERJOES for WHOLE FOODS, TRADER JOES). The longest
  * spelling found wins, then the earliest: UBER EATS before UBER, COSTCO GAS before COSTCO.
- * Both lookups are hash maps built once; a call looks up each run of up to MAX_WORDS words.
+ * Both lookups are hash maps built once; a call looks up each run of up to MAX_WORDS words, and
+ * stops lengthening a run as soon as no spelling starts with its letters.
  */
 import directory from './data/merchants.json' with { type: 'json' };
 import { categoryOf, type Category } from './taxonomy.ts';
@@ -24,11 +25,15 @@ export interface DirectoryMatch {
 
 const BY_WORDS = new Map<string, DirectoryMerchant>();
 const BY_SQUASHED = new Map<string, DirectoryMerchant>();
+/** Every start of a spelling written together ('', W, WH, …, WHOLEFOODS): a run of text whose letters are none leads to no spelling. */
+const SQUASHED_STARTS = new Set<string>();
 for (const entry of directory.merchants) {
   const merchant = { name: entry.name, category: categoryOf(entry.category) };
   for (const spelling of entry.match) {
+    const squashed = spelling.replace(/ /g, '');
     BY_WORDS.set(spelling, merchant);
-    BY_SQUASHED.set(spelling.replace(/ /g, ''), merchant);
+    BY_SQUASHED.set(squashed, merchant);
+    for (let length = 0; length <= squashed.length; length++) SQUASHED_STARTS.add(squashed.slice(0, length));
   }
 }
 
@@ -59,20 +64,18 @@ export function findMerchant(normalized: string, nameFirst = false): DirectoryMa
   const words = normalized.split(' ');
   let best: (Omit<DirectoryMatch, 'words' | 'at'> & { length: number; from: number; to: number }) | undefined;
   for (let start = 0; start < words.length; start++) {
-    let spaced = '';
     let squashed = '';
     for (let end = start; end < Math.min(words.length, start + MAX_WORDS); end++) {
-      spaced = end === start ? words[end]! : `${spaced} ${words[end]!}`;
       squashed += words[end]!;
+      if (!SQUASHED_STARTS.has(squashed)) break;
       if (best && squashed.length <= best.length) continue;
       if (end === start && squashed.length <= SHORT && !(nameFirst && start === 0)) continue;
-      const exact = BY_WORDS.get(spaced);
-      if (exact) {
-        best = { merchant: exact, exact: true, length: squashed.length, from: start, to: end };
-        continue;
-      }
-      const together = squashed.length >= MIN_SQUASHED_LENGTH ? BY_SQUASHED.get(squashed) : undefined;
-      if (together) best = { merchant: together, exact: false, length: squashed.length, from: start, to: end };
+      // A spelling word for word is also one written together: a run unknown written together is neither.
+      const together = BY_SQUASHED.get(squashed);
+      if (!together) continue;
+      const exact = BY_WORDS.get(end === start ? squashed : words.slice(start, end + 1).join(' '));
+      if (exact) best = { merchant: exact, exact: true, length: squashed.length, from: start, to: end };
+      else if (squashed.length >= MIN_SQUASHED_LENGTH) best = { merchant: together, exact: false, length: squashed.length, from: start, to: end };
     }
   }
   return best && { merchant: best.merchant, exact: best.exact, words: best.to - best.from + 1, at: best.from };

@@ -2,20 +2,47 @@
  * The comparable form of bank text: accents dropped (LÖN, Kortköp, Café and Płatność compare as LON,
  * KORTKOP, CAFE and PLATNOSC), upper case, apostrophes dropped (TRADER JOE'S as TRADER JOES), every other run of
  * non-letters and non-digits one space. Directory patterns, rules and places are written in it.
+ * It runs several times for every transaction, so it is one pass over the characters; only text
+ * with a character beyond ASCII goes through Unicode decomposition first.
  */
 export function normalize(text: string): string {
+  return joinWords(ASCII.test(text) ? text.toUpperCase() : foldLetters(text));
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+/** Letters without a decomposition, written as the letters they are read as. */
+const FOLDED: Readonly<Record<string, string>> = { Ø: 'O', Ł: 'L', Đ: 'D', Æ: 'AE', Œ: 'OE' };
+
+/** Upper case without accents: Kortköp as KORTKOP, Łódź as LODZ. */
+function foldLetters(text: string): string {
   return text
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
     .toUpperCase()
-    .replace(/Ø/g, 'O')
-    .replace(/Ł/g, 'L')
-    .replace(/Đ/g, 'D')
-    .replace(/Æ/g, 'AE')
-    .replace(/Œ/g, 'OE')
-    .replace(/['’`]/g, '')
-    .replace(/[^A-Z0-9]+/g, ' ')
-    .trim();
+    .replace(/[ØŁĐÆŒ]/g, (letter) => FOLDED[letter]!);
+}
+
+const APOSTROPHES = new Set(["'", '’', '`']);
+
+/** Upper-case text's runs of A-Z and 0-9, apostrophes dropped inside them, joined by one space. */
+function joinWords(upper: string): string {
+  let joined = '';
+  let apart = false;
+  let start = -1;
+  for (let at = 0; at <= upper.length; at++) {
+    const code = at < upper.length ? upper.charCodeAt(at) : 0;
+    if ((code >= 65 && code <= 90) || (code >= 48 && code <= 57)) {
+      if (start < 0) start = at;
+      continue;
+    }
+    if (start >= 0) {
+      joined += apart && joined !== '' ? ` ${upper.slice(start, at)}` : upper.slice(start, at);
+      apart = false;
+      start = -1;
+    }
+    if (!APOSTROPHES.has(upper.charAt(at))) apart = true;
+  }
+  return joined;
 }
 
 /** The normalized form without spaces, for names written together (WHOLEFOODS, TRADERJOES). */
