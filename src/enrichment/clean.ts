@@ -88,42 +88,62 @@ const NUMBER_OR_CODE = /\b(?:\d{3,}|(?=[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])
 const STRAY_PUNCTUATION = /(?<=^|\s)[^\p{L}\p{N}\s&]+(?=\s|$)/gu;
 const EDGES = /^[\s*#:;,./\\|_+-]+|[\s*#:;,/\\|_+-]+$/g;
 const SPACES = /\s+/g;
+/** Whitespace that SPACES would change: a run, or a tab, newline or other space than ' '. Most lines have none. */
+const UNCOLLAPSED = /\s\s|[^\S ]/;
 const SPACE_BEFORE_PUNCTUATION = /\s+([,.;:])/g;
 
 const COUNTRIES = new Set(places.countries);
 const US_STATES = new Set(places.usStates);
 const CITIES = new Set(places.cities);
+/** Every city's last word: a text whose last word is none of them ends with no city, found without joining its words. */
+const CITY_LAST_WORDS = new Set(places.cities.map((city) => city.slice(city.lastIndexOf(' ') + 1)));
 const LONGEST_CITY = Math.max(...places.cities.map((city) => city.split(' ').length));
 /** Every proper start of a city's name of three characters or more (NEW YOR, PORTLA), for names OFX cut short. */
 const CITY_PREFIXES = new Set(places.cities.flatMap((city) => Array.from({ length: Math.max(0, city.length - 3) }, (_, index) => city.slice(0, index + 3)).filter((prefix) => !prefix.endsWith(' '))));
 
+/**
+ * The passes that blank what is not the counterparty, in order, each with the character its pattern
+ * cannot match without: a line without digits, stars or brackets (blanking never adds one) skips
+ * the passes that look for them.
+ */
+const BLANKED: ReadonlyArray<readonly [pattern: RegExp, needs: 'digit' | '*' | '(' | null]> = [
+  [LABELLED_REFERENCE, 'digit'],
+  [BRACKETED, '('],
+  [CARD_REFERENCE, null],
+  [FOREIGN_AMOUNT, 'digit'],
+  [LABELLED_DATE, 'digit'],
+  [DATE, 'digit'],
+  [TIME, 'digit'],
+  [PHONE, 'digit'],
+  [STORE_NUMBER, 'digit'],
+  [PROCESSOR, '*'],
+  [REFERENCE_SUFFIX, '*'],
+  [STAR, '*'],
+  [NUMBER_OR_CODE, 'digit'],
+  [STRAY_PUNCTUATION, null],
+];
+const DIGIT = /\d/;
+
 /** The description's counterparty text; the whole description (whitespace collapsed) when nothing is left. */
 export function cleanDescription(raw: string): string {
-  const whole = raw.slice(0, MAX_DESCRIPTION_LENGTH).replace(SPACES, ' ').trim();
-  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? ADRES.exec(whole)?.[1] ?? achOriginator(whole) ?? whole;
-  text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
+  const whole = collapseSpaces(raw.slice(0, MAX_DESCRIPTION_LENGTH)).trim();
+  // The Dutch, Polish and ACH forms all have a label with a colon.
+  const labelled = whole.includes(':');
+  let text = PURCHASE_AT.exec(whole)?.[1] ?? (labelled ? (NAAM.exec(whole)?.[1] ?? ADRES.exec(whole)?.[1] ?? achOriginator(whole)) : undefined) ?? whole;
+  if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = codeEnds ? text : stripLeading(text);
-  text = text
-    .replace(LABELLED_REFERENCE, ' ')
-    .replace(BRACKETED, ' ')
-    .replace(CARD_REFERENCE, ' ')
-    .replace(FOREIGN_AMOUNT, ' ')
-    .replace(LABELLED_DATE, ' ')
-    .replace(DATE, ' ')
-    .replace(TIME, ' ')
-    .replace(PHONE, ' ')
-    .replace(STORE_NUMBER, ' ')
-    .replace(PROCESSOR, ' ')
-    .replace(REFERENCE_SUFFIX, ' ')
-    .replace(STAR, ' ')
-    .replace(NUMBER_OR_CODE, ' ')
-    .replace(STRAY_PUNCTUATION, ' ')
-    .replace(SPACES, ' ')
-    .replace(SPACE_BEFORE_PUNCTUATION, '$1');
-  text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
+  const has = { digit: DIGIT.test(text), '*': text.includes('*'), '(': text.includes('(') };
+  for (const [pattern, needs] of BLANKED) if (needs === null || has[needs]) text = text.replace(pattern, ' ');
+  text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
+  text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '');
+  if (text.includes('//')) text = text.replace(SLASHED_PLACE, '');
   text = stripPlace(text, whole.length >= OFX_NAME_LENGTH - 2 && whole.length <= OFX_NAME_LENGTH).replace(EDGES, '');
   return text || whole;
+}
+
+function collapseSpaces(text: string): string {
+  return UNCOLLAPSED.test(text) ? text.replace(SPACES, ' ') : text;
 }
 
 /** NACHA entries as US banks print them: the originator's name and its entry description. */
@@ -208,6 +228,9 @@ function isStateAndCountry(word: string): boolean {
 
 /** How many normalized words before `end` name a city (the longest such), leaving at least one word; 0 when none. */
 function cityLength(words: string[], end: number): number {
+  if (end < 2) return 0;
+  const last = words[end - 1]!;
+  if (!CITY_LAST_WORDS.has(last.slice(last.lastIndexOf(' ') + 1))) return 0;
   for (let length = Math.min(LONGEST_CITY, end - 1); length >= 1; length--) {
     if (CITIES.has(words.slice(end - length, end).join(' '))) return length;
   }

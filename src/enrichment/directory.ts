@@ -8,6 +8,7 @@
  */
 import directory from './data/merchants.json' with { type: 'json' };
 import { categoryOf, type Category } from './taxonomy.ts';
+import { CHARACTER_KEY_LENGTH, CHARACTER_KEYS, characterKey } from './text.ts';
 
 export interface DirectoryMerchant {
   name: string;
@@ -27,6 +28,8 @@ const BY_WORDS = new Map<string, DirectoryMerchant>();
 const BY_SQUASHED = new Map<string, DirectoryMerchant>();
 /** Every start of a spelling written together ('', W, WH, …, WHOLEFOODS): a run of text whose letters are none leads to no spelling. */
 const SQUASHED_STARTS = new Set<string>();
+/** The first characters of every spelling as a table of flags (text.ts): most words of text start none, and are passed over without a lookup. */
+const FIRST_CHARACTERS = new Uint8Array(CHARACTER_KEYS);
 for (const entry of directory.merchants) {
   const merchant = { name: entry.name, category: categoryOf(entry.category) };
   for (const spelling of entry.match) {
@@ -34,6 +37,7 @@ for (const entry of directory.merchants) {
     BY_WORDS.set(spelling, merchant);
     BY_SQUASHED.set(squashed, merchant);
     for (let length = 0; length <= squashed.length; length++) SQUASHED_STARTS.add(squashed.slice(0, length));
+    FIRST_CHARACTERS[characterKey(squashed, 0)] = 1;
   }
 }
 
@@ -64,6 +68,8 @@ export function findMerchant(normalized: string, nameFirst = false): DirectoryMa
   const words = normalized.split(' ');
   let best: (Omit<DirectoryMatch, 'words' | 'at'> & { length: number; from: number; to: number }) | undefined;
   for (let start = 0; start < words.length; start++) {
+    // A run from a word of three characters or more starts with its first three: when no spelling does, no run from it is one.
+    if (words[start]!.length >= CHARACTER_KEY_LENGTH && FIRST_CHARACTERS[characterKey(words[start]!, 0)] === 0) continue;
     let squashed = '';
     for (let end = start; end < Math.min(words.length, start + MAX_WORDS); end++) {
       squashed += words[end]!;

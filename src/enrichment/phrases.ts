@@ -2,10 +2,11 @@
  * Lists of phrases found in normalized text (text.ts) by looking its words up, as phrasesRegex finds
  * them: a phrase matches as whole words, and a `*` at either end stands for more letters of the same
  * word (VERSICHERUNG* also finds VERSICHERUNGEN, *VERSICHERUNG also KFZVERSICHERUNG). The rules'
- * lists hold hundreds of phrases each and every transaction is read against all of them: one map
- * lookup per word of text finds the few phrases that can start there, where one regex per list
- * tried every phrase at every place.
+ * lists hold hundreds of phrases each and every transaction is read against all of them: a word's
+ * first and last characters, read in place, pick the few phrases that can start there, where one
+ * regex per list tried every phrase at every place.
  */
+import { CHARACTER_KEY_LENGTH, CHARACTER_KEYS, characterKey } from './text.ts';
 
 /** A phrase's words, its stars taken off, and where it came from. */
 interface Entry {
@@ -26,24 +27,19 @@ export interface PhraseMatch {
 }
 
 /**
- * Characters a word is keyed by: a wildcard word by its first (VERSICHERUNG*) or last
- * (*VERSICHERUNG) ones, any word first by its first ones, to skip the lookup of a word no phrase
- * starts like (most of a text's).
+ * Characters a word is keyed by: any word by its first ones, a wildcard word (VERSICHERUNG*,
+ * *VERSICHERUNG) by its first or last ones. A word whose keys no phrase has (most of a text's) is
+ * passed over without a lookup.
  */
-const KEY = 3;
-/** A key's characters as digits: A-Z, 0-9, and one for any other or none (a shorter word's end). */
-const BASE = 37;
-const KEYS = BASE ** KEY;
+const KEY = CHARACTER_KEY_LENGTH;
 /** What a key's flags say phrases have: a first word of those first characters, a wildcard word starting, or one ending with them. */
 const WHOLE = 1;
 const STARTS = 2;
 const ENDS = 4;
-/** The key of no characters, which no phrase has: a word shorter than KEY ends with no wildcard's. */
-const NO_KEY = KEYS - 1;
 const NORMALIZED_PHRASE = /^\*?[A-Z0-9]+(?: [A-Z0-9]+)*\*?$/;
 
 export class PhraseIndex {
-  readonly #keys = new Uint8Array(KEYS);
+  readonly #keys = new Uint8Array(CHARACTER_KEYS);
   readonly #byFirstWord = new Map<string, Entry[]>();
   readonly #byStart = new Map<number, Entry[]>();
   readonly #byEnd = new Map<number, Entry[]>();
@@ -61,14 +57,13 @@ export class PhraseIndex {
         const words = phrase.slice(lead ? 1 : 0, trail ? -1 : undefined).split(' ');
         const entry: Entry = { list, words, lead, trail, rank };
         const first = words[0]!;
-        const whole = !lead && !(trail && words.length === 1);
-        if (whole) {
+        if (!lead && !(trail && words.length === 1)) {
           add(this.#byFirstWord, first, entry);
-          this.#keys[keyOf(first, 0)]! |= WHOLE;
+          this.#keys[characterKey(first, 0)]! |= WHOLE;
         } else if ((lead && trail && words.length === 1) || first.length < KEY) {
           this.#everywhere.push(entry);
         } else {
-          const key = keyOf(first, lead ? first.length - KEY : 0);
+          const key = characterKey(first, lead ? first.length - KEY : 0);
           add(lead ? this.#byEnd : this.#byStart, key, entry);
           this.#keys[key]! |= lead ? ENDS : STARTS;
         }
@@ -76,80 +71,49 @@ export class PhraseIndex {
     });
   }
 
-  /** True when a phrase of any list is in `normalized`. */
-  test(normalized: string): boolean {
-    const words = normalized.split(' ');
-    for (let at = 0; at < words.length; at++) {
-      const word = words[at]!;
-      const first = keyOf(word, 0);
-      const last = word.length >= KEY ? keyOf(word, word.length - KEY) : NO_KEY;
-      if (
-        anyAt(this.#everywhere, words, at) ||
-        (this.#keys[first]! & WHOLE && anyAt(this.#byFirstWord.get(word), words, at)) ||
-        (this.#keys[first]! & STARTS && anyAt(this.#byStart.get(first), words, at)) ||
-        (this.#keys[last]! & ENDS && anyAt(this.#byEnd.get(last), words, at))
-      ) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /**
    * Every list with a phrase in `normalized`, in the lists' order, with its leftmost match (the
    * longest phrase there, as the list's regex would take it).
    */
   matches(normalized: string): PhraseMatch[] {
-    const words = normalized.split(' ');
     const found: Found[] = [];
-    for (let at = 0; at < words.length; at++) {
-      const word = words[at]!;
-      const first = keyOf(word, 0);
-      const last = word.length >= KEY ? keyOf(word, word.length - KEY) : NO_KEY;
-      record(found, this.#everywhere, words, at);
-      if (this.#keys[first]! & WHOLE) record(found, this.#byFirstWord.get(word), words, at);
-      if (this.#keys[first]! & STARTS) record(found, this.#byStart.get(first), words, at);
-      if (this.#keys[last]! & ENDS) record(found, this.#byEnd.get(last), words, at);
+    for (let start = 0; start <= normalized.length; ) {
+      const end = wordEnd(normalized, start);
+      const first = characterKey(normalized, start, end);
+      record(found, normalized, start, end, this.#everywhere);
+      if (this.#keys[first]! & WHOLE) record(found, normalized, start, end, this.#byFirstWord.get(normalized.slice(start, end)));
+      if (this.#keys[first]! & STARTS) record(found, normalized, start, end, this.#byStart.get(first));
+      const last = end - start >= KEY ? characterKey(normalized, end - KEY, end) : undefined;
+      if (last !== undefined && this.#keys[last]! & ENDS) record(found, normalized, start, end, this.#byEnd.get(last));
+      start = end + 1;
     }
     if (found.length > 1) found.sort((a, b) => a.list - b.list);
-    return found.map((match) => ({ list: match.list, length: spanLength(words, match.at, match.words) }));
+    return found.map(({ list, start, end }) => ({ list, length: end - start }));
   }
 }
 
-/** A list's leftmost match so far: where, the phrase's rank, and how many words it took. */
+/** A list's leftmost match so far: where it starts and ends, and the phrase's rank. */
 interface Found {
   list: number;
-  at: number;
+  start: number;
+  end: number;
   rank: number;
-  words: number;
 }
 
-function anyAt(entries: readonly Entry[] | undefined, words: readonly string[], at: number): boolean {
-  if (entries) for (const entry of entries) if (matchesAt(words, at, entry)) return true;
-  return false;
-}
-
-/** Keeps each list's leftmost match, and there the phrase its regex tries first (a text matches few lists: a scan finds one). */
-function record(found: Found[], entries: readonly Entry[] | undefined, words: readonly string[], at: number): void {
+/**
+ * Keeps each list's leftmost match among `entries` from the word of `text` from `start` to `end`, and
+ * there the phrase its regex tries first (a text matches few lists: a scan finds one).
+ */
+function record(found: Found[], text: string, start: number, end: number, entries: readonly Entry[] | undefined): void {
   if (!entries) return;
   for (const entry of entries) {
     const earlier = found.find((match) => match.list === entry.list);
-    if ((earlier && (earlier.at < at || earlier.rank < entry.rank)) || !matchesAt(words, at, entry)) continue;
-    if (earlier) Object.assign(earlier, { rank: entry.rank, words: entry.words.length });
-    else found.push({ list: entry.list, at, rank: entry.rank, words: entry.words.length });
+    if (earlier && (earlier.start < start || earlier.rank < entry.rank)) continue;
+    const matched = matchEnd(text, start, end, entry);
+    if (matched < 0) continue;
+    if (earlier) Object.assign(earlier, { end: matched, rank: entry.rank });
+    else found.push({ list: entry.list, start, end: matched, rank: entry.rank });
   }
-}
-
-/** Three characters from `from` as one number below KEYS: a key without a string to make and hash. */
-function keyOf(word: string, from: number): number {
-  return (digitOf(word.charCodeAt(from)) * BASE + digitOf(word.charCodeAt(from + 1))) * BASE + digitOf(word.charCodeAt(from + 2));
-}
-
-/** A-Z as 0-25, 0-9 as 26-35, anything else (NaN past the end) as 36. */
-function digitOf(code: number): number {
-  if (code >= 65 && code <= 90) return code - 65;
-  if (code >= 48 && code <= 57) return code - 22;
-  return BASE - 1;
 }
 
 function add<Key>(map: Map<Key, Entry[]>, key: Key, entry: Entry): void {
@@ -158,22 +122,32 @@ function add<Key>(map: Map<Key, Entry[]>, key: Key, entry: Entry): void {
   else map.set(key, [entry]);
 }
 
-function matchesAt(words: readonly string[], at: number, { words: phrase, lead, trail }: Entry): boolean {
-  if (at + phrase.length > words.length) return false;
-  const last = phrase.length - 1;
-  for (let offset = 0; offset <= last; offset++) {
-    const word = words[at + offset]!;
-    const part = phrase[offset]!;
-    const starred = offset === 0 && lead;
-    const open = offset === last && trail;
-    if (!(starred && open ? word.includes(part) : starred ? word.endsWith(part) : open ? word.startsWith(part) : word === part)) return false;
-  }
-  return true;
+/** Where the word of `text` from `start` ends: at the next space, or the text's end. */
+function wordEnd(text: string, start: number): number {
+  const space = text.indexOf(' ', start);
+  return space < 0 ? text.length : space;
 }
 
-/** Characters of `count` words from `at`, with the spaces between them. */
-function spanLength(words: readonly string[], at: number, count: number): number {
-  let length = count - 1;
-  for (let offset = 0; offset < count; offset++) length += words[at + offset]!.length;
-  return length;
+/** Where the phrase matched from the word of `text` from `start` to `end` ends, or -1 when it does not match there. */
+function matchEnd(text: string, start: number, end: number, { words, lead, trail }: Entry): number {
+  const last = words.length - 1;
+  for (let offset = 0; offset <= last; offset++) {
+    if (offset > 0) {
+      if (end >= text.length) return -1;
+      start = end + 1;
+      end = wordEnd(text, start);
+    }
+    const part = words[offset]!;
+    const length = end - start;
+    const starred = offset === 0 && lead;
+    const open = offset === last && trail;
+    if (!(starred && open ? within(text, part, start, end) : starred ? length >= part.length && text.startsWith(part, end - part.length) : open ? length >= part.length && text.startsWith(part, start) : length === part.length && text.startsWith(part, start))) return -1;
+  }
+  return end;
+}
+
+/** True when `part` is in `text` between `start` and `end`. */
+function within(text: string, part: string, start: number, end: number): boolean {
+  const at = text.indexOf(part, start);
+  return at >= 0 && at + part.length <= end;
 }

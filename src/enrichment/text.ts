@@ -45,6 +45,31 @@ function joinWords(upper: string): string {
   return joined;
 }
 
+/** How many characters of a word characterKey reads. */
+export const CHARACTER_KEY_LENGTH = 3;
+/** A key's characters as digits: A-Z, 0-9, and one for any other or none (past a shorter word's end). */
+const KEY_BASE = 37;
+/** Every key is below this. */
+export const CHARACTER_KEYS = KEY_BASE ** CHARACTER_KEY_LENGTH;
+
+/**
+ * Three characters of normalized text from `from` as one number, those at `to` or after (past a
+ * word's end) as none: an index into a table of flags (a word of text may start a phrase or a
+ * spelling only if its first characters are a known key), checked without a string to make and hash.
+ */
+export function characterKey(text: string, from: number, to = text.length): number {
+  let key = 0;
+  for (let at = from; at < from + CHARACTER_KEY_LENGTH; at++) key = key * KEY_BASE + (at < to ? keyDigit(text.charCodeAt(at)) : KEY_BASE - 1);
+  return key;
+}
+
+/** A-Z as 0-25, 0-9 as 26-35, anything else as 36. */
+function keyDigit(code: number): number {
+  if (code >= 65 && code <= 90) return code - 65;
+  if (code >= 48 && code <= 57) return code - 22;
+  return KEY_BASE - 1;
+}
+
 /** The normalized form without spaces, for names written together (WHOLEFOODS, TRADERJOES). */
 export function squash(normalized: string): string {
   return normalized.replace(/ /g, '');
