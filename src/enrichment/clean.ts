@@ -127,17 +127,14 @@ const DIGIT = /\d/;
 /** The description's counterparty text; the whole description (whitespace collapsed) when nothing is left. */
 export function cleanDescription(raw: string): string {
   const whole = collapseSpaces(raw.slice(0, MAX_DESCRIPTION_LENGTH)).trim();
-  // The Dutch, Polish and ACH forms all have a label with a colon.
-  const labelled = whole.includes(':');
-  let text = PURCHASE_AT.exec(whole)?.[1] ?? (labelled ? (NAAM.exec(whole)?.[1] ?? ADRES.exec(whole)?.[1] ?? achOriginator(whole)) : undefined) ?? whole;
+  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? ADRES.exec(whole)?.[1] ?? achOriginator(whole) ?? whole;
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = codeEnds ? text : stripLeading(text);
   const has = { digit: DIGIT.test(text), '*': text.includes('*'), '(': text.includes('(') };
   for (const [pattern, needs] of BLANKED) if (needs === null || has[needs]) text = text.replace(pattern, ' ');
   text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
-  text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '');
-  if (text.includes('//')) text = text.replace(SLASHED_PLACE, '');
+  text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
   text = stripPlace(text, whole.length >= OFX_NAME_LENGTH - 2 && whole.length <= OFX_NAME_LENGTH).replace(EDGES, '');
   return text || whole;
 }

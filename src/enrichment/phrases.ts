@@ -6,7 +6,7 @@
  * first and last characters, read in place, pick the few phrases that can start there, where one
  * regex per list tried every phrase at every place.
  */
-import { CHARACTER_KEY_LENGTH, CHARACTER_KEYS, characterKey } from './text.ts';
+import { CHARACTER_KEY_LENGTH, CHARACTER_KEYS, characterKey, wordEnd } from './text.ts';
 
 /** A phrase's words, its stars taken off, and where it came from. */
 interface Entry {
@@ -120,12 +120,6 @@ function add<Key>(map: Map<Key, Entry[]>, key: Key, entry: Entry): void {
   const entries = map.get(key);
   if (entries) entries.push(entry);
   else map.set(key, [entry]);
-}
-
-/** Where the word of `text` from `start` ends: at the next space, or the text's end. */
-function wordEnd(text: string, start: number): number {
-  const space = text.indexOf(' ', start);
-  return space < 0 ? text.length : space;
 }
 
 /** Where the phrase matched from the word of `text` from `start` to `end` ends, or -1 when it does not match there. */

@@ -45,6 +45,12 @@ function joinWords(upper: string): string {
   return joined;
 }
 
+/** Where the word of normalized text from `start` ends: at the next space, or the text's end. */
+export function wordEnd(text: string, start: number): number {
+  const space = text.indexOf(' ', start);
+  return space < 0 ? text.length : space;
+}
+
 /** How many characters of a word characterKey reads. */
 export const CHARACTER_KEY_LENGTH = 3;
 /** A key's characters as digits: A-Z, 0-9, and one for any other or none (past a shorter word's end). */
