@@ -6,6 +6,7 @@
  * Every pattern is compiled once, here; a call runs a fixed list of linear passes.
  */
 import places from './data/places.json' with { type: 'json' };
+import { HashFilter, hashOf } from './hash-filter.ts';
 import { METHOD_PHRASES } from './method-words.ts';
 import { isTradesWord } from './rules.ts';
 import { normalize } from './text.ts';
@@ -91,12 +92,14 @@ const SPACES = /\s+/g;
 /** Whitespace that SPACES would change: a run, or a tab, newline or other space than ' '. Most lines have none. */
 const UNCOLLAPSED = /\s\s|[^\S ]/;
 const SPACE_BEFORE_PUNCTUATION = /\s+([,.;:])/g;
+/** Text whose words normalize as they are (STARBUCKS STORE SEATTLE WA): normalize would return each unchanged. */
+const PLAIN_WORDS = /^[A-Z0-9]+(?: [A-Z0-9]+)*$/;
 
 const COUNTRIES = new Set(places.countries);
 const US_STATES = new Set(places.usStates);
 const CITIES = new Set(places.cities);
 /** Every city's last word: a text whose last word is none of them ends with no city, found without joining its words. */
-const CITY_LAST_WORDS = new Set(places.cities.map((city) => city.slice(city.lastIndexOf(' ') + 1)));
+const CITY_LAST_WORDS = new HashFilter(places.cities.map((city) => city.slice(city.lastIndexOf(' ') + 1)));
 const LONGEST_CITY = Math.max(...places.cities.map((city) => city.split(' ').length));
 /** Every proper start of a city's name of three characters or more (NEW YOR, PORTLA), for names OFX cut short. */
 const CITY_PREFIXES = new Set(places.cities.flatMap((city) => Array.from({ length: Math.max(0, city.length - 3) }, (_, index) => city.slice(0, index + 3)).filter((prefix) => !prefix.endsWith(' '))));
@@ -170,11 +173,14 @@ function stripLeading(text: string): string {
  * OFX cut short (`truncated`), the start of a city at the very end (NEW YOR).
  */
 function stripPlace(text: string, truncated: boolean): string {
+  const lastWord = text.slice(text.lastIndexOf(' ') + 1);
+  // Most names end with a word that is no place's and has none glued on: nothing to strip, nothing to split.
+  if (!truncated && !lastWord.includes('-') && !mayEndPlace(normalize(lastWord))) return text;
   let words = text.split(' ');
   const last = words.at(-1) ?? '';
   const glued = last.lastIndexOf('-');
   if (words.length > 1 && glued > 0 && CITIES.has(normalize(last.slice(glued + 1)))) words = [...words.slice(0, -1), last.slice(0, glued)];
-  const normalized = words.map(normalize);
+  const normalized = PLAIN_WORDS.test(text) ? words : words.map(normalize);
   let end = placeStart(normalized);
   if (end < normalized.length && CITY_LINKS.has(normalized[end - 1] ?? '')) end = normalized.length;
   // A trade's word alone before a city is a shop named for it: PIZZERIA NAPOLI, PASTELARIA VERSAILLES, CAFE PARIS.
@@ -194,6 +200,8 @@ function cutCityLength(words: string[]): number {
 
 /** True when the text ends with a city (and maybe state and country): a shop's location, as card networks print it. */
 export function endsWithCity(normalized: string): boolean {
+  // Most lines end with a word that is no place's: then there is nothing to split.
+  if (!mayEndPlace(normalized.slice(normalized.lastIndexOf(' ') + 1))) return false;
   const words = normalized.split(' ');
   for (let end = words.length; end > 1; end--) {
     if (cityLength(words, end) > 0) return true;
@@ -218,6 +226,11 @@ function placeStart(words: string[]): number {
   return end;
 }
 
+/** False when a normalized word is certainly not a country, a state or a city's last word: the words before it are then no place at the end either. */
+function mayEndPlace(word: string): boolean {
+  return COUNTRIES.has(word) || US_STATES.has(word) || isStateAndCountry(word) || CITY_LAST_WORDS.mayHold(hashOf(word, word.lastIndexOf(' ') + 1));
+}
+
 /** Huntington's "NEW YORK NYUS": a state with the country glued on. */
 function isStateAndCountry(word: string): boolean {
   return word.length === 4 && word.endsWith('US') && US_STATES.has(word.slice(0, 2));
@@ -227,7 +240,7 @@ function isStateAndCountry(word: string): boolean {
 function cityLength(words: string[], end: number): number {
   if (end < 2) return 0;
   const last = words[end - 1]!;
-  if (!CITY_LAST_WORDS.has(last.slice(last.lastIndexOf(' ') + 1))) return 0;
+  if (!CITY_LAST_WORDS.mayHold(hashOf(last, last.lastIndexOf(' ') + 1))) return 0;
   for (let length = Math.min(LONGEST_CITY, end - 1); length >= 1; length--) {
     if (CITIES.has(words.slice(end - length, end).join(' '))) return length;
   }

@@ -6,10 +6,9 @@
  * with a character beyond ASCII goes through Unicode decomposition first.
  */
 export function normalize(text: string): string {
-  return joinWords(ASCII.test(text) ? text.toUpperCase() : foldLetters(text));
+  return joinWords(text, true) ?? joinWords(foldLetters(text), false)!;
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
 /** Letters without a decomposition, written as the letters they are read as. */
 const FOLDED: Readonly<Record<string, string>> = { Ø: 'O', Ł: 'L', Đ: 'D', Æ: 'AE', Œ: 'OE' };
 
@@ -22,27 +21,43 @@ function foldLetters(text: string): string {
     .replace(/[ØŁĐÆŒ]/g, (letter) => FOLDED[letter]!);
 }
 
-const APOSTROPHES = new Set(["'", '’', '`']);
+/** ', ` and ’: dropped, so that TRADER JOE'S reads as TRADER JOES. */
+const APOSTROPHES = [0x27, 0x60, 0x2019];
 
-/** Upper-case text's runs of A-Z and 0-9, apostrophes dropped inside them, joined by one space. */
-function joinWords(upper: string): string {
+/**
+ * The runs of A-Z and 0-9 of `text`, upper-cased, apostrophes dropped inside them, joined by one
+ * space; undefined when `asciiOnly` and the text has a character beyond ASCII (it needs folding first).
+ */
+function joinWords(text: string, asciiOnly: boolean): string | undefined {
   let joined = '';
   let apart = false;
   let start = -1;
-  for (let at = 0; at <= upper.length; at++) {
-    const code = at < upper.length ? upper.charCodeAt(at) : 0;
-    if ((code >= 65 && code <= 90) || (code >= 48 && code <= 57)) {
+  let lower = false;
+  for (let at = 0; at <= text.length; at++) {
+    const code = at < text.length ? text.charCodeAt(at) : 0;
+    if ((code >= 65 && code <= 90) || (code >= 48 && code <= 57) || (code >= 97 && code <= 122)) {
       if (start < 0) start = at;
+      lower ||= code >= 97;
       continue;
     }
+    if (asciiOnly && code >= 128) return undefined;
     if (start >= 0) {
-      joined += apart && joined !== '' ? ` ${upper.slice(start, at)}` : upper.slice(start, at);
+      const word = lower ? text.slice(start, at).toUpperCase() : text.slice(start, at);
+      joined += apart && joined !== '' ? ` ${word}` : word;
       apart = false;
+      lower = false;
       start = -1;
     }
-    if (!APOSTROPHES.has(upper.charAt(at))) apart = true;
+    if (!APOSTROPHES.includes(code)) apart = true;
   }
   return joined;
+}
+
+/** How many words normalized text has (split at its spaces), counted without splitting it. */
+export function wordCount(text: string): number {
+  let count = 1;
+  for (let at = text.indexOf(' '); at >= 0; at = text.indexOf(' ', at + 1)) count++;
+  return count;
 }
 
 /** Where the word of normalized text from `start` ends: at the next space, or the text's end. */
