@@ -130,7 +130,7 @@ const DIGIT = /\d/;
 /** The description's counterparty text; the whole description (whitespace collapsed) when nothing is left. */
 export function cleanDescription(raw: string): string {
   const whole = collapseSpaces(raw.slice(0, MAX_DESCRIPTION_LENGTH)).trim();
-  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? ADRES.exec(whole)?.[1] ?? achOriginator(whole) ?? whole;
+  let text = PURCHASE_AT.exec(whole)?.[1] ?? labelled(NAAM, whole) ?? labelled(ADRES, whole) ?? achOriginator(whole) ?? whole;
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = codeEnds ? text : stripLeading(text);
@@ -146,8 +146,14 @@ function collapseSpaces(text: string): string {
   return UNCOLLAPSED.test(text) ? text.replace(SPACES, ' ') : text;
 }
 
-/** NACHA entries as US banks print them: the originator's name and its entry description. */
+/** What `pattern`, whose label ends in a colon (Naam:, Adres:), captures; most lines have no colon to look for it after. */
+function labelled(pattern: RegExp, text: string): string | undefined {
+  return text.includes(':') ? pattern.exec(text)?.[1] : undefined;
+}
+
+/** NACHA entries as US banks print them: the originator's name and its entry description (both forms have labels with a colon). */
 function achOriginator(text: string): string | undefined {
+  if (!text.includes(':')) return undefined;
   const described = ACH_DES.exec(text);
   if (described) return `${described[1]} ${described[2]}`;
   const name = ORIGINATOR.exec(text)?.[1];
