@@ -168,7 +168,9 @@ function stripLeading(text: string): string {
   do {
     previous = text;
     const method = LEADING_METHOD.get(text.charAt(0).toUpperCase());
-    text = (method ? text.replace(method, '') : text).replace(LEADING_PROCESSOR, '').replace(LEADING_DATE_OR_CARD, '').trimStart();
+    text = method ? text.replace(method, '') : text;
+    // A processor's prefix ends in a star.
+    text = (text.includes('*') ? text.replace(LEADING_PROCESSOR, '') : text).replace(LEADING_DATE_OR_CARD, '').trimStart();
   } while (text !== previous && text !== '');
   return text;
 }
