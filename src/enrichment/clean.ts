@@ -89,8 +89,8 @@ const NUMBER_OR_CODE = /\b(?:\d{3,}|(?=[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])
 const STRAY_PUNCTUATION = /(?<=^|\s)[^\p{L}\p{N}\s&]+(?=\s|$)/gu;
 const EDGES = /^[\s*#:;,./\\|_+-]+|[\s*#:;,/\\|_+-]+$/g;
 const SPACES = /\s+/g;
-/** Whitespace that SPACES would change: a run, or a tab, newline or other space than ' '. Most lines have none. */
-const UNCOLLAPSED = /\s\s|[^\S ]/;
+/** Whitespace other than a space: with two spaces in a row, what SPACES would change. Most lines have neither. */
+const OTHER_WHITESPACE = /[^\S ]/;
 const SPACE_BEFORE_PUNCTUATION = /\s+([,.;:])/g;
 /** Text whose words normalize as they are (STARBUCKS STORE SEATTLE WA): normalize would return each unchanged. */
 const PLAIN_WORDS = /^[A-Z0-9]+(?: [A-Z0-9]+)*$/;
@@ -143,7 +143,7 @@ export function cleanDescription(raw: string): string {
 }
 
 function collapseSpaces(text: string): string {
-  return UNCOLLAPSED.test(text) ? text.replace(SPACES, ' ') : text;
+  return text.includes('  ') || OTHER_WHITESPACE.test(text) ? text.replace(SPACES, ' ') : text;
 }
 
 /** What `pattern`, whose label ends in a colon (Naam:, Adres:), captures; most lines have no colon to look for it after. */
