@@ -61,7 +61,6 @@ const INITIALISMS = new Set(['UK', 'US', 'USA', 'EU', 'NHS', 'GB']);
 const PAY_WEEK = /^(?:WK|WEEK)\d{0,2}$/;
 
 const MIN_LETTERS = 2;
-const ENOUGH_LETTERS = new RegExp(String.raw`^(?:[^]*?\p{L}){${MIN_LETTERS}}`, 'u');
 const SHORT_TOKEN = 3;
 /**
  * A bank writes the counterparty in capitals and the payer's own words in lower case (`SADALES TIKLS
@@ -96,7 +95,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
   while (name.length > 0 && isLink(words[name.at(-1)!]!)) name.pop();
   const kept = name.map((index) => tokens[index]!);
   const joined = kept.join(' ');
-  if (!ENOUGH_LETTERS.test(joined) || isFacilitator(normalize(joined))) return null;
+  if (joined.replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(joined))) return null;
   return /\p{Ll}/u.test(joined) ? joined : kept.map((token, position) => titleCase(token, position, kept.length)).join(' ');
 }
 
