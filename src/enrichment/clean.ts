@@ -6,6 +6,7 @@
  * Every pattern is compiled once, here; a call runs a fixed list of linear passes.
  */
 import places from './data/places.json' with { type: 'json' };
+import { HashFilter, hashOf } from './hash-filter.ts';
 import { METHOD_PHRASES } from './method-words.ts';
 import { isTradesWord } from './rules.ts';
 import { normalize } from './text.ts';
@@ -104,7 +105,11 @@ const NUMBER_OR_CODE = /\b(?:\d{3,}|(?=[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])
 const STRAY_PUNCTUATION = /(?<=^|\s)[^\p{L}\p{N}\s&]+(?=\s|$)/gu;
 const EDGES = /^[\s*#:;,./\\|_+-]+|[\s*#:;,/\\|_+-]+$/g;
 const SPACES = /\s+/g;
+/** Whitespace other than a space: with two spaces in a row, what SPACES would change. Most lines have neither. */
+const OTHER_WHITESPACE = /[^\S ]/;
 const SPACE_BEFORE_PUNCTUATION = /\s+([,.;:])/g;
+/** Text whose words normalize as they are (STARBUCKS STORE SEATTLE WA): normalize would return each unchanged. */
+const PLAIN_WORDS = /^[A-Z0-9]+(?: [A-Z0-9]+)*$/;
 
 /** What US banks print after a card descriptor's state: the day (10/05, 03-25-26), an authorization code, a ZIP code, a reference or the masked card. */
 const US_TAIL = /^(?:\d{2}\/\d{2}|\d{2}-\d{2}-\d{2}|\d{5,}|[X*]{4,}\d{4})$/;
@@ -118,35 +123,46 @@ const LOWER_CASE = /\p{Ll}/u;
 const COUNTRIES = new Set(places.countries);
 const US_STATES = new Set(places.usStates);
 const CITIES = new Set(places.cities);
+/** Every city's last word: a text whose last word is none of them ends with no city, found without joining its words. */
+const CITY_LAST_WORDS = new HashFilter(places.cities.map((city) => city.slice(city.lastIndexOf(' ') + 1)));
 const LONGEST_CITY = Math.max(...places.cities.map((city) => city.split(' ').length));
 /** Every proper start of a city's name of three characters or more (NEW YOR, PORTLA), for names OFX cut short. */
 const CITY_PREFIXES = new Set(places.cities.flatMap((city) => Array.from({ length: Math.max(0, city.length - 3) }, (_, index) => city.slice(0, index + 3)).filter((prefix) => !prefix.endsWith(' '))));
 
+/**
+ * The passes that blank what is not the counterparty, in order, each with the character its pattern
+ * cannot match without: a line without digits, stars or brackets (blanking never adds one) skips
+ * the passes that look for them.
+ */
+const BLANKED: ReadonlyArray<readonly [pattern: RegExp, needs: 'digit' | '*' | '(' | null]> = [
+  [LABELLED_REFERENCE, 'digit'],
+  [BRACKETED, '('],
+  [CARD_REFERENCE, null],
+  [FOREIGN_AMOUNT, 'digit'],
+  [POSTCODE_TOWN, 'digit'],
+  [LABELLED_DATE, 'digit'],
+  [DATE, 'digit'],
+  [TIME, 'digit'],
+  [PHONE, 'digit'],
+  [STORE_NUMBER, 'digit'],
+  [PROCESSOR, '*'],
+  [REFERENCE_SUFFIX, '*'],
+  [STAR, '*'],
+  [NUMBER_OR_CODE, 'digit'],
+  [STRAY_PUNCTUATION, null],
+];
+const DIGIT = /\d/;
+
 /** The description's counterparty text; the whole description (whitespace collapsed) when nothing is left. */
 export function cleanDescription(raw: string): string {
-  const whole = raw.slice(0, MAX_DESCRIPTION_LENGTH).replace(SPACES, ' ').trim();
-  let text = PURCHASE_AT.exec(whole)?.[1] ?? NAAM.exec(whole)?.[1] ?? POLISH_PARTY.exec(whole)?.[1] ?? TAGGED_NAME.exec(whole)?.[1] ?? ADRES.exec(whole)?.[1] ?? WIRE_PARTY.exec(whole)?.[1] ?? firstField(whole) ?? achOriginator(whole) ?? whole.replace(CARD_AFTER_NAME, '');
-  text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
+  const whole = collapseSpaces(raw.slice(0, MAX_DESCRIPTION_LENGTH)).trim();
+  let text = PURCHASE_AT.exec(whole)?.[1] ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? achOriginator(whole) ?? whole.replace(CARD_AFTER_NAME, '');
+  if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = withoutUsTown(codeEnds ? text : stripLeading(text));
-  text = text
-    .replace(LABELLED_REFERENCE, ' ')
-    .replace(BRACKETED, ' ')
-    .replace(CARD_REFERENCE, ' ')
-    .replace(FOREIGN_AMOUNT, ' ')
-    .replace(POSTCODE_TOWN, ' ')
-    .replace(LABELLED_DATE, ' ')
-    .replace(DATE, ' ')
-    .replace(TIME, ' ')
-    .replace(PHONE, ' ')
-    .replace(STORE_NUMBER, ' ')
-    .replace(PROCESSOR, ' ')
-    .replace(REFERENCE_SUFFIX, ' ')
-    .replace(STAR, ' ')
-    .replace(NUMBER_OR_CODE, ' ')
-    .replace(STRAY_PUNCTUATION, ' ')
-    .replace(SPACES, ' ')
-    .replace(SPACE_BEFORE_PUNCTUATION, '$1');
+  const has = { digit: DIGIT.test(text), '*': text.includes('*'), '(': text.includes('(') };
+  for (const [pattern, needs] of BLANKED) if (needs === null || has[needs]) text = text.replace(pattern, ' ');
+  text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
   text = stripPlace(text, whole.length >= OFX_NAME_LENGTH - 2 && whole.length <= OFX_NAME_LENGTH).replace(EDGES, '');
   return text || whole;
@@ -158,8 +174,18 @@ function firstField(text: string): string | undefined {
   return text.split(FIELD_SEPARATOR).find((field) => field.trim() !== '' && !FIELD_BEFORE_NAME.test(field.trim()));
 }
 
-/** NACHA entries as US banks print them: the originator's name and its entry description. */
+function collapseSpaces(text: string): string {
+  return text.includes('  ') || OTHER_WHITESPACE.test(text) ? text.replace(SPACES, ' ') : text;
+}
+
+/** What `pattern`, whose label ends in a colon (Naam:, Adres:), captures; most lines have no colon to look for it after. */
+function labelled(pattern: RegExp, text: string): string | undefined {
+  return text.includes(':') ? pattern.exec(text)?.[1] : undefined;
+}
+
+/** NACHA entries as US banks print them: the originator's name and its entry description (both forms have labels with a colon). */
 function achOriginator(text: string): string | undefined {
+  if (!text.includes(':')) return undefined;
   const described = ACH_DES.exec(text);
   if (described) return `${described[1]} ${described[2]}`;
   const name = ORIGINATOR.exec(text)?.[1];
@@ -244,7 +270,9 @@ function stripLeading(text: string): string {
   do {
     previous = text;
     const method = LEADING_METHOD.get(text.charAt(0).toUpperCase());
-    text = (method ? text.replace(method, '') : text).replace(LEADING_PROCESSOR, '').replace(LEADING_DATE_OR_CARD, '').trimStart();
+    text = method ? text.replace(method, '') : text;
+    // A processor's prefix ends in a star.
+    text = (text.includes('*') ? text.replace(LEADING_PROCESSOR, '') : text).replace(LEADING_DATE_OR_CARD, '').trimStart();
   } while (text !== previous && text !== '');
   return text;
 }
@@ -255,11 +283,14 @@ function stripLeading(text: string): string {
  * OFX cut short (`truncated`), the start of a city at the very end (NEW YOR).
  */
 function stripPlace(text: string, truncated: boolean): string {
+  const lastWord = text.slice(text.lastIndexOf(' ') + 1);
+  // Most names end with a word that is no place's and has none glued on: nothing to strip, nothing to split.
+  if (!truncated && !lastWord.includes('-') && !mayEndPlace(normalize(lastWord))) return text;
   let words = text.split(' ');
   const last = words.at(-1) ?? '';
   const glued = Math.max(last.lastIndexOf('-'), last.lastIndexOf('/'));
   if (words.length > 1 && glued > 0 && CITIES.has(normalize(last.slice(glued + 1)))) words = [...words.slice(0, -1), last.slice(0, glued)];
-  const normalized = words.map(normalize);
+  const normalized = PLAIN_WORDS.test(text) ? words : words.map(normalize);
   let end = placeStart(normalized);
   if (end < normalized.length && CITY_LINKS.has(normalized[end - 1] ?? '')) end = normalized.length;
   // A trade's word alone before a city is a shop named for it: PIZZERIA NAPOLI, PASTELARIA VERSAILLES, CAFE PARIS.
@@ -279,6 +310,8 @@ function cutCityLength(words: string[]): number {
 
 /** True when the text ends with a city (and maybe state and country): a shop's location, as card networks print it. */
 export function endsWithCity(normalized: string): boolean {
+  // Most lines end with a word that is no place's: then there is nothing to split.
+  if (!mayEndPlace(normalized.slice(normalized.lastIndexOf(' ') + 1))) return false;
   const words = normalized.split(' ');
   for (let end = words.length; end > 1; end--) {
     if (cityLength(words, end) > 0) return true;
@@ -303,6 +336,11 @@ function placeStart(words: string[]): number {
   return end;
 }
 
+/** False when a normalized word is certainly not a country, a state or a city's last word: the words before it are then no place at the end either. */
+function mayEndPlace(word: string): boolean {
+  return COUNTRIES.has(word) || US_STATES.has(word) || isStateAndCountry(word) || CITY_LAST_WORDS.mayHold(hashOf(word, word.lastIndexOf(' ') + 1));
+}
+
 /** Huntington's "NEW YORK NYUS": a state with the country glued on. */
 function isStateAndCountry(word: string): boolean {
   return word.length === 4 && word.endsWith('US') && US_STATES.has(word.slice(0, 2));
@@ -310,6 +348,9 @@ function isStateAndCountry(word: string): boolean {
 
 /** How many normalized words before `end` name a city (the longest such), leaving at least one word; 0 when none. */
 function cityLength(words: string[], end: number): number {
+  if (end < 2) return 0;
+  const last = words[end - 1]!;
+  if (!CITY_LAST_WORDS.mayHold(hashOf(last, last.lastIndexOf(' ') + 1))) return 0;
   for (let length = Math.min(LONGEST_CITY, end - 1); length >= 1; length--) {
     if (CITIES.has(words.slice(end - length, end).join(' '))) return length;
   }

@@ -3,10 +3,14 @@
  * file). A spelling matches as whole words of the normalized text (UBER EATS in "UBER EATS
  * PENDING"), or written together (WHOLEFOODS, TRADERJOES for WHOLE FOODS, TRADER JOES). The longest
  * spelling found wins, then the earliest: UBER EATS before UBER, COSTCO GAS before COSTCO.
- * Both lookups are hash maps built once; a call looks up each run of up to MAX_WORDS words.
+ * Both lookups are hash maps built once; a call looks up each run of up to MAX_WORDS words, and
+ * stops lengthening a run as soon as no spelling starts with its letters (a hash filter answers
+ * that, and whether a run is a spelling at all, before a map is asked).
  */
 import directory from './data/merchants.json' with { type: 'json' };
 import { categoryOf, type Category } from './taxonomy.ts';
+import { EMPTY_HASH, HashFilter, hashOf } from './hash-filter.ts';
+import { wordEnd } from './text.ts';
 
 export interface DirectoryMerchant {
   name: string;
@@ -31,6 +35,9 @@ for (const entry of directory.merchants) {
     BY_SQUASHED.set(spelling.replace(/ /g, ''), merchant);
   }
 }
+/** Every start of a spelling written together ('', W, WH, …, WHOLEFOODS), and every whole one. */
+const SQUASHED_STARTS = new HashFilter([...BY_SQUASHED.keys()].flatMap((squashed) => Array.from({ length: squashed.length + 1 }, (_, index) => squashed.slice(0, index))));
+const SQUASHED = new HashFilter(BY_SQUASHED.keys());
 
 /** Words in the longest spelling; written together, a spelling may span this many words of text too. */
 const MAX_WORDS = Math.max(...directory.merchants.flatMap((entry) => entry.match.map((spelling) => spelling.split(' ').length)));
@@ -56,24 +63,29 @@ export function merchantSpelled(spelling: string): DirectoryMerchant | undefined
  */
 export function findMerchant(normalized: string, nameFirst = false): DirectoryMatch | undefined {
   if (normalized === '') return undefined;
-  const words = normalized.split(' ');
   let best: (Omit<DirectoryMatch, 'words' | 'at'> & { length: number; from: number; to: number }) | undefined;
-  for (let start = 0; start < words.length; start++) {
-    let spaced = '';
-    let squashed = '';
-    for (let end = start; end < Math.min(words.length, start + MAX_WORDS); end++) {
-      spaced = end === start ? words[end]! : `${spaced} ${words[end]!}`;
-      squashed += words[end]!;
-      if (best && squashed.length <= best.length) continue;
-      if (end === start && squashed.length <= SHORT && !(nameFirst && start === 0)) continue;
-      const exact = BY_WORDS.get(spaced);
-      if (exact) {
-        best = { merchant: exact, exact: true, length: squashed.length, from: start, to: end };
-        continue;
+  // Words are read in place, from one space to the next: a string is made only for a run the filters let through.
+  for (let start = 0, startsAt = 0; startsAt <= normalized.length; start++) {
+    const startEnds = wordEnd(normalized, startsAt);
+    let length = 0;
+    let hash = EMPTY_HASH;
+    for (let end = start, endsFrom = startsAt, endsAt = startEnds; end < start + MAX_WORDS; end++) {
+      length += endsAt - endsFrom;
+      hash = hashOf(normalized, endsFrom, endsAt, hash);
+      if (!SQUASHED_STARTS.mayHold(hash)) break;
+      if (!(best && length <= best.length) && !(end === start && length <= SHORT && !(nameFirst && start === 0)) && SQUASHED.mayHold(hash)) {
+        // A spelling word for word is also one written together: a run unknown written together is neither.
+        const spaced = normalized.slice(startsAt, endsAt);
+        const together = BY_SQUASHED.get(spaced.replaceAll(' ', ''));
+        const exact = together && BY_WORDS.get(spaced);
+        if (exact) best = { merchant: exact, exact: true, length, from: start, to: end };
+        else if (together && length >= MIN_SQUASHED_LENGTH) best = { merchant: together, exact: false, length, from: start, to: end };
       }
-      const together = squashed.length >= MIN_SQUASHED_LENGTH ? BY_SQUASHED.get(squashed) : undefined;
-      if (together) best = { merchant: together, exact: false, length: squashed.length, from: start, to: end };
+      if (endsAt >= normalized.length) break;
+      endsFrom = endsAt + 1;
+      endsAt = wordEnd(normalized, endsFrom);
     }
+    startsAt = startEnds + 1;
   }
   return best && { merchant: best.merchant, exact: best.exact, words: best.to - best.from + 1, at: best.from };
 }

@@ -93,7 +93,10 @@ const PLAIN = /^[A-Z0-9]+$/;
 export function nameFromText(text: string, currencyCode: string): string | null {
   const tokens = text.split(' ').filter((token) => token !== '');
   const words = tokens.map((token) => (PLAIN.test(token) ? token : normalize(token)));
-  const flat = words.flatMap((normalized, index) => (normalized === '' ? [] : normalized.split(' ').map((word) => ({ word, index }))));
+  const flat: Array<{ word: string; index: number }> = [];
+  words.forEach((normalized, index) => {
+    if (normalized !== '') for (const word of normalized.split(' ')) flat.push({ word, index });
+  });
   const flatWords = flat.map((entry) => entry.word);
   const name: number[] = [];
   for (let at = 0; at < flat.length; at++) {
@@ -110,8 +113,9 @@ export function nameFromText(text: string, currencyCode: string): string | null 
   }
   while (name.length > 0 && (isLink(words[name.at(-1)!]!) || (name.length > 1 && currencyCode === 'USD' && isStateCode(tokens[name.at(-1)!]!)))) name.pop();
   const kept = givenNameFirst(withPossessive(withIrishO(onceOnly(name.map((index) => tokens[index]!.replace(NAME_THEN_PLACE, ''))))));
-  if (kept.join('').replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(kept.join(' ')))) return null;
-  return /\p{Ll}/u.test(kept.join(' ')) ? kept.join(' ') : kept.map((token, position) => titleCase(token, position, kept.length)).join(' ');
+  const joined = kept.join(' ');
+  if (joined.replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(joined))) return null;
+  return /\p{Ll}/u.test(joined) ? joined : kept.map((token, position) => titleCase(token, position, kept.length)).join(' ');
 }
 
 /** A given name in title case that is also a month's (Jan, Marco), first or after a word leading to a name, before a capitalized word that is no purpose word: a person's name begins (to Jan Kowalski). */
@@ -156,5 +160,22 @@ function titleCase(token: string, position: number, tokens: number): string {
   if (letters.length > 0 && letters.length <= SHORT_TOKEN && !SHORT_WORDS.has(normalize(token)) && (tokens === 1 || !/[AEIOUY]/i.test(letters) || INITIALISMS.has(letters))) return token;
   const lower = token.toLowerCase();
   if (position > 0 && PARTICLES.has(lower)) return lower;
-  return lower.replace(/(^|[-/.(]|(?<=\bo)')(\p{L})/gu, (_, before: string, letter: string) => `${before}${letter.toUpperCase()}`);
+  return capitalized(lower);
+}
+
+/** Characters after which a letter starts a part of a name (Berlin-Mitte, A.B.C, (Mc)Donald). */
+const PART_STARTS = new Set(['-', '/', '.', '(']);
+const LETTER = /\p{L}/u;
+const WORD_CHARACTER = /\w/;
+
+/** `lower` with a capital for a letter that starts it, follows PART_STARTS or an O' (O'Brien, not Ko'a): one pass, no regex callback per letter. */
+function capitalized(lower: string): string {
+  let result = '';
+  let at = 0;
+  for (const character of lower) {
+    const starts = at === 0 || PART_STARTS.has(lower[at - 1]!) || (lower[at - 1] === "'" && lower[at - 2] === 'o' && !WORD_CHARACTER.test(lower[at - 3] ?? ''));
+    result += starts && LETTER.test(character) ? character.toUpperCase() : character;
+    at += character.length;
+  }
+  return result;
 }

@@ -29,7 +29,7 @@ import { nameFromText } from './merchant-name.ts';
 import { isFacilitator, mayNameParty } from './naming-guards.ts';
 import { kindRule, movementRule, transferRule, type RuleInput, type RuleMatch } from './rules.ts';
 import { categoryOf, isCategory, type Category } from './taxonomy.ts';
-import { normalize } from './text.ts';
+import { normalize, wordCount } from './text.ts';
 
 /**
  * Bumped whenever a change to this folder (code or data) may change any output for some input: a
@@ -68,7 +68,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
     notATradesName(text, notAPerson(text, findMerchant(text))) ??
     (party ? (withForm(partyNamed, withoutLegalForms(partyNamed, currencyCode), currencyCode) ?? findMerchant(withoutLegalForms(partyNamed, currencyCode), true)) : undefined);
   // The bank's counterparty field says what the other party is as much as the text does (Tandartspraktijk De Molen beside "factuur 12345").
-  const rules: RuleInput = { normalized: partyNamed === '' ? text : `${text} ${withoutLegalForms(partyNamed, currencyCode)}`, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: name.split(' ').length, currencyCode };
+  const rules: RuleInput = { normalized: partyNamed === '' ? text : `${text} ${withoutLegalForms(partyNamed, currencyCode)}`, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: wordCount(name), currencyCode };
   const listed = found && listedMatch(found, rules.direction);
   const category = categorize(hints, rules, listed);
   return {

@@ -14,6 +14,7 @@
 import type { EnrichmentInput } from './enrichment.ts';
 import { categoryOf, type Category } from './taxonomy.ts';
 import { withoutPaymentSchemes } from './guards.ts';
+import { PhraseIndex } from './phrases.ts';
 import { phrasesRegex } from './text.ts';
 
 type Direction = 'in' | 'out' | 'any';
@@ -26,7 +27,6 @@ export interface RuleMatch {
 
 interface Rule {
   phrases: readonly string[];
-  pattern: RegExp;
   direction: Direction;
   /** The account kinds the rule applies to; absent: all. */
   accounts?: readonly AccountKind[];
@@ -39,7 +39,6 @@ interface Rule {
 
 const rule = (detailed: string, direction: Direction, confidence: number, phrases: string[], accounts?: AccountKind[], currencies?: string[], unless?: RegExp): Rule => ({
   phrases,
-  pattern: phrasesRegex(phrases),
   direction,
   ...(accounts ? { accounts } : {}),
   ...(currencies ? { currencies } : {}),
@@ -175,43 +174,16 @@ const TRANSFER_RULES: readonly Rule[] = [
   rule('TRANSFER_IN_ACCOUNT_TRANSFER', 'in', 0.5, ['TRANSFER', 'XFER', 'TRANSFER FROM', 'ONLINE TRANSFER', 'WIRE', 'WIRE TRANSFER', 'ZELLE', 'VENMO', 'CASH APP', 'UBERWEISUNG', 'GUTSCHRIFT', 'ECHTZEITUBERWEISUNG', 'VIR', 'VIREMENT', 'VIR SEPA', 'TRANSFERENCIA', 'BIZUM', 'OVERBOEKING', 'TIKKIE', 'SWISH', 'OVERFORING', 'FASTER PAYMENT', 'FASTER PAYMENTS RECEIPT', 'FPI', 'FP', 'BGC', 'BANK GIRO CREDIT', 'P2P', 'BONIFICO', 'PRZELEW', 'TRF', 'TRASPASO', 'OVERFORSEL', 'TILISIIRTO', 'ULEKANNE', 'PARSKAITIJUMS', 'PERVEDIMAS', 'MOBILEPAY', 'VIPPS', 'MBWAY', 'MB WAY', 'BLIK', 'PMNT RCVD', 'OVERSCHRIJVING', 'REVOLUT', 'ACCREDITO', 'BIZUM RECIBIDO', '365 ONLINE', 'MOBI', 'FROM A C']),
 ];
 
-/**
- * Which rules of a list may match a text, from its words: a phrase can match only where a word of the
- * text starts as the phrase's first word does (its first KEY letters, or all of a shorter word). A
- * phrase that may start inside a word (*VERSICHERUNG) leaves its rule always a candidate. The rules
- * are then tried in their order, as before, but only the few the words allow: a text is scanned by a
- * handful of patterns instead of every rule's.
- */
-interface RuleIndex {
+/** A list's rules, and every rule's phrases in one index: a text is read once for all of them. */
+interface RuleList {
   rules: readonly Rule[];
-  byKey: ReadonlyMap<string, readonly number[]>;
-  always: readonly number[];
+  phrases: PhraseIndex;
 }
-const KEY = 3;
-const keyOf = (word: string) => word.slice(0, KEY);
+const listOf = (rules: readonly Rule[]): RuleList => ({ rules, phrases: new PhraseIndex(rules.map((each) => each.phrases)) });
 
-function indexed(rules: readonly Rule[]): RuleIndex {
-  const byKey = new Map<string, Set<number>>();
-  const always = new Set<number>();
-  rules.forEach((candidate, index) => {
-    for (const phrase of candidate.phrases) {
-      if (phrase.startsWith('*')) {
-        always.add(index);
-        continue;
-      }
-      const first = phrase.split(' ')[0]!.replace(/\*$/, '');
-      // A first word shorter than the key with a wildcard (BRICO*) may begin a word of any length: index it under each key it can start.
-      const key = keyOf(first);
-      if (first.length < KEY && phrase.split(' ')[0]!.endsWith('*')) always.add(index);
-      else byKey.set(key, (byKey.get(key) ?? new Set()).add(index));
-    }
-  });
-  return { rules, byKey: new Map([...byKey].map(([key, indices]) => [key, [...indices]])), always: [...always] };
-}
-
-const MOVEMENT = indexed(MOVEMENT_RULES);
-const KIND = indexed(KIND_RULES);
-const TRANSFER = indexed(TRANSFER_RULES);
+const MOVEMENT = listOf(MOVEMENT_RULES);
+const KIND = listOf(KIND_RULES);
+const TRANSFER = listOf(TRANSFER_RULES);
 
 /** A kind word this short (BAR, SPA, VET, GAS) says nothing when it is the whole name. */
 const SHORT_WORD = 3;
@@ -250,19 +222,14 @@ export function transferRule(input: RuleInput): RuleMatch | undefined {
   return firstMatch(TRANSFER, input);
 }
 
-function firstMatch({ rules, byKey, always }: RuleIndex, { normalized, direction, accountKind, nameWords, currencyCode }: RuleInput): RuleMatch | undefined {
-  const candidates = new Uint8Array(rules.length);
-  for (const index of always) candidates[index] = 1;
-  for (const word of normalized.split(' ')) for (const index of byKey.get(keyOf(word)) ?? []) candidates[index] = 1;
-  for (let index = 0; index < rules.length; index++) {
-    if (candidates[index] === 0) continue;
-    const candidate = rules[index]!;
+function firstMatch(list: RuleList, { normalized, direction, accountKind, nameWords, currencyCode }: RuleInput): RuleMatch | undefined {
+  for (const { list: index, length } of list.phrases.matches(normalized)) {
+    const candidate = list.rules[index]!;
     if (candidate.direction !== 'any' && candidate.direction !== direction) continue;
     if (candidate.accounts && !candidate.accounts.includes(accountKind)) continue;
     if (candidate.currencies && !candidate.currencies.includes(currencyCode ?? '')) continue;
     if (candidate.unless?.test(normalized)) continue;
-    const found = candidate.pattern.exec(normalized);
-    if (found !== null && (found[0].length > SHORT_WORD || nameWords > 1 || rules !== KIND_RULES)) return candidate.match;
+    if (length > SHORT_WORD || nameWords > 1 || list !== KIND) return candidate.match;
   }
   return undefined;
 }
