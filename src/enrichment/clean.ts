@@ -9,7 +9,7 @@ import places from './data/places.json' with { type: 'json' };
 import { HashFilter, hashOf } from './hash-filter.ts';
 import { METHOD_PHRASES } from './method-words.ts';
 import { isTradesWord } from './rules.ts';
-import { normalize } from './text.ts';
+import { isNormalized, normalize } from './text.ts';
 
 /** Longer than any bank's description: bounds the cost of one call. */
 export const MAX_DESCRIPTION_LENGTH = 400;
@@ -108,8 +108,6 @@ const SPACES = /\s+/g;
 /** Whitespace other than a space: with two spaces in a row, what SPACES would change. Most lines have neither. */
 const OTHER_WHITESPACE = /[^\S ]/;
 const SPACE_BEFORE_PUNCTUATION = /\s+([,.;:])/g;
-/** Text whose words normalize as they are (STARBUCKS STORE SEATTLE WA): normalize would return each unchanged. */
-const PLAIN_WORDS = /^[A-Z0-9]+(?: [A-Z0-9]+)*$/;
 
 /** What US banks print after a card descriptor's state: the day (10/05, 03-25-26), an authorization code, a ZIP code, a reference or the masked card. */
 const US_TAIL = /^(?:\d{2}\/\d{2}|\d{2}-\d{2}-\d{2}|\d{5,}|[X*]{4,}\d{4})$/;
@@ -121,7 +119,8 @@ const TITLE_CASE = /^\p{Lu}\p{Ll}+$/u;
 const LOWER_CASE = /\p{Ll}/u;
 
 const COUNTRIES = new Set(places.countries);
-const US_STATES = new Set(places.usStates);
+/** The US states' two-letter codes (merchant-name.ts reads them too). */
+export const US_STATES: ReadonlySet<string> = new Set(places.usStates);
 const CITIES = new Set(places.cities);
 /** Every city's last word: a text whose last word is none of them ends with no city, found without joining its words. */
 const CITY_LAST_WORDS = new HashFilter(places.cities.map((city) => city.slice(city.lastIndexOf(' ') + 1)));
@@ -229,10 +228,6 @@ function withoutUsTown(text: string): string {
   return withoutTownAfterTrade(tokens, words, state) ?? text;
 }
 
-/**
- * A shop's name that ends in its trade's word (EL MARIACHI TAQUERIA, GREEN GABLES FLORIST) ends there:
- * the one or two words between it and the state are the town (EMPORIA KS, CEDAR FALLS IA).
- */
 /** A one-word town glued to a name its field filled (PINE STATE BISCPORTLAND OR): its length, 0 when none. */
 function gluedTown(token: string): number {
   if (!/^[A-Z]+$/.test(token)) return 0;
@@ -255,6 +250,10 @@ function cutTownLength(words: string[]): number {
 /** Fewer letters than this after a trade's word are its abbreviation (MEXICAN REST), not a town. */
 const SHORTEST_TOWN = 5;
 
+/**
+ * A shop's name that ends in its trade's word (EL MARIACHI TAQUERIA, GREEN GABLES FLORIST) ends there:
+ * the one or two words between it and the state are the town (EMPORIA KS, CEDAR FALLS IA).
+ */
 function withoutTownAfterTrade(tokens: string[], words: string[], state: number): string | undefined {
   for (let length = 1; length <= 2; length++) {
     const trade = state - length - 1;
@@ -290,7 +289,7 @@ function stripPlace(text: string, truncated: boolean): string {
   const last = words.at(-1) ?? '';
   const glued = Math.max(last.lastIndexOf('-'), last.lastIndexOf('/'));
   if (words.length > 1 && glued > 0 && CITIES.has(normalize(last.slice(glued + 1)))) words = [...words.slice(0, -1), last.slice(0, glued)];
-  const normalized = PLAIN_WORDS.test(text) ? words : words.map(normalize);
+  const normalized = isNormalized(text) ? words : words.map(normalize);
   let end = placeStart(normalized);
   if (end < normalized.length && CITY_LINKS.has(normalized[end - 1] ?? '')) end = normalized.length;
   // A trade's word alone before a city is a shop named for it: PIZZERIA NAPOLI, PASTELARIA VERSAILLES, CAFE PARIS.

@@ -8,7 +8,7 @@
  * Text in capitals is title-cased, keeping short all-capital tokens (HMRC's kind: DWP, NAV) and
  * lower-casing particles inside a name (Metro de Madrid); text already in mixed case is kept.
  */
-import places from './data/places.json' with { type: 'json' };
+import { US_STATES } from './clean.ts';
 import { legalFormLength } from './legal-forms.ts';
 import { givenNameFirst, isGivenName } from './given-names.ts';
 import { CIVIL_TITLES } from './guards.ts';
@@ -72,7 +72,6 @@ const PAY_WEEK = /^(?:WK|WEEK)\d{0,2}$/;
 /** A comma after a word: banks write the name, then the town and the card (`BAR EL RINCON, CORDOBA ES, TARJ.`); the name ends there. */
 const NAME_THEN_PLACE = /,$/;
 
-const US_STATES = new Set(places.usStates);
 const STATE_CODES_THAT_ARE_WORDS = new Set(['CO', 'IN', 'OR', 'ME', 'OK', 'HI', 'DE', 'PA', 'LA', 'AL', 'MA', 'OH', 'ID', 'MD']);
 
 const MIN_LETTERS = 2;

@@ -6,12 +6,17 @@
  * with a character beyond ASCII goes through Unicode decomposition first.
  */
 export function normalize(text: string): string {
-  if (NORMALIZED.test(text)) return text;
+  if (isNormalized(text)) return text;
   return joinWords(text, true) ?? joinWords(foldLetters(text), false)!;
 }
 
 /** Text already in normalized form (STARBUCKS, ACME LOGISTICS): much of what is normalized, returned as it is. */
 const NORMALIZED = /^[A-Z0-9]+(?: [A-Z0-9]+)*$/;
+
+/** True when `text` is in normalized form already: normalize would return it, and each of its words, as they are. */
+export function isNormalized(text: string): boolean {
+  return NORMALIZED.test(text);
+}
 
 /** Letters without a decomposition, written as the letters they are read as. */
 const FOLDED: Readonly<Record<string, string>> = { Ø: 'O', Ł: 'L', Đ: 'D', Æ: 'AE', Œ: 'OE' };
