@@ -15,7 +15,7 @@ import { isNormalized, normalize } from './text.ts';
 export const MAX_DESCRIPTION_LENGTH = 400;
 
 /** Card processors and payment facilitators whose prefix stands before the merchant's own name. */
-const PROCESSORS = ['SQ', 'SQC', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV'];
+const PROCESSORS = ['SQ', 'SQC', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR'];
 
 /** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
@@ -67,15 +67,21 @@ const CARD_AFTER_NAME = /\s+(?:Betaling (?:met|via)\s|Pasvolgnr\b).*$/i;
 const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj)\s*:|$)/i;
 /** Bank of America's ACH lines: "HubSpot Inc DES:Coupa Pay ID:… INDN:…". */
 const ACH_DES = /^(.+?)\s+DES:\s*(.+?)\s+(?:ID:|INDN:|CO ID:)/i;
+/**
+ * Some US credit unions' exports join the descriptor and the bank's own type of entry with a spaced
+ * colon, the type in title case: "D5438 SQ *LUCY'S COFFEE SAN LUIS OBIS CA 25 : Mobile Purchase Sign
+ * Based 12/10 03:03p #7458", "JANE ROE : Zelle Debit PAY ID:… ORG ID:BAC". The descriptor is before it.
+ */
+const ENTRY_TYPE_AFTER = /\s:\s+\p{Lu}\p{Ll}.*$/u;
 /** OFX cuts a name at 32 characters: "ROSA MEXICANO UNION SQ NEW YOR" ends in part of a city. */
 const OFX_NAME_LENGTH = 32;
 /** Words that tie a city into a name ("CITY OF AUSTIN", "COMUNE DI MILANO", "Gemeente Amsterdam"): the city then stays. */
 const CITY_LINKS = new Set(['OF', 'DI', 'DE', 'DEL', 'DA', 'DU', 'VON', 'VAN', 'LA', 'GEMEENTE', 'GEMEINDE', 'STADT', 'STADTWERKE', 'COMUNE', 'KOMMUNE', 'KUNTA', 'MUNICIPIO', 'VILLE']);
 const MONTH = '(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)';
 const CURRENCY = '(?:EUR|USD|GBP|SEK|NOK|DKK|CHF|PLN|CZK|HUF|RON|ISK)';
-/** A date, card number or amount between method words and the name: 12/03, XXXX1234, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1". */
+/** A date, card number or amount between method words and the name: 12/03, XXXX1234, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1", a US credit union's terminal (D5438). */
 const LEADING_DATE_OR_CARD = new RegExp(
-  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|POS\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|MC/\d+)(?=\s|$)\s*`,
+  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|POS\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|MC/\d+|D\d{4})(?=\s|$)\s*`,
   'i',
 );
 const CARD_REFERENCE = /(?:\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{4}\b|\b(?:NUMMER |NUMERO )?\d{4} \d{2}XX XXXX \d{4}\b|\b(?:CARD|KARTE|CARTE|CARTA|KORT)\s?(?:NO\.?|NR\.?|N\.|#)?\s?[X*]*\d{4}\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4}\b)/gi;
@@ -109,8 +115,10 @@ const SPACES = /\s+/g;
 const OTHER_WHITESPACE = /[^\S ]/;
 const SPACE_BEFORE_PUNCTUATION = /\s+([,.;:])/g;
 
-/** What US banks print after a card descriptor's state: the day (10/05, 03-25-26), an authorization code, a ZIP code, a reference or the masked card. */
-const US_TAIL = /^(?:\d{2}\/\d{2}|\d{2}-\d{2}-\d{2}|\d{5,}|[X*]{4,}\d{4})$/;
+/** What US banks print after a card descriptor's state: the day (10/05, 03-25-26), the year (25), an authorization code, a ZIP code, a reference or the masked card. */
+const US_TAIL = /^(?:\d{2}\/\d{2}|\d{2}-\d{2}-\d{2}|\d{2}|\d{5,}|[X*]{4,}\d{4})$/;
+/** A state with the country and a code glued on (FRESNO CAUS07162): the state. */
+const STATE_GLUED = /^([A-Z]{2})US\d*$/;
 /** A store number in a US card descriptor (16344, #2614), or the merchant's phone in its place. */
 const US_STORE_NUMBER = /^#?\d{3,}$/;
 /** The word before a store's number (STARBUCKS STORE 06672). */
@@ -155,7 +163,8 @@ const DIGIT = /\d/;
 /** The description's counterparty text; the whole description (whitespace collapsed) when nothing is left. */
 export function cleanDescription(raw: string): string {
   const whole = collapseSpaces(raw.slice(0, MAX_DESCRIPTION_LENGTH)).trim();
-  let text = PURCHASE_AT.exec(whole)?.[1] ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? achOriginator(whole) ?? whole.replace(CARD_AFTER_NAME, '');
+  const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
+  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = withoutUsTown(codeEnds ? text : stripLeading(text));
@@ -204,7 +213,8 @@ function withoutUsTown(text: string): string {
   const tokens = text.split(' ');
   let state = tokens.length - 1;
   while (state > 0 && US_TAIL.test(tokens[state]!)) state--;
-  if (state < 2 || !/^[A-Z]{2}$/.test(tokens[state]!) || !US_STATES.has(tokens[state]!)) return text;
+  const code = STATE_GLUED.exec(tokens[state]!)?.[1] ?? tokens[state]!;
+  if (state < 2 || !/^[A-Z]{2}$/.test(code) || !US_STATES.has(code)) return text;
   const store = tokens.findIndex((token, index) => index > 0 && index < state && US_STORE_NUMBER.test(token));
   if (store > 0) return tokens.slice(0, STORE_WORD.test(tokens[store - 1]!) && store > 1 ? store - 1 : store).join(' ');
   const glued = gluedTown(tokens[state - 1]!);
@@ -225,7 +235,8 @@ function withoutUsTown(text: string): string {
   let town = state;
   while (town > 1 && TITLE_CASE.test(tokens[town - 1]!)) town--;
   if (town < state && tokens.slice(0, town).every((token) => !LOWER_CASE.test(token))) return tokens.slice(0, town).join(' ');
-  return withoutTownAfterTrade(tokens, words, state) ?? text;
+  // What follows the state (a date, a year, a reference) is never the name; without it stripPlace can find the town.
+  return withoutTownAfterTrade(tokens, words, state) ?? [...tokens.slice(0, state), code].join(' ');
 }
 
 /** A one-word town glued to a name its field filled (PINE STATE BISCPORTLAND OR): its length, 0 when none. */
@@ -247,6 +258,7 @@ function cutTownLength(words: string[]): number {
   return 0;
 }
 
+const SHORT_STORE_NUMBER = /^\d{1,2}$/;
 /** Fewer letters than this after a trade's word are its abbreviation (MEXICAN REST), not a town. */
 const SHORTEST_TOWN = 5;
 
@@ -256,8 +268,10 @@ const SHORTEST_TOWN = 5;
  */
 function withoutTownAfterTrade(tokens: string[], words: string[], state: number): string | undefined {
   for (let length = 1; length <= 2; length++) {
-    const trade = state - length - 1;
-    const town = words.slice(trade + 1, state);
+    // A store's one- or two-digit number may stand between the trade's word and the town (LOS COMPADRES TAQUERIA 2 VISALIA CA).
+    const numbered = SHORT_STORE_NUMBER.test(words[state - length - 1] ?? '') ? 1 : 0;
+    const trade = state - length - 1 - numbered;
+    const town = words.slice(trade + 1 + numbered, state);
     if (trade >= 1 && isTradesWord(words[trade]!) && town.every((word) => /^[A-Z]+$/.test(word) && !isTradesWord(word)) && town.join('').length >= SHORTEST_TOWN) return tokens.slice(0, trade + 1).join(' ');
   }
   return undefined;

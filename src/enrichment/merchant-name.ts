@@ -110,8 +110,8 @@ export function nameFromText(text: string, currencyCode: string): string | null 
     if (name.at(-1) !== index) name.push(index);
     if (NAME_THEN_PLACE.test(tokens[index]!)) break;
   }
-  while (name.length > 0 && (isLink(words[name.at(-1)!]!) || (name.length > 1 && currencyCode === 'USD' && isStateCode(tokens[name.at(-1)!]!)))) name.pop();
-  const kept = givenNameFirst(withPossessive(withIrishO(onceOnly(name.map((index) => tokens[index]!.replace(NAME_THEN_PLACE, ''))))));
+  while (name.length > 0 && !isNumberedName(tokens, name) && (isLink(words[name.at(-1)!]!) || (name.length > 1 && currencyCode === 'USD' && isStateCode(tokens[name.at(-1)!]!)))) name.pop();
+  const kept = givenNameFirst(withPossessive(withIrishO(onceOnly(withAmpersands(tokens, name)))));
   const joined = kept.join(' ');
   if (joined.replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(joined))) return null;
   return /\p{Ll}/u.test(joined) ? joined : kept.map((token, position) => titleCase(token, position, kept.length)).join(' ');
@@ -122,6 +122,19 @@ function givenNameBeforeName(tokens: string[], flat: { word: string; index: numb
   const { word, index } = flat[at]!;
   const next = flat[at + 1];
   return (at === 0 || LINKS.has(flat[at - 1]!.word)) && isGivenName(word) && TITLE.test(tokens[index]!) && next !== undefined && next.index !== index && /^\p{Lu}/u.test(tokens[next.index]!) && !PURPOSE.has(next.word) && !LINKS.has(next.word);
+}
+
+/** A short word and its number are one name (PHO 75, PHO 24): a store's number follows a longer name. */
+function isNumberedName(tokens: string[], name: number[]): boolean {
+  return name.length === 2 && /^\d{1,2}$/.test(tokens[name[1]!]!) && /^\p{L}{2,3}$/u.test(tokens[name[0]!]!);
+}
+
+/** The name's tokens, an ampersand between two of them kept (CROWN & ANCHOR, WINE & SPIRITS): normalizing drops it. */
+function withAmpersands(tokens: string[], name: number[]): string[] {
+  return name.flatMap((index, at) => {
+    const token = tokens[index]!.replace(NAME_THEN_PLACE, '');
+    return at > 0 && index === name[at - 1]! + 2 && tokens[index - 1] === '&' ? ['&', token] : [token];
+  });
 }
 
 /** A name a bank writes twice, as creditor and as reference (MARTIN LUCAS MARTIN LUCAS), once. */
