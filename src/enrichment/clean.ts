@@ -73,6 +73,14 @@ const ACH_DES = /^(.+?)\s+DES:\s*(.+?)\s+(?:ID:|INDN:|CO ID:)/i;
  * Based 12/10 03:03p #7458", "JANE ROE : Zelle Debit PAY ID:… ORG ID:BAC". The descriptor is before it.
  */
 const ENTRY_TYPE_AFTER = /\s:\s+\p{Lu}\p{Ll}.*$/u;
+/**
+ * BAWAG's and easybank's fields, split by bars: the entry's type and reference, the terminal or the
+ * other bank's BIC and IBAN, then the counterparty with its town or purpose ("Bezahlung Karte
+ * MC/000009168|POS 2800 K002 27.12. 09:33|SPAR DANKT 5362\\GRAZ\8020", "Abbuchung Onlinebanking
+ * BG/000003091|BAWAATWWXXX AT30… Mag. Julia Steiner Miete"). The name is in the last field.
+ */
+const FIELD_BAR = '|';
+const BIC_AND_IBAN = /^(?:[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?\s+)?[A-Z]{2}\d{2}[A-Z0-9]{10,30}\s+/;
 /** OFX cuts a name at 32 characters: "ROSA MEXICANO UNION SQ NEW YOR" ends in part of a city. */
 const OFX_NAME_LENGTH = 32;
 /** Words that tie a city into a name ("CITY OF AUSTIN", "COMUNE DI MILANO", "Gemeente Amsterdam"): the city then stays. */
@@ -164,7 +172,7 @@ const DIGIT = /\d/;
 export function cleanDescription(raw: string): string {
   const whole = collapseSpaces(raw.slice(0, MAX_DESCRIPTION_LENGTH)).trim();
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
-  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = withoutUsTown(codeEnds ? text : stripLeading(text));
@@ -180,6 +188,13 @@ export function cleanDescription(raw: string): string {
 function firstField(text: string): string | undefined {
   if (!text.includes(FIELD_SEPARATOR)) return undefined;
   return text.split(FIELD_SEPARATOR).find((field) => field.trim() !== '' && !FIELD_BEFORE_NAME.test(field.trim()));
+}
+
+/** The last field of a line in BAWAG's barred form, without the other bank's BIC and IBAN before the name. */
+function lastBarField(text: string): string | undefined {
+  if (!text.includes(FIELD_BAR)) return undefined;
+  const last = text.slice(text.lastIndexOf(FIELD_BAR) + 1).trim();
+  return last === '' ? undefined : last.replace(BIC_AND_IBAN, '');
 }
 
 function collapseSpaces(text: string): string {

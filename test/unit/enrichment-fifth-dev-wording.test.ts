@@ -31,4 +31,10 @@ describe('names read through the wording of a fifth development set', () => {
     expect(nameOf('SQ *PHO 68 STOCKTON CA', '-16.00', 'USD')).toBe('Pho 68');
     expect(nameOf('CARD PAYMENT TO THE FOX & HOUNDS ON 12-04-2026', '-22.50', 'GBP')).toBe('The Fox & Hounds');
   });
+
+  it("BAWAG's barred fields: the counterparty in the last, after the terminal or the other bank's BIC and IBAN, before its town or purpose", () => {
+    expect(nameOf('Bezahlung Karte MC/000007711|POS 4410  K001 02.04. 12:05|GASTHOF ZUM LAMM\\\\VILLACH\\9500', '-41.00')).toBe('Gasthof zum Lamm');
+    expect(nameOf('Gutschrift Überweisung OG/000002211|RZOOAT2L AT483200000012345678 Tischlerei Gruber GmbH Gehalt 04/2026', '2300.00')).toBe('Tischlerei Gruber');
+    expect(nameOf('Abbuchung Onlinebanking BG/000004412|BAWAATWWXXX AT301400002116059700 Mag. Lena Moser Miete Mai', '-700.00')).toBe('Lena Moser');
+  });
 });
