@@ -168,8 +168,11 @@ const BLANKED: ReadonlyArray<readonly [pattern: RegExp, needs: 'digit' | '*' | '
 ];
 const DIGIT = /\d/;
 
-/** The description's counterparty text; the whole description (whitespace collapsed) when nothing is left. */
-export function cleanDescription(raw: string): string {
+/**
+ * The description's counterparty text; the whole description (whitespace collapsed) when nothing is left.
+ * `keepPlace` keeps a town at the end: in a payment between people it is a surname (MobilePay Mads Lund).
+ */
+export function cleanDescription(raw: string, keepPlace = false): string {
   const whole = collapseSpaces(raw.slice(0, MAX_DESCRIPTION_LENGTH)).trim();
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
   let text = PURCHASE_AT.exec(descriptor)?.[1] ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
@@ -180,7 +183,7 @@ export function cleanDescription(raw: string): string {
   for (const [pattern, needs] of BLANKED) if (needs === null || has[needs]) text = text.replace(pattern, ' ');
   text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
-  text = stripPlace(text, whole.length >= OFX_NAME_LENGTH - 2 && whole.length <= OFX_NAME_LENGTH).replace(EDGES, '');
+  if (!keepPlace) text = stripPlace(text, whole.length >= OFX_NAME_LENGTH - 2 && whole.length <= OFX_NAME_LENGTH).replace(EDGES, '');
   return text || whole;
 }
 

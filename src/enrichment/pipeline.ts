@@ -76,9 +76,9 @@ export function enrich(input: EnrichmentInput): Enrichment {
     merchant: hints.merchantName
       ? { name: hints.merchantName, website: hints.website, logoUrl: hints.logoUrl, source: 'PROVIDER', confidence: PROVIDER_CONFIDENCE }
       : found && agrees(category, listed, found.at === 0)
-        ? (isPeerApp(found) ? personPaid(found, readName(category, text, party, clean, currencyCode)) : undefined) ??
+        ? (isPeerApp(found) ? personPaid(found, readName(category, text, party, cleanDescription(description, true), currencyCode)) : undefined) ??
           { name: found.merchant.name, website: hints.website, logoUrl: hints.logoUrl, source: 'DIRECTORY', confidence: found.exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together }
-        : readName(category, text, party, clean, currencyCode),
+        : readName(category, text, party, peopleOnly(category) ? cleanDescription(description, true) : clean, currencyCode),
     category,
     paymentChannel: hints.paymentChannel ?? channelFromText(description, whole),
   };
@@ -116,6 +116,11 @@ function refined(listed: RuleMatch, rules: RuleInput): RuleMatch {
  */
 function agrees(category: Enrichment['category'], listed: RuleMatch | undefined, startsText: boolean): boolean {
   return category === null || category.source === 'PROVIDER' || (category.primary === 'INCOME' && startsText) || category.primary === listed?.category.primary;
+}
+
+/** A transfer to or from a person's account: a word after the name that is also a town's is the surname (Swish Oskar Lund). */
+function peopleOnly(category: Enrichment['category']): boolean {
+  return category?.detailed === 'TRANSFER_OUT_ACCOUNT_TRANSFER' || category?.detailed === 'TRANSFER_IN_ACCOUNT_TRANSFER';
 }
 
 /** A payment app between people (Zelle, Venmo): the person the line names, when it names one, is the counterparty. */

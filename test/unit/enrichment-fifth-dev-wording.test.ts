@@ -37,4 +37,9 @@ describe('names read through the wording of a fifth development set', () => {
     expect(nameOf('Gutschrift Überweisung OG/000002211|RZOOAT2L AT483200000012345678 Tischlerei Gruber GmbH Gehalt 04/2026', '2300.00')).toBe('Tischlerei Gruber');
     expect(nameOf('Abbuchung Onlinebanking BG/000004412|BAWAATWWXXX AT301400002116059700 Mag. Lena Moser Miete Mai', '-700.00')).toBe('Lena Moser');
   });
+
+  it("a person's surname that is also a town stays on a transfer between people", () => {
+    expect(nameOf('MobilePay Freja Aalborg', '-120.00', 'DKK')).toBe('Freja Aalborg');
+    expect(nameOf('Swish inbetalning JOHAN MALMO', '300.00', 'SEK')).toBe('Johan Malmo');
+  });
 });
