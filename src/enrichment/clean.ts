@@ -81,6 +81,10 @@ const ENTRY_TYPE_AFTER = /\s:\s+\p{Lu}\p{Ll}.*$/u;
  */
 const FIELD_BAR = '|';
 const BIC_AND_IBAN = /^(?:[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?\s+)?[A-Z]{2}\d{2}[A-Z0-9]{10,30}\s+/;
+/** Tikkie's lines name the payer after its own: "Naam: Tikkie Omschrijving: Tikkie ID 0001…, Pizza avond, Van Lisa Bakker, NL12RABO…". */
+const TIKKIE_PAYER = /\bTikkie ID \S+,.*?,\s*Van\s+([^,]+),/i;
+/** Bank of America's Zelle lines: "Zelle Transfer Conf# t5k2w1; Ortega, Lucia" (surname, given name). */
+const SURNAME_COMMA_GIVEN = /\bZelle\b[^;]*;\s*([\p{L}' -]+),\s*([\p{L}' -]+)$/iu;
 /** OFX cuts a name at 32 characters: "ROSA MEXICANO UNION SQ NEW YOR" ends in part of a city. */
 const OFX_NAME_LENGTH = 32;
 /** Words that tie a city into a name ("CITY OF AUSTIN", "COMUNE DI MILANO", "Gemeente Amsterdam"): the city then stays. */
@@ -108,7 +112,7 @@ const LABELLED_DATE = /\b(?:DATO|DATA|DEL|DNIA|DATE|DEN|VALUTADATUM|UITGEVOERD O
 /** A French or Spanish postcode and the one-word town after it, at the end: "BOULANGERIE DES ARCADES 33700 MERIGNAC" (not a US store number before a city and state). */
 const POSTCODE_TOWN = /\s\d{5}\s+\p{L}[\p{L}'-]*$/u;
 const PHONE = /\b(?:\+?\d{1,3}[ -])?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b|\b\d{3}-\d{7}\b/g;
-const STORE_NUMBER = /(?:#\s?\d+|\b(?:STORE|STORE NO|STR|NO|NR|NUM|TERM|TERMINAL|TID|FIL|FILIALE|KASSE|T)\s?[.:#-]?\s?\d+\b)/gi;
+const STORE_NUMBER = /(?:#\s?\d+|\bK\.\d+\b|\b(?:STORE|STORE NO|STR|NO|NR|NUM|TERM|TERMINAL|TID|FIL|FILIALE|KASSE|T)\s?[.:#-]?\s?\d+\b)/gi;
 /** A bank's bracketed code: a country "(ITA)", a reference "(123456)", Italy's "A (ITA)" before the shop. */
 const BRACKETED = /(?:\bA )?\(\s*(?:[A-Z]{3}|\d+)\s*\)/gi;
 const REFERENCE_SUFFIX = /\*[A-Z0-9]*\d[A-Z0-9]*/gi;
@@ -123,8 +127,8 @@ const SPACES = /\s+/g;
 const OTHER_WHITESPACE = /[^\S ]/;
 const SPACE_BEFORE_PUNCTUATION = /\s+([,.;:])/g;
 
-/** What US banks print after a card descriptor's state: the day (10/05, 03-25-26), the year (25), an authorization code, a ZIP code, a reference or the masked card. */
-const US_TAIL = /^(?:\d{2}\/\d{2}|\d{2}-\d{2}-\d{2}|\d{2}|\d{5,}|[X*]{4,}\d{4})$/;
+/** What US banks print after a card descriptor's state: the day (10/05, 03-25-26), the year (25), Wells Fargo's authorization and card (S386073512345678 CARD 4471), an authorization code, a ZIP code, a reference or the masked card. */
+const US_TAIL = /^(?:\d{2}\/\d{2}|\d{2}-\d{2}-\d{2}|\d{2}|\d{4,}|[X*]{4,}\d{4}|[SP]\d{12,}|CARD)$/;
 /** A state with the country and a code glued on (FRESNO CAUS07162): the state. */
 const STATE_GLUED = /^([A-Z]{2})US\d*$/;
 /** A store number in a US card descriptor (16344, #2614), or the merchant's phone in its place. */
@@ -175,7 +179,7 @@ const DIGIT = /\d/;
 export function cleanDescription(raw: string, keepPlace = false): string {
   const whole = collapseSpaces(raw.slice(0, MAX_DESCRIPTION_LENGTH)).trim();
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
-  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? TIKKIE_PAYER.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = withoutUsTown(codeEnds ? text : stripLeading(text));
@@ -184,13 +188,28 @@ export function cleanDescription(raw: string, keepPlace = false): string {
   text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
   if (!keepPlace) text = stripPlace(text, whole.length >= OFX_NAME_LENGTH - 2 && whole.length <= OFX_NAME_LENGTH).replace(EDGES, '');
-  return text || whole;
+  return siteName(text) || whole;
+}
+
+/** A web address left alone (a BLIK or card payment to www.vinted.pl): the site's name, as its owner writes it. */
+const WEB_ADDRESS = /^(?:https?:\/\/)?www\.([\p{L}\d-]{2,})\.[a-z]{2,4}(?:\.[a-z]{2})?\/?$/iu;
+
+function siteName(text: string): string {
+  const site = text.includes('.') ? WEB_ADDRESS.exec(text)?.[1] : undefined;
+  return site ? site.charAt(0).toUpperCase() + site.slice(1).toLowerCase() : text;
 }
 
 /** The first field of a line in NatWest's spaced-comma form that is not the card's or a call's reference. */
 function firstField(text: string): string | undefined {
   if (!text.includes(FIELD_SEPARATOR)) return undefined;
   return text.split(FIELD_SEPARATOR).find((field) => field.trim() !== '' && !FIELD_BEFORE_NAME.test(field.trim()));
+}
+
+/** A person the line writes surname first after a semicolon, given name first. */
+function givenThenSurname(text: string): string | undefined {
+  if (!text.includes(';')) return undefined;
+  const person = SURNAME_COMMA_GIVEN.exec(text);
+  return person ? `${person[2]!.trim()} ${person[1]!.trim()}` : undefined;
 }
 
 /** The last field of a line in BAWAG's barred form, without the other bank's BIC and IBAN before the name. */
@@ -276,7 +295,7 @@ function cutTownLength(words: string[]): number {
   return 0;
 }
 
-const SHORT_STORE_NUMBER = /^\d{1,2}$/;
+const SHORT_STORE_NUMBER = /^#?\d{1,2}$/;
 /** Fewer letters than this after a trade's word are its abbreviation (MEXICAN REST), not a town. */
 const SHORTEST_TOWN = 5;
 
@@ -308,6 +327,9 @@ function stripLeading(text: string): string {
   return text;
 }
 
+/** mBank's card lines end in the shop's town after a slash (APTEKA POD ORLEM/TARNOW): any word of letters, known town or not. */
+const SLASHED_TOWN = /^\p{L}[\p{L}.'-]*\/\p{L}{3,}$/u;
+
 /**
  * Country, US state and city at the end, in any order, keeping at least one word and a city a word
  * ties into the name (CITY OF AUSTIN); a city glued on with a hyphen or a slash (ESQUINA-MADRID, ALLEGRO.PL/POZNAN); in a name
@@ -316,18 +338,24 @@ function stripLeading(text: string): string {
 function stripPlace(text: string, truncated: boolean): string {
   const lastWord = text.slice(text.lastIndexOf(' ') + 1);
   // Most names end with a word that is no place's and has none glued on: nothing to strip, nothing to split.
-  if (!truncated && !lastWord.includes('-') && !mayEndPlace(normalize(lastWord))) return text;
+  if (!truncated && !lastWord.includes('-') && !lastWord.includes('/') && !mayEndPlace(normalize(lastWord))) return text;
   let words = text.split(' ');
   const last = words.at(-1) ?? '';
   const glued = Math.max(last.lastIndexOf('-'), last.lastIndexOf('/'));
-  if (words.length > 1 && glued > 0 && CITIES.has(normalize(last.slice(glued + 1)))) words = [...words.slice(0, -1), last.slice(0, glued)];
+  if (words.length > 1 && glued > 0 && (CITIES.has(normalize(last.slice(glued + 1))) || SLASHED_TOWN.test(last))) words = [...words.slice(0, -1), last.slice(0, glued)];
   const normalized = isNormalized(text) ? words : words.map(normalize);
   let end = placeStart(normalized);
   if (end < normalized.length && CITY_LINKS.has(normalized[end - 1] ?? '')) end = normalized.length;
-  // A trade's word alone before a city is a shop named for it: PIZZERIA NAPOLI, PASTELARIA VERSAILLES, CAFE PARIS.
-  if (end === 1 && normalized.length > 1 && !normalized[0]!.includes(' ') && normalized.slice(1).every((word) => !COUNTRIES.has(word) && !US_STATES.has(word)) && isTradesWord(normalized[0]!)) end = normalized.length;
+  // A trade's word alone before a city is a shop named for it: PIZZERIA NAPOLI, PASTELARIA VERSAILLES, CAFE PARIS; a town after that one is the shop's (PIZZERIA NAPOLI GAVLE).
+  if (end === 1 && normalized.length > 1 && !normalized[0]!.includes(' ') && normalized.slice(1).every((word) => !COUNTRIES.has(word) && !US_STATES.has(word)) && isTradesWord(normalized[0]!)) end = 1 + firstCityLength(normalized);
   if (truncated && end === normalized.length) end -= cutCityLength(normalized);
   return words.slice(0, end).join(' ');
+}
+
+/** How many words after the first (a trade's word) name a city, the longest such; all of them when none does. */
+function firstCityLength(words: string[]): number {
+  for (let length = Math.min(LONGEST_CITY, words.length - 1); length >= 1; length--) if (CITIES.has(words.slice(1, 1 + length).join(' '))) return length;
+  return words.length - 1;
 }
 
 /** How many words at the end of `words` (normalized) are a city's first words, the last cut short (NEW YOR, PORTLA); 0 when none. */

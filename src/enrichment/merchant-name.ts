@@ -45,7 +45,9 @@ const PURPOSE = new Set([
   'TYTUL', 'TYTULEM', 'PAR', 'APDROSINASANAS', 'PREMIJA', 'KOMUNALAJIEM', 'PAKALPOJUMIEM', 'PAKALPOJUMI', 'MENESA', 'MAKSA', 'DANKT', 'DANKE', 'PALK', 'DARBO', 'UZMOKESTIS', 'AVGIFT', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'MOTIF', 'REFERENCE', 'TERUGBETALING', 'MANDATE', 'MANDAT', 'LANDLORD', 'OMSCHRIJVING', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
   'JUNIJU', 'JULIJU', 'AUGUSTU', 'SEPTEMBRI', 'OKTOBRI', 'NOVEMBRI', 'DECEMBRI',
   // a UK payment code after the payer's name (K HUSSAIN FPI PIZZA MONEY) or a card's (THE BLACK BULL ON 23 MAR CPM)
-  'FPI', 'FPO', 'FP', 'BGC', 'DEB', 'BCC', 'CPM', 'DDR', 'BAC',
+  'FPI', 'FPO', 'FP', 'BGC', 'DEB', 'BCC', 'CPM', 'DDR', 'BAC', 'STO', 'PAYMT',
+  // Polish and Portuguese purpose words: treatment, tuition, a charge, a subscription, a contribution, a pension
+  'LECZENIE', 'CZESNE', 'OPLATA', 'ABONAMENT', 'SKLADKA', 'PENS',
   // a receipt's, a card's or a branch's label after the shop (Danish Nota, Spanish Tarj., Dutch Pasvolgnr), a Polish street (UL.)
   'NOTA', 'TARJ', 'CARTE', 'PASVOLGNR', 'PASNR', 'TRANSACTIE', 'UL',
   // what a US bill, a Spanish benefit or a local tax is for, and a credit union's share draft or transfer
@@ -85,6 +87,8 @@ const CAPITALS = /^(?=(?:[^\p{L}]*\p{L}){2})[^\p{Ll}]+$/u;
 const LOWER = /^[^\p{Lu}]*\p{Ll}[^\p{Lu}]*$/u;
 /** A word in title case that begins the payer's words (`SOGECAP Assurance vie`, `CNP ASSURANCES Assurance de pret`). */
 const TITLE = /^\p{Lu}\p{Ll}+$/u;
+/** Dutch titles as ING writes them before a person's initials (Hr P. Jansen, Mw A. de Boer): in capitals, HR is H&R's. */
+const DUTCH_TITLE = /^(?:Hr|Mw)\.?$/;
 /** A token already in normalized form (most of a card line's): normalize would return it as it is. */
 const PLAIN = /^[A-Z0-9]+$/;
 
@@ -106,7 +110,8 @@ export function nameFromText(text: string, currencyCode: string): string | null 
       if (name.length > 0) break;
       continue;
     }
-    if (name.length === 0 && (LINKS.has(word) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR') || (CIVIL_TITLES.has(word) && at < flat.length - 2))) continue;
+    if (name.length === 0 && (LINKS.has(word) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR') || ((CIVIL_TITLES.has(word) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
+    if (name.length > 1 && name.at(-1) !== index && LOWER.test(tokens[index]!) && !PARTICLES.has(tokens[index]!) && !LINKS.has(word) && name.every((each) => TITLE.test(tokens[each]!))) break;
     if (name.at(-1) !== index) name.push(index);
     if (NAME_THEN_PLACE.test(tokens[index]!)) break;
   }
@@ -154,9 +159,9 @@ function isStateCode(token: string): boolean {
   return US_STATES.has(token) && !STATE_CODES_THAT_ARE_WORDS.has(token);
 }
 
-/** Irish and Scottish names whose apostrophe the bank dropped: O BRIENS WINE is O'BRIENS WINE. */
+/** Irish and Scottish names whose apostrophe the bank dropped: O BRIENS WINE is O'BRIENS WINE. Only first: after a trade's word, O is Portuguese "the" (PASTELARIA O FORNINHO). */
 function withIrishO(tokens: string[]): string[] {
-  return tokens.flatMap((token, index) => (token === 'O' && index + 1 < tokens.length ? [] : index > 0 && tokens[index - 1] === 'O' ? [`O'${token}`] : [token]));
+  return tokens[0] === 'O' && tokens.length > 1 ? [`O'${tokens[1]}`, ...tokens.slice(2)] : tokens;
 }
 
 function isLink(normalized: string): boolean {

@@ -42,4 +42,47 @@ describe('names read through the wording of a fifth development set', () => {
     expect(nameOf('MobilePay Freja Aalborg', '-120.00', 'DKK')).toBe('Freja Aalborg');
     expect(nameOf('Swish inbetalning JOHAN MALMO', '300.00', 'SEK')).toBe('Johan Malmo');
   });
+
+  it("Polish wording: mBank's town after a slash, Millennium's till (K.1), PKO's sender's label on a phone transfer, a treatment or tuition after the name, a web address", () => {
+    expect(nameOf('ZAKUP PRZY UŻYCIU KARTY W KRAJU CUKIERNIA POD ZEGAREM/PRZEMYSL', '-21.00', 'PLN')).toBe('Cukiernia Pod Zegarem');
+    expect(nameOf('DOP. MC 557519******2201 PŁATNOŚĆ KARTĄ 12.00 PLN KWIACIARNIA ROZA K.2 GDANSK', '-12.00', 'PLN')).toBe('Kwiaciarnia Roza');
+    expect(nameOf('Przelew na telefon przychodzący Nazwa nadawcy: KAROL WÓJCIK Tytuł: za pizzę', '30.00', 'PLN')).toBe('Karol Wójcik');
+    expect(nameOf('PRZELEW ZEWNĘTRZNY WYCHODZĄCY SZKOŁA JĘZYKOWA LINGUA CZESNE MAJ', '-400.00', 'PLN')).toBe('Szkoła Językowa Lingua');
+    expect(nameOf('Płatność BLIK Nr transakcji 11223344 Lokalizacja: Adres: www.answear.com', '-89.00', 'PLN')).toBe('Answear');
+  });
+
+  it("Portuguese transfers (TRF P/, TRF.IMED. DE) name the person; O after a trade's word is the article, not an Irish O'", () => {
+    expect(nameOf('TRF P/ BEATRIZ LOPES', '-40.00')).toBe('Beatriz Lopes');
+    expect(nameOf('TRF.IMED. DE TIAGO NEVES', '15.00')).toBe('Tiago Neves');
+    expect(nameOf('COMPRA 5521 TASCA O CANTINHO LISBOA', '-18.00')).toBe('Tasca O Cantinho');
+  });
+
+  it("UK codes: HSBC's leading CR, Barclays' STO before the reference, a mobile-channel transfer to an account that names no one, Nationwide's Bank credit", () => {
+    expect(nameOf('CR HMRC TAX CREDITS', '80.00', 'GBP')).toBe('HMRC');
+    expect(nameOf('SARAH KENDALL STO SARAH KENDALL ROOM', '-450.00', 'GBP')).toBe('Sarah Kendall');
+    expect(of('204411 55667788 MOBILE-CHANNEL FT', '-100.00', 'GBP')).toMatchObject({ merchant: null, category: { detailed: 'TRANSFER_OUT_ACCOUNT_TRANSFER' } });
+    expect(of('Bank credit OLIVER PAGE', '25.00', 'GBP')).toMatchObject({ merchant: { name: 'Oliver Page' }, category: { detailed: 'TRANSFER_IN_ACCOUNT_TRANSFER' } });
+  });
+
+  it("Dutch: Tikkie's payer after Van, a title in ING's title case (Hr, Mw)", () => {
+    expect(nameOf('Naam: Tikkie Omschrijving: Tikkie ID 000998877665, Etentje, Van Daan Visser, NL55INGB0001234567 IBAN: NL27ABNA0562870000', '22.00')).toBe('Daan Visser');
+    expect(nameOf('Naam: Mw K. de Boer Omschrijving: Oppas april IBAN: NL44RABO0300123400', '-60.00')).toBe('K. de Boer');
+  });
+
+  it("Bank of America's Zelle writes the surname first; Wells Fargo's card tail and MONEY TRANSFER AUTHORIZED ON", () => {
+    expect(nameOf('Zelle Transfer Conf# a1b2c3d4; Nguyen, Thao', '-35.00', 'USD')).toBe('Thao Nguyen');
+    expect(nameOf('PURCHASE AUTHORIZED ON 04/02 BELLA VISTA DELI #12 WINNEMUCCA NV S306092211223344 CARD 1100', '-14.00', 'USD')).toBe('Bella Vista Deli');
+  });
+
+  it("a title-case name ends at the payer's words in lower case; a trade's word before a city is the shop's name, a town after that is its place", () => {
+    expect(nameOf('Pārskaitījums Ilze Liepa par kafijas automātu', '-15.00')).toBe('Ilze Liepa');
+    expect(nameOf('Kortköp 260402 CAFE PARIS GAVLE', '-60.00', 'SEK')).toBe('Cafe Paris');
+  });
+
+  it('cash and trade words: Danish Hævet automat, Finnish automaattinosto, a Swedish frisersalong, a Danish bøfhus', () => {
+    expect(of('Hævet automat Nordea Vesterport', '-300.00', 'DKK')).toMatchObject({ merchant: null, category: { detailed: 'TRANSFER_OUT_WITHDRAWAL' } });
+    expect(of('AUTOMAATTINOSTO Otto Sello', '-40.00')).toMatchObject({ merchant: null, category: { detailed: 'TRANSFER_OUT_WITHDRAWAL' } });
+    expect(of('Kortköp 260402 FRISERSALONG SAX UPPSALA', '-380.00', 'SEK').category?.detailed).toBe('PERSONAL_CARE_HAIR_AND_BEAUTY');
+    expect(of('Visa køb DKK 310,00 Bøfhuset Vejle Den 02.04', '-310.00', 'DKK').category?.detailed).toBe('FOOD_AND_DRINK_RESTAURANT');
+  });
 });
