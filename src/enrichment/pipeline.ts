@@ -64,7 +64,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const found =
     (hints.merchantName ? findMerchant(normalize(hints.merchantName.slice(0, MAX_DESCRIPTION_LENGTH)), true) : undefined) ??
     withForm(named, name, currencyCode) ??
-    notATradesName(name, notAPerson(name, findMerchant(name, true))) ??
+    notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true)))) ??
     notATradesName(text, notAPerson(text, findMerchant(text))) ??
     (party ? (withForm(partyNamed, withoutLegalForms(partyNamed, currencyCode), currencyCode) ?? findMerchant(withoutLegalForms(partyNamed, currencyCode), true)) : undefined);
   // The bank's counterparty field says what the other party is as much as the text does (Tandartspraktijk De Molen beside "factuur 12345").
@@ -175,6 +175,19 @@ function notATradesName(normalized: string, match: DirectoryMatch | undefined): 
   if (!match || match.at === 0 || match.words > 1) return match;
   const trade = kindRule({ normalized: normalized.split(' ', match.at)[match.at - 1]!, direction: 'out', accountKind: 'DEPOSITORY', nameWords: 2 });
   return trade && trade.category.primary !== match.merchant.category.primary ? undefined : match;
+}
+
+/**
+ * The merchant that starts the name when another is named after it: a delivery platform before the
+ * restaurant (DOORDASH MCDONALDS is DoorDash's order, as Plaid names it), a fuel brand before the shop
+ * in its station (SHELL 7-ELEVEN, UNO-X 7-ELEVEN). Looked up only when the longest match is not first.
+ */
+function firstNamed(normalized: string, match: DirectoryMatch | undefined): DirectoryMatch | undefined {
+  if (!match || match.at === 0) return match;
+  const first = findMerchant(normalized.split(' ', match.at).join(' '), true);
+  if (first?.at !== 0) return match;
+  // A platform's order is the kind of food the restaurant after it sells (DoorDash, then McDonald's: fast food).
+  return first.merchant.category.primary === match.merchant.category.primary ? { ...first, merchant: { name: first.merchant.name, category: match.merchant.category } } : first;
 }
 
 /** A directory match, unless it is a person's surname after a title (SR MANUEL COSTA). */

@@ -85,4 +85,9 @@ describe('names read through the wording of a fifth development set', () => {
     expect(of('Kortköp 260402 FRISERSALONG SAX UPPSALA', '-380.00', 'SEK').category?.detailed).toBe('PERSONAL_CARE_HAIR_AND_BEAUTY');
     expect(of('Visa køb DKK 310,00 Bøfhuset Vejle Den 02.04', '-310.00', 'DKK').category?.detailed).toBe('FOOD_AND_DRINK_RESTAURANT');
   });
+
+  it('the merchant that starts the name wins over a longer one after it: a delivery platform before a restaurant (with its kind of food), a fuel brand before the shop in its station', () => {
+    expect(of('DEBIT PURCHASE -VISA DD *DOORDASH MCDONALDS 855-973-1040 CA', '-21.00', 'USD')).toMatchObject({ merchant: { name: 'DoorDash' }, category: { detailed: 'FOOD_AND_DRINK_FAST_FOOD' } });
+    expect(of('Visa/Dankort CIRCLE K 7-ELEVEN KOLDING', '-300.00', 'DKK')).toMatchObject({ merchant: { name: 'Circle K' }, category: { detailed: 'TRANSPORTATION_GAS' } });
+  });
 });
