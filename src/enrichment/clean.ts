@@ -81,6 +81,8 @@ const ENTRY_TYPE_AFTER = /\s:\s+\p{Lu}\p{Ll}.*$/u;
  */
 const FIELD_BAR = '|';
 const BIC_AND_IBAN = /^(?:[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?\s+)?[A-Z]{2}\d{2}[A-Z0-9]{10,30}\s+/;
+/** Santander's incoming payments put the payer's reference first: "FASTER PAYMENTS RECEIPT REF LUNCH FROM TOM HASTINGS". */
+const RECEIPT_FROM = /\bFASTER PAYMENTS? RECEIPT\b.*?\bFROM\s+(.+)$/i;
 /** Tikkie's lines name the payer after its own: "Naam: Tikkie Omschrijving: Tikkie ID 0001…, Pizza avond, Van Lisa Bakker, NL12RABO…". */
 const TIKKIE_PAYER = /\bTikkie ID \S+,.*?,\s*Van\s+([^,]+),/i;
 /** Bank of America's Zelle lines: "Zelle Transfer Conf# t5k2w1; Ortega, Lucia" (surname, given name). */
@@ -179,7 +181,7 @@ const DIGIT = /\d/;
 export function cleanDescription(raw: string, keepPlace = false): string {
   const whole = collapseSpaces(raw.slice(0, MAX_DESCRIPTION_LENGTH)).trim();
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
-  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? TIKKIE_PAYER.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? TIKKIE_PAYER.exec(whole)?.[1] ?? RECEIPT_FROM.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = withoutUsTown(codeEnds ? text : stripLeading(text));

@@ -180,8 +180,8 @@ function titleCase(token: string, position: number, tokens: number): string {
   return capitalized(lower);
 }
 
-/** Characters after which a letter starts a part of a name (Berlin-Mitte, A.B.C, (Mc)Donald). */
-const PART_STARTS = new Set(['-', '/', '.', '(']);
+/** Characters after which a letter starts a part of a name (Berlin-Mitte, A.B.C, (Mc)Donald, Kum&Go). */
+const PART_STARTS = new Set(['-', '/', '.', '(', '&']);
 const LETTER = /\p{L}/u;
 const WORD_CHARACTER = /\w/;
 

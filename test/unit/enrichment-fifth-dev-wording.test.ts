@@ -90,4 +90,9 @@ describe('names read through the wording of a fifth development set', () => {
     expect(of('DEBIT PURCHASE -VISA DD *DOORDASH MCDONALDS 855-973-1040 CA', '-21.00', 'USD')).toMatchObject({ merchant: { name: 'DoorDash' }, category: { detailed: 'FOOD_AND_DRINK_FAST_FOOD' } });
     expect(of('Visa/Dankort CIRCLE K 7-ELEVEN KOLDING', '-300.00', 'DKK')).toMatchObject({ merchant: { name: 'Circle K' }, category: { detailed: 'TRANSPORTATION_GAS' } });
   });
+
+  it("Santander's Faster Payments receipt names the payer after the reference's FROM; Portugal's pension agency as banks print it", () => {
+    expect(nameOf('FASTER PAYMENTS RECEIPT REF CINEMA TICKETS FROM AMY LOWE', '18.00', 'GBP')).toBe('Amy Lowe');
+    expect(nameOf('CGA PENS 05/2026', '980.00')).toBe('Caixa Geral de Aposentações');
+  });
 });
