@@ -15,7 +15,7 @@ import { isNormalized, normalize } from './text.ts';
 export const MAX_DESCRIPTION_LENGTH = 400;
 
 /** Card processors and payment facilitators whose prefix stands before the merchant's own name. */
-const PROCESSORS = ['SQ', 'SQC', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV'];
+const PROCESSORS = ['SQ', 'SQC', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR'];
 
 /** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
@@ -67,15 +67,35 @@ const CARD_AFTER_NAME = /\s+(?:Betaling (?:met|via)\s|Pasvolgnr\b).*$/i;
 const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj)\s*:|$)/i;
 /** Bank of America's ACH lines: "HubSpot Inc DES:Coupa Pay ID:… INDN:…". */
 const ACH_DES = /^(.+?)\s+DES:\s*(.+?)\s+(?:ID:|INDN:|CO ID:)/i;
+/**
+ * Some US credit unions' exports join the descriptor and the bank's own type of entry with a spaced
+ * colon, the type in title case: "D5438 SQ *LUCY'S COFFEE SAN LUIS OBIS CA 25 : Mobile Purchase Sign
+ * Based 12/10 03:03p #7458", "JANE ROE : Zelle Debit PAY ID:… ORG ID:BAC". The descriptor is before it.
+ */
+const ENTRY_TYPE_AFTER = /\s:\s+\p{Lu}\p{Ll}.*$/u;
+/**
+ * BAWAG's and easybank's fields, split by bars: the entry's type and reference, the terminal or the
+ * other bank's BIC and IBAN, then the counterparty with its town or purpose ("Bezahlung Karte
+ * MC/000009168|POS 2800 K002 27.12. 09:33|SPAR DANKT 5362\\GRAZ\8020", "Abbuchung Onlinebanking
+ * BG/000003091|BAWAATWWXXX AT30… Mag. Julia Steiner Miete"). The name is in the last field.
+ */
+const FIELD_BAR = '|';
+const BIC_AND_IBAN = /^(?:[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?\s+)?[A-Z]{2}\d{2}[A-Z0-9]{10,30}\s+/;
+/** Santander's incoming payments put the payer's reference first: "FASTER PAYMENTS RECEIPT REF LUNCH FROM TOM HASTINGS". */
+const RECEIPT_FROM = /\bFASTER PAYMENTS? RECEIPT\b.*?\bFROM\s+(.+)$/i;
+/** Tikkie's lines name the payer after its own: "Naam: Tikkie Omschrijving: Tikkie ID 0001…, Pizza avond, Van Lisa Bakker, NL12RABO…". */
+const TIKKIE_PAYER = /\bTikkie ID \S+,.*?,\s*Van\s+([^,]+),/i;
+/** Bank of America's Zelle lines: "Zelle Transfer Conf# t5k2w1; Ortega, Lucia" (surname, given name). */
+const SURNAME_COMMA_GIVEN = /\bZelle\b[^;]*;\s*([\p{L}' -]+),\s*([\p{L}' -]+)$/iu;
 /** OFX cuts a name at 32 characters: "ROSA MEXICANO UNION SQ NEW YOR" ends in part of a city. */
 const OFX_NAME_LENGTH = 32;
 /** Words that tie a city into a name ("CITY OF AUSTIN", "COMUNE DI MILANO", "Gemeente Amsterdam"): the city then stays. */
 const CITY_LINKS = new Set(['OF', 'DI', 'DE', 'DEL', 'DA', 'DU', 'VON', 'VAN', 'LA', 'GEMEENTE', 'GEMEINDE', 'STADT', 'STADTWERKE', 'COMUNE', 'KOMMUNE', 'KUNTA', 'MUNICIPIO', 'VILLE']);
 const MONTH = '(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)';
 const CURRENCY = '(?:EUR|USD|GBP|SEK|NOK|DKK|CHF|PLN|CZK|HUF|RON|ISK)';
-/** A date, card number or amount between method words and the name: 12/03, XXXX1234, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1". */
+/** A date, card number or amount between method words and the name: 12/03, XXXX1234, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1", a US credit union's terminal (D5438). */
 const LEADING_DATE_OR_CARD = new RegExp(
-  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|POS\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|MC/\d+)(?=\s|$)\s*`,
+  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|POS\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|MC/\d+|D\d{4})(?=\s|$)\s*`,
   'i',
 );
 const CARD_REFERENCE = /(?:\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{4}\b|\b(?:NUMMER |NUMERO )?\d{4} \d{2}XX XXXX \d{4}\b|\b(?:CARD|KARTE|CARTE|CARTA|KORT)\s?(?:NO\.?|NR\.?|N\.|#)?\s?[X*]*\d{4}\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4}\b)/gi;
@@ -94,7 +114,7 @@ const LABELLED_DATE = /\b(?:DATO|DATA|DEL|DNIA|DATE|DEN|VALUTADATUM|UITGEVOERD O
 /** A French or Spanish postcode and the one-word town after it, at the end: "BOULANGERIE DES ARCADES 33700 MERIGNAC" (not a US store number before a city and state). */
 const POSTCODE_TOWN = /\s\d{5}\s+\p{L}[\p{L}'-]*$/u;
 const PHONE = /\b(?:\+?\d{1,3}[ -])?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b|\b\d{3}-\d{7}\b/g;
-const STORE_NUMBER = /(?:#\s?\d+|\b(?:STORE|STORE NO|STR|NO|NR|NUM|TERM|TERMINAL|TID|FIL|FILIALE|KASSE|T)\s?[.:#-]?\s?\d+\b)/gi;
+const STORE_NUMBER = /(?:#\s?\d+|\bK\.\d+\b|\b(?:STORE|STORE NO|STR|NO|NR|NUM|TERM|TERMINAL|TID|FIL|FILIALE|KASSE|T)\s?[.:#-]?\s?\d+\b)/gi;
 /** A bank's bracketed code: a country "(ITA)", a reference "(123456)", Italy's "A (ITA)" before the shop. */
 const BRACKETED = /(?:\bA )?\(\s*(?:[A-Z]{3}|\d+)\s*\)/gi;
 const REFERENCE_SUFFIX = /\*[A-Z0-9]*\d[A-Z0-9]*/gi;
@@ -109,8 +129,10 @@ const SPACES = /\s+/g;
 const OTHER_WHITESPACE = /[^\S ]/;
 const SPACE_BEFORE_PUNCTUATION = /\s+([,.;:])/g;
 
-/** What US banks print after a card descriptor's state: the day (10/05, 03-25-26), an authorization code, a ZIP code, a reference or the masked card. */
-const US_TAIL = /^(?:\d{2}\/\d{2}|\d{2}-\d{2}-\d{2}|\d{5,}|[X*]{4,}\d{4})$/;
+/** What US banks print after a card descriptor's state: the day (10/05, 03-25-26), the year (25), Wells Fargo's authorization and card (S386073512345678 CARD 4471), an authorization code, a ZIP code, a reference or the masked card. */
+const US_TAIL = /^(?:\d{2}\/\d{2}|\d{2}-\d{2}-\d{2}|\d{2}|\d{4,}|[X*]{4,}\d{4}|[SP]\d{12,}|CARD)$/;
+/** A state with the country and a code glued on (FRESNO CAUS07162): the state. */
+const STATE_GLUED = /^([A-Z]{2})US\d*$/;
 /** A store number in a US card descriptor (16344, #2614), or the merchant's phone in its place. */
 const US_STORE_NUMBER = /^#?\d{3,}$/;
 /** The word before a store's number (STARBUCKS STORE 06672). */
@@ -152,10 +174,14 @@ const BLANKED: ReadonlyArray<readonly [pattern: RegExp, needs: 'digit' | '*' | '
 ];
 const DIGIT = /\d/;
 
-/** The description's counterparty text; the whole description (whitespace collapsed) when nothing is left. */
-export function cleanDescription(raw: string): string {
+/**
+ * The description's counterparty text; the whole description (whitespace collapsed) when nothing is left.
+ * `keepPlace` keeps a town at the end: in a payment between people it is a surname (MobilePay Mads Lund).
+ */
+export function cleanDescription(raw: string, keepPlace = false): string {
   const whole = collapseSpaces(raw.slice(0, MAX_DESCRIPTION_LENGTH)).trim();
-  let text = PURCHASE_AT.exec(whole)?.[1] ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? achOriginator(whole) ?? whole.replace(CARD_AFTER_NAME, '');
+  const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
+  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? TIKKIE_PAYER.exec(whole)?.[1] ?? RECEIPT_FROM.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = withoutUsTown(codeEnds ? text : stripLeading(text));
@@ -163,14 +189,36 @@ export function cleanDescription(raw: string): string {
   for (const [pattern, needs] of BLANKED) if (needs === null || has[needs]) text = text.replace(pattern, ' ');
   text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
-  text = stripPlace(text, whole.length >= OFX_NAME_LENGTH - 2 && whole.length <= OFX_NAME_LENGTH).replace(EDGES, '');
-  return text || whole;
+  if (!keepPlace) text = stripPlace(text, whole.length >= OFX_NAME_LENGTH - 2 && whole.length <= OFX_NAME_LENGTH).replace(EDGES, '');
+  return siteName(text) || whole;
+}
+
+/** A web address left alone (a BLIK or card payment to www.vinted.pl): the site's name, as its owner writes it. */
+const WEB_ADDRESS = /^(?:https?:\/\/)?www\.([\p{L}\d-]{2,})\.[a-z]{2,4}(?:\.[a-z]{2})?\/?$/iu;
+
+function siteName(text: string): string {
+  const site = text.includes('.') ? WEB_ADDRESS.exec(text)?.[1] : undefined;
+  return site ? site.charAt(0).toUpperCase() + site.slice(1).toLowerCase() : text;
 }
 
 /** The first field of a line in NatWest's spaced-comma form that is not the card's or a call's reference. */
 function firstField(text: string): string | undefined {
   if (!text.includes(FIELD_SEPARATOR)) return undefined;
   return text.split(FIELD_SEPARATOR).find((field) => field.trim() !== '' && !FIELD_BEFORE_NAME.test(field.trim()));
+}
+
+/** A person the line writes surname first after a semicolon, given name first. */
+function givenThenSurname(text: string): string | undefined {
+  if (!text.includes(';')) return undefined;
+  const person = SURNAME_COMMA_GIVEN.exec(text);
+  return person ? `${person[2]!.trim()} ${person[1]!.trim()}` : undefined;
+}
+
+/** The last field of a line in BAWAG's barred form, without the other bank's BIC and IBAN before the name. */
+function lastBarField(text: string): string | undefined {
+  if (!text.includes(FIELD_BAR)) return undefined;
+  const last = text.slice(text.lastIndexOf(FIELD_BAR) + 1).trim();
+  return last === '' ? undefined : last.replace(BIC_AND_IBAN, '');
 }
 
 function collapseSpaces(text: string): string {
@@ -204,7 +252,8 @@ function withoutUsTown(text: string): string {
   const tokens = text.split(' ');
   let state = tokens.length - 1;
   while (state > 0 && US_TAIL.test(tokens[state]!)) state--;
-  if (state < 2 || !/^[A-Z]{2}$/.test(tokens[state]!) || !US_STATES.has(tokens[state]!)) return text;
+  const code = STATE_GLUED.exec(tokens[state]!)?.[1] ?? tokens[state]!;
+  if (state < 2 || !/^[A-Z]{2}$/.test(code) || !US_STATES.has(code)) return text;
   const store = tokens.findIndex((token, index) => index > 0 && index < state && US_STORE_NUMBER.test(token));
   if (store > 0) return tokens.slice(0, STORE_WORD.test(tokens[store - 1]!) && store > 1 ? store - 1 : store).join(' ');
   const glued = gluedTown(tokens[state - 1]!);
@@ -225,7 +274,8 @@ function withoutUsTown(text: string): string {
   let town = state;
   while (town > 1 && TITLE_CASE.test(tokens[town - 1]!)) town--;
   if (town < state && tokens.slice(0, town).every((token) => !LOWER_CASE.test(token))) return tokens.slice(0, town).join(' ');
-  return withoutTownAfterTrade(tokens, words, state) ?? text;
+  // What follows the state (a date, a year, a reference) is never the name; without it stripPlace can find the town.
+  return withoutTownAfterTrade(tokens, words, state) ?? [...tokens.slice(0, state), code].join(' ');
 }
 
 /** A one-word town glued to a name its field filled (PINE STATE BISCPORTLAND OR): its length, 0 when none. */
@@ -247,6 +297,7 @@ function cutTownLength(words: string[]): number {
   return 0;
 }
 
+const SHORT_STORE_NUMBER = /^#?\d{1,2}$/;
 /** Fewer letters than this after a trade's word are its abbreviation (MEXICAN REST), not a town. */
 const SHORTEST_TOWN = 5;
 
@@ -256,8 +307,10 @@ const SHORTEST_TOWN = 5;
  */
 function withoutTownAfterTrade(tokens: string[], words: string[], state: number): string | undefined {
   for (let length = 1; length <= 2; length++) {
-    const trade = state - length - 1;
-    const town = words.slice(trade + 1, state);
+    // A store's one- or two-digit number may stand between the trade's word and the town (LOS COMPADRES TAQUERIA 2 VISALIA CA).
+    const numbered = SHORT_STORE_NUMBER.test(words[state - length - 1] ?? '') ? 1 : 0;
+    const trade = state - length - 1 - numbered;
+    const town = words.slice(trade + 1 + numbered, state);
     if (trade >= 1 && isTradesWord(words[trade]!) && town.every((word) => /^[A-Z]+$/.test(word) && !isTradesWord(word)) && town.join('').length >= SHORTEST_TOWN) return tokens.slice(0, trade + 1).join(' ');
   }
   return undefined;
@@ -276,6 +329,9 @@ function stripLeading(text: string): string {
   return text;
 }
 
+/** mBank's card lines end in the shop's town after a slash (APTEKA POD ORLEM/TARNOW): any word of letters, known town or not. */
+const SLASHED_TOWN = /^\p{L}[\p{L}.'-]*\/\p{L}{3,}$/u;
+
 /**
  * Country, US state and city at the end, in any order, keeping at least one word and a city a word
  * ties into the name (CITY OF AUSTIN); a city glued on with a hyphen or a slash (ESQUINA-MADRID, ALLEGRO.PL/POZNAN); in a name
@@ -284,18 +340,24 @@ function stripLeading(text: string): string {
 function stripPlace(text: string, truncated: boolean): string {
   const lastWord = text.slice(text.lastIndexOf(' ') + 1);
   // Most names end with a word that is no place's and has none glued on: nothing to strip, nothing to split.
-  if (!truncated && !lastWord.includes('-') && !mayEndPlace(normalize(lastWord))) return text;
+  if (!truncated && !lastWord.includes('-') && !lastWord.includes('/') && !mayEndPlace(normalize(lastWord))) return text;
   let words = text.split(' ');
   const last = words.at(-1) ?? '';
   const glued = Math.max(last.lastIndexOf('-'), last.lastIndexOf('/'));
-  if (words.length > 1 && glued > 0 && CITIES.has(normalize(last.slice(glued + 1)))) words = [...words.slice(0, -1), last.slice(0, glued)];
+  if (words.length > 1 && glued > 0 && (CITIES.has(normalize(last.slice(glued + 1))) || SLASHED_TOWN.test(last))) words = [...words.slice(0, -1), last.slice(0, glued)];
   const normalized = isNormalized(text) ? words : words.map(normalize);
   let end = placeStart(normalized);
   if (end < normalized.length && CITY_LINKS.has(normalized[end - 1] ?? '')) end = normalized.length;
-  // A trade's word alone before a city is a shop named for it: PIZZERIA NAPOLI, PASTELARIA VERSAILLES, CAFE PARIS.
-  if (end === 1 && normalized.length > 1 && !normalized[0]!.includes(' ') && normalized.slice(1).every((word) => !COUNTRIES.has(word) && !US_STATES.has(word)) && isTradesWord(normalized[0]!)) end = normalized.length;
+  // A trade's word alone before a city is a shop named for it: PIZZERIA NAPOLI, PASTELARIA VERSAILLES, CAFE PARIS; a town after that one is the shop's (PIZZERIA NAPOLI GAVLE).
+  if (end === 1 && normalized.length > 1 && !normalized[0]!.includes(' ') && normalized.slice(1).every((word) => !COUNTRIES.has(word) && !US_STATES.has(word)) && isTradesWord(normalized[0]!)) end = 1 + firstCityLength(normalized);
   if (truncated && end === normalized.length) end -= cutCityLength(normalized);
   return words.slice(0, end).join(' ');
+}
+
+/** How many words after the first (a trade's word) name a city, the longest such; all of them when none does. */
+function firstCityLength(words: string[]): number {
+  for (let length = Math.min(LONGEST_CITY, words.length - 1); length >= 1; length--) if (CITIES.has(words.slice(1, 1 + length).join(' '))) return length;
+  return words.length - 1;
 }
 
 /** How many words at the end of `words` (normalized) are a city's first words, the last cut short (NEW YOR, PORTLA); 0 when none. */

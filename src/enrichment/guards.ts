@@ -8,7 +8,7 @@
 import { phrasesRegex } from './text.ts';
 
 /** Civil titles before a person's name (Mr, Mme, Sr, Pani), in the languages the pipeline reads. */
-export const CIVIL_TITLES: ReadonlySet<string> = new Set(['MR', 'MRS', 'MS', 'MISS', 'M', 'SR', 'SRA', 'SRTA', 'HERR', 'FRAU', 'MME', 'MLLE', 'PANI', 'SIG', 'SIGRA', 'DHR', 'MEVR']);
+export const CIVIL_TITLES: ReadonlySet<string> = new Set(['MR', 'MRS', 'MS', 'MISS', 'M', 'SR', 'SRA', 'SRTA', 'HERR', 'FRAU', 'MME', 'MLLE', 'PANI', 'SIG', 'SIGRA', 'DHR', 'MEVR', 'MAG']);
 /** Every title before a person's name, a doctor's too (DR at a UK line's end, a debit, is gone by then: clean.ts). */
 const TITLES = new Set([...CIVIL_TITLES, 'DOTT', 'DOTTSSA', 'DR', 'MED', 'DRS', 'PROF', 'LDO']);
 /** A person's name after a title is this many words at most (SR MANUEL ANTONIO COSTA). */

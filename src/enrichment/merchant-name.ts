@@ -45,7 +45,9 @@ const PURPOSE = new Set([
   'TYTUL', 'TYTULEM', 'PAR', 'APDROSINASANAS', 'PREMIJA', 'KOMUNALAJIEM', 'PAKALPOJUMIEM', 'PAKALPOJUMI', 'MENESA', 'MAKSA', 'DANKT', 'DANKE', 'PALK', 'DARBO', 'UZMOKESTIS', 'AVGIFT', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'MOTIF', 'REFERENCE', 'TERUGBETALING', 'MANDATE', 'MANDAT', 'LANDLORD', 'OMSCHRIJVING', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
   'JUNIJU', 'JULIJU', 'AUGUSTU', 'SEPTEMBRI', 'OKTOBRI', 'NOVEMBRI', 'DECEMBRI',
   // a UK payment code after the payer's name (K HUSSAIN FPI PIZZA MONEY) or a card's (THE BLACK BULL ON 23 MAR CPM)
-  'FPI', 'FPO', 'FP', 'BGC', 'DEB', 'BCC', 'CPM', 'DDR', 'BAC',
+  'FPI', 'FPO', 'FP', 'BGC', 'DEB', 'BCC', 'CPM', 'DDR', 'BAC', 'STO', 'PAYMT',
+  // Polish and Portuguese purpose words: treatment, tuition, a charge, a subscription, a contribution, a pension
+  'LECZENIE', 'CZESNE', 'OPLATA', 'ABONAMENT', 'SKLADKA', 'PENS',
   // a receipt's, a card's or a branch's label after the shop (Danish Nota, Spanish Tarj., Dutch Pasvolgnr), a Polish street (UL.)
   'NOTA', 'TARJ', 'CARTE', 'PASVOLGNR', 'PASNR', 'TRANSACTIE', 'UL',
   // what a US bill, a Spanish benefit or a local tax is for, and a credit union's share draft or transfer
@@ -59,7 +61,7 @@ const LEADING_FORMS = new Set(['SIA', 'AS', 'UAB', 'AB', 'OU', 'AAS', 'VAS', 'SA
 /** Words that lead to a name (to, from, in favour of) and particles inside one; dropped at either end. */
 const LINKS = new Set(['TO', 'FROM', 'DE', 'DA', 'DI', 'DEL', 'PARA', 'A', 'FRA', 'TIL', 'VAN', 'AAN', 'NAAR', 'OD', 'DO', 'FAVORE', 'BEI', 'AN', 'VON', 'FOR', 'POUR', 'AV', 'TILL', 'FRAN', 'ZA', 'PAR', 'UZ', 'NAAM', 'OF', 'DLA', 'EN']);
 /** Particles written in lower case inside a title-cased name. */
-const PARTICLES = new Set(['de', 'di', 'del', 'della', 'la', 'le', 'les', 'du', 'des', 'van', 'der', 'den', 'von', 'zu', 'zum', 'y', 'e', 'i', 'og', 'och', 'da', 'do', 'dos', 'das', 'of', 'the', 'and', 'per', 'am', 'et']);
+const PARTICLES = new Set(['de', 'di', 'del', 'della', 'la', 'le', 'les', 'du', 'des', 'van', 'der', 'den', 'von', 'zu', 'zum', 'zur', 'y', 'e', 'i', 'og', 'och', 'da', 'do', 'dos', 'das', 'of', 'the', 'and', 'per', 'am', 'et']);
 /** Short words kept in title case even alone (a short all-capital token is otherwise an initialism: DWP, NAV). */
 const SHORT_WORDS = new Set(['THE', 'AND', 'BAR', 'PUB', 'SPA', 'INN', 'BUS', 'CAR', 'NEW', 'OLD', 'BIG', 'RED', 'ONE', 'TWO', 'SUN', 'SKY', 'BAY', 'CO', 'ST', 'DR', 'MR', 'MRS', 'MS', 'JOE', 'LA', 'LE', 'EL', 'AM', 'IM', 'MY', 'OUR', 'ZUM', 'ZUR', 'DEN', 'DER', 'DIE', 'DAS', 'VON', 'VAN', 'DE', 'DI', 'DEL', 'DU', 'DES', 'DA', 'DO', 'DOS', 'OG', 'OCH', 'AT', 'ON', 'IN', 'OF']);
 
@@ -85,6 +87,8 @@ const CAPITALS = /^(?=(?:[^\p{L}]*\p{L}){2})[^\p{Ll}]+$/u;
 const LOWER = /^[^\p{Lu}]*\p{Ll}[^\p{Lu}]*$/u;
 /** A word in title case that begins the payer's words (`SOGECAP Assurance vie`, `CNP ASSURANCES Assurance de pret`). */
 const TITLE = /^\p{Lu}\p{Ll}+$/u;
+/** Dutch titles as ING writes them before a person's initials (Hr P. Jansen, Mw A. de Boer): in capitals, HR is H&R's. */
+const DUTCH_TITLE = /^(?:Hr|Mw)\.?$/;
 /** A token already in normalized form (most of a card line's): normalize would return it as it is. */
 const PLAIN = /^[A-Z0-9]+$/;
 
@@ -106,12 +110,13 @@ export function nameFromText(text: string, currencyCode: string): string | null 
       if (name.length > 0) break;
       continue;
     }
-    if (name.length === 0 && (LINKS.has(word) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR') || (CIVIL_TITLES.has(word) && at < flat.length - 2))) continue;
+    if (name.length === 0 && (LINKS.has(word) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR') || ((CIVIL_TITLES.has(word) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
+    if (name.length > 1 && name.at(-1) !== index && LOWER.test(tokens[index]!) && !PARTICLES.has(tokens[index]!) && !LINKS.has(word) && name.every((each) => TITLE.test(tokens[each]!))) break;
     if (name.at(-1) !== index) name.push(index);
     if (NAME_THEN_PLACE.test(tokens[index]!)) break;
   }
-  while (name.length > 0 && (isLink(words[name.at(-1)!]!) || (name.length > 1 && currencyCode === 'USD' && isStateCode(tokens[name.at(-1)!]!)))) name.pop();
-  const kept = givenNameFirst(withPossessive(withIrishO(onceOnly(name.map((index) => tokens[index]!.replace(NAME_THEN_PLACE, ''))))));
+  while (name.length > 0 && !isNumberedName(tokens, name) && (isLink(words[name.at(-1)!]!) || (name.length > 1 && currencyCode === 'USD' && isStateCode(tokens[name.at(-1)!]!)))) name.pop();
+  const kept = givenNameFirst(withPossessive(withIrishO(onceOnly(withAmpersands(tokens, name)))));
   const joined = kept.join(' ');
   if (joined.replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(joined))) return null;
   return /\p{Ll}/u.test(joined) ? joined : kept.map((token, position) => titleCase(token, position, kept.length)).join(' ');
@@ -122,6 +127,19 @@ function givenNameBeforeName(tokens: string[], flat: { word: string; index: numb
   const { word, index } = flat[at]!;
   const next = flat[at + 1];
   return (at === 0 || LINKS.has(flat[at - 1]!.word)) && isGivenName(word) && TITLE.test(tokens[index]!) && next !== undefined && next.index !== index && /^\p{Lu}/u.test(tokens[next.index]!) && !PURPOSE.has(next.word) && !LINKS.has(next.word);
+}
+
+/** A short word and its number are one name (PHO 75, PHO 24): a store's number follows a longer name. */
+function isNumberedName(tokens: string[], name: number[]): boolean {
+  return name.length === 2 && /^\d{1,2}$/.test(tokens[name[1]!]!) && /^\p{L}{2,3}$/u.test(tokens[name[0]!]!);
+}
+
+/** The name's tokens, an ampersand between two of them kept (CROWN & ANCHOR, WINE & SPIRITS): normalizing drops it. */
+function withAmpersands(tokens: string[], name: number[]): string[] {
+  return name.flatMap((index, at) => {
+    const token = tokens[index]!.replace(NAME_THEN_PLACE, '');
+    return at > 0 && index === name[at - 1]! + 2 && tokens[index - 1] === '&' ? ['&', token] : [token];
+  });
 }
 
 /** A name a bank writes twice, as creditor and as reference (MARTIN LUCAS MARTIN LUCAS), once. */
@@ -141,9 +159,9 @@ function isStateCode(token: string): boolean {
   return US_STATES.has(token) && !STATE_CODES_THAT_ARE_WORDS.has(token);
 }
 
-/** Irish and Scottish names whose apostrophe the bank dropped: O BRIENS WINE is O'BRIENS WINE. */
+/** Irish and Scottish names whose apostrophe the bank dropped: O BRIENS WINE is O'BRIENS WINE. Only first: after a trade's word, O is Portuguese "the" (PASTELARIA O FORNINHO). */
 function withIrishO(tokens: string[]): string[] {
-  return tokens.flatMap((token, index) => (token === 'O' && index + 1 < tokens.length ? [] : index > 0 && tokens[index - 1] === 'O' ? [`O'${token}`] : [token]));
+  return tokens[0] === 'O' && tokens.length > 1 ? [`O'${tokens[1]}`, ...tokens.slice(2)] : tokens;
 }
 
 function isLink(normalized: string): boolean {
@@ -162,8 +180,8 @@ function titleCase(token: string, position: number, tokens: number): string {
   return capitalized(lower);
 }
 
-/** Characters after which a letter starts a part of a name (Berlin-Mitte, A.B.C, (Mc)Donald). */
-const PART_STARTS = new Set(['-', '/', '.', '(']);
+/** Characters after which a letter starts a part of a name (Berlin-Mitte, A.B.C, (Mc)Donald, Kum&Go). */
+const PART_STARTS = new Set(['-', '/', '.', '(', '&']);
 const LETTER = /\p{L}/u;
 const WORD_CHARACTER = /\w/;
 

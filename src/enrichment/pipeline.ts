@@ -37,7 +37,7 @@ import { normalize, wordCount } from './text.ts';
  * version are redone over history. test/unit/enrichment-version.test.ts fails when the folder's
  * contents change without a bump.
  */
-export const ENRICHMENT_VERSION = 5;
+export const ENRICHMENT_VERSION = 6;
 
 const PROVIDER_CONFIDENCE = 0.9;
 /** Money in from a shop is a refund at best, and more often a name inside an employer's or a payer's. */
@@ -64,7 +64,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const found =
     (hints.merchantName ? findMerchant(normalize(hints.merchantName.slice(0, MAX_DESCRIPTION_LENGTH)), true) : undefined) ??
     withForm(named, name, currencyCode) ??
-    notATradesName(name, notAPerson(name, findMerchant(name, true))) ??
+    notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true)))) ??
     notATradesName(text, notAPerson(text, findMerchant(text))) ??
     (party ? (withForm(partyNamed, withoutLegalForms(partyNamed, currencyCode), currencyCode) ?? findMerchant(withoutLegalForms(partyNamed, currencyCode), true)) : undefined);
   // The bank's counterparty field says what the other party is as much as the text does (Tandartspraktijk De Molen beside "factuur 12345").
@@ -76,9 +76,9 @@ export function enrich(input: EnrichmentInput): Enrichment {
     merchant: hints.merchantName
       ? { name: hints.merchantName, website: hints.website, logoUrl: hints.logoUrl, source: 'PROVIDER', confidence: PROVIDER_CONFIDENCE }
       : found && agrees(category, listed, found.at === 0)
-        ? (isPeerApp(found) ? personPaid(found, readName(category, text, party, clean, currencyCode)) : undefined) ??
+        ? (isPeerApp(found) ? personPaid(found, readName(category, text, party, cleanDescription(description, true), currencyCode)) : undefined) ??
           { name: found.merchant.name, website: hints.website, logoUrl: hints.logoUrl, source: 'DIRECTORY', confidence: found.exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together }
-        : readName(category, text, party, clean, currencyCode),
+        : readName(category, text, party, peopleOnly(category) ? cleanDescription(description, true) : clean, currencyCode),
     category,
     paymentChannel: hints.paymentChannel ?? channelFromText(description, whole),
   };
@@ -116,6 +116,11 @@ function refined(listed: RuleMatch, rules: RuleInput): RuleMatch {
  */
 function agrees(category: Enrichment['category'], listed: RuleMatch | undefined, startsText: boolean): boolean {
   return category === null || category.source === 'PROVIDER' || (category.primary === 'INCOME' && startsText) || category.primary === listed?.category.primary;
+}
+
+/** A transfer to or from a person's account: a word after the name that is also a town's is the surname (Swish Oskar Lund). */
+function peopleOnly(category: Enrichment['category']): boolean {
+  return category?.detailed === 'TRANSFER_OUT_ACCOUNT_TRANSFER' || category?.detailed === 'TRANSFER_IN_ACCOUNT_TRANSFER';
 }
 
 /** A payment app between people (Zelle, Venmo): the person the line names, when it names one, is the counterparty. */
@@ -170,6 +175,19 @@ function notATradesName(normalized: string, match: DirectoryMatch | undefined): 
   if (!match || match.at === 0 || match.words > 1) return match;
   const trade = kindRule({ normalized: normalized.split(' ', match.at)[match.at - 1]!, direction: 'out', accountKind: 'DEPOSITORY', nameWords: 2 });
   return trade && trade.category.primary !== match.merchant.category.primary ? undefined : match;
+}
+
+/**
+ * The merchant that starts the name when another is named after it: a delivery platform before the
+ * restaurant (DOORDASH MCDONALDS is DoorDash's order, as Plaid names it), a fuel brand before the shop
+ * in its station (SHELL 7-ELEVEN, UNO-X 7-ELEVEN). Looked up only when the longest match is not first.
+ */
+function firstNamed(normalized: string, match: DirectoryMatch | undefined): DirectoryMatch | undefined {
+  if (!match || match.at === 0) return match;
+  const first = findMerchant(normalized.split(' ', match.at).join(' '), true);
+  if (first?.at !== 0) return match;
+  // A platform's order is the kind of food the restaurant after it sells (DoorDash, then McDonald's: fast food).
+  return first.merchant.category.primary === match.merchant.category.primary ? { ...first, merchant: { name: first.merchant.name, category: match.merchant.category } } : first;
 }
 
 /** A directory match, unless it is a person's surname after a title (SR MANUEL COSTA). */
