@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { heldOutByHash, isHeldOut } from '../../scripts/eval/enrichment/labelled.ts';
-import { ALL, confusionLines, table, tallyBy, worstCategories, type Scored } from '../../scripts/eval/enrichment/report.ts';
+import { ALL, confusionLines, merchantMiss, merchantMissLine, table, tallyBy, worstCategories, type Scored } from '../../scripts/eval/enrichment/report.ts';
 
 function line(country: string, style: string, expected: string | null, given: string | null, merchantRight = true): Scored {
-  return { style, country, merchantRight, merchantGiven: merchantRight, primaryRight: expected?.split('_')[0] === given?.split('_')[0], detailedRight: expected === given, categorized: given !== null, expectedDetailed: expected, givenDetailed: given };
+  return { style, country, merchantRight, merchantGiven: merchantRight, primaryRight: expected?.split('_')[0] === given?.split('_')[0], detailedRight: expected === given, categorized: given !== null, expectedDetailed: expected, givenDetailed: given, merchantMiss: merchantRight ? null : 'noName' };
 }
 
 const FIXTURE: Scored[] = [
@@ -33,6 +33,25 @@ describe('enrichment evaluation report', () => {
     const rows = table('country', tallyBy(FIXTURE, (scored) => scored.country)).split('\n');
     expect(rows.map((row) => row.split('|')[1]!.trim())).toEqual(['country', ':--------', 'IT', 'PL', 'US', 'all']);
     expect(rows[2]).toContain('33.3 %');
+  });
+
+  it('tells how a merchant name was missed, word by word', () => {
+    expect(merchantMiss('BLUE LINE BAGELS', 'BLUE LINE BAGELS')).toBeNull();
+    expect(merchantMiss('', '')).toBeNull();
+    expect(merchantMiss('BLUE LINE BAGELS', 'BLUE LINE BAGELS BROOKLYN')).toBe('extraWords');
+    expect(merchantMiss('BLUE LINE BAGELS', 'SQ BLUE LINE BAGELS')).toBe('extraWords');
+    expect(merchantMiss('BLUE LINE BAGELS', 'BLUE LINE')).toBe('cutShort');
+    // Within words, not within letters: BAGEL is no part of BAGELS.
+    expect(merchantMiss('BLUE LINE BAGELS', 'BAGEL')).toBe('otherName');
+    expect(merchantMiss('BLUE LINE BAGELS', 'RED LINE')).toBe('sharesAWord');
+    expect(merchantMiss('BLUE LINE BAGELS', '')).toBe('noName');
+    expect(merchantMiss('', 'ATM')).toBe('unwanted');
+  });
+
+  it('counts the merchant misses by kind, most often first', () => {
+    const scored = FIXTURE.map((line, index) => ({ ...line, merchantMiss: index < 2 ? ('extraWords' as const) : index === 2 ? ('unwanted' as const) : null }));
+    expect(merchantMissLine(scored)).toBe('Merchant misses (3 of 7), what was given: the name and more words ×2, a name where none is wanted ×1');
+    expect(merchantMissLine(scored.map((line) => ({ ...line, merchantMiss: null })))).toBe('Merchant misses (0 of 7), what was given: none missed');
   });
 
   it('lists the categories missed most, with what was given instead', () => {

@@ -17,6 +17,44 @@ export interface Scored {
   expectedDetailed: string | null;
   /** Null: the pipeline gave none. */
   givenDetailed: string | null;
+  /** How the merchant was missed; null when it was right. */
+  merchantMiss: MerchantMiss | null;
+}
+
+/**
+ * How a merchant name was missed, from the two names normalized: which kind of fix a miss needs
+ * (cut words off, keep more, read another part of the line), told for every split, held-out ones
+ * included, as counts only.
+ */
+export const MERCHANT_MISSES = {
+  extraWords: 'the name and more words',
+  cutShort: 'part of the name',
+  sharesAWord: 'another name sharing a word',
+  otherName: 'another name',
+  noName: 'no name',
+  unwanted: 'a name where none is wanted',
+} as const;
+export type MerchantMiss = keyof typeof MERCHANT_MISSES;
+
+/** How `given` misses `wanted` (both normalized, '' for none), or null when it is right. */
+export function merchantMiss(wanted: string, given: string): MerchantMiss | null {
+  if (wanted === given) return null;
+  if (given === '') return 'noName';
+  if (wanted === '') return 'unwanted';
+  const words = (name: string) => ` ${name} `;
+  if (words(given).includes(words(wanted))) return 'extraWords';
+  if (words(wanted).includes(words(given))) return 'cutShort';
+  const wantedWords = new Set(wanted.split(' '));
+  return given.split(' ').some((word) => wantedWords.has(word)) ? 'sharesAWord' : 'otherName';
+}
+
+/** One line: what the merchant misses of `scored` gave instead, by kind, most often first. */
+export function merchantMissLine(scored: readonly Scored[]): string {
+  const counts = new Map<MerchantMiss, number>();
+  for (const { merchantMiss: miss } of scored) if (miss) counts.set(miss, (counts.get(miss) ?? 0) + 1);
+  const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+  const kinds = [...counts.entries()].sort(([a, m], [b, n]) => n - m || compare(a, b)).map(([miss, n]) => `${MERCHANT_MISSES[miss]} ×${n}`);
+  return `Merchant misses (${total} of ${scored.length}), what was given: ${total === 0 ? 'none missed' : kinds.join(', ')}`;
 }
 
 export interface Tally {
