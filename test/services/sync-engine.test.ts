@@ -144,6 +144,24 @@ describe('the sync engine', () => {
     }
   });
 
+  it('abandons a first walk\'s COPY whose rows fail to be made midway, frees its connection for the rollback, and the retry stores everything', async () => {
+    const connectionId = await newConnection();
+    const paged = new SandboxProvider({ now: () => now, pageSize: 400 });
+    let broken = false;
+    // One transaction deep in a page (past the COPY's first chunk) that enrichment cannot read.
+    const breaking = withPages(paged, async (token, cursor) => {
+      const page = await paged.syncTransactions(token, cursor);
+      const late = page.added[250];
+      if (!broken && late) [broken, late.description] = [true, undefined as unknown as string];
+      return page;
+    });
+    await expect(syncConnection({ ...deps, provider: async () => breaking }, connectionId)).rejects.toThrow(TypeError);
+    expect(broken).toBe(true);
+    expect((await db.sql('select status from connection where id = $1', [connectionId]))[0].status).toBe('ERROR_SERVICE');
+    await syncConnection(deps, connectionId);
+    expect(await stored(connectionId)).toEqual(await institutionView(connectionId));
+  });
+
   it('sends every statement of a sync through the statement counter, and writes a page of any size with one statement (an insert, or a COPY in a first walk)', async () => {
     for (const pageSize of [40, 400]) {
       const connectionId = await newConnection();
