@@ -144,15 +144,15 @@ describe('the sync engine', () => {
     }
   });
 
-  it('abandons a first walk\'s COPY whose rows fail to be made midway, frees its connection for the rollback, and the retry stores everything', async () => {
+  it('rolls a first walk\'s batch back when a page\'s rows fail to be made while a COPY runs, frees its connection, and the retry stores everything', async () => {
     const connectionId = await newConnection();
     const paged = new SandboxProvider({ now: () => now, pageSize: 400 });
-    let broken = false;
-    // One transaction deep in a page (past the COPY's first chunk) that enrichment cannot read.
+    let [broken, fetched] = [false, 0];
+    // One transaction of the second page (made while the first is copied in) that enrichment cannot read.
     const breaking = withPages(paged, async (token, cursor) => {
       const page = await paged.syncTransactions(token, cursor);
       const late = page.added[250];
-      if (!broken && late) [broken, late.description] = [true, undefined as unknown as string];
+      if (!broken && late && ++fetched === 2) [broken, late.description] = [true, undefined as unknown as string];
       return page;
     });
     await expect(syncConnection({ ...deps, provider: async () => breaking }, connectionId)).rejects.toThrow(TypeError);

@@ -115,19 +115,15 @@ export async function applyTransactionPages(
   const plan = firstWalk ? await copyPlan(tx, owner, upserts) : undefined;
   const enricher = await enricherOf();
   return writePages(tx, owner, pages, accounts, (index) => {
-    const page = upserts[index]!;
-    // Ids in the page's order, whichever way each row is written: id order is the order of recording.
-    const ids = page.map(() => uuidv7());
-    const row = (at: number) => pageRow(ids[at]!, page[at]!, owner.provider, accounts.get(page[at]!.accountRemoteId)!, enricher);
-    if (!plan) return { takeovers: page.filter((transaction) => transaction.pendingRemoteId !== null), upsert: page.length > 0 ? upsertOf(page.map((_, at) => row(at))) : undefined };
+    const rows = upserts[index]!.map((transaction) => pageRow(transaction, owner.provider, accounts.get(transaction.accountRemoteId)!, enricher));
+    if (!plan) return { takeovers: upserts[index]!.filter((transaction) => transaction.pendingRemoteId !== null), upsert: rows.length > 0 ? upsertOf(rows) : undefined };
     const { copied, takeovers } = plan.split(index);
-    const positions = [...page.keys()];
-    const upserted = positions.filter((at) => !copied.has(page[at]!.remoteId)).map(row);
-    const copies = positions.filter((at) => copied.has(page[at]!.remoteId));
+    const upserted = rows.filter((row) => !copied.has(row.remoteId));
+    const copies = rows.filter((row) => copied.has(row.remoteId));
     return {
       takeovers,
       upsert: upserted.length > 0 ? upsertOf(upserted) : undefined,
-      copy: copies.length > 0 ? { chunks: copyChunks(copies, (at) => copyRow(row(at), owner, accounts.get(page[at]!.accountRemoteId)!, plan.now)), ids: copies.map((at) => ids[at]!) } : undefined,
+      copy: copies.length > 0 ? { text: copies.map((row) => copyRow(row, owner, accounts.get(row.accountRemoteId)!, plan.now)).join(''), ids: copies.map((row) => row.id) } : undefined,
     };
   });
 }
@@ -138,24 +134,12 @@ interface PreparedPage {
   takeovers: ProviderTransaction[];
   /** Rows for the upsert: its JSON parameter, and the ids they propose (a row returned with one was inserted). */
   upsert?: { json: string; proposed: Set<string> };
-  /** Rows to copy in: COPY text, made chunk by chunk as the copy sends it, and their ids (all added). */
-  copy?: { chunks: Iterable<string>; ids: string[] };
+  /** Rows to copy in: COPY text, and their ids (all added). */
+  copy?: { text: string; ids: string[] };
 }
 
 function upsertOf(rows: PageRow[]): PreparedPage['upsert'] {
   return { json: JSON.stringify(rows), proposed: new Set(rows.map((row) => row.id)) };
-}
-
-/** Rows of a page a COPY text chunk holds: made (enriched, written out) while the database stores the chunk before. */
-const COPY_CHUNK_ROWS = 100;
-
-/** The COPY text of `rows`, COPY_CHUNK_ROWS lines at a time, each line made by `line` when its chunk is asked for. */
-function* copyChunks<T>(rows: T[], line: (row: T) => string): Generator<string> {
-  for (let start = 0; start < rows.length; start += COPY_CHUNK_ROWS) {
-    let chunk = '';
-    for (const row of rows.slice(start, start + COPY_CHUNK_ROWS)) chunk += line(row);
-    yield chunk;
-  }
 }
 
 /** A page row as a line of COPY_ROWS, stored at `now` (the transaction's time, as the upsert's rows are). */
@@ -193,8 +177,8 @@ async function copyPlan(tx: EntityManager, owner: TransactionOwner, upserts: Pro
 
 /**
  * Writes each page in turn with the rows `prepare` makes of it: takeovers, the upsert, the copy, then
- * its removals. The database works while this process makes rows: a copy's rows are made as it sends
- * them, and the next page's while the database runs this page's upsert.
+ * its removals. The next page's rows are made while the database applies this page's last write:
+ * on this core, while the database works on the other.
  */
 async function writePages(
   tx: EntityManager,
@@ -208,26 +192,27 @@ async function writePages(
   for (const [index, page] of pages.entries()) {
     const changes: AppliedChanges = { added: [], modified: [], removed: [], orphans: page.reported.filter((transaction) => !accounts.has(transaction.accountRemoteId)) };
     const { takeovers, upsert, copy } = prepared!;
-    const next = () => (index + 1 < pages.length ? prepare(index + 1) : undefined);
     if (takeovers.length > 0) {
       await run(tx, transactionSyncStatements.takeOverPending, [takeovers.map((posted) => posted.remoteId), takeovers.map((posted) => posted.pendingRemoteId), owner.connectionId, owner.profileId]);
     }
+    if (upsert && copy) await upserted(tx, owner, upsert, changes);
+    // The next page is made once this one's last write is on its way: the copy's text handed to the
+    // connection (after the server's answer to COPY), or the upsert sent (on the next turn of the loop).
+    let handed: Promise<unknown> = new Promise((resolve) => setImmediate(resolve));
+    let writing: Promise<void> | undefined;
     if (copy) {
-      if (upsert) await upserted(tx, owner, upsert, changes);
-      await copyIn(tx, COPY_ROWS, copy.chunks);
-      changes.added.push(...copy.ids);
-      prepared = next();
+      let sent!: () => void;
+      handed = new Promise<void>((resolve) => (sent = resolve));
+      writing = copyIn(tx, COPY_ROWS, copy.text, sent);
     } else if (upsert) {
-      const writing = upserted(tx, owner, upsert, changes);
-      // Awaited below: a failure meanwhile is no unhandled rejection.
-      writing.catch(() => undefined);
-      // The next page is made once the upsert is sent (on the next turn of the loop).
-      await Promise.race([new Promise((resolve) => setImmediate(resolve)), writing]);
-      prepared = next();
-      await writing;
-    } else {
-      prepared = next();
+      writing = upserted(tx, owner, upsert, changes);
     }
+    // Awaited below: a failure meanwhile is no unhandled rejection.
+    writing?.catch(() => undefined);
+    await Promise.race([handed, writing]);
+    prepared = index + 1 < pages.length ? prepare(index + 1) : undefined;
+    await writing;
+    if (copy) changes.added.push(...copy.ids);
     if (page.removals.length > 0) changes.removed = (await run<{ id: string }>(tx, transactionSyncStatements.remove, [owner.connectionId, page.removals, owner.profileId])).rows.map(({ id }) => id);
     applied.push(changes);
   }
@@ -271,10 +256,10 @@ export function originalOf({ originalAmount, originalCurrencyCode }: ProviderTra
   return originalAmount && originalCurrencyCode ? { originalAmount, originalCurrencyCode } : { originalAmount: null, originalCurrencyCode: null };
 }
 
-function pageRow(id: string, transaction: ProviderTransaction, provider: string, account: KnownAccount, enricher: Enricher): PageRow {
+function pageRow(transaction: ProviderTransaction, provider: string, account: KnownAccount, enricher: Enricher): PageRow {
   const { description, amount } = transaction;
   return {
-    id,
+    id: uuidv7(),
     remoteId: transaction.remoteId,
     accountRemoteId: transaction.accountRemoteId,
     date: transaction.date,
