@@ -169,7 +169,7 @@ export function unreadRemoteIds(): WalkRemoteIds {
   return { known: 'unread' };
 }
 
-/** Remote ids a walk keeps in memory at most (a few MB); past them, each of its batches reads those it names. */
+/** Remote ids a walk keeps in memory at most (~20 MB); past them, each of its batches reads those it names. */
 const WALK_REMOTE_IDS = 250_000;
 
 /**
