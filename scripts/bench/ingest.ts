@@ -15,6 +15,7 @@ import type { Provider } from '../../src/providers/provider.ts';
 import type { SyncPage } from '../../src/providers/provider-records.ts';
 import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
 import { copyLines } from '../seed/dataset.ts';
+import { processCpuMs } from './load.ts';
 
 export interface IngestResult {
   transactions: number;
@@ -24,6 +25,8 @@ export interface IngestResult {
   enrichMicros: number;
   /** The share of the sync's time that enrichment takes. */
   enrichShare: number;
+  /** CPU a transaction, in µs: this process's and the database's (its backends for this database, and its WAL writer), during the sync and during COPY. */
+  cpuMicros: { sync: number; syncDatabase: number; copy: number; copyDatabase: number };
 }
 
 const PAGE_SIZE = 500;
@@ -74,16 +77,26 @@ export async function measureIngest(url: string, cipher: FieldCipher, profileId:
       },
     });
     const enrichMicros = enrichmentCost([...pages.values()]);
-    const started = performance.now();
-    await syncConnection({ orm, cipher, provider: async () => replay }, connection.id);
-    const syncSeconds = (performance.now() - started) / 1000;
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
+      const database = await databaseCpu(client);
+      const started = { at: performance.now(), cpu: process.cpuUsage(), database: await database.used() };
+      await syncConnection({ orm, cipher, provider: async () => replay }, connection.id);
+      const syncSeconds = (performance.now() - started.at) / 1000;
+      const syncCpu = { process: cpuMsSince(started.cpu), database: (await database.used()) - started.database };
       const [{ n }] = (await client.query<{ n: number }>('select count(*)::int as n from transaction where connection_id = $1', [connection.id])).rows;
-      const copySeconds = await copyBaseline(client, connection.id);
+      const copy = await copyBaseline(client, connection.id, database);
       await client.query('delete from connection where id = $1', [connection.id]);
-      return { transactions: n, syncPerSecond: Math.round(n / syncSeconds), copyPerSecond: Math.round(n / copySeconds), enrichMicros, enrichShare: (enrichMicros * n) / 1e6 / syncSeconds };
+      const perTransaction = (ms: number) => Math.round((ms * 1000) / n);
+      return {
+        transactions: n,
+        syncPerSecond: Math.round(n / syncSeconds),
+        copyPerSecond: Math.round(n / copy.seconds),
+        enrichMicros,
+        enrichShare: (enrichMicros * n) / 1e6 / syncSeconds,
+        cpuMicros: { sync: perTransaction(syncCpu.process), syncDatabase: perTransaction(syncCpu.database), copy: perTransaction(copy.cpu.process), copyDatabase: perTransaction(copy.cpu.database) },
+      };
     } finally {
       await client.end();
     }
@@ -120,14 +133,14 @@ interface CopiedRow {
  * covers writing the rows as COPY text (the sync's covers writing its pages as JSON). The copies go
  * with the connection.
  */
-async function copyBaseline(client: pg.Client, connectionId: string): Promise<number> {
+async function copyBaseline(client: pg.Client, connectionId: string, database: DatabaseCpu): Promise<{ seconds: number; cpu: { process: number; database: number } }> {
   const { rows } = await client.query<CopiedRow>(
     `select profile_id, connection_id, account_id, remote_id || '-copy' as remote_id, date, description, amount, status, currency_code, remote_data
        from transaction where connection_id = $1`,
     [connectionId],
   );
   const columns = ['id', 'profile_id', 'connection_id', 'account_id', 'remote_id', 'date', 'description', 'amount', 'status', 'currency_code', 'remote_data', 'created_at'];
-  const started = performance.now();
+  const started = { at: performance.now(), cpu: process.cpuUsage(), database: await database.used() };
   const now = new Date().toISOString();
   const values = rows.map((row) => [
     uuidv7(), row.profile_id, row.connection_id, row.account_id, row.remote_id, row.date, row.description, row.amount, row.status, row.currency_code, JSON.stringify(row.remote_data), now,
@@ -135,5 +148,37 @@ async function copyBaseline(client: pg.Client, connectionId: string): Promise<nu
   await client.query('begin');
   await pipeline(Readable.from(copyLines(values)), client.query(copyFrom(`copy transaction (${columns.join(', ')}) from stdin`)));
   await client.query('commit');
-  return (performance.now() - started) / 1000;
+  const seconds = (performance.now() - started.at) / 1000;
+  return { seconds, cpu: { process: cpuMsSince(started.cpu), database: (await database.used()) - started.database } };
+}
+
+/** This process's CPU (user and system) since `start`, in ms. */
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
+}
+
+interface DatabaseCpu {
+  /** CPU used so far, in ms, by the backends of this database (the one asking among them) and the WAL writer. */
+  used(): Promise<number>;
+}
+
+/**
+ * The database server's CPU as /proc counts it (the server runs on this machine): a backend that
+ * connects between two readings counts from zero, one that ends counts as it was last read.
+ */
+async function databaseCpu(client: pg.Client): Promise<DatabaseCpu> {
+  const seen = new Map<number, number>();
+  return {
+    async used() {
+      const { rows } = await client.query<{ pid: number }>(
+        `select pid from pg_stat_activity where (datname = current_database() and backend_type = 'client backend') or backend_type = 'walwriter'`,
+      );
+      let total = 0;
+      for (const { pid } of rows) total += await processCpuMs(pid).catch(() => 0);
+      for (const [pid, cpu] of seen) if (!rows.some((row) => row.pid === pid)) total += cpu;
+      for (const { pid } of rows) seen.set(pid, await processCpuMs(pid).catch(() => 0));
+      return total;
+    },
+  };
 }

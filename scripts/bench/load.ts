@@ -203,7 +203,7 @@ function heapAllocated(pid: number): Promise<number> {
 }
 
 /** CPU time a process has used so far (user and system, all threads), in ms. */
-async function processCpuMs(pid: number): Promise<number> {
+export async function processCpuMs(pid: number): Promise<number> {
   // Fields 14 and 15 of /proc/<pid>/stat, after the command name in parentheses; in clock ticks of 10 ms.
   const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;

@@ -5,6 +5,7 @@ import { Metrics } from '../../src/metrics/metrics.ts';
 import { ConnectionService } from '../../src/modules/connection/connection.service.ts';
 import { syncConnection, type SyncDependencies } from '../../src/modules/sync/sync-engine.ts';
 import type { Provider } from '../../src/providers/provider.ts';
+import type { SyncPage } from '../../src/providers/provider-records.ts';
 import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
 import type { Builders } from '../support/builders.ts';
 import { withServiceTier } from '../support/service-tier.ts';
@@ -142,6 +143,42 @@ describe('the sync engine', () => {
     } finally {
       now = start;
     }
+  });
+
+  it('rolls a first walk\'s batch back when a page\'s rows fail to be made while a COPY runs, frees its connection, and the retry stores everything', async () => {
+    const connectionId = await newConnection();
+    const paged = new SandboxProvider({ now: () => now, pageSize: 400 });
+    let [broken, fetched] = [false, 0];
+    // One transaction of the second page (made while the first is copied in) that enrichment cannot read.
+    const breaking = withPages(paged, async (token, cursor) => {
+      const page = await paged.syncTransactions(token, cursor);
+      const late = page.added[250];
+      if (!broken && late && ++fetched === 2) [broken, late.description] = [true, undefined as unknown as string];
+      return page;
+    });
+    await expect(syncConnection({ ...deps, provider: async () => breaking }, connectionId)).rejects.toThrow(TypeError);
+    expect(broken).toBe(true);
+    expect((await db.sql('select status from connection where id = $1', [connectionId]))[0].status).toBe('ERROR_SERVICE');
+    await syncConnection(deps, connectionId);
+    expect(await stored(connectionId)).toEqual(await institutionView(connectionId));
+  });
+
+  it('copies a first walk\'s rows past its first batch knowing what its earlier batches stored: rows they wrote and the upstream reports again are updated, not copied over', async () => {
+    const connectionId = await newConnection();
+    const [row] = await db.sql('select credential_encrypted from connection where id = $1', [connectionId]);
+    const all = (await viewer.syncTransactions(deps.cipher.decrypt('credential', { id: connectionId }, row.credential_encrypted), null)).added;
+    // A first page of more than a batch (its own transactions and copies of them under new ids),
+    // then a page that reports three of them again, changed, with the rest of the history.
+    const first = Array.from({ length: 2100 }, (_, index) => ({ ...all[index % all.length]!, remoteId: `${all[index % all.length]!.remoteId}-${Math.floor(index / all.length)}`, pendingRemoteId: null }));
+    const again = first.slice(0, 3).map((transaction) => ({ ...transaction, amount: '-1.2300' }));
+    const pages = new Map<string | null, SyncPage>([
+      [null, { added: first, modified: [], removed: [], nextCursor: 'second', hasMore: true }],
+      ['second', { added: [again[0]!], modified: again.slice(1), removed: [], nextCursor: 'end', hasMore: false }],
+    ]);
+    await syncConnection({ ...deps, provider: async () => withPages(sandbox, async (_token, cursor) => pages.get(cursor)!) }, connectionId);
+    const amounts = new Map((await db.sql('select remote_id, amount from transaction where connection_id = $1', [connectionId])).map((stored) => [stored.remote_id, Number(stored.amount)]));
+    expect(amounts.size).toBe(first.length);
+    for (const { remoteId } of again) expect(amounts.get(remoteId)).toBe(-1.23);
   });
 
   it('sends every statement of a sync through the statement counter, and writes a page of any size with one statement (an insert, or a COPY in a first walk)', async () => {

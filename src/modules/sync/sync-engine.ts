@@ -10,6 +10,7 @@ import { consentEnded } from '../connection/consent.ts';
 import { beginRun, connectionById, keyOf, reloadConnection, rewindWalk, storeUpstreamRefusal } from '../connection/connection.store.ts';
 import { BudgetUsedUp } from './request-budget.ts';
 import { syncProducts, type ProductQueues } from './product-steps.ts';
+import { unreadRemoteIds } from '../transaction/transaction-sync.store.ts';
 import { applyAccounts, applyPages, type SyncObservers } from './sync-steps.ts';
 import { finishRun, putOffRun, startingRun, triggerOf, type SentTrigger, type TransactionsChanged } from './sync-run.ts';
 import { syncWindow } from './window-sync.ts';
@@ -159,8 +160,10 @@ async function walkTransactions(
     // Pages fetched and not yet applied, the first from `from`; applied together in one transaction.
     let batch: SyncPage[] = [];
     let from = cursor;
+    // Read afresh by each attempt: a restarted walk finds the rows its earlier attempt stored.
+    const remoteIds = unreadRemoteIds();
     const flush = async () => {
-      const applied = batch.length === 0 || (await applyPages(em, key, from, batch, deps));
+      const applied = batch.length === 0 || (await applyPages(em, key, from, batch, deps, remoteIds));
       [batch, from] = [[], cursor];
       return applied;
     };

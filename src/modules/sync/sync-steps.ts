@@ -6,7 +6,7 @@ import type { Metrics } from '../../metrics/metrics.ts';
 import type { ProviderAccount, ProviderTransaction, SyncPage, UnreadableItem } from '../../providers/provider-records.ts';
 import { applyReportedAccounts, latestBalances, recordBalance } from '../account/account.service.ts';
 import { sameReading } from '../balance/balance.service.ts';
-import { applyTransactionPages } from '../transaction/transaction-sync.store.ts';
+import { applyTransactionPages, type WalkRemoteIds } from '../transaction/transaction-sync.store.ts';
 import { enricherFor } from '../categorization/learning.ts';
 import type { ConnectionEntity, SyncChanges } from '../connection/connection.entity.ts';
 import { connectionOrFail, keyOf, lockWalk, moveWalk, withPageChanges, type ConnectionKey } from '../connection/connection.store.ts';
@@ -62,9 +62,10 @@ export async function applyPage(
  * connection's row lock: each page's statements as if it were applied alone, in order, so its
  * changes and their counts are the same. Counts each page, and reports transactions it could not
  * store (their account is unknown). False when another worker moved the walk on from `cursor` first
- * (this sync then stops): a page is never applied twice, nor one skipped.
+ * (this sync then stops): a page is never applied twice, nor one skipped. `remoteIds`: what the walk
+ * applying them knows of the stored remote ids, kept across its batches (transaction-sync.store.ts).
  */
-export async function applyPages(em: EntityManager, key: ConnectionKey, cursor: string | null, pages: SyncPage[], observers: SyncObservers = {}): Promise<boolean> {
+export async function applyPages(em: EntityManager, key: ConnectionKey, cursor: string | null, pages: SyncPage[], observers: SyncObservers = {}, remoteIds?: WalkRemoteIds): Promise<boolean> {
   const last = pages.at(-1)!;
   // The pages' statements touch no entity: an empty fork has nothing to flush or merge back.
   const applied = await em.transactional(async (tx) => {
@@ -87,7 +88,7 @@ export async function applyPages(em: EntityManager, key: ConnectionKey, cursor: 
     const owner = { connectionId: key.id, profileId: key.profileId, provider: walk.provider };
     // Enriched in the same write: the pipeline, the profile's classifier and its environment's rules (two reads).
     // Until a walk has ended (no sync cursor), nearly every row is new: those that cannot conflict are copied in.
-    const changes = await applyTransactionPages(tx, owner, reported, () => enricherFor(tx, key.profileId), { firstWalk: walk.syncCursor === null });
+    const changes = await applyTransactionPages(tx, owner, reported, () => enricherFor(tx, key.profileId), { firstWalk: walk.syncCursor === null, walk: remoteIds });
     const syncChanges = changes.reduce<SyncChanges | null>((sofar, page) => withPageChanges(sofar, page), walk.syncChanges)!;
     await moveWalk(tx, key, { nextCursor: last.nextCursor, hasMore: last.hasMore, changes: syncChanges, removals, added });
     return { provider: walk.provider, changes };

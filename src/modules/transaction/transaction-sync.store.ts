@@ -49,8 +49,10 @@ export const transactionSyncStatements = {
             is distinct from (excluded.date, excluded.description, excluded.amount, excluded.status, excluded.original_amount, excluded.original_currency_code,
                               transaction.remote_data || excluded.remote_data)
      returning id`,
-  // Which of a batch's remote ids the connection stores, and the transaction's time (the created_at of rows copied in).
-  stored: `select now()::text as now, array(select remote_id from transaction where profile_id = $1 and connection_id = $2 and remote_id = any($3::text[])) as "remoteIds"`,
+  // Which of a batch's remote ids the connection stores, whether it stores any transaction at all, and
+  // the transaction's time (the created_at of rows copied in).
+  stored: `select now()::text as now, exists (select 1 from transaction where profile_id = $1 and connection_id = $2) as "storesAny",
+      array(select remote_id from transaction where profile_id = $1 and connection_id = $2 and remote_id = any($3::text[])) as "remoteIds"`,
   remove: `delete from transaction where profile_id = $3 and connection_id = $1 and remote_id = any($2::text[]) returning id`,
   // Which of a page's account remote ids the connection has: a transaction of any other cannot be stored.
   knownAccounts: `select id, remote_id as "remoteId", kind, currency_code as "currencyCode" from account
@@ -100,19 +102,20 @@ export interface ReportedChanges {
  * of the batch's remote ids are stored; a row no stored transaction can conflict with (its remote id
  * is neither stored nor reported earlier in the batch, nor twice in its page, and the pending row it
  * would take over is neither) is copied in with COPY, and counted as added; the others go through
- * the upsert as in any walk, and a takeover is sent only for pending rows that exist.
+ * the upsert as in any walk, and a takeover is sent only for pending rows that exist. `walk`: what
+ * the walk knows of the remote ids stored, kept from one of its batches to the next (WalkRemoteIds).
  */
 export async function applyTransactionPages(
   tx: EntityManager,
   owner: TransactionOwner,
   pages: ReportedChanges[],
   enricherOf: () => Promise<Enricher>,
-  { firstWalk = false }: { firstWalk?: boolean } = {},
+  { firstWalk = false, walk }: { firstWalk?: boolean; walk?: WalkRemoteIds } = {},
 ): Promise<AppliedChanges[]> {
   const accounts = await knownAccounts(tx, owner, pages.flatMap((page) => page.reported));
   const upserts = pages.map((page) => page.reported.filter((transaction) => accounts.has(transaction.accountRemoteId)));
   if (!upserts.some((page) => page.length > 0)) return writePages(tx, owner, pages, accounts, () => ({ takeovers: [] }));
-  const plan = firstWalk ? await copyPlan(tx, owner, upserts) : undefined;
+  const plan = firstWalk ? await copyPlan(tx, owner, upserts, walk) : undefined;
   const enricher = await enricherOf();
   return writePages(tx, owner, pages, accounts, (index) => {
     const rows = upserts[index]!.map((transaction) => pageRow(transaction, owner.provider, accounts.get(transaction.accountRemoteId)!, enricher));
@@ -148,15 +151,41 @@ function copyRow(row: PageRow, owner: TransactionOwner, account: KnownAccount, n
 }
 
 /**
- * Which rows of a first walk's batch are copied in. One statement reads which of the batch's remote
- * ids, and of the pending ones its posted transactions would take over, are stored; `split` then
- * decides page by page, called in order, knowing what the batch's earlier pages wrote.
+ * What a first walk knows, from one of its batches to the next in this process, of the remote ids
+ * the connection stores: until its first batch, nothing (`unread`); then, when that batch found the
+ * connection storing no transaction, every one (the set its batches add what they write to), else
+ * nothing, each batch reading those it names (`each batch`), as do batches applied without a walk's
+ * knowledge. A set may hold more than is stored (a pending id taken over, a row removed): such a row
+ * only goes through the upsert. The walk holds the connection's lock and checks its cursor at each
+ * batch, so no other writer adds transactions between two of its batches; should one all the same,
+ * the unique index refuses the copy and the batch rolls back (the retry reads again).
  */
-async function copyPlan(tx: EntityManager, owner: TransactionOwner, upserts: ProviderTransaction[][]) {
-  const named = upserts.flat().flatMap((transaction) => (transaction.pendingRemoteId === null ? [transaction.remoteId] : [transaction.remoteId, transaction.pendingRemoteId]));
-  const { rows: [read] } = await run<{ now: string; remoteIds: string[] }>(tx, transactionSyncStatements.stored, [owner.profileId, owner.connectionId, [...new Set(named)]]);
-  // Remote ids stored, or written by an earlier page of the batch.
-  const present = new Set(read!.remoteIds);
+export interface WalkRemoteIds {
+  known: Set<string> | 'unread' | 'each batch';
+}
+
+/** A walk's knowledge of the stored remote ids before its first batch. */
+export function unreadRemoteIds(): WalkRemoteIds {
+  return { known: 'unread' };
+}
+
+/** Remote ids a walk keeps in memory at most (~20 MB); past them, each of its batches reads those it names. */
+const WALK_REMOTE_IDS = 250_000;
+
+/**
+ * Which rows of a first walk's batch are copied in. One statement reads which of the batch's remote
+ * ids, and of the pending ones its posted transactions would take over, are stored (none to read
+ * when the walk knows them all: `walk`); `split` then decides page by page, called in order, knowing
+ * what the batch's earlier pages wrote.
+ */
+async function copyPlan(tx: EntityManager, owner: TransactionOwner, upserts: ProviderTransaction[][], walk?: WalkRemoteIds) {
+  if (walk?.known instanceof Set && walk.known.size > WALK_REMOTE_IDS) walk.known = 'each batch';
+  const known = walk?.known instanceof Set ? walk.known : undefined;
+  const named = known ? [] : upserts.flat().flatMap((transaction) => (transaction.pendingRemoteId === null ? [transaction.remoteId] : [transaction.remoteId, transaction.pendingRemoteId]));
+  const { rows: [read] } = await run<{ now: string; storesAny: boolean; remoteIds: string[] }>(tx, transactionSyncStatements.stored, [owner.profileId, owner.connectionId, [...new Set(named)]]);
+  // Remote ids stored, or written by an earlier page of the batch (or, when the walk knows them, of the walk).
+  const present = known ?? new Set(read!.remoteIds);
+  if (walk && walk.known === 'unread') walk.known = read!.storesAny ? 'each batch' : present;
   return {
     now: read!.now,
     split(index: number): { copied: Set<string>; takeovers: ProviderTransaction[] } {
