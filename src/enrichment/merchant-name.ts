@@ -96,7 +96,9 @@ const PLAIN = /^[A-Z0-9]+$/;
  * A text's tokens (its words as written, no empty ones), each token normalized, and the normalized
  * words in order with the token each comes from (a token may normalize to none or to several: A/S).
  * Built in one pass into packed arrays of strings and numbers: a list of small objects and the arrays
- * mapped from it cost more than the name reading itself on a short line.
+ * mapped from it cost more than the name reading itself on a short line. The steps after build their
+ * arrays with `push` too: `map` and `flatMap` give holey ones once inlined, on which legalFormLength
+ * and givenNameFirst, optimized for packed arrays, deoptimized late in a run.
  */
 interface Words {
   tokens: string[];
@@ -201,7 +203,7 @@ function isLink(normalized: string): boolean {
   return normalized === '' || normalized.split(' ').every((word) => LINKS.has(word) || /^\d+$/.test(word));
 }
 
-/** The tokens title-cased and joined with spaces. */
+/** The tokens title-cased and joined with spaces: one string built, no array mapped only to be joined. */
 function titleCased(tokens: readonly string[]): string {
   let joined = '';
   for (let position = 0; position < tokens.length; position++) joined += (position > 0 ? ' ' : '') + titleCase(tokens[position]!, position, tokens.length);

@@ -88,6 +88,7 @@ export class PhraseIndex {
       start = end + 1;
     }
     if (found.length > 1) found.sort((a, b) => a.list - b.list);
+    // Pushed, not mapped: map's result is holey once inlined, and its readers were optimized for packed arrays.
     const matched: PhraseMatch[] = [];
     for (const { list, start, end } of found) matched.push({ list, length: end - start });
     return matched;
