@@ -9,7 +9,7 @@ import places from './data/places.json' with { type: 'json' };
 import { HashFilter, hashOf } from './hash-filter.ts';
 import { METHOD_PHRASES } from './method-words.ts';
 import { isTradesWord } from './rules.ts';
-import { isNormalized, normalize } from './text.ts';
+import { isNormalized, normalize, normalizeEach } from './text.ts';
 
 /** Longer than any bank's description: bounds the cost of one call. */
 export const MAX_DESCRIPTION_LENGTH = 400;
@@ -258,7 +258,7 @@ function withoutUsTown(text: string): string {
   if (store > 0) return tokens.slice(0, STORE_WORD.test(tokens[store - 1]!) && store > 1 ? store - 1 : store).join(' ');
   const glued = gluedTown(tokens[state - 1]!);
   if (glued > 0) return [...tokens.slice(0, state - 1), tokens[state - 1]!.slice(0, -glued)].join(' ');
-  const words = tokens.map(normalize);
+  const words = normalizeEach(tokens);
   const cut = cutTownLength(words.slice(0, state));
   if (cut > 0) return tokens.slice(0, state - cut).join(' ');
   for (let length = Math.min(LONGEST_CITY, state - 1); length >= 1; length--) {
@@ -345,7 +345,7 @@ function stripPlace(text: string, truncated: boolean): string {
   const last = words.at(-1) ?? '';
   const glued = Math.max(last.lastIndexOf('-'), last.lastIndexOf('/'));
   if (words.length > 1 && glued > 0 && (CITIES.has(normalize(last.slice(glued + 1))) || SLASHED_TOWN.test(last))) words = [...words.slice(0, -1), last.slice(0, glued)];
-  const normalized = isNormalized(text) ? words : words.map(normalize);
+  const normalized = isNormalized(text) ? words : normalizeEach(words);
   let end = placeStart(normalized);
   if (end < normalized.length && CITY_LINKS.has(normalized[end - 1] ?? '')) end = normalized.length;
   // A trade's word alone before a city is a shop named for it: PIZZERIA NAPOLI, PASTELARIA VERSAILLES, CAFE PARIS; a town after that one is the shop's (PIZZERIA NAPOLI GAVLE).

@@ -31,7 +31,8 @@ const NOT_SURNAMES: ReadonlySet<string> = new Set(['SAINT', 'SAINTE', 'ST', 'STE
 /** The name's two words in the order an app shows a person's: ROUSSEL ANNE → ANNE ROUSSEL; any other name as it is. */
 export function givenNameFirst(words: readonly string[]): readonly string[] {
   if (words.length !== 2) return words;
-  const [surname, given] = words.map(normalize) as [string, string];
+  const surname = normalize(words[0]!);
+  const given = normalize(words[1]!);
   return GIVEN_NAMES.has(given) && !GIVEN_NAMES.has(surname) && !NOT_SURNAMES.has(surname) && !isTradesWord(surname) ? [words[1]!, words[0]!] : words;
 }
 

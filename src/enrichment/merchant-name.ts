@@ -92,21 +92,48 @@ const DUTCH_TITLE = /^(?:Hr|Mw)\.?$/;
 /** A token already in normalized form (most of a card line's): normalize would return it as it is. */
 const PLAIN = /^[A-Z0-9]+$/;
 
+/**
+ * A text's tokens (its words as written, no empty ones), each token normalized, and the normalized
+ * words in order with the token each comes from (a token may normalize to none or to several: A/S).
+ * Built in one pass into packed arrays of strings and numbers: a list of small objects and the arrays
+ * mapped from it cost more than the name reading itself on a short line. The steps after build their
+ * arrays with `push` too: `map` and `flatMap` give holey ones once inlined, on which legalFormLength
+ * and givenNameFirst, optimized for packed arrays, deoptimized late in a run.
+ */
+interface Words {
+  tokens: string[];
+  normalized: string[];
+  flat: string[];
+  tokenOf: number[];
+}
+
+function wordsOf(text: string): Words {
+  const words: Words = { tokens: [], normalized: [], flat: [], tokenOf: [] };
+  for (const token of text.split(' ')) {
+    if (token === '') continue;
+    const index = words.tokens.length;
+    const normalized = PLAIN.test(token) ? token : normalize(token);
+    words.tokens.push(token);
+    words.normalized.push(normalized);
+    if (normalized !== '') for (const word of normalized.split(' ')) {
+      words.flat.push(word);
+      words.tokenOf.push(index);
+    }
+  }
+  return words;
+}
+
 /** The name the text gives, or null when it names no one (only purpose words, numbers or punctuation). */
 export function nameFromText(text: string, currencyCode: string): string | null {
-  const tokens = text.split(' ').filter((token) => token !== '');
-  const words = tokens.map((token) => (PLAIN.test(token) ? token : normalize(token)));
-  const flat: Array<{ word: string; index: number }> = [];
-  words.forEach((normalized, index) => {
-    if (normalized !== '') for (const word of normalized.split(' ')) flat.push({ word, index });
-  });
-  const flatWords = flat.map((entry) => entry.word);
+  const words = wordsOf(text);
+  const { tokens, flat, tokenOf } = words;
   const name: number[] = [];
   for (let at = 0; at < flat.length; at++) {
-    const { word, index } = flat[at]!;
-    if (name.length > 0 && legalFormLength(flatWords, at, currencyCode) > 0) break;
+    const word = flat[at]!;
+    const index = tokenOf[at]!;
+    if (name.length > 0 && legalFormLength(flat, at, currencyCode) > 0) break;
     if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && (LOWER.test(tokens[index]!) || (TITLE.test(tokens[index]!) && LOWER.test(tokens[index + 1] ?? '')))) break;
-    if ((PURPOSE.has(word) && !givenNameBeforeName(tokens, flat, at)) || PAY_WEEK.test(word)) {
+    if ((PURPOSE.has(word) && !givenNameBeforeName(words, at)) || PAY_WEEK.test(word)) {
       if (name.length > 0) break;
       continue;
     }
@@ -115,18 +142,18 @@ export function nameFromText(text: string, currencyCode: string): string | null 
     if (name.at(-1) !== index) name.push(index);
     if (NAME_THEN_PLACE.test(tokens[index]!)) break;
   }
-  while (name.length > 0 && !isNumberedName(tokens, name) && (isLink(words[name.at(-1)!]!) || (name.length > 1 && currencyCode === 'USD' && isStateCode(tokens[name.at(-1)!]!)))) name.pop();
+  while (name.length > 0 && !isNumberedName(tokens, name) && (isLink(words.normalized[name.at(-1)!]!) || (name.length > 1 && currencyCode === 'USD' && isStateCode(tokens[name.at(-1)!]!)))) name.pop();
   const kept = givenNameFirst(withPossessive(withIrishO(onceOnly(withAmpersands(tokens, name)))));
   const joined = kept.join(' ');
   if (joined.replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(joined))) return null;
-  return /\p{Ll}/u.test(joined) ? joined : kept.map((token, position) => titleCase(token, position, kept.length)).join(' ');
+  return /\p{Ll}/u.test(joined) ? joined : titleCased(kept);
 }
 
 /** A given name in title case that is also a month's (Jan, Marco), first or after a word leading to a name, before a capitalized word that is no purpose word: a person's name begins (to Jan Kowalski). */
-function givenNameBeforeName(tokens: string[], flat: { word: string; index: number }[], at: number): boolean {
-  const { word, index } = flat[at]!;
-  const next = flat[at + 1];
-  return (at === 0 || LINKS.has(flat[at - 1]!.word)) && isGivenName(word) && TITLE.test(tokens[index]!) && next !== undefined && next.index !== index && /^\p{Lu}/u.test(tokens[next.index]!) && !PURPOSE.has(next.word) && !LINKS.has(next.word);
+function givenNameBeforeName({ tokens, flat, tokenOf }: Words, at: number): boolean {
+  const index = tokenOf[at]!;
+  const next = at + 1 < flat.length ? at + 1 : -1;
+  return (at === 0 || LINKS.has(flat[at - 1]!)) && isGivenName(flat[at]!) && TITLE.test(tokens[index]!) && next >= 0 && tokenOf[next] !== index && /^\p{Lu}/u.test(tokens[tokenOf[next]!]!) && !PURPOSE.has(flat[next]!) && !LINKS.has(flat[next]!);
 }
 
 /** A short word and its number are one name (PHO 75, PHO 24): a store's number follows a longer name. */
@@ -136,10 +163,13 @@ function isNumberedName(tokens: string[], name: number[]): boolean {
 
 /** The name's tokens, an ampersand between two of them kept (CROWN & ANCHOR, WINE & SPIRITS): normalizing drops it. */
 function withAmpersands(tokens: string[], name: number[]): string[] {
-  return name.flatMap((index, at) => {
-    const token = tokens[index]!.replace(NAME_THEN_PLACE, '');
-    return at > 0 && index === name[at - 1]! + 2 && tokens[index - 1] === '&' ? ['&', token] : [token];
-  });
+  const kept: string[] = [];
+  for (let at = 0; at < name.length; at++) {
+    const index = name[at]!;
+    if (at > 0 && index === name[at - 1]! + 2 && tokens[index - 1] === '&') kept.push('&');
+    kept.push(tokens[index]!.replace(NAME_THEN_PLACE, ''));
+  }
+  return kept;
 }
 
 /** A name a bank writes twice, as creditor and as reference (MARTIN LUCAS MARTIN LUCAS), once. */
@@ -151,7 +181,12 @@ function onceOnly(tokens: string[]): string[] {
 /** A possessive whose apostrophe the bank turned into a space: CHUY S is CHUY'S (never S S, S & S). */
 function withPossessive(tokens: string[]): string[] {
   const possessive = (index: number) => index > 0 && /^s$/i.test(tokens[index] ?? '') && tokens[index - 1]!.length > 1;
-  return tokens.flatMap((token, index) => (possessive(index) ? [] : possessive(index + 1) ? [`${token}'${tokens[index + 1]}`] : [token]));
+  const kept: string[] = [];
+  for (let index = 0; index < tokens.length; index++) {
+    if (possessive(index)) continue;
+    kept.push(possessive(index + 1) ? `${tokens[index]}'${tokens[index + 1]}` : tokens[index]!);
+  }
+  return kept;
 }
 
 /** A US state's code after a payer's name (STATE OF IOWA IA TAX REF), not a word that is also one (CO, IN, OR, ME). */
@@ -166,6 +201,13 @@ function withIrishO(tokens: string[]): string[] {
 
 function isLink(normalized: string): boolean {
   return normalized === '' || normalized.split(' ').every((word) => LINKS.has(word) || /^\d+$/.test(word));
+}
+
+/** The tokens title-cased and joined with spaces: one string built, no array mapped only to be joined. */
+function titleCased(tokens: readonly string[]): string {
+  let joined = '';
+  for (let position = 0; position < tokens.length; position++) joined += (position > 0 ? ' ' : '') + titleCase(tokens[position]!, position, tokens.length);
+  return joined;
 }
 
 /**

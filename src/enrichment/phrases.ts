@@ -88,7 +88,10 @@ export class PhraseIndex {
       start = end + 1;
     }
     if (found.length > 1) found.sort((a, b) => a.list - b.list);
-    return found.map(({ list, start, end }) => ({ list, length: end - start }));
+    // Pushed, not mapped: map's result is holey once inlined, and its readers were optimized for packed arrays.
+    const matched: PhraseMatch[] = [];
+    for (const { list, start, end } of found) matched.push({ list, length: end - start });
+    return matched;
   }
 }
 
@@ -107,13 +110,21 @@ interface Found {
 function record(found: Found[], text: string, start: number, end: number, entries: readonly Entry[] | undefined): void {
   if (!entries) return;
   for (const entry of entries) {
-    const earlier = found.find((match) => match.list === entry.list);
+    const earlier = foundFor(found, entry.list);
     if (earlier && (earlier.start < start || earlier.rank < entry.rank)) continue;
     const matched = matchEnd(text, start, end, entry);
     if (matched < 0) continue;
-    if (earlier) Object.assign(earlier, { end: matched, rank: entry.rank });
-    else found.push({ list: entry.list, start, end: matched, rank: entry.rank });
+    if (earlier) {
+      earlier.end = matched;
+      earlier.rank = entry.rank;
+    } else found.push({ list: entry.list, start, end: matched, rank: entry.rank });
   }
+}
+
+/** The list's match so far, if any: a loop, where `find` would make a closure for every entry tried. */
+function foundFor(found: readonly Found[], list: number): Found | undefined {
+  for (const match of found) if (match.list === list) return match;
+  return undefined;
 }
 
 function add<Key>(map: Map<Key, Entry[]>, key: Key, entry: Entry): void {
