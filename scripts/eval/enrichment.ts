@@ -17,8 +17,9 @@
  * (nor a development line with a held-out line's text).
  *
  * Merchant: right when the names are equal once normalized (or both absent); precision is the share
- * of the names given that are right. The misses are counted by what was given instead (the name and more words, part of it, another name, none), for every split alike, counts only. Category: the primary, then the detailed one (absent counts as
- * a value). Coverage: the share given a category at all. A line's counterparty (the creditor or
+ * of the names given that are right; the misses are counted by what was given instead (the name and
+ * more words, part of it, another name, none), for every split alike, counts only. Category: the
+ * primary, then the detailed one (absent counts as a value). Coverage: the share given a category at all. A line's counterparty (the creditor or
  * debtor Enable Banking reports) and merchant category code go in as the provider's hints, as a sync
  * passes them; nothing else does. Cost per line: the mean time of `enrich` over every line.
  */
