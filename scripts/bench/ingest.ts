@@ -174,10 +174,14 @@ async function databaseCpu(client: pg.Client): Promise<DatabaseCpu> {
       const { rows } = await client.query<{ pid: number }>(
         `select pid from pg_stat_activity where (datname = current_database() and backend_type = 'client backend') or backend_type = 'walwriter'`,
       );
+      const now = new Map<number, number>();
+      for (const { pid } of rows) now.set(pid, await processCpuMs(pid).catch(() => 0));
       let total = 0;
-      for (const { pid } of rows) total += await processCpuMs(pid).catch(() => 0);
-      for (const [pid, cpu] of seen) if (!rows.some((row) => row.pid === pid)) total += cpu;
-      for (const { pid } of rows) seen.set(pid, await processCpuMs(pid).catch(() => 0));
+      for (const [pid, cpu] of seen) if (!now.has(pid)) total += cpu;
+      for (const [pid, cpu] of now) {
+        total += cpu;
+        seen.set(pid, cpu);
+      }
       return total;
     },
   };

@@ -72,11 +72,12 @@ function inputOf(item: Labelled): EnrichmentInput {
 }
 
 function score(item: Labelled, result: Enrichment): Scored {
+  const miss = merchantMiss(normalize(item.merchant ?? ''), normalize(result.merchant?.name ?? ''));
   return {
     style: item.style,
     country: item.country,
-    merchantRight: normalize(item.merchant ?? '') === normalize(result.merchant?.name ?? ''),
-    merchantMiss: merchantMiss(normalize(item.merchant ?? ''), normalize(result.merchant?.name ?? '')),
+    merchantRight: miss === null,
+    merchantMiss: miss,
     merchantGiven: result.merchant !== null,
     primaryRight: (item.category?.primary ?? null) === (result.category?.primary ?? null),
     detailedRight: (item.category?.detailed ?? null) === (result.category?.detailed ?? null),
