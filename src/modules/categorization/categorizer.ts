@@ -1,4 +1,4 @@
-import type { EnrichmentInput } from '../../enrichment/enrichment.ts';
+import type { Enrichment, EnrichmentInput } from '../../enrichment/enrichment.ts';
 import { enrich, ENRICHMENT_VERSION } from '../../enrichment/pipeline.ts';
 import type { Enricher, StoredEnrichment } from '../transaction/transaction-enrichment.ts';
 import { classify, wordsOf, type ClassifierCounts } from './classifier.ts';
@@ -9,15 +9,16 @@ import { matchingRule, type OperatorRule } from './operator-rules.ts';
  * RULES category; the profile's learned classifier overrides it (LEARNED), and failing that the
  * environment's operator rules (RULES). A USER category is above all of them, and kept by the
  * statements that store the result. Order and reasons: docs/decisions/categorization-precedence.md.
+ * `pipeline`: `enrich` itself, or a run's memo of it (pipeline-memo.ts).
  */
 /** A confidence as stored, with three digits; floored, so a posterior just under 1 never reads as certain. */
 function stored(confidence: number): string {
   return (Math.floor(confidence * 1000) / 1000).toFixed(3);
 }
 
-export function enricherOf(counts: ClassifierCounts | null, rules: readonly OperatorRule[]): Enricher {
+export function enricherOf(counts: ClassifierCounts | null, rules: readonly OperatorRule[], pipeline: (input: EnrichmentInput) => Enrichment = enrich): Enricher {
   return (input: EnrichmentInput): StoredEnrichment => {
-    const enriched = enrich(input);
+    const enriched = pipeline(input);
     const merchantName = enriched.merchant?.name ?? null;
     const learned = counts && classify(counts, wordsOf(enriched.cleanDescription, merchantName, input.amount));
     const rule = learned ? undefined : matchingRule(rules, { description: input.description, cleanDescription: enriched.cleanDescription, merchantName, amount: input.amount });

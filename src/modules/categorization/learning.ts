@@ -1,3 +1,4 @@
+import type { Enrichment, EnrichmentInput } from '../../enrichment/enrichment.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { corrections } from '../transaction/transaction-enrichment.store.ts';
 import type { Enricher } from '../transaction/transaction-enrichment.ts';
@@ -22,8 +23,8 @@ export async function retrain(tx: EntityManager, profileId: string): Promise<voi
   await saveModel(tx, profileId, counts);
 }
 
-/** The profile's enricher as it stands: its classifier and its environment's rules (two reads). */
-export async function enricherFor(em: EntityManager, profileId: string): Promise<Enricher> {
+/** The profile's enricher as it stands: its classifier and its environment's rules (two reads); `pipeline` as enricherOf takes it. */
+export async function enricherFor(em: EntityManager, profileId: string, pipeline?: (input: EnrichmentInput) => Enrichment): Promise<Enricher> {
   const counts = await modelOf(em, profileId);
-  return enricherOf(counts, await rulesOfProfile(em, profileId));
+  return enricherOf(counts, await rulesOfProfile(em, profileId), pipeline);
 }

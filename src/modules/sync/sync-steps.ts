@@ -8,6 +8,7 @@ import { applyReportedAccounts, latestBalances, recordBalance } from '../account
 import { sameReading } from '../balance/balance.service.ts';
 import { applyTransactionPages, type WalkRemoteIds } from '../transaction/transaction-sync.store.ts';
 import { enricherFor } from '../categorization/learning.ts';
+import { memoizedEnrich } from '../categorization/pipeline-memo.ts';
 import type { ConnectionEntity, SyncChanges } from '../connection/connection.entity.ts';
 import { connectionOrFail, keyOf, lockWalk, moveWalk, withPageChanges, type ConnectionKey } from '../connection/connection.store.ts';
 
@@ -86,9 +87,9 @@ export async function applyPages(em: EntityManager, key: ConnectionKey, cursor: 
     });
     const added = pages.flatMap((page) => page.added.map((transaction) => transaction.remoteId));
     const owner = { connectionId: key.id, profileId: key.profileId, provider: walk.provider };
-    // Enriched in the same write: the pipeline, the profile's classifier and its environment's rules (two reads).
+    // Enriched in the same write: the pipeline (each distinct line once a batch), the profile's classifier and its environment's rules (two reads).
     // Until a walk has ended (no sync cursor), nearly every row is new: those that cannot conflict are copied in.
-    const changes = await applyTransactionPages(tx, owner, reported, () => enricherFor(tx, key.profileId), { firstWalk: walk.syncCursor === null, walk: remoteIds });
+    const changes = await applyTransactionPages(tx, owner, reported, () => enricherFor(tx, key.profileId, memoizedEnrich()), { firstWalk: walk.syncCursor === null, walk: remoteIds });
     const syncChanges = changes.reduce<SyncChanges | null>((sofar, page) => withPageChanges(sofar, page), walk.syncChanges)!;
     await moveWalk(tx, key, { nextCursor: last.nextCursor, hasMore: last.hasMore, changes: syncChanges, removals, added });
     return { provider: walk.provider, changes };
