@@ -181,6 +181,39 @@ describe('the sync engine', () => {
     for (const { remoteId } of again) expect(amounts.get(remoteId)).toBe(-1.23);
   });
 
+  it('reads the next batch\'s pages while a batch is applied; when one of them fails, the pages before it are applied and a retry goes on from it', async () => {
+    const connectionId = await newConnection();
+    const [row] = await db.sql('select credential_encrypted from connection where id = $1', [connectionId]);
+    const all = (await viewer.syncTransactions(deps.cipher.decrypt('credential', { id: connectionId }, row.credential_encrypted), null)).added;
+    const rows = Array.from({ length: 4500 }, (_, index) => ({ ...all[index % all.length]!, remoteId: `${all[index % all.length]!.remoteId}-${Math.floor(index / all.length)}`, pendingRemoteId: null }));
+    // A full batch of two pages, two pages of 1,000 (the next batch), and a last page.
+    const sizes: Array<[string | null, number, number, string]> = [[null, 0, 1200, 'second'], ['second', 1200, 2400, 'third'], ['third', 2400, 3400, 'fourth'], ['fourth', 3400, 4400, 'fifth'], ['fifth', 4400, 4500, 'end']];
+    const pages = new Map(sizes.map(([cursor, from, to, next]): [string | null, SyncPage] => [cursor, { added: rows.slice(from, to), modified: [], removed: [], nextCursor: next, hasMore: next !== 'end' }]));
+    const log: string[] = [];
+    class Recording extends Metrics {
+      override pageApplied(provider: string, changes: { added: number; modified: number; removed: number }): void {
+        log.push(`applied ${changes.added}`);
+        super.pageApplied(provider, changes);
+      }
+    }
+    const upstream = (failing: boolean) =>
+      withPages(sandbox, async (_token, cursor) => {
+        log.push(`asked ${cursor}`);
+        if (failing && cursor === 'fourth') throw new Error('upstream unavailable');
+        return pages.get(cursor)!;
+      });
+    const count = async () => (await db.sql('select count(*)::int as n from transaction where connection_id = $1', [connectionId]))[0].n;
+    await expect(syncConnection({ ...deps, metrics: new Recording(), provider: async () => upstream(true) }, connectionId)).rejects.toThrow('upstream unavailable');
+    // The third and fourth pages were asked for before the first batch was committed (the fourth failed);
+    // the third page, taken before the failure, was applied, as it would have been without reading ahead.
+    expect(log).toEqual(['asked null', 'asked second', 'asked third', 'asked fourth', 'applied 1200', 'applied 1200', 'applied 1000']);
+    expect(await count()).toBe(3400);
+    log.length = 0;
+    await syncConnection({ ...deps, metrics: new Recording(), provider: async () => upstream(false) }, connectionId);
+    expect(log).toEqual(['asked fourth', 'asked fifth', 'applied 1000', 'applied 100']);
+    expect(await count()).toBe(4500);
+  });
+
   it('sends every statement of a sync through the statement counter, and writes a page of any size with one statement (an insert, or a COPY in a first walk)', async () => {
     for (const pageSize of [40, 400]) {
       const connectionId = await newConnection();

@@ -10,6 +10,7 @@ import { consentEnded } from '../connection/consent.ts';
 import { beginRun, connectionById, keyOf, reloadConnection, rewindWalk, storeUpstreamRefusal } from '../connection/connection.store.ts';
 import { BudgetUsedUp } from './request-budget.ts';
 import { syncProducts, type ProductQueues } from './product-steps.ts';
+import { PageReader } from './page-reader.ts';
 import { unreadRemoteIds } from '../transaction/transaction-sync.store.ts';
 import { applyAccounts, applyPages, type SyncObservers } from './sync-steps.ts';
 import { finishRun, putOffRun, startingRun, triggerOf, type SentTrigger, type TransactionsChanged } from './sync-run.ts';
@@ -137,7 +138,8 @@ async function syncCursor(em: EntityManager, provider: CursorProvider, credentia
 
 /**
  * Walks the cursor to the end, from `resume` when a crashed walk stopped between pages, applying
- * the pages it fetches together (up to BATCH_ROWS transactions) in one database transaction. When the upstream changed under the walk (`SyncRestart`), the walk goes
+ * the pages it fetches together (up to BATCH_ROWS transactions) in one database transaction, and
+ * reading the next batch's pages while one is applied (page-reader.ts). When the upstream changed under the walk (`SyncRestart`), the walk goes
  * back to its first cursor `start` (after a crash too: the cursor it resumed from is as stale) and
  * starts again: pages already applied are applied again, which changes nothing, and what they added
  * that the upstream no longer reports is removed when the walk ends. False when another worker took
@@ -162,6 +164,7 @@ async function walkTransactions(
     let from = cursor;
     // Read afresh by each attempt: a restarted walk finds the rows its earlier attempt stored.
     const remoteIds = unreadRemoteIds();
+    const reader = new PageReader((from) => provider.syncTransactions(accessToken, from));
     const flush = async () => {
       const applied = batch.length === 0 || (await applyPages(em, key, from, batch, deps, remoteIds));
       [batch, from] = [[], cursor];
@@ -171,7 +174,7 @@ async function walkTransactions(
       for (;;) {
         let page: SyncPage;
         try {
-          page = await provider.syncTransactions(accessToken, cursor);
+          page = await reader.next(cursor);
         } catch (error) {
           // What was fetched before the failure is applied, as if each page were applied when fetched.
           if (!(await flush())) return false;
@@ -189,12 +192,15 @@ async function walkTransactions(
         batch.push(page);
         cursor = page.nextCursor;
         if (page.hasMore && batch.reduce((rows, fetched) => rows + fetched.added.length + fetched.modified.length, 0) < BATCH_ROWS) continue;
+        if (page.hasMore) reader.readAhead(cursor, BATCH_ROWS);
         if (!(await flush())) return false;
         if (!page.hasMore) return true;
       }
     } catch (error) {
       if (!(error instanceof SyncRestart) || restarts >= MAX_RESTARTS) throw error;
       if (!(await rewindWalk(em, key, start, cursor))) return false;
+    } finally {
+      reader.stop();
     }
   }
 }
