@@ -48,8 +48,17 @@ beforeAll(async () => {
     // Two months of history per connection: 100 syncs carry volume without dominating the test run.
     SANDBOX_HISTORY_DAYS: '60',
   };
-  apis = [await startServiceProcess(fixture, { ...env, ROLE: 'api' }), await startServiceProcess(fixture, { ...env, ROLE: 'api' })];
-  worker = await startServiceProcess(fixture, { ...env, ROLE: 'worker' }, { processGroup: true });
+  // Started side by side, as a deployment's instances are (a startup lock in the service orders their
+  // key checks). Each one that started is kept before a failure is thrown, for afterAll to stop.
+  const started = await Promise.allSettled([
+    startServiceProcess(fixture, { ...env, ROLE: 'api' }),
+    startServiceProcess(fixture, { ...env, ROLE: 'api' }),
+    startServiceProcess(fixture, { ...env, ROLE: 'worker' }, { processGroup: true }),
+  ]);
+  const [first, second, third] = started.map((result) => (result.status === 'fulfilled' ? result.value : undefined));
+  apis = [first, second].filter((api) => api !== undefined);
+  if (third) worker = third;
+  for (const result of started) if (result.status === 'rejected') throw result.reason;
   const ca = readFileSync(inject('tls').certFile, 'utf8');
   clients = apis.map((api) => httpClient(`https://localhost:${api.port}`, ca));
   apiKey = JSON.parse(readFileSync(path.join(fixture.dataDir, 'bootstrap.json'), 'utf8')).apiKey;

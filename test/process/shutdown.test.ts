@@ -1,12 +1,15 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, inject, it } from 'vitest';
+import { inject, it } from 'vitest';
 import { buildProfile } from '../support/factories.ts';
 import { httpClient } from '../support/http-client.ts';
 import { processFixture, startServiceProcess } from '../support/service-process.ts';
 
-it('npm start prints where it listens and how to authenticate, serves, and stops cleanly (exit 0, port closed) on SIGTERM', { timeout: 120_000 }, async () => {
+// The tests share nothing (each has its own database or data directory, and its own process), and
+// most of their time is waiting for a process or its PostgreSQL to start or stop: they run at once.
+
+it.concurrent('npm start prints where it listens and how to authenticate, serves, and stops cleanly (exit 0, port closed) on SIGTERM', { timeout: 120_000 }, async ({ expect }) => {
   const fixture = await processFixture();
   try {
     const service = await startServiceProcess(fixture);
@@ -24,7 +27,7 @@ it('npm start prints where it listens and how to authenticate, serves, and stops
 });
 
 // A fresh embedded cluster (initdb, every migration) before the signal.
-it('Ctrl-C (SIGINT to the whole foreground process group) stops the service, its jobs and its embedded PostgreSQL cleanly: exit 0, no warning, error or stack', { timeout: 120_000 }, async () => {
+it.concurrent('Ctrl-C (SIGINT to the whole foreground process group) stops the service, its jobs and its embedded PostgreSQL cleanly: exit 0, no warning, error or stack', { timeout: 120_000 }, async ({ expect }) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-ctrl-c-'));
   const lockFile = path.join(dataDir, 'postgres', 'cluster', 'postmaster.pid');
   try {
@@ -58,7 +61,7 @@ it('Ctrl-C (SIGINT to the whole foreground process group) stops the service, its
 // A fault injected from outside the code under test: a preloaded module throws from a signal handler.
 const THROW_ON_SIGUSR2 = `data:text/javascript;base64,${Buffer.from("process.on('SIGUSR2', () => { throw new Error('injected fault'); });").toString('base64')}`;
 
-it('an uncaught error stops the service and its embedded PostgreSQL, logs one fatal line and exits 1', { timeout: 120_000 }, async () => {
+it.concurrent('an uncaught error stops the service and its embedded PostgreSQL, logs one fatal line and exits 1', { timeout: 120_000 }, async ({ expect }) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tributary-fatal-'));
   const lockFile = path.join(dataDir, 'postgres', 'cluster', 'postmaster.pid');
   try {
