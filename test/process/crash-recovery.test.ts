@@ -93,7 +93,7 @@ it('finishes every first sync with exactly its transactions after SIGKILLs of th
     }
 
     // A dead worker's job is retried after 10 s without its heartbeat, a supervisor pass (5 s) and its
-    // retry delay (5-10 s); pg-boss's default expiry left it active for 15 minutes.
+    // retry delay (1 s here, JOB_RETRY_DELAY_SECONDS); pg-boss's default expiry left it active for 15 minutes.
     const connections = await waitFor(async () => {
       const rows = await sqlOn<{ id: string; status: string; sync_cursor: string; credential_encrypted: string }>(dataDir, 'select id, status, sync_cursor, credential_encrypted from connection');
       return rows.every((row) => row.status === 'SYNCED') ? rows : undefined;
