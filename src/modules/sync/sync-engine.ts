@@ -164,7 +164,7 @@ async function walkTransactions(
     let from = cursor;
     // Read afresh by each attempt: a restarted walk finds the rows its earlier attempt stored.
     const remoteIds = unreadRemoteIds();
-    const reader = new PageReader((from) => provider.syncTransactions(accessToken, from));
+    const reader = new PageReader((at) => provider.syncTransactions(accessToken, at));
     const flush = async () => {
       const applied = batch.length === 0 || (await applyPages(em, key, from, batch, deps, remoteIds));
       [batch, from] = [[], cursor];
