@@ -59,13 +59,23 @@ async function newConnection(): Promise<string> {
   return connection.id;
 }
 
+/** Everything the institution shows right now, in one page straight from the provider. */
+async function institutionPage(connectionId: string): Promise<SyncPage> {
+  const [row] = await db.sql('select credential_encrypted from connection where id = $1', [connectionId]);
+  return viewer.syncTransactions(deps.cipher.decrypt('credential', { id: connectionId }, row.credential_encrypted), null);
+}
+
 /** What the institution shows right now, straight from the provider: remoteId → amount and status. */
 async function institutionView(connectionId: string): Promise<Map<string, string>> {
-  const [row] = await db.sql('select credential_encrypted from connection where id = $1', [connectionId]);
-  const token = deps.cipher.decrypt('credential', { id: connectionId }, row.credential_encrypted);
-  const page = await viewer.syncTransactions(token, null);
+  const page = await institutionPage(connectionId);
   expect(page.hasMore).toBe(false);
   return new Map(page.added.map((transaction) => [transaction.remoteId, `${Number(transaction.amount)} ${transaction.status}`]));
+}
+
+/** `count` distinct posted transactions: the institution's own, and copies of them under new remote ids. */
+async function distinctTransactions(connectionId: string, count: number) {
+  const all = (await institutionPage(connectionId)).added;
+  return Array.from({ length: count }, (_, index) => ({ ...all[index % all.length]!, remoteId: `${all[index % all.length]!.remoteId}-${Math.floor(index / all.length)}`, pendingRemoteId: null }));
 }
 
 async function stored(connectionId: string): Promise<Map<string, string>> {
@@ -165,11 +175,9 @@ describe('the sync engine', () => {
 
   it('copies a first walk\'s rows past its first batch knowing what its earlier batches stored: rows they wrote and the upstream reports again are updated, not copied over', async () => {
     const connectionId = await newConnection();
-    const [row] = await db.sql('select credential_encrypted from connection where id = $1', [connectionId]);
-    const all = (await viewer.syncTransactions(deps.cipher.decrypt('credential', { id: connectionId }, row.credential_encrypted), null)).added;
     // A first page of more than a batch (its own transactions and copies of them under new ids),
     // then a page that reports three of them again, changed, with the rest of the history.
-    const first = Array.from({ length: 2100 }, (_, index) => ({ ...all[index % all.length]!, remoteId: `${all[index % all.length]!.remoteId}-${Math.floor(index / all.length)}`, pendingRemoteId: null }));
+    const first = await distinctTransactions(connectionId, 2100);
     const again = first.slice(0, 3).map((transaction) => ({ ...transaction, amount: '-1.2300' }));
     const pages = new Map<string | null, SyncPage>([
       [null, { added: first, modified: [], removed: [], nextCursor: 'second', hasMore: true }],
@@ -183,9 +191,7 @@ describe('the sync engine', () => {
 
   it('reads the next batch\'s pages while a batch is applied; when one of them fails, the pages before it are applied and a retry goes on from it', async () => {
     const connectionId = await newConnection();
-    const [row] = await db.sql('select credential_encrypted from connection where id = $1', [connectionId]);
-    const all = (await viewer.syncTransactions(deps.cipher.decrypt('credential', { id: connectionId }, row.credential_encrypted), null)).added;
-    const rows = Array.from({ length: 4500 }, (_, index) => ({ ...all[index % all.length]!, remoteId: `${all[index % all.length]!.remoteId}-${Math.floor(index / all.length)}`, pendingRemoteId: null }));
+    const rows = await distinctTransactions(connectionId, 4500);
     // A full batch of two pages, two pages of 1,000 (the next batch), and a last page.
     const sizes: Array<[string | null, number, number, string]> = [[null, 0, 1200, 'second'], ['second', 1200, 2400, 'third'], ['third', 2400, 3400, 'fourth'], ['fourth', 3400, 4400, 'fifth'], ['fifth', 4400, 4500, 'end']];
     const pages = new Map(sizes.map(([cursor, from, to, next]): [string | null, SyncPage] => [cursor, { added: rows.slice(from, to), modified: [], removed: [], nextCursor: next, hasMore: next !== 'end' }]));
