@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { expect, it } from 'vitest';
 import { JOB_SCHEMA } from '../../src/jobs/queue.ts';
+import { CLAIM_MS, JOB_EXPIRY_SECONDS } from '../../src/modules/webhook/attempt-deadlines.ts';
 import { builders, type Builders } from '../support/builders.ts';
 import { withServiceTier } from '../support/service-tier.ts';
 import { asTestSql, type TestDatabase } from '../support/test-database.ts';
@@ -51,12 +52,17 @@ it('fetches attempts in batches yet never makes two of one subscription at once,
       return rows.every((row) => row.status === 'SUCCEEDED') ? rows : undefined;
     }, 'every outcome recorded');
     expect(statuses).toEqual([{ status: 'SUCCEEDED', n: receivers.length * events }]);
-    // Jobs a fetch did not take went back, and were fetched and completed like the others.
+    // Jobs a fetch did not take went back, and were fetched and completed like the others. Each would
+    // have been given back by pg-boss once a claim could have lapsed, had its worker died holding it.
     const jobs = await waitFor(async () => {
-      const rows = await db.sql<{ state: string; n: number }>(`select state, count(*)::int as n from ${JOB_SCHEMA}.job where name = 'webhook.deliver' group by state`);
+      const rows = await db.sql<{ state: string; expiry: number; n: number }>(
+        `select state, expire_seconds as expiry, count(*)::int as n from ${JOB_SCHEMA}.job where name = 'webhook.deliver' group by 1, 2`,
+      );
       return rows.every((row) => row.state === 'completed') ? rows : undefined;
     }, 'every job completed');
-    expect(jobs).toEqual([{ state: 'completed', n: receivers.length * events }]);
+    expect(jobs).toEqual([{ state: 'completed', expiry: JOB_EXPIRY_SECONDS, n: receivers.length * events }]);
+    expect(JOB_EXPIRY_SECONDS * 1000).toBeGreaterThan(CLAIM_MS);
+    expect(JOB_EXPIRY_SECONDS).toBeLessThan(60);
   } finally {
     await stop();
     await Promise.all(receivers.map((receiver) => receiver.close()));

@@ -1,5 +1,6 @@
 import type { Job, PgBoss } from 'pg-boss';
 import { JOB_SCHEMA } from '../../jobs/queue.ts';
+import { JOB_EXPIRY_SECONDS } from './attempt-deadlines.ts';
 import { GroupWriter } from './group-writer.ts';
 import type { WebhookDeliveryEntity } from './webhook.entity.ts';
 
@@ -61,8 +62,8 @@ export function queued(delivery: WebhookDeliveryEntity): QueuedAttempt {
  */
 export async function openAttemptQueue(boss: PgBoss): Promise<AttemptQueue> {
   // An attempt that throws (not one the endpoint fails) is retried. Attempts send no heartbeats, and
-  // end within their deadline: a job still active after a minute belongs to a worker that died.
-  const settings = { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 };
+  // end within their deadline: a job still active past JOB_EXPIRY_SECONDS belongs to a worker that died.
+  const settings = { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: JOB_EXPIRY_SECONDS };
   await boss.createQueue(DELIVER, settings);
   // createQueue leaves a queue that exists as it was: this build's settings apply to it too.
   await boss.updateQueue(DELIVER, { ...settings, heartbeatSeconds: null });

@@ -3,15 +3,13 @@ import type { Logger } from 'pino';
 import { encodeId } from '../../lib/ids.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import { EnvironmentModes } from '../environment/environment.service.ts';
+import { CLAIM_MS } from './attempt-deadlines.ts';
 import type { Enqueue } from './attempt-queue.ts';
 import { GroupWriter } from './group-writer.ts';
 import { answered, disabledSettlement, settlement } from './outcome-recorder.ts';
-import { TIMEOUT_MS, type WebhookSender } from './sender.ts';
+import type { WebhookSender } from './sender.ts';
 import type { WebhookDeliveryEntity } from './webhook.entity.ts';
 import { claimDeliveries, deliveriesToAttempt, settleDeliveries, type Settlement } from './webhook.store.ts';
-
-/** How long an attempt's claim lasts: past it, the attempt is taken as lost (its worker died). */
-export const CLAIM_MS = TIMEOUT_MS + 5_000;
 
 /** An attempt under way. */
 export interface AttemptRun {

@@ -5,8 +5,8 @@ import type { DatabaseOutage } from '../../db/database-outage.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { takeUndispatched } from '../event/event.service.ts';
 import { matchesEventType } from '../event/event.types.ts';
+import { CLAIM_MS } from './attempt-deadlines.ts';
 import { queued, type Enqueue } from './attempt-queue.ts';
-import { CLAIM_MS } from './attempts.ts';
 import { WebhookDelivery, type WebhookDeliveryEntity } from './webhook.entity.ts';
 import { enabledSubscriptions, owedDeliveries, SWEEP_ROWS } from './webhook.store.ts';
 

@@ -4,13 +4,12 @@ import { request as httpsRequest } from 'node:https';
 import { createSecureContext, rootCertificates, type ConnectionOptions } from 'node:tls';
 import type { FieldCipher } from '../../lib/field-cipher.ts';
 import { presentEvent } from '../event/event.presenter.ts';
+import { TIMEOUT_MS } from './attempt-deadlines.ts';
 import type { Outcome } from './outcome-recorder.ts';
 import { signatureHeader } from './signing.ts';
 import { checkTarget, type CheckedTarget, type Resolve } from './target.ts';
 import type { WebhookDeliveryEntity, WebhookSubscriptionEntity } from './webhook.entity.ts';
 
-/** An attempt (resolving the target, connecting, sending, reading the answer) ends after this, however the receiver behaves. */
-export const TIMEOUT_MS = 15_000;
 const EXCERPT_BYTES = 1024;
 
 export interface WebhookSenderOptions {
