@@ -2,17 +2,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Middleware } from 'koa';
 import type { AppState } from '../../http/state.ts';
-import { inlineHashes, strongEtag } from '../../lib/content-hash.ts';
+import { inlineHashes } from '../../lib/content-hash.ts';
+import { immutableAsset, serveImmutableAsset } from '../immutable-assets.ts';
 
 const PAGE_PATHS = new Set(['/console', '/console/']);
 const ASSET_PREFIX = '/console/assets/';
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
-
-interface Asset {
-  body: Buffer;
-  type: string;
-  etag: string;
-}
 
 /**
  * Everything from this origin, nothing inline but the page's own script (by its hash), no frame may
@@ -48,11 +43,8 @@ export function consolePages(dir: string): { middleware: Middleware<AppState>; m
     'Referrer-Policy': 'no-referrer',
     'X-Frame-Options': 'DENY',
   };
-  const assets = new Map<string, Asset>(
-    readdirSync(path.join(dir, 'assets')).map((file) => {
-      const body = readFileSync(path.join(dir, 'assets', file));
-      return [`${ASSET_PREFIX}${file}`, { body, type: TYPES[path.extname(file)] ?? 'application/octet-stream', etag: strongEtag(body) }];
-    }),
+  const assets = new Map(
+    readdirSync(path.join(dir, 'assets')).map((file) => [`${ASSET_PREFIX}${file}`, immutableAsset(readFileSync(path.join(dir, 'assets', file)), TYPES[path.extname(file)] ?? 'application/octet-stream')]),
   );
   const middleware: Middleware<AppState> = async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
@@ -65,19 +57,7 @@ export function consolePages(dir: string): { middleware: Middleware<AppState>; m
       ctx.body = html;
       return;
     }
-    const asset = ctx.path.startsWith(ASSET_PREFIX) ? assets.get(ctx.path) : undefined;
-    if (!asset) {
-      await next();
-      return;
-    }
-    ctx.status = 200;
-    ctx.set({ ETag: asset.etag, 'Cache-Control': 'public, max-age=31536000, immutable' });
-    if (ctx.fresh) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.type = asset.type;
-    ctx.body = asset.body;
+    if (!serveImmutableAsset(ctx, assets, ASSET_PREFIX)) await next();
   };
   return { middleware, missing: false };
 }

@@ -4,18 +4,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Middleware } from 'koa';
 import type { AppContext, AppState } from '../../http/state.ts';
-import { inlineHashes, strongEtag } from '../../lib/content-hash.ts';
+import { inlineHashes } from '../../lib/content-hash.ts';
+import { immutableAsset, serveImmutableAsset, type ImmutableAsset } from '../immutable-assets.ts';
 
 /** GraphQL's path: a browser asking it for a page gets GraphiQL instead of a GraphQL answer. */
 const GRAPHQL_PATH = '/v1/graphql';
 const REFERENCE_PATH = '/docs';
 const ASSET_PREFIX = '/explorer/';
-
-interface Asset {
-  body: Buffer;
-  type: string;
-  etag: string;
-}
 
 interface Page {
   html: string;
@@ -41,7 +36,7 @@ function withoutOffsiteLogo(body: Buffer): Buffer {
  * no request to another origin) at `/explorer/<package>@<version>/<file>`: a versioned path never
  * changes, so it is cached for a year.
  */
-function loadAssets(): Map<string, Asset> {
+function loadAssets(): Map<string, ImmutableAsset> {
   const files: Array<[string, string, ((body: Buffer) => Buffer)?]> = [
     ['react', 'umd/react.production.min.js'],
     ['react-dom', 'umd/react-dom.production.min.js'],
@@ -56,7 +51,7 @@ function loadAssets(): Map<string, Asset> {
       const raw = readFileSync(path.join(path.dirname(manifest), file));
       const body = transform ? transform(raw) : raw;
       const type = file.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8';
-      return [`${ASSET_PREFIX}${name}@${version}/${file}`, { body, type, etag: strongEtag(body) }];
+      return [`${ASSET_PREFIX}${name}@${version}/${file}`, immutableAsset(body, type)];
     }),
   );
 }
@@ -68,7 +63,7 @@ function loadAssets(): Map<string, Asset> {
  * style elements at run time, and the page hands them the nonce. Redoc searches in a worker made
  * from a blob; images and fonts may be data: URLs. Nothing is loaded from another origin.
  */
-function loadPage(file: string, assets: Map<string, Asset>): Page {
+function loadPage(file: string, assets: Map<string, ImmutableAsset>): Page {
   const html = readFileSync(new URL(file, import.meta.url), 'utf8').replace(/\{\{([^/}]+)\/([^}]+)\}\}/g, (_match, name: string, asset: string) => {
     const url = [...assets.keys()].find((key) => key.startsWith(`${ASSET_PREFIX}${name}@`) && key.endsWith(`/${asset}`));
     if (!url) throw new Error(`${file}: no asset ${name}/${asset}`);
@@ -116,18 +111,6 @@ export function explorers(): Middleware<AppState> {
       ctx.body = page.html.replace('{{nonce}}', nonce);
       return;
     }
-    const asset = ctx.path.startsWith(ASSET_PREFIX) ? assets.get(ctx.path) : undefined;
-    if (!asset) {
-      await next();
-      return;
-    }
-    ctx.status = 200;
-    ctx.set({ ETag: asset.etag, 'Cache-Control': 'public, max-age=31536000, immutable' });
-    if (ctx.fresh) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.type = asset.type;
-    ctx.body = asset.body;
+    if (!serveImmutableAsset(ctx, assets, ASSET_PREFIX)) await next();
   };
 }
