@@ -29,18 +29,8 @@ export interface PendingLink {
   usedAt: Date | null;
 }
 
-export interface NewLinkState {
-  environmentId: string;
-  profileId: string;
-  sessionId: string;
-  stateHash: string;
-  browserHash: string;
-  provider: string;
-  institutionId: string | null;
-  connectionId: string | null;
-  products: string[] | null;
-  expiresAt: Date;
-}
+/** A link state to record: a pending link's fields, and the hash of the state its callback brings back. */
+export type NewLinkState = Omit<PendingLink, 'id' | 'usedAt'> & { stateHash: string };
 
 /** Records a new link state (and prunes a few that expired a day ago). */
 export async function insertLinkState(em: EntityManager, state: NewLinkState): Promise<void> {
