@@ -69,6 +69,38 @@ it('fetches attempts in batches yet never makes two of one subscription at once,
   }
 });
 
+it("fetches a few jobs at a time for one subscription's backlog, not every free slot's, and delivers it all", { timeout: 60_000 }, async () => {
+  const tenant = builders({ ...db, environmentId: (await build.environment()).id });
+  const receiver = await startReceiver(() => ({ status: 200 }));
+  await tenant.webhookSubscription({ targetUrl: receiver.url, createdAt: new Date(Date.now() - 60_000) });
+  const events = 20;
+  for (let index = 0; index < events; index++) await tenant.event({ inOutbox: true });
+  let fetched = 0;
+  let putBack = 0;
+  const stop = await startWebhookWorker(db, (queue) => ({
+    ...queue,
+    async fetch(skipped, limit) {
+      const jobs = await queue.fetch(skipped, limit);
+      fetched += jobs.length;
+      return jobs;
+    },
+    restore(jobs) {
+      putBack += jobs.length;
+      return queue.restore(jobs);
+    },
+  }));
+  try {
+    await waitFor(async () => (new Set(receiver.received.map((request) => request.headers['webhook-id'])).size === events ? true : undefined), 'every delivery');
+    // Every free slot's worth a fetch would fetch up to 32 jobs and put 31 back for each attempt. The
+    // first fetch may, finding 20; after it, each fetch asks for two and puts one back.
+    expect(putBack).toBeLessThanOrEqual(events - 1 + events);
+    expect(fetched - putBack).toBeGreaterThanOrEqual(events);
+  } finally {
+    await stop();
+    await receiver.close();
+  }
+});
+
 it("sends nothing more to an endpoint that answered 410: the subscription's next attempt waits for it to be disabled", { timeout: 60_000 }, async () => {
   const gone = await startReceiver(() => ({ status: 410 }));
   const tenant = builders({ ...db, environmentId: (await build.environment()).id });

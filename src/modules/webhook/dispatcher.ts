@@ -14,7 +14,7 @@ const POLL_MS = 1000;
 
 /**
  * Decides which attempts this instance makes: it fetches attempt jobs itself, as many per fetch as it
- * has free slots, up to MAX_ATTEMPTS_IN_FLIGHT at once, never a second one for a subscription that has
+ * has free slots (fewer while its fetches find a few subscriptions' backlogs: #fetched), up to MAX_ATTEMPTS_IN_FLIGHT at once, never a second one for a subscription that has
  * one in flight here, and shares the slots fairly among environments (`fairFetches`, `shareFetched`);
  * the jobs of a fetch it does not take go back to the queue. A slow or failing endpoint holds one
  * slot for about the attempt's deadline at most and delays only its own subscription's events, which
@@ -35,6 +35,8 @@ export class WebhookDispatcher {
   readonly #settling = new Set<Promise<void>>();
   /** Attempts in flight in this instance per environment (only environments with some). */
   readonly #perEnvironment = new Map<string, number>();
+  /** Jobs the next fetch asks for at most (besides the free slots): see #fetched. */
+  #fetchLimit = MAX_ATTEMPTS_IN_FLIGHT;
   #dispatching: Promise<void> | undefined;
   #stopped = false;
   /** Set when a slot or new work may be there, so the dispatcher fetches again instead of pausing. */
@@ -94,7 +96,8 @@ export class WebhookDispatcher {
       for (const { skipped, bound } of fairFetches(this.#perEnvironment)) {
         const free = MAX_ATTEMPTS_IN_FLIGHT - this.#inFlight.size;
         const busy = new Set(this.#inFlight.keys());
-        const jobs = await this.#queue.fetch({ subscriptions: [...busy], environments: skipped }, free);
+        const jobs = await this.#queue.fetch({ subscriptions: [...busy], environments: skipped }, Math.min(free, this.#fetchLimit));
+        this.#fetched(jobs);
         if (jobs.length === 0) continue;
         const { taken, left } = shareFetched(jobs.map(candidate), this.#perEnvironment, busy, free, bound);
         const attempts = this.#attempt(taken.map(({ job }) => job.data.deliveryId));
@@ -106,6 +109,20 @@ export class WebhookDispatcher {
       }
     }
     return started;
+  }
+
+  /**
+   * Sizes the next fetch by this one. A fetch whose jobs repeat subscriptions (a backlog of few
+   * subscriptions' events, the oldest jobs first) can start one attempt per subscription and puts the
+   * rest back, two writes per job: the next asks for twice as many jobs as it found subscriptions, so
+   * one subscription's backlog fetches two jobs per attempt instead of every free slot's. A fetch
+   * without repeats asks for every free slot again; one that found nothing (every job due belongs to a
+   * subscription busy here) says nothing of the backlog.
+   */
+  #fetched(jobs: Job<AttemptJob>[]): void {
+    if (jobs.length === 0) return;
+    const subscriptions = new Set(jobs.map((job) => job.data.subscriptionId)).size;
+    this.#fetchLimit = subscriptions < jobs.length ? Math.max(2, 2 * subscriptions) : MAX_ATTEMPTS_IN_FLIGHT;
   }
 
   /**
