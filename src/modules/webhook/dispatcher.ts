@@ -96,8 +96,9 @@ export class WebhookDispatcher {
       for (const { skipped, bound } of fairFetches(this.#perEnvironment)) {
         const free = MAX_ATTEMPTS_IN_FLIGHT - this.#inFlight.size;
         const busy = new Set(this.#inFlight.keys());
-        const jobs = await this.#queue.fetch({ subscriptions: [...busy], environments: skipped }, Math.min(free, this.#fetchLimit));
-        this.#fetched(jobs);
+        const asked = Math.min(free, this.#fetchLimit);
+        const jobs = await this.#queue.fetch({ subscriptions: [...busy], environments: skipped }, asked);
+        this.#fetched(jobs, asked);
         if (jobs.length === 0) continue;
         const { taken, left } = shareFetched(jobs.map(candidate), this.#perEnvironment, busy, free, bound);
         const attempts = this.#attempt(taken.map(({ job }) => job.data.deliveryId));
@@ -112,17 +113,17 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Sizes the next fetch by this one. A fetch whose jobs repeat subscriptions (a backlog of few
-   * subscriptions' events, the oldest jobs first) can start one attempt per subscription and puts the
-   * rest back, two writes per job: the next asks for twice as many jobs as it found subscriptions, so
-   * one subscription's backlog fetches two jobs per attempt instead of every free slot's. A fetch
-   * without repeats asks for every free slot again; one that found nothing (every job due belongs to a
-   * subscription busy here) says nothing of the backlog.
+   * Sizes the next fetch by this one, which asked for `asked` jobs. A fetch whose jobs repeat
+   * subscriptions (a backlog of few subscriptions' events, the oldest jobs first) can start one attempt
+   * per subscription and puts the rest back, two writes per job: the next asks for twice as many jobs
+   * as it found subscriptions, so one subscription's backlog fetches two jobs per attempt instead of
+   * every free slot's. A full fetch without repeats lets the next ask for twice as many again (up to
+   * every slot); one that found fewer than it asked, or nothing, says nothing new of the backlog.
    */
-  #fetched(jobs: Job<AttemptJob>[]): void {
-    if (jobs.length === 0) return;
+  #fetched(jobs: Job<AttemptJob>[], asked: number): void {
     const subscriptions = new Set(jobs.map((job) => job.data.subscriptionId)).size;
-    this.#fetchLimit = subscriptions < jobs.length ? Math.max(2, 2 * subscriptions) : MAX_ATTEMPTS_IN_FLIGHT;
+    if (subscriptions < jobs.length) this.#fetchLimit = Math.max(2, 2 * subscriptions);
+    else if (jobs.length === asked) this.#fetchLimit = Math.min(MAX_ATTEMPTS_IN_FLIGHT, 2 * this.#fetchLimit);
   }
 
   /**
