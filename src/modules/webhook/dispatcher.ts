@@ -117,13 +117,13 @@ export class WebhookDispatcher {
    * subscriptions (a backlog of few subscriptions' events, the oldest jobs first) can start one attempt
    * per subscription and puts the rest back, two writes per job: the next asks for twice as many jobs
    * as it found subscriptions, so one subscription's backlog fetches two jobs per attempt instead of
-   * every free slot's. A full fetch without repeats lets the next ask for twice as many again (up to
-   * every slot); one that found fewer than it asked, or nothing, says nothing new of the backlog.
+   * every free slot's. A full fetch without repeats lets the next ask for every free slot again; one
+   * that found fewer than it asked, or nothing, says nothing new of the backlog.
    */
   #fetched(jobs: Job<AttemptJob>[], asked: number): void {
     const subscriptions = new Set(jobs.map((job) => job.data.subscriptionId)).size;
     if (subscriptions < jobs.length) this.#fetchLimit = Math.max(2, 2 * subscriptions);
-    else if (jobs.length === asked) this.#fetchLimit = Math.min(MAX_ATTEMPTS_IN_FLIGHT, 2 * this.#fetchLimit);
+    else if (jobs.length === asked) this.#fetchLimit = MAX_ATTEMPTS_IN_FLIGHT;
   }
 
   /**
