@@ -14,9 +14,10 @@ const POLL_MS = 1000;
 
 /**
  * Decides which attempts this instance makes: it fetches attempt jobs itself, as many per fetch as it
- * has free slots (fewer while its fetches find a few subscriptions' backlogs: #fetched), up to MAX_ATTEMPTS_IN_FLIGHT at once, never a second one for a subscription that has
- * one in flight here, and shares the slots fairly among environments (`fairFetches`, `shareFetched`);
- * the jobs of a fetch it does not take go back to the queue. A slow or failing endpoint holds one
+ * has free slots (fewer while its fetches find a few subscriptions' backlogs: #fetched), up to
+ * MAX_ATTEMPTS_IN_FLIGHT at once, never a second one for a subscription that has one in flight here,
+ * and shares the slots fairly among environments (`fairFetches`, `shareFetched`); the jobs of a fetch
+ * it does not take go back to the queue. A slow or failing endpoint holds one
  * slot for about the attempt's deadline at most and delays only its own subscription's events, which
  * wait their turn (oldest job first); a tenant's many slow endpoints hold at most
  * MAX_ATTEMPTS_IN_FLIGHT_PER_ENVIRONMENT slots. Every instance shares its own slots so: the
