@@ -72,7 +72,7 @@ export function report(results: BenchResults, settings: RunSettings): void {
     `| Session tokens, one instance's traffic | ${cache('oneInstance')} | |`,
     `| Session tokens, one instance's share of ${settings.fleet} instances' traffic (${settings.fleet}× the tokens) | ${cache('hundredInstances')}; req/s ${ratio(rps('credentialCache.hundredInstances'), rps('credentialCache.oneInstance'))} of one instance's | ≥ 90 % from memory (fleet) |`,
     webhooks
-      ? `| Webhook delivery (${webhooks.subscriptions} subscriptions, ${webhooks.events} events), outbox to receiver | ${webhooks.tributaryPerSecond}/s; bare signed POST loop ${webhooks.baselinePerSecond}/s (${ratio(webhooks.tributaryPerSecond, webhooks.baselinePerSecond)}) | ≥ 0.80× |`
+      ? `| Webhook delivery (${webhooks.subscriptions} subscriptions, ${webhooks.events} events in ${webhooks.rounds} alternating rounds), outbox to receiver | ${webhooks.tributaryPerSecond}/s; bare signed POST loop ${webhooks.baselinePerSecond}/s (${ratio(webhooks.tributaryPerSecond, webhooks.baselinePerSecond)}) | ≥ 0.80× |`
       : '| Webhook delivery | – | |',
     live
       ? `| Live updates: idle graphql-ws subscribers one process holds within ${live.rssTargetMb} MB; commit to delivery at that load (${live.events} events) | ${live.subscribers.toLocaleString('en-US')} (RSS ${live.idleRssMb} → ${live.rssMb} MB); p50 ${live.p50Ms} ms, p99 ${live.p99Ms} ms | |`
