@@ -45,6 +45,8 @@ const LEADING_METHOD: ReadonlyMap<string, RegExp> = (() => {
   return new Map([...byLetter].map(([letter, phrases]) => [letter, new RegExp(String.raw`^(?:${phrases.join('|')})(?=[\s,:*/-]|$)[\s,:*/-]*`, 'i')]));
 })();
 const LEADING_PROCESSOR = new RegExp(String.raw`^(?:${PROCESSORS.join('|')})\s?\*\s*`, 'i');
+/** A till's prefix (Toast, Square, Clover, SumUp, Zettle): its descriptor names the shop, then after " - " which of its places (TST* JOES PIZZA - CARMINE). */
+const TILL = /(?:^|\s)(?:TST|SQ|CLV|ZTL|SUMUP|SMP|IZ|ZETTLE_?)\s?\*/i;
 /** A processor's prefix after other text (a Dutch "BEA NR:… SumUp *Koffiebar"), before the stars go. */
 const PROCESSOR = new RegExp(String.raw`(?<=^|\s)(?:${PROCESSORS.join('|')})\s?\*\s*`, 'gi');
 /** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung". */
@@ -185,6 +187,7 @@ export function cleanDescription(raw: string, keepPlace = false): string {
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = withoutUsTown(codeEnds ? text : stripLeading(text));
+  text = withoutTillBranch(text, whole);
   const has = { digit: DIGIT.test(text), '*': text.includes('*'), '(': text.includes('(') };
   for (const [pattern, needs] of BLANKED) if (needs === null || has[needs]) text = text.replace(pattern, ' ');
   text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
@@ -219,6 +222,15 @@ function lastBarField(text: string): string | undefined {
   if (!text.includes(FIELD_BAR)) return undefined;
   const last = text.slice(text.lastIndexOf(FIELD_BAR) + 1).trim();
   return last === '' ? undefined : last.replace(BIC_AND_IBAN, '');
+}
+
+/**
+ * A till's descriptor without the place after the shop's name (TST* JOES PIZZA - CARMINE, TST* DIG -
+ * UNION SQ); a single letter before the dash is the name's own (SQ *A - Z MARKET).
+ */
+function withoutTillBranch(text: string, whole: string): string {
+  const dash = text.indexOf(' - ');
+  return dash > 1 && TILL.test(whole) ? text.slice(0, dash) : text;
 }
 
 function collapseSpaces(text: string): string {
@@ -332,12 +344,25 @@ function stripLeading(text: string): string {
 /** mBank's card lines end in the shop's town after a slash (APTEKA POD ORLEM/TARNOW): any word of letters, known town or not. */
 const SLASHED_TOWN = /^\p{L}[\p{L}.'-]*\/\p{L}{3,}$/u;
 
+/** Articles that start a name in the providers' languages. */
+const ARTICLES = new Set(['THE', 'EL', 'LA', 'LE', 'LES', 'IL', 'LO', 'DE', 'HET', 'DER', 'DIE', 'DAS', 'O', 'A', 'OS', 'AS']);
+
+/** A city's district or postal district after it: Paris's arrondissement (PARIS 06), Dublin's district (DUBLIN 8). */
+const DISTRICT = / \d{1,2}$/;
+
 /**
  * Country, US state and city at the end, in any order, keeping at least one word and a city a word
  * ties into the name (CITY OF AUSTIN); a city glued on with a hyphen or a slash (ESQUINA-MADRID, ALLEGRO.PL/POZNAN); in a name
- * OFX cut short (`truncated`), the start of a city at the very end (NEW YOR).
+ * OFX cut short (`truncated`), the start of a city at the very end (NEW YOR); a district's number
+ * after a city, with the city (a number after anything else stays: PIZZA 4).
  */
 function stripPlace(text: string, truncated: boolean): string {
+  const district = DISTRICT.exec(text);
+  if (district) {
+    const before = text.slice(0, district.index);
+    const stripped = stripPlace(before, false);
+    return stripped === before ? text : stripped;
+  }
   const lastWord = text.slice(text.lastIndexOf(' ') + 1);
   // Most names end with a word that is no place's and has none glued on: nothing to strip, nothing to split.
   if (!truncated && !lastWord.includes('-') && !lastWord.includes('/') && !mayEndPlace(normalize(lastWord))) return text;
@@ -351,6 +376,8 @@ function stripPlace(text: string, truncated: boolean): string {
   // A trade's word alone before a city is a shop named for it: PIZZERIA NAPOLI, PASTELARIA VERSAILLES, CAFE PARIS; a town after that one is the shop's (PIZZERIA NAPOLI GAVLE).
   if (end === 1 && normalized.length > 1 && !normalized[0]!.includes(' ') && normalized.slice(1).every((word) => !COUNTRIES.has(word) && !US_STATES.has(word)) && isTradesWord(normalized[0]!)) end = 1 + firstCityLength(normalized);
   if (truncated && end === normalized.length) end -= cutCityLength(normalized);
+  // An article alone is no name: the city is the name's own word (EL FARO, LA ROCHELLE, THE YORK).
+  if (end === 1 && ARTICLES.has(normalized[0]!)) return text;
   return words.slice(0, end).join(' ');
 }
 

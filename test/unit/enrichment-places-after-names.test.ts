@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { ProviderHints } from '../../src/enrichment/enrichment.ts';
+import { enrich } from '../../src/enrichment/pipeline.ts';
+
+const NO_HINTS: ProviderHints = { merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
+const of = (description: string, currencyCode = 'EUR') => enrich({ description, amount: '-12.00', currencyCode, accountKind: 'DEPOSITORY', hints: NO_HINTS });
+const nameOf = (description: string, currencyCode = 'EUR') => of(description, currencyCode).merchant?.name ?? null;
+
+/** What follows a shop's name on a card line and is not the name (ENRICHMENT_VERSION 7); each pattern on lines written here. */
+describe('places after a name', () => {
+  it("a city's district number goes with the city: Paris's arrondissement, Dublin's postal district", () => {
+    expect(nameOf('PAIEMENT PAR CARTE X4512 BISTROT DES AMIS PARIS 06')).toBe('Bistrot des Amis');
+    expect(of('CARTE 12/03 BOULANGERIE DUPONT LYON 03').cleanDescription).toBe('BOULANGERIE DUPONT');
+    expect(nameOf('VDP-THE CROOKED LANE DUBLIN 8')).toBe('The Crooked Lane');
+    expect(of('VDP-SPAR DUBLIN 8')).toMatchObject({ merchant: { name: 'Spar' }, cleanDescription: 'SPAR' });
+  });
+
+  it('a number after anything but a city stays: it is the name’s own', () => {
+    expect(of('CB PIZZA 4 LYON').cleanDescription).toBe('PIZZA 4');
+    expect(of('SQ *STUDIO 54 BAR', 'USD').cleanDescription).toBe('STUDIO 54 BAR');
+  });
+
+  it("a till's descriptor names the shop, then which of its places after a dash", () => {
+    expect(nameOf('TST* HARBOR NOODLE HOUSE - SEAPORT', 'USD')).toBe('Harbor Noodle House');
+    expect(nameOf('TST* SHAKE SHACK - MIDTOWN', 'USD')).toBe('Shake Shack');
+    expect(nameOf('SUMUP *CAFE ALMA - KREUZBERG')).toBe('Cafe Alma');
+    expect(of('TST* KOMA - UNION SQ', 'USD').cleanDescription).toBe('KOMA');
+    // A single letter before the dash is the name's own; a dash on a line without a till is the town's business (withoutUsTown).
+    expect(of('SQ *A - Z HARDWARE', 'USD').cleanDescription).toBe('A Z HARDWARE');
+    expect(nameOf('MAPLE LEAF DINER - AMES AMES IA', 'USD')).toBe('Maple Leaf Diner');
+  });
+
+  it('a city is not cut off a name when only an article would be left', () => {
+    expect(of('CARTE 12/03 EL FARO').cleanDescription).toBe('EL FARO');
+    expect(of('TST*EL FARO - MISSION ST', 'USD').cleanDescription).toBe('EL FARO');
+    expect(of('CB LA ROCHELLE').cleanDescription).toBe('LA ROCHELLE');
+  });
+});
