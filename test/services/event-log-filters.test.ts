@@ -91,8 +91,10 @@ describe('the event log\'s filters use their indexes', () => {
     for (const { child, parent } of await db.sql<{ child: string; parent: string }>(
       `select c.relname as child, p.relname as parent from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent where c.relkind = 'i' and p.relname like 'event%'`,
     )) partitionIndexes.set(child, parent);
-    for (const { name } of await db.sql<{ name: string }>(`select distinct tableoid::regclass::text as name from event`)) filledWeeks.add(name);
-    expect(filledWeeks.size).toBeGreaterThanOrEqual(9);
+    const weeks = await db.sql<{ name: string }>(`select tableoid::regclass::text as name from event group by 1 having count(*) >= $1`, [FILLED]);
+    for (const { name } of weeks) filledWeeks.add(name);
+    // Eight whole weeks, and the weeks at either end when enough of them has passed.
+    expect(filledWeeks.size).toBeGreaterThanOrEqual(8);
   }, 60_000);
 
   /** The plan of one statement, as EXPLAIN's JSON tree. */
@@ -142,8 +144,15 @@ interface PlanNode {
 
 /** Each index of a partition of the log, and the log's index it is part of. */
 const partitionIndexes = new Map<string, string>();
-/** The partitions of the log that hold rows (the weeks ahead are empty, and any plan of an empty one costs nothing). */
+/**
+ * The partitions of the log that hold enough rows for the plan to matter. The weeks ahead are empty;
+ * the week the log starts in, or the one now runs in, holds only minutes of it when the two months
+ * begin late on a Sunday or this runs early on a Monday (UTC), and a sequential scan of a few dozen
+ * rows is the planner's right choice there (this test failed on a Thursday night for that alone).
+ */
 const filledWeeks = new Set<string>();
+/** Rows a week holds when it counts as filled: a full week holds about 11,700. */
+const FILLED = 1_000;
 
 const nodes = (tree: PlanNode): PlanNode[] => [tree, ...(tree.Plans ?? []).flatMap(nodes)];
 const indexConditions = (tree: PlanNode) =>
