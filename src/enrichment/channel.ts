@@ -5,7 +5,7 @@
  * a store number or ends with the shop's city, otherwise OTHER (transfers, direct debits, ACH,
  * fees, interest).
  */
-import { endsWithCity } from './clean.ts';
+import { endsWithCity, TILL } from './clean.ts';
 import type { PaymentChannel } from './enrichment.ts';
 import { phrasesRegex } from './text.ts';
 
@@ -19,7 +19,6 @@ const IN_STORE = phrasesRegex([
 ]);
 /** A "NAME*REFERENCE" or "PROCESSOR *NAME" that is not a till's (Square, Toast, Clover, SumUp, Zettle print the same star in store). */
 const STAR = /\S\s?\*/;
-const TILL = /^\s*(?:SQ|TST|CLV|ZTL|SUMUP|SMP|IZ|ZETTLE)\s?\*/i;
 const STORE_NUMBER = /#\s?\d+|\bSTORE\s?\d+/i;
 
 /** The channel the description's text suggests. */

@@ -45,8 +45,11 @@ const LEADING_METHOD: ReadonlyMap<string, RegExp> = (() => {
   return new Map([...byLetter].map(([letter, phrases]) => [letter, new RegExp(String.raw`^(?:${phrases.join('|')})(?=[\s,:*/-]|$)[\s,:*/-]*`, 'i')]));
 })();
 const LEADING_PROCESSOR = new RegExp(String.raw`^(?:${PROCESSORS.join('|')})\s?\*\s*`, 'i');
-/** A till's prefix (Toast, Square, Clover, SumUp, Zettle): its descriptor names the shop, then after " - " which of its places (TST* JOES PIZZA - CARMINE). */
-const TILL = /(?:^|\s)(?:TST|SQ|CLV|ZTL|SUMUP|SMP|IZ|ZETTLE_?)\s?\*/i;
+/**
+ * A till's prefix (Toast, Square, Clover, SumUp, Zettle), at the start or after a card word: a shop's
+ * terminal, not a website's star; its descriptor names the shop, then after " - " which of its places (TST* JOES PIZZA - CARMINE).
+ */
+export const TILL = /(?:^|\s)(?:TST|SQ|CLV|ZTL|SUMUP|SMP|IZ|ZETTLE_?)\s?\*/i;
 /** A processor's prefix after other text (a Dutch "BEA NR:… SumUp *Koffiebar"), before the stars go. */
 const PROCESSOR = new RegExp(String.raw`(?<=^|\s)(?:${PROCESSORS.join('|')})\s?\*\s*`, 'gi');
 /** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung". */

@@ -30,6 +30,13 @@ describe('places after a name', () => {
     expect(nameOf('MAPLE LEAF DINER - AMES AMES IA', 'USD')).toBe('Maple Leaf Diner');
   });
 
+  it("a till's star after a card word is still a shop's terminal: in store, not a website's order", () => {
+    expect(of('POS DEBIT 04/18 TST* MAMAS KITCHEN DALLAS TX', 'USD').paymentChannel).toBe('IN_STORE');
+    expect(of('CARD PAYMENT TO ZETTLE_*KINGS ARMS ON 18-03-2024', 'GBP').paymentChannel).toBe('IN_STORE');
+    expect(of('KORTTIOSTO 240319 SUMUP *LEIPOMO ELLA').paymentChannel).toBe('IN_STORE');
+    expect(of('AMAZON MKTPLACE*2K4LM0', 'USD').paymentChannel).toBe('ONLINE');
+  });
+
   it('a city is not cut off a name when only an article would be left', () => {
     expect(of('CARTE 12/03 EL FARO').cleanDescription).toBe('EL FARO');
     expect(of('TST*EL FARO - MISSION ST', 'USD').cleanDescription).toBe('EL FARO');
