@@ -6,6 +6,7 @@
  * Every pattern is compiled once, here; a call runs a fixed list of linear passes.
  */
 import places from './data/places.json' with { type: 'json' };
+import { ALL_TOWNS, townsOf } from './towns.ts';
 import { HashFilter, hashOf } from './hash-filter.ts';
 import { METHOD_PHRASES } from './method-words.ts';
 import { isTradesWord } from './rules.ts';
@@ -94,8 +95,12 @@ const TIKKIE_PAYER = /\bTikkie ID \S+,.*?,\s*Van\s+([^,]+),/i;
 const SURNAME_COMMA_GIVEN = /\bZelle\b[^;]*;\s*([\p{L}' -]+),\s*([\p{L}' -]+)$/iu;
 /** OFX cuts a name at 32 characters: "ROSA MEXICANO UNION SQ NEW YOR" ends in part of a city. */
 const OFX_NAME_LENGTH = 32;
-/** Words that tie a city into a name ("CITY OF AUSTIN", "COMUNE DI MILANO", "Gemeente Amsterdam"): the city then stays. */
-const CITY_LINKS = new Set(['OF', 'DI', 'DE', 'DEL', 'DA', 'DU', 'VON', 'VAN', 'LA', 'GEMEENTE', 'GEMEINDE', 'STADT', 'STADTWERKE', 'COMUNE', 'KOMMUNE', 'KUNTA', 'MUNICIPIO', 'VILLE']);
+/**
+ * Words that tie a city into a name ("CITY OF AUSTIN", "COMUNE DI MILANO", "Gemeente Amsterdam",
+ * "VAN DER LINDEN"), and titles a surname follows ("DR MARTIN"): the place's word then stays.
+ */
+const CITY_LINKS = new Set(['OF', 'DI', 'DE', 'DEL', 'DA', 'DU', 'VON', 'VAN', 'DER', 'DEN', 'TER', 'TEN', 'LA', 'GEMEENTE', 'GEMEINDE', 'STADT', 'STADTWERKE', 'COMUNE', 'KOMMUNE', 'KUNTA', 'MUNICIPIO', 'VILLE',
+  'DR', 'DOCTOR', 'MR', 'MRS', 'MS', 'MME', 'MLLE', 'HERR', 'FRAU', 'SIG', 'SIGRA', 'PAN', 'PANI']);
 const MONTH = '(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)';
 const CURRENCY = '(?:EUR|USD|GBP|SEK|NOK|DKK|CHF|PLN|CZK|HUF|RON|ISK)';
 /** A date, card number or amount between method words and the name: 12/03, XXXX1234, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1", a US credit union's terminal (D5438). */
@@ -149,9 +154,9 @@ const COUNTRIES = new Set(places.countries);
 /** The US states' two-letter codes (merchant-name.ts reads them too). */
 export const US_STATES: ReadonlySet<string> = new Set(places.usStates);
 const CITIES = new Set(places.cities);
-/** Every city's last word: a text whose last word is none of them ends with no city, found without joining its words. */
-const CITY_LAST_WORDS = new HashFilter(places.cities.map((city) => city.slice(city.lastIndexOf(' ') + 1)));
-const LONGEST_CITY = Math.max(...places.cities.map((city) => city.split(' ').length));
+/** Every city's and town's last word: a text whose last word is none of them ends with no place, found without joining its words. */
+const CITY_LAST_WORDS = new HashFilter([...places.cities, ...ALL_TOWNS].map((city) => city.slice(city.lastIndexOf(' ') + 1)));
+const LONGEST_CITY = Math.max(...[...places.cities, ...ALL_TOWNS].map((city) => city.split(' ').length));
 /** Every proper start of a city's name of three characters or more (NEW YOR, PORTLA), for names OFX cut short. */
 const CITY_PREFIXES = new Set(places.cities.flatMap((city) => Array.from({ length: Math.max(0, city.length - 3) }, (_, index) => city.slice(0, index + 3)).filter((prefix) => !prefix.endsWith(' '))));
 
@@ -183,7 +188,7 @@ const DIGIT = /\d/;
  * The description's counterparty text; the whole description (whitespace collapsed) when nothing is left.
  * `keepPlace` keeps a town at the end: in a payment between people it is a surname (MobilePay Mads Lund).
  */
-export function cleanDescription(raw: string, keepPlace = false): string {
+export function cleanDescription(raw: string, keepPlace = false, currencyCode?: string): string {
   const whole = collapseSpaces(raw.slice(0, MAX_DESCRIPTION_LENGTH)).trim();
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
   let text = PURCHASE_AT.exec(descriptor)?.[1] ?? TIKKIE_PAYER.exec(whole)?.[1] ?? RECEIPT_FROM.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
@@ -195,7 +200,7 @@ export function cleanDescription(raw: string, keepPlace = false): string {
   for (const [pattern, needs] of BLANKED) if (needs === null || has[needs]) text = text.replace(pattern, ' ');
   text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
-  if (!keepPlace) text = stripPlace(text, whole.length >= OFX_NAME_LENGTH - 2 && whole.length <= OFX_NAME_LENGTH).replace(EDGES, '');
+  if (!keepPlace) text = stripPlace(text, whole.length >= OFX_NAME_LENGTH - 2 && whole.length <= OFX_NAME_LENGTH, townsOf(currencyCode)).replace(EDGES, '');
   return siteName(text) || whole;
 }
 
@@ -359,11 +364,11 @@ const DISTRICT = / \d{1,2}$/;
  * OFX cut short (`truncated`), the start of a city at the very end (NEW YOR); a district's number
  * after a city, with the city (a number after anything else stays: PIZZA 4).
  */
-function stripPlace(text: string, truncated: boolean): string {
+function stripPlace(text: string, truncated: boolean, towns: ReadonlySet<string>): string {
   const district = DISTRICT.exec(text);
   if (district) {
     const before = text.slice(0, district.index);
-    const stripped = stripPlace(before, false);
+    const stripped = stripPlace(before, false, towns);
     return stripped === before ? text : stripped;
   }
   const lastWord = text.slice(text.lastIndexOf(' ') + 1);
@@ -374,10 +379,10 @@ function stripPlace(text: string, truncated: boolean): string {
   const glued = Math.max(last.lastIndexOf('-'), last.lastIndexOf('/'));
   if (words.length > 1 && glued > 0 && (CITIES.has(normalize(last.slice(glued + 1))) || SLASHED_TOWN.test(last))) words = [...words.slice(0, -1), last.slice(0, glued)];
   const normalized = isNormalized(text) ? words : normalizeEach(words);
-  let end = placeStart(normalized);
+  let end = placeStart(normalized, towns);
   if (end < normalized.length && CITY_LINKS.has(normalized[end - 1] ?? '')) end = normalized.length;
   // A trade's word alone before a city is a shop named for it: PIZZERIA NAPOLI, PASTELARIA VERSAILLES, CAFE PARIS; a town after that one is the shop's (PIZZERIA NAPOLI GAVLE).
-  if (end === 1 && normalized.length > 1 && !normalized[0]!.includes(' ') && normalized.slice(1).every((word) => !COUNTRIES.has(word) && !US_STATES.has(word)) && isTradesWord(normalized[0]!)) end = 1 + firstCityLength(normalized);
+  if (end === 1 && normalized.length > 1 && !normalized[0]!.includes(' ') && normalized.slice(1).every((word) => !COUNTRIES.has(word) && !US_STATES.has(word)) && isTradesWord(normalized[0]!)) end = 1 + firstCityLength(normalized, towns);
   if (truncated && end === normalized.length) end -= cutCityLength(normalized);
   // An article alone is no name: the city is the name's own word (EL FARO, LA ROCHELLE, THE YORK).
   if (end === 1 && ARTICLES.has(normalized[0]!)) return text;
@@ -385,8 +390,8 @@ function stripPlace(text: string, truncated: boolean): string {
 }
 
 /** How many words after the first (a trade's word) name a city, the longest such; all of them when none does. */
-function firstCityLength(words: string[]): number {
-  for (let length = Math.min(LONGEST_CITY, words.length - 1); length >= 1; length--) if (CITIES.has(words.slice(1, 1 + length).join(' '))) return length;
+function firstCityLength(words: string[], towns: ReadonlySet<string>): number {
+  for (let length = Math.min(LONGEST_CITY, words.length - 1); length >= 1; length--) if (isPlace(words.slice(1, 1 + length).join(' '), towns)) return length;
   return words.length - 1;
 }
 
@@ -412,7 +417,7 @@ export function endsWithCity(normalized: string): boolean {
 }
 
 /** Where the place at the end of `words` (each normalized) starts; their length when there is none. */
-function placeStart(words: string[]): number {
+function placeStart(words: string[], towns: ReadonlySet<string>): number {
   let end = words.length;
   for (;;) {
     const last = words[end - 1] ?? '';
@@ -420,8 +425,9 @@ function placeStart(words: string[]): number {
       end -= 1;
       continue;
     }
-    const city = cityLength(words, end);
-    if (city === 0) break;
+    const city = cityLength(words, end, towns);
+    // A city a word ties into the name stays with it (CITY OF AUSTIN TX, CERVECERIA LA ROSA).
+    if (city === 0 || CITY_LINKS.has(words[end - city - 1] ?? '')) break;
     end -= city;
   }
   return end;
@@ -438,12 +444,19 @@ function isStateAndCountry(word: string): boolean {
 }
 
 /** How many normalized words before `end` name a city (the longest such), leaving at least one word; 0 when none. */
-function cityLength(words: string[], end: number): number {
+function cityLength(words: string[], end: number, towns: ReadonlySet<string> = NO_TOWNS): number {
   if (end < 2) return 0;
   const last = words[end - 1]!;
   if (!CITY_LAST_WORDS.mayHold(hashOf(last, last.lastIndexOf(' ') + 1))) return 0;
   for (let length = Math.min(LONGEST_CITY, end - 1); length >= 1; length--) {
-    if (CITIES.has(words.slice(end - length, end).join(' '))) return length;
+    if (isPlace(words.slice(end - length, end).join(' '), towns)) return length;
   }
   return 0;
+}
+
+const NO_TOWNS: ReadonlySet<string> = new Set();
+
+/** A city of the list written for the pipeline, or a town of the line's currency's countries (towns.ts). */
+function isPlace(normalized: string, towns: ReadonlySet<string>): boolean {
+  return CITIES.has(normalized) || towns.has(normalized);
 }

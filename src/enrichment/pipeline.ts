@@ -37,7 +37,7 @@ import { normalize, wordCount } from './text.ts';
  * version are redone over history. test/unit/enrichment-version.test.ts fails when the folder's
  * contents change without a bump.
  */
-export const ENRICHMENT_VERSION = 7;
+export const ENRICHMENT_VERSION = 8;
 
 const PROVIDER_CONFIDENCE = 0.9;
 /** Money in from a shop is a refund at best, and more often a name inside an employer's or a payer's. */
@@ -53,8 +53,8 @@ const NAME_BEFORE_FORM = 3;
 /** Enrichment of one transaction. */
 export function enrich(input: EnrichmentInput): Enrichment {
   const description = input.description.slice(0, MAX_DESCRIPTION_LENGTH);
-  const clean = cleanDescription(description);
   const { hints, currencyCode } = input;
+  const clean = cleanDescription(description, false, currencyCode);
   const whole = normalize(description);
   const text = withoutLegalForms(whole, currencyCode);
   const named = normalize(clean);

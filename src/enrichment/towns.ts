@@ -1,0 +1,36 @@
+/**
+ * The towns a bank line may end with, by the account's currency: a card line names the shop's town
+ * after its name (KIRKGATE FISH BAR HALIFAX, KWIACIARNIA STOKROTKA SWARZEDZ), and no list written by
+ * hand holds every town. data/towns.json holds GeoNames' towns of the countries below (`npm run towns`);
+ * a line is read against the towns of its currency's countries only, so that a town abroad named
+ * like a word of the line's language (Spa in Belgium, on a US line) is not cut from a name.
+ */
+import table from './data/towns.json' with { type: 'json' };
+
+/** The countries whose banks keep accounts in each currency: the euro's members (Bulgaria's since 2026), and each other currency's country. */
+const CURRENCY_COUNTRIES: Readonly<Record<string, readonly string[]>> = {
+  EUR: ['AT', 'BE', 'BG', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK'],
+  USD: ['US'], CAD: ['CA'], GBP: ['GB'], CHF: ['CH', 'LI'], SEK: ['SE'], NOK: ['NO'], DKK: ['DK'], ISK: ['IS'],
+  PLN: ['PL'], CZK: ['CZ'], HUF: ['HU'], RON: ['RO'], BGN: ['BG'],
+};
+
+/** Every country data/towns.json holds towns of. */
+export const TOWN_COUNTRIES: readonly string[] = [...new Set(Object.values(CURRENCY_COUNTRIES).flat())].sort();
+
+const NONE: ReadonlySet<string> = new Set();
+const byCurrency = new Map<string, ReadonlySet<string>>();
+
+/** The towns (normalized) of the countries whose banks keep accounts in `currencyCode`; none for another currency. */
+export function townsOf(currencyCode: string | undefined): ReadonlySet<string> {
+  const code = currencyCode?.toUpperCase() ?? '';
+  let towns = byCurrency.get(code);
+  if (!towns) {
+    const countries = CURRENCY_COUNTRIES[code] ?? [];
+    towns = countries.length === 0 ? NONE : new Set(countries.flatMap((country) => (table.towns as Record<string, string[]>)[country] ?? []));
+    byCurrency.set(code, towns);
+  }
+  return towns;
+}
+
+/** Every town's name, of every country. */
+export const ALL_TOWNS: readonly string[] = Object.values(table.towns as Record<string, string[]>).flat();
