@@ -4,6 +4,8 @@ import { createLogger } from '../../src/logger.ts';
 import { Metrics } from '../../src/metrics/metrics.ts';
 import { ConnectionService } from '../../src/modules/connection/connection.service.ts';
 import { syncConnection, type SyncDependencies } from '../../src/modules/sync/sync-engine.ts';
+import { applyInvestments, WHOLE_HISTORY } from '../../src/modules/sync/product-steps.ts';
+import { connectionById } from '../../src/modules/connection/connection.store.ts';
 import type { Provider } from '../../src/providers/provider.ts';
 import type { SyncPage } from '../../src/providers/provider-records.ts';
 import { SandboxProvider } from '../../src/providers/sandbox/sandbox-provider.ts';
@@ -52,9 +54,9 @@ withServiceTier((tier) => {
 });
 
 /** A connection made through the service but never enqueued, so this test drives its syncs. */
-async function newConnection(): Promise<string> {
+async function newConnection(institutionId = 'ins_tattersall_fcu'): Promise<string> {
   const service = new ConnectionService(db.em(), db.cipher, { environmentId: db.environmentId });
-  const linked = await sandbox.completeLink({ institutionId: 'ins_tattersall_fcu', username: 'user_good', password: 'pass_good', products: undefined, webhookUrl: '' });
+  const linked = await sandbox.completeLink({ institutionId, username: 'user_good', password: 'pass_good', products: undefined, webhookUrl: '' });
   const connection = await service.create(await build.profile(), sandbox.name, linked);
   return connection.id;
 }
@@ -236,5 +238,25 @@ describe('the sync engine', () => {
       expect(pagesWithRows).toBeGreaterThan(1);
       expect(inserts).toHaveLength(pagesWithRows);
     }
+  });
+
+  it("copies a connection's first investment activity in, and the upsert of the same report finds every row as it would have stored it", async () => {
+    const connectionId = await newConnection('ins_quokka_invest');
+    const writes = (since: number) => statementsSince(since).map((sql) => /^(insert into|copy) investment_transaction\b/.exec(sql.trimStart())?.[1]).filter((kind) => kind !== undefined);
+    const stored = () => db.sql(`select * from investment_transaction where connection_id = $1 order by id`, [connectionId]);
+    let before = queryStats.statements;
+    await syncConnection(deps, connectionId);
+    expect(writes(before)).toEqual(['copy']);
+    const copied = await stored();
+    expect(copied.length).toBeGreaterThan(100);
+    // The whole history reported again (a later sync reads only its last weeks): the upsert rewrites a
+    // row only when its content differs from what it would store, and none does.
+    const em = db.em();
+    const connection = (await connectionById(em, connectionId))!;
+    const snapshot = await sandbox.investments(db.cipher.decrypt('credential', connection, connection.credentialEncrypted), WHOLE_HISTORY);
+    before = queryStats.statements;
+    await applyInvestments(em, connection, sandbox.name, snapshot);
+    expect(writes(before)).toEqual(['insert into']);
+    expect(await stored()).toEqual(copied);
   });
 });

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pastBound, whereBuilder, type SqlWhere } from '../../db/keyset-where.ts';
+import { copyIn, copyLine } from '../../db/copy.ts';
 import { run } from '../../db/statement.ts';
 import { changedFrom, col, table, takeExcluded, type ReadRow } from '../../db/table.ts';
 import { decodeId, uuidv7 } from '../../lib/ids.ts';
@@ -53,6 +54,8 @@ const HOLDING_CONTENT = ['quantity', 'price', 'priceDate', 'value', 'costBasis',
 const ACTIVITY_RECORD = ['id', 'accountId', 'securityId', 'date', 'type', 'subtype', 'quantity', 'price', 'fees', 'amount', 'currencyCode', 'description', 'remoteData', 'createdAt'] as const;
 const ACTIVITY_REPORTED = ['remoteId', 'securityId', 'date', 'type', 'subtype', 'quantity', 'price', 'fees', 'amount', 'currencyCode', 'description', 'remoteData'] as const;
 const ACTIVITY_CONTENT = ['securityId', 'date', 'type', 'subtype', 'quantity', 'price', 'fees', 'amount', 'currencyCode', 'description'] as const;
+/** The columns of a connection's first activity, copied in: nothing stored can conflict with it (reconcileActivity). */
+const COPY_ACTIVITY = `copy investment_transaction (${INVESTMENT_TRANSACTION.list(['id', 'profileId', 'connectionId', 'accountId', ...ACTIVITY_REPORTED, 'createdAt'])}) from stdin`;
 
 type HoldingRow = ReadRow<typeof HOLDING, (typeof HOLDING_RECORD)[number]>;
 type ActivityRow = ReadRow<typeof INVESTMENT_TRANSACTION, (typeof ACTIVITY_RECORD)[number]>;
@@ -78,7 +81,9 @@ export const investmentStatements = {
          join account a on a.profile_id = $3 and a.connection_id = $1 and a.remote_id = r."accountRemoteId")`,
   seen: `update holding set last_seen_at = now() where profile_id = $2 and connection_id = $1`,
   // The accounts of the connection among the remote ids a snapshot names: rows of any other cannot be stored.
-  knownAccounts: `select remote_id as "remoteId" from account where profile_id = $3 and connection_id = $1 and remote_id = any($2::text[])`,
+  knownAccounts: `select id, remote_id as "remoteId" from account where profile_id = $3 and connection_id = $1 and remote_id = any($2::text[])`,
+  // Whether the connection stores any activity yet, and the transaction's time (the created_at of rows copied in).
+  storesActivity: `select now()::text as now, exists (select 1 from investment_transaction where profile_id = $1 and connection_id = $2) as "storesAny"`,
   upsertActivity: `insert into investment_transaction (${INVESTMENT_TRANSACTION.list(['id', 'profileId', 'connectionId', 'accountId', ...ACTIVITY_REPORTED, 'createdAt'])})
      select r.id, $1, $2, a.id, ${ACTIVITY_REPORTED.map((field) => `r."${field}"`).join(', ')}, now()
        from jsonb_to_recordset($3::jsonb) as r(${INVESTMENT_TRANSACTION.recordset(['id', ...ACTIVITY_REPORTED])}, "accountRemoteId" text)
@@ -158,6 +163,9 @@ export async function replaceHoldings(tx: EntityManager, owner: InvestmentOwner,
  * row only when its content changed, and removes what the window no longer holds. Activity of an
  * account the connection does not have is left out; activity naming a security the snapshot does not
  * describe is kept without it (its cash movement still happened); both are returned as unmatched.
+ * While the connection stores no activity (its first sync; the caller holds the connection's lock),
+ * nothing can conflict or be removed: the rows are copied in with COPY, several times cheaper than
+ * the upsert's JSON parameter (decisions/sync-first-walk-copy.md).
  */
 export async function reconcileActivity(
   tx: EntityManager,
@@ -189,17 +197,25 @@ export async function reconcileActivity(
     remoteData: { [owner.provider]: activity.raw },
   }));
   const unique = [...new Map(rows.map((row) => [`${row.accountRemoteId}\n${row.remoteId}`, row])).values()];
+  if (unique.length > 0) {
+    const { rows: [first] } = await run<{ now: string; storesAny: boolean }>(tx, investmentStatements.storesActivity, [owner.profileId, owner.connectionId]);
+    if (!first!.storesAny) {
+      const lines = unique.map((row) => copyLine([row.id, owner.profileId, owner.connectionId, accounts.get(row.accountRemoteId), ...ACTIVITY_REPORTED.map((field) => row[field]), first!.now]));
+      await copyIn(tx, COPY_ACTIVITY, lines.join(''));
+      return { written: unique.length, removed: 0, unmatched };
+    }
+  }
   const written = unique.length === 0 ? 0 : (await run(tx, investmentStatements.upsertActivity, [owner.profileId, owner.connectionId, JSON.stringify(unique)])).count;
   const pairs = JSON.stringify(unique.map(({ accountRemoteId, remoteId }) => ({ accountRemoteId, remoteId })));
   const removed = (await run(tx, investmentStatements.removeUnreported, [owner.connectionId, window.start, window.end, pairs, owner.profileId])).count;
   return { written, removed, unmatched };
 }
 
-/** The remote ids of the connection's accounts among those the reported rows name. */
-async function knownAccounts(tx: EntityManager, owner: InvestmentOwner, reported: ReadonlyArray<{ accountRemoteId: string }>): Promise<Set<string>> {
-  if (reported.length === 0) return new Set();
+/** The connection's accounts among those the reported rows name: their ids by remote id. */
+async function knownAccounts(tx: EntityManager, owner: InvestmentOwner, reported: ReadonlyArray<{ accountRemoteId: string }>): Promise<Map<string, string>> {
+  if (reported.length === 0) return new Map();
   const remoteIds = [...new Set(reported.map((row) => row.accountRemoteId))];
-  return new Set((await run<{ remoteId: string }>(tx, investmentStatements.knownAccounts, [owner.connectionId, remoteIds, owner.profileId])).rows.map((row) => row.remoteId));
+  return new Map((await run<{ id: string; remoteId: string }>(tx, investmentStatements.knownAccounts, [owner.connectionId, remoteIds, owner.profileId])).rows.map((row) => [row.remoteId, row.id]));
 }
 
 /** The holdings of the profile's accounts with these ids, by security name. */
