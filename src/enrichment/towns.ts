@@ -22,12 +22,14 @@ const byCurrency = new Map<string, ReadonlySet<string>>();
 
 /** The towns (normalized) of the countries whose banks keep accounts in `currencyCode`; none for another currency. */
 export function townsOf(currencyCode: string | undefined): ReadonlySet<string> {
-  const code = currencyCode?.toUpperCase() ?? '';
-  let towns = byCurrency.get(code);
+  if (currencyCode === undefined) return NONE;
+  // Read for every line: found by the code as given, so most lines make no string.
+  let towns = byCurrency.get(currencyCode);
   if (!towns) {
-    const countries = CURRENCY_COUNTRIES[code] ?? [];
-    towns = countries.length === 0 ? NONE : new Set(countries.flatMap((country) => (table.towns as Record<string, string[]>)[country] ?? []));
-    byCurrency.set(code, towns);
+    const countries = CURRENCY_COUNTRIES[currencyCode.toUpperCase()];
+    if (!countries) return NONE;
+    towns = new Set(countries.flatMap((country) => (table.towns as Record<string, string[]>)[country] ?? []));
+    byCurrency.set(currencyCode, towns);
   }
   return towns;
 }
