@@ -6,7 +6,7 @@
  * Every pattern is compiled once, here; a call runs a fixed list of linear passes.
  */
 import places from './data/places.json' with { type: 'json' };
-import { ALL_TOWNS, townsOf } from './towns.ts';
+import { ALL_TOWNS, NO_TOWNS, townsOf } from './towns.ts';
 import { HashFilter, hashOf } from './hash-filter.ts';
 import { METHOD_PHRASES } from './method-words.ts';
 import { isTradesWord } from './rules.ts';
@@ -187,6 +187,7 @@ const DIGIT = /\d/;
 /**
  * The description's counterparty text; the whole description (whitespace collapsed) when nothing is left.
  * `keepPlace` keeps a town at the end: in a payment between people it is a surname (MobilePay Mads Lund).
+ * `currencyCode`: the account's, whose countries' towns end a name as the written list's cities do (towns.ts).
  */
 export function cleanDescription(raw: string, keepPlace = false, currencyCode?: string): string {
   const whole = collapseSpaces(raw.slice(0, MAX_DESCRIPTION_LENGTH)).trim();
@@ -453,8 +454,6 @@ function cityLength(words: string[], end: number, towns: ReadonlySet<string> = N
   }
   return 0;
 }
-
-const NO_TOWNS: ReadonlySet<string> = new Set();
 
 /** A city of the list written for the pipeline, or a town of the line's currency's countries (towns.ts). */
 function isPlace(normalized: string, towns: ReadonlySet<string>): boolean {

@@ -17,17 +17,18 @@ const CURRENCY_COUNTRIES: Readonly<Record<string, readonly string[]>> = {
 /** Every country data/towns.json holds towns of. */
 export const TOWN_COUNTRIES: readonly string[] = [...new Set(Object.values(CURRENCY_COUNTRIES).flat())].sort();
 
-const NONE: ReadonlySet<string> = new Set();
+/** No towns: a line of a currency no country here keeps accounts in. */
+export const NO_TOWNS: ReadonlySet<string> = new Set();
 const byCurrency = new Map<string, ReadonlySet<string>>();
 
 /** The towns (normalized) of the countries whose banks keep accounts in `currencyCode`; none for another currency. */
 export function townsOf(currencyCode: string | undefined): ReadonlySet<string> {
-  if (currencyCode === undefined) return NONE;
+  if (currencyCode === undefined) return NO_TOWNS;
   // Read for every line: found by the code as given, so most lines make no string.
   let towns = byCurrency.get(currencyCode);
   if (!towns) {
     const countries = CURRENCY_COUNTRIES[currencyCode.toUpperCase()];
-    if (!countries) return NONE;
+    if (!countries) return NO_TOWNS;
     towns = new Set(countries.flatMap((country) => (table.towns as Record<string, string[]>)[country] ?? []));
     byCurrency.set(currencyCode, towns);
   }

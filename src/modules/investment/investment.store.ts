@@ -163,7 +163,7 @@ export async function replaceHoldings(tx: EntityManager, owner: InvestmentOwner,
  * row only when its content changed, and removes what the window no longer holds. Activity of an
  * account the connection does not have is left out; activity naming a security the snapshot does not
  * describe is kept without it (its cash movement still happened); both are returned as unmatched.
- * While the connection stores no activity (its first sync; the caller holds the connection's lock),
+ * While the connection stores no activity (as on its first sync; the caller holds the connection's lock),
  * nothing can conflict or be removed: the rows are copied in with COPY, several times cheaper than
  * the upsert's JSON parameter (decisions/sync-first-walk-copy.md).
  */
