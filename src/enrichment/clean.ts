@@ -154,9 +154,11 @@ const COUNTRIES = new Set(places.countries);
 /** The US states' two-letter codes (merchant-name.ts reads them too). */
 export const US_STATES: ReadonlySet<string> = new Set(places.usStates);
 const CITIES = new Set(places.cities);
+/** The written list's cities and every country's towns. */
+const PLACE_NAMES = [...places.cities, ...ALL_TOWNS];
 /** Every city's and town's last word: a text whose last word is none of them ends with no place, found without joining its words. */
-const CITY_LAST_WORDS = new HashFilter([...places.cities, ...ALL_TOWNS].map((city) => city.slice(city.lastIndexOf(' ') + 1)));
-const LONGEST_CITY = Math.max(...[...places.cities, ...ALL_TOWNS].map((city) => city.split(' ').length));
+const CITY_LAST_WORDS = new HashFilter(PLACE_NAMES.map((city) => city.slice(city.lastIndexOf(' ') + 1)));
+const LONGEST_CITY = Math.max(...PLACE_NAMES.map((city) => city.split(' ').length));
 /** Every proper start of a city's name of three characters or more (NEW YOR, PORTLA), for names OFX cut short. */
 const CITY_PREFIXES = new Set(places.cities.flatMap((city) => Array.from({ length: Math.max(0, city.length - 3) }, (_, index) => city.slice(0, index + 3)).filter((prefix) => !prefix.endsWith(' '))));
 

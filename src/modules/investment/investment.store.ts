@@ -54,8 +54,10 @@ const HOLDING_CONTENT = ['quantity', 'price', 'priceDate', 'value', 'costBasis',
 const ACTIVITY_RECORD = ['id', 'accountId', 'securityId', 'date', 'type', 'subtype', 'quantity', 'price', 'fees', 'amount', 'currencyCode', 'description', 'remoteData', 'createdAt'] as const;
 const ACTIVITY_REPORTED = ['remoteId', 'securityId', 'date', 'type', 'subtype', 'quantity', 'price', 'fees', 'amount', 'currencyCode', 'description', 'remoteData'] as const;
 const ACTIVITY_CONTENT = ['securityId', 'date', 'type', 'subtype', 'quantity', 'price', 'fees', 'amount', 'currencyCode', 'description'] as const;
-/** The columns of a connection's first activity, copied in: nothing stored can conflict with it (reconcileActivity). */
-const COPY_ACTIVITY = `copy investment_transaction (${INVESTMENT_TRANSACTION.list(['id', 'profileId', 'connectionId', 'accountId', ...ACTIVITY_REPORTED, 'createdAt'])}) from stdin`;
+/** The columns activity is written with, by the upsert and by the copy. */
+const ACTIVITY_COLUMNS = INVESTMENT_TRANSACTION.list(['id', 'profileId', 'connectionId', 'accountId', ...ACTIVITY_REPORTED, 'createdAt']);
+/** A connection's first activity, copied in: nothing stored can conflict with it (reconcileActivity). */
+const COPY_ACTIVITY = `copy investment_transaction (${ACTIVITY_COLUMNS}) from stdin`;
 
 type HoldingRow = ReadRow<typeof HOLDING, (typeof HOLDING_RECORD)[number]>;
 type ActivityRow = ReadRow<typeof INVESTMENT_TRANSACTION, (typeof ACTIVITY_RECORD)[number]>;
@@ -84,7 +86,7 @@ export const investmentStatements = {
   knownAccounts: `select id, remote_id as "remoteId" from account where profile_id = $3 and connection_id = $1 and remote_id = any($2::text[])`,
   // Whether the connection stores any activity yet, and the transaction's time (the created_at of rows copied in).
   storesActivity: `select now()::text as now, exists (select 1 from investment_transaction where profile_id = $1 and connection_id = $2) as "storesAny"`,
-  upsertActivity: `insert into investment_transaction (${INVESTMENT_TRANSACTION.list(['id', 'profileId', 'connectionId', 'accountId', ...ACTIVITY_REPORTED, 'createdAt'])})
+  upsertActivity: `insert into investment_transaction (${ACTIVITY_COLUMNS})
      select r.id, $1, $2, a.id, ${ACTIVITY_REPORTED.map((field) => `r."${field}"`).join(', ')}, now()
        from jsonb_to_recordset($3::jsonb) as r(${INVESTMENT_TRANSACTION.recordset(['id', ...ACTIVITY_REPORTED])}, "accountRemoteId" text)
        join account a on a.profile_id = $1 and a.connection_id = $2 and a.remote_id = r."accountRemoteId"
