@@ -18,6 +18,10 @@ export interface LoadResult {
   cpuMsPerRequest?: number;
   /** KB the server's JavaScript heap allocated per request (heap-probe.ts): what its garbage collector has to clear. */
   allocatedKbPerRequest?: number;
+  /** KB per request that scavenges moved into the old generation: what its full collections have to clear. */
+  promotedKbPerRequest?: number;
+  /** The old generation's full collections (mark-compacts) per 1,000 requests. */
+  fullCollectionsPerThousand?: number;
   /** Increases of the run's counters over its slices (see Run.counters). */
   counters?: Record<string, number>;
 }
@@ -84,15 +88,21 @@ export async function interleaved(runs: Run[], ca: string, options: { rounds: nu
   const slices = new Map<string, Array<LoadResult & { seconds: number }>>(runs.map((run) => [run.name, []]));
   const counted = new Map<string, Record<string, number>>();
   const cpuMs = new Map<string, number>();
-  const allocated = new Map<string, number>();
+  const heap = new Map<string, HeapReading>();
   for (let round = 0; round < options.rounds; round++) {
     for (const run of runs) {
       const before = await run.counters?.();
       const cpuBefore = await processCpuMs(run.pid);
-      const heapBefore = await heapAllocated(run.pid);
+      const heapBefore = await heapReading(run.pid);
       slices.get(run.name)!.push(await load(run.url, ca, run.connections, options.sliceSeconds, run.script));
       cpuMs.set(run.name, (cpuMs.get(run.name) ?? 0) + (await processCpuMs(run.pid)) - cpuBefore);
-      allocated.set(run.name, (allocated.get(run.name) ?? 0) + (await heapAllocated(run.pid)) - heapBefore);
+      const heapAfter = await heapReading(run.pid);
+      const sum = heap.get(run.name);
+      heap.set(run.name, {
+        allocated: (sum?.allocated ?? 0) + heapAfter.allocated - heapBefore.allocated,
+        promoted: (sum?.promoted ?? 0) + heapAfter.promoted - heapBefore.promoted,
+        fullCollections: (sum?.fullCollections ?? 0) + heapAfter.fullCollections - heapBefore.fullCollections,
+      });
       const after = await run.counters?.();
       if (before && after) {
         const sums = counted.get(run.name) ?? {};
@@ -114,7 +124,9 @@ export async function interleaved(runs: Run[], ca: string, options: { rounds: nu
         requests,
         failures: parts.reduce((sum, part) => sum + part.failures, 0),
         cpuMsPerRequest: Number((cpuMs.get(run.name)! / requests).toFixed(3)),
-        allocatedKbPerRequest: Math.round(allocated.get(run.name)! / 1024 / requests),
+        allocatedKbPerRequest: Math.round(heap.get(run.name)!.allocated / 1024 / requests),
+        promotedKbPerRequest: Number((heap.get(run.name)!.promoted / 1024 / requests).toFixed(1)),
+        fullCollectionsPerThousand: Number(((heap.get(run.name)!.fullCollections * 1000) / requests).toFixed(1)),
         ...(counted.has(run.name) ? { counters: counted.get(run.name) } : {}),
       };
       console.log(run.name, JSON.stringify(result));
@@ -190,14 +202,20 @@ const PROBE_DIR = mkdtempSync(`${tmpdir()}/tributary-bench-`);
 const PROBE_FILE = `${PROBE_DIR}/heap-probe.mjs`;
 writeFileSync(PROBE_FILE, stripTypeScriptTypes(readFileSync(new URL('heap-probe.ts', import.meta.url), 'utf8')));
 
-/** Bytes a server's JavaScript heap has allocated so far, from its heap probe (heap-probe.ts). */
-function heapAllocated(pid: number): Promise<number> {
+/** A server's JavaScript heap so far, as its heap probe (heap-probe.ts) reads it: bytes allocated and promoted, full collections. */
+interface HeapReading {
+  allocated: number;
+  promoted: number;
+  fullCollections: number;
+}
+
+function heapReading(pid: number): Promise<HeapReading> {
   return new Promise((resolve, reject) => {
     let answer = '';
     connect(`${PROBE_DIR}/${pid}.sock`)
       .setEncoding('utf8')
       .on('data', (chunk: string) => (answer += chunk))
-      .on('end', () => resolve(Number(answer)))
+      .on('end', () => resolve(JSON.parse(answer) as HeapReading))
       .on('error', reject);
   });
 }

@@ -36,8 +36,9 @@ export function report(results: BenchResults, settings: RunSettings): void {
   const p99 = (name: string) => runs[name]?.p99;
   /** Work per request, baseline over Tributary: the share of the baseline's efficiency Tributary reaches. */
   const efficiency = (tributary: string, baseline: string) => ratio(runs[baseline]?.cpuMsPerRequest, runs[tributary]?.cpuMsPerRequest);
-  /** Heap allocated per request by Tributary and by the baseline, in KB. */
-  const heap = (tributary: string, baseline: string) => `heap ${runs[tributary]?.allocatedKbPerRequest ?? '–'} vs ${runs[baseline]?.allocatedKbPerRequest ?? '–'} KB/req`;
+  /** Heap allocated, and promoted into the old generation, per request by Tributary and by the baseline, in KB. */
+  const heap = (tributary: string, baseline: string) =>
+    `heap ${runs[tributary]?.allocatedKbPerRequest ?? '–'} vs ${runs[baseline]?.allocatedKbPerRequest ?? '–'} KB/req, promoted ${runs[tributary]?.promotedKbPerRequest ?? '–'} vs ${runs[baseline]?.promotedKbPerRequest ?? '–'}`;
   const share = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(0)} %` : '–');
   const cache = (name: string) => {
     const run = runs[`credentialCache.${name}`];
@@ -52,10 +53,11 @@ export function report(results: BenchResults, settings: RunSettings): void {
     `Dataset: ${settings.dataset.profiles.toLocaleString('en-US')} profiles, ${settings.dataset.transactions.toLocaleString('en-US')} transactions${settings.dataset.reused ? ' (reused)' : ''}; ` +
       `compared runs interleaved, ${settings.rounds} × ${settings.sliceSeconds} s each${settings.quick ? ' (--quick)' : ''}${settings.only ? `; only ${settings.only}` : ''}`,
     '',
-    '| Run | req/s | p50 ms | p99 ms | server CPU ms/req | server heap KB/req | failures |',
-    '|---|---|---|---|---|---|---|',
+    '| Run | req/s | p50 ms | p99 ms | server CPU ms/req | server heap KB/req | promoted KB/req | full GCs per 1,000 req | failures |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...Object.entries(runs).map(
-      ([name, run]) => `| ${name} | ${run.requestsPerSecond} | ${run.p50} | ${run.p99} | ${run.cpuMsPerRequest ?? '–'} | ${run.allocatedKbPerRequest ?? '–'} | ${run.failures} |`,
+      ([name, run]) =>
+        `| ${name} | ${run.requestsPerSecond} | ${run.p50} | ${run.p99} | ${run.cpuMsPerRequest ?? '–'} | ${run.allocatedKbPerRequest ?? '–'} | ${run.promotedKbPerRequest ?? '–'} | ${run.fullCollectionsPerThousand ?? '–'} | ${run.failures} |`,
     ),
     '',
     '| Ratio | Value | Target |',
