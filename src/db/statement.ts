@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 import { countStatement } from './query-stats.ts';
 import { acquire, type SessionGuardConnection } from './session-guard.ts';
 
@@ -39,9 +39,27 @@ export async function run<R = Record<string, unknown>>(em: EntityManager, sql: s
 async function onPool<R>(pool: Pool, sql: string, params: readonly unknown[]): Promise<Outcome<R>> {
   const client = await acquire(pool);
   try {
-    const result = await client.query(sql, params as unknown[]);
+    const result = await answerOf(client, sql, params);
     return { rows: result.rows as R[], count: CHANGES.has(result.command) ? (result.rowCount ?? 0) : result.rows.length };
   } finally {
     client.release();
   }
+}
+
+/**
+ * A statement's result through `pg`'s callback. Without one, `client.query` answers through a promise
+ * of its own, and a result handed over that way outlived two scavenges: one GraphQL page at a time,
+ * ~40 KB of each page's rows reached the old generation and paid for its full collections (0.4 KB
+ * through the callback; the bench's baseline, given the promise, went from 0.1 to 23 KB a page;
+ * docs/benchmark-history.md, 2026-12-04).
+ */
+function answerOf(client: PoolClient, sql: string, params: readonly unknown[]): Promise<QueryResult> {
+  return new Promise((resolve, reject) =>
+    client.query(sql, params as unknown[], (error: Error | undefined, result: QueryResult) => {
+      if (!error) return resolve(result);
+      // As pg's own promise does: a stack that leads back here, not to the socket's read.
+      Error.captureStackTrace(error);
+      reject(error);
+    }),
+  );
 }
