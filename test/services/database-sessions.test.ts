@@ -27,7 +27,7 @@ describe('database sessions', () => {
     try {
       expect(await run(orm.em, 'select n from generate_series(1, $1::int) as n', [3])).toEqual({ rows: [{ n: 1 }, { n: 2 }, { n: 3 }], count: 3 });
       expect(await run(orm.em, 'create temporary table counted (n int)')).toEqual({ rows: [], count: 0 });
-      const failed = await run(orm.em, 'select pg_sleep(10)').catch((error: unknown) => error as Error);
+      const failed = (await run(orm.em, 'select pg_sleep(10)').then(() => undefined, (error: unknown) => error)) as Error;
       expect(failed).toBeInstanceOf(Error);
       expect(failed.message).toMatch(/statement timeout/);
       expect(failed.constructor.name).not.toBe('DatabaseError');
