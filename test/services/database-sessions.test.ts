@@ -22,7 +22,7 @@ describe('database sessions', () => {
     }
   });
 
-  it('a plain statement outside a transaction answers its rows and count on the pool, and its failure as the ORM converts it, with a stack through the caller', async () => {
+  it('a plain statement outside a transaction answers its rows and count on the pool, and its failure as the ORM converts it, with a stack through statement.ts rather than from the socket read', async () => {
     const orm = await openDatabase(url, { poolMax: 1, statementTimeoutMs: 1000 });
     try {
       expect(await run(orm.em, 'select n from generate_series(1, $1::int) as n', [3])).toEqual({ rows: [{ n: 1 }, { n: 2 }, { n: 3 }], count: 3 });
