@@ -15,9 +15,15 @@ const pool = new pg.Pool({ connectionString: process.env.BENCH_DATABASE_URL, max
 // The columns Tributary's transaction page reads for the bench's selection (`id date amount description
 // account { … }`: a page reads the columns its document selects, src/modules/transaction/transaction.resolvers.ts).
 const COLUMNS = `t.id, t.account_id as "accountId", to_char(t.date, 'YYYY-MM-DD') as date, t.description, t.amount::text as amount`;
-// As its account and remoteData loaders read them (src/graphql/loaders.ts).
-const ACCOUNTS = `select id, connection_id, name, name_override, kind, subtype, state, verified, mask, currency_code, latest_balance_id, metadata, created_at
-           from account where id = any($1::uuid[]) and profile_id = $2`;
+// A page with `account` selected reads the profile's accounts in the same statement, as one json array
+// on a row of its own after the page's (src/modules/transaction/transaction.store.ts, `filteredStatements.page`),
+// each with the columns the account view reads (src/modules/account/account.store.ts).
+const VIEW = ['id', 'connection_id', 'name', 'name_override', 'kind', 'subtype', 'state', 'verified', 'mask', 'currency_code', 'latest_balance_id', 'metadata', 'created_at'];
+const camel = (column: string) => column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+const withAccounts = (where: string, limit: string) =>
+  `(select ${COLUMNS}, null::json as accounts from transaction t where ${where} order by t.date desc, t.id desc limit ${limit})
+     union all select null, null, null, null, null, (select json_agg(json_build_object(${VIEW.map((column) => `'${camel(column)}', a."${column}"`).join(', ')})) from account a where a.profile_id = $1)`;
+// As its remoteData loader reads it (src/graphql/loaders.ts).
 const REMOTE_DATA = 'select id, remote_data from transaction where id = any($1::uuid[]) and profile_id = $2';
 
 interface Row {
@@ -26,12 +32,14 @@ interface Row {
   date: string;
   description: string;
   amount: string;
+  /** The profile's accounts, on a row of their own (null id). */
+  accounts: AccountRow[] | null;
 }
-/** The columns of ACCOUNTS, REMOTE_DATA and the profile read that the answers use. */
+/** The fields of a page's accounts, REMOTE_DATA and the profile read that the answers use. */
 interface AccountRow {
   id: string;
   name: string;
-  name_override: string | null;
+  nameOverride: string | null;
   kind: string;
 }
 interface RemoteDataRow {
@@ -53,13 +61,11 @@ interface ProfileRow {
 
 /** The `transactions` answer for `rows` (one page plus one row telling whether more follow). */
 async function page(profileId: string, rows: Row[], size: number, options: { remoteData: boolean; pageInfo: boolean }) {
-  const records = rows.slice(0, size);
-  const list = (ids: string[]) => `{${[...new Set(ids)].join(',')}}`;
-  const [accounts, remote] = await Promise.all([
-    pool.query<AccountRow>(ACCOUNTS, [list(records.map((row) => row.accountId)), profileId]),
-    options.remoteData ? pool.query<RemoteDataRow>(REMOTE_DATA, [list(records.map((row) => row.id)), profileId]) : undefined,
-  ]);
-  const accountById = new Map(accounts.rows.map((account) => [account.id, { id: encodeId('account', account.id), name: account.name_override ?? account.name, kind: account.kind }]));
+  const found = rows.filter((row) => row.id !== null);
+  const records = found.slice(0, size);
+  const remote = options.remoteData ? await pool.query<RemoteDataRow>(REMOTE_DATA, [`{${records.map((row) => row.id).join(',')}}`, profileId]) : undefined;
+  const accounts = rows.find((row) => row.id === null)?.accounts ?? [];
+  const accountById = new Map(accounts.map((account) => [account.id, { id: encodeId('account', account.id), name: account.nameOverride ?? account.name, kind: account.kind }]));
   const remoteById = new Map(remote?.rows.map((row) => [row.id, row.remote_data]));
   const edges = records.map((row) => ({
     node: {
@@ -73,7 +79,7 @@ async function page(profileId: string, rows: Row[], size: number, options: { rem
   }));
   const last = records.at(-1);
   const endCursor = last ? Buffer.from(JSON.stringify(['d', last.date, last.id])).toString('base64url') : null;
-  return { data: { transactions: { edges, ...(options.pageInfo ? { pageInfo: { hasNextPage: rows.length > size, endCursor } } : {}) } } };
+  return { data: { transactions: { edges, ...(options.pageInfo ? { pageInfo: { hasNextPage: found.length > size, endCursor } } : {}) } } };
 }
 
 async function respond(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -86,7 +92,7 @@ async function respond(request: IncomingMessage, response: ServerResponse): Prom
       // transactions(first: 100, sort: DATE_DESC, filter: {date_gte: $since, entryType: DEBIT})
       const { since, remoteData } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { since: string; remoteData?: boolean };
       const rows = await pool.query<Row>(
-        `select ${COLUMNS} from transaction t where t.profile_id = $1 and t.amount < 0 and t.date >= $2::date order by t.date desc, t.id desc limit $3`,
+        withAccounts('t.profile_id = $1 and t.amount < 0 and t.date >= $2::date', '$3'),
         [profileId, since, 101],
       );
       body = await page(profileId, rows.rows, 100, { remoteData: Boolean(remoteData), pageInfo: false });
@@ -95,8 +101,8 @@ async function respond(request: IncomingMessage, response: ServerResponse): Prom
       const { after } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { after: string | null };
       const [, date, id] = after ? (JSON.parse(Buffer.from(after, 'base64url').toString('utf8')) as string[]) : [];
       const rows = after
-        ? await pool.query<Row>(`select ${COLUMNS} from transaction t where t.profile_id = $1 and (t.date, t.id) < ($2::date, $3::uuid) order by t.date desc, t.id desc limit $4`, [profileId, date, id, 6])
-        : await pool.query<Row>(`select ${COLUMNS} from transaction t where t.profile_id = $1 order by t.date desc, t.id desc limit $2`, [profileId, 6]);
+        ? await pool.query<Row>(withAccounts('t.profile_id = $1 and (t.date, t.id) < ($2::date, $3::uuid)', '$4'), [profileId, date, id, 6])
+        : await pool.query<Row>(withAccounts('t.profile_id = $1', '$2'), [profileId, 6]);
       body = await page(profileId, rows.rows, 5, { remoteData: false, pageInfo: true });
     } else if (request.url?.startsWith('/profiles/')) {
       // GET /v1/profiles/{id}: the seeded profiles have no encrypted fields, so there is nothing to decrypt.

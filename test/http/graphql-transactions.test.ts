@@ -165,6 +165,24 @@ describe('transactions', () => {
     expect(single.transaction).toMatchObject({ id: sample.id, amount: sample.amount, remoteData: row.remote_data, account: { id: sample.account.id } });
   });
 
+  it('gives every transaction of a page its own account, read in the page\'s own statement, forwards and backwards in both orders', async () => {
+    const stored = new Map(
+      (await app.sql('select t.id, t.account_id, a.name, a.kind from transaction t join account a on a.id = t.account_id where t.profile_id = $1', [decodeId('profile', owner.id)])).map(
+        (row: { id: string; account_id: string; name: string; kind: string }) => [encodeId('transaction', row.id), { id: encodeId('account', row.account_id), name: row.name, kind: row.kind }],
+      ),
+    );
+    expect(new Set([...stored.values()].map((account) => account.id)).size).toBeGreaterThan(2);
+    for (const variables of [{ first: 100 }, { first: 100, sort: 'DATE_ASC' }, { last: 100 }, { last: 37, sort: 'DATE_ASC' }]) {
+      const before = queryStats.statements;
+      const { transactions } = await data(PAGE, variables);
+      const pages = statementsSince(before).filter((sql) => sql.includes('from transaction t where') && !sql.includes('count(') && !sql.includes('exists ('));
+      expect(pages, JSON.stringify(variables)).toHaveLength(1);
+      expect(statementsSince(before).some((sql) => /^select [\s\S]* from account a where a\.id = any/.test(sql))).toBe(false);
+      expect(transactions.edges.length, JSON.stringify(variables)).toBeGreaterThan(30);
+      for (const { node } of transactions.edges) expect(node.account, node.id).toEqual(stored.get(node.id));
+    }
+  });
+
   it('reads only the columns a page selects, and every field alone (through a fragment too) has the value it has beside all others', async () => {
     const fields = [
       'id', 'date', 'description', 'amount', 'entryType', 'status', 'currencyCode', 'originalAmount', 'originalCurrencyCode', 'account { id name }',

@@ -31,10 +31,27 @@ export const accountStatements = {
   viewsByIds: `select ${ACCOUNT.select(VIEW, 'a')} from account a where a.id = any($1::uuid[]) and a.profile_id = $2`,
 };
 
+/** An account as GraphQL reads it, as a statement returns it. */
+export type AccountViewRow = ReadRow<typeof ACCOUNT, (typeof VIEW)[number]>;
+
+/**
+ * A subquery: every account of the profile (`profile`, a parameter of the statement it is part of)
+ * as GraphQL reads them, one json array of AccountViewRow objects (null when there is none). A page of
+ * transactions reads them in its own statement (transaction.store.ts).
+ */
+export function accountViewsOfProfile(profile: string): string {
+  return `(select json_agg(json_build_object(${VIEW.map((field) => `'${field}', a.${ACCOUNT.column(field)}`).join(', ')})) from account a where a.profile_id = ${profile})`;
+}
+
+/** Account views of their rows (accountViews', accountViewsOfProfile's). */
+export function accountViewsOf(rows: readonly AccountViewRow[]): AccountView[] {
+  return rows.map(({ connectionId, createdAt, ...row }) => ({ ...row, connection: { id: connectionId }, createdAt: new Date(createdAt) }));
+}
+
 /** The profile's accounts with these ids as GraphQL reads them (plain rows, no entity hydration: every transaction's account is one). */
 export async function accountViews(em: EntityManager, profileId: string, ids: readonly string[]): Promise<AccountView[]> {
-  const { rows } = await run<ReadRow<typeof ACCOUNT, (typeof VIEW)[number]>>(em, accountStatements.viewsByIds, [ids, profileId]);
-  return rows.map(({ connectionId, createdAt, ...row }) => ({ ...row, connection: { id: connectionId }, createdAt: new Date(createdAt) }));
+  const { rows } = await run<AccountViewRow>(em, accountStatements.viewsByIds, [ids, profileId]);
+  return accountViewsOf(rows);
 }
 
 /** A profile's accounts, oldest first. */

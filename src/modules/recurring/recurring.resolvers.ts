@@ -11,7 +11,7 @@ export const recurringStreamType: RecurringStreamResolvers = {
   // Every stream has its account (foreign key, cascading).
   account: (stream, _args, { loaders }) => loaders.account.load(stream.accountId) as Promise<AccountView>,
   isActive: (stream) => stream.status !== 'ENDED',
-  transactions: (stream, args, { em, profileId, loaders }, info) => selectedPage((columns) => streamTransactionPage(em, profileId, stream.id, args, columns), loaders, info),
+  transactions: (stream, args, { em, profileId }, info) => selectedPage((columns) => streamTransactionPage(em, profileId, stream.id, args, columns), info),
 };
 
 export const recurringStreamConnectionType: RecurringStreamConnectionResolvers = pageType<RecurringStreamRecord>();

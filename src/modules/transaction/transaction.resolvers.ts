@@ -39,7 +39,8 @@ export const transactionPlainFields: PlainFields<TransactionRecord> = {
 
 /**
  * `Transaction` fields from other records, through the request's loaders. `account` has no resolver:
- * whatever hands transactions to GraphQL hands each its account (`withAccounts`), so a page's edges
+ * whatever hands transactions to GraphQL hands each its account (a page reads them in its own
+ * statement, a transaction read alone through `withAccounts`), so a page's edges
  * read a property instead of each running a resolver with its own resolve info, path, closures and
  * promise (most of what a page allocated per edge after its leaves).
  */
@@ -53,9 +54,9 @@ interface AccountLoader {
 }
 
 /**
- * Sets each record's `account` (what `Transaction.account` reads), from the request's account loader:
- * one query for a page's accounts, as the resolver's batch was; a failed query fails the read. Every
- * transaction has its account (a foreign key within the profile).
+ * Sets each record's `account` (what `Transaction.account` reads), from the request's account loader,
+ * for transactions read alone (a page's records read theirs with them); a failed query fails the
+ * read. Every transaction has its account (a foreign key within the profile).
  */
 export async function withAccounts<R extends TransactionRecord>(records: R[], loaders: { account: AccountLoader }): Promise<R[]> {
   const ids = [...new Set(records.map((record) => record.accountId))];
@@ -145,20 +146,17 @@ export function columnsOfPage(info: SelectionInfo): readonly RecordField[] {
 }
 
 /**
- * A page of transactions read for the fields its document selects (`read` gets the columns), its
- * records holding their accounts when `account` is selected: the root `transactions` and
- * `RecurringStream.transactions`.
+ * A page of transactions read for the fields its document selects (`read` gets the columns; with
+ * `account` selected, its records hold their accounts, read in the same statement): the root
+ * `transactions` and `RecurringStream.transactions`.
  */
-export async function selectedPage(read: (columns: readonly RecordField[]) => Promise<TransactionPage>, loaders: { account: AccountLoader }, info: SelectionInfo): Promise<TransactionPage> {
-  const columns = columnsOfPage(info);
-  const page = await read(columns);
-  if (columns.includes('accountId')) await withAccounts(page.records, loaders);
-  return page;
+export function selectedPage(read: (columns: readonly RecordField[]) => Promise<TransactionPage>, info: SelectionInfo): Promise<TransactionPage> {
+  return read(columnsOfPage(info));
 }
 
 /** Plain statements only (a page, its flags and count): on the unforked `sql`. */
-export const transactionsQuery: NonNullable<QueryResolvers['transactions']> = (_root, args, { sql, profileId, loaders }, info) =>
-  selectedPage((columns) => transactionPage(sql, profileId, { ...args, sort: args.sort ?? 'DATE_DESC' }, columns), loaders, info);
+export const transactionsQuery: NonNullable<QueryResolvers['transactions']> = (_root, args, { sql, profileId }, info) =>
+  selectedPage((columns) => transactionPage(sql, profileId, { ...args, sort: args.sort ?? 'DATE_DESC' }, columns), info);
 
 /**
  * Merges metadata and sets or clears the category, under the row's lock so concurrent updates all

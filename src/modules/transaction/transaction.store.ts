@@ -6,6 +6,7 @@ import { col, table, type ReadRow } from '../../db/table.ts';
 import { decodeId } from '../../lib/ids.ts';
 import type { Metadata } from '../metadata/metadata.ts';
 import type { AccountView } from '../account/account.entity.ts';
+import { accountViewsOf, accountViewsOfProfile, type AccountViewRow } from '../account/account.store.ts';
 import { checkMetadataFilter } from '../metadata/metadata-filter.ts';
 import { CATEGORIES } from '../../enrichment/taxonomy.ts';
 import { CATEGORY_SOURCES, MERCHANT_SOURCES, PAYMENT_CHANNELS, Transaction, TRANSACTION_STATUSES, type TransactionEntity, type TransactionStatus } from './transaction.entity.ts';
@@ -38,7 +39,7 @@ export interface TransactionRecord {
   categorySource: StoredEnrichment['categorySource'];
   categoryConfidence: string | null;
   paymentChannel: StoredEnrichment['paymentChannel'];
-  /** Its account, set by whatever hands the record to GraphQL (`withAccounts`), which `Transaction.account` reads. */
+  /** Its account, which `Transaction.account` reads: read with a page that reads `accountId` (transactionRecords), else set by whatever hands the record to GraphQL (`withAccounts`). */
   account?: AccountView;
 }
 
@@ -109,6 +110,9 @@ export async function remoteDataByIds(em: EntityManager, profileId: string, ids:
 export type RecordField = (typeof RECORD)[number];
 type StoredRecord = ReadRow<typeof TRANSACTION, RecordField>;
 
+/** A page's row; with `accountId` read, the profile's accounts come on a row of their own (filteredStatements.page). */
+type PageRow = StoredRecord & { accounts?: AccountViewRow[] | null };
+
 /** The record of a row, in place (a page makes up to 100): the timestamp parsed, when it was read. */
 function toRecord(row: StoredRecord): TransactionRecord {
   const record = row as unknown as TransactionRecord;
@@ -129,7 +133,10 @@ export interface KeysetBound {
   id: string;
 }
 
-/** Every filter of the schema's TransactionFilter, as SQL (exact numeric comparisons), always scoped to the profile. */
+/** The profile's parameter in every TransactionWhere: its first. */
+const PROFILE_PARAMETER = '$1';
+
+/** Every filter of the schema's TransactionFilter, as SQL (exact numeric comparisons), always scoped to the profile (PROFILE_PARAMETER). */
 export function transactionWhere(profileId: string, filter: TransactionFilter): TransactionWhere {
   const where: TransactionWhere = { conditions: [], params: [] };
   const add = (sql: (...placeholders: string[]) => string, ...values: unknown[]) => {
@@ -163,8 +170,16 @@ const bounded = (where: TransactionWhere, bound: KeysetBound | undefined) => pas
 
 /** The statements of filtered reads, built from a TransactionWhere; test/stores.test.ts prepares each with every filter. */
 export const filteredStatements = {
-  page: (where: TransactionWhere, order: 'asc' | 'desc', fields: readonly RecordField[] = RECORD) =>
-    `select ${TRANSACTION.select(fields, 't')} from transaction t where ${where.conditions.join(' and ')} order by t.date ${order}, t.id ${order} limit $${where.params.length + 1}`,
+  // A page that reads `accountId` reads the profile's accounts too, on a row of their own after its
+  // rows (every column null but `accounts`): a second statement would keep the page's rows alive
+  // until its answer came back, on a busy process long enough for a young-generation collection or
+  // two to move them to the old generation (docs/decisions/graphql-transactions-read-with-sql.md).
+  page: (where: TransactionWhere, order: 'asc' | 'desc', fields: readonly RecordField[] = RECORD) => {
+    const limit = `order by t.date ${order}, t.id ${order} limit $${where.params.length + 1}`;
+    if (!fields.includes('accountId')) return `select ${TRANSACTION.select(fields, 't')} from transaction t where ${where.conditions.join(' and ')} ${limit}`;
+    return `(select ${TRANSACTION.select(fields, 't')}, null::json as accounts from transaction t where ${where.conditions.join(' and ')} ${limit})
+      union all select ${fields.map(() => 'null').join(', ')}, ${accountViewsOfProfile(PROFILE_PARAMETER)}`;
+  },
   exists: (where: TransactionWhere) => `select exists (select 1 from transaction t where ${where.conditions.join(' and ')}) as found`,
   count: (where: TransactionWhere) => `select count(*)::int as count from transaction t where ${where.conditions.join(' and ')}`,
 };
@@ -172,7 +187,8 @@ export const filteredStatements = {
 /**
  * Up to `limit` records matching `where` past `bound`, in (date, id) order. Only `fields` are read
  * (all by default): a GraphQL page reads the columns its document selects, and its records hold
- * nothing else, which only that document's fields read.
+ * nothing else, which only that document's fields read. With `accountId`, each record holds its
+ * account too, read in the same statement.
  */
 export async function transactionRecords(
   em: EntityManager,
@@ -183,7 +199,18 @@ export async function transactionRecords(
   fields: readonly RecordField[] = RECORD,
 ): Promise<TransactionRecord[]> {
   const page = bounded(where, bound);
-  return (await run<StoredRecord>(em, filteredStatements.page(page, order, fields), [...page.params, limit])).rows.map(toRecord);
+  const { rows } = await run<PageRow>(em, filteredStatements.page(page, order, fields), [...page.params, limit]);
+  if (!fields.includes('accountId')) return rows.map(toRecord);
+  const records: TransactionRecord[] = [];
+  let views: AccountViewRow[] = [];
+  // The accounts' row comes after the page's rows; it is told by its null id, not by its place.
+  for (const row of rows) {
+    if (row.id === null) views = row.accounts ?? [];
+    else records.push(toRecord(row));
+  }
+  const accounts = new Map(accountViewsOf(views).map((account) => [account.id, account]));
+  for (const record of records) record.account = accounts.get(record.accountId);
+  return records;
 }
 
 /** Whether any record matches `where` past `bound`. */
