@@ -20,11 +20,10 @@ const COLUMNS = `t.id, t.account_id as "accountId", to_char(t.date, 'YYYY-MM-DD'
 // each with the columns the account view reads (src/modules/account/account.store.ts).
 const VIEW = ['id', 'connection_id', 'name', 'name_override', 'kind', 'subtype', 'state', 'verified', 'mask', 'currency_code', 'latest_balance_id', 'metadata', 'created_at'];
 const camel = (column: string) => column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
-const withAccounts = (where: string, limit: string) =>
-  `(select ${COLUMNS}, null::json as accounts from transaction t where ${where} order by t.date desc, t.id desc limit ${limit})
-     union all select null, null, null, null, null, (select json_agg(json_build_object(${VIEW.map((column) => `'${camel(column)}', a."${column}"`).join(', ')})) from account a where a.profile_id = $1)`;
-// As its remoteData loader reads it (src/graphql/loaders.ts).
-const REMOTE_DATA = 'select id, remote_data from transaction where id = any($1::uuid[]) and profile_id = $2';
+// With `remoteData` selected, the page reads each row's remote data too.
+const withAccounts = (where: string, limit: string, remoteData = false) =>
+  `(select ${COLUMNS}${remoteData ? ', t.remote_data as "remoteData"' : ''}, null::json as accounts from transaction t where ${where} order by t.date desc, t.id desc limit ${limit})
+     union all select null, null, null, null, null${remoteData ? ', null' : ''}, (select json_agg(json_build_object(${VIEW.map((column) => `'${camel(column)}', a."${column}"`).join(', ')})) from account a where a.profile_id = $1)`;
 
 interface Row {
   id: string;
@@ -32,19 +31,16 @@ interface Row {
   date: string;
   description: string;
   amount: string;
+  remoteData?: unknown;
   /** The profile's accounts, on a row of their own (null id). */
   accounts: AccountRow[] | null;
 }
-/** The fields of a page's accounts, REMOTE_DATA and the profile read that the answers use. */
+/** The fields of a page's accounts and the profile read that the answers use. */
 interface AccountRow {
   id: string;
   name: string;
   nameOverride: string | null;
   kind: string;
-}
-interface RemoteDataRow {
-  id: string;
-  remote_data: unknown;
 }
 interface ProfileRow {
   id: string;
@@ -60,20 +56,18 @@ interface ProfileRow {
 }
 
 /** The `transactions` answer for `rows` (one page plus one row telling whether more follow). */
-async function page(profileId: string, rows: Row[], size: number, options: { remoteData: boolean; pageInfo: boolean }) {
+function page(rows: Row[], size: number, options: { remoteData: boolean; pageInfo: boolean }) {
   const found = rows.filter((row) => row.id !== null);
   const records = found.slice(0, size);
-  const remote = options.remoteData ? await pool.query<RemoteDataRow>(REMOTE_DATA, [`{${records.map((row) => row.id).join(',')}}`, profileId]) : undefined;
   const accounts = rows.find((row) => row.id === null)?.accounts ?? [];
   const accountById = new Map(accounts.map((account) => [account.id, { id: encodeId('account', account.id), name: account.nameOverride ?? account.name, kind: account.kind }]));
-  const remoteById = new Map(remote?.rows.map((row) => [row.id, row.remote_data]));
   const edges = records.map((row) => ({
     node: {
       id: encodeId('transaction', row.id),
       date: row.date,
       amount: Number(row.amount),
       description: row.description,
-      ...(options.remoteData ? { remoteData: remoteById.get(row.id) ?? {} } : {}),
+      ...(options.remoteData ? { remoteData: row.remoteData } : {}),
       account: accountById.get(row.accountId),
     },
   }));
@@ -92,10 +86,10 @@ async function respond(request: IncomingMessage, response: ServerResponse): Prom
       // transactions(first: 100, sort: DATE_DESC, filter: {date_gte: $since, entryType: DEBIT})
       const { since, remoteData } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { since: string; remoteData?: boolean };
       const rows = await pool.query<Row>(
-        withAccounts('t.profile_id = $1 and t.amount < 0 and t.date >= $2::date', '$3'),
+        withAccounts('t.profile_id = $1 and t.amount < 0 and t.date >= $2::date', '$3', Boolean(remoteData)),
         [profileId, since, 101],
       );
-      body = await page(profileId, rows.rows, 100, { remoteData: Boolean(remoteData), pageInfo: false });
+      body = page(rows.rows, 100, { remoteData: Boolean(remoteData), pageInfo: false });
     } else if (request.url === '/walk') {
       // transactions(first: 5, after: $after), sort DATE_DESC
       const { after } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { after: string | null };
@@ -103,7 +97,7 @@ async function respond(request: IncomingMessage, response: ServerResponse): Prom
       const rows = after
         ? await pool.query<Row>(withAccounts('t.profile_id = $1 and (t.date, t.id) < ($2::date, $3::uuid)', '$4'), [profileId, date, id, 6])
         : await pool.query<Row>(withAccounts('t.profile_id = $1', '$2'), [profileId, 6]);
-      body = await page(profileId, rows.rows, 5, { remoteData: false, pageInfo: true });
+      body = page(rows.rows, 5, { remoteData: false, pageInfo: true });
     } else if (request.url?.startsWith('/profiles/')) {
       // GET /v1/profiles/{id}: the seeded profiles have no encrypted fields, so there is nothing to decrypt.
       const environmentId = String(request.headers['x-environment-id']);

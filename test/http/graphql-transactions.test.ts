@@ -210,7 +210,15 @@ describe('transactions', () => {
     await data('{ transactions(first: 5) { edges { cursor node { amount } } } }');
     const [page] = statementsSince(before).filter((sql) => sql.includes('from transaction t where'));
     expect(page).toMatch(/"amount"/);
-    expect(page).not.toMatch(/metadata|merchant|category|created_at/);
+    expect(page).not.toMatch(/metadata|merchant|category|created_at|remote_data/);
+    // Remote data, selected, is read by the page's statement, not loaded after it.
+    const again = queryStats.statements;
+    const { transactions } = await data('{ transactions(first: 5) { nodes { id remoteData } } }');
+    const sent = statementsSince(again);
+    expect(sent.filter((sql) => sql.includes('from transaction t where'))).toEqual([expect.stringMatching(/"remote_data" as "remoteData"/)]);
+    expect(sent.filter((sql) => sql.includes('t.id = any('))).toEqual([]);
+    const [row] = await app.sql('select remote_data from transaction where id = $1', [decodeId('transaction', transactions.nodes[0].id)]);
+    expect(transactions.nodes[0].remoteData).toEqual(row.remote_data);
   });
 
   it('refuses bad paging arguments and cursors with BAD_USER_INPUT', async () => {

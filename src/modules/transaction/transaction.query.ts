@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { QueryTransactionsArgs, TransactionSort as Sort } from '../../../generated/graphql.ts';
 import { badUserInput } from '../../errors.ts';
 import { readCursor, writeCursor, type Position } from './transaction-cursor.ts';
-import { countTransactions, transactionRecords, transactionsExist, transactionWhere, type KeysetBound, type RecordField, type TransactionRecord } from './transaction.store.ts';
+import { countTransactions, transactionRecords, transactionsExist, transactionWhere, type KeysetBound, type PageField, type TransactionRecord } from './transaction.store.ts';
 
 /** The transactions query's arguments, with the sort resolved (DATE_DESC when absent). */
 export type PageRequest = QueryTransactionsArgs & { sort: Sort };
@@ -45,7 +45,7 @@ const MAX_PAGE = 100;
  * direction, every filter of the schema's TransactionFilter as SQL (exact numeric comparisons),
  * served by the (profile_id, date, id) index. Its records hold only `fields` (all by default).
  */
-export async function transactionPage(em: EntityManager, profileId: string, request: PageRequest, fields?: readonly RecordField[]): Promise<TransactionPage> {
+export async function transactionPage(em: EntityManager, profileId: string, request: PageRequest, fields?: readonly PageField[]): Promise<TransactionPage> {
   const where = transactionWhere(profileId, request.filter ?? {});
   return keysetPage(request, {
     records: (bound, order, limit) => transactionRecords(em, where, bound, order, limit, fields),

@@ -6,7 +6,7 @@ import type { PlainFields } from '../../api-kit/plain-fields.ts';
 import type { AccountView } from '../account/account.entity.ts';
 import { mergeMetadata } from '../metadata/metadata.ts';
 import { transactionPage, type KeysetPage, type TransactionPage } from './transaction.query.ts';
-import { RECORD, type RecordField, type TransactionRecord } from './transaction.store.ts';
+import { PAGE_FIELDS, RECORD, type PageField, type TransactionRecord } from './transaction.store.ts';
 import { selectedFields, type SelectionInfo } from '../../api-kit/selection.ts';
 import { lockedTransaction, transactionById } from './transaction.store.ts';
 import { checkedCategory, correctCategory } from '../categorization/correction.ts';
@@ -45,7 +45,8 @@ export const transactionPlainFields: PlainFields<TransactionRecord> = {
  * promise (most of what a page allocated per edge after its leaves).
  */
 export const transactionType: TransactionResolvers = {
-  remoteData: (transaction, _args, { loaders }) => loaders.remoteData.load(transaction.id),
+  // Read with a page that selects it; a transaction read alone loads it.
+  remoteData: (transaction, _args, { loaders }) => transaction.remoteData ?? loaders.remoteData.load(transaction.id),
 };
 
 /** The request's account loader (src/graphql/loaders.ts), as far as `withAccounts` uses it. */
@@ -108,9 +109,10 @@ export const transactionQuery: NonNullable<QueryResolvers['transaction']> = asyn
 
 /**
  * The columns each `Transaction` field reads. A page always reads `id` and `date` (its cursors and the
- * row after the page); a field missing here (a new one) makes a page read every column.
+ * row after the page); a field missing here (a new one) makes a page read every column of a record
+ * (not the remote data, which `remoteData` then loads).
  */
-const COLUMNS_OF_FIELD: Partial<Record<string, readonly RecordField[]>> = {
+const COLUMNS_OF_FIELD: Partial<Record<string, readonly PageField[]>> = {
   id: [],
   date: [],
   description: ['description'],
@@ -126,20 +128,20 @@ const COLUMNS_OF_FIELD: Partial<Record<string, readonly RecordField[]>> = {
   category: ['categoryPrimary', 'categoryDetailed', 'categorySource', 'categoryConfidence'],
   categoryV2: ['categoryPrimary', 'categoryDetailed', 'categorySource', 'categoryConfidence'],
   paymentChannel: ['paymentChannel'],
-  remoteData: [],
+  remoteData: ['remoteData'],
   at: ['createdAt'],
   __typename: [],
 };
 const PAGE_NODES = [['edges', 'node'], ['nodes']] as const;
-const columnsOfSelection = new WeakMap<ReadonlySet<string>, readonly RecordField[]>();
+const columnsOfSelection = new WeakMap<ReadonlySet<string>, readonly PageField[]>();
 
 /** The columns a page must read for the fields its document selects on its transactions. */
-export function columnsOfPage(info: SelectionInfo): readonly RecordField[] {
+export function columnsOfPage(info: SelectionInfo): readonly PageField[] {
   const fields = selectedFields(info, PAGE_NODES);
   let columns = columnsOfSelection.get(fields);
   if (!columns) {
     const needed = [...fields].map((field) => COLUMNS_OF_FIELD[field]);
-    columns = needed.includes(undefined) ? RECORD : RECORD.filter((column) => column === 'id' || column === 'date' || needed.some((list) => list!.includes(column)));
+    columns = needed.includes(undefined) ? RECORD : PAGE_FIELDS.filter((column) => column === 'id' || column === 'date' || needed.some((list) => list!.includes(column)));
     columnsOfSelection.set(fields, columns);
   }
   return columns;
@@ -150,7 +152,7 @@ export function columnsOfPage(info: SelectionInfo): readonly RecordField[] {
  * `account` selected, its records hold their accounts, read in the same statement): the root
  * `transactions` and `RecurringStream.transactions`.
  */
-export function selectedPage(read: (columns: readonly RecordField[]) => Promise<TransactionPage>, info: SelectionInfo): Promise<TransactionPage> {
+export function selectedPage(read: (columns: readonly PageField[]) => Promise<TransactionPage>, info: SelectionInfo): Promise<TransactionPage> {
   return read(columnsOfPage(info));
 }
 

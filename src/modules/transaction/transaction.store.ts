@@ -39,6 +39,8 @@ export interface TransactionRecord {
   categorySource: StoredEnrichment['categorySource'];
   categoryConfidence: string | null;
   paymentChannel: StoredEnrichment['paymentChannel'];
+  /** Its remote data, when a page read it (its document selects `remoteData`); else `Transaction.remoteData` loads it. */
+  remoteData?: Record<string, unknown>;
   /** Its account, which `Transaction.account` reads: read with a page that reads `accountId` (transactionRecords), else set by whatever hands the record to GraphQL (`withAccounts`). */
   account?: AccountView;
 }
@@ -108,7 +110,11 @@ export async function remoteDataByIds(em: EntityManager, profileId: string, ids:
 
 /** A column a transaction record holds. */
 export type RecordField = (typeof RECORD)[number];
-type StoredRecord = ReadRow<typeof TRANSACTION, RecordField>;
+/** A column a page may read: a record's, and the remote data when its document selects it (the bulk of a row, read only then). */
+export type PageField = RecordField | 'remoteData';
+/** Every column a page may read. */
+export const PAGE_FIELDS: readonly PageField[] = [...RECORD, 'remoteData'];
+type StoredRecord = ReadRow<typeof TRANSACTION, RecordField> & Partial<ReadRow<typeof TRANSACTION, 'remoteData'>>;
 
 /** A page's row; with `accountId` read, the profile's accounts come on a row of their own (filteredStatements.page). */
 type PageRow = StoredRecord & { accounts?: AccountViewRow[] | null };
@@ -174,7 +180,7 @@ export const filteredStatements = {
   // rows (every column null but `accounts`): a second statement would keep the page's rows alive
   // until its answer came back, on a busy process long enough for a young-generation collection or
   // two to move them to the old generation (docs/decisions/graphql-transactions-read-with-sql.md).
-  page: (where: TransactionWhere, order: 'asc' | 'desc', fields: readonly RecordField[] = RECORD) => {
+  page: (where: TransactionWhere, order: 'asc' | 'desc', fields: readonly PageField[] = RECORD) => {
     const limit = `order by t.date ${order}, t.id ${order} limit $${where.params.length + 1}`;
     if (!fields.includes('accountId')) return `select ${TRANSACTION.select(fields, 't')} from transaction t where ${where.conditions.join(' and ')} ${limit}`;
     return `(select ${TRANSACTION.select(fields, 't')}, null::json as accounts from transaction t where ${where.conditions.join(' and ')} ${limit})
@@ -196,7 +202,7 @@ export async function transactionRecords(
   bound: KeysetBound | undefined,
   order: 'asc' | 'desc',
   limit: number,
-  fields: readonly RecordField[] = RECORD,
+  fields: readonly PageField[] = RECORD,
 ): Promise<TransactionRecord[]> {
   const page = bounded(where, bound);
   const { rows } = await run<PageRow>(em, filteredStatements.page(page, order, fields), [...page.params, limit]);
