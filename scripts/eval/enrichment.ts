@@ -11,6 +11,7 @@
  * - outside-dev-3: a third (2026-12-03), written the same way, weighted to US SimpleFIN-style lines, DK, LV, IE, GB and FR;
  * - outside-dev-4: a fourth (2026-12-03), written the same way, weighted to US SimpleFIN-style lines, PL, NL, ES, DK and GB;
  * - outside-dev-5: a fifth (2026-12-03), written the same way, weighted to US SimpleFIN-style lines, PL, GB, DK, NL, AT, PT, LV, SE and FI;
+ * - outside-dev-6: a sixth (2026-12-04), written the same way by a helper who had read neither the rules nor any labelled file, 16 European countries and the four styles;
  * - dev and holdout: round one's lines, written by the rules' author.
  * Each split gets a table by style and one by country, the held-out headline also the 20 categories
  * it gets most wrong. `--misses` lists what the development splits get wrong, never a held-out line

@@ -53,22 +53,32 @@ const LEADING_PROCESSOR = new RegExp(String.raw`^(?:${PROCESSORS.join('|')})\s?\
 export const TILL = /(?:^|\s)(?:TST|SQ|CLV|ZTL|SUMUP|SMP|IZ|ZETTLE_?)\s?\*/i;
 /** A processor's prefix after other text (a Dutch "BEA NR:… SumUp *Koffiebar"), before the stars go. */
 const PROCESSOR = new RegExp(String.raw`(?<=^|\s)(?:${PROCESSORS.join('|')})\s?\*\s*`, 'gi');
-/** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung". */
-const TRAILING_WORDS = /\s(?:Kartenzahlung|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS)$/i;
+/**
+ * Whether a processor's star prefix stands before the shop's own name in `raw` (PAYPAL *VINTED, Google
+ * Pay CCV*Eetcafe De Waag): a directory name found in the whole line but not in what `cleanDescription`
+ * kept is then the processor's or the wallet's, which only carried the payment.
+ */
+export function behindProcessor(raw: string): boolean {
+  return raw.includes('*') && PROCESSOR_BEFORE_NAME.test(raw);
+}
+const PROCESSOR_BEFORE_NAME = new RegExp(String.raw`(?<=^|\s)(?:${PROCESSORS.join('|')})\s?\*\s*\p{L}`, 'iu');
+
+/** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung"; Belgian card lines the scheme: "… LIER 05/03/2026 BANCONTACT - CONTACTLOOS". */
+const TRAILING_WORDS = /\s(?:Kartenzahlung|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: CONTACTLOOS| CONTACTLESS| SANS CONTACT)?)$/i;
 /** SumUp's and other terminals' "NAME//CITY/COUNTRY", and French card lines' "NAME\\CITY\\ FR". */
 const SLASHED_PLACE = /\/\/.*$|\\.*$/;
 /** Polish transfers name the other party after a label: "Przelew przychodzący … Od: ACME SPÓŁKA Z O.O.", "Przelew wychodzący do: Jan Kowalski Tytuł: …". */
 const POLISH_PARTY = /\b(?:Od|Do|Nadawca|Odbiorca|Nazwa (?:odbiorcy|nadawcy)):\s*(.+?)(?:\s+(?:Tytu[łl]|Adres|Rachunek|Nr rachunku)\s*:|$)/i;
 /** NatWest's and RBS's fields, spaced commas between them: "4417 02APR26 C , THE BOOK NOOK , YORK GB", "SOUTHERN ELECTRIC , 12345678 , DDR". */
 const FIELD_SEPARATOR = ' , ';
-/** A NatWest field before the name: the card's last digits with the day (and C for contactless), a call reference. */
-const FIELD_BEFORE_NAME = /^(?:\d{4} \d{2}[A-Z]{3}\d{2}(?: C)?|CALL REF\.NO\. \d+)$/i;
+/** A NatWest field before the name: the card's last digits with the day (and C for contactless, CD for a card), a call reference. */
+const FIELD_BEFORE_NAME = /^(?:\d{4} \d{2}[A-Z]{3}\d{2}(?: CD?)?|CALL REF\.NO\. \d+)$/i;
 /** Dutch SEPA lines: "Naam: Gemeente Amsterdam Omschrijving: …". */
 const NAAM = /\bNaam:\s*(.+?)(?:\s+(?:Omschrijving|Kenmerk|IBAN|BIC|Machtiging|Incassant(?:-?ID)?|Betalingskenm)\s*:|$)/i;
 /** ABN AMRO's and ING's SEPA lines in tagged form: "/TRTP/SEPA OVERBOEKING/IBAN/…/NAME/Werkgever BV/REMI/…". */
 const TAGGED_NAME = /\/NAME\/([^/]+)/i;
-/** KBC and ING name the shop first and the card after: "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …". */
-const CARD_AFTER_NAME = /\s+(?:Betaling (?:met|via)\s|Pasvolgnr\b).*$/i;
+/** KBC and ING name the shop first and the card after: "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …"; so do Italian banks: "… TREVISO ITA Operazione carta ****1234 del …". */
+const CARD_AFTER_NAME = /\s+(?:Betaling (?:met|via)\s|Pasvolgnr\b|Operazione carta\b).*$/i;
 /** PKO BP's card lines: "Lokalizacja: Adres: PIEKARNIA GRZYBEK Miasto: LODZ Kraj: POLSKA". */
 const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj)\s*:|$)/i;
 /** Bank of America's ACH lines: "HubSpot Inc DES:Coupa Pay ID:… INDN:…". */
@@ -108,6 +118,8 @@ const LEADING_DATE_OR_CARD = new RegExp(
   String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|POS\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|MC/\d+|D\d{4})(?=\s|$)\s*`,
   'i',
 );
+/** Belgian transfers name the other party's account as printed, in groups of four, and its bank: "… VAN REKENING BE68 5390 0754 7034 BIC KREDBEBB LOGISTIEK DE SMET BV". */
+const SPACED_ACCOUNT = /\b[A-Z]{2}\d{2}(?: [A-Z0-9]{4}){2,7}(?: \d{1,3})?(?: BIC:? [A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)?(?=\s|$)/g;
 const CARD_REFERENCE = /(?:\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{4}\b|\b(?:NUMMER |NUMERO )?\d{4} \d{2}XX XXXX \d{4}\b|\b(?:CARD|KARTE|CARTE|CARTA|KORT)\s?(?:NO\.?|NR\.?|N\.|#)?\s?[X*]*\d{4}\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4}\b)/gi;
 const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
 /** UK statements end a line with the payment's code (direct debit, standing order, giro credit, …). */
@@ -168,6 +180,7 @@ const CITY_PREFIXES = new Set(places.cities.flatMap((city) => Array.from({ lengt
  * the passes that look for them.
  */
 const BLANKED: ReadonlyArray<readonly [pattern: RegExp, needs: 'digit' | '*' | '(' | null]> = [
+  [SPACED_ACCOUNT, 'digit'],
   [LABELLED_REFERENCE, 'digit'],
   [BRACKETED, '('],
   [CARD_REFERENCE, null],

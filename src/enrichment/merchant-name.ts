@@ -68,6 +68,9 @@ const SHORT_WORDS = new Set(['THE', 'AND', 'BAR', 'PUB', 'SPA', 'INN', 'BUS', 'C
 /** Initialisms with a vowel that stay in capitals inside a name (Acme UK, Smith USA). */
 const INITIALISMS = new Set(['UK', 'US', 'USA', 'EU', 'NHS', 'GB']);
 
+/** A saint's title: the word after it is a saint's name, even one that is also a month's (FARMACIA SAN MARCO, not March). */
+const SAINTS = new Set(['SAN', 'SANTA', 'SANTO', 'SAO', 'ST', 'STE', 'SAINT', 'SAINTE', 'SANKT']);
+
 /** A pay week (WK23, WK 07): what a wage is for, like a month. */
 const PAY_WEEK = /^(?:WK|WEEK)\d{0,2}$/;
 
@@ -133,7 +136,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
     const index = tokenOf[at]!;
     if (name.length > 0 && legalFormLength(flat, at, currencyCode) > 0) break;
     if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && (LOWER.test(tokens[index]!) || (TITLE.test(tokens[index]!) && LOWER.test(tokens[index + 1] ?? '')))) break;
-    if ((PURPOSE.has(word) && !givenNameBeforeName(words, at)) || PAY_WEEK.test(word)) {
+    if ((PURPOSE.has(word) && !givenNameBeforeName(words, at) && !SAINTS.has(flat[at - 1] ?? '')) || PAY_WEEK.test(word)) {
       if (name.length > 0) break;
       continue;
     }

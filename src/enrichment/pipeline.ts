@@ -19,7 +19,7 @@
  * (guards.ts) are dropped before the rules and the directory read the text.
  */
 import { channelFromText } from './channel.ts';
-import { cleanDescription, MAX_DESCRIPTION_LENGTH } from './clean.ts';
+import { behindProcessor, cleanDescription, MAX_DESCRIPTION_LENGTH } from './clean.ts';
 import { findMerchant, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
 import { followsTitle } from './guards.ts';
@@ -37,7 +37,7 @@ import { normalize, wordCount } from './text.ts';
  * version are redone over history. test/unit/enrichment-version.test.ts fails when the folder's
  * contents change without a bump.
  */
-export const ENRICHMENT_VERSION = 8;
+export const ENRICHMENT_VERSION = 9;
 
 const PROVIDER_CONFIDENCE = 0.9;
 /** Money in from a shop is a refund at best, and more often a name inside an employer's or a payer's. */
@@ -65,7 +65,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
     (hints.merchantName ? findMerchant(normalize(hints.merchantName.slice(0, MAX_DESCRIPTION_LENGTH)), true) : undefined) ??
     withForm(named, name, currencyCode) ??
     notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true)))) ??
-    notATradesName(text, notAPerson(text, findMerchant(text))) ??
+    notCarrier(description, named, notATradesName(text, notAPerson(text, findMerchant(text)))) ??
     (party ? (withForm(partyNamed, withoutLegalForms(partyNamed, currencyCode), currencyCode) ?? findMerchant(withoutLegalForms(partyNamed, currencyCode), true)) : undefined);
   // The bank's counterparty field says what the other party is as much as the text does (Tandartspraktijk De Molen beside "factuur 12345").
   const rules: RuleInput = { normalized: partyNamed === '' ? text : `${text} ${withoutLegalForms(partyNamed, currencyCode)}`, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: wordCount(name), currencyCode };
@@ -87,14 +87,15 @@ export function enrich(input: EnrichmentInput): Enrichment {
 /**
  * The provider's category, else the surer of a movement rule and the directory's merchant (the rule
  * on a tie: "ATM 7-ELEVEN" is cash, "NAVIENT ED LOAN" a student loan rather than any loan), else the
- * merchant category code, else a kind-of-trade word, else a transfer word.
+ * merchant category code (a kind-of-trade word of its primary refining it), else a kind-of-trade
+ * word, else a transfer word.
  */
 function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | undefined): Enrichment['category'] {
   if (hints.category && isCategory(hints.category.primary, hints.category.detailed)) {
     return { primary: hints.category.primary, detailed: hints.category.detailed, source: 'PROVIDER', confidence: PROVIDER_CONFIDENCE };
   }
   const movement = movementRule(rules);
-  const decided = (movement && listed ? (movement.confidence >= listed.confidence ? movement : listed) : (movement ?? (listed && refined(listed, rules)))) ?? mccMatch(hints.mcc) ?? kindRule(rules) ?? transferRule(rules);
+  const decided = (movement && listed ? (movement.confidence >= listed.confidence ? movement : listed) : (movement ?? (listed && refined(listed, rules)))) ?? mccMatch(hints.mcc, rules) ?? kindRule(rules) ?? transferRule(rules);
   return decided ? { ...decided.category, source: 'RULES', confidence: decided.confidence } : null;
 }
 
@@ -190,6 +191,15 @@ function firstNamed(normalized: string, match: DirectoryMatch | undefined): Dire
   return first.merchant.category.primary === match.merchant.category.primary ? { ...first, merchant: { name: first.merchant.name, category: match.merchant.category } } : first;
 }
 
+/**
+ * A directory match in the whole line, unless it is the processor or wallet that carried the payment
+ * to a shop named after its star (PAYPAL *VINTED, Google Pay CCV*Eetcafe De Waag): what the clean
+ * description kept does not start to name it (SQC*CASH APP keeps Cash, so Cash App stands).
+ */
+function notCarrier(description: string, named: string, match: DirectoryMatch | undefined): DirectoryMatch | undefined {
+  return match && behindProcessor(description) && !` ${named} `.includes(` ${normalize(match.merchant.name).split(' ')[0]} `) ? undefined : match;
+}
+
 /** A directory match, unless it is a person's surname after a title (SR MANUEL COSTA). */
 function notAPerson(normalized: string, match: DirectoryMatch | undefined): DirectoryMatch | undefined {
   return match && !followsTitle(normalized, match.at) ? match : undefined;
@@ -201,9 +211,12 @@ function listedMatch({ merchant, exact }: DirectoryMatch, direction: RuleInput['
   return { category: merchant.category, confidence: exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together };
 }
 
-function mccMatch(mcc: string | null): RuleMatch | undefined {
+function mccMatch(mcc: string | null, rules: RuleInput): RuleMatch | undefined {
   const category = mcc === null ? undefined : categoryOfMcc(mcc);
-  return category && { category, confidence: MCC_CONFIDENCE };
+  if (!category) return undefined;
+  // The code says the trade, the shop's own word which of its kinds: a café filed as fast food (5814) is a café.
+  const kind = kindRule(rules);
+  return { category: kind?.category.primary === category.primary ? kind.category : category, confidence: MCC_CONFIDENCE };
 }
 
 /** A transfer merchant's category (Venmo, Wise, a broker) turned the way the money went: TRANSFER_OUT_X in is TRANSFER_IN_X. */
