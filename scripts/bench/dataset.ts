@@ -4,7 +4,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { ENRICHMENT_VERSION } from '../../src/enrichment/pipeline.ts';
 import { enrichedVersion, markEnriched } from '../../src/modules/categorization/categorization.store.ts';
-import { reenrichBehind } from '../../src/modules/categorization/reenrichment.ts';
+import { FIRST_ID, reenrichBehind } from '../../src/modules/categorization/reenrichment.ts';
 import { migrate, ormConfig } from '../../src/orm/orm.ts';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -73,7 +73,7 @@ async function enrichedAtThisVersion(url: string, transactions: number): Promise
     const em = orm.em.fork();
     if ((await enrichedVersion(em)) >= ENRICHMENT_VERSION) return;
     console.log(`Enriching ${transactions.toLocaleString('en-US')} transactions again at ENRICHMENT_VERSION ${ENRICHMENT_VERSION} (once after a version bump)…`);
-    for (let after: string | undefined = '00000000-0000-0000-0000-000000000000'; after !== undefined; ) ({ next: after } = await reenrichBehind(em.fork(), after, 100));
+    for (let after: string | undefined = FIRST_ID; after !== undefined; ) ({ next: after } = await reenrichBehind(em.fork(), after, 100));
     await markEnriched(em, ENRICHMENT_VERSION);
   } finally {
     await orm.close();

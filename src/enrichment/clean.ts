@@ -52,7 +52,10 @@ const LEADING_PROCESSOR = new RegExp(String.raw`^(?:${PROCESSORS.join('|')})\s?\
  */
 export const TILL = /(?:^|\s)(?:TST|SQ|CLV|ZTL|SUMUP|SMP|IZ|ZETTLE_?)\s?\*/i;
 /** A processor's prefix after other text (a Dutch "BEA NR:… SumUp *Koffiebar"), before the stars go. */
-const PROCESSOR = new RegExp(String.raw`(?<=^|\s)(?:${PROCESSORS.join('|')})\s?\*\s*`, 'gi');
+const PROCESSOR_PREFIX = String.raw`(?<=^|\s)(?:${PROCESSORS.join('|')})\s?\*\s*`;
+const PROCESSOR = new RegExp(PROCESSOR_PREFIX, 'gi');
+/** The same prefix with a name after it. */
+const PROCESSOR_BEFORE_NAME = new RegExp(String.raw`${PROCESSOR_PREFIX}\p{L}`, 'iu');
 /**
  * Whether a processor's star prefix stands before the shop's own name in `raw` (PAYPAL *VINTED, Google
  * Pay CCV*Eetcafe De Waag): a directory name found in the whole line but not in what `cleanDescription`
@@ -61,7 +64,6 @@ const PROCESSOR = new RegExp(String.raw`(?<=^|\s)(?:${PROCESSORS.join('|')})\s?\
 export function behindProcessor(raw: string): boolean {
   return raw.includes('*') && PROCESSOR_BEFORE_NAME.test(raw);
 }
-const PROCESSOR_BEFORE_NAME = new RegExp(String.raw`(?<=^|\s)(?:${PROCESSORS.join('|')})\s?\*\s*\p{L}`, 'iu');
 
 /** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung"; Belgian card lines the scheme: "… LIER 05/03/2026 BANCONTACT - CONTACTLOOS". */
 const TRAILING_WORDS = /\s(?:Kartenzahlung|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: CONTACTLOOS| CONTACTLESS| SANS CONTACT)?)$/i;

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { ENRICHMENT_VERSION } from '../../enrichment/pipeline.ts';
 import type { JobDefinition } from '../../jobs/queue.ts';
 import { enrichedVersion, markEnriched, profilesOf } from './categorization.store.ts';
-import { reenrichBehind, reenrichProfile } from './reenrichment.ts';
+import { FIRST_ID, reenrichBehind, reenrichProfile } from './reenrichment.ts';
 
 export const REENRICH = 'enrichment.reenrich';
 export const RECATEGORIZE = 'categorization.recategorize';
@@ -15,7 +15,6 @@ const BATCHES_PER_RUN = 100;
 export const LEARNED_REACH = 5_000;
 /** Profiles read at once by the rules job. */
 const PROFILES_PER_READ = 100;
-const FIRST_ID = '00000000-0000-0000-0000-000000000000';
 
 /** What a correction needs of the jobs: to queue the profile's recategorization with the correction's own transaction. */
 export interface CorrectionJobs {

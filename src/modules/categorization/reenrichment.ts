@@ -11,6 +11,9 @@ import { enricherFor } from './learning.ts';
  * checks it is unchanged), and a USER category is never replaced.
  */
 
+/** Where a run over every transaction starts: before the first id. */
+export const FIRST_ID = '00000000-0000-0000-0000-000000000000';
+
 /** Rows per batch: one read and one statement of this many small rows. */
 export const BATCH = 500;
 
