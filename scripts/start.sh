@@ -8,6 +8,6 @@ export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 # No allocation-site pretenuring (a V8 flag Node refuses in NODE_OPTIONS, hence here): once V8 sees a
 # site's objects outlive scavenges (a GraphQL page's rows while the young generation regrows after an
 # idle spell), it allocates them in the old generation, where each dead row keeps its young field
-# values alive through every scavenge until a full collection: 25-38 KB promoted a page instead of
+# values alive through every scavenge until a full collection: 22-38 KB promoted a page instead of
 # ~1 (docs/decisions/build-one-launcher.md, "Revised in round four").
 exec node --no-allocation-site-pretenuring "$(dirname "$0")/../dist/src/main.js"
