@@ -53,10 +53,7 @@ export async function benchDataset(size: keyof typeof SIZES): Promise<BenchDatas
       stdio: 'inherit',
       env: { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, NODE_ENV: 'development' },
     });
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query('vacuum analyze');
-    await client.end();
+    await onDatabase(url, (client) => client.query('vacuum analyze'));
   }
   await enrichedAtThisVersion(url, transactions, !reused);
   await nothingDue(url);
@@ -96,31 +93,36 @@ async function enrichedAtThisVersion(url: string, transactions: number, seededNo
  * leave 10,000 dead rows a run). The runs' own work (webhooks, live events) is queued by the runs.
  */
 async function nothingDue(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+  await onDatabase(url, async (client) => {
     await client.query(`update connection set last_synced_at = now() where status = 'SYNCED' and last_synced_at < now() - interval '1 hour'`);
     // pg-boss makes its schema when a server first starts: a dataset just seeded has none yet.
     if ((await client.query<{ made: boolean }>(`select to_regclass('${JOB_SCHEMA}.job') is not null as made`)).rows[0]!.made) {
       await client.query(`delete from ${JOB_SCHEMA}.job where state in ('created', 'retry', 'active')`);
     }
+  });
+}
+
+/** `work` on one connection to the dataset's database, closed after it whatever happens. */
+async function onDatabase<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
   } finally {
     await client.end();
   }
 }
 
 async function holds(url: string, profiles: number, transactions: number): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ profiles: number; transactions: number; migrated: boolean }>(
-      `select (select count(*)::int from profile) as profiles, (select count(*)::int from transaction) as transactions,
-              exists (select 1 from mikro_orm_migrations) as migrated`,
-    );
-    return rows[0].profiles === profiles && rows[0].transactions === transactions;
-  } catch {
-    return false;
-  } finally {
-    await client.end();
-  }
+  return onDatabase(url, async (client) => {
+    try {
+      const { rows } = await client.query<{ profiles: number; transactions: number; migrated: boolean }>(
+        `select (select count(*)::int from profile) as profiles, (select count(*)::int from transaction) as transactions,
+                exists (select 1 from mikro_orm_migrations) as migrated`,
+      );
+      return rows[0].profiles === profiles && rows[0].transactions === transactions;
+    } catch {
+      return false;
+    }
+  });
 }
