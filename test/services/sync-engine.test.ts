@@ -3,7 +3,7 @@ import { keepRecentStatements, queryStats, statementsSince } from '../../src/db/
 import { createLogger } from '../../src/logger.ts';
 import { Metrics } from '../../src/metrics/metrics.ts';
 import { ConnectionService } from '../../src/modules/connection/connection.service.ts';
-import { syncConnection, type SyncDependencies } from '../../src/modules/sync/sync-engine.ts';
+import { BATCH_ROWS, syncConnection, type SyncDependencies } from '../../src/modules/sync/sync-engine.ts';
 import { applyInvestments, WHOLE_HISTORY } from '../../src/modules/sync/product-steps.ts';
 import { connectionById } from '../../src/modules/connection/connection.store.ts';
 import type { Provider } from '../../src/providers/provider.ts';
@@ -179,7 +179,7 @@ describe('the sync engine', () => {
     const connectionId = await newConnection();
     // A first page of more than a batch (its own transactions and copies of them under new ids),
     // then a page that reports three of them again, changed, with the rest of the history.
-    const first = await distinctTransactions(connectionId, 2100);
+    const first = await distinctTransactions(connectionId, BATCH_ROWS + 100);
     const again = first.slice(0, 3).map((transaction) => ({ ...transaction, amount: '-1.2300' }));
     const pages = new Map<string | null, SyncPage>([
       [null, { added: first, modified: [], removed: [], nextCursor: 'second', hasMore: true }],
@@ -193,9 +193,11 @@ describe('the sync engine', () => {
 
   it('reads the next batch\'s pages while a batch is applied; when one of them fails, the pages before it are applied and a retry goes on from it', async () => {
     const connectionId = await newConnection();
-    const rows = await distinctTransactions(connectionId, 4500);
-    // A full batch of two pages, two pages of 1,000 (the next batch), and a last page.
-    const sizes: Array<[string | null, number, number, string]> = [[null, 0, 1200, 'second'], ['second', 1200, 2400, 'third'], ['third', 2400, 3400, 'fourth'], ['fourth', 3400, 4400, 'fifth'], ['fifth', 4400, 4500, 'end']];
+    // A full batch of two pages (each 0.6 of a batch), two pages of half a batch (the next batch), and a last page of 100.
+    const [large, half] = [BATCH_ROWS * 0.6, BATCH_ROWS / 2];
+    const rows = await distinctTransactions(connectionId, 2 * large + 2 * half + 100);
+    const ends = [large, 2 * large, 2 * large + half, 2 * large + 2 * half, rows.length];
+    const sizes: Array<[string | null, number, number, string]> = [[null, 0, ends[0]!, 'second'], ['second', ends[0]!, ends[1]!, 'third'], ['third', ends[1]!, ends[2]!, 'fourth'], ['fourth', ends[2]!, ends[3]!, 'fifth'], ['fifth', ends[3]!, ends[4]!, 'end']];
     const pages = new Map(sizes.map(([cursor, from, to, next]): [string | null, SyncPage] => [cursor, { added: rows.slice(from, to), modified: [], removed: [], nextCursor: next, hasMore: next !== 'end' }]));
     const log: string[] = [];
     class Recording extends Metrics {
@@ -214,12 +216,12 @@ describe('the sync engine', () => {
     await expect(syncConnection({ ...deps, metrics: new Recording(), provider: async () => upstream(true) }, connectionId)).rejects.toThrow('upstream unavailable');
     // The third and fourth pages were asked for before the first batch was committed (the fourth failed);
     // the third page, taken before the failure, was applied, as it would have been without reading ahead.
-    expect(log).toEqual(['asked null', 'asked second', 'asked third', 'asked fourth', 'applied 1200', 'applied 1200', 'applied 1000']);
-    expect(await count()).toBe(3400);
+    expect(log).toEqual(['asked null', 'asked second', 'asked third', 'asked fourth', `applied ${large}`, `applied ${large}`, `applied ${half}`]);
+    expect(await count()).toBe(ends[2]);
     log.length = 0;
     await syncConnection({ ...deps, metrics: new Recording(), provider: async () => upstream(false) }, connectionId);
-    expect(log).toEqual(['asked fourth', 'asked fifth', 'applied 1000', 'applied 100']);
-    expect(await count()).toBe(4500);
+    expect(log).toEqual(['asked fourth', 'asked fifth', `applied ${half}`, 'applied 100']);
+    expect(await count()).toBe(rows.length);
   });
 
   it('sends every statement of a sync through the statement counter, and writes a page of any size with one statement (an insert, or a COPY in a first walk)', async () => {

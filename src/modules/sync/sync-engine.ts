@@ -128,7 +128,7 @@ const MAX_RESTARTS = 3;
  * transaction: the lock, the walk's move, the enricher's reads and the commit are paid once for
  * them, not once a page (decisions/sync-pages-batched.md).
  */
-export const BATCH_ROWS = 2000;
+export const BATCH_ROWS = 5000;
 
 async function syncCursor(em: EntityManager, provider: CursorProvider, credential: string, connection: ConnectionEntity, deps: SyncDependencies): Promise<boolean> {
   const accounts = await provider.accounts(credential);
