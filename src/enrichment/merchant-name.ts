@@ -41,8 +41,8 @@ const PURPOSE = new Set([
   'MORTGAGE', 'MTG', 'LOAN', 'MUTUO', 'HIPOTECA', 'CAPITALE', 'INTERESSI', 'INTEREST', 'PRINCIPAL', 'ECHEANCE', 'PRET', 'IMMOBILIER', 'SPLATA', 'KREDYTU', 'KREDYT', 'USATAXPYMT', 'IMPOT', 'IMPOTS',
   'PRELEVEMENT', 'ECH', 'SOURCE', 'F24', 'DELEGA', 'TELEMATICA', 'TARI', 'IUC', 'PIT', 'IENAKUMA', 'NODOKLA', 'GYVENTOJU', 'PAJAMU', 'MOKESCIO', 'MAKSA', 'BORNE', 'UNGEYDELSE', 'DONATION', 'DONATIONS',
   'SPENDE', 'UTIL', 'GROUP', 'BILET', 'BILLET', 'BIGLIETTO', 'TICKET', 'TICKETS', 'RENEWAL',
-  // labels before a transfer's free text (title, message, reference), and Latvian "for" with a month's accusative
-  'TYTUL', 'TYTULEM', 'PAR', 'APDROSINASANAS', 'PREMIJA', 'KOMUNALAJIEM', 'PAKALPOJUMIEM', 'PAKALPOJUMI', 'MENESA', 'MAKSA', 'DANKT', 'DANKE', 'PALK', 'DARBO', 'UZMOKESTIS', 'AVGIFT', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'MOTIF', 'REFERENCE', 'TERUGBETALING', 'MANDATE', 'MANDAT', 'LANDLORD', 'OMSCHRIJVING', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
+  // labels before a transfer's free text (title, message, reference, an Italian transfer's number), and Latvian "for" with a month's accusative
+  'NUM', 'TYTUL', 'TYTULEM', 'PAR', 'APDROSINASANAS', 'PREMIJA', 'KOMUNALAJIEM', 'PAKALPOJUMIEM', 'PAKALPOJUMI', 'MENESA', 'MAKSA', 'DANKT', 'DANKE', 'PALK', 'DARBO', 'UZMOKESTIS', 'AVGIFT', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'MOTIF', 'REFERENCE', 'TERUGBETALING', 'MANDATE', 'MANDAT', 'LANDLORD', 'OMSCHRIJVING', 'MEDEDELING', 'COMMUNICATION', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
   'JUNIJU', 'JULIJU', 'AUGUSTU', 'SEPTEMBRI', 'OKTOBRI', 'NOVEMBRI', 'DECEMBRI',
   // a UK payment code after the payer's name (K HUSSAIN FPI PIZZA MONEY) or a card's (THE BLACK BULL ON 23 MAR CPM)
   'FPI', 'FPO', 'FP', 'BGC', 'DEB', 'BCC', 'CPM', 'DDR', 'BAC', 'STO', 'PAYMT',
@@ -76,6 +76,18 @@ const PAY_WEEK = /^(?:WK|WEEK)\d{0,2}$/;
 
 /** A comma after a word: banks write the name, then the town and the card (`BAR EL RINCON, CORDOBA ES, TARJ.`); the name ends there. */
 const NAME_THEN_PLACE = /,$/;
+
+/** A field's label with its colon (Mededeling:, Kenmerk:): what follows is another field; a name ends before it and never begins with it. */
+const LABEL = /^\p{L}[\p{L}.-]*:$/u;
+
+/**
+ * A street's word (Belgian transfers print the other party's address after the name: SOPHIE LAMBERT
+ * RUE DES ECOLES 4 NAMUR; Spanish ones C/ MAYOR 12): a name of a word or more ends before it when a
+ * house number follows within ADDRESS_WORDS tokens. Normalized, except C/ as written.
+ */
+const STREETS = new Set(['RUE', 'AVENUE', 'BOULEVARD', 'CHAUSSEE', 'STRAAT', 'STRASSE', 'VIA', 'VIALE', 'PIAZZA', 'CALLE', 'AVENIDA', 'AVDA', 'RUA', 'ULICA', 'C/']);
+const ADDRESS_WORDS = 4;
+const HOUSE_NUMBER = /^\d{1,4}[A-Z]?,?$/i;
 
 const STATE_CODES_THAT_ARE_WORDS = new Set(['CO', 'IN', 'OR', 'ME', 'OK', 'HI', 'DE', 'PA', 'LA', 'AL', 'MA', 'OH', 'ID', 'MD']);
 
@@ -135,12 +147,18 @@ export function nameFromText(text: string, currencyCode: string): string | null 
     const word = flat[at]!;
     const index = tokenOf[at]!;
     if (name.length > 0 && legalFormLength(flat, at, currencyCode) > 0) break;
+    if (name.at(-1) !== index && (LABEL.test(tokens[index]!) || (name.length > 0 && startsAddress(tokens, index)))) {
+      if (name.length > 0) break;
+      continue;
+    }
     if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && (LOWER.test(tokens[index]!) || (TITLE.test(tokens[index]!) && LOWER.test(tokens[index + 1] ?? '')))) break;
-    if ((PURPOSE.has(word) && !givenNameBeforeName(words, at) && !SAINTS.has(flat[at - 1] ?? '')) || PAY_WEEK.test(word)) {
+    if ((PURPOSE.has(word) && !givenNameBeforeName(words, at) && !SAINTS.has(flat[at - 1] ?? '')) || PAY_WEEK.test(word) || afterPurposeInToken(words, at)) {
       if (name.length > 0) break;
       continue;
     }
     if (name.length === 0 && (LINKS.has(word) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR') || ((CIVIL_TITLES.has(word) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
+    // Polish "za" (for) after a name of two words or more begins what the payment was for: KAROLINA NOWAK ZA BILETY.
+    if (name.length > 1 && word === 'ZA' && currencyCode === 'PLN') break;
     if (name.length > 1 && name.at(-1) !== index && LOWER.test(tokens[index]!) && !PARTICLES.has(tokens[index]!) && !LINKS.has(word) && name.every((each) => TITLE.test(tokens[each]!))) break;
     if (name.at(-1) !== index) name.push(index);
     if (NAME_THEN_PLACE.test(tokens[index]!)) break;
@@ -157,6 +175,19 @@ function givenNameBeforeName({ tokens, flat, tokenOf }: Words, at: number): bool
   const index = tokenOf[at]!;
   const next = at + 1 < flat.length ? at + 1 : -1;
   return (at === 0 || LINKS.has(flat[at - 1]!)) && isGivenName(flat[at]!) && TITLE.test(tokens[index]!) && next >= 0 && tokenOf[next] !== index && /^\p{Lu}/u.test(tokens[tokenOf[next]!]!) && !PURPOSE.has(flat[next]!) && !LINKS.has(flat[next]!);
+}
+
+/** A street's word with a house number after it, within a few tokens: an address begins. */
+function startsAddress(tokens: string[], index: number): boolean {
+  const token = tokens[index]!;
+  if (!STREETS.has(token === 'C/' ? token : normalize(token))) return false;
+  for (let next = index + 1; next <= index + ADDRESS_WORDS && next < tokens.length; next++) if (HOUSE_NUMBER.test(tokens[next]!)) return true;
+  return false;
+}
+
+/** A number glued to a purpose word before it (PIT-37, F24-2026): the purpose's, not a name's. */
+function afterPurposeInToken({ flat, tokenOf }: Words, at: number): boolean {
+  return at > 0 && tokenOf[at - 1] === tokenOf[at] && /^\d+$/.test(flat[at]!) && PURPOSE.has(flat[at - 1]!);
 }
 
 /** A short word and its number are one name (PHO 75, PHO 24): a store's number follows a longer name. */

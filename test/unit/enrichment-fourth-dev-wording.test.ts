@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Enrichment, ProviderHints } from '../../src/enrichment/enrichment.ts';
-import { enrich } from '../../src/enrichment/pipeline.ts';
-
-const NO_HINTS: ProviderHints = { merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
-const of = (description: string, amount: string, currencyCode = 'EUR'): Enrichment =>
-  enrich({ description, amount, currencyCode, accountKind: 'DEPOSITORY', hints: NO_HINTS });
-const nameOf = (description: string, amount: string, currencyCode = 'EUR') => of(description, amount, currencyCode).merchant?.name ?? null;
+import { enrichLine as of, nameOfLine as nameOf } from '../support/enrichment.ts';
 
 /** Bank wording seen in public importers' fixtures and parsers (eval/enrichment/outside-dev-4.jsonl), each pattern on a line written here. */
 describe('names read through the wording of a fourth development set', () => {

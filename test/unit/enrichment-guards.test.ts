@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ProviderHints } from '../../src/enrichment/enrichment.ts';
 import { withoutLegalForms } from '../../src/enrichment/legal-forms.ts';
 import { enrich } from '../../src/enrichment/pipeline.ts';
 import { normalize } from '../../src/enrichment/text.ts';
+import { NO_HINTS } from '../support/enrichment.ts';
 
-const NO_HINTS: ProviderHints = { merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
 const enriched = (description: string, amount: string, currencyCode = 'USD') => enrich({ description, amount, currencyCode, accountKind: 'DEPOSITORY', hints: NO_HINTS });
 
 describe('legal forms', () => {

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cleanDescription } from '../../src/enrichment/clean.ts';
-import type { ProviderHints } from '../../src/enrichment/enrichment.ts';
 import { enrich } from '../../src/enrichment/pipeline.ts';
+import { NO_HINTS } from '../support/enrichment.ts';
 
-const NO_HINTS: ProviderHints = { merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
 const detailedOf = (description: string, amount: string, currencyCode: string) => enrich({ description, amount, currencyCode, accountKind: 'DEPOSITORY', hints: NO_HINTS }).category?.detailed ?? null;
 
 describe('movement words in the languages Enable Banking reaches', () => {

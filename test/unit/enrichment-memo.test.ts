@@ -2,11 +2,10 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isHeldOut, readLabelled } from '../../scripts/eval/enrichment/labelled.ts';
-import type { EnrichmentInput, ProviderHints } from '../../src/enrichment/enrichment.ts';
+import type { EnrichmentInput } from '../../src/enrichment/enrichment.ts';
 import { enrich } from '../../src/enrichment/pipeline.ts';
 import { memoizedEnrich } from '../../src/modules/categorization/pipeline-memo.ts';
-
-const NO_HINTS: ProviderHints = { merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
+import { NO_HINTS } from '../support/enrichment.ts';
 
 /** Every development line of the eval (never a held-out one), as the eval gives it to the pipeline. */
 const DEV_INPUTS: EnrichmentInput[] = readdirSync('eval/enrichment')

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EnrichmentInput, ProviderHints } from '../../src/enrichment/enrichment.ts';
 import { enrich } from '../../src/enrichment/pipeline.ts';
-
-const NO_HINTS: ProviderHints = { merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
+import { NO_HINTS } from '../support/enrichment.ts';
 
 const enriched = (description: string, amount: string, currencyCode = 'USD', hints: Partial<ProviderHints> = {}, accountKind: EnrichmentInput['accountKind'] = 'DEPOSITORY') =>
   enrich({ description, amount, currencyCode, accountKind, hints: { ...NO_HINTS, ...hints } });

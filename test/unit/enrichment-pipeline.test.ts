@@ -5,8 +5,7 @@ import { enrich } from '../../src/enrichment/pipeline.ts';
 import { isCategory } from '../../src/enrichment/taxonomy.ts';
 import { bankLine } from '../../src/providers/sandbox/descriptions.ts';
 import { Household, type AccountRole } from '../../src/providers/sandbox/household.ts';
-
-const NO_HINTS: ProviderHints = { merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
+import { NO_HINTS } from '../support/enrichment.ts';
 
 type Overrides = Partial<Omit<EnrichmentInput, 'hints'>> & { hints?: Partial<ProviderHints> };
 

@@ -1,20 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { Enrichment, ProviderHints } from '../../src/enrichment/enrichment.ts';
-import { enrich } from '../../src/enrichment/pipeline.ts';
-
-const NO_HINTS: ProviderHints = { merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
-const of = (description: string, amount: string, currencyCode = 'EUR', mcc: string | null = null): Enrichment =>
-  enrich({ description, amount, currencyCode, accountKind: 'DEPOSITORY', hints: { ...NO_HINTS, mcc } });
-const nameOf = (description: string, amount: string, currencyCode = 'EUR') => of(description, amount, currencyCode).merchant?.name ?? null;
+import { enrichLine as of, nameOfLine as nameOf } from '../support/enrichment.ts';
 
 /** Bank wording seen in public importers' fixtures (eval/enrichment/outside-dev-6.jsonl, ENRICHMENT_VERSION 9), each pattern on a line written here. */
 describe('names and categories read through the wording of a sixth development set', () => {
   it("a café's own word refines the merchant category code of its trade: filed as fast food (5814), it is a café", () => {
-    expect(of('KAWIARNIA POD LIPAMI', '-12.00', 'PLN', '5814').category?.detailed).toBe('FOOD_AND_DRINK_COFFEE');
-    expect(of('CARD PAYMENT TO THE COPPER KETTLE CAFE ON 02-04-2026', '-4.20', 'GBP', '5814').category?.detailed).toBe('FOOD_AND_DRINK_COFFEE');
+    expect(of('KAWIARNIA POD LIPAMI', '-12.00', 'PLN', { mcc: '5814' }).category?.detailed).toBe('FOOD_AND_DRINK_COFFEE');
+    expect(of('CARD PAYMENT TO THE COPPER KETTLE CAFE ON 02-04-2026', '-4.20', 'GBP', { mcc: '5814' }).category?.detailed).toBe('FOOD_AND_DRINK_COFFEE');
     // A word of another trade leaves the code's category: a pharmacy's code is not overruled by a bakery's word in its name.
-    expect(of('BURGER SHACK', '-9.00', 'EUR', '5814').category?.detailed).toBe('FOOD_AND_DRINK_FAST_FOOD');
-    expect(of('APTEEKKI LEIPOMO', '-9.00', 'EUR', '5912').category?.primary).toBe('MEDICAL');
+    expect(of('BURGER SHACK', '-9.00', 'EUR', { mcc: '5814' }).category?.detailed).toBe('FOOD_AND_DRINK_FAST_FOOD');
+    expect(of('APTEEKKI LEIPOMO', '-9.00', 'EUR', { mcc: '5912' }).category?.primary).toBe('MEDICAL');
   });
 
   it("a Belgian card line's scheme after the shop (BANCONTACT - CONTACTLOOS, BANCONTACT), then the town before it", () => {

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Enrichment, ProviderHints } from '../../src/enrichment/enrichment.ts';
-import { enrich } from '../../src/enrichment/pipeline.ts';
-
-const NO_HINTS: ProviderHints = { merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
-const of = (description: string, amount: string, currencyCode = 'EUR', counterpartyName: string | null = null): Enrichment =>
-  enrich({ description, amount, currencyCode, accountKind: 'DEPOSITORY', hints: { ...NO_HINTS, counterpartyName } });
-const nameOf = (description: string, amount: string, currencyCode = 'EUR', counterpartyName: string | null = null) => of(description, amount, currencyCode, counterpartyName).merchant?.name ?? null;
+import { enrichLine as of, nameOfLine as nameOf } from '../support/enrichment.ts';
 
 /** Bank wording seen in public importers' fixtures (eval/enrichment/outside-dev-3.jsonl), each pattern on a line written here. */
 describe('names read through the wording of a third development set', () => {
@@ -83,7 +77,7 @@ describe('names read through the wording of a third development set', () => {
   it("a payer's words in title case after a name in capitals end it; KBC's card time (om 08.12 uur) is not Estonian rent", () => {
     expect(nameOf('PRLV SEPA MUTUELLE VERTE Assurance sante RUM 4411', '-18.00')).toBe('Mutuelle Verte');
     expect(of('BAKKERIJ HERMANS MOL BE2400 MOL Betaling met Apple Pay via Debit Mastercard 04-04-2025 om 09.41 uur 5127 04XX XXXX 1637', '-7.20').category?.detailed).not.toBe('RENT_AND_UTILITIES_RENT');
-    expect(of('Üür mai', '-600.00', 'EUR', 'MARI KASK').category?.detailed).toBe('RENT_AND_UTILITIES_RENT');
+    expect(of('Üür mai', '-600.00', 'EUR', { counterpartyName: 'MARI KASK' }).category?.detailed).toBe('RENT_AND_UTILITIES_RENT');
   });
 
   it("money in from a government agency is a benefit (other income), not a payment to the agency; a letting agent or apartments are rent", () => {

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { townTable } from '../../scripts/towns-source.ts';
 import table from '../../src/enrichment/data/towns.json' with { type: 'json' };
-import type { ProviderHints } from '../../src/enrichment/enrichment.ts';
 import { enrich } from '../../src/enrichment/pipeline.ts';
 import { townsOf } from '../../src/enrichment/towns.ts';
+import { NO_HINTS } from '../support/enrichment.ts';
 
-const NO_HINTS: ProviderHints = { merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
 const nameOf = (description: string, currencyCode: string) =>
   enrich({ description, amount: '-12.00', currencyCode, accountKind: 'DEPOSITORY', hints: NO_HINTS }).merchant?.name ?? null;
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ProviderHints } from '../../src/enrichment/enrichment.ts';
 import { enrich } from '../../src/enrichment/pipeline.ts';
+import { NO_HINTS } from '../support/enrichment.ts';
 
-const NO_HINTS: ProviderHints = { merchantName: null, counterpartyName: null, website: null, logoUrl: null, category: null, mcc: null, paymentChannel: null };
 const enriched = (description: string, amount: string, currencyCode: string) => enrich({ description, amount, currencyCode, accountKind: 'DEPOSITORY', hints: NO_HINTS });
 const detailedOf = (description: string, amount: string, currencyCode: string) => enriched(description, amount, currencyCode).category?.detailed ?? null;
 
