@@ -147,7 +147,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
     const word = flat[at]!;
     const index = tokenOf[at]!;
     if (name.length > 0 && legalFormLength(flat, at, currencyCode) > 0) break;
-    if (name.at(-1) !== index && (LABEL.test(tokens[index]!) || (name.length > 0 && startsAddress(tokens, index)))) {
+    if (name.at(-1) !== index && (LABEL.test(tokens[index]!) || (name.length > 0 && startsAddress(words, index)))) {
       if (name.length > 0) break;
       continue;
     }
@@ -178,9 +178,8 @@ function givenNameBeforeName({ tokens, flat, tokenOf }: Words, at: number): bool
 }
 
 /** A street's word with a house number after it, within a few tokens: an address begins. */
-function startsAddress(tokens: string[], index: number): boolean {
-  const token = tokens[index]!;
-  if (!STREETS.has(token === 'C/' ? token : normalize(token))) return false;
+function startsAddress({ tokens, normalized }: Words, index: number): boolean {
+  if (!STREETS.has(tokens[index] === 'C/' ? 'C/' : normalized[index]!)) return false;
   for (let next = index + 1; next <= index + ADDRESS_WORDS && next < tokens.length; next++) if (HOUSE_NUMBER.test(tokens[next]!)) return true;
   return false;
 }
