@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enrich } from '../../src/enrichment/pipeline.ts';
-import { NO_HINTS } from '../support/enrichment.ts';
-
-const nameOf = (description: string, amount: string, currencyCode = 'EUR') =>
-  enrich({ description, amount, currencyCode, accountKind: 'DEPOSITORY', hints: NO_HINTS }).merchant?.name ?? null;
+import { enrichLine as of, nameOfLine as nameOf } from '../support/enrichment.ts';
 
 /** Bank wording seen in public importers' fixtures (eval/enrichment/outside-dev-2.jsonl), each pattern on a line written here. */
 describe('names read through the wording of banks the first rounds did not read', () => {
@@ -45,7 +41,6 @@ describe('names read through the wording of banks the first rounds did not read'
   });
 
   it("names no one on a bank's own fees, a card bill or a loan instalment, and names an independent cash machine's operator", () => {
-    const of = (description: string, amount: string, currencyCode = 'EUR') => enrich({ description, amount, currencyCode, accountKind: 'DEPOSITORY', hints: NO_HINTS });
     expect(of('Kontoudskrift kvartal 2', '-40.00', 'DKK')).toMatchObject({ merchant: null, category: { detailed: 'BANK_FEES_OTHER_BANK_FEES' } });
     expect(of('MAANDELIJKSE BIJDRAGE BANKPAKKET COMFORT', '-4.10')).toMatchObject({ merchant: null, category: { detailed: 'BANK_FEES_OTHER_BANK_FEES' } });
     expect(of('F COTIS CONVENTION CERENITY', '-9.30')).toMatchObject({ merchant: null, category: { detailed: 'BANK_FEES_OTHER_BANK_FEES' } });

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enrich } from '../../src/enrichment/pipeline.ts';
-import { NO_HINTS } from '../support/enrichment.ts';
-
-const enriched = (description: string, amount: string, currencyCode: string) => enrich({ description, amount, currencyCode, accountKind: 'DEPOSITORY', hints: NO_HINTS });
+import { enrichLine as enriched } from '../support/enrichment.ts';
 const detailedOf = (description: string, amount: string, currencyCode: string) => enriched(description, amount, currencyCode).category?.detailed ?? null;
 
 // Lines written for these tests from the wording of each country's statements, not taken from the evaluation.
@@ -223,8 +220,7 @@ describe('shops of every trade in each language: florists, shoes and clothes, pe
 });
 
 describe('the trade the bank’s counterparty field names, beside a text that names none', () => {
-  const withParty = (description: string, amount: string, currencyCode: string, counterpartyName: string) =>
-    enrich({ description, amount, currencyCode, accountKind: 'DEPOSITORY', hints: { ...NO_HINTS, counterpartyName } });
+  const withParty = (description: string, amount: string, currencyCode: string, counterpartyName: string) => enriched(description, amount, currencyCode, { counterpartyName });
 
   it.each([
     ['factuur 12345', 'EUR', 'Tandartspraktijk De Molen', 'MEDICAL_DENTAL_CARE'],
