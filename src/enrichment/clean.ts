@@ -287,6 +287,7 @@ function achOriginator(text: string): string | undefined {
  * capitals, as words in title case (`SQ *RIVERSIDE ICE CREAM Pleasant Hill IA`): neither list of towns is complete.
  */
 function withoutUsTown(text: string): string {
+  if (!mayEndInUsState(text)) return text;
   const tokens = text.split(' ');
   let state = tokens.length - 1;
   while (state > 0 && US_TAIL.test(tokens[state]!)) state--;
@@ -314,6 +315,22 @@ function withoutUsTown(text: string): string {
   if (town < state && tokens.slice(0, town).every((token) => !LOWER_CASE.test(token))) return tokens.slice(0, town).join(' ');
   // What follows the state (a date, a year, a reference) is never the name; without it stripPlace can find the town.
   return withoutTownAfterTrade(tokens, words, state) ?? [...tokens.slice(0, state), code].join(' ');
+}
+
+/**
+ * False when no US state can end `text` before what a bank prints after one (US_TAIL): the last token
+ * that is not such a tail is no state, or fewer than two words stand before it. Read from the end
+ * without splitting the text, which most lines (no US card descriptor) would need for nothing.
+ */
+function mayEndInUsState(text: string): boolean {
+  let end = text.length;
+  for (;;) {
+    const space = text.lastIndexOf(' ', end - 1);
+    if (space < 0 || end === 0) return false;
+    const token = text.slice(space + 1, end);
+    if (!US_TAIL.test(token)) return US_STATES.has(STATE_GLUED.exec(token)?.[1] ?? token) && space > 0 && text.lastIndexOf(' ', space - 1) >= 0;
+    end = space;
+  }
 }
 
 /** A one-word town glued to a name its field filled (PINE STATE BISCPORTLAND OR): its length, 0 when none. */

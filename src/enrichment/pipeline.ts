@@ -37,7 +37,7 @@ import { normalize, wordCount } from './text.ts';
  * version are redone over history. test/unit/enrichment-version.test.ts fails when the folder's
  * contents change without a bump.
  */
-export const ENRICHMENT_VERSION = 10;
+export const ENRICHMENT_VERSION = 11;
 
 const PROVIDER_CONFIDENCE = 0.9;
 /** Money in from a shop is a refund at best, and more often a name inside an employer's or a payer's. */
@@ -95,7 +95,10 @@ function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | 
     return { primary: hints.category.primary, detailed: hints.category.detailed, source: 'PROVIDER', confidence: PROVIDER_CONFIDENCE };
   }
   const movement = movementRule(rules);
-  const decided = (movement && listed ? (movement.confidence >= listed.confidence ? movement : listed) : (movement ?? (listed && refined(listed, rules)))) ?? mccMatch(hints.mcc, rules) ?? kindRule(rules) ?? transferRule(rules);
+  // Read once: a utility's product, a merchant category code's kind and the trade's own rule all ask it.
+  let kindRead: { match: RuleMatch | undefined } | undefined;
+  const kind = (): RuleMatch | undefined => (kindRead ??= { match: kindRule(rules) }).match;
+  const decided = (movement && listed ? (movement.confidence >= listed.confidence ? movement : listed) : (movement ?? (listed && refined(listed, kind)))) ?? mccMatch(hints.mcc, kind) ?? kind() ?? transferRule(rules);
   return decided ? { ...decided.category, source: 'RULES', confidence: decided.confidence } : null;
 }
 
@@ -103,9 +106,9 @@ function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | 
  * A utility's bill says which of its products it is for: Telia's with BREDBAND is internet, a
  * Stadtwerke's with WASSER water. Another utility's word on the line refines the directory's category.
  */
-function refined(listed: RuleMatch, rules: RuleInput): RuleMatch {
+function refined(listed: RuleMatch, kind: () => RuleMatch | undefined): RuleMatch {
   if (listed.category.primary !== 'RENT_AND_UTILITIES') return listed;
-  const product = kindRule(rules);
+  const product = kind();
   return product?.category.primary === 'RENT_AND_UTILITIES' ? { category: product.category, confidence: listed.confidence } : listed;
 }
 
@@ -211,11 +214,11 @@ function listedMatch({ merchant, exact }: DirectoryMatch, direction: RuleInput['
   return { category: merchant.category, confidence: exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together };
 }
 
-function mccMatch(mcc: string | null, rules: RuleInput): RuleMatch | undefined {
+function mccMatch(mcc: string | null, kindOfTrade: () => RuleMatch | undefined): RuleMatch | undefined {
   const category = mcc === null ? undefined : categoryOfMcc(mcc);
   if (!category) return undefined;
   // The code says the trade, the shop's own word which of its kinds: a café filed as fast food (5814) is a café.
-  const kind = kindRule(rules);
+  const kind = kindOfTrade();
   return { category: kind?.category.primary === category.primary ? kind.category : category, confidence: MCC_CONFIDENCE };
 }
 
