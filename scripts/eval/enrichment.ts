@@ -2,7 +2,9 @@
  * The enrichment pipeline (src/enrichment/) against eval/enrichment/*.jsonl: bank descriptions in
  * several providers' and countries' styles, each labelled with the merchant or payer a person would
  * name and the category. Every file is a split reported on its own (docs/decisions/enrichment-evaluation.md):
- * - fresh-holdout (the headline, printed first): written on 2026-12-03 before any further rule change;
+ * - blind-holdout (the headline, printed first): written on 2026-12-04 by a helper who had read neither
+ *   the rules nor any labelled file, committed before any further rule change, never tuned on;
+ * - fresh-holdout: written on 2026-12-03 before the rule changes of that night and the next day;
  * - outside-holdout and outside-dev: the outside-style set, written from
  *   public examples of real statements before the round-two rules, split by a hash of each line;
  *   the held-out third is never tuned on;
@@ -34,8 +36,8 @@ import { isHeldOut, readLabelled, type Labelled } from './enrichment/labelled.ts
 import { confusionLines, merchantMiss, merchantMissLine, table, tallyBy, worstCategories, type Scored } from './enrichment/report.ts';
 
 const FOLDER = path.join(import.meta.dirname, '../../eval/enrichment');
-/** The headline: the fresh held-out set, written before any further rule change and never tuned on (the outside held-out third had its aggregate figures looked at while rules were written). */
-const HEADLINE = 'fresh-holdout';
+/** The headline: the blind held-out set, written before any further rule change and never tuned on (the older held-out sets had their aggregate figures looked at while rules were written). */
+const HEADLINE = 'blind-holdout';
 const WORST = 20;
 /** Passes over every line for the cost figure: enough for a stable mean, a fraction of a second. */
 const TIMING_PASSES = 20;
