@@ -4,7 +4,8 @@
  * name and the category. Every file is a split reported on its own (docs/decisions/enrichment-evaluation.md):
  * - blind-holdout (the headline, printed first): written on 2026-12-04 by a helper who had read neither
  *   the rules nor any labelled file, committed before any further rule change, never tuned on;
- * - fresh-holdout: written on 2026-12-03 before the rule changes of that night and the next day;
+ * - fresh-dev: the held-out headline of 2026-12-03 and -04, a development split since the blind set
+ *   was frozen (its misses read for version 12);
  * - outside-holdout and outside-dev: the outside-style set, written from
  *   public examples of real statements before the round-two rules, split by a hash of each line;
  *   the held-out third is never tuned on;

@@ -29,7 +29,7 @@ const ENTRY_DESCRIPTION = /CO ENTRY DESCR:\s*(.+?)\s+(?:SEC:|TRACE|EED:|IND ID|$
 const SVWZ = /\b(?:EREF|MREF|CRED|KREF|ABWA|ABWE|IBAN|BIC)\+\S+/gi;
 const PURPOSE_MARKER = /\bSVWZ\+/gi;
 const LABELLED_REFERENCE = new RegExp(
-  String.raw`\b(?:End-to-End-Ref|Mandatsref|Mandat|Gl(?:ä|ae|a)ubiger-?ID|Kundenreferenz|Kundennr|Referenz|Ref|R[ée]f|Referencia|Bankreferentie|R[ée]f[ée]rence banque|Kenmerk|Betalingskenm|Machtiging|Incassant-?ID|OCR|Trace ?#?|TRN|PPD ID|WEB ID|CCD ID|CO ID|IND ID|INDN|ID|Conf ?#?|Confirmation|Auth ?#?|TXN|IBAN|BIC|Mandate|NR|Nr|No|Transaction)\s*[.:#]?\s*[:#]?\s*[A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*`,
+  String.raw`\b(?:End-to-End-Ref|Mandatsref|Mandat|Gl(?:ä|ae|a)ubiger-?ID|Kundenreferenz|Kundennr|Steuer-?nr\.?|Steuernummer|Referenz|Ref|R[ée]f|Referencia|Bankreferentie|R[ée]f[ée]rence banque|Kenmerk|Betalingskenm|Machtiging|Incassant-?ID|OCR|Trace ?#?|TRN|PPD ID|WEB ID|CCD ID|CO ID|IND ID|INDN|ID|Conf ?#?|Confirmation|Auth ?#?|TXN|IBAN|BIC|Mandate|NR|Nr|No|Transaction)\s*[.:#]?\s*[:#]?\s*[A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*`,
   'gi',
 );
 /**
@@ -65,8 +65,8 @@ export function behindProcessor(raw: string): boolean {
   return raw.includes('*') && PROCESSOR_BEFORE_NAME.test(raw);
 }
 
-/** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung"; Belgian card lines the scheme: "… LIER 05/03/2026 BANCONTACT - CONTACTLOOS". */
-const TRAILING_WORDS = /\s(?:Kartenzahlung|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: CONTACTLOOS| CONTACTLESS| SANS CONTACT)?)$/i;
+/** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung"; Belgian card lines the scheme: "… LIER 05/03/2026 BANCONTACT - CONTACTLOOS"; UK app banks the scheme in brackets: "Priya Raman (Faster Payments)". */
+const TRAILING_WORDS = /\s(?:Kartenzahlung|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\))$/i;
 /** SumUp's and other terminals' "NAME//CITY/COUNTRY", and French card lines' "NAME\\CITY\\ FR". */
 const SLASHED_PLACE = /\/\/.*$|\\.*$/;
 /** Polish transfers name the other party after a label: "Przelew przychodzący … Od: ACME SPÓŁKA Z O.O.", "Przelew wychodzący do: Jan Kowalski Tytuł: …". */
@@ -123,7 +123,8 @@ const LEADING_DATE_OR_CARD = new RegExp(
 /** Belgian transfers name the other party's account as printed, in groups of four, and its bank: "… VAN REKENING BE68 5390 0754 7034 BIC KREDBEBB LOGISTIEK DE SMET BV". */
 const SPACED_ACCOUNT = /\b[A-Z]{2}\d{2}(?: [A-Z0-9]{4}){2,7}(?: \d{1,3})?(?: BIC:? [A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)?(?=\s|$)/g;
 const CARD_REFERENCE = /(?:\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{4}\b|\b(?:NUMMER |NUMERO )?\d{4} \d{2}XX XXXX \d{4}\b|\b(?:CARD|KARTE|CARTE|CARTA|KORT)\s?(?:NO\.?|NR\.?|N\.|#)?\s?[X*]*\d{4}\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4}\b)/gi;
-const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
+/** A date, or a month with its year (09/2025, 09.2025, 2025-09: the month a salary or a bill is for), with a label before it. */
+const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}[/.]\d{4}|\d{4}[-/]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
 /** UK statements end a line with the payment's code (direct debit, standing order, giro credit, …). */
 const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR)$/i;
 /**
@@ -138,7 +139,8 @@ const LABELLED_DATE = /\b(?:DATO|DATA|DEL|DNIA|DATE|DEN|VALUTADATUM|UITGEVOERD O
 /** A French or Spanish postcode and the one-word town after it, at the end: "BOULANGERIE DES ARCADES 33700 MERIGNAC" (not a US store number before a city and state). */
 const POSTCODE_TOWN = /\s\d{5}\s+\p{L}[\p{L}'-]*$/u;
 const PHONE = /\b(?:\+?\d{1,3}[ -])?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b|\b\d{3}-\d{7}\b/g;
-const STORE_NUMBER = /(?:#\s?\d+|\bK\.\d+\b|\b(?:STORE|STORE NO|STR|NO|NR|NUM|TERM|TERMINAL|TID|FIL|FILIALE|KASSE|T)\s?[.:#-]?\s?\d+\b)/gi;
+/** A store's or terminal's number, and ABN AMRO's card sequence after the town and a comma (Albert Heijn 1234 Zwolle,PAS 012). */
+const STORE_NUMBER = /(?:,PAS\s?\d+|#\s?\d+|\bK\.\d+\b|\b(?:STORE|STORE NO|STR|NO|NR|NUM|TERM|TERMINAL|TID|FIL|FILIALE|KASSE|T)\s?[.:#-]?\s?\d+\b)/gi;
 /** A bank's bracketed code: a country "(ITA)", a reference "(123456)", Italy's "A (ITA)" before the shop. */
 const BRACKETED = /(?:\bA )?\(\s*(?:[A-Z]{3}|\d+)\s*\)/gi;
 const REFERENCE_SUFFIX = /\*[A-Z0-9]*\d[A-Z0-9]*/gi;
@@ -201,13 +203,23 @@ const BLANKED: ReadonlyArray<readonly [pattern: RegExp, needs: 'digit' | '*' | '
 ];
 const DIGIT = /\d/;
 
+/** The description's counterparty text (counterpartyText); the whole description, whitespace collapsed, when nothing is left. */
+export function cleanDescription(raw: string, keepPlace = false, currencyCode?: string): string {
+  return counterpartyText(raw, keepPlace, currencyCode) || wholeDescription(raw);
+}
+
+/** The description, its whitespace collapsed: the clean description of a line that names no one. */
+export function wholeDescription(raw: string): string {
+  return collapseSpaces(raw.slice(0, MAX_DESCRIPTION_LENGTH)).trim();
+}
+
 /**
- * The description's counterparty text; the whole description (whitespace collapsed) when nothing is left.
+ * The description's counterparty text; empty when nothing is left (method words, dates and references only: VIR SEPA 000123).
  * `keepPlace` keeps a town at the end: in a payment between people it is a surname (MobilePay Mads Lund).
  * `currencyCode`: the account's, whose countries' towns end a name as the written list's cities do (towns.ts).
  */
-export function cleanDescription(raw: string, keepPlace = false, currencyCode?: string): string {
-  const whole = collapseSpaces(raw.slice(0, MAX_DESCRIPTION_LENGTH)).trim();
+export function counterpartyText(raw: string, keepPlace = false, currencyCode?: string): string {
+  const whole = wholeDescription(raw);
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
   let text = PURCHASE_AT.exec(descriptor)?.[1] ?? TIKKIE_PAYER.exec(whole)?.[1] ?? RECEIPT_FROM.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
@@ -219,7 +231,7 @@ export function cleanDescription(raw: string, keepPlace = false, currencyCode?: 
   text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
   if (!keepPlace) text = stripPlace(text, whole.length >= OFX_NAME_LENGTH - 2 && whole.length <= OFX_NAME_LENGTH, townsOf(currencyCode)).replace(EDGES, '');
-  return siteName(text) || whole;
+  return siteName(text);
 }
 
 /** A web address left alone (a BLIK or card payment to www.vinted.pl): the site's name, as its owner writes it. */
@@ -451,12 +463,17 @@ export function endsWithCity(normalized: string): boolean {
   return false;
 }
 
-/** Where the place at the end of `words` (each normalized) starts; their length when there is none. */
+/**
+ * Where the place at the end of `words` (each normalized) starts; their length when there is none. A
+ * country or state comes after its town, never before it: before a town it is the name's (FRITUUR DE
+ * POL BRUGGE).
+ */
 function placeStart(words: string[], towns: ReadonlySet<string>): number {
   let end = words.length;
+  let townTaken = false;
   for (;;) {
     const last = words[end - 1] ?? '';
-    if (end > 1 && (COUNTRIES.has(last) || US_STATES.has(last) || isStateAndCountry(last))) {
+    if (end > 1 && !townTaken && (COUNTRIES.has(last) || US_STATES.has(last) || isStateAndCountry(last))) {
       end -= 1;
       continue;
     }
@@ -464,6 +481,7 @@ function placeStart(words: string[], towns: ReadonlySet<string>): number {
     // A city a word ties into the name stays with it (CITY OF AUSTIN TX, CERVECERIA LA ROSA).
     if (city === 0 || CITY_LINKS.has(words[end - city - 1] ?? '')) break;
     end -= city;
+    townTaken = true;
   }
   return end;
 }

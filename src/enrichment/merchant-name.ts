@@ -27,6 +27,7 @@ const PURPOSE = new Set([
   // bills, rent and transfers
   'RENT', 'MIETE', 'LOYER', 'ALQUILER', 'HUUR', 'HYRA', 'AFFITTO', 'CZYNSZ', 'RENDA', 'HUSLEJE', 'HUSLEIE', 'VUOKRA', 'UUR', 'IRES', 'NUOMA', 'PAYMENT', 'PAYMENTS', 'PMT', 'PYMT', 'PMNT', 'BILL',
   'INVOICE', 'RECHNUNG', 'FAKTURA', 'FACTURE', 'FACTURA', 'FATTURA', 'BOLLETTA', 'ARVE', 'REKINS', 'SASKAITA', 'LASKU', 'ABSCHLAG', 'TEILBETRAG', 'BEITRAG', 'VERTRAGSKONTO', 'KUNDENNR', 'AFTALENR',
+  'CONTRAT', 'VERTRAG', 'CONTRATTO', 'CONTRATO', 'KONTRAKT', 'POLISA', 'POLIZZA', 'POLIZA', 'APOLICE', 'POLIISI', 'POLIIS',
   'RATA', 'AUTOPAY', 'TRANSFER', 'XFER', 'SENT', 'RECEIVED', 'RCVD', 'RECIBIDO', 'ENVIADO', 'PRZYCHODZACY', 'WYCHODZACY', 'ONLINE', 'WEB', 'APP', 'CHECK', 'CHEQUE', 'WOHNUNG', 'FLAT',
   // months, in the languages read: a name never carries the month a salary or a rent is for
   'JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'SEPT', 'OCT', 'NOV', 'DEC', 'JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER',
@@ -42,7 +43,7 @@ const PURPOSE = new Set([
   'PRELEVEMENT', 'ECH', 'SOURCE', 'F24', 'DELEGA', 'TELEMATICA', 'TARI', 'IUC', 'PIT', 'IENAKUMA', 'NODOKLA', 'GYVENTOJU', 'PAJAMU', 'MOKESCIO', 'MAKSA', 'BORNE', 'UNGEYDELSE', 'DONATION', 'DONATIONS',
   'SPENDE', 'UTIL', 'GROUP', 'BILET', 'BILLET', 'BIGLIETTO', 'TICKET', 'TICKETS', 'RENEWAL',
   // labels before a transfer's free text (title, message, reference, an Italian transfer's number), and Latvian "for" with a month's accusative
-  'NUM', 'TYTUL', 'TYTULEM', 'PAR', 'APDROSINASANAS', 'PREMIJA', 'KOMUNALAJIEM', 'PAKALPOJUMIEM', 'PAKALPOJUMI', 'MENESA', 'MAKSA', 'DANKT', 'DANKE', 'PALK', 'DARBO', 'UZMOKESTIS', 'AVGIFT', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'MOTIF', 'REFERENCE', 'TERUGBETALING', 'MANDATE', 'MANDAT', 'LANDLORD', 'OMSCHRIJVING', 'MEDEDELING', 'COMMUNICATION', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
+  'NUM', 'TYTUL', 'TYTULEM', 'PAR', 'APDROSINASANAS', 'PREMIJA', 'KOMUNALAJIEM', 'PAKALPOJUMIEM', 'PAKALPOJUMI', 'MENESA', 'MAKSA', 'DANKT', 'DANKE', 'PALK', 'DARBO', 'UZMOKESTIS', 'TOOTASU', 'AVGIFT', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'MOTIF', 'REFERENCE', 'TERUGBETALING', 'MANDATE', 'MANDAT', 'LANDLORD', 'OMSCHRIJVING', 'MEDEDELING', 'COMMUNICATION', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
   'JUNIJU', 'JULIJU', 'AUGUSTU', 'SEPTEMBRI', 'OKTOBRI', 'NOVEMBRI', 'DECEMBRI',
   // a UK payment code after the payer's name (K HUSSAIN FPI PIZZA MONEY) or a card's (THE BLACK BULL ON 23 MAR CPM)
   'FPI', 'FPO', 'FP', 'BGC', 'DEB', 'BCC', 'CPM', 'DDR', 'BAC', 'STO', 'PAYMT',
@@ -51,12 +52,20 @@ const PURPOSE = new Set([
   // a receipt's, a card's or a branch's label after the shop (Danish Nota, Spanish Tarj., Dutch Pasvolgnr), a Polish street (UL.)
   'NOTA', 'TARJ', 'CARTE', 'PASVOLGNR', 'PASNR', 'TRANSACTIE', 'UL',
   // what a US bill, a Spanish benefit or a local tax is for, and a credit union's share draft or transfer
-  'UTILITY', 'PATIENT', 'RETAIL', 'FORSIKRING', 'FORSAKRING', 'PRESTACION', 'PRESTACIONES', 'DESEMPLEO', 'IBI', 'RECIBO', 'DRAFT', 'TFR', 'SHARE', 'ACCOUNT', 'LONOVERFORSEL', 'RENTER', 'EJENDOMSSKAT',
+  'UTILITY', 'CTAX', 'PATIENT', 'RETAIL', 'FORSIKRING', 'FORSAKRING', 'PRESTACION', 'PRESTACIONES', 'DESEMPLEO', 'IBI', 'RECIBO', 'DRAFT', 'TFR', 'SHARE', 'ACCOUNT', 'LONOVERFORSEL', 'RENTER', 'EJENDOMSSKAT',
   // a professional's letters after the name
   'DDS', 'DMD', 'MD', 'DVM', 'PHD', 'ESQ', 'CPA',
 ]);
-/** Legal forms written before the name: the Baltic countries' (SIA ACME LATVIA, UAB Ignitis, AS Latvenergo) and France's (SARL BOIS ET TOITS, SAS DATALOG). */
-const LEADING_FORMS = new Set(['SIA', 'AS', 'UAB', 'AB', 'OU', 'AAS', 'VAS', 'SARL', 'SAS', 'SASU', 'EURL']);
+/** Legal forms written before the name: the Baltic countries' (SIA ACME LATVIA, UAB Ignitis, AS Latvenergo), France's (SARL BOIS ET TOITS, SAS DATALOG), a Dutch company's royal warrant (Koninklijke Vopak). */
+const LEADING_FORMS = new Set(['SIA', 'AS', 'UAB', 'AB', 'OU', 'AAS', 'VAS', 'SARL', 'SAS', 'SASU', 'EURL', 'KONINKLIJKE']);
+
+/**
+ * A country's or a region's name between a group's brand and its legal form names the group's company
+ * there (SKANSKA SVERIGE AB, KONECRANES FINLAND OY, AMAZON EU SARL): an app names the brand.
+ */
+const COUNTRY_BEFORE_FORM = new Set(['SVERIGE', 'SWEDEN', 'SUOMI', 'FINLAND', 'NORGE', 'NORWAY', 'DANMARK', 'DENMARK', 'DEUTSCHLAND', 'GERMANY', 'OSTERREICH', 'AUSTRIA', 'NEDERLAND', 'NETHERLANDS',
+  'BELGIE', 'BELGIQUE', 'BELGIUM', 'FRANCE', 'ESPANA', 'SPAIN', 'ITALIA', 'ITALY', 'POLSKA', 'POLAND', 'PORTUGAL', 'EESTI', 'ESTONIA', 'LATVIJA', 'LATVIA', 'LIETUVA', 'LITHUANIA', 'IRELAND', 'UK', 'EU', 'EUROPE',
+  'NORDIC', 'NORDICS', 'BALTIC', 'BALTICS', 'SCANDINAVIA']);
 
 /** Words that lead to a name (to, from, in favour of) and particles inside one; dropped at either end. */
 const LINKS = new Set(['TO', 'FROM', 'DE', 'DA', 'DI', 'DEL', 'PARA', 'A', 'FRA', 'TIL', 'VAN', 'AAN', 'NAAR', 'OD', 'DO', 'FAVORE', 'BEI', 'AN', 'VON', 'FOR', 'POUR', 'AV', 'TILL', 'FRAN', 'ZA', 'PAR', 'UZ', 'NAAM', 'OF', 'DLA', 'EN']);
@@ -146,7 +155,10 @@ export function nameFromText(text: string, currencyCode: string): string | null 
   for (let at = 0; at < flat.length; at++) {
     const word = flat[at]!;
     const index = tokenOf[at]!;
-    if (name.length > 0 && legalFormLength(flat, at, currencyCode) > 0) break;
+    if (name.length > 0 && legalFormLength(flat, at, currencyCode) > 0) {
+      if (name.length > 1 && COUNTRY_BEFORE_FORM.has(words.normalized[name.at(-1)!]!) && !LINKS.has(words.normalized[name.at(-2)!]!)) name.pop();
+      break;
+    }
     if (name.at(-1) !== index && (LABEL.test(tokens[index]!) || (name.length > 0 && startsAddress(words, index)))) {
       if (name.length > 0) break;
       continue;

@@ -19,7 +19,7 @@
  * (guards.ts) are dropped before the rules and the directory read the text.
  */
 import { channelFromText } from './channel.ts';
-import { behindProcessor, cleanDescription, MAX_DESCRIPTION_LENGTH } from './clean.ts';
+import { behindProcessor, counterpartyText, MAX_DESCRIPTION_LENGTH, wholeDescription } from './clean.ts';
 import { findMerchant, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
 import { followsTitle } from './guards.ts';
@@ -37,13 +37,15 @@ import { normalize, wordCount } from './text.ts';
  * version are redone over history. test/unit/enrichment-version.test.ts fails when the folder's
  * contents change without a bump.
  */
-export const ENRICHMENT_VERSION = 11;
+export const ENRICHMENT_VERSION = 12;
 
 const PROVIDER_CONFIDENCE = 0.9;
 /** Money in from a shop is a refund at best, and more often a name inside an employer's or a payer's. */
 const DIRECTORY_CONFIDENCE = { exact: 0.9, together: 0.8, moneyIn: 0.7 };
 /** A government agency's category; money in from one is a benefit it pays (CPAM's refund, a family allowance): other income. */
 const AGENCY = 'GOVERNMENT_AND_NON_PROFIT_GOVERNMENT_DEPARTMENTS_AND_AGENCIES';
+/** A tax office's category; money in from one is a refund of tax (Revenue Commissioners' PAYE refund). */
+const TAX_OFFICE = 'GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT';
 const MCC_CONFIDENCE = 0.75;
 /** A name read from the line: the bank's counterparty field is surer than words cut out of its text. */
 const READ_CONFIDENCE = { counterparty: 0.7, description: 0.6 };
@@ -54,7 +56,9 @@ const NAME_BEFORE_FORM = 3;
 export function enrich(input: EnrichmentInput): Enrichment {
   const description = input.description.slice(0, MAX_DESCRIPTION_LENGTH);
   const { hints, currencyCode } = input;
-  const clean = cleanDescription(description, false, currencyCode);
+  // What names the counterparty; a line that names no one (VIR SEPA 000123) shows itself, and no name is read from it.
+  const kept = counterpartyText(description, false, currencyCode);
+  const clean = kept || wholeDescription(description);
   const whole = normalize(description);
   const text = withoutLegalForms(whole, currencyCode);
   const named = normalize(clean);
@@ -76,9 +80,9 @@ export function enrich(input: EnrichmentInput): Enrichment {
     merchant: hints.merchantName
       ? { name: hints.merchantName, website: hints.website, logoUrl: hints.logoUrl, source: 'PROVIDER', confidence: PROVIDER_CONFIDENCE }
       : found && agrees(category, listed, found.at === 0)
-        ? (isPeerApp(found) ? personPaid(found, readName(category, text, party, cleanDescription(description, true), currencyCode)) : undefined) ??
+        ? (isPeerApp(found) ? personPaid(found, readName(category, text, party, counterpartyText(description, true), currencyCode)) : undefined) ??
           { name: found.merchant.name, website: hints.website, logoUrl: hints.logoUrl, source: 'DIRECTORY', confidence: found.exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together }
-        : readName(category, text, party, peopleOnly(category) ? cleanDescription(description, true) : clean, currencyCode),
+        : readName(category, text, party, peopleOnly(category) ? counterpartyText(description, true) : kept, currencyCode),
     category,
     paymentChannel: hints.paymentChannel ?? channelFromText(description, whole),
   };
@@ -210,7 +214,7 @@ function notAPerson(normalized: string, match: DirectoryMatch | undefined): Dire
 
 function listedMatch({ merchant, exact }: DirectoryMatch, direction: RuleInput['direction']): RuleMatch {
   if (merchant.category.primary === 'TRANSFER_OUT') return { category: directed(merchant.category, direction), confidence: exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together };
-  if (direction === 'in') return { category: merchant.category.detailed === AGENCY ? categoryOf('INCOME_OTHER_INCOME') : merchant.category, confidence: DIRECTORY_CONFIDENCE.moneyIn };
+  if (direction === 'in') return { category: categoryOf(merchant.category.detailed === AGENCY ? 'INCOME_OTHER_INCOME' : merchant.category.detailed === TAX_OFFICE ? 'INCOME_TAX_REFUND' : merchant.category.detailed), confidence: DIRECTORY_CONFIDENCE.moneyIn };
   return { category: merchant.category, confidence: exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together };
 }
 

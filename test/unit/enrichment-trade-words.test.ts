@@ -145,8 +145,8 @@ describe('names and payments read from Polish, Latvian and Swedish lines', () =>
     // Danish and Norwegian "rente" is interest, German "Rente" a pension
     ['Rente', '3.20', 'DKK', null, 'INCOME_INTEREST_EARNED'],
     ['Deutsche Rentenversicherung Rente', '1400.00', 'EUR', 'Deutsche Rentenversicherung', 'INCOME_RETIREMENT_PENSION'],
-    // Sweden's bankgiro number before the payee; a housing cooperative's monthly fee
-    ['Bg 5555-1234 BRF SOLROSEN avgift', '-850.00', 'SEK', 'BRF Solrosen', 'RENT_AND_UTILITIES_OTHER_UTILITIES'],
+    // Sweden's bankgiro number before the payee; a housing cooperative's monthly fee, which its members pay in place of rent (version 12)
+    ['Bg 5555-1234 BRF SOLROSEN avgift', '-850.00', 'SEK', 'BRF Solrosen', 'RENT_AND_UTILITIES_RENT'],
     // Latvian banks' own wording: card purchases and cash, incoming and outgoing payments, fees, premiums, utilities
     ['Karšu darījums 12.04.2026 KAFEJNICA SOLE', '-9.00', 'EUR', 'Kafejnica Sole', 'FOOD_AND_DRINK_COFFEE'],
     ['Naudas izņemšana bankomātā 12.04.2026', '-50.00', 'EUR', null, 'TRANSFER_OUT_WITHDRAWAL'],
