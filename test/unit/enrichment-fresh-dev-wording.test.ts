@@ -122,6 +122,16 @@ describe('categories from the movement', () => {
     expect(enrichLine('TST* BLACK DOG COFFEE', '-6.00', 'USD').category?.detailed).toBe('FOOD_AND_DRINK_COFFEE');
   });
 
+  it("a UK council's direct debit is council tax; a pub known by its name (The Red Lion, The Black Bull Inn) is a restaurant; a credit union's TFR a transfer", () => {
+    expect(detailedOf('HARROGATE BOROUGH COUNCIL DD', '-151.00', 'GBP')).toBe('GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT');
+    // Elsewhere a council is not a tax office.
+    expect(detailedOf('COUNCIL ON AGING MEMBERSHIP', '-25.00', 'USD')).not.toBe('GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT');
+    expect(detailedOf('THE RED LION CD 5521 12NOV26', '-31.50', 'GBP')).toBe('FOOD_AND_DRINK_RESTAURANT');
+    expect(detailedOf('THE BLACK BULL INN ON 14 NOV CPM', '-42.00', 'GBP')).toBe('FOOD_AND_DRINK_RESTAURANT');
+    expect(detailedOf('VDP-THE KINGS HEAD', '-18.00')).toBe('FOOD_AND_DRINK_RESTAURANT');
+    expect(detailedOf('TFR 00412 TO ACCT 9931', '-100.00', 'USD')).toBe('TRANSFER_OUT_ACCOUNT_TRANSFER');
+  });
+
   it('UK coaches and Irish utilities under their statement spellings', () => {
     expect(enrichLine('NATIONAL EXPRESS LEEDS', '-24.00', 'GBP').category?.detailed).toBe('TRANSPORTATION_PUBLIC_TRANSIT');
     expect(nameOf('D/D ELEC IRELAND 4410', '-96.00')).toBe('Electric Ireland');
