@@ -115,11 +115,16 @@ const CITY_LINKS = new Set(['OF', 'DI', 'DE', 'DEL', 'DA', 'DU', 'VON', 'VAN', '
   'DR', 'DOCTOR', 'MR', 'MRS', 'MS', 'MME', 'MLLE', 'HERR', 'FRAU', 'SIG', 'SIGRA', 'PAN', 'PANI']);
 const MONTH = '(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)';
 const CURRENCY = '(?:EUR|USD|GBP|SEK|NOK|DKK|CHF|PLN|CZK|HUF|RON|ISK)';
-/** A date, card number or amount between method words and the name: 12/03, XXXX1234, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1", a US credit union's terminal (D5438). */
+/** A date, card number or amount between method words and the name: 12/03, XXXX1234, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1" and BAWAG's card "K002", a US credit union's terminal (D5438). */
 const LEADING_DATE_OR_CARD = new RegExp(
-  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|POS\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|MC/\d+|D\d{4})(?=\s|$)\s*`,
+  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|POS\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|K\d{3}|MC/\d+|D\d{4})(?=\s|$)\s*`,
   'i',
 );
+/**
+ * BAWAG's and easybank's card lines without their bars glue the card's entry to its terminal and the
+ * time to the shop ("MC/000004471POS 4471 K002 04.03. 17:41BILLA DANKT"): a space goes after each.
+ */
+const GLUED_CARD_FIELDS = /(\bMC\/\d+(?=POS\b)|\b\d{1,2}:\d{2}(?=\p{L}))/gu;
 /** Belgian transfers name the other party's account as printed, in groups of four, and its bank: "… VAN REKENING BE68 5390 0754 7034 BIC KREDBEBB LOGISTIEK DE SMET BV". */
 const SPACED_ACCOUNT = /\b[A-Z]{2}\d{2}(?: [A-Z0-9]{4}){2,7}(?: \d{1,3})?(?: BIC:? [A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)?(?=\s|$)/g;
 const CARD_REFERENCE = /(?:\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{4}\b|\b(?:NUMMER |NUMERO )?\d{4} \d{2}XX XXXX \d{4}\b|\b(?:CARD|KARTE|CARTE|CARTA|KORT)\s?(?:NO\.?|NR\.?|N\.|#)?\s?[X*]*\d{4}\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4}\b)/gi;
@@ -219,7 +224,8 @@ export function wholeDescription(raw: string): string {
  * `currencyCode`: the account's, whose countries' towns end a name as the written list's cities do (towns.ts).
  */
 export function counterpartyText(raw: string, keepPlace = false, currencyCode?: string): string {
-  const whole = wholeDescription(raw);
+  const collapsed = wholeDescription(raw);
+  const whole = collapsed.includes(':') ? collapsed.replace(GLUED_CARD_FIELDS, '$1 ') : collapsed;
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
   let text = PURCHASE_AT.exec(descriptor)?.[1] ?? TIKKIE_PAYER.exec(whole)?.[1] ?? RECEIPT_FROM.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
@@ -424,7 +430,7 @@ function stripPlace(text: string, truncated: boolean, towns: ReadonlySet<string>
   let words = text.split(' ');
   const last = words.at(-1) ?? '';
   const glued = Math.max(last.lastIndexOf('-'), last.lastIndexOf('/'));
-  if (words.length > 1 && glued > 0 && (CITIES.has(normalize(last.slice(glued + 1))) || SLASHED_TOWN.test(last))) words = [...words.slice(0, -1), last.slice(0, glued)];
+  if (words.length > 1 && glued > 0 && (isPlace(normalize(last.slice(glued + 1)), towns) || SLASHED_TOWN.test(last))) words = [...words.slice(0, -1), last.slice(0, glued)];
   const normalized = isNormalized(text) ? words : normalizeEach(words);
   let end = placeStart(normalized, towns);
   if (end < normalized.length && CITY_LINKS.has(normalized[end - 1] ?? '')) end = normalized.length;

@@ -17,6 +17,7 @@ describe('payment-method words banks print before the counterparty', () => {
     expect(nameOf('AUTOMATED CREDIT PENNINE JOINERY LTD WAGES OCT', '1650.00', 'GBP')).toBe('Pennine Joinery');
     expect(nameOf('BETALING MET BANKKAART 03/10 BAKKERIJ VERHOEVEN MECHELEN', '-7.40')).toBe('Bakkerij Verhoeven');
     expect(nameOf('Nettgiro til Bergen Tennisklubb kontingent', '-900.00', 'NOK')).toBe('Bergen Tennisklubb');
+    expect(enrichLine('Europese overschrijving naar BE58 0011 2233 4455 Vastgoed Peeters Mededeling: huur december', '-850.00').cleanDescription).toMatch(/^Vastgoed Peeters/);
     const cash = enrichLine('Kontantudbetaling Nordea Aarhus', '-500.00', 'DKK');
     expect([cash.merchant, cash.category?.detailed]).toEqual([null, 'TRANSFER_OUT_WITHDRAWAL']);
   });
@@ -79,6 +80,14 @@ describe('a country or state comes after its town, never before it', () => {
   it('a word before a town that is also a country code stays in the name', () => {
     expect(nameOf('PAYCONIQ BETALING FRITUUR DE POL GENT', '-11.50')).toBe('Frituur de Pol');
     expect(nameOf('ROSA MEXICANO NEW YORK NY US', '-64.00', 'USD')).toBe('Rosa Mexicano');
+  });
+
+  it("a town glued to the name with a hyphen goes, when it is a town of the line's currency's countries", () => {
+    expect(nameOf('COMPRA TARJ. 5402XXXXXXXX3391 OPTICA SANTA LUCIA-GANDIA', '-89.00')).toBe('Optica Santa Lucia');
+  });
+
+  it("BAWAG's card line without its bars: the card's entry, terminal and time glued on go", () => {
+    expect(nameOf('Bezahlung Karte MC/000005512POS 5512 K004 06.11. 12:05HOFER DANKT\\LINZ\\4020', '-31.20')).toBe('Hofer');
   });
 
   it("ABN AMRO's card sequence after the town goes with it", () => {
