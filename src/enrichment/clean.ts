@@ -66,7 +66,7 @@ export function behindProcessor(raw: string): boolean {
 }
 
 /** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung"; Belgian card lines the scheme: "… LIER 05/03/2026 BANCONTACT - CONTACTLOOS"; UK app banks the scheme in brackets: "Priya Raman (Faster Payments)". */
-const TRAILING_WORDS = /\s(?:Kartenzahlung|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\))$/i;
+const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\))$/i;
 /** SumUp's and other terminals' "NAME//CITY/COUNTRY", and French card lines' "NAME\\CITY\\ FR". */
 const SLASHED_PLACE = /\/\/.*$|\\.*$/;
 /** Polish transfers name the other party after a label: "Przelew przychodzący … Od: ACME SPÓŁKA Z O.O.", "Przelew wychodzący do: Jan Kowalski Tytuł: …". */
@@ -125,9 +125,18 @@ const LEADING_DATE_OR_CARD = new RegExp(
  * time to the shop ("MC/000004471POS 4471 K002 04.03. 17:41BILLA DANKT"): a space goes after each.
  */
 const GLUED_CARD_FIELDS = /(\bMC\/\d+(?=POS\b)|\b\d{1,2}:\d{2}(?=\p{L}))/gu;
-/** Belgian transfers name the other party's account as printed, in groups of four, and its bank: "… VAN REKENING BE68 5390 0754 7034 BIC KREDBEBB LOGISTIEK DE SMET BV". */
-const SPACED_ACCOUNT = /\b[A-Z]{2}\d{2}(?: [A-Z0-9]{4}){2,7}(?: \d{1,3})?(?: BIC:? [A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)?(?=\s|$)/g;
-const CARD_REFERENCE = /(?:\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{4}\b|\b(?:NUMMER |NUMERO )?\d{4} \d{2}XX XXXX \d{4}\b|\b(?:CARD|KARTE|CARTE|CARTA|KORT)\s?(?:NO\.?|NR\.?|N\.|#)?\s?[X*]*\d{4}\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4}\b)/gi;
+/** Plaid's names of some banks' ACH entries glue the entry's kind to the payer: "ACH Electronic CreditGUSTO PAY 418832". */
+const GLUED_ACH_ENTRY = /^(ACH Electronic (?:Credit|Debit))(?=\S)/i;
+/** Quotation marks around a company's name (SIA "KAFIJAS GRAUDS", UAB „Kavos namai“): no part of it. */
+const QUOTE = /["“”„«»]/;
+const QUOTES = /["“”„«»]/g;
+/**
+ * Belgian transfers name the other party's account as printed, in groups of four, and its bank: "… VAN
+ * REKENING BE68 5390 0754 7034 BIC KREDBEBB LOGISTIEK DE SMET BV". Past the bank's code, every group
+ * has a digit: a word of four letters after the account (JOKE PEETERS) is the name's.
+ */
+const SPACED_ACCOUNT = /\b[A-Z]{2}\d{2} [A-Z0-9]{4}(?: (?=[A-Z]{0,3}\d)[A-Z0-9]{4}){1,6}(?: \d{1,3})?(?: BIC:? [A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)?(?=\s|$)/g;
+const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{4}\b|\b(?:NUMMER |NUMERO )?\d{4} \d{2}XX XXXX \d{4}\b|\b(?:CARD|KARTE|CARTE|CARTA|KORT)\s?(?:NO\.?|NR\.?|N\.|#)?\s?[X*]*\d{4}\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4}\b)/gi;
 /** A date, or a month with its year (09/2025, 09.2025, 2025-09: the month a salary or a bill is for), with a label before it. */
 const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}[/.]\d{4}|\d{4}[-/]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
 /** UK statements end a line with the payment's code (direct debit, standing order, giro credit, …). */
@@ -138,7 +147,7 @@ const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR)$/i;
  */
 const LEADING_UK_CODE = /^(?:SO|DD|FP)\s/i;
 const TIME = /\b(?:(?:KL|ORE|GODZ)\.? )?(?:\d{1,2}[:.]\d{2}(?::\d{2})?\s?(?:UHR|H)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
-const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?${CURRENCY}|(?:KURS|RATE|FX RATE)\s?\d+(?:[.,]\d+)?)\b`, 'gi');
+const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?${CURRENCY}|(?:KURS|RATE|FX RATE)\s?\d+(?:[.,]\d+)?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
 /** A day and month after its label (Norway's "Dato 12.03", Italy's "DEL 14/03"), which alone would read as a time. */
 const LABELLED_DATE = /\b(?:DATO|DATA|DEL|DNIA|DATE|DEN|VALUTADATUM|UITGEVOERD OP|DATE VALEUR)\s*:?\s+\d{1,2}[./]\d{1,2}(?:[./]\d{2,4})?\.?(?=\s|$)/gi;
 /** A French or Spanish postcode and the one-word town after it, at the end: "BOULANGERIE DES ARCADES 33700 MERIGNAC" (not a US store number before a city and state). */
@@ -150,6 +159,8 @@ const STORE_NUMBER = /(?:,PAS\s?\d+|#\s?\d+|\bK\.\d+\b|\b(?:STORE|STORE NO|STR|N
 const BRACKETED = /(?:\bA )?\(\s*(?:[A-Z]{3}|\d+)\s*\)/gi;
 const REFERENCE_SUFFIX = /\*[A-Z0-9]*\d[A-Z0-9]*/gi;
 const STAR = /\s*\*\s*/g;
+/** A token with six digits or more in a row, whatever is glued to it (BIPT224070300012345_C): a reference, never a name. */
+const LONG_REFERENCE = /(?<=^|\s)\S*\d{6,}\S*(?=\s|$)/g;
 /** A number of three digits or more on its own, or a code mixing letters and at least two digits (2K4L81QT2). */
 const NUMBER_OR_CODE = /\b(?:\d{3,}|(?=[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,})\b/gi;
 /** Punctuation left standing alone once what was around it went ("Utrecht,, / UTRECHT"); an ampersand stays. */
@@ -203,6 +214,7 @@ const BLANKED: ReadonlyArray<readonly [pattern: RegExp, needs: 'digit' | '*' | '
   [PROCESSOR, '*'],
   [REFERENCE_SUFFIX, '*'],
   [STAR, '*'],
+  [LONG_REFERENCE, 'digit'],
   [NUMBER_OR_CODE, 'digit'],
   [STRAY_PUNCTUATION, null],
 ];
@@ -225,10 +237,11 @@ export function wholeDescription(raw: string): string {
  */
 export function counterpartyText(raw: string, keepPlace = false, currencyCode?: string): string {
   const collapsed = wholeDescription(raw);
-  const whole = collapsed.includes(':') ? collapsed.replace(GLUED_CARD_FIELDS, '$1 ') : collapsed;
+  const whole = (collapsed.includes(':') ? collapsed.replace(GLUED_CARD_FIELDS, '$1 ') : collapsed).replace(GLUED_ACH_ENTRY, '$1 ');
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
   let text = PURCHASE_AT.exec(descriptor)?.[1] ?? TIKKIE_PAYER.exec(whole)?.[1] ?? RECEIPT_FROM.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
+  if (QUOTE.test(text)) text = text.replace(QUOTES, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = withoutUsTown(codeEnds ? text : stripLeading(text));
   text = withoutTillBranch(text, whole);
@@ -471,16 +484,18 @@ export function endsWithCity(normalized: string): boolean {
 
 /**
  * Where the place at the end of `words` (each normalized) starts; their length when there is none. A
- * country or state comes after its town, never before it: before a town it is the name's (FRITUUR DE
- * POL BRUGGE).
+ * country's three-letter code comes after its town, never before it: before a town it is the name's
+ * (FRITUUR DE POL BRUGGE); a two-letter one may (Banque Populaire's CAVE SAINT JEAN FR BORDEAUX).
  */
 function placeStart(words: string[], towns: ReadonlySet<string>): number {
   let end = words.length;
   let townTaken = false;
   for (;;) {
     const last = words[end - 1] ?? '';
-    if (end > 1 && !townTaken && (COUNTRIES.has(last) || US_STATES.has(last) || isStateAndCountry(last))) {
+    if (end > 1 && (!townTaken || last.length === 2) && (COUNTRIES.has(last) || US_STATES.has(last) || isStateAndCountry(last))) {
       end -= 1;
+      // Before a town, the country's code ends the place: what precedes it is the name's (CAVE SAINT JEAN FR BORDEAUX).
+      if (townTaken) break;
       continue;
     }
     const city = cityLength(words, end, towns);
