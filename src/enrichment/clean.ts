@@ -245,12 +245,22 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = withoutUsTown(codeEnds ? text : stripLeading(text));
   text = withoutTillBranch(text, whole);
+  if (!keepPlace) text = withoutDepartmentTown(text, townsOf(currencyCode));
   const has = { digit: DIGIT.test(text), '*': text.includes('*'), '(': text.includes('(') };
   for (const [pattern, needs] of BLANKED) if (needs === null || has[needs]) text = text.replace(pattern, ' ');
   text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
   if (!keepPlace) text = stripPlace(text, whole.length >= OFX_NAME_LENGTH - 2 && whole.length <= OFX_NAME_LENGTH, townsOf(currencyCode)).replace(EDGES, '');
   return siteName(text);
+}
+
+/** French card lines' department and town after the shop, glued to it or not: "AU FOURNIL D'OR33ARCACHON", "LA MIE CALINE    33PESSAC". */
+const DEPARTMENT_TOWN = /(?<=\p{L}|\s)\d{2}(\p{L}{3,}(?:[ -]\p{L}+)?)$/u;
+
+/** `text` without a department's number and the town after it at its end, when that is a town of the line's currency. */
+function withoutDepartmentTown(text: string, towns: ReadonlySet<string>): string {
+  const department = DIGIT.test(text) ? DEPARTMENT_TOWN.exec(text) : null;
+  return department && department.index > 0 && isPlace(normalize(department[1]!), towns) ? text.slice(0, department.index).trimEnd() : text;
 }
 
 /** A web address left alone (a BLIK or card payment to www.vinted.pl): the site's name, as its owner writes it. */

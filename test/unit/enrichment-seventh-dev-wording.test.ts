@@ -14,6 +14,12 @@ describe('what a bank prints around the name', () => {
     expect(nameOf('VIR INST Chloé ROUSSEAU BIPT882211009988776_C Virement de Chloé ROUSSEAU', '40.00')).toMatch(/^Chloé ROUSSEAU$/i);
   });
 
+  it("a French card line's department number and town after the shop go, glued to it or not, and a payroll's NET PAY", () => {
+    expect(nameOf("121126 CB****4410 LE PETIT FOURNIL17ROCHEFORT", '-4.80')).toBe('Le Petit Fournil');
+    expect(nameOf('121126 CB****4410 CAVE DU PORT    33ARCACHON', '-22.00')).toBe('Cave du Port');
+    expect(nameOf('ORIG CO NAME:RIPPLING ORIG ID:9138864001 DESC DATE:111526 CO ENTRY DESCR:NET PAY SEC:PPD', '1500.00', 'USD')).toBe('Rippling');
+  });
+
   it('quotation marks around a company\'s name go (SIA "…", UAB „…“)', () => {
     expect(nameOf('PIRKUMS 5169430000001234 2026.11.07 2.90 EUR (481120) SIA "MAIZES KLĒTS" VALMIERA', '-2.90')).toBe('Maizes Klēts');
     expect(nameOf('PIRKINYS 5169430000005678 2026.11.11 6.2 EUR (288622) UAB „Skanių kavos namai“ Vilnius', '-6.20')).toBe('Skanių kavos namai');
