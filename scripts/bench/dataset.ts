@@ -4,7 +4,8 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { ENRICHMENT_VERSION } from '../../src/enrichment/pipeline.ts';
 import { enrichedVersion, markEnriched } from '../../src/modules/categorization/categorization.store.ts';
-import { FIRST_ID, reenrichBehind } from '../../src/modules/categorization/reenrichment.ts';
+import { FIRST_ROW, reenrichBehind } from '../../src/modules/categorization/reenrichment.ts';
+import type { RowPosition } from '../../src/modules/transaction/transaction-enrichment.store.ts';
 import { migrate, ormConfig } from '../../src/orm/orm.ts';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.ts';
 import { JOB_SCHEMA } from '../../src/jobs/queue.ts';
@@ -76,7 +77,10 @@ async function enrichedAtThisVersion(url: string, transactions: number, seededNo
     if ((await enrichedVersion(em)) >= ENRICHMENT_VERSION) return;
     if (seededNow) return await markEnriched(em, ENRICHMENT_VERSION);
     console.log(`Enriching ${transactions.toLocaleString('en-US')} transactions again at ENRICHMENT_VERSION ${ENRICHMENT_VERSION} (once after a version bump)…`);
-    for (let after: string | undefined = FIRST_ID; after !== undefined; ) ({ next: after } = await reenrichBehind(em.fork(), after, 100));
+    const started = performance.now();
+    for (let after: RowPosition | undefined = FIRST_ROW; after !== undefined; ) ({ next: after } = await reenrichBehind(em.fork(), after, 100));
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`Enriched again in ${seconds.toFixed(1)} s (${Math.round(transactions / seconds).toLocaleString('en-US')} transactions/s).`);
     await markEnriched(em, ENRICHMENT_VERSION);
   } finally {
     await orm.close();

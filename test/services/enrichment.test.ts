@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ENRICHMENT_VERSION } from '../../src/enrichment/pipeline.ts';
 import { enricherFor, retrain } from '../../src/modules/categorization/learning.ts';
-import { reenrichBehind, reenrichProfile } from '../../src/modules/categorization/reenrichment.ts';
-import { sourcesBehind, writeEnrichments } from '../../src/modules/transaction/transaction-enrichment.store.ts';
+import { FIRST_ROW, reenrichBehind, reenrichProfile } from '../../src/modules/categorization/reenrichment.ts';
+import { sourcesBehind, writeEnrichments, type RowPosition } from '../../src/modules/transaction/transaction-enrichment.store.ts';
 import { applyTransactionPages } from '../../src/modules/transaction/transaction-sync.store.ts';
 import type { ProviderTransaction } from '../../src/providers/provider-records.ts';
 import type { Builders } from '../support/builders.ts';
@@ -13,7 +13,6 @@ let db: TestDatabase;
 let build: Builders;
 withServiceTier((tier) => ({ db, build } = tier));
 
-const FIRST_ID = '00000000-0000-0000-0000-000000000000';
 const COFFEE = { primary: 'FOOD_AND_DRINK', detailed: 'FOOD_AND_DRINK_COFFEE' };
 const GAS = { primary: 'TRANSPORTATION', detailed: 'TRANSPORTATION_GAS' };
 /** A bank's raw line the built-in rules categorise through the merchant directory (Shell, gas, 0.9). */
@@ -116,13 +115,13 @@ describe('re-enrichment', () => {
       where profile_id = $1`, [profileId]);
 
     // Small runs, so the keyset goes on from where each stopped.
-    let next: string | undefined = FIRST_ID;
+    let next: RowPosition | undefined = FIRST_ROW;
     while (next) ({ next } = await reenrichBehind(db.em(), next, 1));
 
     expect(await rowOf(profileId, 'old-1')).toMatchObject({ merchant_name: 'Blue Bottle Coffee', category_source: 'PROVIDER', category_detailed: COFFEE.detailed, enrichment_version: ENRICHMENT_VERSION });
     expect(await rowOf(profileId, 'old-2')).toMatchObject({ merchant_name: 'Blue Bottle Coffee', category_source: 'USER', category_detailed: GAS.detailed, enrichment_version: ENRICHMENT_VERSION });
     expect(await rowOf(profileId, 'old-3')).toMatchObject({ merchant_name: 'Shell', category_source: 'RULES', category_detailed: GAS.detailed, enrichment_version: ENRICHMENT_VERSION });
-    expect(await sourcesBehind(db.em(), ENRICHMENT_VERSION, FIRST_ID, 10)).toEqual([]);
+    expect(await sourcesBehind(db.em(), ENRICHMENT_VERSION, FIRST_ROW, 10)).toEqual([]);
   });
 
   it("re-enriches the previous version's rows after a bump: a name read from the line now, with its source, and the user's category as the user set it", async () => {
@@ -135,7 +134,7 @@ describe('re-enrichment', () => {
     // As the previous version stored them: no name for a merchant the directory does not know, no source.
     await db.sql(`update transaction set enrichment_version = $2, merchant_name = null, merchant_source = null, merchant_confidence = null where profile_id = $1`, [profileId, ENRICHMENT_VERSION - 1]);
 
-    let next: string | undefined = FIRST_ID;
+    let next: RowPosition | undefined = FIRST_ROW;
     while (next) ({ next } = await reenrichBehind(db.em(), next, 1));
 
     expect(await rowOf(profileId, 'previous-1')).toMatchObject({ merchant_name: 'Harbor Light Donuts', merchant_source: 'DESCRIPTION', merchant_confidence: '0.600', enrichment_version: ENRICHMENT_VERSION });
@@ -149,12 +148,32 @@ describe('re-enrichment', () => {
     });
   });
 
+  it("walks every profile's rows behind the version once, by profile and id, however the pages fall", async () => {
+    const cards = [await card(), await card(), await card()];
+    // The last profile's rows written first: their ids are below the first profile's, which a walk by id alone would pass over.
+    for (const [index, { sync }] of [...cards.entries()].reverse()) await sync([reported(`walk-${index}-1`), reported(`walk-${index}-2`), reported(`walk-${index}-3`)]);
+    const profiles = cards.map(({ profileId }) => profileId);
+    await db.sql('update transaction set enrichment_version = 0 where profile_id = any($1)', [profiles]);
+
+    const walked: string[] = [];
+    for (let after: RowPosition = FIRST_ROW; ; ) {
+      const page = await sourcesBehind(db.em(), ENRICHMENT_VERSION, after, 2);
+      if (page.length === 0) break;
+      walked.push(...page.filter(({ profileId }) => profiles.includes(profileId)).map(({ profileId, id }) => `${profileId}/${id}`));
+      after = { profileId: page.at(-1)!.profileId, id: page.at(-1)!.id };
+    }
+
+    const rows = await db.sql('select profile_id, id from transaction where profile_id = any($1) order by profile_id, id', [profiles]);
+    expect(walked).toEqual(rows.map(({ profile_id, id }) => `${profile_id}/${id}`));
+    expect(walked).toHaveLength(9);
+  });
+
   it('leaves a row as a sync rewrote it between the batch read and its write', async () => {
     const { profileId, sync } = await card();
     await sync([reported('raced-1'), reported('raced-2')]);
     await db.sql('update transaction set enrichment_version = 0, merchant_name = null where profile_id = $1', [profileId]);
     const enricher = await enricherFor(db.em(), profileId);
-    const sources = (await sourcesBehind(db.em(), ENRICHMENT_VERSION, FIRST_ID, 1000)).filter((source) => source.profileId === profileId);
+    const sources = (await sourcesBehind(db.em(), ENRICHMENT_VERSION, FIRST_ROW, 1000)).filter((source) => source.profileId === profileId);
     expect(sources).toHaveLength(2);
 
     // The sync lands after the batch read: a new description and merchant for raced-1.

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { ENRICHMENT_VERSION } from '../../enrichment/pipeline.ts';
 import type { JobDefinition } from '../../jobs/queue.ts';
 import { enrichedVersion, markEnriched, profilesOf } from './categorization.store.ts';
-import { FIRST_ID, reenrichBehind, reenrichProfile } from './reenrichment.ts';
+import type { RowPosition } from '../transaction/transaction-enrichment.store.ts';
+import { FIRST_ID, FIRST_ROW, reenrichBehind, reenrichProfile } from './reenrichment.ts';
 
 export const REENRICH = 'enrichment.reenrich';
 export const RECATEGORIZE = 'categorization.recategorize';
@@ -43,7 +44,8 @@ export class CategorizationJobs implements CorrectionJobs {
 
   definitions(): JobDefinition<object>[] {
     return [
-      { name: REENRICH, policy: 'stately', handle: ({ after }: { after?: string }) => this.#reenrich(after ?? FIRST_ID) },
+      // A run queued by a version that walked by id alone ({ after: id }) starts over: rows already at this version are passed by.
+      { name: REENRICH, policy: 'stately', handle: ({ after }: { after?: RowPosition | string }) => this.#reenrich(typeof after === 'object' ? after : FIRST_ROW) },
       { name: RECATEGORIZE, policy: 'stately', handle: (scope: { profileId?: string; environmentId?: string }) => this.#recategorize(scope) },
     ];
   }
@@ -66,7 +68,7 @@ export class CategorizationJobs implements CorrectionJobs {
     return this.#boss;
   }
 
-  async #reenrich(after: string): Promise<void> {
+  async #reenrich(after: RowPosition): Promise<void> {
     const em = this.#orm.em.fork();
     const { rewritten, next } = await reenrichBehind(em, after, BATCHES_PER_RUN);
     if (next) {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ENRICHMENT_VERSION } from '../../enrichment/pipeline.ts';
-import { sourcesBehind, sourcesOfProfile, writeEnrichments, type EnrichmentSource, type SourcePosition } from '../transaction/transaction-enrichment.store.ts';
+import { sourcesBehind, sourcesOfProfile, writeEnrichments, type EnrichmentSource, type RowPosition, type SourcePosition } from '../transaction/transaction-enrichment.store.ts';
 import type { Enricher } from '../transaction/transaction-enrichment.ts';
 import { enricherFor } from './learning.ts';
 
@@ -11,8 +11,10 @@ import { enricherFor } from './learning.ts';
  * checks it is unchanged), and a USER category is never replaced.
  */
 
-/** Where a run over every transaction starts: before the first id. */
+/** Before the first id (a profile's or a row's). */
 export const FIRST_ID = '00000000-0000-0000-0000-000000000000';
+/** Where a run over every transaction starts: before the first profile's first row. */
+export const FIRST_ROW: RowPosition = { profileId: FIRST_ID, id: FIRST_ID };
 
 /** Rows per batch: one read and one statement of this many small rows. */
 export const BATCH = 500;
@@ -20,16 +22,16 @@ export const BATCH = 500;
 /** What one run did, and where the next one goes on from (undefined when done). */
 export interface Progress {
   rewritten: number;
-  next: string | undefined;
+  next: RowPosition | undefined;
 }
 
 /**
- * Brings transactions enriched below ENRICHMENT_VERSION up to it, by id from `afterId`, for at most
- * `batches` batches. Each profile's enricher is read once per run.
+ * Brings transactions enriched below ENRICHMENT_VERSION up to it, by profile and id from `from`, for
+ * at most `batches` batches. Each profile's enricher is read once per run.
  */
-export async function reenrichBehind(em: EntityManager, afterId: string, batches: number): Promise<Progress> {
+export async function reenrichBehind(em: EntityManager, from: RowPosition, batches: number): Promise<Progress> {
   const enrichers = new Map<string, Enricher>();
-  let after = afterId;
+  let after = from;
   let rewritten = 0;
   for (let batch = 0; batch < batches; batch++) {
     const sources = await sourcesBehind(em, ENRICHMENT_VERSION, after, BATCH);
@@ -38,7 +40,8 @@ export async function reenrichBehind(em: EntityManager, afterId: string, batches
       if (!enrichers.has(profileId)) enrichers.set(profileId, await enricherFor(em, profileId));
     }
     rewritten += await rewrite(em, sources, (source) => enrichers.get(source.profileId)!);
-    after = sources.at(-1)!.id;
+    const { profileId, id } = sources.at(-1)!;
+    after = { profileId, id };
     // A run over many profiles keeps only so many enrichers.
     if (enrichers.size > BATCH) enrichers.clear();
   }

@@ -26,10 +26,14 @@ const INPUT_FROM = 'transaction t join account a on a.profile_id = t.profile_id 
 
 /** The statements of re-enrichment's reads and writes of the transaction table; test/stores.test.ts prepares each. */
 export const transactionEnrichmentStatements = {
-  // Re-enrichment's batches, each a keyset page: rows behind a version across the table (by id), a
+  // Re-enrichment's batches, each a keyset page: rows behind a version across the table (by profile and id), a
   // profile's rows newest first (by its (profile, date, id) index), or some of a profile's rows.
-  inputsBehind: `select ${INPUT_SELECT} from ${INPUT_FROM}
-      where t.id > $1 and t.enrichment_version < $2 order by t.id limit $3`,
+  // Behind a version, by the primary key (profile, id): each partition's index read from where the last
+  // batch stopped and merged, the page's accounts joined after (joined before, the planner scanned every
+  // partition: ids alone have had no index since the table was partitioned by profile).
+  inputsBehind: `with page as materialized (select * from transaction
+        where (profile_id, id) > ($1::uuid, $2::uuid) and enrichment_version < $3 order by profile_id, id limit $4)
+      select ${INPUT_SELECT} from page t join account a on a.profile_id = t.profile_id and a.id = t.account_id order by t.profile_id, t.id`,
   inputsOfProfile: `select ${INPUT_SELECT}, t.date from ${INPUT_FROM}
       where t.profile_id = $1 and (t.date, t.id) < ($2::date, $3::uuid) order by t.date desc, t.id desc limit $4`,
   inputsByIds: `select ${INPUT_SELECT} from ${INPUT_FROM} where t.id = any($1::uuid[]) and t.profile_id = $2`,
@@ -71,9 +75,15 @@ function toSource(row: InputRow): EnrichmentSource {
   return { id, profileId, readVersion: enrichmentVersion, hints, input: { description, amount, currencyCode, accountKind, hints: providerHints(hints) } };
 }
 
-/** Up to `limit` transactions (any profile's) enriched below `version`, with ids after `afterId`, by id. */
-export async function sourcesBehind(em: EntityManager, version: number, afterId: string, limit: number): Promise<EnrichmentSource[]> {
-  return (await run<InputRow>(em, transactionEnrichmentStatements.inputsBehind, [afterId, version, limit])).rows.map(toSource);
+/** Where a keyset page of sources across every profile starts: after (profile, id). */
+export interface RowPosition {
+  profileId: string;
+  id: string;
+}
+
+/** Up to `limit` transactions (any profile's) enriched below `version`, after `after`, by profile and id. */
+export async function sourcesBehind(em: EntityManager, version: number, after: RowPosition, limit: number): Promise<EnrichmentSource[]> {
+  return (await run<InputRow>(em, transactionEnrichmentStatements.inputsBehind, [after.profileId, after.id, version, limit])).rows.map(toSource);
 }
 
 /** Up to `limit` of a profile's transactions before `position` (all, when absent), newest first, each with its position. */
