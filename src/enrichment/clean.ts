@@ -16,7 +16,7 @@ import { isNormalized, normalize, normalizeEach } from './text.ts';
 export const MAX_DESCRIPTION_LENGTH = 400;
 
 /** Card processors and payment facilitators whose prefix stands before the merchant's own name. */
-const PROCESSORS = ['SQ', 'SQC', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR'];
+const PROCESSORS = ['SQ', 'SQC', 'CKE', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR'];
 
 /** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
@@ -25,7 +25,6 @@ const ORIGINATOR = /ORIG CO NAME:\s*(.+?)\s+(?:ORIG ID:|CO ENTRY DESCR:|DESC DAT
 const WIRE_PARTY = /\b(?:Orig|BNF):\s*(.+?)\s+(?:ID:|Snd Bk:|Bnf Bk:|Pmt Det:)/i;
 /** Credit unions' ACH lines: "Deposit ACH TYPE: PAYROLL ID: 9111111101 CO: ACME TOOLS". */
 const ACH_COMPANY = /\bTYPE:.*?\bCO:\s*(.+)$/i;
-const ENTRY_DESCRIPTION = /CO ENTRY DESCR:\s*(.+?)\s+(?:SEC:|TRACE|EED:|IND ID|$)/i;
 const SVWZ = /\b(?:EREF|MREF|CRED|KREF|ABWA|ABWE|IBAN|BIC)\+\S+/gi;
 const PURPOSE_MARKER = /\bSVWZ\+/gi;
 const LABELLED_REFERENCE = new RegExp(
@@ -84,7 +83,7 @@ const CARD_AFTER_NAME = /\s+(?:Betaling (?:met|via)\s|Pasvolgnr\b|Operazione car
 /** PKO BP's card lines: "Lokalizacja: Adres: PIEKARNIA GRZYBEK Miasto: LODZ Kraj: POLSKA". */
 const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj)\s*:|$)/i;
 /** Bank of America's ACH lines: "HubSpot Inc DES:Coupa Pay ID:… INDN:…". */
-const ACH_DES = /^(.+?)\s+DES:\s*(.+?)\s+(?:ID:|INDN:|CO ID:)/i;
+const ACH_DES = /^(.+?)\s+DES:\s*.+?\s+(?:ID:|INDN:|CO ID:)/i;
 /**
  * Some US credit unions' exports join the descriptor and the bank's own type of entry with a spaced
  * colon, the type in title case: "D5438 SQ *LUCY'S COFFEE SAN LUIS OBIS CA 25 : Mobile Purchase Sign
@@ -125,6 +124,8 @@ const LEADING_DATE_OR_CARD = new RegExp(
  * time to the shop ("MC/000004471POS 4471 K002 04.03. 17:41BILLA DANKT"): a space goes after each.
  */
 const GLUED_CARD_FIELDS = /(\bMC\/\d+(?=POS\b)|\b\d{1,2}:\d{2}(?=\p{L}))/gu;
+/** A name in capitals with a word in title case glued to it: a card network's name field filled, then the town (SQ *FIRESIDE PIZZAMissoula MT). */
+const GLUED_TITLE_CASE = /(\p{Lu}{3,})(?=\p{Lu}\p{Ll}{3,}(?:\s|$))/gu;
 /** Plaid's names of some banks' ACH entries glue the entry's kind to the payer: "ACH Electronic CreditGUSTO PAY 418832". */
 const GLUED_ACH_ENTRY = /^(ACH Electronic (?:Credit|Debit))(?=\S)/i;
 /** Quotation marks around a company's name (SIA "KAFIJAS GRAUDS", UAB „Kavos namai“): no part of it. */
@@ -237,7 +238,7 @@ export function wholeDescription(raw: string): string {
  */
 export function counterpartyText(raw: string, keepPlace = false, currencyCode?: string): string {
   const collapsed = wholeDescription(raw);
-  const whole = (collapsed.includes(':') ? collapsed.replace(GLUED_CARD_FIELDS, '$1 ') : collapsed).replace(GLUED_ACH_ENTRY, '$1 ');
+  const whole = (collapsed.includes(':') ? collapsed.replace(GLUED_CARD_FIELDS, '$1 ') : collapsed).replace(GLUED_ACH_ENTRY, '$1 ').replace(GLUED_TITLE_CASE, '$1 ');
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
   let text = PURCHASE_AT.exec(descriptor)?.[1] ?? TIKKIE_PAYER.exec(whole)?.[1] ?? RECEIPT_FROM.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
@@ -309,15 +310,14 @@ function labelled(pattern: RegExp, text: string): string | undefined {
   return text.includes(':') ? pattern.exec(text)?.[1] : undefined;
 }
 
-/** NACHA entries as US banks print them: the originator's name and its entry description (both forms have labels with a colon). */
+/**
+ * NACHA entries as US banks print them: the originator's name (both forms have labels with a colon).
+ * The entry description after it (PAYROLL, AUTO DEBIT, TAX REFUND) says what for, not who: the rules
+ * read it in the whole line.
+ */
 function achOriginator(text: string): string | undefined {
   if (!text.includes(':')) return undefined;
-  const described = ACH_DES.exec(text);
-  if (described) return `${described[1]} ${described[2]}`;
-  const name = ORIGINATOR.exec(text)?.[1];
-  if (!name) return ACH_COMPANY.exec(text)?.[1];
-  const entry = ENTRY_DESCRIPTION.exec(text)?.[1];
-  return entry ? `${name} ${entry}` : name;
+  return ACH_DES.exec(text)?.[1] ?? ORIGINATOR.exec(text)?.[1] ?? ACH_COMPANY.exec(text)?.[1];
 }
 
 /**
@@ -338,6 +338,9 @@ function withoutUsTown(text: string): string {
   if (store > 0) return tokens.slice(0, STORE_WORD.test(tokens[store - 1]!) && store > 1 ? store - 1 : store).join(' ');
   const glued = gluedTown(tokens[state - 1]!);
   if (glued > 0) return [...tokens.slice(0, state - 1), tokens[state - 1]!.slice(0, -glued)].join(' ');
+  // A dash between the name and up to three words before the state: those are the town (BLACKBIRD COFFEE - NORTH BILLINGS MT).
+  const dash = tokens.lastIndexOf('-', state - 1);
+  if (dash > 0 && state - dash <= TOWN_AFTER_DASH) return tokens.slice(0, dash).join(' ');
   const words = normalizeEach(tokens);
   const cut = cutTownLength(words.slice(0, state));
   if (cut > 0) return tokens.slice(0, state - cut).join(' ');
@@ -373,6 +376,9 @@ function mayEndInUsState(text: string): boolean {
     end = space;
   }
 }
+
+/** The most words a town after a dash in a US card descriptor has, the state's token counted. */
+const TOWN_AFTER_DASH = 4;
 
 /** A one-word town glued to a name its field filled (PINE STATE BISCPORTLAND OR): its length, 0 when none. */
 function gluedTown(token: string): number {

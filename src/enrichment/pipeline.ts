@@ -67,10 +67,13 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const partyNamed = party === null ? '' : normalize(party);
   const found =
     (hints.merchantName ? findMerchant(normalize(hints.merchantName.slice(0, MAX_DESCRIPTION_LENGTH)), true) : undefined) ??
-    withForm(named, name, currencyCode) ??
-    notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true)))) ??
-    notCarrier(description, named, notATradesName(text, notAPerson(text, findMerchant(text)))) ??
-    (party ? (withForm(partyNamed, withoutLegalForms(partyNamed, currencyCode), currencyCode) ?? findMerchant(withoutLegalForms(partyNamed, currencyCode), true)) : undefined);
+    notAPaidPerson(
+      whole,
+      withForm(named, name, currencyCode) ??
+        notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true)))) ??
+        notCarrier(description, named, notATradesName(text, notAPerson(text, findMerchant(text)))) ??
+        (party ? (withForm(partyNamed, withoutLegalForms(partyNamed, currencyCode), currencyCode) ?? findMerchant(withoutLegalForms(partyNamed, currencyCode), true)) : undefined),
+    );
   // The bank's counterparty field says what the other party is as much as the text does (Tandartspraktijk De Molen beside "factuur 12345").
   const rules: RuleInput = { normalized: partyNamed === '' ? text : `${text} ${withoutLegalForms(partyNamed, currencyCode)}`, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: wordCount(name), currencyCode };
   const listed = found && listedMatch(found, rules.direction);
@@ -205,6 +208,14 @@ function firstNamed(normalized: string, match: DirectoryMatch | undefined): Dire
  */
 function notCarrier(description: string, named: string, match: DirectoryMatch | undefined): DirectoryMatch | undefined {
   return match && behindProcessor(description) && !` ${named} `.includes(` ${normalize(match.merchant.name).split(' ')[0]} `) ? undefined : match;
+}
+
+/** A line that starts with a US payment app between people: what follows names a person (MobilePay, BLIK and the like pay shops as often). */
+const PEER_PAYMENT = /^(?:ZELLE|ZEL|VENMO|CASH APP)\b/;
+
+/** A directory match, unless the line is a payment app's to or from a person and the match is not the app: ZELLE TO MIKE ROSS paid Mike Ross, not Ross Stores. */
+function notAPaidPerson(whole: string, match: DirectoryMatch | undefined): DirectoryMatch | undefined {
+  return match && !isPeerApp(match) && PEER_PAYMENT.test(whole) ? undefined : match;
 }
 
 /** A directory match, unless it is a person's surname after a title (SR MANUEL COSTA). */
