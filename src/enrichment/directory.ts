@@ -15,6 +15,8 @@ import { wordEnd } from './text.ts';
 export interface DirectoryMerchant {
   name: string;
   category: Category;
+  /** The account currencies whose countries it trades in, when its name is a common word elsewhere (Orange, Sky); absent: all. */
+  currencies?: readonly string[];
 }
 
 export interface DirectoryMatch {
@@ -28,8 +30,8 @@ export interface DirectoryMatch {
 
 const BY_WORDS = new Map<string, DirectoryMerchant>();
 const BY_SQUASHED = new Map<string, DirectoryMerchant>();
-for (const entry of directory.merchants) {
-  const merchant = { name: entry.name, category: categoryOf(entry.category) };
+for (const entry of directory.merchants as ReadonlyArray<{ name: string; category: string; match: string[]; currencies?: string[] }>) {
+  const merchant: DirectoryMerchant = { name: entry.name, category: categoryOf(entry.category), ...(entry.currencies ? { currencies: entry.currencies } : {}) };
   for (const spelling of entry.match) {
     BY_WORDS.set(spelling, merchant);
     BY_SQUASHED.set(spelling.replace(/ /g, ''), merchant);
@@ -52,6 +54,11 @@ const MIN_SQUASHED_LENGTH = 5;
  */
 const SHORT = 3;
 
+/** The merchant, unless it trades only in other currencies' countries than the account's. */
+function trades(merchant: DirectoryMerchant | undefined, currencyCode: string | undefined): DirectoryMerchant | undefined {
+  return merchant && (!merchant.currencies || currencyCode === undefined || merchant.currencies.includes(currencyCode)) ? merchant : undefined;
+}
+
 /** The directory's merchant of exactly this spelling (normalized words), if any. */
 export function merchantSpelled(spelling: string): DirectoryMerchant | undefined {
   return BY_WORDS.get(spelling);
@@ -60,8 +67,10 @@ export function merchantSpelled(spelling: string): DirectoryMerchant | undefined
 /**
  * The directory's merchant named in `normalized` text (see text.ts), if any. `nameFirst`: the text
  * is a counterparty's name, so a short spelling counts as its first word; otherwise it never does.
+ * `currencyCode`: the account's; a merchant that trades only in other currencies' countries is passed
+ * over (ORANGE on a dollar account is a county or a colour, not the French operator).
  */
-export function findMerchant(normalized: string, nameFirst = false): DirectoryMatch | undefined {
+export function findMerchant(normalized: string, nameFirst = false, currencyCode?: string): DirectoryMatch | undefined {
   if (normalized === '') return undefined;
   let best: (Omit<DirectoryMatch, 'words' | 'at'> & { length: number; from: number; to: number }) | undefined;
   // Words are read in place, from one space to the next: a string is made only for a run the filters let through.
@@ -76,8 +85,8 @@ export function findMerchant(normalized: string, nameFirst = false): DirectoryMa
       if (!(best && length <= best.length) && !(end === start && length <= SHORT && !(nameFirst && start === 0)) && SQUASHED.mayHold(hash)) {
         // A spelling word for word is also one written together: a run unknown written together is neither.
         const spaced = normalized.slice(startsAt, endsAt);
-        const together = BY_SQUASHED.get(spaced.replaceAll(' ', ''));
-        const exact = together && BY_WORDS.get(spaced);
+        const together = trades(BY_SQUASHED.get(spaced.replaceAll(' ', '')), currencyCode);
+        const exact = together && trades(BY_WORDS.get(spaced), currencyCode);
         if (exact) best = { merchant: exact, exact: true, length, from: start, to: end };
         else if (together && length >= MIN_SQUASHED_LENGTH) best = { merchant: together, exact: false, length, from: start, to: end };
       }

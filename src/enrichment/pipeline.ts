@@ -70,9 +70,9 @@ export function enrich(input: EnrichmentInput): Enrichment {
     notAPaidPerson(
       whole,
       withForm(named, name, currencyCode) ??
-        notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true)))) ??
-        notCarrier(description, named, notATradesName(text, notAPerson(text, findMerchant(text)))) ??
-        (party ? (withForm(partyNamed, withoutLegalForms(partyNamed, currencyCode), currencyCode) ?? findMerchant(withoutLegalForms(partyNamed, currencyCode), true)) : undefined),
+        notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true, currencyCode), currencyCode))) ??
+        notCarrier(description, named, notATradesName(text, notAPerson(text, findMerchant(text, false, currencyCode)))) ??
+        (party ? (withForm(partyNamed, withoutLegalForms(partyNamed, currencyCode), currencyCode) ?? findMerchant(withoutLegalForms(partyNamed, currencyCode), true, currencyCode)) : undefined),
     );
   // The bank's counterparty field says what the other party is as much as the text does (Tandartspraktijk De Molen beside "factuur 12345").
   const rules: RuleInput = { normalized: partyNamed === '' ? text : `${text} ${withoutLegalForms(partyNamed, currencyCode)}`, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: wordCount(name), currencyCode };
@@ -193,9 +193,9 @@ function notATradesName(normalized: string, match: DirectoryMatch | undefined): 
  * restaurant (DOORDASH MCDONALDS is DoorDash's order, as Plaid names it), a fuel brand before the shop
  * in its station (SHELL 7-ELEVEN, UNO-X 7-ELEVEN). Looked up only when the longest match is not first.
  */
-function firstNamed(normalized: string, match: DirectoryMatch | undefined): DirectoryMatch | undefined {
+function firstNamed(normalized: string, match: DirectoryMatch | undefined, currencyCode: string): DirectoryMatch | undefined {
   if (!match || match.at === 0) return match;
-  const first = findMerchant(normalized.split(' ', match.at).join(' '), true);
+  const first = findMerchant(normalized.split(' ', match.at).join(' '), true, currencyCode);
   if (first?.at !== 0) return match;
   // A platform's order is the kind of food the restaurant after it sells (DoorDash, then McDonald's: fast food).
   return first.merchant.category.primary === match.merchant.category.primary ? { ...first, merchant: { name: first.merchant.name, category: match.merchant.category } } : first;

@@ -4,6 +4,7 @@ import { findMerchant } from '../../src/enrichment/directory.ts';
 import { categoryOfMcc } from '../../src/enrichment/mcc.ts';
 import { categoryOf } from '../../src/enrichment/taxonomy.ts';
 import { normalize } from '../../src/enrichment/text.ts';
+import { townsOf } from '../../src/enrichment/towns.ts';
 
 const nameIn = (text: string) => findMerchant(normalize(text))?.merchant.name;
 
@@ -11,8 +12,10 @@ describe('the merchant directory', () => {
   it('is a few hundred merchants, each spelling in normalized form, naming one merchant only, with a category of the taxonomy', () => {
     expect(directory.merchants.length).toBeGreaterThan(300);
     const owners = new Map<string, string>();
-    for (const { name, category, match } of directory.merchants) {
+    for (const { name, category, match, ...rest } of directory.merchants as ReadonlyArray<{ name: string; category: string; match: string[]; currencies?: string[] }>) {
       expect(() => categoryOf(category), name).not.toThrow();
+      // A merchant kept to some currencies names currencies whose towns the pipeline reads.
+      for (const currency of rest.currencies ?? []) expect(townsOf(currency).size, `${name}: ${currency}`).toBeGreaterThan(0);
       for (const spelling of match) {
         expect(normalize(spelling), name).toBe(spelling);
         expect(owners.get(spelling.replace(/ /g, '')) ?? name, spelling).toBe(name);

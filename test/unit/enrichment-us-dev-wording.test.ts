@@ -36,6 +36,14 @@ describe('US card and ACH lines', () => {
     expect(detailedOf('NYS DTF PIT DES:Tax Paymnt ID:XXXXX INDN:RM CO ID:N3200 PPD', '-500.00')).toBe('GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT');
   });
 
+  it("a merchant whose name is a common word elsewhere is found only on its countries' currencies (Orange, Sky, Target)", () => {
+    expect(us('ORANGE CNTY TAX DES:PROP TAX ID:0041', '-900.00').merchant?.name).not.toBe('Orange');
+    expect(nameOf('PRLV SEPA ORANGE SA FACTURE 2026-11', '-39.99', 'EUR')).toBe('Orange');
+    expect(nameOf('SKY DIGITAL DD', '-45.00', 'GBP')).toBe('Sky');
+    expect(nameOf('BIG SKY BREWING CO BOZEMAN MT', '-30.00', 'USD')).not.toBe('Sky');
+    expect(nameOf('TARGET 00012345 MINNEAPOLIS MN', '-52.00', 'USD')).toBe('Target');
+  });
+
   it("a word that begins a climbing gym's trade does not make a utility a gym", () => {
     expect(detailedOf('BOULDERUTILITIES EBILL PAY 260618 5520419 ALEX KIM', '-61.00')).not.toBe('PERSONAL_CARE_GYMS_AND_FITNESS_CENTERS');
     expect(detailedOf('MESA RIM BOULDERING GYM', '-20.00')).toBe('PERSONAL_CARE_GYMS_AND_FITNESS_CENTERS');
