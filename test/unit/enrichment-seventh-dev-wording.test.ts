@@ -34,8 +34,7 @@ describe('what a bank prints around the name', () => {
     expect(nameOf('BETALING MET DEBETKAART NUMMER 4871 04XX XXXX 1234 BANCONTACT PAYCONIQ CO SLAGERIJ VERSTRAETE GENT 09/11/2026', '-21.00')).toBe('Slagerij Verstraete');
   });
 
-  it('a salary word abbreviated (SAL) and Austria\'s withheld capital gains tax (KESt) name no one', () => {
-    expect(nameOf('OCONNOR ELECTRICAL SAL', '2100.00')).toBe('Oconnor Electrical');
+  it("Austria's withheld capital gains tax (KESt) names no one", () => {
     const tax = enrichLine('Einbehaltene KESt BG/000000512', '-12.40');
     expect([tax.merchant, tax.category?.detailed]).toEqual([null, 'GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT']);
   });
