@@ -124,7 +124,7 @@ const LEADING_DATE_OR_CARD = new RegExp(
  * time to the shop ("MC/000004471POS 4471 K002 04.03. 17:41BILLA DANKT"): a space goes after each.
  */
 const GLUED_CARD_FIELDS = /(\bMC\/\d+(?=POS\b)|\b\d{1,2}:\d{2}(?=\p{L}))/gu;
-/** A name in capitals with a word in title case glued to it: a card network's name field filled, then the town (SQ *FIRESIDE PIZZAMissoula MT). */
+/** A name in capitals with a word in title case glued to it before a US state: the card network's name field filled, then the town (SQ *FIRESIDE PIZZAMissoula MT). */
 const GLUED_TITLE_CASE = /(\p{Lu}{3,})(?=\p{Lu}\p{Ll}{3,}(?:\s|$))/gu;
 /** Plaid's names of some banks' ACH entries glue the entry's kind to the payer: "ACH Electronic CreditGUSTO PAY 418832". */
 const GLUED_ACH_ENTRY = /^(ACH Electronic (?:Credit|Debit))(?=\S)/i;
@@ -200,7 +200,7 @@ const CITY_PREFIXES = new Set(places.cities.flatMap((city) => Array.from({ lengt
  * cannot match without: a line without digits, stars or brackets (blanking never adds one) skips
  * the passes that look for them.
  */
-const BLANKED: ReadonlyArray<readonly [pattern: RegExp, needs: 'digit' | '*' | '(' | null]> = [
+const BLANKED: ReadonlyArray<readonly [pattern: RegExp, needs: 'digit' | 'digits' | '*' | '(' | null]> = [
   [SPACED_ACCOUNT, 'digit'],
   [LABELLED_REFERENCE, 'digit'],
   [BRACKETED, '('],
@@ -215,11 +215,12 @@ const BLANKED: ReadonlyArray<readonly [pattern: RegExp, needs: 'digit' | '*' | '
   [PROCESSOR, '*'],
   [REFERENCE_SUFFIX, '*'],
   [STAR, '*'],
-  [LONG_REFERENCE, 'digit'],
+  [LONG_REFERENCE, 'digits'],
   [NUMBER_OR_CODE, 'digit'],
   [STRAY_PUNCTUATION, null],
 ];
 const DIGIT = /\d/;
+const SIX_DIGITS = /\d{6}/;
 
 /** The description's counterparty text (counterpartyText); the whole description, whitespace collapsed, when nothing is left. */
 export function cleanDescription(raw: string, keepPlace = false, currencyCode?: string): string {
@@ -238,7 +239,7 @@ export function wholeDescription(raw: string): string {
  */
 export function counterpartyText(raw: string, keepPlace = false, currencyCode?: string): string {
   const collapsed = wholeDescription(raw);
-  const whole = (collapsed.includes(':') ? collapsed.replace(GLUED_CARD_FIELDS, '$1 ') : collapsed).replace(GLUED_ACH_ENTRY, '$1 ').replace(GLUED_TITLE_CASE, '$1 ');
+  const whole = (collapsed.includes(':') ? collapsed.replace(GLUED_CARD_FIELDS, '$1 ') : collapsed).replace(GLUED_ACH_ENTRY, '$1 ');
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
   let text = PURCHASE_AT.exec(descriptor)?.[1] ?? TIKKIE_PAYER.exec(whole)?.[1] ?? RECEIPT_FROM.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
@@ -247,7 +248,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   text = withoutUsTown(codeEnds ? text : stripLeading(text));
   text = withoutTillBranch(text, whole);
   if (!keepPlace) text = withoutDepartmentTown(text, townsOf(currencyCode));
-  const has = { digit: DIGIT.test(text), '*': text.includes('*'), '(': text.includes('(') };
+  const has = { digit: DIGIT.test(text), digits: SIX_DIGITS.test(text), '*': text.includes('*'), '(': text.includes('(') };
   for (const [pattern, needs] of BLANKED) if (needs === null || has[needs]) text = text.replace(pattern, ' ');
   text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
@@ -327,8 +328,9 @@ function achOriginator(text: string): string | undefined {
  * (`CULVERS OF JOHNSTON JOHNSTON IA`, `ZIGGIS COFFEE - URBANDALE URBANDALE IA`) or, after a name in
  * capitals, as words in title case (`SQ *RIVERSIDE ICE CREAM Pleasant Hill IA`): neither list of towns is complete.
  */
-function withoutUsTown(text: string): string {
-  if (!mayEndInUsState(text)) return text;
+function withoutUsTown(descriptor: string): string {
+  if (!mayEndInUsState(descriptor)) return descriptor;
+  const text = descriptor.replace(GLUED_TITLE_CASE, '$1 ');
   const tokens = text.split(' ');
   let state = tokens.length - 1;
   while (state > 0 && US_TAIL.test(tokens[state]!)) state--;
