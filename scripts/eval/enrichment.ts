@@ -17,6 +17,7 @@
  * - outside-dev-6: a sixth (2026-12-04), written the same way by a helper who had read neither the rules nor any labelled file, 16 European countries and the four styles;
  * - outside-dev-7: a seventh (2026-12-04, night), written the same way, 18 European countries and the four styles;
  * - outside-dev-8: an eighth (2026-12-04, night), written the same way, US lines only in the Plaid, SimpleFIN and OFX styles;
+ * - outside-dev-9: a ninth (2026-12-04, night), written the same way, from banks the earlier sets had not drawn on;
  * - dev and holdout: round one's lines, written by the rules' author.
  * Each split gets a table by style and one by country, the held-out headline also the 20 categories
  * it gets most wrong. `--misses` lists what the development splits get wrong, never a held-out line
