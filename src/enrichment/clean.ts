@@ -16,7 +16,7 @@ import { isNormalized, normalize, normalizeEach } from './text.ts';
 export const MAX_DESCRIPTION_LENGTH = 400;
 
 /** Card processors and payment facilitators whose prefix stands before the merchant's own name. */
-const PROCESSORS = ['SQ', 'SQC', 'CKE', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR'];
+const PROCESSORS = ['SQ', 'SQC', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR'];
 
 /** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
@@ -57,11 +57,12 @@ const PROCESSOR = new RegExp(PROCESSOR_PREFIX, 'gi');
 const PROCESSOR_BEFORE_NAME = new RegExp(String.raw`${PROCESSOR_PREFIX}\p{L}`, 'iu');
 /**
  * Whether a processor's star prefix stands before the shop's own name in `raw` (PAYPAL *VINTED, Google
- * Pay CCV*Eetcafe De Waag): a directory name found in the whole line but not in what `cleanDescription`
+ * Pay CCV*Eetcafe De Waag), or PayPal's SEPA line names the shop after its own (… Ihr Einkauf bei
+ * HOLZSPIELZEUG WALDMANN): a directory name found in the whole line but not in what `cleanDescription`
  * kept is then the processor's or the wallet's, which only carried the payment.
  */
 export function behindProcessor(raw: string): boolean {
-  return raw.includes('*') && PROCESSOR_BEFORE_NAME.test(raw);
+  return (raw.includes('*') && PROCESSOR_BEFORE_NAME.test(raw)) || PURCHASE_AT.test(raw);
 }
 
 /** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung"; Belgian card lines the scheme: "… LIER 05/03/2026 BANCONTACT - CONTACTLOOS"; UK app banks the scheme in brackets: "Priya Raman (Faster Payments)". */
@@ -74,12 +75,14 @@ const POLISH_PARTY = /\b(?:Od|Do|Nadawca|Odbiorca|Nazwa (?:odbiorcy|nadawcy)):\s
 const FIELD_SEPARATOR = ' , ';
 /** A NatWest field before the name: the card's last digits with the day (and C for contactless, CD for a card), a call reference. */
 const FIELD_BEFORE_NAME = /^(?:\d{4} \d{2}[A-Z]{3}\d{2}(?: CD?)?|CALL REF\.NO\. \d+)$/i;
+/** comdirect's lines: "Empfänger: Katharina Vogt Kto/IBAN: DE44… BLZ/BIC: … Buchungstext: Miete April". */
+const EMPFAENGER = /\bEmpf(?:ä|ae|a)nger:\s*(.+?)(?:\s+(?:Kto\/IBAN|IBAN|BLZ\/BIC|Buchungstext|Verwendungszweck)\s*:|$)/i;
 /** Dutch SEPA lines: "Naam: Gemeente Amsterdam Omschrijving: …". */
 const NAAM = /\bNaam:\s*(.+?)(?:\s+(?:Omschrijving|Kenmerk|IBAN|BIC|Machtiging|Incassant(?:-?ID)?|Betalingskenm)\s*:|$)/i;
 /** ABN AMRO's and ING's SEPA lines in tagged form: "/TRTP/SEPA OVERBOEKING/IBAN/…/NAME/Werkgever BV/REMI/…". */
 const TAGGED_NAME = /\/NAME\/([^/]+)/i;
-/** KBC and ING name the shop first and the card after: "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …"; so do Italian banks: "… TREVISO ITA Operazione carta ****1234 del …". */
-const CARD_AFTER_NAME = /\s+(?:Betaling (?:met|via)\s|Pasvolgnr\b|Operazione carta\b).*$/i;
+/** KBC and ING name the shop first and the card after, as do Fineco's card lines ("TRATTORIA DA NELLO     LUCCA         ITCarta N. *****208Data operazione …"): "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …"; so do Italian banks: "… TREVISO ITA Operazione carta ****1234 del …". */
+const CARD_AFTER_NAME = /\s+(?:Betaling (?:met|via)\s|Pasvolgnr\b|Operazione carta\b|(?:[A-Z]{2})?Carta N[.°]).*$/i;
 /** PKO BP's card lines: "Lokalizacja: Adres: PIEKARNIA GRZYBEK Miasto: LODZ Kraj: POLSKA". */
 const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj)\s*:|$)/i;
 /** Bank of America's ACH lines: "HubSpot Inc DES:Coupa Pay ID:… INDN:…". */
@@ -102,8 +105,8 @@ const BIC_AND_IBAN = /^(?:[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?\s+)?[A-Z]{2}\d{2}[
 const RECEIPT_FROM = /\bFASTER PAYMENTS? RECEIPT\b.*?\bFROM\s+(.+)$/i;
 /** Tikkie's lines name the payer after its own: "Naam: Tikkie Omschrijving: Tikkie ID 0001…, Pizza avond, Van Lisa Bakker, NL12RABO…". */
 const TIKKIE_PAYER = /\bTikkie ID \S+,.*?,\s*Van\s+([^,]+),/i;
-/** Bank of America's Zelle lines: "Zelle Transfer Conf# t5k2w1; Ortega, Lucia" (surname, given name). */
-const SURNAME_COMMA_GIVEN = /\bZelle\b[^;]*;\s*([\p{L}' -]+),\s*([\p{L}' -]+)$/iu;
+/** Bank of America's Zelle lines, "Zelle Transfer Conf# t5k2w1; Ortega, Lucia", and Swedish Swish lines, "Swish inbetalning LINDQVIST, OSKAR" (surname, given name). */
+const SURNAME_COMMA_GIVEN = /(?:\bZelle\b[^;]*;|\bSwish (?:betalning|inbetalning))\s*([\p{L}' -]+),\s*([\p{L}' -]+)$/iu;
 /** OFX cuts a name at 32 characters: "ROSA MEXICANO UNION SQ NEW YOR" ends in part of a city. */
 const OFX_NAME_LENGTH = 32;
 /**
@@ -116,7 +119,7 @@ const MONTH = '(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)';
 const CURRENCY = '(?:EUR|USD|GBP|SEK|NOK|DKK|CHF|PLN|CZK|HUF|RON|ISK)';
 /** A date, card number or amount between method words and the name: 12/03, XXXX1234, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1" and BAWAG's card "K002", a US credit union's terminal (D5438). */
 const LEADING_DATE_OR_CARD = new RegExp(
-  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|POS\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|K\d{3}|MC/\d+|D\d{4})(?=\s|$)\s*`,
+  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|POS\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|K\d{3}|MC/\d+|D\d{4}|\.{2,}\d{4})(?=\s|$)\s*`,
   'i',
 );
 /**
@@ -148,7 +151,7 @@ const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR)$/i;
  */
 const LEADING_UK_CODE = /^(?:SO|DD|FP)\s/i;
 const TIME = /\b(?:(?:KL|ORE|GODZ)\.? )?(?:\d{1,2}[:.]\d{2}(?::\d{2})?\s?(?:UHR|H)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
-const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?${CURRENCY}|(?:KURS|RATE|FX RATE)\s?\d+(?:[.,]\d+)?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
+const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?${CURRENCY}|(?:KURS|RATE|FX RATE):?\s?\d+(?:[.,]\d+)?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
 /** A day and month after its label (Norway's "Dato 12.03", Italy's "DEL 14/03"), which alone would read as a time. */
 const LABELLED_DATE = /\b(?:DATO|DATA|DEL|DNIA|DATE|DEN|VALUTADATUM|UITGEVOERD OP|DATE VALEUR)\s*:?\s+\d{1,2}[./]\d{1,2}(?:[./]\d{2,4})?\.?(?=\s|$)/gi;
 /** A French or Spanish postcode and the one-word town after it, at the end: "BOULANGERIE DES ARCADES 33700 MERIGNAC" (not a US store number before a city and state). */
@@ -241,7 +244,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   const collapsed = wholeDescription(raw);
   const whole = (collapsed.includes(':') ? collapsed.replace(GLUED_CARD_FIELDS, '$1 ') : collapsed).replace(GLUED_ACH_ENTRY, '$1 ');
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
-  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? TIKKIE_PAYER.exec(whole)?.[1] ?? RECEIPT_FROM.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? TIKKIE_PAYER.exec(whole)?.[1] ?? RECEIPT_FROM.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   if (QUOTE.test(text)) text = text.replace(QUOTES, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
@@ -279,9 +282,9 @@ function firstField(text: string): string | undefined {
   return text.split(FIELD_SEPARATOR).find((field) => field.trim() !== '' && !FIELD_BEFORE_NAME.test(field.trim()));
 }
 
-/** A person the line writes surname first after a semicolon, given name first. */
+/** A person the line writes surname first (after a semicolon, or Swish's word), given name first. */
 function givenThenSurname(text: string): string | undefined {
-  if (!text.includes(';')) return undefined;
+  if (!text.includes(',')) return undefined;
   const person = SURNAME_COMMA_GIVEN.exec(text);
   return person ? `${person[2]!.trim()} ${person[1]!.trim()}` : undefined;
 }
