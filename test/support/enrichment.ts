@@ -13,3 +13,8 @@ export function enrichLine(description: string, amount = '-12.00', currencyCode 
 export function nameOfLine(description: string, amount = '-12.00', currencyCode = 'EUR', hints: Partial<ProviderHints> = {}): string | null {
   return enrichLine(description, amount, currencyCode, hints).merchant?.name ?? null;
 }
+
+/** The detailed category `enrichLine` gives, or null. */
+export function detailedOfLine(description: string, amount = '-12.00', currencyCode = 'EUR', hints: Partial<ProviderHints> = {}): string | null {
+  return enrichLine(description, amount, currencyCode, hints).category?.detailed ?? null;
+}

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
-
-const detailedOf = (description: string, amount?: string, currencyCode?: string, hints?: Parameters<typeof enrichLine>[3]) => enrichLine(description, amount, currencyCode, hints).category?.detailed ?? null;
+import { detailedOfLine as detailedOf, enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
 
 /**
  * Patterns of the misses of `fresh-dev` (the held-out set of 2026-12-03, read once the blind set was

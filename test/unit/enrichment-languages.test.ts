@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cleanDescription } from '../../src/enrichment/clean.ts';
 import { enrich } from '../../src/enrichment/pipeline.ts';
-import { NO_HINTS } from '../support/enrichment.ts';
-
-const detailedOf = (description: string, amount: string, currencyCode: string) => enrich({ description, amount, currencyCode, accountKind: 'DEPOSITORY', hints: NO_HINTS }).category?.detailed ?? null;
+import { detailedOfLine as detailedOf, NO_HINTS } from '../support/enrichment.ts';
 
 describe('movement words in the languages Enable Banking reaches', () => {
   it.each([

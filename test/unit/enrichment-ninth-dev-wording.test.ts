@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
-
-const detailedOf = (description: string, amount?: string, currencyCode?: string, hints?: Parameters<typeof enrichLine>[3]) => enrichLine(description, amount, currencyCode, hints).category?.detailed ?? null;
+import { detailedOfLine as detailedOf, enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
 
 /** Patterns of outside-dev-9's misses (ENRICHMENT_VERSION 12), each on a line written here. */
 describe("banks' wordings the earlier sets had not drawn on", () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enrichLine as enriched } from '../support/enrichment.ts';
-const detailedOf = (description: string, amount: string, currencyCode: string) => enriched(description, amount, currencyCode).category?.detailed ?? null;
+import { detailedOfLine as detailedOf, enrichLine as enriched } from '../support/enrichment.ts';
 
 // Lines written for these tests from the wording of each country's statements, not taken from the evaluation.
 describe('a trade named in the bank line’s own language, for a shop no directory knows', () => {

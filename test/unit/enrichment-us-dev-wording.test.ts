@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
+import { detailedOfLine, enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
 
 const us = (description: string, amount = '-12.00') => enrichLine(description, amount, 'USD');
-const detailedOf = (description: string, amount?: string) => us(description, amount).category?.detailed ?? null;
+const detailedOf = (description: string, amount?: string) => detailedOfLine(description, amount, 'USD');
 
 /** Patterns of outside-dev-8's misses (US lines; ENRICHMENT_VERSION 12), each on a line written here. */
 describe('US card and ACH lines', () => {
