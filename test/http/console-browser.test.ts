@@ -185,7 +185,8 @@ it('sends a test event and redelivers the failed range, by keyboard, and shows t
     expect(subscription.status).toBe(201);
     const { page } = developer;
     await page.getByRole('navigation').getByRole('link', { name: 'Webhooks' }).click();
-    expect(await page.getByRole('definition').filter({ hasText: /Off: set PUBLIC_URL/ }).count()).toBe(1);
+    // The page renders before its reachability answer arrives: wait for it rather than count what is there at the click.
+    await expect.poll(() => page.getByRole('definition').filter({ hasText: /Off: set PUBLIC_URL/ }).count(), EVENTUALLY).toBe(1);
     await page.getByRole('link', { name: 'Receiver check' }).click();
     const log = page.getByRole('region', { name: 'Attempts by event' });
     const failuresInARow = page.getByTestId('consecutive-failures');
