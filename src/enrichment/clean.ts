@@ -28,7 +28,7 @@ const ACH_COMPANY = /\bTYPE:.*?\bCO:\s*(.+)$/i;
 const SVWZ = /\b(?:EREF|MREF|CRED|KREF|ABWA|ABWE|IBAN|BIC)\+\S+/gi;
 const PURPOSE_MARKER = /\bSVWZ\+/gi;
 const LABELLED_REFERENCE = new RegExp(
-  String.raw`\b(?:End-to-End-Ref|Mandatsref|Mandat|Gl(?:ä|ae|a)ubiger-?ID|Kundenreferenz|Kundennr|Steuer-?nr\.?|Steuernummer|Referenz|Ref|R[ée]f|Referencia|Bankreferentie|R[ée]f[ée]rence banque|Kenmerk|Betalingskenm|Machtiging|Incassant-?ID|OCR|Trace ?#?|TRN|PPD ID|WEB ID|CCD ID|CO ID|IND ID|INDN|ID|Conf ?#?|Confirmation|Auth ?#?|TXN|IBAN|BIC|Mandate|NR|Nr|No|Transaction)\s*[.:#]?\s*[:#]?\s*[A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*`,
+  String.raw`\b(?:End-to-End-Ref|Mandatsref|Mandat|Gl(?:ä|ae|a)ubiger-?ID|Kundenreferenz|Kundennr|Steuer-?nr\.?|Steuernummer|Referenz|Ref|R[ée]f|Referencia|Bankreferentie|R[ée]f[ée]rence banque|Kenmerk|Betalingskenm|Machtiging|Incassant-?ID|OCR|Trace ?#?|TRN|PPD ID|WEB ID|CCD ID|CO ID|IND ID|INDN|ID|KFN|VJ|ABI|CAB|Conf ?#?|Confirmation|Auth ?#?|TXN|IBAN|BIC|Mandate|NR|Nr|No|Transaction)\s*[.:#]?\s*[:#]?\s*[A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*`,
   'gi',
 );
 /**
@@ -66,7 +66,7 @@ export function behindProcessor(raw: string): boolean {
 }
 
 /** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung"; Belgian card lines the scheme: "… LIER 05/03/2026 BANCONTACT - CONTACTLOOS"; UK app banks the scheme in brackets: "Priya Raman (Faster Payments)". */
-const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\))$/i;
+const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB)$/i;
 /** SumUp's and other terminals' "NAME//CITY/COUNTRY", and French card lines' "NAME\\CITY\\ FR". */
 const SLASHED_PLACE = /\/\/.*$|\\.*$/;
 /** Polish transfers name the other party after a label: "Przelew przychodzący … Od: ACME SPÓŁKA Z O.O.", "Przelew wychodzący do: Jan Kowalski Tytuł: …". */
@@ -101,6 +101,8 @@ const ENTRY_TYPE_AFTER = /\s:\s+\p{Lu}\p{Ll}.*$/u;
  */
 const FIELD_BAR = '|';
 const BIC_AND_IBAN = /^(?:[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?\s+)?[A-Z]{2}\d{2}[A-Z0-9]{10,30}\s+/;
+/** Barclays (through Teller) prints the name, a reference, the payment's code and the name again, the second in full: "LB HACKNEY 61830274 DDR London Borough of Hackney". */
+const NAME_AFTER_CODE = /\s(?:DDR|BCC|CPM)\s+(\S.*)$/;
 /** Santander's incoming payments put the payer's reference first: "FASTER PAYMENTS RECEIPT REF LUNCH FROM TOM HASTINGS". */
 const RECEIPT_FROM = /\bFASTER PAYMENTS? RECEIPT\b.*?\bFROM\s+(.+)$/i;
 /** Tikkie's lines name the payer after its own: "Naam: Tikkie Omschrijving: Tikkie ID 0001…, Pizza avond, Van Lisa Bakker, NL12RABO…". */
@@ -119,7 +121,7 @@ const MONTH = '(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)';
 const CURRENCY = '(?:EUR|USD|GBP|SEK|NOK|DKK|CHF|PLN|CZK|HUF|RON|ISK)';
 /** A date, card number or amount between method words and the name: 12/03, XXXX1234, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1" and BAWAG's card "K002", a US credit union's terminal (D5438). */
 const LEADING_DATE_OR_CARD = new RegExp(
-  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|POS\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|K\d{3}|MC/\d+|D\d{4}|\.{2,}\d{4})(?=\s|$)\s*`,
+  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|POS\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|K\d{3}|MC/\d+|D\d{4}|\.{2,}\d{4}|\d{2,6}\*+\d{2,6}|\d{2}XX)(?=\s|$)\s*`,
   'i',
 );
 /**
@@ -142,7 +144,7 @@ const QUOTES = /["“”„«»]/g;
 const SPACED_ACCOUNT = /\b[A-Z]{2}\d{2} [A-Z0-9]{4}(?: (?=[A-Z]{0,3}\d)[A-Z0-9]{4}){1,6}(?: \d{1,3})?(?: BIC:? [A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)?(?=\s|$)/g;
 const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{4}\b|\b(?:NUMMER |NUMERO )?\d{4} \d{2}XX XXXX \d{4}\b|\b(?:CARD|KARTE|CARTE|CARTA|KORT)\s?(?:NO\.?|NR\.?|N\.|#)?\s?[X*]*\d{4}\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4}\b)/gi;
 /** A date, or a month with its year (09/2025, 09.2025, 2025-09: the month a salary or a bill is for), with a label before it. */
-const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}[/.]\d{4}|\d{4}[-/]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
+const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?|\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}[/.]\d{4}|\d{4}[-/]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
 /** UK statements end a line with the payment's code (direct debit, standing order, giro credit, …). */
 const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR)$/i;
 /**
@@ -153,7 +155,7 @@ const LEADING_UK_CODE = /^(?:SO|DD|FP)\s/i;
 const TIME = /\b(?:(?:KL|ORE|GODZ)\.? )?(?:\d{1,2}[:.]\d{2}(?::\d{2})?\s?(?:UHR|H)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
 const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?${CURRENCY}|(?:KURS|RATE|FX RATE):?\s?\d+(?:[.,]\d+)?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
 /** A day and month after its label (Norway's "Dato 12.03", Italy's "DEL 14/03"), which alone would read as a time. */
-const LABELLED_DATE = /\b(?:DATO|DATA|DEL|DNIA|DATE|DEN|VALUTADATUM|UITGEVOERD OP|DATE VALEUR)\s*:?\s+\d{1,2}[./]\d{1,2}(?:[./]\d{2,4})?\.?(?=\s|$)/gi;
+const LABELLED_DATE = /\b(?:DATO|DATA|DEL|DNIA|DATE|DEN|VALUTADATUM|UITGEVOERD OP|DATE VALEUR|EX[EÉ]CUT[EÉ] LE)\s*:?\s+\d{1,2}[./-]\d{1,2}(?:[./]\d{2,4})?\.?(?=\s|$)/gi;
 /** A French or Spanish postcode and the one-word town after it, at the end: "BOULANGERIE DES ARCADES 33700 MERIGNAC" (not a US store number before a city and state). */
 const POSTCODE_TOWN = /\s\d{5}\s+\p{L}[\p{L}'-]*$/u;
 const PHONE = /\b(?:\+?\d{1,3}[ -])?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b|\b\d{3}-\d{7}\b/g;
@@ -244,7 +246,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   const collapsed = wholeDescription(raw);
   const whole = (collapsed.includes(':') ? collapsed.replace(GLUED_CARD_FIELDS, '$1 ') : collapsed).replace(GLUED_ACH_ENTRY, '$1 ');
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
-  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? TIKKIE_PAYER.exec(whole)?.[1] ?? RECEIPT_FROM.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? TIKKIE_PAYER.exec(whole)?.[1] ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   if (QUOTE.test(text)) text = text.replace(QUOTES, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);

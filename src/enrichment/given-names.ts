@@ -2,9 +2,10 @@
  * French, Belgian, Italian and Polish banks write a person surname first (`VIR SEPA EMIS DE MME ROUSSEL ANNE`,
  * `BLIK P2P-WYCHODZĄCY KOWALSKA ANNA`, `INSTANTOVERSCHRIJVING VAN JANSSENS SOFIE`), where an app shows
  * Anne Roussel. A name of two words whose second is a common given name and whose first is not is read
- * that way round. The list is small on purpose: the most common given names in France, Belgium, the
- * Netherlands, Italy and Poland (normalized), enough to turn the usual case and never a shop's name, which
- * rarely ends in a given name alone.
+ * that way round. The list is small on purpose: the most common given names of the countries the
+ * providers reach (normalized), enough to turn the usual case and never a shop's name, which rarely ends
+ * in a given name alone; names that are also shops' or common words (MART, LIGA, ROSA, MAX) are left out.
+ * A name that starts with one of them is a person's (isPersonName): a payment to them is a transfer.
  */
 import { isTradesWord } from './rules.ts';
 import { normalize } from './text.ts';
@@ -24,6 +25,19 @@ const GIVEN_NAMES: ReadonlySet<string> = new Set([
   // Polish
   'ANNA', 'MARIA', 'KATARZYNA', 'MALGORZATA', 'AGNIESZKA', 'BARBARA', 'EWA', 'KRYSTYNA', 'ELZBIETA', 'MAGDALENA', 'JOANNA', 'ALEKSANDRA', 'MONIKA', 'ZOFIA', 'DOROTA', 'BEATA',
   'PIOTR', 'KRZYSZTOF', 'ANDRZEJ', 'TOMASZ', 'PAWEL', 'MICHAL', 'MARCIN', 'JAKUB', 'ADAM', 'LUKASZ', 'GRZEGORZ', 'MATEUSZ', 'WOJCIECH', 'MARIUSZ', 'DARIUSZ', 'KAMIL', 'MAREK', 'BARTOSZ',
+  // German and Austrian
+  'SABINE', 'PETRA', 'CLAUDIA', 'SUSANNE', 'BIRGIT', 'STEFANIE', 'KATHARINA', 'JULIA', 'LENA', 'LEONIE', 'HANNAH', 'LISA', 'MIA', 'JOHANNA', 'ANJA', 'NICOLE', 'MELANIE',
+  'MICHAEL', 'ANDREAS', 'STEFAN', 'MARKUS', 'CHRISTIAN', 'MATTHIAS', 'FLORIAN', 'TOBIAS', 'JONAS', 'FELIX', 'LUKAS', 'ALEXANDER', 'SEBASTIAN', 'JURGEN', 'JUERGEN', 'KLAUS', 'WOLFGANG', 'UWE', 'JORG', 'JOERG',
+  // English, Irish
+  'SARAH', 'EMILY', 'JESSICA', 'JENNIFER', 'ELIZABETH', 'CHARLOTTE', 'OLIVIA', 'AMELIA', 'LUCY', 'REBECCA', 'RACHEL', 'HANNA', 'KATIE', 'AOIFE', 'SIOBHAN', 'NIAMH', 'CIARA', 'SINEAD', 'ORLA', 'ROISIN', 'PRIYA',
+  'JAMES', 'JOHN', 'DAVID', 'ROBERT', 'WILLIAM', 'RICHARD', 'JOSEPH', 'DANIEL', 'MATTHEW', 'ANDREW', 'CHRISTOPHER', 'JONATHAN', 'OLIVER', 'HARRY', 'GEORGE', 'SEAN', 'CIARAN', 'CONOR', 'DECLAN', 'EOIN', 'NIALL', 'PADRAIG', 'LIAM',
+  // Spanish and Portuguese
+  'LUCIA', 'CARMEN', 'PILAR', 'JAVIER', 'JORGE', 'ALEJANDRO', 'PABLO', 'SERGIO', 'ALVARO', 'DIEGO', 'CARLOS', 'MIGUEL', 'ANTONIO', 'MANUEL', 'RAFAEL', 'FERNANDO', 'ANA', 'BEATRIZ', 'MARIANA', 'JOAO', 'RUI', 'TIAGO', 'PEDRO', 'NUNO',
+  // Swedish, Danish, Norwegian, Finnish
+  'ELIN', 'INGRID', 'ASTRID', 'SIGRID', 'KARIN', 'MALIN', 'FREJA', 'IDA', 'MAJA', 'KARI', 'HEGE', 'SILJE', 'METTE', 'AINO', 'SANNA', 'TIINA', 'MINNA', 'KAISA',
+  'ERIK', 'LARS', 'ANDERS', 'MAGNUS', 'OSKAR', 'NILS', 'BJORN', 'HENRIK', 'MADS', 'RASMUS', 'SOREN', 'JENS', 'MIKKEL', 'FREDRIK', 'HAKON', 'OLA', 'EINAR', 'MATTI', 'JUHA', 'MIKKO', 'JUKKA', 'TIMO', 'ANTTI', 'VILLE',
+  // Estonian, Latvian, Lithuanian
+  'KADRI', 'TIIU', 'KAIRI', 'MARET', 'TOOMAS', 'TONU', 'JAAN', 'ANDRES', 'PRIIT', 'ILZE', 'INESE', 'KRISTINE', 'JANIS', 'ANDRIS', 'MARTINS', 'EDGARS', 'RUTA', 'JURGITA', 'RASA', 'TOMAS', 'MANTAS', 'DARIUS', 'MINDAUGAS',
 ]);
 /** First words of a place's or a shop's name that a given name follows: SAINT PAUL, CHEZ ANNE, VILLA MARIA. */
 const NOT_SURNAMES: ReadonlySet<string> = new Set(['SAINT', 'SAINTE', 'ST', 'STE', 'SAN', 'SANTA', 'SANKT', 'CHEZ', 'VILLA', 'CASA', 'CAFE', 'LA', 'LE', 'DE', 'VAN', 'THE']);
@@ -34,6 +48,18 @@ export function givenNameFirst(words: readonly string[]): readonly string[] {
   const surname = normalize(words[0]!);
   const given = normalize(words[1]!);
   return given.split(' ').every((part) => GIVEN_NAMES.has(part)) && !GIVEN_NAMES.has(surname) && !NOT_SURNAMES.has(surname) && !isTradesWord(surname) ? [words[1]!, words[0]!] : words;
+}
+
+/** The most words a person's name has on a statement (given names, surname). */
+const PERSON_WORDS = 3;
+
+/**
+ * True when a normalized name reads as a person's: two or three words of letters, a common given name
+ * first, and no word that names a trade (ANNA SCHMIDT FRISEUR is a hairdresser's shop).
+ */
+export function isPersonName(normalized: string): boolean {
+  const words = normalized.split(' ');
+  return words.length >= 2 && words.length <= PERSON_WORDS && GIVEN_NAMES.has(words[0]!) && words.every((word) => /^[A-Z]+$/.test(word) && !isTradesWord(word));
 }
 
 /** True when a normalized word is one of the common given names (JAN, MARCO), which a purpose word (a month) may also be. */

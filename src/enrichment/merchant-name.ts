@@ -91,10 +91,10 @@ const LABEL = /^\p{L}[\p{L}.-]*:$/u;
 
 /**
  * A street's word (Belgian transfers print the other party's address after the name: SOPHIE LAMBERT
- * RUE DES ECOLES 4 NAMUR; Spanish ones C/ MAYOR 12): a name of a word or more ends before it when a
+ * RUE DES ECOLES 4 NAMUR; Spanish ones C/ MAYOR 12; Sparkasse's card lines the shop's, Am Markt 3): a name of a word or more ends before it when a
  * house number follows within ADDRESS_WORDS tokens. Normalized, except C/ as written.
  */
-const STREETS = new Set(['RUE', 'AVENUE', 'BOULEVARD', 'CHAUSSEE', 'STRAAT', 'STRASSE', 'VIA', 'VIALE', 'PIAZZA', 'CALLE', 'AVENIDA', 'AVDA', 'RUA', 'ULICA', 'C/']);
+const STREETS = new Set(['AM', 'RUE', 'AVENUE', 'BOULEVARD', 'CHAUSSEE', 'STRAAT', 'STRASSE', 'VIA', 'VIALE', 'PIAZZA', 'CALLE', 'AVENIDA', 'AVDA', 'RUA', 'ULICA', 'C/']);
 const ADDRESS_WORDS = 4;
 const HOUSE_NUMBER = /^\d{1,4}[A-Z]?,?$/i;
 

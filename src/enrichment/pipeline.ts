@@ -22,6 +22,7 @@ import { channelFromText } from './channel.ts';
 import { behindProcessor, counterpartyText, MAX_DESCRIPTION_LENGTH, wholeDescription } from './clean.ts';
 import { findMerchant, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
+import { isGivenName, isPersonName } from './given-names.ts';
 import { followsTitle } from './guards.ts';
 import { legalFormLength, withoutLegalForms } from './legal-forms.ts';
 import { categoryOfMcc } from './mcc.ts';
@@ -37,7 +38,7 @@ import { normalize, wordCount } from './text.ts';
  * version are redone over history. test/unit/enrichment-version.test.ts fails when the folder's
  * contents change without a bump.
  */
-export const ENRICHMENT_VERSION = 12;
+export const ENRICHMENT_VERSION = 13;
 
 const PROVIDER_CONFIDENCE = 0.9;
 /** Money in from a shop is a refund at best, and more often a name inside an employer's or a payer's. */
@@ -47,6 +48,8 @@ const AGENCY = 'GOVERNMENT_AND_NON_PROFIT_GOVERNMENT_DEPARTMENTS_AND_AGENCIES';
 /** A tax office's category; money in from one is a refund of tax (Revenue Commissioners' PAYE refund). */
 const TAX_OFFICE = 'GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT';
 const MCC_CONFIDENCE = 0.75;
+/** A payment between people read from a person's name alone: as sure as a plain transfer word. */
+const PERSON_CONFIDENCE = 0.5;
 /** A name read from the line: the bank's counterparty field is surer than words cut out of its text. */
 const READ_CONFIDENCE = { counterparty: 0.7, description: 0.6 };
 /** A directory spelling with a legal form has at most this many words before the form (WIENER STADTISCHE AG). */
@@ -77,7 +80,10 @@ export function enrich(input: EnrichmentInput): Enrichment {
   // The bank's counterparty field says what the other party is as much as the text does (Tandartspraktijk De Molen beside "factuur 12345").
   const rules: RuleInput = { normalized: partyNamed === '' ? text : `${text} ${withoutLegalForms(partyNamed, currencyCode)}`, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: wordCount(name), currencyCode };
   const listed = found && listedMatch(found, rules.direction);
-  const category = categorize(hints, rules, listed);
+  const paymentChannel = hints.paymentChannel ?? channelFromText(description, whole);
+  // A person on the other side (the bank's counterparty field, else what the line names), no directory match and no card's purchase (TOM THUMB #2510 DALLAS TX): a payment between people.
+  const person = !found && paymentChannel === 'OTHER' && isPersonName(partyNamed === '' ? normalize(nameFromText(kept, currencyCode) ?? '') : partyNamed);
+  const category = categorize(hints, rules, listed, person);
   return {
     cleanDescription: clean,
     merchant: hints.merchantName
@@ -85,9 +91,9 @@ export function enrich(input: EnrichmentInput): Enrichment {
       : found && agrees(category, listed, found.at === 0)
         ? (isPeerApp(found) ? personPaid(found, readName(category, text, party, counterpartyText(description, true), currencyCode)) : undefined) ??
           { name: found.merchant.name, website: hints.website, logoUrl: hints.logoUrl, source: 'DIRECTORY', confidence: found.exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together }
-        : readName(category, text, party, peopleOnly(category) ? counterpartyText(description, true) : kept, currencyCode),
+        : readName(category, text, party, peopleOnly(category) ? counterpartyText(description, true) : kept, currencyCode, person),
     category,
-    paymentChannel: hints.paymentChannel ?? channelFromText(description, whole),
+    paymentChannel,
   };
 }
 
@@ -97,7 +103,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
  * merchant category code (a kind-of-trade word of its primary refining it), else a kind-of-trade
  * word, else a transfer word.
  */
-function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | undefined): Enrichment['category'] {
+function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | undefined, person: boolean): Enrichment['category'] {
   if (hints.category && isCategory(hints.category.primary, hints.category.detailed)) {
     return { primary: hints.category.primary, detailed: hints.category.detailed, source: 'PROVIDER', confidence: PROVIDER_CONFIDENCE };
   }
@@ -105,7 +111,8 @@ function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | 
   // Read once: a utility's product, a merchant category code's kind and the trade's own rule all ask it.
   let kindRead: { match: RuleMatch | undefined } | undefined;
   const kind = (): RuleMatch | undefined => (kindRead ??= { match: kindRule(rules) }).match;
-  const decided = (movement && listed ? (movement.confidence >= listed.confidence ? movement : listed) : (movement ?? (listed && refined(listed, kind)))) ?? mccMatch(hints.mcc, kind) ?? kind() ?? transferRule(rules);
+  // To or from a person, a trade's word is what the money was for (FPS, Priya Raman, Pizza night), not who was paid.
+  const decided = (movement && listed ? (movement.confidence >= listed.confidence ? movement : listed) : (movement ?? (listed && refined(listed, kind)))) ?? mccMatch(hints.mcc, kind) ?? (person ? undefined : kind()) ?? transferRule(rules) ?? (person ? personTransfer(rules.direction) : undefined);
   return decided ? { ...decided.category, source: 'RULES', confidence: decided.confidence } : null;
 }
 
@@ -148,10 +155,11 @@ function personPaid(app: DirectoryMatch, read: Enrichment['merchant']): Enrichme
 /**
  * A name read from the line when the directory knows none: the bank's counterparty, else the clean
  * description's words. Never for what names no one else: fees, interest, cash, moves between the
- * holder's own accounts, a card bill (naming-guards.ts).
+ * holder's own accounts, a card bill (naming-guards.ts); a transfer when the line says who to or from,
+ * or when the other side is a `person`.
  */
-function readName(category: Enrichment['category'], text: string, party: string | null, clean: string, currencyCode: string): Enrichment['merchant'] {
-  if (!mayNameParty(category?.detailed ?? null, text)) return null;
+function readName(category: Enrichment['category'], text: string, party: string | null, clean: string, currencyCode: string, person = false): Enrichment['merchant'] {
+  if (!mayNameParty(category?.detailed ?? null, text) && !(person && peopleOnly(category))) return null;
   const fromParty = party && nameFromText(party, currencyCode);
   if (fromParty) return { name: fromParty, website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.counterparty };
   const fromText = nameFromText(clean, currencyCode);
@@ -218,9 +226,24 @@ function notAPaidPerson(whole: string, match: DirectoryMatch | undefined): Direc
   return match && !isPeerApp(match) && PEER_PAYMENT.test(whole) ? undefined : match;
 }
 
-/** A directory match, unless it is a person's surname after a title (SR MANUEL COSTA). */
+/** A directory match, unless it is a person's surname after a title (SR MANUEL COSTA) or beside a given name (ELIN NORDSTROM, NORDSTROM ELIN). */
 function notAPerson(normalized: string, match: DirectoryMatch | undefined): DirectoryMatch | undefined {
-  return match && !followsTitle(normalized, match.at) ? match : undefined;
+  return match && !followsTitle(normalized, match.at) && !besideGivenName(normalized, match) ? match : undefined;
+}
+
+/** A one-word match right after a given name, or before one that ends the text (a surname written first). */
+function besideGivenName(normalized: string, { at, words }: DirectoryMatch): boolean {
+  if (words > 1) return false;
+  const all = normalized.split(' ');
+  return (at > 0 && isGivenName(all[at - 1]!)) || (at === all.length - 2 && isGivenName(all[at + 1]!) && !MONTHS.has(all[at + 1]!));
+}
+
+/** Given names that are also months' abbreviations (NETFLIX JAN). */
+const MONTHS: ReadonlySet<string> = new Set(['JAN']);
+
+/** A payment to or from a person that no word of the line names as a transfer (Geburtstagsgeschenk Oma, with Sabine Hoffmann as the counterparty). */
+function personTransfer(direction: RuleInput['direction']): RuleMatch {
+  return { category: categoryOf(direction === 'in' ? 'TRANSFER_IN_ACCOUNT_TRANSFER' : 'TRANSFER_OUT_ACCOUNT_TRANSFER'), confidence: PERSON_CONFIDENCE };
 }
 
 function listedMatch({ merchant, exact }: DirectoryMatch, direction: RuleInput['direction']): RuleMatch {

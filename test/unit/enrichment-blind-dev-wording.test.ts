@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { detailedOfLine as detailedOf, enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
+
+const both = (line: ReturnType<typeof enrichLine>) => [line.merchant?.name ?? null, line.category?.detailed ?? null];
+
+/** Patterns of blind-dev's and outside-dev-8's misses (ENRICHMENT_VERSION 13), each on a line written here. */
+describe('the first blind set’s wordings, read once it became a development set', () => {
+  it('names a person on the other side and calls the payment a transfer, whatever its purpose says', () => {
+    expect(both(enrichLine('Hochzeitsgeschenk', '-80.00', 'EUR', { counterpartyName: 'Jonas Weber' }))).toEqual(['Jonas Weber', 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
+    expect(both(enrichLine('Straksbetaling', '250.00', 'NOK', { counterpartyName: 'INGRID BAKKE' }))).toEqual(['Ingrid Bakke', 'TRANSFER_IN_ACCOUNT_TRANSFER']);
+    expect(both(enrichLine('FPS, Oliver Grant, Curry takeaway', '-22.00', 'GBP'))).toEqual(['Oliver Grant', 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
+    expect(both(enrichLine('TO AOIFE BRENNAN', '-30.00'))).toEqual(['Aoife Brennan', 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
+    // A surname a chain also has, next to a given name, is the person's.
+    expect(both(enrichLine('Swish inbetalning NORDSTRÖM,MALIN', '90.00', 'SEK'))).toEqual(['Malin Nordström', 'TRANSFER_IN_ACCOUNT_TRANSFER']);
+    // Rent is rent, to a person too; a card's purchase at a shop named like a person is no transfer.
+    expect(detailedOf('Dzīvokļa īre maijs', '-390.00', 'EUR', { counterpartyName: 'ANDRIS KALNIŅŠ' })).toBe('RENT_AND_UTILITIES_RENT');
+    expect(detailedOf('Už butą gegužė', '-350.00', 'EUR', { counterpartyName: 'RASA JONAITIENĖ' })).toBe('RENT_AND_UTILITIES_RENT');
+    expect(detailedOf('TOM THUMB #1187 PLANO TX', '-41.00', 'USD') ?? 'none').not.toMatch(/^TRANSFER/);
+  });
+
+  it('reads a US electronic deposit from an organization as its pay, and one from a bank as no pay', () => {
+    expect(both(enrichLine('ELECTRONIC DEPOSIT ASPEN VALLEY HOSPITAL', '1980.40', 'USD'))).toEqual(['Aspen Valley Hospital', 'INCOME_WAGES']);
+    expect(both(enrichLine('Deposit from PUEBLO CITY SCHOOLS', '2104.00', 'USD'))).toEqual(['Pueblo City Schools', 'INCOME_WAGES']);
+    expect(detailedOf('Preauthorized Deposit from WELLS FARGO BANK NA savings account XXXXXX1204', '200.00', 'USD')).not.toBe('INCOME_WAGES');
+    expect(detailedOf('MOBILE DEPOSIT', '120.00', 'USD')).toBe('TRANSFER_IN_DEPOSIT');
+  });
+
+  it('strips French, Belgian, Italian, Norwegian and German method words, cards and timestamps before the name', () => {
+    expect(nameOf('VIREMENT SEPA EMIS VERS M JULIEN MOREAU LOYER MAI 2026', '-690.00')).toBe('Julien Moreau');
+    expect(nameOf('VIREMENT DU COMPTE DE MAISON DUBOIS SPRL COMMUNICATION: /A/ SALAIRE 05-2026', '2400.00')).toBe('Maison Dubois');
+    expect(both(enrichLine('PAIEMENT CARTE  XXXX 5521 9012 44XX FRITERIE DE LA GARE 16-05-2026', '-8.20'))).toEqual(['Friterie de la Gare', 'FOOD_AND_DRINK_FAST_FOOD']);
+    expect(nameOf('PAGAMENTO POS 12/05/2026 18.40 CARTA 52***4410 PASTICCERIA BIANCHI', '-9.60')).toBe('Pasticceria Bianchi');
+    expect(both(enrichLine('ADDEBITO DIRETTO SDD VIRGIN ACTIVE ITALIA SPA CID IT55ZZZ0000099887766 MAGGIO', '-59.00'))).toEqual(['Virgin Active', 'PERSONAL_CARE_GYMS_AND_FITNESS_CENTERS']);
+    expect(nameOf('Overføring Innland 1203994410 Erik Solberg Vipps by DNB', '-300.00', 'NOK')).toBe('Erik Solberg');
+    expect(nameOf('Kartenzahlung Café Lindner Am Markt 7 2026-05-12T08:15:02 KFN 2 VJ 2810', '-4.80')).toBe('Café Lindner');
+    expect(nameOf('BONIFICO O/C: PAOLO RIZZI ABI 03069 CAUSALE RIMBORSO CENA', '45.00')).toBe('Paolo Rizzi');
+  });
+
+  it("takes Barclays's second, whole name after the payment's code, and a purchase's fee as the purchase", () => {
+    expect(nameOf('RB KINGSTON 55102933 DDR Royal Borough of Kingston', '-140.00', 'GBP')).toBe('Royal Borough of Kingston');
+    expect(detailedOf('LB CAMDEN 40221877 DDR London Borough of Camden', '-160.00', 'GBP')).toBe('GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT');
+    expect(detailedOf('NINTENDO ESHOP REDMOND USA AMOUNT IN USD 29.99 ON 10 MAY VISA 1.270000 FINAL GBP AMOUNT INCLUDES NON-STERLING TRANS FEE £0.65', '-24.26', 'GBP')).not.toBe('BANK_FEES_FOREIGN_TRANSACTION_FEES');
+    expect(detailedOf('FRAIS CARTE OPERATION HORS ZONE EURO', '-1.95')).toBe('BANK_FEES_FOREIGN_TRANSACTION_FEES');
+  });
+
+  it('knows a Swedish florist, a Norwegian sports shop behind Vipps and Ruter’s app', () => {
+    expect(detailedOf('Swish LINDBERGS BLOMMOR', '-320.00', 'SEK')).toBe('GENERAL_MERCHANDISE_GIFTS_AND_NOVELTIES');
+    expect(detailedOf('Vipps*Bergen Sportslager', '-650.00', 'NOK')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');
+    expect(nameOf('RUTERAPPEN', '-44.00', 'NOK')).toBe('Ruter');
+  });
+});
