@@ -133,6 +133,10 @@ const GLUED_CARD_FIELDS = /(\bMC\/\d+(?=POS\b)|\b\d{1,2}:\d{2}(?=\p{L}))/gu;
 const GLUED_TITLE_CASE = /(\p{Lu}{3,})(?=\p{Lu}\p{Ll}{3,}(?:\s|$))/gu;
 /** Plaid's names of some banks' ACH entries glue the entry's kind to the payer: "ACH Electronic CreditGUSTO PAY 418832". */
 const GLUED_ACH_ENTRY = /^(ACH Electronic (?:Credit|Debit))(?=\S)/i;
+/** `text` with an ACH entry's kind apart from the payer glued to it (ACH Electronic CreditGUSTO PAY → ACH Electronic Credit GUSTO PAY), as the rules read it too. */
+export function withAchEntryApart(text: string): string {
+  return text.replace(GLUED_ACH_ENTRY, '$1 ');
+}
 /** Quotation marks around a company's name (SIA "KAFIJAS GRAUDS", UAB „Kavos namai“): no part of it. */
 const QUOTE = /["“”„«»]/;
 const QUOTES = /["“”„«»]/g;
@@ -244,7 +248,7 @@ export function wholeDescription(raw: string): string {
  */
 export function counterpartyText(raw: string, keepPlace = false, currencyCode?: string): string {
   const collapsed = wholeDescription(raw);
-  const whole = (collapsed.includes(':') ? collapsed.replace(GLUED_CARD_FIELDS, '$1 ') : collapsed).replace(GLUED_ACH_ENTRY, '$1 ');
+  const whole = withAchEntryApart(collapsed.includes(':') ? collapsed.replace(GLUED_CARD_FIELDS, '$1 ') : collapsed);
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
   let text = PURCHASE_AT.exec(descriptor)?.[1] ?? TIKKIE_PAYER.exec(whole)?.[1] ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');

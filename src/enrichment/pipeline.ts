@@ -19,7 +19,7 @@
  * (guards.ts) are dropped before the rules and the directory read the text.
  */
 import { channelFromText } from './channel.ts';
-import { behindProcessor, counterpartyText, MAX_DESCRIPTION_LENGTH, wholeDescription } from './clean.ts';
+import { behindProcessor, counterpartyText, MAX_DESCRIPTION_LENGTH, wholeDescription, withAchEntryApart } from './clean.ts';
 import { findMerchant, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
 import { isGivenName, isPersonName } from './given-names.ts';
@@ -29,6 +29,7 @@ import { categoryOfMcc } from './mcc.ts';
 import { nameFromText } from './merchant-name.ts';
 import { isFacilitator, mayNameParty } from './naming-guards.ts';
 import { kindRule, movementRule, transferRule, type RuleInput, type RuleMatch } from './rules.ts';
+import { withLastWordWhole } from './truncated-words.ts';
 import { categoryOf, isCategory, type Category } from './taxonomy.ts';
 import { normalize, wordCount } from './text.ts';
 
@@ -62,7 +63,10 @@ export function enrich(input: EnrichmentInput): Enrichment {
   // What names the counterparty; a line that names no one (VIR SEPA 000123) shows itself, and no name is read from it.
   const kept = counterpartyText(description, false, currencyCode);
   const clean = kept || wholeDescription(description);
-  const whole = normalize(description);
+  // A name cut at its field's length ends in part of a word: the name reader and the rules read it whole (PP*GRIND HOUSE ESPRESS is a café).
+  const read = withLastWordWhole(kept);
+  const completed = read === kept ? '' : ` ${normalize(read.slice(read.lastIndexOf(' ') + 1))}`;
+  const whole = normalize(withAchEntryApart(description));
   const text = withoutLegalForms(whole, currencyCode);
   const named = normalize(clean);
   const name = withoutLegalForms(named, currencyCode);
@@ -78,11 +82,11 @@ export function enrich(input: EnrichmentInput): Enrichment {
         (party ? (withForm(partyNamed, withoutLegalForms(partyNamed, currencyCode), currencyCode) ?? findMerchant(withoutLegalForms(partyNamed, currencyCode), true, currencyCode)) : undefined),
     );
   // The bank's counterparty field says what the other party is as much as the text does (Tandartspraktijk De Molen beside "factuur 12345").
-  const rules: RuleInput = { normalized: partyNamed === '' ? text : `${text} ${withoutLegalForms(partyNamed, currencyCode)}`, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: wordCount(name), currencyCode };
+  const rules: RuleInput = { normalized: (partyNamed === '' ? text : `${text} ${withoutLegalForms(partyNamed, currencyCode)}`) + completed, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: wordCount(name), currencyCode };
   const listed = found && listedMatch(found, rules.direction);
   const paymentChannel = hints.paymentChannel ?? channelFromText(description, whole);
   // A person on the other side (the bank's counterparty field, else what the line names), no directory match and no card's purchase (TOM THUMB #2510 DALLAS TX): a payment between people.
-  const person = !found && paymentChannel === 'OTHER' && isPersonName(partyNamed === '' ? normalize(nameFromText(kept, currencyCode) ?? '') : partyNamed);
+  const person = !found && paymentChannel === 'OTHER' && isPersonName(partyNamed === '' ? normalize(nameFromText(read, currencyCode) ?? '') : partyNamed);
   const category = categorize(hints, rules, listed, person);
   return {
     cleanDescription: clean,
@@ -91,7 +95,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
       : found && agrees(category, listed, found.at === 0)
         ? (isPeerApp(found) ? personPaid(found, readName(category, text, party, counterpartyText(description, true), currencyCode)) : undefined) ??
           { name: found.merchant.name, website: hints.website, logoUrl: hints.logoUrl, source: 'DIRECTORY', confidence: found.exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together }
-        : readName(category, text, party, peopleOnly(category) ? counterpartyText(description, true) : kept, currencyCode, person),
+        : readName(category, text, party, peopleOnly(category) ? counterpartyText(description, true) : read, currencyCode, person),
     category,
     paymentChannel,
   };

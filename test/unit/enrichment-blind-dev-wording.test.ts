@@ -43,6 +43,14 @@ describe('the first blind set’s wordings, read once it became a development se
     expect(detailedOf('FRAIS CARTE OPERATION HORS ZONE EURO', '-1.95')).toBe('BANK_FEES_FOREIGN_TRANSACTION_FEES');
   });
 
+  it('reads whole the last word a card network or OFX cut, and no word of its own', () => {
+    expect(both(enrichLine('SQ *MAPLE STREET THAI KITCHE', '-14.20', 'USD'))).toEqual(['Maple Street Thai Kitchen', 'FOOD_AND_DRINK_RESTAURANT']);
+    expect(both(enrichLine('PURCHASE AUTHORIZED ON 05/02 PP*BLUE HERON ESPRES SALEM OR S464012345678901 CARD 1204', '-5.10', 'USD'))).toEqual(['Blue Heron Espresso', 'FOOD_AND_DRINK_COFFEE']);
+    expect(nameOf('SUMMIT RIDGE LOGIST DES:PAYROLL ID:000123 INDN:LEE,DANA CO ID:1840000000 PPD', '1800.00', 'USD')).toBe('Summit Ridge Logistics');
+    expect(nameOf('ACH DEBIT PIEDMONT ELECTRIC', '-90.00', 'USD')).toBe('Piedmont Electric');
+    expect(nameOf('ZELLE TO TOM BAKER', '-40.00', 'USD')).toBe('Tom Baker');
+  });
+
   it('knows a Swedish florist, a Norwegian sports shop behind Vipps and Ruter’s app', () => {
     expect(detailedOf('Swish LINDBERGS BLOMMOR', '-320.00', 'SEK')).toBe('GENERAL_MERCHANDISE_GIFTS_AND_NOVELTIES');
     expect(detailedOf('Vipps*Bergen Sportslager', '-650.00', 'NOK')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');

@@ -1,0 +1,51 @@
+/**
+ * Card networks give a merchant's name 22 to 25 characters and OFX 32, so a name cut there ends in part
+ * of a word (SQ *PEPPERCORN THAI KITCHE, PP*GRIND HOUSE ESPRESS, CROSSPOINT PROPERT WEB PMTS). The last
+ * word of a name of two words or more that is the start of the words businesses' names end with, and
+ * not such a word itself, is read whole. A stem of fewer than five letters (HOU, PI) could be the start
+ * of too many words to say which; a plural's singular (BAGEL, SPIRIT) is a word already.
+ */
+import { normalize } from './text.ts';
+
+/** Words a business's name ends with, in normalized form. */
+const NAME_ENDINGS = [
+  'KITCHEN', 'COFFEE', 'ESPRESSO', 'ROASTERS', 'ROASTERY', 'BAKERY', 'BAKEHOUSE', 'CREAMERY', 'PIZZERIA', 'RESTAURANT', 'STEAKHOUSE', 'SMOKEHOUSE', 'TAQUERIA', 'CANTINA', 'BREWERY', 'BREWING',
+  'DISTILLERY', 'WINERY', 'CATERING', 'DELICATESSEN', 'NOODLES', 'DUMPLINGS', 'BURGERS', 'SANDWICHES', 'CUPCAKES', 'CHOCOLATES', 'MARKET', 'MARKETPLACE', 'GROCERY', 'PHARMACY', 'HARDWARE',
+  'FURNITURE', 'OUTDOORS', 'OUTFITTERS', 'BOUTIQUE', 'JEWELERS', 'JEWELRY', 'OPTICAL', 'FLORIST', 'GALLERY', 'STUDIO', 'STUDIOS', 'PHOTOGRAPHY', 'CLEANERS', 'LAUNDROMAT',
+  'AUTOMOTIVE', 'COLLISION', 'TRANSMISSION', 'TOWING', 'PLUMBING', 'ELECTRICAL', 'MECHANICAL', 'HEATING', 'ROOFING', 'LANDSCAPING', 'CONSTRUCTION', 'EXCAVATING', 'MILLWORKS', 'CABINETRY',
+  'PROPERTIES', 'APARTMENTS', 'MANAGEMENT', 'LOGISTICS', 'TRANSPORT', 'TRUCKING', 'SERVICES', 'SOLUTIONS', 'CONSULTING', 'ASSOCIATES', 'ENTERPRISES', 'INDUSTRIES', 'INTERNATIONAL',
+  'TECHNOLOGIES', 'COMMUNICATIONS', 'INSURANCE', 'FINANCIAL', 'DENTISTRY', 'ORTHODONTICS', 'PEDIATRICS', 'CHIROPRACTIC', 'VETERINARY', 'HOSPITAL', 'MEDICAL', 'CLINIC', 'THERAPY', 'FITNESS',
+  'ACADEMY', 'UNIVERSITY', 'COLLEGE', 'SCHOOLS', 'UTILITIES', 'WIRELESS', 'COMPANY', 'CORPORATION', 'LIQUORS', 'SPIRITS', 'TAVERN', 'BISTRO', 'STORAGE', 'PARKING', 'CARWASH',
+];
+/** Words of their own that start an ending: a name may end with them (PIEDMONT ELECTRIC, JOHN BAKER, SPARKLE CLEAN). */
+const WORDS = new Set(['BAKER', 'CLEAN', 'CREAM', 'STEAK', 'SMOKE', 'TRUCK', 'ELECTRIC', 'MECHANIC', 'MEDIC', 'GROCER', 'CATER', 'PHOTO', 'OPTIC', 'ENTER', 'INTER', 'CABIN', 'ORTHO', 'PLUMB', 'LANDS']);
+/** The fewest letters a cut word keeps before it is read whole. */
+const SHORTEST_STEM = 5;
+
+/** Each proper start of an ending (five letters or more) and the one word it completes; null where it starts several that are not one another's plural. */
+const COMPLETIONS: ReadonlyMap<string, string | null> = (() => {
+  const words = new Set(NAME_ENDINGS);
+  const byStem = new Map<string, string | null>();
+  for (const word of [...words].sort((a, b) => a.length - b.length)) {
+    for (let length = SHORTEST_STEM; length < word.length; length++) {
+      const stem = word.slice(0, length);
+      // A plural's singular is a word (BAGEL, SPIRIT); another ending starts the same (THEATER, THEATRE): neither is read whole.
+      if (words.has(stem) || WORDS.has(stem) || word === `${stem}S` || word === `${stem}ES`) continue;
+      const earlier = byStem.get(stem);
+      byStem.set(stem, earlier === undefined || (earlier !== null && word.startsWith(earlier)) ? (earlier ?? word) : null);
+    }
+  }
+  return byStem;
+})();
+
+/** `name` with its last word whole when a card network or OFX cut it (PEPPERCORN THAI KITCHE → PEPPERCORN THAI KITCHEN); as it is otherwise. */
+export function withLastWordWhole(name: string): string {
+  const space = name.lastIndexOf(' ');
+  if (space <= 0) return name;
+  const last = name.slice(space + 1);
+  if (last.length < SHORTEST_STEM || !/^\p{L}+$/u.test(last)) return name;
+  const whole = COMPLETIONS.get(normalize(last));
+  if (!whole) return name;
+  const written = last === last.toUpperCase() ? whole : whole.charAt(0) + whole.slice(1).toLowerCase();
+  return `${name.slice(0, space + 1)}${written}`;
+}
