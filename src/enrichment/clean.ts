@@ -45,6 +45,16 @@ const LEADING_METHOD: ReadonlyMap<string, RegExp> = (() => {
   return new Map([...byLetter].map(([letter, phrases]) => [letter, new RegExp(String.raw`^(?:${phrases.join('|')})(?=[\s,:*/-]|$)[\s,:*/-]*`, 'i')]));
 })();
 const LEADING_PROCESSOR = new RegExp(String.raw`^(?:${PROCESSORS.join('|')})\s?\*\s*`, 'i');
+/** The same prefix before a bank's counterparty name, spaced as banks pad it ("SumUp  *Koffiebar Lot"). */
+const PROCESSOR_BEFORE_PARTY = new RegExp(String.raw`^(?:${PROCESSORS.join('|')})\s*\*\s*(?=\S)`, 'i');
+
+/** Tikkie's counterparty field names the person who paid before its own name: "S de Boer via Tikkie". */
+const VIA_TIKKIE = /\s+via Tikkie$/i;
+
+/** A bank's counterparty name without the processor that carried the payment: before the shop's (SumUp  *Koffiebar Lot), after the person's (S de Boer via Tikkie). */
+export function withoutProcessor(name: string): string {
+  return (name.includes('*') ? name.replace(PROCESSOR_BEFORE_PARTY, '') : name).replace(VIA_TIKKIE, '');
+}
 /**
  * A till's prefix (Toast, Square, Clover, SumUp, Zettle), at the start or after a card word: a shop's
  * terminal, not a website's star; its descriptor names the shop, then after " - " which of its places (TST* JOES PIZZA - CARMINE).
@@ -105,8 +115,8 @@ const BIC_AND_IBAN = /^(?:[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?\s+)?[A-Z]{2}\d{2}[
 const NAME_AFTER_CODE = /\s(?:DDR|BCC|CPM)\s+(\S.*)$/;
 /** Santander's incoming payments put the payer's reference first: "FASTER PAYMENTS RECEIPT REF LUNCH FROM TOM HASTINGS". */
 const RECEIPT_FROM = /\bFASTER PAYMENTS? RECEIPT\b.*?\bFROM\s+(.+)$/i;
-/** Tikkie's lines name the payer after its own: "Naam: Tikkie Omschrijving: Tikkie ID 0001…, Pizza avond, Van Lisa Bakker, NL12RABO…". */
-const TIKKIE_PAYER = /\bTikkie ID \S+,.*?,\s*Van\s+([^,]+),/i;
+/** Tikkie's lines name the payer after its own: "Naam: Tikkie Omschrijving: Tikkie ID 0001…, Pizza avond, Van Lisa Bakker, NL12RABO…", "Tikkie ID 0011…, Etentje, Door Sanne de Wit via Tikkie". */
+const TIKKIE_PAYER = /\bTikkie ID \S+,.*?,\s*(?:Van\s+([^,]+),|Door\s+(.+?)\s+via Tikkie\b)/i;
 /** Bank of America's Zelle lines, "Zelle Transfer Conf# t5k2w1; Ortega, Lucia", and Swedish Swish lines, "Swish inbetalning LINDQVIST, OSKAR" (surname, given name). */
 const SURNAME_COMMA_GIVEN = /(?:\bZelle\b[^;]*;|\bSwish (?:betalning|inbetalning))\s*([\p{L}' -]+),\s*([\p{L}' -]+)$/iu;
 /** OFX cuts a name at 32 characters: "ROSA MEXICANO UNION SQ NEW YOR" ends in part of a city. */
@@ -250,7 +260,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   const collapsed = wholeDescription(raw);
   const whole = withAchEntryApart(collapsed.includes(':') ? collapsed.replace(GLUED_CARD_FIELDS, '$1 ') : collapsed);
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
-  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? TIKKIE_PAYER.exec(whole)?.[1] ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   if (QUOTE.test(text)) text = text.replace(QUOTES, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
@@ -286,6 +296,12 @@ function siteName(text: string): string {
 function firstField(text: string): string | undefined {
   if (!text.includes(FIELD_SEPARATOR)) return undefined;
   return text.split(FIELD_SEPARATOR).find((field) => field.trim() !== '' && !FIELD_BEFORE_NAME.test(field.trim()));
+}
+
+/** The payer of a Tikkie, in either of its wordings. */
+function tikkiePayer(text: string): string | undefined {
+  const payer = text.includes('Tikkie') || text.includes('TIKKIE') ? TIKKIE_PAYER.exec(text) : null;
+  return payer ? (payer[1] ?? payer[2]) : undefined;
 }
 
 /** A person the line writes surname first (after a semicolon, or Swish's word), given name first. */

@@ -18,7 +18,8 @@ const EURO = [
 /** Other currencies, the forms of the countries that use them. */
 const BY_CURRENCY: Readonly<Record<string, readonly string[]>> = {
   EUR: EURO,
-  GBP: [],
+  // LTD cut to its field's length (HARGREAVE DENTAL LT SALARY BGC).
+  GBP: ['LT'],
   SEK: ['AB', 'PUBL', 'HB', 'KB'],
   NOK: ['AS', 'ASA', 'ANS', 'DA'],
   DKK: ['A S', 'APS', 'I S', 'P S', 'AMBA'],

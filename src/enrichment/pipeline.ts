@@ -19,7 +19,7 @@
  * (guards.ts) are dropped before the rules and the directory read the text.
  */
 import { channelFromText } from './channel.ts';
-import { behindProcessor, counterpartyText, MAX_DESCRIPTION_LENGTH, wholeDescription, withAchEntryApart } from './clean.ts';
+import { behindProcessor, counterpartyText, MAX_DESCRIPTION_LENGTH, wholeDescription, withAchEntryApart, withoutProcessor } from './clean.ts';
 import { findMerchant, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
 import { isGivenName, isPersonName } from './given-names.ts';
@@ -63,14 +63,16 @@ export function enrich(input: EnrichmentInput): Enrichment {
   // What names the counterparty; a line that names no one (VIR SEPA 000123) shows itself, and no name is read from it.
   const kept = counterpartyText(description, false, currencyCode);
   const clean = kept || wholeDescription(description);
-  // A name cut at its field's length ends in part of a word: the name reader and the rules read it whole (PP*GRIND HOUSE ESPRESS is a café).
-  const read = withLastWordWhole(kept);
-  const completed = read === kept ? '' : ` ${normalize(read.slice(read.lastIndexOf(' ') + 1))}`;
+  // A name cut at its field's length ends in part of a word: the rules read it whole too (PP*GRIND HOUSE ESPRESS is a café).
+  const keptWhole = withLastWordWhole(kept);
+  const completed = keptWhole === kept ? '' : ` ${normalize(keptWhole.slice(keptWhole.lastIndexOf(' ') + 1))}`;
   const whole = normalize(withAchEntryApart(description));
   const text = withoutLegalForms(whole, currencyCode);
   const named = normalize(clean);
   const name = withoutLegalForms(named, currencyCode);
-  const party = hints.counterpartyName && !isFacilitator(normalize(hints.counterpartyName)) ? hints.counterpartyName.slice(0, MAX_DESCRIPTION_LENGTH) : null;
+  // The bank's counterparty, unless it is a payment facilitator's own name; the processor that carried the payment goes (SumUp  *Koffiebar Lot, S de Boer via Tikkie).
+  const counterparty = hints.counterpartyName && withoutProcessor(hints.counterpartyName.slice(0, MAX_DESCRIPTION_LENGTH));
+  const party = counterparty && !isFacilitator(normalize(counterparty)) ? counterparty : null;
   const partyNamed = party === null ? '' : normalize(party);
   const found =
     (hints.merchantName ? findMerchant(normalize(hints.merchantName.slice(0, MAX_DESCRIPTION_LENGTH)), true) : undefined) ??
@@ -86,7 +88,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const listed = found && listedMatch(found, rules.direction);
   const paymentChannel = hints.paymentChannel ?? channelFromText(description, whole);
   // A person on the other side (the bank's counterparty field, else what the line names), no directory match and no card's purchase (TOM THUMB #2510 DALLAS TX): a payment between people.
-  const person = !found && paymentChannel === 'OTHER' && isPersonName(partyNamed === '' ? normalize(nameFromText(read, currencyCode) ?? '') : partyNamed);
+  const person = !found && paymentChannel === 'OTHER' && isPersonName(partyNamed === '' ? normalize(nameFromText(kept, currencyCode) ?? '') : partyNamed);
   const category = categorize(hints, rules, listed, person);
   return {
     cleanDescription: clean,
@@ -95,7 +97,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
       : found && agrees(category, listed, found.at === 0)
         ? (isPeerApp(found) ? personPaid(found, readName(category, text, party, counterpartyText(description, true), currencyCode)) : undefined) ??
           { name: found.merchant.name, website: hints.website, logoUrl: hints.logoUrl, source: 'DIRECTORY', confidence: found.exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together }
-        : readName(category, text, party, peopleOnly(category) ? counterpartyText(description, true) : read, currencyCode, person),
+        : readName(category, text, party, peopleOnly(category) ? counterpartyText(description, true) : kept, currencyCode, person),
     category,
     paymentChannel,
   };
@@ -166,8 +168,9 @@ function readName(category: Enrichment['category'], text: string, party: string 
   if (!mayNameParty(category?.detailed ?? null, text) && !(person && peopleOnly(category))) return null;
   const fromParty = party && nameFromText(party, currencyCode);
   if (fromParty) return { name: fromParty, website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.counterparty };
+  // A card network's or OFX's field cut the name's last word: it is read whole (truncated-words.ts).
   const fromText = nameFromText(clean, currencyCode);
-  return fromText ? { name: fromText, website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.description } : null;
+  return fromText ? { name: withLastWordWhole(fromText), website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.description } : null;
 }
 
 /**

@@ -49,6 +49,25 @@ describe('the first blind set’s wordings, read once it became a development se
     expect(nameOf('SUMMIT RIDGE LOGIST DES:PAYROLL ID:000123 INDN:LEE,DANA CO ID:1840000000 PPD', '1800.00', 'USD')).toBe('Summit Ridge Logistics');
     expect(nameOf('ACH DEBIT PIEDMONT ELECTRIC', '-90.00', 'USD')).toBe('Piedmont Electric');
     expect(nameOf('ZELLE TO TOM BAKER', '-40.00', 'USD')).toBe('Tom Baker');
+    expect(nameOf('VIREMENT DU COMPTE DE LAMBERT CONSTRUCT SA COMMUNICATION: /A/ SALAIRE 05-2026', '2300.00')).toBe('Lambert Construct');
+  });
+
+  it("reads the payer after an Irish FROM, the shop after a processor's star in the bank's counterparty field, Kela's full name and a Lithuanian plan's fee", () => {
+    expect(nameOf('FROM DSP ONE PARENT PAYMENT', '310.00')).toBe('Department of Social Protection');
+    expect(nameOf('Pasvolgnr: 004 02-05-2026 09:12 Transactie: 8K2L10 Term: 7Q4W2E', '-3.80', 'EUR', { counterpartyName: 'SumUp  *Bakkerij Vink' })).toBe('Bakkerij Vink');
+    expect(nameOf('LAPSILISA 0526', '94.88', 'EUR', { counterpartyName: 'KANSANELÄKELAITOS' })).toBe('Kela');
+    expect(detailedOf('Paslaugų plano "Kasdienis" mokestis 2026.05', '-1.20')).toBe('BANK_FEES_OTHER_BANK_FEES');
+  });
+
+  it("from outside-dev-9: LTD cut short, Tikkie's payer, a card line without a fee, an Italian card's bill, savings and a Lithuanian child benefit", () => {
+    expect(nameOf('WESTBROOK JOINERY LT SALARY BGC', '1980.00', 'GBP')).toBe('Westbrook Joinery');
+    expect(nameOf('Deposit - ACH Paid From Mercy Healthcar Payroll 05Ab12', '1720.00', 'USD')).toBe('Mercy Healthcare');
+    expect(nameOf('Tikkie ID 009988776655, Bioscoop, Door Lotte Jansen via Tikkie', '12.50', 'EUR', { counterpartyName: 'AAB INZ TIKKIE' })).toBe('Lotte Jansen');
+    expect(nameOf('Tikkie betaling bioscoop', '-12.50', 'EUR', { counterpartyName: 'L Jansen via Tikkie' })).toBe('L Jansen');
+    expect(detailedOf('PagoBancomat POS Pag. del 02/05/26 ora 10:12 presso: EDICOLA MARINI Carta N° *****771 Nessuna Commissione', '-3.00')).not.toBe('BANK_FEES_OTHER_BANK_FEES');
+    expect(detailedOf('ADDEBITO SALDO E/C CARTA DI CREDITO', '-240.10')).toBe('LOAN_PAYMENTS_CREDIT_CARD_PAYMENT');
+    expect(detailedOf('Transfer to Emergency Fund', '-300.00', 'USD')).toBe('TRANSFER_OUT_SAVINGS');
+    expect(both(enrichLine('Vaiko pinigai 2026-05', '122.50', 'EUR', { counterpartyName: 'VALSTYBINIO SOCIALINIO DRAUDIMO FONDO VALDYBA' }))).toEqual(['Sodra', 'INCOME_OTHER_INCOME']);
   });
 
   it('knows a Swedish florist, a Norwegian sports shop behind Vipps and Ruter’s app', () => {
