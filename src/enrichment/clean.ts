@@ -145,7 +145,8 @@ const GLUED_TITLE_CASE = /(\p{Lu}{3,})(?=\p{Lu}\p{Ll}{3,}(?:\s|$))/gu;
 const GLUED_ACH_ENTRY = /^(ACH Electronic (?:Credit|Debit))(?=\S)/i;
 /** `text` with an ACH entry's kind apart from the payer glued to it (ACH Electronic CreditGUSTO PAY → ACH Electronic Credit GUSTO PAY), as the rules read it too. */
 export function withAchEntryApart(text: string): string {
-  return text.replace(GLUED_ACH_ENTRY, '$1 ');
+  // Read only where the text starts with an A: most lines do not.
+  return (text.charCodeAt(0) | 32) === 97 ? text.replace(GLUED_ACH_ENTRY, '$1 ') : text;
 }
 /** Quotation marks around a company's name (SIA "KAFIJAS GRAUDS", UAB „Kavos namai“): no part of it. */
 const QUOTE = /["“”„«»]/;
@@ -169,7 +170,7 @@ const LEADING_UK_CODE = /^(?:SO|DD|FP)\s/i;
 const TIME = /\b(?:(?:KL|ORE|GODZ)\.? )?(?:\d{1,2}[:.]\d{2}(?::\d{2})?\s?(?:UHR|H)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
 const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?${CURRENCY}|(?:KURS|RATE|FX RATE):?\s?\d+(?:[.,]\d+)?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
 /** A day and month after its label (Norway's "Dato 12.03", Italy's "DEL 14/03"), which alone would read as a time. */
-const LABELLED_DATE = /\b(?:DATO|DATA|DEL|DNIA|DATE|DEN|VALUTADATUM|UITGEVOERD OP|DATE VALEUR|EX[EÉ]CUT[EÉ] LE)\s*:?\s+\d{1,2}[./-]\d{1,2}(?:[./]\d{2,4})?\.?(?=\s|$)/gi;
+const LABELLED_DATE = /\b(?:DATO|DATA|DEL|DNIA|DATE|DEN|VALUTADATUM|UITGEVOERD OP|DATE VALEUR|EX[EÉ]CUT[EÉ] LE|VAL\.)\s*:?\s+\d{1,2}[./-]\d{1,2}(?:[./]\d{2,4})?\.?(?=\s|$)/gi;
 /** A French or Spanish postcode and the one-word town after it, at the end: "BOULANGERIE DES ARCADES 33700 MERIGNAC" (not a US store number before a city and state). */
 const POSTCODE_TOWN = /\s\d{5}\s+\p{L}[\p{L}'-]*$/u;
 const PHONE = /\b(?:\+?\d{1,3}[ -])?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b|\b\d{3}-\d{7}\b/g;
@@ -260,7 +261,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   const collapsed = wholeDescription(raw);
   const whole = withAchEntryApart(collapsed.includes(':') ? collapsed.replace(GLUED_CARD_FIELDS, '$1 ') : collapsed);
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
-  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (descriptor.includes(' - ') ? CARDHOLDER_THEN_SHOP.exec(descriptor)?.[1] : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   if (QUOTE.test(text)) text = text.replace(QUOTES, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
@@ -296,6 +297,16 @@ function siteName(text: string): string {
 function firstField(text: string): string | undefined {
   if (!text.includes(FIELD_SEPARATOR)) return undefined;
   return text.split(FIELD_SEPARATOR).find((field) => field.trim() !== '' && !FIELD_BEFORE_NAME.test(field.trim()));
+}
+
+/** Belgian card lines name the card, its holder and the day before the shop: "AANKOOP BANCONTACT CONTACTLESS MET KAART NR 6703 0512 3318 4412 - JAN PEETERS OP 13/03 11:02 DIERENARTS DE VOS BVBA TONGEREN", "… AVEC LA CARTE 6703 … - JEAN DUPONT LE 13/03 11:02 …". */
+const CARDHOLDER_THEN_SHOP = /\b(?:MET KAART|AVEC LA CARTE(?: DE D[ÉE]BIT)?)(?: NR)? [\dX ]+ - .+? (?:OP|LE) \d{2}\/\d{2}(?:\/\d{2,4})?(?: \d{1,2}[:.]\d{2})? (.+)$/i;
+/** A till's prefix after a bank's own fields (AT 4,20 DEBIT POS … SUMUP *KAFFEE ALT WIEN, BEA, Apple Pay SumUp *Vishandel Bakker): the shop, from the prefix on. */
+const TILL_AFTER_FIELDS = /\s(?:TST|SQ|SUMUP|ZETTLE_?|IZ)\s?\*\s*(?=\p{L})/iu;
+
+function tillShop(descriptor: string): string | undefined {
+  const till = descriptor.includes('*') ? TILL_AFTER_FIELDS.exec(descriptor) : null;
+  return till ? descriptor.slice(till.index + till[0].length) : undefined;
 }
 
 /** The payer of a Tikkie, in either of its wordings. */

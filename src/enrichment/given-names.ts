@@ -37,7 +37,7 @@ const GIVEN_NAMES: ReadonlySet<string> = new Set([
   'ELIN', 'INGRID', 'ASTRID', 'SIGRID', 'KARIN', 'MALIN', 'FREJA', 'IDA', 'MAJA', 'KARI', 'HEGE', 'SILJE', 'METTE', 'AINO', 'SANNA', 'TIINA', 'MINNA', 'KAISA',
   'ERIK', 'LARS', 'ANDERS', 'MAGNUS', 'OSKAR', 'NILS', 'BJORN', 'HENRIK', 'MADS', 'RASMUS', 'SOREN', 'JENS', 'MIKKEL', 'FREDRIK', 'HAKON', 'OLA', 'EINAR', 'MATTI', 'JUHA', 'MIKKO', 'JUKKA', 'TIMO', 'ANTTI', 'VILLE',
   // Estonian, Latvian, Lithuanian
-  'KADRI', 'TIIU', 'KAIRI', 'MARET', 'TOOMAS', 'TONU', 'JAAN', 'ANDRES', 'PRIIT', 'ILZE', 'INESE', 'KRISTINE', 'JANIS', 'ANDRIS', 'MARTINS', 'EDGARS', 'RUTA', 'JURGITA', 'RASA', 'TOMAS', 'MANTAS', 'DARIUS', 'MINDAUGAS',
+  'KADRI', 'TIIU', 'KAIRI', 'MARET', 'KATRIN', 'PIRET', 'TRIIN', 'ANNELI', 'TOOMAS', 'TONU', 'JAAN', 'ANDRES', 'PRIIT', 'MARGUS', 'URMAS', 'TIIT', 'AIVAR', 'JAAK', 'ILZE', 'INESE', 'KRISTINE', 'JANIS', 'ANDRIS', 'MARTINS', 'EDGARS', 'RUTA', 'JURGITA', 'RASA', 'TOMAS', 'MANTAS', 'DARIUS', 'MINDAUGAS',
 ]);
 /** First words of a place's or a shop's name that a given name follows: SAINT PAUL, CHEZ ANNE, VILLA MARIA. */
 const NOT_SURNAMES: ReadonlySet<string> = new Set(['SAINT', 'SAINTE', 'ST', 'STE', 'SAN', 'SANTA', 'SANKT', 'CHEZ', 'VILLA', 'CASA', 'CAFE', 'LA', 'LE', 'DE', 'VAN', 'THE']);
@@ -60,6 +60,18 @@ const PERSON_WORDS = 3;
 export function isPersonName(normalized: string): boolean {
   const words = normalized.split(' ');
   return words.length >= 2 && words.length <= PERSON_WORDS && GIVEN_NAMES.has(words[0]!) && words.every((word) => /^[A-Z]+$/.test(word) && !isTradesWord(word));
+}
+
+/** True when a word of a normalized text is a common given name: the text may name a person (read further only then). */
+export function namesGivenName(normalized: string): boolean {
+  for (let start = 0; start < normalized.length; ) {
+    const space = normalized.indexOf(' ', start);
+    const end = space < 0 ? normalized.length : space;
+    // A given name has two letters at least, and most words of a line are no name: a length check first.
+    if (end - start >= 2 && GIVEN_NAMES.has(normalized.slice(start, end))) return true;
+    start = end + 1;
+  }
+  return false;
 }
 
 /** True when a normalized word is one of the common given names (JAN, MARCO), which a purpose word (a month) may also be. */

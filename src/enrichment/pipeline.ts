@@ -22,7 +22,7 @@ import { channelFromText } from './channel.ts';
 import { behindProcessor, counterpartyText, MAX_DESCRIPTION_LENGTH, wholeDescription, withAchEntryApart, withoutProcessor } from './clean.ts';
 import { findMerchant, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
-import { isGivenName, isPersonName } from './given-names.ts';
+import { isGivenName, isPersonName, namesGivenName } from './given-names.ts';
 import { followsTitle } from './guards.ts';
 import { legalFormLength, withoutLegalForms } from './legal-forms.ts';
 import { categoryOfMcc } from './mcc.ts';
@@ -88,7 +88,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const listed = found && listedMatch(found, rules.direction);
   const paymentChannel = hints.paymentChannel ?? channelFromText(description, whole);
   // A person on the other side (the bank's counterparty field, else what the line names), no directory match and no card's purchase (TOM THUMB #2510 DALLAS TX): a payment between people.
-  const person = !found && paymentChannel === 'OTHER' && isPersonName(partyNamed === '' ? normalize(nameFromText(kept, currencyCode) ?? '') : partyNamed);
+  const person = !found && paymentChannel === 'OTHER' && (partyNamed === '' ? namesGivenName(name) && isPersonName(normalize(nameFromText(kept, currencyCode) ?? '')) : isPersonName(partyNamed));
   const category = categorize(hints, rules, listed, person);
   return {
     cleanDescription: clean,

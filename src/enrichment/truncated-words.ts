@@ -38,13 +38,16 @@ const COMPLETIONS: ReadonlyMap<string, string | null> = (() => {
   return byStem;
 })();
 
+const LETTERS = /^\p{L}+$/u;
+const ASCII_LETTERS = /^[A-Za-z]+$/;
+
 /** `name` with its last word whole when a card network or OFX cut it (PEPPERCORN THAI KITCHE → PEPPERCORN THAI KITCHEN); as it is otherwise. */
 export function withLastWordWhole(name: string): string {
   const space = name.lastIndexOf(' ');
   if (space <= 0) return name;
   const last = name.slice(space + 1);
-  if (last.length < SHORTEST_STEM || !/^\p{L}+$/u.test(last)) return name;
-  const whole = COMPLETIONS.get(normalize(last));
+  if (last.length < SHORTEST_STEM || !LETTERS.test(last)) return name;
+  const whole = COMPLETIONS.get(ASCII_LETTERS.test(last) ? last.toUpperCase() : normalize(last));
   if (!whole) return name;
   const written = last === last.toUpperCase() ? whole : whole.charAt(0) + whole.slice(1).toLowerCase();
   return `${name.slice(0, space + 1)}${written}`;

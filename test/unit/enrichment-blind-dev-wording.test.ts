@@ -70,6 +70,20 @@ describe('the first blind set’s wordings, read once it became a development se
     expect(both(enrichLine('Vaiko pinigai 2026-05', '122.50', 'EUR', { counterpartyName: 'VALSTYBINIO SOCIALINIO DRAUDIMO FONDO VALDYBA' }))).toEqual(['Sodra', 'INCOME_OTHER_INCOME']);
   });
 
+  it('from outside-dev-6 and -7: the shop after a Belgian card and its holder, a till after the bank’s own fields, Danish and Belgian purpose words, names as the line spells them', () => {
+    expect(nameOf('AANKOOP BANCONTACT CONTACTLESS MET KAART NR 6703 1100 2233 4455 - AN MAES OP 02/05 09:40 BAKKERIJ PEETERS BVBA GENT REF. : 0502771234 VAL. 02-05', '-7.10')).toBe('Bakkerij Peeters');
+    expect(nameOf('AT     3,90 DEBIT   POS 02.0    5.26 08.12K1 VD/000000512 SUMUP *CAFE ZENTRAL', '-3.90')).toBe('Cafe Zentral');
+    expect(nameOf('Overskydende skat 2025 Skattestyrelsen', '2100.00', 'DKK')).toBe('Skattestyrelsen');
+    expect(detailedOf('MAANDELIJKSE BIJDRAGE FORMULE PLUS 05/2026', '-3.50')).toBe('BANK_FEES_OTHER_BANK_FEES');
+    expect(detailedOf('ECH PRET:30112233445566', '-540.00')).toBe('LOAN_PAYMENTS_OTHER_PAYMENT');
+    expect(nameOf('PRLV SEPA FREE MOBILE FM-99887766', '-19.99')).toBe('Free Mobile');
+    expect(nameOf('VIREMENT EUROPEEN DE SPF FINANCES - REMBOURSEMENTS', '300.00')).toBe('SPF Finances');
+    expect(nameOf('TERUGBETALING FOD FINANCIEN', '300.00')).toBe('FOD Financiën');
+    expect(nameOf('TRANSFERENCIA DE AGENCIA ESTATAL DE ADMINISTRACION TRIBUTARIA DEVOLUCION IRPF', '410.00')).toBe('Agencia Tributaria');
+    expect(nameOf('PAIEMENT PAR CARTE X1204 PAYPAL *BACKMARKET 02/05', '-189.00')).toBe('Back Market');
+    expect(both(enrichLine('laenu tagasi', '-60.00', 'EUR', { counterpartyName: 'MARGUS KASK' }))).toEqual(['Margus Kask', 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
+  });
+
   it('knows a Swedish florist, a Norwegian sports shop behind Vipps and Ruter’s app', () => {
     expect(detailedOf('Swish LINDBERGS BLOMMOR', '-320.00', 'SEK')).toBe('GENERAL_MERCHANDISE_GIFTS_AND_NOVELTIES');
     expect(detailedOf('Vipps*Bergen Sportslager', '-650.00', 'NOK')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');
