@@ -75,8 +75,8 @@ export function behindProcessor(raw: string): boolean {
   return (raw.includes('*') && PROCESSOR_BEFORE_NAME.test(raw)) || PURCHASE_AT.test(raw);
 }
 
-/** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung"; Belgian card lines the scheme: "… LIER 05/03/2026 BANCONTACT - CONTACTLOOS"; UK app banks the scheme in brackets: "Priya Raman (Faster Payments)". */
-const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB)$/i;
+/** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung"; Belgian card lines the scheme: "… LIER 05/03/2026 BANCONTACT - CONTACTLOOS"; UK app banks the scheme in brackets: "Priya Raman (Faster Payments)"; US credit unions the ACH after the payee: "HYUNDAI MOTOR FIN ACH WEB-RECUR". */
+const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB|ACH(?: WEB-RECUR)?)$/i;
 /** SumUp's and other terminals' "NAME//CITY/COUNTRY", and French card lines' "NAME\\CITY\\ FR". */
 const SLASHED_PLACE = /\/\/.*$|\\.*$/;
 /** Polish transfers name the other party after a label: "Przelew przychodzący … Od: ACME SPÓŁKA Z O.O.", "Przelew wychodzący do: Jan Kowalski Tytuł: …". */

@@ -163,7 +163,8 @@ export function nameFromText(text: string, currencyCode: string): string | null 
       if (name.length > 0) break;
       continue;
     }
-    if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && (LOWER.test(tokens[index]!) || (TITLE.test(tokens[index]!) && LOWER.test(tokens[index + 1] ?? '')))) break;
+    // A word in lower or title case after a name in capitals is no part of it: a purpose, or a label OFX cut at the line's end (ZELLE PAYMENT TO PETER VOGEL Con).
+    if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && (LOWER.test(tokens[index]!) || (TITLE.test(tokens[index]!) && (LOWER.test(tokens[index + 1] ?? '') || (index === tokens.length - 1 && name.length > 1))))) break;
     if ((PURPOSE.has(word) && !givenNameBeforeName(words, at) && !SAINTS.has(flat[at - 1] ?? '')) || PAY_WEEK.test(word) || afterPurposeInToken(words, at)) {
       if (name.length > 0) break;
       continue;

@@ -29,7 +29,7 @@ import { categoryOfMcc } from './mcc.ts';
 import { nameFromText } from './merchant-name.ts';
 import { isFacilitator, mayNameParty } from './naming-guards.ts';
 import { kindRule, movementRule, transferRule, type RuleInput, type RuleMatch } from './rules.ts';
-import { withLastWordWhole } from './truncated-words.ts';
+import { withAbbreviationsWritten, withLastWordWhole } from './shortened-words.ts';
 import { categoryOf, isCategory, type Category } from './taxonomy.ts';
 import { normalize, wordCount } from './text.ts';
 
@@ -51,6 +51,8 @@ const TAX_OFFICE = 'GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT';
 const MCC_CONFIDENCE = 0.75;
 /** A payment between people read from a person's name alone: as sure as a plain transfer word. */
 const PERSON_CONFIDENCE = 0.5;
+/** What a bill is for, a word a line may give without naming who billed it. */
+const BILLED_FOR: ReadonlySet<string> = new Set(['ELECTRIC', 'ELECTRICITY', 'WATER', 'GAS', 'SEWER', 'TRASH', 'INTERNET', 'CABLE', 'PHONE', 'WIRELESS', 'RENT', 'INSURANCE', 'MORTGAGE']);
 /** A name read from the line: the bank's counterparty field is surer than words cut out of its text. */
 const READ_CONFIDENCE = { counterparty: 0.7, description: 0.6 };
 /** A directory spelling with a legal form has at most this many words before the form (WIENER STADTISCHE AG). */
@@ -168,9 +170,10 @@ function readName(category: Enrichment['category'], text: string, party: string 
   if (!mayNameParty(category?.detailed ?? null, text) && !(person && peopleOnly(category))) return null;
   const fromParty = party && nameFromText(party, currencyCode);
   if (fromParty) return { name: fromParty, website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.counterparty };
-  // A card network's or OFX's field cut the name's last word: it is read whole (truncated-words.ts).
+  // A card network's or OFX's field cut the name's last word, or a US biller abbreviated its words: they are read whole (shortened-words.ts).
   const fromText = nameFromText(clean, currencyCode);
-  return fromText ? { name: withLastWordWhole(fromText), website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.description } : null;
+  // What a bill is for, alone, names no one (AUTOMATIC WITHDRAWAL, ELECTRIC BILL).
+  return fromText && !BILLED_FOR.has(normalize(fromText)) ? { name: withLastWordWhole(currencyCode === 'USD' ? withAbbreviationsWritten(fromText) : fromText), website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.description } : null;
 }
 
 /**

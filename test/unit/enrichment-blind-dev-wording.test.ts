@@ -84,6 +84,15 @@ describe('the first blind set’s wordings, read once it became a development se
     expect(both(enrichLine('laenu tagasi', '-60.00', 'EUR', { counterpartyName: 'MARGUS KASK' }))).toEqual(['Margus Kask', 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
   });
 
+  it('from outside-dev-8: US abbreviations written out, car lenders, a label OFX cut after a name, a bill named only by what it is for', () => {
+    expect(nameOf('Deposit from UNIV OF DENVER payroll', '2300.00', 'USD')).toBe('University of Denver');
+    expect(nameOf('ACH Electronic Credit LAKEVIEW HLTHCR PAYROLL', '1800.00', 'USD')).toBe('Lakeview Healthcare');
+    expect(detailedOf('KIA MOTOR FIN ACH WEB-RECUR x1204', '-330.00', 'USD')).toBe('LOAN_PAYMENTS_CAR_PAYMENT');
+    expect(detailedOf('FORD MOTOR CREDIT DES:AUTO PYMT ID:000123', '-410.00', 'USD')).toBe('LOAN_PAYMENTS_CAR_PAYMENT');
+    expect(nameOf('Zelle payment to GRACE OKAFOR Con', '-45.00', 'USD')).toBe('Grace Okafor');
+    expect(both(enrichLine('AUTOMATIC WITHDRAWAL, WATER BILL', '-51.20', 'USD'))).toEqual([null, 'RENT_AND_UTILITIES_WATER']);
+  });
+
   it('knows a Swedish florist, a Norwegian sports shop behind Vipps and Ruter’s app', () => {
     expect(detailedOf('Swish LINDBERGS BLOMMOR', '-320.00', 'SEK')).toBe('GENERAL_MERCHANDISE_GIFTS_AND_NOVELTIES');
     expect(detailedOf('Vipps*Bergen Sportslager', '-650.00', 'NOK')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');

@@ -1,6 +1,7 @@
 /**
- * Card networks give a merchant's name 22 to 25 characters and OFX 32, so a name cut there ends in part
- * of a word (SQ *PEPPERCORN THAI KITCHE, PP*GRIND HOUSE ESPRESS, CROSSPOINT PROPERT WEB PMTS). The last
+ * Words a statement shortened to fit its fields, read whole. Card networks give a merchant's name 22
+ * to 25 characters and OFX 32, so a name cut there ends in part of a word (SQ *PEPPERCORN THAI KITCHE,
+ * PP*GRIND HOUSE ESPRESS, CROSSPOINT PROPERT WEB PMTS). The last
  * word of a name of two words or more that is the start of the words businesses' names end with, and
  * not such a word itself, is read whole. A stem of fewer than five letters (HOU, PI) could be the start
  * of too many words to say which; a plural's singular (BAGEL, SPIRIT) is a word already.
@@ -51,4 +52,26 @@ export function withLastWordWhole(name: string): string {
   if (!whole) return name;
   const written = last === last.toUpperCase() ? whole : whole.charAt(0) + whole.slice(1).toLowerCase();
   return `${name.slice(0, space + 1)}${written}`;
+}
+
+/** US banks' and billers' abbreviations of the words of a name, written out as an app shows the name (UNIV OF IOWA → University of Iowa). */
+const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
+  ['UNIV', 'UNIVERSITY'], ['HLTHCR', 'HEALTHCARE'], ['HLTH', 'HEALTH'], ['MTR', 'MOTOR'], ['SVCS', 'SERVICES'], ['SVC', 'SERVICE'], ['MGMT', 'MANAGEMENT'], ['ASSN', 'ASSOCIATION'],
+  ['INTL', 'INTERNATIONAL'], ['CTR', 'CENTER'], ['HOSP', 'HOSPITAL'], ['UTIL', 'UTILITIES'], ['UTILS', 'UTILITIES'], ['CNTY', 'COUNTY'], ['TWP', 'TOWNSHIP'],
+]);
+/** An abbreviation that is a word too, read so only after the words it follows in a name (MOTOR FIN). A restaurant's REST stays: statements' readers keep it as often as not. */
+const FINANCE_AFTER: ReadonlySet<string> = new Set(['MOTOR', 'MTR', 'AUTO']);
+
+/** A US name with its abbreviated words written out, in each word's case (Northbay Hlthcr → Northbay Healthcare, Hyundai Motor Fin → Hyundai Motor Finance). */
+export function withAbbreviationsWritten(name: string): string {
+  const words = name.split(' ');
+  let changed = false;
+  for (let at = 0; at < words.length; at++) {
+    const word = words[at]!.toUpperCase();
+    const whole = ABBREVIATIONS.get(word) ?? (word === 'FIN' && at > 0 && FINANCE_AFTER.has(words[at - 1]!.toUpperCase()) ? 'FINANCE' : undefined);
+    if (!whole) continue;
+    words[at] = words[at] === word ? whole : whole.charAt(0) + whole.slice(1).toLowerCase();
+    changed = true;
+  }
+  return changed ? words.join(' ') : name;
 }
