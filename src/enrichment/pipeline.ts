@@ -11,7 +11,8 @@
  *    payments; 0.75 to 0.9) and the directory's merchant (0.9 matched word for word, 0.8 written
  *    together, 0.7 for money in from a shop), the rule on a tie;
  * 3. the provider's merchant category code (0.75);
- * 4. a kind-of-trade word, then a plain transfer (0.5 to 0.7).
+ * 4. a kind-of-trade word, then a plain transfer (0.5 to 0.7); to or from a person (given-names.ts),
+ *    no kind-of-trade word, and a transfer when no word says one (0.5).
  * Nothing decides: no category. The merchant is the provider's name when it gives one (with its
  * website and logo), else the directory's, else a name read from the line (merchant-name.ts): the
  * bank's counterparty name, else the clean description's (never a website or logo of ours).
