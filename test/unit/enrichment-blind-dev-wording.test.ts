@@ -93,6 +93,14 @@ describe('the first blind set’s wordings, read once it became a development se
     expect(both(enrichLine('AUTOMATIC WITHDRAWAL, WATER BILL', '-51.20', 'USD'))).toEqual([null, 'RENT_AND_UTILITIES_WATER']);
   });
 
+  it('names Comcast and Xfinity as the line does and a Flemish agency; a foundation’s monthly contribution is no bank fee', () => {
+    expect(nameOf('COMCAST CABLE COMM 800-COMCAST', '-79.00', 'USD')).toBe('Comcast');
+    expect(nameOf('XFINITY MOBILE 888-936-4968 PA', '-45.00', 'USD')).toBe('Xfinity');
+    expect(both(enrichLine('GROEIPAKKET 05/2026 DOSSIER 0899123', '178.00', 'EUR', { counterpartyName: 'INFINO VLAANDEREN' }))).toEqual(['Infino', 'INCOME_OTHER_INCOME']);
+    // A monthly contribution to a foundation is no bank's fee; the bank's own package is.
+    expect(detailedOf('Naam: Stichting Dierenasiel Zuid Omschrijving: Maandelijkse bijdrage IBAN: NL12RABO0123456789', '-10.00')).not.toBe('BANK_FEES_OTHER_BANK_FEES');
+  });
+
   it('knows a Swedish florist, a Norwegian sports shop behind Vipps and Ruter’s app', () => {
     expect(detailedOf('Swish LINDBERGS BLOMMOR', '-320.00', 'SEK')).toBe('GENERAL_MERCHANDISE_GIFTS_AND_NOVELTIES');
     expect(detailedOf('Vipps*Bergen Sportslager', '-650.00', 'NOK')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');
