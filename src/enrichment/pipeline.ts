@@ -110,7 +110,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
  * The provider's category, else the surer of a movement rule and the directory's merchant (the rule
  * on a tie: "ATM 7-ELEVEN" is cash, "NAVIENT ED LOAN" a student loan rather than any loan), else the
  * merchant category code (a kind-of-trade word of its primary refining it), else a kind-of-trade
- * word, else a transfer word.
+ * word, else a transfer word. To or from a `person`, no kind-of-trade word, and a transfer when no word says one.
  */
 function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | undefined, person: boolean): Enrichment['category'] {
   if (hints.category && isCategory(hints.category.primary, hints.category.detailed)) {
@@ -171,9 +171,9 @@ function readName(category: Enrichment['category'], text: string, party: string 
   if (!mayNameParty(category?.detailed ?? null, text) && !(person && peopleOnly(category))) return null;
   const fromParty = party && nameFromText(party, currencyCode);
   if (fromParty) return { name: fromParty, website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.counterparty };
-  // A card network's or OFX's field cut the name's last word, or a US biller abbreviated its words: they are read whole (shortened-words.ts).
+  // What a bill is for, alone, names no one (AUTOMATIC WITHDRAWAL, ELECTRIC BILL); a word a card network's or OFX's field cut, or a US
+  // biller abbreviated, is read whole (shortened-words.ts).
   const fromText = nameFromText(clean, currencyCode);
-  // What a bill is for, alone, names no one (AUTOMATIC WITHDRAWAL, ELECTRIC BILL).
   return fromText && !BILLED_FOR.has(normalize(fromText)) ? { name: withLastWordWhole(currencyCode === 'USD' ? withAbbreviationsWritten(fromText) : fromText), website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.description } : null;
 }
 
