@@ -41,7 +41,7 @@ const PURPOSE = new Set([
   // loans, taxes and fees named on the line
   'MORTGAGE', 'MTG', 'LOAN', 'MUTUO', 'HIPOTECA', 'CAPITALE', 'INTERESSI', 'INTEREST', 'PRINCIPAL', 'ECHEANCE', 'PRET', 'IMMOBILIER', 'SPLATA', 'KREDYTU', 'KREDYT', 'USATAXPYMT', 'IMPOT', 'IMPOTS',
   'PRELEVEMENT', 'ECH', 'SOURCE', 'F24', 'DELEGA', 'TELEMATICA', 'TARI', 'IUC', 'PIT', 'IENAKUMA', 'NODOKLA', 'GYVENTOJU', 'PAJAMU', 'MOKESCIO', 'MAKSA', 'BORNE', 'UNGEYDELSE', 'DONATION', 'DONATIONS',
-  'SPENDE', 'UTIL', 'GROUP', 'BILET', 'BILLET', 'BIGLIETTO', 'TICKET', 'TICKETS', 'RENEWAL',
+  'SPENDE', 'UTIL', 'BILET', 'BILLET', 'BIGLIETTO', 'TICKET', 'TICKETS', 'RENEWAL',
   // labels before a transfer's free text (title, message, reference, an Italian transfer's number), and Latvian "for" with a month's accusative
   'NUM', 'TYTUL', 'TYTULEM', 'PAR', 'APDROSINASANAS', 'PREMIJA', 'KOMUNALAJIEM', 'PAKALPOJUMIEM', 'PAKALPOJUMI', 'MENESA', 'MAKSA', 'DANKT', 'DANKE', 'PALK', 'DARBO', 'UZMOKESTIS', 'TOOTASU', 'AVGIFT', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'MOTIF', 'REFERENCE', 'TERUGBETALING', 'MANDATE', 'MANDAT', 'LANDLORD', 'OMSCHRIJVING', 'MEDEDELING', 'COMMUNICATION', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
   'JUNIJU', 'JULIJU', 'AUGUSTU', 'SEPTEMBRI', 'OKTOBRI', 'NOVEMBRI', 'DECEMBRI',
@@ -61,11 +61,12 @@ const LEADING_FORMS = new Set(['SIA', 'AS', 'UAB', 'AB', 'OU', 'AAS', 'VAS', 'SA
 
 /**
  * A country's or a region's name between a group's brand and its legal form names the group's company
- * there (SKANSKA SVERIGE AB, KONECRANES FINLAND OY, AMAZON EU SARL): an app names the brand.
+ * there (SKANSKA SVERIGE AB, KONECRANES FINLAND OY, AMAZON EU SARL), GROUP the group's own (LUXOTTICA GROUP
+ * SPA): an app names the brand. Without a form after it, GROUP is the name's (LAKESIDE DENTAL GROUP).
  */
 const COUNTRY_BEFORE_FORM = new Set(['SVERIGE', 'SWEDEN', 'SUOMI', 'FINLAND', 'NORGE', 'NORWAY', 'DANMARK', 'DENMARK', 'DEUTSCHLAND', 'GERMANY', 'OSTERREICH', 'AUSTRIA', 'NEDERLAND', 'NETHERLANDS',
   'BELGIE', 'BELGIQUE', 'BELGIUM', 'FRANCE', 'ESPANA', 'SPAIN', 'ITALIA', 'ITALY', 'POLSKA', 'POLAND', 'PORTUGAL', 'EESTI', 'ESTONIA', 'LATVIJA', 'LATVIA', 'LIETUVA', 'LITHUANIA', 'IRELAND', 'UK', 'EU', 'EUROPE',
-  'NORDIC', 'NORDICS', 'BALTIC', 'BALTICS', 'SCANDINAVIA']);
+  'NORDIC', 'NORDICS', 'BALTIC', 'BALTICS', 'SCANDINAVIA', 'GROUP']);
 
 /** Words that lead to a name (to, from, in favour of) and particles inside one; dropped at either end. */
 const LINKS = new Set(['TO', 'FROM', 'DE', 'DA', 'DI', 'DEL', 'PARA', 'A', 'FRA', 'TIL', 'VAN', 'AAN', 'NAAR', 'OD', 'DO', 'FAVORE', 'BEI', 'AN', 'VON', 'FOR', 'POUR', 'AV', 'TILL', 'FRAN', 'ZA', 'PAR', 'UZ', 'NAAM', 'OF', 'DLA', 'EN']);

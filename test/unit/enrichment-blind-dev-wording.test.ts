@@ -101,6 +101,13 @@ describe('the first blind set’s wordings, read once it became a development se
     expect(detailedOf('Naam: Stichting Dierenasiel Zuid Omschrijving: Maandelijkse bijdrage IBAN: NL12RABO0123456789', '-10.00')).not.toBe('BANK_FEES_OTHER_BANK_FEES');
   });
 
+  it("names Hilton's brands apart, and keeps GROUP in a name unless a legal form follows it", () => {
+    expect(nameOf('HILTON GARDEN INN BOISE ID', '-160.00', 'USD')).toBe('Hilton Garden Inn');
+    expect(nameOf('HAMPTON INN & SUITES TULSA', '-140.00', 'USD')).toBe('Hampton Inn');
+    expect(nameOf('PAYROLL RIVERBEND DENTAL GROUP', '2100.00', 'USD')).toBe('Riverbend Dental Group');
+    expect(nameOf('ACCREDITO STIPENDIO BRAMBILLA GROUP SPA', '1900.00')).toBe('Brambilla');
+  });
+
   it('knows a Swedish florist, a Norwegian sports shop behind Vipps and Ruter’s app', () => {
     expect(detailedOf('Swish LINDBERGS BLOMMOR', '-320.00', 'SEK')).toBe('GENERAL_MERCHANDISE_GIFTS_AND_NOVELTIES');
     expect(detailedOf('Vipps*Bergen Sportslager', '-650.00', 'NOK')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');
