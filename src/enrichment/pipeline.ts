@@ -11,8 +11,9 @@
  *    payments; 0.75 to 0.9) and the directory's merchant (0.9 matched word for word, 0.8 written
  *    together, 0.7 for money in from a shop), the rule on a tie;
  * 3. the provider's merchant category code (0.75);
- * 4. a kind-of-trade word, then a plain transfer (0.5 to 0.7); to or from a person (given-names.ts),
- *    no kind-of-trade word, and a transfer when no word says one (0.5).
+ * 4. a kind-of-trade word, then money in from a company that says no refund or invoice (pay, 0.5),
+ *    then a plain transfer (0.5 to 0.7); to or from a person (given-names.ts), no kind-of-trade word,
+ *    and a transfer when no word says one (0.5).
  * Nothing decides: no category. The merchant is the provider's name when it gives one (with its
  * website and logo), else the directory's, else a name read from the line (merchant-name.ts): the
  * bank's counterparty name, else the clean description's (never a website or logo of ours).
@@ -29,7 +30,7 @@ import { legalFormLength, withoutLegalForms } from './legal-forms.ts';
 import { categoryOfMcc } from './mcc.ts';
 import { nameFromText } from './merchant-name.ts';
 import { isFacilitator, mayNameParty } from './naming-guards.ts';
-import { kindRule, movementRule, transferRule, type RuleInput, type RuleMatch } from './rules.ts';
+import { isRefundOrInvoice, kindRule, movementRule, transferRule, type RuleInput, type RuleMatch } from './rules.ts';
 import { withAbbreviationsWritten, withLastWordWhole } from './shortened-words.ts';
 import { categoryOf, isCategory, type Category } from './taxonomy.ts';
 import { normalize, wordCount } from './text.ts';
@@ -50,6 +51,8 @@ const AGENCY = 'GOVERNMENT_AND_NON_PROFIT_GOVERNMENT_DEPARTMENTS_AND_AGENCIES';
 /** A tax office's category; money in from one is a refund of tax (Revenue Commissioners' PAYE refund). */
 const TAX_OFFICE = 'GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT';
 const MCC_CONFIDENCE = 0.75;
+/** A company's transfer in, no word saying what for: pay, as sure as a plain transfer word. */
+const COMPANY_PAY: RuleMatch = { category: categoryOf('INCOME_WAGES'), confidence: 0.5 };
 /** A payment between people read from a person's name alone: as sure as a plain transfer word. */
 const PERSON_CONFIDENCE = 0.5;
 /** What a bill is for, a word a line may give without naming who billed it. */
@@ -92,7 +95,9 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const paymentChannel = hints.paymentChannel ?? channelFromText(description, whole);
   // A person on the other side (the bank's counterparty field, else what the line names), no directory match and no card's purchase (TOM THUMB #2510 DALLAS TX): a payment between people.
   const person = !found && paymentChannel === 'OTHER' && (partyNamed === '' ? namesGivenName(name) && isPersonName(normalize(nameFromText(kept, currencyCode) ?? '')) : isPersonName(partyNamed));
-  const category = categorize(hints, rules, listed, person);
+  // Money in from a company (its legal form on the line or in the bank's field) that no word calls anything else: its pay.
+  const company = !found && !person && rules.direction === 'in' && (name !== named || (partyNamed !== '' && withoutLegalForms(partyNamed, currencyCode) !== partyNamed));
+  const category = categorize(hints, rules, listed, person, company);
   return {
     cleanDescription: clean,
     merchant: hints.merchantName
@@ -110,9 +115,10 @@ export function enrich(input: EnrichmentInput): Enrichment {
  * The provider's category, else the surer of a movement rule and the directory's merchant (the rule
  * on a tie: "ATM 7-ELEVEN" is cash, "NAVIENT ED LOAN" a student loan rather than any loan), else the
  * merchant category code (a kind-of-trade word of its primary refining it), else a kind-of-trade
- * word, else a transfer word. To or from a `person`, no kind-of-trade word, and a transfer when no word says one.
+ * word, else a `company`'s pay, else a transfer word. To or from a `person`, no kind-of-trade word, and a
+ * transfer when no word says one.
  */
-function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | undefined, person: boolean): Enrichment['category'] {
+function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | undefined, person: boolean, company: boolean): Enrichment['category'] {
   if (hints.category && isCategory(hints.category.primary, hints.category.detailed)) {
     return { primary: hints.category.primary, detailed: hints.category.detailed, source: 'PROVIDER', confidence: PROVIDER_CONFIDENCE };
   }
@@ -121,7 +127,7 @@ function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | 
   let kindRead: { match: RuleMatch | undefined } | undefined;
   const kind = (): RuleMatch | undefined => (kindRead ??= { match: kindRule(rules) }).match;
   // To or from a person, a trade's word is what the money was for (FPS, Priya Raman, Pizza night), not who was paid.
-  const decided = (movement && listed ? (movement.confidence >= listed.confidence ? movement : listed) : (movement ?? (listed && refined(listed, kind)))) ?? mccMatch(hints.mcc, kind) ?? (person ? undefined : kind()) ?? transferRule(rules) ?? (person ? personTransfer(rules.direction) : undefined);
+  const decided = (movement && listed ? (movement.confidence >= listed.confidence ? movement : listed) : (movement ?? (listed && refined(listed, kind)))) ?? mccMatch(hints.mcc, kind) ?? (person ? undefined : kind()) ?? (company && !isRefundOrInvoice(rules.normalized) ? COMPANY_PAY : undefined) ?? transferRule(rules) ?? (person ? personTransfer(rules.direction) : undefined);
   return decided ? { ...decided.category, source: 'RULES', confidence: decided.confidence } : null;
 }
 

@@ -108,6 +108,14 @@ describe('the first blind set’s wordings, read once it became a development se
     expect(nameOf('ACCREDITO STIPENDIO BRAMBILLA GROUP SPA', '1900.00')).toBe('Brambilla');
   });
 
+  it('reads money in from a company, its legal form on the line or in the bank’s field, as pay unless it says refund or invoice', () => {
+    expect(both(enrichLine('TRF CR SEPA+ 0000981 DE SERRALHARIA COSTA LDA', '1180.00'))).toEqual(['Serralharia Costa', 'INCOME_WAGES']);
+    expect(detailedOf('FROM MORAN HAULAGE LT', '2210.00', 'EUR', { counterpartyName: 'MORAN HAULAGE LIMITED' })).toBe('INCOME_WAGES');
+    expect(detailedOf('Rückerstattung Bestellung 4471', '39.90', 'EUR', { counterpartyName: 'Waldmann Versand GmbH' })).not.toBe('INCOME_WAGES');
+    expect(detailedOf('Invoice FV/2026/05/221', '1500.00', 'PLN', { counterpartyName: 'KODER SP. Z O.O.' })).not.toBe('INCOME_WAGES');
+    expect(detailedOf('BRIGHTWATER PROPERTIES WEB PMTS 050126', '-1450.00', 'USD')).toBe('RENT_AND_UTILITIES_RENT');
+  });
+
   it('knows a Swedish florist, a Norwegian sports shop behind Vipps and Ruter’s app', () => {
     expect(detailedOf('Swish LINDBERGS BLOMMOR', '-320.00', 'SEK')).toBe('GENERAL_MERCHANDISE_GIFTS_AND_NOVELTIES');
     expect(detailedOf('Vipps*Bergen Sportslager', '-650.00', 'NOK')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');

@@ -56,8 +56,8 @@ describe('Irish and UK bank wording', () => {
     ['365 ONLINE AOIFE BRENNAN', '-30.00', 'EUR', 'Aoife Brennan', 'TRANSFER_OUT_ACCOUNT_TRANSFER'],
     ['*MOBI CIARAN DOYLE', '-50.00', 'EUR', 'Ciaran Doyle', 'TRANSFER_OUT_ACCOUNT_TRANSFER'],
     ['TO A/C 40112233 R PATEL', '-30.00', 'GBP', 'R Patel', 'TRANSFER_OUT_ACCOUNT_TRANSFER'],
-    // A country before the legal form names the group's company there; an app names the brand (version 12).
-    ['NORTHGATE TRADING UK LTD BGC', '640.00', 'GBP', 'Northgate Trading', 'TRANSFER_IN_ACCOUNT_TRANSFER'],
+    // A country before the legal form names the group's company there; an app names the brand (version 12). Money in from a company is its pay (version 13).
+    ['NORTHGATE TRADING UK LTD BGC', '640.00', 'GBP', 'Northgate Trading', 'INCOME_WAGES'],
     ['QUARTERLY FEES', '-6.00', 'EUR', null, 'BANK_FEES_OTHER_BANK_FEES'],
     ['CASH WITHDRAWAL FEE', '-5.00', 'GBP', null, 'BANK_FEES_ATM_FEES'],
   ])('%s', (description, amount, currencyCode, merchant, detailed) => {
