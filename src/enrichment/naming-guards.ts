@@ -25,7 +25,7 @@ const OWN_ACCOUNTS = phrasesRegex(['OWN ACCOUNT', 'OWN', 'MY', 'WLASNY', 'WLASNE
 
 const FACILITATORS = phrasesRegex([
   'PAYPAL', 'AMAZON PAYMENTS', 'KLARNA', 'STRIPE', 'ADYEN', 'SUMUP', 'ZETTLE', 'IZETTLE', 'SQUARE', 'MOLLIE', 'WORLDLINE', 'NETS', 'GOCARDLESS', 'SATISPAY', 'PAYU', 'PRZELEWY24', 'BUCKAROO', 'CCV',
-  'PAYONEER', 'TRUSTLY', 'NEXI', 'TIKKIE', 'CHECKOUT COM', 'SIX PAYMENT', 'PAYPLUG', 'LYRA', 'WISE', 'REVOLUT',
+  'PAYONEER', 'TRUSTLY', 'NEXI', 'TIKKIE', 'PAYSERA', 'MAKSEKESKUS', 'CHECKOUT COM', 'SIX PAYMENT', 'PAYPLUG', 'LYRA', 'WISE', 'REVOLUT',
 ]);
 
 /** True when a name read from the line may be shown for a transaction of `detailed` category (null: none) with normalized `text`. */

@@ -96,7 +96,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
   // A person on the other side (the bank's counterparty field, else what the line names), no directory match and no card's purchase (TOM THUMB #2510 DALLAS TX): a payment between people.
   const person = !found && paymentChannel === 'OTHER' && (partyNamed === '' ? namesGivenName(name) && isPersonName(normalize(nameFromText(kept, currencyCode) ?? '')) : isPersonName(partyNamed));
   // Money in from a company (its legal form on the line or in the bank's field) that no word calls anything else: its pay.
-  const company = !found && !person && rules.direction === 'in' && (name !== named || (partyNamed !== '' && withoutLegalForms(partyNamed, currencyCode) !== partyNamed));
+  const company = !found && !person && rules.direction === 'in' && (text !== whole || (partyNamed !== '' && withoutLegalForms(partyNamed, currencyCode) !== partyNamed));
   const category = categorize(hints, rules, listed, person, company);
   return {
     cleanDescription: clean,

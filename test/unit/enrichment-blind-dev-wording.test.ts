@@ -116,6 +116,18 @@ describe('the first blind set’s wordings, read once it became a development se
     expect(detailedOf('BRIGHTWATER PROPERTIES WEB PMTS 050126', '-1450.00', 'USD')).toBe('RENT_AND_UTILITIES_RENT');
   });
 
+  it('from the sixth, seventh and ninth sets again: butchers and fishmongers, car lenders, a city’s water bill, a family allowance, LT on euro lines, Paysera’s seller', () => {
+    expect(detailedOf('VDP-SUMUP *FLYNN BUTCHERS', '-18.20')).toBe('FOOD_AND_DRINK_GROCERIES');
+    expect(detailedOf('TOYOTA MOTOR CR TMCC PMT 0512', '-360.00', 'USD')).toBe('LOAN_PAYMENTS_CAR_PAYMENT');
+    expect(nameOf('TOYOTA MOTOR CR TMCC PMT 0512', '-360.00', 'USD')).toBe('Toyota Financial Services');
+    expect(detailedOf('ALLY ALLY PAYMT 009876543 WEB ID: 9833122001', '-399.00', 'USD')).toBe('LOAN_PAYMENTS_CAR_PAYMENT');
+    expect(detailedOf('ACH Debit CITY OF ROCHESTER WATER UTIL 051226', '-61.00', 'USD')).toBe('RENT_AND_UTILITIES_WATER');
+    expect(detailedOf('CITY OF AMES UTILITIES AMES IA', '-70.00', 'USD')).toBe('RENT_AND_UTILITIES_GAS_AND_ELECTRICITY');
+    expect(both(enrichLine('TRF DE INST SEG SOCIAL IP ABONO FAMILIA 05/2026', '96.50'))).toEqual(['Segurança Social', 'INCOME_OTHER_INCOME']);
+    expect(both(enrichLine('O NEILL JOINERY LT', '1900.00'))).toEqual(["O'Neill Joinery", 'INCOME_WAGES']);
+    expect(nameOf('R1204 Pasutijums Nr. 2210, projekts https://www.biletes.lv pardevejs: Koncertu Aģentūra', '-25.00', 'EUR', { counterpartyName: 'Paysera LT' })).toBe('Koncertu Aģentūra');
+  });
+
   it('knows a Swedish florist, a Norwegian sports shop behind Vipps and Ruter’s app', () => {
     expect(detailedOf('Swish LINDBERGS BLOMMOR', '-320.00', 'SEK')).toBe('GENERAL_MERCHANDISE_GIFTS_AND_NOVELTIES');
     expect(detailedOf('Vipps*Bergen Sportslager', '-650.00', 'NOK')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');
