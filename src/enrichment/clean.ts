@@ -123,6 +123,11 @@ const TIKKIE_PAYER = /\bTikkie ID \S+,.*?,\s*(?:Van\s+([^,]+),|Door\s+(.+?)\s+vi
 const SURNAME_COMMA_GIVEN = /(?:\bZelle\b[^;]*;|\bSwish (?:betalning|inbetalning))\s*([\p{L}' -]+),\s*([\p{L}' -]+)$/iu;
 /** OFX cuts a name at 32 characters: "ROSA MEXICANO UNION SQ NEW YOR" ends in part of a city. */
 const OFX_NAME_LENGTH = 32;
+
+/** True when a description is as long as OFX's name field, or two characters shorter (a cut before a space): its end may be cut. */
+export function isCutByOfx(description: string): boolean {
+  return description.length >= OFX_NAME_LENGTH - 2 && description.length <= OFX_NAME_LENGTH;
+}
 /**
  * Words that tie a city into a name ("CITY OF AUSTIN", "COMUNE DI MILANO", "Gemeente Amsterdam",
  * "VAN DER LINDEN"), and titles a surname follows ("DR MARTIN"): the place's word then stays.
@@ -274,7 +279,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   for (const [pattern, needs] of BLANKED) if (needs === null || has[needs]) text = text.replace(pattern, ' ');
   text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
-  if (!keepPlace) text = stripPlace(text, whole.length >= OFX_NAME_LENGTH - 2 && whole.length <= OFX_NAME_LENGTH, townsOf(currencyCode)).replace(EDGES, '');
+  if (!keepPlace) text = stripPlace(text, isCutByOfx(whole), townsOf(currencyCode)).replace(EDGES, '');
   return siteName(text);
 }
 

@@ -54,6 +54,11 @@ const MIN_SQUASHED_LENGTH = 5;
  */
 const SHORT = 3;
 
+/** Every spelling in order, for the spellings a name cut short starts (ALABAMA PO → ALABAMA POWER). */
+const SPELLINGS: readonly string[] = [...BY_WORDS.keys()].sort();
+/** The fewest characters a cut name keeps before it is looked up as the start of a spelling. */
+const SHORTEST_CUT = 4;
+
 /** The merchant, unless it trades only in other currencies' countries than the account's. */
 function trades(merchant: DirectoryMerchant | undefined, currencyCode: string | undefined): DirectoryMerchant | undefined {
   return merchant && (!merchant.currencies || currencyCode === undefined || merchant.currencies.includes(currencyCode)) ? merchant : undefined;
@@ -97,4 +102,27 @@ export function findMerchant(normalized: string, nameFirst = false, currencyCode
     startsAt = startEnds + 1;
   }
   return best && { merchant: best.merchant, exact: best.exact, words: best.to - best.from + 1, at: best.from };
+}
+
+/**
+ * The one merchant whose spellings start with `normalized`, a name OFX cut at its 32 characters
+ * (ALABAMA PO, PGAND), when it is not a whole spelling; none when the start is short or several
+ * merchants share it.
+ */
+export function merchantCutShort(normalized: string, currencyCode?: string): DirectoryMatch | undefined {
+  if (normalized.length < SHORTEST_CUT || BY_WORDS.has(normalized)) return undefined;
+  let low = 0;
+  for (let high = SPELLINGS.length; low < high; ) {
+    const middle = (low + high) >>> 1;
+    if (SPELLINGS[middle]! < normalized) low = middle + 1;
+    else high = middle;
+  }
+  let found: DirectoryMerchant | undefined;
+  for (let at = low; at < SPELLINGS.length && SPELLINGS[at]!.startsWith(normalized); at++) {
+    const merchant = BY_WORDS.get(SPELLINGS[at]!)!;
+    if (found && found !== merchant) return undefined;
+    found = merchant;
+  }
+  const merchant = trades(found, currencyCode);
+  return merchant && { merchant, exact: false, words: normalized.split(' ').length, at: 0 };
 }

@@ -21,8 +21,8 @@
  * (guards.ts) are dropped before the rules and the directory read the text.
  */
 import { channelFromText } from './channel.ts';
-import { behindProcessor, counterpartyText, MAX_DESCRIPTION_LENGTH, wholeDescription, withAchEntryApart, withoutProcessor } from './clean.ts';
-import { findMerchant, merchantSpelled, type DirectoryMatch } from './directory.ts';
+import { behindProcessor, counterpartyText, isCutByOfx, MAX_DESCRIPTION_LENGTH, wholeDescription, withAchEntryApart, withoutProcessor } from './clean.ts';
+import { findMerchant, merchantCutShort, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
 import { isGivenName, isPersonName, namesGivenName } from './given-names.ts';
 import { followsTitle } from './guards.ts';
@@ -87,7 +87,9 @@ export function enrich(input: EnrichmentInput): Enrichment {
       withForm(named, name, currencyCode) ??
         notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true, currencyCode), currencyCode))) ??
         notCarrier(description, named, notATradesName(text, notAPerson(text, findMerchant(text, false, currencyCode)))) ??
-        (party ? (withForm(partyNamed, withoutLegalForms(partyNamed, currencyCode), currencyCode) ?? findMerchant(withoutLegalForms(partyNamed, currencyCode), true, currencyCode)) : undefined),
+        (party ? (withForm(partyNamed, withoutLegalForms(partyNamed, currencyCode), currencyCode) ?? findMerchant(withoutLegalForms(partyNamed, currencyCode), true, currencyCode)) : undefined) ??
+        // A name OFX cut at its field's end, the start of one merchant's spelling (Withdrawal Debit Card ALABAMA PO).
+        (isCutByOfx(description) ? merchantCutShort(name, currencyCode) : undefined),
     );
   // The bank's counterparty field says what the other party is as much as the text does (Tandartspraktijk De Molen beside "factuur 12345").
   const rules: RuleInput = { normalized: (partyNamed === '' ? text : `${text} ${withoutLegalForms(partyNamed, currencyCode)}`) + completed, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: wordCount(name), currencyCode };

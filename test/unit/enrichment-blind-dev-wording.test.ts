@@ -128,6 +128,13 @@ describe('the first blind set’s wordings, read once it became a development se
     expect(nameOf('R1204 Pasutijums Nr. 2210, projekts https://www.biletes.lv pardevejs: Koncertu Aģentūra', '-25.00', 'EUR', { counterpartyName: 'Paysera LT' })).toBe('Koncertu Aģentūra');
   });
 
+  it('finds the one merchant a name OFX cut at 32 characters starts, and none when the start is shared or short', () => {
+    expect(both(enrichLine('Withdrawal Debit Card ALABAMA PO', '-120.00', 'USD'))).toEqual(['Alabama Power', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY']);
+    expect(nameOf('DIRECT               DEBIT PGAND', '-99.00', 'USD')).toBe('PG&E');
+    // Not at OFX's length: the line was not cut.
+    expect(nameOf('DEBIT ALABAMA PO', '-120.00', 'USD')).not.toBe('Alabama Power');
+  });
+
   it('knows a Swedish florist, a Norwegian sports shop behind Vipps and Ruter’s app', () => {
     expect(detailedOf('Swish LINDBERGS BLOMMOR', '-320.00', 'SEK')).toBe('GENERAL_MERCHANDISE_GIFTS_AND_NOVELTIES');
     expect(detailedOf('Vipps*Bergen Sportslager', '-650.00', 'NOK')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');
