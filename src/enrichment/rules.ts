@@ -61,8 +61,15 @@ const BANK_CHANNEL = phrasesRegex(['MOBILE CHANNEL', 'MOBILE PURCHASE', 'MOBILE 
 /** A cheque's word in a card's name: "VISA CHECK CARD PURCHASE". */
 const CHECK_CARD = phrasesRegex(['CHECK CARD', 'CHECKCARD', 'CHECK CRD']);
 
-/** What an electronic deposit comes from when it is no pay: a bank or an account, a payment app, a refund or a return of money. */
-const NOT_PAY = phrasesRegex(['BANK', 'BANK NA', 'CHECKING', 'CHK', 'SAVINGS', 'SAV', 'ACCOUNT', 'TRANSFER', 'XFER', 'TFR', 'MOBILE', 'CHECK', 'CASH', 'ATM', 'BRANCH', 'ZELLE', 'VENMO', 'PAYPAL', 'CASH APP', 'APPLE CASH', 'STRIPE', 'SQUARE', 'REFUND', 'REVERSAL', 'RETURN', 'RETURNED', 'REBATE', 'CASHBACK', 'INTEREST', 'DIVIDEND', 'BROKERAGE', 'INVESTMENT', 'COINBASE', 'ROBINHOOD', 'WISE']);
+/** Money in that is no pay: given back (a refund, a return, a reversal), paid for an invoice, or a bank's interest, in the providers' languages. */
+const REFUND_OR_INVOICE_WORDS = [
+  'REFUND', 'RETURN', 'RETURNED', 'REVERSAL', 'REBATE', 'CASHBACK', 'DIVIDEND', 'INTEREST', 'INVOICE', 'INV', 'RUCKERSTATTUNG', 'ERSTATTUNG', 'RUCKZAHLUNG', 'RECHNUNG', 'REMBOURSEMENT', 'RETOUR', 'FACTURE',
+  'TERUGBETALING', 'TERUGSTORTING', 'FACTUUR', 'DEVOLUCION', 'REEMBOLSO', 'FACTURA', 'RIMBORSO', 'STORNO', 'FATTURA', 'ZWROT', 'FAKTURA', 'FV', 'HYVITYS', 'PALAUTUS', 'LASKU', 'ATMAKSA',
+  'GRAZINIMAS', 'TAGASTUS', 'ARVE', 'REKINS', 'SASKAITA', 'TILBAKEBETALING', 'ATERBETALNING', 'TILBAGEBETALING',
+];
+/** What an electronic deposit comes from when it is no pay: a bank or an account, a payment app, an investment, or money given back. */
+const NOT_PAY = phrasesRegex(['BANK', 'BANK NA', 'CHECKING', 'CHK', 'SAVINGS', 'SAV', 'ACCOUNT', 'TRANSFER', 'XFER', 'TFR', 'MOBILE', 'CHECK', 'CASH', 'ATM', 'BRANCH', 'ZELLE', 'VENMO', 'PAYPAL', 'CASH APP', 'APPLE CASH', 'STRIPE', 'SQUARE', 'BROKERAGE', 'INVESTMENT', 'COINBASE', 'ROBINHOOD', 'WISE', ...REFUND_OR_INVOICE_WORDS]);
+const REFUND_OR_INVOICE = phrasesRegex(REFUND_OR_INVOICE_WORDS);
 
 /** A utility's bill that names water (CITY OF MADISON WATER UTIL): water, whatever else the utility sells. */
 const WATER_BILL = /\bWATER\b/;
@@ -232,13 +239,6 @@ export interface RuleInput {
 export function movementRule(input: RuleInput): RuleMatch | undefined {
   return firstMatch(MOVEMENT, input);
 }
-
-/** Money in that is no pay: given back (a refund, a return, a reversal), paid for an invoice, or a bank's interest, in the providers' languages. */
-const REFUND_OR_INVOICE = phrasesRegex([
-  'REFUND', 'RETURN', 'REVERSAL', 'CASHBACK', 'DIVIDEND', 'INTEREST', 'INVOICE', 'INV', 'RUCKERSTATTUNG', 'ERSTATTUNG', 'RUCKZAHLUNG', 'RECHNUNG', 'REMBOURSEMENT', 'RETOUR', 'FACTURE',
-  'TERUGBETALING', 'TERUGSTORTING', 'FACTUUR', 'DEVOLUCION', 'REEMBOLSO', 'FACTURA', 'RIMBORSO', 'STORNO', 'FATTURA', 'ZWROT', 'FAKTURA', 'FV', 'HYVITYS', 'PALAUTUS', 'LASKU', 'ATMAKSA',
-  'GRAZINIMAS', 'TAGASTUS', 'ARVE', 'REKINS', 'SASKAITA', 'TILBAKEBETALING', 'ATERBETALNING', 'TILBAGEBETALING',
-]);
 
 /** True when money in says it is given back or paid for an invoice: no one's pay. */
 export function isRefundOrInvoice(normalized: string): boolean {
