@@ -3,7 +3,7 @@ import { detailedOfLine as detailedOf, enrichLine, nameOfLine as nameOf } from '
 
 const both = (line: ReturnType<typeof enrichLine>) => [line.merchant?.name ?? null, line.category?.detailed ?? null];
 
-/** Patterns of blind-dev's and outside-dev-8's misses (ENRICHMENT_VERSION 13), each on a line written here. */
+/** Patterns of the misses read for ENRICHMENT_VERSION 13 (blind-dev, outside-dev-6 to -9), each on a line written here. */
 describe('the first blind set’s wordings, read once it became a development set', () => {
   it('names a person on the other side and calls the payment a transfer, whatever its purpose says', () => {
     expect(both(enrichLine('Hochzeitsgeschenk', '-80.00', 'EUR', { counterpartyName: 'Jonas Weber' }))).toEqual(['Jonas Weber', 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
