@@ -18,3 +18,8 @@ export function nameOfLine(description: string, amount = '-12.00', currencyCode 
 export function detailedOfLine(description: string, amount = '-12.00', currencyCode = 'EUR', hints: Partial<ProviderHints> = {}): string | null {
   return enrichLine(description, amount, currencyCode, hints).category?.detailed ?? null;
 }
+
+/** An enrichment's merchant name and detailed category, each null when absent: what most line tests compare. */
+export function nameAndDetailed({ merchant, category }: Enrichment): [string | null, string | null] {
+  return [merchant?.name ?? null, category?.detailed ?? null];
+}

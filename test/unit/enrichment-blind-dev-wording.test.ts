@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detailedOfLine as detailedOf, enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
-
-const both = (line: ReturnType<typeof enrichLine>) => [line.merchant?.name ?? null, line.category?.detailed ?? null];
+import { nameAndDetailed as both, detailedOfLine as detailedOf, enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
 
 /** Patterns of the misses read for ENRICHMENT_VERSION 13 (blind-dev, outside-dev-6 to -9), each on a line written here. */
 describe('the first blind set’s wordings, read once it became a development set', () => {

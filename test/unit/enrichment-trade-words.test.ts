@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detailedOfLine as detailedOf, enrichLine as enriched } from '../support/enrichment.ts';
+import { detailedOfLine as detailedOf, enrichLine as enriched, nameAndDetailed } from '../support/enrichment.ts';
 
 // Lines written for these tests from the wording of each country's statements, not taken from the evaluation.
 describe('a trade named in the bank line’s own language, for a shop no directory knows', () => {
@@ -119,10 +119,7 @@ describe('a chain’s name right after a trade’s word is the shop’s own name
 });
 
 describe('names and payments read from Polish, Latvian and Swedish lines', () => {
-  const read = (description: string, amount: string, currencyCode: string) => {
-    const { merchant, category } = enriched(description, amount, currencyCode);
-    return [merchant?.name ?? null, category?.detailed ?? null];
-  };
+  const read = (description: string, amount: string, currencyCode: string) => nameAndDetailed(enriched(description, amount, currencyCode));
 
   it.each([
     // PKO BP's card line names the shop after "Adres:"; Santander's after "DOP. MC" and the card
@@ -232,10 +229,7 @@ describe('the trade the bank’s counterparty field names, beside a text that na
 });
 
 describe('US banks’ raw debit lines', () => {
-  const read = (description: string, amount: string) => {
-    const { merchant, category } = enriched(description, amount, 'USD');
-    return [merchant?.name ?? null, category?.detailed ?? null];
-  };
+  const read = (description: string, amount: string) => nameAndDetailed(enriched(description, amount, 'USD'));
 
   it.each([
     // "Withdrawal" is any debit to a US bank: only an ATM's or a cash withdrawal is cash

@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { enrich } from '../../src/enrichment/pipeline.ts';
-import { NO_HINTS } from '../support/enrichment.ts';
+import { nameAndDetailed, NO_HINTS } from '../support/enrichment.ts';
 
 const enriched = (description: string, amount: string, currencyCode: string, counterpartyName: string | null = null) =>
   enrich({ description, amount, currencyCode, accountKind: 'DEPOSITORY', hints: { ...NO_HINTS, counterpartyName } });
-const read = (description: string, amount: string, currencyCode: string, counterpartyName: string | null = null) => {
-  const { merchant, category } = enriched(description, amount, currencyCode, counterpartyName);
-  return [merchant?.name ?? null, category?.detailed ?? null];
-};
+const read = (description: string, amount: string, currencyCode: string, counterpartyName: string | null = null) => nameAndDetailed(enriched(description, amount, currencyCode, counterpartyName));
 
 describe('a directory spelling that carries its legal form', () => {
   it.each([
