@@ -80,6 +80,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const counterparty = hints.counterpartyName && withoutProcessor(hints.counterpartyName.slice(0, MAX_DESCRIPTION_LENGTH));
   const party = counterparty && !isFacilitator(normalize(counterparty)) ? counterparty : null;
   const partyNamed = party === null ? '' : normalize(party);
+  const partyName = withoutLegalForms(partyNamed, currencyCode);
   const found =
     (hints.merchantName ? findMerchant(normalize(hints.merchantName.slice(0, MAX_DESCRIPTION_LENGTH)), true) : undefined) ??
     notAPaidPerson(
@@ -87,18 +88,18 @@ export function enrich(input: EnrichmentInput): Enrichment {
       withForm(named, name, currencyCode) ??
         notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true, currencyCode), currencyCode))) ??
         notCarrier(description, named, notATradesName(text, notAPerson(text, findMerchant(text, false, currencyCode)))) ??
-        (party ? (withForm(partyNamed, withoutLegalForms(partyNamed, currencyCode), currencyCode) ?? findMerchant(withoutLegalForms(partyNamed, currencyCode), true, currencyCode)) : undefined) ??
+        (party ? (withForm(partyNamed, partyName, currencyCode) ?? findMerchant(partyName, true, currencyCode)) : undefined) ??
         // A name OFX cut at its field's end, the start of one merchant's spelling (Withdrawal Debit Card ALABAMA PO).
         (isCutByOfx(description) ? merchantCutShort(name, currencyCode) : undefined),
     );
   // The bank's counterparty field says what the other party is as much as the text does (Tandartspraktijk De Molen beside "factuur 12345").
-  const rules: RuleInput = { normalized: (partyNamed === '' ? text : `${text} ${withoutLegalForms(partyNamed, currencyCode)}`) + completed, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: wordCount(name), currencyCode };
+  const rules: RuleInput = { normalized: (partyNamed === '' ? text : `${text} ${partyName}`) + completed, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: wordCount(name), currencyCode };
   const listed = found && listedMatch(found, rules.direction);
   const paymentChannel = hints.paymentChannel ?? channelFromText(description, whole);
   // A person on the other side (the bank's counterparty field, else what the line names), no directory match and no card's purchase (TOM THUMB #2510 DALLAS TX): a payment between people.
   const person = !found && paymentChannel === 'OTHER' && (partyNamed === '' ? namesGivenName(name) && isPersonName(normalize(nameFromText(kept, currencyCode) ?? '')) : isPersonName(partyNamed));
   // Money in from a company (its legal form on the line or in the bank's field) that no word calls anything else: its pay.
-  const company = !found && !person && rules.direction === 'in' && (text !== whole || (partyNamed !== '' && withoutLegalForms(partyNamed, currencyCode) !== partyNamed));
+  const company = !found && !person && rules.direction === 'in' && (text !== whole || partyName !== partyNamed);
   const category = categorize(hints, rules, listed, person, company);
   return {
     cleanDescription: clean,
