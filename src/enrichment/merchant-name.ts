@@ -25,7 +25,7 @@ const PURPOSE = new Set([
   'ALLOWANCE', 'KINDERGELD', 'FAMILIENBEIHILFE', 'ARBEITSLOSENGELD', 'AUSZAHLUNG', 'BARNBIDRAG', 'BARNETRYGD', 'DAGPENGER', 'LAPSILISA', 'LASTETOETUS', 'NASPI', 'ASSEGNO', 'UNICO', 'FIGLI', 'SWIADCZENIE',
   'SUBSIDIO', 'DESEMPREGO', 'ERSATTNING', 'TOOTUSKINDLUSTUSHUVITIS', 'WERKLOOSHEIDSUITKERING', 'AOW', 'UC', 'UI', 'SOC', 'SEC', 'XXSOC',
   // bills, rent and transfers
-  'RENT', 'MIETE', 'LOYER', 'ALQUILER', 'HUUR', 'HYRA', 'AFFITTO', 'CZYNSZ', 'RENDA', 'HUSLEJE', 'HUSLEIE', 'VUOKRA', 'UUR', 'IRES', 'NUOMA', 'PAYMENT', 'PAYMENTS', 'PMT', 'PYMT', 'PMNT', 'BILL',
+  'RENT', 'MIETE', 'LOYER', 'ALQUILER', 'HUUR', 'HYRA', 'AFFITTO', 'CZYNSZ', 'RENDA', 'HUSLEJE', 'HUSLEIE', 'VUOKRA', 'VASTIKE', 'HOITOVASTIKE', 'YHTIOVASTIKE', 'UUR', 'IRES', 'NUOMA', 'PAYMENT', 'PAYMENTS', 'PMT', 'PYMT', 'PMNT', 'BILL',
   'INVOICE', 'RECHNUNG', 'FAKTURA', 'FACTURE', 'FACTURA', 'FATTURA', 'BOLLETTA', 'ARVE', 'REKINS', 'SASKAITA', 'LASKU', 'ABSCHLAG', 'TEILBETRAG', 'BEITRAG', 'VERTRAGSKONTO', 'KUNDENNR', 'AFTALENR',
   'CONTRAT', 'VERTRAG', 'CONTRATTO', 'CONTRATO', 'KONTRAKT', 'POLISA', 'POLIZZA', 'POLIZA', 'APOLICE', 'POLIISI', 'POLIIS',
   'RATA', 'AUTOPAY', 'TRANSFER', 'XFER', 'SENT', 'RECEIVED', 'RCVD', 'RECIBIDO', 'ENVIADO', 'PRZYCHODZACY', 'WYCHODZACY', 'ONLINE', 'WEB', 'APP', 'CHECK', 'CHEQUE', 'WOHNUNG', 'FLAT',
@@ -58,6 +58,12 @@ const PURPOSE = new Set([
 ]);
 /** Legal forms written before the name: the Baltic countries' (SIA ACME LATVIA, UAB Ignitis, AS Latvenergo), France's (SARL BOIS ET TOITS, SAS DATALOG), a Dutch company's royal warrant (Koninklijke Vopak). */
 const LEADING_FORMS = new Set(['SIA', 'AS', 'UAB', 'AB', 'OU', 'AAS', 'VAS', 'SARL', 'SAS', 'SASU', 'EURL', 'KONINKLIJKE']);
+/**
+ * Housing companies and flat owners' associations, named for their building: its number is part of the name
+ * (Wspólnota Mieszkaniowa Lipowa 7, Korteriühistu Pärna 12, As Oy Koivukuja 3); Finnish "As Oy" keeps its AS.
+ */
+const HOUSING_ASSOCIATIONS: ReadonlySet<string> = new Set(['WSPOLNOTA', 'SPOLDZIELNIA', 'KORTERIUHISTU', 'ASUNTO', 'BRF', 'VVE', 'ASOY']);
+
 
 /**
  * A country's or a region's name between a group's brand and its legal form names the group's company
@@ -156,7 +162,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
   for (let at = 0; at < flat.length; at++) {
     const word = flat[at]!;
     const index = tokenOf[at]!;
-    if (name.length > 0 && legalFormLength(flat, at, currencyCode) > 0) {
+    if (name.length > 0 && legalFormLength(flat, at, currencyCode) > 0 && !isHousingCompany(flat, at)) {
       if (name.length > 1 && COUNTRY_BEFORE_FORM.has(words.normalized[name.at(-1)!]!) && !LINKS.has(words.normalized[name.at(-2)!]!)) name.pop();
       break;
     }
@@ -170,14 +176,15 @@ export function nameFromText(text: string, currencyCode: string): string | null 
       if (name.length > 0) break;
       continue;
     }
-    if (name.length === 0 && (LINKS.has(word) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR') || ((CIVIL_TITLES.has(word) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
+    if (name.length === 0 && (LINKS.has(word) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR' && !(word === 'AS' && flat[at + 1] === 'OY')) || ((CIVIL_TITLES.has(word) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
     // Polish "za" (for) after a name of two words or more begins what the payment was for: KAROLINA NOWAK ZA BILETY.
     if (name.length > 1 && word === 'ZA' && currencyCode === 'PLN') break;
     if (name.length > 1 && name.at(-1) !== index && LOWER.test(tokens[index]!) && !PARTICLES.has(tokens[index]!) && !LINKS.has(word) && name.every((each) => TITLE.test(tokens[each]!))) break;
     if (name.at(-1) !== index) name.push(index);
-    if (NAME_THEN_PLACE.test(tokens[index]!)) break;
+    // A place's name ends at its town (NAME_THEN_PLACE), a housing association's at its building's number.
+    if (NAME_THEN_PLACE.test(tokens[index]!) || isHousingAssociation(words, name)) break;
   }
-  while (name.length > 0 && !isNumberedName(tokens, name) && (isLink(words.normalized[name.at(-1)!]!) || (name.length > 1 && currencyCode === 'USD' && isStateCode(tokens[name.at(-1)!]!)))) name.pop();
+  while (name.length > 0 && !isNumberedName(tokens, name) && !isHousingAssociation(words, name) && (isLink(words.normalized[name.at(-1)!]!) || (name.length > 1 && currencyCode === 'USD' && isStateCode(tokens[name.at(-1)!]!)))) name.pop();
   const kept = givenNameFirst(withPossessive(withIrishO(onceOnly(withAmpersands(tokens, name)))));
   const joined = kept.join(' ');
   if (joined.replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(joined))) return null;
@@ -201,6 +208,17 @@ function startsAddress({ tokens, normalized }: Words, index: number): boolean {
 /** A number glued to a purpose word before it (PIT-37, F24-2026): the purpose's, not a name's. */
 function afterPurposeInToken({ flat, tokenOf }: Words, at: number): boolean {
   return at > 0 && tokenOf[at - 1] === tokenOf[at] && /^\d+$/.test(flat[at]!) && PURPOSE.has(flat[at - 1]!);
+}
+
+/** Finnish "As Oy" (asunto-osakeyhtiö, a housing company): its OY starts the name, not a legal form ending one. */
+function isHousingCompany(flat: readonly string[], at: number): boolean {
+  return at === 1 && flat[0] === 'AS' && flat[1] === 'OY';
+}
+
+/** A housing association's name (first word), its building's number last: the number stays. */
+function isHousingAssociation({ tokens, normalized }: Words, name: number[]): boolean {
+  const first = normalized[name[0]!]!;
+  return name.length > 1 && /^\d{1,4}[A-Z]?$/.test(tokens[name.at(-1)!]!) && (HOUSING_ASSOCIATIONS.has(first.split(' ', 1)[0]!) || (first === 'AS' && normalized[name[1]!] === 'OY'));
 }
 
 /** A short word and its number are one name (PHO 75, PHO 24): a store's number follows a longer name. */

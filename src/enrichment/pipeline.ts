@@ -33,6 +33,7 @@ import { isFacilitator, mayNameParty } from './naming-guards.ts';
 import { isRefundOrInvoice, kindRule, movementRule, transferRule, type RuleInput, type RuleMatch } from './rules.ts';
 import { withAbbreviationsWritten, withLastWordWhole } from './shortened-words.ts';
 import { categoryOf, isCategory, type Category } from './taxonomy.ts';
+import { withUsAgencyWritten } from './us-agencies.ts';
 import { normalize, wordCount } from './text.ts';
 
 /**
@@ -41,7 +42,7 @@ import { normalize, wordCount } from './text.ts';
  * version are redone over history. test/unit/enrichment-version.test.ts fails when the folder's
  * contents change without a bump.
  */
-export const ENRICHMENT_VERSION = 13;
+export const ENRICHMENT_VERSION = 14;
 
 const PROVIDER_CONFIDENCE = 0.9;
 /** Money in from a shop is a refund at best, and more often a name inside an employer's or a payer's. */
@@ -181,9 +182,9 @@ function readName(category: Enrichment['category'], text: string, party: string 
   const fromParty = party && nameFromText(party, currencyCode);
   if (fromParty) return { name: fromParty, website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.counterparty };
   // What a bill is for, alone, names no one (AUTOMATIC WITHDRAWAL, ELECTRIC BILL); a word a card network's or OFX's field cut, or a US
-  // biller abbreviated, is read whole (shortened-words.ts).
+  // biller abbreviated, is read whole (shortened-words.ts), as is a US state's department or agency (us-agencies.ts).
   const fromText = nameFromText(clean, currencyCode);
-  return fromText && !BILLED_FOR.has(normalize(fromText)) ? { name: withLastWordWhole(currencyCode === 'USD' ? withAbbreviationsWritten(fromText) : fromText), website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.description } : null;
+  return fromText && !BILLED_FOR.has(normalize(fromText)) ? { name: withLastWordWhole(currencyCode === 'USD' ? withUsAgencyWritten(withAbbreviationsWritten(fromText)) : fromText), website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.description } : null;
 }
 
 /**

@@ -24,7 +24,7 @@ describe("banks' wordings the earlier sets had not drawn on", () => {
     expect(nameOf('Paid To - Harbor View Apartments Rent', '-1400.00', 'USD')).toBe('Harbor View Apartments');
     const ofx = enrichLine('ACH DEP PECOS CONCRETE PAYROL', '1320.00', 'USD');
     expect([ofx.merchant?.name, ofx.category?.detailed]).toEqual(['Pecos Concrete', 'INCOME_WAGES']);
-    expect(nameOf('ACH Credit MN DEPT REVENUE TAXRFD 110526', '210.00', 'USD')).toBe('MN Dept Revenue');
+    expect(nameOf('ACH Credit MN DEPT REVENUE TAXRFD 110526', '210.00', 'USD')).toBe('Minnesota Department of Revenue');
   });
 
   it('savings and fees in Estonian and Lithuanian words', () => {

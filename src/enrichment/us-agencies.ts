@@ -1,0 +1,54 @@
+/**
+ * US government payers and billers as banks shorten them, written as an app shows them: a state's code
+ * and its department (IA DEPT REVENUE → Iowa Department of Revenue, OHIO DEPT OF TAXATION → Ohio
+ * Department of Taxation, DEPT EDUCATION → Department of Education), or its agency's acronym (WA ESD →
+ * Washington Employment Security Department; CA EDD → California EDD, an acronym people use as the name).
+ * A code that is also a word (CO, IN, OR, ME) is read as a state only before a department or an agency.
+ */
+
+const STATE_NAMES: ReadonlyMap<string, string> = new Map([
+  ['AL', 'Alabama'], ['AK', 'Alaska'], ['AZ', 'Arizona'], ['AR', 'Arkansas'], ['CA', 'California'], ['CO', 'Colorado'], ['CT', 'Connecticut'], ['DE', 'Delaware'], ['DC', 'District of Columbia'],
+  ['FL', 'Florida'], ['GA', 'Georgia'], ['HI', 'Hawaii'], ['ID', 'Idaho'], ['IL', 'Illinois'], ['IN', 'Indiana'], ['IA', 'Iowa'], ['KS', 'Kansas'], ['KY', 'Kentucky'], ['LA', 'Louisiana'],
+  ['ME', 'Maine'], ['MD', 'Maryland'], ['MA', 'Massachusetts'], ['MI', 'Michigan'], ['MN', 'Minnesota'], ['MS', 'Mississippi'], ['MO', 'Missouri'], ['MT', 'Montana'], ['NE', 'Nebraska'],
+  ['NV', 'Nevada'], ['NH', 'New Hampshire'], ['NJ', 'New Jersey'], ['NM', 'New Mexico'], ['NY', 'New York'], ['NYS', 'New York State'], ['NC', 'North Carolina'], ['ND', 'North Dakota'],
+  ['OH', 'Ohio'], ['OK', 'Oklahoma'], ['OR', 'Oregon'], ['PA', 'Pennsylvania'], ['RI', 'Rhode Island'], ['SC', 'South Carolina'], ['SD', 'South Dakota'], ['TN', 'Tennessee'], ['TX', 'Texas'],
+  ['UT', 'Utah'], ['VT', 'Vermont'], ['VA', 'Virginia'], ['WA', 'Washington'], ['WV', 'West Virginia'], ['WI', 'Wisconsin'], ['WY', 'Wyoming'],
+]);
+/** Each state's name in capitals, its words apart: a line may write the name instead of the code (OHIO DEPT OF TAXATION, NEW YORK STATE DEPT). */
+const STATES_BY_NAME: ReadonlyArray<readonly [readonly string[], string]> = [...STATE_NAMES.values()].map((name) => [name.toUpperCase().split(' '), name] as const);
+
+/** State agencies' acronyms after the state's code, and what an app shows after the state's name. */
+const AGENCIES: ReadonlyMap<string, string> = new Map([
+  ['ESD', 'Employment Security Department'], ['DES', 'Department of Economic Security'], ['DOR', 'Department of Revenue'], ['DOL', 'Department of Labor'],
+  ['EDD', 'EDD'], ['DMV', 'DMV'], ['DPS', 'DPS'], ['DOT', 'DOT'],
+]);
+const DEPARTMENT: ReadonlySet<string> = new Set(['DEPT', 'DEPARTMENT', 'DEP']);
+/** What a department is of, in the words banks shorten it to (longest first where one starts another), and the agency's name an app shows (the motor vehicles department goes by its acronym). */
+const DEPARTMENTS: ReadonlyArray<readonly [readonly string[], string]> = [
+  [['LABOR', 'AND', 'EMPLOYMENT'], 'Department of Labor and Employment'], [['LABOR', 'EMPLOYMENT'], 'Department of Labor and Employment'], [['LABOR', 'EMPL'], 'Department of Labor and Employment'],
+  [['LABOR', 'EM'], 'Department of Labor and Employment'], [['LABOR', 'AND', 'INDUSTRY'], 'Department of Labor and Industry'], [['LABOR'], 'Department of Labor'],
+  [['REVENUE'], 'Department of Revenue'], [['REV'], 'Department of Revenue'], [['TAXATION'], 'Department of Taxation'], [['EDUCATION'], 'Department of Education'], [['EDUC'], 'Department of Education'],
+  [['ED'], 'Department of Education'], [['TREASURY'], 'Department of the Treasury'], [['TREAS'], 'Department of the Treasury'], [['HUMAN', 'SERVICES'], 'Department of Human Services'],
+  [['HUMAN', 'SVCS'], 'Department of Human Services'], [['VETERANS', 'AFFAIRS'], 'Department of Veterans Affairs'], [['ECONOMIC', 'SECURITY'], 'Department of Economic Security'],
+  [['WORKFORCE', 'DEVELOPMENT'], 'Department of Workforce Development'], [['TRANSPORTATION'], 'Department of Transportation'], [['MOTOR', 'VEHICLES'], 'DMV'], [['MOTOR', 'VEH'], 'DMV'],
+];
+
+/** A name read from a US line with a government department or agency written out as above; as it is otherwise. */
+export function withUsAgencyWritten(name: string): string {
+  const words = name.toUpperCase().split(' ');
+  const [state, after] = stateAt(words);
+  const agency = state === undefined ? undefined : AGENCIES.get(words[after] ?? '');
+  if (agency) return `${state} ${agency}`;
+  if (!DEPARTMENT.has(words[after] ?? '')) return name;
+  const of = words[after + 1] === 'OF' ? after + 2 : after + 1;
+  const department = DEPARTMENTS.find(([subjectWords]) => subjectWords.every((word, index) => words[of + index] === word))?.[1];
+  return department ? `${state === undefined ? '' : `${state} `}${department}` : name;
+}
+
+/** The state the words start with (its code or its name) and where the words after it start; no state and 0 when none does. */
+function stateAt(words: readonly string[]): [string | undefined, number] {
+  const byCode = STATE_NAMES.get(words[0]!);
+  if (byCode) return [byCode, 1];
+  const named = STATES_BY_NAME.find(([nameWords]) => nameWords.every((word, index) => words[index] === word));
+  return named ? [named[1], named[0].length] : [undefined, 0];
+}

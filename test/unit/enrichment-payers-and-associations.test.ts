@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { nameAndDetailed as both, detailedOfLine as detailedOf, enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
+
+/** Patterns of the development splits' misses read for ENRICHMENT_VERSION 14, each on a line written here. */
+describe('payers, housing associations and small companies as an app names them', () => {
+  it('writes out a US state’s department or agency that a bank shortened', () => {
+    expect(both(enrichLine('MN DEPT REVENUE TAX REFUND PPD ID: 9410001122', '412.00', 'USD'))).toEqual(['Minnesota Department of Revenue', 'INCOME_TAX_REFUND']);
+    expect(nameOf('ACH CREDIT KANSAS DEPT OF REVENUE TAXRFD 041526', '233.00', 'USD')).toBe('Kansas Department of Revenue');
+    expect(nameOf('OR ESD UI BENEFIT 260412 XXXXX1180', '610.00', 'USD')).toBe('Oregon Employment Security Department');
+    expect(nameOf('PA DEPT LABOR AND INDUSTRY DES:UC BENEFIT ID:1234 INDN:DANA LEE CO ID:1234 PPD', '498.00', 'USD')).toBe('Pennsylvania Department of Labor and Industry');
+    expect(both(enrichLine('NV DEPT OF MOTOR VEH RENEWAL', '-62.00', 'USD'))).toEqual(['Nevada DMV', 'GOVERNMENT_AND_NON_PROFIT_GOVERNMENT_DEPARTMENTS_AND_AGENCIES']);
+    expect(nameOf('DEPT EDUC LOAN SERV WEB ID: 9100000002', '-210.00', 'USD')).toBe('Department of Education');
+    // A code that is also a word is a state only before a department or an agency.
+    expect(nameOf('OR DEPT ZZZ SERVICES', '-10.00', 'USD')).not.toMatch(/Oregon/);
+  });
+
+  it('puts a person’s given name first when the line writes the surname first', () => {
+    expect(both(enrichLine('ZELLE TO PATEL KEVIN ON 04/02 REF # PP9Q2K', '-75.00', 'USD'))).toEqual(['Kevin Patel', 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
+    expect(nameOf('Bonifico SEPA Italia a favore di GALLO GIOVANNA per cena', '-40.00')).toBe('Giovanna Gallo');
+  });
+
+  it('keeps a small company’s “Co” that no town stands before, and drops Colorado after its town', () => {
+    expect(nameOf('SQ *JUNIPER SOAP CO', '-18.00', 'USD')).toBe('Juniper Soap Co');
+    expect(nameOf('TST* ASPEN LEAF BREWING CO Golden CO 24112 : Debit Card Purchase 04/11', '-31.00', 'USD')).toBe('Aspen Leaf Brewing Co');
+    expect(nameOf('KING SOOPERS #0412 BOULDER CO', '-54.10', 'USD')).toBe('King Soopers');
+  });
+
+  it('reads the party an Italian bank labels, and a payment through online banking as no internet bill', () => {
+    expect(nameOf('PagoBancomat POS Pag. del 02/04/26 ora 09:12 presso: PROFUMERIA LANZA N.3   VIA GARIBALDI 8 ASTI ITA Carta N° *****311', '-22.50')).toBe('Profumeria Lanza');
+    expect(nameOf('PAGAMENTO BOLLETTINO POSTALE 420260441299 DEL 02/04/2026 TRAMITE I.B. CCPOST : 000000000000 CREDITORE: COMUNE DI LECCO', '-85.00')).toBe('Comune di Lecco');
+    expect(detailedOf('PAGAMENTI DIVERSI DA INTERNET BANKING E CSA CREDITORE: COMUNE DI LECCO', '-85.00')).not.toBe('RENT_AND_UTILITIES_INTERNET_AND_CABLE');
+  });
+
+  it('keeps a housing association’s building number, and the scheme’s company after a Belgian card line', () => {
+    expect(nameOf('PRZELEW WYCHODZĄCY Wspólnota Mieszkaniowa Kwiatowa 9 zaliczka maj', '-410.00', 'PLN')).toBe('Wspólnota Mieszkaniowa Kwiatowa 9');
+    expect(nameOf('Arve 2604 tasumine', '-75.00', 'EUR', { counterpartyName: 'Korteriühistu Tamme 4' })).toBe('Korteriühistu Tamme 4');
+    expect(both(enrichLine('TILISIIRTO AS OY RANTAKATU 7 HOITOVASTIKE TOUKOKUU', '-260.00'))).toEqual(['As Oy Rantakatu 7', 'RENT_AND_UTILITIES_RENT']);
+    expect(nameOf('BETALING MET DEBETKAART NUMMER 4871 04XX XXXX 1188 BAKKERIJ DE WIT AALST 9300 12/04/2026 BANCONTACT PAYCONIQ CO BANKREFERENTIE : 2604121002 VALUTADATUM : 12/04/2026', '-6.40')).toBe('Bakkerij de Wit');
+  });
+});
