@@ -80,7 +80,7 @@ const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Lastschrift|Gutschrift|Dau
 /** SumUp's and other terminals' "NAME//CITY/COUNTRY", and French card lines' "NAME\\CITY\\ FR". */
 const SLASHED_PLACE = /\/\/.*$|\\.*$/;
 /** Polish transfers name the other party after a label: "Przelew przychodzący … Od: ACME SPÓŁKA Z O.O.", "Przelew wychodzący do: Jan Kowalski Tytuł: …". */
-const POLISH_PARTY = /\b(?:Od|Do|Nadawca|Odbiorca|Nazwa (?:odbiorcy|nadawcy)):\s*(.+?)(?:\s+(?:Tytu[łl]|Adres|Rachunek|Nr rachunku)\s*:|$)/i;
+const POLISH_PARTY = /\b(?:Od|Do|Nadawca|Odbiorca|Nazwa (?:i adres )?(?:odbiorcy|nadawcy)):\s*(.+?)(?:\s+(?:Tytu[łl]|Adres|Rachunek|Nr rachunku)\s*:|$)/i;
 /** NatWest's and RBS's fields, spaced commas between them: "4417 02APR26 C , THE BOOK NOOK , YORK GB", "SOUTHERN ELECTRIC , 12345678 , DDR". */
 const FIELD_SEPARATOR = ' , ';
 /** A NatWest field before the name: the card's last digits with the day (and C for contactless, CD for a card), a call reference. */

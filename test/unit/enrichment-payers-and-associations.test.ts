@@ -37,4 +37,11 @@ describe('payers, housing associations and small companies as an app names them'
     expect(both(enrichLine('TILISIIRTO AS OY RANTAKATU 7 HOITOVASTIKE TOUKOKUU', '-260.00'))).toEqual(['As Oy Rantakatu 7', 'RENT_AND_UTILITIES_RENT']);
     expect(nameOf('BETALING MET DEBETKAART NUMMER 4871 04XX XXXX 1188 BAKKERIJ DE WIT AALST 9300 12/04/2026 BANCONTACT PAYCONIQ CO BANKREFERENTIE : 2604121002 VALUTADATUM : 12/04/2026', '-6.40')).toBe('Bakkerij de Wit');
   });
+
+  it('reads a Polish payment for a flat to its cooperative as housing, savings goals as savings, and a pension as lodging', () => {
+    expect(both(enrichLine('ST.ZLEC Nazwa i adres odbiorcy: SPÓŁDZIELNIA MIESZKANIOWA SŁONECZNA UL. LEŚNA 4 GDAŃSK Tytuł: OPŁATA ZA LOKAL 22', '-520.00', 'PLN'))).toEqual(['Spółdzielnia Mieszkaniowa Słoneczna', 'RENT_AND_UTILITIES_RENT']);
+    expect(detailedOf('OPŁATA ZA PROWADZENIE RACHUNKU', '-9.00', 'PLN')).toBe('BANK_FEES_OTHER_BANK_FEES');
+    expect(detailedOf('PRZELEW WEWNĘTRZNY WYCHODZĄCY NA CELE OSZCZĘDNOŚCIOWE WAKACJE', '-300.00', 'PLN')).toBe('TRANSFER_OUT_SAVINGS');
+    expect(detailedOf('ZAKUP PRZY UŻYCIU KARTY ZA GRANICĄ PENZION POD LIPOU/BANSKA STIAVNICA', '-84.00', 'PLN')).toBe('TRAVEL_LODGING');
+  });
 });
