@@ -58,6 +58,14 @@ const PURPOSE = new Set([
 ]);
 /** Legal forms written before the name: the Baltic countries' (SIA ACME LATVIA, UAB Ignitis, AS Latvenergo), France's (SARL BOIS ET TOITS, SAS DATALOG), a Dutch company's royal warrant (Koninklijke Vopak). */
 const LEADING_FORMS = new Set(['SIA', 'AS', 'UAB', 'AB', 'OU', 'AAS', 'VAS', 'SARL', 'SAS', 'SASU', 'EURL', 'KONINKLIJKE']);
+/** Dutch VAN before DEN or DER starts a surname (VAN DEN BERGHE BOUW), not "from" as VAN alone does. */
+function startsSurname(flat: readonly string[], at: number): boolean {
+  return flat[at] === 'VAN' && (flat[at + 1] === 'DEN' || flat[at + 1] === 'DER') && at + 2 < flat.length;
+}
+
+/** The word for "for" that starts a payment's purpose after a name, by the account's currency (not a given name there: Swedish Per). */
+const FOR_WORD: Readonly<Record<string, string>> = { PLN: 'ZA', EUR: 'PER' };
+
 /**
  * Housing companies and flat owners' associations, named for their building: its number is part of the name
  * (Wspólnota Mieszkaniowa Lipowa 7, Korteriühistu Pärna 12, As Oy Koivukuja 3); Finnish "As Oy" keeps its AS.
@@ -176,9 +184,9 @@ export function nameFromText(text: string, currencyCode: string): string | null 
       if (name.length > 0) break;
       continue;
     }
-    if (name.length === 0 && (LINKS.has(word) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR' && !(word === 'AS' && flat[at + 1] === 'OY')) || ((CIVIL_TITLES.has(word) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
-    // Polish "za" (for) after a name of two words or more begins what the payment was for: KAROLINA NOWAK ZA BILETY.
-    if (name.length > 1 && word === 'ZA' && currencyCode === 'PLN') break;
+    if (name.length === 0 && ((LINKS.has(word) && !startsSurname(flat, at)) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR' && !(word === 'AS' && flat[at + 1] === 'OY')) || ((CIVIL_TITLES.has(word) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
+    // Polish "za" and Italian "per" (for) after a name of two words or more begin what the payment was for: KAROLINA NOWAK ZA BILETY, GIULIA CONTI PER REGALO.
+    if (name.length > 1 && FOR_WORD[currencyCode] === word) break;
     if (name.length > 1 && name.at(-1) !== index && LOWER.test(tokens[index]!) && !PARTICLES.has(tokens[index]!) && !LINKS.has(word) && name.every((each) => TITLE.test(tokens[each]!))) break;
     if (name.at(-1) !== index) name.push(index);
     // A place's name ends at its town (NAME_THEN_PLACE), a housing association's at its building's number.

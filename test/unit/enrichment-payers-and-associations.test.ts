@@ -44,4 +44,10 @@ describe('payers, housing associations and small companies as an app names them'
     expect(detailedOf('PRZELEW WEWNĘTRZNY WYCHODZĄCY NA CELE OSZCZĘDNOŚCIOWE WAKACJE', '-300.00', 'PLN')).toBe('TRANSFER_OUT_SAVINGS');
     expect(detailedOf('ZAKUP PRZY UŻYCIU KARTY ZA GRANICĄ PENZION POD LIPOU/BANSKA STIAVNICA', '-84.00', 'PLN')).toBe('TRAVEL_LODGING');
   });
+
+  it('names Satispay for a top-up of its wallet, ends an Italian name before "per", and keeps a Dutch surname’s VAN DEN', () => {
+    expect(both(enrichLine('ADDEBITO DIRETTO SDD SATISPAY EUROPE S.A. CID LU22ZZZ0000000000B211031 RICARICA SETTIMANALE', '-50.00'))).toEqual(['Satispay', 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
+    expect(nameOf('BONIFICO A VOSTRO FAVORE TRN 0306955511122233344455566IT DA LUCA FERRARI PER QUOTA CALCETTO', '15.00')).toBe('Luca Ferrari');
+    expect(nameOf('STORTING VAN BE12 3456 7890 1234 VAN DER MEULEN TRANSPORT BV LOON APRIL 2026', '2310.00')).toBe('Van der Meulen Transport');
+  });
 });
