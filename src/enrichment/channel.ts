@@ -23,7 +23,10 @@ const STORE_NUMBER = /#\s?\d+|\bSTORE\s?\d+/i;
 
 /** The channel the description's text suggests. */
 export function channelFromText(description: string, normalized: string): PaymentChannel {
-  if (ONLINE.test(normalized) || (STAR.test(description) && !TILL.test(description))) return 'ONLINE';
-  if (IN_STORE.test(normalized) || TILL.test(description) || STORE_NUMBER.test(description) || endsWithCity(normalized)) return 'IN_STORE';
+  // STAR and TILL cannot match without a star: a line without one (most) is read for neither, and TILL is read once.
+  const starred = description.includes('*');
+  const till = starred && TILL.test(description);
+  if (ONLINE.test(normalized) || (starred && !till && STAR.test(description))) return 'ONLINE';
+  if (IN_STORE.test(normalized) || till || STORE_NUMBER.test(description) || endsWithCity(normalized)) return 'IN_STORE';
   return 'OTHER';
 }

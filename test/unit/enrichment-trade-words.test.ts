@@ -128,7 +128,7 @@ describe('names and payments read from Polish, Latvian and Swedish lines', () =>
     // Poland's spelled-out legal forms end a name
     ['Przelew przychodzący od ACME SPÓŁKA Z OGRANICZONĄ ODPOWIEDZIALNOŚCIĄ Wynagrodzenie 03/2024', '5400.00', 'PLN', 'Acme', 'INCOME_WAGES'],
     // The counterparty in capitals, the payer's words in lower case
-    ['Maksājums AS SADALES TIKLS elektrība', '-180.00', 'EUR', 'Sadales Tikls', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY'],
+    ['Maksājums AS SADALES TIKLS elektrība', '-180.00', 'EUR', 'Sadales tīkls', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY'],
     ['Pārskaitījums JĀNIS BĒRZIŅŠ par pusdienām', '-25.00', 'EUR', 'Jānis Bērziņš', 'TRANSFER_OUT_ACCOUNT_TRANSFER'],
     ['Alga par martu SIA ACME LATVIA', '1200.00', 'EUR', 'Acme Latvia', 'INCOME_WAGES'],
     ['Maksājums SIA RIGAS NAMU PARVALDNIEKS apsaimniekošana', '-60.00', 'EUR', 'Rigas Namu Parvaldnieks', 'RENT_AND_UTILITIES_OTHER_UTILITIES'],

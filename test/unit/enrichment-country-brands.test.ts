@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { nameAndDetailed as both, enrichLine } from '../support/enrichment.ts';
+
+/** The directory's households' brands of each country a provider reaches (ENRICHMENT_VERSION 14), on lines written here. */
+describe('the brands a household pays in each country', () => {
+  it('names Belgian, Dutch and Italian chains, utilities and insurers', () => {
+    expect(both(enrichLine('AANKOOP BANCONTACT 12/04 - 10.02 UUR - HUBO LOKEREN - LOKEREN - BEL', '-23.80'))).toEqual(['Hubo', 'HOME_IMPROVEMENT_HARDWARE']);
+    expect(both(enrichLine('EUROPESE DOMICILIERING PIDPA FACTUUR 260412', '-41.20'))).toEqual(['Pidpa', 'RENT_AND_UTILITIES_WATER']);
+    expect(both(enrichLine('BEA, Betaalpas FEBO Leidsestraat,PAS112 NR:AB1234, 12.04.26/23:12 AMSTERDAM', '-4.50'))).toEqual(['FEBO', 'FOOD_AND_DRINK_FAST_FOOD']);
+    expect(both(enrichLine('Naam: Vandebron Energie BV Omschrijving: termijnbedrag april 2026', '-96.00'))).toEqual(['Vandebron', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY']);
+    expect(both(enrichLine('PAGAMENTO POS 12/04/2026 18.40 CARTA 52***4410 CRAI MODENA', '-17.30'))).toEqual(['Crai', 'FOOD_AND_DRINK_GROCERIES']);
+    expect(both(enrichLine('ADDEBITO DIRETTO SDD SORGENIA SPA CID IT12ZZZ0000012345678 BOLLETTA APRILE', '-74.10'))).toEqual(['Sorgenia', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY']);
+  });
+
+  it('names Baltic and Nordic chains, utilities and agencies', () => {
+    expect(both(enrichLine('Kaardimakse BAUHOF TARTU', '-36.90', 'EUR', { counterpartyName: 'BAUHOF AS' }))).toEqual(['Bauhof', 'HOME_IMPROVEMENT_HARDWARE']);
+    expect(both(enrichLine('Arve 2604 tasumine', '-48.20', 'EUR', { counterpartyName: 'Enefit AS' }))).toEqual(['Enefit', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY']);
+    expect(both(enrichLine('Mokėjimas kortele TOPO CENTRAS VILNIUS', '-129.00'))).toEqual(['Topo Centras', 'GENERAL_MERCHANDISE_ELECTRONICS']);
+    expect(both(enrichLine('PIRKUMS 4111********1111 12.04.2026 MEGO RIGA', '-14.60'))).toEqual(['Mego', 'FOOD_AND_DRINK_GROCERIES']);
+    expect(both(enrichLine('Dankort-køb HARALD NYBORG Nota 4471', '-219.00', 'DKK'))).toEqual(['Harald Nyborg', 'HOME_IMPROVEMENT_HARDWARE']);
+    // The Danish tax agency as the line spells it.
+    expect(both(enrichLine('Overførsel fra SKAT', '1420.00', 'DKK'))[0]).toBe('Skat');
+    expect(both(enrichLine('Overskydende skat 2025', '1420.00', 'DKK', { counterpartyName: 'Skattestyrelsen' }))[1]).toBe('INCOME_TAX_REFUND');
+  });
+
+  it('names British and Irish utilities and shops, and a name that is a word only where the brand trades', () => {
+    expect(both(enrichLine('YORKSHIRE WATER 88123456 DDR', '-38.00', 'GBP'))).toEqual(['Yorkshire Water', 'RENT_AND_UTILITIES_WATER']);
+    expect(both(enrichLine('CARD PAYMENT TO HOME BARGAINS ON 12-04-2026', '-11.49', 'GBP'))).toEqual(['Home Bargains', 'GENERAL_MERCHANDISE_DISCOUNT_STORES']);
+    expect(both(enrichLine('POS12APR HARVEY NORMAN', '-349.00'))).toEqual(['Harvey Norman', 'GENERAL_MERCHANDISE_ELECTRONICS']);
+    // Sportland, a Baltic sports shop, is no possessive before Portland on a dollar account.
+    expect(both(enrichLine('PURCHASE AUTHORIZED ON 04/12 JAKES S PORTLAND OR S584075591273301 CARD 8812', '-22.00', 'USD'))[0]).not.toBe('Sportland');
+  });
+});
