@@ -30,4 +30,11 @@ describe('the brands a household pays in each country', () => {
     // Sportland, a Baltic sports shop, is no possessive before Portland on a dollar account.
     expect(both(enrichLine('PURCHASE AUTHORIZED ON 04/12 JAKES S PORTLAND OR S584075591273301 CARD 8812', '-22.00', 'USD'))[0]).not.toBe('Sportland');
   });
+
+  it('names US utilities, lenders and transit agencies the bank spells out', () => {
+    expect(both(enrichLine('ACH DEBIT PUGET SOUND ENERGY WEB PMT 260412', '-112.40', 'USD'))).toEqual(['Puget Sound Energy', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY']);
+    expect(both(enrichLine('CONED ONLINE PMT DES:BILL PAY ID:XXXXX1204 INDN:RIVERA ANA CO ID:XXXXX39281 WEB', '-88.15', 'USD'))).toEqual(['Con Edison', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY']);
+    expect(both(enrichLine('PENNYMAC LOAN SERV DES:MTG PYMT ID:8841207 INDN:KIM JOON CO ID:XXXXX22014 PPD', '-1840.00', 'USD'))).toEqual(['PennyMac', 'LOAN_PAYMENTS_MORTGAGE_PAYMENT']);
+    expect(both(enrichLine('CAPMETRO APP 512-389-7400 TX', '-2.50', 'USD'))).toEqual(['Capital Metro', 'TRANSPORTATION_PUBLIC_TRANSIT']);
+  });
 });
