@@ -50,4 +50,10 @@ describe('payers, housing associations and small companies as an app names them'
     expect(nameOf('BONIFICO A VOSTRO FAVORE TRN 0306955511122233344455566IT DA LUCA FERRARI PER QUOTA CALCETTO', '15.00')).toBe('Luca Ferrari');
     expect(nameOf('STORTING VAN BE12 3456 7890 1234 VAN DER MEULEN TRANSPORT BV LOON APRIL 2026', '2310.00')).toBe('Van der Meulen Transport');
   });
+
+  it('reads a motor vehicles department’s fee as no bank’s, and a German transfer to a person with its gift as the purpose', () => {
+    expect(both(enrichLine('AZ DMV FEE', '-32.00', 'USD'))).toEqual(['Arizona DMV', 'GOVERNMENT_AND_NON_PROFIT_GOVERNMENT_DEPARTMENTS_AND_AGENCIES']);
+    expect(both(enrichLine('SEPA-Überweisung an Lena Schubert Geburtstag', '-30.00'))).toEqual(['Lena Schubert', 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
+    expect(both(enrichLine('SEPA-Gutschrift von Jonas Weber Geschenk', '50.00'))).toEqual(['Jonas Weber', 'TRANSFER_IN_ACCOUNT_TRANSFER']);
+  });
 });
