@@ -70,6 +70,26 @@ export function isPersonName(normalized: string): boolean {
   return words.length >= 2 && words.length <= PERSON_WORDS && GIVEN_NAMES.has(words[0]!) && words.every((word) => /^[A-Z]+$/.test(word) && !isTradesWord(word));
 }
 
+/** Surnames that are a trade's word too (the Dutch baker, fisher, miller): after initials they are a person's. */
+const TRADE_SURNAMES: ReadonlySet<string> = new Set(['BAKKER', 'BAKER', 'VISSER', 'MULDER', 'SMIT', 'BECKER', 'KOCH']);
+/** Initials, as a word of the normalized text: J P of J.P. */
+const INITIAL = /^[A-Z]$/;
+/** A single letter among a normalized text's words: it may hold initials (read further only then). */
+const HAS_INITIAL = /(?:^| )[A-Z](?: |$)/;
+
+/**
+ * True when a normalized name reads as a person's written with initials, as Dutch and British banks write one (J.P. BAKKER,
+ * L. DE VRIES, K HUSSAIN): one to three initials first, then one to three words of letters naming no trade (a surname that is one, BAKKER, aside).
+ */
+export function isInitialsName(normalized: string): boolean {
+  if (!HAS_INITIAL.test(normalized)) return false;
+  const words = normalized.split(' ');
+  let initials = 0;
+  while (initials < words.length && INITIAL.test(words[initials]!)) initials++;
+  const surname = words.slice(initials);
+  return initials >= 1 && initials <= PERSON_WORDS && surname.length >= 1 && surname.length <= PERSON_WORDS && surname.every((word) => /^[A-Z]{2,}$/.test(word) && (TRADE_SURNAMES.has(word) || !isTradesWord(word)));
+}
+
 /** True when a word of a normalized text is a common given name: the text may name a person (read further only then). */
 export function namesGivenName(normalized: string): boolean {
   for (let start = 0; start < normalized.length; ) {

@@ -60,6 +60,11 @@ const PURPOSE = new Set([
 ]);
 /** Legal forms written before the name: the Baltic countries' (SIA ACME LATVIA, UAB Ignitis, AS Latvenergo), France's (SARL BOIS ET TOITS, SAS DATALOG), a Dutch company's royal warrant (Koninklijke Vopak). */
 const LEADING_FORMS = new Set(['SIA', 'AS', 'UAB', 'AB', 'OU', 'AAS', 'VAS', 'SARL', 'SAS', 'SASU', 'EURL', 'KONINKLIJKE']);
+/** French M. (monsieur) before another initial is the first of a person's initials (M.A. VISSER), not a title. */
+function startsInitials(flat: readonly string[], at: number): boolean {
+  return flat[at]!.length === 1 && flat[at + 1]?.length === 1;
+}
+
 /** Dutch VAN before DEN or DER starts a surname (VAN DEN BERGHE BOUW), not "from" as VAN alone does. */
 function startsSurname(flat: readonly string[], at: number): boolean {
   return flat[at] === 'VAN' && (flat[at + 1] === 'DEN' || flat[at + 1] === 'DER') && at + 2 < flat.length;
@@ -186,7 +191,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
       if (name.length > 0) break;
       continue;
     }
-    if (name.length === 0 && ((LINKS.has(word) && !startsSurname(flat, at)) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR' && !(word === 'AS' && flat[at + 1] === 'OY')) || ((CIVIL_TITLES.has(word) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
+    if (name.length === 0 && ((LINKS.has(word) && !startsSurname(flat, at)) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR' && !(word === 'AS' && flat[at + 1] === 'OY')) || (((CIVIL_TITLES.has(word) && !startsInitials(flat, at)) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
     // Polish "za" and Italian "per" (for) after a name of two words or more begin what the payment was for: KAROLINA NOWAK ZA BILETY, GIULIA CONTI PER REGALO.
     if (name.length > 1 && FOR_WORD[currencyCode] === word) break;
     if (name.length > 1 && name.at(-1) !== index && LOWER.test(tokens[index]!) && !PARTICLES.has(tokens[index]!) && !LINKS.has(word) && name.every((each) => TITLE.test(tokens[each]!))) break;

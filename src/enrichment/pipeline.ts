@@ -24,7 +24,7 @@ import { channelFromText } from './channel.ts';
 import { behindProcessor, counterpartyText, isCutByOfx, MAX_DESCRIPTION_LENGTH, wholeDescription, withAchEntryApart, withoutProcessor } from './clean.ts';
 import { findMerchant, merchantCutShort, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
-import { isGivenName, isPersonName, namesGivenName } from './given-names.ts';
+import { isGivenName, isInitialsName, isPersonName, namesGivenName } from './given-names.ts';
 import { followsTitle } from './guards.ts';
 import { legalFormLength, withoutLegalForms } from './legal-forms.ts';
 import { categoryOfMcc } from './mcc.ts';
@@ -98,7 +98,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const listed = found && listedMatch(found, rules.direction);
   const paymentChannel = hints.paymentChannel ?? channelFromText(description, whole);
   // A person on the other side (the bank's counterparty field, else what the line names), no directory match and no card's purchase (TOM THUMB #2510 DALLAS TX): a payment between people.
-  const person = !found && paymentChannel === 'OTHER' && (partyNamed === '' ? namesGivenName(name) && isPersonName(normalize(nameFromText(kept, currencyCode) ?? '')) : isPersonName(partyNamed));
+  const person = !found && paymentChannel === 'OTHER' && (partyNamed === '' ? readsAsPerson(name, kept, currencyCode) : isPersonName(partyNamed) || initialsOfPerson(party!, partyNamed));
   // Money in from a company (its legal form on the line or in the bank's field) that no word calls anything else: its pay.
   const company = !found && !person && rules.direction === 'in' && (text !== whole || partyName !== partyNamed);
   const category = categorize(hints, rules, listed, person, company);
@@ -113,6 +113,19 @@ export function enrich(input: EnrichmentInput): Enrichment {
     category,
     paymentChannel,
   };
+}
+
+/** The name read from the line (`kept`, its normalized `name`) is a person's: a given name first, or initials; read only when a word could start one. */
+function readsAsPerson(name: string, kept: string, currencyCode: string): boolean {
+  const given = namesGivenName(name);
+  if (!given && !initialsOfPerson(kept, name)) return false;
+  const read = normalize(nameFromText(kept, currencyCode) ?? '');
+  return (given && isPersonName(read)) || initialsOfPerson(kept, read);
+}
+
+/** Initials and a surname (`normalized`) are a person's unless an ampersand joins the initials, as a firm's name does (B & K MASONRY). */
+function initialsOfPerson(text: string, normalized: string): boolean {
+  return !text.includes('&') && isInitialsName(normalized);
 }
 
 /**
