@@ -54,23 +54,37 @@ export function withLastWordWhole(name: string): string {
   return `${name.slice(0, space + 1)}${written}`;
 }
 
-/** US banks' and billers' abbreviations of the words of a name, written out as an app shows the name (UNIV OF IOWA → University of Iowa). */
+/** US and UK banks' and billers' abbreviations of the words of a name, written out as an app shows the name (UNIV OF IOWA → University of Iowa). */
 const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['UNIV', 'UNIVERSITY'], ['HLTHCR', 'HEALTHCARE'], ['HLTH', 'HEALTH'], ['MTR', 'MOTOR'], ['SVCS', 'SERVICES'], ['SVC', 'SERVICE'], ['MGMT', 'MANAGEMENT'], ['ASSN', 'ASSOCIATION'],
   ['INTL', 'INTERNATIONAL'], ['CTR', 'CENTER'], ['HOSP', 'HOSPITAL'], ['UTIL', 'UTILITIES'], ['UTILS', 'UTILITIES'], ['CNTY', 'COUNTY'], ['TWP', 'TOWNSHIP'],
+  ['SERV', 'SERVICES'],
+]);
+/** Abbreviations that are words or codes elsewhere, read so only after the word they follow in a name (PUBLIC SCH, SERV AUTH). */
+const AFTER: ReadonlyMap<string, readonly [ReadonlySet<string>, string]> = new Map([
+  ['SCH', [new Set(['PUBLIC']), 'SCHOOLS']],
+  ['AUTH', [new Set(['SERV', 'SERVICES']), 'AUTHORITY']],
 ]);
 /** An abbreviation that is a word too, read so only after the words it follows in a name (MOTOR FIN). A restaurant's REST stays: statements' readers keep it as often as not. */
 const FINANCE_AFTER: ReadonlySet<string> = new Set(['MOTOR', 'MTR', 'AUTO']);
 
-/** A US name with its abbreviated words written out, in each word's case (Northbay Hlthcr → Northbay Healthcare, Hyundai Motor Fin → Hyundai Motor Finance). */
+/** The word an abbreviation of AFTER stands for when the word before it is the one it follows (DENVER PUBLIC SCH). */
+function afterItsWord(words: readonly string[], at: number, word: string): string | undefined {
+  const [before, whole] = AFTER.get(word) ?? [];
+  return before && at > 0 && before.has(words[at - 1]!.toUpperCase()) ? whole : undefined;
+}
+
+/** A US or UK name with its abbreviated words written out, in the name's case (Northbay Hlthcr → Northbay Healthcare, Hyundai Motor Fin → Hyundai Motor Finance). */
 export function withAbbreviationsWritten(name: string): string {
   const words = name.split(' ');
+  // A name in capitals gets the word in capitals; a title-cased one in title case, an acronym it kept in capitals too (Subaru MTR Fin).
+  const capitals = name === name.toUpperCase();
   let changed = false;
   for (let at = 0; at < words.length; at++) {
     const word = words[at]!.toUpperCase();
-    const whole = ABBREVIATIONS.get(word) ?? (word === 'FIN' && at > 0 && FINANCE_AFTER.has(words[at - 1]!.toUpperCase()) ? 'FINANCE' : undefined);
+    const whole = ABBREVIATIONS.get(word) ?? (word === 'FIN' && at > 0 && FINANCE_AFTER.has(words[at - 1]!.toUpperCase()) ? 'FINANCE' : undefined) ?? afterItsWord(words, at, word);
     if (!whole) continue;
-    words[at] = words[at] === word ? whole : whole.charAt(0) + whole.slice(1).toLowerCase();
+    words[at] = capitals ? whole : whole.charAt(0) + whole.slice(1).toLowerCase();
     changed = true;
   }
   return changed ? words.join(' ') : name;

@@ -64,4 +64,10 @@ describe('payers, housing associations and small companies as an app names them'
     expect(detailedOf('Deposit Dividend 0.150%', '1.12', 'USD')).toBe('INCOME_INTEREST_EARNED');
     expect(detailedOf('ORDINARY DIVIDEND AAPL', '12.40', 'USD')).toBe('INCOME_DIVIDENDS');
   });
+
+  it('writes out the abbreviations of a US or UK payer’s name in the name’s case', () => {
+    expect(nameOf('BOISE PUBLIC SCH DES:PAYROLL ID:XXXX INDN:LEE ANNA CO ID:XXXX PPD', '2210.00', 'USD')).toBe('Boise Public Schools');
+    expect(nameOf('BANK GIRO CREDIT REF LEGAL AID SERV AUTH PAYROLL', '1980.00', 'GBP')).toBe('Legal Aid Services Authority');
+    expect(nameOf('KIA MTR FIN DES:AUTO PAY ID:XXXX INDN:LEE ANNA CO ID:XXXX WEB', '-410.00', 'USD')).toMatch(/^Kia Motor/);
+  });
 });
