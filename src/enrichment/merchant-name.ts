@@ -177,6 +177,8 @@ export function nameFromText(text: string, currencyCode: string): string | null 
   for (let at = 0; at < flat.length; at++) {
     const word = flat[at]!;
     const index = tokenOf[at]!;
+    // A Spanish pharmacy's licensed pharmacist (FARMACIA LDA. ROCIO GIL): the title goes, the name after it stays.
+    if (isPharmacistsTitle(flat, at)) continue;
     if (name.length > 0 && legalFormLength(flat, at, currencyCode) > 0 && !isHousingCompany(flat, at)) {
       if (name.length > 1 && COUNTRY_BEFORE_FORM.has(words.normalized[name.at(-1)!]!) && !LINKS.has(words.normalized[name.at(-2)!]!)) name.pop();
       break;
@@ -223,6 +225,11 @@ function startsAddress({ tokens, normalized }: Words, index: number): boolean {
 /** A number glued to a purpose word before it (PIT-37, F24-2026): the purpose's, not a name's. */
 function afterPurposeInToken({ flat, tokenOf }: Words, at: number): boolean {
   return at > 0 && tokenOf[at - 1] === tokenOf[at] && /^\d+$/.test(flat[at]!) && PURPOSE.has(flat[at - 1]!);
+}
+
+/** Spanish LDA. (licenciada) right after FARMACIA and before a name: the pharmacist's title, not Portugal's legal form. */
+function isPharmacistsTitle(flat: readonly string[], at: number): boolean {
+  return flat[at] === 'LDA' && flat[at - 1] === 'FARMACIA' && at + 1 < flat.length;
 }
 
 /** Finnish "As Oy" (asunto-osakeyhtiö, a housing company): its OY starts the name, not a legal form ending one. */

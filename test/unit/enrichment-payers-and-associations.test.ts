@@ -70,4 +70,9 @@ describe('payers, housing associations and small companies as an app names them'
     expect(nameOf('BANK GIRO CREDIT REF LEGAL AID SERV AUTH PAYROLL', '1980.00', 'GBP')).toBe('Legal Aid Services Authority');
     expect(nameOf('KIA MTR FIN DES:AUTO PAY ID:XXXX INDN:LEE ANNA CO ID:XXXX WEB', '-410.00', 'USD')).toMatch(/^Kia Motor/);
   });
+
+  it('keeps the pharmacist’s name after a Spanish pharmacy’s title, and a Portuguese company’s LDA as its legal form', () => {
+    expect(nameOf('COMPRA TARJ. 5402XXXXXXXX1127 FARMACIA LDA. CARMEN LOPEZ MALAGA', '-8.40')).toBe('Farmacia Carmen Lopez');
+    expect(nameOf('TRF CR SEPA+ 0000012 DE OFICINA RAMOS & FILHOS LDA', '950.00')).toBe('Oficina Ramos & Filhos');
+  });
 });
