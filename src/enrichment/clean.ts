@@ -10,6 +10,7 @@ import { ALL_TOWNS, NO_TOWNS, townsOf } from './towns.ts';
 import { HashFilter, hashOf } from './hash-filter.ts';
 import { METHOD_PHRASES } from './method-words.ts';
 import { isTradesWord } from './rules.ts';
+import { isFinanceAbbreviation } from './shortened-words.ts';
 import { isNormalized, normalize, normalizeEach } from './text.ts';
 
 /** Longer than any bank's description: bounds the cost of one call. */
@@ -559,7 +560,7 @@ function placeStart(words: string[], towns: ReadonlySet<string>): number {
   let townTaken = false;
   for (;;) {
     const last = words[end - 1] ?? '';
-    if (end > 1 && (!townTaken || last.length === 2) && (COUNTRIES.has(last) || (US_STATES.has(last) && !isCompanysCo(words, end, townTaken, towns)) || isStateAndCountry(last))) {
+    if (end > 1 && (!townTaken || last.length === 2) && ((COUNTRIES.has(last) && !isFinanceAbbreviation(last, words[end - 2])) || (US_STATES.has(last) && !isCompanysCo(words, end, townTaken, towns)) || isStateAndCountry(last))) {
       end -= 1;
       // Before a town, the country's code ends the place: what precedes it is the name's (CAVE SAINT JEAN FR BORDEAUX).
       if (townTaken) break;

@@ -68,6 +68,11 @@ const AFTER: ReadonlyMap<string, readonly [ReadonlySet<string>, string]> = new M
 /** An abbreviation that is a word too, read so only after the words it follows in a name (MOTOR FIN). A restaurant's REST stays: statements' readers keep it as often as not. */
 const FINANCE_AFTER: ReadonlySet<string> = new Set(['MOTOR', 'MTR', 'AUTO']);
 
+/** True when `word` (in capitals) after `before` is FIN for finance (HYUNDAI MOTOR FIN), not Finland's country code. */
+export function isFinanceAbbreviation(word: string, before: string | undefined): boolean {
+  return word === 'FIN' && before !== undefined && FINANCE_AFTER.has(before);
+}
+
 /** The word an abbreviation of AFTER stands for when the word before it is the one it follows (DENVER PUBLIC SCH). */
 function afterItsWord(words: readonly string[], at: number, word: string): string | undefined {
   const [before, whole] = AFTER.get(word) ?? [];
@@ -82,7 +87,7 @@ export function withAbbreviationsWritten(name: string): string {
   let changed = false;
   for (let at = 0; at < words.length; at++) {
     const word = words[at]!.toUpperCase();
-    const whole = ABBREVIATIONS.get(word) ?? (word === 'FIN' && at > 0 && FINANCE_AFTER.has(words[at - 1]!.toUpperCase()) ? 'FINANCE' : undefined) ?? afterItsWord(words, at, word);
+    const whole = ABBREVIATIONS.get(word) ?? (isFinanceAbbreviation(word, words[at - 1]?.toUpperCase()) ? 'FINANCE' : undefined) ?? afterItsWord(words, at, word);
     if (!whole) continue;
     words[at] = capitals ? whole : whole.charAt(0) + whole.slice(1).toLowerCase();
     changed = true;
