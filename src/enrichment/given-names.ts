@@ -77,12 +77,17 @@ const INITIAL = /^[A-Z]$/;
 /** A single letter among a normalized text's words: it may hold initials (read further only then). */
 const HAS_INITIAL = /(?:^| )[A-Z](?: |$)/;
 
+/** True when a normalized text has a single letter among its words: it may name a person by initials (read further only then). */
+export function mayHoldInitials(normalized: string): boolean {
+  return HAS_INITIAL.test(normalized);
+}
+
 /**
  * True when a normalized name reads as a person's written with initials, as Dutch and British banks write one (J.P. BAKKER,
  * L. DE VRIES, K HUSSAIN): one to three initials first, then one to three words of letters naming no trade (a surname that is one, BAKKER, aside).
  */
 export function isInitialsName(normalized: string): boolean {
-  if (!HAS_INITIAL.test(normalized)) return false;
+  if (!mayHoldInitials(normalized)) return false;
   const words = normalized.split(' ');
   let initials = 0;
   while (initials < words.length && INITIAL.test(words[initials]!)) initials++;

@@ -24,7 +24,7 @@ import { channelFromText } from './channel.ts';
 import { behindProcessor, counterpartyText, isCutByOfx, MAX_DESCRIPTION_LENGTH, wholeDescription, withAchEntryApart, withoutProcessor } from './clean.ts';
 import { findMerchant, merchantCutShort, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
-import { isGivenName, isInitialsName, isPersonName, namesGivenName } from './given-names.ts';
+import { isGivenName, isInitialsName, isPersonName, mayHoldInitials, namesGivenName } from './given-names.ts';
 import { followsTitle } from './guards.ts';
 import { legalFormLength, withoutLegalForms } from './legal-forms.ts';
 import { categoryOfMcc } from './mcc.ts';
@@ -118,7 +118,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
 /** The name read from the line (`kept`, its normalized `name`) is a person's: a given name first, or initials; read only when a word could start one. */
 function readsAsPerson(name: string, kept: string, currencyCode: string): boolean {
   const given = namesGivenName(name);
-  if (!given && !initialsOfPerson(kept, name)) return false;
+  if (!given && !mayHoldInitials(name)) return false;
   const read = normalize(nameFromText(kept, currencyCode) ?? '');
   return (given && isPersonName(read)) || initialsOfPerson(kept, read);
 }

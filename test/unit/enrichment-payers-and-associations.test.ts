@@ -60,6 +60,7 @@ describe('payers, housing associations and small companies as an app names them'
   it('reads initials and a surname as a person, a firm’s initials joined by an ampersand as a firm, and a savings account’s dividend as interest', () => {
     expect(both(enrichLine('Naam: K. Jansen Omschrijving: Etentje vrijdag IBAN: NL02ABNA0123456789', '-35.00'))).toEqual(['K. Jansen', 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
     expect(both(enrichLine('SEPA Overboeking IBAN: NL20RABO0123456789 BIC: RABONL2U Naam: M.A. Visser Omschrijving: Verjaardag', '25.00'))).toEqual(['M.A. Visser', 'TRANSFER_IN_ACCOUNT_TRANSFER']);
+    expect(both(enrichLine('K PATEL FPI PIZZA MONEY', '-20.00', 'GBP'))).toEqual(['K Patel', 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
     expect(detailedOf('R & J PLUMBING DES:PAYROLL ID:XXXX INDN:Ana Cruz CO ID:XXXX PPD', '1210.00', 'USD')).toBe('INCOME_WAGES');
     expect(detailedOf('Deposit Dividend 0.150%', '1.12', 'USD')).toBe('INCOME_INTEREST_EARNED');
     expect(detailedOf('ORDINARY DIVIDEND AAPL', '12.40', 'USD')).toBe('INCOME_DIVIDENDS');
