@@ -77,7 +77,7 @@ const FOR_WORD: Readonly<Record<string, string>> = { PLN: 'ZA', EUR: 'PER' };
  * Housing companies and flat owners' associations, named for their building: its number is part of the name
  * (Wspólnota Mieszkaniowa Lipowa 7, Korteriühistu Pärna 12, As Oy Koivukuja 3); Finnish "As Oy" keeps its AS.
  */
-const HOUSING_ASSOCIATIONS: ReadonlySet<string> = new Set(['WSPOLNOTA', 'SPOLDZIELNIA', 'KORTERIUHISTU', 'ASUNTO', 'BRF', 'VVE', 'ASOY']);
+const HOUSING_ASSOCIATIONS: ReadonlySet<string> = new Set(['WSPOLNOTA', 'SPOLDZIELNIA', 'KORTERIUHISTU', 'ASUNTO', 'BRF', 'VVE']);
 
 
 /**
@@ -193,7 +193,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
       if (name.length > 0) break;
       continue;
     }
-    if (name.length === 0 && ((LINKS.has(word) && !startsSurname(flat, at)) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR' && !(word === 'AS' && flat[at + 1] === 'OY')) || (((CIVIL_TITLES.has(word) && !startsInitials(flat, at)) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
+    if (name.length === 0 && ((LINKS.has(word) && !startsSurname(flat, at)) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR' && !isHousingCompany(flat, at + 1)) || (((CIVIL_TITLES.has(word) && !startsInitials(flat, at)) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
     // Polish "za" and Italian "per" (for) after a name of two words or more begin what the payment was for: KAROLINA NOWAK ZA BILETY, GIULIA CONTI PER REGALO.
     if (name.length > 1 && FOR_WORD[currencyCode] === word) break;
     if (name.length > 1 && name.at(-1) !== index && LOWER.test(tokens[index]!) && !PARTICLES.has(tokens[index]!) && !LINKS.has(word) && name.every((each) => TITLE.test(tokens[each]!))) break;
@@ -234,7 +234,7 @@ function isPharmacistsTitle(flat: readonly string[], at: number): boolean {
 
 /** Finnish "As Oy" (asunto-osakeyhtiö, a housing company): its OY starts the name, not a legal form ending one. */
 function isHousingCompany(flat: readonly string[], at: number): boolean {
-  return at === 1 && flat[0] === 'AS' && flat[1] === 'OY';
+  return flat[at] === 'OY' && flat[at - 1] === 'AS';
 }
 
 /** A housing association's name (first word), its building's number last: the number stays. */
