@@ -22,7 +22,7 @@ const AGENCIES: ReadonlyMap<string, string> = new Map([
   ['ESD', 'Employment Security Department'], ['DES', 'Department of Economic Security'], ['DOR', 'Department of Revenue'], ['DOL', 'Department of Labor'],
   ['EDD', 'EDD'], ['DMV', 'DMV'], ['DPS', 'DPS'], ['DOT', 'DOT'],
 ]);
-const DEPARTMENT: ReadonlySet<string> = new Set(['DEPT', 'DEPARTMENT', 'DEP']);
+const DEPARTMENT: ReadonlySet<string> = new Set(['DEPT', 'DEPARTMENT']);
 /** What a department is of, in the words banks shorten it to (longest first where one starts another), and the agency's name an app shows (the motor vehicles department goes by its acronym). */
 const DEPARTMENTS: ReadonlyArray<readonly [readonly string[], string]> = [
   [['LABOR', 'AND', 'EMPLOYMENT'], 'Department of Labor and Employment'], [['LABOR', 'EMPLOYMENT'], 'Department of Labor and Employment'], [['LABOR', 'EMPL'], 'Department of Labor and Employment'],
