@@ -33,7 +33,7 @@ export interface Labelled {
 /** The outside-style set's two files; other splits are the round-one author's. */
 export const OUTSIDE_SPLITS = { dev: 'outside-dev', heldOut: 'outside-holdout' } as const;
 
-/** Splits whose misses are never listed: the held-out ones, named `…holdout` or `…holdout-<n>` (blind-holdout-2). */
+/** Splits whose misses are never listed: the held-out ones, named `…holdout` or `…holdout-<n>` (blind-holdout-3). */
 export function isHeldOut(split: string): boolean {
   return /holdout(?:-\d+)?$/.test(split);
 }
