@@ -60,13 +60,14 @@ const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['INTL', 'INTERNATIONAL'], ['CTR', 'CENTER'], ['HOSP', 'HOSPITAL'], ['UTIL', 'UTILITIES'], ['UTILS', 'UTILITIES'], ['CNTY', 'COUNTY'], ['TWP', 'TOWNSHIP'],
   ['SERV', 'SERVICES'],
 ]);
-/** Abbreviations that are words or codes elsewhere, read so only after the word they follow in a name (PUBLIC SCH, SERV AUTH). */
+/** The words FIN for finance follows in a name (MOTOR FIN); elsewhere it is a word or Finland's code. A restaurant's REST stays: statements' readers keep it as often as not. */
+const FINANCE_AFTER: ReadonlySet<string> = new Set(['MOTOR', 'MTR', 'AUTO']);
+/** Abbreviations that are words or codes elsewhere, read so only after the words they follow in a name (MOTOR FIN, PUBLIC SCH, SERV AUTH). */
 const AFTER: ReadonlyMap<string, readonly [ReadonlySet<string>, string]> = new Map([
+  ['FIN', [FINANCE_AFTER, 'FINANCE']],
   ['SCH', [new Set(['PUBLIC']), 'SCHOOLS']],
   ['AUTH', [new Set(['SERV', 'SERVICES']), 'AUTHORITY']],
 ]);
-/** An abbreviation that is a word too, read so only after the words it follows in a name (MOTOR FIN). A restaurant's REST stays: statements' readers keep it as often as not. */
-const FINANCE_AFTER: ReadonlySet<string> = new Set(['MOTOR', 'MTR', 'AUTO']);
 
 /** True when `word` (in capitals) after `before` is FIN for finance (HYUNDAI MOTOR FIN), not Finland's country code. */
 export function isFinanceAbbreviation(word: string, before: string | undefined): boolean {
@@ -87,7 +88,7 @@ export function withAbbreviationsWritten(name: string): string {
   let changed = false;
   for (let at = 0; at < words.length; at++) {
     const word = words[at]!.toUpperCase();
-    const whole = ABBREVIATIONS.get(word) ?? (isFinanceAbbreviation(word, words[at - 1]?.toUpperCase()) ? 'FINANCE' : undefined) ?? afterItsWord(words, at, word);
+    const whole = ABBREVIATIONS.get(word) ?? afterItsWord(words, at, word);
     if (!whole) continue;
     words[at] = capitals ? whole : whole.charAt(0) + whole.slice(1).toLowerCase();
     changed = true;
