@@ -17,7 +17,7 @@ import { isNormalized, normalize, normalizeEach } from './text.ts';
 export const MAX_DESCRIPTION_LENGTH = 400;
 
 /** Card processors and payment facilitators whose prefix stands before the merchant's own name. */
-const PROCESSORS = ['SQ', 'SQC', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR'];
+const PROCESSORS = ['SQ', 'SQC', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR', 'STRIPE', 'SATISPAY'];
 
 /** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
@@ -78,8 +78,8 @@ export function behindProcessor(raw: string): boolean {
 
 /** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung"; Belgian card lines the scheme: "… LIER 05/03/2026 BANCONTACT - CONTACTLOOS", "… LOKEREN 9160 16/03/2026 BANCONTACT PAYCONIQ CO"; UK app banks the scheme in brackets: "Priya Raman (Faster Payments)"; US credit unions the ACH after the payee: "HYUNDAI MOTOR FIN ACH WEB-RECUR". */
 const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: PAYCONIQ(?: CO)?| CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB|ACH(?: WEB-RECUR)?)$/i;
-/** SumUp's and other terminals' "NAME//CITY/COUNTRY", and French card lines' "NAME\\CITY\\ FR". */
-const SLASHED_PLACE = /\/\/.*$|\\.*$/;
+/** SumUp's and other terminals' "NAME//CITY/COUNTRY", SEB's Baltic card lines' "NAME/CITY/EST", and French card lines' "NAME\\CITY\\ FR". */
+const SLASHED_PLACE = /\/\/.*$|\/[\p{L} .'-]+\/[A-Z]{3}\b.*$|\\.*$/u;
 /** Polish transfers name the other party after a label: "Przelew przychodzący … Od: ACME SPÓŁKA Z O.O.", "Przelew wychodzący do: Jan Kowalski Tytuł: …". */
 const POLISH_PARTY = /\b(?:Od|Do|Nadawca|Odbiorca|Nazwa (?:i adres )?(?:odbiorcy|nadawcy)):\s*(.+?)(?:\s+(?:Tytu[łl]|Adres|Rachunek|Nr rachunku)\s*:|$)/i;
 /** NatWest's and RBS's fields, spaced commas between them: "4417 02APR26 C , THE BOOK NOOK , YORK GB", "SOUTHERN ELECTRIC , 12345678 , DDR". */
@@ -124,8 +124,11 @@ const BIC_AND_IBAN = /^(?:[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?\s+)?[A-Z]{2}\d{2}[
 const NAME_AFTER_CODE = /\s(?:DDR|BCC|CPM)\s+(\S.*)$/;
 /** Santander's incoming payments put the payer's reference first: "FASTER PAYMENTS RECEIPT REF LUNCH FROM TOM HASTINGS". */
 const RECEIPT_FROM = /\bFASTER PAYMENTS? RECEIPT\b.*?\bFROM\s+(.+)$/i;
-/** Tikkie's lines name the payer after its own: "Naam: Tikkie Omschrijving: Tikkie ID 0001…, Pizza avond, Van Lisa Bakker, NL12RABO…", "Tikkie ID 0011…, Etentje, Door Sanne de Wit via Tikkie". */
-const TIKKIE_PAYER = /\bTikkie ID \S+,.*?,\s*(?:Van\s+([^,]+),|Door\s+(.+?)\s+via Tikkie\b)/i;
+/**
+ * Tikkie's lines name the payer after its own: "Naam: Tikkie Omschrijving: Tikkie ID 0001…, Pizza avond, Van Lisa Bakker, NL12RABO…",
+ * "Tikkie ID 0011…, Etentje, Door Sanne de Wit via Tikkie", and ABN AMRO's with the person last: "Tikkie ID 0008…, Pizza vrijdag, Daan de Wit".
+ */
+const TIKKIE_PAYER = /\bTikkie ID \S+,.*?,\s*(?:Van\s+([^,]+),|Door\s+(.+?)\s+via Tikkie\b|(\p{L}[\p{L}' .-]*)$)/iu;
 /** Bank of America's Zelle lines, "Zelle Transfer Conf# t5k2w1; Ortega, Lucia", and Swedish Swish lines, "Swish inbetalning LINDQVIST, OSKAR" (surname, given name). */
 const SURNAME_COMMA_GIVEN = /(?:\bZelle\b[^;]*;|\bSwish (?:betalning|inbetalning))\s*([\p{L}' -]+),\s*([\p{L}' -]+)$/iu;
 /** OFX cuts a name at 32 characters: "ROSA MEXICANO UNION SQ NEW YOR" ends in part of a city. */
@@ -326,7 +329,7 @@ function tillShop(descriptor: string): string | undefined {
 /** The payer of a Tikkie, in either of its wordings. */
 function tikkiePayer(text: string): string | undefined {
   const payer = text.includes('Tikkie') || text.includes('TIKKIE') ? TIKKIE_PAYER.exec(text) : null;
-  return payer ? (payer[1] ?? payer[2]) : undefined;
+  return payer ? (payer[1] ?? payer[2] ?? payer[3]) : undefined;
 }
 
 /** A person the line writes surname first (after a semicolon, or Swish's word), given name first. */

@@ -30,7 +30,7 @@ const DEPARTMENTS: ReadonlyArray<readonly [readonly string[], string]> = [
   [['REVENUE'], 'Department of Revenue'], [['REV'], 'Department of Revenue'], [['TAXATION'], 'Department of Taxation'], [['EDUCATION'], 'Department of Education'], [['EDUC'], 'Department of Education'],
   [['ED'], 'Department of Education'], [['TREASURY'], 'Department of the Treasury'], [['TREAS'], 'Department of the Treasury'], [['HUMAN', 'SERVICES'], 'Department of Human Services'],
   [['HUMAN', 'SVCS'], 'Department of Human Services'], [['VETERANS', 'AFFAIRS'], 'Department of Veterans Affairs'], [['ECONOMIC', 'SECURITY'], 'Department of Economic Security'],
-  [['WORKFORCE', 'DEVELOPMENT'], 'Department of Workforce Development'], [['TRANSPORTATION'], 'Department of Transportation'], [['MOTOR', 'VEHICLES'], 'DMV'], [['MOTOR', 'VEH'], 'DMV'],
+  [['WORKFORCE', 'DEVELOPMENT'], 'Department of Workforce Development'], [['TRANSPORTATION'], 'Department of Transportation'], [['LICENSING'], 'Department of Licensing'], [['MOTOR', 'VEHICLES'], 'DMV'], [['MOTOR', 'VEH'], 'DMV'],
 ];
 
 /** A name read from a US line with a government department or agency written out as above; as it is otherwise. */

@@ -78,4 +78,17 @@ describe('payers, housing associations and small companies as an app names them'
     expect(nameOf('COMPRA TARJ. 5402XXXXXXXX1127 FARMACIA LDA. CARMEN LOPEZ MALAGA', '-8.40')).toBe('Farmacia Carmen Lopez');
     expect(nameOf('TRF CR SEPA+ 0000012 DE OFICINA RAMOS & FILHOS LDA', '950.00')).toBe('Oficina Ramos & Filhos');
   });
+
+  it('reads the second blind set’s wordings, once it became a development set', () => {
+    expect(both(enrichLine('Tikkie ID 000771234567, Lunch dinsdag, Femke Jansen', '12.50', 'EUR', { counterpartyName: 'AAB INZ TIKKIE' }))).toEqual(['Femke Jansen', 'TRANSFER_IN_ACCOUNT_TRANSFER']);
+    expect(nameOf('VIREMENT INSTANTANE DE LAURENT PETIT REMBOURSEMENT RESTO', '25.00')).toBe('Laurent Petit');
+    expect(nameOf('PAYCONIQ BY BANCONTACT FRITUUR T PLEINTJE GENT REF 88120999', '-9.50')).toMatch(/^Frituur/);
+    expect(nameOf('PAGAMENTO TRAMITE POS 02/05/2025 09:10 CARTA *1234 STRIPE*LIBRERIA DEL CORSO PAVIA', '-18.00')).toBe('Libreria del Corso');
+    expect(nameOf('Bs betaling VANDCENTER SYD A/S 6120044', '-310.00', 'DKK')).toBe('Vandcenter Syd');
+    expect(nameOf('10/05/2025 11:20 kaart...441298 KOHVIK PUSS/TARTU/EST #120088', '-4.20')).toBe('Kohvik Puss');
+    expect(nameOf('ACH DEBIT WA DEPT LICENSING VEHICLE TABS', '-89.00', 'USD')).toBe('Washington Department of Licensing');
+    expect(detailedOf('Gyventojų pajamų mokesčio permoka 2025', '142.00', 'EUR', { counterpartyName: 'Valstybinė mokesčių inspekcija' })).toBe('INCOME_TAX_REFUND');
+    expect(detailedOf('PAGAMENTO BOLLETTA CBILL ACEA ATO 2 SERVIZIO IDRICO COD. 00412233', '-64.00')).toBe('RENT_AND_UTILITIES_WATER');
+    expect(nameOf('STORTING VAN BV DAKWERKEN PEETERS LOON APRIL 2025', '2240.00')).toBe('Dakwerken Peeters');
+  });
 });
