@@ -18,6 +18,8 @@ describe('the brands a household pays in each country', () => {
     expect(both(enrichLine('Mokėjimas kortele TOPO CENTRAS VILNIUS', '-129.00'))).toEqual(['Topo Centras', 'GENERAL_MERCHANDISE_ELECTRONICS']);
     expect(both(enrichLine('PIRKUMS 4111********1111 12.04.2026 MEGO RIGA', '-14.60'))).toEqual(['Mego', 'FOOD_AND_DRINK_GROCERIES']);
     expect(both(enrichLine('Dankort-køb HARALD NYBORG Nota 4471', '-219.00', 'DKK'))).toEqual(['Harald Nyborg', 'HOME_IMPROVEMENT_HARDWARE']);
+    // Child benefit comes from the Familienkasse, however much of the Federal Employment Agency's name is before it.
+    expect(both(enrichLine('KG 512FK004411 Kindergeld 05/26', '255.00', 'EUR', { counterpartyName: 'Bundesagentur fuer Arbeit - Familienkasse' }))).toEqual(['Familienkasse', 'INCOME_OTHER_INCOME']);
     // The Danish tax agency as the line spells it.
     expect(both(enrichLine('Overførsel fra SKAT', '1420.00', 'DKK'))[0]).toBe('Skat');
     expect(both(enrichLine('Overskydende skat 2025', '1420.00', 'DKK', { counterpartyName: 'Skattestyrelsen' }))[1]).toBe('INCOME_TAX_REFUND');
