@@ -222,7 +222,7 @@ const LOWER_CASE = /\p{Ll}/u;
 
 const COUNTRIES = new Set(places.countries);
 /** The US states' two-letter codes (merchant-name.ts reads them too). */
-export const US_STATES: ReadonlySet<string> = new Set(places.usStates);
+export const US_STATES: ReadonlySet<string> = new Set(Object.keys(places.usStates));
 const CITIES = new Set(places.cities);
 /** The written list's cities and every country's towns. */
 const PLACE_NAMES = [...places.cities, ...ALL_TOWNS];

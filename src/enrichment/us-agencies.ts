@@ -5,15 +5,10 @@
  * Washington Employment Security Department; CA EDD → California EDD, an acronym people use as the name).
  * A code that is also a word (CO, IN, OR, ME) is read as a state only before a department or an agency.
  */
+import places from './data/places.json' with { type: 'json' };
 
-const STATE_NAMES: ReadonlyMap<string, string> = new Map([
-  ['AL', 'Alabama'], ['AK', 'Alaska'], ['AZ', 'Arizona'], ['AR', 'Arkansas'], ['CA', 'California'], ['CO', 'Colorado'], ['CT', 'Connecticut'], ['DE', 'Delaware'], ['DC', 'District of Columbia'],
-  ['FL', 'Florida'], ['GA', 'Georgia'], ['HI', 'Hawaii'], ['ID', 'Idaho'], ['IL', 'Illinois'], ['IN', 'Indiana'], ['IA', 'Iowa'], ['KS', 'Kansas'], ['KY', 'Kentucky'], ['LA', 'Louisiana'],
-  ['ME', 'Maine'], ['MD', 'Maryland'], ['MA', 'Massachusetts'], ['MI', 'Michigan'], ['MN', 'Minnesota'], ['MS', 'Mississippi'], ['MO', 'Missouri'], ['MT', 'Montana'], ['NE', 'Nebraska'],
-  ['NV', 'Nevada'], ['NH', 'New Hampshire'], ['NJ', 'New Jersey'], ['NM', 'New Mexico'], ['NY', 'New York'], ['NYS', 'New York State'], ['NC', 'North Carolina'], ['ND', 'North Dakota'],
-  ['OH', 'Ohio'], ['OK', 'Oklahoma'], ['OR', 'Oregon'], ['PA', 'Pennsylvania'], ['RI', 'Rhode Island'], ['SC', 'South Carolina'], ['SD', 'South Dakota'], ['TN', 'Tennessee'], ['TX', 'Texas'],
-  ['UT', 'Utah'], ['VT', 'Vermont'], ['VA', 'Virginia'], ['WA', 'Washington'], ['WV', 'West Virginia'], ['WI', 'Wisconsin'], ['WY', 'Wyoming'],
-]);
+/** Each state's name by its USPS code (data/places.json, which the cleaning reads too), and New York State's code on its tax and labor lines. */
+const STATE_NAMES: ReadonlyMap<string, string> = new Map([...Object.entries(places.usStates), ['NYS', 'New York State']]);
 /** Each state's name in capitals, its words apart: a line may write the name instead of the code (OHIO DEPT OF TAXATION, NEW YORK STATE DEPT). */
 const STATES_BY_NAME: ReadonlyArray<readonly [readonly string[], string]> = [...STATE_NAMES.values()].map((name) => [name.toUpperCase().split(' '), name] as const);
 
