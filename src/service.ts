@@ -113,6 +113,8 @@ export interface RunningService {
 export interface ServiceOptions {
   /** The sandbox institutions' clock (tests move it to make new activity appear). */
   sandboxNow?: () => Date;
+  /** The sandbox's seed for a new connection (tests fix it to get a known household); random by default. */
+  sandboxSeed?: () => string;
   /**
    * The operator console's built files (scripts/console-build.ts); by default dist/console, which
    * `npm run build` writes beside the compiled service.
@@ -131,7 +133,7 @@ export async function startService(config: Config, logger: Logger, options: Serv
   const blobs = new EncryptedBlobStore(blobDriver, secrets.cipher);
   const databases = await openDatabases(config, logger, serving, secrets);
   const { orm } = databases;
-  const sandbox = new SandboxProvider({ now: options.sandboxNow, historyDays: config.sandboxHistoryDays });
+  const sandbox = new SandboxProvider({ now: options.sandboxNow, seed: options.sandboxSeed, historyDays: config.sandboxHistoryDays });
   const providers = new ProviderDirectory({
     builtIn: [sandbox],
     factories: providerFactories(config),

@@ -46,6 +46,8 @@ export async function startTestApp(
   options: {
     shareDatabaseOf?: TestApp;
     sandboxNow?: () => Date;
+    /** The sandbox's seed for each new connection (src/service.ts ServiceOptions.sandboxSeed). */
+    sandboxSeed?: () => string;
     /** The console sessions' clock (src/service.ts ServiceOptions.now). */
     now?: () => Date;
     /** A database the test set up itself (left in place at stop), instead of a clone of the template. */
@@ -77,7 +79,7 @@ export async function startTestApp(
     ...s3?.env,
     ...env,
   });
-  const service = await startService(config, createLogger(config.logLevel, options.log), { sandboxNow: options.sandboxNow, now: options.now, consoleDir: inject('consoleDir') });
+  const service = await startService(config, createLogger(config.logLevel, options.log), { sandboxNow: options.sandboxNow, sandboxSeed: options.sandboxSeed, now: options.now, consoleDir: inject('consoleDir') });
   // A database the test set up itself may be on another server (a replica's primary), where the test code's role does not exist.
   const onTestServer = new URL(databaseUrl).host === new URL(inject('database').adminUrl).host;
   const pool = new pg.Pool({ connectionString: onTestServer ? asTestSql(databaseUrl) : databaseUrl, max: 2 });

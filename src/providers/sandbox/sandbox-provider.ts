@@ -53,6 +53,8 @@ const FORCED_ERRORS = {
 
 export interface SandboxOptions {
   now?: () => Date;
+  /** A new connection's seed; random by default (a test fixes it to get one household, whose pendings it knows). */
+  seed?: () => string;
   /** How far back a new connection's history reaches (the dataset generator asks for less). */
   historyDays?: number;
   /** Transaction changes per sync page. */
@@ -79,11 +81,13 @@ export class SandboxProvider implements CursorProvider {
     'STATEMENTS',
   ]);
   readonly #now: () => Date;
+  readonly #seed: () => string;
   readonly #pageSize: number;
   readonly #historyDays: number;
 
   constructor(options: SandboxOptions = {}) {
     this.#now = options.now ?? (() => new Date());
+    this.#seed = options.seed ?? (() => randomBytes(8).toString('hex'));
     this.#pageSize = options.pageSize ?? 500;
     this.#historyDays = options.historyDays ?? HISTORY_DAYS;
   }
@@ -145,7 +149,7 @@ export class SandboxProvider implements CursorProvider {
     const login: Login = {
       institutionId: institution.id,
       username: approved ? 'user_good' : request.username!,
-      seed: previous?.seed ?? randomBytes(8).toString('hex'),
+      seed: previous?.seed ?? this.#seed(),
       firstDay: previous?.firstDay ?? dayOf(this.#now().getTime()) - this.#historyDays,
       generation: (previous?.generation ?? 0) + 1,
     };
