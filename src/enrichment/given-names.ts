@@ -50,12 +50,16 @@ const GIVEN_NAMES: ReadonlySet<string> = new Set([
 /** First words of a place's or a shop's name that a given name follows: SAINT PAUL, CHEZ ANNE, VILLA MARIA. */
 const NOT_SURNAMES: ReadonlySet<string> = new Set(['SAINT', 'SAINTE', 'ST', 'STE', 'SAN', 'SANTA', 'SANKT', 'CHEZ', 'VILLA', 'CASA', 'CAFE', 'LA', 'LE', 'DE', 'VAN', 'THE']);
 
-/** The name's two words in the order an app shows a person's: ROUSSEL ANNE → ANNE ROUSSEL, DUBOIS JEAN-PIERRE → JEAN-PIERRE DUBOIS (a given name joined of two); any other name as it is. */
+/**
+ * The name's two words in the order an app shows a person's: ROUSSEL ANNE → ANNE ROUSSEL, DUBOIS JEAN-PIERRE → JEAN-PIERRE DUBOIS (a given name joined of two),
+ * a Dutch surname with its VAN too (Van Damme Kristof → Kristof Van Damme); any other name as it is.
+ */
 export function givenNameFirst(words: readonly string[]): readonly string[] {
-  if (words.length !== 2) return words;
-  const surname = normalize(words[0]!);
-  const given = normalize(words[1]!);
-  return given.split(' ').every((part) => GIVEN_NAMES.has(part)) && !GIVEN_NAMES.has(surname) && !NOT_SURNAMES.has(surname) && !isTradesWord(surname) ? [words[1]!, words[0]!] : words;
+  const particle = words.length === 3 && normalize(words[0]!) === 'VAN' ? 1 : 0;
+  if (words.length !== 2 + particle) return words;
+  const surname = normalize(words[particle]!);
+  const given = normalize(words[particle + 1]!);
+  return given.split(' ').every((part) => GIVEN_NAMES.has(part)) && !GIVEN_NAMES.has(surname) && !NOT_SURNAMES.has(surname) && !isTradesWord(surname) ? [words[particle + 1]!, ...words.slice(0, particle + 1)] : words;
 }
 
 /** The most words a person's name has on a statement (given names, surname). */

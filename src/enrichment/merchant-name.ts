@@ -65,9 +65,12 @@ function startsInitials(flat: readonly string[], at: number): boolean {
   return flat[at]!.length === 1 && flat[at + 1]?.length === 1;
 }
 
-/** Dutch VAN before DEN or DER starts a surname (VAN DEN BERGHE BOUW), not "from" as VAN alone does. */
+/**
+ * Dutch VAN before DEN or DER starts a surname (VAN DEN BERGHE BOUW), and so does VAN before a surname a
+ * given name follows, the person written surname first (VAN DAMME KRISTOF); VAN alone is otherwise "from".
+ */
 function startsSurname(flat: readonly string[], at: number): boolean {
-  return flat[at] === 'VAN' && (flat[at + 1] === 'DEN' || flat[at + 1] === 'DER') && at + 2 < flat.length;
+  return flat[at] === 'VAN' && at + 2 < flat.length && (flat[at + 1] === 'DEN' || flat[at + 1] === 'DER' || (!isGivenName(flat[at + 1]!) && isGivenName(flat[at + 2]!)));
 }
 
 /** The word for "for" that starts a payment's purpose after a name, by the account's currency (not a given name there: Swedish Per). */

