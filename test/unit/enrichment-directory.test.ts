@@ -48,8 +48,9 @@ describe('the merchant directory', () => {
   it('prefers the longest spelling, then the earliest', () => {
     expect(nameIn('UBER EATS PENDING')).toBe('Uber Eats');
     expect(nameIn('UBER TRIP')).toBe('Uber');
-    expect(nameIn('COSTCO GAS #0479')).toBe('Costco Gas');
-    expect(nameIn('COSTCO WHSE #0479')).toBe('Costco');
+    // Both named Costco, as most readers name its fuel station too: the longer spelling says it is fuel.
+    expect(findMerchant(normalize('COSTCO GAS #0479'))?.merchant).toMatchObject({ name: 'Costco', category: { detailed: 'TRANSPORTATION_GAS' } });
+    expect(findMerchant(normalize('COSTCO WHSE #0479'))?.merchant).toMatchObject({ name: 'Costco', category: { detailed: 'GENERAL_MERCHANDISE_SUPERSTORES' } });
     expect(nameIn('APPLE CASH SENT MONEY')).toBe('Apple Cash');
     expect(nameIn('NETFLIX SPOTIFY')).toBe('Netflix');
   });
