@@ -26,6 +26,12 @@ describe('card fields, surnames and trades an app reads past', () => {
     expect(detailedOf('LAKESIDE CAMPGROUND', '-38.00', 'USD')).toBe('TRAVEL_LODGING');
   });
 
+  it('reads a US city’s utility bill as water, another utility’s as power', () => {
+    expect(detailedOf('ACH DEBIT CITY OF LAWRENCE UTILITY WEB PMT', '-64.20', 'USD')).toBe('RENT_AND_UTILITIES_WATER');
+    expect(detailedOf('TOWN OF CARY UTILITIES ONLINE PMT', '-58.00', 'USD')).toBe('RENT_AND_UTILITIES_WATER');
+    expect(detailedOf('BLUE RIDGE UTILITIES AUTOPAY', '-112.40', 'USD')).toBe('RENT_AND_UTILITIES_GAS_AND_ELECTRICITY');
+  });
+
   it('names the German broadcasting fee and the Austrian tax office by the spellings their debits use', () => {
     expect(nameOf('Rundfunkbeitrag 07.2026 - 09.2026 Beitragsnr. 512004417', '-55.08', 'EUR', { counterpartyName: 'Rundfunk ARD, ZDF, DRadio' })).toBe('ARD ZDF Deutschlandradio Beitragsservice');
     expect(both(enrichLine('FA Oesterreich ANV 2025 Gutschrift', '612.00'))).toEqual(['Finanzamt Österreich', 'INCOME_TAX_REFUND']);
