@@ -160,10 +160,14 @@ const GLUED_CARD_FIELDS = /(\bMC\/\d+(?=POS\b)|\b\d{1,2}:\d{2}(?=\p{L}))/gu;
 const GLUED_TITLE_CASE = /(\p{Lu}{3,})(?=\p{Lu}\p{Ll}{3,}(?:\s|$))/gu;
 /** Plaid's names of some banks' ACH entries glue the entry's kind to the payer: "ACH Electronic CreditGUSTO PAY 418832". */
 const GLUED_ACH_ENTRY = /^(ACH Electronic (?:Credit|Debit))(?=\S)/i;
-/** `text` with an ACH entry's kind apart from the payer glued to it (ACH Electronic CreditGUSTO PAY → ACH Electronic Credit GUSTO PAY), as the rules read it too. */
-export function withAchEntryApart(text: string): string {
+/**
+ * `text` with what a bank glued to a name apart from it, as the cleaning and the rules read it: an ACH entry's kind before the payer
+ * (ACH Electronic CreditGUSTO PAY → ACH Electronic Credit GUSTO PAY), a BAWAG card line's time before the shop (08:02CAFE KONDITOREI → 08:02 CAFE KONDITOREI).
+ */
+export function withGluedFieldsApart(text: string): string {
+  const fields = text.includes(':') ? text.replace(GLUED_CARD_FIELDS, '$1 ') : text;
   // Read only where the text starts with an A: most lines do not.
-  return (text.charCodeAt(0) | 32) === 97 ? text.replace(GLUED_ACH_ENTRY, '$1 ') : text;
+  return (fields.charCodeAt(0) | 32) === 97 ? fields.replace(GLUED_ACH_ENTRY, '$1 ') : fields;
 }
 /** Quotation marks around a company's name (SIA "KAFIJAS GRAUDS", UAB „Kavos namai“): no part of it. */
 const QUOTE = /["“”„«»]/;
@@ -276,7 +280,7 @@ export function wholeDescription(raw: string): string {
  */
 export function counterpartyText(raw: string, keepPlace = false, currencyCode?: string): string {
   const collapsed = wholeDescription(raw);
-  const whole = withAchEntryApart(collapsed.includes(':') ? collapsed.replace(GLUED_CARD_FIELDS, '$1 ') : collapsed);
+  const whole = withGluedFieldsApart(collapsed);
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
   let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (descriptor.includes(' - ') ? CARDHOLDER_THEN_SHOP.exec(descriptor)?.[1] : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(ITALIAN_PARTY, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');

@@ -21,7 +21,7 @@
  * (guards.ts) are dropped before the rules and the directory read the text.
  */
 import { channelFromText } from './channel.ts';
-import { behindProcessor, counterpartyText, isCutByOfx, MAX_DESCRIPTION_LENGTH, wholeDescription, withAchEntryApart, withoutProcessor } from './clean.ts';
+import { behindProcessor, counterpartyText, isCutByOfx, MAX_DESCRIPTION_LENGTH, wholeDescription, withGluedFieldsApart, withoutProcessor } from './clean.ts';
 import { findMerchant, merchantCutShort, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
 import { isGivenName, isInitialsName, isPersonName, mayHoldInitials, namesGivenName } from './given-names.ts';
@@ -73,7 +73,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
   // A name cut at its field's length ends in part of a word: the rules read it whole too (PP*GRIND HOUSE ESPRESS is a café).
   const keptWhole = withLastWordWhole(kept);
   const completed = keptWhole === kept ? '' : ` ${normalize(keptWhole.slice(keptWhole.lastIndexOf(' ') + 1))}`;
-  const whole = normalize(withAchEntryApart(description));
+  const whole = normalize(withGluedFieldsApart(description));
   const text = withoutLegalForms(whole, currencyCode);
   const named = normalize(clean);
   const name = withoutLegalForms(named, currencyCode);
