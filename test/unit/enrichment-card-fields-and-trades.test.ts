@@ -16,6 +16,12 @@ describe('card fields, surnames and trades an app reads past', () => {
     expect(nameOf('Overschrijving van Annelies Peeters Mededeling: etentje', '30.00')).toBe('Annelies Peeters');
   });
 
+  it('knows more of the countries’ common given names, so a payment from a person is a transfer', () => {
+    expect(both(enrichLine('Tagasimakse kinopilet', '18.00', 'EUR', { counterpartyName: 'KRISTJAN TAMM' }))).toEqual(['Kristjan Tamm', 'TRANSFER_IN_ACCOUNT_TRANSFER']);
+    expect(both(enrichLine('Pārskaitījums par vakariņām', '-22.00', 'EUR', { counterpartyName: 'BAIBA OZOLA' }))).toEqual(['Baiba Ozola', 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
+    expect(nameOf('VIR SEPA RECU DE MME DUPONT ELISABETH', '50.00')).toBe('Elisabeth Dupont');
+  });
+
   it('reads a small shop’s trade from its kind of goods', () => {
     expect(detailedOf('SQ *SUMMIT RIDGE OUTFITTERS', '-84.00', 'USD')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');
     expect(detailedOf('POS DEBIT PAWS AND CLAWS GROOMING', '-55.00', 'USD')).toBe('GENERAL_MERCHANDISE_PET_SUPPLIES');
