@@ -32,6 +32,13 @@ describe('card fields, surnames and trades an app reads past', () => {
     expect(detailedOf('LAKESIDE CAMPGROUND', '-38.00', 'USD')).toBe('TRAVEL_LODGING');
   });
 
+  it('reads a bank’s own savings product, Dutch savings interest, an Irish account fee and a Finnish Otto withdrawal, naming no one', () => {
+    expect(both(enrichLine('Abbuchung Onlinebanking BG/000005120|BAWAATWWXXX AT301400002116059700 SparBox', '-200.00'))).toEqual([null, 'TRANSFER_OUT_SAVINGS']);
+    expect(both(enrichLine('Rente Oranje Spaarrekening 01-04-2026 t/m 30-06-2026', '4.12'))).toEqual([null, 'INCOME_INTEREST_EARNED']);
+    expect(both(enrichLine('CURRENT A/C FEES TO 30JUN', '-6.00'))).toEqual([null, 'BANK_FEES_OTHER_BANK_FEES']);
+    expect(both(enrichLine('NOSTO OTTO. 260611 OULU ROTUAARI', '-60.00'))).toEqual([null, 'TRANSFER_OUT_WITHDRAWAL']);
+  });
+
   it('reads a US city’s utility bill as water, another utility’s as power', () => {
     expect(detailedOf('ACH DEBIT CITY OF LAWRENCE UTILITY WEB PMT', '-64.20', 'USD')).toBe('RENT_AND_UTILITIES_WATER');
     expect(detailedOf('TOWN OF CARY UTILITIES ONLINE PMT', '-58.00', 'USD')).toBe('RENT_AND_UTILITIES_WATER');
