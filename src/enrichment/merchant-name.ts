@@ -317,12 +317,16 @@ const PART_STARTS = new Set(['-', '/', '.', '(', '&']);
 const LETTER = /\p{L}/u;
 const WORD_CHARACTER = /\w/;
 
-/** `lower` with a capital for a letter that starts it, follows PART_STARTS or an O' (O'Brien, not Ko'a): one pass, no regex callback per letter. */
+/** A Scottish or Irish name's Mc before a capital (MCMENAMINS → McMenamins): Mc and at least three letters more. */
+const MC_NAME = /^mc\p{L}{3}/u;
+
+/** `lower` with a capital for a letter that starts it, follows PART_STARTS, an O' (O'Brien, not Ko'a) or a name's Mc (McKenzie): one pass, no regex callback per letter. */
 function capitalized(lower: string): string {
   let result = '';
   let at = 0;
+  const mc = MC_NAME.test(lower);
   for (const character of lower) {
-    const starts = at === 0 || PART_STARTS.has(lower[at - 1]!) || (lower[at - 1] === "'" && lower[at - 2] === 'o' && !WORD_CHARACTER.test(lower[at - 3] ?? ''));
+    const starts = at === 0 || PART_STARTS.has(lower[at - 1]!) || (lower[at - 1] === "'" && lower[at - 2] === 'o' && !WORD_CHARACTER.test(lower[at - 3] ?? '')) || (mc && at === 2);
     result += starts && LETTER.test(character) ? character.toUpperCase() : character;
     at += character.length;
   }

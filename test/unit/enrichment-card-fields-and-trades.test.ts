@@ -16,6 +16,11 @@ describe('card fields, surnames and trades an app reads past', () => {
     expect(nameOf('Overschrijving van Annelies Peeters Mededeling: etentje', '30.00')).toBe('Annelies Peeters');
   });
 
+  it('writes a name’s Mc as its bearers do', () => {
+    expect(nameOf('SQ *MCCLELLANDS BAKERY', '-9.00', 'USD')).toBe('McClellands Bakery');
+    expect(nameOf('FPS TO R MCKENZIE', '-40.00', 'GBP')).toBe('R McKenzie');
+  });
+
   it('knows more of the countries’ common given names, so a payment from a person is a transfer', () => {
     expect(both(enrichLine('Tagasimakse kinopilet', '18.00', 'EUR', { counterpartyName: 'KRISTJAN TAMM' }))).toEqual(['Kristjan Tamm', 'TRANSFER_IN_ACCOUNT_TRANSFER']);
     expect(both(enrichLine('Pārskaitījums par vakariņām', '-22.00', 'EUR', { counterpartyName: 'BAIBA OZOLA' }))).toEqual(['Baiba Ozola', 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
