@@ -199,7 +199,8 @@ const PHONE = /\b(?:\+?\d{1,3}[ -])?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b|\b\d{3}-\d
 const STORE_NUMBER = /(?:,PAS\s?\d+|#\s?\d+|\bK\.\d+\b|\b(?:STORE|STORE NO|STR|NO|NR|NUM|TERM|TERMINAL|TID|FIL|FILIALE|KASSE|T)\s?[.:#-]?\s?\d+\b)/gi;
 /** A bank's bracketed code: a country "(ITA)", a reference "(123456)", Italy's "A (ITA)" before the shop. */
 const BRACKETED = /(?:\bA )?\(\s*(?:[A-Z]{3}|\d+)\s*\)/gi;
-const REFERENCE_SUFFIX = /\*[A-Z0-9]*\d[A-Z0-9]*/gi;
+/** A reference after a star (AMZN MKTP US*2K4L81QT2), or its first characters where OFX cut the line (HUNTINGTON INGALLS*P). */
+const REFERENCE_SUFFIX = /\*[A-Z0-9]*\d[A-Z0-9]*|\*[A-Z0-9]{1,3}$/gi;
 const STAR = /\s*\*\s*/g;
 /** A token with six digits or more in a row, whatever is glued to it (BIPT224070300012345_C): a reference, never a name. */
 const LONG_REFERENCE = /(?<=^|\s)\S*\d{6,}\S*(?=\s|$)/g;

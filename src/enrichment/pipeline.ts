@@ -245,11 +245,11 @@ function firstNamed(normalized: string, match: DirectoryMatch | undefined, curre
 
 /**
  * A directory match in the whole line, unless it is the processor or wallet that carried the payment
- * to a shop named after its star (PAYPAL *VINTED, Google Pay CCV*Eetcafe De Waag): what the clean
- * description kept does not start to name it (SQC*CASH APP keeps Cash, so Cash App stands).
+ * to a shop named after its star (PAYPAL *VINTED, Google Pay CCV*Eetcafe De Waag): no word of its name
+ * is in what the clean description kept (SQC*CASH APP keeps Cash, so Cash App stands; GOOGLE *CLOUD_4F81 keeps Cloud, so Google Cloud does).
  */
 function notCarrier(description: string, named: string, match: DirectoryMatch | undefined): DirectoryMatch | undefined {
-  return match && behindProcessor(description) && !` ${named} `.includes(` ${normalize(match.merchant.name).split(' ')[0]} `) ? undefined : match;
+  return match && behindProcessor(description) && !normalize(match.merchant.name).split(' ').some((word) => ` ${named} `.includes(` ${word} `)) ? undefined : match;
 }
 
 /** A line that starts with a US payment app between people: what follows names a person (MobilePay, BLIK and the like pay shops as often). */

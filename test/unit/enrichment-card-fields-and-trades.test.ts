@@ -16,6 +16,13 @@ describe('card fields, surnames and trades an app reads past', () => {
     expect(nameOf('Overschrijving van Annelies Peeters Mededeling: etentje', '30.00')).toBe('Annelies Peeters');
   });
 
+  it('names Google’s own services after its star, and drops a reference OFX cut after a star', () => {
+    expect(nameOf('GOOGLE *CLOUD_9Q2W7E-1', '-14.00', 'USD')).toBe('Google Cloud');
+    expect(nameOf('GOOGLE *Google Storage', '-2.99', 'USD')).toBe('Google One');
+    expect(nameOf('PAYPAL *ETSYSHOPX', '-30.00', 'USD')).not.toBe('PayPal');
+    expect(nameOf('Deposit ACH NORTHROP GRUMMAN*Q', '2410.00', 'USD')).toBe('Northrop Grumman');
+  });
+
   it('writes a name’s Mc as its bearers do', () => {
     expect(nameOf('SQ *MCCLELLANDS BAKERY', '-9.00', 'USD')).toBe('McClellands Bakery');
     expect(nameOf('FPS TO R MCKENZIE', '-40.00', 'GBP')).toBe('R McKenzie');
