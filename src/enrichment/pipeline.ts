@@ -31,7 +31,7 @@ import { categoryOfMcc } from './mcc.ts';
 import { nameFromText } from './merchant-name.ts';
 import { isFacilitator, mayNameParty } from './naming-guards.ts';
 import { isRefundOrInvoice, kindRule, movementRule, transferRule, type RuleInput, type RuleMatch } from './rules.ts';
-import { withAbbreviationsWritten, withLastWordWhole } from './shortened-words.ts';
+import { withAbbreviationsWritten, withEndingApart, withLastWordWhole } from './shortened-words.ts';
 import { categoryOf, isCategory, type Category } from './taxonomy.ts';
 import { withUsAgencyWritten } from './us-agencies.ts';
 import { normalize, wordCount } from './text.ts';
@@ -197,7 +197,7 @@ function readName(category: Enrichment['category'], text: string, party: string 
   // What a bill is for, alone, names no one (AUTOMATIC WITHDRAWAL, ELECTRIC BILL); a word a card network's or OFX's field cut, or a US
   // biller abbreviated, is read whole (shortened-words.ts), as is a US state's department or agency (us-agencies.ts).
   const fromText = nameFromText(clean, currencyCode);
-  return fromText && !BILLED_FOR.has(normalize(fromText)) ? { name: withLastWordWhole(currencyCode === 'USD' ? withUsAgencyWritten(withAbbreviationsWritten(fromText)) : currencyCode === 'GBP' ? withAbbreviationsWritten(fromText) : fromText), website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.description } : null;
+  return fromText && !BILLED_FOR.has(normalize(fromText)) ? { name: withLastWordWhole(currencyCode === 'USD' ? withUsAgencyWritten(withAbbreviationsWritten(withEndingApart(fromText))) : currencyCode === 'GBP' ? withAbbreviationsWritten(fromText) : fromText), website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.description } : null;
 }
 
 /**

@@ -54,6 +54,27 @@ export function withLastWordWhole(name: string): string {
   return `${name.slice(0, space + 1)}${written}`;
 }
 
+/** Words a name written together ends with besides NAME_ENDINGS (PAYPAL *WOODLINEGOODS, PARKVIEWTERRACE WEB PMTS). */
+const JOINED_ENDINGS = ['GOODS', 'TERRACE', 'CANDLE', 'CANDLES', 'DESIGN', 'DESIGNS', 'SUPPLY', 'FARMS', 'OUTDOOR'];
+/** The fewest letters before an ending for a name written together to be read as two words. */
+const JOINED_STEM = 4;
+/** The endings, longest first, so that OUTDOORS wins over a shorter ending it ends with. */
+const ENDINGS_LONGEST_FIRST = [...new Set([...NAME_ENDINGS, ...JOINED_ENDINGS])].sort((a, b) => b.length - a.length);
+
+/**
+ * A one-word name a processor or a biller's field wrote together, its words apart at a business name's
+ * ending (Woodlinegoods → Woodline Goods, PARKVIEWTERRACE → PARKVIEW TERRACE); any other name as it is.
+ */
+export function withEndingApart(name: string): string {
+  if (name.length < JOINED_STEM + 5 || !ASCII_LETTERS.test(name)) return name;
+  const upper = name.toUpperCase();
+  const ending = ENDINGS_LONGEST_FIRST.find((word) => upper.length - word.length >= JOINED_STEM && upper.endsWith(word));
+  if (!ending) return name;
+  const cut = name.length - ending.length;
+  const rest = name.slice(cut);
+  return `${name.slice(0, cut)} ${name === upper ? rest : rest.charAt(0).toUpperCase() + rest.slice(1)}`;
+}
+
 /** US and UK banks' and billers' abbreviations of the words of a name, written out as an app shows the name (UNIV OF IOWA → University of Iowa). */
 const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['UNIV', 'UNIVERSITY'], ['HLTHCR', 'HEALTHCARE'], ['HLTH', 'HEALTH'], ['MTR', 'MOTOR'], ['SVCS', 'SERVICES'], ['SVC', 'SERVICE'], ['MGMT', 'MANAGEMENT'], ['ASSN', 'ASSOCIATION'],

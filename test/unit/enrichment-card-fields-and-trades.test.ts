@@ -23,6 +23,13 @@ describe('card fields, surnames and trades an app reads past', () => {
     expect(nameOf('Deposit ACH NORTHROP GRUMMAN*Q', '2410.00', 'USD')).toBe('Northrop Grumman');
   });
 
+  it('reads a US name a processor wrote together as two words at a business name’s ending', () => {
+    expect(nameOf('PAYPAL *RIVERSTONEGOODS', '-45.00', 'USD')).toBe('Riverstone Goods');
+    expect(nameOf('MAPLECRESTAPARTMENTS WEB PMTS 7KQ2M1', '-1350.00', 'USD')).toBe('Maplecrest Apartments');
+    // A name that is one word, or too short before its ending, stays whole.
+    expect(nameOf('PAYPAL *ARTSUPPLY', '-12.00', 'USD')).toBe('Artsupply');
+  });
+
   it('writes a name’s Mc as its bearers do', () => {
     expect(nameOf('SQ *MCCLELLANDS BAKERY', '-9.00', 'USD')).toBe('McClellands Bakery');
     expect(nameOf('FPS TO R MCKENZIE', '-40.00', 'GBP')).toBe('R McKenzie');
