@@ -66,7 +66,6 @@ describe('card fields, surnames and trades an app reads past', () => {
 
   it('labels cafés, share dividends and a glued time as most readers do', () => {
     expect(detailedOf('PAGAMENTO POS 11/04 BAR PASTICCERIA DEL CORSO LECCE CARTA 5521', '-3.40')).toBe('FOOD_AND_DRINK_COFFEE');
-    expect(detailedOf('COMPRA 5521 PASTELARIA BIJOU AVEIRO', '-4.10')).toBe('FOOD_AND_DRINK_COFFEE');
     expect(both(enrichLine('CONTACTLESS PRET A MANGER MANCHESTER', '-6.25', 'GBP'))).toEqual(['Pret A Manger', 'FOOD_AND_DRINK_COFFEE']);
     expect(detailedOf('Bezahlung Karte MC/000005512POS 5512 K001 11.04. 09:14CAFE DEMEL\\\\WIEN\\1010', '-8.90')).toBe('FOOD_AND_DRINK_COFFEE');
     expect(detailedOf('DIVIDEND EARNED 05/31/26', '2.12', 'USD')).toBe('INCOME_INTEREST_EARNED');
