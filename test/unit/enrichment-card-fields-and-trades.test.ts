@@ -41,6 +41,17 @@ describe('card fields, surnames and trades an app reads past', () => {
     expect(nameOf('VIR SEPA RECU DE MME DUPONT ELISABETH', '50.00')).toBe('Elisabeth Dupont');
   });
 
+  it('knows the US regional chains a household pays (1,342 brands written for version 15)', () => {
+    expect(both(enrichLine('DILLONS #0112 HUTCHINSON KS', '-61.20', 'USD'))).toEqual(['Dillons', 'FOOD_AND_DRINK_GROCERIES']);
+    expect(both(enrichLine('CHECKCARD 0412 RUNZA #118 KEARNEY NE', '-11.40', 'USD'))).toEqual(['Runza', 'FOOD_AND_DRINK_FAST_FOOD']);
+    expect(both(enrichLine('POS DEBIT KUM&GO 0231 ANKENY IA', '-38.00', 'USD'))).toEqual(['Kum & Go', 'TRANSPORTATION_GAS']);
+    expect(both(enrichLine('PURCHASE AUTHORIZED ON 04/11 SCHEELS SIOUX FALLS SD S386101234567890 CARD 1234', '-89.99', 'USD'))).toEqual(['Scheels', 'GENERAL_MERCHANDISE_SPORTING_GOODS']);
+    expect(nameOf('WSDOT-GOODTOGO ONLINE PMT', '-25.00', 'USD')).toBe('Good To Go');
+    // A Polish discounter's name on a dollar account is no store of it.
+    expect(nameOf('PEPCO 1234 WARSZAWA', '-19.99', 'PLN')).toBe('Pepco');
+    expect(detailedOf('PEPCO 1234 WARSZAWA', '-19.99', 'USD')).not.toBe('GENERAL_MERCHANDISE_DISCOUNT_STORES');
+  });
+
   it('reads a small shop’s trade from its kind of goods', () => {
     expect(detailedOf('SQ *SUMMIT RIDGE OUTFITTERS', '-84.00', 'USD')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');
     expect(detailedOf('POS DEBIT PAWS AND CLAWS GROOMING', '-55.00', 'USD')).toBe('GENERAL_MERCHANDISE_PET_SUPPLIES');
