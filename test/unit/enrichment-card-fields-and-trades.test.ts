@@ -30,6 +30,11 @@ describe('card fields, surnames and trades an app reads past', () => {
     expect(nameOf('PAYPAL *ARTSUPPLY', '-12.00', 'USD')).toBe('Artsupply');
   });
 
+  it('names a Dutch foundation without its Stichting, as most readers do', () => {
+    expect(nameOf('Naam: Stichting Natuurmonumenten Omschrijving: Donatie mei IBAN: NL12RABO0123456789', '-10.00')).toBe('Natuurmonumenten');
+    expect(nameOf('Huur juni 2026', '-980.00', 'EUR', { counterpartyName: 'Stichting Woonbron' })).toBe('Woonbron');
+  });
+
   it('writes a name’s Mc as its bearers do', () => {
     expect(nameOf('SQ *MCCLELLANDS BAKERY', '-9.00', 'USD')).toBe('McClellands Bakery');
     expect(nameOf('FPS TO R MCKENZIE', '-40.00', 'GBP')).toBe('R McKenzie');
