@@ -74,6 +74,20 @@ describe('card fields, surnames and trades an app reads past', () => {
     expect(both(enrichLine('NOSTO OTTO. 260611 OULU ROTUAARI', '-60.00'))).toEqual([null, 'TRANSFER_OUT_WITHDRAWAL']);
   });
 
+  it('reads a small shop’s trade in each of the providers’ languages', () => {
+    expect(detailedOf('Kartenzahlung FLEISCHEREI BRANDL', '-14.20')).toBe('FOOD_AND_DRINK_GROCERIES');
+    expect(detailedOf('CB CORDONNERIE DU CENTRE 12/04', '-9.00')).toBe('GENERAL_SERVICES_OTHER_GENERAL_SERVICES');
+    expect(detailedOf('BEA, Betaalpas STOMERIJ VAN DIJK,PAS041', '-11.50')).toBe('PERSONAL_CARE_LAUNDRY_AND_DRY_CLEANING');
+    expect(detailedOf('PAGAMENTO POS GOMMISTA FERRARI 2291 PARMA', '-120.00')).toBe('GENERAL_SERVICES_AUTOMOTIVE');
+    expect(detailedOf('COMPRA TARJ. 5540XXXXXXXX1234 HELADERIA LA JIJONENCA-VALENCIA', '-5.40')).toBe('FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK');
+    expect(detailedOf('COMPRA 4412 TALHO CENTRAL BRAGA', '-18.70')).toBe('FOOD_AND_DRINK_GROCERIES');
+    expect(detailedOf('Płatność kartą WULKANIZACJA KOWALSKI RADOM POL', '-160.00', 'PLN')).toBe('GENERAL_SERVICES_AUTOMOTIVE');
+    expect(detailedOf('Kortköp SKOMAKERI ODENPLAN', '-150.00', 'SEK')).toBe('GENERAL_SERVICES_OTHER_GENERAL_SERVICES');
+    expect(detailedOf('KORTTIOSTO AUTOKORJAAMO VIRTANEN', '-240.00')).toBe('GENERAL_SERVICES_AUTOMOTIVE');
+    expect(detailedOf('PIRKUMS 516XXXXXXXXX4417 AUTOMAZGATAVA PURVCIEMS RIGA', '-9.00')).toBe('GENERAL_SERVICES_AUTOMOTIVE');
+    expect(detailedOf('CONTACTLESS KINGSWAY LAUNDERETTE', '-6.00', 'GBP')).toBe('PERSONAL_CARE_LAUNDRY_AND_DRY_CLEANING');
+  });
+
   it('reads a US city’s utility bill as water, another utility’s as power', () => {
     expect(detailedOf('ACH DEBIT CITY OF LAWRENCE UTILITY WEB PMT', '-64.20', 'USD')).toBe('RENT_AND_UTILITIES_WATER');
     expect(detailedOf('TOWN OF CARY UTILITIES ONLINE PMT', '-58.00', 'USD')).toBe('RENT_AND_UTILITIES_WATER');
