@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nameAndDetailed as both, detailedOfLine as detailedOf, enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
 
-/** Patterns of the development splits' misses read for ENRICHMENT_VERSION 15, each on a line written here. */
+/** ENRICHMENT_VERSION 15: patterns of the development splits' misses and the knowledge written for the countries (brands, trade words, given names), each on a line written here. */
 describe('card fields, surnames and trades an app reads past', () => {
   it('ends an Austrian card line’s name before its postcode, the card’s field, the day and the time', () => {
     expect(both(enrichLine('KONDITOREI JINDRAK LINZ 4020 POS          12,80 AT  D5   02.04. 15:10', '-12.80'))).toEqual(['Konditorei Jindrak', 'FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK']);
