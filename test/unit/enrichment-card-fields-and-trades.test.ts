@@ -88,6 +88,12 @@ describe('card fields, surnames and trades an app reads past', () => {
     expect(detailedOf('CONTACTLESS KINGSWAY LAUNDERETTE', '-6.00', 'GBP')).toBe('PERSONAL_CARE_LAUNDRY_AND_DRY_CLEANING');
   });
 
+  it('reads a pub’s name written with an ampersand, a French fournée, and two UK chains', () => {
+    expect(detailedOf('CONTACTLESS THE FOX & HOUNDS HEXHAM', '-18.40', 'GBP')).toBe('FOOD_AND_DRINK_RESTAURANT');
+    expect(detailedOf('CB LA FOURNEE DE MARIE 14/03', '-4.20')).toBe('FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK');
+    expect(both(enrichLine('STANDING ORDER TO FOXTONS LTD REF FLAT 3', '-1650.00', 'GBP'))).toEqual(['Foxtons', 'RENT_AND_UTILITIES_RENT']);
+  });
+
   it('reads a US city’s utility bill as water, another utility’s as power', () => {
     expect(detailedOf('ACH DEBIT CITY OF LAWRENCE UTILITY WEB PMT', '-64.20', 'USD')).toBe('RENT_AND_UTILITIES_WATER');
     expect(detailedOf('TOWN OF CARY UTILITIES ONLINE PMT', '-58.00', 'USD')).toBe('RENT_AND_UTILITIES_WATER');
