@@ -131,6 +131,8 @@ const RECEIPT_FROM = /\bFASTER PAYMENTS? RECEIPT\b.*?\bFROM\s+(.+)$/i;
 const TIKKIE_PAYER = /\bTikkie ID \S+,.*?,\s*(?:Van\s+([^,]+),|Door\s+(.+?)\s+via Tikkie\b|(\p{L}[\p{L}' .-]*)$)/iu;
 /** Bank of America's Zelle lines, "Zelle Transfer Conf# t5k2w1; Ortega, Lucia", and Swedish Swish lines, "Swish inbetalning LINDQVIST, OSKAR" (surname, given name). */
 const SURNAME_COMMA_GIVEN = /(?:\bZelle\b[^;]*;|\bSwish (?:betalning|inbetalning))\s*([\p{L}' -]+),\s*([\p{L}' -]+)$/iu;
+/** A letter alone at the end, after two words or more, with the ampersand before it (HEIRLOOM BAKERY & C). */
+const CUT_LETTER = /(?<=\S \S+)(?: &)? \p{L}$/u;
 /** OFX cuts a name at 32 characters: "ROSA MEXICANO UNION SQ NEW YOR" ends in part of a city. */
 const OFX_NAME_LENGTH = 32;
 
@@ -294,8 +296,10 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   for (const [pattern, needs] of BLANKED) if (needs === null || has[needs]) text = text.replace(pattern, ' ');
   text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
-  if (!keepPlace) text = stripPlace(text, isCutByOfx(whole), townsOf(currencyCode)).replace(EDGES, '');
-  return siteName(text);
+  const cut = isCutByOfx(whole);
+  if (!keepPlace) text = stripPlace(text, cut, townsOf(currencyCode)).replace(EDGES, '');
+  // A letter alone after two words or more, where OFX cut a US line, is what began the next field (ZELLE TO DANIELA KIM ON 03/14 R); a Danish line's is a district (Aarhus C).
+  return siteName(cut && currencyCode === 'USD' ? text.replace(CUT_LETTER, '') : text);
 }
 
 /** French card lines' department and town after the shop, glued to it or not: "AU FOURNIL D'OR33ARCACHON", "LA MIE CALINE    33PESSAC". */

@@ -107,9 +107,9 @@ export function enrich(input: EnrichmentInput): Enrichment {
     merchant: hints.merchantName
       ? { name: hints.merchantName, website: hints.website, logoUrl: hints.logoUrl, source: 'PROVIDER', confidence: PROVIDER_CONFIDENCE }
       : found && agrees(category, listed, found.at === 0)
-        ? (isPeerApp(found) ? personPaid(found, readName(category, text, party, counterpartyText(description, true), currencyCode)) : undefined) ??
+        ? (isPeerApp(found) ? personPaid(found, readName(category, text, party, counterpartyText(description, true, currencyCode), currencyCode)) : undefined) ??
           { name: found.merchant.name, website: hints.website, logoUrl: hints.logoUrl, source: 'DIRECTORY', confidence: found.exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together }
-        : readName(category, text, party, peopleOnly(category) ? counterpartyText(description, true) : kept, currencyCode, person),
+        : readName(category, text, party, peopleOnly(category) ? counterpartyText(description, true, currencyCode) : kept, currencyCode, person),
     category,
     paymentChannel,
   };

@@ -16,6 +16,13 @@ describe('card fields, surnames and trades an app reads past', () => {
     expect(nameOf('Overschrijving van Annelies Peeters Mededeling: etentje', '30.00')).toBe('Annelies Peeters');
   });
 
+  it('drops a letter alone that OFX cut from the next field of a US line', () => {
+    expect(nameOf('ZELLE TO ERIN WALSH ON 04/11 R', '-45.00', 'USD')).toBe('Erin Walsh');
+    expect(nameOf('CHECKCARD SQ *HERON BAKERY & C', '-8.00', 'USD')).toBe('Heron Bakery');
+    // A line of another length, or another country's, keeps its letter (a Danish town's district).
+    expect(enrichLine('Dankort-køb Irma 2291, Aarhus C', '-40.00', 'DKK').cleanDescription).toMatch(/ C$/);
+  });
+
   it('names Google’s own services after its star, and drops a reference OFX cut after a star', () => {
     expect(nameOf('GOOGLE *CLOUD_9Q2W7E-1', '-14.00', 'USD')).toBe('Google Cloud');
     expect(nameOf('GOOGLE *Google Storage', '-2.99', 'USD')).toBe('Google One');
