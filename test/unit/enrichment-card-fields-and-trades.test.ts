@@ -5,9 +5,9 @@ import { nameAndDetailed as both, detailedOfLine as detailedOf, enrichLine, name
 describe('card fields, surnames and trades an app reads past', () => {
   it('ends an Austrian card line’s name before its postcode, the card’s field, the day and the time', () => {
     expect(both(enrichLine('KONDITOREI JINDRAK LINZ 4020 POS          12,80 AT  D5   02.04. 15:10', '-12.80'))).toEqual(['Konditorei Jindrak', 'FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK']);
-    expect(nameOf('BUCHHANDLUNG MORAWA 1010  D5   03.04. 11:42', '-24.90')).toBe('Buchhandlung Morawa');
+    expect(nameOf('BUCHHANDLUNG HINTERBERGER 1010  D5   03.04. 11:42', '-24.90')).toBe('Buchhandlung Hinterberger');
     // The same fields before the shop, as other Austrian card lines print them, leave the shop's name whole.
-    expect(nameOf('POS 18,20 AT K1 04.04. 12:05 BUCHHANDLUNG MORAWA 1010 WIEN', '-18.20')).toBe('Buchhandlung Morawa');
+    expect(nameOf('POS 18,20 AT K1 04.04. 12:05 BUCHHANDLUNG HINTERBERGER 1010 WIEN', '-18.20')).toBe('Buchhandlung Hinterberger');
   });
 
   it('keeps a Dutch VAN with the surname a line writes before the given name', () => {
@@ -79,6 +79,13 @@ describe('card fields, surnames and trades an app reads past', () => {
     expect(both(enrichLine('Rente Oranje Spaarrekening 01-04-2026 t/m 30-06-2026', '4.12'))).toEqual([null, 'INCOME_INTEREST_EARNED']);
     expect(both(enrichLine('CURRENT A/C FEES TO 30JUN', '-6.00'))).toEqual([null, 'BANK_FEES_OTHER_BANK_FEES']);
     expect(both(enrichLine('NOSTO OTTO. 260611 OULU ROTUAARI', '-60.00'))).toEqual([null, 'TRANSFER_OUT_WITHDRAWAL']);
+  });
+
+  it('knows more of the European brands and payers a household pays (a second pass, version 15)', () => {
+    expect(both(enrichLine('Bezahlung Karte MC/000005512|POS 5512 K001 11.04. 09:14|HUMANIC DANKT\\\\GRAZ\\8010', '-79.90'))).toEqual(['Humanic', 'GENERAL_MERCHANDISE_CLOTHING_AND_ACCESSORIES']);
+    expect(both(enrichLine('EUROPESE DOMICILIERING ECOPOWER CV FACTUUR 2026-04', '-64.00'))).toEqual(['Ecopower', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY']);
+    expect(nameOf('Lastschrift RheinEnergie AG Abschlag Strom 05/2026', '-88.00')).toBe('RheinEnergie');
+    expect(both(enrichLine('CB LA MIE CALINE 12/05 NANTES', '-6.40'))).toEqual(['La Mie Câline', 'FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK']);
   });
 
   it('reads a small shop’s trade in each of the providers’ languages', () => {

@@ -21,7 +21,7 @@ describe('payment-method words banks print before the counterparty', () => {
   });
 
   it("Belgian card and cash words, a NatWest Faster Payment's FPS, a card's short number, and Portugal's ODIV card marker go", () => {
-    expect(nameOf('AANKOOP BANCONTACT CONTACTLESS BOEKHANDEL DE SLEGTE GENT', '-18.00')).toBe('Boekhandel de Slegte');
+    expect(nameOf('AANKOOP BANCONTACT CONTACTLESS BOEKHANDEL VERMEULEN GENT', '-18.00')).toBe('Boekhandel Vermeulen');
     expect(nameOf('FPS, Hannah Lee, Concert tickets', '45.00', 'GBP')).toBe('Hannah Lee');
     expect(enrichLine('FPS, Hannah Lee, Concert tickets', '45.00', 'GBP').category?.detailed).toBe('TRANSFER_IN_ACCOUNT_TRANSFER');
     expect(nameOf('Card 12, SumUp *Rosie Lee Cafe', '-4.20', 'GBP')).toBe('Rosie Lee Cafe');
