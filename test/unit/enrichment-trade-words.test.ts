@@ -137,7 +137,7 @@ describe('names and payments read from Polish, Latvian and Swedish lines', () =>
     ['Procentu izmaksa', '0.50', 'EUR', null, 'INCOME_INTEREST_EARNED'],
     ['Līzinga maksājums SIA CITADELE LEASING', '-90.00', 'EUR', 'Citadele', 'LOAN_PAYMENTS_CAR_PAYMENT'],
     ['CSN STUDIEMEDEL', '1250.00', 'SEK', 'CSN', 'INCOME_OTHER_INCOME'],
-    ['Kortköp 260417 FOLKTANDVARDEN CITY', '-350.00', 'SEK', 'Folktandvarden City', 'MEDICAL_DENTAL_CARE'],
+    ['Kortköp 260417 FOLKTANDVARDEN CITY', '-350.00', 'SEK', 'Folktandvården', 'MEDICAL_DENTAL_CARE'],
     // Danish and Norwegian "rente" is interest, German "Rente" a pension
     ['Rente', '3.20', 'DKK', null, 'INCOME_INTEREST_EARNED'],
     ['Deutsche Rentenversicherung Rente', '1400.00', 'EUR', 'Deutsche Rentenversicherung', 'INCOME_RETIREMENT_PENSION'],
