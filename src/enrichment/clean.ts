@@ -24,8 +24,12 @@ const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su c
 const ORIGINATOR = /ORIG CO NAME:\s*(.+?)\s+(?:ORIG ID:|CO ENTRY DESCR:|DESC DATE:|SEC:|$)/i;
 /** Bank of America's wires: "Wire Type:Wire IN … Orig:ACME CORP ID:123 Snd Bk:…", "Wire Type:Wire OUT … BNF:JANE ROE ID:…". */
 const WIRE_PARTY = /\b(?:Orig|BNF):\s*(.+?)\s+(?:ID:|Snd Bk:|Bnf Bk:|Pmt Det:)/i;
-/** Credit unions' ACH lines: "Deposit ACH TYPE: PAYROLL ID: 9111111101 CO: ACME TOOLS". */
-const ACH_COMPANY = /\bTYPE:.*?\bCO:\s*(.+)$/i;
+/**
+ * Credit unions' ACH lines: "Deposit ACH TYPE: PAYROLL ID: 9111111101 CO: ACME TOOLS"; with the company's field empty, the next
+ * label follows CO: and the name stands before TYPE: ("Deposit ACH ACMETOOLS TYPE: PAYROLL … CO: Entry Class Code: PPD").
+ */
+const ACH_COMPANY = /\bTYPE:.*?\bCO:\s*(?![\s]|Entry Class Code\b)(.+)$/i;
+const ACH_NAME_BEFORE_TYPE = /\bACH\s+(?!TYPE:)([^\s:][^:]*?)\s+TYPE:/i;
 const SVWZ = /\b(?:EREF|MREF|CRED|KREF|ABWA|ABWE|IBAN|BIC)\+\S+/gi;
 const PURPOSE_MARKER = /\bSVWZ\+/gi;
 const LABELLED_REFERENCE = new RegExp(
@@ -380,7 +384,7 @@ function labelled(pattern: RegExp, text: string): string | undefined {
  */
 function achOriginator(text: string): string | undefined {
   if (!text.includes(':')) return undefined;
-  return ACH_DES.exec(text)?.[1] ?? ORIGINATOR.exec(text)?.[1] ?? ACH_COMPANY.exec(text)?.[1];
+  return ACH_DES.exec(text)?.[1] ?? ORIGINATOR.exec(text)?.[1] ?? ACH_COMPANY.exec(text)?.[1] ?? ACH_NAME_BEFORE_TYPE.exec(text)?.[1];
 }
 
 /**

@@ -43,6 +43,8 @@ describe('names read through the wording of a fourth development set', () => {
 
   it("credit unions' ACH company after CO:, a payment sent with its date, a possessive the bank spaced, a state after a payer", () => {
     expect(nameOf('Deposit ACH TYPE: PAYROLL ID: 9111111101 CO: RIVERSTONE MILLS', '1400.00', 'USD')).toBe('Riverstone Mills');
+    // The company's field empty (the next label right after CO:): the name before TYPE:.
+    expect(nameOf('ACH Deposit:  Deposit ACH CEDAR VALLEY FARMS TYPE: PAYROLL ID: 4410022118 DATA: DIRECT DEPOSIT CO: Entry Class Code: PPD', '1400.00', 'USD')).toBe('Cedar Valley Farms');
     expect(nameOf('PMNT SENT 0402 GRACE OKAFOR CA 24492157092740280000001', '-25.00', 'USD')).toBe('Grace Okafor');
     expect(nameOf('POS DEBIT MAMA ROSA S 0112 TULSA OK', '-19.00', 'USD')).toBe("Mama Rosa's");
     expect(nameOf('ACH CREDIT STATE OF KANSAS KS TAX REF', '212.00', 'USD')).toBe('State of Kansas');
