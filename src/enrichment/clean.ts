@@ -6,7 +6,7 @@
  * Every pattern is compiled once, here; a call runs a fixed list of linear passes.
  */
 import places from './data/places.json' with { type: 'json' };
-import { ALL_TOWNS, isStateTown, NO_TOWNS, townsOf } from './towns.ts';
+import { ALL_TOWNS, isStateTown, NO_TOWNS, townsOfEither } from './towns.ts';
 import { HashFilter, hashOf } from './hash-filter.ts';
 import { METHOD_PHRASES } from './method-words.ts';
 import { isTradesWord } from './rules.ts';
@@ -195,7 +195,16 @@ const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR)$/i;
  */
 const LEADING_UK_CODE = /^(?:SO|DD|FP)\s/i;
 const TIME = /\b(?:(?:KL|ORE|GODZ)\.? )?(?:\d{1,2}[:.]\d{2}(?::\d{2})?\s?(?:UHR|H)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
-const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?${CURRENCY}|(?:KURS|RATE|FX RATE):?\s?\d+(?:[.,]\d+)?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
+const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?${CURRENCY}|(?:KURS|RATE|FX RATE):?\s?\d+(?:[.,]\d+)?(?:\/${CURRENCY})?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
+/** The currency of an amount the line gives beside its own (a card paid abroad: EUR 18.50, 24.50 EUR). */
+const FOREIGN_CURRENCY = new RegExp(String.raw`\b(${CURRENCY.slice(3, -1)})\s?\d|\d\s?(${CURRENCY.slice(3, -1)})\b`, 'i');
+
+/** The other currency the line gives an amount in, if any (upper case). */
+function foreignCurrency(text: string): string | undefined {
+  const amount = FOREIGN_CURRENCY.exec(text);
+  return amount ? (amount[1] ?? amount[2])!.toUpperCase() : undefined;
+}
+
 /** A day and month after its label (Norway's "Dato 12.03", Italy's "DEL 14/03"), which alone would read as a time. */
 const LABELLED_DATE = /\b(?:DATO|DATA|DEL|DNIA|DATE|DEN|VALUTADATUM|UITGEVOERD OP|DATE VALEUR|EX[EÉ]CUT[EÉ] LE|VAL\.)\s*:?\s+\d{1,2}[./-]\d{1,2}(?:[./]\d{2,4})?\.?(?=\s|$)/gi;
 /** A French or Spanish postcode and the one-word town after it, at the end: "BOULANGERIE DES ARCADES 33700 MERIGNAC" (not a US store number before a city and state). */
@@ -295,15 +304,28 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = withoutUsTown(codeEnds ? text : stripLeading(text));
   text = withoutTillBranch(text, whole);
-  if (!keepPlace) text = withoutDepartmentTown(text, townsOf(currencyCode));
+  // A card paid abroad names the amount in the shop's currency (EUR 18.50 on a krone account): its countries' towns end the name too.
+  const towns = keepPlace ? NO_TOWNS : townsOfEither(currencyCode, DIGIT.test(whole) ? foreignCurrency(whole) : undefined);
+  if (!keepPlace) text = withoutDepartmentTown(text, towns);
   const has = { digit: DIGIT.test(text), digits: SIX_DIGITS.test(text), '*': text.includes('*'), '(': text.includes('(') };
   for (const [pattern, needs] of BLANKED) if (needs === null || has[needs]) text = text.replace(pattern, ' ');
   text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
   const cut = isCutByOfx(whole);
-  if (!keepPlace) text = stripPlace(text, cut, townsOf(currencyCode)).replace(EDGES, '');
+  if (!keepPlace) text = withoutStreetAtEnd(stripPlace(text, cut, towns).replace(EDGES, ''));
   // A letter alone after two words or more, where OFX cut a US line, is what began the next field (ZELLE TO DANIELA KIM ON 03/14 R); a Danish line's is a district (Aarhus C).
   return siteName(cut && currencyCode === 'USD' ? text.replace(CUT_LETTER, '') : text);
+}
+
+/** The Baltic words for a street that follow its name (KALKU IELA, TARTU MNT, GEDIMINO PROSPEKTAS), as a card line's address after the shop. */
+const STREET_AFTER_NAME = new Set(['IELA', 'GATVE', 'PROSPEKTAS', 'PROSPEKTS', 'BULVARIS', 'MNT', 'MAANTEE', 'TANAV', 'PUIESTEE']);
+
+/** `text` without a street (its name and the word for a street) at its end, when a word of the name stands before it: KAFIJAS BODE KALKU IELA. */
+function withoutStreetAtEnd(text: string): string {
+  const last = text.lastIndexOf(' ');
+  if (last < 0 || !STREET_AFTER_NAME.has(normalize(text.slice(last + 1)))) return text;
+  const street = text.lastIndexOf(' ', last - 1);
+  return street > 0 ? text.slice(0, street) : text;
 }
 
 /** French card lines' department and town after the shop, glued to it or not: "AU FOURNIL D'OR33ARCACHON", "LA MIE CALINE    33PESSAC". */
@@ -546,7 +568,8 @@ function stripPlace(text: string, truncated: boolean, towns: ReadonlySet<string>
   if (words.length > 1 && glued > 0 && (isPlace(normalize(last.slice(glued + 1)), towns) || SLASHED_TOWN.test(last))) words = [...words.slice(0, -1), last.slice(0, glued)];
   const normalized = isNormalized(text) ? words : normalizeEach(words);
   let end = placeStart(normalized, towns);
-  if (end < normalized.length && CITY_LINKS.has(normalized[end - 1] ?? '')) end = normalized.length;
+  // A town after an ampersand is a name's part (ESTILO & CORTE), as after a word that ties it in.
+  if (end < normalized.length && (CITY_LINKS.has(normalized[end - 1] ?? '') || words[end - 1] === '&')) end = normalized.length;
   // A trade's word alone before a city is a shop named for it: PIZZERIA NAPOLI, PASTELARIA VERSAILLES, CAFE PARIS; a town after that one is the shop's (PIZZERIA NAPOLI GAVLE).
   if (end === 1 && normalized.length > 1 && !normalized[0]!.includes(' ') && normalized.slice(1).every((word) => !COUNTRIES.has(word) && !US_STATES.has(word)) && isTradesWord(normalized[0]!)) end = 1 + firstCityLength(normalized, towns);
   if (truncated && end === normalized.length) end -= cutCityLength(normalized);
@@ -589,20 +612,23 @@ export function endsWithCity(normalized: string): boolean {
  */
 function placeStart(words: string[], towns: ReadonlySet<string>): number {
   let end = words.length;
-  let townTaken = false;
+  // The town taken, if any: another before it is the name's (HOTEL BAHIA REAL VIGO), the same one again is not (DE BROODHUYS LEUVEN LEUVEN).
+  let town: string | undefined;
   for (;;) {
     const last = words[end - 1] ?? '';
-    if (end > 1 && (!townTaken || last.length === 2) && ((COUNTRIES.has(last) && !isFinanceAbbreviation(last, words[end - 2])) || (US_STATES.has(last) && !isCompanysCo(words, end, townTaken, towns)) || isStateAndCountry(last))) {
+    if (end > 1 && (town === undefined || last.length === 2) && ((COUNTRIES.has(last) && !isFinanceAbbreviation(last, words[end - 2])) || (US_STATES.has(last) && !isCompanysCo(words, end, town !== undefined, towns)) || isStateAndCountry(last))) {
       end -= 1;
       // Before a town, the country's code ends the place: what precedes it is the name's (CAVE SAINT JEAN FR BORDEAUX).
-      if (townTaken) break;
+      if (town !== undefined) break;
       continue;
     }
     const city = cityLength(words, end, towns);
     // A city a word ties into the name stays with it (CITY OF AUSTIN TX, CERVECERIA LA ROSA).
     if (city === 0 || CITY_LINKS.has(words[end - city - 1] ?? '')) break;
+    const named = words.slice(end - city, end).join(' ');
+    if (town !== undefined && named !== town) break;
     end -= city;
-    townTaken = true;
+    town = named;
   }
   return end;
 }

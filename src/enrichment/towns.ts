@@ -35,6 +35,20 @@ export function townsOf(currencyCode: string | undefined): ReadonlySet<string> {
   return towns;
 }
 
+const byCurrencies = new Map<string, ReadonlySet<string>>();
+
+/** The towns of either currency's countries: the account's and, when the line gives an amount in another, that one's. */
+export function townsOfEither(currencyCode: string | undefined, other: string | undefined): ReadonlySet<string> {
+  if (other === undefined || other === currencyCode?.toUpperCase()) return townsOf(currencyCode);
+  const key = `${currencyCode} ${other}`;
+  let towns = byCurrencies.get(key);
+  if (!towns) {
+    towns = new Set([...townsOf(currencyCode), ...townsOf(other)]);
+    byCurrencies.set(key, towns);
+  }
+  return towns;
+}
+
 /** Every town's name, of every country. */
 export const ALL_TOWNS: readonly string[] = Object.values(table.towns as Record<string, string[]>).flat();
 
