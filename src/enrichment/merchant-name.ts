@@ -30,7 +30,7 @@ const PURPOSE = new Set([
   'CONTRAT', 'VERTRAG', 'CONTRATTO', 'CONTRATO', 'KONTRAKT', 'POLISA', 'POLIZZA', 'POLIZA', 'APOLICE', 'POLIISI', 'POLIIS',
   // a gift between people: what the transfer was for
   'GESCHENK', 'GEBURTSTAG', 'GEBURTSTAGSGESCHENK', 'CADEAU', 'REGALO', 'PREZENT', 'LAHJA',
-  'RATA', 'AUTOPAY', 'TRANSFER', 'XFER', 'SENT', 'RECEIVED', 'RCVD', 'RECIBIDO', 'ENVIADO', 'PRZYCHODZACY', 'WYCHODZACY', 'ONLINE', 'WEB', 'APP', 'CHECK', 'CHEQUE', 'WOHNUNG', 'FLAT',
+  'RATA', 'AUTOPAY', 'TRANSFER', 'XFER', 'SENT', 'RECEIVED', 'RCVD', 'RECIBIDO', 'ENVIADO', 'PRZYCHODZACY', 'WYCHODZACY', 'ONLINE', 'WEB', 'APP', 'CHECK', 'CHEQUE', 'WOHNUNG', 'FLAT', 'MIESZKANIE',
   // months, in the languages read: a name never carries the month a salary or a rent is for
   'JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'SEPT', 'OCT', 'NOV', 'DEC', 'JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER',
   'DECEMBER', 'JANUAR', 'FEBRUAR', 'MARZ', 'MAERZ', 'MAI', 'JUNI', 'JULI', 'OKTOBER', 'DEZEMBER', 'JANVIER', 'FEVRIER', 'MARS', 'AVRIL', 'JUIN', 'JUILLET', 'AOUT', 'SEPTEMBRE', 'OCTOBRE',
@@ -71,6 +71,11 @@ function startsInitials(flat: readonly string[], at: number): boolean {
  */
 function startsSurname(flat: readonly string[], at: number): boolean {
   return flat[at] === 'VAN' && at + 2 < flat.length && (flat[at + 1] === 'DEN' || flat[at + 1] === 'DER' || (!isGivenName(flat[at + 1]!) && isGivenName(flat[at + 2]!)));
+}
+
+/** A letter alone after a civil title is an initial (MRS A PATEL), not the word "to" it spells elsewhere. */
+function isInitialAfterTitle(flat: readonly string[], at: number): boolean {
+  return flat[at]!.length === 1 && at > 0 && CIVIL_TITLES.has(flat[at - 1]!);
 }
 
 /** The word for "for" that starts a payment's purpose after a name, by the account's currency (not a given name there: Swedish Per). */
@@ -192,11 +197,11 @@ export function nameFromText(text: string, currencyCode: string): string | null 
     }
     // A word in lower or title case after a name in capitals is no part of it: a purpose, or a label OFX cut at the line's end (ZELLE PAYMENT TO PETER VOGEL Con).
     if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && (LOWER.test(tokens[index]!) || (TITLE.test(tokens[index]!) && (LOWER.test(tokens[index + 1] ?? '') || (index === tokens.length - 1 && name.length > 1))))) break;
-    if ((PURPOSE.has(word) && !givenNameBeforeName(words, at) && !SAINTS.has(flat[at - 1] ?? '')) || PAY_WEEK.test(word) || afterPurposeInToken(words, at)) {
+    if ((PURPOSE.has(word) && !givenNameBeforeName(words, at) && !(currencyCode === 'PLN' && polishGivenName(flat, at)) && !SAINTS.has(flat[at - 1] ?? '')) || PAY_WEEK.test(word) || afterPurposeInToken(words, at) || (name.length === 0 && (isStreetAfterUl(flat, at) || numberBeforeGivenName(flat, at)))) {
       if (name.length > 0) break;
       continue;
     }
-    if (name.length === 0 && ((LINKS.has(word) && !startsSurname(flat, at)) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR' && !isHousingCompany(flat, at + 1)) || (((CIVIL_TITLES.has(word) && !startsInitials(flat, at)) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
+    if (name.length === 0 && ((LINKS.has(word) && !startsSurname(flat, at) && !isInitialAfterTitle(flat, at)) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR' && !isHousingCompany(flat, at + 1)) || (((CIVIL_TITLES.has(word) && !startsInitials(flat, at)) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
     // Polish "za" and Italian "per" (for) after a name of two words or more begin what the payment was for: KAROLINA NOWAK ZA BILETY, GIULIA CONTI PER REGALO.
     if (name.length > 1 && FOR_WORD[currencyCode] === word) break;
     if (name.length > 1 && name.at(-1) !== index && LOWER.test(tokens[index]!) && !PARTICLES.has(tokens[index]!) && !LINKS.has(word) && name.every((each) => TITLE.test(tokens[each]!))) break;
@@ -216,6 +221,22 @@ function givenNameBeforeName({ tokens, flat, tokenOf }: Words, at: number): bool
   const index = tokenOf[at]!;
   const next = at + 1 < flat.length ? at + 1 : -1;
   return (at === 0 || LINKS.has(flat[at - 1]!)) && isGivenName(flat[at]!) && TITLE.test(tokens[index]!) && next >= 0 && tokenOf[next] !== index && /^\p{Lu}/u.test(tokens[tokenOf[next]!]!) && !PURPOSE.has(flat[next]!) && !LINKS.has(flat[next]!);
+}
+
+/** A given name that is an English month's abbreviation (JAN) on a Polish line, whose months are Polish, before another word: a person (CZYNSZ KWIECIEŃ JAN NOWAK). */
+function polishGivenName(flat: readonly string[], at: number): boolean {
+  return isGivenName(flat[at]!) && at + 1 < flat.length && !PURPOSE.has(flat[at + 1]!) && !/^\d/.test(flat[at + 1]!);
+}
+
+/** The street's name after Polish UL. (ulica) before a name is found: an address, no name (CZYNSZ UL. POLNA 8/12 dla …). */
+function isStreetAfterUl(flat: readonly string[], at: number): boolean {
+  return at > 0 && flat[at - 1] === 'UL';
+}
+
+/** A number before a person's given name is a flat's or a house's, with Polish M. (mieszkanie) before it: M. 12 TOMASZ WIŚNIEWSKI. No part of the name. */
+function numberBeforeGivenName(flat: readonly string[], at: number): boolean {
+  const number = flat[at] === 'M' ? at + 1 : at;
+  return /^\d{1,4}$/.test(flat[number] ?? '') && number + 1 < flat.length && isGivenName(flat[number + 1]!);
 }
 
 /** A street's word with a house number after it, within a few tokens: an address begins. */

@@ -43,6 +43,15 @@ describe('merchants named from the line', () => {
     expect(merchantOf('MobilePay fra Søren Holm', '120.00', 'DKK')?.name).toBe('Søren Holm');
     expect(merchantOf('VENMO CASHOUT', '120.00')?.name).toBe('Venmo');
   });
+
+  it("keep a landlord's initial after a title, and read a Polish rent's landlord past its flat, street and month", () => {
+    expect(merchantOf('MR K OWUSU RENT MAY 400012 10 01MAY25 08:15', '-700.00', 'GBP')?.name).toBe('K Owusu');
+    expect(merchantOf('PRZELEW WYCHODZĄCY CZYNSZ MAJ M. 4 EWA KOWALCZYK', '-1800.00', 'PLN')?.name).toBe('Ewa Kowalczyk');
+    expect(merchantOf('Zlecenie stałe CZYNSZ MIESZKANIE UL. LIPOWA 3/7 dla Marek Zając', '-1800.00', 'PLN')?.name).toBe('Marek Zając');
+    // JAN on a Polish line is a name (Polish months are written in Polish); on a pound account it is January.
+    expect(merchantOf('Przelew wychodzący CZYNSZ CZERWIEC JAN KOWALSKI', '-1800.00', 'PLN')?.name).toBe('Jan Kowalski');
+    expect(merchantOf('ACME LOGISTICS SALARY JAN 2026', '2100.00', 'GBP')?.name).toBe('Acme Logistics');
+  });
 });
 
 describe('payers named', () => {
