@@ -39,4 +39,13 @@ describe('the brands a household pays in each country', () => {
     expect(both(enrichLine('PENNYMAC LOAN SERV DES:MTG PYMT ID:8841207 INDN:KIM JOON CO ID:XXXXX22014 PPD', '-1840.00', 'USD'))).toEqual(['PennyMac', 'LOAN_PAYMENTS_MORTGAGE_PAYMENT']);
     expect(both(enrichLine('CAPMETRO APP 512-389-7400 TX', '-2.50', 'USD'))).toEqual(['Capital Metro', 'TRANSPORTATION_PUBLIC_TRANSIT']);
   });
+
+  it("names the tax office a form or a levy's name stands for, and an investment app after Norway's one-off mandate (ENRICHMENT_VERSION 16)", () => {
+    expect(both(enrichLine('PAGAMENTO DELEGA F24 VIA INTERNET BANKING IRPEF SALDO 2025', '-412.00'))).toEqual(['Agenzia delle Entrate', 'GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT']);
+    expect(both(enrichLine('PAGAMENTO F24 DELEGA TELEMATICA TASI', '-96.00'))).toEqual(['Agenzia delle Entrate', 'GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT']);
+    expect(both(enrichLine('REVENUE LPT DIRECT DEBIT 2026', '-45.00'))).toEqual(['Revenue Commissioners', 'GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT']);
+    expect(both(enrichLine('Betaling med engangsfullmakt - Kjøp Kron', '-2000.00', 'NOK'))).toEqual(['Kron', 'TRANSFER_OUT_INVESTMENT_AND_RETIREMENT_FUNDS']);
+    // MED is the Norwegian "with" there, no doctor's title: the shop after it is read.
+    expect(enrichLine('Betaling med engangsfullmakt - Kjøp Fjellsport', '-900.00', 'NOK').merchant?.name).toBe('Fjellsport');
+  });
 });
