@@ -623,8 +623,8 @@ function placeStart(words: string[], towns: ReadonlySet<string>): number {
       continue;
     }
     const city = cityLength(words, end, towns);
-    // A city a word ties into the name stays with it (CITY OF AUSTIN TX, CERVECERIA LA ROSA).
-    if (city === 0 || CITY_LINKS.has(words[end - city - 1] ?? '')) break;
+    // A city a word ties into the name stays with it (CITY OF AUSTIN TX, CERVECERIA LA ROSA), as does one after an article (MARISCOS EL FARO).
+    if (city === 0 || CITY_LINKS.has(words[end - city - 1] ?? '') || ARTICLES.has(words[end - city - 1] ?? '')) break;
     const named = words.slice(end - city, end).join(' ');
     if (town !== undefined && named !== town) break;
     end -= city;

@@ -60,7 +60,8 @@ describe('places at the end of a name (ENRICHMENT_VERSION 16)', () => {
     expect(lineName('BETALING MET BANKKAART 20/09 BAKKERIJ HOF LEUVEN 3000 LEUVEN', '-6.00')).toBe('Bakkerij Hof');
   });
 
-  it('a town after an ampersand is part of the name', () => {
+  it('a town after an ampersand or an article is part of the name', () => {
+    expect(lineName('TST* TAQUERIA EL FARO', '-18.00', 'USD')).toBe('Taqueria El Faro');
     expect(lineName('COMPRA 9166 BARBEARIA PENTE & CORTE CONTACTLESS', '-15.00')).toBe('Barbearia Pente & Corte');
   });
 
