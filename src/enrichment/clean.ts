@@ -108,8 +108,8 @@ const CARD_AFTER_NAME = /\s+(?:(?:Betaling (?:met|via)\s|Pasvolgnr\b|Operazione 
 const ITALIAN_PARTY = /\b(?:presso|CREDITORE|BENEFICIARIO|ORDINANTE):\s*(.+?)(?:\s+(?:N\.\s?\d+|VIA|VIALE|PIAZZA|P\.ZZA|CORSO|LARGO)\b.*)?$/i;
 /** PKO BP's card lines: "Lokalizacja: Adres: PIEKARNIA GRZYBEK Miasto: LODZ Kraj: POLSKA". */
 const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj)\s*:|$)/i;
-/** Bank of America's ACH lines: "HubSpot Inc DES:Coupa Pay ID:… INDN:…". */
-const ACH_DES = /^(.+?)\s+DES:\s*.+?\s+(?:ID:|INDN:|CO ID:)/i;
+/** Bank of America's ACH lines: "HubSpot Inc DES:Coupa Pay ID:… INDN:…", or cut by OFX after the entry's description ("COLUMBUS SOUTHERN POWER DES:AEP"). */
+const ACH_DES = /^(.+?)\s+DES:\s*(?:.+?\s+(?:ID:|INDN:|CO ID:)|\S+$)/i;
 /**
  * Some US credit unions' exports join the descriptor and the bank's own type of entry with a spaced
  * colon, the type in title case: "D5438 SQ *LUCY'S COFFEE SAN LUIS OBIS CA 25 : Mobile Purchase Sign
@@ -219,8 +219,8 @@ const REFERENCE_SUFFIX = /\*[A-Z0-9]*\d[A-Z0-9]*|\*[A-Z0-9]{1,3}$/gi;
 const STAR = /\s*\*\s*/g;
 /** A token with six digits or more in a row, whatever is glued to it (BIPT224070300012345_C): a reference, never a name. */
 const LONG_REFERENCE = /(?<=^|\s)\S*\d{6,}\S*(?=\s|$)/g;
-/** A number of three digits or more on its own, or a code mixing letters and at least two digits (2K4L81QT2). */
-const NUMBER_OR_CODE = /\b(?:\d{3,}|(?=[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,})\b/gi;
+/** A number of three digits or more on its own, or a code mixing letters and at least two digits (2K4L81QT2); not a pho restaurant's number, its name's (PHO 888). */
+const NUMBER_OR_CODE = /\b(?:(?<!\bPHO )\d{3,}|(?=[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,})\b/gi;
 /** Punctuation left standing alone once what was around it went ("Utrecht,, / UTRECHT"); an ampersand stays. */
 const STRAY_PUNCTUATION = /(?<=^|\s)[^\p{L}\p{N}\s&]+(?=\s|$)/gu;
 const EDGES = /^[\s*#:;,./\\|_+-]+|[\s*#:;,/\\|_+-]+$/g;
@@ -235,6 +235,10 @@ const US_TAIL = /^(?:\d{2}\/\d{2}|\d{2}-\d{2}-\d{2}|\d{2}|\d{4,}|[X*]{4,}\d{4}|[
 const STATE_GLUED = /^([A-Z]{2})US\d*$/;
 /** A store number in a US card descriptor (16344, #2614), or the merchant's phone in its place. */
 const US_STORE_NUMBER = /^#?\d{3,}$/;
+/** A web address in a card descriptor's town field, maybe cut (SHOP.COM, TUCKERKNITS.C, AMZN.COM/BILL). */
+const WEB_FIELD = /^[\p{L}\d-]{2,}\.\p{L}{1,3}(?:\/\S*)?$/u;
+/** A word of letters with a store's number glued on (PETRO1243). */
+const GLUED_STORE_NUMBER = /^[A-Z]{3,}\d{3,}$/;
 /** The word before a store's number (STARBUCKS STORE 06672). */
 const STORE_WORD = /^(?:STORE|STR|NO|NR)$/i;
 const TITLE_CASE = /^\p{Lu}\p{Ll}+$/u;
@@ -424,8 +428,13 @@ function withoutUsTown(descriptor: string): string {
   while (state > 0 && US_TAIL.test(tokens[state]!)) state--;
   const code = STATE_GLUED.exec(tokens[state]!)?.[1] ?? tokens[state]!;
   if (state < 2 || !/^[A-Z]{2}$/.test(code) || !US_STATES.has(code)) return text;
-  const store = tokens.findIndex((token, index) => index > 0 && index < state && US_STORE_NUMBER.test(token));
+  // The town's field may hold the shop's web address instead, cut at its length (TUCKER KNITS TUCKERKNITS.C CA).
+  if (WEB_FIELD.test(tokens[state - 1]!)) return tokens.slice(0, state - 1).join(' ');
+  const store = tokens.findIndex((token, index) => index > 0 && index < state && US_STORE_NUMBER.test(token) && !/^PHO$/i.test(tokens[index - 1]!));
   if (store > 0) return tokens.slice(0, STORE_WORD.test(tokens[store - 1]!) && store > 1 ? store - 1 : store).join(' ');
+  // A store's number glued to the name's last word (MARATHON PETRO1243 DETROIT MI): the word stays, the town after it goes.
+  const numbered = tokens.findIndex((token, index) => index > 0 && index < state - 1 && GLUED_STORE_NUMBER.test(token));
+  if (numbered > 0) return [...tokens.slice(0, numbered), tokens[numbered]!.replace(/\d+$/, '')].join(' ');
   const glued = gluedTown(tokens[state - 1]!);
   if (glued > 0) return [...tokens.slice(0, state - 1), tokens[state - 1]!.slice(0, -glued)].join(' ');
   // A dash between the name and up to three words before the state: those are the town (BLACKBIRD COFFEE - NORTH BILLINGS MT).

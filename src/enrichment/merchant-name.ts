@@ -267,9 +267,9 @@ function isHousingAssociation({ tokens, normalized }: Words, name: number[]): bo
   return name.length > 1 && /^\d{1,4}[A-Z]?$/.test(tokens[name.at(-1)!]!) && (HOUSING_ASSOCIATIONS.has(first.split(' ', 1)[0]!) || (first === 'AS' && normalized[name[1]!] === 'OY'));
 }
 
-/** A short word and its number are one name (PHO 75, PHO 24): a store's number follows a longer name. */
+/** A short word and its number are one name (PHO 75, PHO 888): a store's number follows a longer name. */
 function isNumberedName(tokens: string[], name: number[]): boolean {
-  return name.length === 2 && /^\d{1,2}$/.test(tokens[name[1]!]!) && /^\p{L}{2,3}$/u.test(tokens[name[0]!]!);
+  return name.length === 2 && /^\d{1,3}$/.test(tokens[name[1]!]!) && /^\p{L}{2,3}$/u.test(tokens[name[0]!]!);
 }
 
 /** The name's tokens, an ampersand between two of them kept (CROWN & ANCHOR, WINE & SPIRITS): normalizing drops it. */

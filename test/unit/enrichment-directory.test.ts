@@ -9,15 +9,19 @@ import { townsOf } from '../../src/enrichment/towns.ts';
 const nameIn = (text: string) => findMerchant(normalize(text))?.merchant.name;
 
 describe('the merchant directory', () => {
-  it('is a few hundred merchants, each spelling in normalized form, naming one merchant only, with a category of the taxonomy', () => {
-    expect(directory.merchants.length).toBeGreaterThan(300);
+  it('is a few thousand merchants, each spelling in normalized form, written once, naming one merchant only, with a category of the taxonomy', () => {
+    expect(directory.merchants.length).toBeGreaterThan(3000);
     const owners = new Map<string, string>();
+    const written = new Set<string>();
     for (const { name, category, match, ...rest } of directory.merchants as ReadonlyArray<{ name: string; category: string; match: string[]; currencies?: string[] }>) {
       expect(() => categoryOf(category), name).not.toThrow();
       // A merchant kept to some currencies names currencies whose towns the pipeline reads.
       for (const currency of rest.currencies ?? []) expect(townsOf(currency).size, `${name}: ${currency}`).toBeGreaterThan(0);
       for (const spelling of match) {
         expect(normalize(spelling), name).toBe(spelling);
+        // Written twice, the later entry would silently win over the earlier one.
+        expect(written.has(spelling), `${name}: ${spelling} is written twice`).toBe(false);
+        written.add(spelling);
         expect(owners.get(spelling.replace(/ /g, '')) ?? name, spelling).toBe(name);
         owners.set(spelling.replace(/ /g, ''), name);
       }

@@ -55,4 +55,22 @@ describe('US card and ACH lines', () => {
     expect(nameOf('DEBIT CARD PURCHASE  TRADER JOE ', '-41.00', 'USD')).toBe("Trader Joe's");
     expect(nameOf('NYS DTF PIT DES:TAX REFUND ID:0001 INDN:LEE CO ID:1146013200 PPD', '310.00', 'USD')).toBe('New York State Department of Taxation and Finance');
   });
+
+  it("a pho restaurant's number, a web address or a glued store number in a descriptor, an ACH line OFX cut after DES: (ENRICHMENT_VERSION 16)", () => {
+    expect(us('TST* PHO 999 - SAN JOSE SAN JOSE CA')).toMatchObject({ merchant: { name: 'Pho 999' }, category: { detailed: 'FOOD_AND_DRINK_RESTAURANT' } });
+    expect(nameOf('POS DEBIT PHO 168 GARDEN GROVE CA', '-14.00', 'USD')).toBe('Pho 168');
+    // Any other number of three digits after a name is a store's.
+    expect(nameOf('POS DEBIT TACO HUT 168 GARDEN GROVE CA', '-14.00', 'USD')).toBe('Taco Hut');
+    expect(nameOf('SP * WILLOW LOOM WILLOWLOOM.CO OR', '-48.00', 'USD')).toBe('Willow Loom');
+    expect(us('CHECKCARD 0412 MARATHON PETRO2210 TOLEDO OH')).toMatchObject({ merchant: { name: 'Marathon' }, category: { detailed: 'TRANSPORTATION_GAS' } });
+    expect(nameOf('CHECKCARD 0412 FRESH THYME MARKET1042 TOLEDO OH', '-30.00', 'USD')).toBe('Fresh Thyme Market');
+    expect(nameOf('GREENFIELD ENERGY CO DES:AUTOPAY', '-90.00', 'USD')).toBe('Greenfield Energy Co');
+  });
+
+  it('a farm stand sells groceries; Discover, Toyota and GoFundMe by the names their ACH entries and descriptors give', () => {
+    expect(detailedOf('SQ *MAPLE HOLLOW FARMSTAND Viroqua WI')).toBe('FOOD_AND_DRINK_GROCERIES');
+    expect(us('DISCOVER DES:E-PAYMENT ID:0412 INDN:SAM LEE CO ID:2510020270 WEB', '-250.00')).toMatchObject({ merchant: { name: 'Discover' }, category: { detailed: 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT' } });
+    expect(us('ORIG CO NAME:TOYOTA ACH LEASE ORIG ID:9953602001 CO ENTRY DESCR:LEASE PMT SEC:PPD', '-389.00')).toMatchObject({ merchant: { name: 'Toyota Financial Services' }, category: { detailed: 'LOAN_PAYMENTS_CAR_PAYMENT' } });
+    expect(detailedOf('GOFNDME* HELP THE HARRIS FAMILY', '-25.00')).toBe('GOVERNMENT_AND_NON_PROFIT_DONATIONS');
+  });
 });
