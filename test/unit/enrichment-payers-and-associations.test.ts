@@ -91,4 +91,9 @@ describe('payers, housing associations and small companies as an app names them'
     expect(detailedOf('PAGAMENTO BOLLETTA CBILL ACEA ATO 2 SERVIZIO IDRICO COD. 00412233', '-64.00')).toBe('RENT_AND_UTILITIES_WATER');
     expect(nameOf('STORTING VAN BV DAKWERKEN PEETERS LOON APRIL 2025', '2240.00')).toBe('Dakwerken Peeters');
   });
+
+  it('a health insurer’s refund of care is other income, not a transfer (ENRICHMENT_VERSION 16)', () => {
+    expect(detailedOf('VIR SEPA MUTUELLE BLEUE remboursement soins', '38.50')).toBe('INCOME_OTHER_INCOME');
+    expect(detailedOf('VIR HARMONIE MUTUELLE REMBT SOINS 0412', '22.00')).toBe('INCOME_OTHER_INCOME');
+  });
 });
