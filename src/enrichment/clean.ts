@@ -306,10 +306,13 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   if (QUOTE.test(text)) text = text.replace(QUOTES, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
-  text = withoutUsTown(codeEnds ? text : stripLeading(text));
+  const abroad = DIGIT.test(whole) ? foreignCurrency(whole) : undefined;
+  text = codeEnds ? text : stripLeading(text);
+  // A US card descriptor's store number, town and state: on a dollar account, or a card paid in dollars (a Belgian NV after a number is no Nevada).
+  if (currencyCode === undefined || currencyCode === 'USD' || abroad === 'USD') text = withoutUsTown(text);
   text = withoutTillBranch(text, whole);
   // A card paid abroad names the amount in the shop's currency (EUR 18.50 on a krone account): its countries' towns end the name too.
-  const towns = keepPlace ? NO_TOWNS : townsOfEither(currencyCode, DIGIT.test(whole) ? foreignCurrency(whole) : undefined);
+  const towns = keepPlace ? NO_TOWNS : townsOfEither(currencyCode, abroad);
   if (!keepPlace) text = withoutDepartmentTown(text, towns);
   const has = { digit: DIGIT.test(text), digits: SIX_DIGITS.test(text), '*': text.includes('*'), '(': text.includes('(') };
   for (const [pattern, needs] of BLANKED) if (needs === null || has[needs]) text = text.replace(pattern, ' ');

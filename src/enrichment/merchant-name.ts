@@ -30,7 +30,7 @@ const PURPOSE = new Set([
   'CONTRAT', 'VERTRAG', 'CONTRATTO', 'CONTRATO', 'KONTRAKT', 'POLISA', 'POLIZZA', 'POLIZA', 'APOLICE', 'POLIISI', 'POLIIS',
   // a gift between people: what the transfer was for
   'GESCHENK', 'GEBURTSTAG', 'GEBURTSTAGSGESCHENK', 'CADEAU', 'REGALO', 'PREZENT', 'LAHJA',
-  'RATA', 'AUTOPAY', 'TRANSFER', 'XFER', 'SENT', 'RECEIVED', 'RCVD', 'RECIBIDO', 'ENVIADO', 'PRZYCHODZACY', 'WYCHODZACY', 'ONLINE', 'WEB', 'APP', 'CHECK', 'CHEQUE', 'WOHNUNG', 'FLAT', 'MIESZKANIE',
+  'RATA', 'AUTOPAY', 'TRANSFER', 'XFER', 'SENT', 'RECEIVED', 'RCVD', 'RECIBIDO', 'ENVIADO', 'PRZYCHODZACY', 'WYCHODZACY', 'ONLINE', 'WEB', 'APP', 'CHECK', 'CHEQUE', 'WOHNUNG', 'FLAT', 'MIESZKANIE', 'VAKANTIEGELD', 'PECULE', 'EINDEJAARSPREMIE', 'URLAUBSGELD', 'WEIHNACHTSGELD', 'TREDICESIMA', 'DIENSTENCHEQUES', 'KINDERBIJSLAG', 'GENEESKUNDIGE', 'VERZORGING', 'STORTING',
   // months, in the languages read: a name never carries the month a salary or a rent is for
   'JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'SEPT', 'OCT', 'NOV', 'DEC', 'JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER',
   'DECEMBER', 'JANUAR', 'FEBRUAR', 'MARZ', 'MAERZ', 'MAI', 'JUNI', 'JULI', 'OKTOBER', 'DEZEMBER', 'JANVIER', 'FEVRIER', 'MARS', 'AVRIL', 'JUIN', 'JUILLET', 'AOUT', 'SEPTEMBRE', 'OCTOBRE',
@@ -197,7 +197,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
     }
     // A word in lower or title case after a name in capitals is no part of it: a purpose, or a label OFX cut at the line's end (ZELLE PAYMENT TO PETER VOGEL Con).
     if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && (LOWER.test(tokens[index]!) || (TITLE.test(tokens[index]!) && (LOWER.test(tokens[index + 1] ?? '') || (index === tokens.length - 1 && name.length > 1))))) break;
-    if ((PURPOSE.has(word) && !givenNameBeforeName(words, at) && !(currencyCode === 'PLN' && polishGivenName(flat, at)) && !SAINTS.has(flat[at - 1] ?? '')) || PAY_WEEK.test(word) || afterPurposeInToken(words, at) || (name.length === 0 && (isStreetAfterUl(flat, at) || numberBeforeGivenName(flat, at)))) {
+    if ((PURPOSE.has(word) && !givenNameBeforeName(words, at) && !givenNameNotMonth(flat, at, currencyCode, name.length) && !SAINTS.has(flat[at - 1] ?? '')) || PAY_WEEK.test(word) || afterPurposeInToken(words, at) || (name.length === 0 && (isStreetAfterUl(flat, at) || numberBeforeGivenName(flat, at)))) {
       if (name.length > 0) break;
       continue;
     }
@@ -223,9 +223,14 @@ function givenNameBeforeName({ tokens, flat, tokenOf }: Words, at: number): bool
   return (at === 0 || LINKS.has(flat[at - 1]!)) && isGivenName(flat[at]!) && TITLE.test(tokens[index]!) && next >= 0 && tokenOf[next] !== index && /^\p{Lu}/u.test(tokens[tokenOf[next]!]!) && !PURPOSE.has(flat[next]!) && !LINKS.has(flat[next]!);
 }
 
-/** A given name that is an English month's abbreviation (JAN) on a Polish line, whose months are Polish, before another word: a person (CZYNSZ KWIECIEŃ JAN NOWAK). */
-function polishGivenName(flat: readonly string[], at: number): boolean {
-  return isGivenName(flat[at]!) && at + 1 < flat.length && !PURPOSE.has(flat[at + 1]!) && !/^\d/.test(flat[at + 1]!);
+/**
+ * A given name that is also a month's abbreviation (JAN) and is a person's here: on a Polish line, whose months are Polish, before
+ * another word (CZYNSZ KWIECIEŃ JAN NOWAK); elsewhere after a surname and before what the payment was for (PEETERS JAN HUUR MAART).
+ */
+function givenNameNotMonth(flat: readonly string[], at: number, currencyCode: string, nameWords: number): boolean {
+  const next = flat[at + 1];
+  if (!isGivenName(flat[at]!) || next === undefined || /^\d/.test(next)) return false;
+  return currencyCode === 'PLN' ? !PURPOSE.has(next) : nameWords > 0 && PURPOSE.has(next);
 }
 
 /** The street's name after Polish UL. (ulica) before a name is found: an address, no name (CZYNSZ UL. POLNA 8/12 dla …). */

@@ -96,4 +96,20 @@ describe('payers, housing associations and small companies as an app names them'
     expect(detailedOf('VIR SEPA MUTUELLE BLEUE remboursement soins', '38.50')).toBe('INCOME_OTHER_INCOME');
     expect(detailedOf('VIR HARMONIE MUTUELLE REMBT SOINS 0412', '22.00')).toBe('INCOME_OTHER_INCOME');
   });
+
+  it("Belgian pay, benefits, vouchers and fees in their own words (ENRICHMENT_VERSION 16)", () => {
+    // Holiday pay and the end-of-year bonus are pay; the employer is named, not the word for the bonus.
+    expect(both(enrichLine('EINDEJAARSPREMIE 2025 SCHRIJNWERKERIJ MAES', '1650.00'))).toEqual(['Schrijnwerkerij Maes', 'INCOME_WAGES']);
+    expect(detailedOf('VIREMENT PECULE DE VACANCES 2025 MENUISERIE DUBOIS SRL', '1650.00')).toBe('INCOME_WAGES');
+    // A Belgian NV after a number is no US state's code with a store number before it.
+    expect(nameOf('OVERSCHRIJVING VAKANTIEGELD 2025 SCHRIJNWERKERIJ MAES NV', '1650.00')).toBe('Schrijnwerkerij Maes');
+    expect(both(enrichLine('EUROPESE DOMICILIERING PLUXEE DIENSTENCHEQUES BESTELLING 4412', '-270.00'))).toEqual(['Pluxee', 'GENERAL_SERVICES_OTHER_GENERAL_SERVICES']);
+    expect(both(enrichLine('TERUGBETALING CM GENEESKUNDIGE VERZORGING 0412', '28.40'))).toEqual(['CM', 'INCOME_OTHER_INCOME']);
+    expect(both(enrichLine('STORTING KINDERBIJSLAG FONS 03/2026', '171.00'))).toEqual(['Fons', 'INCOME_OTHER_INCOME']);
+    expect(both(enrichLine('PENSIOEN FPD APRIL', '1540.00'))).toEqual(['Federale Pensioendienst', 'INCOME_RETIREMENT_PENSION']);
+    expect(detailedOf('FRAIS DE GESTION COMPTE 03/2026', '-2.50')).toBe('BANK_FEES_OTHER_BANK_FEES');
+    expect(both(enrichLine('BETALING MET DEBETKAART 12/03 QUICK LEUVEN', '-11.40'))).toEqual(['Quick', 'FOOD_AND_DRINK_FAST_FOOD']);
+    // JAN after a surname and before what the payment was for is the landlord's given name, not January.
+    expect(nameOf('OVERSCHRIJVING NAAR WOUTERS JAN HUUR APRIL', '-850.00')).toBe('Jan Wouters');
+  });
 });
