@@ -134,7 +134,7 @@ const RECEIPT_FROM = /\bFASTER PAYMENTS? RECEIPT\b.*?\bFROM\s+(.+)$/i;
  */
 const TIKKIE_PAYER = /\bTikkie ID \S+,.*?,\s*(?:Van\s+([^,]+),|Door\s+(.+?)\s+via Tikkie\b|(\p{L}[\p{L}' .-]*)$)/iu;
 /** Bank of America's Zelle lines, "Zelle Transfer Conf# t5k2w1; Ortega, Lucia", and Swedish Swish lines, "Swish inbetalning LINDQVIST, OSKAR" (surname, given name). */
-const SURNAME_COMMA_GIVEN = /(?:\bZelle\b[^;]*;|\bSwish (?:betalning|inbetalning))\s*([\p{L}' -]+),\s*([\p{L}' -]+)$/iu;
+const SURNAME_COMMA_GIVEN = /(?:\bZelle\b[^;]*;|\bSwish(?: (?:betalning|inbetalning))?)\s*([\p{L}' -]+),\s*([\p{L}' -]+)$/iu;
 /** A letter alone at the end, after two words or more, with the ampersand before it (HEIRLOOM BAKERY & C). */
 const CUT_LETTER = /(?<=\S \S+)(?: &)? \p{L}$/u;
 /** OFX cuts a name at 32 characters: "ROSA MEXICANO UNION SQ NEW YOR" ends in part of a city. */
@@ -148,13 +148,13 @@ export function isCutByOfx(description: string): boolean {
  * Words that tie a city into a name ("CITY OF AUSTIN", "COMUNE DI MILANO", "Gemeente Amsterdam",
  * "VAN DER LINDEN"), and titles a surname follows ("DR MARTIN"): the place's word then stays.
  */
-const CITY_LINKS = new Set(['OF', 'DI', 'DE', 'DEL', 'DA', 'DU', 'VON', 'VAN', 'DER', 'DEN', 'TER', 'TEN', 'LA', 'GEMEENTE', 'GEMEINDE', 'STADT', 'STADTWERKE', 'COMUNE', 'KOMMUNE', 'KUNTA', 'MUNICIPIO', 'VILLE',
+const CITY_LINKS = new Set(['OF', 'DI', 'DE', 'DEL', 'DA', 'DU', 'VON', 'VAN', 'DER', 'DEN', 'TER', 'TEN', 'LA', 'GEMEENTE', 'GEMEINDE', 'STADT', 'STADTWERKE', 'COMUNE', 'KOMMUNE', 'KUNTA', 'MUNICIPIO', 'VILLE', 'MIESZKANIOWA',
   'DR', 'DOCTOR', 'MR', 'MRS', 'MS', 'MME', 'MLLE', 'HERR', 'FRAU', 'SIG', 'SIGRA', 'PAN', 'PANI']);
 const MONTH = '(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)';
 const CURRENCY = '(?:EUR|USD|GBP|SEK|NOK|DKK|CHF|PLN|CZK|HUF|RON|ISK)';
 /** A date, card number or amount between method words and the name: 12/03, XXXX1234, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1" and BAWAG's card "K002", a US credit union's terminal (D5438). */
 const LEADING_DATE_OR_CARD = new RegExp(
-  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|POS\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|K\d{3}|MC/\d+|D\d{4}|\.{2,}\d{4}|\d{2,6}\*+\d{2,6}|\d{2}XX)(?=\s|$)\s*`,
+  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|(?:POS|ATM)\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|K\d{3}|MC/\d+|D\d{4}|\.{2,}\d{4}|\d{2,6}\*+\d{2,6}|\d{2}XX)(?=\s|$)\s*`,
   'i',
 );
 /**
@@ -164,16 +164,19 @@ const LEADING_DATE_OR_CARD = new RegExp(
 const GLUED_CARD_FIELDS = /(\bMC\/\d+(?=POS\b)|\b\d{1,2}:\d{2}(?=\p{L}))/gu;
 /** A name in capitals with a word in title case glued to it before a US state: the card network's name field filled, then the town (SQ *FIRESIDE PIZZAMissoula MT). */
 const GLUED_TITLE_CASE = /(\p{Lu}{3,})(?=\p{Lu}\p{Ll}{3,}(?:\s|$))/gu;
+/** Bank of Ireland's cash machine lines glue the day to ATM: "ATM12MAR DAME STREET". */
+const GLUED_ATM_DAY = new RegExp(String.raw`^(ATM)(?=\d{1,2}${MONTH}\b)`, 'i');
 /** Plaid's names of some banks' ACH entries glue the entry's kind to the payer: "ACH Electronic CreditGUSTO PAY 418832". */
 const GLUED_ACH_ENTRY = /^(ACH Electronic (?:Credit|Debit))(?=\S)/i;
 /**
  * `text` with what a bank glued to a name apart from it, as the cleaning and the rules read it: an ACH entry's kind before the payer
- * (ACH Electronic CreditGUSTO PAY → ACH Electronic Credit GUSTO PAY), a BAWAG card line's time before the shop (08:02CAFE KONDITOREI → 08:02 CAFE KONDITOREI).
+ * (ACH Electronic CreditGUSTO PAY → ACH Electronic Credit GUSTO PAY), a BAWAG card line's time before the shop (08:02CAFE KONDITOREI → 08:02 CAFE KONDITOREI),
+ * a cash machine's day (ATM12MAR → ATM 12MAR).
  */
 export function withGluedFieldsApart(text: string): string {
   const fields = text.includes(':') ? text.replace(GLUED_CARD_FIELDS, '$1 ') : text;
   // Read only where the text starts with an A: most lines do not.
-  return (fields.charCodeAt(0) | 32) === 97 ? fields.replace(GLUED_ACH_ENTRY, '$1 ') : fields;
+  return (fields.charCodeAt(0) | 32) === 97 ? fields.replace(GLUED_ACH_ENTRY, '$1 ').replace(GLUED_ATM_DAY, '$1 ') : fields;
 }
 /** Quotation marks around a company's name (SIA "KAFIJAS GRAUDS", UAB „Kavos namai“): no part of it. */
 const QUOTE = /["“”„«»]/;

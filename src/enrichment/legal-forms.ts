@@ -13,7 +13,7 @@ const ENGLISH = ['LTD', 'LIMITED', 'PLC', 'LLC', 'INC', 'LLP', 'PLLC', 'LP'];
 /** The euro area's forms: Germany and Austria, France, Italy, Spain, Portugal, the Benelux, Ireland, Finland and the Baltics. */
 const EURO = [
   'GMBH', 'MBH', 'GMBH CO KG', 'CO KG', 'KG', 'AG', 'E K', 'EK', 'E V', 'EV', 'EG', 'SE', 'SARL', 'S A R L', 'SAS', 'SASU', 'SA', 'S A', 'SAU', 'SCA', 'S C A', 'SNC', 'SL', 'S L', 'SLU',
-  'SRL', 'S R L', 'SPA', 'S P A', 'LDA', 'BV', 'B V', 'NV', 'N V', 'BVBA', 'SPRL', 'VOF', 'DAC', 'OY', 'OYJ', 'AB', 'AS', 'OU', 'SIA', 'UAB', 'LT',
+  'SRL', 'S R L', 'SPA', 'S P A', 'LDA', 'BV', 'B V', 'NV', 'N V', 'BVBA', 'SPRL', 'VOF', 'DAC', 'OY', 'OYJ', 'AB', 'AS', 'OU', 'SIA', 'UAB', 'AAS', 'VAS', 'LT',
 ];
 /** Other currencies, the forms of the countries that use them. */
 const BY_CURRENCY: Readonly<Record<string, readonly string[]>> = {
@@ -46,12 +46,15 @@ export function legalFormLength(words: readonly string[], start: number, currenc
   return forms?.find((form) => form.every((word, offset) => words[start + offset] === word))?.length ?? 0;
 }
 
-/** `normalized` without its legal forms. */
+/** The Baltic forms written before the name (SIA TET, UAB IGNITIS, AAS BALTA): the name follows, as short as it may be. */
+const LEADING = new Set(['SIA', 'UAB', 'AAS', 'OU', 'VAS']);
+
+/** `normalized` without its legal forms, a Baltic one before the name too. */
 export function withoutLegalForms(normalized: string, currencyCode: string): string {
   if (!(FORMS.get(currencyCode) ?? ENGLISH_ONLY).any.test(normalized)) return normalized;
   const words = normalized.split(' ');
   const kept: string[] = [];
-  for (let index = 0; index < words.length; index++) {
+  for (let index = currencyCode === 'EUR' && words.length > 1 && LEADING.has(words[0]!) ? 1 : 0; index < words.length; index++) {
     const length = legalFormLength(words, index, currencyCode);
     if (length > 0) index += length - 1;
     else kept.push(words[index]!);

@@ -30,7 +30,7 @@ const PURPOSE = new Set([
   'CONTRAT', 'VERTRAG', 'CONTRATTO', 'CONTRATO', 'KONTRAKT', 'POLISA', 'POLIZZA', 'POLIZA', 'APOLICE', 'POLIISI', 'POLIIS',
   // a gift between people: what the transfer was for
   'GESCHENK', 'GEBURTSTAG', 'GEBURTSTAGSGESCHENK', 'CADEAU', 'REGALO', 'PREZENT', 'LAHJA',
-  'RATA', 'AUTOPAY', 'TRANSFER', 'XFER', 'SENT', 'RECEIVED', 'RCVD', 'RECIBIDO', 'ENVIADO', 'PRZYCHODZACY', 'WYCHODZACY', 'ONLINE', 'WEB', 'APP', 'CHECK', 'CHEQUE', 'WOHNUNG', 'FLAT', 'MIESZKANIE', 'VAKANTIEGELD', 'PECULE', 'EINDEJAARSPREMIE', 'URLAUBSGELD', 'WEIHNACHTSGELD', 'TREDICESIMA', 'DIENSTENCHEQUES', 'KINDERBIJSLAG', 'GENEESKUNDIGE', 'VERZORGING', 'STORTING',
+  'RATA', 'AUTOPAY', 'TRANSFER', 'XFER', 'SENT', 'RECEIVED', 'RCVD', 'RECIBIDO', 'ENVIADO', 'PRZYCHODZACY', 'WYCHODZACY', 'ONLINE', 'WEB', 'APP', 'CHECK', 'CHEQUE', 'WOHNUNG', 'FLAT', 'MIESZKANIE', 'RATY', 'HIPOTECZNEGO', 'KREDYTU', 'PODATKOWY', 'MIKRORACHUNEK', 'VAKANTIEGELD', 'PECULE', 'EINDEJAARSPREMIE', 'URLAUBSGELD', 'WEIHNACHTSGELD', 'TREDICESIMA', 'DIENSTENCHEQUES', 'KINDERBIJSLAG', 'GENEESKUNDIGE', 'VERZORGING', 'STORTING',
   // months, in the languages read: a name never carries the month a salary or a rent is for
   'JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'SEPT', 'OCT', 'NOV', 'DEC', 'JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER',
   'DECEMBER', 'JANUAR', 'FEBRUAR', 'MARZ', 'MAERZ', 'MAI', 'JUNI', 'JULI', 'OKTOBER', 'DEZEMBER', 'JANVIER', 'FEVRIER', 'MARS', 'AVRIL', 'JUIN', 'JUILLET', 'AOUT', 'SEPTEMBRE', 'OCTOBRE',
@@ -73,6 +73,11 @@ function startsSurname(flat: readonly string[], at: number): boolean {
   return flat[at] === 'VAN' && at + 2 < flat.length && (flat[at + 1] === 'DEN' || flat[at + 1] === 'DER' || (!isGivenName(flat[at + 1]!) && isGivenName(flat[at + 2]!)));
 }
 
+/** M alone is an initial on an English-speaking bank's line (STANDING ORDER TO M PATEL), French Monsieur elsewhere. */
+function isEnglishInitial(word: string, currencyCode: string): boolean {
+  return word === 'M' && (currencyCode === 'GBP' || currencyCode === 'USD');
+}
+
 /** A letter alone after a civil title is an initial (MRS A PATEL), not the word "to" it spells elsewhere. */
 function isInitialAfterTitle(flat: readonly string[], at: number): boolean {
   return flat[at]!.length === 1 && at > 0 && CIVIL_TITLES.has(flat[at - 1]!);
@@ -85,7 +90,7 @@ const FOR_WORD: Readonly<Record<string, string>> = { PLN: 'ZA', EUR: 'PER' };
  * Housing companies and flat owners' associations, named for their building: its number is part of the name
  * (Wspólnota Mieszkaniowa Lipowa 7, Korteriühistu Pärna 12, As Oy Koivukuja 3); Finnish "As Oy" keeps its AS.
  */
-const HOUSING_ASSOCIATIONS: ReadonlySet<string> = new Set(['WSPOLNOTA', 'SPOLDZIELNIA', 'KORTERIUHISTU', 'ASUNTO', 'BRF', 'VVE']);
+const HOUSING_ASSOCIATIONS: ReadonlySet<string> = new Set(['WSPOLNOTA', 'SPOLDZIELNIA', 'KORTERIUHISTU', 'KU', 'ASUNTO', 'BRF', 'VVE']);
 
 
 /**
@@ -201,7 +206,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
       if (name.length > 0) break;
       continue;
     }
-    if (name.length === 0 && ((LINKS.has(word) && !startsSurname(flat, at) && !isInitialAfterTitle(flat, at)) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR' && !isHousingCompany(flat, at + 1)) || (((CIVIL_TITLES.has(word) && !startsInitials(flat, at)) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
+    if (name.length === 0 && ((LINKS.has(word) && !startsSurname(flat, at) && !isInitialAfterTitle(flat, at)) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR' && !isHousingCompany(flat, at + 1)) || (((CIVIL_TITLES.has(word) && !startsInitials(flat, at) && !isEnglishInitial(word, currencyCode)) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
     // Polish "za" and Italian "per" (for) after a name of two words or more begin what the payment was for: KAROLINA NOWAK ZA BILETY, GIULIA CONTI PER REGALO.
     if (name.length > 1 && FOR_WORD[currencyCode] === word) break;
     if (name.length > 1 && name.at(-1) !== index && LOWER.test(tokens[index]!) && !PARTICLES.has(tokens[index]!) && !LINKS.has(word) && name.every((each) => TITLE.test(tokens[each]!))) break;
@@ -251,9 +256,9 @@ function startsAddress({ tokens, normalized }: Words, index: number): boolean {
   return false;
 }
 
-/** A number glued to a purpose word before it (PIT-37, F24-2026): the purpose's, not a name's. */
+/** A number glued to a purpose word before it (PIT-37, PIT-36L, F24-2026): the purpose's, not a name's. */
 function afterPurposeInToken({ flat, tokenOf }: Words, at: number): boolean {
-  return at > 0 && tokenOf[at - 1] === tokenOf[at] && /^\d+$/.test(flat[at]!) && PURPOSE.has(flat[at - 1]!);
+  return at > 0 && tokenOf[at - 1] === tokenOf[at] && /^\d+[A-Z]?$/.test(flat[at]!) && PURPOSE.has(flat[at - 1]!);
 }
 
 /** Spanish LDA. (licenciada) right after FARMACIA and before a name: the pharmacist's title, not Portugal's legal form. */
