@@ -30,7 +30,7 @@ const PURPOSE = new Set([
   'CONTRAT', 'VERTRAG', 'CONTRATTO', 'CONTRATO', 'KONTRAKT', 'POLISA', 'POLIZZA', 'POLIZA', 'APOLICE', 'POLIISI', 'POLIIS',
   // a gift between people: what the transfer was for
   'GESCHENK', 'GEBURTSTAG', 'GEBURTSTAGSGESCHENK', 'CADEAU', 'REGALO', 'PREZENT', 'LAHJA',
-  'RATA', 'AUTOPAY', 'TRANSFER', 'XFER', 'SENT', 'RECEIVED', 'RCVD', 'RECIBIDO', 'ENVIADO', 'PRZYCHODZACY', 'WYCHODZACY', 'ONLINE', 'WEB', 'APP', 'CHECK', 'CHEQUE', 'WOHNUNG', 'FLAT', 'MIESZKANIE', 'RATY', 'HIPOTECZNEGO', 'KREDYTU', 'PODATKOWY', 'MIKRORACHUNEK', 'VAKANTIEGELD', 'PECULE', 'EINDEJAARSPREMIE', 'URLAUBSGELD', 'WEIHNACHTSGELD', 'TREDICESIMA', 'DIENSTENCHEQUES', 'KINDERBIJSLAG', 'GENEESKUNDIGE', 'VERZORGING', 'STORTING',
+  'RATA', 'AUTOPAY', 'TRANSFER', 'XFER', 'SENT', 'RECEIVED', 'RCVD', 'RECIBIDO', 'ENVIADO', 'PRZYCHODZACY', 'WYCHODZACY', 'ONLINE', 'WEB', 'APP', 'CHECK', 'CHEQUE', 'WOHNUNG', 'FLAT', 'MIESZKANIE', 'PRESTACAO', 'HABITACAO', 'INH', 'INHABER', 'CUOTA', 'RATY', 'HIPOTECZNEGO', 'KREDYTU', 'PODATKOWY', 'MIKRORACHUNEK', 'VAKANTIEGELD', 'PECULE', 'EINDEJAARSPREMIE', 'URLAUBSGELD', 'WEIHNACHTSGELD', 'TREDICESIMA', 'DIENSTENCHEQUES', 'KINDERBIJSLAG', 'GENEESKUNDIGE', 'VERZORGING', 'STORTING',
   // months, in the languages read: a name never carries the month a salary or a rent is for
   'JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'SEPT', 'OCT', 'NOV', 'DEC', 'JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER',
   'DECEMBER', 'JANUAR', 'FEBRUAR', 'MARZ', 'MAERZ', 'MAI', 'JUNI', 'JULI', 'OKTOBER', 'DEZEMBER', 'JANVIER', 'FEVRIER', 'MARS', 'AVRIL', 'JUIN', 'JUILLET', 'AOUT', 'SEPTEMBRE', 'OCTOBRE',
@@ -225,7 +225,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
 function givenNameBeforeName({ tokens, flat, tokenOf }: Words, at: number): boolean {
   const index = tokenOf[at]!;
   const next = at + 1 < flat.length ? at + 1 : -1;
-  return (at === 0 || LINKS.has(flat[at - 1]!)) && isGivenName(flat[at]!) && TITLE.test(tokens[index]!) && next >= 0 && tokenOf[next] !== index && /^\p{Lu}/u.test(tokens[tokenOf[next]!]!) && !PURPOSE.has(flat[next]!) && !LINKS.has(flat[next]!);
+  return (at === 0 || LINKS.has(flat[at - 1]!)) && isGivenName(flat[at]!) && next >= 0 && tokenOf[next] !== index && /^\p{Lu}/u.test(tokens[tokenOf[next]!]!) && !PURPOSE.has(flat[next]!) && !LINKS.has(flat[next]!);
 }
 
 /**

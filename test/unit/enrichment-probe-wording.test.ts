@@ -54,3 +54,46 @@ describe('payers, payees and shops the probe found', () => {
     expect(detailedOf('MOUNTAIN VIEW INN GATLINBURG TN', '-140.00', 'USD')).toBe('TRAVEL_LODGING');
   });
 });
+
+describe('western and southern banks’ wordings the probe found', () => {
+  it('reads the payee after French, Italian, Belgian, Dutch and Portuguese transfer and card wordings', () => {
+    expect(nameOf('VIR INST RECU /DE MME CLARA PETIT /MOTIF Courses', '35.00')).toBe('Clara Petit');
+    expect(nameOf('VIR PERMANENT A SCI LES GLYCINES LOYER MAI', '-780.00')).toBe('Sci les Glycines');
+    expect(nameOf('VIREMENT EUROPEEN VERS JULIEN MOREAU CADEAU', '-40.00')).toBe('Julien Moreau');
+    expect(nameOf('Virement instantané de CAMILLE ROUX remboursement', '22.00')).toBe('Camille Roux');
+    expect(nameOf('BONIFICO ISTANTANEO DISPOSTO A FAVORE DI MARTA GALLI CAUSALE: cena', '-30.00')).toBe('Marta Galli');
+    expect(both(enrichLine('BETALING VIA BANCONTACT 02/04 BAKKERIJ VOS LEUVEN', '-7.20'))).toEqual(['Bakkerij Vos', 'FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK']);
+    expect(nameOf('Paiement Bancontact 02/04 FROMAGERIE DUPONT NAMUR', '-18.00')).toBe('Fromagerie Dupont');
+    expect(nameOf('MB WAY P/ INES COSTA', '-15.00')).toBe('Ines Costa');
+    expect(nameOf('Betaalverzoek ING van Lotte Smit bioscoop', '12.50')).toBe('Lotte Smit');
+    expect(both(enrichLine('DOMICILIERING ETHIAS POLIS 4412', '-48.00'))).toEqual(['Ethias', 'GENERAL_SERVICES_INSURANCE']);
+    expect(nameOf('IN *MAPLE RIDGE PLUMBING 877-5550123 OH', '-240.00', 'USD')).toBe('Maple Ridge Plumbing');
+  });
+
+  it("reads a month-named given name in capitals after a word that leads to a person", () => {
+    expect(nameOf('OVERSCHRIJVING VAN JAN MAES terugbetaling', '20.00')).toBe('Jan Maes');
+    expect(nameOf('MB WAY DE MARCO TEIXEIRA', '20.00')).toBe('Marco Teixeira');
+  });
+
+  it("reads banks' own lines: a move to a call account, a card's settlement, Belgian savings interest, fees abroad and for overdrafts, debit interest, cash paid in", () => {
+    expect(both(enrichLine('Umbuchung auf Tagesgeldkonto 0012345678', '-400.00'))).toEqual([null, 'TRANSFER_OUT_SAVINGS']);
+    expect(both(enrichLine('LIQUIDACION TARJETA CREDITO ABRIL', '-380.00'))).toEqual([null, 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT']);
+    expect(both(enrichLine('BASISRENTE SPAARREKENING 1E KWARTAAL', '3.40'))).toEqual([null, 'INCOME_INTEREST_EARNED']);
+    expect(both(enrichLine('FRAIS PAIEMENT HORS ZONE EURO', '-1.35'))).toEqual([null, 'BANK_FEES_FOREIGN_TRANSACTION_FEES']);
+    expect(both(enrichLine("COMMISSION D'INTERVENTION 04/2026", '-8.00'))).toEqual([null, 'BANK_FEES_OVERDRAFT_FEES']);
+    expect(both(enrichLine('COMISION DESCUBIERTO ABRIL', '-15.00'))).toEqual([null, 'BANK_FEES_OVERDRAFT_FEES']);
+    expect(both(enrichLine('AGIOS ARRETE AU 31/03/2026', '-5.10'))).toEqual([null, 'BANK_FEES_INTEREST_CHARGE']);
+    expect(both(enrichLine('DEBETRENTE ZICHTREKENING 1E KWARTAAL', '-2.40'))).toEqual([null, 'BANK_FEES_INTEREST_CHARGE']);
+    expect(both(enrichLine('Bargeldeinzahlung Einzahlautomat Filiale 0412', '250.00'))).toEqual([null, 'TRANSFER_IN_DEPOSIT']);
+  });
+
+  it("reads a town's waste charge, a box's internet, an Italian bar-tobacconist as a café, an owner's name after Inh.", () => {
+    expect(both(enrichLine('PAGAMENTO PAGOPA TARI COMUNE DI PARMA RATA 2', '-96.00'))).toEqual(['Comune di Parma', 'RENT_AND_UTILITIES_SEWAGE_AND_WASTE_MANAGEMENT']);
+    expect(detailedOf('Naam: Gemeente Utrecht Omschrijving: Afvalstoffenheffing 2026', '-31.00')).toBe('RENT_AND_UTILITIES_SEWAGE_AND_WASTE_MANAGEMENT');
+    expect(both(enrichLine('PRLV SEPA ORANGE SA LIVEBOX FACTURE 0426', '-42.00'))).toEqual(['Orange', 'RENT_AND_UTILITIES_INTERNET_AND_CABLE']);
+    expect(detailedOf('PAGAMENTO POS BAR TABACCHI DEL CORSO TORINO', '-2.40')).toBe('FOOD_AND_DRINK_COFFEE');
+    expect(nameOf('Kartenzahlung Imbiss am Ring Inh. Demir Essen', '-6.50')).toBe('Imbiss am Ring');
+    // A French health insurer's contribution is no bank's fee.
+    expect(detailedOf('PRLV SEPA MUTUELLE DU SOLEIL Cotisation sante 04/2026', '-52.00')).not.toBe('BANK_FEES_OTHER_BANK_FEES');
+  });
+});
