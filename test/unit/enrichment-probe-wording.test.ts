@@ -93,6 +93,9 @@ describe('western and southern banks’ wordings the probe found', () => {
     expect(both(enrichLine('PRLV SEPA ORANGE SA LIVEBOX FACTURE 0426', '-42.00'))).toEqual(['Orange', 'RENT_AND_UTILITIES_INTERNET_AND_CABLE']);
     expect(detailedOf('PAGAMENTO POS BAR TABACCHI DEL CORSO TORINO', '-2.40')).toBe('FOOD_AND_DRINK_COFFEE');
     expect(nameOf('Kartenzahlung Imbiss am Ring Inh. Demir Essen', '-6.50')).toBe('Imbiss am Ring');
+    expect(both(enrichLine('ADDEBITO DIRETTO SDD TIM S.P.A. CID IT00ZZZ0000 FATTURA LINEA FISSA', '-29.90'))).toEqual(['TIM', 'RENT_AND_UTILITIES_INTERNET_AND_CABLE']);
+    expect(detailedOf('Naam: DUO Omschrijving: Maandtermijn studieschuld april', '-95.00')).toBe('LOAN_PAYMENTS_STUDENT_LOAN_PAYMENT');
+    expect(both(enrichLine('SEPA-LASTSCHRIFT SECURITAS DIRECT ALARMANLAGE', '-44.90'))).toEqual(['Verisure', 'HOME_IMPROVEMENT_SECURITY']);
     // A French health insurer's contribution is no bank's fee.
     expect(detailedOf('PRLV SEPA MUTUELLE DU SOLEIL Cotisation sante 04/2026', '-52.00')).not.toBe('BANK_FEES_OTHER_BANK_FEES');
   });
