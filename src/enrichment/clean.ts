@@ -6,7 +6,7 @@
  * Every pattern is compiled once, here; a call runs a fixed list of linear passes.
  */
 import places from './data/places.json' with { type: 'json' };
-import { ALL_TOWNS, isStateTown, NO_TOWNS, townsOfEither } from './towns.ts';
+import { ALL_TOWNS, isStateTown, NO_TOWNS, townsOf, townsOfEither } from './towns.ts';
 import { HashFilter, hashOf } from './hash-filter.ts';
 import { METHOD_PHRASES } from './method-words.ts';
 import { isTradesWord } from './rules.ts';
@@ -108,6 +108,8 @@ const CARD_AFTER_NAME = /\s+(?:(?:Betaling (?:met|via)\s|Pasvolgnr\b|Operazione 
 const ITALIAN_PARTY = /\b(?:presso|CREDITORE|BENEFICIARIO|ORDINANTE):\s*(.+?)(?:\s+(?:N\.\s?\d+|VIA|VIALE|PIAZZA|P\.ZZA|CORSO|LARGO)\b.*)?$/i;
 /** PKO BP's card lines: "Lokalizacja: Adres: PIEKARNIA GRZYBEK Miasto: LODZ Kraj: POLSKA". */
 const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj)\s*:|$)/i;
+/** PayPal's instant transfers name the shop paid after their own words, in the entry's ID or alone: "PAYPAL DES:INST XFER ID:ETSY.COM INDN:…". */
+const PAYPAL_SHOP = /^PAYPAL\s+(?:DES:\s*)?INST XFER\s+(?:ID:\s*)?(?!PAYPAL\b|WEB\b|PYPL\b)([A-Z][A-Z0-9.&-]{2,})(?=\s|$)/i;
 /** Bank of America's ACH lines: "HubSpot Inc DES:Coupa Pay ID:… INDN:…", or cut by OFX after the entry's description ("COLUMBUS SOUTHERN POWER DES:AEP"). */
 const ACH_DES = /^(.+?)\s+DES:\s*(?:.+?\s+(?:ID:|INDN:|CO ID:)|\S+$)/i;
 /**
@@ -159,9 +161,10 @@ const LEADING_DATE_OR_CARD = new RegExp(
 );
 /**
  * BAWAG's and easybank's card lines without their bars glue the card's entry to its terminal and the
- * time to the shop ("MC/000004471POS 4471 K002 04.03. 17:41BILLA DANKT"): a space goes after each.
+ * time to the shop ("MC/000004471POS 4471 K002 04.03. 17:41BILLA DANKT"): a space goes after each; a US
+ * bank's time of day keeps its a or p (09:14a).
  */
-const GLUED_CARD_FIELDS = /(\bMC\/\d+(?=POS\b)|\b\d{1,2}:\d{2}(?=\p{L}))/gu;
+const GLUED_CARD_FIELDS = /(\bMC\/\d+(?=POS\b)|\b\d{1,2}:\d{2}(?=\p{L})(?![AaPp][Mm]?(?:\s|$)))/gu;
 /** A name in capitals with a word in title case glued to it before a US state: the card network's name field filled, then the town (SQ *FIRESIDE PIZZAMissoula MT). */
 const GLUED_TITLE_CASE = /(\p{Lu}{3,})(?=\p{Lu}\p{Ll}{3,}(?:\s|$))/gu;
 /** Bank of Ireland's cash machine lines glue the day to ATM: "ATM12MAR DAME STREET". */
@@ -197,7 +200,7 @@ const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR)$/i;
  * a direct debit to So Energy, not a standing order.
  */
 const LEADING_UK_CODE = /^(?:SO|DD|FP)\s/i;
-const TIME = /\b(?:(?:KL|ORE|GODZ)\.? )?(?:\d{1,2}[:.]\d{2}(?::\d{2})?\s?(?:UHR|H)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
+const TIME = /\b(?:(?:KL|ORE|GODZ)\.? )?(?:\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s?(?:UHR|H)|[AP]M?)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
 const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?${CURRENCY}|(?:KURS|RATE|FX RATE):?\s?\d+(?:[.,]\d+)?(?:\/${CURRENCY})?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
 /** The currency of an amount the line gives beside its own (a card paid abroad: EUR 18.50, 24.50 EUR). */
 const FOREIGN_CURRENCY = new RegExp(String.raw`\b(${CURRENCY.slice(3, -1)})\s?\d|\d\s?(${CURRENCY.slice(3, -1)})\b`, 'i');
@@ -240,6 +243,8 @@ const STATE_GLUED = /^([A-Z]{2})US\d*$/;
 const US_STORE_NUMBER = /^#?\d{3,}$/;
 /** A web address in a card descriptor's town field, maybe cut (SHOP.COM, TUCKERKNITS.C, AMZN.COM/BILL). */
 const WEB_FIELD = /^[\p{L}\d-]{2,}\.\p{L}{1,3}(?:\/\S*)?$/u;
+/** A token with two letters in a row: part of a name, not a time's or a code's. */
+const TWO_LETTERS = /\p{L}{2}/u;
 /** A word of letters with a store's number glued on (PETRO1243). */
 const GLUED_STORE_NUMBER = /^[A-Z]{3,}\d{3,}$/;
 /** The word before a store's number (STARBUCKS STORE 06672). */
@@ -257,7 +262,14 @@ const PLACE_NAMES = [...places.cities, ...ALL_TOWNS];
 const CITY_LAST_WORDS = new HashFilter(PLACE_NAMES.map((city) => city.slice(city.lastIndexOf(' ') + 1)));
 const LONGEST_CITY = Math.max(...PLACE_NAMES.map((city) => city.split(' ').length));
 /** Every proper start of a city's name of three characters or more (NEW YOR, PORTLA), for names OFX cut short. */
-const CITY_PREFIXES = new Set(places.cities.flatMap((city) => Array.from({ length: Math.max(0, city.length - 3) }, (_, index) => city.slice(0, index + 3)).filter((prefix) => !prefix.endsWith(' '))));
+/** Every proper start, three characters or more, of each of `cities`' names (NEW YOR, PORTLA). */
+function prefixesOf(cities: Iterable<string>): ReadonlySet<string> {
+  return new Set([...cities].flatMap((city) => Array.from({ length: Math.max(0, city.length - 3) }, (_, index) => city.slice(0, index + 3)).filter((prefix) => !prefix.endsWith(' '))));
+}
+const CITY_PREFIXES = prefixesOf(places.cities);
+/** The starts of the US towns of the gazetteer's table (50,000 people and more) too, for a US name OFX cut short (BELLINGHA, ASHEVI); made on the first such line. */
+let usTownPrefixes: ReadonlySet<string> | undefined;
+const US_CUT_SHORTEST = 5;
 
 /**
  * The passes that blank what is not the counterparty, in order, each with the character its pattern
@@ -305,7 +317,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   const collapsed = wholeDescription(raw);
   const whole = withGluedFieldsApart(collapsed);
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
-  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (descriptor.includes(' - ') ? CARDHOLDER_THEN_SHOP.exec(descriptor)?.[1] : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(ITALIAN_PARTY, whole) ?? labelled(WIRE_PARTY, whole) ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (descriptor.includes(' - ') ? CARDHOLDER_THEN_SHOP.exec(descriptor)?.[1] : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(ITALIAN_PARTY, whole) ?? labelled(WIRE_PARTY, whole) ?? PAYPAL_SHOP.exec(whole)?.[1] ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   if (QUOTE.test(text)) text = text.replace(QUOTES, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
@@ -322,7 +334,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
   const cut = isCutByOfx(whole);
-  if (!keepPlace) text = withoutStreetAtEnd(stripPlace(text, cut, towns).replace(EDGES, ''));
+  if (!keepPlace) text = withoutStreetAtEnd(stripPlace(text, cut, towns, currencyCode).replace(EDGES, ''));
   // A letter alone after two words or more, where OFX cut a US line, is what began the next field (ZELLE TO DANIELA KIM ON 03/14 R); a Danish line's is a district (Aarhus C).
   return siteName(cut && currencyCode === 'USD' ? text.replace(CUT_LETTER, '') : text);
 }
@@ -437,7 +449,8 @@ function withoutUsTown(descriptor: string): string {
   // The town's field may hold the shop's web address instead, cut at its length (TUCKER KNITS TUCKERKNITS.C CA).
   if (WEB_FIELD.test(tokens[state - 1]!)) return tokens.slice(0, state - 1).join(' ');
   const store = tokens.findIndex((token, index) => index > 0 && index < state && US_STORE_NUMBER.test(token) && !/^PHO$/i.test(tokens[index - 1]!));
-  if (store > 0) return tokens.slice(0, STORE_WORD.test(tokens[store - 1]!) && store > 1 ? store - 1 : store).join(' ');
+  // A store number before the name, after a time or a code only (09:14a #8812 SMILE DENTAL …), ends nothing.
+  if (store > 0 && tokens.slice(0, store).some((token) => TWO_LETTERS.test(token))) return tokens.slice(0, STORE_WORD.test(tokens[store - 1]!) && store > 1 ? store - 1 : store).join(' ');
   // A store's number glued to the name's last word (MARATHON PETRO1243 DETROIT MI): the word stays, the town after it goes.
   const numbered = tokens.findIndex((token, index) => index > 0 && index < state - 1 && GLUED_STORE_NUMBER.test(token));
   if (numbered > 0) return [...tokens.slice(0, numbered), tokens[numbered]!.replace(/\d+$/, '')].join(' ');
@@ -567,7 +580,7 @@ const DISTRICT = / \d{1,2}$/;
  * OFX cut short (`truncated`), the start of a city at the very end (NEW YOR); a district's number
  * after a city, with the city (a number after anything else stays: PIZZA 4).
  */
-function stripPlace(text: string, truncated: boolean, towns: ReadonlySet<string>): string {
+function stripPlace(text: string, truncated: boolean, towns: ReadonlySet<string>, currencyCode?: string): string {
   const district = DISTRICT.exec(text);
   if (district) {
     const before = text.slice(0, district.index);
@@ -587,7 +600,7 @@ function stripPlace(text: string, truncated: boolean, towns: ReadonlySet<string>
   if (end < normalized.length && (CITY_LINKS.has(normalized[end - 1] ?? '') || words[end - 1] === '&')) end = normalized.length;
   // A trade's word alone before a city is a shop named for it: PIZZERIA NAPOLI, PASTELARIA VERSAILLES, CAFE PARIS; a town after that one is the shop's (PIZZERIA NAPOLI GAVLE).
   if (end === 1 && normalized.length > 1 && !normalized[0]!.includes(' ') && normalized.slice(1).every((word) => !COUNTRIES.has(word) && !US_STATES.has(word)) && isTradesWord(normalized[0]!)) end = 1 + firstCityLength(normalized, towns);
-  if (truncated && end === normalized.length) end -= cutCityLength(normalized);
+  if (truncated && end === normalized.length) end -= cutCityLength(normalized, currencyCode);
   // An article alone is no name: the city is the name's own word (EL FARO, LA ROCHELLE, THE YORK).
   if (end === 1 && ARTICLES.has(normalized[0]!)) return text;
   return words.slice(0, end).join(' ');
@@ -600,10 +613,11 @@ function firstCityLength(words: string[], towns: ReadonlySet<string>): number {
 }
 
 /** How many words at the end of `words` (normalized) are a city's first words, the last cut short (NEW YOR, PORTLA); 0 when none. */
-function cutCityLength(words: string[]): number {
+function cutCityLength(words: string[], currencyCode: string | undefined): number {
   for (let length = Math.min(2, words.length - 1); length >= 1; length--) {
     const tail = words.slice(-length).join(' ');
     if (tail.length >= 3 && CITY_PREFIXES.has(tail)) return length;
+    if (currencyCode === 'USD' && tail.length >= US_CUT_SHORTEST && (usTownPrefixes ??= prefixesOf(townsOf('USD'))).has(tail)) return length;
   }
   return 0;
 }

@@ -86,9 +86,9 @@ describe('card fields, surnames and trades an app reads past', () => {
     expect(both(enrichLine('EUROPESE DOMICILIERING ECOPOWER CV FACTUUR 2026-04', '-64.00'))).toEqual(['Ecopower', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY']);
     expect(nameOf('Lastschrift RheinEnergie AG Abschlag Strom 05/2026', '-88.00')).toBe('RheinEnergie');
     expect(both(enrichLine('CB LA MIE CALINE 12/05 NANTES', '-6.40'))).toEqual(['La Mie Câline', 'FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK']);
-    // A name that is another country's brand stays the line's own elsewhere: Santander Consumer is Chrysler Capital only on a dollar account.
+    // A name that is another country's brand stays the line's own elsewhere: Santander Consumer is Santander Consumer USA only on a dollar account.
     expect(nameOf('LASTSCHRIFT SANTANDER CONSUMER BANK AG RATE 05/2026', '-210.00')).toBe('Santander Consumer Bank');
-    expect(nameOf('SANTANDER CONSUMER AUTO PMT', '-410.00', 'USD')).toBe('Chrysler Capital');
+    expect(nameOf('SANTANDER CONSUMER AUTO PMT', '-410.00', 'USD')).toBe('Santander Consumer USA');
   });
 
   it('reads a small shop’s trade in each of the providers’ languages', () => {

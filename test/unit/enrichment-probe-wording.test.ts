@@ -100,3 +100,22 @@ describe('western and southern banks’ wordings the probe found', () => {
     expect(detailedOf('PRLV SEPA MUTUELLE DU SOLEIL Cotisation sante 04/2026', '-52.00')).not.toBe('BANK_FEES_OTHER_BANK_FEES');
   });
 });
+
+describe('US lines the probe found', () => {
+  it("names the shop a PayPal instant transfer's entry names, and Santander Consumer as itself", () => {
+    expect(both(enrichLine('PAYPAL DES:INST XFER ID:BESTBUY INDN:SAM LEE CO ID:PAYPALSI77 WEB', '-199.00', 'USD'))).toEqual(['Best Buy', 'GENERAL_MERCHANDISE_ELECTRONICS']);
+    expect(nameOf('PAYPAL INST XFER 1047712345678 WEB ID: PAYPALSI77', '-25.00', 'USD')).toBe('PayPal');
+    expect(nameOf('SANTANDER CONSUMER DES:AUTO PMT ID:0412 INDN:SAM LEE CO ID:1234 PPD', '-389.00', 'USD')).toBe('Santander Consumer USA');
+  });
+
+  it("reads a money market account as the holder's own, a time with its a or p, a store number before the name", () => {
+    expect(both(enrichLine('ONLINE TRANSFER TO MMA XXXXXX3390 REF #IB0QX ON 04/06/26', '-500.00', 'USD'))).toEqual([null, 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
+    expect(nameOf('Debit Card Purchase 04/02 11:52a #4471 BRIGHT SMILES DENTAL HUNTSVILLE AL', '-90.00', 'USD')).toBe('Bright Smiles Dental');
+  });
+
+  it("drops a US town OFX cut short after a name, reads a cut animal hospital as a vet, and knows Spec's", () => {
+    expect(nameOf('SQ *LITTLE OWL BAKERY BELLINGHA', '-9.00', 'USD')).toBe('Little Owl Bakery');
+    expect(detailedOf('CHECKCARD 0402 CEDAR CREEK ANIMAL HOSP ROANOKE VA', '-140.00', 'USD')).toBe('MEDICAL_VETERINARY_SERVICES');
+    expect(both(enrichLine("SPEC'S #12 HOUSTON TX", '-38.00', 'USD'))).toEqual(["Spec's", 'FOOD_AND_DRINK_BEER_WINE_AND_LIQUOR']);
+  });
+});
