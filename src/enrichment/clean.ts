@@ -81,7 +81,7 @@ export function behindProcessor(raw: string): boolean {
 }
 
 /** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung"; Belgian card lines the scheme: "… LIER 05/03/2026 BANCONTACT - CONTACTLOOS", "… LOKEREN 9160 16/03/2026 BANCONTACT PAYCONIQ CO"; UK app banks the scheme in brackets: "Priya Raman (Faster Payments)"; US credit unions the ACH after the payee: "HYUNDAI MOTOR FIN ACH WEB-RECUR". */
-const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: PAYCONIQ(?: CO)?| CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB|ACH(?: WEB-RECUR)?)$/i;
+const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: PAYCONIQ(?: CO)?| CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB|ACH(?: WEB-RECUR)?|SEPA CREDIT TRANSFER|APPLE PAY|GOOGLE PAY)$/i;
 /** SumUp's and other terminals' "NAME//CITY/COUNTRY", SEB's Baltic card lines' "NAME/CITY/EST", and French card lines' "NAME\\CITY\\ FR". */
 const SLASHED_PLACE = /\/\/.*$|\/[\p{L} .'-]+\/[A-Z]{3}\b.*$|\\.*$/u;
 /** Polish transfers name the other party after a label: "Przelew przychodzący … Od: ACME SPÓŁKA Z O.O.", "Przelew wychodzący do: Jan Kowalski Tytuł: …". */
@@ -225,6 +225,10 @@ const REFERENCE_SUFFIX = /\*[A-Z0-9]*\d[A-Z0-9]*|\*[A-Z0-9]{1,3}$/gi;
 const STAR = /\s*\*\s*/g;
 /** A token with six digits or more in a row, whatever is glued to it (BIPT224070300012345_C): a reference, never a name. */
 const LONG_REFERENCE = /(?<=^|\s)\S*\d{6,}\S*(?=\s|$)/g;
+/** An amount written with a decimal comma (312,45, 1.234,56): what a loan's interest or principal was, never a name's. */
+const COMMA_AMOUNT = /(?<=^|\s)\d{1,3}(?:\.\d{3})*,\d{2}(?=\s|$)/g;
+/** A Norwegian account number (1234.56.78901). */
+const DOTTED_ACCOUNT = /\b\d{4}\.\d{2}\.\d{5}\b/g;
 /** A number of three digits or more on its own, or a code mixing letters and at least two digits (2K4L81QT2); not a pho restaurant's number, its name's (PHO 888). */
 const NUMBER_OR_CODE = /\b(?:(?<!\bPHO )\d{3,}|(?=[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,})\b/gi;
 /** Punctuation left standing alone once what was around it went ("Utrecht,, / UTRECHT"); an ampersand stays. */
@@ -292,6 +296,8 @@ const BLANKED: ReadonlyArray<readonly [pattern: RegExp, needs: 'digit' | 'digits
   [REFERENCE_SUFFIX, '*'],
   [STAR, '*'],
   [LONG_REFERENCE, 'digits'],
+  [COMMA_AMOUNT, 'digit'],
+  [DOTTED_ACCOUNT, 'digit'],
   [NUMBER_OR_CODE, 'digit'],
   [STRAY_PUNCTUATION, null],
 ];

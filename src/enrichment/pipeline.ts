@@ -117,6 +117,8 @@ export function enrich(input: EnrichmentInput): Enrichment {
 
 /** The name read from the line (`kept`, its normalized `name`) is a person's: a given name first, or initials; read only when a word could start one. */
 function readsAsPerson(name: string, kept: string, currencyCode: string): boolean {
+  // Two names joined by an ampersand are a firm's (JOHAN & NYSTROM), as initials so joined are.
+  if (kept.includes('&')) return false;
   const given = namesGivenName(name);
   if (!given && !mayHoldInitials(name)) return false;
   const read = normalize(nameFromText(kept, currencyCode) ?? '');

@@ -119,3 +119,40 @@ describe('US lines the probe found', () => {
     expect(both(enrichLine("SPEC'S #12 HOUSTON TX", '-38.00', 'USD'))).toEqual(["Spec's", 'FOOD_AND_DRINK_BEER_WINE_AND_LIQUOR']);
   });
 });
+
+describe('a second probe of the European banks', () => {
+  it("reads an Austrian payment with the Bankomat card as a purchase, and the shop after its wording", () => {
+    expect(both(enrichLine('BANKOMAT-ZAHLUNG 02.04. 19:12 GASTHAUS WIRT AM BACH 3400 KLOSTERNEUBURG', '-38.00'))).toEqual(['Gasthaus Wirt am Bach', 'FOOD_AND_DRINK_RESTAURANT']);
+    expect(detailedOf('BILLA DANKT 4471 WIEN 02.04. 08:10 Bezahlung Bankomat 0004', '-12.30')).toBe('FOOD_AND_DRINK_GROCERIES');
+    // Cash from the machine is still cash.
+    expect(detailedOf('Auszahlung Bankomat 02.04. 10:12 Erste Bank Graz', '-100.00')).toBe('TRANSFER_OUT_WITHDRAWAL');
+  });
+
+  it('reads the payee after Baltic, Lithuanian, German, Dutch and Danish transaction wordings, and stops before a reference or a purpose', () => {
+    expect(nameOf('Maksājums ar karti *4471 02.04.2026 LACI MAIZNICA SIGULDA', '-6.20')).toBe('Laci Maiznica');
+    expect(nameOf('Kortelės operacija 02.04 KEPYKLA DUONA KAUNAS', '-4.10')).toBe('Kepykla Duona');
+    expect(nameOf('Echtzeit-Überweisung von Julia Berger AT611904300234573201 Zahlungsreferenz Pizza', '18.00')).toBe('Julia Berger');
+    expect(nameOf('Periodieke overboeking naar K. de Vries huur', '-650.00')).toBe('K. de Vries');
+    expect(nameOf('Fast overførsel Boligselskabet Nordlys husleje', '-6200.00', 'DKK')).toBe('Boligselskabet Nordlys');
+    expect(nameOf('AOIFE DALY SEPA CREDIT TRANSFER REF: tickets', '35.00')).toBe('Aoife Daly');
+    expect(nameOf('Kinderfreunde Wien Elternbeitrag Kindergarten Mai', '-92.00')).toBe('Kinderfreunde Wien');
+  });
+
+  it("reads a town's sewer and waste fees as such before a fee's word, and a loan's interest and principal as no name", () => {
+    expect(detailedOf('Stadtgemeinde Baden Kanalbenützungsgebühr 2. Quartal 2026', '-86.40')).toBe('RENT_AND_UTILITIES_SEWAGE_AND_WASTE_MANAGEMENT');
+    expect(detailedOf('URZĄD MIASTA KRAKOWA OPŁATA ZA GOSPODAROWANIE ODPADAMI 04/2026', '-97.00', 'PLN')).toBe('RENT_AND_UTILITIES_SEWAGE_AND_WASTE_MANAGEMENT');
+    expect(both(enrichLine('Rate Baufinanzierung Darl.-Nr. 7001234567 Zins 312,45 Tilgung 487,55', '-800.00'))).toEqual([null, 'LOAN_PAYMENTS_MORTGAGE_PAYMENT']);
+    expect(both(enrichLine('ASUNTOLAINAN LYHENNYS JA KORKO 7712345', '-845.00'))).toEqual([null, 'LOAN_PAYMENTS_MORTGAGE_PAYMENT']);
+    expect(detailedOf('Mājokļa kredīta atmaksa 04/2026', '-410.00')).toBe('LOAN_PAYMENTS_MORTGAGE_PAYMENT');
+    expect(detailedOf('Būsto paskolos įmoka 2026-04', '-390.00')).toBe('LOAN_PAYMENTS_MORTGAGE_PAYMENT');
+  });
+
+  it("reads Italian public salaries, fees abroad, ADSL as internet, a restaurant's compound word, two names joined as a firm", () => {
+    expect(detailedOf('MEF - NOIPA CAUSALE: COMPETENZE APRILE 2026', '1820.00')).toBe('INCOME_WAGES');
+    expect(detailedOf('COMMISSIONE PAGAMENTO IN VALUTA ESTERA', '-1.50')).toBe('BANK_FEES_FOREIGN_TRANSACTION_FEES');
+    expect(detailedOf('Kosten gebruik betaalpas buiten Europa', '-2.25')).toBe('BANK_FEES_FOREIGN_TRANSACTION_FEES');
+    expect(detailedOf('PRLV SEPA SFR FIXE ADSL 0426', '-30.00')).toBe('RENT_AND_UTILITIES_INTERNET_AND_CABLE');
+    expect(detailedOf('Visa 104417 Nok 612.00 Havblikk Fiskerestaurant Bergen Kurs: 1.0000', '-612.00', 'NOK')).toBe('FOOD_AND_DRINK_RESTAURANT');
+    expect(detailedOf('Korttiosto 240402 HOLM & LIND', '-5.60')).not.toBe('TRANSFER_OUT_ACCOUNT_TRANSFER');
+  });
+});
