@@ -79,7 +79,7 @@ export function withEndingApart(name: string): string {
 const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['UNIV', 'UNIVERSITY'], ['HLTHCR', 'HEALTHCARE'], ['HLTH', 'HEALTH'], ['MTR', 'MOTOR'], ['SVCS', 'SERVICES'], ['SVC', 'SERVICE'], ['MGMT', 'MANAGEMENT'], ['ASSN', 'ASSOCIATION'],
   ['INTL', 'INTERNATIONAL'], ['CTR', 'CENTER'], ['HOSP', 'HOSPITAL'], ['UTIL', 'UTILITIES'], ['UTILS', 'UTILITIES'], ['CNTY', 'COUNTY'], ['TWP', 'TOWNSHIP'],
-  ['SERV', 'SERVICES'],
+  ['SERV', 'SERVICES'], ['CTY', 'COUNTY'],
 ]);
 /** The words FIN for finance follows in a name (MOTOR FIN); elsewhere it is a word or Finland's code. A restaurant's REST stays: statements' readers keep it as often as not. */
 const FINANCE_AFTER: ReadonlySet<string> = new Set(['MOTOR', 'MTR', 'AUTO']);
@@ -87,6 +87,7 @@ const FINANCE_AFTER: ReadonlySet<string> = new Set(['MOTOR', 'MTR', 'AUTO']);
 const AFTER: ReadonlyMap<string, readonly [ReadonlySet<string>, string]> = new Map([
   ['FIN', [FINANCE_AFTER, 'FINANCE']],
   ['SCH', [new Set(['PUBLIC']), 'SCHOOLS']],
+  ['MGM', [new Set(['PROPERTY', 'PROP']), 'MANAGEMENT']],
   ['AUTH', [new Set(['SERV', 'SERVICES']), 'AUTHORITY']],
 ]);
 

@@ -113,6 +113,17 @@ describe('US lines the probe found', () => {
     expect(nameOf('Debit Card Purchase 04/02 11:52a #4471 BRIGHT SMILES DENTAL HUNTSVILLE AL', '-90.00', 'USD')).toBe('Bright Smiles Dental');
   });
 
+  it("reads credit unions' card and ACH wordings: a Visa Check Card's dashes, a purpose after the payee, Tithely's prefix, a pension's type", () => {
+    expect(both(enrichLine('POS Debit - Visa Check Card 4421 - EL SOL TAQUERIA YAKIMA WA', '-16.00', 'USD'))).toEqual(['El Sol Taqueria', 'FOOD_AND_DRINK_RESTAURANT']);
+    expect(nameOf('ACH Debit HOPE COMMUNITY CHURCH GIVING 260407', '-100.00', 'USD')).toBe('Hope Community Church');
+    expect(nameOf('ACH Debit SUNNY DAYS DAYCARE TUITION', '-250.00', 'USD')).toBe('Sunny Days Daycare');
+    expect(both(enrichLine('TITHELY* GRACE FELLOWSHIP 888-555-0150 CA', '-50.00', 'USD'))).toEqual(['Grace Fellowship', 'GOVERNMENT_AND_NON_PROFIT_DONATIONS']);
+    expect(detailedOf('Deposit ACH CALPERS TYPE: RET PAYMT ID: 0412 CO: CALPERS', '2400.00')).toBe('INCOME_RETIREMENT_PENSION');
+    expect(detailedOf('Withdrawal ACH SRP TYPE: ELEC PYMT ID: 0412 CO: SRP', '-140.00')).toBe('RENT_AND_UTILITIES_GAS_AND_ELECTRICITY');
+    expect(nameOf('ACH Debit MAPLE PROPERTY MGM RENT 0412', '-1200.00', 'USD')).toBe('Maple Property Management');
+    expect(detailedOf("Jade's Nail & Brow Bar", '-45.00', 'USD')).toBe('PERSONAL_CARE_HAIR_AND_BEAUTY');
+  });
+
   it("drops a US town OFX cut short after a name, reads a cut animal hospital as a vet, and knows Spec's", () => {
     expect(nameOf('SQ *LITTLE OWL BAKERY BELLINGHA', '-9.00', 'USD')).toBe('Little Owl Bakery');
     expect(detailedOf('CHECKCARD 0402 CEDAR CREEK ANIMAL HOSP ROANOKE VA', '-140.00', 'USD')).toBe('MEDICAL_VETERINARY_SERVICES');
