@@ -167,3 +167,34 @@ describe('a second probe of the European banks', () => {
     expect(detailedOf('Korttiosto 240402 HOLM & LIND', '-5.60')).not.toBe('TRANSFER_OUT_ACCOUNT_TRANSFER');
   });
 });
+
+describe('a third probe of the Belgian, German, Austrian and French banks', () => {
+  it("reads a euro garage as car repair, an Austrian Putzerei and Buschenschank, schools' and towns' charges, DSL", () => {
+    expect(both(enrichLine('Paiement Bancontact 19/04 GARAGE MARCHAL SPRL 5300 ANDENNE BE', '-250.00'))).toEqual(['Garage Marchal', 'GENERAL_SERVICES_AUTOMOTIVE']);
+    expect(detailedOf('POS 9,40 AT K1 02.04. 10:15 PUTZEREI BLITZ 1070 WIEN', '-9.40')).toBe('PERSONAL_CARE_LAUNDRY_AND_DRY_CLEANING');
+    expect(detailedOf('BANKOMAT-ZAHLUNG 02.04. 18:30 BUSCHENSCHANK GRUBER GAMLITZ', '-41.00')).toBe('FOOD_AND_DRINK_RESTAURANT');
+    expect(detailedOf('PRLV SEPA OGEC ENSEMBLE SCOLAIRE SAINTE ANNE CANTINE AVRIL', '-80.00')).toBe('GENERAL_SERVICES_EDUCATION');
+    expect(both(enrichLine('Marktgemeinde Brunn Wasserbezugsgebühr 2. Quartal 2026', '-64.00'))).toEqual(['Marktgemeinde Brunn', 'RENT_AND_UTILITIES_WATER']);
+    expect(nameOf('SEPA-Lastschrift Stadt Regensburg Musikschule Kursgebühr Frühjahr', '-120.00')).toBe('Stadt Regensburg Musikschule');
+    expect(detailedOf('Lastschrift 1&1 Telecom GmbH Rechnung DSL 04/2026', '-39.99')).toBe('RENT_AND_UTILITIES_INTERNET_AND_CABLE');
+    // A bank's own fees keep their word.
+    expect(detailedOf('Kontoführungsgebühr April', '-6.90')).toBe('BANK_FEES_OTHER_BANK_FEES');
+  });
+
+  it("reads another bank's machine's fee, a rejected debit's fee, a term deposit's interest, a housing loan's instalment", () => {
+    expect(both(enrichLine('Entgelt Fremd-GAA Bargeldauszahlung 02.04. Euronet 3,99', '-3.99'))).toEqual([null, 'BANK_FEES_ATM_FEES']);
+    expect(both(enrichLine('FRAIS RETRAIT DAB AUTRE BANQUE 04/2026', '-1.00'))).toEqual([null, 'BANK_FEES_ATM_FEES']);
+    expect(both(enrichLine('FRAIS REJET PRLV SEPA 0426', '-20.00'))).toEqual([null, 'BANK_FEES_INSUFFICIENT_FUNDS']);
+    expect(both(enrichLine('Interesten termijnrekening 2026', '14.20'))).toEqual([null, 'INCOME_INTEREST_EARNED']);
+    expect(both(enrichLine('Kreditrate Wohnbaukredit 0077123', '-700.00'))).toEqual([null, 'LOAN_PAYMENTS_MORTGAGE_PAYMENT']);
+  });
+
+  it('reads the payee after French and Belgian labels, a German Kauf and Belastung, and benefits paid in', () => {
+    expect(both(enrichLine('VIREMENT RECU DE: EURL PLOMBERIE MARTIN MOTIF: SALAIRE AVRIL', '1900.00'))).toEqual(['Plomberie Martin', 'INCOME_WAGES']);
+    expect(nameOf('Domiciliation européenne Créancier : VOO SA Facture 4412', '-60.00')).toBe('VOO');
+    expect(nameOf('Kauf Baeckerei Krause Leipzig', '-4.00')).toBe('Baeckerei Krause');
+    expect(nameOf('Lastschrift / Belastung AOK Bayern - Die Gesundheitskasse Beitrag', '-210.00')).toBe('AOK');
+    expect(detailedOf('Österreichische Gesundheitskasse Kinderbetreuungsgeld Mai', '900.00')).toBe('INCOME_OTHER_INCOME');
+    expect(detailedOf('VIR SEPA RECU /DE MSA BOURGOGNE /MOTIF PRESTATIONS FAMILIALES', '300.00')).toBe('INCOME_OTHER_INCOME');
+  });
+});
