@@ -196,5 +196,9 @@ describe('a third probe of the Belgian, German, Austrian and French banks', () =
     expect(nameOf('Lastschrift / Belastung AOK Bayern - Die Gesundheitskasse Beitrag', '-210.00')).toBe('AOK');
     expect(detailedOf('Österreichische Gesundheitskasse Kinderbetreuungsgeld Mai', '900.00')).toBe('INCOME_OTHER_INCOME');
     expect(detailedOf('VIR SEPA RECU /DE MSA BOURGOGNE /MOTIF PRESTATIONS FAMILIALES', '300.00')).toBe('INCOME_OTHER_INCOME');
+    expect(nameOf('Paiement Bancontact CONTACTLESS avec carte de débit 4412 à PHARMACIE DU PONT NAMUR', '-12.00')).toBe('Pharmacie du Pont');
+    expect(nameOf('Betaling Bancontact 08-04 07:05 BAKKERIJ DE GOUDEN AAR GENT', '-6.00')).toBe('Bakkerij de Gouden Aar');
+    expect(nameOf('VIR SEPA RECU /DE SA CONSTRUCTIONS LEBLANC /MOTIF SALAIRE', '2100.00')).toBe('Constructions Leblanc');
+    expect(detailedOf('POS Debit - Visa Check Card 7765 - MIKES AUTO BODY & PAINT FRESNO CA', '-400.00', 'USD')).toBe('GENERAL_SERVICES_AUTOMOTIVE');
   });
 });
