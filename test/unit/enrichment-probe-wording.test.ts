@@ -202,3 +202,22 @@ describe('a third probe of the Belgian, German, Austrian and French banks', () =
     expect(detailedOf('POS Debit - Visa Check Card 7765 - MIKES AUTO BODY & PAINT FRESNO CA', '-400.00', 'USD')).toBe('GENERAL_SERVICES_AUTOMOTIVE');
   });
 });
+
+describe('a fourth probe of the Spanish, Portuguese, Italian, Irish and British banks', () => {
+  it('reads the payee after Portuguese and Spanish wordings and Bizum a:, and stops before a levy or a fee for school', () => {
+    expect(nameOf('COMPRAS C.DEB BARBEARIA CAMPOS PORTO 03/05', '-12.00')).toBe('Barbearia Campos');
+    expect(both(enrichLine('TRANSFERENCIA RECIBIDA TALLERES RIVAS SL CONCEPTO NOMINA MAYO', '1500.00'))).toEqual(['Talleres Rivas', 'INCOME_WAGES']);
+    expect(nameOf('Bizum a: Lucía Ortega Concepto: cena', '-15.00')).toBe('Lucía Ortega');
+    expect(nameOf('RECIBO AYUNTAMIENTO DE CADIZ IMPUESTO VEHICULOS TRACCION MECANICA 2026 MATRICULA 1234KLM', '-90.00')).toBe('Ayuntamiento de Cadiz');
+  });
+
+  it("reads an Irish chipper, a British newsagent and off-licence cut short, a pocket, another bank's machine's fee in Spanish, a Spanish mortgage", () => {
+    expect(detailedOf('VDC-LUIGIS CHIPPER', '-12.00')).toBe('FOOD_AND_DRINK_FAST_FOOD');
+    expect(detailedOf('SHAHS NEWSAGENTS LEEDS GB', '-4.20', 'GBP')).toBe('GENERAL_MERCHANDISE_BOOKSTORES_AND_NEWSSTANDS');
+    expect(detailedOf('CARD PAYMENT TO VICTORIA WINES OFF LIC', '-18.00', 'GBP')).toBe('FOOD_AND_DRINK_BEER_WINE_AND_LIQUOR');
+    expect(both(enrichLine('To pocket EUR Summer', '-100.00'))).toEqual([null, 'TRANSFER_OUT_SAVINGS']);
+    expect(both(enrichLine('COMISION USO CAJERO OTRA ENTIDAD 0412', '-2.00'))).toEqual([null, 'BANK_FEES_ATM_FEES']);
+    expect(both(enrichLine('ADEUDO CUOTA PRESTAMO HIPOTECARIO 0412', '-700.00'))).toEqual([null, 'LOAN_PAYMENTS_MORTGAGE_PAYMENT']);
+    expect(both(enrichLine('PAYE REFUND REVENUE COMMISS', '300.00'))).toEqual(['Revenue Commissioners', 'INCOME_TAX_REFUND']);
+  });
+});
