@@ -136,7 +136,7 @@ const RECEIPT_FROM = /\bFASTER PAYMENTS? RECEIPT\b.*?\bFROM\s+(.+)$/i;
  */
 const TIKKIE_PAYER = /\bTikkie ID \S+,.*?,\s*(?:Van\s+([^,]+),|Door\s+(.+?)\s+via Tikkie\b|(\p{L}[\p{L}' .-]*)$)/iu;
 /** Bank of America's Zelle lines, "Zelle Transfer Conf# t5k2w1; Ortega, Lucia", and Swedish Swish lines, "Swish inbetalning LINDQVIST, OSKAR" (surname, given name). */
-const SURNAME_COMMA_GIVEN = /(?:\bZelle\b[^;]*;|\bSwish(?: (?:betalning|inbetalning))?)\s*([\p{L}' -]+),\s*([\p{L}' -]+)$/iu;
+const SURNAME_COMMA_GIVEN = /(?:\bZelle\b[^;]*;|\bSwish(?: (?:betalning|inbetalning|fr[åa]n|till))?)\s*([\p{L}' -]+),\s*([\p{L}' -]+)$/iu;
 /** A letter alone at the end, after two words or more, with the ampersand before it (HEIRLOOM BAKERY & C). */
 const CUT_LETTER = /(?<=\S \S+)(?: &)? \p{L}$/u;
 /** OFX cuts a name at 32 characters: "ROSA MEXICANO UNION SQ NEW YOR" ends in part of a city. */

@@ -221,3 +221,24 @@ describe('a fourth probe of the Spanish, Portuguese, Italian, Irish and British 
     expect(both(enrichLine('PAYE REFUND REVENUE COMMISS', '300.00'))).toEqual(['Revenue Commissioners', 'INCOME_TAX_REFUND']);
   });
 });
+
+describe('a fourth probe of the Nordic, Baltic and Polish banks', () => {
+  it("reads banks' own lines: a package fee, debit and card interest, a deposit opened, BSU savings, a cash loan, a home loan", () => {
+    expect(both(enrichLine('Igakuine paketitasu 04/2026', '-2.50'))).toEqual([null, 'BANK_FEES_OTHER_BANK_FEES']);
+    expect(both(enrichLine('Debetrenter 1. kvartal', '-5.10', 'DKK'))).toEqual([null, 'BANK_FEES_INTEREST_CHARGE']);
+    expect(both(enrichLine('Krediitkaardi intress 04/2026', '-3.20'))).toEqual([null, 'BANK_FEES_INTEREST_CHARGE']);
+    expect(both(enrichLine('Hoiuse avamine 12 kuud', '-1000.00'))).toEqual([null, 'TRANSFER_OUT_SAVINGS']);
+    expect(both(enrichLine('Overføring til BSU 1234.56.78901', '-2000.00', 'NOK'))).toEqual([null, 'TRANSFER_OUT_SAVINGS']);
+    expect(both(enrichLine('SPŁATA RATY KREDYTU GOTÓWKOWEGO NR 12345678', '-900.00', 'PLN'))).toEqual([null, 'LOAN_PAYMENTS_PERSONAL_LOAN_PAYMENT']);
+    expect(detailedOf('Swedbank AS kodulaenu makse 04/2026', '-610.00')).toBe('LOAN_PAYMENTS_MORTGAGE_PAYMENT');
+  });
+
+  it("reads Danish card wordings without a hyphen, a kindergarten's fee billed by a town, bike repairers, a Swedish hair salon's compound word", () => {
+    expect(nameOf('Kortkøb 17.04 CYKELSMEDEN HOLTE', '-500.00', 'DKK')).toBe('Cykelsmeden Holte');
+    expect(both(enrichLine('BG 5050-1234 MALMÖ STAD FÖRSKOLEAVGIFT OCR 1234567', '-1500.00', 'SEK'))).toEqual(['Malmö Stad', 'GENERAL_SERVICES_CHILDCARE']);
+    expect(detailedOf('Swish betalning CYKELKLINIKEN I LUND AB 1235567890', '-400.00', 'SEK')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');
+    expect(detailedOf('Vipps*Sykkelverkstedet Grünerløkka', '-650.00', 'NOK')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');
+    expect(detailedOf('KORTKÖP 240412 HÅRSALONGEN SAX', '-400.00', 'SEK')).toBe('PERSONAL_CARE_HAIR_AND_BEAUTY');
+    expect(nameOf('eFaktura BERGEN KOMMUNE BARNEHAGE KID 00123456789', '-3000.00', 'NOK')).toBe('Bergen Kommune Barnehage');
+  });
+});
