@@ -47,14 +47,14 @@ export function legalFormLength(words: readonly string[], start: number, currenc
 }
 
 /** The Baltic forms written before the name (SIA TET, UAB IGNITIS, AAS BALTA): the name follows, as short as it may be. */
-const LEADING = new Set(['SIA', 'UAB', 'AAS', 'OU', 'VAS']);
+export const BALTIC_LEADING_FORMS: ReadonlySet<string> = new Set(['SIA', 'UAB', 'AAS', 'OU', 'VAS']);
 
 /** `normalized` without its legal forms, a Baltic one before the name too. */
 export function withoutLegalForms(normalized: string, currencyCode: string): string {
   if (!(FORMS.get(currencyCode) ?? ENGLISH_ONLY).any.test(normalized)) return normalized;
   const words = normalized.split(' ');
   const kept: string[] = [];
-  for (let index = currencyCode === 'EUR' && words.length > 1 && LEADING.has(words[0]!) ? 1 : 0; index < words.length; index++) {
+  for (let index = currencyCode === 'EUR' && words.length > 1 && BALTIC_LEADING_FORMS.has(words[0]!) ? 1 : 0; index < words.length; index++) {
     const length = legalFormLength(words, index, currencyCode);
     if (length > 0) index += length - 1;
     else kept.push(words[index]!);

@@ -9,7 +9,7 @@
  * lower-casing particles inside a name (Metro de Madrid); text already in mixed case is kept.
  */
 import { US_STATES } from './clean.ts';
-import { legalFormLength } from './legal-forms.ts';
+import { BALTIC_LEADING_FORMS, legalFormLength } from './legal-forms.ts';
 import { givenNameFirst, isGivenName } from './given-names.ts';
 import { CIVIL_TITLES } from './guards.ts';
 import { isFacilitator } from './naming-guards.ts';
@@ -59,7 +59,7 @@ const PURPOSE = new Set([
   'DDS', 'DMD', 'MD', 'DVM', 'PHD', 'ESQ', 'CPA',
 ]);
 /** Legal forms written before the name: the Baltic countries' (SIA ACME LATVIA, UAB Ignitis, AS Latvenergo), France's (SARL BOIS ET TOITS, SAS DATALOG), Belgium's (BV BAKKERIJ VERMEULEN, VZW …), a Dutch company's royal warrant (Koninklijke Vopak), a Dutch foundation's Stichting (Stichting Ymere: four readers in five name Ymere). */
-const LEADING_FORMS = new Set(['SIA', 'AS', 'UAB', 'AB', 'OU', 'AAS', 'VAS', 'SA', 'SARL', 'SAS', 'SASU', 'EURL', 'KONINKLIJKE', 'BV', 'NV', 'VZW', 'ASBL', 'STICHTING']);
+const LEADING_FORMS = new Set([...BALTIC_LEADING_FORMS, 'AS', 'AB', 'SA', 'SARL', 'SAS', 'SASU', 'EURL', 'KONINKLIJKE', 'BV', 'NV', 'VZW', 'ASBL', 'STICHTING']);
 /** French M. (monsieur) before another initial is the first of a person's initials (M.A. VISSER), not a title. */
 function startsInitials(flat: readonly string[], at: number): boolean {
   return flat[at]!.length === 1 && flat[at + 1]?.length === 1;

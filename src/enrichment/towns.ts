@@ -40,6 +40,8 @@ const byCurrencies = new Map<string, ReadonlySet<string>>();
 /** The towns of either currency's countries: the account's and, when the line gives an amount in another, that one's. */
 export function townsOfEither(currencyCode: string | undefined, other: string | undefined): ReadonlySet<string> {
   if (other === undefined || other === currencyCode?.toUpperCase()) return townsOf(currencyCode);
+  // Kept per pair of currencies that have towns: a few dozen at most, whatever codes the accounts carry.
+  if (townsOf(currencyCode) === NO_TOWNS) return townsOf(other);
   const key = `${currencyCode} ${other}`;
   let towns = byCurrencies.get(key);
   if (!towns) {
