@@ -247,6 +247,8 @@ const STATE_GLUED = /^([A-Z]{2})US\d*$/;
 const US_STORE_NUMBER = /^#?\d{3,}$/;
 /** A web address in a card descriptor's town field, maybe cut (SHOP.COM, TUCKERKNITS.C, AMZN.COM/BILL). */
 const WEB_FIELD = /^[\p{L}\d-]{2,}\.\p{L}{1,3}(?:\/\S*)?$/u;
+/** The word a restaurant's number belongs to (PHO 888): no store's number. */
+const NUMBERED_NAME = /^PHO$/i;
 /** A token with two letters in a row: part of a name, not a time's or a code's. */
 const TWO_LETTERS = /\p{L}{2}/u;
 /** A word of letters with a store's number glued on (PETRO1243). */
@@ -273,6 +275,7 @@ function prefixesOf(cities: Iterable<string>): ReadonlySet<string> {
 const CITY_PREFIXES = prefixesOf(places.cities);
 /** The starts of the US towns of the gazetteer's table (50,000 people and more) too, for a US name OFX cut short (BELLINGHA, ASHEVI); made on the first such line. */
 let usTownPrefixes: ReadonlySet<string> | undefined;
+/** A US town's start this long at least: a shorter stub (MOO, PIZZ) is as likely the name's own word cut. */
 const US_CUT_SHORTEST = 5;
 
 /**
@@ -454,7 +457,7 @@ function withoutUsTown(descriptor: string): string {
   if (state < 2 || !/^[A-Z]{2}$/.test(code) || !US_STATES.has(code)) return text;
   // The town's field may hold the shop's web address instead, cut at its length (TUCKER KNITS TUCKERKNITS.C CA).
   if (WEB_FIELD.test(tokens[state - 1]!)) return tokens.slice(0, state - 1).join(' ');
-  const store = tokens.findIndex((token, index) => index > 0 && index < state && US_STORE_NUMBER.test(token) && !/^PHO$/i.test(tokens[index - 1]!));
+  const store = tokens.findIndex((token, index) => index > 0 && index < state && US_STORE_NUMBER.test(token) && !NUMBERED_NAME.test(tokens[index - 1]!));
   // A store number before the name, after a time or a code only (09:14a #8812 SMILE DENTAL …), ends nothing.
   if (store > 0 && tokens.slice(0, store).some((token) => TWO_LETTERS.test(token))) return tokens.slice(0, STORE_WORD.test(tokens[store - 1]!) && store > 1 ? store - 1 : store).join(' ');
   // A store's number glued to the name's last word (MARATHON PETRO1243 DETROIT MI): the word stays, the town after it goes.
