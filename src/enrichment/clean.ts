@@ -229,8 +229,11 @@ const LONG_REFERENCE = /(?<=^|\s)\S*\d{6,}\S*(?=\s|$)/g;
 const COMMA_AMOUNT = /(?<=^|\s)\d{1,3}(?:\.\d{3})*,\d{2}(?=\s|$)/g;
 /** A Norwegian account number (1234.56.78901). */
 const DOTTED_ACCOUNT = /\b\d{4}\.\d{2}\.\d{5}\b/g;
-/** A number of three digits or more on its own, or a code mixing letters and at least two digits (2K4L81QT2); not a pho restaurant's number, its name's (PHO 888). */
-const NUMBER_OR_CODE = /\b(?:(?<!\bPHO )\d{3,}|(?=[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,})\b/gi;
+/** The word a restaurant's number belongs to (PHO 888): its number is the name's, no store's. */
+const NUMBERED_NAME_WORD = 'PHO';
+const NUMBERED_NAME = new RegExp(`^${NUMBERED_NAME_WORD}$`, 'i');
+/** A number of three digits or more on its own, or a code mixing letters and at least two digits (2K4L81QT2); not a pho restaurant's number. */
+const NUMBER_OR_CODE = new RegExp(String.raw`\b(?:(?<!\b${NUMBERED_NAME_WORD} )\d{3,}|(?=[A-Z0-9]*\d[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,})\b`, 'gi');
 /** Punctuation left standing alone once what was around it went ("Utrecht,, / UTRECHT"); an ampersand stays. */
 const STRAY_PUNCTUATION = /(?<=^|\s)[^\p{L}\p{N}\s&]+(?=\s|$)/gu;
 const EDGES = /^[\s*#:;,./\\|_+-]+|[\s*#:;,/\\|_+-]+$/g;
@@ -247,8 +250,6 @@ const STATE_GLUED = /^([A-Z]{2})US\d*$/;
 const US_STORE_NUMBER = /^#?\d{3,}$/;
 /** A web address in a card descriptor's town field, maybe cut (SHOP.COM, TUCKERKNITS.C, AMZN.COM/BILL). */
 const WEB_FIELD = /^[\p{L}\d-]{2,}\.\p{L}{1,3}(?:\/\S*)?$/u;
-/** The word a restaurant's number belongs to (PHO 888): no store's number. */
-const NUMBERED_NAME = /^PHO$/i;
 /** A token with two letters in a row: part of a name, not a time's or a code's. */
 const TWO_LETTERS = /\p{L}{2}/u;
 /** A word of letters with a store's number glued on (PETRO1243). */
