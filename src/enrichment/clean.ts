@@ -17,7 +17,7 @@ import { isNormalized, normalize, normalizeEach } from './text.ts';
 export const MAX_DESCRIPTION_LENGTH = 400;
 
 /** Card processors and payment facilitators whose prefix stands before the merchant's own name. */
-const PROCESSORS = ['SQ', 'SQC', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR', 'STRIPE', 'SATISPAY', 'IN', 'TITHELY', 'TITHE LY'];
+const PROCESSORS = ['SQ', 'SQC', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR', 'STRIPE', 'SATISPAY', 'IN', 'TITHELY', 'TITHE LY', 'TITHE\\.LY', 'PUSHPAY', 'INSTAMED', 'BRIGHTWHEEL', 'SPOT'];
 
 /** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
@@ -190,7 +190,7 @@ const QUOTES = /["“”„«»]/g;
  * has a digit: a word of four letters after the account (JOKE PEETERS) is the name's.
  */
 const SPACED_ACCOUNT = /\b[A-Z]{2}\d{2} [A-Z0-9]{4}(?: (?=[A-Z]{0,3}\d)[A-Z0-9]{4}){1,6}(?: \d{1,3})?(?: BIC:? [A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)?(?=\s|$)/g;
-const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{4}\b|\b(?:NUMMER |NUMERO )?\d{4} \d{2}XX XXXX \d{4}\b|\b(?:CARD|KARTE|CARTE|CARTA|KORT)\s?(?:NO\.?|NR\.?|N\.|#)?\s?[X*]*\d{4}\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4}\b)/gi;
+const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{3,4}\b|\b(?:NUMMER |NUMERO )?\d{4} \d{2}XX XXXX \d{4}\b|\b(?:CARD|KARTE|CARTE|CARTA|KORT|KAART|KAARTNUMMER)\s?(?:NO\.?|NR\.?|N\.|#)?\s?[X*]*\d{4}\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4}\b)/gi;
 /** A date, or a month with its year (09/2025, 09.2025, 2025-09: the month a salary or a bill is for), with a label before it. */
 const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?|\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}[/.]\d{4}|\d{4}[-/]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
 /** UK statements end a line with the payment's code (direct debit, standing order, giro credit, …). */
@@ -200,7 +200,8 @@ const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR)$/i;
  * a direct debit to So Energy, not a standing order.
  */
 const LEADING_UK_CODE = /^(?:SO|DD|FP)\s/i;
-const TIME = /\b(?:(?:KL|ORE|GODZ)\.? )?(?:\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s?(?:UHR|H)|[AP]M?)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
+/** A time of day, with its label (Norway's kl., Italy's ore, Poland's godz., Belgian card lines' "OM 11.20 UUR" and "A 19.22 HEURES"). */
+const TIME = /\b(?:(?:OM|A) \d{1,2}[:.]\d{2} (?:UUR|HEURES?)\b|(?:(?:KL|ORE|GODZ)\.? )?(?:\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s?(?:UHR|H)|[AP]M?)?(?=\s|$)|\d{1,2}:\d{2}\b))/gi;
 const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?${CURRENCY}|(?:KURS|RATE|FX RATE):?\s?\d+(?:[.,]\d+)?(?:\/${CURRENCY})?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
 /** The currency of an amount the line gives beside its own (a card paid abroad: EUR 18.50, 24.50 EUR). */
 const FOREIGN_CURRENCY = new RegExp(String.raw`\b(${CURRENCY.slice(3, -1)})\s?\d|\d\s?(${CURRENCY.slice(3, -1)})\b`, 'i');
@@ -327,7 +328,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   const collapsed = wholeDescription(raw);
   const whole = withGluedFieldsApart(collapsed);
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
-  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (descriptor.includes(' - ') ? CARDHOLDER_THEN_SHOP.exec(descriptor)?.[1] : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(ITALIAN_PARTY, whole) ?? labelled(WIRE_PARTY, whole) ?? PAYPAL_SHOP.exec(whole)?.[1] ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (descriptor.includes(' - ') || descriptor.includes('KAART') ? CARDHOLDER_THEN_SHOP.exec(descriptor)?.[1] : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? labelled(ADRES, whole) ?? labelled(ITALIAN_PARTY, whole) ?? labelled(WIRE_PARTY, whole) ?? PAYPAL_SHOP.exec(whole)?.[1] ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   if (QUOTE.test(text)) text = text.replace(QUOTES, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
@@ -384,7 +385,7 @@ function firstField(text: string): string | undefined {
 }
 
 /** Belgian card lines name the card, its holder and the day before the shop: "AANKOOP BANCONTACT CONTACTLESS MET KAART NR 6703 0512 3318 4412 - JAN PEETERS OP 13/03 11:02 DIERENARTS DE VOS BVBA TONGEREN", "… AVEC LA CARTE 6703 … - JEAN DUPONT LE 13/03 11:02 …". */
-const CARDHOLDER_THEN_SHOP = /\b(?:MET KAART|AVEC LA CARTE(?: DE D[ÉE]BIT)?)(?: NR)? [\dX ]+ - .+? (?:OP|LE) \d{2}\/\d{2}(?:\/\d{2,4})?(?: \d{1,2}[:.]\d{2})? (.+)$/i;
+const CARDHOLDER_THEN_SHOP = /\b(?:MET KAART|AVEC LA CARTE(?: DE D[ÉE]BIT)?)(?: NR)? [\dX ]+ (?:- .+? )?(?:OP|LE) \d{2}\/\d{2}(?:\/\d{2,4})?(?: \d{1,2}[:.]\d{2})? (.+)$/i;
 /** A till's prefix after a bank's own fields (AT 4,20 DEBIT POS … SUMUP *KAFFEE ALT WIEN, BEA, Apple Pay SumUp *Vishandel Bakker): the shop, from the prefix on. */
 const TILL_AFTER_FIELDS = /\s(?:TST|SQ|SUMUP|ZETTLE_?|IZ)\s?\*\s*(?=\p{L})/iu;
 
@@ -449,8 +450,9 @@ function achOriginator(text: string): string | undefined {
  * capitals, as words in title case (`SQ *RIVERSIDE ICE CREAM Pleasant Hill IA`): neither list of towns is complete.
  */
 function withoutUsTown(descriptor: string): string {
-  if (!mayEndInUsState(descriptor)) return descriptor;
-  const text = descriptor.replace(GLUED_TITLE_CASE, '$1 ');
+  const apart = withStateApart(descriptor);
+  if (!mayEndInUsState(apart)) return descriptor;
+  const text = apart.replace(GLUED_TITLE_CASE, '$1 ');
   const tokens = text.split(' ');
   let state = tokens.length - 1;
   while (state > 0 && US_TAIL.test(tokens[state]!)) state--;
@@ -464,7 +466,7 @@ function withoutUsTown(descriptor: string): string {
   // A store's number glued to the name's last word (MARATHON PETRO1243 DETROIT MI): the word stays, the town after it goes.
   const numbered = tokens.findIndex((token, index) => index > 0 && index < state - 1 && GLUED_STORE_NUMBER.test(token));
   if (numbered > 0) return [...tokens.slice(0, numbered), tokens[numbered]!.replace(/\d+$/, '')].join(' ');
-  const glued = gluedTown(tokens[state - 1]!);
+  const glued = gluedTown(tokens[state - 1]!, code);
   if (glued > 0) return [...tokens.slice(0, state - 1), tokens[state - 1]!.slice(0, -glued)].join(' ');
   // A dash between the name and up to three words before the state: those are the town (BLACKBIRD COFFEE - NORTH BILLINGS MT).
   const dash = tokens.lastIndexOf('-', state - 1);
@@ -524,11 +526,33 @@ function stateTownLength(words: readonly string[], state: number, code: string):
 /** The most words a town after a dash in a US card descriptor has, the state's token counted. */
 const TOWN_AFTER_DASH = 4;
 
-/** A one-word town glued to a name its field filled (PINE STATE BISCPORTLAND OR): its length, 0 when none. */
-function gluedTown(token: string): number {
+/** A one-word town glued to a name its field filled (PINE STATE BISCPORTLAND OR, BREW HA HA COFFEWILMINGTON DE): its length, 0 when none. */
+function gluedTown(token: string, state: string): number {
   if (!/^[A-Z]+$/.test(token)) return 0;
-  for (let start = 1; start <= token.length - SHORTEST_CUT_TOWN; start++) if (CITIES.has(token.slice(start))) return token.length - start;
+  for (let start = 1; start <= token.length - SHORTEST_CUT_TOWN; start++) if (CITIES.has(token.slice(start)) || isStateTown(state, token.slice(start))) return token.length - start;
   return 0;
+}
+
+/** The fewest letters of a town a bank glues its state to (AMESIA). */
+const SHORTEST_GLUED_TOWN = 3;
+
+/**
+ * A US descriptor whose last word is a town with its state glued on (SPYHOUSE COFFEE MINNEAPOLISMN,
+ * LOVE'S #0456 OKLAHOMA CITYOK): the state apart from it, when the words before the state are a town
+ * of that state (data/towns.json's); the descriptor as it is otherwise.
+ */
+function withStateApart(descriptor: string): string {
+  const space = descriptor.lastIndexOf(' ');
+  const last = descriptor.slice(space + 1);
+  if (space < 0 || last.length < SHORTEST_GLUED_TOWN + 2 || !/^[A-Z]+$/.test(last)) return descriptor;
+  const state = last.slice(-2);
+  if (!US_STATES.has(state)) return descriptor;
+  const town = last.slice(0, -2);
+  const before = descriptor.slice(0, space).split(' ');
+  for (let words = 0; words < LONGEST_STATE_TOWN && words < before.length; words++) {
+    if (isStateTown(state, [...before.slice(before.length - words), town].join(' '))) return `${descriptor.slice(0, -2)} ${state}`;
+  }
+  return descriptor;
 }
 
 /** A card network's town field holds 13 characters: a town cut there (WEST DES MOIN, PRAIRIE VILLAG) is the start of a known one this long at least. */

@@ -12,7 +12,7 @@ import { US_STATES } from './clean.ts';
 import { BALTIC_LEADING_FORMS, legalFormLength } from './legal-forms.ts';
 import { givenNameFirst, isGivenName } from './given-names.ts';
 import { CIVIL_TITLES } from './guards.ts';
-import { isFacilitator } from './naming-guards.ts';
+import { namesFacilitator } from './naming-guards.ts';
 import { normalize } from './text.ts';
 
 /** Words that say what a payment was for or how it moved, in normalized form: never a name, and a name ends at one. */
@@ -32,7 +32,7 @@ const PURPOSE = new Set([
   'GESCHENK', 'GEBURTSTAG', 'GEBURTSTAGSGESCHENK', 'CADEAU', 'REGALO', 'PREZENT', 'LAHJA',
   'RATA', 'AUTOPAY', 'TRANSFER', 'XFER', 'SENT', 'RECEIVED', 'RCVD', 'RECIBIDO', 'ENVIADO', 'PRZYCHODZACY', 'WYCHODZACY', 'ONLINE', 'WEB', 'APP', 'CHECK', 'CHEQUE', 'WOHNUNG', 'FLAT',
   // a flat, a street, a levy, a school's or a town's fee (version 16)
-  'MIESZKANIE', 'IMPUESTO', 'VEHICULOS', 'TRACCION', 'MECANICA', 'MATRICULA', 'CONTRIBUTO', 'VOLONTARIO', 'IUV', 'MENSALIDADE', 'CANTINE', 'GIVING', 'TUITION', 'MEMBERSHIP', 'DUES', 'VANCO', 'KID', 'FELLESKOSTNADER', 'KONTINGENT', 'ASIAKASMAKSU', 'FORSKOLEAVGIFT', 'FORAELDREBETALING', 'BOLIGAFGIFT', 'KURSGEBUHR', 'WASSERBEZUGSGEBUHR', 'WASSERGEBUHR', 'KANALBENUTZUNGSGEBUHR', 'KANALGEBUHR', 'QUARTAL', 'AFVALSTOFFENHEFFING', 'ODPADAMI', 'GOSPODAROWANIE', 'ZAHLUNGSREFERENZ', 'ELTERNBEITRAG', 'HONORARNOTE', 'WAHLARZT', 'SEPA', 'RG', 'RGNR', 'IMPFUNG', 'PROPINAS', 'PREST', 'INH', 'INHABER', 'CUOTA', 'POCKET', 'NEKUSTAMA', 'IPASUMA', 'NODOKLIS', 'PODATKOWY', 'MIKRORACHUNEK',
+  'MIESZKANIE', 'IMPUESTO', 'VEHICULOS', 'TRACCION', 'MECANICA', 'MATRICULA', 'CONTRIBUTO', 'VOLONTARIO', 'IUV', 'MENSALIDADE', 'CANTINE', 'GIVING', 'TUITION', 'MEMBERSHIP', 'DUES', 'VANCO', 'KID', 'FELLESKOSTNADER', 'KOMMUNALE', 'AVGIFTER', 'TERMIN', 'KONTINGENT', 'ASIAKASMAKSU', 'FORSKOLEAVGIFT', 'FORAELDREBETALING', 'BOLIGAFGIFT', 'KURSGEBUHR', 'WASSERBEZUGSGEBUHR', 'WASSERGEBUHR', 'KANALBENUTZUNGSGEBUHR', 'KANALGEBUHR', 'QUARTAL', 'AFVALSTOFFENHEFFING', 'ODPADAMI', 'GOSPODAROWANIE', 'ZAHLUNGSREFERENZ', 'ELTERNBEITRAG', 'HONORARNOTE', 'WAHLARZT', 'SEPA', 'RG', 'RGNR', 'IMPFUNG', 'PROPINAS', 'PREST', 'INH', 'INHABER', 'CUOTA', 'POCKET', 'NEKUSTAMA', 'IPASUMA', 'NODOKLIS', 'PODATKOWY', 'MIKRORACHUNEK',
   // a loan's instalment, interest and principal (version 16)
   'PRESTAMO', 'HIPOTECARIO', 'BOLAN', 'AMORTERING', 'GOTOWKOWEGO', 'KREDITRATE', 'WOHNBAUKREDIT', 'DARLEHENSRATE', 'RATENKREDIT', 'RATE', 'BAUFINANZIERUNG', 'MAJOKLA', 'KREDITA', 'ATMAKSA', 'BUSTO', 'PASKOLOS', 'PASKOLA', 'IMOKA', 'JA', 'ASUNTOLAINAN', 'ASUNTOLAINA', 'KORKO', 'DARL', 'DARLEHEN', 'TILGUNG', 'ZINS', 'TERMINBELOP', 'LYHENNYS', 'PRESTACAO', 'HABITACAO', 'RATY', 'HIPOTECZNEGO', 'KREDYTU',
   // pay, benefits and refunds named on the line (version 16)
@@ -60,7 +60,7 @@ const PURPOSE = new Set([
   // a receipt's, a card's or a branch's label after the shop (Danish Nota, Spanish Tarj., Dutch Pasvolgnr), a Polish street (UL.)
   'NOTA', 'TARJ', 'CARTE', 'ODIV', 'PASVOLGNR', 'PASNR', 'TRANSACTIE', 'UL',
   // what a US bill, a Spanish benefit or a local tax is for, and a credit union's share draft or transfer
-  'UTILITY', 'PAYROL', 'TAXRFD', 'PURCHASE', 'PAYMNT', 'PMTS', 'EBILL', 'RECUR', 'EINBEHALTENE', 'KEST', 'VIREMENT', 'KAUFUMSATZ', 'GROEIPAKKET', 'CTAX', 'BILLPAY', 'BILLPMT', 'PATIENT', 'RETAIL', 'FORSIKRING', 'FORSAKRING', 'PRESTACION', 'PRESTACIONES', 'DESEMPLEO', 'IBI', 'RECIBO', 'DRAFT', 'TFR', 'SHARE', 'ACCOUNT', 'LONOVERFORSEL', 'RENTER', 'EJENDOMSSKAT',
+  'UTILITY', 'PAYROL', 'TAXRFD', 'PURCHASE', 'PAYMNT', 'PMTS', 'EBILL', 'RECUR', 'EINBEHALTENE', 'KEST', 'VIREMENT', 'KAUFUMSATZ', 'GROEIPAKKET', 'CTAX', 'BILLPAY', 'BILLPMT', 'PATIENT', 'RETAIL', 'FORSIKRING', 'FORSAKRING', 'PRESTACION', 'PRESTACIONES', 'DESEMPLEO', 'IBI', 'RECIBO', 'DRAFT', 'TFR', 'SHARE', 'SHARES', 'ACCOUNT', 'LONOVERFORSEL', 'RENTER', 'EJENDOMSSKAT',
   // a professional's letters after the name
   'DDS', 'DMD', 'MD', 'DVM', 'PHD', 'ESQ', 'CPA',
 ]);
@@ -223,7 +223,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
   while (name.length > 0 && !isNumberedName(tokens, name) && !isHousingAssociation(words, name) && (isLink(words.normalized[name.at(-1)!]!) || (name.length > 1 && currencyCode === 'USD' && isStateCode(tokens[name.at(-1)!]!)))) name.pop();
   const kept = givenNameFirst(withPossessive(withIrishO(onceOnly(withAmpersands(tokens, name)))));
   const joined = kept.join(' ');
-  if (joined.replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || isFacilitator(normalize(joined))) return null;
+  if (joined.replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || namesFacilitator(normalize(joined))) return null;
   return /\p{Ll}/u.test(joined) ? joined : titleCased(kept);
 }
 
@@ -343,11 +343,17 @@ function titleCased(tokens: readonly string[]): string {
  */
 function titleCase(token: string, position: number, tokens: number): string {
   const letters = token.replace(/[^\p{L}]/gu, '');
-  if (letters.length > 0 && letters.length <= SHORT_TOKEN && !SHORT_WORDS.has(normalize(token)) && (tokens === 1 || !/[AEIOUY]/i.test(letters) || INITIALISMS.has(letters))) return token;
+  if (letters.length > 0 && letters.length <= SHORT_TOKEN && !SHORT_WORDS.has(normalize(token)) && (tokens === 1 || !/[AEIOUY]/i.test(letters) || INITIALISMS.has(letters))) return token.replace(POSSESSIVE_S, "'s");
   const lower = token.toLowerCase();
   if (position > 0 && PARTICLES.has(lower)) return lower;
-  return capitalized(lower);
+  const site = WEB_ENDING.exec(lower);
+  return site ? capitalized(lower.slice(0, site.index)) + site[0] : capitalized(lower);
 }
+
+/** A possessive's s after an initial kept in capitals (HATTIE B'S → Hattie B's). */
+const POSSESSIVE_S = /'S$/;
+/** A web address's ending, in lower case as written (MYSCHOOLBUCKS.COM → Myschoolbucks.com). */
+const WEB_ENDING = /\.(?:com|net|org|io)$/;
 
 /** Characters after which a letter starts a part of a name (Berlin-Mitte, A.B.C, (Mc)Donald, Kum&Go). */
 const PART_STARTS = new Set(['-', '/', '.', '(', '&']);

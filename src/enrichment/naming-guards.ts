@@ -27,6 +27,8 @@ const FACILITATORS = phrasesRegex([
   'PAYPAL', 'AMAZON PAYMENTS', 'KLARNA', 'STRIPE', 'ADYEN', 'SUMUP', 'ZETTLE', 'IZETTLE', 'SQUARE', 'MOLLIE', 'WORLDLINE', 'NETS', 'GOCARDLESS', 'SATISPAY', 'PAYU', 'PRZELEWY24', 'BUCKAROO', 'CCV',
   'PAYONEER', 'TRUSTLY', 'NEXI', 'TIKKIE', 'PAYSERA', 'MAKSEKESKUS', 'CHECKOUT COM', 'SIX PAYMENT', 'PAYPLUG', 'LYRA', 'WISE', 'REVOLUT',
 ]);
+/** The same names where a name starts: a name read from a line's text is a facilitator's only so (SATISPAY EUROPE, not UNION SQUARE GREENMARKET or WISE OWL BOOKS). */
+const FACILITATOR_FIRST = new RegExp(`^${FACILITATORS.source}`);
 
 /** True when a name read from the line may be shown for a transaction of `detailed` category (null: none) with normalized `text`. */
 export function mayNameParty(detailed: string | null, text: string): boolean {
@@ -35,7 +37,12 @@ export function mayNameParty(detailed: string | null, text: string): boolean {
   return true;
 }
 
-/** True when a counterparty's normalized name is a payment facilitator's (the shop is in the text). */
+/** True when a counterparty's normalized name is a payment facilitator's (the shop is in the text): the bank's field may name it anywhere (AAB INZ TIKKIE). */
 export function isFacilitator(normalized: string): boolean {
   return FACILITATORS.test(normalized);
+}
+
+/** True when a name read from the line (normalized) is a payment facilitator's own: it starts with one's name. */
+export function namesFacilitator(normalized: string): boolean {
+  return FACILITATOR_FIRST.test(normalized);
 }

@@ -42,7 +42,7 @@ import { normalize, wordCount } from './text.ts';
  * version are redone over history. test/unit/enrichment-version.test.ts fails when the folder's
  * contents change without a bump.
  */
-export const ENRICHMENT_VERSION = 16;
+export const ENRICHMENT_VERSION = 17;
 
 const PROVIDER_CONFIDENCE = 0.9;
 /** Money in from a shop is a refund at best, and more often a name inside an employer's or a payer's. */
@@ -52,6 +52,8 @@ const AGENCY = 'GOVERNMENT_AND_NON_PROFIT_GOVERNMENT_DEPARTMENTS_AND_AGENCIES';
 /** A tax office's category; money in from one is a refund of tax (Revenue Commissioners' PAYE refund). */
 const TAX_OFFICE = 'GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT';
 const MCC_CONFIDENCE = 0.75;
+/** A loan paid out to the holder: the lender that starts the line is named, as a payer of income is. */
+const LOAN_PAID_OUT = 'TRANSFER_IN_CASH_ADVANCES_AND_LOANS';
 /** A company's transfer in, no word saying what for: pay, as sure as a plain transfer word. */
 const COMPANY_PAY: RuleMatch = { category: categoryOf('INCOME_WAGES'), confidence: 0.5 };
 /** A payment between people read from a person's name alone: as sure as a plain transfer word. */
@@ -163,11 +165,11 @@ function refined(listed: RuleMatch, kind: () => RuleMatch | undefined): RuleMatc
 /**
  * A directory merchant is named only when the category does not contradict it: in "ATM 7-ELEVEN"
  * (cash) the name is the ATM's place, not a merchant paid. Income is the exception when the name
- * starts the text it was found in: the payer is named (an agency, Uber paying its drivers), while
+ * starts the text it was found in: the payer is named (an agency, Uber paying its drivers, a lender paying out a loan), while
  * an airline inside an employer's name (NOMINA ACME IBERIA) is not. A provider's category is trusted either way.
  */
 function agrees(category: Enrichment['category'], listed: RuleMatch | undefined, startsText: boolean): boolean {
-  return category === null || category.source === 'PROVIDER' || (category.primary === 'INCOME' && startsText) || category.primary === listed?.category.primary;
+  return category === null || category.source === 'PROVIDER' || ((category.primary === 'INCOME' || category.detailed === LOAN_PAID_OUT) && startsText) || category.primary === listed?.category.primary;
 }
 
 /** A transfer to or from a person's account: a word after the name that is also a town's is the surname (Swish Oskar Lund). */

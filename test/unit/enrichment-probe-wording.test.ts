@@ -242,3 +242,81 @@ describe('a fourth probe of the Nordic, Baltic and Polish banks', () => {
     expect(nameOf('eFaktura BERGEN KOMMUNE BARNEHAGE KID 00123456789', '-3000.00', 'NOK')).toBe('Bergen Kommune Barnehage');
   });
 });
+
+describe('a fifth probe: US billers and tills, Belgian card lines, Nordic and British payers (version 17)', () => {
+  it('drops the church-giving, patient-billing and daycare platforms and SpotOn before the payee', () => {
+    expect(nameOf('PUSHPAY*LIVING WATERS CHAPEL', '-40.00', 'USD')).toBe('Living Waters Chapel');
+    expect(nameOf('TITHE.LY*HOPE FELLOWSHIP', '-25.00', 'USD')).toBe('Hope Fellowship');
+    expect(nameOf('INSTAMED*RIVERSIDE PEDIATRICS', '-45.00', 'USD')).toBe('Riverside Pediatrics');
+    expect(nameOf('BRIGHTWHEEL*TINY TREE MONTESSORI', '-950.00', 'USD')).toBe('Tiny Tree Montessori');
+    expect(nameOf('SPOT* BLUE MOON TAVERN', '-52.10', 'USD')).toBe('Blue Moon Tavern');
+  });
+
+  it("reads Zelle's other wordings of the person paid", () => {
+    expect(nameOf('Zelle money sent to Aaron Fields', '-45.00', 'USD')).toBe('Aaron Fields');
+    expect(nameOf('Zelle money received from Dana Ruiz', '60.00', 'USD')).toBe('Dana Ruiz');
+    expect(nameOf('Zelle DB Karen Lowe', '-30.00', 'USD')).toBe('Karen Lowe');
+    expect(nameOf('Withdrawal Zelle Payment to TOM REYES', '-15.00', 'USD')).toBe('Tom Reyes');
+  });
+
+  it('parts a town from its state glued on, and a town glued to a cut name', () => {
+    expect(nameOf('SQ *NORTHERN PIE CO MINNEAPOLISMN', '-18.00', 'USD')).toBe('Northern Pie Co');
+    expect(nameOf('SQ *PAPER MOON BOOKSTOWILMINGTON DE', '-12.00', 'USD')).toBe('Paper Moon Booksto');
+  });
+
+  it('names hospitals and health systems, and a trade its words say', () => {
+    expect(both(enrichLine('CHECKCARD 0911 MAYO CLINIC ROCHESTER MN', '-120.00', 'USD'))).toEqual(['Mayo Clinic', 'MEDICAL_OTHER_MEDICAL']);
+    expect(both(enrichLine('ELECTRONIC DEPOSIT MAYO CLINIC PAYROLL', '2400.00', 'USD'))).toEqual(['Mayo Clinic', 'INCOME_WAGES']);
+    expect(detailedOf('DEBIT CARD PURCHASE PROVIDENCE HEALTH SYSTEM SPOKANE WA', '-90.00', 'USD')).toBe('MEDICAL_OTHER_MEDICAL');
+    expect(detailedOf('POS PURCHASE CARNICERIA EL TORO MEAT MARKET HOUSTON TX', '-41.20', 'USD')).toBe('FOOD_AND_DRINK_GROCERIES');
+    expect(detailedOf('POS PURCHASE BAYSIDE DRUGS #3 TAMPA FL', '-12.00', 'USD')).toBe('MEDICAL_PHARMACIES_AND_SUPPLEMENTS');
+    expect(detailedOf('HOLY NAME CATHEDRAL ONLINE GIV', '-50.00', 'USD')).toBe('GOVERNMENT_AND_NON_PROFIT_DONATIONS');
+    expect(both(enrichLine('SUPER 8 BOZEMAN BOZEMAN MT', '-89.00', 'USD'))).toEqual(['Super 8', 'TRAVEL_LODGING']);
+  });
+
+  it("reads a loan paid out as the lender's, the OPM's annuity as a pension, and a credit union's shares as no one", () => {
+    expect(both(enrichLine('LENDINGCLUB LOAN DISB', '8000.00', 'USD'))).toEqual(['LendingClub', 'TRANSFER_IN_CASH_ADVANCES_AND_LOANS']);
+    expect(detailedOf('OPM1 TREAS 310 DES:CSA ID:XXXXXX5521 PPD', '1980.00', 'USD')).toBe('INCOME_RETIREMENT_PENSION');
+    expect(nameOf('Transfer To Shares', '-50.00', 'USD')).toBeNull();
+  });
+
+  it("keeps a shop's name with a payment app's word inside it, and an initial's possessive and a web address's ending as written", () => {
+    expect(nameOf('SQ *WASHINGTON SQUARE FLOWERS', '-30.00', 'USD')).toBe('Washington Square Flowers');
+    expect(nameOf('TST* JIMMY B\'S TACOS NASHVILLE TN', '-18.00', 'USD')).toBe("Jimmy B's Tacos");
+    expect(nameOf('POS PURCHASE STUDIOBOOKS.COM', '-22.00', 'USD')).toBe('Studiobooks.com');
+  });
+
+  it("reads Belgian card lines' time after OM or A, the card without its holder, ACHAT BANCONTACT and Kaart", () => {
+    expect(nameOf('BETALING MET DEBETKAART NUMMER 4871 04XX XXXX 5521 BAKKERIJ VAN HOOF LIER 03/05/2024 OM 08.40 UUR', '-9.80')).toBe('Bakkerij van Hoof');
+    expect(nameOf('PAIEMENT AVEC LA CARTE DE DEBIT NUMERO 5127 04XX XXXX 4410 LIBRAIRIE DU PARC NAMUR 11/05/2024 A 15.12 HEURES', '-21.00')).toBe('Librairie du Parc');
+    expect(nameOf('AANKOOP BANCONTACT CONTACTLESS MET KAART 6703 04XX XXXX X551 2 OP 14/05 SLAGERIJ PEETERS HASSELT', '-27.30')).toBe('Slagerij Peeters');
+    expect(nameOf('ACHAT BANCONTACT 02/05/2024 FROMAGERIE DU MARCHE ARLON CARTE 6703 XXXX XXXX X552', '-14.60')).toBe('Fromagerie du Marche');
+    expect(nameOf('Betaling Bancontact 07-05-2024 12:04 BROODJESBAR DE HOEK Aalst BE Kaart 6703 XXXX XXXX X553 1', '-8.40')).toBe('Broodjesbar de Hoek');
+  });
+
+  it("reads Benelux wordings: a card's statement, a car loan, interest over a period, a monthly gift, school fees, a physiotherapist, a non-profit's form", () => {
+    expect(both(enrichLine('AFREKENING VISA 4412 XXXX XXXX 9921 PERIODE 04/2024', '-233.10'))).toEqual([null, 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT']);
+    expect(detailedOf('AFLOSSING AUTOLENING 55-1234567-89', '-318.00')).toBe('LOAN_PAYMENTS_CAR_PAYMENT');
+    expect(both(enrichLine('Rente over periode 01-07-2024 t/m 31-12-2024', '11.02'))).toEqual([null, 'INCOME_INTEREST_EARNED']);
+    expect(detailedOf('Maandelijkse gift donateur 44120', '-12.50')).toBe('GOVERNMENT_AND_NON_PROFIT_DONATIONS');
+    expect(detailedOf('FRAIS SCOLAIRES 2E TRIMESTRE EMMA', '-95.00')).toBe('GENERAL_SERVICES_EDUCATION');
+    expect(detailedOf('KINESITHERAPIE 6 SEANCES AVRIL', '-120.00')).toBe('MEDICAL_OTHER_MEDICAL');
+    expect(nameOf('EUROPESE DOMICILIERING DIERENASIEL HOOP VZW STEUN 2024', '-10.00')).toBe('Dierenasiel Hoop');
+    expect(detailedOf('AFVALBELASTING 2025 AANSLAG 88812', '-140.00')).toBe('RENT_AND_UTILITIES_SEWAGE_AND_WASTE_MANAGEMENT');
+  });
+
+  it("reads Nordic and British payers' words: property tax, a town's charges, unemployment, the state pension, a bank's statement of fees", () => {
+    expect(both(enrichLine('Ejendomsskat 2. rate 2025', '-3100.00', 'DKK'))).toEqual([null, 'GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT']);
+    expect(both(enrichLine('Kommunale avgifter 1. termin', '-3900.00', 'NOK'))).toEqual([null, 'RENT_AND_UTILITIES_SEWAGE_AND_WASTE_MANAGEMENT']);
+    expect(detailedOf('KELA TYÖTTÖMYYSTURVA 05/2025', '690.00')).toBe('INCOME_UNEMPLOYMENT');
+    expect(both(enrichLine('DWP SP 998877665A', '904.00', 'GBP'))).toEqual(['DWP', 'INCOME_RETIREMENT_PENSION']);
+    expect(both(enrichLine('Rechnungsabschluss 30.06.2025', '-8.90'))).toEqual([null, 'BANK_FEES_OTHER_BANK_FEES']);
+    expect(both(enrichLine('Entgeltabrechnung siehe Anlage 06/2025', '-4.90'))).toEqual([null, 'BANK_FEES_OTHER_BANK_FEES']);
+  });
+
+  it("names building societies, Black Horse with its form, and keeps Acorns to dollars", () => {
+    expect(both(enrichLine('SKIPTON BS DD', '-640.00', 'GBP'))).toEqual(['Skipton Building Society', 'LOAN_PAYMENTS_MORTGAGE_PAYMENT']);
+    expect(both(enrichLine('BLACK HORSE LTD 88123 DD', '-250.00', 'GBP'))).toEqual(['Black Horse', 'LOAN_PAYMENTS_CAR_PAYMENT']);
+    expect(nameOf('THREE ACORNS PLAYGROUP FPO', '-120.00', 'GBP')).toBe('Three Acorns Playgroup');
+  });
+});
