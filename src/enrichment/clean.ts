@@ -345,7 +345,8 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
   const cut = isCutByOfx(whole);
-  if (!keepPlace) text = withoutStreetAtEnd(stripPlace(text, cut, towns, currencyCode).replace(EDGES, ''));
+  // A town cut short ends the name only where the name ends the line: after a till's branch (TST* BEN'S CHILI BOWL - U STREET) the line was cut, not the name.
+  if (!keepPlace) text = withoutStreetAtEnd(stripPlace(text, cut && whole.endsWith(text.slice(text.lastIndexOf(' ') + 1)), towns, currencyCode).replace(EDGES, ''));
   // A letter alone after two words or more, where OFX cut a US line, is what began the next field (ZELLE TO DANIELA KIM ON 03/14 R); a Danish line's is a district (Aarhus C).
   return siteName(cut && currencyCode === 'USD' ? text.replace(CUT_LETTER, '') : text);
 }

@@ -89,8 +89,8 @@ export function enrich(input: EnrichmentInput): Enrichment {
     notAPaidPerson(
       whole,
       withForm(named, name, currencyCode) ??
-        notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true, currencyCode), currencyCode))) ??
-        notCarrier(description, named, notATradesName(text, notAPerson(text, findMerchant(text, false, currencyCode)))) ??
+        notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true, currencyCode), currencyCode)), name) ??
+        notCarrier(description, named, notATradesName(text, notAPerson(text, findMerchant(text, false, currencyCode)), name)) ??
         (party ? (withForm(partyNamed, partyName, currencyCode) ?? findMerchant(partyName, true, currencyCode)) : undefined) ??
         // A name OFX cut at its field's end, the start of one merchant's spelling (Withdrawal Debit Card ALABAMA PO).
         (isCutByOfx(description) ? merchantCutShort(name, currencyCode) : undefined),
@@ -226,12 +226,28 @@ function withForm(named: string, without: string, currencyCode: string): Directo
 /**
  * A one-word directory match right after a trade's word is the shop's own name, not the chain's: `FRISØR
  * SAKS` is a hairdresser called Saks, `CAFE AMAZONAS` a café. The match stands when the trade agrees
- * with the chain's (`RESTAURANT MCDONALDS`).
+ * with the chain's (`RESTAURANT MCDONALDS`). Nor is one inside the name the line gives, before a trade's word (inLocalName).
  */
-function notATradesName(normalized: string, match: DirectoryMatch | undefined): DirectoryMatch | undefined {
+function notATradesName(normalized: string, match: DirectoryMatch | undefined, name: string): DirectoryMatch | undefined {
   if (!match || match.at === 0 || match.words > 1) return match;
-  const trade = kindRule({ normalized: normalized.split(' ', match.at)[match.at - 1]!, direction: 'out', accountKind: 'DEPOSITORY', nameWords: 2 });
-  return trade && trade.category.primary !== match.merchant.category.primary ? undefined : match;
+  const spelling = normalized.split(' ', match.at + 1);
+  return otherTrade(spelling[match.at - 1]!, match) || inLocalName(name, spelling[match.at]!, match) ? undefined : match;
+}
+
+/**
+ * A one-word match inside the name the line gives (`name`, normalized), with words before it and a trade's word after
+ * it that is not the chain's: a local shop named with the chain's word (LITTLE SPROUTS ACADEMY, TWO ACORNS CAFE).
+ */
+function inLocalName(name: string, spelling: string, match: DirectoryMatch): boolean {
+  const words = name.split(' ');
+  const at = words.indexOf(spelling);
+  return at > 0 && at < words.length - 1 && otherTrade(words.slice(at + 1).join(' '), match);
+}
+
+/** True when `words` (normalized) name a trade other than the matched chain's. */
+function otherTrade(words: string, match: DirectoryMatch): boolean {
+  const trade = kindRule({ normalized: words, direction: 'out', accountKind: 'DEPOSITORY', nameWords: 2 });
+  return trade !== undefined && trade.category.primary !== match.merchant.category.primary;
 }
 
 /**

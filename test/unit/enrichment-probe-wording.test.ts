@@ -320,3 +320,15 @@ describe('a fifth probe: US billers and tills, Belgian card lines, Nordic and Br
     expect(nameOf('THREE ACORNS PLAYGROUP FPO', '-120.00', 'GBP')).toBe('Three Acorns Playgroup');
   });
 });
+
+describe("a chain's word inside a local name, and a town cut short that was not (version 17)", () => {
+  it("reads a one-word chain inside a local shop's name before its trade's word as the shop's", () => {
+    expect(both(enrichLine('SQ *TWO ACORNS CAFE PORTLAND OR', '-8.00', 'USD'))).toEqual(['Two Acorns Cafe', 'FOOD_AND_DRINK_COFFEE']);
+    expect(nameOf('SQ *SUNSHINE SPROUTS PRESCHOOL', '-300.00', 'USD')).toBe('Sunshine Sprouts Preschool');
+    expect(both(enrichLine('HILLTOP FOOD COOP ASHLAND OR', '-60.00', 'USD'))).toEqual(['Hilltop Food Coop', 'FOOD_AND_DRINK_GROCERIES']);
+  });
+
+  it("keeps a name's last word that starts a town when OFX cut the line after a till's branch", () => {
+    expect(nameOf("TST* MAX'S CHILI BOWL - U STREET", '-14.00', 'USD')).toBe("Max's Chili Bowl");
+  });
+});
