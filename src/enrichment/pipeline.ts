@@ -143,7 +143,8 @@ function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | 
   if (hints.category && isCategory(hints.category.primary, hints.category.detailed)) {
     return { primary: hints.category.primary, detailed: hints.category.detailed, source: 'PROVIDER', confidence: PROVIDER_CONFIDENCE };
   }
-  const movement = movementRule(rules);
+  // A card network's code for a purchase says no cash came out, whatever a word says (Milan's transit company ATM at a turnstile, MCC 4111).
+  const movement = notCashAtShop(movementRule(rules), hints.mcc);
   // Read once: a utility's product, a merchant category code's kind and the trade's own rule all ask it.
   let kindRead: { match: RuleMatch | undefined } | undefined;
   const kind = (): RuleMatch | undefined => (kindRead ??= { match: kindRule(rules) }).match;
@@ -309,9 +310,20 @@ function listedMatch({ merchant, exact }: DirectoryMatch, direction: RuleInput['
 function mccMatch(mcc: string | null, kindOfTrade: () => RuleMatch | undefined): RuleMatch | undefined {
   const category = mcc === null ? undefined : categoryOfMcc(mcc);
   if (!category) return undefined;
-  // The code says the trade, the shop's own word which of its kinds: a café filed as fast food (5814) is a café.
+  // The code says the trade, the shop's own word which of its kinds: a café filed as fast food (5814) is a café. A liquor
+  // shop's code (5921) is not refined into a place to drink by its name's word (ENOTECA, BODEGA).
   const kind = kindOfTrade();
-  return { category: kind?.category.primary === category.primary ? kind.category : category, confidence: MCC_CONFIDENCE };
+  return { category: kind?.category.primary === category.primary && category.detailed !== LIQUOR_SHOP ? kind.category : category, confidence: MCC_CONFIDENCE };
+}
+
+/** A liquor shop's merchant category code (5921), which a word of a place to drink's does not refine. */
+const LIQUOR_SHOP = 'FOOD_AND_DRINK_BEER_WINE_AND_LIQUOR';
+/** The card networks' codes of cash paid out: at a machine (6011) or a counter (6010). */
+const CASH_CODES: ReadonlySet<string> = new Set(['6010', '6011']);
+
+/** A movement rule's cash withdrawal, unless the card network's code (`mcc`) says a purchase. */
+function notCashAtShop(movement: RuleMatch | undefined, mcc: string | null): RuleMatch | undefined {
+  return movement?.category.detailed === 'TRANSFER_OUT_WITHDRAWAL' && mcc !== null && !CASH_CODES.has(mcc) ? undefined : movement;
 }
 
 /** A transfer merchant's category (Venmo, Wise, a broker) turned the way the money went: TRANSFER_OUT_X in is TRANSFER_IN_X. */

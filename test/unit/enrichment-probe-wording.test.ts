@@ -332,3 +332,53 @@ describe("a chain's word inside a local name, and a town cut short that was not 
     expect(nameOf("TST* MAX'S CHILI BOWL - U STREET", '-14.00', 'USD')).toBe("Max's Chili Bowl");
   });
 });
+
+describe('a sixth probe: southern banks, US money in and bills (version 17)', () => {
+  it("reads Spanish, Portuguese and Italian card wordings before the shop, and a card's number after it", () => {
+    expect(nameOf('PAGO TARJ. DEBITO 7731 HORNO SAN ONOFRE MADRID', '-8.40')).toBe('Horno San Onofre');
+    expect(nameOf('COMPRA EN FERRETERIA LA LLAVE SEVILLA CON TARJETA *5512', '-12.30')).toBe('Ferreteria la Llave');
+    expect(nameOf('COMPRA EN CAFETERIA EL PUERTO VIGO, TARJ. *6631', '-3.80')).toBe('Cafeteria El Puerto');
+    expect(nameOf('COMPRA CARTAO PASTELARIA ESTRELA AMADORA', '-2.60')).toBe('Pastelaria Estrela');
+    expect(nameOf('PAGAMENTO CON CARTA POSTAMAT FARMACIA SAN PAOLO NAPOLI', '-14.20')).toBe('Farmacia San Paolo');
+    expect(nameOf('PAGAMENTO CARTA DI DEBITO LIBRERIA DEL GIGLIO TORINO', '-19.00')).toBe('Libreria del Giglio');
+    expect(nameOf('PAGAMENTO POS N. 5521 DEL 02/04 MACELLERIA ROTA BERGAMO', '-23.10')).toBe('Macelleria Rota');
+    expect(nameOf('PAGAMENTO BOLLETTINO POSTALE COMUNE DI SALERNO TARI', '-160.00')).toBe('Comune di Salerno');
+  });
+
+  it("reads the banks' own lines and local charges of Spain and Italy", () => {
+    expect(both(enrichLine('INGRESO EN EFECTIVO OFICINA 4410', '150.00'))).toEqual([null, 'TRANSFER_IN_DEPOSIT']);
+    expect(both(enrichLine('LIQ. TARJETA CREDITO MASTERCARD ORO', '-280.40'))).toEqual([null, 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT']);
+    expect(detailedOf('RECIBO AJUNTAMENT DE GIRONA TAXA ESCOMBRARIES 2025', '-96.00')).toBe('RENT_AND_UTILITIES_SEWAGE_AND_WASTE_MANAGEMENT');
+    expect(detailedOf('RECIBO AYUNTAMIENTO DE CADIZ TASA RESIDUOS 2025', '-81.00')).toBe('RENT_AND_UTILITIES_SEWAGE_AND_WASTE_MANAGEMENT');
+    expect(detailedOf('PAGAMENTO PAGOPA REGIONE PIEMONTE TASSA AUTOMOBILISTICA', '-210.00')).toBe('GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT');
+    expect(detailedOf('ADDEBITO SDD CONDOMINIO VIA ROMA 8 RATA CONDOMINIALE', '-140.00')).toBe('RENT_AND_UTILITIES_OTHER_UTILITIES');
+    expect(detailedOf('DD BANCO CTT CREDITO AUTOMOVEL PRESTACAO 7', '-230.00')).toBe('LOAN_PAYMENTS_CAR_PAYMENT');
+    expect(detailedOf('RECIBO CARITAS PARROQUIAL CUOTA', '-15.00')).toBe('GOVERNMENT_AND_NON_PROFIT_DONATIONS');
+    expect(detailedOf('SOTTOSCRIZIONE FONDI PIANO DI ACCUMULO 04/2025', '-100.00')).toBe('TRANSFER_OUT_INVESTMENT_AND_RETIREMENT_FUNDS');
+  });
+
+  it("trusts a card network's code: a turnstile's purchase is no cash, a liquor shop's code is not refined into a bar", () => {
+    expect(detailedOf('PAGAMENTO TRAMITE POS 02/04/2025 07:55 CARTA *5521 ATM MILANO M2 CADORNA', '-2.20', 'EUR', { mcc: '4111' })).toBe('TRANSPORTATION_PUBLIC_TRANSIT');
+    expect(detailedOf('TRANSACCION CONTACTLESS EN BODEGA LA PARRA', '-21.00', 'EUR', { mcc: '5921' })).toBe('FOOD_AND_DRINK_BEER_WINE_AND_LIQUOR');
+  });
+
+  it("reads US benefits' and pensions' entry descriptions, dues to an owners' association, Fios, a card paid by transfer", () => {
+    expect(detailedOf('DFAS-CLEVELAND DES:RET NET ID:XXXXX4410 PPD', '2310.00', 'USD')).toBe('INCOME_RETIREMENT_PENSION');
+    expect(detailedOf('OHIO STRS DES:ANNUITY ID:XXXX2231 PPD', '1880.00', 'USD')).toBe('INCOME_RETIREMENT_PENSION');
+    expect(detailedOf('ELECTRONIC DEPOSIT GA DEPT OF REV GATAXRFD', '220.00', 'USD')).toBe('INCOME_TAX_REFUND');
+    expect(detailedOf('Deposit ACH NC DES TYPE: REEMPLOYMENT ID: 5521 CO: NC DES', '300.00', 'USD')).toBe('INCOME_UNEMPLOYMENT');
+    expect(detailedOf('OR DHS DES:TANF BENFT ID:XXXX5521 PPD', '390.00', 'USD')).toBe('INCOME_OTHER_INCOME');
+    expect(detailedOf('SSI TREAS 310 DES:XXSUPP SEC ID:XXXX5521', '914.00', 'USD')).toBe('INCOME_OTHER_INCOME');
+    expect(detailedOf('CASTLE GROUP DES:HOA DUES ID:XXXX2210 WEB', '-240.00', 'USD')).toBe('RENT_AND_UTILITIES_OTHER_UTILITIES');
+    expect(detailedOf('VERIZON DES:FIOS ID:XXXX5521 WEB', '-89.99', 'USD')).toBe('RENT_AND_UTILITIES_INTERNET_AND_CABLE');
+    expect(both(enrichLine('Online Banking transfer to CRD 8812 Confirmation# 4410552211', '-450.00', 'USD'))).toEqual([null, 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT']);
+    expect(detailedOf('PIEDMONT ELEC DES:BILL PAY ID:XXXX5521 PPD', '-132.00', 'USD')).toBe('RENT_AND_UTILITIES_GAS_AND_ELECTRICITY');
+  });
+
+  it("reads an ISA as savings only on a pound account, Amazon Flex as pay, FACTS as tuition", () => {
+    expect(detailedOf('MASSMUTUAL DES:ISA PAYMNT ID:XXXX4410 PPD', '-60.00', 'USD')).not.toBe('TRANSFER_OUT_SAVINGS');
+    expect(detailedOf('TRANSFER TO ISA 55123', '-200.00', 'GBP')).toBe('TRANSFER_OUT_SAVINGS');
+    expect(both(enrichLine('Deposit ACH AMAZON FLEX TYPE: PAYMENTS ID: 5521 CO: AMAZON FLEX', '410.00', 'USD'))).toEqual(['Amazon Flex', 'INCOME_WAGES']);
+    expect(both(enrichLine('NELNET FACTS DES:FACTS MGMT ID:XXXX5521 PPD', '-780.00', 'USD'))).toEqual(['FACTS', 'GENERAL_SERVICES_EDUCATION']);
+  });
+});
