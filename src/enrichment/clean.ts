@@ -80,8 +80,8 @@ export function behindProcessor(raw: string): boolean {
   return (raw.includes('*') && PROCESSOR_BEFORE_NAME.test(raw)) || PURCHASE_AT.test(raw);
 }
 
-/** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung"; Belgian card lines the scheme: "… LIER 05/03/2026 BANCONTACT - CONTACTLOOS", "… LOKEREN 9160 16/03/2026 BANCONTACT PAYCONIQ CO"; UK app banks the scheme in brackets: "Priya Raman (Faster Payments)"; US credit unions the ACH after the payee: "HYUNDAI MOTOR FIN ACH WEB-RECUR". */
-const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: PAYCONIQ(?: CO)?| CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB|ACH(?: WEB-RECUR)?|SEPA CREDIT TRANSFER|APPLE PAY|GOOGLE PAY|KAART)$/i;
+/** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung"; Belgian card lines the scheme: "… LIER 05/03/2026 BANCONTACT - CONTACTLOOS", "… LOKEREN 9160 16/03/2026 BANCONTACT PAYCONIQ CO"; UK app banks the scheme in brackets: "Priya Raman (Faster Payments)"; US credit unions the ACH after the payee: "HYUNDAI MOTOR FIN ACH WEB-RECUR"; mBank the day's label after the town: "KAWIARNIA MLECZARNIA /KRAKOW DATA TRANSAKCJI: 2025-01-10". */
+const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: PAYCONIQ(?: CO)?| CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB|ACH(?: WEB-RECUR)?|SEPA CREDIT TRANSFER|APPLE PAY|GOOGLE PAY|KAART|DATA TRANSAKCJI)$/i;
 /** SumUp's and other terminals' "NAME//CITY/COUNTRY", SEB's Baltic card lines' "NAME/CITY/EST", and French card lines' "NAME\\CITY\\ FR". */
 const SLASHED_PLACE = /\/\/.*$|\/[\p{L} .'-]+\/[A-Z]{3}\b.*$|\\.*$/u;
 /** Polish transfers name the other party after a label: "Przelew przychodzący … Od: ACME SPÓŁKA Z O.O.", "Przelew wychodzący do: Jan Kowalski Tytuł: …". */
@@ -190,7 +190,7 @@ const QUOTES = /["“”„«»]/g;
  * has a digit: a word of four letters after the account (JOKE PEETERS) is the name's.
  */
 const SPACED_ACCOUNT = /\b[A-Z]{2}\d{2} [A-Z0-9]{4}(?: (?=[A-Z]{0,3}\d)[A-Z0-9]{4}){1,6}(?: \d{1,3})?(?: BIC:? [A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)?(?=\s|$)/g;
-const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{3,4}\b|\b(?:NUMMER |NUMERO )?\d{4} \d{2}XX XXXX \d{4}\b|\b(?:CARD|KARTE|CARTE|CARTA|KORT|KAART|KAARTNUMMER)\s?(?:NO\.?|NR\.?|N\.|#)?\s?[X*]*\d{4}\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4}\b)/gi;
+const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{3,4}\b|\b(?:NUMMER |NUMERO )?\d{4} \d{2}XX XXXX \d{4}\b|\b(?:CARD|KARTE|CARTE|CARTA|KARTA|KORT|KAART|KAARTNUMMER)\s?(?:NO\.?|NR\.?|N\.|#)?\s?[\dX*]*\d{4}\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4}\b)/gi;
 /** A date, or a month with its year (09/2025, 09.2025, 2025-09: the month a salary or a bill is for), with a label before it. */
 const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?|\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}[/.]\d{4}|\d{4}[-/]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
 /** UK statements end a line with the payment's code (direct debit, standing order, giro credit, …). */

@@ -23,7 +23,7 @@ const BY_CURRENCY: Readonly<Record<string, readonly string[]>> = {
   SEK: ['AB', 'PUBL', 'HB', 'KB'],
   NOK: ['AS', 'ASA', 'ANS', 'DA'],
   DKK: ['A S', 'APS', 'I S', 'P S', 'AMBA'],
-  PLN: ['SP Z O O', 'SPZOO', 'S A', 'SA', 'SP J', 'SP K', 'SPOLKA Z O O', 'SPOLKA Z OGRANICZONA ODPOWIEDZIALNOSCIA', 'SPOLKA AKCYJNA', 'SPOLKA KOMANDYTOWA', 'SPOLKA JAWNA'],
+  PLN: ['SP Z O O', 'SPZOO', 'S A', 'SA', 'SP J', 'SP K', 'SPOLKA Z O O', 'SPOLKA Z OGRANICZONA ODPOWIEDZIALNOSCIA', 'SPOLKA AKCYJNA', 'SPOLKA KOMANDYTOWA', 'SPOLKA JAWNA', 'S C', 'SC'],
   CHF: ['AG', 'GMBH', 'SA', 'SARL', 'SAGL'],
   CZK: ['S R O', 'A S'],
   HUF: ['KFT', 'ZRT', 'NYRT'],

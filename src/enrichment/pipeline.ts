@@ -84,6 +84,8 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const party = counterparty && !isFacilitator(normalize(counterparty)) ? counterparty : null;
   const partyNamed = party === null ? '' : normalize(party);
   const partyName = withoutLegalForms(partyNamed, currencyCode);
+  // The bank's counterparty is a person (a given name and a surname, or initials).
+  const partyPerson = party !== null && (isPersonName(partyNamed) || initialsOfPerson(party, partyNamed));
   const found =
     (hints.merchantName ? findMerchant(normalize(hints.merchantName.slice(0, MAX_DESCRIPTION_LENGTH)), true) : undefined) ??
     notAPaidPerson(
@@ -91,7 +93,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
       withForm(named, name, currencyCode) ??
         notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true, currencyCode), currencyCode)), name) ??
         notCarrier(description, named, notATradesName(text, notAPerson(text, findMerchant(text, false, currencyCode)), name)) ??
-        (party ? (withForm(partyNamed, partyName, currencyCode) ?? findMerchant(partyName, true, currencyCode)) : undefined) ??
+        (party ? notASurname(withForm(partyNamed, partyName, currencyCode) ?? findMerchant(partyName, true, currencyCode), partyPerson && partyName === partyNamed) : undefined) ??
         // A name OFX cut at its field's end, the start of one merchant's spelling (Withdrawal Debit Card ALABAMA PO).
         (isCutByOfx(description) ? merchantCutShort(name, currencyCode) : undefined),
     );
@@ -100,7 +102,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const listed = found && listedMatch(found, rules.direction);
   const paymentChannel = hints.paymentChannel ?? channelFromText(description, whole);
   // A person on the other side (the bank's counterparty field, else what the line names), no directory match and no card's purchase (TOM THUMB #2510 DALLAS TX): a payment between people.
-  const person = !found && paymentChannel === 'OTHER' && (partyNamed === '' ? readsAsPerson(name, kept, currencyCode) : isPersonName(partyNamed) || initialsOfPerson(party!, partyNamed));
+  const person = !found && paymentChannel === 'OTHER' && (partyNamed === '' ? readsAsPerson(name, kept, currencyCode) : partyPerson);
   // Money in from a company (its legal form on the line or in the bank's field) that no word calls anything else: its pay.
   const company = !found && !person && rules.direction === 'in' && (text !== whole || partyName !== partyNamed);
   const category = categorize(hints, rules, listed, person, company);
@@ -193,10 +195,10 @@ function personPaid(app: DirectoryMatch, read: Enrichment['merchant']): Enrichme
  * A name read from the line when the directory knows none: the bank's counterparty, else the clean
  * description's words. Never for what names no one else: fees, interest, cash, moves between the
  * holder's own accounts, a card bill (naming-guards.ts); a transfer when the line says who to or from,
- * or when the other side is a `person`.
+ * or when the other side is a `person` or the bank's counterparty field names it (`party`).
  */
 function readName(category: Enrichment['category'], text: string, party: string | null, clean: string, currencyCode: string, person = false): Enrichment['merchant'] {
-  if (!mayNameParty(category?.detailed ?? null, text) && !(person && peopleOnly(category))) return null;
+  if (!mayNameParty(category?.detailed ?? null, text) && !((person || party !== null) && peopleOnly(category))) return null;
   const fromParty = party && nameFromText(party, currencyCode);
   if (fromParty) return { name: fromParty, website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.counterparty };
   // What a bill is for, alone, names no one (AUTOMATIC WITHDRAWAL, ELECTRIC BILL); a word a card network's or OFX's field cut, or a US
@@ -230,25 +232,31 @@ function withForm(named: string, without: string, currencyCode: string): Directo
  * with the chain's (`RESTAURANT MCDONALDS`). Nor is one inside the name the line gives, before a trade's word (inLocalName).
  */
 function notATradesName(normalized: string, match: DirectoryMatch | undefined, name: string): DirectoryMatch | undefined {
-  if (!match || match.at === 0 || match.words > 1) return match;
+  if (!match || match.words > 1) return match;
   const spelling = normalized.split(' ', match.at + 1);
-  return otherTrade(spelling[match.at - 1]!, match) || inLocalName(name, spelling[match.at]!, match) ? undefined : match;
+  return (match.at > 0 && otherTrade(spelling[match.at - 1]!, match)) || inLocalName(name, spelling[match.at]!, match) ? undefined : match;
 }
 
 /**
- * A one-word match inside the name the line gives (`name`, normalized), with words before it and a trade's word after
- * it that is not the chain's: a local shop named with the chain's word (LITTLE SPROUTS ACADEMY, TWO ACORNS CAFE).
+ * A one-word match inside the name the line gives (`name`, normalized), with a trade's word after it that is not the
+ * chain's: a local business named with the chain's word (LITTLE SPROUTS ACADEMY, SHELL BEACH DENTAL).
  */
 function inLocalName(name: string, spelling: string, match: DirectoryMatch): boolean {
   const words = name.split(' ');
   const at = words.indexOf(spelling);
-  return at > 0 && at < words.length - 1 && otherTrade(words.slice(at + 1).join(' '), match);
+  if (at < 0 || at === words.length - 1) return false;
+  const trade = otherTrade(words.slice(at + 1).join(' '), match);
+  // First in the name, the chain's word names the chain selling a product of its own (SNCF INTERNET, SAFEWAY FUEL, UBER POOL) unless the trade is a practice's or a school's.
+  return trade !== undefined && (at > 0 || PRACTICES.has(trade.category.detailed));
 }
 
-/** True when `words` (normalized) name a trade other than the matched chain's. */
-function otherTrade(words: string, match: DirectoryMatch): boolean {
+/** Trades no chain sells under its own name: a local practice, school, nursery or church that shares a chain's word (SHELL BEACH DENTAL, JYSK TANDLAEGECENTER). */
+const PRACTICES: ReadonlySet<string> = new Set(['MEDICAL_DENTAL_CARE', 'MEDICAL_PRIMARY_CARE', 'MEDICAL_VETERINARY_SERVICES', 'MEDICAL_OTHER_MEDICAL', 'GENERAL_SERVICES_EDUCATION', 'GENERAL_SERVICES_CHILDCARE', 'GOVERNMENT_AND_NON_PROFIT_DONATIONS']);
+
+/** The trade `words` (normalized) name, when it is other than the matched chain's. */
+function otherTrade(words: string, match: DirectoryMatch): RuleMatch | undefined {
   const trade = kindRule({ normalized: words, direction: 'out', accountKind: 'DEPOSITORY', nameWords: 2 });
-  return trade !== undefined && trade.category.primary !== match.merchant.category.primary;
+  return trade !== undefined && trade.category.primary !== match.merchant.category.primary ? trade : undefined;
 }
 
 /**
@@ -284,6 +292,11 @@ function notAPaidPerson(whole: string, match: DirectoryMatch | undefined): Direc
 /** A directory match, unless it is a person's surname after a title (SR MANUEL COSTA) or beside a given name (ELIN NORDSTROM, NORDSTROM ELIN). */
 function notAPerson(normalized: string, match: DirectoryMatch | undefined): DirectoryMatch | undefined {
   return match && !followsTitle(normalized, match.at) && !besideGivenName(normalized, match) ? match : undefined;
+}
+
+/** A match in the bank's counterparty field, unless it is a person's (`person`, no legal form) surname after a given name or initials: A SAINSBURY, P BLOKKER. */
+function notASurname(match: DirectoryMatch | undefined, person: boolean): DirectoryMatch | undefined {
+  return match && person && match.words === 1 && match.at > 0 ? undefined : match;
 }
 
 /** A one-word match right after a given name, or before one that ends the text (a surname written first). */

@@ -382,3 +382,35 @@ describe('a sixth probe: southern banks, US money in and bills (version 17)', ()
     expect(both(enrichLine('NELNET FACTS DES:FACTS MGMT ID:XXXX5521 PPD', '-780.00', 'USD'))).toEqual(['FACTS', 'GENERAL_SERVICES_EDUCATION']);
   });
 });
+
+describe("a seventh probe: chains' words in local names and people's surnames, Polish and Baltic wordings (version 17)", () => {
+  it("reads a practice, school or church named with a chain's word first as itself, and a chain's own product as the chain's", () => {
+    expect(both(enrichLine('DEBIT CARD PURCHASE SHELL RIDGE DENTAL WALNUT CREEK CA', '-120.00', 'USD'))).toEqual(['Shell Ridge Dental', 'MEDICAL_DENTAL_CARE']);
+    expect(nameOf('CHECKCARD 0412 TARGET HILLS CHURCH ONLINE GIVING', '-50.00', 'USD')).toBe('Target Hills Church');
+    expect(nameOf('CHECKCARD 0116 SAFEWAY FUEL 1522 DENVER CO', '-48.00', 'USD')).toBe('Safeway');
+  });
+
+  it("reads a counterparty that is a person as the person, though a chain bears the surname; names a firm the bank's field gives on a transfer", () => {
+    expect(both(enrichLine('RENT APRIL', '-900.00', 'GBP', { counterpartyName: 'J SAINSBURY' }))).toEqual(['J Sainsbury', 'RENT_AND_UTILITIES_RENT']);
+    expect(nameOf('Terugbetaling bioscoop', '20.00', 'EUR', { counterpartyName: 'M BLOKKER' })).toBe('M Blokker');
+    expect(both(enrichLine('Przelew wychodzący usługi księgowe 05/2025', '-350.00', 'PLN', { counterpartyName: 'BIURO RACHUNKOWE SALDO S.C.' }))).toEqual(['Biuro Rachunkowe Saldo', 'GENERAL_SERVICES_ACCOUNTING_AND_FINANCIAL_PLANNING']);
+  });
+
+  it("reads Polish and Baltic card, card-statement, savings, cash, fee and dues wordings", () => {
+    expect(nameOf('ZAKUP PRZY UŻYCIU KARTY W KRAJU PIEKARNIA ZIARNO /POZNAN DATA TRANSAKCJI: 2025-05-02', '-12.40', 'PLN')).toBe('Piekarnia Ziarno');
+    expect(nameOf('Transakcja kartą 2025-05-03 KARTA 5375XXXXXXXX5521 KWIACIARNIA ROZA', '-45.00', 'PLN')).toBe('Kwiaciarnia Roza');
+    expect(nameOf('Pirkums. KAFEJNICA PIE TILTA RIGA LVA', '-6.80')).toBe('Kafejnica Pie Tilta');
+    expect(both(enrichLine('Spłata karty kredytowej 5375XXXXXXXX5521', '-800.00', 'PLN'))).toEqual([null, 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT']);
+    expect(both(enrichLine('Kredītkartes atmaksa 05/2025', '-150.00'))).toEqual([null, 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT']);
+    expect(detailedOf('Pervedimas į taupomąją sąskaitą', '-300.00')).toBe('TRANSFER_OUT_SAVINGS');
+    expect(detailedOf('WYPŁATA BLIK W BANKOMACIE PLANET CASH GDANSK', '-200.00', 'PLN')).toBe('TRANSFER_OUT_WITHDRAWAL');
+    expect(both(enrichLine('Opłata za przewalutowanie transakcji kartowej ZARA PARIS 40.00 EUR', '-1.20', 'PLN'))).toEqual([null, 'BANK_FEES_FOREIGN_TRANSACTION_FEES']);
+    expect(detailedOf('Apsaimniekošanas maksa 05/2025 dz. 7', '-64.00', 'EUR', { counterpartyName: 'Dzīvokļu īpašnieku biedrība Lāčplēša 40' })).toBe('RENT_AND_UTILITIES_OTHER_UTILITIES');
+    expect(detailedOf('Przelew wychodzący składka OC/AC rata 2', '-420.00', 'PLN')).toBe('GENERAL_SERVICES_INSURANCE');
+    expect(detailedOf('Przelew wychodzący składka KRUS za II kwartał 2025', '-520.00', 'PLN')).toBe('GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT');
+    expect(detailedOf('Przelew wychodzący wpłata na rachunek inwestycyjny 5521', '-1000.00', 'PLN')).toBe('TRANSFER_OUT_INVESTMENT_AND_RETIREMENT_FUNDS');
+    expect(detailedOf('Par dzīvokļa īri jūnijs', '-350.00')).toBe('RENT_AND_UTILITIES_RENT');
+    expect(detailedOf('KAARDIMAKSE SOOJA PAGARIARI TARTU', '-4.20')).toBe('FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK');
+    expect(nameOf('ZAKUP BLIK PIEKARNIA ZIARENKO S.C. KRAKOW', '-9.00', 'PLN')).toBe('Piekarnia Ziarenko');
+  });
+});
