@@ -17,7 +17,7 @@ import { isNormalized, normalize, normalizeEach } from './text.ts';
 export const MAX_DESCRIPTION_LENGTH = 400;
 
 /** Card processors and payment facilitators whose prefix stands before the merchant's own name. */
-const PROCESSORS = ['SQ', 'SQC', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR', 'STRIPE', 'SATISPAY', 'IN', 'TITHELY', 'TITHE LY', 'TITHE\\.LY', 'PUSHPAY', 'INSTAMED', 'BRIGHTWHEEL', 'SPOT'];
+const PROCESSORS = ['SQ', 'SQC', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR', 'STRIPE', 'SATISPAY', 'IN', 'TITHELY', 'TITHE LY', 'TITHE\\.LY', 'PUSHPAY', 'INSTAMED', 'BRIGHTWHEEL', 'SPOT', 'TOAST'];
 
 /** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
@@ -243,8 +243,8 @@ const SPACES = /\s+/g;
 const OTHER_WHITESPACE = /[^\S ]/;
 const SPACE_BEFORE_PUNCTUATION = /\s+([,.;:])/g;
 
-/** What US banks print after a card descriptor's state: the day (10/05, 03-25-26), the year (25), Wells Fargo's authorization and card (S386073512345678 CARD 4471), an authorization code, a ZIP code, a reference or the masked card. */
-const US_TAIL = /^(?:\d{2}\/\d{2}|\d{2}-\d{2}-\d{2}|\d{2}|\d{4,}|[X*]{4,}\d{4}|[SP]\d{12,}|CARD)$/;
+/** What US banks print after a card descriptor's state: the day (10/05, 03-25-26), the year (25), Wells Fargo's authorization and card (S386073512345678 CARD 4471), a credit union's card (Card 3390), an authorization code, a ZIP code, a reference or the masked card. */
+const US_TAIL = /^(?:\d{2}\/\d{2}|\d{2}-\d{2}-\d{2}|\d{2}|\d{4,}|[X*]{4,}\d{4}|[SP]\d{12,}|CARD|Card)$/;
 /** A state with the country and a code glued on (FRESNO CAUS07162): the state. */
 const STATE_GLUED = /^([A-Z]{2})US\d*$/;
 /** A store number in a US card descriptor (16344, #2614), or the merchant's phone in its place. */

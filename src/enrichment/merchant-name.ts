@@ -80,6 +80,11 @@ function startsSurname(flat: readonly string[], at: number): boolean {
 }
 
 /** M alone is an initial on an English-speaking bank's line (STANDING ORDER TO M PATEL), French Monsieur elsewhere. */
+/** On an English-speaking line, a letter alone before the last word is an initial, not a link (A SAINSBURY, TO J SMITH). */
+function isInitialBeforeSurname(flat: readonly string[], at: number, currencyCode: string): boolean {
+  return flat[at]!.length === 1 && at === flat.length - 2 && (currencyCode === 'GBP' || currencyCode === 'USD');
+}
+
 function isEnglishInitial(word: string, currencyCode: string): boolean {
   return word === 'M' && (currencyCode === 'GBP' || currencyCode === 'USD');
 }
@@ -212,7 +217,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
       if (name.length > 0) break;
       continue;
     }
-    if (name.length === 0 && ((LINKS.has(word) && !startsSurname(flat, at) && !isInitialAfterTitle(flat, at)) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR' && !isHousingCompany(flat, at + 1)) || (((CIVIL_TITLES.has(word) && !startsInitials(flat, at) && !isEnglishInitial(word, currencyCode)) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
+    if (name.length === 0 && ((LINKS.has(word) && !startsSurname(flat, at) && !isInitialAfterTitle(flat, at) && !isInitialBeforeSurname(flat, at, currencyCode)) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR' && !isHousingCompany(flat, at + 1)) || (((CIVIL_TITLES.has(word) && !startsInitials(flat, at) && !isEnglishInitial(word, currencyCode)) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
     // Polish "za" and Italian "per" (for) after a name of two words or more begin what the payment was for: KAROLINA NOWAK ZA BILETY, GIULIA CONTI PER REGALO.
     if (name.length > 1 && FOR_WORD[currencyCode] === word) break;
     if (name.length > 1 && name.at(-1) !== index && LOWER.test(tokens[index]!) && !PARTICLES.has(tokens[index]!) && !LINKS.has(word) && name.every((each) => TITLE.test(tokens[each]!))) break;

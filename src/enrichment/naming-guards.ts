@@ -5,6 +5,7 @@
  * A payment facilitator's own name in the bank's counterparty field (PayPal, Klarna, SumUp) is not
  * the shop's.
  */
+import { kindRule } from './rules.ts';
 import { phrasesRegex } from './text.ts';
 
 /** Categories that name no one but the bank or the holder. */
@@ -27,7 +28,7 @@ const FACILITATORS = phrasesRegex([
   'PAYPAL', 'AMAZON PAYMENTS', 'KLARNA', 'STRIPE', 'ADYEN', 'SUMUP', 'ZETTLE', 'IZETTLE', 'SQUARE', 'MOLLIE', 'WORLDLINE', 'NETS', 'GOCARDLESS', 'SATISPAY', 'PAYU', 'PRZELEWY24', 'BUCKAROO', 'CCV',
   'PAYONEER', 'TRUSTLY', 'NEXI', 'TIKKIE', 'PAYSERA', 'MAKSEKESKUS', 'CHECKOUT COM', 'SIX PAYMENT', 'PAYPLUG', 'LYRA', 'WISE', 'REVOLUT',
 ]);
-/** The same names where a name starts: a name read from a line's text is a facilitator's only so (SATISPAY EUROPE, not UNION SQUARE GREENMARKET or WISE OWL BOOKS). */
+/** The same names where a name starts: a name read from a line's text is a facilitator's only so (SATISPAY EUROPE, not UNION SQUARE GREENMARKET). */
 const FACILITATOR_FIRST = new RegExp(`^${FACILITATORS.source}`);
 
 /** True when a name read from the line may be shown for a transaction of `detailed` category (null: none) with normalized `text`. */
@@ -42,7 +43,8 @@ export function isFacilitator(normalized: string): boolean {
   return FACILITATORS.test(normalized);
 }
 
-/** True when a name read from the line (normalized) is a payment facilitator's own: it starts with one's name. */
+/** True when a name read from the line (normalized) is a payment facilitator's own: it starts with one's name, and no trade's word follows (SQUARE ONE BAKERY, WISE OWL TUTORING are shops). */
 export function namesFacilitator(normalized: string): boolean {
-  return FACILITATOR_FIRST.test(normalized);
+  const facilitator = FACILITATOR_FIRST.exec(normalized);
+  return facilitator !== null && kindRule({ normalized: normalized.slice(facilitator[0].length).trim(), direction: 'out', accountKind: 'DEPOSITORY', nameWords: 2 }) === undefined;
 }

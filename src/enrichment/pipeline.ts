@@ -247,11 +247,15 @@ function inLocalName(name: string, spelling: string, match: DirectoryMatch): boo
   if (at < 0 || at === words.length - 1) return false;
   const trade = otherTrade(words.slice(at + 1).join(' '), match);
   // First in the name, the chain's word names the chain selling a product of its own (SNCF INTERNET, SAFEWAY FUEL, UBER POOL) unless the trade is a practice's or a school's.
-  return trade !== undefined && (at > 0 || PRACTICES.has(trade.category.detailed));
+  return trade !== undefined && (at > 0 || (PRACTICES.has(trade.category.primary) && trade.category.detailed !== PHARMACY));
 }
 
-/** Trades no chain sells under its own name: a local practice, school, nursery or church that shares a chain's word (SHELL BEACH DENTAL, JYSK TANDLAEGECENTER). */
-const PRACTICES: ReadonlySet<string> = new Set(['MEDICAL_DENTAL_CARE', 'MEDICAL_PRIMARY_CARE', 'MEDICAL_VETERINARY_SERVICES', 'MEDICAL_OTHER_MEDICAL', 'GENERAL_SERVICES_EDUCATION', 'GENERAL_SERVICES_CHILDCARE', 'GOVERNMENT_AND_NON_PROFIT_DONATIONS']);
+/**
+ * Trades no chain sells under its own name: a local practice, school, nursery, salon, gym, office or church that shares a
+ * chain's word (SHELL BEACH DENTAL, WENDY'S HAIR STUDIO, NORDSTROM LAW OFFICE); a pharmacy, a product or a fuel is a chain's own.
+ */
+const PRACTICES: ReadonlySet<string> = new Set(['MEDICAL', 'GENERAL_SERVICES', 'PERSONAL_CARE', 'GOVERNMENT_AND_NON_PROFIT']);
+const PHARMACY = 'MEDICAL_PHARMACIES_AND_SUPPLEMENTS';
 
 /** The trade `words` (normalized) name, when it is other than the matched chain's. */
 function otherTrade(words: string, match: DirectoryMatch): RuleMatch | undefined {
@@ -294,9 +298,9 @@ function notAPerson(normalized: string, match: DirectoryMatch | undefined): Dire
   return match && !followsTitle(normalized, match.at) && !besideGivenName(normalized, match) ? match : undefined;
 }
 
-/** A match in the bank's counterparty field, unless it is a person's (`person`, no legal form) surname after a given name or initials: A SAINSBURY, P BLOKKER. */
+/** A match in the bank's counterparty field, unless it is one word of a person's name (`person`, no legal form): A SAINSBURY, P BLOKKER, Penny Schmidt. */
 function notASurname(match: DirectoryMatch | undefined, person: boolean): DirectoryMatch | undefined {
-  return match && person && match.words === 1 && match.at > 0 ? undefined : match;
+  return match && person && match.words === 1 ? undefined : match;
 }
 
 /** A one-word match right after a given name, or before one that ends the text (a surname written first). */

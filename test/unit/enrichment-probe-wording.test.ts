@@ -414,3 +414,27 @@ describe("a seventh probe: chains' words in local names and people's surnames, P
     expect(nameOf('ZAKUP BLIK PIEKARNIA ZIARENKO S.C. KRAKOW', '-9.00', 'PLN')).toBe('Piekarnia Ziarenko');
   });
 });
+
+describe('a chain word first in a service business, a payment app first in a shop, a credit union card tail (version 17)', () => {
+  it("reads a salon, a law office or a gym named with a chain's word first as itself, not a pharmacy's department", () => {
+    expect(both(enrichLine("WENDY'S NAIL STUDIO", '-40.00', 'USD'))).toEqual(["Wendy's Nail Studio", 'PERSONAL_CARE_HAIR_AND_BEAUTY']);
+    expect(nameOf('NORDSTROM LAW OFFICE', '-500.00', 'USD')).toBe('Nordstrom Law Office');
+  });
+
+  it("reads an English initial before a surname as the person's, not a link word", () => {
+    expect(nameOf('RENT JUNE', '-850.00', 'GBP', { counterpartyName: 'A MORRISON' })).toBe('A Morrison');
+    expect(nameOf('STANDING ORDER TO A PATEL', '-50.00', 'GBP')).toBe('A Patel');
+  });
+
+  it("reads a shop whose name starts with a payment facilitator's word as the shop", () => {
+    expect(nameOf('SQ *SQUARE DEAL BARBERS', '-25.00', 'USD')).toBe('Square Deal Barbers');
+    expect(nameOf('WISE CHOICE DENTAL', '-90.00', 'USD')).toBe('Wise Choice Dental');
+  });
+
+  it("drops a credit union's card and number after the state, Toast's prefix; reads produce, a Catholic church and giving", () => {
+    expect(nameOf('POS Withdrawal CORNER PHARMACY SALISBURY MD Card 5521', '-10.00', 'USD')).toBe('Corner Pharmacy');
+    expect(nameOf('TOAST*MARLOWS TAVERN', '-44.00', 'USD')).toBe('Marlows Tavern');
+    expect(detailedOf('SQ *GREEN ACRES PRODUCE', '-22.00', 'USD')).toBe('FOOD_AND_DRINK_GROCERIES');
+    expect(detailedOf('ST JUDE CATHOLIC DES:ONLINE ID:5521 CCD', '-40.00', 'USD')).toBe('GOVERNMENT_AND_NON_PROFIT_DONATIONS');
+  });
+});
