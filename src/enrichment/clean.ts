@@ -475,7 +475,9 @@ function withoutUsTown(descriptor: string): string {
   const words = normalizeEach(tokens);
   const cut = cutTownLength(words.slice(0, state));
   if (cut > 0) return tokens.slice(0, state - cut).join(' ');
-  for (let length = Math.min(LONGEST_CITY, state - 1); length >= 1; length--) {
+  // A town of the state's list longer than the words the name repeats is the town (SHELL BEACH DENTAL PISMO BEACH CA: PISMO BEACH, not BEACH).
+  const listed = stateTownLength(words, state, code);
+  for (let length = Math.min(LONGEST_CITY, state - 1); length > listed; length--) {
     const town = words.slice(state - length, state).join(' ');
     const before = words.slice(0, state - length);
     if (!` ${before.join(' ')} `.includes(` ${town} `) && !tokens[state - length - 1]!.toUpperCase().endsWith(`-${town}`)) continue;
@@ -488,8 +490,7 @@ function withoutUsTown(descriptor: string): string {
   let town = state;
   while (town > 1 && TITLE_CASE.test(tokens[town - 1]!)) town--;
   if (town < state && tokens.slice(0, town).every((token) => !LOWER_CASE.test(token))) return tokens.slice(0, town).join(' ');
-  const stateTown = stateTownLength(words, state, code);
-  if (stateTown > 0) return tokens.slice(0, state - stateTown).join(' ');
+  if (listed > 0) return tokens.slice(0, state - listed).join(' ');
   // What follows the state (a date, a year, a reference) is never the name; without it stripPlace can find the town.
   return withoutTownAfterTrade(tokens, words, state) ?? [...tokens.slice(0, state), code].join(' ');
 }

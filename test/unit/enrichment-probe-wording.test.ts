@@ -438,3 +438,10 @@ describe('a chain word first in a service business, a payment app first in a sho
     expect(detailedOf('ST JUDE CATHOLIC DES:ONLINE ID:5521 CCD', '-40.00', 'USD')).toBe('GOVERNMENT_AND_NON_PROFIT_DONATIONS');
   });
 });
+
+describe("a US town of two words after a name that shares one of them (version 17)", () => {
+  it("cuts the state's listed town rather than the shorter word the name repeats", () => {
+    expect(nameOf('DEBIT CARD PURCHASE XXXXX5521 SEA BREEZE CAFE MORRO BAY CA', '-14.00', 'USD')).toBe('Sea Breeze Cafe');
+    expect(nameOf('DEBIT CARD PURCHASE XXXXX5521 BAY AREA DENTAL MORRO BAY CA', '-90.00', 'USD')).toBe('Bay Area Dental');
+  });
+});
