@@ -56,10 +56,13 @@ const PROCESSOR_BEFORE_PARTY = new RegExp(String.raw`^(?:${PROCESSORS.join('|')}
 /** Tikkie's counterparty field names the person who paid before its own name: "S de Boer via Tikkie". */
 const VIA_TIKKIE = /\s+via Tikkie$/i;
 
-/** A bank's counterparty name without the processor that carried the payment: before the shop's (SumUp  *Koffiebar Lot), after the person's (S de Boer via Tikkie). */
+/** A bank's counterparty name without the processor that carried the payment, before the shop's (SumUp  *Koffiebar Lot) or after the person's (S de Boer via Tikkie), and without a town after two slashes. */
 export function withoutProcessor(name: string): string {
-  return (name.includes('*') ? name.replace(PROCESSOR_BEFORE_PARTY, '') : name).replace(VIA_TIKKIE, '');
+  return (name.includes('*') ? name.replace(PROCESSOR_BEFORE_PARTY, '') : name).replace(VIA_TIKKIE, '').replace(TOWN_AFTER_SLASHES, '');
 }
+
+/** A German card payee's town and country after two slashes, as the bank's field gives it: "TANKSTELLE MAIER//BAD TOELZ/DE". */
+const TOWN_AFTER_SLASHES = /\/\/.*$/;
 /**
  * A till's prefix (Toast, Square, Clover, SumUp, Zettle), at the start or after a card word: a shop's
  * terminal, not a website's star; its descriptor names the shop, then after " - " which of its places (TST* JOES PIZZA - CARMINE).
@@ -156,7 +159,7 @@ const MONTH = '(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)';
 const CURRENCY = '(?:EUR|USD|GBP|SEK|NOK|DKK|CHF|PLN|CZK|HUF|RON|ISK)';
 /** A date, card number or amount between method words and the name: 12/03, XXXX1234, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1" and BAWAG's card "K002", a US credit union's terminal (D5438). */
 const LEADING_DATE_OR_CARD = new RegExp(
-  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{2}-\d{2}|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|(?:POS|ATM)\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|K\d{3}|MC/\d+|D\d{4}|\.{2,}\d{4}|\d{2,6}\*+\d{2,6}|\d{2}XX)(?=\s|$)\s*`,
+  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{2}-\d{2}|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|(?:POS|ATM)\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|K\d{1,3}|MC/\d+|D\d{4}|\.{2,}\d{4}|\d{2,6}\*+\d{2,6}|\d{2}XX)(?=\s|$)\s*`,
   'i',
 );
 /**
@@ -339,7 +342,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   text = withoutTillBranch(text, whole);
   // A card paid abroad names the amount in the shop's currency (EUR 18.50 on a krone account): its countries' towns end the name too.
   const towns = keepPlace ? NO_TOWNS : townsOfEither(currencyCode, abroad);
-  if (!keepPlace) text = withoutDepartmentTown(text, towns);
+  if (!keepPlace) text = withoutLeadingTown(withoutDepartmentTown(text, towns), whole, towns);
   const has = { digit: DIGIT.test(text), digits: SIX_DIGITS.test(text), '*': text.includes('*'), '(': text.includes('(') };
   for (const [pattern, needs] of BLANKED) if (needs === null || has[needs]) text = text.replace(pattern, ' ');
   text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
@@ -360,6 +363,19 @@ function withoutStreetAtEnd(text: string): string {
   if (last < 0 || !STREET_AFTER_NAME.has(normalize(text.slice(last + 1)))) return text;
   const street = text.lastIndexOf(' ', last - 1);
   return street > 0 ? text.slice(0, street) : text;
+}
+
+/** Crédit Mutuel's and CIC's card lines name the town before the shop: "PAIEMENT CB 1409 PARIS ORANGE VAD 73 CARTE 2080". */
+const TOWN_BEFORE_SHOP = /^PAIEMENT CB \d{4} /i;
+
+/** `text` without the town a Crédit Mutuel or CIC card line (`whole`) puts before the shop, a town of `towns` with a word after it. */
+function withoutLeadingTown(text: string, whole: string, towns: ReadonlySet<string>): string {
+  if (!TOWN_BEFORE_SHOP.test(whole)) return text;
+  const words = text.split(' ');
+  for (let length = Math.min(LONGEST_CITY, words.length - 1); length >= 1; length--) {
+    if (isPlace(normalize(words.slice(0, length).join(' ')), towns)) return words.slice(length).join(' ');
+  }
+  return text;
 }
 
 /** French card lines' department and town after the shop, glued to it or not: "AU FOURNIL D'OR33ARCACHON", "LA MIE CALINE    33PESSAC". */

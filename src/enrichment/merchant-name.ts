@@ -34,7 +34,7 @@ const PURPOSE = new Set([
   // a flat, a street, a levy, a school's or a town's fee (version 16)
   'MIESZKANIE', 'IMPUESTO', 'VEHICULOS', 'TRACCION', 'MECANICA', 'MATRICULA', 'CONTRIBUTO', 'VOLONTARIO', 'IUV', 'MENSALIDADE', 'CANTINE', 'GIVING', 'TUITION', 'MEMBERSHIP', 'DUES', 'VANCO', 'KID', 'FELLESKOSTNADER', 'KOMMUNALE', 'AVGIFTER', 'TERMIN', 'KONTINGENT', 'ASIAKASMAKSU', 'FORSKOLEAVGIFT', 'FORAELDREBETALING', 'BOLIGAFGIFT', 'KURSGEBUHR', 'WASSERBEZUGSGEBUHR', 'WASSERGEBUHR', 'KANALBENUTZUNGSGEBUHR', 'KANALGEBUHR', 'QUARTAL', 'AFVALSTOFFENHEFFING', 'ODPADAMI', 'GOSPODAROWANIE', 'ZAHLUNGSREFERENZ', 'ELTERNBEITRAG', 'HONORARNOTE', 'WAHLARZT', 'SEPA', 'RG', 'RGNR', 'IMPFUNG', 'PROPINAS', 'PREST', 'INH', 'INHABER', 'CUOTA', 'POCKET', 'NEKUSTAMA', 'IPASUMA', 'NODOKLIS', 'PODATKOWY', 'MIKRORACHUNEK',
   // a loan's instalment, interest and principal (version 16)
-  'PRESTAMO', 'HIPOTECARIO', 'BOLAN', 'AMORTERING', 'GOTOWKOWEGO', 'KREDITRATE', 'WOHNBAUKREDIT', 'DARLEHENSRATE', 'RATENKREDIT', 'RATE', 'BAUFINANZIERUNG', 'MAJOKLA', 'KREDITA', 'ATMAKSA', 'BUSTO', 'PASKOLOS', 'PASKOLA', 'IMOKA', 'JA', 'ASUNTOLAINAN', 'ASUNTOLAINA', 'KORKO', 'DARL', 'DARLEHEN', 'TILGUNG', 'ZINS', 'TERMINBELOP', 'LYHENNYS', 'PRESTACAO', 'HABITACAO', 'RATY', 'HIPOTECZNEGO', 'KREDYTU',
+  'PRESTAMO', 'HIPOTECARIO', 'BOLAN', 'BOLIGLAN', 'AMORTERING', 'GOTOWKOWEGO', 'KREDITRATE', 'WOHNBAUKREDIT', 'DARLEHENSRATE', 'RATENKREDIT', 'RATE', 'BAUFINANZIERUNG', 'MAJOKLA', 'KREDITA', 'ATMAKSA', 'BUSTO', 'PASKOLOS', 'PASKOLA', 'IMOKA', 'JA', 'ASUNTOLAINAN', 'ASUNTOLAINA', 'KORKO', 'DARL', 'DARLEHEN', 'TILGUNG', 'ZINS', 'TERMINBELOP', 'LYHENNYS', 'PRESTACAO', 'HABITACAO', 'RATY', 'HIPOTECZNEGO', 'KREDYTU',
   // pay, benefits and refunds named on the line (version 16)
   'PAYE', 'ZASILEK', 'BEZROBOTNYCH', 'DAGPENGE', 'UGE', 'ANSIOPAIVARAHA', 'VAKANTIEGELD', 'PECULE', 'EINDEJAARSPREMIE', 'URLAUBSGELD', 'WEIHNACHTSGELD', 'TREDICESIMA', 'DIENSTENCHEQUES', 'KINDERBIJSLAG', 'GENEESKUNDIGE', 'VERZORGING', 'STORTING',
   // months, in the languages read: a name never carries the month a salary or a rent is for
@@ -58,7 +58,7 @@ const PURPOSE = new Set([
   // Polish and Portuguese purpose words: treatment, tuition, a charge, a subscription, a contribution, a pension
   'LECZENIE', 'CZESNE', 'OPLATA', 'ABONAMENT', 'SKLADKA', 'PENS',
   // a receipt's, a card's or a branch's label after the shop (Danish Nota, Spanish Tarj., Dutch Pasvolgnr), a Polish street (UL.)
-  'NOTA', 'TARJ', 'CARTE', 'ODIV', 'PASVOLGNR', 'PASNR', 'TRANSACTIE', 'UL',
+  'NOTA', 'TARJ', 'FAC', 'FACT', 'CARTE', 'ODIV', 'PASVOLGNR', 'PASNR', 'TRANSACTIE', 'UL',
   // what a US bill, a Spanish benefit or a local tax is for, and a credit union's share draft or transfer
   'UTILITY', 'PAYROL', 'TAXRFD', 'PURCHASE', 'PAYMNT', 'PMTS', 'EBILL', 'RECUR', 'EINBEHALTENE', 'KEST', 'VIREMENT', 'KAUFUMSATZ', 'GROEIPAKKET', 'CTAX', 'BILLPAY', 'BILLPMT', 'PATIENT', 'RETAIL', 'FORSIKRING', 'FORSAKRING', 'PRESTACION', 'PRESTACIONES', 'DESEMPLEO', 'IBI', 'RECIBO', 'DRAFT', 'TFR', 'SHARE', 'SHARES', 'ACCOUNT', 'LONOVERFORSEL', 'RENTER', 'EJENDOMSSKAT',
   // a professional's letters after the name
@@ -114,7 +114,7 @@ const COUNTRY_BEFORE_FORM = new Set(['SVERIGE', 'SWEDEN', 'SUOMI', 'FINLAND', 'N
   'NORDIC', 'NORDICS', 'BALTIC', 'BALTICS', 'SCANDINAVIA', 'GROUP']);
 
 /** Words that lead to a name (to, from, in favour of) and particles inside one; dropped at either end. */
-const LINKS = new Set(['TO', 'FROM', 'DE', 'DA', 'DI', 'DEL', 'PARA', 'A', 'FRA', 'TIL', 'VAN', 'AAN', 'NAAR', 'OD', 'DO', 'FAVORE', 'BEI', 'AN', 'VON', 'FOR', 'POUR', 'AV', 'TILL', 'FRAN', 'ZA', 'PAR', 'UZ', 'NAAM', 'OF', 'DLA', 'EN']);
+const LINKS = new Set(['TO', 'FROM', 'DE', 'DA', 'DI', 'DEL', 'PARA', 'A', 'I', 'FRA', 'TIL', 'VAN', 'AAN', 'NAAR', 'OD', 'DO', 'FAVORE', 'BEI', 'AN', 'VON', 'FOR', 'POUR', 'AV', 'TILL', 'FRAN', 'ZA', 'PAR', 'UZ', 'NAAM', 'OF', 'DLA', 'EN']);
 /** Particles written in lower case inside a title-cased name. */
 const PARTICLES = new Set(['de', 'di', 'del', 'della', 'la', 'le', 'les', 'du', 'des', 'van', 'der', 'den', 'von', 'zu', 'zum', 'zur', 'y', 'e', 'i', 'og', 'och', 'da', 'do', 'dos', 'das', 'of', 'the', 'and', 'per', 'am', 'et']);
 /** Short words kept in title case even alone (a short all-capital token is otherwise an initialism: DWP, NAV). */

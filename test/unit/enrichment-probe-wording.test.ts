@@ -445,3 +445,43 @@ describe("a US town of two words after a name that shares one of them (version 1
     expect(nameOf('DEBIT CARD PURCHASE XXXXX5521 BAY AREA DENTAL MORRO BAY CA', '-90.00', 'USD')).toBe('Bay Area Dental');
   });
 });
+
+describe('an eighth probe: French, German, Austrian and Nordic wordings (version 17)', () => {
+  it("reads Crédit Mutuel's town before the shop, Caisse d'Epargne's FAC, a German payee's town after two slashes, Austria's K1", () => {
+    expect(nameOf('PAIEMENT CB 0905 LYON LIBRAIRIE DU TEMPS CARTE 55210001', '-18.00')).toBe('Librairie du Temps');
+    expect(nameOf('CB FLEURISTE DES HALLES FAC 120524', '-25.00')).toBe('Fleuriste des Halles');
+    expect(nameOf('Kartenzahlung girocard 2024-05-02T10:11:12 KFN 1 VJ 2712', '-12.00', 'EUR', { counterpartyName: 'BLUMEN KRAUSE//BAD ORB/DE' })).toBe('Blumen Krause');
+    expect(nameOf('POS 07.05. 08:10 K1 BAECKEREI ZAUNER 4020 LINZ', '-6.20')).toBe('Baeckerei Zauner');
+  });
+
+  it("reads a chain's word only as a word (Mobil on dollar lines, Bricomarché apart from Brico) and lawyers in the plural", () => {
+    expect(nameOf('Abbuchung Magenta Mobil Rechnung 0099', '-35.00')).not.toBe('ExxonMobil');
+    expect(nameOf('PAIEMENT CB 0705 DIJON BRICOMARCHE CARTE 55210001', '-40.00')).toBe('Bricomarché');
+    expect(detailedOf('VIR SEPA EMIS /A CABINET DURAND AVOCATS /MOTIF HONORAIRES', '-600.00')).toBe('GENERAL_SERVICES_CONSULTING_AND_LEGAL');
+  });
+
+  it('reads French and German loan, card, benefit, childcare and fee wordings', () => {
+    expect(detailedOf('ECHEANCE PRET 0099887766 IMMOBILIER', '-890.00')).toBe('LOAN_PAYMENTS_MORTGAGE_PAYMENT');
+    expect(detailedOf('ALG I 05/2024 KD-NR 552D1', '980.00')).toBe('INCOME_UNEMPLOYMENT');
+    expect(detailedOf('Rate 8/48 Kreditvertrag 5521', '-210.00')).toBe('LOAN_PAYMENTS_PERSONAL_LOAN_PAYMENT');
+    expect(detailedOf('VIR SEPA EMIS /A NOUNOU LEA PETIT /MOTIF GARDE MAI', '-450.00')).toBe('GENERAL_SERVICES_CHILDCARE');
+    expect(both(enrichLine('PRELEVEMENT CARTE DEPENSES CARTE X5521 ARRETEES AU 31/05', '-640.00'))).toEqual([null, 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT']);
+    expect(both(enrichLine('Abrechnung 30.06.2024 siehe Anlage', '-7.50'))).toEqual([null, 'BANK_FEES_OTHER_BANK_FEES']);
+    expect(detailedOf('Nebenkostenabrechnung 2024 Gutschrift', '88.00', 'EUR', { counterpartyName: 'Hausverwaltung Berger GmbH' })).not.toBe('INCOME_WAGES');
+    expect(detailedOf('Kartenzahlung DOENER HAUS KASSEL', '-7.50')).toBe('FOOD_AND_DRINK_FAST_FOOD');
+    expect(detailedOf('Rechnung 55 Schornsteinfegerarbeiten', '-95.00', 'EUR', { counterpartyName: 'Schornsteinfegermeister Paul Roth' })).toBe('HOME_IMPROVEMENT_REPAIR_AND_MAINTENANCE');
+  });
+
+  it("reads the Nordic banks' own interest and loan words, a town's childcare, compound trade words, a Danish student loan", () => {
+    expect(both(enrichLine('INSÄTTNINGSRÄNTA 2024', '9.10', 'SEK'))).toEqual([null, 'INCOME_INTEREST_EARNED']);
+    expect(both(enrichLine('Debitorrente 2. kvartal', '-31.20', 'DKK'))).toEqual([null, 'BANK_FEES_INTEREST_CHARGE']);
+    expect(detailedOf('LAINANHOITO 05/2025', '-690.00')).toBe('LOAN_PAYMENTS_OTHER_PAYMENT');
+    expect(both(enrichLine('Innbetaling kredittkort 05/2025', '-3100.00', 'NOK'))).toEqual([null, 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT']);
+    expect(detailedOf('BARNOMSORG UMEÅ KOMMUN', '-1500.00', 'SEK')).toBe('GENERAL_SERVICES_CHILDCARE');
+    expect(detailedOf('Betalingsservice Udbetaling Danmark SU-lån', '-900.00', 'DKK')).toBe('LOAN_PAYMENTS_STUDENT_LOAN_PAYMENT');
+    expect(detailedOf('VISA VARE 12.05 BODØ SPORTSHANDEL', '-450.00', 'NOK')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');
+    expect(detailedOf('KORTKÖP 250512 MODEHUSET LINNEA', '-600.00', 'SEK')).toBe('GENERAL_MERCHANDISE_CLOTHING_AND_ACCESSORIES');
+    expect(detailedOf('VISA VARE 14.05 FISKERESTAURANTEN LOFOTEN', '-540.00', 'NOK')).toBe('FOOD_AND_DRINK_RESTAURANT');
+    expect(nameOf('Betalingsservice TANDLÆGERNE I VEJLE', '-400.00', 'DKK')).toBe('Tandlægerne');
+  });
+});
