@@ -485,3 +485,33 @@ describe('an eighth probe: French, German, Austrian and Nordic wordings (version
     expect(nameOf('Betalingsservice TANDLÆGERNE I VEJLE', '-400.00', 'DKK')).toBe('Tandlægerne');
   });
 });
+
+describe('a ninth probe: British app banks, train operators and councils; US credit unions and regional banks (version 17)', () => {
+  it("reads British app banks' pots, round-ups, top-ups and exchanges as the holder's own money, naming no one", () => {
+    expect(both(enrichLine('Wedding Pot', '-150.00', 'GBP'))).toEqual([null, 'TRANSFER_OUT_SAVINGS']);
+    expect(both(enrichLine('Round up', '-0.64', 'GBP'))).toEqual([null, 'TRANSFER_OUT_SAVINGS']);
+    expect(both(enrichLine('Top-Up by *5521', '50.00', 'GBP'))).toEqual([null, 'TRANSFER_IN_ACCOUNT_TRANSFER']);
+    expect(both(enrichLine('Exchanged to USD', '-120.00', 'GBP'))).toEqual([null, 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
+  });
+
+  it('names each train operator, a British nursery as childcare, a metropolitan council, an NHS trust paying in, M&S Simply Food, Iceland', () => {
+    expect(nameOf('CARD PAYMENT TO LNER ON 02 JUN', '-45.00', 'GBP')).toBe('LNER');
+    expect(both(enrichLine('HAPPY DAYS NURSERY FPO', '-720.00', 'GBP'))).toEqual(['Happy Days Nursery', 'GENERAL_SERVICES_CHILDCARE']);
+    expect(detailedOf('STOCKPORT MBC DD', '-150.00', 'GBP')).toBe('GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT');
+    expect(detailedOf('BANK CREDIT NORTH BRISTOL NHS TRUST', '2100.00', 'GBP')).toBe('INCOME_WAGES');
+    expect(detailedOf('4417 02JUN25 C , M&S SIMPLY FOOD - , LEEDS GB', '-12.00', 'GBP')).toBe('FOOD_AND_DRINK_GROCERIES');
+    expect(both(enrichLine('ICELAND 5521 CD 4417', '-23.00', 'GBP'))).toEqual(['Iceland', 'FOOD_AND_DRINK_GROCERIES']);
+  });
+
+  it("reads KeyBank's direct withdrawal as a bill, a Visa Direct payout's person, a Jack Henry card's C#, credit unions' loans", () => {
+    expect(both(enrichLine('DIRECT WITHDRAWAL, CONSUMERS ENERGY AUTOPAY', '-140.00', 'USD'))).toEqual(['Consumers Energy', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY']);
+    expect(nameOf('Visa Money Transfer VENMO *DANA REYES VISA DIRECT NY', '40.00', 'USD')).toBe('Dana Reyes');
+    expect(nameOf('DBT CRD 0412 05/02/25 55210045 TST* COPPER KETTLE DAYTON OH C#5521', '-30.00', 'USD')).toBe('Copper Kettle');
+    expect(detailedOf('Deposit Loan Advance From Loan 0160', '2000.00', 'USD')).toBe('TRANSFER_IN_CASH_ADVANCES_AND_LOANS');
+    expect(detailedOf('Transfer to VEHICLE LOAN 0140 Auto Pay', '-320.00', 'USD')).toBe('LOAN_PAYMENTS_CAR_PAYMENT');
+    expect(nameOf('Overdraft Transfer From Share 0000', '50.00', 'USD')).toBeNull();
+    expect(detailedOf('Fee Non-Network ATM Withdrawal', '-3.00', 'USD')).toBe('BANK_FEES_ATM_FEES');
+    expect(detailedOf('POS DEBIT OLD MILL TAPHOUSE DAYTON OH', '-38.00', 'USD')).toBe('FOOD_AND_DRINK_RESTAURANT');
+    expect(both(enrichLine('ACH Deposit OPM1 TREAS 310 CSA', '2100.00', 'USD'))).toEqual(['OPM', 'INCOME_RETIREMENT_PENSION']);
+  });
+});
