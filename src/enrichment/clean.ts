@@ -204,7 +204,7 @@ const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR)$/i;
  */
 const LEADING_UK_CODE = /^(?:SO|DD|FP)\s/i;
 /** A time of day, with its label (Norway's kl., Italy's ore, Poland's godz., Belgian card lines' "OM 11.20 UUR" and "A 19.22 HEURES"). */
-const TIME = /\b(?:(?:OM|A) \d{1,2}[:.]\d{2} (?:UUR|HEURES?)\b|(?:(?:KL|ORE|GODZ)\.? )?(?:\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s?(?:UHR|H)|[AP]M?)?(?=\s|$)|\d{1,2}:\d{2}\b))/gi;
+const TIME = /\b(?:(?:(?:OM|A) )?\d{1,2}[:.]\d{2} (?:UUR|HEURES?)\b|(?:(?:KL|ORE|GODZ)\.? )?(?:\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s?(?:UHR|H)|[AP]M?)?(?=\s|$)|\d{1,2}:\d{2}\b))/gi;
 const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?${CURRENCY}|(?:KURS|RATE|FX RATE):?\s?\d+(?:[.,]\d+)?(?:\/${CURRENCY})?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
 /** The currency of an amount the line gives beside its own (a card paid abroad: EUR 18.50, 24.50 EUR). */
 const FOREIGN_CURRENCY = new RegExp(String.raw`\b(${CURRENCY.slice(3, -1)})\s?\d|\d\s?(${CURRENCY.slice(3, -1)})\b`, 'i');
@@ -346,6 +346,8 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   const has = { digit: DIGIT.test(text), digits: SIX_DIGITS.test(text), '*': text.includes('*'), '(': text.includes('(') };
   for (const [pattern, needs] of BLANKED) if (needs === null || has[needs]) text = text.replace(pattern, ' ');
   text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
+  // A web address after the name is the shop's site, no part of its name (PINEHURST FLORIST WWW.PINEHURSTFLORIST.COM NC).
+  if (text.includes('.')) text = text.replace(WEB_AFTER_NAME, '');
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
   const cut = isCutByOfx(whole);
   // A town cut short ends the name only where the name ends the line: after a till's branch (TST* BEN'S CHILI BOWL - U STREET) the line was cut, not the name.
@@ -386,6 +388,9 @@ function withoutDepartmentTown(text: string, towns: ReadonlySet<string>): string
   const department = DIGIT.test(text) ? DEPARTMENT_TOWN.exec(text) : null;
   return department && department.index > 0 && isPlace(normalize(department[1]!), towns) ? text.slice(0, department.index).trimEnd() : text;
 }
+
+/** A web address after other words. */
+const WEB_AFTER_NAME = /(?<=\S)\s+www\.\S+/gi;
 
 /** A web address left alone (a BLIK or card payment to www.vinted.pl): the site's name, as its owner writes it. */
 const WEB_ADDRESS = /^(?:https?:\/\/)?www\.([\p{L}\d-]{2,})\.[a-z]{2,4}(?:\.[a-z]{2})?\/?$/iu;
@@ -741,6 +746,11 @@ function cityLength(words: string[], end: number, towns: ReadonlySet<string> = N
     if (isPlace(words.slice(end - length, end).join(' '), towns)) return length;
   }
   return 0;
+}
+
+/** True when normalized words are a town of the currency's countries or a city of the written list (BURLINGTON on a dollar line). */
+export function isTownOf(normalized: string, currencyCode: string): boolean {
+  return isPlace(normalized, townsOf(currencyCode));
 }
 
 /** A city of the list written for the pipeline, or a town of the line's currency's countries (towns.ts). */

@@ -7,6 +7,7 @@
  * in a given name alone; names that are also shops' or common words (MART, LIGA, ROSA, MAX) are left out.
  * A name that starts with one of them is a person's (isPersonName): a payment to them is a transfer.
  */
+import { CIVIL_TITLES } from './guards.ts';
 import { isTradesWord } from './rules.ts';
 import { normalize } from './text.ts';
 
@@ -81,6 +82,23 @@ export function isPersonName(normalized: string): boolean {
   const words = normalized.split(' ');
   return words.length >= 2 && words.length <= PERSON_WORDS && GIVEN_NAMES.has(words[0]!) && words.every((word) => /^[A-Z]+$/.test(word) && !isTradesWord(word));
 }
+
+/**
+ * True when a bank's counterparty field (normalized) names a person written surname first (ANDERSSON ANNA, MARTIN SOPHIE) or
+ * after a civil title (HR P BAKKER, MME MARTIN SOPHIE): two or three words of letters, the last a common given name and the first
+ * none, or a title before initials or a name; read only in that field, where a firm's name has its legal form.
+ */
+export function isPersonOfField(normalized: string): boolean {
+  const words = normalized.split(' ');
+  if (words.length > 1 && (CIVIL_TITLES.has(words[0]!) || DUTCH_TITLES.has(words[0]!))) {
+    const rest = words.slice(1).join(' ');
+    return isInitialsName(rest) || isPersonName(rest) || isPersonOfField(rest);
+  }
+  return words.length >= 2 && words.length <= PERSON_WORDS && GIVEN_NAMES.has(words.at(-1)!) && !GIVEN_NAMES.has(words[0]!) && words.every((word) => /^[A-Z]{2,}$/.test(word) && (TRADE_SURNAMES.has(word) || !isTradesWord(word)));
+}
+
+/** Dutch banks' short titles in a counterparty field (Hr. P. Bakker, Mw. A. Jansen). */
+const DUTCH_TITLES: ReadonlySet<string> = new Set(['HR', 'MW', 'MEJ']);
 
 /** Surnames that are a trade's word too (the Dutch baker, fisher, miller): after initials they are a person's. */
 const TRADE_SURNAMES: ReadonlySet<string> = new Set(['BAKKER', 'BAKER', 'VISSER', 'MULDER', 'SMIT', 'BECKER', 'KOCH']);

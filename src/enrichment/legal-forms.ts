@@ -47,7 +47,7 @@ export function legalFormLength(words: readonly string[], start: number, currenc
 }
 
 /** The Baltic forms written before the name (SIA TET, UAB IGNITIS, AAS BALTA): the name follows, as short as it may be. */
-export const BALTIC_LEADING_FORMS: ReadonlySet<string> = new Set(['SIA', 'UAB', 'AAS', 'OU', 'VAS']);
+export const BALTIC_LEADING_FORMS: ReadonlySet<string> = new Set(['SIA', 'UAB', 'AAS', 'OU', 'VAS', 'MTU', 'VSI', 'BIEDRIBA']);
 
 /** `normalized` without its legal forms, a Baltic one before the name too. */
 export function withoutLegalForms(normalized: string, currencyCode: string): string {

@@ -58,7 +58,7 @@ const PURPOSE = new Set([
   // Polish and Portuguese purpose words: treatment, tuition, a charge, a subscription, a contribution, a pension
   'LECZENIE', 'CZESNE', 'OPLATA', 'ABONAMENT', 'SKLADKA', 'PENS',
   // a receipt's, a card's or a branch's label after the shop (Danish Nota, Spanish Tarj., Dutch Pasvolgnr), a Polish street (UL.)
-  'NOTA', 'TARJ', 'FAC', 'FACT', 'CARTE', 'ODIV', 'PASVOLGNR', 'PASNR', 'TRANSACTIE', 'UL',
+  'NOTA', 'TARJ', 'FAC', 'FACT', 'BILLING', 'REGISTRATION', 'MONTHLY', 'ADMISSIONS', 'INV', 'PPD', 'CARTE', 'ODIV', 'PASVOLGNR', 'PASNR', 'TRANSACTIE', 'UL',
   // what a US bill, a Spanish benefit or a local tax is for, and a credit union's share draft or transfer
   'UTILITY', 'PAYROL', 'TAXRFD', 'PURCHASE', 'PAYMNT', 'PMTS', 'EBILL', 'RECUR', 'EINBEHALTENE', 'KEST', 'VIREMENT', 'KAUFUMSATZ', 'GROEIPAKKET', 'CTAX', 'BILLPAY', 'BILLPMT', 'PATIENT', 'RETAIL', 'FORSIKRING', 'FORSAKRING', 'PRESTACION', 'PRESTACIONES', 'DESEMPLEO', 'IBI', 'RECIBO', 'DRAFT', 'TFR', 'SHARE', 'SHARES', 'OVERDRAFT', 'MEMBER', 'BANKING', 'ACCOUNT', 'LONOVERFORSEL', 'RENTER', 'EJENDOMSSKAT',
   // a professional's letters after the name
@@ -121,7 +121,7 @@ const PARTICLES = new Set(['de', 'di', 'del', 'della', 'la', 'le', 'les', 'du', 
 const SHORT_WORDS = new Set(['THE', 'AND', 'BAR', 'PUB', 'SPA', 'INN', 'BUS', 'CAR', 'NEW', 'OLD', 'BIG', 'RED', 'ONE', 'TWO', 'SUN', 'SKY', 'BAY', 'CO', 'ST', 'DR', 'MR', 'MRS', 'MS', 'JOE', 'LA', 'LE', 'EL', 'AM', 'IM', 'MY', 'OUR', 'ZUM', 'ZUR', 'DEN', 'DER', 'DIE', 'DAS', 'VON', 'VAN', 'DE', 'DI', 'DEL', 'DU', 'DES', 'DA', 'DO', 'DOS', 'OG', 'OCH', 'AT', 'ON', 'IN', 'OF']);
 
 /** Initialisms with a vowel that stay in capitals inside a name (Acme UK, Smith USA). */
-const INITIALISMS = new Set(['UK', 'US', 'USA', 'EU', 'NHS', 'GB']);
+const INITIALISMS = new Set(['UK', 'US', 'USA', 'EU', 'NHS', 'GB', 'AZ', 'UZ', 'KU', 'ACV', 'FOD', 'VUB', 'ULB']);
 
 /** A saint's title: the word after it is a saint's name, even one that is also a month's (FARMACIA SAN MARCO, not March). */
 const SAINTS = new Set(['SAN', 'SANTA', 'SANTO', 'SAO', 'ST', 'STE', 'SAINT', 'SAINTE', 'SANKT']);

@@ -21,10 +21,10 @@
  * (guards.ts) are dropped before the rules and the directory read the text.
  */
 import { channelFromText } from './channel.ts';
-import { behindProcessor, counterpartyText, isCutByOfx, MAX_DESCRIPTION_LENGTH, wholeDescription, withGluedFieldsApart, withoutProcessor } from './clean.ts';
+import { behindProcessor, counterpartyText, isCutByOfx, isTownOf, MAX_DESCRIPTION_LENGTH, wholeDescription, withGluedFieldsApart, withoutProcessor } from './clean.ts';
 import { findMerchant, merchantCutShort, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
-import { isGivenName, isInitialsName, isPersonName, mayHoldInitials, namesGivenName } from './given-names.ts';
+import { isGivenName, isInitialsName, isPersonName, isPersonOfField, mayHoldInitials, namesGivenName } from './given-names.ts';
 import { followsTitle } from './guards.ts';
 import { legalFormLength, withoutLegalForms } from './legal-forms.ts';
 import { categoryOfMcc } from './mcc.ts';
@@ -80,19 +80,19 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const named = normalize(clean);
   const name = withoutLegalForms(named, currencyCode);
   // The bank's counterparty, unless it is a payment facilitator's own name; the processor that carried the payment goes (SumUp  *Koffiebar Lot, S de Boer via Tikkie).
-  const counterparty = hints.counterpartyName && withoutProcessor(hints.counterpartyName.slice(0, MAX_DESCRIPTION_LENGTH));
+  const counterparty = hints.counterpartyName && givenNameFirst(withoutProcessor(hints.counterpartyName.slice(0, MAX_DESCRIPTION_LENGTH)));
   const party = counterparty && !isFacilitator(normalize(counterparty)) ? counterparty : null;
   const partyNamed = party === null ? '' : normalize(party);
   const partyName = withoutLegalForms(partyNamed, currencyCode);
   // The bank's counterparty is a person (a given name and a surname, or initials).
-  const partyPerson = party !== null && (isPersonName(partyNamed) || initialsOfPerson(party, partyNamed));
+  const partyPerson = party !== null && (isPersonName(partyNamed) || initialsOfPerson(party, partyNamed) || (partyName === partyNamed && isPersonOfField(partyNamed)));
   const found =
     (hints.merchantName ? findMerchant(normalize(hints.merchantName.slice(0, MAX_DESCRIPTION_LENGTH)), true) : undefined) ??
     notAPaidPerson(
       whole,
       withForm(named, name, currencyCode) ??
         notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true, currencyCode), currencyCode)), name) ??
-        notCarrier(description, named, notATradesName(text, notAPerson(text, findMerchant(text, false, currencyCode)), name)) ??
+        notCarrier(description, named, notATradesName(text, notAPerson(text, notTheTown(text, named, findMerchant(text, false, currencyCode), currencyCode)), name)) ??
         (party ? notASurname(withForm(partyNamed, partyName, currencyCode) ?? findMerchant(partyName, true, currencyCode), partyPerson && partyName === partyNamed) : undefined) ??
         // A name OFX cut at its field's end, the start of one merchant's spelling (Withdrawal Debit Card ALABAMA PO).
         (isCutByOfx(description) ? merchantCutShort(name, currencyCode) : undefined),
@@ -285,6 +285,13 @@ function notCarrier(description: string, named: string, match: DirectoryMatch | 
   return match && behindProcessor(description) && !normalize(match.merchant.name).split(' ').some((word) => ` ${named} `.includes(` ${word} `)) ? undefined : match;
 }
 
+/** A directory match in the whole line, unless it is the town the cleaning cut after the name (`named`): THE GREEN ROOM CAFE 0042 BURLINGTON VT is no Burlington store. */
+function notTheTown(normalized: string, named: string, match: DirectoryMatch | undefined, currencyCode: string): DirectoryMatch | undefined {
+  if (!match) return match;
+  const spelling = normalized.split(' ').slice(match.at, match.at + match.words).join(' ');
+  return isTownOf(spelling, currencyCode) && !` ${named} `.includes(` ${spelling} `) ? undefined : match;
+}
+
 /** A line that starts with a US payment app between people: what follows names a person (MobilePay, BLIK and the like pay shops as often). */
 const PEER_PAYMENT = /^(?:ZELLE|ZEL|VENMO|CASH APP)\b/;
 
@@ -308,6 +315,15 @@ function besideGivenName(normalized: string, { at, words }: DirectoryMatch): boo
   if (words > 1) return false;
   const all = normalized.split(' ');
   return (at > 0 && isGivenName(all[at - 1]!)) || (at === all.length - 2 && isGivenName(all[at + 1]!) && !MONTHS.has(all[at + 1]!));
+}
+
+/** A person in a bank's counterparty field written surname, comma, given name (Müller, Hans; Karlsson, Erik). */
+const SURNAME_COMMA_GIVEN = /^([\p{L}' -]+),\s*([\p{L}' -]+)$/u;
+
+/** A counterparty written surname, comma, given name, given name first (Hans Müller); any other as it is. */
+function givenNameFirst(party: string): string {
+  const person = party.includes(',') ? SURNAME_COMMA_GIVEN.exec(party) : null;
+  return person && isGivenName(normalize(person[2]!.trim().split(' ')[0]!)) ? `${person[2]!.trim()} ${person[1]!.trim()}` : party;
 }
 
 /** Given names that are also months' abbreviations (NETFLIX JAN). */

@@ -515,3 +515,45 @@ describe('a ninth probe: British app banks, train operators and councils; US cre
     expect(both(enrichLine('ACH Deposit OPM1 TREAS 310 CSA', '2100.00', 'USD'))).toEqual(['OPM', 'INCOME_RETIREMENT_PENSION']);
   });
 });
+
+describe('a tenth probe: where a name ends, Belgian categories, the bank’s counterparty field (version 17)', () => {
+  it('drops a web address, a department or a billing word after the name, and the bank’s POS WD, CHECK CARD and Maestro words before it', () => {
+    expect(nameOf('HARBOR FLORIST WWW.HARBORFLORIST.COM ME', '-60.00', 'USD')).toBe('Harbor Florist');
+    expect(nameOf('LAKESIDE ORTHODONTICS BILLING', '-150.00', 'USD')).toBe('Lakeside Orthodontics');
+    expect(nameOf('POS WD MAPLE STREET BAKERY', '-9.00', 'USD')).toBe('Maple Street Bakery');
+    expect(nameOf('PAIEMENT MAESTRO 02/06 BOULANGERIE DU MIDI NAMUR', '-4.20')).toBe('Boulangerie du Midi');
+  });
+
+  it("reads a town at a line's end as no chain of its name, and a cinema's word before an insurer's", () => {
+    expect(both(enrichLine('THE BLUE DOOR CAFE 0042 BURLINGTON VT', '-14.00', 'USD'))).toEqual(['The Blue Door Cafe', 'FOOD_AND_DRINK_COFFEE']);
+    expect(detailedOf('KORTKÖP 250506 BIOGRAFEN SKANDIA STOCKHOLM', '-140.00', 'SEK')).toBe('ENTERTAINMENT_TV_AND_MOVIES');
+  });
+
+  it("reads a person the bank's field writes surname first, after a title, or surname, comma, given name", () => {
+    expect(both(enrichLine('remboursement cinema', '12.00', 'EUR', { counterpartyName: 'MME DURAND CLAIRE' }))).toEqual(['Claire Durand', 'TRANSFER_IN_ACCOUNT_TRANSFER']);
+    expect(both(enrichLine('tack för lånet', '200.00', 'SEK', { counterpartyName: 'LINDBERG KARIN' }))).toEqual(['Karin Lindberg', 'TRANSFER_IN_ACCOUNT_TRANSFER']);
+    expect(nameOf('Miete August', '-950.00', 'EUR', { counterpartyName: 'Schulz, Peter' })).toBe('Peter Schulz');
+    expect(detailedOf('verjaardag Tim', '-30.00', 'EUR', { counterpartyName: 'Hr. K. Bakker' })).toBe('TRANSFER_OUT_ACCOUNT_TRANSFER');
+  });
+
+  it("reads Belgian banks' own lines, benefits, pay, fines, a syndic's charges, a town's tax and a cooperative's usage fee", () => {
+    expect(both(enrichLine('Maandelijkse bijdrage KBC Plus-rekening 05/2025', '-4.50'))).toEqual([null, 'BANK_FEES_OTHER_BANK_FEES']);
+    expect(detailedOf('Naam: Stichting Vogelopvang Omschrijving: Maandelijkse bijdrage', '-8.00')).not.toBe('BANK_FEES_OTHER_BANK_FEES');
+    expect(both(enrichLine('DECOMPTE VISA CLASSIC RELEVE 05/2025 DEBIT AUTOMATIQUE', '-512.30'))).toEqual([null, 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT']);
+    expect(detailedOf('Europese domiciliëring Pensioensparen 2025', '-80.00')).toBe('TRANSFER_OUT_INVESTMENT_AND_RETIREMENT_FUNDS');
+    expect(detailedOf('Overschrijving van BE80 Mededeling: Ziekte-uitkering periode 05/2025', '840.00')).toBe('INCOME_OTHER_INCOME');
+    expect(detailedOf('VIREMENT EUROPEEN DE BE12 COMMUNICATION : REMUNERATION 05-2025', '2100.00')).toBe('INCOME_WAGES');
+    expect(detailedOf('Overschrijving naar BE33 Mededeling: GAS-boete 2025/88', '-58.00')).toBe('GOVERNMENT_AND_NON_PROFIT_GOVERNMENT_DEPARTMENTS_AND_AGENCIES');
+    expect(detailedOf('Overschrijving naar BE44 Mededeling: provisie gemeenschappelijke kosten Q3', '-300.00')).toBe('RENT_AND_UTILITIES_OTHER_UTILITIES');
+    expect(detailedOf('algemene gemeentebelasting 2025', '-85.00', 'EUR', { counterpartyName: 'Stad Antwerpen' })).toBe('GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT');
+    expect(detailedOf('Nutzungsgebühr 08/2025 Mitgl.-Nr. 5521', '-590.00', 'EUR', { counterpartyName: 'Wohnungsbaugenossenschaft Nord eG' })).toBe('RENT_AND_UTILITIES_RENT');
+    expect(detailedOf('Kita-Gebühren August', '-160.00', 'EUR', { counterpartyName: 'Stadt Leipzig' })).toBe('GENERAL_SERVICES_CHILDCARE');
+    expect(nameOf('Betaling Bancontact 12/04 - 15.33 uur SLAGERIJ JANSSENS GENT Kaart 5204 XXXX XXXX 3311', '-60.00')).toBe('Slagerij Janssens');
+  });
+
+  it("names the long registered names of Italy's INPS, Norway's NAV, Helsinki's transit, and debt collectors", () => {
+    expect(both(enrichLine('NASPI MESE DI LUGLIO 2025', '900.00', 'EUR', { counterpartyName: 'ISTITUTO NAZIONALE PREVIDENZA SOCIALE' }))).toEqual(['INPS', 'INCOME_UNEMPLOYMENT']);
+    expect(nameOf('Dagpenger juli', '12000.00', 'NOK', { counterpartyName: 'Arbeids- og velferdsetaten' })).toBe('NAV');
+    expect(both(enrichLine('Dossier 55210 betalingsregeling termijn 4', '-75.00', 'EUR', { counterpartyName: 'Intrum Nederland B.V.' }))).toEqual(['Intrum', 'LOAN_PAYMENTS_OTHER_PAYMENT']);
+  });
+});
