@@ -6,7 +6,7 @@
  * Every pattern is compiled once, here; a call runs a fixed list of linear passes.
  */
 import places from './data/places.json' with { type: 'json' };
-import { ALL_TOWNS, isStateTown, NO_TOWNS, townsOf, townsOfEither } from './towns.ts';
+import { ALL_TOWNS, isStateTown, isStateTownStart, NO_TOWNS, townsOf, townsOfEither } from './towns.ts';
 import { HashFilter, hashOf } from './hash-filter.ts';
 import { METHOD_PHRASES } from './method-words.ts';
 import { isTradesWord } from './rules.ts';
@@ -494,10 +494,10 @@ function withoutUsTown(descriptor: string): string {
   const dash = tokens.lastIndexOf('-', state - 1);
   if (dash > 0 && state - dash <= TOWN_AFTER_DASH) return tokens.slice(0, dash).join(' ');
   const words = normalizeEach(tokens);
-  const cut = cutTownLength(words.slice(0, state));
-  if (cut > 0) return tokens.slice(0, state - cut).join(' ');
-  // A town of the state's list longer than the words the name repeats is the town (SHELL BEACH DENTAL PISMO BEACH CA: PISMO BEACH, not BEACH).
+  // A town of the state's list, whole, is the town; else one the card network's field cut (BIG SPRING HARDWARE BIG SPRING TX is not BIG SPRING HARDWARE BIG + SPRING…).
   const listed = stateTownLength(words, state, code);
+  const cut = listed > 0 ? 0 : cutTownLength(words.slice(0, state), code);
+  if (cut > 0) return tokens.slice(0, state - cut).join(' ');
   for (let length = Math.min(LONGEST_CITY, state - 1); length > listed; length--) {
     const town = words.slice(state - length, state).join(' ');
     const before = words.slice(0, state - length);
@@ -581,11 +581,11 @@ function withStateApart(descriptor: string): string {
 /** A card network's town field holds 13 characters: a town cut there (WEST DES MOIN, PRAIRIE VILLAG) is the start of a known one this long at least. */
 const SHORTEST_CUT_TOWN = 6;
 
-/** How many words before a US state are the start of a known town, cut short (not the whole town: stripPlace drops that). */
-function cutTownLength(words: string[]): number {
+/** How many words before a US state are the start of a known town, the written list's or the state's, cut short (not the whole town: stripPlace drops that): SAN LUIS OBIS CA. */
+function cutTownLength(words: string[], state: string): number {
   for (let length = Math.min(3, words.length - 1); length >= 1; length--) {
     const town = words.slice(-length).join(' ');
-    if (town.length >= SHORTEST_CUT_TOWN && !CITIES.has(town) && CITY_PREFIXES.has(town)) return length;
+    if (town.length >= SHORTEST_CUT_TOWN && !CITIES.has(town) && (CITY_PREFIXES.has(town) || isStateTownStart(state, town))) return length;
   }
   return 0;
 }

@@ -68,3 +68,21 @@ export function isStateTown(state: string, normalized: string): boolean {
   }
   return towns.has(normalized);
 }
+
+const startsByState = new Map<string, ReadonlySet<string>>();
+/** A cut town keeps at least this many characters: a shorter start is as likely a word of the name. */
+const SHORTEST_START = 6;
+
+/**
+ * True when `normalized` is a proper start, six characters or more, of a town of the US state of this code: a card network's
+ * town field of 13 characters cuts one (SAN LUIS OBIS for San Luis Obispo). Each state's starts are made on its first such line.
+ */
+export function isStateTownStart(state: string, normalized: string): boolean {
+  let starts = startsByState.get(state);
+  if (!starts) {
+    const towns = (table.usTownsByState as Record<string, string[]>)[state] ?? [];
+    starts = new Set(towns.flatMap((town) => Array.from({ length: Math.max(0, town.length - SHORTEST_START) }, (_, index) => town.slice(0, SHORTEST_START + index)).filter((start) => !start.endsWith(' '))));
+    startsByState.set(state, starts);
+  }
+  return starts.has(normalized);
+}

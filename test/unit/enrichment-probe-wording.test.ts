@@ -557,3 +557,15 @@ describe('a tenth probe: where a name ends, Belgian categories, the bank’s cou
     expect(both(enrichLine('Dossier 55210 betalingsregeling termijn 4', '-75.00', 'EUR', { counterpartyName: 'Intrum Nederland B.V.' }))).toEqual(['Intrum', 'LOAN_PAYMENTS_OTHER_PAYMENT']);
   });
 });
+
+describe("a US town of the state's list before a cut one, a town the card network's field cut, sports clubs (version 17)", () => {
+  it("cuts a whole town of the state's list rather than a start of another, and a state's town cut at 13 characters", () => {
+    expect(nameOf('POS DEBIT 0612 BIG SPRING FEED STORE BIG SPRING TX', '-44.00', 'USD')).toBe('Big Spring Feed Store');
+    expect(nameOf('PURCHASE AUTHORIZED ON 06/07 MISSION GRILL SAN LUIS OBIS CA S304126123456789 CARD 5521', '-28.00', 'USD')).toBe('Mission Grill');
+  });
+
+  it("reads a sports club's membership as a gym's", () => {
+    expect(detailedOf('Mitgliedsbeitrag 2025', '-96.00', 'EUR', { counterpartyName: 'Sportverein Eintracht Hiltrup e.V.' })).toBe('PERSONAL_CARE_GYMS_AND_FITNESS_CENTERS');
+    expect(detailedOf('Lidgeld 2025-2026', '-180.00', 'EUR', { counterpartyName: 'Tennisclub De Linde' })).toBe('PERSONAL_CARE_GYMS_AND_FITNESS_CENTERS');
+  });
+});
