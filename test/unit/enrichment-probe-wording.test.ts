@@ -569,3 +569,15 @@ describe("a US town of the state's list before a cut one, a town the card networ
     expect(detailedOf('Lidgeld 2025-2026', '-180.00', 'EUR', { counterpartyName: 'Tennisclub De Linde' })).toBe('PERSONAL_CARE_GYMS_AND_FITNESS_CENTERS');
   });
 });
+
+describe('an eleventh probe: US card names as Plaid gives them (version 17)', () => {
+  it("reads Toast's till as a restaurant's whatever its name says, a food truck, and a few chains and plans", () => {
+    expect(detailedOf('TST* HARBOR INN 0042', '-31.00', 'USD')).toBe('FOOD_AND_DRINK_RESTAURANT');
+    expect(detailedOf('SQ *LA PALOMA FOOD TRUCK', '-12.00', 'USD')).toBe('FOOD_AND_DRINK_RESTAURANT');
+    expect(both(enrichLine('AplPay DUANE READE', '-9.40', 'USD'))).toEqual(['Duane Reade', 'MEDICAL_PHARMACIES_AND_SUPPLEMENTS']);
+    expect(detailedOf('ROYAL CARIBBEAN CRUISES', '-1800.00', 'USD')).toBe('TRAVEL_OTHER_TRAVEL');
+    expect(both(enrichLine('TOYOTA PAYMENT', '-389.00', 'USD'))).toEqual(['Toyota Financial Services', 'LOAN_PAYMENTS_CAR_PAYMENT']);
+    expect(both(enrichLine('RING YEARLY PLAN', '-100.00', 'USD'))).toEqual(['Ring', 'HOME_IMPROVEMENT_SECURITY']);
+    expect(detailedOf('CSC SERVICEWORKS 800-762-3452 NY', '-4.00', 'USD')).toBe('PERSONAL_CARE_LAUNDRY_AND_DRY_CLEANING');
+  });
+});
