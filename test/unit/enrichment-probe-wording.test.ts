@@ -581,3 +581,23 @@ describe('an eleventh probe: US card names as Plaid gives them (version 17)', ()
     expect(detailedOf('CSC SERVICEWORKS 800-762-3452 NY', '-4.00', 'USD')).toBe('PERSONAL_CARE_LAUNDRY_AND_DRY_CLEANING');
   });
 });
+
+describe('a twelfth probe: Spanish, Portuguese, Italian and Irish lines a first pass missed (version 17)', () => {
+  it("reads Santander's card line with its zero commission as the shop's, and Portuguese and Italian card wordings", () => {
+    expect(both(enrichLine('Compra Bar El Rincon, Cadiz, Tarjeta 4176XXXXXXXX5521 , Comision 0,00', '-11.40'))).toEqual(['Bar El Rincon', 'FOOD_AND_DRINK_RESTAURANT']);
+    expect(nameOf('COMPRA C.DEB PASTELARIA SAO BENTO BRAGA', '-3.10')).toBe('Pastelaria Sao Bento');
+    expect(nameOf('Pagamento Su POS FORNO DI CAMPAGNA 02.06.2024 08:10 Carta N.XXXX 5521', '-4.20')).toBe('Forno di Campagna');
+    expect(nameOf('PAG. POS 03/06/2024 OSTERIA DEL PONTE FIRENZE', '-38.00')).toBe('Osteria del Ponte');
+    expect(detailedOf('Pagamento Su POS ATM MILANO 04.06.2024 08:20 Carta N.XXXX 5521', '-2.20')).toBe('TRANSPORTATION_PUBLIC_TRANSIT');
+  });
+
+  it('reads bottled gas as a home’s gas, fines, another bank’s cash machine, a waste charge, a mortgage instalment and a condominium', () => {
+    expect(detailedOf('RECIBO REPSOL BUTANO SA', '-19.00')).toBe('RENT_AND_UTILITIES_GAS_AND_ELECTRICITY');
+    expect(detailedOf('PAGO MULTA DGT EXPTE 280455210', '-100.00')).toBe('GOVERNMENT_AND_NON_PROFIT_GOVERNMENT_DEPARTMENTS_AND_AGENCIES');
+    expect(detailedOf('COMISION RETIRADA EFECTIVO CAJERO AJENO', '-2.00')).toBe('BANK_FEES_ATM_FEES');
+    expect(detailedOf('RECIBO TASA DE BASURA AYUNTAMIENTO DE JAEN', '-60.00')).toBe('RENT_AND_UTILITIES_SEWAGE_AND_WASTE_MANAGEMENT');
+    expect(detailedOf('PREST HABITACAO 0005521 CAPITAL E JUROS', '-520.00')).toBe('LOAN_PAYMENTS_MORTGAGE_PAYMENT');
+    expect(detailedOf('BONIFICO A FAVORE DI CONDOMINIO VIA MANZONI 3 RATA SPESE ORDINARIE', '-210.00')).toBe('RENT_AND_UTILITIES_OTHER_UTILITIES');
+    expect(nameOf('RECIBO ESCUELA DE MUSICA ALLEGRO MENSUALIDAD JUNIO', '-45.00')).not.toBe('Allegro');
+  });
+});
