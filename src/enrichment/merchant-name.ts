@@ -121,7 +121,7 @@ const PARTICLES = new Set(['de', 'di', 'del', 'della', 'la', 'le', 'les', 'du', 
 const SHORT_WORDS = new Set(['THE', 'AND', 'BAR', 'PUB', 'SPA', 'INN', 'BUS', 'CAR', 'NEW', 'OLD', 'BIG', 'RED', 'ONE', 'TWO', 'SUN', 'SKY', 'BAY', 'CO', 'ST', 'DR', 'MR', 'MRS', 'MS', 'JOE', 'LA', 'LE', 'EL', 'AM', 'IM', 'MY', 'OUR', 'ZUM', 'ZUR', 'DEN', 'DER', 'DIE', 'DAS', 'VON', 'VAN', 'DE', 'DI', 'DEL', 'DU', 'DES', 'DA', 'DO', 'DOS', 'OG', 'OCH', 'AT', 'ON', 'IN', 'OF']);
 
 /** Initialisms with a vowel that stay in capitals inside a name (Acme UK, Smith USA). */
-const INITIALISMS = new Set(['UK', 'US', 'USA', 'EU', 'NHS', 'GB', 'AZ', 'UZ', 'KU', 'ACV', 'FOD', 'VUB', 'ULB']);
+const INITIALISMS = new Set(['UK', 'US', 'USA', 'EU', 'NHS', 'GB', 'AZ', 'UZ', 'KU', 'ACV', 'FOD', 'VUB', 'ULB', 'NYC', 'DOE', 'SDU']);
 
 /** A saint's title: the word after it is a saint's name, even one that is also a month's (FARMACIA SAN MARCO, not March). */
 const SAINTS = new Set(['SAN', 'SANTA', 'SANTO', 'SAO', 'ST', 'STE', 'SAINT', 'SAINTE', 'SANKT']);

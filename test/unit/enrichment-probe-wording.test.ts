@@ -601,3 +601,23 @@ describe('a twelfth probe: Spanish, Portuguese, Italian and Irish lines a first 
     expect(nameOf('RECIBO ESCUELA DE MUSICA ALLEGRO MENSUALIDAD JUNIO', '-45.00')).not.toBe('Allegro');
   });
 });
+
+describe('a thirteenth probe: money coming in (version 17)', () => {
+  it("reads civil servants' and couriers' pay, a loan paid out, a seller's payout, cashback, ZUS's pension and sickness pay", () => {
+    expect(detailedOf('Bezuege 06.25 PersNr 5521', '3400.00', 'EUR', { counterpartyName: 'Landesamt fuer Finanzen' })).toBe('INCOME_WAGES');
+    expect(detailedOf('VIR SEPA RECU /DE CHU DE LYON /MOTIF PAIE 06 2025', '2300.00')).toBe('INCOME_WAGES');
+    expect(detailedOf('UBER USA 6787 EDI PYMNTS PPD ID: 1452315521', '240.00', 'USD')).toBe('INCOME_WAGES');
+    expect(detailedOf('Auszahlung Darlehen Vertrag 55210001', '12000.00', 'EUR', { counterpartyName: 'Consorsbank' })).toBe('TRANSFER_IN_CASH_ADVANCES_AND_LOANS');
+    expect(detailedOf('EBAY COM PAYOUT P*8K2M', '64.00', 'USD')).toBe('INCOME_OTHER_INCOME');
+    expect(detailedOf('CASH BACK REWARDS REDEMPTION', '25.00', 'USD')).toBe('INCOME_OTHER_INCOME');
+    expect(detailedOf('ZUS ŚWIADCZENIE EMERYTURA 06/2025', '3100.00', 'PLN')).toBe('INCOME_RETIREMENT_PENSION');
+    expect(detailedOf('ZASIŁEK CHOROBOWY 06/2025', '1800.00', 'PLN')).toBe('INCOME_OTHER_INCOME');
+    expect(both(enrichLine('Rente 2e kwartaal 2025', '4.10'))).toEqual([null, 'INCOME_INTEREST_EARNED']);
+  });
+
+  it("reads a German own transfer and a cash deposit in Polish as no one's, a sender after SEPA CREDIT TRANSFER FROM", () => {
+    expect(both(enrichLine('Umbuchung vom Tagesgeldkonto', '500.00'))).toEqual([null, 'TRANSFER_IN_ACCOUNT_TRANSFER']);
+    expect(both(enrichLine('Wpłata gotówkowa wpłatomat 5521', '300.00', 'PLN'))).toEqual([null, 'TRANSFER_IN_DEPOSIT']);
+    expect(nameOf('SEPA CREDIT TRANSFER FROM AOIFE BYRNE REF: TICKETS', '40.00')).toBe('Aoife Byrne');
+  });
+});
