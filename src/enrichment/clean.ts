@@ -56,9 +56,9 @@ const PROCESSOR_BEFORE_PARTY = new RegExp(String.raw`^(?:${PROCESSORS.join('|')}
 /** Tikkie's counterparty field names the person who paid before its own name: "S de Boer via Tikkie". */
 const VIA_TIKKIE = /\s+via Tikkie$/i;
 
-/** A bank's counterparty name without the processor that carried the payment, before the shop's (SumUp  *Koffiebar Lot) or after the person's (S de Boer via Tikkie), and without a town after two slashes. */
+/** A bank's counterparty name without the processor that carried the payment, before the shop's (SumUp  *Koffiebar Lot) or after the person's (S de Boer via Tikkie), without a town after two slashes and without quotation marks (SIA "Citadele Leasing"). */
 export function withoutProcessor(name: string): string {
-  return (name.includes('*') ? name.replace(PROCESSOR_BEFORE_PARTY, '') : name).replace(VIA_TIKKIE, '').replace(TOWN_AFTER_SLASHES, '');
+  return (name.includes('*') ? name.replace(PROCESSOR_BEFORE_PARTY, '') : name).replace(VIA_TIKKIE, '').replace(TOWN_AFTER_SLASHES, '').replace(QUOTES, ' ').trim();
 }
 
 /** A German card payee's town and country after two slashes, as the bank's field gives it: "TANKSTELLE MAIER//BAD TOELZ/DE". */

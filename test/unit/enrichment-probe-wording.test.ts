@@ -621,3 +621,20 @@ describe('a thirteenth probe: money coming in (version 17)', () => {
     expect(nameOf('SEPA CREDIT TRANSFER FROM AOIFE BYRNE REF: TICKETS', '40.00')).toBe('Aoife Byrne');
   });
 });
+
+describe('a fourteenth probe: the Baltics, Denmark and Norway again (version 17)', () => {
+  it("reads Handelsbanken Norway's Kortkjøp, a leading form before a quoted name, a market hall, a car wash, a clinic", () => {
+    expect(nameOf('Kortkjøp 18.05 BAKERI HAVNA TROMSØ', '-64.00', 'NOK')).toBe('Bakeri Havna');
+    expect(nameOf('Līzinga maksājums līg. Nr. 5521 auto', '-210.00', 'EUR', { counterpartyName: 'SIA "Luminor Līzings"' })).not.toContain('"');
+    expect(detailedOf('PIRKUMS 404511******5521 15.05.2025 7.20 EUR (718299) AGENSKALNA TIRGUS RIGA', '-7.20')).toBe('FOOD_AND_DRINK_GROCERIES');
+    expect(detailedOf('*5521 21.05 NOK 249.00 BILVASKEN LYSAKER Kurs: 1.0000', '-249.00', 'NOK')).toBe('GENERAL_SERVICES_AUTOMOTIVE');
+    expect(detailedOf('PIRKINYS 516793******5521 2025.05.23 40.00 EUR (123478) SANTAROS KLINIKOS VILNIUS', '-40.00')).toBe('MEDICAL_PRIMARY_CARE');
+  });
+
+  it("reads own transfers in Lithuanian and Latvian, Norwegian interest in the plural, and a Lithuanian repayment as no tax refund", () => {
+    expect(both(enrichLine('Lėšų pervedimas tarp savo sąskaitų', '-100.00'))).toEqual([null, 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
+    expect(both(enrichLine('Pārskaitījums starp saviem kontiem', '50.00'))).toEqual([null, 'TRANSFER_IN_ACCOUNT_TRANSFER']);
+    expect(both(enrichLine('Kreditrenter', '9.40', 'NOK'))).toEqual([null, 'INCOME_INTEREST_EARNED']);
+    expect(detailedOf('skolos grąžinimas', '60.00', 'EUR', { counterpartyName: 'Agnė Kazlauskienė' })).not.toBe('INCOME_TAX_REFUND');
+  });
+});
