@@ -638,3 +638,24 @@ describe('a fourteenth probe: the Baltics, Denmark and Norway again (version 17)
     expect(detailedOf('skolos grąžinimas', '60.00', 'EUR', { counterpartyName: 'Agnė Kazlauskienė' })).not.toBe('INCOME_TAX_REFUND');
   });
 });
+
+describe('a fifteenth probe: France again and US card statements (version 17)', () => {
+  it("reads BNP's /BEN payee, a supermarket's fuel, a crêperie, a pharmacy's PHIE, a nanny's ASS MAT, a school's meals, a French car loan", () => {
+    expect(nameOf('VIR SEPA EMIS /MOTIF LOYER JUIN /BEN M DUPUIS MARC /REFDO NOTPROVIDED', '-700.00')).toBe('Marc Dupuis');
+    expect(detailedOf('CARTE X5521 15/06 CARBURANT SUPER U AVRANCHES', '-62.00')).toBe('TRANSPORTATION_GAS');
+    expect(detailedOf('CARTE 13/06 CREPERIE AR MEN DOUARNENEZ', '-31.00')).toBe('FOOD_AND_DRINK_RESTAURANT');
+    expect(detailedOf('CB PHIE DE LA MAIRIE FACT 170624', '-12.00')).toBe('MEDICAL_PHARMACIES_AND_SUPPLEMENTS');
+    expect(detailedOf('VIR SEPA MME ROUX ALICE ASS MAT JUIN', '-520.00')).toBe('GENERAL_SERVICES_CHILDCARE');
+    expect(detailedOf('PRLV SEPA REGIE RESTAURATION SCOLAIRE VILLE DE NANTES', '-48.00')).toBe('GENERAL_SERVICES_EDUCATION');
+    expect(detailedOf('PRLV SEPA CREDIT AGRICOLE PRET AUTO 5521', '-260.00')).toBe('LOAN_PAYMENTS_CAR_PAYMENT');
+  });
+
+  it("drops Tock's and SpotOn's prefixes, names 76 and Hampton Inns, reads a water company's UTILITIES as water", () => {
+    expect(nameOf('TOCK*ORIOLE CHICAGO IL', '-380.00', 'USD')).toBe('Oriole');
+    expect(nameOf('SPO*PECAN LODGE DALLAS TX', '-41.00', 'USD')).toBe('Pecan Lodge');
+    expect(both(enrichLine('76 - FRESNO 0123456 FRESNO CA', '-58.00', 'USD'))).toEqual(['76', 'TRANSPORTATION_GAS']);
+    expect(nameOf('HAMPTON INNS DENVER DOWNTOWN DENVER CO', '-300.00', 'USD')).toBe('Hampton Inn');
+    expect(detailedOf('SEATTLE PUBLIC UTILITIES SEATTLE WA', '-88.00', 'USD')).toBe('RENT_AND_UTILITIES_WATER');
+    expect(detailedOf('ADDEBITO SDD ACEA ENERGIA SPA', '-70.00')).toBe('RENT_AND_UTILITIES_GAS_AND_ELECTRICITY');
+  });
+});
