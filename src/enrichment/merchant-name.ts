@@ -58,14 +58,14 @@ const PURPOSE = new Set([
   // Polish and Portuguese purpose words: treatment, tuition, a charge, a subscription, a contribution, a pension
   'LECZENIE', 'CZESNE', 'OPLATA', 'ABONAMENT', 'SKLADKA', 'PENS',
   // a receipt's, a card's or a branch's label after the shop (Danish Nota, Spanish Tarj., Dutch Pasvolgnr), a Polish street (UL.)
-  'NOTA', 'TARJ', 'FAC', 'FACT', 'BILLING', 'REGISTRATION', 'ADMISSIONS', 'INV', 'PPD', 'CARTE', 'ODIV', 'PASVOLGNR', 'PASNR', 'TRANSACTIE', 'UL',
+  'NOTA', 'TARJ', 'FAC', 'FACT', 'BILLING', 'REGISTRATION', 'ADMISSIONS', 'HOOFDREKENING', 'BELASTINGEN', 'STADTKAEMMEREI', 'STADTKAMMEREI', 'INV', 'PPD', 'CARTE', 'ODIV', 'PASVOLGNR', 'PASNR', 'TRANSACTIE', 'UL',
   // what a US bill, a Spanish benefit or a local tax is for, and a credit union's share draft or transfer
   'UTILITY', 'PAYROL', 'TAXRFD', 'PURCHASE', 'PAYMNT', 'PMTS', 'EBILL', 'RECUR', 'EINBEHALTENE', 'KEST', 'VIREMENT', 'KAUFUMSATZ', 'GROEIPAKKET', 'CTAX', 'BILLPAY', 'BILLPMT', 'PATIENT', 'RETAIL', 'FORSIKRING', 'FORSAKRING', 'PRESTACION', 'PRESTACIONES', 'DESEMPLEO', 'IBI', 'RECIBO', 'DRAFT', 'TFR', 'SHARE', 'SHARES', 'OVERDRAFT', 'MEMBER', 'BANKING', 'ACCOUNT', 'LONOVERFORSEL', 'RENTER', 'EJENDOMSSKAT',
   // a professional's letters after the name
   'DDS', 'DMD', 'MD', 'DVM', 'PHD', 'ESQ', 'CPA',
 ]);
 /** Legal forms written before the name: the Baltic countries' (SIA ACME LATVIA, UAB Ignitis, AS Latvenergo), France's (SARL BOIS ET TOITS, SAS DATALOG), Belgium's (BV BAKKERIJ VERMEULEN, VZW …), a Dutch company's royal warrant (Koninklijke Vopak), a Dutch foundation's Stichting (Stichting Ymere: four readers in five name Ymere). */
-const LEADING_FORMS = new Set([...BALTIC_LEADING_FORMS, 'AS', 'AB', 'SA', 'SARL', 'SAS', 'SASU', 'EURL', 'KONINKLIJKE', 'BV', 'NV', 'VZW', 'ASBL', 'STICHTING']);
+const LEADING_FORMS = new Set([...BALTIC_LEADING_FORMS, 'AS', 'AB', 'SA', 'SARL', 'SAS', 'SASU', 'EURL', 'KONINKLIJKE', 'BV', 'NV', 'VZW', 'ASBL', 'STICHTING', 'COOPERATIE']);
 /** French M. (monsieur) before another initial is the first of a person's initials (M.A. VISSER), not a title. */
 function startsInitials(flat: readonly string[], at: number): boolean {
   return flat[at]!.length === 1 && flat[at + 1]?.length === 1;

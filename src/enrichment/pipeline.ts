@@ -151,21 +151,21 @@ function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | 
   let kindRead: { match: RuleMatch | undefined } | undefined;
   const kind = (): RuleMatch | undefined => (kindRead ??= { match: kindRule(rules) }).match;
   // To or from a person, a trade's word is what the money was for (FPS, Priya Raman, Pizza night), not who was paid.
-  const decided = (movement && listed ? (movement.confidence >= listed.confidence ? movement : listed) : (movement ?? (listed && refined(listed, kind, rules)))) ?? mccMatch(hints.mcc, kind) ?? (person ? undefined : kind()) ?? (company && !isRefundOrInvoice(rules.normalized) ? COMPANY_PAY : undefined) ?? transferRule(rules) ?? (person ? personTransfer(rules.direction) : undefined);
+  const decided = (movement && listed ? (movement.confidence >= listed.confidence ? movement : listed) : (movement ?? (listed && refined(listed, rules)))) ?? mccMatch(hints.mcc, kind) ?? (person ? undefined : kind()) ?? (company && !isRefundOrInvoice(rules.normalized) ? COMPANY_PAY : undefined) ?? transferRule(rules) ?? (person ? personTransfer(rules.direction) : undefined);
   return decided ? { ...decided.category, source: 'RULES', confidence: decided.confidence } : null;
 }
 
 /** The generic words for a utility, which name none of its products. */
-const GENERIC_UTILITY = /\b(?:UTILITY|UTILITIES|UTIL)\b/g;
+const GENERIC_UTILITY = /\b(?:UTILITY|UTILITIES|UTIL|STADTWERKE)\b/g;
 
 /**
  * A utility's bill says which of its products it is for: Telia's with BREDBAND is internet, a
  * Stadtwerke's with WASSER water. Another utility's word on the line refines the directory's category.
  */
-function refined(listed: RuleMatch, kind: () => RuleMatch | undefined, rules: RuleInput): RuleMatch {
+function refined(listed: RuleMatch, rules: RuleInput): RuleMatch {
   if (listed.category.primary !== 'RENT_AND_UTILITIES') return listed;
-  // A water company's name's UTILITIES is no product of its (SEATTLE PUBLIC UTILITIES, UNITED UTILITIES); its ENERGIA is (ACEA ENERGIA).
-  const product = listed.category.detailed === 'RENT_AND_UTILITIES_WATER' ? kindRule({ ...rules, normalized: rules.normalized.replace(GENERIC_UTILITY, ' ') }) : kind();
+  // A utility's generic word in its name is no product of its (SEATTLE PUBLIC UTILITIES, STADTWERKE BAD HOMBURG … WASSER); its ENERGIA is (ACEA ENERGIA).
+  const product = kindRule({ ...rules, normalized: rules.normalized.replace(GENERIC_UTILITY, ' ') });
   return product?.category.primary === 'RENT_AND_UTILITIES' ? { category: product.category, confidence: listed.confidence } : listed;
 }
 

@@ -659,3 +659,22 @@ describe('a fifteenth probe: France again and US card statements (version 17)', 
     expect(detailedOf('ADDEBITO SDD ACEA ENERGIA SPA', '-70.00')).toBe('RENT_AND_UTILITIES_GAS_AND_ELECTRICITY');
   });
 });
+
+describe('a sixteenth probe: Germany and the Netherlands in depth (version 17)', () => {
+  it("reads a Späti, a bike shop, lesson fees, a donation, the water board's tax, a town's civil affairs desk, savings goals and a card's monthly statement", () => {
+    expect(detailedOf('Kartenzahlung SPAETI AM KANAL//BERLIN/DE 2024-07-01T23:14:02 Karte 1 2027-12', '-6.50')).toBe('GENERAL_MERCHANDISE_CONVENIENCE_STORES');
+    expect(detailedOf('BEA, Betaalpas RIJWIELHANDEL DE SPAAK,PAS123 NR:55, 10.07.24/15:30 ZWOLLE', '-89.00')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');
+    expect(detailedOf('Lesgeld juni pianoles', '-80.00', 'EUR', { counterpartyName: 'Muziekschool Amersfoort' })).toBe('GENERAL_SERVICES_EDUCATION');
+    expect(detailedOf('Maandelijkse donatie donateursnr 5521', '-10.00', 'EUR', { counterpartyName: 'Stichting Longfonds' })).toBe('GOVERNMENT_AND_NON_PROFIT_DONATIONS');
+    expect(detailedOf('Aanslag waterschapsbelastingen 2025 termijn 2 van 8', '-41.00', 'EUR', { counterpartyName: 'Waterschap Vallei en Veluwe' })).toBe('GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT');
+    expect(detailedOf('Betaalautomaat 10:20 pasnr. 012', '-15.00', 'EUR', { counterpartyName: 'Gemeente Zeist Burgerzaken' })).toBe('GOVERNMENT_AND_NON_PROFIT_GOVERNMENT_DEPARTMENTS_AND_AGENCIES');
+    expect(both(enrichLine('Naar spaardoel Nieuwe fiets', '-50.00'))).toEqual([null, 'TRANSFER_OUT_SAVINGS']);
+    expect(both(enrichLine('Summe Monatsabrechnung VISA 4871 XXXX XXXX 5521', '-640.00'))).toEqual([null, 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT']);
+  });
+
+  it("reads a Stadtwerk's water bill as water, a Dutch cooperative's insurer without its U.A., Dutch interest over a period", () => {
+    expect(detailedOf('Wasser/Abwasser Abschlag 3. Quartal 2025 Kd 5521', '-66.00', 'EUR', { counterpartyName: 'Stadtwerke Bad Homburg' })).toBe('RENT_AND_UTILITIES_WATER');
+    expect(both(enrichLine('Premie juni 2025 relatienummer 5521', '-140.00', 'EUR', { counterpartyName: 'Cooperatie VGZ U.A.' }))).toEqual(['VGZ', 'GENERAL_SERVICES_INSURANCE']);
+    expect(both(enrichLine('RENTE Periode 01-04-2025 t/m 30-06-2025 Direct Sparen', '6.20'))).toEqual([null, 'INCOME_INTEREST_EARNED']);
+  });
+});
