@@ -678,3 +678,16 @@ describe('a sixteenth probe: Germany and the Netherlands in depth (version 17)',
     expect(both(enrichLine('RENTE Periode 01-04-2025 t/m 30-06-2025 Direct Sparen', '6.20'))).toEqual([null, 'INCOME_INTEREST_EARNED']);
   });
 });
+
+describe('a seventeenth probe: US OFX names again (version 17)', () => {
+  it("drops Flywire's and GlossGenius's prefixes, US Bank's WEB AUTHORIZED PMT, a credit union's P2P Zelle; reads an auto spa, a property manager, homeowners, the VA's benefits", () => {
+    expect(nameOf('FLYWIRE*BOSTON UNIVERSITY 617-20', '-4000.00', 'USD')).toBe('Boston University');
+    expect(nameOf('GLOSSGENIUS*BROWS BY NINA Austin TX', '-60.00', 'USD')).toBe('Brows By Nina');
+    expect(nameOf('WEB AUTHORIZED PMT ROCKY MTN POWER', '-90.00', 'USD')).not.toContain('Authorized');
+    expect(nameOf('Withdrawal P2P Zelle MARIA LOPEZ', '-40.00', 'USD')).toBe('Maria Lopez');
+    expect(detailedOf('SQ *SHINE AUTO SPA Mesa AZ', '-25.00', 'USD')).toBe('GENERAL_SERVICES_AUTOMOTIVE');
+    expect(detailedOf('BILL PAY SUMMIT PROPERTY MGT', '-1400.00', 'USD')).toBe('RENT_AND_UTILITIES_RENT');
+    expect(detailedOf('BILL PAY MAPLE GROVE HOMEOWNERS', '-120.00', 'USD')).toBe('RENT_AND_UTILITIES_OTHER_UTILITIES');
+    expect(detailedOf('VA TREAS 310 XXVA BENEF', '1600.00', 'USD')).toBe('INCOME_OTHER_INCOME');
+  });
+});
