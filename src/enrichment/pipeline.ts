@@ -84,7 +84,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const party = counterparty && !isFacilitator(normalize(counterparty)) ? counterparty : null;
   const partyNamed = party === null ? '' : normalize(party);
   const partyName = withoutLegalForms(partyNamed, currencyCode);
-  // The bank's counterparty is a person (a given name and a surname, or initials).
+  // The bank's counterparty is a person: a given name and a surname, initials, or (no legal form) a surname first or after a title.
   const partyPerson = party !== null && (isPersonName(partyNamed) || initialsOfPerson(party, partyNamed) || (partyName === partyNamed && isPersonOfField(partyNamed)));
   const found =
     (hints.merchantName ? findMerchant(normalize(hints.merchantName.slice(0, MAX_DESCRIPTION_LENGTH)), true) : undefined) ??
@@ -147,7 +147,7 @@ function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | 
   }
   // A card network's code for a purchase says no cash came out, whatever a word says (Milan's transit company ATM at a turnstile, MCC 4111).
   const movement = notCashAtShop(movementRule(rules), hints.mcc);
-  // Read once: a utility's product, a merchant category code's kind and the trade's own rule all ask it.
+  // Read once: a merchant category code's kind and the trade's own rule both ask it.
   let kindRead: { match: RuleMatch | undefined } | undefined;
   const kind = (): RuleMatch | undefined => (kindRead ??= { match: kindRule(rules) }).match;
   // To or from a person, a trade's word is what the money was for (FPS, Priya Raman, Pizza night), not who was paid.
