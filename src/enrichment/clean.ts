@@ -6,7 +6,7 @@
  * Every pattern is compiled once, here; a call runs a fixed list of linear passes.
  */
 import places from './data/places.json' with { type: 'json' };
-import { ALL_TOWNS, isStateTown, isStateTownStart, NO_TOWNS, townsOf, townsOfEither } from './towns.ts';
+import { ALL_TOWNS, isStateTown, isStateTownStart, NO_TOWNS, properStarts, townsOf, townsOfEither } from './towns.ts';
 import { HashFilter, hashOf } from './hash-filter.ts';
 import { METHOD_PHRASES } from './method-words.ts';
 import { isTradesWord } from './rules.ts';
@@ -275,11 +275,7 @@ const PLACE_NAMES = [...places.cities, ...ALL_TOWNS];
 const CITY_LAST_WORDS = new HashFilter(PLACE_NAMES.map((city) => city.slice(city.lastIndexOf(' ') + 1)));
 const LONGEST_CITY = Math.max(...PLACE_NAMES.map((city) => city.split(' ').length));
 /** Every proper start of a city's name of three characters or more (NEW YOR, PORTLA), for names OFX cut short. */
-/** Every proper start, three characters or more, of each of `cities`' names (NEW YOR, PORTLA). */
-function prefixesOf(cities: Iterable<string>): ReadonlySet<string> {
-  return new Set([...cities].flatMap((city) => Array.from({ length: Math.max(0, city.length - 3) }, (_, index) => city.slice(0, index + 3)).filter((prefix) => !prefix.endsWith(' '))));
-}
-const CITY_PREFIXES = prefixesOf(places.cities);
+const CITY_PREFIXES = properStarts(places.cities, 3);
 /** The starts of the US towns of the gazetteer's table (50,000 people and more) too, for a US name OFX cut short (BELLINGHA, ASHEVI); made on the first such line. */
 let usTownPrefixes: ReadonlySet<string> | undefined;
 /** A US town's start this long at least: a shorter stub (MOO, PIZZ) is as likely the name's own word cut. */
@@ -676,7 +672,7 @@ function cutCityLength(words: string[], currencyCode: string | undefined): numbe
   for (let length = Math.min(2, words.length - 1); length >= 1; length--) {
     const tail = words.slice(-length).join(' ');
     if (tail.length >= 3 && CITY_PREFIXES.has(tail)) return length;
-    if (currencyCode === 'USD' && tail.length >= US_CUT_SHORTEST && (usTownPrefixes ??= prefixesOf(townsOf('USD'))).has(tail)) return length;
+    if (currencyCode === 'USD' && tail.length >= US_CUT_SHORTEST && (usTownPrefixes ??= properStarts(townsOf('USD'), 3)).has(tail)) return length;
   }
   return 0;
 }

@@ -69,6 +69,11 @@ export function isStateTown(state: string, normalized: string): boolean {
   return towns.has(normalized);
 }
 
+/** Every proper start, `shortest` characters or more and not ending in a space, of each of `names` (NEW YOR, PORTLA). */
+export function properStarts(names: Iterable<string>, shortest: number): ReadonlySet<string> {
+  return new Set([...names].flatMap((name) => Array.from({ length: Math.max(0, name.length - shortest) }, (_, index) => name.slice(0, shortest + index)).filter((start) => !start.endsWith(' '))));
+}
+
 const startsByState = new Map<string, ReadonlySet<string>>();
 /** A cut town keeps at least this many characters: a shorter start is as likely a word of the name. */
 const SHORTEST_START = 6;
@@ -81,7 +86,7 @@ export function isStateTownStart(state: string, normalized: string): boolean {
   let starts = startsByState.get(state);
   if (!starts) {
     const towns = (table.usTownsByState as Record<string, string[]>)[state] ?? [];
-    starts = new Set(towns.flatMap((town) => Array.from({ length: Math.max(0, town.length - SHORTEST_START) }, (_, index) => town.slice(0, SHORTEST_START + index)).filter((start) => !start.endsWith(' '))));
+    starts = properStarts(towns, SHORTEST_START);
     startsByState.set(state, starts);
   }
   return starts.has(normalized);

