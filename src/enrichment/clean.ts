@@ -17,7 +17,7 @@ import { isNormalized, normalize, normalizeEach } from './text.ts';
 export const MAX_DESCRIPTION_LENGTH = 400;
 
 /** Card processors and payment facilitators whose prefix stands before the merchant's own name. */
-const PROCESSORS = ['SQ', 'SQC', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR', 'STRIPE', 'SATISPAY', 'IN', 'TITHELY', 'TITHE LY', 'TITHE\\.LY', 'PUSHPAY', 'INSTAMED', 'BRIGHTWHEEL', 'SPOT', 'TOAST', 'VENMO', 'FSP', 'SPO', 'TOCK', 'FLYWIRE', 'GLOSSGENIUS'];
+const PROCESSORS = ['SQ', 'SQC', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR', 'STRIPE', 'SATISPAY', 'IN', 'TITHELY', 'TITHE LY', 'TITHE\\.LY', 'PUSHPAY', 'INSTAMED', 'BRIGHTWHEEL', 'SPOT', 'TOAST', 'VENMO', 'FSP', 'SPO', 'TOCK', 'FLYWIRE', 'GLOSSGENIUS', 'BOOKSY'];
 
 /** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
@@ -56,13 +56,28 @@ const PROCESSOR_BEFORE_PARTY = new RegExp(String.raw`^(?:${PROCESSORS.join('|')}
 /** Tikkie's counterparty field names the person who paid before its own name: "S de Boer via Tikkie". */
 const VIA_TIKKIE = /\s+via Tikkie$/i;
 
-/** A bank's counterparty name without the processor that carried the payment, before the shop's (SumUp  *Koffiebar Lot) or after the person's (S de Boer via Tikkie), without a town after two slashes and without quotation marks (SIA "Citadele Leasing"). */
-export function withoutProcessor(name: string): string {
-  return (name.includes('*') ? name.replace(PROCESSOR_BEFORE_PARTY, '') : name).replace(VIA_TIKKIE, '').replace(TOWN_AFTER_SLASHES, '').replace(QUOTES, ' ').trim();
+/**
+ * A bank's counterparty name as it names the other party: without the processor that carried the payment, before the shop's
+ * (SumUp  *Koffiebar Lot) or after the person's (S de Boer via Tikkie), without quotation marks (SIA "Citadele Leasing"), and
+ * without the place a card payee's field ends in: a town after two slashes or a backslash ("TANKSTELLE MAIER//BAD TOELZ/DE",
+ * Erste Bank's "CAFE SPERL\WIEN\1060"), or a town of the account's countries and a country's code (ING's "EFES KEBAB KIELCE PL").
+ */
+export function counterpartyName(name: string, currencyCode: string): string {
+  const party = (name.includes('*') ? name.replace(PROCESSOR_BEFORE_PARTY, '') : name).replace(VIA_TIKKIE, '').replace(TOWN_AFTER_SLASHES, '').replace(QUOTES, ' ').trim();
+  return withoutTownAndCountry(party, townsOf(currencyCode));
 }
 
-/** A German card payee's town and country after two slashes, as the bank's field gives it: "TANKSTELLE MAIER//BAD TOELZ/DE". */
-const TOWN_AFTER_SLASHES = /\/\/.*$/;
+/** A German card payee's town and country after two slashes, as the bank's field gives it ("TANKSTELLE MAIER//BAD TOELZ/DE"), or an Austrian one's town and postcode after a backslash ("CAFE SPERL\WIEN\1060"). */
+const TOWN_AFTER_SLASHES = /\/\/.*$|\\.*$/;
+
+/** `party` without a country's code at its end and the town of `towns` (or the written list's city) before it, a word of the name left at least. */
+function withoutTownAndCountry(party: string, towns: ReadonlySet<string>): string {
+  const words = party.split(' ');
+  if (words.length < 3 || !COUNTRIES.has(words.at(-1)!)) return party;
+  const town = cityLength(normalizeEach(words.slice(0, -1)), words.length - 1, towns);
+  return town > 0 ? words.slice(0, -1 - town).join(' ') : party;
+}
+
 /**
  * A till's prefix (Toast, Square, Clover, SumUp, Zettle), at the start or after a card word: a shop's
  * terminal, not a website's star; its descriptor names the shop, then after " - " which of its places (TST* JOES PIZZA - CARMINE).
@@ -84,6 +99,10 @@ export function behindProcessor(raw: string): boolean {
 }
 
 /** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung"; Belgian card lines the scheme: "… LIER 05/03/2026 BANCONTACT - CONTACTLOOS", "… LOKEREN 9160 16/03/2026 BANCONTACT PAYCONIQ CO"; UK app banks the scheme in brackets: "Priya Raman (Faster Payments)"; US credit unions the ACH after the payee: "HYUNDAI MOTOR FIN ACH WEB-RECUR"; mBank the day's label after the town: "KAWIARNIA MLECZARNIA /KRAKOW DATA TRANSAKCJI: 2025-01-10"; a Visa Direct payout its network after the person: "VENMO *KAYLA BROOKS VISA DIRECT NY". */
+/** A field's label left at the end once its value went (PKO BP's and Pekao's "… ZIELONA GORA PL Kwota: 160,00 PLN"): no part of the name. */
+const TRAILING_LABEL = /\s\p{L}+:\s*$/u;
+/** mBank's card lines end in the shop's town after a spaced slash, any town of one or more words (SMILE DENT GABINET STOMATOL /GORZOW WLKP). */
+const MBANK_TOWN = /\s\/[\p{L} .'-]+$/u;
 const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: PAYCONIQ(?: CO)?| CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB|ACH(?: WEB-RECUR)?|SEPA CREDIT TRANSFER|APPLE PAY|GOOGLE PAY|KAART|DATA TRANSAKCJI|VISA DIRECT(?: [A-Z]{2})?)$/i;
 /** SumUp's and other terminals' "NAME//CITY/COUNTRY", SEB's Baltic card lines' "NAME/CITY/EST", and French card lines' "NAME\\CITY\\ FR". */
 const SLASHED_PLACE = /\/\/.*$|\/[\p{L} .'-]+\/[A-Z]{3}\b.*$|\\.*$/u;
@@ -103,8 +122,8 @@ const NAAM = /\bNaam:\s*(.+?)(?:\s+(?:Omschrijving|Kenmerk|IBAN|BIC|Machtiging|I
 const TAGGED_NAME = /\/NAME\/([^/]+)/i;
 /** BNP Paribas's transfers out name the payee after /BEN, among /MOTIF and /REFDO fields: "VIR SEPA EMIS /MOTIF ANNIV LEA /BEN MME LAURENT SOPHIE /REFDO NOTPROVIDED". */
 const BEN_FIELD = /\/BEN\s+([^/]+?)\s*(?=\/|$)/i;
-/** KBC and ING name the shop first and the card after, as do Austrian card lines that end in the card's field, the day and the time ("GASTHAUS ZUR LINDE LINZ 4020 POS 54,20 AT D5 09.03. 19:45") and Fineco's card lines ("TRATTORIA DA NELLO     LUCCA         ITCarta N. *****208Data operazione …"): "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …"; so do Italian banks: "… TREVISO ITA Operazione carta ****1234 del …". */
-const CARD_AFTER_NAME = /,?\s+(?:(?:Betaling (?:met|via)\s|Pasvolgnr\b|Operazione carta\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
+/** KBC and ING name the shop first and the card after, as do Austrian card lines that end in the card's field, the day and the time ("GASTHAUS ZUR LINDE LINZ 4020 POS 54,20 AT D5 09.03. 19:45") and Fineco's card lines ("TRATTORIA DA NELLO     LUCCA         ITCarta N. *****208Data operazione …"): "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …"; so do Italian banks: "… TREVISO ITA Operazione carta ****1234 del …", KBC and CBC with their own card's name ("… COFFEE LAB GENT GENT MET KBC-DEBETKAART 5169 41XX XXXX 3312"), and Belgian banks that name the cardholder after a label ("… NEUHAUS ZAVENTEM 19/07/2024 om 06:58 Kaarthouder: SOFIE DE SMET", "… Titulaire: THOMAS LAMBERT"). */
+const CARD_AFTER_NAME = /,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|Operazione carta\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
 /**
  * Italian banks' labelled parties: the shop a PagoBancomat card paid ("… ora 18:21 presso: TABACCHERIA RICCI N.14 VIA ROMA 22
  * CARPI ITA Carta N° …"), a postal bill's creditor ("… CCPOST : 000000000000 CREDITORE: COMUNE DI BERGAMO"), a transfer's
@@ -195,18 +214,18 @@ const QUOTES = /["“”„«»]/g;
  * has a digit: a word of four letters after the account (JOKE PEETERS) is the name's.
  */
 const SPACED_ACCOUNT = /\b[A-Z]{2}\d{2} [A-Z0-9]{4}(?: (?=[A-Z]{0,3}\d)[A-Z0-9]{4}){1,6}(?: \d{1,3})?(?: BIC:? [A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)?(?=\s|$)/g;
-const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{3,4}\b|\b(?:NUMMER |NUMERO )?\d{4} \d{2}XX XXXX \d{4}\b|\b(?:CARD|KARTE|CARTE|CARTA|KARTA|KORT|KAART|KAARTNUMMER)\s?(?:NO\.?|NR\.?|N\.|#)?\s?[\dX*]*\d{4}\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4}\b)/gi;
+const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{3,4}\b|\b(?:NUMMER |NUMERO )?\d{4} [\dX]{2}XX XXXX \d{4}(?: \d\b)?|\b(?:CARD|KARTE|CARTE|CARTA|KARTA|KORT|KAART|KAARTNUMMER)\s*(?:NO\.?|NR\.?|N\.|N°|#|:)?\s*(?:(?:[\dX*]{4} ){1,3}[\dX*]{4}(?: \d\b)?|[\dX*]*\d{4})\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4}\b)/gi;
 /** A date, or a month with its year (09/2025, 09.2025, 2025-09: the month a salary or a bill is for), with a label before it. */
 const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?|\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}[/.]\d{4}|\d{4}[-/]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
-/** UK statements end a line with the payment's code (direct debit, standing order, giro credit, …). */
-const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR)$/i;
+/** UK statements end a line with the payment's code (direct debit, standing order, giro credit, Barclays's card payment CPM, …). */
+const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR|CPM)$/i;
 /**
  * A UK payment code at the start of a line that ends with one is part of the name: `SO ENERGY DD` is
  * a direct debit to So Energy, not a standing order.
  */
 const LEADING_UK_CODE = /^(?:SO|DD|FP)\s/i;
-/** A time of day, with its label (Norway's kl., Italy's ore, Poland's godz., Belgian card lines' "OM 11.20 UUR" and "A 19.22 HEURES"). */
-const TIME = /\b(?:(?:(?:OM|A) )?\d{1,2}[:.]\d{2} (?:UUR|HEURES?)\b|(?:(?:KL|ORE|GODZ)\.? )?(?:\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s?(?:UHR|H)|[AP]M?)?(?=\s|$)|\d{1,2}:\d{2}\b))/gi;
+/** A time of day, with its label (Norway's kl., Italy's ore, Poland's godz., Belgian card lines' "OM 11.20 UUR", "A 19.22 HEURES", "om 06:58" and "à 14:10"). */
+const TIME = /\b(?:(?:OM|A) )?\d{1,2}[:.]\d{2} (?:UUR|HEURES?)\b|(?:\b(?:KL|ORE|GODZ|OM)\.? |(?<=^|\s)À )?\b(?:\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s?(?:UHR|H)|[AP]M?)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
 const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?${CURRENCY}|(?:KURS|RATE|FX RATE):?\s?\d+(?:[.,]\d+)?(?:\/${CURRENCY})?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
 /** The currency of an amount the line gives beside its own (a card paid abroad: EUR 18.50, 24.50 EUR). */
 const FOREIGN_CURRENCY = new RegExp(String.raw`\b(${CURRENCY.slice(3, -1)})\s?\d|\d\s?(${CURRENCY.slice(3, -1)})\b`, 'i');
@@ -274,6 +293,8 @@ const PLACE_NAMES = [...places.cities, ...ALL_TOWNS];
 /** Every city's and town's last word: a text whose last word is none of them ends with no place, found without joining its words. */
 const CITY_LAST_WORDS = new HashFilter(PLACE_NAMES.map((city) => city.slice(city.lastIndexOf(' ') + 1)));
 const LONGEST_CITY = Math.max(...PLACE_NAMES.map((city) => city.split(' ').length));
+/** Every city's and town's whole name: a run of words that is none of them is passed over without joining it. */
+const PLACES = new HashFilter(PLACE_NAMES);
 /** Every proper start of a city's name of three characters or more (NEW YOR, PORTLA), for names OFX cut short. */
 const CITY_PREFIXES = properStarts(places.cities, 3);
 /** The starts of the US towns of the gazetteer's table (50,000 people and more) too, for a US name OFX cut short (BELLINGHA, ASHEVI); made on the first such line. */
@@ -282,33 +303,96 @@ let usTownPrefixes: ReadonlySet<string> | undefined;
 const US_CUT_SHORTEST = 5;
 
 /**
- * The passes that blank what is not the counterparty, in order, each with the character its pattern
- * cannot match without: a line without digits, stars or brackets (blanking never adds one) skips
- * the passes that look for them.
+ * What a pass needs in the text to match at all. Blanking puts a space where it takes text out, so it
+ * never adds a character, a digit or a longer run of digits: what the text lacked before the passes it
+ * lacks after each, and the passes it cannot match are skipped (most lines have a few digits and no more).
  */
-const BLANKED: ReadonlyArray<readonly [pattern: RegExp, needs: 'digit' | 'digits' | '*' | '(' | null]> = [
+interface Needs {
+  digit: boolean;
+  twoDigits: boolean;
+  fiveInARow: boolean;
+  sixInARow: boolean;
+  tenDigits: boolean;
+  /** A colon or a full stop, as between a time's hours and minutes. */
+  timeMark: boolean;
+  ',': boolean;
+  '.': boolean;
+  '*': boolean;
+  '(': boolean;
+  /** A digit, an X (a masked card) or CARTA (Italy's card word), as every card reference has. */
+  card: boolean;
+  /** A character other than a letter, a digit, whitespace or an ampersand (any beyond ASCII counted as one). */
+  symbol: boolean;
+}
+
+/** The passes that blank what is not the counterparty, in order, each with what it needs. */
+const BLANKED: ReadonlyArray<readonly [pattern: RegExp, needs: keyof Needs]> = [
   [SPACED_ACCOUNT, 'digit'],
   [LABELLED_REFERENCE, 'digit'],
   [BRACKETED, '('],
-  [CARD_REFERENCE, null],
+  [CARD_REFERENCE, 'card'],
   [FOREIGN_AMOUNT, 'digit'],
-  [POSTCODE_TOWN, 'digit'],
+  [POSTCODE_TOWN, 'fiveInARow'],
   [LABELLED_DATE, 'digit'],
   [DATE, 'digit'],
-  [TIME, 'digit'],
-  [PHONE, 'digit'],
+  [TIME, 'timeMark'],
+  [PHONE, 'tenDigits'],
   [STORE_NUMBER, 'digit'],
   [PROCESSOR, '*'],
   [REFERENCE_SUFFIX, '*'],
   [STAR, '*'],
-  [LONG_REFERENCE, 'digits'],
-  [COMMA_AMOUNT, 'digit'],
-  [DOTTED_ACCOUNT, 'digit'],
-  [NUMBER_OR_CODE, 'digit'],
-  [STRAY_PUNCTUATION, null],
+  [LONG_REFERENCE, 'sixInARow'],
+  [COMMA_AMOUNT, ','],
+  [DOTTED_ACCOUNT, '.'],
+  [NUMBER_OR_CODE, 'twoDigits'],
+  [STRAY_PUNCTUATION, 'symbol'],
 ];
 const DIGIT = /\d/;
-const SIX_DIGITS = /\d{6}/;
+const CARTA = /CARTA/i;
+
+/** What `text` has of what the passes need, read in one pass over its characters. */
+function needsOf(text: string): Needs {
+  let digits = 0;
+  let run = 0;
+  let longestRun = 0;
+  let x = false;
+  let symbol = false;
+  let [colon, comma, stop, star, bracket] = [false, false, false, false, false];
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code >= 48 && code <= 57) {
+      digits++;
+      if (++run > longestRun) longestRun = run;
+      continue;
+    }
+    run = 0;
+    const letter = code | 32;
+    if (letter >= 97 && letter <= 122) {
+      if (letter === 120) x = true;
+    } else if (code !== 32 && code !== 38 && !(code >= 9 && code <= 13)) {
+      symbol = true;
+      if (code === 58) colon = true;
+      else if (code === 44) comma = true;
+      else if (code === 46) stop = true;
+      else if (code === 42) star = true;
+      else if (code === 40) bracket = true;
+    }
+  }
+  return {
+    digit: digits > 0,
+    twoDigits: digits >= 2,
+    fiveInARow: longestRun >= 5,
+    sixInARow: longestRun >= 6,
+    tenDigits: digits >= 10,
+    timeMark: colon || stop,
+    ',': comma,
+    '.': stop,
+    '*': star,
+    '(': bracket,
+    card: digits > 0 || x || CARTA.test(text),
+    symbol,
+  };
+}
 
 /** The description's counterparty text (counterpartyText); the whole description, whitespace collapsed, when nothing is left. */
 export function cleanDescription(raw: string, keepPlace = false, currencyCode?: string): string {
@@ -341,12 +425,13 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   // A card paid abroad names the amount in the shop's currency (EUR 18.50 on a krone account): its countries' towns end the name too.
   const towns = keepPlace ? NO_TOWNS : townsOfEither(currencyCode, abroad);
   if (!keepPlace) text = withoutLeadingTown(withoutDepartmentTown(text, towns), whole, towns);
-  const has = { digit: DIGIT.test(text), digits: SIX_DIGITS.test(text), '*': text.includes('*'), '(': text.includes('(') };
-  for (const [pattern, needs] of BLANKED) if (needs === null || has[needs]) text = text.replace(pattern, ' ');
-  text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1');
+  const has = needsOf(text);
+  for (const [pattern, needs] of BLANKED) if (has[needs]) text = text.replace(pattern, ' ');
+  text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1').replace(TRAILING_LABEL, '');
   // A web address after the name is the shop's site, no part of its name (PINEHURST FLORIST WWW.PINEHURSTFLORIST.COM NC).
   if (text.includes('.')) text = text.replace(WEB_AFTER_NAME, '');
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
+  if (currencyCode === 'PLN' && text.includes(' /')) text = text.replace(MBANK_TOWN, '');
   const cut = isCutByOfx(whole);
   // A town cut short ends the name only where the name ends the line: after a till's branch (TST* BEN'S CHILI BOWL - U STREET) the line was cut, not the name.
   if (!keepPlace) text = withoutStreetAtEnd(stripPlace(text, cut && whole.endsWith(text.slice(text.lastIndexOf(' ') + 1)), towns, currencyCode).replace(EDGES, ''));
@@ -404,8 +489,8 @@ function firstField(text: string): string | undefined {
   return text.split(FIELD_SEPARATOR).find((field) => field.trim() !== '' && !FIELD_BEFORE_NAME.test(field.trim()));
 }
 
-/** Belgian card lines name the card, its holder and the day before the shop: "AANKOOP BANCONTACT CONTACTLESS MET KAART NR 6703 0512 3318 4412 - JAN PEETERS OP 13/03 11:02 DIERENARTS DE VOS BVBA TONGEREN", "… AVEC LA CARTE 6703 … - JEAN DUPONT LE 13/03 11:02 …". */
-const CARDHOLDER_THEN_SHOP = /\b(?:MET KAART|AVEC LA CARTE(?: DE D[ÉE]BIT)?)(?: NR)? [\dX ]+ (?:- .+? )?(?:OP|LE) \d{2}\/\d{2}(?:\/\d{2,4})?(?: \d{1,2}[:.]\d{2})? (.+)$/i;
+/** Belgian card lines name the card, its holder and the day before the shop: "AANKOOP BANCONTACT CONTACTLESS MET KAART NR 6703 0512 3318 4412 - JAN PEETERS OP 13/03 11:02 DIERENARTS DE VOS BVBA TONGEREN", "… AVEC LA CARTE 6703 … - JEAN DUPONT LE 13/03 11:02 …", "ACHAT BANCONTACT AVEC CARTE N° 6703 10XX XXXX 2214 8 - DUBOIS MARIE LE 14/02 19:22 …". */
+const CARDHOLDER_THEN_SHOP = /\b(?:MET KAART|AVEC (?:LA )?CARTE(?: DE D[ÉE]BIT)?)(?: NR| N°)? [\dX ]+ (?:- .+? )?(?:OP|LE) \d{2}\/\d{2}(?:\/\d{2,4})?(?: \d{1,2}[:.]\d{2})? (.+)$/i;
 /** A till's prefix after a bank's own fields (AT 4,20 DEBIT POS … SUMUP *KAFFEE ALT WIEN, BEA, Apple Pay SumUp *Vishandel Bakker): the shop, from the prefix on. */
 const TILL_AFTER_FIELDS = /\s(?:TST|SQ|SUMUP|ZETTLE_?|IZ)\s?\*\s*(?=\p{L})/iu;
 
@@ -741,9 +826,16 @@ function cityLength(words: string[], end: number, towns: ReadonlySet<string> = N
   const last = words[end - 1]!;
   if (!CITY_LAST_WORDS.mayHold(hashOf(last, last.lastIndexOf(' ') + 1))) return 0;
   for (let length = Math.min(LONGEST_CITY, end - 1); length >= 1; length--) {
-    if (isPlace(words.slice(end - length, end).join(' '), towns)) return length;
+    if (PLACES.mayHold(joinedHash(words, end - length, end)) && isPlace(words.slice(end - length, end).join(' '), towns)) return length;
   }
   return 0;
+}
+
+/** The hash (hashOf) of `words` from `from` to `to` joined by spaces, made without joining them. */
+function joinedHash(words: readonly string[], from: number, to: number): number {
+  let hash = hashOf(words[from]!);
+  for (let at = from + 1; at < to; at++) hash = hashOf(words[at]!, 0, words[at]!.length, hashOf(' ', 0, 1, hash));
+  return hash;
 }
 
 /** True when normalized words are a town of the currency's countries or a city of the written list (BURLINGTON on a dollar line). */

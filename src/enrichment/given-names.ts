@@ -18,7 +18,7 @@ const GIVEN_NAMES: ReadonlySet<string> = new Set([
   'PAUL', 'PIERRE', 'JEAN', 'LUCAS', 'LOUIS', 'HUGO', 'NICOLAS', 'THOMAS', 'JULIEN', 'ANTOINE', 'CHRISTOPHE', 'PHILIPPE', 'FRANCOIS', 'MICHEL', 'ALAIN', 'ERIC',
   'LAURENT', 'SEBASTIEN', 'STEPHANE', 'GABRIEL', 'ARTHUR', 'RAPHAEL', 'JULES', 'MATHIEU', 'GUILLAUME', 'PATRICK', 'OLIVIER', 'VINCENT', 'FREDERIC', 'BENOIT', 'YANNICK', 'CEDRIC',
   // Dutch and Flemish
-  'LUUK', 'ANOUK', 'GOEDELE',
+  'LUUK', 'ANOUK', 'GOEDELE', 'ELINE', 'ROBBE', 'LIESBETH', 'ANNELIES', 'MARLEEN', 'JELLE', 'SEPPE', 'ARNE', 'JOLIEN', 'FIEN', 'NOOR', 'LISE', 'MIEKE', 'KATLEEN', 'FRANS', 'LUDO', 'KURT',
   'KRISTOF', 'SVEN', 'JEROEN', 'NIELS', 'LIEVEN', 'FILIP', 'JORIS', 'BRAM', 'NELE', 'HANNE', 'LIEN', 'VEERLE', 'TINE',
   'SOFIE', 'LIES', 'ELS', 'AN', 'INGE', 'HILDE', 'KATRIEN', 'GRIET', 'SANNE', 'LOTTE', 'EVA', 'FLEUR', 'LAURA', 'NINA', 'ANKE', 'EVELIEN',
   'JAN', 'PIETER', 'TOM', 'BART', 'JOHAN', 'KOEN', 'WIM', 'DIRK', 'LUC', 'MARC', 'GEERT', 'PETER', 'DAAN', 'SEM', 'JOOST', 'MAARTEN', 'RUBEN', 'THIJS', 'WOUTER', 'STIJN',
@@ -28,13 +28,16 @@ const GIVEN_NAMES: ReadonlySet<string> = new Set([
   'LUCA', 'MARCO', 'GIUSEPPE', 'GIOVANNI', 'FRANCESCO', 'ALESSANDRO', 'MATTEO', 'LORENZO', 'DAVIDE', 'STEFANO', 'PAOLO', 'ROBERTO', 'ANDREA', 'SIMONE', 'FEDERICO', 'RICCARDO',
   'GIULIA', 'FRANCESCA', 'CHIARA', 'SARA', 'ELENA', 'ALESSIA', 'VALENTINA', 'FEDERICA', 'SILVIA', 'MARTINA', 'ELISA', 'GIORGIA', 'SERENA', 'ROBERTA', 'PAOLA', 'SOFIA',
   // Polish
+  'MARTA', 'ZUZANNA', 'NATALIA', 'KAROLINA', 'PAULINA', 'WERONIKA', 'IZABELA', 'JUSTYNA', 'SYLWIA', 'URSZULA', 'HALINA', 'JADWIGA', 'IRENA', 'TERESA', 'JANINA', 'OLIWIA',
+  'STANISLAW', 'ZBIGNIEW', 'JERZY', 'TADEUSZ', 'JACEK', 'RYSZARD', 'JANUSZ', 'HENRYK', 'KAZIMIERZ', 'DAMIAN', 'MACIEJ', 'PRZEMYSLAW', 'RAFAL', 'SZYMON', 'DOMINIK', 'KACPER',
   'ANNA', 'MARIA', 'KATARZYNA', 'MALGORZATA', 'AGNIESZKA', 'BARBARA', 'EWA', 'KRYSTYNA', 'ELZBIETA', 'MAGDALENA', 'JOANNA', 'ALEKSANDRA', 'MONIKA', 'ZOFIA', 'DOROTA', 'BEATA',
   'PIOTR', 'KRZYSZTOF', 'ANDRZEJ', 'TOMASZ', 'PAWEL', 'MICHAL', 'MARCIN', 'JAKUB', 'ADAM', 'LUKASZ', 'GRZEGORZ', 'MATEUSZ', 'WOJCIECH', 'MARIUSZ', 'DARIUSZ', 'KAMIL', 'MAREK', 'BARTOSZ',
   // German and Austrian
-  'MAXIMILIAN', 'ELIAS', 'ELISABETH',
+  'MAXIMILIAN', 'ELIAS', 'ELISABETH', 'NIKLAS', 'JANNIK', 'MORITZ', 'HEIKE', 'KERSTIN', 'KATRIN', 'SILKE', 'NADINE', 'JANA', 'GUNTER', 'HORST', 'HELMUT', 'MANFRED', 'DIETER', 'RALF', 'ROLF',
   'SABINE', 'PETRA', 'CLAUDIA', 'SUSANNE', 'BIRGIT', 'STEFANIE', 'KATHARINA', 'JULIA', 'LENA', 'LEONIE', 'HANNAH', 'LISA', 'MIA', 'JOHANNA', 'ANJA', 'NICOLE', 'MELANIE',
   'MICHAEL', 'ANDREAS', 'STEFAN', 'MARKUS', 'CHRISTIAN', 'MATTHIAS', 'FLORIAN', 'TOBIAS', 'JONAS', 'FELIX', 'LUKAS', 'ALEXANDER', 'SEBASTIAN', 'JURGEN', 'JUERGEN', 'KLAUS', 'WOLFGANG', 'UWE', 'JORG', 'JOERG',
   // English, Irish, American
+  'ALEX', 'JAMIE', 'KIRSTY', 'CALLUM', 'RHYS', 'GARETH', 'CRAIG', 'NEIL', 'IAN', 'DARREN', 'GEMMA', 'NATALIE', 'HAYLEY', 'LEANNE', 'STACEY', 'ZOE', 'JOANNE', 'ABBIE', 'ELLIE',
   'ISABELLA', 'SOPHIA', 'ABIGAIL', 'KAYLA', 'DANIELLE', 'AIDEN', 'ELIJAH', 'THEO', 'SAOIRSE', 'EILIS', 'CAOIMHE', 'DEIRDRE', 'OISIN', 'CILLIAN', 'DARRAGH', 'TADHG', 'SEAMUS', 'DONAL', 'FIONN',
   'MARY', 'PATRICIA', 'LINDA', 'SUSAN', 'KAREN', 'BETTY', 'SANDRA', 'ASHLEY', 'KIMBERLY', 'DONNA', 'MICHELLE', 'CAROL', 'AMANDA', 'MELISSA', 'DEBORAH',
   'STEPHANIE', 'SHARON', 'CYNTHIA', 'KATHLEEN', 'AMY', 'ANGELA', 'BRENDA', 'SAMANTHA', 'KATHERINE', 'CHRISTINA', 'RUTH', 'MEGAN', 'LAUREN', 'ALICIA', 'GRACE', 'MARGARET',
@@ -48,7 +51,7 @@ const GIVEN_NAMES: ReadonlySet<string> = new Set([
   'JUAN', 'LUIS', 'JOSE', 'ISABEL',
   'LUCIA', 'CARMEN', 'PILAR', 'JAVIER', 'JORGE', 'ALEJANDRO', 'PABLO', 'SERGIO', 'ALVARO', 'DIEGO', 'CARLOS', 'MIGUEL', 'ANTONIO', 'MANUEL', 'RAFAEL', 'FERNANDO', 'ANA', 'BEATRIZ', 'MARIANA', 'JOAO', 'RUI', 'TIAGO', 'PEDRO', 'NUNO',
   // Swedish, Danish, Norwegian, Finnish
-  'KRISTIAN', 'KRISTIANE',
+  'KRISTIAN', 'KRISTIANE', 'LINNEA', 'EBBA', 'ALVA', 'ELSA', 'AXEL', 'VIKTOR', 'EMIL', 'MIKAEL',
   'OLOF', 'BIRGITTA', 'ANNIKA', 'WILMA', 'TUVA', 'TOVE', 'KAROLINE', 'FREDERIK', 'MALTHE', 'TERJE', 'GEIR', 'NOORA', 'EETU', 'ONNI', 'VEETI', 'LEEVI', 'JUHANI', 'AKSELI', 'EERO', 'JOONAS',
   'ELIN', 'INGRID', 'ASTRID', 'SIGRID', 'KARIN', 'MALIN', 'FREJA', 'IDA', 'MAJA', 'KARI', 'HEGE', 'SILJE', 'METTE', 'AINO', 'SANNA', 'TIINA', 'MINNA', 'KAISA',
   'ERIK', 'LARS', 'ANDERS', 'MAGNUS', 'OSKAR', 'NILS', 'BJORN', 'HENRIK', 'MADS', 'RASMUS', 'SOREN', 'JENS', 'MIKKEL', 'FREDRIK', 'HAKON', 'OLA', 'EINAR', 'MATTI', 'JUHA', 'MIKKO', 'JUKKA', 'TIMO', 'ANTTI', 'VILLE',
@@ -63,14 +66,24 @@ const NOT_SURNAMES: ReadonlySet<string> = new Set(['SAINT', 'SAINTE', 'ST', 'STE
 
 /**
  * The name's two words in the order an app shows a person's: ROUSSEL ANNE → ANNE ROUSSEL, DUBOIS JEAN-PIERRE → JEAN-PIERRE DUBOIS (a given name joined of two),
- * a Dutch surname with its VAN too (Van Damme Kristof → Kristof Van Damme); any other name as it is.
+ * a surname with its particles too (Van Damme Kristof → Kristof Van Damme, VAN DEN BOSSCHE PATRICK, DE CLERCQ TOM); any other name as it is.
  */
 export function givenNameFirst(words: readonly string[]): readonly string[] {
-  const particle = words.length === 3 && normalize(words[0]!) === 'VAN' ? 1 : 0;
+  const particle = surnameParticles(words);
   if (words.length !== 2 + particle) return words;
   const surname = normalize(words[particle]!);
   const given = normalize(words[particle + 1]!);
   return given.split(' ').every((part) => GIVEN_NAMES.has(part)) && !GIVEN_NAMES.has(surname) && !NOT_SURNAMES.has(surname) && !isTradesWord(surname) ? [words[particle + 1]!, ...words.slice(0, particle + 1)] : words;
+}
+
+/** The words a surname may start with (VAN DAMME, DE CLERCQ, DI MAURO, LE ROUX), and the second of two (VAN DEN BOSSCHE, VAN DER MEER, DE LA CRUZ). */
+export const SURNAME_PARTICLES: ReadonlySet<string> = new Set(['VAN', 'DE', 'DI', 'DA', 'DEL', 'DU', 'LE', 'LA', 'DOS', 'DAS']);
+const SECOND_PARTICLES: ReadonlySet<string> = new Set(['DEN', 'DER', 'LA', 'DE']);
+
+/** How many particles start `words` before a surname (0, 1 or 2: VAN DEN). */
+function surnameParticles(words: readonly string[]): number {
+  if (words.length < 3 || !SURNAME_PARTICLES.has(normalize(words[0]!))) return 0;
+  return words.length > 3 && SECOND_PARTICLES.has(normalize(words[1]!)) ? 2 : 1;
 }
 
 /** The most words a person's name has on a statement (given names, surname). */

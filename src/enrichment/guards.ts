@@ -2,8 +2,8 @@
  * Words that look like evidence and are not, each kept from the step it would mislead:
  * - a person's name after a title (SR ANTONIO COSTA, DR PENNY WALSH, Praxis Dr. med. Weber): a
  *   surname is no merchant, whatever chain shares it;
- * - a payment scheme's name (MobilePay, Apple Pay, pago móvil, MB WAY): how the money moved, not
- *   what it bought, so MOBILE in it is no telephone bill.
+ * - a payment scheme's name (MobilePay, Apple Pay, pago móvil, MB WAY, NatWest's VIA MOBILE - PYMT): how the money
+ *   moved, not what it bought, so MOBILE in it is no telephone bill.
  */
 import { phrasesRegex } from './text.ts';
 
@@ -14,7 +14,7 @@ const TITLES = new Set([...CIVIL_TITLES, 'DOTT', 'DOTTSSA', 'DR', 'MED', 'DRS', 
 /** A person's name after a title is this many words at most (SR MANUEL ANTONIO COSTA). */
 const NAME_WORDS = 3;
 
-const SCHEME_NAMES = ['MOBILE PAY', 'MOBILEPAY', 'APPLE PAY', 'GOOGLE PAY', 'SAMSUNG PAY', 'PAGO MOVIL', 'MB WAY', 'MBWAY', 'PAYCONIQ', 'BANCONTACT', 'TWINT', 'V PAY', 'PAYLIB'];
+const SCHEME_NAMES = ['VIA MOBILE PYMT', 'MOBILE PAY', 'MOBILEPAY', 'APPLE PAY', 'GOOGLE PAY', 'SAMSUNG PAY', 'PAGO MOVIL', 'MB WAY', 'MBWAY', 'PAYCONIQ', 'BANCONTACT', 'TWINT', 'V PAY', 'PAYLIB'];
 const SCHEMES = phrasesRegex(SCHEME_NAMES, 'g');
 const ANY_SCHEME = phrasesRegex(SCHEME_NAMES);
 

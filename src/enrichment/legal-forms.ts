@@ -6,7 +6,8 @@
  * are those of the account's currency's countries, so a US "HAPPY NAILS SPA" stays a spa and a
  * Swedish "SL" Stockholm's transit.
  */
-import { phrasesRegex } from './text.ts';
+import { HashFilter, hashOf } from './hash-filter.ts';
+import { phrasesRegex, wordEnd } from './text.ts';
 
 /** CORP stays: it is part of the name people say (Acme Corp). */
 const ENGLISH = ['LTD', 'LIMITED', 'PLC', 'LLC', 'INC', 'LLP', 'PLLC', 'LP'];
@@ -36,8 +37,18 @@ function byFirstWord(forms: readonly string[]): ReadonlyMap<string, readonly str
   for (const words of forms.map((form) => form.split(' ')).sort((a, b) => b.length - a.length)) map.set(words[0]!, [...(map.get(words[0]!) ?? []), words]);
   return map;
 }
-const ENGLISH_ONLY = { words: byFirstWord(ENGLISH), any: phrasesRegex(ENGLISH) };
-const FORMS = new Map(Object.entries(BY_CURRENCY).map(([currency, forms]) => [currency, { words: byFirstWord([...ENGLISH, ...forms]), any: phrasesRegex([...ENGLISH, ...forms]) }]));
+/** A currency's forms: by first word, their first words as a hash filter (a text with none of them has no form), and a regex finding any. */
+interface Forms {
+  words: ReadonlyMap<string, readonly string[][]>;
+  firstWords: HashFilter;
+  any: RegExp;
+}
+function formsOf(forms: readonly string[]): Forms {
+  const words = byFirstWord(forms);
+  return { words, firstWords: new HashFilter(words.keys()), any: phrasesRegex(forms) };
+}
+const ENGLISH_ONLY = formsOf(ENGLISH);
+const FORMS = new Map(Object.entries(BY_CURRENCY).map(([currency, forms]) => [currency, formsOf([...ENGLISH, ...forms])]));
 
 /** How many words at `start` of `words` are a legal form (0: none). The first word is never one: it names the company (AG Insurance, SAS). */
 export function legalFormLength(words: readonly string[], start: number, currencyCode: string): number {
@@ -51,7 +62,8 @@ export const BALTIC_LEADING_FORMS: ReadonlySet<string> = new Set(['SIA', 'UAB', 
 
 /** `normalized` without its legal forms, a Baltic one before the name too. */
 export function withoutLegalForms(normalized: string, currencyCode: string): string {
-  if (!(FORMS.get(currencyCode) ?? ENGLISH_ONLY).any.test(normalized)) return normalized;
+  const forms = FORMS.get(currencyCode) ?? ENGLISH_ONLY;
+  if (!startsAForm(normalized, forms.firstWords) || !forms.any.test(normalized)) return normalized;
   const words = normalized.split(' ');
   const kept: string[] = [];
   for (let index = currencyCode === 'EUR' && words.length > 1 && BALTIC_LEADING_FORMS.has(words[0]!) ? 1 : 0; index < words.length; index++) {
@@ -60,4 +72,14 @@ export function withoutLegalForms(normalized: string, currencyCode: string): str
     else kept.push(words[index]!);
   }
   return kept.length === words.length ? normalized : kept.join(' ');
+}
+
+/** True when a word of `normalized` is a form's first word (`firstWords`), each word hashed in place: most texts have none, and no regex is run on them. */
+function startsAForm(normalized: string, firstWords: HashFilter): boolean {
+  for (let start = 0; start < normalized.length; ) {
+    const end = wordEnd(normalized, start);
+    if (firstWords.mayHold(hashOf(normalized, start, end))) return true;
+    start = end + 1;
+  }
+  return false;
 }

@@ -10,7 +10,7 @@
  */
 import { US_STATES } from './clean.ts';
 import { BALTIC_LEADING_FORMS, legalFormLength } from './legal-forms.ts';
-import { givenNameFirst, isGivenName } from './given-names.ts';
+import { givenNameFirst, isGivenName, SURNAME_PARTICLES } from './given-names.ts';
 import { CIVIL_TITLES } from './guards.ts';
 import { namesFacilitator } from './naming-guards.ts';
 import { normalize } from './text.ts';
@@ -72,11 +72,14 @@ function startsInitials(flat: readonly string[], at: number): boolean {
 }
 
 /**
- * Dutch VAN before DEN or DER starts a surname (VAN DEN BERGHE BOUW), and so does VAN before a surname a
- * given name follows, the person written surname first (VAN DAMME KRISTOF); VAN alone is otherwise "from".
+ * Dutch VAN before DEN or DER starts a surname (VAN DEN BERGHE BOUW), and so does VAN before a surname a given name follows,
+ * the person written surname first (VAN DAMME KRISTOF), as another particle (DE, DI, LE, …) does in a name of those three
+ * words alone (DE CLERCQ TOM; DE VITOR MANUEL SEBASTIAN RODRIGUES is "from"); the particle is otherwise "from" or "of".
  */
 function startsSurname(flat: readonly string[], at: number): boolean {
-  return flat[at] === 'VAN' && at + 2 < flat.length && (flat[at + 1] === 'DEN' || flat[at + 1] === 'DER' || (!isGivenName(flat[at + 1]!) && isGivenName(flat[at + 2]!)));
+  if (!SURNAME_PARTICLES.has(flat[at]!) || at + 2 >= flat.length) return false;
+  if (flat[at] === 'VAN' && (flat[at + 1] === 'DEN' || flat[at + 1] === 'DER')) return true;
+  return (flat[at] === 'VAN' || at + 3 === flat.length) && !isGivenName(flat[at + 1]!) && isGivenName(flat[at + 2]!);
 }
 
 /** M alone is an initial on an English-speaking bank's line (STANDING ORDER TO M PATEL), French Monsieur elsewhere. */
@@ -241,11 +244,14 @@ function givenNameBeforeName({ tokens, flat, tokenOf }: Words, at: number): bool
 
 /**
  * A given name that is also a month's abbreviation (JAN) and is a person's here: on a Polish line, whose months are Polish, before
- * another word (CZYNSZ KWIECIEŃ JAN NOWAK); elsewhere after a surname and before what the payment was for (PEETERS JAN HUUR MAART).
+ * another word (CZYNSZ KWIECIEŃ JAN NOWAK) or last after a surname (KOWALSKI JAN); elsewhere after a surname and before what the
+ * payment was for (PEETERS JAN HUUR MAART).
  */
 function givenNameNotMonth(flat: readonly string[], at: number, currencyCode: string, nameWords: number): boolean {
   const next = flat[at + 1];
-  if (!isGivenName(flat[at]!) || next === undefined || /^\d/.test(next)) return false;
+  if (!isGivenName(flat[at]!) || /^\d/.test(next ?? '')) return false;
+  // Last, after a surname, a Polish line's JAN is the given name of a person written surname first (KOWALSKI JAN).
+  if (next === undefined) return currencyCode === 'PLN' && nameWords > 0;
   return currencyCode === 'PLN' ? !PURPOSE.has(next) : nameWords > 0 && PURPOSE.has(next);
 }
 

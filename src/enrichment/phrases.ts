@@ -6,6 +6,7 @@
  * first and last characters, read in place, pick the few phrases that can start there, where one
  * regex per list tried every phrase at every place.
  */
+import { HashFilter, hashOf } from './hash-filter.ts';
 import { CHARACTER_KEY_LENGTH, CHARACTER_KEYS, characterKey, wordEnd } from './text.ts';
 
 /** A phrase's words, its stars taken off, and where it came from. */
@@ -45,6 +46,8 @@ export class PhraseIndex {
   readonly #byEnd = new Map<number, Entry[]>();
   /** Wildcards too short to key (PC*) and phrases starred at both ends: tried at every word. */
   readonly #everywhere: Entry[] = [];
+  /** Every first word of #byFirstWord: a word of text none of them is (most, even with a known key) is looked up without a string made. */
+  readonly #firstWords: HashFilter;
 
   /** `lists`: lists of phrases in normalized form, each matched on its own (a rule's, say). */
   constructor(lists: readonly (readonly string[])[]) {
@@ -69,6 +72,7 @@ export class PhraseIndex {
         }
       });
     });
+    this.#firstWords = new HashFilter(this.#byFirstWord.keys());
   }
 
   /**
@@ -81,7 +85,7 @@ export class PhraseIndex {
       const end = wordEnd(normalized, start);
       const first = characterKey(normalized, start, end);
       record(found, normalized, start, end, this.#everywhere);
-      if (this.#keys[first]! & WHOLE) record(found, normalized, start, end, this.#byFirstWord.get(normalized.slice(start, end)));
+      if (this.#keys[first]! & WHOLE && this.#firstWords.mayHold(hashOf(normalized, start, end))) record(found, normalized, start, end, this.#byFirstWord.get(normalized.slice(start, end)));
       if (this.#keys[first]! & STARTS) record(found, normalized, start, end, this.#byStart.get(first));
       const last = end - start >= KEY ? characterKey(normalized, end - KEY, end) : undefined;
       if (last !== undefined && this.#keys[last]! & ENDS) record(found, normalized, start, end, this.#byEnd.get(last));

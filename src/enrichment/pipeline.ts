@@ -21,11 +21,11 @@
  * (guards.ts) are dropped before the rules and the directory read the text.
  */
 import { channelFromText } from './channel.ts';
-import { behindProcessor, counterpartyText, isCutByOfx, isTownOf, MAX_DESCRIPTION_LENGTH, wholeDescription, withGluedFieldsApart, withoutProcessor } from './clean.ts';
+import { behindProcessor, counterpartyName, counterpartyText, isCutByOfx, isTownOf, MAX_DESCRIPTION_LENGTH, wholeDescription, withGluedFieldsApart } from './clean.ts';
 import { findMerchant, merchantCutShort, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
 import { isGivenName, isInitialsName, isPersonName, isPersonOfField, mayHoldInitials, namesGivenName } from './given-names.ts';
-import { followsTitle } from './guards.ts';
+import { followsTitle, withoutPaymentSchemes } from './guards.ts';
 import { legalFormLength, withoutLegalForms } from './legal-forms.ts';
 import { categoryOfMcc } from './mcc.ts';
 import { nameFromText } from './merchant-name.ts';
@@ -42,18 +42,22 @@ import { normalize, wordCount } from './text.ts';
  * version are redone over history. test/unit/enrichment-version.test.ts fails when the folder's
  * contents change without a bump.
  */
-export const ENRICHMENT_VERSION = 17;
+export const ENRICHMENT_VERSION = 18;
 
 const PROVIDER_CONFIDENCE = 0.9;
 /** Money in from a shop is a refund at best, and more often a name inside an employer's or a payer's. */
 const DIRECTORY_CONFIDENCE = { exact: 0.9, together: 0.8, moneyIn: 0.7 };
 /** A government agency's category; money in from one is a benefit it pays (CPAM's refund, a family allowance): other income. */
 const AGENCY = 'GOVERNMENT_AND_NON_PROFIT_GOVERNMENT_DEPARTMENTS_AND_AGENCIES';
+/** An insurer's category (a health fund's too); money in from one is a claim it pays or care it refunds (AG's damages, a mutuality's refund): other income. */
+const INSURER = 'GENERAL_SERVICES_INSURANCE';
 /** A tax office's category; money in from one is a refund of tax (Revenue Commissioners' PAYE refund). */
 const TAX_OFFICE = 'GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT';
 const MCC_CONFIDENCE = 0.75;
 /** A loan paid out to the holder: the lender that starts the line is named, as a payer of income is. */
 const LOAN_PAID_OUT = 'TRANSFER_IN_CASH_ADVANCES_AND_LOANS';
+/** A card's bill paid, which money in from its issuer is too (a payment received on the card's account). */
+const CARD_PAYMENT = 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT';
 /** A company's transfer in, no word saying what for: pay, as sure as a plain transfer word. */
 const COMPANY_PAY: RuleMatch = { category: categoryOf('INCOME_WAGES'), confidence: 0.5 };
 /** A payment between people read from a person's name alone: as sure as a plain transfer word. */
@@ -77,10 +81,12 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const completed = keptWhole === kept ? '' : ` ${normalize(keptWhole.slice(keptWhole.lastIndexOf(' ') + 1))}`;
   const whole = normalize(withGluedFieldsApart(description));
   const text = withoutLegalForms(whole, currencyCode);
+  // The whole line as the directory reads it: a wallet's name (Google Pay, Apple Pay) says how the card paid, never whom (Google).
+  const lineText = withoutPaymentSchemes(text);
   const named = normalize(clean);
   const name = withoutLegalForms(named, currencyCode);
   // The bank's counterparty, unless it is a payment facilitator's own name; the processor that carried the payment goes (SumUp  *Koffiebar Lot, S de Boer via Tikkie).
-  const counterparty = hints.counterpartyName && givenNameFirst(withoutProcessor(hints.counterpartyName.slice(0, MAX_DESCRIPTION_LENGTH)));
+  const counterparty = hints.counterpartyName && givenNameFirst(counterpartyName(hints.counterpartyName.slice(0, MAX_DESCRIPTION_LENGTH), currencyCode));
   const party = counterparty && !isFacilitator(normalize(counterparty)) ? counterparty : null;
   const partyNamed = party === null ? '' : normalize(party);
   const partyName = withoutLegalForms(partyNamed, currencyCode);
@@ -92,14 +98,14 @@ export function enrich(input: EnrichmentInput): Enrichment {
       whole,
       withForm(named, name, currencyCode) ??
         notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true, currencyCode), currencyCode)), name) ??
-        notCarrier(description, named, notATradesName(text, notAPerson(text, notTheTown(text, named, findMerchant(text, false, currencyCode), currencyCode)), name)) ??
-        (party ? notASurname(withForm(partyNamed, partyName, currencyCode) ?? findMerchant(partyName, true, currencyCode), partyPerson && partyName === partyNamed) : undefined) ??
+        notCarrier(description, named, notATradesName(lineText, notAPerson(lineText, notTheTown(lineText, named, findMerchant(lineText, false, currencyCode), currencyCode)), name)) ??
+        (party ? notASurname(withForm(partyNamed, partyName, currencyCode) ?? notATradesName(partyName, findMerchant(partyName, true, currencyCode), partyName), partyPerson && partyName === partyNamed) : undefined) ??
         // A name OFX cut at its field's end, the start of one merchant's spelling (Withdrawal Debit Card ALABAMA PO).
         (isCutByOfx(description) ? merchantCutShort(name, currencyCode) : undefined),
     );
   // The bank's counterparty field says what the other party is as much as the text does (Tandartspraktijk De Molen beside "factuur 12345").
   const rules: RuleInput = { normalized: (partyNamed === '' ? text : `${text} ${partyName}`) + completed, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: wordCount(name), currencyCode };
-  const listed = found && listedMatch(found, rules.direction);
+  const listed = found && listedMatch(found, rules.direction, input.accountKind);
   const paymentChannel = hints.paymentChannel ?? channelFromText(description, whole);
   // A person on the other side (the bank's counterparty field, else what the line names), no directory match and no card's purchase (TOM THUMB #2510 DALLAS TX): a payment between people.
   const person = !found && paymentChannel === 'OTHER' && (partyNamed === '' ? readsAsPerson(name, kept, currencyCode) : partyPerson);
@@ -338,9 +344,20 @@ function personTransfer(direction: RuleInput['direction']): RuleMatch {
   return { category: categoryOf(direction === 'in' ? 'TRANSFER_IN_ACCOUNT_TRANSFER' : 'TRANSFER_OUT_ACCOUNT_TRANSFER'), confidence: PERSON_CONFIDENCE };
 }
 
-function listedMatch({ merchant, exact }: DirectoryMatch, direction: RuleInput['direction']): RuleMatch {
+/**
+ * What money in from a directory merchant of `category` is: an agency's benefit or an insurer's claim (other income), a tax
+ * office's refund, a lender's loan paid out to a current account (a loan account's money in is its repayment), else the merchant's own category (a refund).
+ */
+function paidIn(category: Category, accountKind: RuleInput['accountKind']): string {
+  if (category.detailed === AGENCY || category.detailed === INSURER) return 'INCOME_OTHER_INCOME';
+  if (category.detailed === TAX_OFFICE) return 'INCOME_TAX_REFUND';
+  if (category.primary === 'LOAN_PAYMENTS' && category.detailed !== CARD_PAYMENT && accountKind === 'DEPOSITORY') return LOAN_PAID_OUT;
+  return category.detailed;
+}
+
+function listedMatch({ merchant, exact }: DirectoryMatch, direction: RuleInput['direction'], accountKind: RuleInput['accountKind']): RuleMatch {
   if (merchant.category.primary === 'TRANSFER_OUT') return { category: directed(merchant.category, direction), confidence: exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together };
-  if (direction === 'in') return { category: categoryOf(merchant.category.detailed === AGENCY ? 'INCOME_OTHER_INCOME' : merchant.category.detailed === TAX_OFFICE ? 'INCOME_TAX_REFUND' : merchant.category.detailed), confidence: DIRECTORY_CONFIDENCE.moneyIn };
+  if (direction === 'in') return { category: categoryOf(paidIn(merchant.category, accountKind)), confidence: DIRECTORY_CONFIDENCE.moneyIn };
   return { category: merchant.category, confidence: exact ? DIRECTORY_CONFIDENCE.exact : DIRECTORY_CONFIDENCE.together };
 }
 

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { nameAndDetailed as both, enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
+
+/**
+ * What version 18 reads that six probes written from knowledge of the banks (Belgium, Germany and Austria,
+ * Britain and Sweden, Poland, US SimpleFIN and OFX lines) found missing, each on a line written here, none
+ * taken from a probe or an evaluation file (docs/decisions/enrichment-evaluation.md).
+ */
+describe("card lines' own fields after the shop", () => {
+  it("drops KBC's and CBC's card, a cardholder's label and a card's sequence number, so the town before them goes too", () => {
+    expect(nameOf('BETALING VIA BANCONTACT CONTACTLESS   14-05 OM 12.10 UUR BAKKERIJ HET KORENAAR   MECHELEN MET KBC-DEBETKAART 5169 41XX XXXX 7781')).toBe('Bakkerij Het Korenaar');
+    expect(nameOf('PAIEMENT PAR CARTE DE DEBIT VIA BANCONTACT   02-03 A 09.41 HEURES BOULANGERIE DUMONT   NAMUR AVEC CARTE DE DEBIT CBC 5169 41XX XXXX 0925')).toBe('Boulangerie Dumont');
+    expect(nameOf('Betaling met debetkaart 4093 07XX XXXX 1288 SPEELGOED DE KABOUTER LEUVEN 03/02/2025 om 15:12 Kaarthouder: JAN PEETERS Ref. 771234K')).toBe('Speelgoed de Kabouter');
+    expect(nameOf('Paiement par carte de débit 4093 07XX XXXX 5520 BRASSERIE DU MARCHE DINANT 22/06/2024 à 13:40 Titulaire: CLAIRE DUBOIS Réf. 120044B')).toBe('Brasserie du Marche');
+    expect(nameOf('Betaling Bancontact 05-05-2025 08:12 Kaartnummer 6703 XXXX XXXX 9921 3 SLAGERIJ DE KEYSER GENT')).toBe('Slagerij de Keyser');
+  });
+
+  it("reads Belfius's French card line with its holder, and a Polish card's spaced number after the town", () => {
+    expect(both(enrichLine('ACHAT BANCONTACT AVEC CARTE N° 6703 10XX XXXX 5512 2 - LAMBERT PAUL LE 09/03 18:05 FRITERIE LA PETITE GARE GEMBLOUX REF. : 1122334455 VAL. 10-03'))).toEqual(['Friterie la Petite Gare', 'FOOD_AND_DRINK_FAST_FOOD']);
+    expect(nameOf('TRANSAKCJA KARTĄ DEBETOWĄ 11.02.2025 KWIACIARNIA MAK 0031 RZESZOW KARTA: 4056 **** **** 7310', '-45.00', 'PLN')).toBe('Kwiaciarnia Mak');
+    expect(nameOf('Transakcja kartą debetową: 02-02-2025 GABINET WETERYNARYJNY AZOR TORUN PL Kwota: 120,00 PLN Karta: 5351 **** **** 1187', '-120.00', 'PLN')).toBe('Gabinet Weterynaryjny Azor');
+    expect(nameOf('ZAKUP PRZY UŻYCIU KARTY PIEKARNIA SZYMANSKI /OSTROW WLKP', '-9.50', 'PLN')).toBe('Piekarnia Szymanski');
+  });
+
+  it("drops Barclays's card payment code after the town", () => {
+    expect(nameOf('THE FIDDLERS ELBOW ON 02 APR CPM', '-14.50', 'GBP')).toBe('The Fiddlers Elbow');
+  });
+});
+
+describe("the bank's counterparty field", () => {
+  it('drops the town and country a card payee ends in, a booking platform before the shop, and an Austrian town after a backslash', () => {
+    expect(nameOf('Płatność kartą 03.03.2025 Nr karty 4246xx1111', '-30.00', 'PLN', { counterpartyName: 'PIZZERIA BELLA ROMA LUBLIN PL' })).toBe('Pizzeria Bella Roma');
+    expect(nameOf('Płatność kartą 04.03.2025 Nr karty 4246xx1111', '-80.00', 'PLN', { counterpartyName: 'BOOKSY *STUDIO URODY EWA GDANSK PL' })).toBe('Studio Urody Ewa');
+    expect(nameOf('POS 14,20 AT D2 04.05. 11:20O', '-14.20', 'EUR', { counterpartyName: 'KONDITOREI AIDA\\WIEN\\1070' })).toBe('Konditorei Aida');
+  });
+
+  it("keeps a wallet's name from the directory, and a local school that shares a chain's word", () => {
+    expect(both(enrichLine('2025-03-09 Debitk.2 VISA Debit Google Pay', '-18.40', 'EUR', { counterpartyName: 'CAFE KRANZLER' }))).toEqual(['Cafe Kranzler', 'FOOD_AND_DRINK_COFFEE']);
+    expect(both(enrichLine('Przelew wychodzący Kurs hiszpańskiego 1/4 Anna Nowak', '-300.00', 'PLN', { counterpartyName: 'EMPIK SCHOOL SP. Z O.O.' }))).toEqual(['Empik School', 'GENERAL_SERVICES_EDUCATION']);
+  });
+
+  it('writes a person the field gives surname first with its particles, or with a Polish JAN last, given name first', () => {
+    expect(nameOf('OVERSCHRIJVING VAN BE71 0961 2345 6769 VERJAARDAG', '50.00', 'EUR', { counterpartyName: 'DE SMEDT LIES' })).toBe('Lies de Smedt');
+    expect(nameOf('Doorlopende opdracht naar BE71096123456769 Mededeling: huur garage', '-90.00', 'EUR', { counterpartyName: 'VAN DER STRAETEN KOEN' })).toBe('Koen van der Straeten');
+    expect(nameOf('Przelew Czynsz za garaż 05/2025', '-250.00', 'PLN', { counterpartyName: 'NOWICKI JAN' })).toBe('Jan Nowicki');
+  });
+
+  it('reads common English, Polish, Flemish, German and Swedish given names as people paying or paid', () => {
+    expect(both(enrichLine('Pizza money', '15.00', 'GBP', { counterpartyName: 'JAMIE FLETCHER' }))).toEqual(['Jamie Fletcher', 'TRANSFER_IN_ACCOUNT_TRANSFER']);
+    expect(both(enrichLine('Zwrot za kino', '40.00', 'PLN', { counterpartyName: 'ZIELIŃSKA MARTA' }))).toEqual(['Marta Zielińska', 'TRANSFER_IN_ACCOUNT_TRANSFER']);
+    expect(both(enrichLine('Terugbetaling etentje', '22.00', 'EUR', { counterpartyName: 'ELINE WOUTERS' }))).toEqual(['Eline Wouters', 'TRANSFER_IN_ACCOUNT_TRANSFER']);
+  });
+});
+
+describe('words of money in', () => {
+  it("reads money in from an insurer or a health fund as other income, and from a lender as a loan paid out", () => {
+    expect(both(enrichLine('OVERSCHRIJVING VAN BE71096123456769 SCHADEVERGOEDING DOSSIER 55120 STORM', '940.00', 'EUR', { counterpartyName: 'AG INSURANCE NV' }))).toEqual(['AG Insurance', 'INCOME_OTHER_INCOME']);
+    expect(both(enrichLine('UPSTART NETWORK DES:LOAN ID:XXXXX11223 INDN:JORDAN LEE CO ID:XXXXX93311 CCD', '4000.00', 'USD'))).toEqual(['Upstart', 'TRANSFER_IN_CASH_ADVANCES_AND_LOANS']);
+  });
+
+  it('reads a loan paid out, a tax refund, pay and benefits in Polish, German and Flemish', () => {
+    expect(both(enrichLine('URUCHOMIENIE KREDYTU GOTÓWKOWEGO UMOWA NR 7712/2025', '8000.00', 'PLN'))).toEqual([null, 'TRANSFER_IN_CASH_ADVANCES_AND_LOANS']);
+    expect(both(enrichLine('Auszahlung Ratenkredit Vertrag 55001234', '5000.00', 'EUR', { counterpartyName: 'Targobank AG' }))).toEqual(['TARGOBANK', 'TRANSFER_IN_CASH_ADVANCES_AND_LOANS']);
+    expect(both(enrichLine('ERSTATTUNG EST 2023 STNR 21/555/12345', '612.40', 'EUR', { counterpartyName: 'FA Bonn-Innenstadt' }))[1]).toBe('INCOME_TAX_REFUND');
+    expect(both(enrichLine('PRZELEW PRZYCHODZĄCY WYNAGR. 04/2025', '4800.00', 'PLN', { counterpartyName: 'ZESPÓŁ SZKÓŁ NR 3 W KIELCACH' }))[1]).toBe('INCOME_WAGES');
+    expect(both(enrichLine('PRZELEW PRZYCHODZĄCY RENTA RODZINNA 05/2025', '1620.00', 'PLN', { counterpartyName: 'ZAKŁAD UBEZPIECZEŃ SPOŁECZNYCH' }))[1]).toBe('INCOME_RETIREMENT_PENSION');
+    expect(both(enrichLine('Overschrijving van BE71096123456769 Mededeling: NETTOLOON 05/2025', '2240.00', 'EUR', { counterpartyName: 'SD WORX' }))[1]).toBe('INCOME_WAGES');
+    expect(both(enrichLine('STUDIETOELAGE 2025-2026 DOSSIER 4411', '980.00', 'EUR', { counterpartyName: 'VLAAMSE OVERHEID' }))[1]).toBe('INCOME_OTHER_INCOME');
+  });
+
+  it('reads rent a tenant pays and money a parent pays for children as other income, as Plaid files them', () => {
+    expect(both(enrichLine('Mieteinnahme Juni 2025 Garage', '95.00', 'EUR', { counterpartyName: 'Petra Schulz' }))[1]).toBe('INCOME_OTHER_INCOME');
+    expect(both(enrichLine('Unterhalt Juli 2025 Mia', '420.00', 'EUR', { counterpartyName: 'Stefan Braun' }))[1]).toBe('INCOME_OTHER_INCOME');
+    expect(both(enrichLine('HUUR JUNI STUDIO 2B', '650.00', 'EUR', { counterpartyName: 'PEETERS KOEN' }))[1]).toBe('INCOME_OTHER_INCOME');
+  });
+});
+
+describe('words of money out', () => {
+  it('reads fees, interest, mortgages and a student loan in Polish, Flemish, German and English', () => {
+    expect(both(enrichLine('Odsetki od zadłużenia w koncie 04/2025', '-8.20', 'PLN'))).toEqual([null, 'BANK_FEES_INTEREST_CHARGE']);
+    expect(both(enrichLine('EUROPESE DOMICILIERING ARGENTA HYPOTHECAIRE LENING 55-112 MAANDELIJKSE AFLOSSING', '-980.00'))[1]).toBe('LOAN_PAYMENTS_MORTGAGE_PAYMENT');
+    expect(both(enrichLine('NATIONWIDE MORTGAGES 0012998877', '-720.00', 'GBP'))[1]).toBe('LOAN_PAYMENTS_MORTGAGE_PAYMENT');
+    expect(both(enrichLine('KfW-Studienkredit Rate 07/2025 Darlehensnr. 7700112233', '-98.00'))[1]).toBe('LOAN_PAYMENTS_STUDENT_LOAN_PAYMENT');
+    expect(both(enrichLine('Kosten betaling in vreemde munt 2% USD Kaartnummer 6703 XXXX XXXX 1212 4', '-0.80'))).toEqual([null, 'BANK_FEES_FOREIGN_TRANSACTION_FEES']);
+    expect(both(enrichLine('Geldopname met debetkaart 4093 07XX XXXX 3344 BANCO SANTANDER MADRID ES 02/08/2024 om 11:15', '-100.00'))).toEqual([null, 'TRANSFER_OUT_WITHDRAWAL']);
+  });
+
+  it("reads trades in Flemish, French and German compounds: a town's pharmacy, a plumber, a notary, a college, after-school care, a laundry, heating oil, nursing", () => {
+    expect(both(enrichLine('Bezahlung Karte MC/000001234 LOEWENAPOTHEKE\\SALZBURG\\5020 K001 02.05. 10:11'))[1]).toBe('MEDICAL_PHARMACIES_AND_SUPPLEMENTS');
+    expect(both(enrichLine('OVERSCHRIJVING NAAR BE71096123456769 LOODGIETERIJ JANSSENS FACTUUR 2025-012', '-240.00'))[1]).toBe('HOME_IMPROVEMENT_REPAIR_AND_MAINTENANCE');
+    expect(both(enrichLine('OVERSCHRIJVING NAAR BE71096123456769 NOTARISKANTOOR PEETERS MEDEDELING: provisie', '-900.00'))[1]).toBe('GENERAL_SERVICES_CONSULTING_AND_LEGAL');
+    expect(both(enrichLine('OVERSCHRIJVING NAAR BE71096123456769 SINT-JOZEFSCOLLEGE SCHOOLREKENING', '-120.00'))[1]).toBe('GENERAL_SERVICES_EDUCATION');
+    expect(both(enrichLine('Overschrijving naar BE71096123456769 Mededeling: buitenschoolse opvang maart Noor', '-64.00', 'EUR', { counterpartyName: 'VZW DE KNIKKER' }))[1]).toBe('GENERAL_SERVICES_CHILDCARE');
+    expect(both(enrichLine('ACHAT BANCONTACT 04/04/2025 10:02 LAVOIR SAINT-GILLES CARTE 6703 XXXX XXXX 1234 2', '-7.50'))[1]).toBe('PERSONAL_CARE_LAUNDRY_AND_DRY_CLEANING');
+    expect(both(enrichLine('OVERSCHRIJVING NAAR BE71096123456769 BRANDSTOFFEN PEETERS levering mazout 1000L', '-980.00'))[1]).toBe('RENT_AND_UTILITIES_OTHER_UTILITIES');
+    expect(both(enrichLine('EUROPESE DOMICILIERING WOONZORGCENTRUM DE LINDE VERBLIJFSFACTUUR APRIL', '-1720.00'))[1]).toBe('MEDICAL_NURSING_CARE');
+  });
+
+  it("reads a wallet's mobile payment as no phone bill, a tax payment's PMT, a credit union's shares, and US natural gas", () => {
+    expect(both(enrichLine('CHLOE BAKER , BIRTHDAY GIFT , VIA MOBILE - PYMT , FP 02/05/25 10 , 100000000012345N', '-20.00', 'GBP'))[1]).toBe('TRANSFER_OUT_ACCOUNT_TRANSFER');
+    expect(both(enrichLine('PIMA CO TREAS DES:TAX PMT ID:XXXXX1234 INDN:JORDAN LEE CO ID:XXXXX60011 WEB', '-880.00', 'USD'))[1]).toBe('GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT');
+    expect(both(enrichLine('Transfer To Shares', '-150.00', 'USD'))).toEqual([null, 'TRANSFER_OUT_SAVINGS']);
+    expect(both(enrichLine('PIEDMONT NATURAL GAS WEB PAY PPD ID: 1234567890', '-61.20', 'USD'))[1]).toBe('RENT_AND_UTILITIES_GAS_AND_ELECTRICITY');
+  });
+});
+
+describe('US method words', () => {
+  it("reads Zelle's instant payment, a corporate ACH debit and a returned purchase's wording before the name", () => {
+    expect(nameOf('ZELLE INSTANT PMT FROM PRIYA SHAH', '45.00', 'USD')).toBe('Priya Shah');
+    expect(nameOf('ACH CORP DEBIT SUNNYVALE MONTESSORI', '-800.00', 'USD')).toBe('Sunnyvale Montessori');
+    expect(nameOf('PURCHASE RETURN AUTHORIZED ON 06/02 TARGET T-1234 AUSTIN TX S612345678901234 CARD 1234', '24.99', 'USD')).toBe('Target');
+  });
+});
