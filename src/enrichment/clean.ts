@@ -101,6 +101,8 @@ export function behindProcessor(raw: string): boolean {
 /** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung"; Belgian card lines the scheme: "… LIER 05/03/2026 BANCONTACT - CONTACTLOOS", "… LOKEREN 9160 16/03/2026 BANCONTACT PAYCONIQ CO"; UK app banks the scheme in brackets: "Priya Raman (Faster Payments)"; US credit unions the ACH after the payee: "HYUNDAI MOTOR FIN ACH WEB-RECUR"; mBank the day's label after the town: "KAWIARNIA MLECZARNIA /KRAKOW DATA TRANSAKCJI: 2025-01-10"; a Visa Direct payout its network after the person: "VENMO *KAYLA BROOKS VISA DIRECT NY". */
 /** A field's label left at the end once its value went (PKO BP's and Pekao's "… ZIELONA GORA PL Kwota: 160,00 PLN"): no part of the name. */
 const TRAILING_LABEL = /\s\p{L}+:\s*$/u;
+/** A Danish or Norwegian business names its owner after v/ (ved): "Klip & Krøl v/Lene Holm"; the business is the name. */
+const OWNER_AFTER_V = /\s+v\/\s*\p{L}.*$/iu;
 /** mBank's card lines end in the shop's town after a spaced slash, any town of one or more words (SMILE DENT GABINET STOMATOL /GORZOW WLKP). */
 const MBANK_TOWN = /\s\/[\p{L} .'-]+$/u;
 const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: PAYCONIQ(?: CO)?| CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB|ACH(?: WEB-RECUR)?|SEPA CREDIT TRANSFER|APPLE PAY|GOOGLE PAY|KAART|DATA TRANSAKCJI|VISA DIRECT(?: [A-Z]{2})?)$/i;
@@ -129,6 +131,8 @@ const CARD_AFTER_NAME = /,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBET
  * CARPI ITA Carta N° …"), a postal bill's creditor ("… CCPOST : 000000000000 CREDITORE: COMUNE DI BERGAMO"), a transfer's
  * payer or payee (ORDINANTE:, BENEFICIARIO:). The shop's street number and address after its name are not the name.
  */
+/** Intesa Sanpaolo's and other Italian card lines name the card, then the shop after PRESSO (at): "PAGAMENTO POS 1,40 EUR DEL 03.04.2024 ALLE ORE 08:12 CON CARTA XXXX XXXX XXXX 5521 PRESSO BAR DA GINO". */
+const SHOP_AFTER_PRESSO = /\bCARTA\b.*?\bPRESSO\s+(.+?)(?:\s+(?:N\.\s?\d+|VIA|VIALE|PIAZZA|P\.ZZA|CORSO|LARGO)\b.*)?$/i;
 const ITALIAN_PARTY = /\b(?:presso|CREDITORE|BENEFICIARIO|ORDINANTE):\s*(.+?)(?:\s+(?:N\.\s?\d+|VIA|VIALE|PIAZZA|P\.ZZA|CORSO|LARGO)\b.*)?$/i;
 /** PKO BP's card lines: "Lokalizacja: Adres: PIEKARNIA GRZYBEK Miasto: LODZ Kraj: POLSKA". */
 const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj)\s*:|$)/i;
@@ -165,6 +169,14 @@ const SURNAME_COMMA_GIVEN = /(?:\bZelle\b[^;]*;|\bSwish(?: (?:betalning|inbetaln
 const CUT_LETTER = /(?<=\S \S+)(?: &)? \p{L}$/u;
 /** OFX cuts a name at 32 characters: "ROSA MEXICANO UNION SQ NEW YOR" ends in part of a city. */
 const OFX_NAME_LENGTH = 32;
+
+/** A card issuer's fixed-width name field padded with spaces, then the town's field, cut by OFX: "MAGNOLIA HOUSE INN       NATCHEZ". */
+const PADDED_TOWN = /^(\S+(?: \S+)+) {3,}\p{L}+(?: \p{L}+)?$/u;
+
+/** `raw` without the town a padded name field leaves at its end (a name of two words or more, three spaces or more, one or two words of letters). */
+function withoutPaddedTown(raw: string): string {
+  return PADDED_TOWN.exec(raw)?.[1] ?? raw;
+}
 
 /** True when a description is as long as OFX's name field, or two characters shorter (a cut before a space): its end may be cut. */
 export function isCutByOfx(description: string): boolean {
@@ -410,10 +422,10 @@ export function wholeDescription(raw: string): string {
  * `currencyCode`: the account's, whose countries' towns end a name as the written list's cities do (towns.ts).
  */
 export function counterpartyText(raw: string, keepPlace = false, currencyCode?: string): string {
-  const collapsed = wholeDescription(raw);
+  const collapsed = wholeDescription(!keepPlace && (currencyCode === undefined || currencyCode === 'USD') && isCutByOfx(raw) ? withoutPaddedTown(raw) : raw);
   const whole = withGluedFieldsApart(collapsed);
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
-  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (descriptor.includes(' - ') || descriptor.includes('KAART') ? CARDHOLDER_THEN_SHOP.exec(descriptor)?.[1] : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? (whole.includes('/BEN') ? BEN_FIELD.exec(whole)?.[1] : undefined) ?? labelled(ADRES, whole) ?? labelled(ITALIAN_PARTY, whole) ?? labelled(WIRE_PARTY, whole) ?? PAYPAL_SHOP.exec(whole)?.[1] ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (descriptor.includes(' - ') || descriptor.includes('KAART') ? CARDHOLDER_THEN_SHOP.exec(descriptor)?.[1] : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? (whole.includes('/BEN') ? BEN_FIELD.exec(whole)?.[1] : undefined) ?? labelled(ADRES, whole) ?? (whole.includes('PRESSO') || whole.includes('presso') ? SHOP_AFTER_PRESSO.exec(whole)?.[1] : undefined) ?? labelled(ITALIAN_PARTY, whole) ?? labelled(WIRE_PARTY, whole) ?? PAYPAL_SHOP.exec(whole)?.[1] ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   if (QUOTE.test(text)) text = text.replace(QUOTES, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
@@ -432,6 +444,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   if (text.includes('.')) text = text.replace(WEB_AFTER_NAME, '');
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
   if (currencyCode === 'PLN' && text.includes(' /')) text = text.replace(MBANK_TOWN, '');
+  if ((currencyCode === 'DKK' || currencyCode === 'NOK') && text.includes('/')) text = text.replace(OWNER_AFTER_V, '');
   const cut = isCutByOfx(whole);
   // A town cut short ends the name only where the name ends the line: after a till's branch (TST* BEN'S CHILI BOWL - U STREET) the line was cut, not the name.
   if (!keepPlace) text = withoutStreetAtEnd(stripPlace(text, cut && whole.endsWith(text.slice(text.lastIndexOf(' ') + 1)), towns, currencyCode).replace(EDGES, ''));
@@ -713,15 +726,17 @@ const ARTICLES = new Set(['THE', 'EL', 'LA', 'LE', 'LES', 'IL', 'LO', 'DE', 'HET
 
 /** A city's district or postal district after it: Paris's arrondissement (PARIS 06), Dublin's district (DUBLIN 8). */
 const DISTRICT = / \d{1,2}$/;
+/** A Danish city's postal district, a letter or two after it (Aarhus C, København V, København NV). */
+const DANISH_DISTRICT = / (?:C|K|V|N|S|Ø|SV|NV|SØ|NØ)$/i;
 
 /**
  * Country, US state and city at the end, in any order, keeping at least one word and a city a word
  * ties into the name (CITY OF AUSTIN); a city glued on with a hyphen or a slash (ESQUINA-MADRID, ALLEGRO.PL/POZNAN); in a name
  * OFX cut short (`truncated`), the start of a city at the very end (NEW YOR); a district's number
- * after a city, with the city (a number after anything else stays: PIZZA 4).
+ * after a city, with the city (a number after anything else stays: PIZZA 4), and a Danish one's letter (AARHUS C).
  */
 function stripPlace(text: string, truncated: boolean, towns: ReadonlySet<string>, currencyCode?: string): string {
-  const district = DISTRICT.exec(text);
+  const district = DISTRICT.exec(text) ?? (currencyCode === 'DKK' ? DANISH_DISTRICT.exec(text) : null);
   if (district) {
     const before = text.slice(0, district.index);
     const stripped = stripPlace(before, false, towns);
@@ -752,10 +767,12 @@ function firstCityLength(words: string[], towns: ReadonlySet<string>): number {
   return words.length - 1;
 }
 
-/** How many words at the end of `words` (normalized) are a city's first words, the last cut short (NEW YOR, PORTLA); 0 when none. */
+/** How many words at the end of `words` (normalized) are a city's first words, the last cut short (NEW YOR, PORTLA), a trade's word aside; 0 when none. */
 function cutCityLength(words: string[], currencyCode: string | undefined): number {
   for (let length = Math.min(2, words.length - 1); length >= 1; length--) {
     const tail = words.slice(-length).join(' ');
+    // A trade's word is the name's, not a city cut short (KIMS PHO is no PHOENIX).
+    if (length === 1 && isTradesWord(tail)) continue;
     if (tail.length >= 3 && CITY_PREFIXES.has(tail)) return length;
     if (currencyCode === 'USD' && tail.length >= US_CUT_SHORTEST && (usTownPrefixes ??= properStarts(townsOf('USD'), 3)).has(tail)) return length;
   }

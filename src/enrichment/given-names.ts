@@ -65,15 +65,33 @@ const GIVEN_NAMES: ReadonlySet<string> = new Set([
 const NOT_SURNAMES: ReadonlySet<string> = new Set(['SAINT', 'SAINTE', 'ST', 'STE', 'SAN', 'SANTA', 'SANKT', 'CHEZ', 'VILLA', 'CASA', 'CAFE', 'LA', 'LE', 'DE', 'VAN', 'THE']);
 
 /**
- * The name's two words in the order an app shows a person's: ROUSSEL ANNE → ANNE ROUSSEL, DUBOIS JEAN-PIERRE → JEAN-PIERRE DUBOIS (a given name joined of two),
- * a surname with its particles too (Van Damme Kristof → Kristof Van Damme, VAN DEN BOSSCHE PATRICK, DE CLERCQ TOM); any other name as it is.
+ * The name's words in the order an app shows a person's: ROUSSEL ANNE → ANNE ROUSSEL, DUBOIS JEAN-PIERRE → JEAN-PIERRE DUBOIS (a given name joined of two),
+ * a surname with its particles too (Van Damme Kristof → Kristof Van Damme, VAN DEN BOSSCHE PATRICK, DE CLERCQ TOM), a surname
+ * before two given names (VIRTANEN MATTI JUHANI → MATTI JUHANI VIRTANEN); any other name as it is.
  */
 export function givenNameFirst(words: readonly string[]): readonly string[] {
   const particle = surnameParticles(words);
+  if (particle === 0 && words.length === 3) return threeWordsGivenFirst(words);
   if (words.length !== 2 + particle) return words;
   const surname = normalize(words[particle]!);
   const given = normalize(words[particle + 1]!);
-  return given.split(' ').every((part) => GIVEN_NAMES.has(part)) && !GIVEN_NAMES.has(surname) && !NOT_SURNAMES.has(surname) && !isTradesWord(surname) ? [words[particle + 1]!, ...words.slice(0, particle + 1)] : words;
+  return isGiven(given) && isSurname(surname) ? [words[particle + 1]!, ...words.slice(0, particle + 1)] : words;
+}
+
+/** A surname and two given names (VIRTANEN MATTI JUHANI), given names first; a name ending in one given name is as likely a shop's (BROWS BY NINA, STUDIO URODY EWA). */
+function threeWordsGivenFirst(words: readonly string[]): readonly string[] {
+  const [first, second, third] = words.map((word) => normalize(word)) as [string, string, string];
+  return isSurname(first) && isGiven(second) && isGiven(third) ? [words[1]!, words[2]!, words[0]!] : words;
+}
+
+/** A given name, or one joined of two (JEAN PIERRE of JEAN-PIERRE). */
+function isGiven(normalized: string): boolean {
+  return normalized.split(' ').every((part) => GIVEN_NAMES.has(part));
+}
+
+/** A word that may be a surname before a given name: no given name itself, no word a place's or a shop's name starts with, no trade's. */
+function isSurname(normalized: string): boolean {
+  return !GIVEN_NAMES.has(normalized) && !NOT_SURNAMES.has(normalized) && !isTradesWord(normalized);
 }
 
 /** The words a surname may start with (VAN DAMME, DE CLERCQ, DI MAURO, LE ROUX), and the second of two (VAN DEN BOSSCHE, VAN DER MEER, DE LA CRUZ). */

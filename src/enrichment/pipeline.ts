@@ -21,7 +21,7 @@
  * (guards.ts) are dropped before the rules and the directory read the text.
  */
 import { channelFromText } from './channel.ts';
-import { behindProcessor, counterpartyName, counterpartyText, isCutByOfx, isTownOf, MAX_DESCRIPTION_LENGTH, wholeDescription, withGluedFieldsApart } from './clean.ts';
+import { behindProcessor, counterpartyName, counterpartyText, isCutByOfx, isTownOf, MAX_DESCRIPTION_LENGTH, TILL, wholeDescription, withGluedFieldsApart } from './clean.ts';
 import { findMerchant, merchantCutShort, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
 import { isGivenName, isInitialsName, isPersonName, isPersonOfField, mayHoldInitials, namesGivenName } from './given-names.ts';
@@ -85,6 +85,8 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const lineText = withoutPaymentSchemes(text);
   const named = normalize(clean);
   const name = withoutLegalForms(named, currencyCode);
+  // The name with its cut last word whole, where a trade's word after a chain's tells a local business (BACK IN ACTION CHIROPR).
+  const localName = completed === '' ? name : `${name.slice(0, name.lastIndexOf(' '))}${completed}`;
   // The bank's counterparty, unless it is a payment facilitator's own name; the processor that carried the payment goes (SumUp  *Koffiebar Lot, S de Boer via Tikkie).
   const counterparty = hints.counterpartyName && givenNameFirst(counterpartyName(hints.counterpartyName.slice(0, MAX_DESCRIPTION_LENGTH), currencyCode));
   const party = counterparty && !isFacilitator(normalize(counterparty)) ? counterparty : null;
@@ -97,8 +99,8 @@ export function enrich(input: EnrichmentInput): Enrichment {
     notAPaidPerson(
       whole,
       withForm(named, name, currencyCode) ??
-        notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true, currencyCode), currencyCode)), name) ??
-        notCarrier(description, named, notATradesName(lineText, notAPerson(lineText, notTheTown(lineText, named, findMerchant(lineText, false, currencyCode), currencyCode)), name)) ??
+        notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true, currencyCode), currencyCode)), localName) ??
+        notCarrier(description, named, notATradesName(lineText, notAPerson(lineText, notTheTown(lineText, named, findMerchant(lineText, false, currencyCode), currencyCode)), localName)) ??
         (party ? notASurname(withForm(partyNamed, partyName, currencyCode) ?? notATradesName(partyName, findMerchant(partyName, true, currencyCode), partyName), partyPerson && partyName === partyNamed) : undefined) ??
         // A name OFX cut at its field's end, the start of one merchant's spelling (Withdrawal Debit Card ALABAMA PO).
         (isCutByOfx(description) ? merchantCutShort(name, currencyCode) : undefined),
@@ -111,7 +113,9 @@ export function enrich(input: EnrichmentInput): Enrichment {
   const person = !found && paymentChannel === 'OTHER' && (partyNamed === '' ? readsAsPerson(name, kept, currencyCode) : partyPerson);
   // Money in from a company (its legal form on the line or in the bank's field) that no word calls anything else: its pay.
   const company = !found && !person && rules.direction === 'in' && (text !== whole || partyName !== partyNamed);
-  const category = categorize(hints, rules, listed, person, company);
+  // Money in through a shop's till (SQ *, TST*) or that says it is a purchase returned is a refund: the shop's trade says its category, as a purchase's would.
+  const refund = rules.direction === 'in' && (TILL.test(description) || RETURNED.test(whole));
+  const category = categorize(hints, rules, listed, person, company, refund);
   return {
     cleanDescription: clean,
     merchant: hints.merchantName
@@ -147,7 +151,7 @@ function initialsOfPerson(text: string, normalized: string): boolean {
  * word, else a `company`'s pay, else a transfer word. To or from a `person`, no kind-of-trade word, and a
  * transfer when no word says one.
  */
-function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | undefined, person: boolean, company: boolean): Enrichment['category'] {
+function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | undefined, person: boolean, company: boolean, refund: boolean): Enrichment['category'] {
   if (hints.category && isCategory(hints.category.primary, hints.category.detailed)) {
     return { primary: hints.category.primary, detailed: hints.category.detailed, source: 'PROVIDER', confidence: PROVIDER_CONFIDENCE };
   }
@@ -155,7 +159,7 @@ function categorize(hints: ProviderHints, rules: RuleInput, listed: RuleMatch | 
   const movement = notCashAtShop(movementRule(rules), hints.mcc);
   // Read once: a merchant category code's kind and the trade's own rule both ask it.
   let kindRead: { match: RuleMatch | undefined } | undefined;
-  const kind = (): RuleMatch | undefined => (kindRead ??= { match: kindRule(rules) }).match;
+  const kind = (): RuleMatch | undefined => (kindRead ??= { match: kindRule(refund ? { ...rules, direction: 'out' } : rules) }).match;
   // To or from a person, a trade's word is what the money was for (FPS, Priya Raman, Pizza night), not who was paid.
   const decided = (movement && listed ? (movement.confidence >= listed.confidence ? movement : listed) : (movement ?? (listed && refined(listed, rules)))) ?? mccMatch(hints.mcc, kind) ?? (person ? undefined : kind()) ?? (company && !isRefundOrInvoice(rules.normalized) ? COMPANY_PAY : undefined) ?? transferRule(rules) ?? (person ? personTransfer(rules.direction) : undefined);
   return decided ? { ...decided.category, source: 'RULES', confidence: decided.confidence } : null;
@@ -301,6 +305,9 @@ function notTheTown(normalized: string, named: string, match: DirectoryMatch | u
   const spelling = normalized.split(' ').slice(match.at, match.at + match.words).join(' ');
   return isTownOf(spelling, currencyCode) && !` ${named} `.includes(` ${spelling} `) ? undefined : match;
 }
+
+/** A purchase given back, as card lines say it (PURCHASE RETURN AUTHORIZED ON, POS RETURN, MERCHANT REFUND). */
+const RETURNED = /\b(?:RETURN|REFUND)\b/;
 
 /** A line that starts with a US payment app between people: what follows names a person (MobilePay, BLIK and the like pay shops as often). */
 const PEER_PAYMENT = /^(?:ZELLE|ZEL|VENMO|CASH APP)\b/;

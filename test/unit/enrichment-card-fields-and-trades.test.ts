@@ -19,8 +19,9 @@ describe('card fields, surnames and trades an app reads past', () => {
   it('drops a letter alone that OFX cut from the next field of a US line', () => {
     expect(nameOf('ZELLE TO ERIN WALSH ON 04/11 R', '-45.00', 'USD')).toBe('Erin Walsh');
     expect(nameOf('CHECKCARD SQ *HERON BAKERY & C', '-8.00', 'USD')).toBe('Heron Bakery');
-    // A line of another length, or another country's, keeps its letter (a Danish town's district).
-    expect(enrichLine('Dankort-køb Irma 2291, Aarhus C', '-40.00', 'DKK').cleanDescription).toMatch(/ C$/);
+    // A line of another length, or another country's, keeps its letter: a Danish town's district goes only with its town.
+    expect(enrichLine('Dankort-køb Irma 2291, Aarhus C', '-40.00', 'DKK').cleanDescription).toBe('Irma');
+    expect(enrichLine('MobilePay Mads Hansen C', '-40.00', 'DKK').cleanDescription).toMatch(/ C$/);
   });
 
   it('names Google’s own services after its star, and drops a reference OFX cut after a star', () => {

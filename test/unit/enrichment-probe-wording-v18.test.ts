@@ -111,3 +111,61 @@ describe('US method words', () => {
     expect(nameOf('PURCHASE RETURN AUTHORIZED ON 06/02 TARGET T-1234 AUSTIN TX S612345678901234 CARD 1234', '24.99', 'USD')).toBe('Target');
   });
 });
+
+describe('the second round of probes: the Nordics, the Baltics, Iberia, Italy and US local shops', () => {
+  it("drops a Danish town's district with the town, a Danish owner after v/, and reads Latvian, Portuguese and Lithuanian bank words", () => {
+    expect(nameOf('Dankort-køb Cafe Mokka København K', '-54.00', 'DKK')).toBe('Cafe Mokka');
+    expect(nameOf('MobilePay Salon Saks v/Mette Berg', '-300.00', 'DKK')).toBe('Salon Saks');
+    expect(nameOf('Kartes darījums 02.04.2024 Kafejnīca Zaļā Rīga', '-7.20')).toBe('Kafejnīca Zaļā');
+    expect(nameOf('COMPRA MB WAY PASTELARIA SANTOS', '-4.60')).toBe('Pastelaria Santos');
+    expect(both(enrichLine('Paslaugų plano mokestis 2025-04', '-3.00'))).toEqual([null, 'BANK_FEES_OTHER_BANK_FEES']);
+    expect(both(enrichLine('*MOBI TO VISA CARD', '-300.00'))).toEqual([null, 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT']);
+  });
+
+  it('reads the shop after PRESSO on an Italian card line, a cooperative as a legal form, and Spanish and French bank words', () => {
+    expect(nameOf('PAGAMENTO POS 3,20 EUR DEL 05.05.2025 ALLE ORE 09:40 CON CARTA XXXX XXXX XXXX 1188 PRESSO PASTICCERIA ROSSI')).toBe('Pasticceria Rossi');
+    expect(nameOf('BONIFICO A FAVORE DI LUDOTECA IL GRILLO SOC. COOP. CAUSALE RETTA GIUGNO', '-200.00', 'EUR', { counterpartyName: 'LUDOTECA IL GRILLO SOC. COOP.' })).toBe('Ludoteca Il Grillo');
+    expect(both(enrichLine('COMISION REINTEGRO CAJERO OTRA ENTIDAD 0315', '-2.00'))).toEqual([null, 'BANK_FEES_ATM_FEES']);
+    expect(both(enrichLine('FACTURES CARTES DEBIT DIFFERE 4974XXXXXXXX1122 ARRETE AU 31/05', '-820.40'))).toEqual([null, 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT']);
+    expect(both(enrichLine('ABONO INGRESO MINIMO VITAL 05/2025', '540.00', 'EUR', { counterpartyName: 'INSTITUTO NACIONAL DE LA SEGURIDAD SOCIAL' }))[1]).toBe('INCOME_OTHER_INCOME');
+    expect(both(enrichLine('Bizum recibido de PABLO RUIZ concepto alquiler trastero junio', '60.00'))[1]).toBe('INCOME_OTHER_INCOME');
+  });
+
+  it('writes a surname before two given names given names first', () => {
+    expect(nameOf('TILISIIRTO Kiitos', '25.00', 'EUR', { counterpartyName: 'KORHONEN MIKKO JUHANI' })).toBe('Mikko Juhani Korhonen');
+    expect(nameOf('Płatność kartą 02.05.2025 Nr karty 4246xx1111', '-60.00', 'PLN', { counterpartyName: 'STUDIO URODY EWA' })).toBe('Studio Urody Ewa');
+  });
+
+  it("reads money in through a shop's till, or a purchase returned, as a refund in the shop's category", () => {
+    expect(both(enrichLine('SQ *MAPLE LEAF YOGA', '40.00', 'USD'))).toEqual(['Maple Leaf Yoga', 'PERSONAL_CARE_GYMS_AND_FITNESS_CENTERS']);
+    expect(both(enrichLine('POS RETURN ACORN HARDWARE', '12.99', 'USD'))).toEqual(['Acorn Hardware', 'HOME_IMPROVEMENT_HARDWARE']);
+  });
+
+  it("reads a cut trade's word whole, and a local name a chain's word starts with a cut trade after it", () => {
+    expect(nameOf('SQ *CROWN CUTS BARBERSHO', '-30.00', 'USD')).toBe('Crown Cuts Barbershop');
+    expect(both(enrichLine('ORIG CO NAME:Little Acorns Daycar ORIG ID:1234567890 DESC DATE:250401 CO ENTRY DESCR:Weekly SEC:WEB', '-300.00', 'USD'))).toEqual(['Little Acorns Daycare', 'GENERAL_SERVICES_CHILDCARE']);
+    expect(both(enrichLine('DEBIT CARD PURCHASE SQ *MIDTOWN PIANO LESSO', '-90.00', 'USD'))).toEqual(['Midtown Piano Lessons', 'GENERAL_SERVICES_EDUCATION']);
+    expect(nameOf('IN *FRESH START CHIROPR', '-60.00', 'USD')).toBe('Fresh Start Chiropractic');
+  });
+
+  it("reads US trades: bait and tackle, septic, propane, a family dentist cut short, bookkeeping", () => {
+    expect(both(enrichLine('POS PURCHASE LAKE COUNTRY BAIT AND TACKLE', '-18.00', 'USD'))[1]).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');
+    expect(both(enrichLine('PURCHASE AUTHORIZED ON 05/02 VALLEY SEPTIC PUMPING S412345678901234 CARD 1234', '-350.00', 'USD'))[1]).toBe('RENT_AND_UTILITIES_SEWAGE_AND_WASTE_MANAGEMENT');
+    expect(both(enrichLine('CHECKCARD 0502 HILLTOP PROPANE 24012345678901234567890', '-210.00', 'USD'))[1]).toBe('RENT_AND_UTILITIES_GAS_AND_ELECTRICITY');
+    expect(both(enrichLine('PY *OAKWOOD FAMILY DENT', '-95.00', 'USD'))[1]).toBe('MEDICAL_DENTAL_CARE');
+    expect(both(enrichLine('IN *PEAK BOOKKEEPING LLC', '-150.00', 'USD'))[1]).toBe('GENERAL_SERVICES_ACCOUNTING_AND_FINANCIAL_PLANNING');
+  });
+
+  it("drops US banks' own words before the shop: cash back, a PIN, a recurring debit, a purchase at, a CCD deposit", () => {
+    expect(nameOf('PURCHASE WITH CASH BACK $ 40.00 AUTHORIZED ON 05/02 CORNER GROCERY Boise ID P000000123456789 CARD 1234', '-61.20', 'USD')).toBe('Corner Grocery');
+    expect(nameOf('Card Purchase With Pin 05/03 Supermercado La Fiesta Houston TX Card 1234', '-44.00', 'USD')).toBe('Supermercado La Fiesta');
+    expect(nameOf('RECURRING DEBIT 05/01 IRON TEMPLE GYM 555-0100 TX', '-45.00', 'USD')).toBe('Iron Temple Gym');
+    expect(nameOf('DEBIT CARD PURCHASE AT SUNNYSIDE DINER, DAYTON, OH ON 050225 FROM CARD#: XXXXXXXXXXXX1234', '-18.40', 'USD')).toBe('Sunnyside Diner');
+    expect(nameOf('CCD DEPOSIT, MAPLE LANE BAKERY PAYROLL 0001234', '640.00', 'USD')).toBe('Maple Lane Bakery');
+  });
+
+  it("keeps a trade's word that starts a city's name OFX cut, and drops the town a padded field leaves", () => {
+    expect(nameOf('DEBIT CARD PURCHASE SQ *LUCKY PHO', '-14.00', 'USD')).toBe('Lucky Pho');
+    expect(nameOf('CEDAR HOLLOW BOOKS       DULUTH', '-24.00', 'USD')).toBe('Cedar Hollow Books');
+  });
+});
