@@ -105,7 +105,7 @@ const TRAILING_LABEL = /\s\p{L}+:\s*$/u;
 const OWNER_AFTER_V = /\s+v\/\s*\p{L}.*$/iu;
 /** mBank's card lines end in the shop's town after a spaced slash, any town of one or more words (SMILE DENT GABINET STOMATOL /GORZOW WLKP). */
 const MBANK_TOWN = /\s\/[\p{L} .'-]+$/u;
-const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: PAYCONIQ(?: CO)?| CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB|ACH(?: WEB-RECUR)?|SEPA CREDIT TRANSFER|APPLE PAY|GOOGLE PAY|KAART|DATA TRANSAKCJI|VISA DIRECT(?: [A-Z]{2})?)$/i;
+const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Kartenumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: PAYCONIQ(?: CO)?| CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB|ACH(?: WEB-RECUR)?|SEPA CREDIT TRANSFER|APPLE PAY|GOOGLE PAY|KAART|DATA TRANSAKCJI|VISA DIRECT(?: [A-Z]{2})?)$/i;
 /** SumUp's and other terminals' "NAME//CITY/COUNTRY", SEB's Baltic card lines' "NAME/CITY/EST", and French card lines' "NAME\\CITY\\ FR". */
 const SLASHED_PLACE = /\/\/.*$|\/[\p{L} .'-]+\/[A-Z]{3}\b.*$|\\.*$/u;
 /** Polish transfers name the other party after a label: "Przelew przychodzący … Od: ACME SPÓŁKA Z O.O.", "Przelew wychodzący do: Jan Kowalski Tytuł: …". */
@@ -175,7 +175,7 @@ const PADDED_TOWN = /^(\S+(?: \S+)+) {3,}\p{L}+(?: \p{L}+)?$/u;
 
 /** `raw` without the town a padded name field leaves at its end (a name of two words or more, three spaces or more, one or two words of letters). */
 function withoutPaddedTown(raw: string): string {
-  return PADDED_TOWN.exec(raw)?.[1] ?? raw;
+  return PADDED_TOWN.exec(raw.trimEnd())?.[1] ?? raw;
 }
 
 /** True when a description is as long as OFX's name field, or two characters shorter (a cut before a space): its end may be cut. */
@@ -226,7 +226,7 @@ const QUOTES = /["“”„«»]/g;
  * has a digit: a word of four letters after the account (JOKE PEETERS) is the name's.
  */
 const SPACED_ACCOUNT = /\b[A-Z]{2}\d{2} [A-Z0-9]{4}(?: (?=[A-Z]{0,3}\d)[A-Z0-9]{4}){1,6}(?: \d{1,3})?(?: BIC:? [A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)?(?=\s|$)/g;
-const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{3,4}\b|\b(?:NUMMER |NUMERO )?\d{4} [\dX]{2}XX XXXX \d{4}(?: \d\b)?|\b(?:CARD|KARTE|CARTE|CARTA|KARTA|KORT|KAART|KAARTNUMMER)\s*(?:NO\.?|NR\.?|N\.|N°|#|:)?\s*(?:(?:[\dX*]{4} ){1,3}[\dX*]{4}(?: \d\b)?|[\dX*]*\d{4})\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4}\b)/gi;
+const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{3,4}\b|\b(?:NUMMER |NUMERO )?\d{4} [\dX]{2}XX XXXX \d{4}(?: \d\b)?|\b(?:CARD|KARTE|CARTE|CARTA|KARTA|KORT|KAART|KAARTNUMMER|VISA)\s*(?:NO\.?|NR\.?|N\.|N°|#|:)?\s*(?:(?:[\dX*]{4} ){1,3}[\dX*]{4}(?: \d\b)?|[\dX*]*\d{4})\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4,}\b)/gi;
 /** A date, or a month with its year (09/2025, 09.2025, 2025-09: the month a salary or a bill is for), with a label before it. */
 const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?|\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}[/.]\d{4}|\d{4}[-/]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
 /** UK statements end a line with the payment's code (direct debit, standing order, giro credit, Barclays's card payment CPM, …). */
@@ -237,8 +237,8 @@ const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR|CPM)$/i;
  */
 const LEADING_UK_CODE = /^(?:SO|DD|FP)\s/i;
 /** A time of day, with its label (Norway's kl., Italy's ore, Poland's godz., Belgian card lines' "OM 11.20 UUR", "A 19.22 HEURES", "om 06:58" and "à 14:10"). */
-const TIME = /\b(?:(?:OM|A) )?\d{1,2}[:.]\d{2} (?:UUR|HEURES?)\b|(?:\b(?:KL|ORE|GODZ|OM)\.? |(?<=^|\s)À )?\b(?:\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s?(?:UHR|H)|[AP]M?)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
-const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s?${CURRENCY}|(?:KURS|RATE|FX RATE):?\s?\d+(?:[.,]\d+)?(?:\/${CURRENCY})?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
+const TIME = /\b(?:(?:OM|A) )?\d{1,2}[:.]\d{2} (?:UUR|HEURES?)\b|(?:\b(?:KL|ORE|GODZ|OM)\.? |(?<=^|\s)À )?\b(?:\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s?(?:UHR|H|O)|[AP]M?)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
+const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)*|\d+(?:[.,]\d+)*\s?${CURRENCY}|(?:KURS|RATE|FX RATE):?\s?\d+(?:[.,]\d+)?(?:\/${CURRENCY})?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
 /** The currency of an amount the line gives beside its own (a card paid abroad: EUR 18.50, 24.50 EUR). */
 const FOREIGN_CURRENCY = new RegExp(String.raw`\b(${CURRENCY.slice(3, -1)})\s?\d|\d\s?(${CURRENCY.slice(3, -1)})\b`, 'i');
 

@@ -60,7 +60,7 @@ const PURPOSE = new Set([
   // a receipt's, a card's or a branch's label after the shop (Danish Nota, Spanish Tarj., Dutch Pasvolgnr), a Polish street (UL.)
   'NOTA', 'TARJ', 'FAC', 'FACT', 'BILLING', 'REGISTRATION', 'ADMISSIONS', 'HOOFDREKENING', 'BELASTINGEN', 'STADTKAEMMEREI', 'STADTKAMMEREI', 'INV', 'PPD', 'CARTE', 'ODIV', 'PASVOLGNR', 'PASNR', 'TRANSACTIE', 'UL',
   // what a US bill, a Spanish benefit or a local tax is for, and a credit union's share draft or transfer
-  'UTILITY', 'PAYROL', 'TAXRFD', 'PURCHASE', 'PAYMNT', 'PMTS', 'EBILL', 'RECUR', 'EINBEHALTENE', 'KEST', 'VIREMENT', 'KAUFUMSATZ', 'GROEIPAKKET', 'CTAX', 'BILLPAY', 'BILLPMT', 'PATIENT', 'RETAIL', 'FORSIKRING', 'FORSAKRING', 'PRESTACION', 'PRESTACIONES', 'DESEMPLEO', 'IBI', 'RECIBO', 'DRAFT', 'TFR', 'SHARE', 'SHARES', 'OVERDRAFT', 'MEMBER', 'BANKING', 'ACCOUNT', 'LONOVERFORSEL', 'RENTER', 'EJENDOMSSKAT',
+  'UTILITY', 'PAYROL', 'PAYRO', 'TAXRFD', 'PURCHASE', 'PAYMNT', 'PMTS', 'EBILL', 'RECUR', 'EINBEHALTENE', 'KEST', 'VIREMENT', 'KAUFUMSATZ', 'GROEIPAKKET', 'CTAX', 'BILLPAY', 'BILLPMT', 'PATIENT', 'RETAIL', 'FORSIKRING', 'FORSAKRING', 'PRESTACION', 'PRESTACIONES', 'DESEMPLEO', 'IBI', 'RECIBO', 'DRAFT', 'TFR', 'SHARE', 'SHARES', 'OVERDRAFT', 'MEMBER', 'BANKING', 'ACCOUNT', 'LONOVERFORSEL', 'RENTER', 'EJENDOMSSKAT',
   // a professional's letters after the name
   'DDS', 'DMD', 'MD', 'DVM', 'PHD', 'ESQ', 'CPA',
 ]);
@@ -354,13 +354,15 @@ function titleCased(tokens: readonly string[]): string {
  */
 function titleCase(token: string, position: number, tokens: number): string {
   const letters = token.replace(/[^\p{L}]/gu, '');
-  if (letters.length > 0 && letters.length <= SHORT_TOKEN && !SHORT_WORDS.has(normalize(token)) && (tokens === 1 || !/[AEIOUY]/i.test(letters) || INITIALISMS.has(letters))) return token.replace(POSSESSIVE_S, "'s");
+  if (letters.length > 0 && letters.length <= SHORT_TOKEN && !SHORT_WORDS.has(normalize(token)) && (tokens === 1 || !VOWEL.test(letters) || INITIALISMS.has(letters))) return token.replace(POSSESSIVE_S, "'s");
   const lower = token.toLowerCase();
   if (position > 0 && PARTICLES.has(lower)) return lower;
   const site = WEB_ENDING.exec(lower);
   return site ? capitalized(lower.slice(0, site.index)) + site[0] : capitalized(lower);
 }
 
+/** A vowel, accented or not (PÅ, ÖL and ÉTÉ are words, no initialisms). */
+const VOWEL = /[AEIOUYÅÄÖØÆÉÈÊËÀÁÂÍÌÎÏÓÒÔÚÙÛÜ]/i;
 /** A possessive's s after an initial kept in capitals (HATTIE B'S → Hattie B's). */
 const POSSESSIVE_S = /'S$/;
 /** A web address's ending, in lower case as written (MYSCHOOLBUCKS.COM → Myschoolbucks.com). */

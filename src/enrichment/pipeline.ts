@@ -101,7 +101,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
       withForm(named, name, currencyCode) ??
         notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true, currencyCode), currencyCode)), localName) ??
         notCarrier(description, named, notATradesName(lineText, notAPerson(lineText, notTheTown(lineText, named, findMerchant(lineText, false, currencyCode), currencyCode)), localName)) ??
-        (party ? notASurname(withForm(partyNamed, partyName, currencyCode) ?? notATradesName(partyName, findMerchant(partyName, true, currencyCode), partyName), partyPerson && partyName === partyNamed) : undefined) ??
+        (party ? notASurname(withForm(partyNamed, partyName, currencyCode) ?? notATradesName(partyName, notAPerson(partyName, findMerchant(partyName, true, currencyCode)), partyName), partyPerson && partyName === partyNamed) : undefined) ??
         // A name OFX cut at its field's end, the start of one merchant's spelling (Withdrawal Debit Card ALABAMA PO).
         (isCutByOfx(description) ? merchantCutShort(name, currencyCode) : undefined),
     );
@@ -306,8 +306,8 @@ function notTheTown(normalized: string, named: string, match: DirectoryMatch | u
   return isTownOf(spelling, currencyCode) && !` ${named} `.includes(` ${spelling} `) ? undefined : match;
 }
 
-/** A purchase given back, as card lines say it (PURCHASE RETURN AUTHORIZED ON, POS RETURN, MERCHANT REFUND). */
-const RETURNED = /\b(?:RETURN|REFUND)\b/;
+/** A purchase given back, as card lines say it (PURCHASE RETURN AUTHORIZED ON, POS RETURN, MERCHANT REFUND, Retur varekjøp, Återbetalning, KORTTIOSTON PALAUTUS, TERUGBETALING VIA BANCONTACT, DEVOLUCION, STORNO). */
+const RETURNED = /\b(?:RETURN|REFUND|RETUR|RETOUR|ATERBETALNING|ATERKOP|PALAUTUS|TERUGBETALING|DEVOLUCION|STORNO)\b/;
 
 /** A line that starts with a US payment app between people: what follows names a person (MobilePay, BLIK and the like pay shops as often). */
 const PEER_PAYMENT = /^(?:ZELLE|ZEL|VENMO|CASH APP)\b/;

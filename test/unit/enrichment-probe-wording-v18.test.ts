@@ -169,3 +169,59 @@ describe('the second round of probes: the Nordics, the Baltics, Iberia, Italy an
     expect(nameOf('CEDAR HOLLOW BOOKS       DULUTH', '-24.00', 'USD')).toBe('Cedar Hollow Books');
   });
 });
+
+describe('the third round of probes: US card issuers and banks in OFX', () => {
+  it("drops the town an issuer's padded field leaves, and reads an animal hospital as a vet", () => {
+    expect(nameOf('AplPay RIVERBEND NOODLE BAR  DES ', '-22.40', 'USD')).toBe('Riverbend Noodle Bar');
+    expect(both(enrichLine('HILLSIDE ANIMAL HOSPI   ROANOKE', '-140.00', 'USD'))[1]).toBe('MEDICAL_VETERINARY_SERVICES');
+  });
+
+  it("drops TD's, Fifth Third's and Truist's own words before the payee, and a masked account of five X's", () => {
+    expect(nameOf('TD ZELLE RECEIVED, OMAR HASSAN', '60.00', 'USD')).toBe('Omar Hassan');
+    expect(both(enrichLine('CCD DEBIT, WILLOW PARK APTS RENT', '-1400.00', 'USD'))).toEqual(['Willow Park Apts', 'RENT_AND_UTILITIES_RENT']);
+    expect(nameOf('DBCRD PUR AP 551200 ROSE GARDEN FLORIST', '-35.00', 'USD')).toBe('Rose Garden Florist');
+    expect(both(enrichLine('ACH CORP DEP PIEDMONT MILLS PAYRO', '1800.00', 'USD'))).toEqual(['Piedmont Mills', 'INCOME_WAGES']);
+    expect(nameOf('WEB INITIATED PAYMENT AT GEICO', '-120.00', 'USD')).toBe('GEICO');
+    expect(nameOf('RECURRING PURCHASE AT SPOTIFY USA', '-11.99', 'USD')).toBe('Spotify');
+    expect(nameOf('ONLINE TRANSFER TO CHECKING XXXXXX', '-50.00', 'USD')).toBeNull();
+  });
+
+  it("reads a learning center that shares a chain's word as the local school, and the VA's benefit cut by OFX", () => {
+    const center = enrichLine('LITTLE TARGET LEARNING CENTER', '-250.00', 'USD');
+    expect([center.merchant?.name, center.category?.primary]).toEqual(['Little Target Learning Center', 'GENERAL_SERVICES']);
+    expect(both(enrichLine('TREAS 310 XXVA BENEF', '1500.00', 'USD'))[1]).toBe('INCOME_OTHER_INCOME');
+  });
+});
+
+describe('the third round of probes: US credit unions and regional banks', () => {
+  it("drops a credit union's Zelle words and a Visa debit purchase's before the payee", () => {
+    expect(both(enrichLine('Withdrawal Zelle KEISHA GRANT Conf# a1b2c3d4e', '-70.00', 'USD'))).toEqual(['Keisha Grant', 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
+    expect(nameOf('VISA DEBIT PUR HARBOR LIGHTS DINER 12 YONKERS NY', '-84.10', 'USD')).toBe('Harbor Lights Diner');
+  });
+
+  it("reads a gas and electric company cut short, Michigan's unemployment payment, a state's tax payment written together, Ohio's public pension", () => {
+    expect(both(enrichLine('ACH Debit NORTHERN GAS & ELE NGE PAYMNT', '-71.20', 'USD'))[1]).toBe('RENT_AND_UTILITIES_GAS_AND_ELECTRICITY');
+    expect(both(enrichLine('Deposit ACH STATE OF MICHIGAN TYPE: UIA PAYMNT ID: 3386000599 CO: STATE OF MICHIGAN', '362.00', 'USD'))[1]).toBe('INCOME_UNEMPLOYMENT');
+    expect(both(enrichLine('ACH Debit NC DEPT REVENUE NCTAXPYMT 041525', '-300.00', 'USD'))[1]).toBe('GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT');
+    expect(both(enrichLine('AUTOMATED CREDIT OPERS BENEFIT', '1500.00', 'USD'))[1]).toBe('INCOME_RETIREMENT_PENSION');
+  });
+});
+
+describe('the third round of probes: refunds and card fields of European local shops', () => {
+  it("drops the words of a refund before the shop in eight languages, and reads the refund in the shop's category", () => {
+    expect(both(enrichLine('Återbetalning 250403 CYKELVERKSTAD NORD LUND', '420.00', 'SEK'))).toEqual(['Cykelverkstad Nord', 'GENERAL_MERCHANDISE_SPORTING_GOODS']);
+    expect(nameOf('Retur varekjøp 12.04 BOKHUSET PÅ HJØRNET', '199.00', 'NOK')).toBe('Bokhuset På Hjørnet');
+    expect(nameOf('Dankortkøb retur Optik Lund 02.05', '300.00', 'DKK')).toBe('Optik Lund');
+    expect(nameOf('KORTTIOSTON PALAUTUS 03.05 KIRJAKAUPPA SIVU TAMPERE', '19.90')).toBe('Kirjakauppa Sivu');
+    expect(nameOf('TERUGBETALING VIA BANCONTACT 02-05 10:12 SPEELGOED DE RUPS 2000 ANTWERPEN KAART 6703 04XX XXXX 5511', '25.00')).toBe('Speelgoed de Rups');
+    expect(nameOf('REFUND POS 04/05 MURPHYS BOOKS', '18.00')).toBe('Murphys Books');
+  });
+
+  it("drops an Austrian terminal's O after the time, an amount's thousands, a Visa card after a German hotel, and reads a vet named after a title", () => {
+    expect(nameOf('POS          9,40 AT  K2   03.05. 17:20 O  TRAFIK HUBER 1070')).toBe('Trafik Huber');
+    expect(nameOf('MC      DKK    2.350,00 SKOVLY KRO', '-2350.00', 'DKK')).toBe('Skovly Kro');
+    expect(nameOf('Gasthof zum Hirschen Mittenwald DE Kartenumsatz 02.05.2025 Visa 4871 XXXX XXXX 1122', '-120.00')).toBe('Gasthof zum Hirschen');
+    expect(both(enrichLine('Bezahlung Debitkarte 4711 0012 02.05.2025 10:32', '-60.00', 'EUR', { counterpartyName: 'Tierarztpraxis Dr. Billa' }))).toEqual(['Tierarztpraxis Dr. Billa', 'MEDICAL_VETERINARY_SERVICES']);
+    expect(nameOf('POS 38,00 AT K4 02.05. 15:10 FRISEUR SCHNITTPUNKT GRAZ 8010', '-38.00', 'EUR', { counterpartyName: 'Friseur Schnittpunkt OG' })).toBe('Friseur Schnittpunkt');
+  });
+});
