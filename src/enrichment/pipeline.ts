@@ -9,9 +9,11 @@
  * 1. the provider's own category (PROVIDER, 0.9), when it is one of the taxonomy's;
  * 2. the surer of a movement rule (wages, cash, fees, interest, rent, loan, card and savings
  *    payments; 0.75 to 0.9) and the directory's merchant (0.9 matched word for word, 0.8 written
- *    together, 0.7 for money in from a shop), the rule on a tie;
+ *    together, 0.7 for money in: a shop's refund, an agency's or an insurer's payment, a lender's
+ *    loan), the rule on a tie;
  * 3. the provider's merchant category code (0.75);
- * 4. a kind-of-trade word, then money in from a company that says no refund or invoice (pay, 0.5),
+ * 4. a kind-of-trade word (read on money in too when it came through a shop's till or says a purchase
+ *    was returned: a refund), then money in from a company that says no refund or invoice (pay, 0.5),
  *    then a plain transfer (0.5 to 0.7); to or from a person (given-names.ts), no kind-of-trade word,
  *    and a transfer when no word says one (0.5).
  * Nothing decides: no category. The merchant is the provider's name when it gives one (with its
