@@ -58,14 +58,17 @@ const VIA_TIKKIE = /\s+via Tikkie$/i;
 
 /**
  * A bank's counterparty name as it names the other party: without the processor that carried the payment, before the shop's
- * (SumUp  *Koffiebar Lot) or after the person's (S de Boer via Tikkie), without quotation marks (SIA "Citadele Leasing"), and
+ * (SumUp  *Koffiebar Lot) or after the person's (S de Boer via Tikkie), or the card's network (ING's VISA CAFE GLUECKSMOMENT), without quotation marks (SIA "Citadele Leasing"), and
  * without the place a card payee's field ends in: a town after two slashes or a backslash ("TANKSTELLE MAIER//BAD TOELZ/DE",
  * Erste Bank's "CAFE SPERL\WIEN\1060"), or a town of the account's countries and a country's code (ING's "EFES KEBAB KIELCE PL").
  */
 export function counterpartyName(name: string, currencyCode: string): string {
-  const party = (name.includes('*') ? name.replace(PROCESSOR_BEFORE_PARTY, '') : name).replace(VIA_TIKKIE, '').replace(TOWN_AFTER_SLASHES, '').replace(QUOTES, ' ').trim();
+  const party = (name.includes('*') ? name.replace(PROCESSOR_BEFORE_PARTY, '') : name).replace(CARD_BEFORE_PARTY, '').replace(VIA_TIKKIE, '').replace(TOWN_AFTER_SLASHES, '').replace(QUOTES, ' ').trim();
   return withoutTownAndCountry(party, townsOf(currencyCode));
 }
+
+/** ING Germany's card payee names the card's network first: "VISA CAFE GLUECKSMOMENT". */
+const CARD_BEFORE_PARTY = /^VISA\s+(?=\S)/i;
 
 /** A German card payee's town and country after two slashes, as the bank's field gives it ("TANKSTELLE MAIER//BAD TOELZ/DE"), or an Austrian one's town and postcode after a backslash ("CAFE SPERL\WIEN\1060"). */
 const TOWN_AFTER_SLASHES = /\/\/.*$|\\.*$/;
@@ -192,7 +195,7 @@ const MONTH = '(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)';
 const CURRENCY = '(?:EUR|USD|GBP|SEK|NOK|DKK|CHF|PLN|CZK|HUF|RON|ISK)';
 /** A date, card number or amount between method words and the name: 12/03, XXXX1234, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1" and BAWAG's card "K002", a US credit union's terminal (D5438). */
 const LEADING_DATE_OR_CARD = new RegExp(
-  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{2}-\d{2}|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|(?:POS|ATM)\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|K\d{1,3}|MC/\d+|D\d{4}|\.{2,}\d{4}|\d{2,6}\*+\d{2,6}|\d{2}XX)(?=\s|$)\s*`,
+  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{2}-\d{2}|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|(?:POS|ATM)\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|K\d{1,3}|MC/\d+|D\d{4}|\.{2,}\d{4}|\d{1,6}\*+\d{2,6}|\d{2}XX)(?=\s|$)\s*`,
   'i',
 );
 /**
@@ -404,6 +407,15 @@ function needsOf(text: string): Needs {
     card: digits > 0 || x || CARTA.test(text),
     symbol,
   };
+}
+
+/** The HTML entities a bank's web export leaves in a description (MAPLE &AMP; RYE COFFEE, JOE&#39;S). */
+const ENTITIES: Readonly<Record<string, string>> = { amp: '&', quot: '"', apos: "'", '#39': "'" };
+const ENTITY = /&(amp|quot|apos|#39);/gi;
+
+/** `text` with the HTML entities ENTITIES lists written as their characters. */
+export function withEntitiesDecoded(text: string): string {
+  return text.includes('&') ? text.replace(ENTITY, (_, name: string) => ENTITIES[name.toLowerCase()]!) : text;
 }
 
 /** The description's counterparty text (counterpartyText); the whole description, whitespace collapsed, when nothing is left. */

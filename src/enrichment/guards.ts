@@ -20,13 +20,19 @@ const ANY_SCHEME = phrasesRegex(SCHEME_NAMES);
 
 /**
  * True when the word at `at` of `normalized` is part of a person's name: a title stands up to three
- * words before it. A spelling that starts with the title itself (MR COOPER, a lender) is no person's.
+ * words before it, a letter alone not after another (the M of H M HENNES MAURITZ is H&M's). A spelling
+ * that starts with the title itself (MR COOPER, a lender) is no person's.
  */
 export function followsTitle(normalized: string, at: number): boolean {
   if (at === 0) return false;
   const words = normalized.split(' ');
-  for (let back = 1; back <= Math.min(NAME_WORDS, at); back++) if (TITLES.has(words[at - back]!)) return true;
+  for (let back = 1; back <= Math.min(NAME_WORDS, at); back++) if (TITLES.has(words[at - back]!) && !isInitials(words, at - back)) return true;
   return false;
+}
+
+/** A letter alone after another (H M of H&M, J P of J.P.): initials, not French M. (monsieur). */
+function isInitials(words: readonly string[], at: number): boolean {
+  return words[at]!.length === 1 && at > 0 && words[at - 1]!.length === 1;
 }
 
 /** The text without payment schemes' names. */

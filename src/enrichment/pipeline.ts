@@ -23,7 +23,7 @@
  * (guards.ts) are dropped before the rules and the directory read the text.
  */
 import { channelFromText } from './channel.ts';
-import { behindProcessor, counterpartyName, counterpartyText, isCutByOfx, isTownOf, MAX_DESCRIPTION_LENGTH, TILL, wholeDescription, withGluedFieldsApart } from './clean.ts';
+import { behindProcessor, counterpartyName, counterpartyText, isCutByOfx, isTownOf, MAX_DESCRIPTION_LENGTH, TILL, wholeDescription, withEntitiesDecoded, withGluedFieldsApart } from './clean.ts';
 import { findMerchant, merchantCutShort, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
 import { isGivenName, isInitialsName, isPersonName, isPersonOfField, mayHoldInitials, namesGivenName } from './given-names.ts';
@@ -73,7 +73,7 @@ const NAME_BEFORE_FORM = 3;
 
 /** Enrichment of one transaction. */
 export function enrich(input: EnrichmentInput): Enrichment {
-  const description = input.description.slice(0, MAX_DESCRIPTION_LENGTH);
+  const description = withEntitiesDecoded(input.description.slice(0, MAX_DESCRIPTION_LENGTH));
   const { hints, currencyCode } = input;
   // What names the counterparty; a line that names no one (VIR SEPA 000123) shows itself, and no name is read from it.
   const kept = counterpartyText(description, false, currencyCode);

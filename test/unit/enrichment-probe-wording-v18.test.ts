@@ -225,3 +225,30 @@ describe('the third round of probes: refunds and card fields of European local s
     expect(nameOf('POS 38,00 AT K4 02.05. 15:10 FRISEUR SCHNITTPUNKT GRAZ 8010', '-38.00', 'EUR', { counterpartyName: 'Friseur Schnittpunkt OG' })).toBe('Friseur Schnittpunkt');
   });
 });
+
+describe('the fourth round of probes: chains as the big banks and the counterparty field write them', () => {
+  it("keeps a chain whose initials end in M (H&M), decodes a web export's entities, and drops Polish and US card words", () => {
+    expect(nameOf('2025-05-02T12:40 Debitk.5 2027-08', '-29.99', 'EUR', { counterpartyName: 'H&M Hennes & Mauritz B.V. & Co. KG' })).toBe('H&M');
+    expect(nameOf('PURCHASE AUTHORIZED ON 05/02 SQ *SALT &AMP; STONE BAKERY DENTON TX S304083012938475 CARD 6621', '-6.50', 'USD')).toBe('Salt & Stone Bakery');
+    expect(nameOf('TRANSAKCJA KARTĄ PŁATNICZĄ PIEKARNIA ZAKRĘT OLSZTYN', '-12.00', 'PLN')).toBe('Piekarnia Zakręt');
+    expect(nameOf('DOP. VISA 4*1234 PŁATNOŚĆ KARTĄ 35.00 PLN KWIACIARNIA ROZA TORUN', '-35.00', 'PLN')).toBe('Kwiaciarnia Roza');
+    expect(nameOf('Debit PIN Purchase CORNER MARKET 44 DAYTON OH', '-12.00', 'USD')).toBe('Corner Market');
+  });
+
+  it("reads a driver's EDI payment as pay and a state revenue department's deposit as a tax refund", () => {
+    expect(both(enrichLine('Deposit from DOORDASH EDI PAYMNT', '210.00', 'USD'))[1]).toBe('INCOME_WAGES');
+    expect(both(enrichLine('ELECTRONIC DEPOSIT WI DEPT OF REVEN WI REFUND', '310.00', 'USD'))[1]).toBe('INCOME_TAX_REFUND');
+  });
+});
+
+describe("the fourth round of probes: the German counterparty field", () => {
+  it("drops ING's card network before a payee and German partnerships' forms, and reads a dentist's title, instalments, an ATM's fee, a term's fee and a minijob", () => {
+    expect(nameOf('NR XXXX 4821 MAINZ KAUFUMSATZ 18.05 151002 ARN74567894139523456789012', '-7.40', 'EUR', { counterpartyName: 'VISA BACKSTUBE KORNFELD' })).toBe('Backstube Kornfeld');
+    expect(nameOf('Kartenzahlung girocard 05.05.2025 20:47 Karte 2', '-54.00', 'EUR', { counterpartyName: 'Weinstube am Markt GbR' })).toBe('Weinstube am Markt');
+    expect(both(enrichLine('2025-05-07 Debitk.24 VISA Debit', '-80.00', 'EUR', { counterpartyName: 'Dr. med. dent. Jonas Albers' }))[1]).toBe('MEDICAL_DENTAL_CARE');
+    expect(both(enrichLine('Ratenkauf Rate 4/12 Vertragsnr. 55123456', '-38.20', 'EUR', { counterpartyName: 'Klarna Bank AB (publ)' }))[1]).toBe('LOAN_PAYMENTS_PERSONAL_LOAN_PAYMENT');
+    expect(both(enrichLine('Entgelt Bargeldauszahlung Fremd-GA 03.05.2025', '-4.95'))).toEqual([null, 'BANK_FEES_ATM_FEES']);
+    expect(both(enrichLine('Semesterbeitrag SoSe 2025 Matr.-Nr. 7654321', '-310.00', 'EUR', { counterpartyName: 'Universität Leipzig' }))[1]).toBe('GENERAL_SERVICES_EDUCATION');
+    expect(both(enrichLine('Minijob Mai', '520.00', 'EUR', { counterpartyName: 'Eiscafe Venezia Inh. Marco Rossi' }))[1]).toBe('INCOME_WAGES');
+  });
+});
