@@ -104,6 +104,8 @@ export function behindProcessor(raw: string): boolean {
 /** German lines name the method after the counterparty: "Imbiss Ali Baba Kartenzahlung"; Belgian card lines the scheme: "… LIER 05/03/2026 BANCONTACT - CONTACTLOOS", "… LOKEREN 9160 16/03/2026 BANCONTACT PAYCONIQ CO"; UK app banks the scheme in brackets: "Priya Raman (Faster Payments)"; US credit unions the ACH after the payee: "HYUNDAI MOTOR FIN ACH WEB-RECUR"; mBank the day's label after the town: "KAWIARNIA MLECZARNIA /KRAKOW DATA TRANSAKCJI: 2025-01-10"; a Visa Direct payout its network after the person: "VENMO *KAYLA BROOKS VISA DIRECT NY". */
 /** A field's label left at the end once its value went (PKO BP's and Pekao's "… ZIELONA GORA PL Kwota: 160,00 PLN"): no part of the name. */
 const TRAILING_LABEL = /\s\p{L}+:\s*$/u;
+/** A German shop's branch after Fil. (Filiale): "Baeckerei Schneider Fil. Marktplatz"; the shop is the name. */
+const BRANCH_AFTER_FIL = /\s+Fil\.\s.*$/i;
 /** A Danish or Norwegian business names its owner after v/ (ved): "Klip & Krøl v/Lene Holm"; the business is the name. */
 const OWNER_AFTER_V = /\s+v\/\s*\p{L}.*$/iu;
 /** mBank's card lines end in the shop's town after a spaced slash, any town of one or more words (SMILE DENT GABINET STOMATOL /GORZOW WLKP). */
@@ -229,7 +231,7 @@ const QUOTES = /["“”„«»]/g;
  * has a digit: a word of four letters after the account (JOKE PEETERS) is the name's.
  */
 const SPACED_ACCOUNT = /\b[A-Z]{2}\d{2} [A-Z0-9]{4}(?: (?=[A-Z]{0,3}\d)[A-Z0-9]{4}){1,6}(?: \d{1,3})?(?: BIC:? [A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)?(?=\s|$)/g;
-const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{3,4}\b|\b(?:NUMMER |NUMERO )?\d{4} [\dX]{2}XX XXXX \d{4}(?: \d\b)?|\b(?:CARD|KARTE|CARTE|CARTA|KARTA|KORT|KAART|KAARTNUMMER|VISA)\s*(?:NO\.?|NR\.?|N\.|N°|#|:)?\s*(?:(?:[\dX*]{4} ){1,3}[\dX*]{4}(?: \d\b)?|[\dX*]*\d{4})\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4,}\b)/gi;
+const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{3,4}\b|\b(?:NUMMER |NUMERO )?\d{4} [\dX]{2}XX XXXX \d{4}(?: \d\b)?|\b(?:CARD|KARTE|KARTEN|CARTE|CARTA|KARTA|KORT|KAART|KAARTNUMMER|VISA)\s*(?:NO\.?|NR\.?|N\.|N°|#|:)?\s*(?:(?:[\dX*]{4} ){1,3}[\dX*]{4}(?: \d\b)?|[\dX*]*\d{4})\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4,}\b)/gi;
 /** A date, or a month with its year (09/2025, 09.2025, 2025-09: the month a salary or a bill is for), with a label before it. */
 const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?|\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}[/.]\d{4}|\d{4}[-/]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
 /** UK statements end a line with the payment's code (direct debit, standing order, giro credit, Barclays's card payment CPM, …). */
@@ -252,7 +254,7 @@ function foreignCurrency(text: string): string | undefined {
 }
 
 /** A day and month after its label (Norway's "Dato 12.03", Italy's "DEL 14/03"), which alone would read as a time. */
-const LABELLED_DATE = /\b(?:DATO|DATA|DEL|DNIA|DATE|DEN|VALUTADATUM|UITGEVOERD OP|DATE VALEUR|EX[EÉ]CUT[EÉ] LE|VAL\.)\s*:?\s+\d{1,2}[./-]\d{1,2}(?:[./]\d{2,4})?\.?(?=\s|$)/gi;
+const LABELLED_DATE = /\b(?:DATO|DATA|DEL|DNIA|DATE|DEN|VALUTADATUM|UITGEVOERD OP|DATE VALEUR|VALEUR|EX[EÉ]CUT[EÉ] LE|VAL\.)\s*:?\s+\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?\.?(?=\s|$)/gi;
 /** A French or Spanish postcode and the one-word town after it, at the end: "BOULANGERIE DES ARCADES 33700 MERIGNAC" (not a US store number before a city and state). */
 const POSTCODE_TOWN = /\s\d{5}\s+\p{L}[\p{L}'-]*$/u;
 const PHONE = /\b(?:\+?\d{1,3}[ -])?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b|\b\d{3}-\d{7}\b/g;
@@ -457,6 +459,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
   if (currencyCode === 'PLN' && text.includes(' /')) text = text.replace(MBANK_TOWN, '');
   if ((currencyCode === 'DKK' || currencyCode === 'NOK') && text.includes('/')) text = text.replace(OWNER_AFTER_V, '');
+  if (text.includes('.')) text = text.replace(BRANCH_AFTER_FIL, '');
   const cut = isCutByOfx(whole);
   // A town cut short ends the name only where the name ends the line: after a till's branch (TST* BEN'S CHILI BOWL - U STREET) the line was cut, not the name.
   if (!keepPlace) text = withoutStreetAtEnd(stripPlace(text, cut && whole.endsWith(text.slice(text.lastIndexOf(' ') + 1)), towns, currencyCode).replace(EDGES, ''));

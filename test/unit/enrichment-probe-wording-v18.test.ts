@@ -34,7 +34,7 @@ describe("the bank's counterparty field", () => {
     expect(nameOf('POS 14,20 AT D2 04.05. 11:20O', '-14.20', 'EUR', { counterpartyName: 'KONDITOREI AIDA\\WIEN\\1070' })).toBe('Konditorei Aida');
   });
 
-  it("keeps a wallet's name from the directory, and a local school that shares a chain's word", () => {
+  it("reads no wallet as the merchant, and a local school that shares a chain's word as the school", () => {
     expect(both(enrichLine('2025-03-09 Debitk.2 VISA Debit Google Pay', '-18.40', 'EUR', { counterpartyName: 'CAFE KRANZLER' }))).toEqual(['Cafe Kranzler', 'FOOD_AND_DRINK_COFFEE']);
     expect(both(enrichLine('Przelew wychodzący Kurs hiszpańskiego 1/4 Anna Nowak', '-300.00', 'PLN', { counterpartyName: 'EMPIK SCHOOL SP. Z O.O.' }))).toEqual(['Empik School', 'GENERAL_SERVICES_EDUCATION']);
   });
@@ -217,7 +217,7 @@ describe('the third round of probes: refunds and card fields of European local s
     expect(nameOf('REFUND POS 04/05 MURPHYS BOOKS', '18.00')).toBe('Murphys Books');
   });
 
-  it("drops an Austrian terminal's O after the time, an amount's thousands, a Visa card after a German hotel, and reads a vet named after a title", () => {
+  it("drops an Austrian terminal's O after the time, an amount's thousands, a Visa card after a German hotel, and reads a vet's practice named after its doctor, no chain of that name", () => {
     expect(nameOf('POS          9,40 AT  K2   03.05. 17:20 O  TRAFIK HUBER 1070')).toBe('Trafik Huber');
     expect(nameOf('MC      DKK    2.350,00 SKOVLY KRO', '-2350.00', 'DKK')).toBe('Skovly Kro');
     expect(nameOf('Gasthof zum Hirschen Mittenwald DE Kartenumsatz 02.05.2025 Visa 4871 XXXX XXXX 1122', '-120.00')).toBe('Gasthof zum Hirschen');
@@ -250,5 +250,14 @@ describe("the fourth round of probes: the German counterparty field", () => {
     expect(both(enrichLine('Entgelt Bargeldauszahlung Fremd-GA 03.05.2025', '-4.95'))).toEqual([null, 'BANK_FEES_ATM_FEES']);
     expect(both(enrichLine('Semesterbeitrag SoSe 2025 Matr.-Nr. 7654321', '-310.00', 'EUR', { counterpartyName: 'Universität Leipzig' }))[1]).toBe('GENERAL_SERVICES_EDUCATION');
     expect(both(enrichLine('Minijob Mai', '520.00', 'EUR', { counterpartyName: 'Eiscafe Venezia Inh. Marco Rossi' }))[1]).toBe('INCOME_WAGES');
+  });
+});
+
+describe('the fifth round of probes: where a name ends', () => {
+  it("drops BNP's value date, a German shop's branch after Fil., Spain's 4B card, and reads a fee outside the euro zone", () => {
+    expect(nameOf('PAIEMENT AVEC LA CARTE DE DEBIT NUMERO 6703 04XX XXXX 1234 BOULANGERIE DU PARC NAMUR 02-05-2025 VALEUR : 02-05-2025')).toBe('Boulangerie du Parc');
+    expect(nameOf('Metzgerei Huber Fil. Bahnhofstrasse//Freiburg/DE 2025-05-02T08:15:33 KFN 0 VJ 2512 Kartenzahlung')).toBe('Metzgerei Huber');
+    expect(nameOf('COMPRA TARJ. 4B XXXX1234 CAFETERIA EL PUERTO-CADIZ', '-6.40')).toBe('Cafeteria El Puerto');
+    expect(both(enrichLine('KOSTEN BETALING BUITEN EUROZONE 02-05-2025 STARBUCKS LONDON GB', '-1.10'))).toEqual([null, 'BANK_FEES_FOREIGN_TRANSACTION_FEES']);
   });
 });
