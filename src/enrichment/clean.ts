@@ -67,6 +67,14 @@ export function counterpartyName(name: string, currencyCode: string): string {
   return withoutTownAndCountry(party, townsOf(currencyCode));
 }
 
+/** The bank's counterparty without a public body's or a firm's department after its name: "GEMEENTE UTRECHT - AFDELING BELASTINGEN" is Gemeente Utrecht. */
+export function withoutDepartment(party: string): string {
+  return party.replace(DEPARTMENT_AFTER_NAME, '');
+}
+
+/** A public body's or a firm's department after its name in the bank's field: "GEMEENTE UTRECHT - AFDELING BELASTINGEN", "URZĄD MIASTA KRAKOWA WYDZIAŁ ORGANIZACJI", "HELSINGIN KAUPUNKI / KASVATUKSEN JA KOULUTUKSEN TOIMIALA". */
+const DEPARTMENT_AFTER_NAME = /(?<=\S\s+\S+)\s+(?:(?:-|\/)\s+.*|(?:AFDELING|WYDZIA[ŁL]|ABTEILUNG|FACHBEREICH|CLUSTER)\s.*)$/iu;
+
 /** ING Germany's card payee names the card's network first: "VISA CAFE GLUECKSMOMENT". */
 const CARD_BEFORE_PARTY = /^VISA\s+(?=\S)/i;
 

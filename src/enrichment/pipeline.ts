@@ -23,7 +23,7 @@
  * (guards.ts) are dropped before the rules and the directory read the text.
  */
 import { channelFromText } from './channel.ts';
-import { behindProcessor, counterpartyName, counterpartyText, isCutByOfx, isTownOf, MAX_DESCRIPTION_LENGTH, TILL, wholeDescription, withEntitiesDecoded, withGluedFieldsApart } from './clean.ts';
+import { behindProcessor, counterpartyName, counterpartyText, isCutByOfx, isTownOf, MAX_DESCRIPTION_LENGTH, TILL, wholeDescription, withEntitiesDecoded, withGluedFieldsApart, withoutDepartment } from './clean.ts';
 import { findMerchant, merchantCutShort, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
 import { isGivenName, isInitialsName, isPersonName, isPersonOfField, mayHoldInitials, namesGivenName } from './given-names.ts';
@@ -90,10 +90,14 @@ export function enrich(input: EnrichmentInput): Enrichment {
   // The name with its cut last word whole, where a trade's word after a chain's tells a local business (BACK IN ACTION CHIROPR).
   const localName = completed === '' ? name : `${name.slice(0, name.lastIndexOf(' '))}${completed}`;
   // The bank's counterparty, unless it is a payment facilitator's own name; the processor that carried the payment goes (SumUp  *Koffiebar Lot, S de Boer via Tikkie).
-  const counterparty = hints.counterpartyName && givenNameFirst(counterpartyName(hints.counterpartyName.slice(0, MAX_DESCRIPTION_LENGTH), currencyCode));
+  const field = hints.counterpartyName && counterpartyName(hints.counterpartyName.slice(0, MAX_DESCRIPTION_LENGTH), currencyCode);
+  const body = field && withoutDepartment(field);
+  const counterparty = body && givenNameFirst(body);
   const party = counterparty && !isFacilitator(normalize(counterparty)) ? counterparty : null;
   const partyNamed = party === null ? '' : normalize(party);
   const partyName = withoutLegalForms(partyNamed, currencyCode);
+  // The directory reads the field whole: a department can be the payer's own name (BUNDESAGENTUR FUER ARBEIT - FAMILIENKASSE).
+  const partyListed = party === null || body === field ? partyName : withoutLegalForms(normalize(field!), currencyCode);
   // The bank's counterparty is a person: a given name and a surname, initials, or (no legal form) a surname first or after a title.
   const partyPerson = party !== null && (isPersonName(partyNamed) || initialsOfPerson(party, partyNamed) || (partyName === partyNamed && isPersonOfField(partyNamed)));
   const found =
@@ -103,7 +107,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
       withForm(named, name, currencyCode) ??
         notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true, currencyCode), currencyCode)), localName) ??
         notCarrier(description, named, notATradesName(lineText, notAPerson(lineText, notTheTown(lineText, named, findMerchant(lineText, false, currencyCode), currencyCode)), localName)) ??
-        (party ? notASurname(withForm(partyNamed, partyName, currencyCode) ?? notATradesName(partyName, notAPerson(partyName, findMerchant(partyName, true, currencyCode)), partyName), partyPerson && partyName === partyNamed) : undefined) ??
+        (party ? notASurname(withForm(partyNamed, partyName, currencyCode) ?? notATradesName(partyListed, notAPerson(partyListed, findMerchant(partyListed, true, currencyCode)), partyListed), partyPerson && partyName === partyNamed) : undefined) ??
         // A name OFX cut at its field's end, the start of one merchant's spelling (Withdrawal Debit Card ALABAMA PO).
         (isCutByOfx(description) ? merchantCutShort(name, currencyCode) : undefined),
     );

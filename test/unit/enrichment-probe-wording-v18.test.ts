@@ -261,3 +261,17 @@ describe('the fifth round of probes: where a name ends', () => {
     expect(both(enrichLine('KOSTEN BETALING BUITEN EUROZONE 02-05-2025 STARBUCKS LONDON GB', '-1.10'))).toEqual([null, 'BANK_FEES_FOREIGN_TRANSACTION_FEES']);
   });
 });
+
+describe("the fifth round of probes: a department after the payer's name, Belgium's forms", () => {
+  it("names a town or city without its department, unless the directory knows the department's own name", () => {
+    expect(nameOf('SEPA Incasso algemeen doorlopend Omschrijving: Aanslag gemeentelijke belastingen 2025 termijn 2', '-48.10', 'EUR', { counterpartyName: 'GEMEENTE AMERSFOORT - AFDELING BELASTINGEN' })).toBe('Gemeente Amersfoort');
+    expect(nameOf('Przelew przychodzący WYNAGRODZENIE 05/2025', '5200.00', 'PLN', { counterpartyName: 'URZĄD MIASTA GDAŃSKA WYDZIAŁ KADR' })).toBe('Urząd Miasta Gdańska');
+    expect(nameOf('Palkka 05/2025', '2900.00', 'EUR', { counterpartyName: 'TAMPEREEN KAUPUNKI / SIVISTYSPALVELUT' })).toBe('Tampereen Kaupunki');
+    expect(nameOf('Kindergeld 05/25 KG-Nr. 456FK123', '255.00', 'EUR', { counterpartyName: 'Bundesagentur für Arbeit - Familienkasse' })).toBe('Familienkasse');
+  });
+
+  it("drops a Belgian partnership's CommV after a name and a Belgian SRL before one", () => {
+    expect(nameOf('Betaling Bancontact 02/05 BAKKERIJ DE KORENAAR COMMV 2000 ANTWERPEN', '-9.20', 'EUR', { counterpartyName: 'BAKKERIJ DE KORENAAR COMMV' })).toBe('Bakkerij de Korenaar');
+    expect(nameOf('PAIEMENT BANCONTACT 02/05 SRL LE PETIT BISTROT LIEGE', '-42.00', 'EUR', { counterpartyName: 'SRL LE PETIT BISTROT' })).toBe('Le Petit Bistrot');
+  });
+});
