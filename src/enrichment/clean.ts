@@ -62,9 +62,9 @@ const VIA_TIKKIE = /\s+via Tikkie$/i;
  * without the place a card payee's field ends in: a town after two slashes or a backslash ("TANKSTELLE MAIER//BAD TOELZ/DE",
  * Erste Bank's "CAFE SPERL\WIEN\1060"), or a town of the account's countries and a country's code (ING's "EFES KEBAB KIELCE PL").
  */
-export function counterpartyName(name: string, currencyCode: string): string {
+export function counterpartyName(name: string, currencyCode: string, card: boolean): string {
   const party = (name.includes('*') ? name.replace(PROCESSOR_BEFORE_PARTY, '') : name).replace(CARD_BEFORE_PARTY, '').replace(VIA_TIKKIE, '').replace(TOWN_AFTER_SLASHES, '').replace(QUOTES, ' ').trim();
-  return withoutTownAndCountry(party, townsOf(currencyCode));
+  return withoutTownAndCountry(party, townsOf(currencyCode), card);
 }
 
 /** The bank's counterparty without a public body's or a firm's department after its name: "GEMEENTE UTRECHT - AFDELING BELASTINGEN" is Gemeente Utrecht. */
@@ -81,13 +81,29 @@ const CARD_BEFORE_PARTY = /^VISA\s+(?=\S)/i;
 /** A German card payee's town and country after two slashes, as the bank's field gives it ("TANKSTELLE MAIER//BAD TOELZ/DE"), or an Austrian one's town and postcode after a backslash ("CAFE SPERL\WIEN\1060"). */
 const TOWN_AFTER_SLASHES = /\/\/.*$|\\.*$/;
 
-/** `party` without a country's code at its end and the town of `towns` (or the written list's city) before it, a word of the name left at least. */
-function withoutTownAndCountry(party: string, towns: ReadonlySet<string>): string {
+/**
+ * `party` without a country's code at its end and the town of `towns` (or the written list's city) before it, a word of the name left at least;
+ * on a card's purchase (`card`: a shop's or a website's channel, or the card network's merchant code), where the field is the network's name and town, without a town at its end, two words of the name left (KAHVILA SIENI TAMPERE).
+ */
+function withoutTownAndCountry(party: string, towns: ReadonlySet<string>, card: boolean): string {
   const words = party.split(' ');
-  if (words.length < 3 || !COUNTRIES.has(words.at(-1)!)) return party;
-  const town = cityLength(normalizeEach(words.slice(0, -1)), words.length - 1, towns);
-  return town > 0 ? words.slice(0, -1 - town).join(' ') : party;
+  if (words.length < 3) return party;
+  if (COUNTRIES.has(words.at(-1)!)) {
+    const town = cityLength(normalizeEach(words.slice(0, -1)), words.length - 1, towns);
+    return town > 0 ? words.slice(0, -1 - town).join(' ') : party;
+  }
+  if (!card) return party;
+  const normalized = normalizeEach(words);
+  const town = cityLength(normalized, words.length, towns);
+  return town > 0 && words.length - town >= 2 && !TOWN_OF.has(normalized[words.length - town - 1]!) ? words.slice(0, -town).join(' ') : party;
 }
+
+/** Words that make the town after them part of a name: Comune di Bologna, Museen der Stadt Leipzig, Universität Hamburg. */
+const TOWN_OF = new Set([
+  'DE', 'DI', 'DU', 'DES', 'OF', 'VAN', 'FUR', 'FUER', 'DEL', 'DELLA', 'DA', 'DO', 'W', 'IN', 'AM', 'AN', 'LA', 'LE',
+  'STADT', 'STAD', 'GEMEENTE', 'GEMEINDE', 'COMUNE', 'VILLE', 'CITY', 'COUNTY', 'REGION', 'KOMMUNE', 'KOMMUN',
+  'UNIVERSITAT', 'UNIVERSITY', 'UNIVERSITEIT', 'UNIVERSITE', 'UNIVERSIDAD', 'UNIVERSITA', 'HOCHSCHULE', 'HOGESCHOOL',
+]);
 
 /**
  * A till's prefix (Toast, Square, Clover, SumUp, Zettle), at the start or after a card word: a shop's

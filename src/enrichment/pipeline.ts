@@ -90,7 +90,8 @@ export function enrich(input: EnrichmentInput): Enrichment {
   // The name with its cut last word whole, where a trade's word after a chain's tells a local business (BACK IN ACTION CHIROPR).
   const localName = completed === '' ? name : `${name.slice(0, name.lastIndexOf(' '))}${completed}`;
   // The bank's counterparty, unless it is a payment facilitator's own name; the processor that carried the payment goes (SumUp  *Koffiebar Lot, S de Boer via Tikkie).
-  const field = hints.counterpartyName && counterpartyName(hints.counterpartyName.slice(0, MAX_DESCRIPTION_LENGTH), currencyCode);
+  const paymentChannel = hints.paymentChannel ?? channelFromText(description, whole);
+  const field = hints.counterpartyName && counterpartyName(hints.counterpartyName.slice(0, MAX_DESCRIPTION_LENGTH), currencyCode, paymentChannel !== 'OTHER' || hints.mcc !== null);
   const body = field && withoutDepartment(field);
   const counterparty = body && givenNameFirst(body);
   const party = counterparty && !isFacilitator(normalize(counterparty)) ? counterparty : null;
@@ -114,7 +115,6 @@ export function enrich(input: EnrichmentInput): Enrichment {
   // The bank's counterparty field says what the other party is as much as the text does (Tandartspraktijk De Molen beside "factuur 12345").
   const rules: RuleInput = { normalized: (partyNamed === '' ? text : `${text} ${partyName}`) + completed, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: wordCount(name), currencyCode };
   const listed = found && listedMatch(found, rules.direction, input.accountKind);
-  const paymentChannel = hints.paymentChannel ?? channelFromText(description, whole);
   // A person on the other side (the bank's counterparty field, else what the line names), no directory match and no card's purchase (TOM THUMB #2510 DALLAS TX): a payment between people.
   const person = !found && paymentChannel === 'OTHER' && (partyNamed === '' ? readsAsPerson(name, kept, currencyCode) : partyPerson);
   // Money in from a company (its legal form on the line or in the bank's field) that no word calls anything else: its pay.

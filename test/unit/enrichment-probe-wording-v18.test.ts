@@ -275,3 +275,12 @@ describe("the fifth round of probes: a department after the payer's name, Belgiu
     expect(nameOf('PAIEMENT BANCONTACT 02/05 SRL LE PETIT BISTROT LIEGE', '-42.00', 'EUR', { counterpartyName: 'SRL LE PETIT BISTROT' })).toBe('Le Petit Bistrot');
   });
 });
+
+describe("the fifth round of probes: a town at the end of a card payee's field", () => {
+  it("drops the town the card network puts after a shop's name, and keeps a town that is part of a payee's name", () => {
+    expect(nameOf('2025-05-12 Debitk.4 VISA Debit', '-19.50', 'EUR', { counterpartyName: 'BLUMENHAUS LILIE LEIPZIG', mcc: '5992' })).toBe('Blumenhaus Lilie');
+    expect(nameOf('Betaalautomaat 11:02 pasnr. 017', '-14.95', 'EUR', { counterpartyName: 'Kaaswinkel De Zuivelhoeve ZWOLLE' })).toBe('Kaaswinkel De Zuivelhoeve');
+    expect(nameOf('Semesterbeitrag SoSe 2025', '-310.00', 'EUR', { counterpartyName: 'Technische Universität Dresden' })).toBe('Technische Universität Dresden');
+    expect(nameOf('2025-05-12 Debitk.4 VISA Debit', '-4.00', 'EUR', { counterpartyName: 'Museen der Stadt Leipzig', mcc: '7991' })).toBe('Museen der Stadt Leipzig');
+  });
+});
