@@ -686,7 +686,8 @@ const TOWN_AFTER_DASH = 4;
 
 /** A one-word town glued to a name its field filled (PINE STATE BISCPORTLAND OR, BREW HA HA COFFEWILMINGTON DE): its length, 0 when none. */
 function gluedTown(token: string, state: string): number {
-  if (!/^[A-Z]+$/.test(token)) return 0;
+  // A town whole is no name glued to another town (MILWAUKEE WI is not MIL + Iowa's WAUKEE).
+  if (!/^[A-Z]+$/.test(token) || CITIES.has(token) || isStateTown(state, token)) return 0;
   for (let start = 1; start <= token.length - SHORTEST_CUT_TOWN; start++) if (CITIES.has(token.slice(start)) || isStateTown(state, token.slice(start))) return token.length - start;
   return 0;
 }

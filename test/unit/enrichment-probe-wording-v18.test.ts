@@ -292,3 +292,10 @@ describe("the fifth round of probes: Brussels' municipalities", () => {
     expect(nameOf('PAIEMENT PAR CARTE BANCONTACT LIBRAIRIE CHATELAIN IXELLES 03/05')).toBe('Librairie Chatelain');
   });
 });
+
+describe('the fifth round of probes: a town that ends in another town', () => {
+  it("reads MILWAUKEE WI as Milwaukee, not as a name glued to Iowa's Waukee", () => {
+    expect(nameOf('PURCHASE 0514 BRADY STREET RECORDS MILWAUKEE WI', '-24.00', 'USD')).toBe('Brady Street Records');
+    expect(nameOf('PURCHASE 0514 FOXGLOVE FLOWERSPEWAUKEE WI', '-24.00', 'USD')).toBe('Foxglove Flowers');
+  });
+});
