@@ -106,7 +106,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
     notAPaidPerson(
       whole,
       withForm(named, name, currencyCode) ??
-        notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(name, true, currencyCode), currencyCode)), localName) ??
+        notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(localName, true, currencyCode), currencyCode)), localName) ??
         notCarrier(description, named, notATradesName(lineText, notAPerson(lineText, notTheTown(lineText, named, findMerchant(lineText, false, currencyCode), currencyCode)), localName)) ??
         (party ? notASurname(withForm(partyNamed, partyName, currencyCode) ?? notATradesName(partyListed, notAPerson(partyListed, findMerchant(partyListed, true, currencyCode)), partyListed), partyPerson && partyName === partyNamed) : undefined) ??
         // A name OFX cut at its field's end, the start of one merchant's spelling (Withdrawal Debit Card ALABAMA PO).

@@ -299,3 +299,12 @@ describe('the fifth round of probes: a town that ends in another town', () => {
     expect(nameOf('PURCHASE 0514 FOXGLOVE FLOWERSPEWAUKEE WI', '-24.00', 'USD')).toBe('Foxglove Flowers');
   });
 });
+
+describe("the fifth round of probes: a cut name's last word read whole", () => {
+  it("completes the endings of British and US names a card network cut, and still finds a chain the whole word names", () => {
+    expect(nameOf('CARD PAYMENT TO ROYAL NATIONAL FOUNDATI', '-10.00', 'GBP')).toBe('Royal National Foundation');
+    expect(nameOf('ELMWOOD DENTAL PRACT', '-65.00', 'GBP')).toBe('Elmwood Dental Practice');
+    expect(nameOf('POS 14MAY HARBOUR VIEW GUESTHOU', '-120.00', 'EUR')).toBe('Harbour View Guesthouse');
+    expect(nameOf('KAISER FOUNDATIO DES:PAYROLL ID:XXXXXX1122 INDN:LEE,SAM CO ID:XXXXX46173 PPD', '2400.00', 'USD')).toBe('Kaiser Permanente');
+  });
+});
