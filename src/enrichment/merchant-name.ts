@@ -15,6 +15,17 @@ import { CIVIL_TITLES } from './guards.ts';
 import { namesFacilitator } from './naming-guards.ts';
 import { normalize } from './text.ts';
 
+/** Months in the languages read, and their abbreviations. */
+const MONTHS: ReadonlySet<string> = new Set([
+  'JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'SEPT', 'OCT', 'NOV', 'DEC', 'JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER',
+  'DECEMBER', 'JANUAR', 'FEBRUAR', 'MARZ', 'MAERZ', 'MAI', 'JUNI', 'JULI', 'OKTOBER', 'DEZEMBER', 'JANVIER', 'FEVRIER', 'MARS', 'AVRIL', 'JUIN', 'JUILLET', 'AOUT', 'SEPTEMBRE', 'OCTOBRE',
+  'NOVEMBRE', 'DECEMBRE', 'ENERO', 'FEBRERO', 'MARZO', 'ABRIL', 'MAYO', 'JUNIO', 'JULIO', 'AGOSTO', 'SEPTIEMBRE', 'OCTUBRE', 'NOVIEMBRE', 'DICIEMBRE', 'GENNAIO', 'FEBBRAIO', 'APRILE', 'MAGGIO',
+  'GIUGNO', 'LUGLIO', 'SETTEMBRE', 'OTTOBRE', 'JANUARI', 'FEBRUARI', 'MAART', 'MEI', 'AUGUSTUS', 'MAJ', 'AUGUSTI', 'JANEIRO', 'FEVEREIRO', 'MARCO', 'MAIO', 'JUNHO', 'JULHO', 'SETEMBRO',
+  'OUTUBRO', 'NOVEMBRO', 'DEZEMBRO', 'STYCZEN', 'LUTY', 'MARZEC', 'KWIECIEN', 'CZERWIEC', 'LIPIEC', 'SIERPIEN', 'WRZESIEN', 'PAZDZIERNIK', 'LISTOPAD', 'GRUDZIEN', 'MARTS', 'DESEMBER',
+  'TAMMIKUU', 'HELMIKUU', 'MAALISKUU', 'HUHTIKUU', 'TOUKOKUU', 'KESAKUU', 'HEINAKUU', 'ELOKUU', 'SYYSKUU', 'LOKAKUU', 'MARRASKUU', 'JOULUKUU', 'JAANUAR', 'VEEBRUAR', 'APRILL', 'JUUNI', 'JUULI',
+  'OKTOOBER', 'DETSEMBER', 'JANVARIS', 'FEBRUARIS', 'APRILIS', 'MAIJS', 'JUNIJS', 'JULIJS', 'AUGUSTS', 'SEPTEMBRIS', 'OKTOBRIS', 'NOVEMBRIS', 'DECEMBRIS', 'SAUSIS', 'VASARIS', 'KOVAS', 'BALANDIS',
+  'BALANDI', 'GEGUZE', 'BIRZELIS', 'RUGPJUTIS', 'RUGSEJIS', 'SPALIS', 'LAPKRITIS', 'GRUODIS',
+]);
 /** Words that say what a payment was for or how it moved, in normalized form: never a name, and a name ends at one. */
 const PURPOSE = new Set([
   // income and its payers' words
@@ -38,14 +49,7 @@ const PURPOSE = new Set([
   // pay, benefits and refunds named on the line (version 16)
   'PAYE', 'ZASILEK', 'BEZROBOTNYCH', 'DAGPENGE', 'UGE', 'ANSIOPAIVARAHA', 'VAKANTIEGELD', 'PECULE', 'EINDEJAARSPREMIE', 'URLAUBSGELD', 'WEIHNACHTSGELD', 'TREDICESIMA', 'DIENSTENCHEQUES', 'KINDERBIJSLAG', 'GENEESKUNDIGE', 'VERZORGING', 'STORTING',
   // months, in the languages read: a name never carries the month a salary or a rent is for
-  'JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'SEPT', 'OCT', 'NOV', 'DEC', 'JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER',
-  'DECEMBER', 'JANUAR', 'FEBRUAR', 'MARZ', 'MAERZ', 'MAI', 'JUNI', 'JULI', 'OKTOBER', 'DEZEMBER', 'JANVIER', 'FEVRIER', 'MARS', 'AVRIL', 'JUIN', 'JUILLET', 'AOUT', 'SEPTEMBRE', 'OCTOBRE',
-  'NOVEMBRE', 'DECEMBRE', 'ENERO', 'FEBRERO', 'MARZO', 'ABRIL', 'MAYO', 'JUNIO', 'JULIO', 'AGOSTO', 'SEPTIEMBRE', 'OCTUBRE', 'NOVIEMBRE', 'DICIEMBRE', 'GENNAIO', 'FEBBRAIO', 'APRILE', 'MAGGIO',
-  'GIUGNO', 'LUGLIO', 'SETTEMBRE', 'OTTOBRE', 'JANUARI', 'FEBRUARI', 'MAART', 'MEI', 'AUGUSTUS', 'MAJ', 'AUGUSTI', 'JANEIRO', 'FEVEREIRO', 'MARCO', 'MAIO', 'JUNHO', 'JULHO', 'SETEMBRO',
-  'OUTUBRO', 'NOVEMBRO', 'DEZEMBRO', 'STYCZEN', 'LUTY', 'MARZEC', 'KWIECIEN', 'CZERWIEC', 'LIPIEC', 'SIERPIEN', 'WRZESIEN', 'PAZDZIERNIK', 'LISTOPAD', 'GRUDZIEN', 'MARTS', 'DESEMBER',
-  'TAMMIKUU', 'HELMIKUU', 'MAALISKUU', 'HUHTIKUU', 'TOUKOKUU', 'KESAKUU', 'HEINAKUU', 'ELOKUU', 'SYYSKUU', 'LOKAKUU', 'MARRASKUU', 'JOULUKUU', 'JAANUAR', 'VEEBRUAR', 'APRILL', 'JUUNI', 'JUULI',
-  'OKTOOBER', 'DETSEMBER', 'JANVARIS', 'FEBRUARIS', 'APRILIS', 'MAIJS', 'JUNIJS', 'JULIJS', 'AUGUSTS', 'SEPTEMBRIS', 'OKTOBRIS', 'NOVEMBRIS', 'DECEMBRIS', 'SAUSIS', 'VASARIS', 'KOVAS', 'BALANDIS',
-  'BALANDI', 'GEGUZE', 'BIRZELIS', 'RUGPJUTIS', 'RUGSEJIS', 'SPALIS', 'LAPKRITIS', 'GRUODIS',
+  ...MONTHS,
   // loans, taxes and fees named on the line
   'MORTGAGE', 'MTG', 'LOAN', 'MUTUO', 'HIPOTECA', 'CAPITALE', 'INTERESSI', 'INTEREST', 'PRINCIPAL', 'ECHEANCE', 'PRET', 'IMMOBILIER', 'SPLATA', 'KREDYTU', 'KREDYT', 'USATAXPYMT', 'IMPOT', 'IMPOTS',
   'PRELEVEMENT', 'ECH', 'SOURCE', 'F24', 'DELEGA', 'DELEGHE', 'ADDEBITO', 'SCADENZA', 'GIROCONTO', 'KAPITALOWO', 'ODSETKOWA', 'ODSETEK', 'NALICZONY', 'PODATEK', 'TELEMATICA', 'TARI', 'IUC', 'PIT', 'IENAKUMA', 'NODOKLA', 'GYVENTOJU', 'PAJAMU', 'MOKESCIO', 'MAKSA', 'BORNE', 'UNGEYDELSE', 'DONATION', 'DONATIONS',
@@ -216,7 +220,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
     }
     // A word in lower or title case after a name in capitals is no part of it: a purpose, or a label OFX cut at the line's end (ZELLE PAYMENT TO PETER VOGEL Con).
     if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && (LOWER.test(tokens[index]!) || (TITLE.test(tokens[index]!) && (LOWER.test(tokens[index + 1] ?? '') || (index === tokens.length - 1 && name.length > 1))))) break;
-    if ((PURPOSE.has(word) && !givenNameBeforeName(words, at) && !givenNameNotMonth(flat, at, currencyCode, name.length) && !SAINTS.has(flat[at - 1] ?? '')) || PAY_WEEK.test(word) || afterPurposeInToken(words, at) || (name.length === 0 && (isStreetAfterUl(flat, at) || numberBeforeGivenName(flat, at)))) {
+    if ((PURPOSE.has(word) && !givenNameBeforeName(words, at) && !givenNameNotMonth(flat, at, currencyCode, name.length) && !SAINTS.has(flat[at - 1] ?? '') && !monthInName(flat, at, name.length)) || PAY_WEEK.test(word) || afterPurposeInToken(words, at) || (name.length === 0 && (isStreetAfterUl(flat, at) || numberBeforeGivenName(flat, at)))) {
       if (name.length > 0) break;
       continue;
     }
@@ -240,6 +244,15 @@ function givenNameBeforeName({ tokens, flat, tokenOf }: Words, at: number): bool
   const index = tokenOf[at]!;
   const next = at + 1 < flat.length ? at + 1 : -1;
   return (at === 0 || LINKS.has(flat[at - 1]!)) && isGivenName(flat[at]!) && next >= 0 && tokenOf[next] !== index && /^\p{Lu}/u.test(tokens[tokenOf[next]!]!) && !PURPOSE.has(flat[next]!) && !LINKS.has(flat[next]!);
+}
+
+/**
+ * A month's word inside a name, not what a payment was for (CAPE MAY PEDIATRIC, PHO MAI LINH, MARCH HARE BOOKS): after a word of the
+ * name or first in the text, before a word that is no purpose, number, link or (first in the text) given name.
+ */
+function monthInName(flat: readonly string[], at: number, nameWords: number): boolean {
+  const next = flat[at + 1];
+  return MONTHS.has(flat[at]!) && (nameWords > 0 || at === 0) && next !== undefined && !/^\d/.test(next) && !PURPOSE.has(next) && !LINKS.has(next) && !(at === 0 && isGivenName(next));
 }
 
 /**

@@ -308,3 +308,13 @@ describe("the fifth round of probes: a cut name's last word read whole", () => {
     expect(nameOf('KAISER FOUNDATIO DES:PAYROLL ID:XXXXXX1122 INDN:LEE,SAM CO ID:XXXXX46173 PPD', '2400.00', 'USD')).toBe('Kaiser Permanente');
   });
 });
+
+describe("the fifth round of probes: a month's word inside a name", () => {
+  it('keeps a month inside a shop\'s name and still ends a name at the month a payment was for', () => {
+    expect(nameOf('Card Purchase 05/14 Sq *Little Mai Noodle Bar Dallas TX Card 1234', '-11.00', 'USD')).toBe('Little Mai Noodle Bar');
+    expect(nameOf('PURCHASE 0514 CAPE MAY WHALE WATCH CAPE MAY NJ', '-45.00', 'USD')).toBe('Cape May Whale Watch');
+    expect(nameOf('MARCH HARE TEAROOM LEEDS', '-9.00', 'GBP')).toBe('March Hare Tearoom');
+    expect(nameOf('JOHN SMITH MAY RENT', '-900.00', 'USD')).toBe('John Smith');
+    expect(nameOf('Overschrijving naar Jan Peeters huur mei 2025', '-650.00')).toBe('Jan Peeters');
+  });
+});
