@@ -161,6 +161,14 @@ const CARD_AFTER_NAME = /,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBET
  * payer or payee (ORDINANTE:, BENEFICIARIO:). The shop's street number and address after its name are not the name.
  */
 /** Intesa Sanpaolo's and other Italian card lines name the card, then the shop after PRESSO (at): "PAGAMENTO POS 1,40 EUR DEL 03.04.2024 ALLE ORE 08:12 CON CARTA XXXX XXXX XXXX 5521 PRESSO BAR DA GINO". */
+/**
+ * Intesa Sanpaolo's exports: the shop after PRESSO and the person after DA or A in Bancomat Pay's lines ("Pagamento BANCOMAT PAY presso
+ * GELATERIA FIORE SRL data: 16.04 ore: 22:54 …", "Trasferimento denaro BANCOMAT Pay Da MARIO ROSSI data: …"), the shop after SU POS where
+ * the export names it first too ("Farmacia Centrale 3 Pagamento su POS FARMACIA CENTRALE 3 18/061832 Carta n.…"), the sender after MITT.
+ * ("… Bonifico a Vostro favore disposto da MITT. ACME S.P.A. BENEF. …") and the payee after A FAVORE DI ("Bonifico istantaneo da voi disposto a favore di MARIO ROSSI 0126…").
+ */
+const INTESA = /BANCOMAT PAY|\S\s+PAGAMENTO (?:SU|TRAMITE) POS|\bDISPOSTO (?:DA MITT\.|A FAVORE DI)/i;
+const INTESA_PARTY = /(?:\bBANCOMAT PAY (?:presso|da|a)|\S\s+Pagamento (?:su|tramite) POS|\bdisposto da MITT\.|\bdisposto a favore di)\s+(.+?)(?:\s+(?:data:|BENEF\.|BIC\b|Carta n\.|MANDATO\b|\d{2}\/\d{3,}|\d{10,}).*)?$/i;
 const SHOP_AFTER_PRESSO = /\bCARTA\b.*?\bPRESSO\s+(.+?)(?:\s+(?:N\.\s?\d+|VIA|VIALE|PIAZZA|P\.ZZA|CORSO|LARGO)\b.*)?$/i;
 const ITALIAN_PARTY = /\b(?:presso|CREDITORE|BENEFICIARIO|ORDINANTE):\s*(.+?)(?:\s+(?:N\.\s?\d+|VIA|VIALE|PIAZZA|P\.ZZA|CORSO|LARGO)\b.*)?$/i;
 /** PKO BP's card lines: "Lokalizacja: Adres: PIEKARNIA GRZYBEK Miasto: LODZ Kraj: POLSKA". */
@@ -463,7 +471,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   const collapsed = wholeDescription(!keepPlace && (currencyCode === undefined || currencyCode === 'USD') && isCutByOfx(raw) ? withoutPaddedTown(raw) : raw);
   const whole = withGluedFieldsApart(collapsed);
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
-  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (descriptor.includes(' - ') || descriptor.includes('KAART') ? CARDHOLDER_THEN_SHOP.exec(descriptor)?.[1] : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? (whole.includes('/BEN') ? BEN_FIELD.exec(whole)?.[1] : undefined) ?? labelled(ADRES, whole) ?? (whole.includes('PRESSO') || whole.includes('presso') ? SHOP_AFTER_PRESSO.exec(whole)?.[1] : undefined) ?? labelled(ITALIAN_PARTY, whole) ?? labelled(WIRE_PARTY, whole) ?? PAYPAL_SHOP.exec(whole)?.[1] ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (descriptor.includes(' - ') || descriptor.includes('KAART') ? CARDHOLDER_THEN_SHOP.exec(descriptor)?.[1] : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? (whole.includes('/BEN') ? BEN_FIELD.exec(whole)?.[1] : undefined) ?? labelled(ADRES, whole) ?? (whole.includes('PRESSO') || whole.includes('presso') || whole.includes('Presso') ? SHOP_AFTER_PRESSO.exec(whole)?.[1] : undefined) ?? (INTESA.test(whole) ? INTESA_PARTY.exec(whole)?.[1] : undefined) ?? labelled(ITALIAN_PARTY, whole) ?? labelled(WIRE_PARTY, whole) ?? PAYPAL_SHOP.exec(whole)?.[1] ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   if (QUOTE.test(text)) text = text.replace(QUOTES, ' ');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);

@@ -318,3 +318,18 @@ describe("the fifth round of probes: a month's word inside a name", () => {
     expect(nameOf('Overschrijving naar Jan Peeters huur mei 2025', '-650.00')).toBe('Jan Peeters');
   });
 });
+
+describe("Intesa Sanpaolo's exports, in the shapes another project's fixtures give them", () => {
+  it('reads the shop after PRESSO in a title-cased export, after SU POS where the export names it twice, and after Bancomat Pay', () => {
+    expect(nameOf('Osteria Del Ponte Effettuato Il 03/05/2025 Alle Ore 2011 Mediante La Carta 4321 Xxxx Xxxx Xx12 Presso Osteria Del Ponte', '-38.00')).toBe('Osteria Del Ponte');
+    expect(nameOf('Libreria Moderna Pagamento su POS LIBRERIA MODERNA 03/051744 Carta n.4321 XXXX XXXX XX12 COD. 1234567/00610', '-16.50')).toBe('Libreria Moderna');
+    expect(nameOf('Pagamento BANCOMAT PAY presso PASTICCERIA LUNA SRL data: 03.05 ore: 09:12 identific.univoco transazione: P2B0000000000000000001', '-6.20')).toBe('Pasticceria Luna');
+    expect(nameOf('Storno Pagamento Pos', '6.20')).toBeNull();
+  });
+
+  it("names the person of a Bancomat Pay transfer and of a transfer out, and a salary's sender after MITT.", () => {
+    expect(both(enrichLine('Trasferimento denaro BANCOMAT Pay Da GIULIA VERDI data: 03.05 ore: 21:10 identific.univoco transazione P2P0000000000000000002', '25.00'))).toEqual(['Giulia Verdi', 'TRANSFER_IN_ACCOUNT_TRANSFER']);
+    expect(nameOf('Bonifico istantaneo da voi disposto a favore di PAOLO NERI 0126050112345678 Bonifico da Voi disposto a favore di PAOLO NERI Affitto maggio', '-650.00')).toBe('Paolo Neri');
+    expect(both(enrichLine('Stipendio O Pensione COD.DISP. 0126050198765432 SALA SALDO CEDOLINO MAGGIO 2025 Bonifico a Vostro favore disposto da MITT. ROSSINI MECCANICA S.R.L. BENEF. PAOLO NERI BIC. ORD. XXXXITXXXXX', '1850.00'))).toEqual(['Rossini Meccanica', 'INCOME_WAGES']);
+  });
+});
