@@ -167,7 +167,7 @@ const CARD_AFTER_NAME = /,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBET
  * the export names it first too ("Farmacia Centrale 3 Pagamento su POS FARMACIA CENTRALE 3 18/061832 Carta n.…"), the sender after MITT.
  * ("… Bonifico a Vostro favore disposto da MITT. ACME S.P.A. BENEF. …") and the payee after A FAVORE DI ("Bonifico istantaneo da voi disposto a favore di MARIO ROSSI 0126…").
  */
-const INTESA = /BANCOMAT PAY|\S\s+PAGAMENTO (?:SU|TRAMITE) POS|\bDISPOSTO (?:DA MITT\.|A FAVORE DI)/i;
+const INTESA = /BANCOMAT PAY|PAGAMENTO (?:SU|TRAMITE) POS|DISPOSTO (?:DA MITT\.|A FAVORE DI)/i;
 const INTESA_PARTY = /(?:\bBANCOMAT PAY (?:presso|da|a)|\S\s+Pagamento (?:su|tramite) POS|\bdisposto da MITT\.|\bdisposto a favore di)\s+(.+?)(?:\s+(?:data:|BENEF\.|BIC\b|Carta n\.|MANDATO\b|\d{2}\/\d{3,}|\d{10,}).*)?$/i;
 const SHOP_AFTER_PRESSO = /\bCARTA\b.*?\bPRESSO\s+(.+?)(?:\s+(?:N\.\s?\d+|VIA|VIALE|PIAZZA|P\.ZZA|CORSO|LARGO)\b.*)?$/i;
 const ITALIAN_PARTY = /\b(?:presso|CREDITORE|BENEFICIARIO|ORDINANTE):\s*(.+?)(?:\s+(?:N\.\s?\d+|VIA|VIALE|PIAZZA|P\.ZZA|CORSO|LARGO)\b.*)?$/i;
