@@ -173,6 +173,14 @@ const SHOP_AFTER_PRESSO = /\bCARTA\b.*?\bPRESSO\s+(.+?)(?:\s+(?:N\.\s?\d+|VIA|VI
 const ITALIAN_PARTY = /\b(?:presso|CREDITORE|BENEFICIARIO|ORDINANTE):\s*(.+?)(?:\s+(?:N\.\s?\d+|VIA|VIALE|PIAZZA|P\.ZZA|CORSO|LARGO)\b.*)?$/i;
 /** PKO BP's card lines: "Lokalizacja: Adres: PIEKARNIA GRZYBEK Miasto: LODZ Kraj: POLSKA". */
 const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj)\s*:|$)/i;
+/** The account holder's name a US ACH line carries (Bank of America's INDN:, Chase's IND NAME:): never the other party, nor what the payment was for (INDN:RED CEDAR ELECTRIC on a phone bill). */
+const ACCOUNT_HOLDER = /\b(?:INDN|IND NAME):.*?(?=\s+(?:CO ID|TRN|ORIG ID|SEC|DESC DATE|CO ENTRY DESCR):|$)/gi;
+
+/** `raw` without the account holder's field of a US ACH line (ACCOUNT_HOLDER). */
+export function withoutAccountHolder(raw: string): string {
+  return raw.includes('IND') ? raw.replace(ACCOUNT_HOLDER, ' ') : raw;
+}
+
 /** PayPal's instant transfers name the shop paid after their own words, in the entry's ID or alone: "PAYPAL DES:INST XFER ID:ETSY.COM INDN:…". */
 const PAYPAL_SHOP = /^PAYPAL\s+(?:DES:\s*)?INST XFER\s+(?:ID:\s*)?(?!PAYPAL\b|WEB\b|PYPL\b)([A-Z][A-Z0-9.&-]{2,})(?=\s|$)/i;
 /** Bank of America's ACH lines: "HubSpot Inc DES:Coupa Pay ID:… INDN:…", or cut by OFX after the entry's description ("COLUMBUS SOUTHERN POWER DES:AEP"). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameAndDetailed as both, enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
+import { nameAndDetailed as both, detailedOfLine as detailedOf, enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
 
 /**
  * What version 18 reads that six probes written from knowledge of the banks (Belgium, Germany and Austria,
@@ -331,5 +331,12 @@ describe("Intesa Sanpaolo's exports, in the shapes another project's fixtures gi
     expect(both(enrichLine('Trasferimento denaro BANCOMAT Pay Da GIULIA VERDI data: 03.05 ore: 21:10 identific.univoco transazione P2P0000000000000000002', '25.00'))).toEqual(['Giulia Verdi', 'TRANSFER_IN_ACCOUNT_TRANSFER']);
     expect(nameOf('Bonifico istantaneo da voi disposto a favore di PAOLO NERI 0126050112345678 Bonifico da Voi disposto a favore di PAOLO NERI Affitto maggio', '-650.00')).toBe('Paolo Neri');
     expect(both(enrichLine('Stipendio O Pensione COD.DISP. 0126050198765432 SALA SALDO CEDOLINO MAGGIO 2025 Bonifico a Vostro favore disposto da MITT. ROSSINI MECCANICA S.R.L. BENEF. PAOLO NERI BIC. ORD. XXXXITXXXXX', '1850.00'))).toEqual(['Rossini Meccanica', 'INCOME_WAGES']);
+  });
+});
+
+describe("the account holder's field on a US ACH line", () => {
+  it("reads neither Bank of America's INDN: nor Chase's IND NAME: for what the payment was for", () => {
+    expect(detailedOf('STRIPE            DES:TRANSFER   ID:ST-A1B2C3 INDN:MAPLE LEAF BAKERY  CO ID:1800948598 CCD', '-900.00', 'USD')).not.toBe('FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK');
+    expect(both(enrichLine('ORIG CO NAME:VERIZON WIRELESS       ORIG ID:9783397101 DESC DATE:090533 CO ENTRY DESCR:PAYMENTS   SEC:PPD    TRACE#:021000023456789 EED:330906   IND ID:123456789012345   IND NAME:SUNRISE ELECTRIC TRN: 2493456789TC', '-85.00', 'USD'))).toEqual(['Verizon', 'RENT_AND_UTILITIES_TELEPHONE']);
   });
 });
