@@ -175,10 +175,13 @@ const ITALIAN_PARTY = /\b(?:presso|CREDITORE|BENEFICIARIO|ORDINANTE):\s*(.+?)(?:
 const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj)\s*:|$)/i;
 /** The account holder's name a US ACH line carries (Bank of America's INDN:, Chase's IND NAME:): never the other party, nor what the payment was for (INDN:RED CEDAR ELECTRIC on a phone bill). */
 const ACCOUNT_HOLDER = /\b(?:INDN|IND NAME):.*?(?=\s+(?:CO ID|TRN|ORIG ID|SEC|DESC DATE|CO ENTRY DESCR):|$)/gi;
+/** Barclays's note on a purchase abroad, the fee it includes and the name again: "DP TASTATUR AUSST. GERMANY AMOUNT IN EUR 88.00 ON 27 MAR VISA 1.09954 FINAL GBP AMOUNT INCLUDES NON-STERLING TRANS FEE £2.20 DP TASTATUR AUSST. UG". A purchase, not a fee. */
+const FEE_INCLUDED = /\s+AMOUNT IN [A-Z]{3} [\d.,]+ ON \d{1,2} [A-Z]{3} .*?\bFINAL GBP AMOUNT INCLUDES NON-STERLING.*$/i;
 
-/** `raw` without the account holder's field of a US ACH line (ACCOUNT_HOLDER). */
-export function withoutAccountHolder(raw: string): string {
-  return raw.includes('IND') ? raw.replace(ACCOUNT_HOLDER, ' ') : raw;
+/** `raw` without what it says beside the payment: a US ACH line's account holder (ACCOUNT_HOLDER), Barclays's note of a fee included (FEE_INCLUDED). */
+export function withoutAsides(raw: string): string {
+  const text = raw.includes('IND') ? raw.replace(ACCOUNT_HOLDER, ' ') : raw;
+  return text.includes('FINAL GBP') ? text.replace(FEE_INCLUDED, '') : text;
 }
 
 /** PayPal's instant transfers name the shop paid after their own words, in the entry's ID or alone: "PAYPAL DES:INST XFER ID:ETSY.COM INDN:…". */
@@ -476,7 +479,7 @@ export function wholeDescription(raw: string): string {
  * `currencyCode`: the account's, whose countries' towns end a name as the written list's cities do (towns.ts).
  */
 export function counterpartyText(raw: string, keepPlace = false, currencyCode?: string): string {
-  const collapsed = wholeDescription(!keepPlace && (currencyCode === undefined || currencyCode === 'USD') && isCutByOfx(raw) ? withoutPaddedTown(raw) : raw);
+  const collapsed = wholeDescription(!keepPlace && (currencyCode === undefined || currencyCode === 'USD') && isCutByOfx(raw) ? withoutPaddedTown(raw) : withoutAsides(raw));
   const whole = withGluedFieldsApart(collapsed);
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
   let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (descriptor.includes(' - ') || descriptor.includes('KAART') ? CARDHOLDER_THEN_SHOP.exec(descriptor)?.[1] : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? (whole.includes('/BEN') ? BEN_FIELD.exec(whole)?.[1] : undefined) ?? labelled(ADRES, whole) ?? (whole.includes('PRESSO') || whole.includes('presso') || whole.includes('Presso') ? SHOP_AFTER_PRESSO.exec(whole)?.[1] : undefined) ?? (INTESA.test(whole) ? INTESA_PARTY.exec(whole)?.[1] : undefined) ?? labelled(ITALIAN_PARTY, whole) ?? labelled(WIRE_PARTY, whole) ?? PAYPAL_SHOP.exec(whole)?.[1] ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');

@@ -23,7 +23,7 @@
  * (guards.ts) are dropped before the rules and the directory read the text.
  */
 import { channelFromText } from './channel.ts';
-import { behindProcessor, counterpartyName, counterpartyText, isCutByOfx, isTownOf, MAX_DESCRIPTION_LENGTH, TILL, wholeDescription, withEntitiesDecoded, withGluedFieldsApart, withoutAccountHolder, withoutDepartment } from './clean.ts';
+import { behindProcessor, counterpartyName, counterpartyText, isCutByOfx, isTownOf, MAX_DESCRIPTION_LENGTH, TILL, wholeDescription, withEntitiesDecoded, withGluedFieldsApart, withoutAsides, withoutDepartment } from './clean.ts';
 import { findMerchant, merchantCutShort, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
 import { isGivenName, isInitialsName, isPersonName, isPersonOfField, mayHoldInitials, namesGivenName } from './given-names.ts';
@@ -81,7 +81,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
   // A name cut at its field's length ends in part of a word: the rules read it whole too (PP*GRIND HOUSE ESPRESS is a café).
   const keptWhole = withLastWordWhole(kept);
   const completed = keptWhole === kept ? '' : ` ${normalize(keptWhole.slice(keptWhole.lastIndexOf(' ') + 1))}`;
-  const whole = normalize(withGluedFieldsApart(withoutAccountHolder(description)));
+  const whole = normalize(withGluedFieldsApart(withoutAsides(description)));
   const text = withoutLegalForms(whole, currencyCode);
   // The whole line as the directory reads it: a wallet's name (Google Pay, Apple Pay) says how the card paid, never whom (Google).
   const lineText = withoutPaymentSchemes(text);

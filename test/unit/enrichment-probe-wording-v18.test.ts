@@ -340,3 +340,10 @@ describe("the account holder's field on a US ACH line", () => {
     expect(both(enrichLine('ORIG CO NAME:VERIZON WIRELESS       ORIG ID:9783397101 DESC DATE:090533 CO ENTRY DESCR:PAYMENTS   SEC:PPD    TRACE#:021000023456789 EED:330906   IND ID:123456789012345   IND NAME:SUNRISE ELECTRIC TRN: 2493456789TC', '-85.00', 'USD'))).toEqual(['Verizon', 'RENT_AND_UTILITIES_TELEPHONE']);
   });
 });
+
+describe("Barclays's note of the fee a purchase abroad includes", () => {
+  it('reads the purchase, not a fee, and names the shop', () => {
+    expect(both(enrichLine('FIGMA INC USA AMOUNT IN USD 15.00 ON 12 APR VISA 1.2650 FINAL GBP AMOUNT INCLUDES NON-STERLING TRANS FEE £0.33 FIGMA INC', '-12.19', 'GBP'))[1]).not.toBe('BANK_FEES_OTHER_BANK_FEES');
+    expect(nameOf('HEROKU APR-5512 USA AMOUNT IN USD 7.00 ON 10 APR VISA 1.2701 FINAL GBP AMOUNT INCLUDES NON-STERLING TRANS FEE £0.15 HEROKU *APR-5512', '-5.66', 'GBP')).toBe('Heroku');
+  });
+});
