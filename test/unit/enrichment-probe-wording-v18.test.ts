@@ -347,3 +347,11 @@ describe("Barclays's note of the fee a purchase abroad includes", () => {
     expect(nameOf('HEROKU APR-5512 USA AMOUNT IN USD 7.00 ON 10 APR VISA 1.2701 FINAL GBP AMOUNT INCLUDES NON-STERLING TRANS FEE £0.15 HEROKU *APR-5512', '-5.66', 'GBP')).toBe('Heroku');
   });
 });
+
+describe("Santander UK's card lines and Wells Fargo's bill payments, in the shapes public fixtures give", () => {
+  it('ends the shop at the day Santander prints, a rate before it, and the payee at Wells Fargo\'s channel', () => {
+    expect(nameOf('CARD PAYMENT TO BRIGHTON BIKE HIRE ON 14-04-2025 OTT DEBIT', '-24.00', 'GBP')).toBe('Brighton Bike Hire');
+    expect(nameOf('CARD PAYMENT TO KESTREL PRINTWORKS,10.00 USD, RATE 0.7900/[ ON 02-05-2025', '-7.90', 'GBP')).toBe('Kestrel Printworks');
+    expect(nameOf('Bill Pay Piedmont Natural Gas on-Line xxxxxx12345 on 05-02', '-61.20', 'USD')).toBe('Piedmont Natural Gas');
+  });
+});
