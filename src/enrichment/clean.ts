@@ -78,8 +78,8 @@ const DEPARTMENT_AFTER_NAME = /(?<=\S\s+\S+)\s+(?:(?:-|\/)\s+.*|(?:AFDELING|WYDZ
 /** ING Germany's card payee names the card's network first: "VISA CAFE GLUECKSMOMENT". */
 const CARD_BEFORE_PARTY = /^VISA\s+(?=\S)/i;
 
-/** A German card payee's town and country after two slashes, as the bank's field gives it ("TANKSTELLE MAIER//BAD TOELZ/DE"), or an Austrian one's town and postcode after a backslash ("CAFE SPERL\WIEN\1060"). */
-const TOWN_AFTER_SLASHES = /\/\/.*$|\\.*$/;
+/** A German card payee's town and country after two slashes, as the bank's field gives it ("TANKSTELLE MAIER//BAD TOELZ/DE"), or its street, town and country after one each (DKB's "SUPERMARKT A/STRASSE 1/STADT/DE"), or an Austrian one's town and postcode after a backslash ("CAFE SPERL\WIEN\1060"). */
+const TOWN_AFTER_SLASHES = /\/\/.*$|\\.*$|\/[^/]*\/[^/]*\/[A-Z]{2}$/;
 
 /**
  * `party` without a country's code at its end and the town of `towns` (or the written list's city) before it, a word of the name left at least;
@@ -135,24 +135,24 @@ const OWNER_AFTER_V = /\s+v\/\s*\p{L}.*$/iu;
 /** mBank's card lines end in the shop's town after a spaced slash, any town of one or more words (SMILE DENT GABINET STOMATOL /GORZOW WLKP). */
 const MBANK_TOWN = /\s\/[\p{L} .'-]+$/u;
 const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Kartenumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: PAYCONIQ(?: CO)?| CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB|ACH(?: WEB-RECUR)?|SEPA CREDIT TRANSFER|APPLE PAY|GOOGLE PAY|KAART|DATA TRANSAKCJI|VISA DIRECT(?: [A-Z]{2})?)$/i;
-/** SumUp's and other terminals' "NAME//CITY/COUNTRY", SEB's Baltic card lines' "NAME/CITY/EST", and French card lines' "NAME\\CITY\\ FR". */
-const SLASHED_PLACE = /\/\/.*$|\/[\p{L} .'-]+\/[A-Z]{3}\b.*$|\\.*$/u;
+/** SumUp's and other terminals' "NAME//CITY/COUNTRY", SEB's Baltic card lines' "NAME/CITY/EST", French card lines' "NAME\\CITY\\ FR", and Adyen's German lines' "NAME/STREET 1/TOWN/DE". */
+const SLASHED_PLACE = /\/\/.*$|\/[\p{L} .'-]+\/[A-Z]{3}\b.*$|\\.*$|\/[^/]*\/[^/]*\/[A-Z]{2}$/u;
 /** Polish transfers name the other party after a label: "Przelew przychodzący … Od: ACME SPÓŁKA Z O.O.", "Przelew wychodzący do: Jan Kowalski Tytuł: …". */
 const POLISH_PARTY = /\b(?:Od|Do|Nadawca|Odbiorca|Nazwa (?:i adres )?(?:odbiorcy|nadawcy)):\s*(.+?)(?:\s+(?:Tytu[łl]|Adres|Rachunek|Nr rachunku)\s*:|$)/i;
 /** NatWest's and RBS's fields, spaced commas between them: "4417 02APR26 C , THE BOOK NOOK , YORK GB", "SOUTHERN ELECTRIC , 12345678 , DDR". */
 const FIELD_SEPARATOR = ' , ';
 /** A NatWest field before the name: the card's last digits with the day (and C for contactless, CD for a card), a call reference. */
 const FIELD_BEFORE_NAME = /^(?:\d{4} \d{2}[A-Z]{3}\d{2}(?: CD?)?|CALL REF\.NO\. \d+)$/i;
-/** comdirect's lines: "Empfänger: Katharina Vogt Kto/IBAN: DE44… BLZ/BIC: … Buchungstext: Miete April". */
-const EMPFAENGER = /\bEmpf(?:ä|ae|a)nger:\s*(.+?)(?:\s+(?:Kto\/IBAN|IBAN|BLZ\/BIC|Buchungstext|Verwendungszweck)\s*:|$)/i;
+/** comdirect's lines ("Empfänger: Katharina Vogt Kto/IBAN: DE44… BLZ/BIC: … Buchungstext: Miete April") and Erste's George in English ("Payment recipient: A1 Telekom Austria Aktiengesellschaft Purpose of use: …", "… Recipient: Andreas Ragg Payment reference: …"). */
+const EMPFAENGER = /\b(?:Empf(?:ä|ae|a)nger|Payment recipient|Recipient|Payer):\s*(.+?)(?:\s+(?:Kto\/IBAN|IBAN|BLZ\/BIC|Buchungstext|Verwendungszweck|Payment reference|Purpose of use|Recipient IBAN|Payment recipient IBAN|Payer IBAN)\s*:|$)/i;
 /** Paysera's lines name the seller after a label: "… projekts https://www.bilesuserviss.lv pardevejs: Bilesu Serviss". */
 const SELLER = /\bp[āa]rdev[ēe]js:\s*([^,]+)/iu;
 /** Dutch SEPA lines: "Naam: Gemeente Amsterdam Omschrijving: …". */
 const NAAM = /\bNaam:\s*(.+?)(?:\s+(?:Omschrijving|Kenmerk|IBAN|BIC|Machtiging|Incassant(?:-?ID)?|Betalingskenm)\s*:|$)/i;
-/** ABN AMRO's and ING's SEPA lines in tagged form: "/TRTP/SEPA OVERBOEKING/IBAN/…/NAME/Werkgever BV/REMI/…". */
-const TAGGED_NAME = /\/NAME\/([^/]+)/i;
-/** BNP Paribas's transfers out name the payee after /BEN, among /MOTIF and /REFDO fields: "VIR SEPA EMIS /MOTIF ANNIV LEA /BEN MME LAURENT SOPHIE /REFDO NOTPROVIDED". */
-const BEN_FIELD = /\/BEN\s+([^/]+?)\s*(?=\/|$)/i;
+/** ABN AMRO's and ING's SEPA lines in tagged form: "/TRTP/SEPA OVERBOEKING/IBAN/…/NAME/Werkgever BV/REMI/…", ING's MT940 counterparty field "/CNTP/IBAN/BIC/Klant BV/Amsterdam/". */
+const TAGGED_NAME = /\/(?:NAME\/|CNTP\/[^/]*\/[^/]*\/)([^/]+)/i;
+/** BNP Paribas's transfers name the payee after /BEN, among /MOTIF and /REFDO fields ("VIR SEPA EMIS /MOTIF ANNIV LEA /BEN MME LAURENT SOPHIE /REFDO NOTPROVIDED"), and the payer after /DE or /FRM ("VIR SEPA INST RECU /DE ACME CORP /REF …"). */
+const BEN_FIELD = /\/(?:BEN|FRM|DE)\s+([^/]+?)\s*(?=\/|$)/i;
 /** KBC and ING name the shop first and the card after, as do Austrian card lines that end in the card's field, the day and the time ("GASTHAUS ZUR LINDE LINZ 4020 POS 54,20 AT D5 09.03. 19:45") and Fineco's card lines ("TRATTORIA DA NELLO     LUCCA         ITCarta N. *****208Data operazione …"): "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …"; so do Italian banks: "… TREVISO ITA Operazione carta ****1234 del …", KBC and CBC with their own card's name ("… COFFEE LAB GENT GENT MET KBC-DEBETKAART 5169 41XX XXXX 3312"), and Belgian banks that name the cardholder after a label ("… NEUHAUS ZAVENTEM 19/07/2024 om 06:58 Kaarthouder: SOFIE DE SMET", "… Titulaire: THOMAS LAMBERT"). */
 const CARD_AFTER_NAME = /,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|Operazione carta\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
 /**
@@ -173,6 +173,13 @@ const SHOP_AFTER_PRESSO = /\bCARTA\b.*?\bPRESSO\s+(.+?)(?:\s+(?:N\.\s?\d+|VIA|VI
 const ITALIAN_PARTY = /\b(?:presso|CREDITORE|BENEFICIARIO|ORDINANTE):\s*(.+?)(?:\s+(?:N\.\s?\d+|VIA|VIALE|PIAZZA|P\.ZZA|CORSO|LARGO)\b.*)?$/i;
 /** PKO BP's card lines: "Lokalizacja: Adres: PIEKARNIA GRZYBEK Miasto: LODZ Kraj: POLSKA". */
 const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj)\s*:|$)/i;
+/** BNP Paribas's amount paid abroad and its commission after a card's shop: "YUTORI CARTE 0000XXXXXXXX0000 USA 15,00USD+COMMISSION : 1,27". */
+const FOREIGN_COMMISSION = /\s+(?:[A-Z]{3}\s+)?[\d.,]+\s?[A-Z]{3}\s?\+\s?COMMISSION\s*:\s*[\d.,]+/i;
+/** BNP Paribas's country in brackets after a card's shop, a town's A before it: "PAIEMENT CB LE SURFING (FRANCE) DU 29/06/25", "S-BAHN BERLIN A (ALLEMAGNE)". */
+const COUNTRY_IN_BRACKETS = /(?:\s+A)?\s+\((?:FRANCE|ALLEMAGNE|PAYS-BAS|BELGIQUE|ESPAGNE|ITALIE|PORTUGAL|SUISSE|LUXEMBOURG|ROYAUME-UNI|IRLANDE|AUTRICHE|ETATS-UNIS|GRECE|POLOGNE|SUEDE|DANEMARK|NORVEGE|FINLANDE|CROATIE|MAROC|CANADA|JAPON)\)/i;
+/** Erste's George names a card's shop as the purpose: "Purpose of use: RIESNERALM-HOCHSITZ IRDNING DONNE 8953 Payment reference: POS 22,00 AT D3 03.02. 14:03". */
+const GEORGE_CARD_SHOP = /^Purpose of use:\s*(.+?)\s+Payment reference:\s*POS\b/i;
+
 /** Santander UK's card lines end the shop at the day, a rate between them when it paid abroad: "CARD PAYMENT TO PARCELBROKER ON 05-01-2023 …", "CARD PAYMENT TO GITHUB ,4.00 USD, RATE 0.8100/[ ON 28-01-2023". */
 const SANTANDER_CARD = /^CARD PAYMENT TO\s+(.+?)\s*(?:,\s*[\d.,]+\s*[A-Z]{3},\s*RATE\b.*?)?\s+ON \d{2}-\d{2}-\d{4}\b/i;
 /** Wells Fargo's bill payments end the payee at the channel: "Bill Pay Scana Energy on-Line xxxxxxxx68971 on 02-01". */
@@ -183,10 +190,14 @@ const ACCOUNT_HOLDER = /\b(?:INDN|IND NAME):.*?(?=\s+(?:CO ID|TRN|ORIG ID|SEC|DE
 /** Barclays's note on a purchase abroad, the fee it includes and the name again: "DP TASTATUR AUSST. GERMANY AMOUNT IN EUR 88.00 ON 27 MAR VISA 1.09954 FINAL GBP AMOUNT INCLUDES NON-STERLING TRANS FEE £2.20 DP TASTATUR AUSST. UG". A purchase, not a fee. */
 const FEE_INCLUDED = /\s+AMOUNT IN [A-Z]{3} [\d.,]+ ON \d{1,2} [A-Z]{3} .*?\bFINAL GBP AMOUNT INCLUDES NON-STERLING.*$/i;
 
-/** `raw` without what it says beside the payment: a US ACH line's account holder (ACCOUNT_HOLDER), Barclays's note of a fee included (FEE_INCLUDED). */
+/** DKB's card lines paid abroad, the amount in the shop's currency, the rate and the fee the amount includes: "… Debitk.0 2030-12 Original 39,86 USD 1 Euro=1,1563 USD Einsatzentgelt 0,15 EUR Zahl.System VISA Debit". A purchase, not a fee. */
+const ORIGINAL_AMOUNT = /\s+Original [\d.,]+ [A-Z]{3} 1 Euro\s?=.*$/;
+
+/** `raw` without what it says beside the payment: a US ACH line's account holder (ACCOUNT_HOLDER), Barclays's and DKB's notes of a fee included (FEE_INCLUDED, ORIGINAL_AMOUNT). */
 export function withoutAsides(raw: string): string {
   const text = raw.includes('IND') ? raw.replace(ACCOUNT_HOLDER, ' ') : raw;
-  return text.includes('FINAL GBP') ? text.replace(FEE_INCLUDED, '') : text;
+  const abroad = text.includes('Original') ? text.replace(ORIGINAL_AMOUNT, '') : text;
+  return abroad.includes('FINAL GBP') ? abroad.replace(FEE_INCLUDED, '') : abroad;
 }
 
 /** PayPal's instant transfers name the shop paid after their own words, in the entry's ID or alone: "PAYPAL DES:INST XFER ID:ETSY.COM INDN:…". */
@@ -487,9 +498,11 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   const collapsed = wholeDescription(!keepPlace && (currencyCode === undefined || currencyCode === 'USD') && isCutByOfx(raw) ? withoutPaddedTown(raw) : withoutAsides(raw));
   const whole = withGluedFieldsApart(collapsed);
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
-  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (/^(?:CARD PAYMENT TO|Bill Pay) /i.test(descriptor) ? (SANTANDER_CARD.exec(descriptor) ?? WELLS_BILL_PAY.exec(descriptor))?.[1] : undefined) ?? (descriptor.includes(' - ') || descriptor.includes('KAART') ? CARDHOLDER_THEN_SHOP.exec(descriptor)?.[1] : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? (whole.includes('/BEN') ? BEN_FIELD.exec(whole)?.[1] : undefined) ?? labelled(ADRES, whole) ?? (whole.includes('PRESSO') || whole.includes('presso') || whole.includes('Presso') ? SHOP_AFTER_PRESSO.exec(whole)?.[1] : undefined) ?? (INTESA.test(whole) ? INTESA_PARTY.exec(whole)?.[1] : undefined) ?? labelled(ITALIAN_PARTY, whole) ?? labelled(WIRE_PARTY, whole) ?? PAYPAL_SHOP.exec(whole)?.[1] ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (/^(?:CARD PAYMENT TO|Bill Pay|Purpose of use:) /i.test(descriptor) ? (SANTANDER_CARD.exec(descriptor) ?? WELLS_BILL_PAY.exec(descriptor) ?? GEORGE_CARD_SHOP.exec(descriptor))?.[1] : undefined) ?? (descriptor.includes(' - ') || descriptor.includes('KAART') ? CARDHOLDER_THEN_SHOP.exec(descriptor)?.[1] : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? (whole.includes('/BEN') || (whole.startsWith('VIR') && (whole.includes('/DE ') || whole.includes('/FRM '))) ? BEN_FIELD.exec(whole)?.[1] : undefined) ?? labelled(ADRES, whole) ?? (whole.includes('PRESSO') || whole.includes('presso') || whole.includes('Presso') ? SHOP_AFTER_PRESSO.exec(whole)?.[1] : undefined) ?? (INTESA.test(whole) ? INTESA_PARTY.exec(whole)?.[1] : undefined) ?? labelled(ITALIAN_PARTY, whole) ?? labelled(WIRE_PARTY, whole) ?? PAYPAL_SHOP.exec(whole)?.[1] ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   if (QUOTE.test(text)) text = text.replace(QUOTES, ' ');
+  if (text.includes('(')) text = text.replace(COUNTRY_IN_BRACKETS, '');
+  if (text.includes('COMMISSION')) text = text.replace(FOREIGN_COMMISSION, '');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   const abroad = DIGIT.test(whole) ? foreignCurrency(whole) : undefined;
   text = codeEnds ? text : stripLeading(text);

@@ -355,3 +355,21 @@ describe("Santander UK's card lines and Wells Fargo's bill payments, in the shap
     expect(nameOf('Bill Pay Piedmont Natural Gas on-Line xxxxxx12345 on 05-02', '-61.20', 'USD')).toBe('Piedmont Natural Gas');
   });
 });
+
+describe("BNP Paribas's, Erste's George's, ING's MT940 and DKB's lines, in the shapes public fixtures give", () => {
+  it("reads BNP's payer after /DE, its newer transfer words, a card's country in brackets and a commission abroad", () => {
+    expect(nameOf('VIR SEPA INST RECU /DE GARAGE DUVAL /REF 12AB34 /MOTIF REMBOURSEMENT FACTURE 118', '45.00')).toBe('Garage Duval');
+    expect(nameOf('VIREMENT INSTANTANE EMIS VERS LUCIE BERNARD - MOTIF : CADEAU', '-30.00')).toBe('Lucie Bernard');
+    expect(nameOf('PAIEMENT CB LA CAVE DU PORT (FRANCE) DU 12/05/25 - CARTE*1234', '-18.00')).toBe('La Cave du Port');
+    expect(nameOf('FACTURE CARTE DU 120525 PIXELWORKS STUDIO CARTE 4974XXXXXXXX1234 USA 20,00USD+COMMISSION : 0,59', '-18.40')).toBe('Pixelworks Studio');
+  });
+
+  it("reads George's recipient and card shop, ING's /CNTP/ name, DKB's slashed payee, a fee a purchase abroad includes, and a Dutch Coop. UA as a legal form", () => {
+    expect(nameOf('ONLINE BANKING VOM 03.05 UM 10:12 Recipient: Lena Huber Payment reference: Geburtstag Recipient IBAN: AT981200026323199100 Recipient BIC: BKAUATWWXXX', '-50.00')).toBe('Lena Huber');
+    expect(nameOf('Purpose of use: GASTHOF ZUM HIRSCHEN 6460 Payment reference: POS          34,00 AT  D3   03.05. 13:10 Card sequence no: 3', '-34.00')).toBe('Gasthof zum Hirschen');
+    expect(nameOf('/CNTP/NL03ABNA0000000003/ABNANL2A/Schildersbedrijf Vos BV/Utrecht//REMI/USTD//Factuur 2025-0042/', '-850.00')).toBe('Schildersbedrijf Vos');
+    expect(nameOf('2025-05-02T10:11 Debitk.2 2028-12', '-9.50', 'EUR', { counterpartyName: 'BLUMENLADEN ROSE/HAUPTSTR 5/KOELN/DE' })).toBe('Blumenladen Rose');
+    expect(detailedOf('2025-05-02T10:11 Debitk.2 2028-12 Original 20,00 USD 1 Euro=1,1000 USD Einsatzentgelt 0,18 EUR Zahl.System VISA Debit', '-18.36', 'EUR', { counterpartyName: 'PIXELWORKS' })).not.toBe('BANK_FEES_OTHER_BANK_FEES');
+    expect(both(enrichLine('SEPA Overboeking IBAN: NL92RABO0145422933 BIC: RABONL2U Naam: Zuivel Noord Coop. UA Omschrijving: SALARIS MEI 2025', '2400.00'))).toEqual(['Zuivel Noord', 'INCOME_WAGES']);
+  });
+});
