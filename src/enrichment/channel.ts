@@ -1,7 +1,7 @@
 /**
  * How a payment was made when the provider does not say: online when the text names a website or a
  * card-not-present processor (WWW, .COM, ONLINE, iDEAL, a marketplace's "NAME*REFERENCE"), in store
- * when it names a card terminal (POS, Kartenzahlung, BEA, Kortköp, CB, a Square or Toast till),
+ * when it names a card terminal or a card's purchase (POS, Kartenzahlung, BEA, Kortköp, Korttiosto, Dankort, CB, a Square or Toast till),
  * a store number or ends with the shop's city, otherwise OTHER (transfers, direct debits, ACH,
  * fees, interest).
  */
@@ -16,6 +16,7 @@ const ONLINE = phrasesRegex([
 const IN_STORE = phrasesRegex([
   'POS', 'TERM', 'TERMINAL', 'TID', 'KARTENZAHLUNG', 'GIROCARD', 'CB', 'CARTE', 'PAIEMENT CB', 'BEA', 'BETAALPAS', 'BETAALAUTOMAAT', 'KORTKOP', 'CHECKCARD', 'CHECK CARD',
   'DEBIT CARD PURCHASE', 'CONTACTLESS', 'KONTAKTLOS', 'SANS CONTACT', 'COMPRA TARJ', 'COMPRA TARJETA', 'APPLE PAY', 'GOOGLE PAY', 'CARD PURCHASE',
+  'KORTTIOSTO', 'KORTTIMAKSU', 'PKORTTIMAKSU', 'DANKORT', 'VAREKJOP', 'KORTKJOP', 'KAARDIMAKSE', 'PIRKUMS', 'PIRKINYS', 'PLATNOSC KARTA', 'TRANSAKCJA KARTA', 'PAGAMENTO POS',
 ]);
 /** A "NAME*REFERENCE" or "PROCESSOR *NAME" that is not a till's (Square, Toast, Clover, SumUp, Zettle print the same star in store). */
 const STAR = /\S\s?\*/;

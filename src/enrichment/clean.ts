@@ -134,7 +134,7 @@ const BRANCH_AFTER_FIL = /\s+Fil\.\s.*$/i;
 const OWNER_AFTER_V = /\s+v\/\s*\p{L}.*$/iu;
 /** mBank's card lines end in the shop's town after a spaced slash, any town of one or more words (SMILE DENT GABINET STOMATOL /GORZOW WLKP). */
 const MBANK_TOWN = /\s\/[\p{L} .'-]+$/u;
-const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Kartenumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: PAYCONIQ(?: CO)?| CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB|ACH(?: WEB-RECUR)?|SEPA CREDIT TRANSFER|APPLE PAY|GOOGLE PAY|KAART|DATA TRANSAKCJI|VISA DIRECT(?: [A-Z]{2})?)$/i;
+const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Kartenumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: PAYCONIQ(?: CO)?| CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB|ACH(?: WEB-RECUR)?|SEPA CREDIT TRANSFER|APPLE PAY|GOOGLE PAY|KAART|DATA TRANSAKCJI|VISA DIRECT(?: [A-Z]{2})?|(?:- )?Transazione C-less|ZAKUP PRZY U[ŻZ]YCIU KARTY)$/iu;
 /** SumUp's and other terminals' "NAME//CITY/COUNTRY", SEB's Baltic card lines' "NAME/CITY/EST", French card lines' "NAME\\CITY\\ FR", and Adyen's German lines' "NAME/STREET 1/TOWN/DE". */
 const SLASHED_PLACE = /\/\/.*$|\/[\p{L} .'-]+\/[A-Z]{3}\b.*$|\\.*$|\/[^/]*\/[^/]*\/[A-Z]{2}$/u;
 /** Polish transfers name the other party after a label: "Przelew przychodzący … Od: ACME SPÓŁKA Z O.O.", "Przelew wychodzący do: Jan Kowalski Tytuł: …". */
@@ -165,10 +165,11 @@ const CARD_AFTER_NAME = /,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBET
  * Intesa Sanpaolo's exports: the shop after PRESSO and the person after DA or A in Bancomat Pay's lines ("Pagamento BANCOMAT PAY presso
  * GELATERIA FIORE SRL data: 16.04 ore: 22:54 …", "Trasferimento denaro BANCOMAT Pay Da MARIO ROSSI data: …"), the shop after SU POS where
  * the export names it first too ("Farmacia Centrale 3 Pagamento su POS FARMACIA CENTRALE 3 18/061832 Carta n.…"), the sender after MITT.
- * ("… Bonifico a Vostro favore disposto da MITT. ACME S.P.A. BENEF. …") and the payee after A FAVORE DI ("Bonifico istantaneo da voi disposto a favore di MARIO ROSSI 0126…").
+ * ("… Bonifico a Vostro favore disposto da MITT. ACME S.P.A. BENEF. …") and the payee after A FAVORE DI ("Bonifico istantaneo da voi disposto a favore di MARIO ROSSI 0126…");
+ * ING Italia's creditor after its id ("Addebito SDD CORE Scad. … Creditor id. IT12ZZZ… ACME SPA Id Mandato …") and payee after the transfer's CRO ("BONIFICO DA … CRO 175… A FAVORE DI Lacos Group srl C. BENEF. …").
  */
-const INTESA = /BANCOMAT PAY|PAGAMENTO (?:SU|TRAMITE) POS|DISPOSTO (?:DA MITT\.|A FAVORE DI)/i;
-const INTESA_PARTY = /(?:\bBANCOMAT PAY (?:presso|da|a)|\S\s+Pagamento (?:su|tramite) POS|\bdisposto da MITT\.|\bdisposto a favore di)\s+(.+?)(?:\s+(?:data:|BENEF\.|BIC\b|Carta n\.|MANDATO\b|\d{2}\/\d{3,}|\d{10,}).*)?$/i;
+const INTESA = /BANCOMAT PAY|PAGAMENTO (?:SU|TRAMITE) POS|DISPOSTO (?:DA MITT\.|A FAVORE DI)|CREDITOR ID\.|CRO \d+ A FAVORE DI/i;
+const INTESA_PARTY = /(?:\bBANCOMAT PAY (?:presso|da|a)|\S\s+Pagamento (?:su|tramite) POS|\bdisposto da MITT\.|\bdisposto a favore di|\bCreditor id\.\s+\S+|\bCRO \d+ A FAVORE DI)\s+(.+?)(?:\s+(?:data:|C\. BENEF\.|BENEF\.|BIC\b|Carta n\.|MANDATO\b|Id Mandato\b|\d{2}\/\d{3,}|\d{10,}).*)?$/i;
 const SHOP_AFTER_PRESSO = /\bCARTA\b.*?\bPRESSO\s+(.+?)(?:\s+(?:N\.\s?\d+|VIA|VIALE|PIAZZA|P\.ZZA|CORSO|LARGO)\b.*)?$/i;
 const ITALIAN_PARTY = /\b(?:presso|CREDITORE|BENEFICIARIO|ORDINANTE):\s*(.+?)(?:\s+(?:N\.\s?\d+|VIA|VIALE|PIAZZA|P\.ZZA|CORSO|LARGO)\b.*)?$/i;
 /** PKO BP's card lines: "Lokalizacja: Adres: PIEKARNIA GRZYBEK Miasto: LODZ Kraj: POLSKA". */

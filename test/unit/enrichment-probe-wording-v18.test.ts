@@ -373,3 +373,24 @@ describe("BNP Paribas's, Erste's George's, ING's MT940 and DKB's lines, in the s
     expect(both(enrichLine('SEPA Overboeking IBAN: NL92RABO0145422933 BIC: RABONL2U Naam: Zuivel Noord Coop. UA Omschrijving: SALARIS MEI 2025', '2400.00'))).toEqual(['Zuivel Noord', 'INCOME_WAGES']);
   });
 });
+
+describe("Italian, Spanish, Polish and Swedish lines in the shapes public fixtures give", () => {
+  it("reads ING Italia's creditor and payee, its card's C-less note, Fineco's withdrawals and Italy's fees, giroconti and top-ups", () => {
+    expect(nameOf('Addebito SDD CORE Scad. 02/05/2025 Imp. 61.20 Creditor id. IT33ZZZ0000012345678901 ACQUE VERONESI SCARL Id Mandato 585Q7444512227 Debitore PAOLO NERI', '-61.20')).toBe('Acque Veronesi');
+    expect(nameOf('BONIFICO DA PAOLO NERI CRO 17513735907 A FAVORE DI Studio Grafico Riva srl C. BENEF. IT60X0542811101000000123456 NOTE: Fattura 12/2025', '-300.00')).toBe('Studio Grafico Riva');
+    expect(nameOf('Operazione Mastercard del 02/05/2025 alle ore 11:34 con Carta xxxxxxxxxxxx1234 Div=EUR Importo in divisa=16.40 / Importo in Euro=16.40 presso PANIFICIO ROSSI - Transazione C-less', '-16.40')).toBe('Panificio Rossi');
+    expect(both(enrichLine('Prelevamento Carta N ***** Data operazione 02/05/2025 Ora 13:41', '-100.00'))).toEqual([null, 'TRANSFER_OUT_WITHDRAWAL']);
+    expect(both(enrichLine('Canone Carta Di Debito', '-1.50'))).toEqual([null, 'BANK_FEES_OTHER_BANK_FEES']);
+    expect(nameOf('Giroconto dal cc n. 1234567 / 01 TRASFERIMENTO', '50.00')).toBeNull();
+    expect(nameOf('RICARICA TELEFONICA TIM', '-10.00')).toBe('TIM');
+  });
+
+  it("reads ING España's payroll and Bizum payee, Santander's online purchase as no internet bill, a card settlement, a Polish card word at the end and a Swedish bank giro", () => {
+    expect(nameOf('Nomina recibida TALLERES GARCIA S.L.', '1800.00')).toBe('Talleres Garcia');
+    expect(nameOf('Pago Bizum en TULOTERO', '-15.00')).toBe('Tulotero');
+    expect(detailedOf('COMPRA INTERNET EN FARMACIA CENTRAL, SEVILLA ES, TARJ. :*123456', '-12.00')).toBe('MEDICAL_PHARMACIES_AND_SUPPLEMENTS');
+    expect(both(enrichLine('Liquidacion De Las Tarjetas De Credito Del Contrato', '-240.00'))).toEqual([null, 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT']);
+    expect(nameOf('KWIACIARNIA MAK  ZAKUP PRZY UŻYCIU KARTY', '-45.00', 'PLN')).toBe('Kwiaciarnia Mak');
+    expect(nameOf('Bankgiroinsättning Norrbygg AB 055', '5000.00', 'SEK')).toBe('Norrbygg');
+  });
+});
