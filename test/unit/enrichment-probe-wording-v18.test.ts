@@ -397,7 +397,7 @@ describe("Italian, Spanish, Polish and Swedish lines in the shapes public fixtur
 
 describe('brands the public fixtures named under another spelling', () => {
   it("names Eni's energy supplier apart from its fuel stations, METRO France the wholesaler and HMRC's PAYE written together", () => {
-    expect(both(enrichLine('EUROPESE DOMICILIERING SCHULDEISER     : ENI GAS  POWER NV/SA REF. SCHULDEISER: 151402973860 MEDEDELING      : IN-1821', '-84.00'))).toEqual(['Eni Plenitude', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY']);
+    expect(both(enrichLine('EUROPESE DOMICILIERING SCHULDEISER     : ENI GAS  POWER NV/SA REF. SCHULDEISER: 151402973860 MEDEDELING      : IN-1821', '-84.00'))).toEqual(['Plenitude', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY']);
     expect(both(enrichLine('PRLV SEPA METRO FRANCE S.A.S.-METRO FRANCE ECH/090525 ID EMETTEUR/FR00ZZZ000000 MDT/CMR0001', '-412.00'))).toEqual(['Metro', 'GENERAL_MERCHANDISE_SUPERSTORES']);
     expect(nameOf('BILL PAYMENT VIA FASTER PAYMENT TO HMRCPAYE REFERENCE 120PA00123456 , MANDATE NO 0070', '-900.00', 'GBP')).toBe('HMRC');
   });
