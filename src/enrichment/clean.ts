@@ -181,6 +181,13 @@ const COUNTRY_IN_BRACKETS = /(?:\s+A)?\s+\((?:FRANCE|ALLEMAGNE|PAYS-BAS|BELGIQUE
 /** Erste's George names a card's shop as the purpose: "Purpose of use: RIESNERALM-HOCHSITZ IRDNING DONNE 8953 Payment reference: POS 22,00 AT D3 03.02. 14:03". */
 const GEORGE_CARD_SHOP = /^Purpose of use:\s*(.+?)\s+Payment reference:\s*POS\b/i;
 
+/**
+ * A US card line's street address after the shop, as some issuers' exports give it in the name's field, cut at its width: a house
+ * number, then a direction or a street's name and its kind ("SWORK COFFEE 2160 COLORADO BLVD", "T BOYLES TAVERN 37 N CATALINA AV",
+ * "CHIPOTLE 0929 246 SOUTH LAKE AVE", "SQ *THE WALRUS AND 111 EAST HOLL"). A word of the name stands before it.
+ */
+const STREET_ADDRESS_AFTER_NAME = /(?<=\S)\s+\d{1,5}\s+(?:(?:N|S|E|W|NE|NW|SE|SW|NORTH|SOUTH|EAST|WEST)\.?\s+\S.*|[A-Z][A-Z.]*(?:\s+[A-Z][A-Z.]*)?\s+(?:AVE?|BLVD?|ST|RD|DR|LN|WAY|PKWY|HWY)\.?(?:\s+\S+)?)$/i;
+
 /** Santander UK's card lines end the shop at the day, a rate between them when it paid abroad: "CARD PAYMENT TO PARCELBROKER ON 05-01-2023 …", "CARD PAYMENT TO GITHUB ,4.00 USD, RATE 0.8100/[ ON 28-01-2023". */
 const SANTANDER_CARD = /^CARD PAYMENT TO\s+(.+?)\s*(?:,\s*[\d.,]+\s*[A-Z]{3},\s*RATE\b.*?)?\s+ON \d{2}-\d{2}-\d{4}\b/i;
 /** Wells Fargo's bill payments end the payee at the channel: "Bill Pay Scana Energy on-Line xxxxxxxx68971 on 02-01". */
@@ -508,7 +515,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   const abroad = DIGIT.test(whole) ? foreignCurrency(whole) : undefined;
   text = codeEnds ? text : stripLeading(text);
   // A US card descriptor's store number, town and state: on a dollar account, or a card paid in dollars (a Belgian NV after a number is no Nevada).
-  if (currencyCode === undefined || currencyCode === 'USD' || abroad === 'USD') text = withoutUsTown(text);
+  if (currencyCode === undefined || currencyCode === 'USD' || abroad === 'USD') text = withoutUsTown(text).replace(STREET_ADDRESS_AFTER_NAME, '');
   text = withoutTillBranch(text, whole);
   // A card paid abroad names the amount in the shop's currency (EUR 18.50 on a krone account): its countries' towns end the name too.
   const towns = keepPlace ? NO_TOWNS : townsOfEither(currencyCode, abroad);

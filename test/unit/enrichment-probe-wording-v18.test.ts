@@ -402,3 +402,11 @@ describe('brands the public fixtures named under another spelling', () => {
     expect(nameOf('BILL PAYMENT VIA FASTER PAYMENT TO HMRCPAYE REFERENCE 120PA00123456 , MANDATE NO 0070', '-900.00', 'GBP')).toBe('HMRC');
   });
 });
+
+describe("a US card line's street address after the shop", () => {
+  it('ends the name at a house number before a direction or a street and its kind, and keeps a number that is part of a name', () => {
+    expect(nameOf('MAPLE LEAF DINER 2160 COLORADO BLVD', '-18.00', 'USD')).toBe('Maple Leaf Diner');
+    expect(nameOf('BLUE DOOR BOOKS 37 N CATALINA AV', '-22.00', 'USD')).toBe('Blue Door Books');
+    expect(nameOf('ROUTE 66 DINER ALBUQUERQUE NM', '-15.00', 'USD')).toBe('Route 66 Diner');
+  });
+});
