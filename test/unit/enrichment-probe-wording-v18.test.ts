@@ -410,3 +410,10 @@ describe("a US card line's street address after the shop", () => {
     expect(nameOf('ROUTE 66 DINER ALBUQUERQUE NM', '-15.00', 'USD')).toBe('Route 66 Diner');
   });
 });
+
+describe("AIB's internet banking transfers and a US returned deposit", () => {
+  it('reads *INET as a transfer and names no one for a returned item', () => {
+    expect(both(enrichLine('*INET JOHN MURPHY', '-50.00'))).toEqual(['John Murphy', 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
+    expect(nameOf('DEPOSITED ITEM RETURNED       Stop Payment   099001139', '-250.00', 'USD')).toBeNull();
+  });
+});
