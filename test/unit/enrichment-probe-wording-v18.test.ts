@@ -417,3 +417,9 @@ describe("AIB's internet banking transfers and a US returned deposit", () => {
     expect(nameOf('DEPOSITED ITEM RETURNED       Stop Payment   099001139', '-250.00', 'USD')).toBeNull();
   });
 });
+
+describe("Spain's SUELDO", () => {
+  it('reads a salary from a company the directory knows as pay, not as the company\'s trade', () => {
+    expect(both(enrichLine('Transferencia De Orange Espagne S.a., Concepto Sueldo', '2100.00'))).toEqual(['Orange', 'INCOME_WAGES']);
+  });
+});
