@@ -418,8 +418,9 @@ describe("AIB's internet banking transfers and a US returned deposit", () => {
   });
 });
 
-describe("Spain's SUELDO", () => {
+describe("Spain's SUELDO and Chase's PAYROLLDD", () => {
   it('reads a salary from a company the directory knows as pay, not as the company\'s trade', () => {
     expect(both(enrichLine('Transferencia De Orange Espagne S.a., Concepto Sueldo', '2100.00'))).toEqual(['Orange', 'INCOME_WAGES']);
+    expect(both(enrichLine('ORIG CO NAME:HARBOR MARINE SUPP CO ENTRY DESCR:PAYROLLDD  SEC:PPD  ORIG ID:1380549190', '2400.00', 'USD'))[1]).toBe('INCOME_WAGES');
   });
 });
