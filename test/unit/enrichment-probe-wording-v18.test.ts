@@ -424,3 +424,21 @@ describe("Spain's SUELDO and Chase's PAYROLLDD", () => {
     expect(both(enrichLine('ORIG CO NAME:HARBOR MARINE SUPP CO ENTRY DESCR:PAYROLLDD  SEC:PPD  ORIG ID:1380549190', '2400.00', 'USD'))[1]).toBe('INCOME_WAGES');
   });
 });
+
+describe('Danish, Norwegian and US OFX wordings in the shapes public fixtures give', () => {
+  it("reads Danish debit card words, Danske Bank's DK-NOTA, transfers and ATM words, and Føtex written in ASCII", () => {
+    expect(nameOf('Debetkort    Bageriet Hansen - 8015', '-42.00', 'DKK')).toBe('Bageriet Hansen');
+    expect(nameOf('DK-NOTA52017 KAFFEBAREN.DK/', '-42.00', 'DKK')).toBe('Kaffebaren.Dk');
+    expect(nameOf('kontaktløs Dankort Bagerhuset Nota 010101', '-50.00', 'DKK')).toBe('Bagerhuset');
+    expect(nameOf('VISA/DANKORT FOETEX NOERREBRO', '-120.00', 'DKK')).toBe('Føtex');
+    expect(both(enrichLine('Haeveautomat kontant udbetaling', '-500.00', 'DKK'))).toEqual([null, 'TRANSFER_OUT_WITHDRAWAL']);
+    expect(nameOf('Straksoverførsel 0012345', '-200.00', 'DKK')).toBeNull();
+  });
+
+  it("reads Norway's tax and savings lines and US OFX method words", () => {
+    expect(both(enrichLine('Skatt Betalt: 15.08.25', '-4200.00', 'NOK'))).toEqual([null, 'GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT']);
+    expect(both(enrichLine('Fast sparebeløp Betalt: 11.04.25', '-1000.00', 'NOK'))).toEqual([null, 'TRANSFER_OUT_SAVINGS']);
+    expect(nameOf('MOBILE PAYMENT TO XXXXX1234', '-250.00', 'USD')).toBeNull();
+    expect(nameOf('POS Purchase Non-PIN HARBOR BOOKS', '-18.00', 'USD')).toBe('Harbor Books');
+  });
+});
