@@ -111,7 +111,7 @@ const TOWN_OF = new Set([
  */
 export const TILL = /(?:^|\s)(?:TST|SQ|CLV|ZTL|SUMUP|SMP|IZ|ZETTLE_?)\s?\*/i;
 /** A processor's prefix after other text (a Dutch "BEA NR:… SumUp *Koffiebar"), before the stars go. */
-const PROCESSOR_PREFIX = String.raw`(?<=^|\s)(?:${PROCESSORS.join('|')})\s?\*\s*`;
+const PROCESSOR_PREFIX = String.raw`(?<=^|\s|-)(?:${PROCESSORS.join('|')})\s?\*\s*`;
 const PROCESSOR = new RegExp(PROCESSOR_PREFIX, 'gi');
 /** The same prefix with a name after it. */
 const PROCESSOR_BEFORE_NAME = new RegExp(String.raw`${PROCESSOR_PREFIX}\p{L}`, 'iu');
@@ -144,7 +144,7 @@ const FIELD_SEPARATOR = ' , ';
 /** A NatWest field before the name: the card's last digits with the day (and C for contactless, CD for a card), a call reference. */
 const FIELD_BEFORE_NAME = /^(?:\d{4} \d{2}[A-Z]{3}\d{2}(?: CD?)?|CALL REF\.NO\. \d+)$/i;
 /** comdirect's lines ("Empfänger: Katharina Vogt Kto/IBAN: DE44… BLZ/BIC: … Buchungstext: Miete April") and Erste's George in English ("Payment recipient: A1 Telekom Austria Aktiengesellschaft Purpose of use: …", "… Recipient: Andreas Ragg Payment reference: …"). */
-const EMPFAENGER = /\b(?:Empf(?:ä|ae|a)nger|Payment recipient|Recipient|Payer):\s*(.+?)(?:\s+(?:Kto\/IBAN|IBAN|BLZ\/BIC|Buchungstext|Verwendungszweck|Payment reference|Purpose of use|Recipient IBAN|Payment recipient IBAN|Payer IBAN)\s*:|$)/i;
+const EMPFAENGER = /\b(?:Empf(?:ä|ae|a)nger|Payment recipient|Recipient|Payer):\s*(.+?)(?:\s*(?=Kto\/IBAN:)|\s+(?:Kto\/IBAN|IBAN|BLZ\/BIC|Buchungstext|Verwendungszweck|Payment reference|Purpose of use|Recipient IBAN|Payment recipient IBAN|Payer IBAN)\s*:|$)/i;
 /** Paysera's lines name the seller after a label: "… projekts https://www.bilesuserviss.lv pardevejs: Bilesu Serviss". */
 const SELLER = /\bp[āa]rdev[ēe]js:\s*([^,]+)/iu;
 /** Dutch SEPA lines: "Naam: Gemeente Amsterdam Omschrijving: …". */
@@ -154,7 +154,7 @@ const TAGGED_NAME = /\/(?:NAME\/|CNTP\/[^/]*\/[^/]*\/)([^/]+)/i;
 /** BNP Paribas's transfers name the payee after /BEN, among /MOTIF and /REFDO fields ("VIR SEPA EMIS /MOTIF ANNIV LEA /BEN MME LAURENT SOPHIE /REFDO NOTPROVIDED"), and the payer after /DE or /FRM ("VIR SEPA INST RECU /DE ACME CORP /REF …"). */
 const BEN_FIELD = /\/(?:BEN|FRM|DE)\s+([^/]+?)\s*(?=\/|$)/i;
 /** KBC and ING name the shop first and the card after, as do Austrian card lines that end in the card's field, the day and the time ("GASTHAUS ZUR LINDE LINZ 4020 POS 54,20 AT D5 09.03. 19:45") and Fineco's card lines ("TRATTORIA DA NELLO     LUCCA         ITCarta N. *****208Data operazione …"): "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …"; so do Italian banks: "… TREVISO ITA Operazione carta ****1234 del …", KBC and CBC with their own card's name ("… COFFEE LAB GENT GENT MET KBC-DEBETKAART 5169 41XX XXXX 3312"), and Belgian banks that name the cardholder after a label ("… NEUHAUS ZAVENTEM 19/07/2024 om 06:58 Kaarthouder: SOFIE DE SMET", "… Titulaire: THOMAS LAMBERT"). */
-const CARD_AFTER_NAME = /,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|Operazione carta\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
+const CARD_AFTER_NAME = /,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|WITH (?:KBC|CBC) DEBIT CARD\b|(?:WITH|MET|AVEC) (?:APPLE|GOOGLE) PAY\b|CARDHOLDER\s*:|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|Operazione carta\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
 /**
  * Italian banks' labelled parties: the shop a PagoBancomat card paid ("… ora 18:21 presso: TABACCHERIA RICCI N.14 VIA ROMA 22
  * CARPI ITA Carta N° …"), a postal bill's creditor ("… CCPOST : 000000000000 CREDITORE: COMUNE DI BERGAMO"), a transfer's
@@ -187,6 +187,13 @@ const GEORGE_CARD_SHOP = /^Purpose of use:\s*(.+?)\s+Payment reference:\s*POS\b/
  * "CHIPOTLE 0929 246 SOUTH LAKE AVE", "SQ *THE WALRUS AND 111 EAST HOLL"). A word of the name stands before it.
  */
 const STREET_ADDRESS_AFTER_NAME = /(?<=\S)\s+\d{1,5}\s+(?:(?:N|S|E|W|NE|NW|SE|SW|NORTH|SOUTH|EAST|WEST)\.?\s+\S.*|[A-Z][A-Z.]*(?:\s+[A-Z][A-Z.]*)?\s+(?:AVE?|BLVD?|ST|RD|DR|LN|WAY|PKWY|HWY)\.?(?:\s+\S+)?)$/i;
+
+/**
+ * German card lines that give the payee's fields after slashes and the time of the payment (Sparkasse, whose counterparty field says
+ * only "Lastschrift aus Kartenzahlung": "Setzer 24/7 Vell./Wolpertshausen/DE 31.12.2025 um 19:08:01 Uhr …"; Volksbanks: "DIAK Klinikum
+ * Landkrei/Am Mutterhaus 1/Schwaebisch H/D02.01.2026 / 18:58 Ortszeit"): the first field, a slash between digits (24/7) no end of it.
+ */
+const GERMAN_CARD_PAYEE = /^(.+?)(?:(?<=\D)\/|\/(?=\D)).*\/DE?(?=[\s/\d]|$).*\b(?:Uhr|Ortszeit)\b/;
 
 /** Santander UK's card lines end the shop at the day, a rate between them when it paid abroad: "CARD PAYMENT TO PARCELBROKER ON 05-01-2023 …", "CARD PAYMENT TO GITHUB ,4.00 USD, RATE 0.8100/[ ON 28-01-2023". */
 const SANTANDER_CARD = /^CARD PAYMENT TO\s+(.+?)\s*(?:,\s*[\d.,]+\s*[A-Z]{3},\s*RATE\b.*?)?\s+ON \d{2}-\d{2}-\d{4}\b/i;
@@ -308,8 +315,8 @@ const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR|CPM)$/i;
  * a direct debit to So Energy, not a standing order.
  */
 const LEADING_UK_CODE = /^(?:SO|DD|FP)\s/i;
-/** A time of day, with its label (Norway's kl., Italy's ore, Poland's godz., Belgian card lines' "OM 11.20 UUR", "A 19.22 HEURES", "om 06:58" and "à 14:10"). */
-const TIME = /\b(?:(?:OM|A) )?\d{1,2}[:.]\d{2} (?:UUR|HEURES?)\b|(?:\b(?:KL|ORE|GODZ|OM)\.? |(?<=^|\s)À )?\b(?:\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s?(?:UHR|H|O)|[AP]M?)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
+/** A time of day, with its label (Norway's kl., Italy's ore, Poland's godz., Belgian card lines' "OM 11.20 UUR", "A 19.22 HEURES", KBC's English "AT 21.34 TIME", "om 06:58" and "à 14:10"). */
+const TIME = /\b(?:(?:OM|A|AT) )?\d{1,2}[:.]\d{2} (?:UUR|HEURES?|TIME)\b|(?:\b(?:KL|ORE|GODZ|OM)\.? |(?<=^|\s)À )?\b(?:\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s?(?:UHR|H|O)|[AP]M?)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
 const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)*|\d+(?:[.,]\d+)*\s?${CURRENCY}|(?:KURS|RATE|FX RATE):?\s?\d+(?:[.,]\d+)?(?:\/${CURRENCY})?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
 /** The currency of an amount the line gives beside its own (a card paid abroad: EUR 18.50, 24.50 EUR). */
 const FOREIGN_CURRENCY = new RegExp(String.raw`\b(${CURRENCY.slice(3, -1)})\s?\d|\d\s?(${CURRENCY.slice(3, -1)})\b`, 'i');
@@ -506,7 +513,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   const collapsed = wholeDescription(!keepPlace && (currencyCode === undefined || currencyCode === 'USD') && isCutByOfx(raw) ? withoutPaddedTown(raw) : withoutAsides(raw));
   const whole = withGluedFieldsApart(collapsed);
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
-  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (/^(?:CARD PAYMENT TO|Bill Pay|Purpose of use:) /i.test(descriptor) ? (SANTANDER_CARD.exec(descriptor) ?? WELLS_BILL_PAY.exec(descriptor) ?? GEORGE_CARD_SHOP.exec(descriptor))?.[1] : undefined) ?? (descriptor.includes(' - ') || descriptor.includes('KAART') ? CARDHOLDER_THEN_SHOP.exec(descriptor)?.[1] : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? (whole.includes('/BEN') || (whole.startsWith('VIR') && (whole.includes('/DE ') || whole.includes('/FRM '))) ? BEN_FIELD.exec(whole)?.[1] : undefined) ?? labelled(ADRES, whole) ?? (whole.includes('PRESSO') || whole.includes('presso') || whole.includes('Presso') ? SHOP_AFTER_PRESSO.exec(whole)?.[1] : undefined) ?? (INTESA.test(whole) ? INTESA_PARTY.exec(whole)?.[1] : undefined) ?? labelled(ITALIAN_PARTY, whole) ?? labelled(WIRE_PARTY, whole) ?? PAYPAL_SHOP.exec(whole)?.[1] ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (/^(?:CARD PAYMENT TO|Bill Pay|Purpose of use:) /i.test(descriptor) ? (SANTANDER_CARD.exec(descriptor) ?? WELLS_BILL_PAY.exec(descriptor) ?? GEORGE_CARD_SHOP.exec(descriptor))?.[1] : undefined) ?? (whole.includes('Uhr') || whole.includes('Ortszeit') ? GERMAN_CARD_PAYEE.exec(whole)?.[1] : undefined) ?? (descriptor.includes(' - ') || descriptor.includes('KAART') ? CARDHOLDER_THEN_SHOP.exec(descriptor)?.[1] : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? (whole.includes('/BEN') || (whole.startsWith('VIR') && (whole.includes('/DE ') || whole.includes('/FRM '))) ? BEN_FIELD.exec(whole)?.[1] : undefined) ?? labelled(ADRES, whole) ?? (whole.includes('PRESSO') || whole.includes('presso') || whole.includes('Presso') ? SHOP_AFTER_PRESSO.exec(whole)?.[1] : undefined) ?? (INTESA.test(whole) ? INTESA_PARTY.exec(whole)?.[1] : undefined) ?? labelled(ITALIAN_PARTY, whole) ?? labelled(WIRE_PARTY, whole) ?? PAYPAL_SHOP.exec(whole)?.[1] ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   if (QUOTE.test(text)) text = text.replace(QUOTES, ' ');
   if (text.includes('(')) text = text.replace(COUNTRY_IN_BRACKETS, '');

@@ -442,3 +442,20 @@ describe('Danish, Norwegian and US OFX wordings in the shapes public fixtures gi
     expect(nameOf('POS Purchase Non-PIN HARBOR BOOKS', '-18.00', 'USD')).toBe('Harbor Books');
   });
 });
+
+describe("KBC's English lines, AIB's, Sparkasse's and a Volksbank's card lines, in the shapes public fixtures give", () => {
+  it("reads KBC's English card lines and Belgian transfer words, and AIB's PayPal purchases and lodgements", () => {
+    expect(nameOf('PAYMENT VIA DEBIT MASTERCARD 06-05-2025 AT 21.34 TIME TAVERNA MYTHOS GR57002 LAGKADAS WITH APPLE PAY 5127 88XX XXXX 1234', '-38.00')).toBe('Taverna Mythos');
+    expect(nameOf('BETALING VIA MAESTRO 08-05-2025 OM 17.11 UUR FRITUUR DE KEIZER', '-12.00')).toBe('Frituur de Keizer');
+    expect(both(enrichLine('AFRONDEN EN BELEGGEN NAAR BE50 7269 6798 5918', '-2.40'))).toEqual([null, 'TRANSFER_OUT_INVESTMENT_AND_RETIREMENT_FUNDS']);
+    expect(nameOf('RECEIVING MONEY INSTANTLY FROM BE00 0000 0000 0005', '50.00')).toBeNull();
+    expect(nameOf('VDP-PAYPAL *SKYLARKGAMES', '-19.99')).toBe('Skylarkgames');
+    expect(both(enrichLine('CASH LODGEMENT', '200.00'))).toEqual([null, 'TRANSFER_IN_DEPOSIT']);
+  });
+
+  it("reads Sparkasse's payee when its counterparty field says only Lastschrift aus Kartenzahlung, and a Volksbank's first slashed field", () => {
+    expect(nameOf('Landbäckerei Kern/Tuebingen/DE 02.05.2025 um 08:14:22 Uhr 682/228/ECTL/', '-6.40', 'EUR', { counterpartyName: 'Lastschrift aus Kartenzahlung' })).toBe('Landbäckerei Kern');
+    expect(nameOf('Buchhandlung Seitenweise/Am Markt 3/Tuebingen/D02.05.2025 / 10:12 Ortszeit', '-24.00', 'EUR', { counterpartyName: 'DZ BANK AG' })).toBe('Buchhandlung Seitenweise');
+    expect(nameOf('Empfänger: Gartenbau Linde GmbHKto/IBAN: DE81760100850901210858 BLZ/BIC: PBNKDEFF Buchungstext: Rechnung 118', '-240.00')).toBe('Gartenbau Linde');
+  });
+});
