@@ -195,6 +195,18 @@ const STREET_ADDRESS_AFTER_NAME = /(?<=\S)\s+\d{1,5}\s+(?:(?:N|S|E|W|NE|NW|SE|SW
  */
 const GERMAN_CARD_PAYEE = /^(.+?)(?:(?<=\D)\/|\/(?=\D)).*\/DE?(?=[\s/\d]|$).*\b(?:Uhr|Ortszeit)\b/;
 
+/** American Express's name field is twenty characters, the city right after it, glued when the name fills it: "TAKAHACHI RESTAURANTNEW YORK", "UNION MARKET -  HOUSNEW YORK". */
+const AMEX_NAME_FIELD = 20;
+
+/** `raw` without the city American Express writes after its twenty-character name field (AMEX_NAME_FIELD), a city of the written list or a US town. */
+function withoutCityAfterField(raw: string): string {
+  if (raw.length <= AMEX_NAME_FIELD + 2 || raw.length > AMEX_NAME_FIELD + 24 || raw.charCodeAt(AMEX_NAME_FIELD - 1) === 32) return raw;
+  // A city of five letters or more, after a name whose last word keeps three (PIXEL PALACE RETRO GAMES is no RETRO G in Ames).
+  const city = raw.slice(AMEX_NAME_FIELD).trim();
+  const name = raw.slice(0, AMEX_NAME_FIELD);
+  return city.length >= 5 && name.length - name.lastIndexOf(' ') > 3 && /^[A-Z][A-Z .]+$/.test(city) && isPlace(normalize(city), townsOf('USD')) ? name : raw;
+}
+
 /** Santander UK's card lines end the shop at the day, a rate between them when it paid abroad: "CARD PAYMENT TO PARCELBROKER ON 05-01-2023 …", "CARD PAYMENT TO GITHUB ,4.00 USD, RATE 0.8100/[ ON 28-01-2023". */
 const SANTANDER_CARD = /^CARD PAYMENT TO\s+(.+?)\s*(?:,\s*[\d.,]+\s*[A-Z]{3},\s*RATE\b.*?)?\s+ON \d{2}-\d{2}-\d{4}\b/i;
 /** Wells Fargo's bill payments end the payee at the channel: "Bill Pay Scana Energy on-Line xxxxxxxx68971 on 02-01". */
@@ -510,7 +522,7 @@ export function wholeDescription(raw: string): string {
  * `currencyCode`: the account's, whose countries' towns end a name as the written list's cities do (towns.ts).
  */
 export function counterpartyText(raw: string, keepPlace = false, currencyCode?: string): string {
-  const collapsed = wholeDescription(!keepPlace && (currencyCode === undefined || currencyCode === 'USD') && isCutByOfx(raw) ? withoutPaddedTown(raw) : withoutAsides(raw));
+  const collapsed = wholeDescription(!keepPlace && (currencyCode === undefined || currencyCode === 'USD') && isCutByOfx(raw) ? withoutPaddedTown(raw) : currencyCode === 'USD' ? withoutCityAfterField(withoutAsides(raw)) : withoutAsides(raw));
   const whole = withGluedFieldsApart(collapsed);
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
   let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (/^(?:CARD PAYMENT TO|Bill Pay|Purpose of use:) /i.test(descriptor) ? (SANTANDER_CARD.exec(descriptor) ?? WELLS_BILL_PAY.exec(descriptor) ?? GEORGE_CARD_SHOP.exec(descriptor))?.[1] : undefined) ?? (whole.includes('Uhr') || whole.includes('Ortszeit') ? GERMAN_CARD_PAYEE.exec(whole)?.[1] : undefined) ?? (descriptor.includes(' - ') || descriptor.includes('KAART') ? CARDHOLDER_THEN_SHOP.exec(descriptor)?.[1] : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? (whole.includes('/BEN') || (whole.startsWith('VIR') && (whole.includes('/DE ') || whole.includes('/FRM '))) ? BEN_FIELD.exec(whole)?.[1] : undefined) ?? labelled(ADRES, whole) ?? (whole.includes('PRESSO') || whole.includes('presso') || whole.includes('Presso') ? SHOP_AFTER_PRESSO.exec(whole)?.[1] : undefined) ?? (INTESA.test(whole) ? INTESA_PARTY.exec(whole)?.[1] : undefined) ?? labelled(ITALIAN_PARTY, whole) ?? labelled(WIRE_PARTY, whole) ?? PAYPAL_SHOP.exec(whole)?.[1] ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
@@ -546,9 +558,13 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
 /** The Baltic words for a street that follow its name (KALKU IELA, TARTU MNT, GEDIMINO PROSPEKTAS), as a card line's address after the shop. */
 const STREET_AFTER_NAME = new Set(['IELA', 'GATVE', 'PROSPEKTAS', 'PROSPEKTS', 'BULVARIS', 'MNT', 'MAANTEE', 'TANAV', 'PUIESTEE']);
 
-/** `text` without a street (its name and the word for a street) at its end, when a word of the name stands before it: KAFIJAS BODE KALKU IELA. */
+/** A Nordic street, its kind ending its name, and its number after a shop's name, as DNB's card lines give them before the town: "TORGGATA FRUKT TORGGT. 21 OSLO". */
+const NORDIC_STREET_AND_NUMBER = /(?<=\S)\s+\p{L}+(?:GT|VN|VEI|VEIEN|GATA|GATE|GATAN|VEJ|VEJEN|GADE|GADEN|VÄGEN|VAGEN|PLASS)\.?\s+\d{1,4}[A-Z]?$/iu;
+
+/** `text` without a street (its name and the word for a street, or a Nordic street and its number) at its end, when a word of the name stands before it: KAFIJAS BODE KALKU IELA. */
 function withoutStreetAtEnd(text: string): string {
   const last = text.lastIndexOf(' ');
+  if (last > 0 && /\d$/.test(text)) return text.replace(NORDIC_STREET_AND_NUMBER, '');
   if (last < 0 || !STREET_AFTER_NAME.has(normalize(text.slice(last + 1)))) return text;
   const street = text.lastIndexOf(' ', last - 1);
   return street > 0 ? text.slice(0, street) : text;

@@ -459,3 +459,11 @@ describe("KBC's English lines, AIB's, Sparkasse's and a Volksbank's card lines, 
     expect(nameOf('Empfänger: Gartenbau Linde GmbHKto/IBAN: DE81760100850901210858 BLZ/BIC: PBNKDEFF Buchungstext: Rechnung 118', '-240.00')).toBe('Gartenbau Linde');
   });
 });
+
+describe("American Express's twenty-character name field and DNB's street before the town", () => {
+  it('cuts the city glued after a full name field, never a town inside a word, and a Nordic street and number after the shop', () => {
+    expect(nameOf('SAKURA SUSHI KITCHENNEW YORK', '-48.00', 'USD')).toBe('Sakura Sushi Kitchen');
+    expect(nameOf('PIXEL PALACE RETRO GAMES', '-38.99', 'USD')).toBe('Pixel Palace Retro Games');
+    expect(nameOf('12.05 BAKERIET PAA HJORNET TORGGT. 21 OSLO', '-64.00', 'NOK')).toBe('Bakeriet Paa Hjornet');
+  });
+});
