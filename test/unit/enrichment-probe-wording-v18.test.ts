@@ -467,3 +467,10 @@ describe("American Express's twenty-character name field and DNB's street before
     expect(nameOf('12.05 BAKERIET PAA HJORNET TORGGT. 21 OSLO', '-64.00', 'NOK')).toBe('Bakeriet Paa Hjornet');
   });
 });
+
+describe('a nursery of plants is no school', () => {
+  it("reads PLANTESKOLE and BAUMSCHULE as garden centres, not as a school's compound", () => {
+    expect(detailedOf('Dankort-nota PLANTESKOLE SYD 3495', '-200.00', 'DKK')).toBe('HOME_IMPROVEMENT_REPAIR_AND_MAINTENANCE');
+    expect(detailedOf('Kartenzahlung BAUMSCHULE HOFMANN', '-45.00')).toBe('HOME_IMPROVEMENT_REPAIR_AND_MAINTENANCE');
+  });
+});
