@@ -186,6 +186,10 @@ const GEORGE_CARD_SHOP = /^Purpose of use:\s*(.+?)\s+Payment reference:\s*POS\b/
  * number, then a direction or a street's name and its kind ("SWORK COFFEE 2160 COLORADO BLVD", "T BOYLES TAVERN 37 N CATALINA AV",
  * "CHIPOTLE 0929 246 SOUTH LAKE AVE", "SQ *THE WALRUS AND 111 EAST HOLL"). A word of the name stands before it.
  */
+/** The same where OFX cut the field at its width, the street's kind cut off: a house number after two words of the name, a word or two after it ("GLOBAL PARKING SYSTEMS 3470 WILS", "UCLA PARKING SVCS 555 WESTWOOD P"). */
+const STREET_IN_CUT_FIELD = /(?<=\S\s+\S+)\s+\d{1,5}\s+[A-Z0-9][A-Za-z0-9.]*(?:\s+[A-Za-z.]+)?\s*$/;
+/** Words of a transfer or an ACH entry, whose numbers are codes and accounts, not a house's (ACH CREDIT IRS TREAS 310 TAX REF, TRANSFER TO SHARE 01 SAVINGS ONL). */
+const NOT_A_PURCHASE = /\b(?:ACH|TRANSFER|XFER|TREAS|DEPOSIT|PAYROLL|SAVINGS|SHARE|PAYMENT|PMT|CREDIT|DIVIDEND|INTEREST|CHECK)\b/i;
 const STREET_ADDRESS_AFTER_NAME = /(?<=\S)\s+\d{1,5}\s+(?:(?:N|S|E|W|NE|NW|SE|SW|NORTH|SOUTH|EAST|WEST)\.?\s+\S.*|[A-Z][A-Z.]*(?:\s+[A-Z][A-Z.]*)?\s+(?:AVE?|BLVD?|ST|RD|DR|LN|WAY|PKWY|HWY)\.?(?:\s+\S+)?)$/i;
 
 /**
@@ -534,7 +538,10 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   const abroad = DIGIT.test(whole) ? foreignCurrency(whole) : undefined;
   text = codeEnds ? text : stripLeading(text);
   // A US card descriptor's store number, town and state: on a dollar account, or a card paid in dollars (a Belgian NV after a number is no Nevada).
-  if (currencyCode === undefined || currencyCode === 'USD' || abroad === 'USD') text = withoutUsTown(text).replace(STREET_ADDRESS_AFTER_NAME, '');
+  if (currencyCode === undefined || currencyCode === 'USD' || abroad === 'USD') {
+    text = withoutUsTown(text).replace(STREET_ADDRESS_AFTER_NAME, '');
+    if (isCutByOfx(raw) && !NOT_A_PURCHASE.test(raw)) text = text.replace(STREET_IN_CUT_FIELD, '');
+  }
   text = withoutTillBranch(text, whole);
   // A card paid abroad names the amount in the shop's currency (EUR 18.50 on a krone account): its countries' towns end the name too.
   const towns = keepPlace ? NO_TOWNS : townsOfEither(currencyCode, abroad);

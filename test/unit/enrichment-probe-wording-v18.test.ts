@@ -474,3 +474,10 @@ describe('a nursery of plants is no school', () => {
     expect(detailedOf('Kartenzahlung BAUMSCHULE HOFMANN', '-45.00')).toBe('HOME_IMPROVEMENT_REPAIR_AND_MAINTENANCE');
   });
 });
+
+describe("a street OFX cut at the field's width", () => {
+  it('ends a card purchase\'s name at a house number after two of its words, never an ACH entry\'s code', () => {
+    expect(nameOf('HARBOR VIEW PARKING CO 3470 WILS', '-15.00', 'USD')).toBe('Harbor View Parking Co');
+    expect(both(enrichLine('ACH CREDIT IRS TREAS 310 TAX REF', '812.00', 'USD'))).toEqual(['IRS', 'INCOME_TAX_REFUND']);
+  });
+});
