@@ -224,11 +224,15 @@ const FEE_INCLUDED = /\s+AMOUNT IN [A-Z]{3} [\d.,]+ ON \d{1,2} [A-Z]{3} .*?\bFIN
 /** DKB's card lines paid abroad, the amount in the shop's currency, the rate and the fee the amount includes: "… Debitk.0 2030-12 Original 39,86 USD 1 Euro=1,1563 USD Einsatzentgelt 0,15 EUR Zahl.System VISA Debit". A purchase, not a fee. */
 const ORIGINAL_AMOUNT = /\s+Original [\d.,]+ [A-Z]{3} 1 Euro\s?=.*$/;
 
-/** `raw` without what it says beside the payment: a US ACH line's account holder (ACCOUNT_HOLDER), Barclays's and DKB's notes of a fee included (FEE_INCLUDED, ORIGINAL_AMOUNT). */
+/** Openbank's and Santander's receipt and mandate numbers after the creditor: "RECIBO VODAFONE ESPANA S.A.U. Nº RECIBO 0073 0100 755 BCBHHCR REF. MANDATO 0910024644". */
+const RECEIPT_NUMBER = /\s+N[º°] RECIBO\b.*$/;
+
+/** `raw` without what it says beside the payment: a US ACH line's account holder (ACCOUNT_HOLDER), Barclays's and DKB's notes of a fee included (FEE_INCLUDED, ORIGINAL_AMOUNT), a Spanish receipt's numbers (RECEIPT_NUMBER). */
 export function withoutAsides(raw: string): string {
   const text = raw.includes('IND') ? raw.replace(ACCOUNT_HOLDER, ' ') : raw;
   const abroad = text.includes('Original') ? text.replace(ORIGINAL_AMOUNT, '') : text;
-  return abroad.includes('FINAL GBP') ? abroad.replace(FEE_INCLUDED, '') : abroad;
+  const receipt = abroad.includes('RECIBO') ? abroad.replace(RECEIPT_NUMBER, '') : abroad;
+  return receipt.includes('FINAL GBP') ? receipt.replace(FEE_INCLUDED, '') : receipt;
 }
 
 /** PayPal's instant transfers name the shop paid after their own words, in the entry's ID or alone: "PAYPAL DES:INST XFER ID:ETSY.COM INDN:…". */
@@ -501,13 +505,16 @@ function needsOf(text: string): Needs {
   };
 }
 
-/** The HTML entities a bank's web export leaves in a description (MAPLE &AMP; RYE COFFEE, JOE&#39;S). */
+/** The HTML entities a bank's web export leaves in a description (MAPLE &AMP; RYE COFFEE, JOE&#39;S), and the line breaks an export writes as tags (ING's notes: "HFD Kiosk HOOFDDORP NLD<br>Pasvolgnr: 006 …"). */
 const ENTITIES: Readonly<Record<string, string>> = { amp: '&', quot: '"', apos: "'", '#39': "'" };
 const ENTITY = /&(amp|quot|apos|#39);/gi;
 
-/** `text` with the HTML entities ENTITIES lists written as their characters. */
+const LINE_BREAK_TAG = /<br\s*\/?>/gi;
+
+/** `text` with the HTML entities ENTITIES lists written as their characters, and a line break's tag as a space. */
 export function withEntitiesDecoded(text: string): string {
-  return text.includes('&') ? text.replace(ENTITY, (_, name: string) => ENTITIES[name.toLowerCase()]!) : text;
+  const decoded = text.includes('&') ? text.replace(ENTITY, (_, name: string) => ENTITIES[name.toLowerCase()]!) : text;
+  return decoded.includes('<') ? decoded.replace(LINE_BREAK_TAG, ' ') : decoded;
 }
 
 /** The description's counterparty text (counterpartyText); the whole description, whitespace collapsed, when nothing is left. */

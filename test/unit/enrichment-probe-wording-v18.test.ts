@@ -481,3 +481,22 @@ describe("a street OFX cut at the field's width", () => {
     expect(both(enrichLine('ACH CREDIT IRS TREAS 310 TAX REF', '812.00', 'USD'))).toEqual(['IRS', 'INCOME_TAX_REFUND']);
   });
 });
+
+describe('Dutch, French, Spanish and Portuguese lines in the shapes public fixtures give', () => {
+  it("reads an export's line-break tags, Crédit Agricole's and LCL's transfer words, GoCardless's GC RE, French fees and deferred card debits", () => {
+    expect(nameOf('7566 BOEKHANDEL DOMINICUS ROTTERDAM NLD<br>Pasvolgnr: 009 28-02-2025 11:43<br>Transactie: W7Z9M5 Term: 5RPR6Z', '-18.00')).toBe('Boekhandel Dominicus');
+    expect(nameOf('VIREMENT EMIS WEB SCI LES TILLEULS Loyer', '-900.00')).toBe('Sci les Tilleuls');
+    expect(nameOf('PRELEVEMENT GC RE STUDIO PILATES', '-55.90')).toBe('Studio Pilates');
+    expect(both(enrichLine('FRAIS DE VIREMENT', '-0.98'))).toEqual([null, 'BANK_FEES_OTHER_BANK_FEES']);
+    expect(both(enrichLine('DEBIT CARTE BANCAIRE DIFFERE', '-862.40'))).toEqual([null, 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT']);
+    expect(both(enrichLine('SM CASINO CS494', '-36.42'))).toEqual(['Casino', 'FOOD_AND_DRINK_GROCERIES']);
+  });
+
+  it("reads Openbank's receipt numbers, Portugal's stamp duty, services, deposits and MB WAY, and Bizum without a name", () => {
+    expect(nameOf('RECIBO GIMNASIO ATLAS Nº RECIBO 0073 0100 755 BBZDJNB REF. MANDATO 101A', '-60.00')).toBe('Gimnasio Atlas');
+    expect(both(enrichLine('IMPOSTO DE SELO ABR 2025', '-0.32'))).toEqual([null, 'BANK_FEES_OTHER_BANK_FEES']);
+    expect(nameOf('PAGAMENTO SERVICOS EDP', '-84.15')).toBe('EDP');
+    expect(both(enrichLine('DEPOSITO EM NUMERARIO', '150.00'))).toEqual([null, 'TRANSFER_IN_DEPOSIT']);
+    expect(nameOf('BIZUM ENVIADO', '-3.00')).toBeNull();
+  });
+});
