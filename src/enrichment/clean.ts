@@ -134,6 +134,8 @@ const BRANCH_AFTER_FIL = /\s+Fil\.\s.*$/i;
 const OWNER_AFTER_V = /\s+v\/\s*\p{L}.*$/iu;
 /** mBank's card lines end in the shop's town after a spaced slash, any town of one or more words (SMILE DENT GABINET STOMATOL /GORZOW WLKP). */
 const MBANK_TOWN = /\s\/[\p{L} .'-]+$/u;
+/** A British postcode's district after the town, two words of the name before it: "THUNDERBIRD FRIED CHIC LONDON E20", "THE KINGS ARMS CHIPPING CAMPDEN GL55". */
+const UK_POSTCODE_DISTRICT = /(?<=\S\s+\S+\s+\S+)\s+[A-Z]{1,2}\d{1,2}[A-Z]?$/;
 const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Kartenumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: PAYCONIQ(?: CO)?| CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB|ACH(?: WEB-RECUR)?|SEPA CREDIT TRANSFER|APPLE PAY|GOOGLE PAY|KAART|DATA TRANSAKCJI|VISA DIRECT(?: [A-Z]{2})?|(?:- )?Transazione C-less|ZAKUP PRZY U[ŻZ]YCIU KARTY)$/iu;
 /** SumUp's and other terminals' "NAME//CITY/COUNTRY", SEB's Baltic card lines' "NAME/CITY/EST", French card lines' "NAME\\CITY\\ FR", and Adyen's German lines' "NAME/STREET 1/TOWN/DE". */
 const SLASHED_PLACE = /\/\/.*$|\/[\p{L} .'-]+\/[A-Z]{3}\b.*$|\\.*$|\/[^/]*\/[^/]*\/[A-Z]{2}$/u;
@@ -224,14 +226,17 @@ const FEE_INCLUDED = /\s+AMOUNT IN [A-Z]{3} [\d.,]+ ON \d{1,2} [A-Z]{3} .*?\bFIN
 /** DKB's card lines paid abroad, the amount in the shop's currency, the rate and the fee the amount includes: "… Debitk.0 2030-12 Original 39,86 USD 1 Euro=1,1563 USD Einsatzentgelt 0,15 EUR Zahl.System VISA Debit". A purchase, not a fee. */
 const ORIGINAL_AMOUNT = /\s+Original [\d.,]+ [A-Z]{3} 1 Euro\s?=.*$/;
 
+/** Swedbank Latvia's rate and conversion fee on a card paid abroad: "PIRKUMS 1 17.11.2019 2.50 GBP VALŪTAS KURSS 0.856164, KONVERTĀCIJAS MAKSA 0.06 EUR (1) Rapha". */
+const LATVIAN_RATE = /\bVAL[ŪU]TAS KURSS [\d.,]+,?\s*KONVERT[ĀA]CIJAS MAKSA [\d.,]+ [A-Z]{3}/i;
 /** Openbank's and Santander's receipt and mandate numbers after the creditor: "RECIBO VODAFONE ESPANA S.A.U. Nº RECIBO 0073 0100 755 BCBHHCR REF. MANDATO 0910024644". */
 const RECEIPT_NUMBER = /\s+N[º°] RECIBO\b.*$/;
 
-/** `raw` without what it says beside the payment: a US ACH line's account holder (ACCOUNT_HOLDER), Barclays's and DKB's notes of a fee included (FEE_INCLUDED, ORIGINAL_AMOUNT), a Spanish receipt's numbers (RECEIPT_NUMBER). */
+/** `raw` without what it says beside the payment: a US ACH line's account holder (ACCOUNT_HOLDER), Barclays's and DKB's notes of a fee included (FEE_INCLUDED, ORIGINAL_AMOUNT), a Spanish receipt's numbers (RECEIPT_NUMBER), a Latvian card's rate abroad (LATVIAN_RATE). */
 export function withoutAsides(raw: string): string {
   const text = raw.includes('IND') ? raw.replace(ACCOUNT_HOLDER, ' ') : raw;
   const abroad = text.includes('Original') ? text.replace(ORIGINAL_AMOUNT, '') : text;
-  const receipt = abroad.includes('RECIBO') ? abroad.replace(RECEIPT_NUMBER, '') : abroad;
+  const rate = abroad.includes('KURSS') ? abroad.replace(LATVIAN_RATE, ' ') : abroad;
+  const receipt = rate.includes('RECIBO') ? rate.replace(RECEIPT_NUMBER, '') : rate;
   return receipt.includes('FINAL GBP') ? receipt.replace(FEE_INCLUDED, '') : receipt;
 }
 
@@ -560,6 +565,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   if (text.includes('.')) text = text.replace(WEB_AFTER_NAME, '');
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
   if (currencyCode === 'PLN' && text.includes(' /')) text = text.replace(MBANK_TOWN, '');
+  if (currencyCode === 'GBP') text = text.replace(UK_POSTCODE_DISTRICT, '');
   if ((currencyCode === 'DKK' || currencyCode === 'NOK') && text.includes('/')) text = text.replace(OWNER_AFTER_V, '');
   if (text.includes('.')) text = text.replace(BRANCH_AFTER_FIL, '');
   const cut = isCutByOfx(whole);

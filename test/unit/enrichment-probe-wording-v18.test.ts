@@ -500,3 +500,15 @@ describe('Dutch, French, Spanish and Portuguese lines in the shapes public fixtu
     expect(nameOf('BIZUM ENVIADO', '-3.00')).toBeNull();
   });
 });
+
+describe('Polish, Swedish, Latvian, Lithuanian, Austrian and British lines in the shapes public fixtures give', () => {
+  it("reads Santander Poland's VISA SEL, Swedbank's giro payments as no bet and no internet bill, a Latvian card's rate abroad and a British postcode's district", () => {
+    expect(nameOf('VISA SEL 421352******9361 PŁATNOŚĆ KARTĄ 29.99 PLN ZIELONY OGRÓD WARSZAWA', '-29.99', 'PLN')).toBe('Zielony Ogród');
+    expect(detailedOf('Bg-bet. via internet', '-750.00', 'SEK', { counterpartyName: 'Norrvatten AB' })).not.toBe('ENTERTAINMENT_CASINOS_AND_GAMBLING');
+    expect(detailedOf('Överföring via internet', '-200.00', 'SEK', { counterpartyName: 'Lina Berg' })).not.toBe('RENT_AND_UTILITIES_INTERNET_AND_CABLE');
+    expect(nameOf('PIRKUMS 1234 17.11.2025 2.50 GBP VALŪTAS KURSS 0.856164, KONVERTĀCIJAS MAKSA 0.06 EUR (123456) VELO CAFE', '-3.02')).toBe('Velo Cafe');
+    expect(both(enrichLine('Mokestis už sąskaitos aptarnavimą', '-1.50'))).toEqual([null, 'BANK_FEES_OTHER_BANK_FEES']);
+    expect(detailedOf('ELBA-INTERNET VOM 02.05 UM 09:16  Empfänger:  Tischlerei Gruber  Verwendungszweck:  Rechnung 10', '-175.16')).not.toBe('RENT_AND_UTILITIES_INTERNET_AND_CABLE');
+    expect(nameOf('))) HONEYCOMB BAKERY CO LONDON E20', '-6.40', 'GBP')).toBe('Honeycomb Bakery');
+  });
+});
