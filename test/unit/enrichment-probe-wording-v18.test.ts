@@ -512,3 +512,10 @@ describe('Polish, Swedish, Latvian, Lithuanian, Austrian and British lines in th
     expect(nameOf('))) HONEYCOMB BAKERY CO LONDON E20', '-6.40', 'GBP')).toBe('Honeycomb Bakery');
   });
 });
+
+describe('a word of its own that starts a longer ending', () => {
+  it('reads ACCOUNT, GUEST and NURSE as the words they are, not as a cut ACCOUNTANTS, GUESTHOUSE or NURSERY', () => {
+    expect(detailedOf('Joint Account', '-705.00', 'GBP')).not.toBe('GENERAL_SERVICES_ACCOUNTING_AND_FINANCIAL_PLANNING');
+    expect(nameOf('CARD PAYMENT TO ROSE HILL GUEST', '-80.00', 'GBP')).toBe('Rose Hill Guest');
+  });
+});
