@@ -7,6 +7,7 @@
  */
 import places from './data/places.json' with { type: 'json' };
 import { ALL_TOWNS, isStateTown, isStateTownStart, NO_TOWNS, properStarts, townsOf, townsOfEither } from './towns.ts';
+import { isGivenName } from './given-names.ts';
 import { HashFilter, hashOf } from './hash-filter.ts';
 import { METHOD_PHRASES } from './method-words.ts';
 import { isTradesWord } from './rules.ts';
@@ -33,7 +34,7 @@ const ACH_NAME_BEFORE_TYPE = /\bACH\s+(?!TYPE:)([^\s:][^:]*?)\s+TYPE:/i;
 const SVWZ = /\b(?:EREF|MREF|CRED|KREF|ABWA|ABWE|IBAN|BIC)\+\S+/gi;
 const PURPOSE_MARKER = /\bSVWZ\+/gi;
 const LABELLED_REFERENCE = new RegExp(
-  String.raw`\b(?:End-to-End-Ref|Mandatsref|Mandat|Gl(?:ä|ae|a)ubiger-?ID|Kundenreferenz|Kundennr|Steuer-?nr\.?|Steuernummer|Referenz|Ref|R[ée]f|Referencia|Bankreferentie|R[ée]f[ée]rence banque|Kenmerk|Betalingskenm|Machtiging|Incassant-?ID|OCR|Trace ?#?|TRN|PPD ID|WEB ID|CCD ID|CO ID|IND ID|INDN|ID|KFN|VJ|ABI|CAB|Conf ?#?|Confirmation|Auth ?#?|TXN|IBAN|BIC|Mandate|NR|Nr|No|Transaction)\s*[.:#]?\s*[:#]?\s*[A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*`,
+  String.raw`\b(?:End-to-End-Ref|Mandatsref|Mandat|Gl(?:ä|ae|a)ubiger-?ID|Kundenreferenz|Kundennr|Steuer-?nr\.?|Steuernummer|Referenz|Ref|R[ée]f|Referencia|Bankreferentie|R[ée]f[ée]rence banque|Kenmerk|Betalingskenm|Machtiging|Incassant-?ID|OCR|Trace ?#?|TRN|PPD ID|WEB ID|CCD ID|CO ID|IND ID|INDN|ID|KFN|VJ|ABI|CAB|Conf ?#?|Confirmation|Auth ?#?|TXN|IBAN|BIC|Mandate|NR|Nr|No|Transaction|Kto|Konto(?:nr)?)\s*[.:#]?\s*[:#]?\s*[A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*`,
   'gi',
 );
 /**
@@ -56,6 +57,11 @@ const PROCESSOR_BEFORE_PARTY = new RegExp(String.raw`^(?:${PROCESSORS.join('|')}
 /** Tikkie's counterparty field names the person who paid before its own name: "S de Boer via Tikkie". */
 const VIA_TIKKIE = /\s+via Tikkie$/i;
 
+/** A doctor's faculty after the title, which a name read from the field leaves out: "Dr. med. dent. Julia Wendt" is Dr. Julia Wendt. */
+const FACULTY_AFTER_DR = /\b(Dr\.?)(?:\s+(?:med|dent|vet|univ|rer|nat|phil|jur|iur|pharm)\.)+(?=\s)/gi;
+/** A German diploma before a name: "Steuerberater Dipl.-Kfm. Klaus Wendland", "Dipl.-Ing. Eva Roth". */
+const DIPLOMA = /\bDipl\.-?\s?\p{L}+\.\s+/giu;
+
 /**
  * A bank's counterparty name as it names the other party: without the processor that carried the payment, before the shop's
  * (SumUp  *Koffiebar Lot) or after the person's (S de Boer via Tikkie), or the card's network (ING's VISA CAFE GLUECKSMOMENT), without quotation marks (SIA "Citadele Leasing"), and
@@ -65,6 +71,11 @@ const VIA_TIKKIE = /\s+via Tikkie$/i;
 export function counterpartyName(name: string, currencyCode: string, card: boolean): string {
   const party = (name.includes('*') ? name.replace(PROCESSOR_BEFORE_PARTY, '') : name).replace(CARD_BEFORE_PARTY, '').replace(VIA_TIKKIE, '').replace(TOWN_AFTER_SLASHES, '').replace(QUOTES, ' ').trim();
   return withoutTownAndCountry(party, townsOf(currencyCode), card);
+}
+
+/** A name without a doctor's faculty (FACULTY_AFTER_DR) or a diploma (DIPLOMA): what a person reads of it, the rules having read the words. */
+export function withoutDegrees(name: string): string {
+  return name.includes('.') ? name.replace(FACULTY_AFTER_DR, '$1').replace(DIPLOMA, '') : name;
 }
 
 /** The bank's counterparty without a public body's or a firm's department after its name: "GEMEENTE UTRECHT - AFDELING BELASTINGEN" is Gemeente Utrecht. */
@@ -156,7 +167,7 @@ const TAGGED_NAME = /\/(?:NAME\/|CNTP\/[^/]*\/[^/]*\/)([^/]+)/i;
 /** BNP Paribas's transfers name the payee after /BEN, among /MOTIF and /REFDO fields ("VIR SEPA EMIS /MOTIF ANNIV LEA /BEN MME LAURENT SOPHIE /REFDO NOTPROVIDED"), and the payer after /DE or /FRM ("VIR SEPA INST RECU /DE ACME CORP /REF …"). */
 const BEN_FIELD = /\/(?:BEN|FRM|DE)\s+([^/]+?)\s*(?=\/|$)/i;
 /** KBC and ING name the shop first and the card after, as do Austrian card lines that end in the card's field, the day and the time ("GASTHAUS ZUR LINDE LINZ 4020 POS 54,20 AT D5 09.03. 19:45") and Fineco's card lines ("TRATTORIA DA NELLO     LUCCA         ITCarta N. *****208Data operazione …"): "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …"; so do Italian banks: "… TREVISO ITA Operazione carta ****1234 del …", KBC and CBC with their own card's name ("… COFFEE LAB GENT GENT MET KBC-DEBETKAART 5169 41XX XXXX 3312"), and Belgian banks that name the cardholder after a label ("… NEUHAUS ZAVENTEM 19/07/2024 om 06:58 Kaarthouder: SOFIE DE SMET", "… Titulaire: THOMAS LAMBERT"). */
-const CARD_AFTER_NAME = /,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|WITH (?:KBC|CBC) DEBIT CARD\b|(?:WITH|MET|AVEC) (?:APPLE|GOOGLE) PAY\b|CARDHOLDER\s*:|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|Operazione carta\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
+const CARD_AFTER_NAME = /,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|WITH (?:KBC|CBC) DEBIT CARD\b|(?:WITH|MET|AVEC) (?:APPLE|GOOGLE) PAY\b|CARDHOLDER\s*:|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|OPERAZIONE \d+\b|Num[ée]ro de (?:carte|s[ée]quence)\b|Operazione carta\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
 /**
  * Italian banks' labelled parties: the shop a PagoBancomat card paid ("… ora 18:21 presso: TABACCHERIA RICCI N.14 VIA ROMA 22
  * CARPI ITA Carta N° …"), a postal bill's creditor ("… CCPOST : 000000000000 CREDITORE: COMUNE DI BERGAMO"), a transfer's
@@ -173,6 +184,8 @@ const CARD_AFTER_NAME = /,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBET
 const INTESA = /BANCOMAT PAY|PAGAMENTO (?:SU|TRAMITE) POS|DISPOSTO (?:DA MITT\.|A FAVORE DI)|CREDITOR ID\.|CRO \d+ A FAVORE DI/i;
 const INTESA_PARTY = /(?:\bBANCOMAT PAY (?:presso|da|a)|\S\s+Pagamento (?:su|tramite) POS|\bdisposto da MITT\.|\bdisposto a favore di|\bCreditor id\.\s+\S+|\bCRO \d+ A FAVORE DI)\s+(.+?)(?:\s+(?:data:|C\. BENEF\.|BENEF\.|BIC\b|Carta n\.|MANDATO\b|Id Mandato\b|\d{2}\/\d{3,}|\d{10,}).*)?$/i;
 const SHOP_AFTER_PRESSO = /\bCARTA\b.*?\bPRESSO\s+(.+?)(?:\s+(?:N\.\s?\d+|VIA|VIALE|PIAZZA|P\.ZZA|CORSO|LARGO)\b.*)?$/i;
+/** Intesa Sanpaolo's card lines label the shop as the merchant (esercente): "… con Carta xxxx1234; Eser. BAR PASTICCERIA AURORA - MONCALIERI". */
+const ESERCENTE = /\bEser(?:\.|cente:)\s*(.+)$/i;
 const ITALIAN_PARTY = /\b(?:presso|CREDITORE|BENEFICIARIO|ORDINANTE):\s*(.+?)(?:\s+(?:N\.\s?\d+|VIA|VIALE|PIAZZA|P\.ZZA|CORSO|LARGO)\b.*)?$/i;
 /** PKO BP's card lines: "Lokalizacja: Adres: PIEKARNIA GRZYBEK Miasto: LODZ Kraj: POLSKA". */
 const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj)\s*:|$)/i;
@@ -296,7 +309,7 @@ const MONTH = '(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)';
 const CURRENCY = '(?:EUR|USD|GBP|SEK|NOK|DKK|CHF|PLN|CZK|HUF|RON|ISK)';
 /** A date, card number or amount between method words and the name: 12/03, XXXX1234, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1" and BAWAG's card "K002", a US credit union's terminal (D5438). */
 const LEADING_DATE_OR_CARD = new RegExp(
-  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{2}-\d{2}|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|(?:POS|ATM)\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|K\d{1,3}|MC/\d+|D\d{4}|\.{2,}\d{4}|\d{1,6}\*+\d{2,6}|\d{2}XX)(?=\s|$)\s*`,
+  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{2}-\d{2}(?:-\d{2}(?:\d{2})?)?|\d{1,2}[UH]\d{2}|\d{1,2}\.\d{1,2}\.UM|\d{1,2}:\d{2} O|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|(?:POS|ATM)\d{1,2}${MONTH}|ON|[A-Z]{2} K\d|K\d{1,3}|MC/\d+|D\d{4}|\.{2,}\d{4}|\d{1,6}\*+\d{2,6}|\d{2}XX)(?=\s|$)\s*`,
   'i',
 );
 /**
@@ -330,7 +343,7 @@ const QUOTES = /["“”„«»]/g;
  * has a digit: a word of four letters after the account (JOKE PEETERS) is the name's.
  */
 const SPACED_ACCOUNT = /\b[A-Z]{2}\d{2} [A-Z0-9]{4}(?: (?=[A-Z]{0,3}\d)[A-Z0-9]{4}){1,6}(?: \d{1,3})?(?: BIC:? [A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)?(?=\s|$)/g;
-const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{3,4}\b|\b(?:NUMMER |NUMERO )?\d{4} [\dX]{2}XX XXXX \d{4}(?: \d\b)?|\b(?:CARD|KARTE|KARTEN|CARTE|CARTA|KARTA|KORT|KAART|KAARTNUMMER|VISA)\s*(?:NO\.?|NR\.?|N\.|N°|#|:)?\s*(?:(?:[\dX*]{4} ){1,3}[\dX*]{4}(?: \d\b)?|[\dX*]*\d{4})\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4,}\b)/gi;
+const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{3,4}\b|\b(?:NUMMER |NUMERO )?\d{4} [\dX]{2}XX XXXX \d{4}(?: \d\b)?|\b(?:CARD|KARTE|KARTEN|CARTE|CARTA|KARTA|KORT|KAART|KAARTNUMMER|KORTELE|VISA)\s*(?:NO\.?|NR\.?|N\.|N°|#|:)?\s*(?:(?:[\dX*]{4} ){1,3}[\dX*]{4}(?: \d\b)?|(?:\.{2,})?[\dX*]*\d{4})\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4,}\b)/gi;
 /** A date, or a month with its year (09/2025, 09.2025, 2025-09: the month a salary or a bill is for), with a label before it. */
 const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?|\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}[/.]\d{4}|\d{4}[-/]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
 /** UK statements end a line with the payment's code (direct debit, standing order, giro credit, Barclays's card payment CPM, …). */
@@ -541,7 +554,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   const collapsed = wholeDescription(!keepPlace && (currencyCode === undefined || currencyCode === 'USD') && isCutByOfx(raw) ? withoutPaddedTown(raw) : currencyCode === 'USD' ? withoutCityAfterField(withoutAsides(raw)) : withoutAsides(raw));
   const whole = withGluedFieldsApart(collapsed);
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
-  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (/^(?:CARD PAYMENT TO|Bill Pay|Purpose of use:) /i.test(descriptor) ? (SANTANDER_CARD.exec(descriptor) ?? WELLS_BILL_PAY.exec(descriptor) ?? GEORGE_CARD_SHOP.exec(descriptor))?.[1] : undefined) ?? (whole.includes('Uhr') || whole.includes('Ortszeit') ? GERMAN_CARD_PAYEE.exec(whole)?.[1] : undefined) ?? (descriptor.includes(' - ') || descriptor.includes('KAART') ? CARDHOLDER_THEN_SHOP.exec(descriptor)?.[1] : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? (whole.includes('/BEN') || (whole.startsWith('VIR') && (whole.includes('/DE ') || whole.includes('/FRM '))) ? BEN_FIELD.exec(whole)?.[1] : undefined) ?? labelled(ADRES, whole) ?? (whole.includes('PRESSO') || whole.includes('presso') || whole.includes('Presso') ? SHOP_AFTER_PRESSO.exec(whole)?.[1] : undefined) ?? (INTESA.test(whole) ? INTESA_PARTY.exec(whole)?.[1] : undefined) ?? labelled(ITALIAN_PARTY, whole) ?? labelled(WIRE_PARTY, whole) ?? PAYPAL_SHOP.exec(whole)?.[1] ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (/^(?:CARD PAYMENT TO|Bill Pay|Purpose of use:) /i.test(descriptor) ? (SANTANDER_CARD.exec(descriptor) ?? WELLS_BILL_PAY.exec(descriptor) ?? GEORGE_CARD_SHOP.exec(descriptor))?.[1] : undefined) ?? (whole.includes('Uhr') || whole.includes('Ortszeit') ? GERMAN_CARD_PAYEE.exec(whole)?.[1] : undefined) ?? (descriptor.includes(' - ') || descriptor.includes('KAART') ? belgianCardShop(descriptor) : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? (whole.includes('/BEN') || (whole.startsWith('VIR') && (whole.includes('/DE ') || whole.includes('/FRM '))) ? BEN_FIELD.exec(whole)?.[1] : undefined) ?? labelled(ADRES, whole) ?? (whole.includes('PRESSO') || whole.includes('presso') || whole.includes('Presso') ? SHOP_AFTER_PRESSO.exec(whole)?.[1] : undefined) ?? (INTESA.test(whole) ? INTESA_PARTY.exec(whole)?.[1] : undefined) ?? labelled(ITALIAN_PARTY, whole) ?? (whole.includes('Eser') || whole.includes('ESER') ? ESERCENTE.exec(whole)?.[1] : undefined) ?? labelled(WIRE_PARTY, whole) ?? PAYPAL_SHOP.exec(whole)?.[1] ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   if (QUOTE.test(text)) text = text.replace(QUOTES, ' ');
   if (text.includes('(')) text = text.replace(COUNTRY_IN_BRACKETS, '');
@@ -572,7 +585,19 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   // A town cut short ends the name only where the name ends the line: after a till's branch (TST* BEN'S CHILI BOWL - U STREET) the line was cut, not the name.
   if (!keepPlace) text = withoutStreetAtEnd(stripPlace(text, cut && whole.endsWith(text.slice(text.lastIndexOf(' ') + 1)), towns, currencyCode).replace(EDGES, ''));
   // A letter alone after two words or more, where OFX cut a US line, is what began the next field (ZELLE TO DANIELA KIM ON 03/14 R); a Danish line's is a district (Aarhus C).
+  if (currencyCode === 'EUR' && (text.includes(' DI ') || text.includes(' DEL '))) text = withoutItalianOwner(text);
   return siteName(cut && currencyCode === 'USD' ? text.replace(CUT_LETTER, '') : text);
+}
+
+/** An Italian sole trader's owner after the shop's name, surname first: "PIZZERIA DA GENNARO DI ESPOSITO G.", "OTTICA FONTANA DI FONTANA LUCA", "FARMACIA SANT'AMBROGIO DEL DR. COLOMBO". */
+const ITALIAN_OWNER = / DI (\p{L}+) (\p{L}+\.?)$| DEL (?:DR|DOTT)\.? \p{L}+$/u;
+
+/** `text` without its owner (ITALIAN_OWNER) when a given name or an initial follows the surname: a name of two words after DI may be the shop's own (CASSA DI RISPARMIO). */
+function withoutItalianOwner(text: string): string {
+  const owner = ITALIAN_OWNER.exec(text);
+  if (!owner || owner.index === 0) return text;
+  const given = owner[2];
+  return given === undefined || /^\p{L}\.$/u.test(given) || isGivenName(normalize(given)) ? text.slice(0, owner.index) : text;
 }
 
 /** The Baltic words for a street that follow its name (KALKU IELA, TARTU MNT, GEDIMINO PROSPEKTAS), as a card line's address after the shop. */
@@ -631,6 +656,17 @@ function firstField(text: string): string | undefined {
 
 /** Belgian card lines name the card, its holder and the day before the shop: "AANKOOP BANCONTACT CONTACTLESS MET KAART NR 6703 0512 3318 4412 - JAN PEETERS OP 13/03 11:02 DIERENARTS DE VOS BVBA TONGEREN", "… AVEC LA CARTE 6703 … - JEAN DUPONT LE 13/03 11:02 …", "ACHAT BANCONTACT AVEC CARTE N° 6703 10XX XXXX 2214 8 - DUBOIS MARIE LE 14/02 19:22 …". */
 const CARDHOLDER_THEN_SHOP = /\b(?:MET KAART|AVEC (?:LA )?CARTE(?: DE D[ÉE]BIT)?)(?: NR| N°)? [\dX ]+ (?:- .+? )?(?:OP|LE) \d{2}\/\d{2}(?:\/\d{2,4})?(?: \d{1,2}[:.]\d{2})? (.+)$/i;
+/** KBC's and CBC's card lines give the day and the time (19U47, 12H25) after the card, then the shop and its town: "AANKOOP BANCONTACT CONTACTLESS MET KBC-DEBETKAART 22-03 19U47 FRITUUR DE GOUDEN FRIET - DENDERMONDE KAART 6703 …". */
+const SHOP_AFTER_CARD_TIME = /\b(?:MET (?:KBC|CBC)-DEBETKAART|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)) \d{2}-\d{2} \d{1,2}[UH]\d{2} (.+)$/i;
+/** BNP Paribas Fortis's: the shop after the card and a dash, then its postcode, town and country and the day: "… MET KAART NR 6703 04XX XXXX 4415 0 - KAPSALON NELE 8700 TIELT BE 09/04/2024 12:18 REF. : …". */
+const SHOP_BEFORE_POSTCODE = /\b(?:MET KAART|AVEC (?:LA )?CARTE)(?: NR| N°?)? [\dX ]+ - (.+?) \d{4} [\p{L}' -]+ BE \d{2}\/\d{2}\/\d{4}\b/iu;
+/** Fields between dashes, the day and the time before the shop and its town after: "Betaling met debetkaart 6703 XX 4490 1 - 20/04 09:14 - DRANKENCENTRALE GOOSSENS - HEIST-OP-DEN-BERG". */
+const SHOP_BETWEEN_DASHES = /\bMET DEBETKAART [\dX ]+ - \d{2}\/\d{2} \d{1,2}[:.]\d{2} - (.+?)(?: - .+)?$/i;
+
+/** The shop of a Belgian card line, in any of its banks' shapes. */
+function belgianCardShop(descriptor: string): string | undefined {
+  return (CARDHOLDER_THEN_SHOP.exec(descriptor) ?? SHOP_AFTER_CARD_TIME.exec(descriptor) ?? SHOP_BEFORE_POSTCODE.exec(descriptor) ?? SHOP_BETWEEN_DASHES.exec(descriptor))?.[1];
+}
 /** A till's prefix after a bank's own fields (AT 4,20 DEBIT POS … SUMUP *KAFFEE ALT WIEN, BEA, Apple Pay SumUp *Vishandel Bakker): the shop, from the prefix on. */
 const TILL_AFTER_FIELDS = /\s(?:TST|SQ|SUMUP|ZETTLE_?|IZ)\s?\*\s*(?=\p{L})/iu;
 
@@ -882,11 +918,16 @@ function stripPlace(text: string, truncated: boolean, towns: ReadonlySet<string>
   // A town after an ampersand is a name's part (ESTILO & CORTE), as after a word that ties it in.
   if (end < normalized.length && (CITY_LINKS.has(normalized[end - 1] ?? '') || words[end - 1] === '&')) end = normalized.length;
   // A trade's word alone before a city is a shop named for it: PIZZERIA NAPOLI, PASTELARIA VERSAILLES, CAFE PARIS; a town after that one is the shop's (PIZZERIA NAPOLI GAVLE).
-  if (end === 1 && normalized.length > 1 && !normalized[0]!.includes(' ') && normalized.slice(1).every((word) => !COUNTRIES.has(word) && !US_STATES.has(word)) && isTradesWord(normalized[0]!)) end = 1 + firstCityLength(normalized, towns);
+  if (end === 1 && normalized.length > 1 && !normalized[0]!.includes(' ') && normalized.slice(1).every((word) => !COUNTRIES.has(word) && !US_STATES.has(word)) && isTradesWord(normalized[0]!) && !isDefiniteNordic(normalized[0]!, currencyCode)) end = 1 + firstCityLength(normalized, towns);
   if (truncated && end === normalized.length) end -= cutCityLength(normalized, currencyCode);
   // An article alone is no name: the city is the name's own word (EL FARO, LA ROCHELLE, THE YORK).
   if (end === 1 && ARTICLES.has(normalized[0]!)) return text;
   return words.slice(0, end).join(' ');
+}
+
+/** A Nordic trade's word with its definite article is a shop's whole name (SVANEAPOTEKET, SYKKELHUSET, VINKAELDEREN): a town after it is where the shop is, not its name's. */
+function isDefiniteNordic(word: string, currencyCode: string | undefined): boolean {
+  return (currencyCode === 'NOK' || currencyCode === 'DKK' || currencyCode === 'SEK') && (word.endsWith('ET') || word.endsWith('EN'));
 }
 
 /** How many words after the first (a trade's word) name a city, the longest such; all of them when none does. */

@@ -76,13 +76,16 @@ function startsInitials(flat: readonly string[], at: number): boolean {
 }
 
 /**
- * Dutch VAN before DEN or DER starts a surname (VAN DEN BERGHE BOUW), and so does VAN before a surname a given name follows,
+ * Dutch VAN before DEN or DER starts a surname (VAN DEN BERGHE BOUW), as Flemish VAN DE does before a name (VAN DE VELDE BOUWWERKEN; VAN DE HEER is from Mr), and so does VAN before a surname a given name follows,
  * the person written surname first (VAN DAMME KRISTOF), as another particle (DE, DI, LE, …) does in a name of those three
  * words alone (DE CLERCQ TOM; DE VITOR MANUEL SEBASTIAN RODRIGUES is "from"); the particle is otherwise "from" or "of".
  */
+/** The words by which a Dutch line addresses a person or a firm after VAN DE ("from the"). */
+const ADDRESSED: ReadonlySet<string> = new Set(['HEER', 'HR', 'FIRMA', 'FA']);
+
 function startsSurname(flat: readonly string[], at: number): boolean {
   if (!SURNAME_PARTICLES.has(flat[at]!) || at + 2 >= flat.length) return false;
-  if (flat[at] === 'VAN' && (flat[at + 1] === 'DEN' || flat[at + 1] === 'DER')) return true;
+  if (flat[at] === 'VAN' && (flat[at + 1] === 'DEN' || flat[at + 1] === 'DER' || (flat[at + 1] === 'DE' && !ADDRESSED.has(flat[at + 2]!)))) return true;
   return (flat[at] === 'VAN' || at + 3 === flat.length) && !isGivenName(flat[at + 1]!) && isGivenName(flat[at + 2]!);
 }
 

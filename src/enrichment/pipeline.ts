@@ -23,7 +23,7 @@
  * (guards.ts) are dropped before the rules and the directory read the text.
  */
 import { channelFromText } from './channel.ts';
-import { behindProcessor, counterpartyName, counterpartyText, isCutByOfx, isTownOf, MAX_DESCRIPTION_LENGTH, TILL, wholeDescription, withEntitiesDecoded, withGluedFieldsApart, withoutAsides, withoutDepartment } from './clean.ts';
+import { behindProcessor, counterpartyName, counterpartyText, isCutByOfx, isTownOf, MAX_DESCRIPTION_LENGTH, TILL, wholeDescription, withEntitiesDecoded, withGluedFieldsApart, withoutAsides, withoutDegrees, withoutDepartment } from './clean.ts';
 import { findMerchant, merchantCutShort, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
 import { isGivenName, isInitialsName, isPersonName, isPersonOfField, mayHoldInitials, namesGivenName } from './given-names.ts';
@@ -44,7 +44,7 @@ import { normalize, wordCount } from './text.ts';
  * version are redone over history. test/unit/enrichment-version.test.ts fails when the folder's
  * contents change without a bump.
  */
-export const ENRICHMENT_VERSION = 18;
+export const ENRICHMENT_VERSION = 19;
 
 const PROVIDER_CONFIDENCE = 0.9;
 /** Money in from a shop is a refund at best, and more often a name inside an employer's or a payer's. */
@@ -219,7 +219,7 @@ function personPaid(app: DirectoryMatch, read: Enrichment['merchant']): Enrichme
  */
 function readName(category: Enrichment['category'], text: string, party: string | null, clean: string, currencyCode: string, person = false): Enrichment['merchant'] {
   if (!mayNameParty(category?.detailed ?? null, text) && !((person || party !== null) && peopleOnly(category))) return null;
-  const fromParty = party && nameFromText(party, currencyCode);
+  const fromParty = party && nameFromText(withoutDegrees(party), currencyCode);
   if (fromParty) return { name: fromParty, website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.counterparty };
   // What a bill is for, alone, names no one (AUTOMATIC WITHDRAWAL, ELECTRIC BILL); a word a card network's or OFX's field cut, or a US
   // biller abbreviated, is read whole (shortened-words.ts), as is a US state's department or agency (us-agencies.ts).

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { nameAndDetailed as both, detailedOfLine as detailedOf, enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
+
+/**
+ * What version 19 reads that four probes written from knowledge of the banks (Germany and Austria; Ireland,
+ * Britain, Norway and Denmark; US OFX, SimpleFIN and Plaid; Belgium, Italy and the Baltics) found missing, each
+ * on a line written here, none taken from a probe or an evaluation file (docs/decisions/enrichment-evaluation.md).
+ */
+describe('Belgian card lines in their banks’ other shapes', () => {
+  it('reads the shop after KBC’s and CBC’s card, its day and a time written with U or H', () => {
+    expect(both(enrichLine('AANKOOP BANCONTACT CONTACTLESS MET KBC-DEBETKAART 11-02 08U05 BAKKERIJ HET ZOETE HOEKJE - MECHELEN KAART 6703 11XX XXXX 2290 4'))).toEqual(['Bakkerij Het Zoete Hoekje', 'FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK']);
+    expect(nameOf('ACHAT BANCONTACT AVEC CARTE DE DEBIT CBC 02-06 19H40 BRASSERIE LE PERRON - NAMUR CARTE 6703 11XX XXXX 8871 3')).toBe('Brasserie le Perron');
+    expect(nameOf('BETALING VIA BANCONTACT 30-01 13U15 SLAGERIJ PEETERS - GEEL KAART 6703 22XX XXXX 0412 7')).toBe('Slagerij Peeters');
+  });
+
+  it('reads the shop after the card and a dash, before its postcode, town, country and day', () => {
+    expect(nameOf('AANKOOP BANCONTACT MET KAART NR 6703 22XX XXXX 1020 6 - SCHOENMAKERIJ DE ZOOL 3000 LEUVEN BE 02/02/2025 10:31 REF. : 0202103155512 VAL. 02-02')).toBe('Schoenmakerij de Zool');
+    expect(nameOf('ACHAT BANCONTACT AVEC CARTE N 6703 22XX XXXX 3306 1 - LIBRAIRIE PAGE BLANCHE 6000 CHARLEROI BE 14/02/2025 09:12 REF. : 1402091277801 VAL. 14-02')).toBe('Librairie Page Blanche');
+  });
+
+  it('reads the shop between dashes after the day and the time, the town after it', () => {
+    expect(nameOf('Betaling met debetkaart 6703 XX 7712 3 - 03/03 17:45 - FIETSHERSTELLING JANSSENS - SINT-NIKLAAS')).toBe('Fietsherstelling Janssens');
+  });
+
+  it('drops “Betaling met Bancontact” before the shop and a French card number label after it', () => {
+    expect(nameOf('Betaling met Bancontact 02/04/2025 om 17:20 FRITUUR T PLEINTJE 2800 MECHELEN BE Kaartnummer 6703 22XX XXXX XXXX 1 Pasvolgnr 002')).toBe('Frituur T Pleintje');
+    expect(nameOf('Paiement Maestro 11/09/2024 à 12:40 PATISSERIE LEBLANC 1300 WAVRE BE Numéro de carte 6703 22XX XXXX XXXX 5 Numéro de séquence 001')).toBe('Patisserie Leblanc');
+  });
+
+  it('keeps a Flemish surname starting with VAN DE in the bank’s counterparty field', () => {
+    expect(both(enrichLine('EUROPESE OVERSCHRIJVING MEDEDELING : LOON 01/2025', '2150.00', 'EUR', { counterpartyName: 'VAN DE WALLE SCHRIJNWERKEN BV' }))).toEqual(['Van de Walle Schrijnwerken', 'INCOME_WAGES']);
+  });
+});
+
+describe('Italian card lines', () => {
+  it('reads the shop Intesa Sanpaolo labels as the merchant (Eser.)', () => {
+    expect(nameOf('Pagamento tramite POS 4,50 EUR del 02/05/2025 alle ore 07:40 con Carta xxxx9981; Eser. CAFFETTERIA DEL CORSO - TORINO')).toBe('Caffetteria del Corso');
+  });
+
+  it('drops a sole trader’s owner after the shop, and the operation’s number after the town', () => {
+    expect(nameOf('PAGAMENTO POS 03/05/2025 18.10 MACELLERIA BIANCHI DI ROSSI ANNA PARMA IT OPERAZIONE 204411 CARTA 50XX XXXX XXXX 1212')).toBe('Macelleria Bianchi');
+    expect(nameOf('PAGAMENTO POS DEL 04/05/25 ORE 11.05 CARTA 5355XXXXXXXX9901 PRESSO FERRAMENTA CORTI DI CORTI M. BERGAMO')).toBe('Ferramenta Corti');
+    expect(nameOf('PAGAMENTO CARTA DEBIT 05/05/2025 16:30 FARMACIA CENTRALE DEL DR. GALLI PAVIA ITA')).toBe('Farmacia Centrale');
+  });
+
+  it('keeps a name of two words after DI that is no person’s', () => {
+    expect(nameOf('PAGAMENTO POS 06/05/2025 PASTICCERIA DI PIAZZA GARIBALDI')).toBe('Pasticceria di Piazza Garibaldi');
+  });
+});
+
+describe('Baltic card lines', () => {
+  it('drops a Lithuanian card word and a Latvian masked card before the shop, and Karšu darījums with its full stop', () => {
+    expect(nameOf('Pirkinys 2025-01-09 10:02 Kortele 5168********7712 KEPYKLA DUONELE, KAUNAS, LT')).toBe('Kepykla Duonele');
+    expect(nameOf('Pirkums. Karte ...7731. 03.02.2025 15:10. GRAMATNICA LASITAVA, VALMIERA, Rigas iela 4')).toBe('Gramatnica Lasitava');
+    expect(nameOf('Karšu darījums. Karte 5168****3390. 04.02.2025 KAFEJNICA PIE UPES, SIGULDA, Pils iela 2')).toBe('Kafejnica Pie Upes');
+  });
+});
+
+describe('German and Austrian names and lines', () => {
+  it('drops a UG’s bracketed form, a doctor’s faculty and a diploma from the counterparty’s name, the rules still reading them', () => {
+    expect(nameOf('SEPA-Lastschrift Kursgebuehr Maerz', '-60.00', 'EUR', { counterpartyName: 'Tanzschule Schrittweise UG (haftungsbeschraenkt)' })).toBe('Tanzschule Schrittweise');
+    expect(both(enrichLine('Rechnung 2025-118 Behandlung 04.02.2025', '-95.00', 'EUR', { counterpartyName: 'Dr. med. dent. Markus Vogel' }))).toEqual(['Dr. Markus Vogel', 'MEDICAL_DENTAL_CARE']);
+    expect(nameOf('Rechnung 77 Jahresabschluss', '-300.00', 'EUR', { counterpartyName: 'Steuerbuero Dipl.-Kfm. Petra Lange' })).toBe('Steuerbuero Petra Lange');
+  });
+
+  it('reads a GP’s practice and a health check-up as care, not a cheque', () => {
+    expect(both(enrichLine('Privatrechnung 12/25 Check-up', '-60.00', 'EUR', { counterpartyName: 'Hausarztpraxis Dr. Weber' }))).toEqual(['Hausarztpraxis Dr. Weber', 'MEDICAL_PRIMARY_CARE']);
+  });
+
+  it('reads BAWAG’s Maestro line, its day glued to UM and its time before O', () => {
+    expect(nameOf('Bezahlung Maestro MC/000000201 0456 K1 02.03.UM 08:15 O BAECKEREI HUBER\\\\GRAZ\\8010')).toBe('Baeckerei Huber');
+  });
+
+  it('reads no name from a loan account’s number label', () => {
+    expect(both(enrichLine('Kreditrate Wohnbaukredit Kto 98.765.432 Rate 03/2025', '-540.00'))).toEqual([null, 'LOAN_PAYMENTS_MORTGAGE_PAYMENT']);
+  });
+});
+
+describe('trades’ words', () => {
+  it('reads German, Austrian, Belgian and Italian shops’ words', () => {
+    expect(detailedOf('KARTENZAHLUNG DORFLADEN OBERHAUSEN')).toBe('FOOD_AND_DRINK_GROCERIES');
+    expect(detailedOf('KARTENZAHLUNG GETRAENKEMARKT BECKER')).toBe('FOOD_AND_DRINK_BEER_WINE_AND_LIQUOR');
+    expect(detailedOf('POS 5,40 AT K1 02.02. 21:10O WUERSTELSTAND AM PLATZ')).toBe('FOOD_AND_DRINK_FAST_FOOD');
+    expect(detailedOf('Bezahlung Karte MC/000001100 POS 2211 K1 04.04. 10:00 WEINBAU MAYER\\\\KREMS\\3500')).toBe('FOOD_AND_DRINK_BEER_WINE_AND_LIQUOR');
+    expect(detailedOf('AANKOOP BANCONTACT DAGBLADHANDEL DE KRANT')).toBe('GENERAL_MERCHANDISE_BOOKSTORES_AND_NEWSSTANDS');
+    expect(detailedOf('PAGAMENTO POS FIORERIA IL GIGLIO')).toBe('GENERAL_MERCHANDISE_GIFTS_AND_NOVELTIES');
+  });
+
+  it('reads Nordic shops’ words, a definite one before a town naming the shop alone', () => {
+    expect(both(enrichLine('Varekjøp 02.03 BYAPOTEKET BERGEN', '-120.00', 'NOK'))).toEqual(['Byapoteket', 'MEDICAL_PHARMACIES_AND_SUPPLEMENTS']);
+    expect(both(enrichLine('Varekjøp 03.03 SYKKELHUSET STAVANGER', '-900.00', 'NOK'))).toEqual(['Sykkelhuset', 'GENERAL_MERCHANDISE_SPORTING_GOODS']);
+    expect(detailedOf('Varekjøp 04.03 HÅRSTUDIO MARIA', '-550.00', 'NOK')).toBe('PERSONAL_CARE_HAIR_AND_BEAUTY');
+    expect(detailedOf('Dankort-køb Hornbæk Kro', '-380.00', 'DKK')).toBe('FOOD_AND_DRINK_RESTAURANT');
+    expect(detailedOf('Dankort-køb Kiosken på Hjørnet', '-30.00', 'DKK')).toBe('GENERAL_MERCHANDISE_CONVENIENCE_STORES');
+    expect(both(enrichLine('Dankort-køb Fiskehuset Aalborg', '-140.00', 'DKK'))).toEqual(['Fiskehuset', 'FOOD_AND_DRINK_GROCERIES']);
+  });
+});
+
+describe('a US credit union’s card line', () => {
+  it('drops Navy Federal’s POS Debit- Debit Card and its day before the shop', () => {
+    expect(nameOf('POS Debit- Debit Card 7710 04-02-25 Rosalitas Tacos San Diego CA', '-14.20', 'USD')).toBe('Rosalitas Tacos');
+  });
+});
