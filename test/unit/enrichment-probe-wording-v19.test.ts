@@ -96,8 +96,12 @@ describe('trades’ words', () => {
   });
 });
 
-describe('a US credit union’s card line', () => {
+describe('US card lines’ fields before the shop', () => {
   it('drops Navy Federal’s POS Debit- Debit Card and its day before the shop', () => {
     expect(nameOf('POS Debit- Debit Card 7710 04-02-25 Rosalitas Tacos San Diego CA', '-14.20', 'USD')).toBe('Rosalitas Tacos');
+  });
+
+  it('drops a terminal’s number before the shop, where a store number after the name would end it', () => {
+    expect(nameOf('POS PURCHASE 02/14 TERMINAL 8812 HAPPY TAILS GROOMING COLUMBUS OH', '-55.00', 'USD')).toBe('Happy Tails Grooming');
   });
 });
