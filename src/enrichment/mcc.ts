@@ -113,6 +113,7 @@ const CODES: Readonly<Record<string, string>> = {
   '7216': 'PERSONAL_CARE_LAUNDRY_AND_DRY_CLEANING', // Dry cleaners
   '7230': 'PERSONAL_CARE_HAIR_AND_BEAUTY', // Beauty and barber shops
   '7241': 'PERSONAL_CARE_HAIR_AND_BEAUTY', // Barber shops
+  '7276': 'GENERAL_SERVICES_ACCOUNTING_AND_FINANCIAL_PLANNING', // Tax preparation services
   '7298': 'PERSONAL_CARE_HAIR_AND_BEAUTY', // Health and beauty spas
   '7299': 'GENERAL_SERVICES_OTHER_GENERAL_SERVICES', // Miscellaneous personal services
   '7311': 'GENERAL_SERVICES_OTHER_GENERAL_SERVICES', // Advertising services

@@ -26,15 +26,18 @@ const MONTHS: ReadonlySet<string> = new Set([
   'OKTOOBER', 'DETSEMBER', 'JANVARIS', 'FEBRUARIS', 'APRILIS', 'MAIJS', 'JUNIJS', 'JULIJS', 'AUGUSTS', 'SEPTEMBRIS', 'OKTOBRIS', 'NOVEMBRIS', 'DECEMBRIS', 'SAUSIS', 'VASARIS', 'KOVAS', 'BALANDIS',
   'BALANDI', 'GEGUZE', 'BIRZELIS', 'RUGPJUTIS', 'RUGSEJIS', 'SPALIS', 'LAPKRITIS', 'GRUODIS',
 ]);
-/** Words that say what a payment was for or how it moved, in normalized form: never a name, and a name ends at one. */
-const PURPOSE = new Set([
-  // income and its payers' words
+/** Income's and its payers' words, in normalized form: on a purchase they are a shop's own (FLOUR CHILD BAKERY, PENSION HAUS SEEBLICK, a guest house). */
+const INCOME_WORDS: ReadonlySet<string> = new Set([
   'SALARY', 'SALARIES', 'SUELDO', 'PAYROLL', 'WAGES', 'WAGE', 'PAY', 'NET', 'PAYCHECK', 'DIRECT', 'DIR', 'DEP', 'DIRECTDEP', 'DEPOSIT', 'EARNINGS', 'BONUS', 'GEHALT', 'LOHN', 'BEZUGE', 'SALAIRE', 'NOMINA', 'SALARIS', 'LOON',
   'LON', 'LONN', 'STIPENDIO', 'EMOLUMENTI', 'WYNAGRODZENIE', 'SALARIO', 'ORDENADO', 'VENCIMENTO', 'PALKKA', 'ALGA', 'ATLYGINIMAS', 'PENSION', 'PENSIONE', 'PENSJA', 'PENSAO', 'PENSIJA', 'PENSJON',
   'ALDERSPENSJON', 'ALLMAN', 'SENATVES', 'ELAKE', 'RENTE', 'RETRAITE', 'JUBILACION', 'REFUND', 'REF', 'TAX', 'TAXES', 'TREAS', 'TREASURY', 'ERSTATTUNG', 'EST', 'REMBOURSEMENT', 'RIMBORSO', 'IRPEF', 'REEMBOLSO',
   'DEVOLUCION', 'ZWROT', 'PODATKU', 'VEROPALAUTUS', 'SKATTEATERBARING', 'TAGASTUS', 'TULUMAKSU', 'ATMAKSA', 'GRAZINIMAS', 'GUTSCHRIFT', 'ARBEITNEHMERVERANLAGUNG', 'BENEFIT', 'BENEFITS', 'CHILD',
   'ALLOWANCE', 'KINDERGELD', 'FAMILIENBEIHILFE', 'ARBEITSLOSENGELD', 'AUSZAHLUNG', 'BARNBIDRAG', 'BARNETRYGD', 'DAGPENGER', 'LAPSILISA', 'LASTETOETUS', 'NASPI', 'ASSEGNO', 'UNICO', 'FIGLI', 'SWIADCZENIE',
   'SUBSIDIO', 'DESEMPREGO', 'ERSATTNING', 'TOOTUSKINDLUSTUSHUVITIS', 'WERKLOOSHEIDSUITKERING', 'AOW', 'UC', 'UI', 'SOC', 'SEC', 'XXSOC',
+]);
+/** Words that say what a payment was for or how it moved, in normalized form: never a name, and a name ends at one. */
+const PURPOSE = new Set([
+  ...INCOME_WORDS,
   // bills, rent and transfers
   'RENT', 'MIETE', 'LOYER', 'ALQUILER', 'HUUR', 'HYRA', 'AFFITTO', 'CZYNSZ', 'RENDA', 'HUSLEJE', 'HUSLEIE', 'VUOKRA', 'VASTIKE', 'HOITOVASTIKE', 'YHTIOVASTIKE', 'UUR', 'IRES', 'NUOMA', 'PAYMENT', 'PAYMENTS', 'PMT', 'PYMT', 'PMNT', 'BILL',
   'INVOICE', 'RECHNUNG', 'FAKTURA', 'FACTURE', 'FACTURA', 'FATTURA', 'BOLLETTA', 'ARVE', 'REKINS', 'SASKAITA', 'LASKU', 'ABSCHLAG', 'TEILBETRAG', 'BEITRAG', 'VERTRAGSKONTO', 'KUNDENNR', 'AFTALENR',
@@ -203,8 +206,8 @@ function wordsOf(text: string): Words {
   return words;
 }
 
-/** The name the text gives, or null when it names no one (only purpose words, numbers or punctuation). */
-export function nameFromText(text: string, currencyCode: string): string | null {
+/** The name the text gives, or null when it names no one (only purpose words, numbers or punctuation); on a `purchase`, income's words are the name's. */
+export function nameFromText(text: string, currencyCode: string, purchase = false): string | null {
   const words = wordsOf(text);
   const { tokens, flat, tokenOf } = words;
   const name: number[] = [];
@@ -223,7 +226,7 @@ export function nameFromText(text: string, currencyCode: string): string | null 
     }
     // A word in lower or title case after a name in capitals is no part of it: a purpose, or a label OFX cut at the line's end (ZELLE PAYMENT TO PETER VOGEL Con).
     if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && (LOWER.test(tokens[index]!) || (TITLE.test(tokens[index]!) && (LOWER.test(tokens[index + 1] ?? '') || (index === tokens.length - 1 && name.length > 1))))) break;
-    if ((PURPOSE.has(word) && !givenNameBeforeName(words, at) && !givenNameNotMonth(flat, at, currencyCode, name.length) && !SAINTS.has(flat[at - 1] ?? '') && !monthInName(flat, at, name.length)) || PAY_WEEK.test(word) || afterPurposeInToken(words, at) || (name.length === 0 && (isStreetAfterUl(flat, at) || numberBeforeGivenName(flat, at)))) {
+    if ((PURPOSE.has(word) && !(purchase && INCOME_WORDS.has(word)) && !givenNameBeforeName(words, at) && !givenNameNotMonth(flat, at, currencyCode, name.length) && !SAINTS.has(flat[at - 1] ?? '') && !monthInName(flat, at, name.length)) || PAY_WEEK.test(word) || afterPurposeInToken(words, at) || (name.length === 0 && (isStreetAfterUl(flat, at) || numberBeforeGivenName(flat, at)))) {
       if (name.length > 0) break;
       continue;
     }

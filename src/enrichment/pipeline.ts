@@ -219,12 +219,19 @@ function personPaid(app: DirectoryMatch, read: Enrichment['merchant']): Enrichme
  */
 function readName(category: Enrichment['category'], text: string, party: string | null, clean: string, currencyCode: string, person = false): Enrichment['merchant'] {
   if (!mayNameParty(category?.detailed ?? null, text) && !((person || party !== null) && peopleOnly(category))) return null;
-  const fromParty = party && nameFromText(withoutDegrees(party), currencyCode);
+  const fromParty = party && nameFromText(withoutDegrees(party), currencyCode, isPurchase(category));
   if (fromParty) return { name: fromParty, website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.counterparty };
   // What a bill is for, alone, names no one (AUTOMATIC WITHDRAWAL, ELECTRIC BILL); a word a card network's or OFX's field cut, or a US
   // biller abbreviated, is read whole (shortened-words.ts), as is a US state's department or agency (us-agencies.ts).
-  const fromText = nameFromText(clean, currencyCode);
+  const fromText = nameFromText(clean, currencyCode, isPurchase(category));
   return fromText && !BILLED_FOR.has(normalize(fromText)) ? { name: withLastWordWhole(currencyCode === 'USD' ? withUsAgencyWritten(withAbbreviationsWritten(withEndingApart(fromText))) : currencyCode === 'GBP' ? withAbbreviationsWritten(fromText) : fromText), website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.description } : null;
+}
+
+/** The primary categories of what a shop sells or a business serves: a name read on such a line is a shop's. */
+const PURCHASES: ReadonlySet<string> = new Set(['FOOD_AND_DRINK', 'GENERAL_MERCHANDISE', 'PERSONAL_CARE', 'TRAVEL', 'ENTERTAINMENT', 'HOME_IMPROVEMENT', 'MEDICAL', 'GENERAL_SERVICES', 'TRANSPORTATION']);
+
+function isPurchase(category: Enrichment['category']): boolean {
+  return category !== null && PURCHASES.has(category.primary);
 }
 
 /**

@@ -63,6 +63,15 @@ describe('German and Austrian names and lines', () => {
     expect(nameOf('Rechnung 77 Jahresabschluss', '-300.00', 'EUR', { counterpartyName: 'Steuerbuero Dipl.-Kfm. Petra Lange' })).toBe('Steuerbuero Petra Lange');
   });
 
+  it('drops a German or Austrian card line’s own words and fields before and after the shop', () => {
+    expect(both(enrichLine('Kartenzahlung/-abrechnung KFZ TECHNIK BRANDT//KASSEL/DE 2025-02-11T09:12:44 Karte0 2027-03 Kartenzahlung'))).toEqual(['KFZ Technik Brandt', 'GENERAL_SERVICES_AUTOMOTIVE']);
+    expect(nameOf('Kartenzahlung girocard FEINKOST ROSSI BOCHUM 02.02.2025 11:02 Karte 2 Terminal 55120087')).toBe('Feinkost Rossi');
+    expect(nameOf('KARTENZAHLUNG DEBIT MASTERCARD 04.02.25 17:30 TEEHAUS GRUEN MUENCHEN DE')).toBe('Teehaus Gruen');
+    expect(nameOf('Kartenzahlung 05.02.2025 08:15 Debit Mastercard *9912 CAFE FENSTERPLATZ GRAZ AT')).toBe('Cafe Fensterplatz');
+    expect(nameOf('Kartenumsatz 06.02.2025 SCHREIBWAREN KOCH BONN DE Karte 9912')).toBe('Schreibwaren Koch');
+    expect(nameOf('POS 8,40 AT D2 07.02. 15:10 KONDITOREI ZAUNER LINZ 4020')).toBe('Konditorei Zauner');
+  });
+
   it('reads a GP’s practice and a health check-up as care, not a cheque', () => {
     expect(both(enrichLine('Privatrechnung 12/25 Check-up', '-60.00', 'EUR', { counterpartyName: 'Hausarztpraxis Dr. Weber' }))).toEqual(['Hausarztpraxis Dr. Weber', 'MEDICAL_PRIMARY_CARE']);
   });
@@ -76,6 +85,13 @@ describe('German and Austrian names and lines', () => {
   });
 });
 
+describe('a name read on a purchase', () => {
+  it('keeps income’s words that are a shop’s own, and still ends a payer’s name at them', () => {
+    expect(nameOf('SQ *LITTLE CHILD BAKESHOP', '-9.00', 'USD')).toBe('Little Child Bakeshop');
+    expect(nameOf('HMRC CHILD BENEFIT', '96.25', 'GBP')).toBe('HMRC');
+  });
+});
+
 describe('trades’ words', () => {
   it('reads German, Austrian, Belgian and Italian shops’ words', () => {
     expect(detailedOf('KARTENZAHLUNG DORFLADEN OBERHAUSEN')).toBe('FOOD_AND_DRINK_GROCERIES');
@@ -84,6 +100,7 @@ describe('trades’ words', () => {
     expect(detailedOf('Bezahlung Karte MC/000001100 POS 2211 K1 04.04. 10:00 WEINBAU MAYER\\\\KREMS\\3500')).toBe('FOOD_AND_DRINK_BEER_WINE_AND_LIQUOR');
     expect(detailedOf('AANKOOP BANCONTACT DAGBLADHANDEL DE KRANT')).toBe('GENERAL_MERCHANDISE_BOOKSTORES_AND_NEWSSTANDS');
     expect(detailedOf('PAGAMENTO POS FIORERIA IL GIGLIO')).toBe('GENERAL_MERCHANDISE_GIFTS_AND_NOVELTIES');
+    expect(detailedOf('Bezahlung Karte MC/000001200 POS 3321 K002 05.04.UM 09.40 RADSPORT WALLNER LEOBEN')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');
   });
 
   it('reads Nordic shops’ words, a definite one before a town naming the shop alone', () => {
@@ -93,12 +110,22 @@ describe('trades’ words', () => {
     expect(detailedOf('Dankort-køb Hornbæk Kro', '-380.00', 'DKK')).toBe('FOOD_AND_DRINK_RESTAURANT');
     expect(detailedOf('Dankort-køb Kiosken på Hjørnet', '-30.00', 'DKK')).toBe('GENERAL_MERCHANDISE_CONVENIENCE_STORES');
     expect(both(enrichLine('Dankort-køb Fiskehuset Aalborg', '-140.00', 'DKK'))).toEqual(['Fiskehuset', 'FOOD_AND_DRINK_GROCERIES']);
+    expect(detailedOf('Korttransaktion ANDERSSONS GÅRDSBUTIK', '-120.00', 'SEK')).toBe('FOOD_AND_DRINK_GROCERIES');
   });
 });
 
 describe('US card lines’ fields before the shop', () => {
   it('drops Navy Federal’s POS Debit- Debit Card and its day before the shop', () => {
     expect(nameOf('POS Debit- Debit Card 7710 04-02-25 Rosalitas Tacos San Diego CA', '-14.20', 'USD')).toBe('Rosalitas Tacos');
+  });
+
+  it('drops a day OFX cut after ON, and a recurring payment’s words, before or after the name', () => {
+    expect(nameOf('ZELLE FROM MARCUS OYELARAN ON 04', '80.00', 'USD')).toBe('Marcus Oyelaran');
+    expect(nameOf('RECURRING PAYMENT GREENLEAF LAWN', '-45.00', 'USD')).toBe('Greenleaf Lawn');
+  });
+
+  it('reads a tax preparer’s card code as accounting, its TAX as its name’s', () => {
+    expect(both(enrichLine('WITHDRAWAL DEBIT CARD LOPEZ TAX ', '-150.00', 'USD', { mcc: '7276' }))).toEqual(['Lopez Tax', 'GENERAL_SERVICES_ACCOUNTING_AND_FINANCIAL_PLANNING']);
   });
 
   it('drops a terminal’s number before the shop, where a store number after the name would end it', () => {
