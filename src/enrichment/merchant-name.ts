@@ -72,7 +72,7 @@ const PURPOSE = new Set([
   'DDS', 'DMD', 'MD', 'DVM', 'PHD', 'ESQ', 'CPA',
 ]);
 /** Legal forms written before the name: the Baltic countries' (SIA ACME LATVIA, UAB Ignitis, AS Latvenergo), France's (SARL BOIS ET TOITS, SAS DATALOG), Belgium's (BV BAKKERIJ VERMEULEN, VZW …), a Dutch company's royal warrant (Koninklijke Vopak), a Dutch foundation's Stichting (Stichting Ymere: four readers in five name Ymere). */
-const LEADING_FORMS = new Set([...BALTIC_LEADING_FORMS, 'AS', 'AB', 'SA', 'SARL', 'SAS', 'SASU', 'EURL', 'KONINKLIJKE', 'BV', 'NV', 'VZW', 'ASBL', 'STICHTING', 'COOPERATIE', 'SRL']);
+const LEADING_FORMS = new Set([...BALTIC_LEADING_FORMS, 'AS', 'AB', 'SA', 'SARL', 'SAS', 'SASU', 'EURL', 'KONINKLIJKE', 'BV', 'NV', 'VZW', 'ASBL', 'STICHTING', 'COOPERATIE', 'SRL', 'SNC']);
 /** French M. (monsieur) before another initial is the first of a person's initials (M.A. VISSER), not a title. */
 function startsInitials(flat: readonly string[], at: number): boolean {
   return flat[at]!.length === 1 && flat[at + 1]?.length === 1;
@@ -90,6 +90,11 @@ function startsSurname(flat: readonly string[], at: number): boolean {
   if (!SURNAME_PARTICLES.has(flat[at]!) || at + 2 >= flat.length) return false;
   if (flat[at] === 'VAN' && (flat[at + 1] === 'DEN' || flat[at + 1] === 'DER' || (flat[at + 1] === 'DE' && !ADDRESSED.has(flat[at + 2]!)))) return true;
   return (flat[at] === 'VAN' || at + 3 === flat.length) && !isGivenName(flat[at + 1]!) && isGivenName(flat[at + 2]!);
+}
+
+/** Initials written with full stops (J.W., A.): a surname's particle in lower case may follow them (J.W. de Boer). */
+function isInitials(token: string): boolean {
+  return /^(?:\p{Lu}\.)+$/u.test(token);
 }
 
 /** M alone is an initial on an English-speaking bank's line (STANDING ORDER TO M PATEL), French Monsieur elsewhere. */
@@ -225,7 +230,7 @@ export function nameFromText(text: string, currencyCode: string, purchase = fals
       continue;
     }
     // A word in lower or title case after a name in capitals is no part of it: a purpose, or a label OFX cut at the line's end (ZELLE PAYMENT TO PETER VOGEL Con).
-    if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && (LOWER.test(tokens[index]!) || (TITLE.test(tokens[index]!) && (LOWER.test(tokens[index + 1] ?? '') || (index === tokens.length - 1 && name.length > 1))))) break;
+    if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && ((LOWER.test(tokens[index]!) && !(PARTICLES.has(tokens[index]!) && isInitials(tokens[name.at(-1)!]!))) || (TITLE.test(tokens[index]!) && !PARTICLES.has(tokens[index - 1] ?? '') && (LOWER.test(tokens[index + 1] ?? '') || (index === tokens.length - 1 && name.length > 1))))) break;
     if ((PURPOSE.has(word) && !(purchase && INCOME_WORDS.has(word)) && !givenNameBeforeName(words, at) && !givenNameNotMonth(flat, at, currencyCode, name.length) && !SAINTS.has(flat[at - 1] ?? '') && !monthInName(flat, at, name.length)) || PAY_WEEK.test(word) || afterPurposeInToken(words, at) || (name.length === 0 && (isStreetAfterUl(flat, at) || numberBeforeGivenName(flat, at)))) {
       if (name.length > 0) break;
       continue;

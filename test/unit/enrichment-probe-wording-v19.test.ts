@@ -132,3 +132,28 @@ describe('US card lines’ fields before the shop', () => {
     expect(nameOf('POS PURCHASE 02/14 TERMINAL 8812 HAPPY TAILS GROOMING COLUMBUS OH', '-55.00', 'USD')).toBe('Happy Tails Grooming');
   });
 });
+
+describe('a third probe round: France, Spain, Portugal, the Netherlands, Poland, the Nordics, Estonia, Britain', () => {
+  it('drops PIN BETALING and PAGO TARJETA before the shop, and a French partnership’s SNC', () => {
+    expect(nameOf('PIN BETALING Fietsenmaker Bakker ALKMAAR 02-04-2025 10:10')).toBe('Fietsenmaker Bakker');
+    expect(nameOf('PAGO TARJETA PANADERIA LA ESPIGA 14/05')).toBe('Panaderia la Espiga');
+    expect(both(enrichLine('CARTE 02/04/25 SNC MAISON DE LA PRESSE DU PORT CB*1123'))).toEqual(['Maison de la Presse du Port', 'GENERAL_MERCHANDISE_BOOKSTORES_AND_NEWSSTANDS']);
+  });
+
+  it('reads a US and a German chain’s one-word names only in their own currencies', () => {
+    expect(nameOf('COMPRA 1123 CAFE ARCO IRIS PORTO')).not.toBe('ARCO');
+    expect(nameOf('PENNY HILL BAKERY LEEDS GB', '-4.20', 'GBP')).toBe('Penny Hill Bakery');
+  });
+
+  it('drops Polish card lines’ fields after the town: a card number after POL, an amount after kwota, PKO BP’s operation date', () => {
+    expect(nameOf('PŁATNOŚĆ KARTĄ 02.04.2025 SKLEP OGRODNICZY ROZA LUBLIN POL NR KARTY 5375...1200', '-80.00', 'PLN')).toBe('Sklep Ogrodniczy Roza');
+    expect(nameOf('Transakcja kartą debetową KWIACIARNIA BEZ LODZ POL karta 5167 **** **** 1100 kwota 55.00 PLN data 2025-04-02', '-55.00', 'PLN')).toBe('Kwiaciarnia Bez');
+    expect(nameOf('TRANSAKCJA KARTĄ 5*** **** **** 1200 PIEKARNIA KLOS OPOLE 02.04.2025', '-9.00', 'PLN')).toBe('Piekarnia Klos');
+    expect(nameOf('Płatność kartą Tytuł: 000498849 7423 Lokalizacja: Kraj: POLSKA Miasto: POZNAN Adres: CUKIERNIA SLODKA Data wykonania operacji: 2025-04-02 Oryginalna kwota operacji: 18.00 Numer karty: 425125******1100', '-18.00', 'PLN')).toBe('Cukiernia Slodka');
+  });
+
+  it('keeps a Dutch surname’s particle and the surname after initials', () => {
+    expect(both(enrichLine('SEPA Overboeking IBAN: NL02ABNA0123456789 BIC: ABNANL2A Naam: J.P. van Dijk Omschrijving: Huur mei', '-900.00', 'EUR', { counterpartyName: 'J.P. van Dijk' }))).toEqual(['J.P. van Dijk', 'RENT_AND_UTILITIES_RENT']);
+  });
+});
+
