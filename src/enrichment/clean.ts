@@ -24,7 +24,7 @@ const PROCESSORS = ['SQ', 'SQC', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYP
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
 const ORIGINATOR = /ORIG CO NAME:\s*(.+?)\s+(?:ORIG ID:|CO ENTRY DESCR:|DESC DATE:|SEC:|$)/i;
 /** Bank of America's wires: "Wire Type:Wire IN … Orig:ACME CORP ID:123 Snd Bk:…", "Wire Type:Wire OUT … BNF:JANE ROE ID:…". */
-const WIRE_PARTY = /\b(?:Orig|BNF):\s*(.+?)\s+(?:ID:|Snd Bk:|Bnf Bk:|Pmt Det:)/i;
+const WIRE_PARTY = /(?:\b(?:Orig|BNF)|\bB\/O):\s*(.+?)\s+(?:ID:|Snd Bk:|Bnf Bk:|Pmt Det:|REF:|IMAD:)/i;
 /**
  * Credit unions' ACH lines: "Deposit ACH TYPE: PAYROLL ID: 9111111101 CO: ACME TOOLS"; with the company's field empty, the next
  * label follows CO: and the name stands before TYPE: ("Deposit ACH ACMETOOLS TYPE: PAYROLL … CO: Entry Class Code: PPD").
@@ -569,6 +569,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
     text = withoutUsTown(text).replace(STREET_ADDRESS_AFTER_NAME, '');
     if (isCutByOfx(raw) && !NOT_A_PURCHASE.test(raw)) text = text.replace(STREET_IN_CUT_FIELD, '');
   }
+  if (currencyCode === 'USD' && (text.includes(' BANK DRAFT') || text.includes(' AUTO PAY') || (text.includes('REF') && /^ZELLE\b/i.test(raw)))) text = text.replace(US_ENTRY_AFTER_NAME, '');
   text = withoutTillBranch(text, whole);
   // A card paid abroad names the amount in the shop's currency (EUR 18.50 on a krone account): its countries' towns end the name too.
   const towns = keepPlace ? NO_TOWNS : townsOfEither(currencyCode, abroad);
@@ -601,6 +602,9 @@ function withoutItalianOwner(text: string): string {
   const given = owner[2];
   return given === undefined || /^\p{L}\.$/u.test(given) || isGivenName(normalize(given)) ? text.slice(0, owner.index) : text;
 }
+
+/** What follows a US biller's name on an ACH line (CULLMAN ELEC COO BANK DRAFT 0041182, RIVERSTREET NETW AUTO PAY 240603), and Wells Fargo's Zelle memo after its reference (ZELLE TO MARIA ALVAREZ ON 06/12 REF # PP0RT8KX2L BABYSITTING). */
+const US_ENTRY_AFTER_NAME = /\s+(?:(?:BANK DRAFT|AUTO PAY)\b|REF ?#).*$/i;
 
 /** The Baltic words for a street that follow its name (KALKU IELA, TARTU MNT, GEDIMINO PROSPEKTAS), as a card line's address after the shop. */
 const STREET_AFTER_NAME = new Set(['IELA', 'GATVE', 'PROSPEKTAS', 'PROSPEKTS', 'BULVARIS', 'MNT', 'MAANTEE', 'TANAV', 'PUIESTEE']);

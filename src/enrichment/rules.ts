@@ -182,7 +182,7 @@ const KIND_RULES: readonly Rule[] = [
   // A garage on a euro line repairs cars (GARAGE DU CENTRE, GARAGE DELVAUX); in the US it is more often where one parks.
   // A car wash called an auto spa, before a spa's word; a property manager's bill is rent.
   rule('GENERAL_SERVICES_AUTOMOTIVE', 'out', 0.6, ['AUTO SPA', 'CAR SPA']),
-  rule('RENT_AND_UTILITIES_RENT', 'out', 0.6, ['PROPERTY MGT', 'PROPERTY MGMT', 'PROPERTY MANAGEMENT']),
+  rule('RENT_AND_UTILITIES_RENT', 'out', 0.6, ['PROPERTY MGT', 'PROPERTY MGMT', 'PROPERTY MANAGEMENT', 'PROP MGT', 'PROP MGMT']),
   rule('GENERAL_SERVICES_AUTOMOTIVE', 'out', 0.6, ['GARAGE'], undefined, ['EUR']),
   // A body shop paints cars: read before a hardware store's PAINT.
   rule('GENERAL_SERVICES_AUTOMOTIVE', 'out', 0.6, ['AUTO SERWIS', 'BILVASK*', 'AUTOKEURING', 'SERWIS SAMOCHODOWY', 'MECHANIKA POJAZDOWA', 'AUTO BODY', 'BODY SHOP', 'COLLISION CENTER', 'COLLISION REPAIR']),

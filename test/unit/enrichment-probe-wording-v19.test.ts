@@ -157,3 +157,27 @@ describe('a third probe round: France, Spain, Portugal, the Netherlands, Poland,
   });
 });
 
+describe('a fourth probe round: transfers and direct debits, US ACH entries', () => {
+  it('ends a name at the legal forms of Austria, German mutual insurers, Dutch and Italian partnerships, Italian co-operatives, Spanish professional firms and Irish guarantee companies', () => {
+    expect(nameOf('Gehalt 04/2025', '1900.00', 'EUR', { counterpartyName: 'Tischlerei Moser GesmbH' })).toBe('Tischlerei Moser');
+    expect(nameOf('Beitrag Hausrat 2025', '-80.00', 'EUR', { counterpartyName: 'Feuerkasse Nord VVaG' })).toBe('Feuerkasse Nord');
+    expect(nameOf('Factuur 2025-12 dakgoot', '-180.00', 'EUR', { counterpartyName: 'Dakdekkersbedrijf Jansen V.O.F.' })).toBe('Dakdekkersbedrijf Jansen');
+    expect(nameOf('STIPENDIO MAGGIO 2025', '1500.00', 'EUR', { counterpartyName: 'OFFICINA BIANCHI S.N.C. DI BIANCHI LUCA & C.' })).toBe('Officina Bianchi');
+    expect(nameOf('RETTA MAGGIO 2025', '-300.00', 'EUR', { counterpartyName: "L'AQUILONE SOCIETA' COOPERATIVA SOCIALE ONLUS" })).toBe("L'aquilone");
+    expect(nameOf('CUOTA MAYO 2025', '-45.00', 'EUR', { counterpartyName: 'FISIOTERAPIA NORTE SLP' })).toBe('Fisioterapia Norte');
+    expect(nameOf('ANNUAL CHARGE 2025', '-150.00', 'EUR', { counterpartyName: 'GLENVIEW GROUP WATER SCHEME CLG' })).toBe('Glenview Group Water Scheme');
+    expect(nameOf('Facture 25-044 soins', '-90.00', 'EUR', { counterpartyName: 'SCM CABINET MEDICAL DU PARC' })).toBe('Cabinet Medical du Parc');
+  });
+
+  it('ends a US biller’s name at its ACH entry’s words, and a Wells Fargo Zelle payee’s at the reference before the memo', () => {
+    expect(nameOf('JOE WHEELER ELEC BANK DRAFT 0051290', '-120.00', 'USD')).toBe('Joe Wheeler Elec');
+    expect(nameOf('MOUNTAIN VIEW FIBER AUTO PAY 250601', '-70.00', 'USD')).toBe('Mountain View Fiber');
+    expect(nameOf('ZELLE TO KEVIN PARK ON 05/14 REF # PP7QQ2KX1M CONCERT TIX', '-60.00', 'USD')).toBe('Kevin Park');
+  });
+
+  it('reads a payment to a property manager as rent, and a wire’s payer after B/O', () => {
+    expect(both(enrichLine('Withdrawal to OAK BLUFF PROP MGT WEB PMTS', '-1250.00', 'USD'))).toEqual(['Oak Bluff Prop MGT', 'RENT_AND_UTILITIES_RENT']);
+    expect(nameOf('FEDWIRE CREDIT VIA: BANK OF AMERICA N.A./026009593 B/O: LINDA OKAFOR REF: CHASE NYC/CTR/BNF=MARK OKAFOR IMAD: 0514MMQFMP2K004411', '5000.00', 'USD')).toBe('Linda Okafor');
+  });
+});
+
