@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { nameAndDetailed as both, detailedOfLine as detailedOf, enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
 
 /**
- * What version 19 reads that four probes written from knowledge of the banks (Germany and Austria; Ireland,
- * Britain, Norway and Denmark; US OFX, SimpleFIN and Plaid; Belgium, Italy and the Baltics) found missing, each
- * on a line written here, none taken from a probe or an evaluation file (docs/decisions/enrichment-evaluation.md).
+ * What version 19 reads that eleven probes in four rounds, written from knowledge of the banks (card lines of small
+ * local shops across Europe and the US, then transfers, direct debits and US ACH entries), found missing, each on a
+ * line written here, none taken from a probe or an evaluation file (docs/decisions/enrichment-evaluation.md).
  */
 describe('Belgian card lines in their banks’ other shapes', () => {
   it('reads the shop after KBC’s and CBC’s card, its day and a time written with U or H', () => {
