@@ -569,7 +569,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
     text = withoutUsTown(text).replace(STREET_ADDRESS_AFTER_NAME, '');
     if (isCutByOfx(raw) && !NOT_A_PURCHASE.test(raw)) text = text.replace(STREET_IN_CUT_FIELD, '');
   }
-  if (currencyCode === 'USD' && (text.includes(' BANK DRAFT') || text.includes(' AUTO PAY') || (text.includes('REF') && /^ZELLE\b/i.test(raw)))) text = text.replace(US_ENTRY_AFTER_NAME, '');
+  if (currencyCode === 'USD' && (text.includes(' BANK DRAFT') || text.includes(' AUTO PAY') || (text.includes('REF') && ZELLE_LINE.test(raw)))) text = text.replace(US_ENTRY_AFTER_NAME, '');
   text = withoutTillBranch(text, whole);
   // A card paid abroad names the amount in the shop's currency (EUR 18.50 on a krone account): its countries' towns end the name too.
   const towns = keepPlace ? NO_TOWNS : townsOfEither(currencyCode, abroad);
@@ -594,17 +594,20 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
 
 /** An Italian sole trader's owner after the shop's name, surname first: "PIZZERIA DA GENNARO DI ESPOSITO G.", "OTTICA FONTANA DI FONTANA LUCA", "FARMACIA SANT'AMBROGIO DEL DR. COLOMBO". */
 const ITALIAN_OWNER = / DI (\p{L}+) (\p{L}+\.?)$| DEL (?:DR|DOTT)\.? \p{L}+$/u;
+/** A given name's initial with its full stop (ESPOSITO G.). */
+const INITIAL = /^\p{L}\.$/u;
 
 /** `text` without its owner (ITALIAN_OWNER) when a given name or an initial follows the surname: a name of two words after DI may be the shop's own (CASSA DI RISPARMIO). */
 function withoutItalianOwner(text: string): string {
   const owner = ITALIAN_OWNER.exec(text);
   if (!owner || owner.index === 0) return text;
   const given = owner[2];
-  return given === undefined || /^\p{L}\.$/u.test(given) || isGivenName(normalize(given)) ? text.slice(0, owner.index) : text;
+  return given === undefined || INITIAL.test(given) || isGivenName(normalize(given)) ? text.slice(0, owner.index) : text;
 }
 
 /** What follows a US biller's name on an ACH line (CULLMAN ELEC COO BANK DRAFT 0041182, RIVERSTREET NETW AUTO PAY 240603), and Wells Fargo's Zelle memo after its reference (ZELLE TO MARIA ALVAREZ ON 06/12 REF # PP0RT8KX2L BABYSITTING). */
 const US_ENTRY_AFTER_NAME = /\s+(?:(?:BANK DRAFT|AUTO PAY)\b|REF ?#).*$/i;
+const ZELLE_LINE = /^ZELLE\b/i;
 
 /** The Baltic words for a street that follow its name (KALKU IELA, TARTU MNT, GEDIMINO PROSPEKTAS), as a card line's address after the shop. */
 const STREET_AFTER_NAME = new Set(['IELA', 'GATVE', 'PROSPEKTAS', 'PROSPEKTS', 'BULVARIS', 'MNT', 'MAANTEE', 'TANAV', 'PUIESTEE']);

@@ -78,14 +78,14 @@ function startsInitials(flat: readonly string[], at: number): boolean {
   return flat[at]!.length === 1 && flat[at + 1]?.length === 1;
 }
 
+/** The words by which a Dutch line addresses a person or a firm after VAN DE ("from the"). */
+const ADDRESSED: ReadonlySet<string> = new Set(['HEER', 'HR', 'FIRMA', 'FA']);
+
 /**
  * Dutch VAN before DEN or DER starts a surname (VAN DEN BERGHE BOUW), as Flemish VAN DE does before a name (VAN DE VELDE BOUWWERKEN; VAN DE HEER is from Mr), and so does VAN before a surname a given name follows,
  * the person written surname first (VAN DAMME KRISTOF), as another particle (DE, DI, LE, …) does in a name of those three
  * words alone (DE CLERCQ TOM; DE VITOR MANUEL SEBASTIAN RODRIGUES is "from"); the particle is otherwise "from" or "of".
  */
-/** The words by which a Dutch line addresses a person or a firm after VAN DE ("from the"). */
-const ADDRESSED: ReadonlySet<string> = new Set(['HEER', 'HR', 'FIRMA', 'FA']);
-
 function startsSurname(flat: readonly string[], at: number): boolean {
   if (!SURNAME_PARTICLES.has(flat[at]!) || at + 2 >= flat.length) return false;
   if (flat[at] === 'VAN' && (flat[at + 1] === 'DEN' || flat[at + 1] === 'DER' || (flat[at + 1] === 'DE' && !ADDRESSED.has(flat[at + 2]!)))) return true;
@@ -93,8 +93,10 @@ function startsSurname(flat: readonly string[], at: number): boolean {
 }
 
 /** Initials written with full stops (J.W., A.): a surname's particle in lower case may follow them (J.W. de Boer). */
+const DOTTED_INITIALS = /^(?:\p{Lu}\.)+$/u;
+
 function isInitials(token: string): boolean {
-  return /^(?:\p{Lu}\.)+$/u.test(token);
+  return DOTTED_INITIALS.test(token);
 }
 
 /** M alone is an initial on an English-speaking bank's line (STANDING ORDER TO M PATEL), French Monsieur elsewhere. */
