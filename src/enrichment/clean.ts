@@ -11,7 +11,7 @@ import { isGivenName } from './given-names.ts';
 import { HashFilter, hashOf } from './hash-filter.ts';
 import { METHOD_PHRASES } from './method-words.ts';
 import { isTradesWord } from './rules.ts';
-import { isFinanceAbbreviation } from './shortened-words.ts';
+import { isFinanceAbbreviation, isNamesAbbreviation } from './shortened-words.ts';
 import { isNormalized, normalize, normalizeEach } from './text.ts';
 
 /** Longer than any bank's description: bounds the cost of one call. */
@@ -34,7 +34,7 @@ const ACH_NAME_BEFORE_TYPE = /\bACH\s+(?!TYPE:)([^\s:][^:]*?)\s+TYPE:/i;
 const SVWZ = /\b(?:EREF|MREF|CRED|KREF|ABWA|ABWE|IBAN|BIC)\+\S+/gi;
 const PURPOSE_MARKER = /\bSVWZ\+/gi;
 const LABELLED_REFERENCE = new RegExp(
-  String.raw`\b(?:End-to-End-Ref|Mandatsref|Mandat|Gl(?:ä|ae|a)ubiger-?ID|Kundenreferenz|Kundennr|Steuer-?nr\.?|Steuernummer|Referenz|Ref|R[ée]f|Referencia|Bankreferentie|R[ée]f[ée]rence banque|Kenmerk|Betalingskenm|Machtiging|Incassant-?ID|OCR|Trace ?#?|TRN|PPD ID|WEB ID|CCD ID|CO ID|IND ID|INDN|ID|KFN|VJ|ABI|CAB|Conf ?#?|Confirmation|Auth ?#?|TXN|IBAN|BIC|Mandate|NR|Nr|No|Transaction|Kto|Konto(?:nr)?)\s*[.:#]?\s*[:#]?\s*[A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*`,
+  String.raw`\b(?:End-to-End-Ref|Mandatsref|Mandat|Gl(?:ä|ae|a)ubiger-?ID|Kundenreferenz|Kundennr|Steuer-?nr\.?|Steuernummer|Referenz|Ref|R[ée]f|Referencia|Bankreferentie|R[ée]f[ée]rence banque|Kenmerk|Betalingskenm|Machtiging|Incassant-?ID|OCR|Trace ?#?|TRN|PPD ID|WEB ID|CCD ID|CO ID|IND ID|INDN|ID|KFN|VJ|ABI|CAB|Conf ?#?|Confirmation|Auth ?#?|TXN|Nota|IBAN|BIC|Mandate|NR|Nr|No|Transaction|Kto|Konto(?:nr)?)\s*[.:#]?\s*[:#]?\s*[A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*`,
   'gi',
 );
 /**
@@ -50,9 +50,11 @@ const LEADING_METHOD: ReadonlyMap<string, RegExp> = (() => {
   }
   return new Map([...byLetter].map(([letter, phrases]) => [letter, new RegExp(String.raw`^(?:${phrases.join('|')})(?=[\s,:*/-]|$)[\s,:*/-]*`, 'i')]));
 })();
-const LEADING_PROCESSOR = new RegExp(String.raw`^(?:${PROCESSORS.join('|')})\s?\*\s*`, 'i');
+/** SumUp's prefix is written with a full stop too: "SumUp .Cafe Milchbar//Leipzig/DE". */
+const SUMUP_DOT = String.raw`SUMUP\s?\.(?=\p{L})`;
+const LEADING_PROCESSOR = new RegExp(String.raw`^(?:(?:${PROCESSORS.join('|')})\s?\*|${SUMUP_DOT})\s*`, 'iu');
 /** The same prefix before a bank's counterparty name, spaced as banks pad it ("SumUp  *Koffiebar Lot"). */
-const PROCESSOR_BEFORE_PARTY = new RegExp(String.raw`^(?:${PROCESSORS.join('|')})\s*\*\s*(?=\S)`, 'i');
+const PROCESSOR_BEFORE_PARTY = new RegExp(String.raw`^(?:(?:${PROCESSORS.join('|')})\s*\*|${SUMUP_DOT})\s*(?=\S)`, 'iu');
 
 /** Tikkie's counterparty field names the person who paid before its own name: "S de Boer via Tikkie". */
 const VIA_TIKKIE = /\s+via Tikkie$/i;
@@ -69,7 +71,7 @@ const DIPLOMA = /\bDipl\.-?\s?\p{L}+\.\s+/giu;
  * Erste Bank's "CAFE SPERL\WIEN\1060"), or a town of the account's countries and a country's code (ING's "EFES KEBAB KIELCE PL").
  */
 export function counterpartyName(name: string, currencyCode: string, card: boolean): string {
-  const party = (name.includes('*') ? name.replace(PROCESSOR_BEFORE_PARTY, '') : name).replace(CARD_BEFORE_PARTY, '').replace(VIA_TIKKIE, '').replace(TOWN_AFTER_SLASHES, '').replace(QUOTES, ' ').trim();
+  const party = (mayHoldProcessor(name) ? name.replace(PROCESSOR_BEFORE_PARTY, '') : name).replace(CARD_BEFORE_PARTY, '').replace(VIA_TIKKIE, '').replace(TOWN_AFTER_SLASHES, '').replace(QUOTES, ' ').trim();
   return withoutTownAndCountry(party, townsOf(currencyCode), card);
 }
 
@@ -83,8 +85,8 @@ export function withoutDepartment(party: string): string {
   return party.replace(DEPARTMENT_AFTER_NAME, '');
 }
 
-/** A public body's or a firm's department after its name in the bank's field: "GEMEENTE UTRECHT - AFDELING BELASTINGEN", "URZĄD MIASTA KRAKOWA WYDZIAŁ ORGANIZACJI", "HELSINGIN KAUPUNKI / KASVATUKSEN JA KOULUTUKSEN TOIMIALA". */
-const DEPARTMENT_AFTER_NAME = /(?<=\S\s+\S+)\s+(?:(?:-|\/)\s+.*|(?:AFDELING|WYDZIA[ŁL]|ABTEILUNG|FACHBEREICH|CLUSTER)\s.*)$/iu;
+/** A public body's or a firm's department after its name in the bank's field (a Danish housing association's numbered one after a name of any length: "AAB Afdeling 12"): "GEMEENTE UTRECHT - AFDELING BELASTINGEN", "URZĄD MIASTA KRAKOWA WYDZIAŁ ORGANIZACJI", "HELSINGIN KAUPUNKI / KASVATUKSEN JA KOULUTUKSEN TOIMIALA". */
+const DEPARTMENT_AFTER_NAME = /(?<=\S\s+\S+)\s+(?:(?:-|\/)\s+.*|(?:AFDELING|WYDZIA[ŁL]|ABTEILUNG|FACHBEREICH|CLUSTER)\s.*)$|(?<=\S)\s+AFDELING\s+\d+$/iu;
 
 /** ING Germany's card payee names the card's network first: "VISA CAFE GLUECKSMOMENT". */
 const CARD_BEFORE_PARTY = /^VISA\s+(?=\S)/i;
@@ -878,6 +880,11 @@ function withoutTownAfterTrade(tokens: string[], words: string[], state: number)
   return undefined;
 }
 
+/** A processor's prefix ends in a star, SumUp's in a star or a full stop. */
+function mayHoldProcessor(text: string): boolean {
+  return text.includes('*') || text.includes('.');
+}
+
 /** Payment-method words, processor prefixes, and dates or card numbers between them, from the start. */
 function stripLeading(text: string): string {
   let previous;
@@ -885,8 +892,7 @@ function stripLeading(text: string): string {
     previous = text;
     const method = LEADING_METHOD.get(text.charAt(0).toUpperCase());
     text = method ? text.replace(method, '') : text;
-    // A processor's prefix ends in a star.
-    text = (text.includes('*') ? text.replace(LEADING_PROCESSOR, '') : text).replace(LEADING_DATE_OR_CARD, '').trimStart();
+    text = (mayHoldProcessor(text) ? text.replace(LEADING_PROCESSOR, '') : text).replace(LEADING_DATE_OR_CARD, '').trimStart();
   } while (text !== previous && text !== '');
   return text;
 }
@@ -949,8 +955,8 @@ function firstCityLength(words: string[], towns: ReadonlySet<string>): number {
 function cutCityLength(words: string[], currencyCode: string | undefined): number {
   for (let length = Math.min(2, words.length - 1); length >= 1; length--) {
     const tail = words.slice(-length).join(' ');
-    // A trade's word is the name's, not a city cut short (KIMS PHO is no PHOENIX).
-    if (length === 1 && isTradesWord(tail)) continue;
+    // A trade's word is the name's, not a city cut short (KIMS PHO is no PHOENIX), as is a name's abbreviated word (SPOKANE PUBLIC SCH is no SCHENECTADY).
+    if (length === 1 && (isTradesWord(tail) || isNamesAbbreviation(words, words.length - 1))) continue;
     if (tail.length >= 3 && CITY_PREFIXES.has(tail)) return length;
     if (currencyCode === 'USD' && tail.length >= US_CUT_SHORTEST && (usTownPrefixes ??= properStarts(townsOf('USD'), 3)).has(tail)) return length;
   }

@@ -26,6 +26,14 @@ const MONTHS: ReadonlySet<string> = new Set([
   'OKTOOBER', 'DETSEMBER', 'JANVARIS', 'FEBRUARIS', 'APRILIS', 'MAIJS', 'JUNIJS', 'JULIJS', 'AUGUSTS', 'SEPTEMBRIS', 'OKTOBRIS', 'NOVEMBRIS', 'DECEMBRIS', 'SAUSIS', 'VASARIS', 'KOVAS', 'BALANDIS',
   'BALANDI', 'GEGUZE', 'BIRZELIS', 'RUGPJUTIS', 'RUGSEJIS', 'SPALIS', 'LAPKRITIS', 'GRUODIS',
 ]);
+/** The English months, the only ones a US or British line writes: another language's there is a name's word (MAYO CLINIC, MARS PETCARE). */
+const ENGLISH_MONTHS: ReadonlySet<string> = new Set([
+  'JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'SEPT', 'OCT', 'NOV', 'DEC', 'JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER', 'DECEMBER',
+]);
+
+function isForeignMonth(word: string, currencyCode: string): boolean {
+  return (currencyCode === 'USD' || currencyCode === 'GBP') && MONTHS.has(word) && !ENGLISH_MONTHS.has(word);
+}
 /** Income's and its payers' words, in normalized form: on a purchase they are a shop's own (FLOUR CHILD BAKERY, PENSION HAUS SEEBLICK, a guest house). */
 const INCOME_WORDS: ReadonlySet<string> = new Set([
   'SALARY', 'SALARIES', 'SUELDO', 'PAYROLL', 'WAGES', 'WAGE', 'PAY', 'NET', 'PAYCHECK', 'DIRECT', 'DIR', 'DEP', 'DIRECTDEP', 'DEPOSIT', 'EARNINGS', 'BONUS', 'GEHALT', 'LOHN', 'BEZUGE', 'SALAIRE', 'NOMINA', 'SALARIS', 'LOON',
@@ -233,7 +241,7 @@ export function nameFromText(text: string, currencyCode: string, purchase = fals
     }
     // A word in lower or title case after a name in capitals is no part of it: a purpose, or a label OFX cut at the line's end (ZELLE PAYMENT TO PETER VOGEL Con).
     if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && ((LOWER.test(tokens[index]!) && !(PARTICLES.has(tokens[index]!) && isInitials(tokens[name.at(-1)!]!))) || (TITLE.test(tokens[index]!) && !PARTICLES.has(tokens[index - 1] ?? '') && (LOWER.test(tokens[index + 1] ?? '') || (index === tokens.length - 1 && name.length > 1))))) break;
-    if ((PURPOSE.has(word) && !(purchase && INCOME_WORDS.has(word)) && !givenNameBeforeName(words, at) && !givenNameNotMonth(flat, at, currencyCode, name.length) && !SAINTS.has(flat[at - 1] ?? '') && !monthInName(flat, at, name.length)) || PAY_WEEK.test(word) || afterPurposeInToken(words, at) || (name.length === 0 && (isStreetAfterUl(flat, at) || numberBeforeGivenName(flat, at)))) {
+    if ((PURPOSE.has(word) && !(purchase && INCOME_WORDS.has(word)) && !isForeignMonth(word, currencyCode) && !givenNameBeforeName(words, at) && !givenNameNotMonth(flat, at, currencyCode, name.length) && !SAINTS.has(flat[at - 1] ?? '') && !monthInName(flat, at, name.length)) || PAY_WEEK.test(word) || afterPurposeInToken(words, at) || (name.length === 0 && (isStreetAfterUl(flat, at) || numberBeforeGivenName(flat, at)))) {
       if (name.length > 0) break;
       continue;
     }

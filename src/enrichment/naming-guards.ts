@@ -24,6 +24,9 @@ const TO_SOMEONE = phrasesRegex([
 /** Moves between the holder's own accounts. */
 const OWN_ACCOUNTS = phrasesRegex(['OWN ACCOUNT', 'OWN', 'COMPTE JOINT', 'TARP SAVO SASKAITU', 'STARP SAVIEM KONTIEM', 'IEKSEJAIS PARSKAITIJUMS', 'GIROCONTO', 'UMBUCHUNG', 'EIGENUEBERTRAG', 'INTERNE', 'TOP UP', 'EXCHANGED', 'ROUND UP', 'MY', 'WLASNY', 'WLASNE', 'EIGENE', 'EIGEN', 'EGEN', 'EGNE', 'OMA', 'OMALLE', 'PROPRIO', 'PROPRIA', 'PROPIA', 'ENTRE CONTAS', 'GIROCONTO', 'SAVU KONTU', 'SAVO SASKAITA', 'OMA KONTO', 'OMALE KONTOLE', 'SAV', 'SAVINGS', 'CHK', 'CHECKING', 'MMA', 'MONEY MARKET', 'SAME NAME']);
 
+/** A credit union's move to or from the holder's own loan or share (TRANSFER TO LOAN 40 AUTO LOAN PA): whatever the category, no one else's. */
+const OWN_LOAN_OR_SHARE = phrasesRegex(['TRANSFER TO LOAN', 'TRANSFER FROM LOAN', 'TRANSFER TO SHARE', 'TRANSFER FROM SHARE', 'XFER TO LOAN', 'XFER FROM SHARE', 'TFR TO LOAN']);
+
 const FACILITATORS = phrasesRegex([
   'PAYPAL', 'AMAZON PAYMENTS', 'KLARNA', 'STRIPE', 'ADYEN', 'LASTSCHRIFT AUS KARTENZAHLUNG', 'DZ BANK', 'NORISBANK DEBITKARTE', 'SUMUP', 'ZETTLE', 'IZETTLE', 'SQUARE', 'MOLLIE', 'WORLDLINE', 'NETS', 'GOCARDLESS', 'SATISPAY', 'PAYU', 'PRZELEWY24', 'BUCKAROO', 'CCV',
   'PAYONEER', 'TRUSTLY', 'NEXI', 'TIKKIE', 'PAYSERA', 'MAKSEKESKUS', 'CHECKOUT COM', 'SIX PAYMENT', 'PAYPLUG', 'LYRA', 'WISE', 'REVOLUT',
@@ -33,7 +36,7 @@ const FACILITATOR_FIRST = new RegExp(`^${FACILITATORS.source}`);
 
 /** True when a name read from the line may be shown for a transaction of `detailed` category (null: none) with normalized `text`. */
 export function mayNameParty(detailed: string | null, text: string): boolean {
-  if (detailed !== null && NAMELESS.has(detailed)) return false;
+  if ((detailed !== null && NAMELESS.has(detailed)) || OWN_LOAN_OR_SHARE.test(text)) return false;
   if (detailed !== null && TRANSFERS.has(detailed)) return TO_SOMEONE.test(text) && !OWN_ACCOUNTS.test(text);
   return true;
 }

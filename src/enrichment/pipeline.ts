@@ -44,7 +44,7 @@ import { normalize, wordCount } from './text.ts';
  * version are redone over history. test/unit/enrichment-version.test.ts fails when the folder's
  * contents change without a bump.
  */
-export const ENRICHMENT_VERSION = 19;
+export const ENRICHMENT_VERSION = 20;
 
 const PROVIDER_CONFIDENCE = 0.9;
 /** Money in from a shop is a refund at best, and more often a name inside an employer's or a payer's. */
@@ -224,7 +224,7 @@ function readName(category: Enrichment['category'], text: string, party: string 
   // What a bill is for, alone, names no one (AUTOMATIC WITHDRAWAL, ELECTRIC BILL); a word a card network's or OFX's field cut, or a US
   // biller abbreviated, is read whole (shortened-words.ts), as is a US state's department or agency (us-agencies.ts).
   const fromText = nameFromText(clean, currencyCode, isPurchase(category));
-  return fromText && !BILLED_FOR.has(normalize(fromText)) ? { name: withLastWordWhole(currencyCode === 'USD' ? withUsAgencyWritten(withAbbreviationsWritten(withEndingApart(fromText))) : currencyCode === 'GBP' ? withAbbreviationsWritten(fromText) : fromText), website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.description } : null;
+  return fromText && !BILLED_FOR.has(normalize(fromText)) ? { name: withLastWordWhole(currencyCode === 'USD' ? withUsAgencyWritten(withAbbreviationsWritten(withEndingApart(fromText)), text) : currencyCode === 'GBP' ? withAbbreviationsWritten(fromText) : fromText), website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.description } : null;
 }
 
 /** The primary categories of what a shop sells or a business serves: a name read on such a line is a shop's. */
@@ -387,8 +387,22 @@ function mccMatch(mcc: string | null, kindOfTrade: () => RuleMatch | undefined):
   // The code says the trade, the shop's own word which of its kinds: a café filed as fast food (5814) is a café. A liquor
   // shop's code (5921) is not refined into a place to drink by its name's word (ENOTECA, BODEGA).
   const kind = kindOfTrade();
-  return { category: kind?.category.primary === category.primary && category.detailed !== LIQUOR_SHOP ? kind.category : category, confidence: MCC_CONFIDENCE };
+  if (kind === undefined && mcc === FAST_FOOD_CODE) return { category: categoryOf('FOOD_AND_DRINK_COFFEE'), confidence: MCC_CONFIDENCE };
+  return { category: kind?.category.primary === category.primary && category.detailed !== LIQUOR_SHOP && !(mcc === RESTAURANT_CODE && SEATED_NOT.has(kind.category.detailed)) ? kind.category : category, confidence: MCC_CONFIDENCE };
 }
+
+/**
+ * The card networks' code for a restaurant (5812) says a place to sit and eat, which a café's or a fast food's word in its name does not
+ * make less (EL CHARRO CAFE, HARBOUR FISH BAR, a Polish BAR MLECZNY): a bakery's or a bar's word still refines it (BLUE LINE BAGELS).
+ */
+const RESTAURANT_CODE = '5812';
+const SEATED_NOT: ReadonlySet<string> = new Set(['FOOD_AND_DRINK_COFFEE', 'FOOD_AND_DRINK_FAST_FOOD']);
+
+/**
+ * The card networks' code for fast food (5814), which most cafés and coffee shops file under too: a shop of that code whose name says
+ * no trade (THE COPPER KETTLE, JAVA JUNCTION) is read as a café; the chains the directory knows and a trade's word (BURGER, KEBAB) say otherwise.
+ */
+const FAST_FOOD_CODE = '5814';
 
 /** A liquor shop's merchant category code (5921), which a word of a place to drink's does not refine. */
 const LIQUOR_SHOP = 'FOOD_AND_DRINK_BEER_WINE_AND_LIQUOR';

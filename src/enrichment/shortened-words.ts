@@ -99,6 +99,11 @@ export function isFinanceAbbreviation(word: string, before: string | undefined):
   return word === 'FIN' && before !== undefined && FINANCE_AFTER.has(before);
 }
 
+/** True when the word of `words` (in capitals) at `at` is an abbreviation of a name's word written out below (CNTY, PUBLIC SCH), not a town OFX cut short. */
+export function isNamesAbbreviation(words: readonly string[], at: number): boolean {
+  return ABBREVIATIONS.has(words[at]!) || afterItsWord(words, at, words[at]!) !== undefined;
+}
+
 /** The word an abbreviation of AFTER stands for when the word before it is the one it follows (DENVER PUBLIC SCH). */
 function afterItsWord(words: readonly string[], at: number, word: string): string | undefined {
   const [before, whole] = AFTER.get(word) ?? [];

@@ -28,16 +28,29 @@ const DEPARTMENTS: ReadonlyArray<readonly [readonly string[], string]> = [
   [['WORKFORCE', 'DEVELOPMENT'], 'Department of Workforce Development'], [['TRANSPORTATION'], 'Department of Transportation'], [['LICENSING'], 'Department of Licensing'], [['MOTOR', 'VEHICLES'], 'DMV'], [['MOTOR', 'VEH'], 'DMV'],
 ];
 
-/** A name read from a US line with a government department or agency written out as above; as it is otherwise. */
-export function withUsAgencyWritten(name: string): string {
+/**
+ * A name read from a US line with a government department or agency written out as above; as it is otherwise. An agency's
+ * acronym alone takes the state the line (`line`, normalized) names after it (DMV CA RENEWAL, DMV RENEWAL ONLINE CA: California DMV).
+ */
+export function withUsAgencyWritten(name: string, line: string): string {
   const words = name.toUpperCase().split(' ');
   const [state, after] = stateAt(words);
   const agency = state === undefined ? undefined : AGENCIES.get(words[after] ?? '');
   if (agency) return `${state} ${agency}`;
+  const alone = words.length === 1 ? AGENCIES.get(words[0]!) : undefined;
+  const stateAfter = alone && stateAfterAgency(line.split(' '), words[0]!);
+  if (stateAfter) return `${stateAfter} ${alone}`;
   if (!DEPARTMENT.has(words[after] ?? '')) return name;
   const of = words[after + 1] === 'OF' ? after + 2 : after + 1;
   const department = DEPARTMENTS.find(([subjectWords]) => subjectWords.every((word, index) => words[of + index] === word))?.[1];
   return department ? `${state === undefined ? '' : `${state} `}${department}` : name;
+}
+
+/** The state whose code follows `agency` in the line's words, or ends the line (DMV RENEWAL ONLINE CA). */
+function stateAfterAgency(words: readonly string[], agency: string): string | undefined {
+  const at = words.indexOf(agency);
+  if (at < 0) return undefined;
+  return STATE_NAMES.get(words[at + 1] ?? '') ?? (words.length - 1 > at ? STATE_NAMES.get(words.at(-1)!) : undefined);
 }
 
 /** The state the words start with (its code or its name) and where the words after it start; no state and 0 when none does. */
