@@ -34,7 +34,7 @@ const ACH_NAME_BEFORE_TYPE = /\bACH\s+(?!TYPE:)([^\s:][^:]*?)\s+TYPE:/i;
 const SVWZ = /\b(?:EREF|MREF|CRED|KREF|ABWA|ABWE|IBAN|BIC)\+\S+/gi;
 const PURPOSE_MARKER = /\bSVWZ\+/gi;
 const LABELLED_REFERENCE = new RegExp(
-  String.raw`\b(?:End-to-End-Ref|Mandatsref|Mandat|Gl(?:ä|ae|a)ubiger-?ID|Kundenreferenz|Kundennr|Steuer-?nr\.?|Steuernummer|Referenz|Ref|R[ée]f|Referencia|Bankreferentie|R[ée]f[ée]rence banque|Kenmerk|Betalingskenm|Machtiging|Incassant-?ID|OCR|Trace ?#?|TRN|PPD ID|WEB ID|CCD ID|CO ID|IND ID|INDN|ID|KFN|VJ|ABI|CAB|Conf ?#?|Confirmation|Auth ?#?|TXN|Nota|IBAN|BIC|Mandate|NR|Nr|No|Transaction|Kto|Konto(?:nr)?)\s*[.:#]?\s*[:#]?\s*[A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*`,
+  String.raw`\b(?:End-to-End-Ref|Mandatsref|Mandat|Gl(?:ä|ae|a)ubiger-?ID|Kundenreferenz|Kundennr|Steuer-?nr\.?|Steuernummer|Referenz|Ref|R[ée]f|Referencia|Bankreferentie|R[ée]f[ée]rence banque|Kenmerk|Betalingskenm|Machtiging|Incassant-?ID|OCR|Trace ?#?|TRN|PPD ID|WEB ID|CCD ID|CO ID|IND ID|INDN|ID|KFN|VJ|ABI|CAB|Conf ?#?|Confirmation|Auth ?#?|TXN|Nota(?:nr)?|IBAN|BIC|Mandate|NR|Nr|No|Transaction|Kto|Konto(?:nr)?)\s*[.:#]?\s*[:#]?\s*[A-Z0-9][A-Z0-9./-]*\d[A-Z0-9./-]*`,
   'gi',
 );
 /**
@@ -533,10 +533,14 @@ const ENTITY = /&(amp|quot|apos|#39);/gi;
 
 const LINE_BREAK_TAG = /<br\s*\/?>/gi;
 
-/** `text` with the HTML entities ENTITIES lists written as their characters, and a line break's tag as a space. */
+/** TD Bank's star between a card payee's town and its state (MONTCLAIR FARMERS MKT MONTCLAIR * NJ): no processor's. */
+const STAR_BEFORE_STATE = /\s\*\s(?=[A-Z]{2}$)/;
+
+/** `text` with the HTML entities ENTITIES lists written as their characters, a line break's tag as a space, and a star before a US state at its end (STAR_BEFORE_STATE) as a space. */
 export function withEntitiesDecoded(text: string): string {
   const decoded = text.includes('&') ? text.replace(ENTITY, (_, name: string) => ENTITIES[name.toLowerCase()]!) : text;
-  return decoded.includes('<') ? decoded.replace(LINE_BREAK_TAG, ' ') : decoded;
+  const unstarred = text.includes(' * ') ? decoded.replace(STAR_BEFORE_STATE, ' ') : decoded;
+  return unstarred.includes('<') ? unstarred.replace(LINE_BREAK_TAG, ' ') : unstarred;
 }
 
 /** The description's counterparty text (counterpartyText); the whole description, whitespace collapsed, when nothing is left. */

@@ -79,8 +79,8 @@ const PURPOSE = new Set([
   // a professional's letters after the name
   'DDS', 'DMD', 'MD', 'DVM', 'PHD', 'ESQ', 'CPA',
 ]);
-/** Legal forms written before the name: the Baltic countries' (SIA ACME LATVIA, UAB Ignitis, AS Latvenergo), France's (SARL BOIS ET TOITS, SAS DATALOG), Belgium's (BV BAKKERIJ VERMEULEN, VZW …), a Dutch company's royal warrant (Koninklijke Vopak), a Dutch foundation's Stichting (Stichting Ymere: four readers in five name Ymere). */
-const LEADING_FORMS = new Set([...BALTIC_LEADING_FORMS, 'AS', 'AB', 'SA', 'SARL', 'SAS', 'SASU', 'EURL', 'KONINKLIJKE', 'BV', 'NV', 'VZW', 'ASBL', 'STICHTING', 'COOPERATIE', 'SRL', 'SNC', 'SCM', 'SCP', 'SELARL', 'SELAS']);
+/** Legal forms written before the name: the Baltic countries' (SIA ACME LATVIA, UAB Ignitis, AS Latvenergo), France's (SARL BOIS ET TOITS, SAS DATALOG), Belgium's (BV BAKKERIJ VERMEULEN, VZW …), a Dutch company's royal warrant (Koninklijke Vopak), a Dutch foundation's Stichting (Stichting Ymere: four readers in five name Ymere), an Italian amateur sports association's ASD or SSD (ASD POLISPORTIVA SAN DONATO). */
+const LEADING_FORMS = new Set([...BALTIC_LEADING_FORMS, 'AS', 'AB', 'SA', 'SARL', 'SAS', 'SASU', 'EURL', 'KONINKLIJKE', 'BV', 'NV', 'VZW', 'ASBL', 'STICHTING', 'COOPERATIE', 'SRL', 'SNC', 'SCM', 'SCP', 'SELARL', 'SELAS', 'ASD', 'SSD']);
 /** French M. (monsieur) before another initial is the first of a person's initials (M.A. VISSER), not a title. */
 function startsInitials(flat: readonly string[], at: number): boolean {
   return flat[at]!.length === 1 && flat[at + 1]?.length === 1;

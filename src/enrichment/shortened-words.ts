@@ -19,7 +19,7 @@ const NAME_ENDINGS = [
   'ACADEMY', 'UNIVERSITY', 'COLLEGE', 'SCHOOLS', 'UTILITIES', 'WIRELESS', 'COMPANY', 'CORPORATION', 'LIQUORS', 'SPIRITS', 'TAVERN', 'BISTRO', 'STORAGE', 'PARKING', 'CARWASH',
   'BARBERSHOP', 'DENTAL', 'LESSONS', 'DAYCARE', 'LUMBER', 'SUPPLY', 'CONTROL', 'GROOMING', 'CARNICERIA', 'PANADERIA',
   'FOUNDATION', 'PRACTICE', 'SURGERY', 'GUESTHOUSE', 'BUTCHERS', 'OPTICIANS', 'SOLICITORS', 'ACCOUNTANTS', 'LETTINGS', 'NURSERY', 'SOCIETY', 'CENTRE', 'CENTER',
-  'CHURCH', 'MINISTRIES', 'FELLOWSHIP', 'TRATTORIA', 'RISTORANTE', 'PASTICCERIA', 'BOULANGERIE', 'PATISSERIE',
+  'CHURCH', 'MINISTRIES', 'FELLOWSHIP', 'TRATTORIA', 'RISTORANTE', 'PASTICCERIA', 'BOULANGERIE', 'PATISSERIE', 'VIETNAMESE', 'JAPANESE', 'CHINESE', 'MEDITERRANEAN', 'ORTHOPEDICS', 'TORTILLERIA', 'OPTOMETRY', 'SANITATION', 'LEARNING', 'MEDICINE', 'REPAIR',
 ];
 /** Words of their own that start an ending: a name may end with them (PIEDMONT ELECTRIC, JOHN BAKER, SPARKLE CLEAN). */
 const WORDS = new Set(['ACCOUNT', 'FOUND', 'SURGE', 'GUEST', 'NURSE', 'FELLOW', 'BARBER', 'BARBERS', 'LESSON', 'GROOM', 'HEALTH', 'CONSTRUCT', 'PHARMA', 'OUTFIT', 'ROASTER', 'BREWER', 'DISTILLER', 'CONSULT', 'PHOTOGRAPH', 'CREAMER', 'BAKER', 'CLEAN', 'CREAM', 'STEAK', 'SMOKE', 'TRUCK', 'ELECTRIC', 'MECHANIC', 'MEDIC', 'GROCER', 'CATER', 'PHOTO', 'OPTIC', 'ENTER', 'INTER', 'CABIN', 'ORTHO', 'PLUMB', 'LANDS']);
@@ -82,16 +82,17 @@ export function withEndingApart(name: string): string {
 const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['UNIV', 'UNIVERSITY'], ['HLTHCR', 'HEALTHCARE'], ['HLTH', 'HEALTH'], ['MTR', 'MOTOR'], ['SVCS', 'SERVICES'], ['SVC', 'SERVICE'], ['MGMT', 'MANAGEMENT'], ['ASSN', 'ASSOCIATION'],
   ['INTL', 'INTERNATIONAL'], ['CTR', 'CENTER'], ['HOSP', 'HOSPITAL'], ['UTIL', 'UTILITIES'], ['UTILS', 'UTILITIES'], ['CNTY', 'COUNTY'], ['TWP', 'TOWNSHIP'],
-  ['SERV', 'SERVICES'], ['CTY', 'COUNTY'],
+  ['SERV', 'SERVICES'], ['CTY', 'COUNTY'], ['MKT', 'MARKET'], ['CMTY', 'COMMUNITY'], ['HDWE', 'HARDWARE'],
 ]);
 /** The words FIN for finance follows in a name (MOTOR FIN); elsewhere it is a word or Finland's code. A restaurant's REST stays: statements' readers keep it as often as not. */
 const FINANCE_AFTER: ReadonlySet<string> = new Set(['MOTOR', 'MTR', 'AUTO']);
-/** Abbreviations that are words or codes elsewhere, read so only after the words they follow in a name (MOTOR FIN, PUBLIC SCH, SERV AUTH). */
+/** Abbreviations that are words or codes elsewhere, read so only after the words they follow in a name (MOTOR FIN, PUBLIC SCH, SERV AUTH, COMMUNITY CH). */
 const AFTER: ReadonlyMap<string, readonly [ReadonlySet<string>, string]> = new Map([
   ['FIN', [FINANCE_AFTER, 'FINANCE']],
   ['SCH', [new Set(['PUBLIC']), 'SCHOOLS']],
   ['MGM', [new Set(['PROPERTY', 'PROP']), 'MANAGEMENT']],
   ['AUTH', [new Set(['SERV', 'SERVICES']), 'AUTHORITY']],
+  ['CH', [new Set(['COMMUNITY', 'BAPTIST', 'METHODIST', 'LUTHERAN', 'CATHOLIC', 'PRESBYTERIAN', 'CHRISTIAN', 'BIBLE', 'EPISCOPAL', 'PENTECOSTAL']), 'CHURCH']],
 ]);
 
 /** True when `word` (in capitals) after `before` is FIN for finance (HYUNDAI MOTOR FIN), not Finland's country code. */

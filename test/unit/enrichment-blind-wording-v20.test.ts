@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { nameAndDetailed as both, detailedOfLine as detailedOf, enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
 
 /**
- * What version 20 reads that the fourth blind set's misses, read once it became a development split (`blind-dev-3`), showed
- * missing, each on a line written here, none taken from an evaluation file (docs/decisions/enrichment-evaluation.md).
+ * What version 20 reads that the fourth blind set's misses, read once it became a development split (`blind-dev-3`), and
+ * three probes written after it (US SimpleFIN and Plaid lines, US OFX names; Finnish, Dutch, Italian, Norwegian and Danish lines) showed
+ * missing, each on a line written here, none taken from a probe or an evaluation file (docs/decisions/enrichment-evaluation.md).
  */
 describe('card lines', () => {
   it('drops a Danish receipt’s number (Nota) and the postal district’s letter after the town', () => {
@@ -74,5 +75,49 @@ describe('what a payment was for', () => {
   it('reads a credit union’s loan as a personal loan, and KPN Thuis as internet', () => {
     expect(detailedOf('SO COMMUNITY CREDIT UNION LOAN', '-150.00')).toBe('LOAN_PAYMENTS_PERSONAL_LOAN_PAYMENT');
     expect(both(enrichLine('KPN Thuis factuur 2025-06', '-55.00', 'EUR', { counterpartyName: 'KPN B.V.' }))).toEqual(['KPN', 'RENT_AND_UTILITIES_INTERNET_AND_CABLE']);
+  });
+});
+
+describe('what the probes after the fifth blind set found', () => {
+  it('reads TD Bank’s card and payment wordings, and its star before the state', () => {
+    expect(both(enrichLine('DEBIT CARD PURCHASE, AUT 051224 VISA DDA PUR CORNER DELI HOBOKEN * NJ', '-12.50', 'USD'))).toEqual(['Corner Deli', 'FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK']);
+    expect(enrichLine('DEBIT POS, AUT 051224 DDA PURCHASE HILLSIDE FARMERS MKT HILLSIDE * NJ', '-18.00', 'USD').merchant?.name).toBe('Hillside Farmers Market');
+    expect(nameOf('ELECTRONIC PMT-WEB, TWP OF MAPLEWOOD SEWER', '-90.00', 'USD')).toBe('Township of Maplewood Sewer');
+    expect(enrichLine('DEBIT CARD PURCHASE, AUT 051224 VISA DDA PUR CORNER DELI HOBOKEN * NJ', '-12.50', 'USD').paymentChannel).toBe('IN_STORE');
+  });
+
+  it('reads a card line’s time after Huntington’s terminal, a church and an animal clinic cut short, a cuisine’s word cut short', () => {
+    expect(nameOf('POINT OF SALE DEBIT L340 TIME 08:15 AM DATE 05-02 ROOSTER BAKERY DAYTON OH', '-9.00', 'USD')).toBe('Rooster Bakery');
+    expect(nameOf('ACH DEBIT BETHEL BAPTIST CH ONLINE GIVING', '-50.00', 'USD')).toBe('Bethel Baptist Church');
+    expect(both(enrichLine('CHECKCARD 0502 WILLOW CREEK ANIMAL CLINI AUSTIN TX 24445004', '-120.00', 'USD', { mcc: '0742' }))).toEqual(['Willow Creek Animal Clinic', 'MEDICAL_VETERINARY_SERVICES']);
+    expect(nameOf('PURCHASE AUTHORIZED ON 05/02 SAKURA JAPANES AUSTIN TX', '-40.00', 'USD', { mcc: '5812' })).toBe('Sakura Japanese');
+  });
+
+  it('reads the words OFX cut or banks shorten in a US name whole: a repair shop, a hardware store, a sanitation district, a community college', () => {
+    expect(both(enrichLine('POS PURCHASE KESSLER AUTO REPAI', '-200.00', 'USD'))).toEqual(['Kessler Auto Repair', 'GENERAL_SERVICES_AUTOMOTIVE']);
+    expect(both(enrichLine('CHECKCARD 0412 MILLER HDWE', '-22.00', 'USD'))).toEqual(['Miller Hardware', 'HOME_IMPROVEMENT_HARDWARE']);
+    expect(nameOf('ACH DEBIT NORTHSIDE SANITATI', '-31.00', 'USD')).toBe('Northside Sanitation');
+    expect(nameOf('CHECKCARD 0418 LANE CMTY COLLEGE', '-300.00', 'USD')).toBe('Lane Community College');
+  });
+
+  it('reads an international service fee as a foreign transaction’s fee, and Texas’s DPS by its code', () => {
+    expect(detailedOf('INTERNATIONAL SERVICE FEE - 7781', '-0.90', 'USD')).toBe('BANK_FEES_FOREIGN_TRANSACTION_FEES');
+    expect(nameOf('TXDPS DL RENEWAL', '-33.00', 'USD')).toBe('Texas DPS');
+  });
+
+  it('reads Finnish OSTO and Italian PAGAMENTO POS POSTAMAT before the shop, a card’s masked digits as no website’s star', () => {
+    expect(enrichLine('OSTO 12.05.2024 KUKKAKAUPPA ORVOKKI JYVÄSKYLÄ 4921 50** **** 7781').merchant?.name).toBe('Kukkakauppa Orvokki');
+    expect(enrichLine('OSTO 12.05.2024 KUKKAKAUPPA ORVOKKI JYVÄSKYLÄ 4921 50** **** 7781').paymentChannel).toBe('IN_STORE');
+    expect(nameOf('PAGAMENTO POS POSTAMAT 02/05/2024 17:10 EDICOLA DEL PORTO GENOVA', '-6.00')).toBe('Edicola del Porto');
+  });
+
+  it('drops an Italian sports association’s ASD and a Danish receipt number’s Notanr', () => {
+    expect(nameOf('ADDEBITO SDD ASD TENNIS CLUB LE QUERCE QUOTA MAGGIO', '-60.00', 'EUR', { counterpartyName: 'ASD TENNIS CLUB LE QUERCE' })).toBe('Tennis Club le Querce');
+    expect(nameOf('Dankort-nota Fysioterapeut Holm Notanr 00812', '-450.00', 'DKK')).toBe('Fysioterapeut Holm');
+  });
+
+  it('reads an insurance policy’s instalment (RATA POLIZZA) as insurance, a housing cooperative’s charges as rent', () => {
+    expect(detailedOf('ADDEBITO SDD AGENZIA ASSICURATIVA BRUNI SRL RATA POLIZZA AUTO 7781', '-61.00')).toBe('GENERAL_SERVICES_INSURANCE');
+    expect(both(enrichLine('Felleskostnader juni KID 99001234', '-4100.00', 'NOK', { counterpartyName: 'LINDEBERG BORETTSLAG' }))).toEqual(['Lindeberg Borettslag', 'RENT_AND_UTILITIES_RENT']);
   });
 });
