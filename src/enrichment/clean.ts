@@ -85,8 +85,8 @@ export function withoutDepartment(party: string): string {
   return party.replace(DEPARTMENT_AFTER_NAME, '');
 }
 
-/** A public body's or a firm's department after its name in the bank's field (a Danish housing association's numbered one after a name of any length: "AAB Afdeling 12"): "GEMEENTE UTRECHT - AFDELING BELASTINGEN", "URZĄD MIASTA KRAKOWA WYDZIAŁ ORGANIZACJI", "HELSINGIN KAUPUNKI / KASVATUKSEN JA KOULUTUKSEN TOIMIALA". */
-const DEPARTMENT_AFTER_NAME = /(?<=\S\s+\S+)\s+(?:(?:-|\/)\s+.*|(?:AFDELING|WYDZIA[ŁL]|ABTEILUNG|FACHBEREICH|CLUSTER)\s.*)$|(?<=\S)\s+AFDELING\s+\d+$/iu;
+/** A public body's or a firm's department after its name in the bank's field (a Danish housing association's numbered one after a name of any length: "AAB Afdeling 12"): "GEMEENTE UTRECHT - AFDELING BELASTINGEN", "URZĄD MIASTA KRAKOWA WYDZIAŁ ORGANIZACJI", "HELSINGIN KAUPUNKI / KASVATUKSEN JA KOULUTUKSEN TOIMIALA", a sports club's section ("SV Traun Sektion Tennis"). */
+const DEPARTMENT_AFTER_NAME = /(?<=\S\s+\S+)\s+(?:(?:-|\/)\s+.*|(?:AFDELING|WYDZIA[ŁL]|ABTEILUNG|FACHBEREICH|CLUSTER|SEKTION)\s.*)$|(?<=\S)\s+AFDELING\s+\d+$/iu;
 
 /** ING Germany's card payee names the card's network first: "VISA CAFE GLUECKSMOMENT". */
 const CARD_BEFORE_PARTY = /^VISA\s+(?=\S)/i;
@@ -149,7 +149,7 @@ const OWNER_AFTER_V = /\s+v\/\s*\p{L}.*$/iu;
 const MBANK_TOWN = /\s\/[\p{L} .'-]+$/u;
 /** A British postcode's district after the town, two words of the name before it: "THUNDERBIRD FRIED CHIC LONDON E20", "THE KINGS ARMS CHIPPING CAMPDEN GL55". */
 const UK_POSTCODE_DISTRICT = /(?<=\S\s+\S+\s+\S+)\s+[A-Z]{1,2}\d{1,2}[A-Z]?$/;
-const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Kartenumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: PAYCONIQ(?: CO)?| CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB|ACH(?: WEB-RECUR)?|SEPA CREDIT TRANSFER|APPLE PAY|GOOGLE PAY|KAART|DATA TRANSAKCJI|VISA DIRECT(?: [A-Z]{2})?|(?:- )?Transazione C-less|ZAKUP PRZY U[ŻZ]YCIU KARTY)$/iu;
+const TRAILING_WORDS = /\s(?:Kartenzahlung|Kaufumsatz|Kartenumsatz|Lastschrift|Gutschrift|Dauerauftrag|[UÜ]berweisung|Einzug|CONTACTLESS|BANCONTACT(?: PAYCONIQ(?: CO)?| CONTACTLOOS| CONTACTLESS| SANS CONTACT)?|\((?:Faster Payments?|Direct Debit|Standing Order|Bacs)\)|Vipps by DNB|ACH(?: WEB-RECUR)?|SEPA CREDIT TRANSFER|APPLE PAY|GOOGLE PAY|KAART|DATA TRANSAKCJI|VISA DIRECT(?: [A-Z]{2})?|(?:- )?Transazione C-less|ZAKUP PRZY U[ŻZ]YCIU KARTY|K\d{1,2} Bezahlung(?: Bankomat| Maestro| Karte)?|Karte \d{1,2} Maestro)$/iu;
 /** SumUp's and other terminals' "NAME//CITY/COUNTRY", SEB's Baltic card lines' "NAME/CITY/EST", French card lines' "NAME\\CITY\\ FR", and Adyen's German lines' "NAME/STREET 1/TOWN/DE". */
 const SLASHED_PLACE = /\/\/.*$|\/[\p{L} .'-]+\/[A-Z]{3}\b.*$|\\.*$|\/[^/]*\/[^/]*\/[A-Z]{2}$/u;
 /** Polish transfers name the other party after a label: "Przelew przychodzący … Od: ACME SPÓŁKA Z O.O.", "Przelew wychodzący do: Jan Kowalski Tytuł: …". */
@@ -169,7 +169,7 @@ const TAGGED_NAME = /\/(?:NAME\/|CNTP\/[^/]*\/[^/]*\/)([^/]+)/i;
 /** BNP Paribas's transfers name the payee after /BEN, among /MOTIF and /REFDO fields ("VIR SEPA EMIS /MOTIF ANNIV LEA /BEN MME LAURENT SOPHIE /REFDO NOTPROVIDED"), and the payer after /DE or /FRM ("VIR SEPA INST RECU /DE ACME CORP /REF …"). */
 const BEN_FIELD = /\/(?:BEN|FRM|DE)\s+([^/]+?)\s*(?=\/|$)/i;
 /** KBC and ING name the shop first and the card after, as do Austrian card lines that end in the card's field, the day and the time ("GASTHAUS ZUR LINDE LINZ 4020 POS 54,20 AT D5 09.03. 19:45") and Fineco's card lines ("TRATTORIA DA NELLO     LUCCA         ITCarta N. *****208Data operazione …"): "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …"; so do Italian banks: "… TREVISO ITA Operazione carta ****1234 del …", KBC and CBC with their own card's name ("… COFFEE LAB GENT GENT MET KBC-DEBETKAART 5169 41XX XXXX 3312"), and Belgian banks that name the cardholder after a label ("… NEUHAUS ZAVENTEM 19/07/2024 om 06:58 Kaarthouder: SOFIE DE SMET", "… Titulaire: THOMAS LAMBERT"); an Italian operation's number, a girocard's sequence and terminal, a Polish card's number after POL or its amount, a French card's number label. */
-const CARD_AFTER_NAME = /,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|WITH (?:KBC|CBC) DEBIT CARD\b|(?:WITH|MET|AVEC) (?:APPLE|GOOGLE) PAY\b|CARDHOLDER\s*:|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|OPERAZIONE \d+\b|Karte \d{1,2} Terminal \d+\b|(?<=\bPOL )NR KARTY\b|kwota [\d.,]+ [A-Z]{3}\b|Num[ée]ro de (?:carte|s[ée]quence)\b|Operazione carta\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
+const CARD_AFTER_NAME = /,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|WITH (?:KBC|CBC) DEBIT CARD\b|(?:WITH|MET|AVEC) (?:APPLE|GOOGLE) PAY\b|CARDHOLDER\s*:|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|OPERAZIONE \d+\b|Karte \d{1,2} Terminal \d+\b|(?<=\bPOL )NR KARTY\b|kwota [\d.,]+ [A-Z]{3}\b|Num[ée]ro de (?:carte|s[ée]quence)\b|Operazione carta\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|(?<!^(?:COMPRA|PAGO)\s+)Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
 /**
  * Italian banks' labelled parties: the shop a PagoBancomat card paid ("… ora 18:21 presso: TABACCHERIA RICCI N.14 VIA ROMA 22
  * CARPI ITA Carta N° …"), a postal bill's creditor ("… CCPOST : 000000000000 CREDITORE: COMUNE DI BERGAMO"), a transfer's

@@ -46,6 +46,8 @@ const MAX_WORDS = Math.max(...directory.merchants.flatMap((entry) => entry.match
 
 /** Shorter spellings match word for word only: joined runs of short words (A T T, H M) collide by chance. */
 const MIN_SQUASHED_LENGTH = 5;
+/** A run written together whose last word is this short or shorter is no spelling: a preposition or an article joined on by chance (BILETY NA is no BILETYNA). */
+const SHORT_LAST_WORD = 2;
 
 /**
  * A spelling of one word of at most this many characters (SL, BP, ICA, KFC) is a merchant only where
@@ -93,7 +95,7 @@ export function findMerchant(normalized: string, nameFirst = false, currencyCode
         const together = trades(BY_SQUASHED.get(spaced.replaceAll(' ', '')), currencyCode);
         const exact = together && trades(BY_WORDS.get(spaced), currencyCode);
         if (exact) best = { merchant: exact, exact: true, length, from: start, to: end };
-        else if (together && length >= MIN_SQUASHED_LENGTH) best = { merchant: together, exact: false, length, from: start, to: end };
+        else if (together && length >= MIN_SQUASHED_LENGTH && (end === start || endsAt - endsFrom > SHORT_LAST_WORD)) best = { merchant: together, exact: false, length, from: start, to: end };
       }
       if (endsAt >= normalized.length) break;
       endsFrom = endsAt + 1;

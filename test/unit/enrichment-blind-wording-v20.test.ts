@@ -3,7 +3,7 @@ import { nameAndDetailed as both, detailedOfLine as detailedOf, enrichLine, name
 
 /**
  * What version 20 reads that the fourth blind set's misses, read once it became a development split (`blind-dev-3`), and
- * three probes written after it (US SimpleFIN and Plaid lines, US OFX names; Finnish, Dutch, Italian, Norwegian and Danish lines) showed
+ * six probes written after it (US SimpleFIN and Plaid lines, US OFX names, US credit cards; the European countries in three groups) showed
  * missing, each on a line written here, none taken from a probe or an evaluation file (docs/decisions/enrichment-evaluation.md).
  */
 describe('card lines', () => {
@@ -119,5 +119,31 @@ describe('what the probes after the fifth blind set found', () => {
   it('reads an insurance policy’s instalment (RATA POLIZZA) as insurance, a housing cooperative’s charges as rent', () => {
     expect(detailedOf('ADDEBITO SDD AGENZIA ASSICURATIVA BRUNI SRL RATA POLIZZA AUTO 7781', '-61.00')).toBe('GENERAL_SERVICES_INSURANCE');
     expect(both(enrichLine('Felleskostnader juni KID 99001234', '-4100.00', 'NOK', { counterpartyName: 'LINDEBERG BORETTSLAG' }))).toEqual(['Lindeberg Borettslag', 'RENT_AND_UTILITIES_RENT']);
+  });
+
+  it('reads the shop after a Spanish card purchase that names the card first, and Lithuanian Pirkinys kortele', () => {
+    expect(both(enrichLine('COMPRA TARJETA 4017XXXXXXXX5521 TABERNA EL PATIO CORDOBA 02/05/2024', '-28.00'))).toEqual(['Taberna El Patio', 'FOOD_AND_DRINK_RESTAURANT']);
+    expect(nameOf('PAGO TARJETA 4902****1188 OPTICA RIVAS VALLADOLID', '-95.00')).toBe('Optica Rivas');
+    expect(nameOf('Pirkinys kortele GELININKAS ROZE KAUNAS 2024-05-02', '-15.00')).toBe('Gelininkas Roze');
+  });
+
+  it('takes no directory name written together across a short word (BILETY NA is no Biletyna)', () => {
+    expect(both(enrichLine('Przelew BLIK od ANNA KOWALCZYK za bilety na mecz', '80.00', 'PLN', { counterpartyName: 'ANNA KOWALCZYK' }))).toEqual(['Anna Kowalczyk', 'TRANSFER_IN_ACCOUNT_TRANSFER']);
+  });
+
+  it('drops an Austrian card’s fields after the shop, and a club’s section after its name', () => {
+    expect(nameOf('POS 02.05. 09:10 O BAECKEREI GRUBER GRAZ 8010 K2 Bezahlung Maestro', '-6.00')).toBe('Baeckerei Gruber');
+    expect(nameOf('Jahresbeitrag 2024', '-90.00', 'EUR', { counterpartyName: 'TSV Gnigl Sektion Fussball' })).toBe('TSV Gnigl');
+  });
+
+  it('reads fees and benefits in their banks’ words: a French card’s commission outside the euro zone, a Swedish package’s price, HMRC’s child benefit', () => {
+    expect(both(enrichLine('COMMISSION CB HORS ZONE EURO 020524 NEW YORK 30,00 USD', '-1.50'))).toEqual([null, 'BANK_FEES_FOREIGN_TRANSACTION_FEES']);
+    expect(both(enrichLine('Pris Vardagspaket', '-35.00', 'SEK'))).toEqual([null, 'BANK_FEES_OTHER_BANK_FEES']);
+    expect(detailedOf('HMRC CHB 44556677', '96.00', 'GBP', { counterpartyName: 'HMRC CHB' })).toBe('INCOME_OTHER_INCOME');
+  });
+
+  it('reads a Swedish charcuterie as groceries, AniCura as a vet', () => {
+    expect(detailedOf('Kortköp 240502 SÖDERS CHARK', '-180.00', 'SEK')).toBe('FOOD_AND_DRINK_GROCERIES');
+    expect(nameOf('Kortköp 240502 ANICURA DJURKLINIK', '-900.00', 'SEK')).toBe('AniCura');
   });
 });
