@@ -91,8 +91,8 @@ const DEPARTMENT_AFTER_NAME = /(?<=\S\s+\S+)\s+(?:(?:-|\/)\s+.*|(?:AFDELING|WYDZ
 /** ING Germany's card payee names the card's network first: "VISA CAFE GLUECKSMOMENT". */
 const CARD_BEFORE_PARTY = /^VISA\s+(?=\S)/i;
 
-/** A German card payee's town and country after two slashes, as the bank's field gives it ("TANKSTELLE MAIER//BAD TOELZ/DE"), or its street, town and country after one each (DKB's "SUPERMARKT A/STRASSE 1/STADT/DE"), or an Austrian one's town and postcode after a backslash ("CAFE SPERL\WIEN\1060"). */
-const TOWN_AFTER_SLASHES = /\/\/.*$|\\.*$|\/[^/]*\/[^/]*\/[A-Z]{2}$/;
+/** A German card payee's town and country after two slashes, as the bank's field gives it ("TANKSTELLE MAIER//BAD TOELZ/DE"), or its street, town and country after one each (DKB's "SUPERMARKT A/STRASSE 1/STADT/DE"), or an Austrian one's town and postcode after a backslash ("CAFE SPERL\WIEN\1060"), or a Dutch one's town after a greater-than sign ("Tweewielers Van Dam>DELFT"). */
+const TOWN_AFTER_SLASHES = /\/\/.*$|\\.*$|\/[^/]*\/[^/]*\/[A-Z]{2}$|>.*$/;
 
 /**
  * `party` without a country's code at its end and the town of `towns` (or the written list's city) before it, a word of the name left at least;

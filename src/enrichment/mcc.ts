@@ -84,12 +84,14 @@ const CODES: Readonly<Record<string, string>> = {
   '5818': 'ENTERTAINMENT_OTHER_ENTERTAINMENT', // Digital goods: large digital goods merchant
   '5912': 'MEDICAL_PHARMACIES_AND_SUPPLEMENTS', // Drug stores and pharmacies
   '5921': 'FOOD_AND_DRINK_BEER_WINE_AND_LIQUOR', // Package stores: beer, wine and liquor
+  '5940': 'GENERAL_MERCHANDISE_SPORTING_GOODS', // Bicycle shops, sales and service
   '5941': 'GENERAL_MERCHANDISE_SPORTING_GOODS', // Sporting goods stores
   '5942': 'GENERAL_MERCHANDISE_BOOKSTORES_AND_NEWSSTANDS', // Book stores
   '5943': 'GENERAL_MERCHANDISE_OFFICE_SUPPLIES', // Stationery, office and school supply stores
   '5944': 'GENERAL_MERCHANDISE_CLOTHING_AND_ACCESSORIES', // Jewelry, watch, clock and silverware stores
   '5945': 'GENERAL_MERCHANDISE_OTHER_GENERAL_MERCHANDISE', // Hobby, toy and game shops
   '5947': 'GENERAL_MERCHANDISE_GIFTS_AND_NOVELTIES', // Gift, card, novelty and souvenir shops
+  '5948': 'GENERAL_MERCHANDISE_CLOTHING_AND_ACCESSORIES', // Luggage and leather goods stores
   '5964': 'GENERAL_MERCHANDISE_ONLINE_MARKETPLACES', // Direct marketing: catalog merchants
   '5977': 'PERSONAL_CARE_HAIR_AND_BEAUTY', // Cosmetic stores
   '5992': 'GENERAL_MERCHANDISE_GIFTS_AND_NOVELTIES', // Florists

@@ -21,8 +21,11 @@ const TO_SOMEONE = phrasesRegex([
   'ZELLE', 'ZEL', 'VENMO', 'CASH APP', 'MOBILEPAY', 'MOBILE PAY', 'VIPPS', 'SWISH', 'MB WAY', 'MBWAY', 'BIZUM', 'BLIK', 'TIKKIE', 'REVOLUT', 'PMNT SENT', 'PMNT RCVD', 'TO', 'FROM', 'PARA', 'DE', 'FRA', 'TIL',
   'VAN', 'NAAR', 'AAN', 'AN', 'VON', 'OD', 'DO', 'A FAVORE DI', 'DA', 'NAAM', 'NAME', 'EVI', 'RECU', 'EMIS VERS', 'NA RACHUNEK', '365 ONLINE', 'MOBI', 'BGC', 'BANK GIRO CREDIT', 'FPI', 'FPO', 'FP', 'FPS', 'FASTER PAYMENT', 'FASTER PAYMENTS', 'CREDIT TRANSFER', 'AUTOMATED CREDIT', 'NETTGIRO', 'STO', 'SO', 'ORIG', 'BNF', 'STANDING ORDER', 'PARSKAITIJUMS', 'PERVEDIMAS', 'ULEKANNE', 'VIR', 'VIREMENT', 'NAZWA NADAWCY', 'NAZWA ODBIORCY', 'NADAWCA', 'ODBIORCA', 'TRF P', 'TRF DE', 'TRF IMED DE', 'BANK CREDIT',
 ]);
-/** Moves between the holder's own accounts. */
-const OWN_ACCOUNTS = phrasesRegex(['OWN ACCOUNT', 'OWN', 'COMPTE JOINT', 'TARP SAVO SASKAITU', 'STARP SAVIEM KONTIEM', 'IEKSEJAIS PARSKAITIJUMS', 'GIROCONTO', 'UMBUCHUNG', 'EIGENUEBERTRAG', 'INTERNE', 'TOP UP', 'EXCHANGED', 'ROUND UP', 'MY', 'WLASNY', 'WLASNE', 'EIGENE', 'EIGEN', 'EGEN', 'EGNE', 'OMA', 'OMALLE', 'PROPRIO', 'PROPRIA', 'PROPIA', 'ENTRE CONTAS', 'GIROCONTO', 'SAVU KONTU', 'SAVO SASKAITA', 'OMA KONTO', 'OMALE KONTOLE', 'SAV', 'SAVINGS', 'CHK', 'CHECKING', 'MMA', 'MONEY MARKET', 'SAME NAME']);
+/** Words that say only a move between the holder's own accounts, in any line (a short word alone, such as Finnish OMA, is a grandmother on a German line). */
+const BETWEEN_OWN_ACCOUNTS = ['OWN ACCOUNT', 'BUDGETKONTO', 'TARP SAVO SASKAITU', 'STARP SAVIEM KONTIEM', 'IEKSEJAIS PARSKAITIJUMS', 'UMBUCHUNG', 'EIGENUEBERTRAG', 'ENTRE CONTAS', 'SAVU KONTU', 'SAVO SASKAITA', 'OMA KONTO', 'OMALE KONTOLE', 'SAME NAME'];
+const SURELY_OWN = phrasesRegex(BETWEEN_OWN_ACCOUNTS);
+/** Moves between the holder's own accounts, read on a transfer's line. */
+const OWN_ACCOUNTS = phrasesRegex([...BETWEEN_OWN_ACCOUNTS, 'OWN', 'COMPTE JOINT', 'GIROCONTO', 'INTERNE', 'TOP UP', 'EXCHANGED', 'ROUND UP', 'MY', 'WLASNY', 'WLASNE', 'EIGENE', 'EIGEN', 'EGEN', 'EGNE', 'OMA', 'OMALLE', 'PROPRIO', 'PROPRIA', 'PROPIA', 'SAV', 'SAVINGS', 'CHK', 'CHECKING', 'MMA', 'MONEY MARKET']);
 
 /** A credit union's move to or from the holder's own loan or share (TRANSFER TO LOAN 40 AUTO LOAN PA): whatever the category, no one else's. */
 const OWN_LOAN_OR_SHARE = phrasesRegex(['TRANSFER TO LOAN', 'TRANSFER FROM LOAN', 'TRANSFER TO SHARE', 'TRANSFER FROM SHARE', 'XFER TO LOAN', 'XFER FROM SHARE', 'TFR TO LOAN']);
@@ -39,6 +42,11 @@ export function mayNameParty(detailed: string | null, text: string): boolean {
   if ((detailed !== null && NAMELESS.has(detailed)) || OWN_LOAN_OR_SHARE.test(text)) return false;
   if (detailed !== null && TRANSFERS.has(detailed)) return TO_SOMEONE.test(text) && !OWN_ACCOUNTS.test(text);
   return true;
+}
+
+/** True when the normalized text says only a move between the holder's own accounts (STARP SAVIEM KONTIEM, BUDGETKONTO): no one else is named, whatever the bank's counterparty field holds. */
+export function movesOwnMoney(text: string): boolean {
+  return SURELY_OWN.test(text);
 }
 
 /** True when a counterparty's normalized name is a payment facilitator's (the shop is in the text): the bank's field may name it anywhere (AAB INZ TIKKIE). */

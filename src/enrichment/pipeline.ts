@@ -31,7 +31,7 @@ import { followsTitle, withoutPaymentSchemes } from './guards.ts';
 import { legalFormLength, withoutLegalForms } from './legal-forms.ts';
 import { categoryOfMcc } from './mcc.ts';
 import { nameFromText } from './merchant-name.ts';
-import { isFacilitator, mayNameParty } from './naming-guards.ts';
+import { isFacilitator, mayNameParty, movesOwnMoney } from './naming-guards.ts';
 import { isRefundOrInvoice, kindRule, movementRule, transferRule, type RuleInput, type RuleMatch } from './rules.ts';
 import { withAbbreviationsWritten, withEndingApart, withLastWordWhole } from './shortened-words.ts';
 import { categoryOf, isCategory, type Category } from './taxonomy.ts';
@@ -111,6 +111,7 @@ export function enrich(input: EnrichmentInput): Enrichment {
         (party ? notASurname(withForm(partyNamed, partyName, currencyCode) ?? notATradesName(partyListed, notAPerson(partyListed, findMerchant(partyListed, true, currencyCode)), partyListed), partyPerson && partyName === partyNamed) : undefined) ??
         // A name OFX cut at its field's end, the start of one merchant's spelling (Withdrawal Debit Card ALABAMA PO).
         (isCutByOfx(description) ? merchantCutShort(name, currencyCode) : undefined),
+      partyPerson,
     );
   // The bank's counterparty field says what the other party is as much as the text does (Tandartspraktijk De Molen beside "factuur 12345").
   const rules: RuleInput = { normalized: (partyNamed === '' ? text : `${text} ${partyName}`) + completed, direction: input.amount.trimStart().startsWith('-') ? 'out' : 'in', accountKind: input.accountKind, nameWords: wordCount(name), currencyCode };
@@ -218,7 +219,7 @@ function personPaid(app: DirectoryMatch, read: Enrichment['merchant']): Enrichme
  * or when the other side is a `person` or the bank's counterparty field names it (`party`).
  */
 function readName(category: Enrichment['category'], text: string, party: string | null, clean: string, currencyCode: string, person = false): Enrichment['merchant'] {
-  if (!mayNameParty(category?.detailed ?? null, text) && !((person || party !== null) && peopleOnly(category))) return null;
+  if (!mayNameParty(category?.detailed ?? null, text) && !((person || party !== null) && peopleOnly(category) && !movesOwnMoney(text))) return null;
   const fromParty = party && nameFromText(withoutDegrees(party), currencyCode, isPurchase(category));
   if (fromParty) return { name: fromParty, website: null, logoUrl: null, source: 'DESCRIPTION', confidence: READ_CONFIDENCE.counterparty };
   // What a bill is for, alone, names no one (AUTOMATIC WITHDRAWAL, ELECTRIC BILL); a word a card network's or OFX's field cut, or a US
@@ -325,9 +326,15 @@ const RETURNED = /\b(?:RETURN|REFUND|RETUR|RETOUR|ATERBETALNING|ATERKOP|PALAUTUS
 /** A line that starts with a US payment app between people: what follows names a person (MobilePay, BLIK and the like pay shops as often). */
 const PEER_PAYMENT = /^(?:ZELLE|ZEL|VENMO|CASH APP)\b/;
 
-/** A directory match, unless the line is a payment app's to or from a person and the match is not the app: ZELLE TO MIKE ROSS paid Mike Ross, not Ross Stores. */
-function notAPaidPerson(whole: string, match: DirectoryMatch | undefined): DirectoryMatch | undefined {
-  return match && !isPeerApp(match) && PEER_PAYMENT.test(whole) ? undefined : match;
+/** A Nordic payment app's line, which pays shops as often as people: with a person in the bank's counterparty field, what follows is the message to them (MobilePay: Sofie Nielsen, Min del af Tivoli). */
+const NORDIC_PEER_PAYMENT = /^(?:MOBILEPAY|VIPPS|SWISH)\b/;
+
+/**
+ * A directory match, unless the line is a payment app's to or from a person and the match is not the app: ZELLE TO MIKE ROSS paid Mike Ross, not Ross Stores;
+ * a Nordic app's with a person (`toPerson`) in the bank's counterparty field paid that person, whatever its message names.
+ */
+function notAPaidPerson(whole: string, match: DirectoryMatch | undefined, toPerson: boolean): DirectoryMatch | undefined {
+  return match && !isPeerApp(match) && (PEER_PAYMENT.test(whole) || (toPerson && NORDIC_PEER_PAYMENT.test(whole))) ? undefined : match;
 }
 
 /** A directory match, unless it is a person's surname after a title (SR MANUEL COSTA) or beside a given name (ELIN NORDSTROM, NORDSTROM ELIN). */

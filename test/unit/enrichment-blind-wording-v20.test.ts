@@ -3,7 +3,7 @@ import { nameAndDetailed as both, detailedOfLine as detailedOf, enrichLine, name
 
 /**
  * What version 20 reads that the fourth blind set's misses, read once it became a development split (`blind-dev-3`), and
- * six probes written after it (US SimpleFIN and Plaid lines, US OFX names, US credit cards; the European countries in three groups) showed
+ * eight probes written after it (US SimpleFIN and Plaid lines, US OFX names, US credit cards; the European countries in three groups) showed
  * missing, each on a line written here, none taken from a probe or an evaluation file (docs/decisions/enrichment-evaluation.md).
  */
 describe('card lines', () => {
@@ -145,5 +145,25 @@ describe('what the probes after the fifth blind set found', () => {
   it('reads a Swedish charcuterie as groceries, AniCura as a vet', () => {
     expect(detailedOf('Kortköp 240502 SÖDERS CHARK', '-180.00', 'SEK')).toBe('FOOD_AND_DRINK_GROCERIES');
     expect(nameOf('Kortköp 240502 ANICURA DJURKLINIK', '-900.00', 'SEK')).toBe('AniCura');
+  });
+
+  it('names the person a Nordic payment app paid, not a brand in the message, and no one on a move between the holder’s own accounts', () => {
+    expect(both(enrichLine('MobilePay: Mads Holm, Tivoli i lørdags', '180.00', 'DKK', { counterpartyName: 'Mads Holm' }))).toEqual(['Mads Holm', 'TRANSFER_IN_ACCOUNT_TRANSFER']);
+    expect(both(enrichLine('Overførsel til budgetkonto', '-3000.00', 'DKK'))).toEqual([null, 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
+    expect(nameOf('Pārskaitījums starp saviem kontiem', '-200.00', 'EUR', { counterpartyName: 'Ilze Kalniņa' })).toBeNull();
+    expect(nameOf('Geburtstagsgeschenk Oma', '-50.00', 'EUR', { counterpartyName: 'Sabine Hoffmann' })).toBe('Sabine Hoffmann');
+  });
+
+  it('drops a Dutch card payee’s town after >, and knows the bicycle shops’ and leather goods’ card codes', () => {
+    expect(both(enrichLine('Betaalautomaat 02-05-2025 10:11 pasnr. 014', '-60.00', 'EUR', { counterpartyName: 'Jansen & Zn>ZWOLLE', mcc: '5940' }))).toEqual(['Jansen & Zn', 'GENERAL_MERCHANDISE_SPORTING_GOODS']);
+    expect(detailedOf('PAYPAL *OXHIDE CO', '-80.00', 'USD', { mcc: '5948' })).toBe('GENERAL_MERCHANDISE_CLOTHING_AND_ACCESSORIES');
+  });
+
+  it('reads a loan’s words as no name, a card bill paid, a town’s day care, a union’s unemployment benefit, Trócaire', () => {
+    expect(nameOf('RIMBORSO FINANZIAMENTO MUTUO N. 00077881 RATA 012', '-600.00')).toBeNull();
+    expect(both(enrichLine('AIB VISA CARD PYMT', '-300.00'))).toEqual([null, 'LOAN_PAYMENTS_CREDIT_CARD_PAYMENT']);
+    expect(detailedOf('Betalingsservice Odense Kommune dagtilbud juni', '-3100.00', 'DKK', { counterpartyName: 'Odense Kommune' })).toBe('GENERAL_SERVICES_CHILDCARE');
+    expect(detailedOf('ABVV UITKERING 04/2025 DOSSIER 7781', '1200.00', 'EUR', { counterpartyName: 'ABVV' })).toBe('INCOME_UNEMPLOYMENT');
+    expect(both(enrichLine('D/D TROCAIRE', '-21.00', 'EUR', { counterpartyName: 'TROCAIRE' }))).toEqual(['Trócaire', 'GOVERNMENT_AND_NON_PROFIT_DONATIONS']);
   });
 });
