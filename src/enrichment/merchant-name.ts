@@ -253,7 +253,7 @@ export function nameFromText(text: string, currencyCode: string, purchase = fals
     // A place's name ends at its town (NAME_THEN_PLACE), a housing association's at its building's number.
     if (NAME_THEN_PLACE.test(tokens[index]!) || isHousingAssociation(words, name)) break;
   }
-  while (name.length > 0 && !isNumberedName(tokens, name) && !isHousingAssociation(words, name) && (isLink(words.normalized[name.at(-1)!]!) || (name.length > 1 && currencyCode === 'USD' && isStateCode(tokens[name.at(-1)!]!)))) name.pop();
+  while (name.length > 0 && !isNumberedName(tokens, name) && !isHousingAssociation(words, name) && (isLink(words.normalized[name.at(-1)!]!) || (name.length > 1 && currencyCode === 'USD' && isStateCode(tokens[name.at(-1)!]!) && words.normalized[name.at(-2)!] !== 'OF'))) name.pop();
   const kept = givenNameFirst(withPossessive(withIrishO(onceOnly(withAmpersands(tokens, name)))));
   const joined = kept.join(' ');
   if (joined.replace(/[^\p{L}]/gu, '').length < MIN_LETTERS || namesFacilitator(normalize(joined))) return null;

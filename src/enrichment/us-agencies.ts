@@ -37,6 +37,8 @@ export function withUsAgencyWritten(name: string, line: string): string {
   const [state, after] = stateAt(words);
   const agency = state === undefined ? undefined : AGENCIES.get(words[after] ?? '');
   if (agency) return `${state} ${agency}`;
+  // A state's own name as an employer or a payer (STATE OF NC): the state written out.
+  if (words.length === 3 && words[0] === 'STATE' && words[1] === 'OF' && STATE_NAMES.has(words[2]!)) return `State of ${STATE_NAMES.get(words[2]!)}`;
   const alone = words.length === 1 ? AGENCIES.get(words[0]!) : undefined;
   const stateAfter = alone && stateAfterAgency(line.split(' '), words[0]!);
   if (stateAfter) return `${stateAfter} ${alone}`;

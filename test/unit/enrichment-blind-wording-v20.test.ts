@@ -166,4 +166,17 @@ describe('what the probes after the fifth blind set found', () => {
     expect(detailedOf('ABVV UITKERING 04/2025 DOSSIER 7781', '1200.00', 'EUR', { counterpartyName: 'ABVV' })).toBe('INCOME_UNEMPLOYMENT');
     expect(both(enrichLine('D/D TROCAIRE', '-21.00', 'EUR', { counterpartyName: 'TROCAIRE' }))).toEqual(['Trócaire', 'GOVERNMENT_AND_NON_PROFIT_DONATIONS']);
   });
+
+  it('reads US regional banks’ wordings: a PIN purchase, an ACH deposit before an employer, a state as the employer, Airbnb’s payout', () => {
+    expect(nameOf('POS PURCHASE WITH PIN 0412 MILLERS FEED & SEED WOOSTER OH', '-40.00', 'USD')).toBe('Millers Feed & Seed');
+    expect(nameOf('ACH DEPOSIT TARGET CORP PAYROLL', '900.00', 'USD')).toBe('Target');
+    expect(nameOf('ACH DEPOSIT STATE OF OR PAYROLL', '2000.00', 'USD')).toBe('State of Oregon');
+    expect(both(enrichLine('AIRBNB PAYMENTS ACH DEPOSIT', '500.00', 'USD'))).toEqual(['Airbnb', 'INCOME_OTHER_INCOME']);
+  });
+
+  it('keeps B&Q to its countries (JACKS BAR B Q is a barbecue), and reads barbecue and frozen custard', () => {
+    expect(both(enrichLine('POS 0412 JACKS BAR B Q NASHVILLE TN', '-22.00', 'USD'))).toEqual(['Jacks Bar B Q', 'FOOD_AND_DRINK_RESTAURANT']);
+    expect(detailedOf('POS PURCHASE 05/02 SMOKEY HOLLOW BARBECUE', '-30.00', 'USD')).toBe('FOOD_AND_DRINK_RESTAURANT');
+    expect(detailedOf('POS DEBIT 0412 LEONS FROZEN CUSTARD MILWAUKEE WI', '-8.00', 'USD')).toBe('FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK');
+  });
 });
