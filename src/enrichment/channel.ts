@@ -18,8 +18,8 @@ const IN_STORE = phrasesRegex([
   'DEBIT CARD PURCHASE', 'CONTACTLESS', 'KONTAKTLOS', 'SANS CONTACT', 'COMPRA TARJ', 'COMPRA TARJETA', 'APPLE PAY', 'GOOGLE PAY', 'CARD PURCHASE',
   'KORTTIOSTO', 'OSTO', 'KORTTIMAKSU', 'PKORTTIMAKSU', 'DANKORT', 'VAREKJOP', 'KORTKJOP', 'KAARDIMAKSE', 'PIRKUMS', 'PIRKINYS', 'PLATNOSC KARTA', 'TRANSAKCJA KARTA', 'PAGAMENTO POS',
 ]);
-/** A "NAME*REFERENCE" or "PROCESSOR *NAME" that is not a till's (Square, Toast, Clover, SumUp, Zettle print the same star in store), nor a card number's masked digits (4921 50** ****). */
-const STAR = /[^\s\d*]\s?\*/;
+/** A "NAME*REFERENCE" or "PROCESSOR *NAME" that is not a till's (Square, Toast, Clover, SumUp, Zettle print the same star in store), nor a card number's masked digits (4921 50** ****, GRACE CHEN *********7731). */
+const STAR = /[^\s\d*]\s?\*(?!\*)/;
 const STORE_NUMBER = /#\s?\d+|\bSTORE\s?\d+/i;
 
 /** The channel the description's text suggests. */

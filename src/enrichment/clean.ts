@@ -169,7 +169,7 @@ const TAGGED_NAME = /\/(?:NAME\/|CNTP\/[^/]*\/[^/]*\/)([^/]+)/i;
 /** BNP Paribas's transfers name the payee after /BEN, among /MOTIF and /REFDO fields ("VIR SEPA EMIS /MOTIF ANNIV LEA /BEN MME LAURENT SOPHIE /REFDO NOTPROVIDED"), and the payer after /DE or /FRM ("VIR SEPA INST RECU /DE ACME CORP /REF …"). */
 const BEN_FIELD = /\/(?:BEN|FRM|DE)\s+([^/]+?)\s*(?=\/|$)/i;
 /** KBC and ING name the shop first and the card after, as do Austrian card lines that end in the card's field, the day and the time ("GASTHAUS ZUR LINDE LINZ 4020 POS 54,20 AT D5 09.03. 19:45") and Fineco's card lines ("TRATTORIA DA NELLO     LUCCA         ITCarta N. *****208Data operazione …"): "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …"; so do Italian banks: "… TREVISO ITA Operazione carta ****1234 del …", KBC and CBC with their own card's name ("… COFFEE LAB GENT GENT MET KBC-DEBETKAART 5169 41XX XXXX 3312"), and Belgian banks that name the cardholder after a label ("… NEUHAUS ZAVENTEM 19/07/2024 om 06:58 Kaarthouder: SOFIE DE SMET", "… Titulaire: THOMAS LAMBERT"); an Italian operation's number, a girocard's sequence and terminal, a Polish card's number after POL or its amount, a French card's number label. */
-const CARD_AFTER_NAME = /,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|WITH (?:KBC|CBC) DEBIT CARD\b|(?:WITH|MET|AVEC) (?:APPLE|GOOGLE) PAY\b|CARDHOLDER\s*:|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|OPERAZIONE \d+\b|Karte \d{1,2} Terminal \d+\b|(?<=\bPOL )NR KARTY\b|kwota [\d.,]+ [A-Z]{3}\b|Num[ée]ro de (?:carte|s[ée]quence)\b|Operazione carta\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|(?<!^(?:COMPRA|PAGO)\s+)Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
+const CARD_AFTER_NAME = /,\s*PAS\s?\d{3}\b.*$|,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|WITH (?:KBC|CBC) DEBIT CARD\b|(?:WITH|MET|AVEC) (?:APPLE|GOOGLE) PAY\b|CARDHOLDER\s*:|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|OPERAZIONE \d+\b|Karte \d{1,2} Terminal \d+\b|(?<=\bPOL )NR KARTY\b|kwota [\d.,]+ [A-Z]{3}\b|Num[ée]ro de (?:carte|s[ée]quence)\b|Operazione carta\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|(?<!^(?:COMPRA|PAGO)\s+)Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
 /**
  * Italian banks' labelled parties: the shop a PagoBancomat card paid ("… ora 18:21 presso: TABACCHERIA RICCI N.14 VIA ROMA 22
  * CARPI ITA Carta N° …"), a postal bill's creditor ("… CCPOST : 000000000000 CREDITORE: COMUNE DI BERGAMO"), a transfer's
@@ -279,9 +279,9 @@ const NAME_AFTER_CODE = /\s(?:DDR|BCC|CPM)\s+(\S.*)$/;
 const RECEIPT_FROM = /\bFASTER PAYMENTS? RECEIPT\b.*?\bFROM\s+(.+)$/i;
 /**
  * Tikkie's lines name the payer after its own: "Naam: Tikkie Omschrijving: Tikkie ID 0001…, Pizza avond, Van Lisa Bakker, NL12RABO…",
- * "Tikkie ID 0011…, Etentje, Door Sanne de Wit via Tikkie", and ABN AMRO's with the person last: "Tikkie ID 0008…, Pizza vrijdag, Daan de Wit".
+ * "Tikkie ID 0011…, Etentje, Door Sanne de Wit via Tikkie", and ABN AMRO's with the person last, their IBAN after them or not: "Tikkie ID 0008…, Pizza vrijdag, Daan de Wit".
  */
-const TIKKIE_PAYER = /\bTikkie ID \S+,.*?,\s*(?:Van\s+([^,]+),|Door\s+(.+?)\s+via Tikkie\b|(\p{L}[\p{L}' .-]*)$)/iu;
+const TIKKIE_PAYER = /\bTikkie ID \S+,.*?,\s*(?:Van\s+([^,]+),|Door\s+(.+?)\s+via Tikkie\b|(\p{L}[\p{L}' .-]*)(?:,\s*[A-Z]{2}\d{2}[A-Z0-9]{8,})?$)/iu;
 /** Bank of America's Zelle lines, "Zelle Transfer Conf# t5k2w1; Ortega, Lucia", and Swedish Swish lines, "Swish inbetalning LINDQVIST, OSKAR" (surname, given name). */
 const SURNAME_COMMA_GIVEN = /(?:\bZelle\b[^;]*;|\bSwish(?: (?:betalning|inbetalning|fr[åa]n|till))?)\s*([\p{L}' -]+),\s*([\p{L}' -]+)$/iu;
 /** A letter alone at the end, after two words or more, with the ampersand before it (HEIRLOOM BAKERY & C). */

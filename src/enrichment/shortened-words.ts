@@ -92,6 +92,7 @@ const AFTER: ReadonlyMap<string, readonly [ReadonlySet<string>, string]> = new M
   ['SCH', [new Set(['PUBLIC']), 'SCHOOLS']],
   ['MGM', [new Set(['PROPERTY', 'PROP']), 'MANAGEMENT']],
   ['AUTH', [new Set(['SERV', 'SERVICES']), 'AUTHORITY']],
+  ['UN', [new Set(['STATE']), 'UNIVERSITY']],
   ['CH', [new Set(['COMMUNITY', 'BAPTIST', 'METHODIST', 'LUTHERAN', 'CATHOLIC', 'PRESBYTERIAN', 'CHRISTIAN', 'BIBLE', 'EPISCOPAL', 'PENTECOSTAL']), 'CHURCH']],
 ]);
 

@@ -37,8 +37,9 @@ export function withUsAgencyWritten(name: string, line: string): string {
   const [state, after] = stateAt(words);
   const agency = state === undefined ? undefined : AGENCIES.get(words[after] ?? '');
   if (agency) return `${state} ${agency}`;
-  // A state's own name as an employer or a payer (STATE OF NC): the state written out.
-  if (words.length === 3 && words[0] === 'STATE' && words[1] === 'OF' && STATE_NAMES.has(words[2]!)) return `State of ${STATE_NAMES.get(words[2]!)}`;
+  // A state's own name as an employer or a payer (STATE OF NC): the state written out, as is a state's name an ACH company field cut (STATE OF MINNESO, COMMONWEALTH OF P).
+  const stateOf = words.length === 3 && OF_A_STATE.has(words[0]!) && words[1] === 'OF' ? (STATE_NAMES.get(words[2]!) ?? stateStartingWith(words[2]!, words[0]!)) : undefined;
+  if (stateOf) return `${name.split(' ', 2).join(' ')} ${stateOf}`;
   const alone = words.length === 1 ? AGENCIES.get(words[0]!) : undefined;
   const stateAfter = alone && stateAfterAgency(line.split(' '), words[0]!);
   if (stateAfter) return `${stateAfter} ${alone}`;
@@ -53,6 +54,17 @@ function stateAfterAgency(words: readonly string[], agency: string): string | un
   const at = words.indexOf(agency);
   if (at < 0) return undefined;
   return STATE_NAMES.get(words[at + 1] ?? '') ?? (words.length - 1 > at ? STATE_NAMES.get(words.at(-1)!) : undefined);
+}
+
+/** What a state's name follows as a payer's: the state itself, a commonwealth, a state's university. */
+const OF_A_STATE: ReadonlySet<string> = new Set(['STATE', 'COMMONWEALTH', 'UNIVERSITY']);
+/** The commonwealths among the states: a commonwealth's name cut to a letter is one of these. */
+const COMMONWEALTHS: ReadonlySet<string> = new Set(['Kentucky', 'Massachusetts', 'Pennsylvania', 'Virginia']);
+
+/** The one state whose name starts with `start` (cut by a 16-character ACH field), among the commonwealths after COMMONWEALTH; none when several do. */
+function stateStartingWith(start: string, before: string): string | undefined {
+  const names = [...STATE_NAMES.values()].filter((state) => state.toUpperCase().startsWith(start) && (before !== 'COMMONWEALTH' || COMMONWEALTHS.has(state)));
+  return names.length === 1 && (start.length >= 3 || before === 'COMMONWEALTH') ? names[0] : undefined;
 }
 
 /** The state the words start with (its code or its name) and where the words after it start; no state and 0 when none does. */

@@ -3,7 +3,7 @@ import { nameAndDetailed as both, detailedOfLine as detailedOf, enrichLine, name
 
 /**
  * What version 20 reads that the fourth blind set's misses, read once it became a development split (`blind-dev-3`), and
- * eight probes written after it (US SimpleFIN and Plaid lines, US OFX names, US credit cards; the European countries in three groups) showed
+ * ten probes written after it (US SimpleFIN and Plaid lines, US OFX names, US credit cards; the European countries in three groups) showed
  * missing, each on a line written here, none taken from a probe or an evaluation file (docs/decisions/enrichment-evaluation.md).
  */
 describe('card lines', () => {
@@ -178,5 +178,30 @@ describe('what the probes after the fifth blind set found', () => {
     expect(both(enrichLine('POS 0412 JACKS BAR B Q NASHVILLE TN', '-22.00', 'USD'))).toEqual(['Jacks Bar B Q', 'FOOD_AND_DRINK_RESTAURANT']);
     expect(detailedOf('POS PURCHASE 05/02 SMOKEY HOLLOW BARBECUE', '-30.00', 'USD')).toBe('FOOD_AND_DRINK_RESTAURANT');
     expect(detailedOf('POS DEBIT 0412 LEONS FROZEN CUSTARD MILWAUKEE WI', '-8.00', 'USD')).toBe('FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK');
+  });
+
+  it('reads S-Pankki’s card before the shop, a payment app named as the bank’s counterparty as no one, Tikkie’s person before an IBAN, Bancomat Pay’s transfers', () => {
+    expect(nameOf('KORTTIOSTO S-Etukortti Visa 02.05.2025 12:10 KAHVILA PUUPAA JOENSUU', '-9.00')).toBe('Kahvila Puupaa');
+    expect(nameOf('MOBILEPAY ANNA KORHONEN', '-20.00', 'EUR', { counterpartyName: 'MobilePay' })).toBe('Anna Korhonen');
+    expect(nameOf('Tikkie ID 000219871122, Etentje, Sanne Bos, NL55RABO0123456789', '-22.00', 'EUR', { counterpartyName: 'Tikkie' })).toBe('Sanne Bos');
+    expect(both(enrichLine('BANCOMAT PAY INVIO DENARO A LUCA FERRI 02/05/2025', '-30.00'))).toEqual(['Luca Ferri', 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
+  });
+
+  it('knows Albert Heijn as AH first on a euro line, and Bruna', () => {
+    expect(nameOf('BEA, Betaalpas AH 2210 UTRECHT,PAS011 NR:8B1C22, 02.05.25/17:10 UTRECHT', '-41.00')).toBe('Albert Heijn');
+    expect(nameOf('Bruna Utrecht Centraal', '-5.00')).toBe('Bruna');
+  });
+
+  it('writes out a state’s name an ACH company field cut, and a state university’s UN', () => {
+    expect(nameOf('ACH CREDIT STATE OF MINNESO PAYROLL', '2000.00', 'USD')).toBe('State of Minnesota');
+    expect(nameOf('ACH CREDIT COMMONWEALTH OF V UI BENEFIT', '400.00', 'USD')).toBe('Commonwealth of Virginia');
+    expect(nameOf('Direct Deposit - OHIO STATE UN PAYROLL', '2100.00', 'USD')).toBe('Ohio State University');
+  });
+
+  it('reads Zelle’s SEND and Pay Anyone before the person, no masked number as a website’s star, and a state’s TAX RFND', () => {
+    expect(enrichLine('ZELLE SEND, LUIS ORTIZ *********2210', '-40.00', 'USD').merchant?.name).toBe('Luis Ortiz');
+    expect(enrichLine('ZELLE SEND, LUIS ORTIZ *********2210', '-40.00', 'USD').paymentChannel).toBe('OTHER');
+    expect(nameOf('Pay Anyone transfer to Dana Kim', '-30.00', 'USD')).toBe('Dana Kim');
+    expect(both(enrichLine('STATE OF IOWA TAX RFND', '150.00', 'USD'))).toEqual(['State of Iowa', 'INCOME_TAX_REFUND']);
   });
 });
