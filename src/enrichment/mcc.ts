@@ -84,6 +84,7 @@ const CODES: Readonly<Record<string, string>> = {
   '5818': 'ENTERTAINMENT_OTHER_ENTERTAINMENT', // Digital goods: large digital goods merchant
   '5912': 'MEDICAL_PHARMACIES_AND_SUPPLEMENTS', // Drug stores and pharmacies
   '5921': 'FOOD_AND_DRINK_BEER_WINE_AND_LIQUOR', // Package stores: beer, wine and liquor
+  '5931': 'GENERAL_MERCHANDISE_OTHER_GENERAL_MERCHANDISE', // Used merchandise and secondhand stores
   '5940': 'GENERAL_MERCHANDISE_SPORTING_GOODS', // Bicycle shops, sales and service
   '5941': 'GENERAL_MERCHANDISE_SPORTING_GOODS', // Sporting goods stores
   '5942': 'GENERAL_MERCHANDISE_BOOKSTORES_AND_NEWSSTANDS', // Book stores

@@ -69,7 +69,7 @@ const PURPOSE = new Set([
   'NUM', 'TRASFERIMENTO', 'GIROCONTO', 'BETALT', 'TYTUL', 'TYTULEM', 'PAR', 'APDROSINASANAS', 'PREMIJA', 'KOMUNALAJIEM', 'PAKALPOJUMIEM', 'PAKALPOJUMI', 'MENESA', 'MAKSA', 'DANKT', 'DANKE', 'PALK', 'DARBO', 'UZMOKESTIS', 'TOOTASU', 'AVGIFT', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'MOTIF', 'REFERENCE', 'TERUGBETALING', 'MANDATE', 'MANDAT', 'LANDLORD', 'OMSCHRIJVING', 'MEDEDELING', 'COMMUNICATION', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
   'JUNIJU', 'JULIJU', 'AUGUSTU', 'SEPTEMBRI', 'OKTOBRI', 'NOVEMBRI', 'DECEMBRI',
   // a UK payment code after the payer's name (K HUSSAIN FPI PIZZA MONEY) or a card's (THE BLACK BULL ON 23 MAR CPM)
-  'FPI', 'FPO', 'FP', 'BGC', 'DEB', 'BCC', 'CPM', 'DDR', 'BAC', 'STO', 'PAYMT',
+  'FPI', 'FPO', 'FP', 'BGC', 'DEB', 'BCC', 'CPM', 'DDR', 'PAYM', 'PAYME', 'PAYMEN', 'PFD', 'INVESTEERIMISKONTOLE', 'BAC', 'STO', 'PAYMT',
   // Polish and Portuguese purpose words: treatment, tuition, a charge, a subscription, a contribution, a pension
   'LECZENIE', 'CZESNE', 'OPLATA', 'ABONAMENT', 'SKLADKA', 'PENS',
   // a receipt's, a card's or a branch's label after the shop (Danish Nota, Spanish Tarj., Dutch Pasvolgnr), a Polish street (UL.)
@@ -115,6 +115,11 @@ function isInitialBeforeSurname(flat: readonly string[], at: number, currencyCod
 
 function isEnglishInitial(word: string, currencyCode: string): boolean {
   return word === 'M' && (currencyCode === 'GBP' || currencyCode === 'USD');
+}
+
+/** MS (Mississippi) before a department on a US line is the state's, no Ms.: MS DEPT OF REV. */
+function isStateBeforeDepartment(flat: readonly string[], at: number, currencyCode: string): boolean {
+  return currencyCode === 'USD' && (flat[at + 1] === 'DEPT' || flat[at + 1] === 'DEPARTMENT');
 }
 
 /** A letter alone after a civil title is an initial (MRS A PATEL), not the word "to" it spells elsewhere. */
@@ -245,7 +250,7 @@ export function nameFromText(text: string, currencyCode: string, purchase = fals
       if (name.length > 0) break;
       continue;
     }
-    if (name.length === 0 && ((LINKS.has(word) && !startsSurname(flat, at) && !isInitialAfterTitle(flat, at) && !isInitialBeforeSurname(flat, at, currencyCode)) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR' && !isHousingCompany(flat, at + 1)) || (((CIVIL_TITLES.has(word) && !startsInitials(flat, at) && !isEnglishInitial(word, currencyCode)) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
+    if (name.length === 0 && ((LINKS.has(word) && !startsSurname(flat, at) && !isInitialAfterTitle(flat, at) && !isInitialBeforeSurname(flat, at, currencyCode)) || (LEADING_FORMS.has(word) && at < flat.length - 1 && currencyCode === 'EUR' && !isHousingCompany(flat, at + 1)) || (((CIVIL_TITLES.has(word) && !startsInitials(flat, at) && !isEnglishInitial(word, currencyCode) && !isStateBeforeDepartment(flat, at, currencyCode)) || DUTCH_TITLE.test(tokens[index]!)) && at < flat.length - 2))) continue;
     // Polish "za" and Italian "per" (for) after a name of two words or more begin what the payment was for: KAROLINA NOWAK ZA BILETY, GIULIA CONTI PER REGALO.
     if (name.length > 1 && FOR_WORD[currencyCode] === word) break;
     if (name.length > 1 && name.at(-1) !== index && LOWER.test(tokens[index]!) && !PARTICLES.has(tokens[index]!) && !LINKS.has(word) && name.every((each) => TITLE.test(tokens[each]!))) break;

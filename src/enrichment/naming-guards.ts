@@ -18,7 +18,7 @@ const TRANSFERS = new Set(['TRANSFER_IN_ACCOUNT_TRANSFER', 'TRANSFER_OUT_ACCOUNT
 
 /** A payment between people, or a line that says whom the money went to or came from. */
 const TO_SOMEONE = phrasesRegex([
-  'ZELLE', 'ZEL', 'VENMO', 'CASH APP', 'MOBILEPAY', 'MOBILE PAY', 'VIPPS', 'SWISH', 'MB WAY', 'MBWAY', 'BIZUM', 'BLIK', 'TIKKIE', 'REVOLUT', 'PMNT SENT', 'PMNT RCVD', 'TO', 'FROM', 'PARA', 'DE', 'FRA', 'TIL',
+  'ZELLE', 'ZEL', 'VENMO', 'CASH APP', 'MOBILEPAY', 'MOBILE PAY', 'VIPPS', 'SWISH', 'MB WAY', 'MBWAY', 'BIZUM', 'ATH MOVIL', 'BLIK', 'TIKKIE', 'REVOLUT', 'PMNT SENT', 'PMNT RCVD', 'TO', 'FROM', 'PARA', 'DE', 'FRA', 'TIL',
   'VAN', 'NAAR', 'AAN', 'AN', 'VON', 'OD', 'DO', 'A FAVORE DI', 'DA', 'NAAM', 'NAME', 'EVI', 'RECU', 'EMIS VERS', 'NA RACHUNEK', '365 ONLINE', 'MOBI', 'BGC', 'BANK GIRO CREDIT', 'FPI', 'FPO', 'FP', 'FPS', 'FASTER PAYMENT', 'FASTER PAYMENTS', 'CREDIT TRANSFER', 'AUTOMATED CREDIT', 'NETTGIRO', 'STO', 'SO', 'ORIG', 'BNF', 'STANDING ORDER', 'PARSKAITIJUMS', 'PERVEDIMAS', 'ULEKANNE', 'VIR', 'VIREMENT', 'NAZWA NADAWCY', 'NAZWA ODBIORCY', 'NADAWCA', 'ODBIORCA', 'TRF P', 'TRF DE', 'TRF IMED DE', 'BANK CREDIT',
 ]);
 /** Words that say only a move between the holder's own accounts, in any line (a short word alone, such as Finnish OMA, is a grandmother on a German line). */

@@ -82,7 +82,7 @@ export function withEndingApart(name: string): string {
 const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['UNIV', 'UNIVERSITY'], ['HLTHCR', 'HEALTHCARE'], ['HLTH', 'HEALTH'], ['MTR', 'MOTOR'], ['SVCS', 'SERVICES'], ['SVC', 'SERVICE'], ['MGMT', 'MANAGEMENT'], ['ASSN', 'ASSOCIATION'],
   ['INTL', 'INTERNATIONAL'], ['CTR', 'CENTER'], ['HOSP', 'HOSPITAL'], ['UTIL', 'UTILITIES'], ['UTILS', 'UTILITIES'], ['CNTY', 'COUNTY'], ['TWP', 'TOWNSHIP'],
-  ['SERV', 'SERVICES'], ['CTY', 'COUNTY'], ['MKT', 'MARKET'], ['CMTY', 'COMMUNITY'], ['HDWE', 'HARDWARE'],
+  ['SERV', 'SERVICES'], ['CTY', 'COUNTY'], ['MKT', 'MARKET'], ['CMTY', 'COMMUNITY'], ['HDWE', 'HARDWARE'], ['CSD', 'COMMUNITY SCHOOL DISTRICT'],
 ]);
 /** The words FIN for finance follows in a name (MOTOR FIN); elsewhere it is a word or Finland's code. A restaurant's REST stays: statements' readers keep it as often as not. */
 const FINANCE_AFTER: ReadonlySet<string> = new Set(['MOTOR', 'MTR', 'AUTO']);
@@ -122,7 +122,7 @@ export function withAbbreviationsWritten(name: string): string {
     const word = words[at]!.toUpperCase();
     const whole = ABBREVIATIONS.get(word) ?? afterItsWord(words, at, word);
     if (!whole) continue;
-    words[at] = capitals ? whole : whole.charAt(0) + whole.slice(1).toLowerCase();
+    words[at] = capitals ? whole : whole.split(' ').map((each) => each.charAt(0) + each.slice(1).toLowerCase()).join(' ');
     changed = true;
   }
   return changed ? words.join(' ') : name;

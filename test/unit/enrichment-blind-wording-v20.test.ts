@@ -3,7 +3,7 @@ import { nameAndDetailed as both, detailedOfLine as detailedOf, enrichLine, name
 
 /**
  * What version 20 reads that the fourth blind set's misses, read once it became a development split (`blind-dev-3`), and
- * ten probes written after it (US SimpleFIN and Plaid lines, US OFX names, US credit cards; the European countries in three groups) showed
+ * twelve probes written after it (US SimpleFIN and Plaid lines, US OFX names, US credit cards; the European countries in three groups) showed
  * missing, each on a line written here, none taken from a probe or an evaluation file (docs/decisions/enrichment-evaluation.md).
  */
 describe('card lines', () => {
@@ -203,5 +203,20 @@ describe('what the probes after the fifth blind set found', () => {
     expect(enrichLine('ZELLE SEND, LUIS ORTIZ *********2210', '-40.00', 'USD').paymentChannel).toBe('OTHER');
     expect(nameOf('Pay Anyone transfer to Dana Kim', '-30.00', 'USD')).toBe('Dana Kim');
     expect(both(enrichLine('STATE OF IOWA TAX RFND', '150.00', 'USD'))).toEqual(['State of Iowa', 'INCOME_TAX_REFUND']);
+  });
+
+  it('reads small-town US lines: ATH Móvil, an OFX cut PAYMENT, Alaska’s dividend, a state before its department, RevTrak and a community school district', () => {
+    expect(both(enrichLine('ATH MOVIL MARIA SANTOS', '-25.00', 'USD'))).toEqual(['Maria Santos', 'TRANSFER_OUT_ACCOUNT_TRANSFER']);
+    expect(both(enrichLine('ACH PRAIRIE POWER & LIGHT CO PAYM', '-120.00', 'USD'))).toEqual(['Prairie Power & Light Co', 'RENT_AND_UTILITIES_GAS_AND_ELECTRICITY']);
+    expect(both(enrichLine('ACH CREDIT STATE OF ALASKA PFD PPD ID: 1926000001', '1000.00', 'USD'))).toEqual(['State of Alaska', 'INCOME_OTHER_INCOME']);
+    expect(nameOf('ACH CREDIT MS DEPT OF REV TAX REFUND', '200.00', 'USD')).toBe('Mississippi Department of Revenue');
+    expect(nameOf('REVTRAK*DECORAH CSD 888-6057070 IA', '-30.00', 'USD')).toBe('Decorah Community School District');
+  });
+
+  it('reads an Estonian investment account and a Lithuanian mortgage, a Lithuanian card fee, a secondhand shop’s card code', () => {
+    expect(both(enrichLine('Ülekanne investeerimiskontole', '-300.00'))).toEqual([null, 'TRANSFER_OUT_INVESTMENT_AND_RETIREMENT_FUNDS']);
+    expect(detailedOf('Būsto kredito įmoka sut. Nr. 2021-88', '-400.00', 'EUR', { counterpartyName: 'AB SEB BANKAS' })).toBe('LOAN_PAYMENTS_MORTGAGE_PAYMENT');
+    expect(both(enrichLine('Mokestis už mokėjimo kortelę', '-1.50'))).toEqual([null, 'BANK_FEES_OTHER_BANK_FEES']);
+    expect(detailedOf('Kortköp 240502 MYRORNA HORNSTULL', '-150.00', 'SEK', { mcc: '5931' })).toBe('GENERAL_MERCHANDISE_OTHER_GENERAL_MERCHANDISE');
   });
 });
