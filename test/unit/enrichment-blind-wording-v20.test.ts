@@ -3,8 +3,8 @@ import { nameAndDetailed as both, detailedOfLine as detailedOf, enrichLine, name
 
 /**
  * What version 20 reads that the fourth blind set's misses, read once it became a development split (`blind-dev-3`), and
- * twelve probes written after it (US SimpleFIN and Plaid lines, US OFX names, US credit cards; the European countries in three groups) showed
- * missing, each on a line written here, none taken from a probe or an evaluation file (docs/decisions/enrichment-evaluation.md).
+ * twelve probes written after the fifth set's freeze (US and European lines in every provider's style) showed missing, each
+ * on a line written here, none taken from a probe or an evaluation file (docs/decisions/enrichment-evaluation.md).
  */
 describe('card lines', () => {
   it('drops a Danish receipt’s number (Nota) and the postal district’s letter after the town', () => {
