@@ -539,7 +539,7 @@ const STAR_BEFORE_STATE = /\s\*\s(?=[A-Z]{2}$)/;
 /** `text` with the HTML entities ENTITIES lists written as their characters, a line break's tag as a space, and a star before a US state at its end (STAR_BEFORE_STATE) as a space. */
 export function withEntitiesDecoded(text: string): string {
   const decoded = text.includes('&') ? text.replace(ENTITY, (_, name: string) => ENTITIES[name.toLowerCase()]!) : text;
-  const unstarred = text.includes(' * ') ? decoded.replace(STAR_BEFORE_STATE, ' ') : decoded;
+  const unstarred = decoded.includes(' * ') ? decoded.replace(STAR_BEFORE_STATE, ' ') : decoded;
   return unstarred.includes('<') ? unstarred.replace(LINE_BREAK_TAG, ' ') : unstarred;
 }
 
@@ -884,10 +884,11 @@ function withoutTownAfterTrade(tokens: string[], words: string[], state: number)
   return undefined;
 }
 
-/** A processor's prefix ends in a star, SumUp's in a star or a full stop. */
+/** A processor's prefix ends in a star; SumUp's may end in a full stop, and only starts the text so (SUMUP_DOT). */
 function mayHoldProcessor(text: string): boolean {
-  return text.includes('*') || text.includes('.');
+  return text.includes('*') || STARTS_SUMUP.test(text);
 }
+const STARTS_SUMUP = /^SUMUP/i;
 
 /** Payment-method words, processor prefixes, and dates or card numbers between them, from the start. */
 function stripLeading(text: string): string {

