@@ -11,14 +11,14 @@ import { isGivenName } from './given-names.ts';
 import { HashFilter, hashOf } from './hash-filter.ts';
 import { METHOD_PHRASES } from './method-words.ts';
 import { isTradesWord } from './rules.ts';
-import { isFinanceAbbreviation, isNamesAbbreviation } from './shortened-words.ts';
+import { isNameEnding, isNamesAbbreviation } from './shortened-words.ts';
 import { isNormalized, normalize, normalizeEach } from './text.ts';
 
 /** Longer than any bank's description: bounds the cost of one call. */
 export const MAX_DESCRIPTION_LENGTH = 400;
 
 /** Card processors and payment facilitators whose prefix stands before the merchant's own name. */
-const PROCESSORS = ['SQ', 'SQC', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR', 'STRIPE', 'SATISPAY', 'IN', 'TITHELY', 'TITHE LY', 'TITHE\\.LY', 'PUSHPAY', 'INSTAMED', 'BRIGHTWHEEL', 'SPOT', 'TOAST', 'VENMO', 'FSP', 'SPO', 'TOCK', 'FLYWIRE', 'GLOSSGENIUS', 'BOOKSY', 'REVTRAK'];
+const PROCESSORS = ['SQ', 'SQC', 'EB', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR', 'STRIPE', 'SATISPAY', 'IN', 'TITHELY', 'TITHE LY', 'TITHE\\.LY', 'PUSHPAY', 'INSTAMED', 'BRIGHTWHEEL', 'SPOT', 'TOAST', 'VENMO', 'FSP', 'SPO', 'TOCK', 'FLYWIRE', 'GLOSSGENIUS', 'BOOKSY', 'REVTRAK'];
 
 /** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
@@ -85,8 +85,8 @@ export function withoutDepartment(party: string): string {
   return party.replace(DEPARTMENT_AFTER_NAME, '');
 }
 
-/** A public body's or a firm's department after its name in the bank's field (a Danish housing association's numbered one after a name of any length: "AAB Afdeling 12"): "GEMEENTE UTRECHT - AFDELING BELASTINGEN", "URZĄD MIASTA KRAKOWA WYDZIAŁ ORGANIZACJI", "HELSINGIN KAUPUNKI / KASVATUKSEN JA KOULUTUKSEN TOIMIALA", a sports club's section ("SV Traun Sektion Tennis"). */
-const DEPARTMENT_AFTER_NAME = /(?<=\S\s+\S+)\s+(?:(?:-|\/)\s+.*|(?:AFDELING|WYDZIA[ŁL]|ABTEILUNG|FACHBEREICH|CLUSTER|SEKTION)\s.*)$|(?<=\S)\s+AFDELING\s+\d+$/iu;
+/** A public body's or a firm's department after its name in the bank's field (a Danish housing association's numbered one after a name of any length: "AAB Afdeling 12"): "GEMEENTE UTRECHT - AFDELING BELASTINGEN", "URZĄD MIASTA KRAKOWA WYDZIAŁ ORGANIZACJI", "HELSINGIN KAUPUNKI / KASVATUKSEN JA KOULUTUKSEN TOIMIALA", a sports club's section ("SV Traun Sektion Tennis"), a head office ("DUO Hoofdvestiging"). */
+const DEPARTMENT_AFTER_NAME = /(?<=\S\s+\S+)\s+(?:(?:-|\/)\s+.*|(?:AFDELING|WYDZIA[ŁL]|ABTEILUNG|FACHBEREICH|CLUSTER|SEKTION)\s.*)$|(?<=\S)\s+AFDELING\s+\d+$|(?<=\S)\s+HOOFDVESTIGING$/iu;
 
 /** ING Germany's card payee names the card's network first: "VISA CAFE GLUECKSMOMENT". */
 const CARD_BEFORE_PARTY = /^VISA\s+(?=\S)/i;
@@ -169,7 +169,7 @@ const TAGGED_NAME = /\/(?:NAME\/|CNTP\/[^/]*\/[^/]*\/)([^/]+)/i;
 /** BNP Paribas's transfers name the payee after /BEN, among /MOTIF and /REFDO fields ("VIR SEPA EMIS /MOTIF ANNIV LEA /BEN MME LAURENT SOPHIE /REFDO NOTPROVIDED"), and the payer after /DE or /FRM ("VIR SEPA INST RECU /DE ACME CORP /REF …"). */
 const BEN_FIELD = /\/(?:BEN|FRM|DE)\s+([^/]+?)\s*(?=\/|$)/i;
 /** KBC and ING name the shop first and the card after, as do Austrian card lines that end in the card's field, the day and the time ("GASTHAUS ZUR LINDE LINZ 4020 POS 54,20 AT D5 09.03. 19:45") and Fineco's card lines ("TRATTORIA DA NELLO     LUCCA         ITCarta N. *****208Data operazione …"): "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …"; so do Italian banks: "… TREVISO ITA Operazione carta ****1234 del …", KBC and CBC with their own card's name ("… COFFEE LAB GENT GENT MET KBC-DEBETKAART 5169 41XX XXXX 3312"), and Belgian banks that name the cardholder after a label ("… NEUHAUS ZAVENTEM 19/07/2024 om 06:58 Kaarthouder: SOFIE DE SMET", "… Titulaire: THOMAS LAMBERT"); an Italian operation's number, a girocard's sequence and terminal, a Polish card's number after POL or its amount, a French card's number label. */
-const CARD_AFTER_NAME = /,\s*PAS\s?\d{3}\b.*$|,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|WITH (?:KBC|CBC) DEBIT CARD\b|(?:WITH|MET|AVEC) (?:APPLE|GOOGLE) PAY\b|CARDHOLDER\s*:|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|OPERAZIONE \d+\b|Karte \d{1,2} Terminal \d+\b|(?<=\bPOL )NR KARTY\b|kwota [\d.,]+ [A-Z]{3}\b|Num[ée]ro de (?:carte|s[ée]quence)\b|Operazione carta\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|(?<!^(?:COMPRA|PAGO)\s+)Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
+const CARD_AFTER_NAME = /,\s*PAS\s?\d{3}\b.*$|,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|WITH (?:KBC|CBC) DEBIT CARD\b|(?:WITH|MET|AVEC) (?:APPLE|GOOGLE) PAY\b|CARDHOLDER\s*:|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|OPERAZIONE \d+\b|Karte \d{1,2} Terminal \d+\b|(?<=\bPOL )NR KARTY\b|kwota [\d.,]+ [A-Z]{3}\b|Num[ée]ro de (?:carte|s[ée]quence)\b|Operazione carta\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|(?<!^(?:COMPRA|PAGO)(?: CON)?\s+)Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
 /**
  * Italian banks' labelled parties: the shop a PagoBancomat card paid ("… ora 18:21 presso: TABACCHERIA RICCI N.14 VIA ROMA 22
  * CARPI ITA Carta N° …"), a postal bill's creditor ("… CCPOST : 000000000000 CREDITORE: COMUNE DI BERGAMO"), a transfer's
@@ -193,6 +193,8 @@ const ITALIAN_PARTY = /\b(?:presso|CREDITORE|BENEFICIARIO|ORDINANTE):\s*(.+?)(?:
 const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj|Data wykonania operacji)\s*:|$)/i;
 /** BNP Paribas's amount paid abroad and its commission after a card's shop: "YUTORI CARTE 0000XXXXXXXX0000 USA 15,00USD+COMMISSION : 1,27". */
 const FOREIGN_COMMISSION = /\s+(?:[A-Z]{3}\s+)?[\d.,]+\s?[A-Z]{3}\s?\+\s?COMMISSION\s*:\s*[\d.,]+/i;
+/** A Spanish, Portuguese or Italian bank's note of the exchange or its commission after a card paid abroad, and all after it: "Cambio aplicado 1 EUR = 1,0842 USD", "TX CAMBIO 0,8431 COM MOEDA ESTRANG 0,25", "COMM. 1,00 EUR". */
+const EXCHANGE_NOTE = /\s+(?:CAMBIO APLICADO|TX\.? CAMBIO|TIPO DE CAMBIO|COM(?:ISS[AÃ]O)? MOEDA ESTRANG\w*|COMM\. ?\d[\d.,]*)(?=\s|$).*$/i;
 /** BNP Paribas's country in brackets after a card's shop, a town's A before it: "PAIEMENT CB LE SURFING (FRANCE) DU 29/06/25", "S-BAHN BERLIN A (ALLEMAGNE)". */
 const COUNTRY_IN_BRACKETS = /(?:\s+A)?\s+\((?:FRANCE|ALLEMAGNE|PAYS-BAS|BELGIQUE|ESPAGNE|ITALIE|PORTUGAL|SUISSE|LUXEMBOURG|ROYAUME-UNI|IRLANDE|AUTRICHE|ETATS-UNIS|GRECE|POLOGNE|SUEDE|DANEMARK|NORVEGE|FINLANDE|CROATIE|MAROC|CANADA|JAPON)\)/i;
 /** Erste's George names a card's shop as the purpose: "Purpose of use: RIESNERALM-HOCHSITZ IRDNING DONNE 8953 Payment reference: POS 22,00 AT D3 03.02. 14:03". */
@@ -303,6 +305,15 @@ function withoutPaddedTown(raw: string): string {
 export function isCutByOfx(description: string): boolean {
   return description.length >= OFX_NAME_LENGTH - 2 && description.length <= OFX_NAME_LENGTH;
 }
+/** ACH's company name field (NACHA): 16 characters, which US banks print before the entry's description. */
+const ACH_NAME_LENGTH = 16;
+/** An ACH entry's fields as US banks print them (DES:, ORIG CO NAME:, PPD ID:, CO ID:). */
+const ACH_ENTRY = /\b(?:DES:|ORIG CO NAME:|(?:PPD|CCD|WEB|TEL|CTX) ID:|CO ID:)/i;
+
+/** The company name an ACH line (`description`) starts the name read from it (`kept`) with, when it fills the field's 16 characters: its end may be cut (AMERICAN RED CRO). */
+export function achNameCut(description: string, kept: string): string | undefined {
+  return kept.length >= ACH_NAME_LENGTH && (kept.length === ACH_NAME_LENGTH || kept[ACH_NAME_LENGTH] === ' ') && kept[ACH_NAME_LENGTH - 1] !== ' ' && ACH_ENTRY.test(description) ? kept.slice(0, ACH_NAME_LENGTH) : undefined;
+}
 /**
  * Words that tie a city into a name ("CITY OF AUSTIN", "COMUNE DI MILANO", "Gemeente Amsterdam",
  * "VAN DER LINDEN"), and titles a surname follows ("DR MARTIN"): the place's word then stays.
@@ -313,7 +324,7 @@ const MONTH = '(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)';
 const CURRENCY = '(?:EUR|USD|GBP|SEK|NOK|DKK|CHF|PLN|CZK|HUF|RON|ISK)';
 /** A date, card number or amount between method words and the name: 12/03, XXXX1234, 4***, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1" and BAWAG's card "K002", day glued to UM and time before O (15.06.UM 12:05 O), Belgium's 19U47, a US credit union's terminal (D5438). */
 const LEADING_DATE_OR_CARD = new RegExp(
-  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{2}-\d{2}(?:-\d{2}(?:\d{2})?)?|\d{1,2}[UH]\d{2}|\d{1,2}\.\d{1,2}\.UM|\d{1,2}:\d{2} O|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d?\*{3,}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|(?:POS|ATM)\d{1,2}${MONTH}|ON|[A-Z]{2} [DK]\d|K\d{1,3}|MC/\d+|D\d{4}|\.{2,}\d{4}|\d{1,6}\*+\d{2,6}|\d{2}XX)(?=\s|$)\s*`,
+  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{2}-\d{2}(?:-\d{2}(?:\d{2})?)?|\d{1,2}[UH]\d{2}|\d{1,2}\.\d{1,2}\.UM|\d{1,2}:\d{2} O|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d?\*{3,}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|(?:POS|ATM)\d{1,2}${MONTH}|POS\d{3,}|ON|[A-Z]{2} [DK]\d|K\d{1,3}|MC/\d+|D\d{4}|\.{2,}\d{4}|\d{1,6}\*+\d{2,6}|\d{2}XX)(?=\s|$)\s*`,
   'i',
 );
 /**
@@ -359,6 +370,8 @@ const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR|CPM)$/i;
 const LEADING_UK_CODE = /^(?:SO|DD|FP)\s/i;
 /** A time of day, with its label (Norway's kl., Italy's ore, Poland's godz., Belgian card lines' "OM 11.20 UUR", "A 19.22 HEURES", KBC's English "AT 21.34 TIME", "om 06:58" and "à 14:10"). */
 const TIME = /\b(?:(?:OM|A|AT) )?\d{1,2}[:.]\d{2} (?:UUR|HEURES?|TIME)\b|(?:\b(?:KL|ORE|GODZ|OM)\.? |(?<=^|\s)À )?\b(?:\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s?(?:UHR|H|O)|[AP]M?)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
+/** A time of day in hours and minutes (Portugal's and France's 21H07), after the date a card line gives. */
+const HOURS_MINUTES = /\b\d{1,2}H\d{2}\b/gi;
 const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)*|\d+(?:[.,]\d+)*\s?${CURRENCY}|(?:KURS|RATE|FX RATE):?\s?\d+(?:[.,]\d+)?(?:\/${CURRENCY})?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
 /** The currency of an amount the line gives beside its own (a card paid abroad: EUR 18.50, 24.50 EUR). */
 const FOREIGN_CURRENCY = new RegExp(String.raw`\b(${CURRENCY.slice(3, -1)})\s?\d|\d\s?(${CURRENCY.slice(3, -1)})\b`, 'i');
@@ -469,6 +482,7 @@ const BLANKED: ReadonlyArray<readonly [pattern: RegExp, needs: keyof Needs]> = [
   [LABELLED_DATE, 'digit'],
   [DATE, 'digit'],
   [TIME, 'timeMark'],
+  [HOURS_MINUTES, 'digit'],
   [PHONE, 'tenDigits'],
   [STORE_NUMBER, 'digit'],
   [PROCESSOR, '*'],
@@ -566,10 +580,14 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   if (QUOTE.test(text)) text = text.replace(QUOTES, ' ');
   if (text.includes('(')) text = text.replace(COUNTRY_IN_BRACKETS, '');
+  if (text.includes('>')) text = text.replace(TOWN_AFTER_MARK, '');
   if (text.includes('COMMISSION')) text = text.replace(FOREIGN_COMMISSION, '');
+  if (/CAMBIO|MOEDA|COMM\./i.test(text)) text = text.replace(EXCHANGE_NOTE, '');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   const abroad = DIGIT.test(whole) ? foreignCurrency(whole) : undefined;
   text = codeEnds ? text : stripLeading(text);
+  // Shopify's payments put SP and a space before the shop on a US card line, no star (SP AWESOME SOCKS CO); SP+ (SP PLUS) is a parking operator.
+  if (currencyCode === 'USD' && text.startsWith('SP ')) text = text.replace(SHOPIFY_PREFIX, '');
   // A US card descriptor's store number, town and state: on a dollar account, or a card paid in dollars (a Belgian NV after a number is no Nevada).
   if (currencyCode === undefined || currencyCode === 'USD' || abroad === 'USD') {
     text = withoutUsTown(text).replace(STREET_ADDRESS_AFTER_NAME, '');
@@ -597,6 +615,12 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   if (currencyCode === 'EUR' && (text.includes(' DI ') || text.includes(' DEL '))) text = withoutItalianOwner(text);
   return siteName(cut && currencyCode === 'USD' ? text.replace(CUT_DAY, '').replace(CUT_LETTER, '') : text);
 }
+
+/** A Dutch card line's town after a mark, and what follows it (Cafetaria Smikkel >ROOSENDAAL 12.04.2024 19:02 pasnr 123). */
+const TOWN_AFTER_MARK = /(?<=\S)\s*>\s*\p{Lu}.*$/u;
+
+/** Shopify's prefix before a shop's name on a US card line (SP AWESOME SOCKS CO), not SP PLUS's own name. */
+const SHOPIFY_PREFIX = /^SP (?!PLUS\b)(?=\S{2})/;
 
 /** An Italian sole trader's owner after the shop's name, surname first: "PIZZERIA DA GENNARO DI ESPOSITO G.", "OTTICA FONTANA DI FONTANA LUCA", "FARMACIA SANT'AMBROGIO DEL DR. COLOMBO". */
 const ITALIAN_OWNER = / DI (\p{L}+) (\p{L}+\.?)$| DEL (?:DR|DOTT)\.? \p{L}+$/u;
@@ -906,7 +930,7 @@ function stripLeading(text: string): string {
 const SLASHED_TOWN = /^\p{L}[\p{L}.'-]*\/\p{L}{3,}$/u;
 
 /** Articles that start a name in the providers' languages. */
-const ARTICLES = new Set(['THE', 'EL', 'LA', 'LE', 'LES', 'IL', 'LO', 'DE', 'HET', 'DER', 'DIE', 'DAS', 'O', 'A', 'OS', 'AS']);
+export const ARTICLES: ReadonlySet<string> = new Set(['THE', 'EL', 'LA', 'LE', 'LES', 'IL', 'LO', 'DE', 'HET', 'DER', 'DIE', 'DAS', 'O', 'A', 'OS', 'AS']);
 
 /** A city's district or postal district after it: Paris's arrondissement (PARIS 06), Dublin's district (DUBLIN 8). */
 const DISTRICT = / \d{1,2}$/;
@@ -960,8 +984,8 @@ function firstCityLength(words: string[], towns: ReadonlySet<string>): number {
 function cutCityLength(words: string[], currencyCode: string | undefined): number {
   for (let length = Math.min(2, words.length - 1); length >= 1; length--) {
     const tail = words.slice(-length).join(' ');
-    // A trade's word is the name's, not a city cut short (KIMS PHO is no PHOENIX), as is a name's abbreviated word (SPOKANE PUBLIC SCH is no SCHENECTADY).
-    if (length === 1 && (isTradesWord(tail) || isNamesAbbreviation(words, words.length - 1))) continue;
+    // A trade's word is the name's, not a city cut short (KIMS PHO is no PHOENIX), as are a name's abbreviated word (SPOKANE PUBLIC SCH is no SCHENECTADY) and a word names end with (LEARNING CENTER is no CENTERVILLE).
+    if (length === 1 && (isTradesWord(tail) || isNameEnding(tail) || isNamesAbbreviation(words, words.length - 1))) continue;
     if (tail.length >= 3 && CITY_PREFIXES.has(tail)) return length;
     if (currencyCode === 'USD' && tail.length >= US_CUT_SHORTEST && (usTownPrefixes ??= properStarts(townsOf('USD'), 3)).has(tail)) return length;
   }
@@ -991,7 +1015,7 @@ function placeStart(words: string[], towns: ReadonlySet<string>): number {
   let town: string | undefined;
   for (;;) {
     const last = words[end - 1] ?? '';
-    if (end > 1 && (town === undefined || last.length === 2) && ((COUNTRIES.has(last) && !isFinanceAbbreviation(last, words[end - 2])) || (US_STATES.has(last) && !isCompanysCo(words, end, town !== undefined, towns)) || isStateAndCountry(last))) {
+    if (end > 1 && (town === undefined || last.length === 2) && ((COUNTRIES.has(last) && !isNamesAbbreviation(words, end - 1)) || (US_STATES.has(last) && !isCompanysCo(words, end, town !== undefined, towns)) || isStateAndCountry(last))) {
       end -= 1;
       // Before a town, the country's code ends the place: what precedes it is the name's (CAVE SAINT JEAN FR BORDEAUX).
       if (town !== undefined) break;

@@ -48,7 +48,7 @@ const PURPOSE = new Set([
   ...INCOME_WORDS,
   // bills, rent and transfers
   'RENT', 'MIETE', 'LOYER', 'ALQUILER', 'HUUR', 'HYRA', 'AFFITTO', 'CZYNSZ', 'RENDA', 'HUSLEJE', 'HUSLEIE', 'VUOKRA', 'VASTIKE', 'HOITOVASTIKE', 'YHTIOVASTIKE', 'UUR', 'IRES', 'NUOMA', 'PAYMENT', 'PAYMENTS', 'PMT', 'PYMT', 'PMNT', 'BILL',
-  'INVOICE', 'RECHNUNG', 'FAKTURA', 'FACTURE', 'FACTURA', 'FATTURA', 'BOLLETTA', 'ARVE', 'REKINS', 'SASKAITA', 'LASKU', 'ABSCHLAG', 'TEILBETRAG', 'BEITRAG', 'VERTRAGSKONTO', 'KUNDENNR', 'AFTALENR',
+  'INVOICE', 'RECHNUNG', 'FAKTURA', 'FACTURE', 'FACTURA', 'FATTURA', 'BOLLETTA', 'ARVE', 'REKINS', 'SASKAITA', 'LASKU', 'BESTELLING', 'ABONNEMENT', 'AANBETALING', 'RESERVERING', 'ORDERNR', 'TILAUS', 'TILAUSNRO', 'KUUKAUSIMAKSU', 'ABSCHLAG', 'TEILBETRAG', 'BEITRAG', 'VERTRAGSKONTO', 'KUNDENNR', 'AFTALENR',
   'CONTRAT', 'VERTRAG', 'CONTRATTO', 'CONTRATO', 'KONTRAKT', 'POLISA', 'POLIZZA', 'POLIZA', 'APOLICE', 'POLIISI', 'POLIIS',
   // a gift between people: what the transfer was for
   'GESCHENK', 'GEBURTSTAG', 'GEBURTSTAGSGESCHENK', 'CADEAU', 'REGALO', 'PREZENT', 'LAHJA',
@@ -64,7 +64,7 @@ const PURPOSE = new Set([
   // loans, taxes and fees named on the line
   'MORTGAGE', 'MTG', 'LOAN', 'MUTUO', 'HIPOTECA', 'CAPITALE', 'INTERESSI', 'INTEREST', 'PRINCIPAL', 'ECHEANCE', 'PRET', 'IMMOBILIER', 'SPLATA', 'KREDYTU', 'KREDYT', 'USATAXPYMT', 'IMPOT', 'IMPOTS',
   'PRELEVEMENT', 'ECH', 'SOURCE', 'F24', 'DELEGA', 'DELEGHE', 'ADDEBITO', 'SCADENZA', 'GIROCONTO', 'KAPITALOWO', 'ODSETKOWA', 'ODSETEK', 'NALICZONY', 'PODATEK', 'TELEMATICA', 'TARI', 'IUC', 'PIT', 'IENAKUMA', 'NODOKLA', 'GYVENTOJU', 'PAJAMU', 'MOKESCIO', 'MAKSA', 'BORNE', 'UNGEYDELSE', 'DONATION', 'DONATIONS',
-  'SPENDE', 'UTIL', 'BILET', 'BILLET', 'BIGLIETTO', 'TICKET', 'TICKETS', 'RENEWAL',
+  'SPENDE', 'UTIL', 'PREMIUM', 'PYMNT', 'EFT', 'BILET', 'BILLET', 'BIGLIETTO', 'TICKET', 'TICKETS', 'RENEWAL',
   // labels before a transfer's free text (title, message, reference, an Italian transfer's number), and Latvian "for" with a month's accusative
   'NUM', 'TRASFERIMENTO', 'GIROCONTO', 'BETALT', 'TYTUL', 'TYTULEM', 'PAR', 'APDROSINASANAS', 'PREMIJA', 'KOMUNALAJIEM', 'PAKALPOJUMIEM', 'PAKALPOJUMI', 'MENESA', 'MAKSA', 'DANKT', 'DANKE', 'PALK', 'DARBO', 'UZMOKESTIS', 'TOOTASU', 'AVGIFT', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'MOTIF', 'REFERENCE', 'TERUGBETALING', 'MANDATE', 'MANDAT', 'LANDLORD', 'OMSCHRIJVING', 'MEDEDELING', 'COMMUNICATION', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
   'JUNIJU', 'JULIJU', 'AUGUSTU', 'SEPTEMBRI', 'OKTOBRI', 'NOVEMBRI', 'DECEMBRI',
@@ -132,9 +132,10 @@ const FOR_WORD: Readonly<Record<string, string>> = { PLN: 'ZA', EUR: 'PER' };
 
 /**
  * Housing companies and flat owners' associations, named for their building: its number is part of the name
- * (Wspólnota Mieszkaniowa Lipowa 7, Korteriühistu Pärna 12, As Oy Koivukuja 3); Finnish "As Oy" keeps its AS.
+ * (Wspólnota Mieszkaniowa Lipowa 7, Korteriühistu Pärna 12, As Oy Koivukuja 3, Condominio Via Mazzini 44, its street no address after
+ * the name); Finnish "As Oy" keeps its AS.
  */
-const HOUSING_ASSOCIATIONS: ReadonlySet<string> = new Set(['WSPOLNOTA', 'SPOLDZIELNIA', 'KORTERIUHISTU', 'KU', 'ASUNTO', 'BRF', 'VVE']);
+const HOUSING_ASSOCIATIONS: ReadonlySet<string> = new Set(['WSPOLNOTA', 'SPOLDZIELNIA', 'KORTERIUHISTU', 'KU', 'ASUNTO', 'BRF', 'VVE', 'CONDOMINIO']);
 
 
 /**
@@ -240,7 +241,7 @@ export function nameFromText(text: string, currencyCode: string, purchase = fals
       if (name.length > 1 && COUNTRY_BEFORE_FORM.has(words.normalized[name.at(-1)!]!) && !LINKS.has(words.normalized[name.at(-2)!]!)) name.pop();
       break;
     }
-    if (name.at(-1) !== index && (LABEL.test(tokens[index]!) || (name.length > 0 && startsAddress(words, index)))) {
+    if (name.at(-1) !== index && (LABEL.test(tokens[index]!) || (name.length > 0 && startsAddress(words, index) && !HOUSING_ASSOCIATIONS.has(words.normalized[name[0]!]!)))) {
       if (name.length > 0) break;
       continue;
     }

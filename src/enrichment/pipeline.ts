@@ -23,7 +23,7 @@
  * (guards.ts) are dropped before the rules and the directory read the text.
  */
 import { channelFromText } from './channel.ts';
-import { behindProcessor, counterpartyName, counterpartyText, isCutByOfx, isTownOf, MAX_DESCRIPTION_LENGTH, TILL, wholeDescription, withEntitiesDecoded, withGluedFieldsApart, withoutAsides, withoutDegrees, withoutDepartment } from './clean.ts';
+import { achNameCut, ARTICLES, behindProcessor, counterpartyName, counterpartyText, isCutByOfx, isTownOf, MAX_DESCRIPTION_LENGTH, TILL, wholeDescription, withEntitiesDecoded, withGluedFieldsApart, withoutAsides, withoutDegrees, withoutDepartment } from './clean.ts';
 import { findMerchant, merchantCutShort, merchantSpelled, type DirectoryMatch } from './directory.ts';
 import type { Enrichment, EnrichmentInput, ProviderHints } from './enrichment.ts';
 import { isGivenName, isInitialsName, isPersonName, isPersonOfField, mayHoldInitials, namesGivenName } from './given-names.ts';
@@ -44,7 +44,7 @@ import { normalize, wordCount } from './text.ts';
  * version are redone over history. test/unit/enrichment-version.test.ts fails when the folder's
  * contents change without a bump.
  */
-export const ENRICHMENT_VERSION = 20;
+export const ENRICHMENT_VERSION = 21;
 
 const PROVIDER_CONFIDENCE = 0.9;
 /** Money in from a shop is a refund at best, and more often a name inside an employer's or a payer's. */
@@ -109,8 +109,8 @@ export function enrich(input: EnrichmentInput): Enrichment {
         notATradesName(name, notAPerson(name, firstNamed(name, findMerchant(localName, true, currencyCode), currencyCode)), localName) ??
         notCarrier(description, named, notATradesName(lineText, notAPerson(lineText, notTheTown(lineText, named, findMerchant(lineText, false, currencyCode), currencyCode)), localName)) ??
         (party ? notASurname(withForm(partyNamed, partyName, currencyCode) ?? notATradesName(partyListed, notAPerson(partyListed, findMerchant(partyListed, true, currencyCode)), partyListed), partyPerson && partyName === partyNamed) : undefined) ??
-        // A name OFX cut at its field's end, the start of one merchant's spelling (Withdrawal Debit Card ALABAMA PO).
-        (isCutByOfx(description) ? merchantCutShort(name, currencyCode) : undefined),
+        // A name OFX cut at its field's end, the start of one merchant's spelling (Withdrawal Debit Card ALABAMA PO), or ACH's at its company name's (AMERICAN RED CRO DES:DONATION).
+        (isCutByOfx(description) ? merchantCutShort(name, currencyCode) : undefined) ?? (currencyCode === 'USD' ? cutAchName(description, kept) : undefined),
       partyPerson,
     );
   // The bank's counterparty field says what the other party is as much as the text does (Tandartspraktijk De Molen beside "factuur 12345").
@@ -134,6 +134,12 @@ export function enrich(input: EnrichmentInput): Enrichment {
     category,
     paymentChannel,
   };
+}
+
+/** The one merchant whose spelling an ACH line's company name starts, where the name fills its field and may be cut. */
+function cutAchName(description: string, kept: string): DirectoryMatch | undefined {
+  const field = achNameCut(description, kept);
+  return field === undefined ? undefined : merchantCutShort(normalize(field), 'USD');
 }
 
 /** The name read from the line (`kept`, its normalized `name`) is a person's: a given name first, or initials; read only when a word could start one. */
@@ -262,7 +268,9 @@ function withForm(named: string, without: string, currencyCode: string): Directo
 function notATradesName(normalized: string, match: DirectoryMatch | undefined, name: string): DirectoryMatch | undefined {
   if (!match || match.words > 1) return match;
   const spelling = normalized.split(' ', match.at + 1);
-  return (match.at > 0 && otherTrade(spelling[match.at - 1]!, match)) || inLocalName(name, spelling[match.at]!, match) ? undefined : match;
+  // The trade's word before the chain's, or before its article (RISTORANTE LA CANVA is no Canva).
+  const before = match.at > 1 && ARTICLES.has(spelling[match.at - 1]!) ? match.at - 2 : match.at - 1;
+  return (before >= 0 && otherTrade(spelling[before]!, match)) || inLocalName(name, spelling[match.at]!, match) ? undefined : match;
 }
 
 /**

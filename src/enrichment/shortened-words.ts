@@ -19,22 +19,22 @@ const NAME_ENDINGS = [
   'ACADEMY', 'UNIVERSITY', 'COLLEGE', 'SCHOOLS', 'UTILITIES', 'WIRELESS', 'COMPANY', 'CORPORATION', 'LIQUORS', 'SPIRITS', 'TAVERN', 'BISTRO', 'STORAGE', 'PARKING', 'CARWASH',
   'BARBERSHOP', 'DENTAL', 'LESSONS', 'DAYCARE', 'LUMBER', 'SUPPLY', 'CONTROL', 'GROOMING', 'CARNICERIA', 'PANADERIA',
   'FOUNDATION', 'PRACTICE', 'SURGERY', 'GUESTHOUSE', 'BUTCHERS', 'OPTICIANS', 'SOLICITORS', 'ACCOUNTANTS', 'LETTINGS', 'NURSERY', 'SOCIETY', 'CENTRE', 'CENTER',
-  'CHURCH', 'MINISTRIES', 'FELLOWSHIP', 'TRATTORIA', 'RISTORANTE', 'PASTICCERIA', 'BOULANGERIE', 'PATISSERIE', 'VIETNAMESE', 'JAPANESE', 'CHINESE', 'MEDITERRANEAN', 'ORTHOPEDICS', 'TORTILLERIA', 'OPTOMETRY', 'SANITATION', 'LEARNING', 'MEDICINE', 'REPAIR',
+  'CHURCH', 'MINISTRIES', 'FELLOWSHIP', 'TRATTORIA', 'RISTORANTE', 'PASTICCERIA', 'BOULANGERIE', 'PATISSERIE', 'VIETNAMESE', 'JAPANESE', 'CHINESE', 'MEDITERRANEAN', 'ORTHOPEDICS', 'TORTILLERIA', 'OPTOMETRY', 'SANITATION', 'LEARNING', 'MEDICINE', 'REPAIR', 'COLLECTIVE', 'PROPANE', 'REVENUE',
 ];
 /** Words of their own that start an ending: a name may end with them (PIEDMONT ELECTRIC, JOHN BAKER, SPARKLE CLEAN). */
 const WORDS = new Set(['ACCOUNT', 'FOUND', 'SURGE', 'GUEST', 'NURSE', 'FELLOW', 'BARBER', 'BARBERS', 'LESSON', 'GROOM', 'HEALTH', 'CONSTRUCT', 'PHARMA', 'OUTFIT', 'ROASTER', 'BREWER', 'DISTILLER', 'CONSULT', 'PHOTOGRAPH', 'CREAMER', 'BAKER', 'CLEAN', 'CREAM', 'STEAK', 'SMOKE', 'TRUCK', 'ELECTRIC', 'MECHANIC', 'MEDIC', 'GROCER', 'CATER', 'PHOTO', 'OPTIC', 'ENTER', 'INTER', 'CABIN', 'ORTHO', 'PLUMB', 'LANDS']);
+const ENDINGS: ReadonlySet<string> = new Set(NAME_ENDINGS);
 /** The fewest letters a cut word keeps before it is read whole. */
 const SHORTEST_STEM = 5;
 
 /** Each proper start of an ending (five letters or more) and the one word it completes; null where it starts several that are not one another's plural. */
 const COMPLETIONS: ReadonlyMap<string, string | null> = (() => {
-  const words = new Set(NAME_ENDINGS);
   const byStem = new Map<string, string | null>();
-  for (const word of [...words].sort((a, b) => a.length - b.length)) {
+  for (const word of [...ENDINGS].sort((a, b) => a.length - b.length)) {
     for (let length = SHORTEST_STEM; length < word.length; length++) {
       const stem = word.slice(0, length);
       // A plural's singular is a word (BAGEL, SPIRIT); another ending starts the same (THEATER, THEATRE): neither is read whole.
-      if (words.has(stem) || WORDS.has(stem) || word === `${stem}S` || word === `${stem}ES`) continue;
+      if (ENDINGS.has(stem) || WORDS.has(stem) || word === `${stem}S` || word === `${stem}ES`) continue;
       const earlier = byStem.get(stem);
       byStem.set(stem, earlier === undefined || (earlier !== null && word.startsWith(earlier)) ? (earlier ?? word) : null);
     }
@@ -82,7 +82,7 @@ export function withEndingApart(name: string): string {
 const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['UNIV', 'UNIVERSITY'], ['HLTHCR', 'HEALTHCARE'], ['HLTH', 'HEALTH'], ['MTR', 'MOTOR'], ['SVCS', 'SERVICES'], ['SVC', 'SERVICE'], ['MGMT', 'MANAGEMENT'], ['ASSN', 'ASSOCIATION'],
   ['INTL', 'INTERNATIONAL'], ['CTR', 'CENTER'], ['HOSP', 'HOSPITAL'], ['UTIL', 'UTILITIES'], ['UTILS', 'UTILITIES'], ['CNTY', 'COUNTY'], ['TWP', 'TOWNSHIP'],
-  ['SERV', 'SERVICES'], ['CTY', 'COUNTY'], ['MKT', 'MARKET'], ['CMTY', 'COMMUNITY'], ['HDWE', 'HARDWARE'], ['CSD', 'COMMUNITY SCHOOL DISTRICT'],
+  ['SERV', 'SERVICES'], ['CTY', 'COUNTY'], ['MKT', 'MARKET'], ['CMTY', 'COMMUNITY'], ['HDWE', 'HARDWARE'], ['ELEC', 'ELECTRIC'], ['CSD', 'COMMUNITY SCHOOL DISTRICT'],
 ]);
 /** The words FIN for finance follows in a name (MOTOR FIN); elsewhere it is a word or Finland's code. A restaurant's REST stays: statements' readers keep it as often as not. */
 const FINANCE_AFTER: ReadonlySet<string> = new Set(['MOTOR', 'MTR', 'AUTO']);
@@ -91,14 +91,16 @@ const AFTER: ReadonlyMap<string, readonly [ReadonlySet<string>, string]> = new M
   ['FIN', [FINANCE_AFTER, 'FINANCE']],
   ['SCH', [new Set(['PUBLIC']), 'SCHOOLS']],
   ['MGM', [new Set(['PROPERTY', 'PROP']), 'MANAGEMENT']],
-  ['AUTH', [new Set(['SERV', 'SERVICES']), 'AUTHORITY']],
+  ['AUTH', [new Set(['SERV', 'SERVICES', 'SEWER', 'WATER', 'TRANSIT', 'HOUSING', 'PARKING', 'PORT', 'TURNPIKE', 'AIRPORT', 'UTILITY']), 'AUTHORITY']],
+  ['MG', [new Set(['PROPERTY', 'PROP']), 'MANAGEMENT']],
+  ['INS', [new Set(['MUTUAL', 'LIFE', 'CASUALTY', 'FARM', 'FARMERS', 'AUTO', 'HOME', 'TITLE']), 'INSURANCE']],
   ['UN', [new Set(['STATE']), 'UNIVERSITY']],
   ['CH', [new Set(['COMMUNITY', 'BAPTIST', 'METHODIST', 'LUTHERAN', 'CATHOLIC', 'PRESBYTERIAN', 'CHRISTIAN', 'BIBLE', 'EPISCOPAL', 'PENTECOSTAL']), 'CHURCH']],
 ]);
 
-/** True when `word` (in capitals) after `before` is FIN for finance (HYUNDAI MOTOR FIN), not Finland's country code. */
-export function isFinanceAbbreviation(word: string, before: string | undefined): boolean {
-  return word === 'FIN' && before !== undefined && FINANCE_AFTER.has(before);
+/** True when a normalized word is one a business's name ends with (CENTER, KITCHEN), whole. */
+export function isNameEnding(word: string): boolean {
+  return ENDINGS.has(word);
 }
 
 /** True when the word of `words` (in capitals) at `at` is an abbreviation of a name's word written out below (CNTY, PUBLIC SCH), not a town OFX cut short. */

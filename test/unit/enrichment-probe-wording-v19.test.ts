@@ -170,7 +170,7 @@ describe('a fourth probe round: transfers and direct debits, US ACH entries', ()
   });
 
   it('ends a US biller’s name at its ACH entry’s words, and a Wells Fargo Zelle payee’s at the reference before the memo', () => {
-    expect(nameOf('JOE WHEELER ELEC BANK DRAFT 0051290', '-120.00', 'USD')).toBe('Joe Wheeler Elec');
+    expect(nameOf('JOE WHEELER ELEC BANK DRAFT 0051290', '-120.00', 'USD')).toBe('Joe Wheeler Electric');
     expect(nameOf('MOUNTAIN VIEW FIBER AUTO PAY 250601', '-70.00', 'USD')).toBe('Mountain View Fiber');
     expect(nameOf('ZELLE TO KEVIN PARK ON 05/14 REF # PP7QQ2KX1M CONCERT TIX', '-60.00', 'USD')).toBe('Kevin Park');
   });

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { nameAndDetailed as both, detailedOfLine as detailedOf, enrichLine, nameOfLine as nameOf } from '../support/enrichment.ts';
+
+/**
+ * What version 21 reads that probes written after version 20 (US SimpleFIN lines; Finnish and Dutch; Italian, Portuguese,
+ * Spanish, Norwegian, Danish and Irish) showed missing, each on a line written here, none taken from a probe or an
+ * evaluation file (docs/decisions/enrichment-evaluation.md).
+ */
+describe('US lines', () => {
+  it('completes an ACH company name cut at its 16 characters from the one directory spelling it starts', () => {
+    expect(both(enrichLine('ST JUDE CHILDREN DES:DONATION ID:0042 INDN:MARTA LOPEZ CO ID:1620646038 WEB', '-25.00', 'USD'))).toEqual(["St. Jude Children's Research Hospital", 'GOVERNMENT_AND_NON_PROFIT_DONATIONS']);
+    expect(nameOf('ST JUDE CHILDREN MONTHLY GIFT PPD ID: 1620646038', '-25.00', 'USD')).toBe("St. Jude Children's Research Hospital");
+    // Not an ACH line: the name is not a field's.
+    expect(nameOf('ST JUDE CHILDREN MONTHLY GIFT', '-25.00', 'USD')).not.toBe("St. Jude Children's Research Hospital");
+  });
+
+  it('reads a name’s abbreviation at its end, not a country’s code (CH after BAPTIST is Church, not Switzerland)', () => {
+    expect(nameOf('GRACE BAPTIST CH DES:GIVING ID:88 INDN:ANN LEE CO ID:5 WEB', '-40.00', 'USD')).toBe('Grace Baptist Church');
+  });
+
+  it('keeps a word names end with where OFX cut the line, no cut town (CENTER is no Centerville)', () => {
+    expect(nameOf('OAK HOLLOW KIDS LEARNING CENTER', '-210.00', 'USD')).toBe('Oak Hollow Kids Learning Center');
+  });
+
+  it('reads a chain’s word inside a local learning centre’s name as the centre’s', () => {
+    expect(both(enrichLine('WREN SPROUTS LEARNING', '-180.00', 'USD'))).toEqual(['Wren Sprouts Learning', 'GENERAL_SERVICES_EDUCATION']);
+  });
+
+  it('drops Shopify’s SP prefix before a shop, and keeps SP Plus the parking operator', () => {
+    expect(nameOf('SP MAPLE AND THREAD', '-48.00', 'USD')).toBe('Maple and Thread');
+    expect(nameOf('SP PLUS PARKING 5512 DENVER CO', '-14.00', 'USD')).toBe('SP+');
+  });
+
+  it('drops Eventbrite’s prefix and a card terminal’s number glued to POS', () => {
+    expect(nameOf('EB *HARBOR FOLK FESTIVAL 801-4138080 CA', '-35.00', 'USD')).toBe('Harbor Folk Festival');
+    expect(nameOf('POS PURCHASE POS77120 3321 MARIAS PUPUSERIA HOUSTON TX', '-17.00', 'USD')).toBe('Marias Pupuseria');
+  });
+
+  it('reads the method words of Zelle’s business payments, a recurring card payment, a POS withdrawal and a PIN purchase', () => {
+    expect(nameOf('ZELLE BUSINESS PAYMENT TO BLUE RIDGE GUTTERS PAYMENT ID 5521', '-180.00', 'USD')).toBe('Blue Ridge Gutters');
+    expect(nameOf('RECURRING DEBIT CARD IRON OAK CROSSFIT 555-0102 OH', '-120.00', 'USD')).toBe('Iron Oak Crossfit');
+    expect(nameOf('RECURRING DEBIT CARD PURCHASE AT STAR BRIGHT ACADEMY, 555-0103, OH', '-300.00', 'USD')).toBe('Star Bright Academy');
+    expect(nameOf('POS W/D CEDAR FALLS DENTAL 03/11 10:02 WATERLOO IA', '-95.00', 'USD')).toBe('Cedar Falls Dental');
+    expect(nameOf('POS PURCHASE-PIN 03/11 RIVERSIDE LIQUOR MART TOLEDO OH', '-23.00', 'USD')).toBe('Riverside Liquor Mart');
+  });
+
+  it('writes out the abbreviations a biller’s field uses after their words, and the words a cut name ends with', () => {
+    expect(nameOf('ACH DEBIT MILL CREEK SEWER AUTH PAYMENT 0042', '-61.00', 'USD')).toBe('Mill Creek Sewer Authority');
+    expect(nameOf('Paid To - HARBORVIEW PROPERTY MG RENT', '-1300.00', 'USD')).toBe('Harborview Property Management');
+    expect(both(enrichLine('DIRECT WITHDRAWAL, GRANGE MUTUAL INS PREMIUM', '-90.00', 'USD'))).toEqual(['Grange Mutual Insurance', 'GENERAL_SERVICES_INSURANCE']);
+    expect(nameOf('SUMTER ELEC BANK DRAFT 0042', '-130.00', 'USD')).toBe('Sumter Electric');
+    expect(nameOf('RECURRING PAYMENT AUTHORIZED ON 03/01 MOSAIC ART COLLECTI 555-0104 VT CARD 1187', '-60.00', 'USD')).toBe('Mosaic Art Collective');
+    expect(nameOf('ELECTRONIC WITHDRAWAL VALLEY FARM PROPA 031524', '-240.00', 'USD')).toBe('Valley Farm Propane');
+  });
+
+  it('reads an electric membership corporation, a tax preparer and an insurance premium', () => {
+    expect(detailedOf('ACH CORP DEBIT BILLPAY OCONEE EMC', '-150.00', 'USD')).toBe('RENT_AND_UTILITIES_GAS_AND_ELECTRICITY');
+    expect(both(enrichLine('DEBIT CARD PURCHASE - LUBBOCK TAX SERVICE LUBBOCK TX', '-150.00', 'USD'))).toEqual(['Lubbock Tax Service', 'GENERAL_SERVICES_ACCOUNTING_AND_FINANCIAL_PLANNING']);
+  });
+});
+
+describe('Nordic and Dutch lines', () => {
+  it('drops Finnish legal forms (Ky, Tmi, ry) and a mutual insurer’s', () => {
+    expect(nameOf('KORTTIOSTO PUUSEPÄNLIIKE HAAPALA KY LAHTI', '-80.00')).toBe('Puusepänliike Haapala');
+    expect(nameOf('E-LASKU Vakuutus erä 1/2', '-60.00', 'EUR', { counterpartyName: 'KALEVA KESKINÄINEN VAKUUTUSYHTIÖ' })).toBe('Kaleva');
+    expect(nameOf('TILISIIRTO Jäsenmaksu 2025', '-90.00', 'EUR', { counterpartyName: 'HIIHTOSEURA LATU RY' })).toBe('Hiihtoseura Latu');
+  });
+
+  it('reads the shop in the text where a Finnish or Dutch payment service provider fills the bank’s field', () => {
+    expect(nameOf('VERKKOMAKSU Kahvipaahtimo Kuksa tilaus 5521', '-24.00', 'EUR', { counterpartyName: 'PAYTRAIL OYJ' })).toBe('Kahvipaahtimo Kuksa');
+    expect(nameOf('Bloemenhuis Zonnebloem ordernr 2025-0110 MSP-1200', '-30.00', 'EUR', { counterpartyName: 'MultiSafepay' })).toBe('Bloemenhuis Zonnebloem');
+    expect(nameOf('Nota 8001234 Fysiotherapie Het Anker behandeling 02-03-2025', '-45.00', 'EUR', { counterpartyName: 'Infomedics' })).toBe('Fysiotherapie Het Anker');
+  });
+
+  it('reads Finnish card use, a card purchase’s refund and a withdrawal', () => {
+    expect(nameOf('Kortinkäyttö KAHVILA MUSTIKKA OY 02.04.2025', '-6.00')).toBe('Kahvila Mustikka');
+    expect(nameOf('KORTTIOSTON HYVITYS LANKAPUOTI SILMU TURKU', '19.00')).toBe('Lankapuoti Silmu');
+    expect(both(enrichLine('NOSTO 020425 OTTO. 2210 TAMPERE HAMEENKATU', '-40.00'))).toEqual([null, 'TRANSFER_OUT_WITHDRAWAL']);
+  });
+
+  it('ends a Dutch card line’s shop at the mark before its town, and a name at an order or a subscription', () => {
+    expect(nameOf('Snackbar De Molen >ZWOLLE 02.04.2025 18:02 pasnr 204', '-9.00')).toBe('Snackbar De Molen');
+    expect(nameOf('Fietsenmaker Rijn Bestelling 5521', '-40.00', 'EUR', { counterpartyName: 'Stichting Mollie Payments' })).toBe('Fietsenmaker Rijn');
+    expect(nameOf('Pilatesstudio Vorm Abonnement april 2025', '-55.00', 'EUR', { counterpartyName: 'Stichting Mollie Payments' })).toBe('Pilatesstudio Vorm');
+    expect(nameOf('Aflossing studieschuld', '-80.00', 'EUR', { counterpartyName: 'DUO Hoofdvestiging' })).toBe('DUO');
+  });
+
+  it('knows the trades of yoga studios, sports clubs, bike shops, saunas, electricians, plumbers and ironmongers', () => {
+    expect(detailedOf('Yogaschool Adem Abonnement', '-50.00')).toBe('PERSONAL_CARE_GYMS_AND_FITNESS_CENTERS');
+    expect(detailedOf('TILISIIRTO Jäsenmaksu', '-90.00', 'EUR', { counterpartyName: 'URHEILUSEURA KIRI RY' })).toBe('PERSONAL_CARE_GYMS_AND_FITNESS_CENTERS');
+    expect(detailedOf('KORTTIOSTO PYÖRÄLIIKE VAUHTI OULU', '-35.00')).toBe('GENERAL_MERCHANDISE_SPORTING_GOODS');
+    expect(detailedOf('KORTTIOSTO SAUNA KUUMA ESPOO', '-12.00')).toBe('PERSONAL_CARE_OTHER_PERSONAL_CARE');
+    expect(detailedOf('Viitesiirto lasku 55', '-200.00', 'EUR', { counterpartyName: 'SÄHKÖASENNUS LEHTONEN KY' })).toBe('HOME_IMPROVEMENT_REPAIR_AND_MAINTENANCE');
+    expect(detailedOf('Factuur 2025-11', '-150.00', 'EUR', { counterpartyName: 'Loodgietersbedrijf Van Dam' })).toBe('HOME_IMPROVEMENT_REPAIR_AND_MAINTENANCE');
+    expect(detailedOf('Overførsel til Holms VVS ApS Fakt. 55', '-900.00', 'DKK', { counterpartyName: 'HOLMS VVS APS' })).toBe('HOME_IMPROVEMENT_REPAIR_AND_MAINTENANCE');
+    expect(detailedOf('eFaktura RØRLEGGER BERG AS Faktura 55', '-2000.00', 'NOK', { counterpartyName: 'RØRLEGGER BERG AS' })).toBe('HOME_IMPROVEMENT_REPAIR_AND_MAINTENANCE');
+    expect(detailedOf('Visa/Dankort 02.04 JERNHANDLER BRØNS', '-60.00', 'DKK')).toBe('HOME_IMPROVEMENT_HARDWARE');
+  });
+
+  it('reads a Danish purchase abroad, a withdrawal at a machine, a collection and a childminder', () => {
+    expect(nameOf('Købt hos OSTERIA DEL SOLE SIENA EUR 41,00 Kurs 7,4610', '-305.90', 'DKK')).toBe('Osteria del Sole');
+    expect(both(enrichLine('Hævet i automat Jyske Bank Vejle 02.04.25 kl. 09.40', '-300.00', 'DKK'))).toEqual([null, 'TRANSFER_OUT_WITHDRAWAL']);
+    expect(detailedOf('MobilePay Box Indsamling Spejderhytten', '-100.00', 'DKK', { counterpartyName: 'KFUM SPEJDERNE' })).toBe('GOVERNMENT_AND_NON_PROFIT_DONATIONS');
+    expect(detailedOf('Overførsel til Lone Berg privat pasning april', '-3500.00', 'DKK', { counterpartyName: 'LONE BERG' })).toBe('GENERAL_SERVICES_CHILDCARE');
+  });
+
+  it('drops a Norwegian cooperative’s form (SA)', () => {
+    expect(nameOf('AVTALEGIRO LØVETANN BARNEHAGE SA KID 0042', '-2000.00', 'NOK', { counterpartyName: 'LØVETANN BARNEHAGE SA' })).toBe('Løvetann Barnehage');
+  });
+});
+
+describe('southern European lines', () => {
+  it('reads Italian POS wordings, a commission note, a trade’s word before an article and a chain’s name', () => {
+    expect(nameOf('ACQUISTO POS 02/04/25 CARTOLERIA ROSSI SNC DI ROSSI M. & C. LUCCA - CARTA *5512', '-9.00')).toBe('Cartoleria Rossi');
+    expect(nameOf('PAG. POS BANCOMAT 02/04/2025 ORE 10.12 GELATERIA DEL CORSO RIMINI TERM. 00451234', '-5.00')).toBe('Gelateria del Corso');
+    expect(nameOf('PAGAMENTO POS 18,00 CHF CONTROVALORE 19,20 EUR DEL 02.04.2025 CON CARTA ****5512 PRESSO PIZZERIA LA CANVA LUGANO CHE COMM. 1,00 EUR', '-20.20')).not.toBe('Canva');
+    expect(detailedOf('Bonifico SEPA Ben: IDRAULICA BASSI Info Cli: FATTURA 12/2025', '-300.00', 'EUR', { counterpartyName: 'IDRAULICA BASSI' })).toBe('HOME_IMPROVEMENT_REPAIR_AND_MAINTENANCE');
+  });
+
+  it('names a condominium with its street and number, and drops an Italian transfer’s method words', () => {
+    expect(both(enrichLine('BONIFICO SEPA DISPOSTO A FAVORE CONDOMINIO VIA GARIBALDI 12 CAUSALE RATA SPESE 1/4', '-250.00', 'EUR', { counterpartyName: 'CONDOMINIO VIA GARIBALDI 12' }))).toEqual(['Condominio Via Garibaldi 12', 'RENT_AND_UTILITIES_OTHER_UTILITIES']);
+  });
+
+  it('reads Portuguese and Spanish card wordings, a time in hours and minutes and an exchange note', () => {
+    expect(nameOf('COMPRA 5512 CERVEJARIA DO LARGO BRAGA 02/04 20H15', '-22.00')).toBe('Cervejaria do Largo');
+    expect(nameOf('COMPRA C/DEB 5512 DROGARIA CENTRAL FARO PT 02/04', '-8.00')).toBe('Drogaria Central');
+    expect(nameOf('COMPRA 5512 THE OLD FORGE CAFE YORK GBR GBP 7,50 TX CAMBIO 0,8451 COM MOEDA ESTRANG 0,25', '-9.12')).toBe('The Old Forge Cafe');
+    expect(nameOf('PAGO CON TARJETA ****5512 02/04/2025 13:10 BODEGA LOS ARCOS MALAGA ES', '-18.00')).toBe('Bodega Los Arcos');
+    expect(nameOf('Pago en JOES DINER AUSTIN US 12,00 USD Cambio aplicado 1 EUR = 1,0800 USD', '-11.11')).toBe('Joes Diner');
+    expect(nameOf('COMPRA TARJ. CREDITO 5540XXXXXXXX5512 LIBRERIA EL FARO-ALMERIA', '-14.00')).toBe('Libreria El Faro');
+  });
+
+  it('knows a Portuguese filling station, a Spanish study centre and a Portuguese donation', () => {
+    expect(detailedOf('COMPRA 5512 POSTO ABAST SILVA & IRMAOS VISEU', '-45.00')).toBe('TRANSPORTATION_GAS');
+    expect(detailedOf('ADEUDO RECIBO CENTRO DE ESTUDIOS ATENEA MENSUALIDAD', '-80.00', 'EUR', { counterpartyName: 'CENTRO DE ESTUDIOS ATENEA SL' })).toBe('GENERAL_SERVICES_EDUCATION');
+    expect(detailedOf('TRF ONLINE P/ CENTRO SOCIAL PAROQUIAL DONATIVO NATAL', '-30.00')).toBe('GOVERNMENT_AND_NON_PROFIT_DONATIONS');
+  });
+});
+
+describe('British lines', () => {
+  it('drops HSBC’s VIS before the shop', () => {
+    expect(nameOf('VIS THE LITTLE LARDER HEXHAM', '-7.00', 'GBP')).toBe('The Little Larder');
+  });
+});
