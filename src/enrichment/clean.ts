@@ -18,11 +18,11 @@ import { isNormalized, normalize, normalizeEach } from './text.ts';
 export const MAX_DESCRIPTION_LENGTH = 400;
 
 /** Card processors and payment facilitators whose prefix stands before the merchant's own name. */
-const PROCESSORS = ['SQ', 'SQC', 'EB', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR', 'STRIPE', 'SATISPAY', 'IN', 'TITHELY', 'TITHE LY', 'TITHE\\.LY', 'PUSHPAY', 'INSTAMED', 'BRIGHTWHEEL', 'SPOT', 'TOAST', 'VENMO', 'FSP', 'SPO', 'TOCK', 'FLYWIRE', 'GLOSSGENIUS', 'BOOKSY', 'REVTRAK'];
+const PROCESSORS = ['SQ', 'SQC', 'EB', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR', 'STRIPE', 'SATISPAY', 'IN', 'TITHELY', 'TITHE LY', 'TITHE\\.LY', 'PUSHPAY', 'INSTAMED', 'BRIGHTWHEEL', 'SPOT', 'TOAST', 'VENMO', 'FSP', 'SPO', 'TOCK', 'FLYWIRE', 'GLOSSGENIUS', 'BOOKSY', 'REVTRAK', 'ABC', 'LAWPAY'];
 
 /** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
-const ORIGINATOR = /ORIG CO NAME:\s*(.+?)\s+(?:ORIG ID:|CO ENTRY DESCR:|DESC DATE:|SEC:|$)/i;
+const ORIGINATOR = /ORIG CO NAME:\s*(.+?)(?:\s+(?:ORIG ID:|CO ENTRY DESCR:|DESC DATE:|SEC:|O(?:R(?:IG?)?)?$)|\s*$)/i;
 /** Bank of America's wires: "Wire Type:Wire IN … Orig:ACME CORP ID:123 Snd Bk:…", "Wire Type:Wire OUT … BNF:JANE ROE ID:…"; a Fedwire's payer by order of: "FEDWIRE CREDIT VIA: … B/O: PATRICIA NGUYEN … REF: …". */
 const WIRE_PARTY = /\b(?:Orig|BNF|B\/O):\s*(.+?)\s+(?:ID:|Snd Bk:|Bnf Bk:|Pmt Det:|REF:|IMAD:)/i;
 /**
@@ -362,7 +362,7 @@ const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{3
 /** A date, or a month with its year (09/2025, 09.2025, 2025-09: the month a salary or a bill is for), with a label before it. */
 const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?|\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}[/.]\d{4}|\d{4}[-/]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
 /** UK statements end a line with the payment's code (direct debit, standing order, giro credit, Barclays's card payment CPM, …). */
-const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR|CPM)$/i;
+const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR|CPM|CLP)$/i;
 /**
  * A UK payment code at the start of a line that ends with one is part of the name: `SO ENERGY DD` is
  * a direct debit to So Energy, not a standing order.
@@ -613,7 +613,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   if (!keepPlace) text = withoutStreetAtEnd(stripPlace(text, cut && whole.endsWith(text.slice(text.lastIndexOf(' ') + 1)), towns, currencyCode).replace(EDGES, ''));
   // A letter alone after two words or more, where OFX cut a US line, is what began the next field (ZELLE TO DANIELA KIM ON 03/14 R); a Danish line's is a district (Aarhus C).
   if (currencyCode === 'EUR' && (text.includes(' DI ') || text.includes(' DEL '))) text = withoutItalianOwner(text);
-  return siteName(cut && currencyCode === 'USD' ? text.replace(CUT_DAY, '').replace(CUT_LETTER, '') : text);
+  return siteName(withoutSquashedRepeat(cut && currencyCode === 'USD' ? text.replace(CUT_DAY, '').replace(CUT_LETTER, '') : text));
 }
 
 /** A Dutch card line's town after a mark, and what follows it (Cafetaria Smikkel >ROOSENDAAL 12.04.2024 19:02 pasnr 123). */
@@ -621,6 +621,18 @@ const TOWN_AFTER_MARK = /(?<=\S)\s*>\s*\p{Lu}.*$/u;
 
 /** Shopify's prefix before a shop's name on a US card line (SP AWESOME SOCKS CO), not SP PLUS's own name. */
 const SHOPIFY_PREFIX = /^SP (?!PLUS\b)(?=\S{2})/;
+
+/** The fewest letters of a name written again together after it (a shop's site or account name) for it to be read so. */
+const SQUASHED_REPEAT_LENGTH = 6;
+
+/** `text` without a last word that writes the words before it together, whole or cut (SP WILDROOT APOTHECARY WILDROOTA, BRANDYWINE CANDLE BRANDYWINECAND). */
+function withoutSquashedRepeat(text: string): string {
+  const space = text.lastIndexOf(' ');
+  if (space < 0 || text.length - space - 1 < SQUASHED_REPEAT_LENGTH) return text;
+  const before = text.slice(0, space);
+  if (!before.includes(' ')) return text;
+  return normalize(before).replaceAll(' ', '').startsWith(normalize(text.slice(space + 1))) ? before : text;
+}
 
 /** An Italian sole trader's owner after the shop's name, surname first: "PIZZERIA DA GENNARO DI ESPOSITO G.", "OTTICA FONTANA DI FONTANA LUCA", "FARMACIA SANT'AMBROGIO DEL DR. COLOMBO". */
 const ITALIAN_OWNER = / DI (\p{L}+) (\p{L}+\.?)$| DEL (?:DR|DOTT)\.? \p{L}+$/u;

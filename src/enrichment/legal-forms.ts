@@ -10,7 +10,7 @@ import { HashFilter, hashOf } from './hash-filter.ts';
 import { phrasesRegex, wordEnd } from './text.ts';
 
 /** CORP stays: it is part of the name people say (Acme Corp). */
-const ENGLISH = ['LTD', 'LIMITED', 'PLC', 'LLC', 'INC', 'LLP', 'PLLC', 'LP'];
+const ENGLISH = ['LTD', 'LIMITED', 'PLC', 'LLC', 'INC', 'LLP', 'PLLC', 'LP', 'PC'];
 /** The euro area's forms: Germany and Austria, France, Italy, Spain, Portugal, the Benelux, Ireland, Finland and the Baltics. */
 const EURO = [
   'GESELLSCHAFT MIT BESCHRANKTER HAFTUNG', 'GESELLSCHAFT MIT BESCHRAENKTER HAFTUNG', 'GMBH', 'MBH', 'GMBH CO KG', 'UG HAFTUNGSBESCHRANKT', 'UG HAFTUNGSBESCHRAENKT', 'UG', 'OG', 'KEG', 'GBR', 'PARTG MBB', 'PARTG', 'MBB', 'AKTIENGESELLSCHAFT', 'EPE', 'CO KG', 'KG', 'AG', 'E K', 'EK', 'E V', 'EV', 'EG', 'SE', 'SARL', 'S A R L', 'SAS', 'SASU', 'SA', 'S A', 'SAU', 'SCA', 'S C A', 'SNC', 'SL', 'S L', 'SLU',
@@ -58,7 +58,7 @@ export function legalFormLength(words: readonly string[], start: number, currenc
 }
 
 /** The Baltic forms written before the name (SIA TET, UAB IGNITIS, AAS BALTA): the name follows, as short as it may be. */
-export const BALTIC_LEADING_FORMS: ReadonlySet<string> = new Set(['SIA', 'UAB', 'AAS', 'OU', 'VAS', 'MTU', 'VSI', 'BIEDRIBA']);
+export const BALTIC_LEADING_FORMS: ReadonlySet<string> = new Set(['SIA', 'UAB', 'AAS', 'OU', 'VAS', 'MTU', 'VSI', 'BIEDRIBA', 'IK', 'MB']);
 
 /** `normalized` without its legal forms, a Baltic one before the name too. */
 export function withoutLegalForms(normalized: string, currencyCode: string): string {

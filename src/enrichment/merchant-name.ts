@@ -13,6 +13,7 @@ import { BALTIC_LEADING_FORMS, legalFormLength } from './legal-forms.ts';
 import { givenNameFirst, isGivenName, SURNAME_PARTICLES } from './given-names.ts';
 import { CIVIL_TITLES } from './guards.ts';
 import { namesFacilitator } from './naming-guards.ts';
+import { isAbbreviationByNeighbour } from './shortened-words.ts';
 import { normalize } from './text.ts';
 
 /** Months in the languages read, and their abbreviations. */
@@ -64,12 +65,12 @@ const PURPOSE = new Set([
   // loans, taxes and fees named on the line
   'MORTGAGE', 'MTG', 'LOAN', 'MUTUO', 'HIPOTECA', 'CAPITALE', 'INTERESSI', 'INTEREST', 'PRINCIPAL', 'ECHEANCE', 'PRET', 'IMMOBILIER', 'SPLATA', 'KREDYTU', 'KREDYT', 'USATAXPYMT', 'IMPOT', 'IMPOTS',
   'PRELEVEMENT', 'ECH', 'SOURCE', 'F24', 'DELEGA', 'DELEGHE', 'ADDEBITO', 'SCADENZA', 'GIROCONTO', 'KAPITALOWO', 'ODSETKOWA', 'ODSETEK', 'NALICZONY', 'PODATEK', 'TELEMATICA', 'TARI', 'IUC', 'PIT', 'IENAKUMA', 'NODOKLA', 'GYVENTOJU', 'PAJAMU', 'MOKESCIO', 'MAKSA', 'BORNE', 'UNGEYDELSE', 'DONATION', 'DONATIONS',
-  'SPENDE', 'UTIL', 'PREMIUM', 'PYMNT', 'EFT', 'BILET', 'BILLET', 'BIGLIETTO', 'TICKET', 'TICKETS', 'RENEWAL',
+  'SPENDE', 'UTIL', 'PREMIUM', 'PREM', 'PYMNT', 'EFT', 'CCD', 'BILET', 'BILLET', 'BIGLIETTO', 'TICKET', 'TICKETS', 'RENEWAL',
   // labels before a transfer's free text (title, message, reference, an Italian transfer's number), and Latvian "for" with a month's accusative
   'NUM', 'TRASFERIMENTO', 'GIROCONTO', 'BETALT', 'TYTUL', 'TYTULEM', 'PAR', 'APDROSINASANAS', 'PREMIJA', 'KOMUNALAJIEM', 'PAKALPOJUMIEM', 'PAKALPOJUMI', 'MENESA', 'MAKSA', 'DANKT', 'DANKE', 'PALK', 'DARBO', 'UZMOKESTIS', 'TOOTASU', 'AVGIFT', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'MOTIF', 'REFERENCE', 'TERUGBETALING', 'MANDATE', 'MANDAT', 'LANDLORD', 'OMSCHRIJVING', 'MEDEDELING', 'COMMUNICATION', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
   'JUNIJU', 'JULIJU', 'AUGUSTU', 'SEPTEMBRI', 'OKTOBRI', 'NOVEMBRI', 'DECEMBRI',
   // a UK payment code after the payer's name (K HUSSAIN FPI PIZZA MONEY) or a card's (THE BLACK BULL ON 23 MAR CPM)
-  'FPI', 'FPO', 'FP', 'BGC', 'DEB', 'BCC', 'CPM', 'DDR', 'PAYM', 'PAYME', 'PAYMEN', 'PFD', 'INVESTEERIMISKONTOLE', 'BAC', 'STO', 'PAYMT',
+  'FPI', 'FPO', 'FP', 'BGC', 'DEB', 'BCC', 'CPM', 'CLP', 'DDR', 'PAYM', 'PAYME', 'PAYMEN', 'PFD', 'INVESTEERIMISKONTOLE', 'BAC', 'STO', 'PAYMT',
   // Polish and Portuguese purpose words: treatment, tuition, a charge, a subscription, a contribution, a pension
   'LECZENIE', 'CZESNE', 'OPLATA', 'ABONAMENT', 'SKLADKA', 'PENS',
   // a receipt's, a card's or a branch's label after the shop (Danish Nota, Spanish Tarj., Dutch Pasvolgnr), a Polish street (UL.)
@@ -247,7 +248,7 @@ export function nameFromText(text: string, currencyCode: string, purchase = fals
     }
     // A word in lower or title case after a name in capitals is no part of it: a purpose, or a label OFX cut at the line's end (ZELLE PAYMENT TO PETER VOGEL Con).
     if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && ((LOWER.test(tokens[index]!) && !(PARTICLES.has(tokens[index]!) && isInitials(tokens[name.at(-1)!]!))) || (TITLE.test(tokens[index]!) && !PARTICLES.has(tokens[index - 1] ?? '') && (LOWER.test(tokens[index + 1] ?? '') || (index === tokens.length - 1 && name.length > 1))))) break;
-    if ((PURPOSE.has(word) && !(purchase && INCOME_WORDS.has(word)) && !isForeignMonth(word, currencyCode) && !givenNameBeforeName(words, at) && !givenNameNotMonth(flat, at, currencyCode, name.length) && !SAINTS.has(flat[at - 1] ?? '') && !monthInName(flat, at, name.length)) || PAY_WEEK.test(word) || afterPurposeInToken(words, at) || (name.length === 0 && (isStreetAfterUl(flat, at) || numberBeforeGivenName(flat, at)))) {
+    if ((PURPOSE.has(word) && !(purchase && INCOME_WORDS.has(word)) && !isAbbreviationByNeighbour(flat, at) && !isForeignMonth(word, currencyCode) && !givenNameBeforeName(words, at) && !givenNameNotMonth(flat, at, currencyCode, name.length) && !SAINTS.has(flat[at - 1] ?? '') && !monthInName(flat, at, name.length)) || PAY_WEEK.test(word) || afterPurposeInToken(words, at) || (name.length === 0 && (isStreetAfterUl(flat, at) || numberBeforeGivenName(flat, at)))) {
       if (name.length > 0) break;
       continue;
     }

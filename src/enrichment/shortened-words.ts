@@ -19,7 +19,7 @@ const NAME_ENDINGS = [
   'ACADEMY', 'UNIVERSITY', 'COLLEGE', 'SCHOOLS', 'UTILITIES', 'WIRELESS', 'COMPANY', 'CORPORATION', 'LIQUORS', 'SPIRITS', 'TAVERN', 'BISTRO', 'STORAGE', 'PARKING', 'CARWASH',
   'BARBERSHOP', 'DENTAL', 'LESSONS', 'DAYCARE', 'LUMBER', 'SUPPLY', 'CONTROL', 'GROOMING', 'CARNICERIA', 'PANADERIA',
   'FOUNDATION', 'PRACTICE', 'SURGERY', 'GUESTHOUSE', 'BUTCHERS', 'OPTICIANS', 'SOLICITORS', 'ACCOUNTANTS', 'LETTINGS', 'NURSERY', 'SOCIETY', 'CENTRE', 'CENTER',
-  'CHURCH', 'MINISTRIES', 'FELLOWSHIP', 'TRATTORIA', 'RISTORANTE', 'PASTICCERIA', 'BOULANGERIE', 'PATISSERIE', 'VIETNAMESE', 'JAPANESE', 'CHINESE', 'MEDITERRANEAN', 'ORTHOPEDICS', 'TORTILLERIA', 'OPTOMETRY', 'SANITATION', 'LEARNING', 'MEDICINE', 'REPAIR', 'COLLECTIVE', 'PROPANE', 'REVENUE',
+  'CHURCH', 'MINISTRIES', 'FELLOWSHIP', 'TRATTORIA', 'RISTORANTE', 'PASTICCERIA', 'BOULANGERIE', 'PATISSERIE', 'VIETNAMESE', 'JAPANESE', 'CHINESE', 'MEDITERRANEAN', 'ORTHOPEDICS', 'TORTILLERIA', 'OPTOMETRY', 'SANITATION', 'LEARNING', 'MEDICINE', 'REPAIR', 'COLLECTIVE', 'PROPANE', 'REVENUE', 'BROADBAND', 'SERVICE', 'BREAKFAST',
 ];
 /** Words of their own that start an ending: a name may end with them (PIEDMONT ELECTRIC, JOHN BAKER, SPARKLE CLEAN). */
 const WORDS = new Set(['ACCOUNT', 'FOUND', 'SURGE', 'GUEST', 'NURSE', 'FELLOW', 'BARBER', 'BARBERS', 'LESSON', 'GROOM', 'HEALTH', 'CONSTRUCT', 'PHARMA', 'OUTFIT', 'ROASTER', 'BREWER', 'DISTILLER', 'CONSULT', 'PHOTOGRAPH', 'CREAMER', 'BAKER', 'CLEAN', 'CREAM', 'STEAK', 'SMOKE', 'TRUCK', 'ELECTRIC', 'MECHANIC', 'MEDIC', 'GROCER', 'CATER', 'PHOTO', 'OPTIC', 'ENTER', 'INTER', 'CABIN', 'ORTHO', 'PLUMB', 'LANDS']);
@@ -58,7 +58,7 @@ export function withLastWordWhole(name: string): string {
 }
 
 /** Words a name written together ends with besides NAME_ENDINGS (PAYPAL *WOODLINEGOODS, PARKVIEWTERRACE WEB PMTS). */
-const JOINED_ENDINGS = ['GOODS', 'TERRACE', 'CANDLE', 'CANDLES', 'DESIGN', 'DESIGNS', 'SUPPLY', 'FARMS', 'OUTDOOR'];
+const JOINED_ENDINGS = ['GOODS', 'TERRACE', 'CANDLE', 'CANDLES', 'DESIGN', 'DESIGNS', 'SUPPLY', 'FARMS', 'OUTDOOR', 'BARN'];
 /** The fewest letters before an ending for a name written together to be read as two words. */
 const JOINED_STEM = 4;
 /** The endings, longest first, so that OUTDOORS wins over a shorter ending it ends with. */
@@ -84,6 +84,8 @@ const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['INTL', 'INTERNATIONAL'], ['CTR', 'CENTER'], ['HOSP', 'HOSPITAL'], ['UTIL', 'UTILITIES'], ['UTILS', 'UTILITIES'], ['CNTY', 'COUNTY'], ['TWP', 'TOWNSHIP'],
   ['SERV', 'SERVICES'], ['CTY', 'COUNTY'], ['MKT', 'MARKET'], ['CMTY', 'COMMUNITY'], ['HDWE', 'HARDWARE'], ['ELEC', 'ELECTRIC'], ['CSD', 'COMMUNITY SCHOOL DISTRICT'],
 ]);
+/** The words a church's name has before CH (COMMUNITY CH, FIRST BAPTIST CH). */
+const CHURCHES: ReadonlySet<string> = new Set(['COMMUNITY', 'BAPTIST', 'METHODIST', 'LUTHERAN', 'CATHOLIC', 'PRESBYTERIAN', 'CHRISTIAN', 'BIBLE', 'EPISCOPAL', 'PENTECOSTAL']);
 /** The words FIN for finance follows in a name (MOTOR FIN); elsewhere it is a word or Finland's code. A restaurant's REST stays: statements' readers keep it as often as not. */
 const FINANCE_AFTER: ReadonlySet<string> = new Set(['MOTOR', 'MTR', 'AUTO']);
 /** Abbreviations that are words or codes elsewhere, read so only after the words they follow in a name (MOTOR FIN, PUBLIC SCH, SERV AUTH, COMMUNITY CH). */
@@ -95,7 +97,15 @@ const AFTER: ReadonlyMap<string, readonly [ReadonlySet<string>, string]> = new M
   ['MG', [new Set(['PROPERTY', 'PROP']), 'MANAGEMENT']],
   ['INS', [new Set(['MUTUAL', 'LIFE', 'CASUALTY', 'FARM', 'FARMERS', 'AUTO', 'HOME', 'TITLE']), 'INSURANCE']],
   ['UN', [new Set(['STATE']), 'UNIVERSITY']],
-  ['CH', [new Set(['COMMUNITY', 'BAPTIST', 'METHODIST', 'LUTHERAN', 'CATHOLIC', 'PRESBYTERIAN', 'CHRISTIAN', 'BIBLE', 'EPISCOPAL', 'PENTECOSTAL']), 'CHURCH']],
+  ['MED', [new Set(['FAMILY', 'INTERNAL', 'SPORTS', 'URGENT', 'EMERGENCY']), 'MEDICINE']],
+  // A church's name cut at an ACH field's end (GRACE LUTHERAN C, FIRST BAPTIST CHU).
+  ...['CH', 'C', 'CHU', 'CHUR', 'CHURC'].map((cut): [string, readonly [ReadonlySet<string>, string]] => [cut, [CHURCHES, 'CHURCH']]),
+  ['TREAS', [new Set(['CO', 'COUNTY', 'CITY', 'TOWNSHIP', 'TWP']), 'TREASURER']],
+  ['BA', [new Set(['STATE', 'NATIONAL', 'SAVINGS', 'TRUST', 'CITIZENS', 'PEOPLES', 'FARMERS', 'MERCHANTS']), 'BANK']],
+]);
+/** The words CO for county stands before in a US name (JACKSON CO CLERK, MARION CO TREAS); elsewhere it is a company or Colorado. */
+const BEFORE: ReadonlyMap<string, readonly [ReadonlySet<string>, string]> = new Map([
+  ['CO', [new Set(['TREAS', 'TREASURER', 'CLERK', 'SCHOOLS', 'SCHOOL', 'SHERIFF', 'COURT', 'COURTS', 'ASSESSOR', 'COLLECTOR', 'RECORDER', 'AUDITOR', 'LIBRARY', 'PARKS', 'HEALTH', 'COMMISSIONERS', 'JAIL', 'FAIR']), 'COUNTY']],
 ]);
 
 /** True when a normalized word is one a business's name ends with (CENTER, KITCHEN), whole. */
@@ -108,10 +118,17 @@ export function isNamesAbbreviation(words: readonly string[], at: number): boole
   return ABBREVIATIONS.has(words[at]!) || afterItsWord(words, at, words[at]!) !== undefined;
 }
 
-/** The word an abbreviation of AFTER stands for when the word before it is the one it follows (DENVER PUBLIC SCH). */
+/** True when the word of `words` (in capitals) at `at` abbreviates a name's word by the word beside it (MARION CO TREAS), so no purpose word there. */
+export function isAbbreviationByNeighbour(words: readonly string[], at: number): boolean {
+  return afterItsWord(words, at, words[at]!) !== undefined;
+}
+
+/** The word an abbreviation of AFTER stands for when the word before it is the one it follows (DENVER PUBLIC SCH), or one of BEFORE when the word after it is (JACKSON CO CLERK). */
 function afterItsWord(words: readonly string[], at: number, word: string): string | undefined {
   const [before, whole] = AFTER.get(word) ?? [];
-  return before && at > 0 && before.has(words[at - 1]!.toUpperCase()) ? whole : undefined;
+  if (before && at > 0 && before.has(words[at - 1]!.toUpperCase())) return whole;
+  const [after, written] = BEFORE.get(word) ?? [];
+  return after && at < words.length - 1 && after.has(words[at + 1]!.toUpperCase()) ? written : undefined;
 }
 
 /** A US or UK name with its abbreviated words written out, in the name's case (Northbay Hlthcr → Northbay Healthcare, Hyundai Motor Fin → Hyundai Motor Finance). */

@@ -59,6 +59,34 @@ describe('US lines', () => {
   });
 });
 
+describe('US lines, a second probe round (OFX, Plaid)', () => {
+  it('writes out a county’s office (CO before CLERK, TREAS after CO), a church cut short, a bank after STATE and medicine after FAMILY', () => {
+    expect(both(enrichLine('POS DEBIT 0402 DALLAS CO CLERK', '-30.00', 'USD'))).toEqual(['Dallas County Clerk', 'GOVERNMENT_AND_NON_PROFIT_GOVERNMENT_DEPARTMENTS_AND_AGENCIES']);
+    expect(both(enrichLine('WARREN CO TREAS', '-900.00', 'USD'))).toEqual(['Warren County Treasurer', 'GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT']);
+    expect(nameOf('HOPE LUTHERAN C DES:ONLINE GIV ID:XXXXX12 INDN:AMY FOX CO ID:XXXXX99 WEB', '-40.00', 'USD')).toBe('Hope Lutheran Church');
+    expect(nameOf('PRAIRIE STATE BA MTG PYMT 240301', '-900.00', 'USD')).toBe('Prairie State Bank');
+    expect(nameOf('INSTAMED*BLUFFS FAMILY MED', '-30.00', 'USD', { mcc: '8011' })).toBe('Bluffs Family Medicine');
+  });
+
+  it('reads Chase’s originator cut by OFX with its next label’s start, and drops a name written again together', () => {
+    expect(nameOf('ORIG CO NAME:PINE VALLEY ROWING ORI', '-90.00', 'USD')).toBe('Pine Valley Rowing');
+    expect(nameOf('SP OAKMOSS APOTHECARY OAKMOSSAPO', '-22.00', 'USD')).toBe('Oakmoss Apothecary');
+  });
+
+  it('drops the gym billing and law payment processors’ prefixes, a professional corporation’s PC and a premium’s words', () => {
+    expect(nameOf('ABC*FORGE STRENGTH CLUB 888-8279262 TN', '-45.00', 'USD')).toBe('Forge Strength Club');
+    expect(nameOf('LAWPAY *MORALES LAW GROUP 866', '-500.00', 'USD')).toBe('Morales Law Group');
+    expect(nameOf('CEDAR PARK PEDIATRICS PC', '-60.00', 'USD')).toBe('Cedar Park Pediatrics');
+    expect(nameOf('PIONEER MUTUAL INS PREM 031524 POL#PM88 CCD', '-110.00', 'USD')).toBe('Pioneer Mutual Insurance');
+  });
+
+  it('completes a broadband provider’s and a bed and breakfast’s cut names, a barn written together, and reads a car payment', () => {
+    expect(nameOf('RIVER ROAD BED AND BREAKFAS', '-160.00', 'USD', { mcc: '7011' })).toBe('River Road Bed and Breakfast');
+    expect(nameOf('PAYPAL *PAINTEDBARN 4029357733 WI', '-30.00', 'USD')).toBe('Painted Barn');
+    expect(detailedOf('EASTSIDE AUTO SALES CAR PMT 240301 0042', '-300.00', 'USD')).toBe('LOAN_PAYMENTS_CAR_PAYMENT');
+  });
+});
+
 describe('Nordic and Dutch lines', () => {
   it('drops Finnish legal forms (Ky, Tmi, ry) and a mutual insurer’s', () => {
     expect(nameOf('KORTTIOSTO PUUSEPÄNLIIKE HAAPALA KY LAHTI', '-80.00')).toBe('Puusepänliike Haapala');
@@ -102,6 +130,21 @@ describe('Nordic and Dutch lines', () => {
     expect(both(enrichLine('Hævet i automat Jyske Bank Vejle 02.04.25 kl. 09.40', '-300.00', 'DKK'))).toEqual([null, 'TRANSFER_OUT_WITHDRAWAL']);
     expect(detailedOf('MobilePay Box Indsamling Spejderhytten', '-100.00', 'DKK', { counterpartyName: 'KFUM SPEJDERNE' })).toBe('GOVERNMENT_AND_NON_PROFIT_DONATIONS');
     expect(detailedOf('Overførsel til Lone Berg privat pasning april', '-3500.00', 'DKK', { counterpartyName: 'LONE BERG' })).toBe('GENERAL_SERVICES_CHILDCARE');
+  });
+
+  it('knows Swedish and Baltic trades: a konditori, a vet, a street kitchen, a music school, a window cleaner, a carpenter, a plumber', () => {
+    expect(detailedOf('Kortköp 250402 STORA KONDITORIET', '-58.00', 'SEK')).toBe('FOOD_AND_DRINK_OTHER_FOOD_AND_DRINK');
+    expect(detailedOf('Kortköp 250402 DJURKLINIKEN TASSEN', '-900.00', 'SEK')).toBe('MEDICAL_VETERINARY_SERVICES');
+    expect(detailedOf('Kortköp GATUKÖKET HÖRNAN LULEÅ', '-85.00', 'SEK')).toBe('FOOD_AND_DRINK_FAST_FOOD');
+    expect(detailedOf('Swish 1234567890 gitarrlektioner', '-900.00', 'SEK', { counterpartyName: 'KULTURSKOLAN ACKORD HB' })).toBe('GENERAL_SERVICES_EDUCATION');
+    expect(detailedOf('Swish 1234567890 april', '-500.00', 'SEK', { counterpartyName: 'BERGS FÖNSTERPUTS' })).toBe('HOME_IMPROVEMENT_REPAIR_AND_MAINTENANCE');
+    expect(detailedOf('Pārskaitījums, rēķins Nr. 7, santehnikas darbi', '-70.00', 'EUR', { counterpartyName: 'IK "CAURULE"' })).toBe('HOME_IMPROVEMENT_REPAIR_AND_MAINTENANCE');
+    expect(nameOf('Pārskaitījums, rēķins Nr. 7', '-70.00', 'EUR', { counterpartyName: 'IK "CAURULE"' })).toBe('Caurule');
+  });
+
+  it('reads a Latvian card purchase with its card’s mask, and Barclays’s contactless code after the shop', () => {
+    expect(nameOf('Pirkums kartē 4*1187, 02.04.2025, KAFEJNICA LIEPA, CESIS, LV', '-7.00')).toBe('Kafejnica Liepa');
+    expect(nameOf('THE SALT HOUSE ON 02 APR CLP', '-14.00', 'GBP')).toBe('The Salt House');
   });
 
   it('drops a Norwegian cooperative’s form (SA)', () => {
