@@ -169,7 +169,7 @@ const TAGGED_NAME = /\/(?:NAME\/|CNTP\/[^/]*\/[^/]*\/)([^/]+)/i;
 /** BNP Paribas's transfers name the payee after /BEN, among /MOTIF and /REFDO fields ("VIR SEPA EMIS /MOTIF ANNIV LEA /BEN MME LAURENT SOPHIE /REFDO NOTPROVIDED"), and the payer after /DE or /FRM ("VIR SEPA INST RECU /DE ACME CORP /REF …"). */
 const BEN_FIELD = /\/(?:BEN|FRM|DE)\s+([^/]+?)\s*(?=\/|$)/i;
 /** KBC and ING name the shop first and the card after, as do Austrian card lines that end in the card's field, the day and the time ("GASTHAUS ZUR LINDE LINZ 4020 POS 54,20 AT D5 09.03. 19:45") and Fineco's card lines ("TRATTORIA DA NELLO     LUCCA         ITCarta N. *****208Data operazione …"): "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …"; so do Italian banks: "… TREVISO ITA Operazione carta ****1234 del …", KBC and CBC with their own card's name ("… COFFEE LAB GENT GENT MET KBC-DEBETKAART 5169 41XX XXXX 3312"), and Belgian banks that name the cardholder after a label ("… NEUHAUS ZAVENTEM 19/07/2024 om 06:58 Kaarthouder: SOFIE DE SMET", "… Titulaire: THOMAS LAMBERT"); an Italian operation's number, a girocard's sequence and terminal, a Polish card's number after POL or its amount, a French card's number label. */
-const CARD_AFTER_NAME = /,\s*PAS\s?\d{3}\b.*$|,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|WITH (?:KBC|CBC) DEBIT CARD\b|(?:WITH|MET|AVEC) (?:APPLE|GOOGLE) PAY\b|CARDHOLDER\s*:|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|OPERAZIONE \d+\b|Karte \d{1,2} Terminal \d+\b|(?<=\bPOL )NR KARTY\b|kwota [\d.,]+ [A-Z]{3}\b|Num[ée]ro de (?:carte|s[ée]quence)\b|Operazione carta\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|(?<!^(?:COMPRA|PAGO)(?: CON)?\s+)Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
+const CARD_AFTER_NAME = /,\s*PAS\s?\d{3}\b.*$|,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|WITH (?:KBC|CBC) DEBIT CARD\b|(?:WITH|MET|AVEC) (?:APPLE|GOOGLE) PAY\b|CARDHOLDER\s*:|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|OPERAZIONE \d+\b|Karte \d{1,2} Terminal \d+\b|(?<=\bPOL )NR KARTY\b|kwota [\d.,]+ [A-Z]{3}\b|Num[ée]ro de (?:carte|s[ée]quence)\b|Operazione carta\b|Debitkarte\b|Visa-Umsatz\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|(?<!^(?:COMPRA|PAGO)(?: CON)?\s+)Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
 /**
  * Italian banks' labelled parties: the shop a PagoBancomat card paid ("… ora 18:21 presso: TABACCHERIA RICCI N.14 VIA ROMA 22
  * CARPI ITA Carta N° …"), a postal bill's creditor ("… CCPOST : 000000000000 CREDITORE: COMUNE DI BERGAMO"), a transfer's
@@ -194,7 +194,7 @@ const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj|Data wykonania operacji)\s*:
 /** BNP Paribas's amount paid abroad and its commission after a card's shop: "YUTORI CARTE 0000XXXXXXXX0000 USA 15,00USD+COMMISSION : 1,27". */
 const FOREIGN_COMMISSION = /\s+(?:[A-Z]{3}\s+)?[\d.,]+\s?[A-Z]{3}\s?\+\s?COMMISSION\s*:\s*[\d.,]+/i;
 /** A Spanish, Portuguese or Italian bank's note of the exchange or its commission after a card paid abroad, and all after it: "Cambio aplicado 1 EUR = 1,0842 USD", "TX CAMBIO 0,8431 COM MOEDA ESTRANG 0,25", "COMM. 1,00 EUR". */
-const EXCHANGE_NOTE = /\s+(?:CAMBIO APLICADO|TX\.? CAMBIO|TIPO DE CAMBIO|COM(?:ISS[AÃ]O)? MOEDA ESTRANG\w*|COMM\. ?\d[\d.,]*)(?=\s|$).*$/i;
+const EXCHANGE_NOTE = /\s+(?:CAMBIO APLICADO|WISSELKOERS|TX\.? CAMBIO|TIPO DE CAMBIO|COM(?:ISS[AÃ]O)? MOEDA ESTRANG\w*|COMM\. ?\d[\d.,]*)(?=\s|$).*$/i;
 /** BNP Paribas's country in brackets after a card's shop, a town's A before it: "PAIEMENT CB LE SURFING (FRANCE) DU 29/06/25", "S-BAHN BERLIN A (ALLEMAGNE)". */
 const COUNTRY_IN_BRACKETS = /(?:\s+A)?\s+\((?:FRANCE|ALLEMAGNE|PAYS-BAS|BELGIQUE|ESPAGNE|ITALIE|PORTUGAL|SUISSE|LUXEMBOURG|ROYAUME-UNI|IRLANDE|AUTRICHE|ETATS-UNIS|GRECE|POLOGNE|SUEDE|DANEMARK|NORVEGE|FINLANDE|CROATIE|MAROC|CANADA|JAPON)\)/i;
 /** Erste's George names a card's shop as the purpose: "Purpose of use: RIESNERALM-HOCHSITZ IRDNING DONNE 8953 Payment reference: POS 22,00 AT D3 03.02. 14:03". */
@@ -370,6 +370,8 @@ const TRAILING_METHOD = /\s(?:DD|SO|STO|BGC|FPI|FPO|TFR|DEB|DR|CR|CPM|CLP)$/i;
 const LEADING_UK_CODE = /^(?:SO|DD|FP)\s/i;
 /** A time of day, with its label (Norway's kl., Italy's ore, Poland's godz., Belgian card lines' "OM 11.20 UUR", "A 19.22 HEURES", KBC's English "AT 21.34 TIME", "om 06:58" and "à 14:10"). */
 const TIME = /\b(?:(?:OM|A|AT) )?\d{1,2}[:.]\d{2} (?:UUR|HEURES?|TIME)\b|(?:\b(?:KL|ORE|GODZ|OM)\.? |(?<=^|\s)À )?\b(?:\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s?(?:UHR|H|O)|[AP]M?)?(?=\s|$)|\d{1,2}:\d{2}\b)/gi;
+/** A payment provider's id of a payment before the shop's name (Mollie's tr_Wx3kRq9Hp2, Stripe's py_… and pi_…). */
+const PAYMENT_ID = /\b(?:tr|py|pi|ch|cs|re)_[A-Za-z0-9]{8,}\b/g;
 /** A time of day in hours and minutes (Portugal's and France's 21H07), after the date a card line gives. */
 const HOURS_MINUTES = /\b\d{1,2}H\d{2}\b/gi;
 const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)*|\d+(?:[.,]\d+)*\s?${CURRENCY}|(?:KURS|RATE|FX RATE):?\s?\d+(?:[.,]\d+)?(?:\/${CURRENCY})?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
@@ -485,6 +487,7 @@ const BLANKED: ReadonlyArray<readonly [pattern: RegExp, needs: keyof Needs]> = [
   [HOURS_MINUTES, 'digit'],
   [PHONE, 'tenDigits'],
   [STORE_NUMBER, 'digit'],
+  [PAYMENT_ID, 'symbol'],
   [PROCESSOR, '*'],
   [REFERENCE_SUFFIX, '*'],
   [STAR, '*'],
@@ -582,7 +585,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   if (text.includes('(')) text = text.replace(COUNTRY_IN_BRACKETS, '');
   if (text.includes('>')) text = text.replace(TOWN_AFTER_MARK, '');
   if (text.includes('COMMISSION')) text = text.replace(FOREIGN_COMMISSION, '');
-  if (/CAMBIO|MOEDA|COMM\./i.test(text)) text = text.replace(EXCHANGE_NOTE, '');
+  if (/CAMBIO|MOEDA|COMM\.|WISSELKOERS/i.test(text)) text = text.replace(EXCHANGE_NOTE, '');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   const abroad = DIGIT.test(whole) ? foreignCurrency(whole) : undefined;
   text = codeEnds ? text : stripLeading(text);
@@ -630,8 +633,11 @@ function withoutSquashedRepeat(text: string): string {
   const space = text.lastIndexOf(' ');
   if (space < 0 || text.length - space - 1 < SQUASHED_REPEAT_LENGTH) return text;
   const before = text.slice(0, space);
-  if (!before.includes(' ')) return text;
-  return normalize(before).replaceAll(' ', '').startsWith(normalize(text.slice(space + 1))) ? before : text;
+  const words = normalize(before);
+  const last = normalize(text.slice(space + 1));
+  // At least the first word again: a word that only starts like it is another (PENSIONSMYNDIGHETEN ALLMAN PENSION).
+  const first = words.indexOf(' ');
+  return first > 0 && last.length >= first && words.replaceAll(' ', '').startsWith(last) ? before : text;
 }
 
 /** An Italian sole trader's owner after the shop's name, surname first: "PIZZERIA DA GENNARO DI ESPOSITO G.", "OTTICA FONTANA DI FONTANA LUCA", "FARMACIA SANT'AMBROGIO DEL DR. COLOMBO". */

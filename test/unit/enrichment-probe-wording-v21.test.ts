@@ -71,6 +71,8 @@ describe('US lines, a second probe round (OFX, Plaid)', () => {
   it('reads Chase’s originator cut by OFX with its next label’s start, and drops a name written again together', () => {
     expect(nameOf('ORIG CO NAME:PINE VALLEY ROWING ORI', '-90.00', 'USD')).toBe('Pine Valley Rowing');
     expect(nameOf('SP OAKMOSS APOTHECARY OAKMOSSAPO', '-22.00', 'USD')).toBe('Oakmoss Apothecary');
+    // A last word that only starts like the first is another word, not the name again.
+    expect(enrichLine('PENSIONSMYNDIGHETEN ALLMÄN PENSION', '900.00', 'SEK').cleanDescription).toBe('PENSIONSMYNDIGHETEN ALLMÄN PENSION');
   });
 
   it('drops the gym billing and law payment processors’ prefixes, a professional corporation’s PC and a premium’s words', () => {
@@ -149,6 +151,35 @@ describe('Nordic and Dutch lines', () => {
 
   it('drops a Norwegian cooperative’s form (SA)', () => {
     expect(nameOf('AVTALEGIRO LØVETANN BARNEHAGE SA KID 0042', '-2000.00', 'NOK', { counterpartyName: 'LØVETANN BARNEHAGE SA' })).toBe('Løvetann Barnehage');
+  });
+});
+
+describe('German, Austrian, Belgian and French lines', () => {
+  it('drops a payment provider’s id and an order’s word before the shop the provider’s field stands for', () => {
+    expect(nameOf('tr_Qa8Lm2Zx7K Bestelling 5521 Koffiebranderij De Boon', '-24.00', 'EUR', { counterpartyName: 'Mollie B.V.' })).toBe('Koffiebranderij De Boon');
+    expect(nameOf('py_3QbYr7LkE2aZ9 Kletterhalle Nordwand', '-120.00', 'EUR', { counterpartyName: 'Stripe Payments Europe Ltd' })).toBe('Kletterhalle Nordwand');
+    expect(nameOf('M20843215 0283472451 Bestellung 20481 Obsthof Wendler', '-30.00', 'EUR', { counterpartyName: 'Mollie B.V.' })).toBe('Obsthof Wendler');
+  });
+
+  it('reads Apple Pay’s and Bancontact’s wordings, a card’s words after the shop, and an Austrian sole trader’s form', () => {
+    expect(nameOf('Apple Pay Zahlung 02.04.2025 16:40 SCHREIBWAREN HOLZER Debitkarte **** 5512 Terminal 0013', '-8.00')).toBe('Schreibwaren Holzer');
+    expect(nameOf('TIERARZTPRAXIS DR. BRANDT Visa-Umsatz 02.04.2025 Kartennr. 4871 XXXX XXXX 5512', '-80.00')).toBe('Tierarztpraxis Dr. Brandt');
+    expect(nameOf('Bancontact-aankoop - FRITUUR DE GOUDEN KROKET - 02/04/2025 19:12 - Kaartnummer 6703 XXXX XXXX 5512', '-14.00')).toBe('Frituur de Gouden Kroket');
+    expect(nameOf('Service Rg. 2025-41', '-300.00', 'EUR', { counterpartyName: 'Kfz-Technik Huber e.U.' })).toBe('Kfz-Technik Huber');
+  });
+
+  it('knows childminders, tax advisers, notaries, plumbers, beekeepers, butchers and osteopaths', () => {
+    expect(detailedOf('Betreuung April 2025', '-380.00', 'EUR', { counterpartyName: 'Tagesmutter Petra Wolf' })).toBe('GENERAL_SERVICES_CHILDCARE');
+    expect(detailedOf('Honorarnote 25/0041', '-240.00', 'EUR', { counterpartyName: 'Mag. Karl Brunner Steuerberatung' })).toBe('GENERAL_SERVICES_ACCOUNTING_AND_FINANCIAL_PLANNING');
+    expect(detailedOf('VIR SEPA EMIS /MOTIF PROVISION ACTE /BEN OFFICE NOTARIAL BLANC', '-900.00', 'EUR', { counterpartyName: 'OFFICE NOTARIAL BLANC' })).toBe('GENERAL_SERVICES_CONSULTING_AND_LEGAL');
+    expect(detailedOf('VIR SEPA EMIS MOTIF: FACTURE 2025-41', '-150.00', 'EUR', { counterpartyName: 'EURL PLOMBERIE GIRARD' })).toBe('HOME_IMPROVEMENT_REPAIR_AND_MAINTENANCE');
+    expect(detailedOf('Kartenzahlung IMKEREI HONIGTAU', '-12.00')).toBe('FOOD_AND_DRINK_GROCERIES');
+    expect(detailedOf('Bezahlung Karte MC/000003192 FLEISCHHAUEREI GRUBER', '-23.00')).toBe('FOOD_AND_DRINK_GROCERIES');
+    expect(detailedOf('PAIEMENT PAR CARTE X5512 SUMUP *OSTEO MARTIN LYON 02/04', '-60.00')).toBe('MEDICAL_OTHER_MEDICAL');
+  });
+
+  it('drops a Belgian card’s exchange note after a shop abroad', () => {
+    expect(enrichLine('Betaling met debetkaart THE RED LION YORK GB 20,00 GBP wisselkoers 0,851 kosten 0,00 EUR 02-04-2025', '-23.50').cleanDescription).toBe('THE RED LION');
   });
 });
 
