@@ -10,6 +10,7 @@ import { ALL_TOWNS, isStateTown, isStateTownStart, NO_TOWNS, properStarts, towns
 import { isGivenName } from './given-names.ts';
 import { HashFilter, hashOf } from './hash-filter.ts';
 import { METHOD_PHRASES } from './method-words.ts';
+import { isFacilitator } from './naming-guards.ts';
 import { isTradesWord } from './rules.ts';
 import { isNameEnding, isNamesAbbreviation } from './shortened-words.ts';
 import { isNormalized, normalize, normalizeEach } from './text.ts';
@@ -72,7 +73,8 @@ const DIPLOMA = /\bDipl\.-?\s?\p{L}+\.\s+/giu;
  */
 export function counterpartyName(name: string, currencyCode: string, card: boolean): string {
   const party = (mayHoldProcessor(name) ? name.replace(PROCESSOR_BEFORE_PARTY, '') : name).replace(CARD_BEFORE_PARTY, '').replace(VIA_TIKKIE, '').replace(TOWN_AFTER_SLASHES, '').replace(QUOTES, ' ').trim();
-  return withoutTownAndCountry(party, townsOf(currencyCode), card);
+  const owned = currencyCode === 'EUR' && (party.includes(' DI ') || party.includes(' DEL ')) ? withoutItalianOwner(party) : party;
+  return withoutTownAndCountry(owned, townsOf(currencyCode), card);
 }
 
 /** A name without a doctor's faculty (FACULTY_AFTER_DR) or a diploma (DIPLOMA): what a person reads of it, the rules having read the words. */
@@ -164,12 +166,16 @@ const EMPFAENGER = /\b(?:Empf(?:ä|ae|a)nger|Payment recipient|Recipient|Payer):
 const SELLER = /\bp[āa]rdev[ēe]js:\s*([^,]+)/iu;
 /** Dutch SEPA lines: "Naam: Gemeente Amsterdam Omschrijving: …". */
 const NAAM = /\bNaam:\s*(.+?)(?:\s+(?:Omschrijving|Kenmerk|IBAN|BIC|Machtiging|Incassant(?:-?ID)?|Betalingskenm)\s*:|$)/i;
+/** ING's description after its label, where the name field holds a payment provider's name ("Naam: Stichting Mollie Payments Omschrijving: M4012233 0020 Wolwinkel De Bolle Kat bestelling 10583 IBAN: …"). */
+const OMSCHRIJVING = /\bOmschrijving:\s*(.+?)(?:\s+(?:Kenmerk|IBAN|BIC|Machtiging|Incassant(?:-?ID)?)\s*:|$)/i;
+/** A tagged SEPA line's remittance text (/REMI/…), read where its name is a payment provider's. */
+const TAGGED_PURPOSE = /\/REMI\/([^/]+)/i;
 /** ABN AMRO's and ING's SEPA lines in tagged form: "/TRTP/SEPA OVERBOEKING/IBAN/…/NAME/Werkgever BV/REMI/…", ING's MT940 counterparty field "/CNTP/IBAN/BIC/Klant BV/Amsterdam/". */
 const TAGGED_NAME = /\/(?:NAME\/|CNTP\/[^/]*\/[^/]*\/)([^/]+)/i;
 /** BNP Paribas's transfers name the payee after /BEN, among /MOTIF and /REFDO fields ("VIR SEPA EMIS /MOTIF ANNIV LEA /BEN MME LAURENT SOPHIE /REFDO NOTPROVIDED"), and the payer after /DE or /FRM ("VIR SEPA INST RECU /DE ACME CORP /REF …"). */
 const BEN_FIELD = /\/(?:BEN|FRM|DE)\s+([^/]+?)\s*(?=\/|$)/i;
 /** KBC and ING name the shop first and the card after, as do Austrian card lines that end in the card's field, the day and the time ("GASTHAUS ZUR LINDE LINZ 4020 POS 54,20 AT D5 09.03. 19:45") and Fineco's card lines ("TRATTORIA DA NELLO     LUCCA         ITCarta N. *****208Data operazione …"): "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …"; so do Italian banks: "… TREVISO ITA Operazione carta ****1234 del …", KBC and CBC with their own card's name ("… COFFEE LAB GENT GENT MET KBC-DEBETKAART 5169 41XX XXXX 3312"), and Belgian banks that name the cardholder after a label ("… NEUHAUS ZAVENTEM 19/07/2024 om 06:58 Kaarthouder: SOFIE DE SMET", "… Titulaire: THOMAS LAMBERT"); an Italian operation's number, a girocard's sequence and terminal, a Polish card's number after POL or its amount, a French card's number label. */
-const CARD_AFTER_NAME = /,\s*PAS\s?\d{3}\b.*$|,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|WITH (?:KBC|CBC) DEBIT CARD\b|(?:WITH|MET|AVEC) (?:APPLE|GOOGLE) PAY\b|CARDHOLDER\s*:|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|OPERAZIONE \d+\b|Karte \d{1,2} Terminal \d+\b|(?<=\bPOL )NR KARTY\b|kwota [\d.,]+ [A-Z]{3}\b|Num[ée]ro de (?:carte|s[ée]quence)\b|Operazione carta\b|Debitkarte\b|Visa-Umsatz\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|(?<!^(?:COMPRA|PAGO)(?: CON)?\s+)Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
+const CARD_AFTER_NAME = /,\s*PAS\s?\d{3}\b.*$|,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|WITH (?:KBC|CBC) DEBIT CARD\b|(?:WITH|MET|AVEC) (?:APPLE|GOOGLE) PAY\b|CARDHOLDER\s*:|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|OPERAZIONE \d+\b|Karte \d{1,2} Terminal \d+\b|(?<=\bPOL )NR KARTY\b|kwota [\d.,]+ [A-Z]{3}\b|Num[ée]ro de (?:carte|s[ée]quence)\b|Operazione carta\b|Debitkarte\b|Visa-Umsatz\b|(?:kaart|carte) \d{4} [\dX*]{2}|Pas \d{3} Terminal\b|(?:DEBIT CARD|POS(?: DEBIT)?) \d{4} \d{2}\/\d{2}\b|POS DEBIT \d{2}\/\d{2}\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|(?<!^(?:COMPRA|PAGO)(?: CON)?\s+)Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
 /**
  * Italian banks' labelled parties: the shop a PagoBancomat card paid ("… ora 18:21 presso: TABACCHERIA RICCI N.14 VIA ROMA 22
  * CARPI ITA Carta N° …"), a postal bill's creditor ("… CCPOST : 000000000000 CREDITORE: COMUNE DI BERGAMO"), a transfer's
@@ -283,7 +289,7 @@ const RECEIPT_FROM = /\bFASTER PAYMENTS? RECEIPT\b.*?\bFROM\s+(.+)$/i;
  * Tikkie's lines name the payer after its own: "Naam: Tikkie Omschrijving: Tikkie ID 0001…, Pizza avond, Van Lisa Bakker, NL12RABO…",
  * "Tikkie ID 0011…, Etentje, Door Sanne de Wit via Tikkie", and ABN AMRO's with the person last, their IBAN after them or not: "Tikkie ID 0008…, Pizza vrijdag, Daan de Wit".
  */
-const TIKKIE_PAYER = /\bTikkie ID \S+,.*?,\s*(?:Van\s+([^,]+),|Door\s+(.+?)\s+via Tikkie\b|(\p{L}[\p{L}' .-]*)(?:,\s*[A-Z]{2}\d{2}[A-Z0-9]{8,})?$)/iu;
+const TIKKIE_PAYER = /\bTikkie ID \S+,.*?,\s*(?:Van\s+([^,]+),|Door\s+(.+?)\s+via Tikkie\b|(\p{L}[\p{L}' .-]*)(?:,\s*[A-Z]{2}\d{2}[A-Z0-9]{8,})?(?:\s+(?:IBAN|Kenmerk):.*)?$)/iu;
 /** Bank of America's Zelle lines, "Zelle Transfer Conf# t5k2w1; Ortega, Lucia", and Swedish Swish lines, "Swish inbetalning LINDQVIST, OSKAR" (surname, given name). */
 const SURNAME_COMMA_GIVEN = /(?:\bZelle\b[^;]*;|\bSwish(?: (?:betalning|inbetalning|fr[åa]n|till))?)\s*([\p{L}' -]+),\s*([\p{L}' -]+)$/iu;
 /** A letter alone at the end, after two words or more, with the ampersand before it (HEIRLOOM BAKERY & C). */
@@ -374,7 +380,7 @@ const TIME = /\b(?:(?:OM|A|AT) )?\d{1,2}[:.]\d{2} (?:UUR|HEURES?|TIME)\b|(?:\b(?
 const PAYMENT_ID = /\b(?:tr|py|pi|ch|cs|re)_[A-Za-z0-9]{8,}\b/g;
 /** A time of day in hours and minutes (Portugal's and France's 21H07), after the date a card line gives. */
 const HOURS_MINUTES = /\b\d{1,2}H\d{2}\b/gi;
-const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)*|\d+(?:[.,]\d+)*\s?${CURRENCY}|(?:KURS|RATE|FX RATE):?\s?\d+(?:[.,]\d+)?(?:\/${CURRENCY})?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
+const FOREIGN_AMOUNT = new RegExp(String.raw`\b(?:${CURRENCY}\s?\d+(?:[.,]\d+)*|\d+(?:[.,]\d+)*\s?${CURRENCY}|(?:KURS|KURSSI|RATE|FX RATE|AL CAMBIO):?\s?\d+(?:[.,]\d+)?(?:\/${CURRENCY})?|1 EURO? = \d+(?:[.,]\d+)?)\b`, 'gi');
 /** The currency of an amount the line gives beside its own (a card paid abroad: EUR 18.50, 24.50 EUR). */
 const FOREIGN_CURRENCY = new RegExp(String.raw`\b(${CURRENCY.slice(3, -1)})\s?\d|\d\s?(${CURRENCY.slice(3, -1)})\b`, 'i');
 
@@ -390,7 +396,7 @@ const LABELLED_DATE = /\b(?:DATO|DATA|DEL|DNIA|DATE|DEN|VALUTADATUM|UITGEVOERD O
 const POSTCODE_TOWN = /\s\d{5}\s+\p{L}[\p{L}'-]*$/u;
 const PHONE = /\b(?:\+?\d{1,3}[ -])?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b|\b\d{3}-\d{7}\b/g;
 /** A store's or terminal's number, and ABN AMRO's card sequence after the town and a comma (Albert Heijn 1234 Zwolle,PAS 012). */
-const STORE_NUMBER = /(?:,PAS\s?\d+|#\s?\d+|\bK\.\d+\b|\b(?:STORE|STORE NO|STR|NO|NR|NUM|TERM|TERMINAL|TID|FIL|FILIALE|KASSE|T)\s?[.:#-]?\s?\d+\b)/gi;
+const STORE_NUMBER = /(?:,PAS\s?\d+|#\s?\d+|\bK\.\d+\b|\bRIV\.? (?:N\.? ?)?\d+\b|\b(?:STORE|STORE NO|STR|NO|NR|NUM|TERM|TERMINAL|TID|FIL|FILIALE|KASSE|T)\s?[.:#-]?\s?\d+\b)/gi;
 /** A bank's bracketed code: a country "(ITA)", a reference "(123456)", Italy's "A (ITA)" before the shop. */
 const BRACKETED = /(?:\bA )?\(\s*(?:[A-Z]{3}|\d+)\s*\)/gi;
 /** A reference after a star (AMZN MKTP US*2K4L81QT2), or its first characters where OFX cut the line (HUNTINGTON INGALLS*P). */
@@ -579,7 +585,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   const collapsed = wholeDescription(!keepPlace && (currencyCode === undefined || currencyCode === 'USD') && isCutByOfx(raw) ? withoutPaddedTown(raw) : currencyCode === 'USD' ? withoutCityAfterField(withoutAsides(raw)) : withoutAsides(raw));
   const whole = withGluedFieldsApart(collapsed);
   const descriptor = whole.includes(' : ') ? whole.replace(ENTRY_TYPE_AFTER, '') || whole : whole;
-  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (/^(?:CARD PAYMENT TO|Bill Pay|Purpose of use:) /i.test(descriptor) ? (SANTANDER_CARD.exec(descriptor) ?? WELLS_BILL_PAY.exec(descriptor) ?? GEORGE_CARD_SHOP.exec(descriptor))?.[1] : undefined) ?? (whole.includes('Uhr') || whole.includes('Ortszeit') ? GERMAN_CARD_PAYEE.exec(whole)?.[1] : undefined) ?? (descriptor.includes(' - ') || descriptor.includes('KAART') ? belgianCardShop(descriptor) : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? labelled(NAAM, whole) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? TAGGED_NAME.exec(whole)?.[1] ?? (whole.includes('/BEN') || (whole.startsWith('VIR') && (whole.includes('/DE ') || whole.includes('/FRM '))) ? BEN_FIELD.exec(whole)?.[1] : undefined) ?? labelled(ADRES, whole) ?? (whole.includes('PRESSO') || whole.includes('presso') || whole.includes('Presso') ? SHOP_AFTER_PRESSO.exec(whole)?.[1] : undefined) ?? (INTESA.test(whole) ? INTESA_PARTY.exec(whole)?.[1] : undefined) ?? labelled(ITALIAN_PARTY, whole) ?? (whole.includes('Eser') || whole.includes('ESER') ? ESERCENTE.exec(whole)?.[1] : undefined) ?? labelled(WIRE_PARTY, whole) ?? PAYPAL_SHOP.exec(whole)?.[1] ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
+  let text = PURCHASE_AT.exec(descriptor)?.[1] ?? (/^(?:CARD PAYMENT TO|Bill Pay|Purpose of use:) /i.test(descriptor) ? (SANTANDER_CARD.exec(descriptor) ?? WELLS_BILL_PAY.exec(descriptor) ?? GEORGE_CARD_SHOP.exec(descriptor))?.[1] : undefined) ?? (whole.includes('Uhr') || whole.includes('Ortszeit') ? GERMAN_CARD_PAYEE.exec(whole)?.[1] : undefined) ?? (descriptor.includes(' - ') || descriptor.includes('KAART') ? belgianCardShop(descriptor) : undefined) ?? tillShop(descriptor) ?? tikkiePayer(whole) ?? RECEIPT_FROM.exec(whole)?.[1] ?? NAME_AFTER_CODE.exec(whole)?.[1] ?? givenThenSurname(whole) ?? partyOrPurpose(labelled(NAAM, whole), labelled(OMSCHRIJVING, whole)) ?? labelled(SELLER, whole) ?? labelled(EMPFAENGER, whole) ?? labelled(POLISH_PARTY, whole) ?? partyOrPurpose(TAGGED_NAME.exec(whole)?.[1], TAGGED_PURPOSE.exec(whole)?.[1]) ?? (whole.includes('/BEN') || (whole.startsWith('VIR') && (whole.includes('/DE ') || whole.includes('/FRM '))) ? BEN_FIELD.exec(whole)?.[1] : undefined) ?? labelled(ADRES, whole) ?? (whole.includes('PRESSO') || whole.includes('presso') || whole.includes('Presso') ? SHOP_AFTER_PRESSO.exec(whole)?.[1] : undefined) ?? (INTESA.test(whole) ? INTESA_PARTY.exec(whole)?.[1] : undefined) ?? labelled(ITALIAN_PARTY, whole) ?? (whole.includes('Eser') || whole.includes('ESER') ? ESERCENTE.exec(whole)?.[1] : undefined) ?? labelled(WIRE_PARTY, whole) ?? PAYPAL_SHOP.exec(whole)?.[1] ?? firstField(whole) ?? lastBarField(whole) ?? achOriginator(whole) ?? descriptor.replace(CARD_AFTER_NAME, '');
   if (text.includes('+')) text = text.replace(SVWZ, ' ').replace(PURPOSE_MARKER, ' ');
   if (QUOTE.test(text)) text = text.replace(QUOTES, ' ');
   if (text.includes('(')) text = text.replace(COUNTRY_IN_BRACKETS, '');
@@ -632,6 +638,9 @@ const SQUASHED_REPEAT_LENGTH = 6;
 function withoutSquashedRepeat(text: string): string {
   const space = text.lastIndexOf(' ');
   if (space < 0 || text.length - space - 1 < SQUASHED_REPEAT_LENGTH) return text;
+  // Most lines' last word (a phone's dash before it aside: 800-COMCAST) starts with another letter than their first: nothing to compare.
+  const lastStart = text.charCodeAt(space + 1) === 45 ? space + 2 : space + 1;
+  if ((text.charCodeAt(0) | 32) !== (text.charCodeAt(lastStart) | 32)) return text;
   const before = text.slice(0, space);
   const words = normalize(before);
   const last = normalize(text.slice(space + 1));
@@ -766,6 +775,18 @@ function collapseSpaces(text: string): string {
 }
 
 /** What `pattern`, whose label ends in a colon (Naam:, Adres:), captures; most lines have no colon to look for it after. */
+/**
+ * The party a line's name field gives, unless it is a payment provider's alone (Stichting Mollie Payments, Buckaroo): then the
+ * description, which names the shop. A shop "via" its provider is the shop's (Thuisbezorgd.nl via Stichting Mollie Payments);
+ * Tikkie's lines name their person in their own way (TIKKIE_PAYER).
+ */
+function partyOrPurpose(party: string | undefined, purpose: string | undefined): string | undefined {
+  if (party === undefined || purpose === undefined || VIA.test(party)) return party;
+  const normalized = normalize(party);
+  return isFacilitator(normalized) && !normalized.includes('TIKKIE') ? purpose : party;
+}
+const VIA = /\bvia\b/i;
+
 function labelled(pattern: RegExp, text: string): string | undefined {
   return text.includes(':') ? pattern.exec(text)?.[1] : undefined;
 }

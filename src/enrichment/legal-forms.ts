@@ -13,7 +13,7 @@ import { phrasesRegex, wordEnd } from './text.ts';
 const ENGLISH = ['LTD', 'LIMITED', 'PLC', 'LLC', 'INC', 'LLP', 'PLLC', 'LP', 'PC'];
 /** The euro area's forms: Germany and Austria, France, Italy, Spain, Portugal, the Benelux, Ireland, Finland and the Baltics. */
 const EURO = [
-  'GESELLSCHAFT MIT BESCHRANKTER HAFTUNG', 'GESELLSCHAFT MIT BESCHRAENKTER HAFTUNG', 'GMBH', 'MBH', 'GMBH CO KG', 'UG HAFTUNGSBESCHRANKT', 'UG HAFTUNGSBESCHRAENKT', 'UG', 'OG', 'KEG', 'GBR', 'PARTG MBB', 'PARTG', 'MBB', 'AKTIENGESELLSCHAFT', 'EPE', 'CO KG', 'KG', 'AG', 'E K', 'EK', 'E U', 'E V', 'EV', 'EG', 'SE', 'SARL', 'S A R L', 'SAS', 'SASU', 'SA', 'S A', 'SAU', 'SCA', 'S C A', 'SNC', 'SL', 'S L', 'SLU',
+  'GESELLSCHAFT MIT BESCHRANKTER HAFTUNG', 'GESELLSCHAFT MIT BESCHRAENKTER HAFTUNG', 'GMBH', 'MBH', 'GMBH CO KG', 'UG HAFTUNGSBESCHRANKT', 'UG HAFTUNGSBESCHRAENKT', 'UG', 'OG', 'KEG', 'GBR', 'PARTG MBB', 'PARTG', 'MBB', 'AKTIENGESELLSCHAFT', 'EPE', 'CO KG', 'KG', 'AG', 'E K', 'EK', 'E U', 'SSD ARL', 'SSD A R L', 'E V', 'EV', 'EG', 'SE', 'SARL', 'S A R L', 'SAS', 'SASU', 'SA', 'S A', 'SAU', 'SCA', 'S C A', 'SNC', 'SL', 'S L', 'SLU',
   'SRL', 'S R L', 'SCARL', 'S C A R L', 'SPA', 'S P A', 'LDA', 'UNIPESSOAL LDA', 'UNIPESSOAL', 'BV', 'B V', 'NV', 'N V', 'BVBA', 'SPRL', 'COMMV', 'SCRL', 'VZW', 'ASBL', 'U A', 'SOC COOP', 'COOP UA', 'COOP U A', 'SELARL', 'SELAS', 'SCP', 'EURL', 'VOF', 'V O F', 'GESMBH', 'GES M B H', 'VVAG', 'SNC', 'S N C', 'SOCIETA COOPERATIVA SOCIALE ONLUS', 'SOCIETA COOPERATIVA SOCIALE', 'SOCIETA COOPERATIVA', 'ONLUS', 'SLP', 'S L P', 'DAC', 'CLG', 'DAC', 'OY', 'OYJ', 'KY', 'TMI', 'RY', 'KESKINAINEN VAKUUTUSYHTIO', 'AB', 'AS', 'OU', 'SIA', 'UAB', 'AAS', 'VAS', 'LT',
 ];
 /** Other currencies, the forms of the countries that use them. */

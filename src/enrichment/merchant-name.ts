@@ -65,7 +65,7 @@ const PURPOSE = new Set([
   // loans, taxes and fees named on the line
   'MORTGAGE', 'MTG', 'LOAN', 'MUTUO', 'HIPOTECA', 'CAPITALE', 'INTERESSI', 'INTEREST', 'PRINCIPAL', 'ECHEANCE', 'PRET', 'IMMOBILIER', 'SPLATA', 'KREDYTU', 'KREDYT', 'USATAXPYMT', 'IMPOT', 'IMPOTS',
   'PRELEVEMENT', 'ECH', 'SOURCE', 'F24', 'DELEGA', 'DELEGHE', 'ADDEBITO', 'SCADENZA', 'GIROCONTO', 'KAPITALOWO', 'ODSETKOWA', 'ODSETEK', 'NALICZONY', 'PODATEK', 'TELEMATICA', 'TARI', 'IUC', 'PIT', 'IENAKUMA', 'NODOKLA', 'GYVENTOJU', 'PAJAMU', 'MOKESCIO', 'MAKSA', 'BORNE', 'UNGEYDELSE', 'DONATION', 'DONATIONS',
-  'SPENDE', 'UTIL', 'PREMIUM', 'PREM', 'PYMNT', 'EFT', 'CCD', 'BILET', 'BILLET', 'BIGLIETTO', 'TICKET', 'TICKETS', 'RENEWAL',
+  'SPENDE', 'UTIL', 'PREMIUM', 'PREM', 'PYMNT', 'EFT', 'CCD', 'EXCISE', 'CASHBACK', 'REWARD', 'DEBIT', 'OFFERTORY', 'BILET', 'BILLET', 'BIGLIETTO', 'TICKET', 'TICKETS', 'RENEWAL',
   // labels before a transfer's free text (title, message, reference, an Italian transfer's number), and Latvian "for" with a month's accusative
   'NUM', 'TRASFERIMENTO', 'GIROCONTO', 'BETALT', 'TYTUL', 'TYTULEM', 'PAR', 'APDROSINASANAS', 'PREMIJA', 'KOMUNALAJIEM', 'PAKALPOJUMIEM', 'PAKALPOJUMI', 'MENESA', 'MAKSA', 'DANKT', 'DANKE', 'PALK', 'DARBO', 'UZMOKESTIS', 'TOOTASU', 'AVGIFT', 'LEASING', 'LIZINGS', 'LIZINGA', 'LIZINGO', 'MAKSAJUMS', 'ALLOCATIONS', 'FAMILIALES', 'STUDIEMEDEL', 'SJUKPENNING', 'PABALSTS', 'ISMOKA', 'TOETUS', 'BIDRAG', 'VIITE', 'VIESTI', 'MEDDELANDE', 'CAUSALE', 'CONCEPTO', 'MOTIF', 'REFERENCE', 'TERUGBETALING', 'MANDATE', 'MANDAT', 'LANDLORD', 'OMSCHRIJVING', 'MEDEDELING', 'COMMUNICATION', 'VERWENDUNGSZWECK', 'SELGITUS', 'PASKIRTIS', 'JANVARI', 'MARTU', 'APRILI', 'MAIJU',
   'JUNIJU', 'JULIJU', 'AUGUSTU', 'SEPTEMBRI', 'OKTOBRI', 'NOVEMBRI', 'DECEMBRI',
@@ -385,8 +385,17 @@ function isLink(normalized: string): boolean {
 /** The tokens title-cased and joined with spaces: one string built, no array mapped only to be joined. */
 function titleCased(tokens: readonly string[]): string {
   let joined = '';
-  for (let position = 0; position < tokens.length; position++) joined += (position > 0 ? ' ' : '') + titleCase(tokens[position]!, position, tokens.length);
+  for (let position = 0; position < tokens.length; position++) {
+    const token = tokens[position]!;
+    // A letter after another is an initial, no particle (J E DUNN is J E Dunn, not J e Dunn).
+    joined += (position > 0 ? ' ' : '') + (position > 0 && isLetter(token) && isLetter(tokens[position - 1]!) ? token : titleCase(token, position, tokens.length));
+  }
   return joined;
+}
+
+/** A token of one letter, a full stop after it or not (J, J.). */
+function isLetter(token: string): boolean {
+  return token.length === 1 || (token.length === 2 && token[1] === '.');
 }
 
 /**

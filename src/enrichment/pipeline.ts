@@ -314,11 +314,12 @@ function firstNamed(normalized: string, match: DirectoryMatch | undefined, curre
 
 /**
  * A directory match in the whole line, unless it is the processor or wallet that carried the payment
- * to a shop named after its star (PAYPAL *VINTED, Google Pay CCV*Eetcafe De Waag): no word of its name
+ * to a shop named after its star (PAYPAL *VINTED, Google Pay CCV*Eetcafe De Waag) or a payment app's name before the
+ * shop (PAGAMENTO SATISPAY 16/03 GELATERIA FIORDILATTE): no word of its name
  * is in what the clean description kept (SQC*CASH APP keeps Cash, so Cash App stands; GOOGLE *CLOUD_4F81 keeps Cloud, so Google Cloud does).
  */
 function notCarrier(description: string, named: string, match: DirectoryMatch | undefined): DirectoryMatch | undefined {
-  return match && behindProcessor(description) && !normalize(match.merchant.name).split(' ').some((word) => ` ${named} `.includes(` ${word} `)) ? undefined : match;
+  return match && (behindProcessor(description) || isFacilitator(normalize(match.merchant.name))) && !normalize(match.merchant.name).split(' ').some((word) => ` ${named} `.includes(` ${word} `)) ? undefined : match;
 }
 
 /** A directory match in the whole line, unless it is the town the cleaning cut after the name (`named`): THE GREEN ROOM CAFE 0042 BURLINGTON VT is no Burlington store. */

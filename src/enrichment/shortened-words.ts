@@ -19,7 +19,7 @@ const NAME_ENDINGS = [
   'ACADEMY', 'UNIVERSITY', 'COLLEGE', 'SCHOOLS', 'UTILITIES', 'WIRELESS', 'COMPANY', 'CORPORATION', 'LIQUORS', 'SPIRITS', 'TAVERN', 'BISTRO', 'STORAGE', 'PARKING', 'CARWASH',
   'BARBERSHOP', 'DENTAL', 'LESSONS', 'DAYCARE', 'LUMBER', 'SUPPLY', 'CONTROL', 'GROOMING', 'CARNICERIA', 'PANADERIA',
   'FOUNDATION', 'PRACTICE', 'SURGERY', 'GUESTHOUSE', 'BUTCHERS', 'OPTICIANS', 'SOLICITORS', 'ACCOUNTANTS', 'LETTINGS', 'NURSERY', 'SOCIETY', 'CENTRE', 'CENTER',
-  'CHURCH', 'MINISTRIES', 'FELLOWSHIP', 'TRATTORIA', 'RISTORANTE', 'PASTICCERIA', 'BOULANGERIE', 'PATISSERIE', 'VIETNAMESE', 'JAPANESE', 'CHINESE', 'MEDITERRANEAN', 'ORTHOPEDICS', 'TORTILLERIA', 'OPTOMETRY', 'SANITATION', 'LEARNING', 'MEDICINE', 'REPAIR', 'COLLECTIVE', 'PROPANE', 'REVENUE', 'BROADBAND', 'SERVICE', 'BREAKFAST',
+  'CHURCH', 'MINISTRIES', 'FELLOWSHIP', 'TRATTORIA', 'RISTORANTE', 'PASTICCERIA', 'BOULANGERIE', 'PATISSERIE', 'VIETNAMESE', 'JAPANESE', 'CHINESE', 'MEDITERRANEAN', 'ORTHOPEDICS', 'TORTILLERIA', 'OPTOMETRY', 'SANITATION', 'LEARNING', 'MEDICINE', 'REPAIR', 'COLLECTIVE', 'PROPANE', 'REVENUE', 'BROADBAND', 'SERVICE', 'BREAKFAST', 'LOUNGE', 'DISPOSAL', 'TAPHOUSE',
 ];
 /** Words of their own that start an ending: a name may end with them (PIEDMONT ELECTRIC, JOHN BAKER, SPARKLE CLEAN). */
 const WORDS = new Set(['ACCOUNT', 'FOUND', 'SURGE', 'GUEST', 'NURSE', 'FELLOW', 'BARBER', 'BARBERS', 'LESSON', 'GROOM', 'HEALTH', 'CONSTRUCT', 'PHARMA', 'OUTFIT', 'ROASTER', 'BREWER', 'DISTILLER', 'CONSULT', 'PHOTOGRAPH', 'CREAMER', 'BAKER', 'CLEAN', 'CREAM', 'STEAK', 'SMOKE', 'TRUCK', 'ELECTRIC', 'MECHANIC', 'MEDIC', 'GROCER', 'CATER', 'PHOTO', 'OPTIC', 'ENTER', 'INTER', 'CABIN', 'ORTHO', 'PLUMB', 'LANDS']);
@@ -58,7 +58,7 @@ export function withLastWordWhole(name: string): string {
 }
 
 /** Words a name written together ends with besides NAME_ENDINGS (PAYPAL *WOODLINEGOODS, PARKVIEWTERRACE WEB PMTS). */
-const JOINED_ENDINGS = ['GOODS', 'TERRACE', 'CANDLE', 'CANDLES', 'DESIGN', 'DESIGNS', 'SUPPLY', 'FARMS', 'OUTDOOR', 'BARN'];
+const JOINED_ENDINGS = ['GOODS', 'TERRACE', 'CANDLE', 'CANDLES', 'DESIGN', 'DESIGNS', 'SUPPLY', 'FARMS', 'OUTDOOR', 'BARN', 'LAWN', 'KARATE'];
 /** The fewest letters before an ending for a name written together to be read as two words. */
 const JOINED_STEM = 4;
 /** The endings, longest first, so that OUTDOORS wins over a shorter ending it ends with. */
@@ -85,7 +85,7 @@ const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['SERV', 'SERVICES'], ['CTY', 'COUNTY'], ['MKT', 'MARKET'], ['CMTY', 'COMMUNITY'], ['HDWE', 'HARDWARE'], ['ELEC', 'ELECTRIC'], ['CSD', 'COMMUNITY SCHOOL DISTRICT'],
 ]);
 /** The words a church's name has before CH (COMMUNITY CH, FIRST BAPTIST CH). */
-const CHURCHES: ReadonlySet<string> = new Set(['COMMUNITY', 'BAPTIST', 'METHODIST', 'LUTHERAN', 'CATHOLIC', 'PRESBYTERIAN', 'CHRISTIAN', 'BIBLE', 'EPISCOPAL', 'PENTECOSTAL']);
+const CHURCHES: ReadonlySet<string> = new Set(['COMMUNITY', 'BAPTIST', 'METHODIST', 'LUTHERAN', 'CATHOLIC', 'PRESBYTERIAN', 'CHRISTIAN', 'BIBLE', 'EPISCOPAL', 'PENTECOSTAL', 'FELLOWSHIP', 'CALVARY', 'BETHEL', 'TABERNACLE']);
 /** The words FIN for finance follows in a name (MOTOR FIN); elsewhere it is a word or Finland's code. A restaurant's REST stays: statements' readers keep it as often as not. */
 const FINANCE_AFTER: ReadonlySet<string> = new Set(['MOTOR', 'MTR', 'AUTO']);
 /** Abbreviations that are words or codes elsewhere, read so only after the words they follow in a name (MOTOR FIN, PUBLIC SCH, SERV AUTH, COMMUNITY CH). */
@@ -101,10 +101,14 @@ const AFTER: ReadonlyMap<string, readonly [ReadonlySet<string>, string]> = new M
   // A church's name cut at an ACH field's end (GRACE LUTHERAN C, FIRST BAPTIST CHU).
   ...['CH', 'C', 'CHU', 'CHUR', 'CHURC'].map((cut): [string, readonly [ReadonlySet<string>, string]] => [cut, [CHURCHES, 'CHURCH']]),
   ['TREAS', [new Set(['CO', 'COUNTY', 'CITY', 'TOWNSHIP', 'TWP']), 'TREASURER']],
+  ['COLL', [new Set(['TAX']), 'COLLECTOR']],
   ['BA', [new Set(['STATE', 'NATIONAL', 'SAVINGS', 'TRUST', 'CITIZENS', 'PEOPLES', 'FARMERS', 'MERCHANTS']), 'BANK']],
 ]);
-/** The words CO for county stands before in a US name (JACKSON CO CLERK, MARION CO TREAS); elsewhere it is a company or Colorado. */
+/** Words read by the word after them: CO for county before a county's office (JACKSON CO CLERK, MARION CO TREAS; elsewhere it is a company or Colorado). */
 const BEFORE: ReadonlyMap<string, readonly [ReadonlySet<string>, string]> = new Map([
+  // TAX before a tax office's or a preparer's word is the name's, no purpose (LEE COUNTY TAX COLL, KILLEEN TAX SERVICE).
+  ['TAX', [new Set(['COLL', 'COLLECTOR', 'COMMISSIONER', 'ASSESSOR', 'SERVICE', 'SERVICES']), 'TAX']],
+  ['MED', [new Set(['CTR', 'CENTER']), 'MEDICAL']],
   ['CO', [new Set(['TREAS', 'TREASURER', 'CLERK', 'SCHOOLS', 'SCHOOL', 'SHERIFF', 'COURT', 'COURTS', 'ASSESSOR', 'COLLECTOR', 'RECORDER', 'AUDITOR', 'LIBRARY', 'PARKS', 'HEALTH', 'COMMISSIONERS', 'JAIL', 'FAIR']), 'COUNTY']],
 ]);
 

@@ -89,6 +89,67 @@ describe('US lines, a second probe round (OFX, Plaid)', () => {
   });
 });
 
+describe('a second probe round: US regional banks and credit unions, US chains and locals, five European countries', () => {
+  it('keeps initials in capitals, and completes a lounge, a disposal company and a taphouse cut short', () => {
+    expect(nameOf('PREAUTHORIZED CREDIT J E MORALES ROOFING PAYROLL 031524', '2000.00', 'USD')).toBe('J E Morales Roofing');
+    expect(nameOf('SQ *VELVET NAIL LOUNG', '-40.00', 'USD')).toBe('Velvet Nail Lounge');
+    expect(nameOf('TOAST*THE RUSTY ANCHOR TAPHOU', '-40.00', 'USD')).toBe('The Rusty Anchor Taphouse');
+  });
+
+  it('reads a tax collector, a medical center, a fellowship’s church and an offertory', () => {
+    expect(both(enrichLine('ACH DEBIT POLK COUNTY TAX COLL 0412', '-900.00', 'USD'))).toEqual(['Polk County Tax Collector', 'GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT']);
+    expect(nameOf('CHECKCARD 0402 HARMON TAX SERVICE', '-150.00', 'USD')).toBe('Harmon Tax Service');
+    expect(nameOf('VALLEY REGIONAL MED CTR PATIENT PMT 8812', '-80.00', 'USD')).toBe('Valley Regional Medical Center');
+    expect(nameOf('ACH DEBIT NEW LIFE FELLOWSHIP CH WEB ONLINE GIVING', '-50.00', 'USD')).toBe('New Life Fellowship Church');
+    expect(detailedOf('ST ANNE PARISH OFFERTORY WEB 0215', '-20.00', 'USD')).toBe('GOVERNMENT_AND_NON_PROFIT_DONATIONS');
+  });
+
+  it('reads method words before the shop and a card’s memo after it on US lines', () => {
+    expect(nameOf('PIN PURCHASE ROXY THEATRE 12 MAIN ST', '-20.00', 'USD')).toBe('Roxy Theatre');
+    expect(nameOf('RECURRING PURCHASE PAYPAL *SUNNYSIDELAWN 4029357733 GA', '-60.00', 'USD')).toBe('Sunnyside Lawn');
+    expect(nameOf('DEBIT CARD PUR PAYPAL *TIGERKARATE 4029357733 AR', '-90.00', 'USD')).toBe('Tiger Karate');
+    expect(nameOf('RETURN CREDIT WILLOW LANE BOUTIQUE', '30.00', 'USD')).toBe('Willow Lane Boutique');
+    expect(nameOf('HILLTOP BARBERSHOP DEBIT CARD 5512 04/02', '-30.00', 'USD')).toBe('Hilltop Barbershop');
+    expect(nameOf('ROSAS TORTILLERIA POS DEBIT 04/02 EL PASO TX', '-10.00', 'USD')).toBe('Rosas Tortilleria');
+  });
+
+  it('reads feed stores, heating and air, lawn care, meat markets, karate, an excise and a sanitary district', () => {
+    expect(detailedOf('POS Withdrawal CEDAR CREEK FEED & SUPPLY AUSTIN TX', '-40.00', 'USD')).toBe('GENERAL_MERCHANDISE_PET_SUPPLIES');
+    expect(detailedOf('IN *COMFORT HEATING & AIR OLATHE KS', '-200.00', 'USD')).toBe('HOME_IMPROVEMENT_REPAIR_AND_MAINTENANCE');
+    expect(detailedOf('CLV*EL RANCHO MEAT MKT HOUSTON TX', '-30.00', 'USD')).toBe('FOOD_AND_DRINK_GROCERIES');
+    expect(both(enrichLine('Debit Card Purchase TOWN OF MILFORD NH EXCISE 603-5550100', '-60.00', 'USD'))).toEqual(['Town of Milford', 'GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT']);
+    expect(detailedOf('EXTERNAL WITHDRAWAL METRO SANITARY DIST - BILLPAY', '-60.00', 'USD')).toBe('RENT_AND_UTILITIES_SEWAGE_AND_WASTE_MANAGEMENT');
+  });
+
+  it('reads a debit card’s cash-back reward as income from no one, and an online bank’s vault and round-ups as savings', () => {
+    expect(both(enrichLine('CASHBACK DEBIT REWARD', '3.10', 'USD'))).toEqual([null, 'INCOME_OTHER_INCOME']);
+    expect(detailedOf('Transfer to Vault Emergency', '-40.00', 'USD')).toBe('TRANSFER_OUT_SAVINGS');
+    expect(detailedOf('Roundups transfer to Vault Trip', '-2.10', 'USD')).toBe('TRANSFER_OUT_SAVINGS');
+  });
+
+  it('reads the shop in the description where a Dutch line’s name field is a payment provider’s alone', () => {
+    expect(nameOf('Naam: Stichting Mollie Payments Omschrijving: M5012233 0020 Kaaswinkel De Gouden Bol bestelling 2041 IBAN: NL41DEUT0265262461 Kenmerk: 02-04-2025 20:17', '-20.00')).toBe('Kaaswinkel De Gouden Bol');
+    expect(nameOf('/TRTP/iDEAL/IBAN/NL32INGB0006471922/BIC/INGBNL2A/NAME/Stichting Derdengelden Buckaroo/REMI/1000248812 0030018827763 Zeilschool De Wind cursus/EREF/02-04-2025 11:02', '-300.00')).toBe('Zeilschool De Wind');
+    // A shop "via" its provider is named in the field.
+    expect(enrichLine('Naam: Bakkerij Joop via Stichting Mollie Payments Omschrijving: Bestelling 2041 IBAN: NL30ABNA0524590958', '-12.00').cleanDescription).toBe('Bakkerij Joop via Stichting Mollie Payments');
+    expect(nameOf('Naam: AAB INZ TIKKIE Omschrijving: Tikkie ID 000913377204, Etentje vrijdag, Sanne Visser, NL08RABO0361122334 IBAN: NL46ABNA0507779000 Kenmerk: 02-04-2025 10:05', '-25.00', 'EUR', { counterpartyName: 'AAB INZ TIKKIE' })).toBe('Sanne Visser');
+  });
+
+  it('reads Belgian and Dutch card lines with the card and its holder after the shop, and Finnish and Italian wordings', () => {
+    expect(nameOf('Betaling via Bancontact 02/04 11:42 Bakkerij Goossens Mechelen kaart 6703 04** **** *123 4 Peeters Jan', '-6.00')).toBe('Bakkerij Goossens');
+    expect(nameOf('Betaling Maestro 02/04/2025 Bloemen Nele 3500 Hasselt Kaart 6703 XXXX XXXX 3377', '-15.00')).toBe('Bloemen Nele');
+    expect(nameOf('Pinbetaling Fietsenmaker Jansen ZWOLLE 02-04-2025 09:15 Pas 003 Terminal 71204588', '-25.00')).toBe('Fietsenmaker Jansen');
+    expect(nameOf('PKORTTIMAKSU KAHVILA AALTO JYVÄSKYLÄ 02.04 1327', '-5.00')).toBe('Kahvila Aalto');
+    expect(nameOf('PAGAMENTO POS 5,50 EUR DEL 02.04.2025 ORE 07:48 PRESSO TABACCHERIA RUSSO RIV. 12 BARI CARTA *5512', '-5.50')).toBe('Tabaccheria Russo');
+    expect(both(enrichLine('ACQUISTO CARTA DI CREDITO 02/04/2025 AGRITURISMO LE VIGNE', '-180.00', 'EUR', { mcc: '7011' }))).toEqual(['Agriturismo le Vigne', 'TRAVEL_LODGING']);
+    expect(nameOf('BONIFICO SEPA A: ELETTRICISTA BIANCHI DI BIANCHI MARCO CAUSALE: FATT. 12/2025', '-300.00', 'EUR', { counterpartyName: 'ELETTRICISTA BIANCHI DI BIANCHI MARCO' })).toBe('Elettricista Bianchi');
+    expect(nameOf('ADDEBITO SDD CORE Creditore: PALESTRA ATLAS SSD ARL Rif: ABBONAMENTO', '-45.00', 'EUR', { counterpartyName: 'PALESTRA ATLAS SSD ARL' })).toBe('Palestra Atlas');
+    expect(nameOf('Pagamento Carta di debito CHF 20,00 al cambio 0,963420 CONFISERIE MEIER LUGANO CHE', '-20.80')).toBe('Confiserie Meier');
+    expect(nameOf('PAGAMENTO SATISPAY 02/04 PASTICCERIA DOLCE VITA', '-4.00', 'EUR', { counterpartyName: 'SATISPAY EUROPE S.A.' })).toBe('Pasticceria Dolce Vita');
+    expect(both(enrichLine('PALVELUMAKSUT 03/2025', '-4.90'))).toEqual([null, 'BANK_FEES_OTHER_BANK_FEES']);
+  });
+});
+
 describe('Nordic and Dutch lines', () => {
   it('drops Finnish legal forms (Ky, Tmi, ry) and a mutual insurer’s', () => {
     expect(nameOf('KORTTIOSTO PUUSEPÄNLIIKE HAAPALA KY LAHTI', '-80.00')).toBe('Puusepänliike Haapala');
