@@ -72,8 +72,10 @@ const DIPLOMA = /\bDipl\.-?\s?\p{L}+\.\s+/giu;
  * Erste Bank's "CAFE SPERL\WIEN\1060"), or a town of the account's countries and a country's code (ING's "EFES KEBAB KIELCE PL").
  */
 export function counterpartyName(name: string, currencyCode: string, card: boolean): string {
-  const party = (mayHoldProcessor(name) ? name.replace(PROCESSOR_BEFORE_PARTY, '') : name).replace(CARD_BEFORE_PARTY, '').replace(VIA_TIKKIE, '').replace(TOWN_AFTER_SLASHES, '').replace(QUOTES, ' ').trim();
-  const owned = currencyCode === 'EUR' && (party.includes(' DI ') || party.includes(' DEL ')) ? withoutItalianOwner(party) : party;
+  const party = (mayHoldProcessor(name) ? name.replace(PROCESSOR_BEFORE_PARTY, '') : name).replace(LEADING_SPORTS_ASSOCIATION, '').replace(CARD_BEFORE_PARTY, '').replace(VIA_TIKKIE, '').replace(TOWN_AFTER_SLASHES, '').replace(QUOTES, ' ').trim();
+  // An owner after the shop's name: Italian surname first (IDRAULICA SERRA DI SERRA PAOLO), Danish and Norwegian after v/ (SALON KLIPPESTUEN V/LENE BACH).
+  const owned =
+    currencyCode === 'EUR' && (party.includes(' DI ') || party.includes(' DEL ')) ? withoutItalianOwner(party) : (currencyCode === 'DKK' || currencyCode === 'NOK') && party.includes('/') ? party.replace(OWNER_AFTER_V, '') : party;
   return withoutTownAndCountry(owned, townsOf(currencyCode), card);
 }
 
@@ -89,6 +91,9 @@ export function withoutDepartment(party: string): string {
 
 /** A public body's or a firm's department after its name in the bank's field (a Danish housing association's numbered one after a name of any length: "AAB Afdeling 12"): "GEMEENTE UTRECHT - AFDELING BELASTINGEN", "URZĄD MIASTA KRAKOWA WYDZIAŁ ORGANIZACJI", "HELSINGIN KAUPUNKI / KASVATUKSEN JA KOULUTUKSEN TOIMIALA", a sports club's section ("SV Traun Sektion Tennis"), a head office ("DUO Hoofdvestiging"). */
 const DEPARTMENT_AFTER_NAME = /(?<=\S\s+\S+)\s+(?:(?:-|\/)\s+.*|(?:AFDELING|WYDZIA[ŁL]|ABTEILUNG|FACHBEREICH|CLUSTER|SEKTION)\s.*)$|(?<=\S)\s+AFDELING\s+\d+$|(?<=\S)\s+HOOFDVESTIGING$/iu;
+
+/** An Italian amateur sports association's or company's form with its stops, before the name in the bank's field (A.S.D. PILATES STUDIO CORPOLIBERO). */
+const LEADING_SPORTS_ASSOCIATION = /^(?:A\.S\.D\.|S\.S\.D\.)\s+(?=\S)/i;
 
 /** ING Germany's card payee names the card's network first: "VISA CAFE GLUECKSMOMENT". */
 const CARD_BEFORE_PARTY = /^VISA\s+(?=\S)/i;
@@ -175,7 +180,7 @@ const TAGGED_NAME = /\/(?:NAME\/|CNTP\/[^/]*\/[^/]*\/)([^/]+)/i;
 /** BNP Paribas's transfers name the payee after /BEN, among /MOTIF and /REFDO fields ("VIR SEPA EMIS /MOTIF ANNIV LEA /BEN MME LAURENT SOPHIE /REFDO NOTPROVIDED"), and the payer after /DE or /FRM ("VIR SEPA INST RECU /DE ACME CORP /REF …"). */
 const BEN_FIELD = /\/(?:BEN|FRM|DE)\s+([^/]+?)\s*(?=\/|$)/i;
 /** KBC and ING name the shop first and the card after, as do Austrian card lines that end in the card's field, the day and the time ("GASTHAUS ZUR LINDE LINZ 4020 POS 54,20 AT D5 09.03. 19:45") and Fineco's card lines ("TRATTORIA DA NELLO     LUCCA         ITCarta N. *****208Data operazione …"): "DELHAIZE ETTERBEEK BE1040 ETTERBEEK Betaling met Google Pay via Debit Mastercard …", "Bakkerij Bart Amersfoort NLD Pasvolgnr: 001 …"; so do Italian banks: "… TREVISO ITA Operazione carta ****1234 del …", KBC and CBC with their own card's name ("… COFFEE LAB GENT GENT MET KBC-DEBETKAART 5169 41XX XXXX 3312"), and Belgian banks that name the cardholder after a label ("… NEUHAUS ZAVENTEM 19/07/2024 om 06:58 Kaarthouder: SOFIE DE SMET", "… Titulaire: THOMAS LAMBERT"); an Italian operation's number, a girocard's sequence and terminal, a Polish card's number after POL or its amount, a French card's number label. */
-const CARD_AFTER_NAME = /,\s*PAS\s?\d{3}\b.*$|,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|WITH (?:KBC|CBC) DEBIT CARD\b|(?:WITH|MET|AVEC) (?:APPLE|GOOGLE) PAY\b|CARDHOLDER\s*:|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|OPERAZIONE \d+\b|Karte \d{1,2} Terminal \d+\b|(?<=\bPOL )NR KARTY\b|kwota [\d.,]+ [A-Z]{3}\b|Num[ée]ro de (?:carte|s[ée]quence)\b|Operazione carta\b|Debitkarte\b|Visa-Umsatz\b|(?:kaart|carte) \d{4} [\dX*]{2}|Pas \d{3} Terminal\b|(?:DEBIT CARD|POS(?: DEBIT)?) \d{4} \d{2}\/\d{2}\b|POS DEBIT \d{2}\/\d{2}\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|(?<!^(?:COMPRA|PAGO)(?: CON)?\s+)Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
+const CARD_AFTER_NAME = /,\s*PAS\s?\d{3}\b.*$|,?\s+(?:(?:Betaling (?:met|via)\s|MET (?:KBC|CBC)-DEBETKAART\b|WITH (?:KBC|CBC) DEBIT CARD\b|(?:WITH|MET|AVEC) (?:APPLE|GOOGLE) PAY\b|CARDHOLDER\s*:|AVEC CARTE DE D[ÉE]BIT (?:KBC|CBC)\b|(?:Kaarthouder|Titulaire)\s*:|Pasvolgnr\b|OPERAZIONE \d+\b|Karte \d{1,2} Terminal \d+\b|(?<=\bPOL )NR KARTY\b|kwota [\d.,]+ [A-Z]{3}\b|Num[ée]ro de (?:carte|s[ée]quence)\b|Operazione carta\b|Debitkarte\b|Visa-Umsatz\b|(?:kaart|carte) \d{4} [\dX*]{2}|Pas \d{3} Terminal\b|BankAxept\b|(?:DEBIT CARD|POS(?: DEBIT)?) \d{4} \d{2}\/\d{2}\b|POS DEBIT \d{2}\/\d{2}\b|(?:[A-Z]{2})?Carta N[.°]|(?:CON TARJETA|TARJ\.?) \*\d{4}\b|(?<!^(?:COMPRA|PAGO)(?: CON)?\s+)Tarjeta [\dX*]{8,}).*|(?:POS \d+,\d{2} AT )?[DK]\d{1,3} \d{2}\.\d{2}\. \d{1,2}:\d{2})$/i;
 /**
  * Italian banks' labelled parties: the shop a PagoBancomat card paid ("… ora 18:21 presso: TABACCHERIA RICCI N.14 VIA ROMA 22
  * CARPI ITA Carta N° …"), a postal bill's creditor ("… CCPOST : 000000000000 CREDITORE: COMUNE DI BERGAMO"), a transfer's
@@ -199,8 +204,8 @@ const ITALIAN_PARTY = /\b(?:presso|CREDITORE|BENEFICIARIO|ORDINANTE):\s*(.+?)(?:
 const ADRES = /\bAdres:\s*(.+?)(?:\s+(?:Miasto|Kraj|Data wykonania operacji)\s*:|$)/i;
 /** BNP Paribas's amount paid abroad and its commission after a card's shop: "YUTORI CARTE 0000XXXXXXXX0000 USA 15,00USD+COMMISSION : 1,27". */
 const FOREIGN_COMMISSION = /\s+(?:[A-Z]{3}\s+)?[\d.,]+\s?[A-Z]{3}\s?\+\s?COMMISSION\s*:\s*[\d.,]+/i;
-/** A Spanish, Portuguese or Italian bank's note of the exchange or its commission after a card paid abroad, and all after it: "Cambio aplicado 1 EUR = 1,0842 USD", "TX CAMBIO 0,8431 COM MOEDA ESTRANG 0,25", "COMM. 1,00 EUR". */
-const EXCHANGE_NOTE = /\s+(?:CAMBIO APLICADO|WISSELKOERS|TX\.? CAMBIO|TIPO DE CAMBIO|COM(?:ISS[AÃ]O)? MOEDA ESTRANG\w*|COMM\. ?\d[\d.,]*)(?=\s|$).*$/i;
+/** A bank's note of the exchange or its commission after a card paid abroad, and all after it: "Cambio aplicado 1 EUR = 1,0842 USD", "TX CAMBIO 0,8431 COM MOEDA ESTRANG 0,25", "COMM. 1,00 EUR", "VALOR 312,00 CZK", "IMP. VALUTA 78,50 CHF", Latvian "kurss", Lithuanian "kursas", Dutch "wisselkoers". */
+const EXCHANGE_NOTE = /\s+(?:CAMBIO APLICADO|WISSELKOERS|TX\.? CAMBIO|TIPO (?:DE )?CAMBIO|VALOR(?= \d)|IMP\. VALUTA|KURSS|KURSAS|COM(?:ISS[AÃ]O)? MOEDA ESTRANG\w*|COMM\. ?\d[\d.,]*)(?=\s|$).*$/i;
 /** BNP Paribas's country in brackets after a card's shop, a town's A before it: "PAIEMENT CB LE SURFING (FRANCE) DU 29/06/25", "S-BAHN BERLIN A (ALLEMAGNE)". */
 const COUNTRY_IN_BRACKETS = /(?:\s+A)?\s+\((?:FRANCE|ALLEMAGNE|PAYS-BAS|BELGIQUE|ESPAGNE|ITALIE|PORTUGAL|SUISSE|LUXEMBOURG|ROYAUME-UNI|IRLANDE|AUTRICHE|ETATS-UNIS|GRECE|POLOGNE|SUEDE|DANEMARK|NORVEGE|FINLANDE|CROATIE|MAROC|CANADA|JAPON)\)/i;
 /** Erste's George names a card's shop as the purpose: "Purpose of use: RIESNERALM-HOCHSITZ IRDNING DONNE 8953 Payment reference: POS 22,00 AT D3 03.02. 14:03". */
@@ -260,8 +265,12 @@ export function withoutAsides(raw: string): string {
   const abroad = text.includes('Original') ? text.replace(ORIGINAL_AMOUNT, '') : text;
   const rate = abroad.includes('KURSS') ? abroad.replace(LATVIAN_RATE, ' ') : abroad;
   const receipt = rate.includes('RECIBO') ? rate.replace(RECEIPT_NUMBER, '') : rate;
-  return receipt.includes('FINAL GBP') ? receipt.replace(FEE_INCLUDED, '') : receipt;
+  const fee = receipt.includes('FINAL GBP') ? receipt.replace(FEE_INCLUDED, '') : receipt;
+  return fee.includes('CKCD') ? fee.replace(CHECK_CARD_TAIL, '') : fee;
 }
+
+/** Bank of America's check card tail after the shop and its reference: the card's code word, the merchant's category code and the masked card ("… 24492155073000128374651 CKCD 5812 XXXXXXXXXXXX7731 XXXX XXXX 7731"). */
+const CHECK_CARD_TAIL = /\s+CKCD \d{4}\b.*$/;
 
 /** PayPal's instant transfers name the shop paid after their own words, in the entry's ID or alone: "PAYPAL DES:INST XFER ID:ETSY.COM INDN:…". */
 const PAYPAL_SHOP = /^PAYPAL\s+(?:DES:\s*)?INST XFER\s+(?:ID:\s*)?(?!PAYPAL\b|WEB\b|PYPL\b)([A-Z][A-Z0-9.&-]{2,})(?=\s|$)/i;
@@ -364,7 +373,7 @@ const QUOTES = /["“”„«»]/g;
  * has a digit: a word of four letters after the account (JOKE PEETERS) is the name's.
  */
 const SPACED_ACCOUNT = /\b[A-Z]{2}\d{2} [A-Z0-9]{4}(?: (?=[A-Z]{0,3}\d)[A-Z0-9]{4}){1,6}(?: \d{1,3})?(?: BIC:? [A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)?(?=\s|$)/g;
-const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{3,4}\b|\b(?:NUMMER |NUMERO )?\d{4} [\dX]{2}XX XXXX \d{4}(?: \d\b)?|\b(?:CARD|KARTE|KARTEN|CARTE|CARTA|KARTA|KORT|KAART|KAARTNUMMER|KORTELE|VISA)\s*(?:NO\.?|NR\.?|N\.|N°|#|:)?\s*(?:(?:[\dX*]{4} ){1,3}[\dX*]{4}(?: \d\b)?|(?:\.{2,})?[\dX*]*\d{4})\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4,}\b)/gi;
+const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{3,4}\b|\b(?:NUMMER |NUMERO )?\d{4} [\dX]{2}XX XXXX \d{4}(?: \d\b)?|\b(?:CARD|KARTE|KARTEN|CARTE|CARTA|KARTA|KORT|KAART|KAARTNUMMER|KORTEL[EĖ]|VISA)\s*(?:NO\.?|NR\.?|N\.|N°|#|:)?\s*(?:(?:[\dX*]{4} ){1,3}[\dX*]{4}(?: \d\b)?|(?:\.{2,})?[\dX*]*\d{4})\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4,}\b)/gi;
 /** A date, or a month with its year (09/2025, 09.2025, 2025-09: the month a salary or a bill is for), with a label before it. */
 const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?|\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}[/.]\d{4}|\d{4}[-/]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
 /** UK statements end a line with the payment's code (direct debit, standing order, giro credit, Barclays's card payment CPM, …). */
@@ -396,7 +405,7 @@ const LABELLED_DATE = /\b(?:DATO|DATA|DEL|DNIA|DATE|DEN|VALUTADATUM|UITGEVOERD O
 const POSTCODE_TOWN = /\s\d{5}\s+\p{L}[\p{L}'-]*$/u;
 const PHONE = /\b(?:\+?\d{1,3}[ -])?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b|\b\d{3}-\d{7}\b/g;
 /** A store's or terminal's number, and ABN AMRO's card sequence after the town and a comma (Albert Heijn 1234 Zwolle,PAS 012). */
-const STORE_NUMBER = /(?:,PAS\s?\d+|#\s?\d+|\bK\.\d+\b|\bRIV\.? (?:N\.? ?)?\d+\b|\b(?:STORE|STORE NO|STR|NO|NR|NUM|TERM|TERMINAL|TID|FIL|FILIALE|KASSE|T)\s?[.:#-]?\s?\d+\b)/gi;
+const STORE_NUMBER = /(?:,PAS\s?\d+|#\s?\d+|\bK\.\d+\b|\bRIV\.? (?:N\.? ?)?\d+\b|\b(?:STORE|STORE NO|STR|NO|NR|NUM|TERM|TERMINAL|TID|FIL|FILIALE|KASSE|AUT|T)\s?[.:#-]?\s?\d+\b)/gi;
 /** A bank's bracketed code: a country "(ITA)", a reference "(123456)", Italy's "A (ITA)" before the shop. */
 const BRACKETED = /(?:\bA )?\(\s*(?:[A-Z]{3}|\d+)\s*\)/gi;
 /** A reference after a star (AMZN MKTP US*2K4L81QT2), or its first characters where OFX cut the line (HUNTINGTON INGALLS*P). */
@@ -591,7 +600,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   if (text.includes('(')) text = text.replace(COUNTRY_IN_BRACKETS, '');
   if (text.includes('>')) text = text.replace(TOWN_AFTER_MARK, '');
   if (text.includes('COMMISSION')) text = text.replace(FOREIGN_COMMISSION, '');
-  if (/CAMBIO|MOEDA|COMM\.|WISSELKOERS/i.test(text)) text = text.replace(EXCHANGE_NOTE, '');
+  if (/CAMBIO|MOEDA|COMM\.|WISSELKOERS|VALOR|VALUTA|KURS/i.test(text)) text = text.replace(EXCHANGE_NOTE, '');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   const abroad = DIGIT.test(whole) ? foreignCurrency(whole) : undefined;
   text = codeEnds ? text : stripLeading(text);
@@ -602,6 +611,8 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
     text = withoutUsTown(text).replace(STREET_ADDRESS_AFTER_NAME, '');
     if (isCutByOfx(raw) && !NOT_A_PURCHASE.test(raw)) text = text.replace(STREET_IN_CUT_FIELD, '');
   }
+  // An ACH company name cut short, then the same word whole in the entry's description (LAKES AREA PROPA PROPANE).
+  if (currencyCode === 'USD') text = text.replace(CUT_BEFORE_WHOLE, '');
   if (currencyCode === 'USD' && (text.includes(' BANK DRAFT') || text.includes(' AUTO PAY') || (text.includes('REF') && ZELLE_LINE.test(raw)))) text = text.replace(US_ENTRY_AFTER_NAME, '');
   text = withoutTillBranch(text, whole);
   // A card paid abroad names the amount in the shop's currency (EUR 18.50 on a krone account): its countries' towns end the name too.
@@ -627,6 +638,9 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
 
 /** A Dutch card line's town after a mark, and what follows it (Cafetaria Smikkel >ROOSENDAAL 12.04.2024 19:02 pasnr 123). */
 const TOWN_AFTER_MARK = /(?<=\S)\s*>\s*\p{Lu}.*$/u;
+
+/** A word of four letters or more that the next word starts with: the first is the second cut short. */
+const CUT_BEFORE_WHOLE = /\b([A-Z]{4,}) (?=\1[A-Z]+\b)/gi;
 
 /** Shopify's prefix before a shop's name on a US card line (SP AWESOME SOCKS CO), not SP PLUS's own name. */
 const SHOPIFY_PREFIX = /^SP (?!PLUS\b)(?=\S{2})/;

@@ -10,7 +10,8 @@ import { HashFilter, hashOf } from './hash-filter.ts';
 import { phrasesRegex, wordEnd } from './text.ts';
 
 /** CORP stays: it is part of the name people say (Acme Corp). */
-const ENGLISH = ['LTD', 'LIMITED', 'PLC', 'LLC', 'INC', 'LLP', 'PLLC', 'LP', 'PC'];
+/** LL is LLC cut at its field's end (IN *PIEDMONT LAWN CARE LL). */
+const ENGLISH = ['LTD', 'LIMITED', 'PLC', 'LLC', 'LL', 'INC', 'LLP', 'PLLC', 'LP', 'PC'];
 /** The euro area's forms: Germany and Austria, France, Italy, Spain, Portugal, the Benelux, Ireland, Finland and the Baltics. */
 const EURO = [
   'GESELLSCHAFT MIT BESCHRANKTER HAFTUNG', 'GESELLSCHAFT MIT BESCHRAENKTER HAFTUNG', 'GMBH', 'MBH', 'GMBH CO KG', 'UG HAFTUNGSBESCHRANKT', 'UG HAFTUNGSBESCHRAENKT', 'UG', 'OG', 'KEG', 'GBR', 'PARTG MBB', 'PARTG', 'MBB', 'AKTIENGESELLSCHAFT', 'EPE', 'CO KG', 'KG', 'AG', 'E K', 'EK', 'E U', 'SSD ARL', 'SSD A R L', 'E V', 'EV', 'EG', 'SE', 'SARL', 'S A R L', 'SAS', 'SASU', 'SA', 'S A', 'SAU', 'SCA', 'S C A', 'SNC', 'SL', 'S L', 'SLU',
@@ -21,9 +22,9 @@ const BY_CURRENCY: Readonly<Record<string, readonly string[]>> = {
   EUR: EURO,
   // LTD cut to its field's length (HARGREAVE DENTAL LT SALARY BGC).
   GBP: ['LT'],
-  SEK: ['AB', 'PUBL', 'HB', 'KB'],
+  SEK: ['AB', 'PUBL', 'HB', 'KB', 'EK FOR', 'EKONOMISK FORENING'],
   NOK: ['AS', 'ASA', 'ANS', 'DA', 'SA'],
-  DKK: ['A S', 'APS', 'I S', 'P S', 'AMBA'],
+  DKK: ['A S', 'APS', 'I S', 'P S', 'AMBA', 'A M B A'],
   PLN: ['SP Z O O', 'SPZOO', 'S A', 'SA', 'SP J', 'SP K', 'SPOLKA Z O O', 'SPOLKA Z OGRANICZONA ODPOWIEDZIALNOSCIA', 'SPOLKA AKCYJNA', 'SPOLKA KOMANDYTOWA', 'SPOLKA JAWNA', 'S C', 'SC'],
   CHF: ['AG', 'GMBH', 'SA', 'SARL', 'SAGL'],
   CZK: ['S R O', 'A S'],

@@ -58,7 +58,7 @@ export function withLastWordWhole(name: string): string {
 }
 
 /** Words a name written together ends with besides NAME_ENDINGS (PAYPAL *WOODLINEGOODS, PARKVIEWTERRACE WEB PMTS). */
-const JOINED_ENDINGS = ['GOODS', 'TERRACE', 'CANDLE', 'CANDLES', 'DESIGN', 'DESIGNS', 'SUPPLY', 'FARMS', 'OUTDOOR', 'BARN', 'LAWN', 'KARATE'];
+const JOINED_ENDINGS = ['GOODS', 'TERRACE', 'CANDLE', 'CANDLES', 'DESIGN', 'DESIGNS', 'SUPPLY', 'FARMS', 'OUTDOOR', 'BARN', 'LAWN', 'KARATE', 'YOGA'];
 /** The fewest letters before an ending for a name written together to be read as two words. */
 const JOINED_STEM = 4;
 /** The endings, longest first, so that OUTDOORS wins over a shorter ending it ends with. */
@@ -95,7 +95,7 @@ const AFTER: ReadonlyMap<string, readonly [ReadonlySet<string>, string]> = new M
   ['MGM', [new Set(['PROPERTY', 'PROP']), 'MANAGEMENT']],
   ['AUTH', [new Set(['SERV', 'SERVICES', 'SEWER', 'WATER', 'TRANSIT', 'HOUSING', 'PARKING', 'PORT', 'TURNPIKE', 'AIRPORT', 'UTILITY']), 'AUTHORITY']],
   ['MG', [new Set(['PROPERTY', 'PROP']), 'MANAGEMENT']],
-  ['INS', [new Set(['MUTUAL', 'LIFE', 'CASUALTY', 'FARM', 'FARMERS', 'AUTO', 'HOME', 'TITLE']), 'INSURANCE']],
+  ['INS', [new Set(['MUTUAL', 'LIFE', 'CASUALTY', 'FARM', 'FARMERS', 'AUTO', 'HOME', 'TITLE', 'PROP', 'PROPERTY']), 'INSURANCE']],
   ['UN', [new Set(['STATE']), 'UNIVERSITY']],
   ['MED', [new Set(['FAMILY', 'INTERNAL', 'SPORTS', 'URGENT', 'EMERGENCY']), 'MEDICINE']],
   // A church's name cut at an ACH field's end (GRACE LUTHERAN C, FIRST BAPTIST CHU).

@@ -96,6 +96,11 @@ describe('a second probe round: US regional banks and credit unions, US chains a
     expect(nameOf('TOAST*THE RUSTY ANCHOR TAPHOU', '-40.00', 'USD')).toBe('The Rusty Anchor Taphouse');
   });
 
+  it('drops an ACH company name’s cut last word when the entry’s description writes it whole, and a property tax’s word', () => {
+    expect(nameOf('ELECTRONIC WITHDRAWAL HILLTOP ORCHA ORCHARDS 031524', '-80.00', 'USD')).toBe('Hilltop Orchards');
+    expect(nameOf('Withdrawal from ADAMS CO TREAS PROPTAX', '-900.00', 'USD')).toBe('Adams County Treasurer');
+  });
+
   it('reads a tax collector, a medical center, a fellowship’s church and an offertory', () => {
     expect(both(enrichLine('ACH DEBIT POLK COUNTY TAX COLL 0412', '-900.00', 'USD'))).toEqual(['Polk County Tax Collector', 'GOVERNMENT_AND_NON_PROFIT_TAX_PAYMENT']);
     expect(nameOf('CHECKCARD 0402 HARMON TAX SERVICE', '-150.00', 'USD')).toBe('Harmon Tax Service');
@@ -147,6 +152,50 @@ describe('a second probe round: US regional banks and credit unions, US chains a
     expect(nameOf('Pagamento Carta di debito CHF 20,00 al cambio 0,963420 CONFISERIE MEIER LUGANO CHE', '-20.80')).toBe('Confiserie Meier');
     expect(nameOf('PAGAMENTO SATISPAY 02/04 PASTICCERIA DOLCE VITA', '-4.00', 'EUR', { counterpartyName: 'SATISPAY EUROPE S.A.' })).toBe('Pasticceria Dolce Vita');
     expect(both(enrichLine('PALVELUMAKSUT 03/2025', '-4.90'))).toEqual([null, 'BANK_FEES_OTHER_BANK_FEES']);
+  });
+});
+
+describe('a third probe round: US big banks, the south and the Baltics, the north and west', () => {
+  it('reads Bank of America’s card tail, an LLC cut to LL, an online bill payment, a property insurer and a yoga studio written together', () => {
+    expect(nameOf('CHECKCARD 0402 TST* CASA LUNA CANTINA RALEIGH NC 24492155073000128374651 CKCD 5812 XXXXXXXXXXXX5512 XXXX XXXX 5512', '-40.00', 'USD')).toBe('Casa Luna Cantina');
+    expect(nameOf('IN *CAROLINA GUTTER PROS LL 704-5550143 NC', '-150.00', 'USD')).toBe('Carolina Gutter Pros');
+    expect(nameOf('ONLINE BILL PAY ST PIUS SCHOOL 000125', '-400.00', 'USD')).toBe('St Pius School');
+    expect(detailedOf('ACH Electronic Debit - COASTAL PROP INS PAYMENT', '-200.00', 'USD')).toBe('GENERAL_SERVICES_INSURANCE');
+    expect(nameOf('PAYPAL *LOTUSYOGA 402-935-7733 CA', '-20.00', 'USD')).toBe('Lotus Yoga');
+    expect(nameOf('ACH CREDIT TRS ANNUITY 031425', '1900.00', 'USD')).toBe('TRS');
+  });
+
+  it('drops exchange notes in five languages after a card paid abroad', () => {
+    expect(nameOf('COMPRA 6012 HOSPODA U ZLATEHO PRAHA CZ VALOR 250,00 CZK TX CAMBIO 25,1120', '-10.00')).toBe('Hospoda U Zlateho');
+    expect(nameOf('COMPRA TARJ. 9981 THE KINGS ARMS LONDON GB 20,00 GBP TIPO CAMBIO 1,1712', '-23.40')).toBe('The Kings Arms');
+    expect(nameOf('PAGAMENTO CARTA *5512 DEL 02/04/25 ORE 20.41 OSTERIA TICINESE LUGANO CHE IMP. VALUTA 60,00 CHF CAMBIO 0,9712', '-61.80')).toBe('Osteria Ticinese');
+    expect(nameOf('Kortelė ...5512 2025-04-02 BAR MLECZNY POD LIPAMI KRAKOW POL 40,00 PLN, kursas 4,3121', '-9.30')).toBe('Bar Mleczny Pod Lipami');
+  });
+
+  it('reads Iberian and Lithuanian card wordings, an authorisation number, an Italian sports association and orders through payment providers', () => {
+    expect(nameOf('COMPRA ELECTRONICA 5512 DROGARIA SAO JOAO PORTO', '-9.00')).toBe('Drogaria Sao Joao');
+    expect(nameOf('PAG SERV ENT 21311 REF 123456789 ESCOLA DE MUSICA ALEGRO', '-60.00')).toBe('Escola de Musica Alegro');
+    expect(nameOf('PAGO TARJETA DEBITO MESON EL CRUCE 02/04 BURGOS TERM. 00071234', '-30.00')).toBe('Meson El Cruce');
+    expect(nameOf('Pirkimas kortele 4*** 5512 2025-04-02 KAVINE PUODELIS KAUNAS', '-6.00')).toBe('Kavine Puodelis');
+    expect(nameOf('COMPRA TARJ. 4110XXXXXXXX5512 PAPELERIA LA PLUMA-SABADELL AUT. 482913', '-8.00')).toBe('Papeleria la Pluma');
+    expect(nameOf('ADDEBITO DIRETTO SDD QUOTA APRILE', '-50.00', 'EUR', { counterpartyName: 'A.S.D. TENNIS CLUB VILLA' })).toBe('Tennis Club Villa');
+    expect(nameOf('Pasūtījums Nr. 5521 Keramikas Darbnīca', '-30.00', 'EUR', { counterpartyName: 'MAKSEKESKUS AS' })).toBe('Keramikas Darbnīca');
+    expect(nameOf('Tellimus 20250402-11 Talu Juustukoda', '-20.00', 'EUR', { counterpartyName: 'MONTONIO FINANCE UAB' })).toBe('Talu Juustukoda');
+  });
+
+  it('reads Baltic fees, interest and an ATM’s commission, and a Danish and Swedish cooperative’s form', () => {
+    expect(detailedOf('Mėnesinis sąskaitos aptarnavimo mokestis', '-1.90')).toBe('BANK_FEES_OTHER_BANK_FEES');
+    expect(both(enrichLine('Arvelduslaenu intress 04/2025', '-3.10'))).toEqual([null, 'BANK_FEES_INTEREST_CHARGE']);
+    expect(detailedOf('Komisija par skaidras naudas izņemšanu citas bankas bankomātā', '-1.50')).toBe('BANK_FEES_ATM_FEES');
+    expect(nameOf('BS Vandafregning 2. kvt', '-800.00', 'DKK', { counterpartyName: 'SKØRPING VANDVÆRK A.M.B.A.' })).toBe('Skørping Vandværk');
+    expect(nameOf('Autogiro', '-900.00', 'SEK', { counterpartyName: 'HALLANDS KRAFT EK FÖR' })).toBe('Hallands Kraft');
+  });
+
+  it('reads a Danish owner after v/, Norway’s BankAxept, a Finnish bank card’s purchase and a Finnish housing company', () => {
+    expect(nameOf('MobilePay Frisør Saksen', '-300.00', 'DKK', { counterpartyName: 'FRISØR SAKSEN V/ANNE HOLM' })).toBe('Frisør Saksen');
+    expect(nameOf('VAREKJØP 02.04 FJORDHEIM BAKERI BankAxept', '-60.00', 'NOK')).toBe('Fjordheim Bakeri');
+    expect(nameOf('Pankkikortti osto 02.04 KUKKAKAUPPA VALKOVUOKKO', '-25.00')).toBe('Kukkakauppa Valkovuokko');
+    expect(nameOf('E-LASKU Vastike 04/2025', '-400.00', 'EUR', { counterpartyName: 'ASUNTO OY HAAPALEHTO' })).toBe('Asunto Oy Haapalehto');
   });
 });
 
