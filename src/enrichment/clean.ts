@@ -486,6 +486,10 @@ interface Needs {
   card: boolean;
   /** A character other than a letter, a digit, whitespace or an ampersand (any beyond ASCII counted as one). */
   symbol: boolean;
+  /** An underscore, as in a payment provider's id. */
+  _: boolean;
+  /** A digit, then an H, as in a time written 21H07. */
+  hourMark: boolean;
 }
 
 /** The passes that blank what is not the counterparty, in order, each with what it needs. */
@@ -499,10 +503,10 @@ const BLANKED: ReadonlyArray<readonly [pattern: RegExp, needs: keyof Needs]> = [
   [LABELLED_DATE, 'digit'],
   [DATE, 'digit'],
   [TIME, 'timeMark'],
-  [HOURS_MINUTES, 'digit'],
+  [HOURS_MINUTES, 'hourMark'],
   [PHONE, 'tenDigits'],
   [STORE_NUMBER, 'digit'],
-  [PAYMENT_ID, 'symbol'],
+  [PAYMENT_ID, '_'],
   [PROCESSOR, '*'],
   [REFERENCE_SUFFIX, '*'],
   [STAR, '*'],
@@ -522,6 +526,8 @@ function needsOf(text: string): Needs {
   let longestRun = 0;
   let x = false;
   let symbol = false;
+  let underscore = false;
+  let hourMark = false;
   let [colon, comma, stop, star, bracket] = [false, false, false, false, false];
   for (let at = 0; at < text.length; at++) {
     const code = text.charCodeAt(at);
@@ -530,8 +536,9 @@ function needsOf(text: string): Needs {
       if (++run > longestRun) longestRun = run;
       continue;
     }
-    run = 0;
     const letter = code | 32;
+    if (letter === 104 && run > 0) hourMark = true;
+    run = 0;
     if (letter >= 97 && letter <= 122) {
       if (letter === 120) x = true;
     } else if (code !== 32 && code !== 38 && !(code >= 9 && code <= 13)) {
@@ -541,6 +548,7 @@ function needsOf(text: string): Needs {
       else if (code === 46) stop = true;
       else if (code === 42) star = true;
       else if (code === 40) bracket = true;
+      else if (code === 95) underscore = true;
     }
   }
   return {
@@ -556,6 +564,8 @@ function needsOf(text: string): Needs {
     '(': bracket,
     card: digits > 0 || x || CARTA.test(text),
     symbol,
+    _: underscore,
+    hourMark,
   };
 }
 
@@ -600,9 +610,10 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   if (text.includes('(')) text = text.replace(COUNTRY_IN_BRACKETS, '');
   if (text.includes('>')) text = text.replace(TOWN_AFTER_MARK, '');
   if (text.includes('COMMISSION')) text = text.replace(FOREIGN_COMMISSION, '');
-  if (/CAMBIO|MOEDA|COMM\.|WISSELKOERS|VALOR|VALUTA|KURS/i.test(text)) text = text.replace(EXCHANGE_NOTE, '');
-  const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   const abroad = DIGIT.test(whole) ? foreignCurrency(whole) : undefined;
+  // An exchange note follows an amount in a currency; an Italian commission may stand alone ("COMM. 0,00").
+  if (abroad !== undefined || text.includes('COMM.')) text = text.replace(EXCHANGE_NOTE, '');
+  const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
   text = codeEnds ? text : stripLeading(text);
   // Shopify's payments put SP and a space before the shop on a US card line, no star (SP AWESOME SOCKS CO); SP+ (SP PLUS) is a parking operator.
   if (currencyCode === 'USD' && text.startsWith('SP ')) text = text.replace(SHOPIFY_PREFIX, '');
