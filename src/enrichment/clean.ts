@@ -799,7 +799,6 @@ function collapseSpaces(text: string): string {
   return text.includes('  ') || OTHER_WHITESPACE.test(text) ? text.replace(SPACES, ' ') : text;
 }
 
-/** What `pattern`, whose label ends in a colon (Naam:, Adres:), captures; most lines have no colon to look for it after. */
 /**
  * The party a line's name field gives, unless it is a payment provider's alone (Stichting Mollie Payments, Buckaroo): then the
  * description, which names the shop. A shop "via" its provider is the shop's (Thuisbezorgd.nl via Stichting Mollie Payments);
@@ -810,8 +809,10 @@ function partyOrPurpose(party: string | undefined, purpose: string | undefined):
   const normalized = normalize(party);
   return isFacilitator(normalized) && !normalized.includes('TIKKIE') ? purpose : party;
 }
+/** A shop named with its payment provider (… via Stichting Mollie Payments). */
 const VIA = /\bvia\b/i;
 
+/** What `pattern`, whose label ends in a colon (Naam:, Adres:), captures; most lines have no colon to look for it after. */
 function labelled(pattern: RegExp, text: string): string | undefined {
   return text.includes(':') ? pattern.exec(text)?.[1] : undefined;
 }

@@ -104,7 +104,7 @@ const AFTER: ReadonlyMap<string, readonly [ReadonlySet<string>, string]> = new M
   ['COLL', [new Set(['TAX']), 'COLLECTOR']],
   ['BA', [new Set(['STATE', 'NATIONAL', 'SAVINGS', 'TRUST', 'CITIZENS', 'PEOPLES', 'FARMERS', 'MERCHANTS']), 'BANK']],
 ]);
-/** Words read by the word after them: CO for county before a county's office (JACKSON CO CLERK, MARION CO TREAS; elsewhere it is a company or Colorado). */
+/** Words read by the word after them: CO for county before a county's office (JACKSON CO CLERK, MARION CO TREAS; elsewhere it is a company or Colorado), MED for medical before a center. */
 const BEFORE: ReadonlyMap<string, readonly [ReadonlySet<string>, string]> = new Map([
   // TAX before a tax office's or a preparer's word is the name's, no purpose (LEE COUNTY TAX COLL, KILLEEN TAX SERVICE).
   ['TAX', [new Set(['COLL', 'COLLECTOR', 'COMMISSIONER', 'ASSESSOR', 'SERVICE', 'SERVICES']), 'TAX']],
