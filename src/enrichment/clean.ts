@@ -73,10 +73,7 @@ const DIPLOMA = /\bDipl\.-?\s?\p{L}+\.\s+/giu;
  */
 export function counterpartyName(name: string, currencyCode: string, card: boolean): string {
   const party = (mayHoldProcessor(name) ? name.replace(PROCESSOR_BEFORE_PARTY, '') : name).replace(LEADING_SPORTS_ASSOCIATION, '').replace(CARD_BEFORE_PARTY, '').replace(VIA_TIKKIE, '').replace(TOWN_AFTER_SLASHES, '').replace(QUOTES, ' ').trim();
-  // An owner after the shop's name: Italian surname first (IDRAULICA SERRA DI SERRA PAOLO), Danish and Norwegian after v/ (SALON KLIPPESTUEN V/LENE BACH).
-  const owned =
-    currencyCode === 'EUR' && (party.includes(' DI ') || party.includes(' DEL ')) ? withoutItalianOwner(party) : (currencyCode === 'DKK' || currencyCode === 'NOK') && party.includes('/') ? party.replace(OWNER_AFTER_V, '') : party;
-  return withoutTownAndCountry(owned, townsOf(currencyCode), card);
+  return withoutTownAndCountry(withoutOwner(party, currencyCode), townsOf(currencyCode), card);
 }
 
 /** A name without a doctor's faculty (FACULTY_AFTER_DR) or a diploma (DIPLOMA): what a person reads of it, the rules having read the words. */
@@ -637,13 +634,12 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
   if (currencyCode === 'PLN' && text.includes(' /')) text = text.replace(MBANK_TOWN, '');
   if (currencyCode === 'GBP') text = text.replace(UK_POSTCODE_DISTRICT, '');
-  if ((currencyCode === 'DKK' || currencyCode === 'NOK') && text.includes('/')) text = text.replace(OWNER_AFTER_V, '');
   if (text.includes('.')) text = text.replace(BRANCH_AFTER_FIL, '');
   const cut = isCutByOfx(whole);
   // A town cut short ends the name only where the name ends the line: after a till's branch (TST* BEN'S CHILI BOWL - U STREET) the line was cut, not the name.
   if (!keepPlace) text = withoutStreetAtEnd(stripPlace(text, cut && whole.endsWith(text.slice(text.lastIndexOf(' ') + 1)), towns, currencyCode).replace(EDGES, ''));
+  text = withoutOwner(text, currencyCode);
   // A letter alone after two words or more, where OFX cut a US line, is what began the next field (ZELLE TO DANIELA KIM ON 03/14 R); a Danish line's is a district (Aarhus C).
-  if (currencyCode === 'EUR' && (text.includes(' DI ') || text.includes(' DEL '))) text = withoutItalianOwner(text);
   return siteName(withoutSquashedRepeat(cut && currencyCode === 'USD' ? text.replace(CUT_DAY, '').replace(CUT_LETTER, '') : text));
 }
 
@@ -672,6 +668,12 @@ function withoutSquashedRepeat(text: string): string {
   // At least the first word again: a word that only starts like it is another (PENSIONSMYNDIGHETEN ALLMAN PENSION).
   const first = words.indexOf(' ');
   return first > 0 && last.length >= first && words.replaceAll(' ', '').startsWith(last) ? before : text;
+}
+
+/** `text` (a line's name or the bank's field) without an owner after the shop's name: Italian, surname first (IDRAULICA SERRA DI SERRA PAOLO), Danish and Norwegian after v/ (SALON KLIPPESTUEN V/LENE BACH). */
+function withoutOwner(text: string, currencyCode: string | undefined): string {
+  if (currencyCode === 'EUR') return text.includes(' DI ') || text.includes(' DEL ') ? withoutItalianOwner(text) : text;
+  return (currencyCode === 'DKK' || currencyCode === 'NOK') && text.includes('/') ? text.replace(OWNER_AFTER_V, '') : text;
 }
 
 /** An Italian sole trader's owner after the shop's name, surname first: "PIZZERIA DA GENNARO DI ESPOSITO G.", "OTTICA FONTANA DI FONTANA LUCA", "FARMACIA SANT'AMBROGIO DEL DR. COLOMBO". */

@@ -319,7 +319,9 @@ function firstNamed(normalized: string, match: DirectoryMatch | undefined, curre
  * is in what the clean description kept (SQC*CASH APP keeps Cash, so Cash App stands; GOOGLE *CLOUD_4F81 keeps Cloud, so Google Cloud does).
  */
 function notCarrier(description: string, named: string, match: DirectoryMatch | undefined): DirectoryMatch | undefined {
-  return match && (behindProcessor(description) || isFacilitator(normalize(match.merchant.name))) && !normalize(match.merchant.name).split(' ').some((word) => ` ${named} `.includes(` ${word} `)) ? undefined : match;
+  if (!match) return match;
+  const name = normalize(match.merchant.name);
+  return (behindProcessor(description) || isFacilitator(name)) && !name.split(' ').some((word) => ` ${named} `.includes(` ${word} `)) ? undefined : match;
 }
 
 /** A directory match in the whole line, unless it is the town the cleaning cut after the name (`named`): THE GREEN ROOM CAFE 0042 BURLINGTON VT is no Burlington store. */
