@@ -37,7 +37,8 @@
  * more words, part of it, another name, none), for every split alike, counts only. Category: the
  * primary, then the detailed one (absent counts as a value). Coverage: the share given a category at all. A line's counterparty (the creditor or
  * debtor Enable Banking reports) and merchant category code go in as the provider's hints, as a sync
- * passes them; nothing else does. Cost per line: the mean time of `enrich` over every line.
+ * passes them; nothing else does. Cost per line: the mean time of `enrich` over every line, and its ratio to the
+ * bound's baseline (the pipeline when the bound was set) timed over the same lines in the same run (baseline.ts).
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -45,6 +46,7 @@ import type { Enrichment, EnrichmentInput } from '../../src/enrichment/enrichmen
 import { enrich, ENRICHMENT_VERSION } from '../../src/enrichment/pipeline.ts';
 import { normalize } from '../../src/enrichment/text.ts';
 import type { EvaluationOptions } from '../eval.ts';
+import { BASELINE_COMMIT, baselineEnrich, BOUND_RATIO, type Enrich } from './enrichment/baseline.ts';
 import { isHeldOut, readLabelled, type Labelled } from './enrichment/labelled.ts';
 import { confusionLines, merchantMiss, merchantMissLine, table, tallyBy, worstCategories, type Scored } from './enrichment/report.ts';
 
@@ -72,7 +74,7 @@ export async function evaluate({ misses }: EvaluationOptions): Promise<{ title: 
     const missed = results.filter(({ item }, index) => !(scored[index]!.merchantRight && scored[index]!.detailedRight) && !heldOutTexts.has(item.description));
     if (misses && !isHeldOut(name) && missed.length > 0) lines.push('Misses:', ...missed.map(({ item, result }) => missLine(item, result)), '');
   }
-  lines.push(`Cost per line: ${costPerLine(splits.flatMap(({ items }) => items)).toFixed(1)} µs (mean of enrich over every line, ${TIMING_PASSES} passes after one warm-up, on this machine as loaded now)`);
+  lines.push(...(await costLines(splits.flatMap(({ items }) => items))));
   return { title: `Enrichment (ENRICHMENT_VERSION ${ENRICHMENT_VERSION})`, lines };
 }
 
@@ -107,10 +109,27 @@ function missLine(item: Labelled, result: Enrichment): string {
   return `  ${`${item.country} ${item.style}`.padEnd(16)} ${item.description}\n${' '.repeat(19)}got ${result.merchant?.name ?? '-'} / ${result.category?.detailed ?? '-'}, want ${item.merchant ?? '-'} / ${item.category?.detailed ?? '-'}`;
 }
 
-function costPerLine(items: readonly Labelled[]): number {
+/** The cost per line, and its ratio to the bound's baseline (baseline.ts) timed over the same lines, pass for pass in turn. */
+async function costLines(items: readonly Labelled[]): Promise<string[]> {
   const inputs = items.map(inputOf);
-  for (const input of inputs) enrich(input); // warm-up, not timed
-  const started = performance.now();
-  for (let pass = 0; pass < TIMING_PASSES; pass += 1) for (const input of inputs) enrich(input);
-  return ((performance.now() - started) * 1000) / (TIMING_PASSES * inputs.length);
+  const baseline = await baselineEnrich();
+  const pipelines: Enrich[] = typeof baseline === 'function' ? [enrich, baseline] : [enrich];
+  for (const run of pipelines) for (const input of inputs) run(input); // warm-up, not timed
+  const micros = pipelines.map(() => 0);
+  for (let pass = 0; pass < TIMING_PASSES; pass += 1) {
+    for (const [index, run] of pipelines.entries()) {
+      const started = performance.now();
+      for (const input of inputs) run(input);
+      micros[index]! += ((performance.now() - started) * 1000) / (TIMING_PASSES * inputs.length);
+    }
+  }
+  const [cost, baselineCost] = micros as [number, number | undefined];
+  const costLine = `Cost per line: ${cost.toFixed(1)} µs (mean of enrich over every line, ${TIMING_PASSES} passes after one warm-up, on this machine as loaded now)`;
+  if (baselineCost === undefined) return [costLine, `Against the bound's baseline: not measured, ${(baseline as { unavailable: string }).unavailable}.`];
+  const ratio = cost / baselineCost;
+  return [
+    costLine,
+    `Against the bound's baseline (src/enrichment at ${BASELINE_COMMIT.slice(0, 7)}, about 8 µs a line when issue #37 bounded the cost at 15), the same lines in turn with it: ` +
+      `${baselineCost.toFixed(1)} µs, ratio ${ratio.toFixed(2)} (bound ${BOUND_RATIO.toFixed(2)}: ${ratio <= BOUND_RATIO ? 'met' : 'NOT met'})`,
+  ];
 }
