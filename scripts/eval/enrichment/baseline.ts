@@ -20,7 +20,7 @@ const PIPELINE = path.join(FOLDER, 'src/enrichment/pipeline.ts');
 
 export type Enrich = (input: EnrichmentInput) => unknown;
 
-/** The baseline's `enrich`, or why it cannot be had (a copy without the repository's history: a shallow clone, an archive). */
+/** The baseline's `enrich`, or why it cannot be had (a copy without the repository's history: a shallow clone, an archive; a Node that no longer reads its code). */
 export async function baselineEnrich(): Promise<Enrich | { unavailable: string }> {
   if (!existsSync(PIPELINE)) {
     try {
@@ -29,7 +29,11 @@ export async function baselineEnrich(): Promise<Enrich | { unavailable: string }
       return { unavailable: `src/enrichment at ${BASELINE_COMMIT.slice(0, 7)} is not in this copy's history (${firstLine(error)})` };
     }
   }
-  return ((await import(PIPELINE)) as { enrich: Enrich }).enrich;
+  try {
+    return ((await import(PIPELINE)) as { enrich: Enrich }).enrich;
+  } catch (error) {
+    return { unavailable: `src/enrichment at ${BASELINE_COMMIT.slice(0, 7)} does not load on this Node (${firstLine(error)})` };
+  }
 }
 
 /** src/enrichment at BASELINE_COMMIT into FOLDER, whole or not at all: extracted beside it, then renamed into place (another run's finished copy stands). */
