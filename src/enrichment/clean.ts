@@ -19,7 +19,7 @@ import { isNormalized, normalize, normalizeEach } from './text.ts';
 export const MAX_DESCRIPTION_LENGTH = 400;
 
 /** Card processors and payment facilitators whose prefix stands before the merchant's own name. */
-const PROCESSORS = ['SQ', 'SQC', 'EB', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR', 'STRIPE', 'SATISPAY', 'IN', 'TITHELY', 'TITHE LY', 'TITHE\\.LY', 'PUSHPAY', 'INSTAMED', 'BRIGHTWHEEL', 'SPOT', 'TOAST', 'VENMO', 'FSP', 'SPO', 'TOCK', 'FLYWIRE', 'GLOSSGENIUS', 'BOOKSY', 'REVTRAK', 'ABC', 'LAWPAY'];
+const PROCESSORS = ['SQ', 'SQC', 'EB', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR', 'STRIPE', 'SATISPAY', 'IN', 'GIVELIFY', 'TITHELY', 'TITHE LY', 'TITHE\\.LY', 'PUSHPAY', 'INSTAMED', 'BRIGHTWHEEL', 'SPOT', 'TOAST', 'VENMO', 'FSP', 'SPO', 'TOCK', 'FLYWIRE', 'GLOSSGENIUS', 'BOOKSY', 'REVTRAK', 'ABC', 'LAWPAY'];
 
 /** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
@@ -435,6 +435,8 @@ const STATE_GLUED = /^([A-Z]{2})US\d*$/;
 const US_STORE_NUMBER = /^#?\d{3,}$/;
 /** A web address in a card descriptor's town field, maybe cut (SHOP.COM, TUCKERKNITS.C, AMZN.COM/BILL). */
 const WEB_FIELD = /^[\p{L}\d-]{2,}\.\p{L}{1,3}(?:\/\S*)?$/u;
+/** A US telephone number as a card descriptor's town field holds it, written in one word (303-555-0110, 866-5797172). */
+const PHONE_FIELD = /^\d{3}-\d{3}-?\d{4}$/;
 /** A token with two letters in a row: part of a name, not a time's or a code's. */
 const TWO_LETTERS = /\p{L}{2}/u;
 /** A word of letters with a store's number glued on (PETRO1243). */
@@ -611,7 +613,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   // An exchange note follows an amount in a currency; an Italian commission may stand alone ("COMM. 0,00").
   if (abroad !== undefined || text.includes('COMM.')) text = text.replace(EXCHANGE_NOTE, '');
   const codeEnds = TRAILING_METHOD.test(text) && LEADING_UK_CODE.test(text);
-  text = codeEnds ? text : stripLeading(text);
+  text = codeEnds ? text : stripLeading(text, currencyCode);
   // Shopify's payments put SP and a space before the shop on a US card line, no star (SP AWESOME SOCKS CO); SP+ (SP PLUS) is a parking operator.
   if (currencyCode === 'USD' && text.startsWith('SP ')) text = text.replace(SHOPIFY_PREFIX, '');
   // A US card descriptor's store number, town and state: on a dollar account, or a card paid in dollars (a Belgian NV after a number is no Nevada).
@@ -631,7 +633,7 @@ export function counterpartyText(raw: string, keepPlace = false, currencyCode?: 
   text = collapseSpaces(text).replace(SPACE_BEFORE_PUNCTUATION, '$1').replace(TRAILING_LABEL, '');
   // A web address after the name is the shop's site, no part of its name (PINEHURST FLORIST WWW.PINEHURSTFLORIST.COM NC).
   if (text.includes('.')) text = text.replace(WEB_AFTER_NAME, '');
-  text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''))).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
+  text = (codeEnds ? text.replace(EDGES, '') : stripLeading(text.replace(EDGES, ''), currencyCode)).replace(TRAILING_METHOD, '').replace(TRAILING_WORDS, '').replace(SLASHED_PLACE, '');
   if (currencyCode === 'PLN' && text.includes(' /')) text = text.replace(MBANK_TOWN, '');
   if (currencyCode === 'GBP') text = text.replace(UK_POSTCODE_DISTRICT, '');
   if (text.includes('.')) text = text.replace(BRANCH_AFTER_FIL, '');
@@ -858,6 +860,8 @@ function withoutUsTown(descriptor: string): string {
   // A dash between the name and up to three words before the state: those are the town (BLACKBIRD COFFEE - NORTH BILLINGS MT).
   const dash = tokens.lastIndexOf('-', state - 1);
   if (dash > 0 && state - dash <= TOWN_AFTER_DASH) return tokens.slice(0, dash).join(' ');
+  // The town's field may hold the shop's telephone number (PEARL STREET PEDIATRICS 303-555-0110 CO): the state is Colorado, no company's CO.
+  if (PHONE_FIELD.test(tokens[state - 1]!)) return tokens.slice(0, state - 1).join(' ');
   const words = normalizeEach(tokens);
   // A town of the state's list, whole, is the town; else one the card network's field cut (BIG SPRING HARDWARE BIG SPRING TX is not BIG SPRING HARDWARE BIG + SPRING…).
   const listed = stateTownLength(words, state, code);
@@ -928,7 +932,7 @@ const SHORTEST_GLUED_TOWN = 3;
 /**
  * A US descriptor whose last word is a town with its state glued on (SPYHOUSE COFFEE MINNEAPOLISMN,
  * LOVE'S #0456 OKLAHOMA CITYOK): the state apart from it, when the words before the state are a town
- * of that state (data/towns.json's); the descriptor as it is otherwise.
+ * of that state (data/towns.json's) or the word ends in a town (NOODLEMINNEAPOLISMN); the descriptor as it is otherwise.
  */
 function withStateApart(descriptor: string): string {
   const space = descriptor.lastIndexOf(' ');
@@ -941,7 +945,8 @@ function withStateApart(descriptor: string): string {
   for (let words = 0; words < LONGEST_STATE_TOWN && words < before.length; words++) {
     if (isStateTown(state, [...before.slice(before.length - words), town].join(' '))) return `${descriptor.slice(0, -2)} ${state}`;
   }
-  return descriptor;
+  // The town glued to the name's last word as well (SQ *NORTHEAST NOODLEMINNEAPOLISMN): withoutUsTown takes it off that word.
+  return gluedTown(town, state) > 0 ? `${descriptor.slice(0, -2)} ${state}` : descriptor;
 }
 
 /** A card network's town field holds 13 characters: a town cut there (WEST DES MOIN, PRAIRIE VILLAG) is the start of a known one this long at least. */
@@ -981,13 +986,16 @@ function mayHoldProcessor(text: string): boolean {
 }
 const STARTS_SUMUP = /^SUMUP/i;
 
+/** A UK or Irish standing order's code that is a name's first word on a dollar line: South (SO CAL GAS), or the word (SQ *SO FRESH JUICE BAR). */
+const STANDING_ORDER_CODE = /^SO\s/i;
+
 /** Payment-method words, processor prefixes, and dates or card numbers between them, from the start. */
-function stripLeading(text: string): string {
+function stripLeading(text: string, currencyCode: string | undefined): string {
   let previous;
   do {
     previous = text;
     const method = LEADING_METHOD.get(text.charAt(0).toUpperCase());
-    text = method ? text.replace(method, '') : text;
+    text = method && !(currencyCode === 'USD' && STANDING_ORDER_CODE.test(text)) ? text.replace(method, '') : text;
     text = (mayHoldProcessor(text) ? text.replace(LEADING_PROCESSOR, '') : text).replace(LEADING_DATE_OR_CARD, '').trimStart();
   } while (text !== previous && text !== '');
   return text;

@@ -35,6 +35,12 @@ const ENGLISH_MONTHS: ReadonlySet<string> = new Set([
 function isForeignMonth(word: string, currencyCode: string): boolean {
   return (currencyCode === 'USD' || currencyCode === 'GBP') && MONTHS.has(word) && !ENGLISH_MONTHS.has(word);
 }
+/** Purpose words of one currency's country only, a name's word elsewhere: Poland's income tax (PIT-37), and a barbecue's pit or a pit stop (HICKORY PIT BBQ, PIT STOP CAR WASH). */
+const PURPOSE_OF_ONE_CURRENCY: ReadonlyMap<string, string> = new Map([['PIT', 'PLN']]);
+function isOtherCurrencysPurpose(word: string, currencyCode: string): boolean {
+  const only = PURPOSE_OF_ONE_CURRENCY.get(word);
+  return only !== undefined && only !== currencyCode;
+}
 /** Income's and its payers' words, in normalized form: on a purchase they are a shop's own (FLOUR CHILD BAKERY, PENSION HAUS SEEBLICK, a guest house). */
 const INCOME_WORDS: ReadonlySet<string> = new Set([
   'SALARY', 'SALARIES', 'SUELDO', 'PAYROLL', 'WAGES', 'WAGE', 'PAY', 'NET', 'PAYCHECK', 'DIRECT', 'DIR', 'DEP', 'DIRECTDEP', 'DEPOSIT', 'EARNINGS', 'BONUS', 'GEHALT', 'LOHN', 'BEZUGE', 'SALAIRE', 'NOMINA', 'SALARIS', 'LOON',
@@ -248,7 +254,7 @@ export function nameFromText(text: string, currencyCode: string, purchase = fals
     }
     // A word in lower or title case after a name in capitals is no part of it: a purpose, or a label OFX cut at the line's end (ZELLE PAYMENT TO PETER VOGEL Con).
     if (name.length > 0 && name.at(-1) !== index && CAPITALS.test(tokens[name[0]!]!) && ((LOWER.test(tokens[index]!) && !(PARTICLES.has(tokens[index]!) && isInitials(tokens[name.at(-1)!]!))) || (TITLE.test(tokens[index]!) && !PARTICLES.has(tokens[index - 1] ?? '') && (LOWER.test(tokens[index + 1] ?? '') || (index === tokens.length - 1 && name.length > 1))))) break;
-    if ((PURPOSE.has(word) && !(purchase && INCOME_WORDS.has(word)) && !isAbbreviationByNeighbour(flat, at) && !isForeignMonth(word, currencyCode) && !givenNameBeforeName(words, at) && !givenNameNotMonth(flat, at, currencyCode, name.length) && !SAINTS.has(flat[at - 1] ?? '') && !monthInName(flat, at, name.length)) || PAY_WEEK.test(word) || afterPurposeInToken(words, at) || (name.length === 0 && (isStreetAfterUl(flat, at) || numberBeforeGivenName(flat, at)))) {
+    if ((PURPOSE.has(word) && !isOtherCurrencysPurpose(word, currencyCode) && !(purchase && INCOME_WORDS.has(word)) && !isAbbreviationByNeighbour(flat, at) && !isForeignMonth(word, currencyCode) && !givenNameBeforeName(words, at) && !givenNameNotMonth(flat, at, currencyCode, name.length) && !SAINTS.has(flat[at - 1] ?? '') && !monthInName(flat, at, name.length)) || PAY_WEEK.test(word) || afterPurposeInToken(words, at) || (name.length === 0 && (isStreetAfterUl(flat, at) || numberBeforeGivenName(flat, at)))) {
       if (name.length > 0) break;
       continue;
     }
