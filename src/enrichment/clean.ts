@@ -19,7 +19,7 @@ import { isNormalized, normalize, normalizeEach } from './text.ts';
 export const MAX_DESCRIPTION_LENGTH = 400;
 
 /** Card processors and payment facilitators whose prefix stands before the merchant's own name. */
-const PROCESSORS = ['SQ', 'SQC', 'EB', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR', 'STRIPE', 'SATISPAY', 'IN', 'GIVELIFY', 'TITHELY', 'TITHE LY', 'TITHE\\.LY', 'PUSHPAY', 'INSTAMED', 'BRIGHTWHEEL', 'SPOT', 'TOAST', 'VENMO', 'FSP', 'SPO', 'TOCK', 'FLYWIRE', 'GLOSSGENIUS', 'BOOKSY', 'REVTRAK', 'ABC', 'LAWPAY'];
+const PROCESSORS = ['SQ', 'SQC', 'EB', 'CKE', 'VIPPS', 'GIV', 'CASH APP', 'TST', 'PAYPAL', 'PP', 'SP', 'IC', 'PY', 'BT', 'CKO', 'FS', 'DRI', '2CO', 'CLV', 'ZTL', 'SUMUP', 'SMP', 'IZ', 'ZETTLE_?', 'GOOGLE', 'HPY', 'MOL', 'CCV', 'CC', 'PAR', 'STRIPE', 'SATISPAY', 'IN', 'GIVELIFY', 'NEXI', 'TITHELY', 'TITHE LY', 'TITHE\\.LY', 'PUSHPAY', 'INSTAMED', 'BRIGHTWHEEL', 'SPOT', 'TOAST', 'VENMO', 'FSP', 'SPO', 'TOCK', 'FLYWIRE', 'GLOSSGENIUS', 'BOOKSY', 'REVTRAK', 'ABC', 'LAWPAY'];
 
 /** PayPal's SEPA lines name the shop after its own name: "… Ihr Einkauf bei Spotify AB". */
 const PURCHASE_AT = /\b(?:Ihr Einkauf bei|Your purchase at|Votre achat chez|Su compra en|Uw aankoop bij|Ditt k[oö]p hos)\s+(.+)$/i;
@@ -334,9 +334,9 @@ const CITY_LINKS = new Set(['OF', 'DI', 'DE', 'DEL', 'DA', 'DU', 'VON', 'VAN', '
   'DR', 'DOCTOR', 'MR', 'MRS', 'MS', 'MME', 'MLLE', 'HERR', 'FRAU', 'SIG', 'SIGRA', 'PAN', 'PANI']);
 const MONTH = '(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)';
 const CURRENCY = '(?:EUR|USD|GBP|SEK|NOK|DKK|CHF|PLN|CZK|HUF|RON|ISK)';
-/** A date, card number or amount between method words and the name: 12/03, XXXX1234, 4***, 240312, 2024.03.12, 18,30, Ireland's POS08DEC, Austria's "AT K1" and BAWAG's card "K002", day glued to UM and time before O (15.06.UM 12:05 O), Belgium's 19U47, a US credit union's terminal (D5438). */
+/** A date, card number or amount between method words and the name: 12/03, XXXX1234, 4***, 240312, 2024.03.12, 18,30, 1 240,00, Ireland's POS08DEC, Austria's "AT K1" and BAWAG's card "K002", day glued to UM and time before O (15.06.UM 12:05 O), Belgium's 19U47, a US credit union's terminal (D5438). */
 const LEADING_DATE_OR_CARD = new RegExp(
-  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{2}-\d{2}(?:-\d{2}(?:\d{2})?)?|\d{1,2}[UH]\d{2}|\d{1,2}\.\d{1,2}\.UM|\d{1,2}:\d{2} O|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d?\*{3,}|\d{4,8}|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|(?:POS|ATM)\d{1,2}${MONTH}|POS\d{3,}|ON|[A-Z]{2} [DK]\d|K\d{1,3}|MC/\d+|D\d{4}|\.{2,}\d{4}|\d{1,6}\*+\d{2,6}|\d{2}XX)(?=\s|$)\s*`,
+  String.raw`^(?:\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{2}-\d{2}(?:-\d{2}(?:\d{2})?)?|\d{1,2}[UH]\d{2}|\d{1,2}\.\d{1,2}\.UM|\d{1,2}:\d{2} O|\d{4}[.-]\d{2}[.-]\d{2}|X{2,}\d{2,4}|\d{4}\*+|\*{1,}\d{4}|\d?\*{3,}|\d{4,8}|\d{1,3}(?: \d{3})+[.,]\d{2}-?(?: ${CURRENCY})?|\d+[.,]\d{2}-?(?: ${CURRENCY})?|${CURRENCY}|(?:POS|ATM)\d{1,2}${MONTH}|POS\d{3,}|ON|[A-Z]{2} [DK]\d|K\d{1,3}|MC/\d+|D\d{4}|\.{2,}\d{4}|\d{1,6}\*+\d{2,6}|\d{2}XX)(?=\s|$)\s*`,
   'i',
 );
 /**
@@ -370,7 +370,7 @@ const QUOTES = /["“”„«»]/g;
  * has a digit: a word of four letters after the account (JOKE PEETERS) is the name's.
  */
 const SPACED_ACCOUNT = /\b[A-Z]{2}\d{2} [A-Z0-9]{4}(?: (?=[A-Z]{0,3}\d)[A-Z0-9]{4}){1,6}(?: \d{1,3})?(?: BIC:? [A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)?(?=\s|$)/g;
-const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{3,4}\b|\b(?:NUMMER |NUMERO )?\d{4} [\dX]{2}XX XXXX \d{4}(?: \d\b)?|\b(?:CARD|KARTE|KARTEN|CARTE|CARTA|KARTA|KORT|KAART|KAARTNUMMER|KORTEL[EĖ]|VISA)\s*(?:NO\.?|NR\.?|N\.|N°|#|:)?\s*(?:(?:[\dX*]{4} ){1,3}[\dX*]{4}(?: \d\b)?|(?:\.{2,})?[\dX*]*\d{4})\b|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4,}\b)/gi;
+const CARD_REFERENCE = /(?:\bNR X{4} \d{4}\b|\bCB\*+\d{4}\b|\bCD \d{4}\b|\bX\d{3,4}\b|\b(?:NUMMER |NUMERO )?\d{4} [\dX]{2}XX XXXX \d{4}(?: \d\b)?|\b(?:CARD|KARTE|KARTEN|CARTE|CARTA|KARTA|KORTTI|KORT|KAART|KAARTNUMMER|KORTEL[EĖ]|VISA)\s*(?:NO\.?|NR\.?|N\.|N°|#|:)?\s*(?:(?:[\dX*]{4} ){1,3}[\dX*]{4}(?: \d\b)?|(?:\.{2,})?[\dX*]*\d{4})\b(?: (?:INTER)?NAZIONALE\b)?|\bCARTA N\.?(?=\s|$)|\b[X*]{2,}\d{2,6}\b|\*\d{4}\b|\b\d{4}\*{2,}|\bX{4,}\b)/gi;
 /** A date, or a month with its year (09/2025, 09.2025, 2025-09: the month a salary or a bill is for), with a label before it. */
 const DATE = /\b(?:(?:DU|LE|ON|AM|VOM|DATE|FECHA|DEL|DATO|DATA|DNIA) )?(?:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?|\d{4}[-.]\d{2}[-.]\d{2}|\d{1,2}[/.]\d{4}|\d{4}[-/]\d{2}|\d{1,2}-\d{1,2}-\d{2,4}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-\d{2,4}|\d{1,2} ?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?: ?\d{2,4})?)(?=\s|$|[^\w])/gi;
 /** UK statements end a line with the payment's code (direct debit, standing order, giro credit, Barclays's card payment CPM, …). */
@@ -401,8 +401,8 @@ const LABELLED_DATE = /\b(?:DATO|DATA|DEL|DNIA|DATE|DEN|VALUTADATUM|UITGEVOERD O
 /** A French or Spanish postcode and the one-word town after it, at the end: "BOULANGERIE DES ARCADES 33700 MERIGNAC" (not a US store number before a city and state). */
 const POSTCODE_TOWN = /\s\d{5}\s+\p{L}[\p{L}'-]*$/u;
 const PHONE = /\b(?:\+?\d{1,3}[ -])?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b|\b\d{3}-\d{7}\b/g;
-/** A store's or terminal's number, and ABN AMRO's card sequence after the town and a comma (Albert Heijn 1234 Zwolle,PAS 012). */
-const STORE_NUMBER = /(?:,PAS\s?\d+|#\s?\d+|\bK\.\d+\b|\bRIV\.? (?:N\.? ?)?\d+\b|\b(?:STORE|STORE NO|STR|NO|NR|NUM|TERM|TERMINAL|TID|FIL|FILIALE|KASSE|AUT|T)\s?[.:#-]?\s?\d+\b)/gi;
+/** A store's or terminal's number, and ABN AMRO's card sequence after the town and a comma (Albert Heijn 1234 Zwolle,PAS 012); a word's last letter is no T's (Finnish kevät 2025: any script's letter before it). */
+const STORE_NUMBER = /(?:,PAS\s?\d+|#\s?\d+|\bK\.\d+\b|\bRIV\.? (?:N\.? ?)?\d+\b|(?<![\p{L}\d])(?:STORE|STORE NO|STR|NO|NR|NUM|TERM|TERMINAL|TID|FIL|FILIALE|KASSE|AUT|T)\s?[.:#-]?\s?\d+\b)/giu;
 /** A bank's bracketed code: a country "(ITA)", a reference "(123456)", Italy's "A (ITA)" before the shop. */
 const BRACKETED = /(?:\bA )?\(\s*(?:[A-Z]{3}|\d+)\s*\)/gi;
 /** A reference after a star (AMZN MKTP US*2K4L81QT2), or its first characters where OFX cut the line (HUNTINGTON INGALLS*P). */

@@ -14,6 +14,25 @@ const CURRENCY_COUNTRIES: Readonly<Record<string, readonly string[]>> = {
   PLN: ['PL'], CZK: ['CZ'], HUF: ['HU'], RON: ['RO'], BGN: ['BG'],
 };
 
+/** A town's first word as card descriptors shorten or spell it out: GeoNames's Fort Worth is FT WORTH on a card line, its St. Louis SAINT LOUIS. */
+const SHORT_FORMS: ReadonlyMap<string, string> = new Map([
+  ['SAINT', 'ST'],
+  ['ST', 'SAINT'],
+  ['FORT', 'FT'],
+  ['MOUNT', 'MT'],
+]);
+
+/** `names`, and each with its first word in its other form (SHORT_FORMS). */
+function withShortForms(names: readonly string[]): string[] {
+  const all = [...names];
+  for (const name of names) {
+    const space = name.indexOf(' ');
+    const other = space > 0 ? SHORT_FORMS.get(name.slice(0, space)) : undefined;
+    if (other !== undefined) all.push(`${other}${name.slice(space)}`);
+  }
+  return all;
+}
+
 /** Every country data/towns.json holds towns of. */
 export const TOWN_COUNTRIES: readonly string[] = [...new Set(Object.values(CURRENCY_COUNTRIES).flat())].sort();
 
@@ -29,7 +48,7 @@ export function townsOf(currencyCode: string | undefined): ReadonlySet<string> {
   if (!towns) {
     const countries = CURRENCY_COUNTRIES[currencyCode.toUpperCase()];
     if (!countries) return NO_TOWNS;
-    towns = new Set(countries.flatMap((country) => (table.towns as Record<string, string[]>)[country] ?? []));
+    towns = new Set(withShortForms(countries.flatMap((country) => (table.towns as Record<string, string[]>)[country] ?? [])));
     byCurrency.set(currencyCode, towns);
   }
   return towns;
@@ -52,7 +71,7 @@ export function townsOfEither(currencyCode: string | undefined, other: string | 
 }
 
 /** Every town's name, of every country. */
-export const ALL_TOWNS: readonly string[] = Object.values(table.towns as Record<string, string[]>).flat();
+export const ALL_TOWNS: readonly string[] = withShortForms(Object.values(table.towns as Record<string, string[]>).flat());
 
 const byState = new Map<string, ReadonlySet<string>>();
 
@@ -63,7 +82,7 @@ const byState = new Map<string, ReadonlySet<string>>();
 export function isStateTown(state: string, normalized: string): boolean {
   let towns = byState.get(state);
   if (!towns) {
-    towns = new Set((table.usTownsByState as Record<string, string[]>)[state] ?? []);
+    towns = new Set(withShortForms(stateTowns(state)));
     byState.set(state, towns);
   }
   return towns.has(normalized);
@@ -85,9 +104,12 @@ const SHORTEST_START = 6;
 export function isStateTownStart(state: string, normalized: string): boolean {
   let starts = startsByState.get(state);
   if (!starts) {
-    const towns = (table.usTownsByState as Record<string, string[]>)[state] ?? [];
-    starts = properStarts(towns, SHORTEST_START);
+    starts = properStarts(withShortForms(stateTowns(state)), SHORTEST_START);
     startsByState.set(state, starts);
   }
   return starts.has(normalized);
+}
+
+function stateTowns(state: string): readonly string[] {
+  return (table.usTownsByState as Record<string, string[]>)[state] ?? [];
 }
