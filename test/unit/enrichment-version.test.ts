@@ -33,6 +33,7 @@ const RELEASED: ReadonlyArray<readonly [version: number, fingerprint: string]> =
   [21, '5259a820b70c157aa1fe5260226c02fb0601851bc8166240d9b0863e4f96a944'],
   [22, '99b2635ee082ceef21fb59594b89bcbdfdc3b6d21e3b76498d37ff70d646b566'],
   [23, 'fe54d274f9423b21d92f86fb0988ee154b4e7a9fb2647f1ce3ffb1e5a470d02c'],
+  [24, '9ee320fe9dea0085ba9ca5f19822b01bc24cfaebfbbfa8491207301f859bfc5a'],
 ];
 
 it('changes ENRICHMENT_VERSION whenever the pipeline’s code or data changes', () => {
