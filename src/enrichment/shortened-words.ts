@@ -107,7 +107,7 @@ const AFTER: ReadonlyMap<string, readonly [ReadonlySet<string>, string]> = new M
 /** Words read by the word after them: CO for county before a county's office (JACKSON CO CLERK, MARION CO TREAS; elsewhere it is a company or Colorado), MED for medical before a center. */
 const BEFORE: ReadonlyMap<string, readonly [ReadonlySet<string>, string]> = new Map([
   // TAX before a tax office's or a preparer's word is the name's, no purpose (LEE COUNTY TAX COLL, KILLEEN TAX SERVICE).
-  ['TAX', [new Set(['COLL', 'COLLECTOR', 'COMMISSIONER', 'ASSESSOR', 'SERVICE', 'SERVICES']), 'TAX']],
+  ['TAX', [new Set(['COLL', 'COLLECTOR', 'COMMISSIONER', 'ASSESSOR', 'SERVICE', 'SERVICES', 'SVC', 'SVCS', 'OFFICE']), 'TAX']],
   ['MED', [new Set(['CTR', 'CENTER']), 'MEDICAL']],
   ['CO', [new Set(['TREAS', 'TREASURER', 'CLERK', 'SCHOOLS', 'SCHOOL', 'SHERIFF', 'COURT', 'COURTS', 'ASSESSOR', 'COLLECTOR', 'RECORDER', 'AUDITOR', 'LIBRARY', 'PARKS', 'HEALTH', 'COMMISSIONERS', 'JAIL', 'FAIR']), 'COUNTY']],
 ]);
