@@ -70,7 +70,7 @@ export function townsOfEither(currencyCode: string | undefined, other: string | 
   return towns;
 }
 
-/** Every town's name, of every country. */
+/** Every town's name, of every country, and its short form where it has one (withShortForms). */
 export const ALL_TOWNS: readonly string[] = withShortForms(Object.values(table.towns as Record<string, string[]>).flat());
 
 const byState = new Map<string, ReadonlySet<string>>();
